@@ -1,0 +1,155 @@
+/* game_api.h - the contract between the host (platform/) and the game library (game/).
+
+   This is the only file both sides include. The host owns the process, memory, window, input,
+   rendering, assets and the build; the game is one translation unit compiled into a shared library
+   that the host reloads while it runs.
+
+   Rules the game follows (see README "Design"):
+   - All persistent state lives in GameMemory.base. The game never calls malloc.
+   - Nothing stored in that block points into the library image: no function pointers, no vtables,
+     no string literals. Per-type behaviour is an integer index into a static table in the library.
+   - The PlatformAPI pointer is handed in on every call and never stored: a reload resets globals.
+   - GAME_STATE_VERSION / state_size describe the layout of the block. When they change the host
+     does not run the new code on the old memory: it calls migrate (if any) or restarts the state.
+*/
+#ifndef GAME_API_H
+#define GAME_API_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+#define GAME_API_VERSION 1   /* bump when anything in this header changes shape */
+
+/* ------------------------------------------------------------------ input */
+typedef enum GameKey {
+    KEY_NONE = 0,
+    KEY_A, KEY_B, KEY_C, KEY_D, KEY_E, KEY_F, KEY_G, KEY_H, KEY_I, KEY_J, KEY_K, KEY_L, KEY_M,
+    KEY_N, KEY_O, KEY_P, KEY_Q, KEY_R, KEY_S, KEY_T, KEY_U, KEY_V, KEY_W, KEY_X, KEY_Y, KEY_Z,
+    KEY_0, KEY_1, KEY_2, KEY_3, KEY_4, KEY_5, KEY_6, KEY_7, KEY_8, KEY_9,
+    KEY_UP, KEY_DOWN, KEY_LEFT, KEY_RIGHT,
+    KEY_SPACE, KEY_ENTER, KEY_ESCAPE, KEY_TAB, KEY_BACKSPACE, KEY_LSHIFT, KEY_RSHIFT, KEY_LCTRL,
+    KEY_RCTRL, KEY_LALT, KEY_RALT,
+    KEY_F1, KEY_F2, KEY_F3, KEY_F4, KEY_F5, KEY_F6, KEY_F7, KEY_F8, KEY_F9, KEY_F10, KEY_F11, KEY_F12,
+    KEY_MOUSE_LEFT, KEY_MOUSE_RIGHT, KEY_MOUSE_MIDDLE,
+    KEY_PAD_A, KEY_PAD_B, KEY_PAD_X, KEY_PAD_Y, KEY_PAD_START, KEY_PAD_BACK,
+    KEY_PAD_LB, KEY_PAD_RB, KEY_PAD_UP, KEY_PAD_DOWN, KEY_PAD_LEFT, KEY_PAD_RIGHT,
+    KEY_COUNT
+} GameKey;
+
+typedef enum GameAxis {
+    AXIS_LEFT_X, AXIS_LEFT_Y, AXIS_RIGHT_X, AXIS_RIGHT_Y, AXIS_TRIGGER_LEFT, AXIS_TRIGGER_RIGHT,
+    AXIS_COUNT
+} GameAxis;
+
+/* One fixed step's input. Plain data: recordings are arrays of these. */
+typedef struct GameInput {
+    uint64_t step;              /* index of this fixed step since the host started the state */
+    float    dt;                /* fixed step length in seconds (1/60) */
+    uint8_t  down[KEY_COUNT];   /* 1 while held */
+    uint8_t  pressed[KEY_COUNT];/* 1 on the step the key went down */
+    uint8_t  released[KEY_COUNT];
+    float    axis[AXIS_COUNT];  /* gamepad, -1..1 (triggers 0..1), dead zone applied */
+    float    mouse_x, mouse_y;  /* in game pixels (the logical resolution) */
+    float    wheel;
+    uint8_t  gamepad_connected;
+    uint8_t  pad_[7];
+} GameInput;
+
+/* ------------------------------------------------------------------ drawing */
+/* Colors are 0xRRGGBBAA. */
+#define GAME_RGBA(r, g, b, a) (((uint32_t)(r) << 24) | ((uint32_t)(g) << 16) | ((uint32_t)(b) << 8) | (uint32_t)(a))
+
+enum { SPRITE_FLIP_X = 1, SPRITE_FLIP_Y = 2 };
+
+/* One sprite submission. sprite == 0 is a solid white 1x1 pixel: with scale_x/scale_y as
+   width/height it draws rectangles. Any other id is game_sprite_id("name") of an atlas sprite. */
+typedef struct GameSprite {
+    uint32_t sprite;
+    uint32_t color;             /* tint multiplied with the texels; 0xFFFFFFFF = unchanged */
+    float    x, y;              /* where the origin lands, in game pixels */
+    float    scale_x, scale_y;  /* 1 = natural size */
+    float    rotation;          /* radians, clockwise on screen, about the origin */
+    float    origin_x, origin_y;/* origin inside the sprite, 0..1; see GAME_ORIGIN_PIVOT */
+    int16_t  layer;             /* drawn in ascending layer order */
+    uint16_t flags;             /* SPRITE_FLIP_X | SPRITE_FLIP_Y */
+} GameSprite;
+
+#define GAME_ORIGIN_PIVOT (-1.0f) /* origin_x = GAME_ORIGIN_PIVOT: use the pivot from the atlas */
+
+/* FNV-1a of the sprite's name (its path under assets/sprites without ".png", e.g. "player/idle").
+   Stable across runs, builds and atlas repacks: the game may compute ids once per load. */
+static inline uint32_t game_sprite_id(const char *name)
+{
+    uint32_t h = 2166136261u;
+    while (*name) { h ^= (uint8_t)*name++; h *= 16777619u; }
+    return h ? h : 1u;
+}
+
+/* ------------------------------------------------------------------ tweakables */
+enum { TWEAK_FLOAT = 1, TWEAK_INT, TWEAK_BOOL, TWEAK_VEC2, TWEAK_COLOR };
+
+/* ------------------------------------------------------------------ platform services */
+enum { LOG_DEBUG = 0, LOG_INFO, LOG_WARN, LOG_ERROR };
+
+typedef struct PlatformAPI {
+    /* Logging: to the console, the log file and the event log. */
+    void     (*log)(int level, const char *fmt, ...);
+    /* A game event in the JSON-lines event log: {"ev":"game","name":name, <fields_json>}.
+       fields_json is the inside of a JSON object, e.g. "\"score\":12,\"x\":3.5" (may be ""). */
+    void     (*event)(const char *name, const char *fields_json);
+    /* Reads a file below the project root into dst (at most cap bytes); returns the size or -1. */
+    int64_t  (*read_file)(const char *path, void *dst, int64_t cap);
+    double   (*time_seconds)(void);              /* wall clock since the host started */
+
+    /* Drawing: submissions are batched by the host and drawn after render() returns. */
+    void     (*draw_sprite)(const GameSprite *s);
+    void     (*draw_rect)(float x, float y, float w, float h, uint32_t color, int layer);
+    float    (*draw_text)(const char *utf8, float x, float y, float px_size, uint32_t color, int layer); /* returns width */
+    void     (*measure_text)(const char *utf8, float px_size, float *w, float *h);
+    int      (*sprite_size)(uint32_t sprite, float *w, float *h);  /* 0 if the id is unknown */
+    void     (*set_camera)(float x, float y, float zoom);            /* world point at the view's top-left */
+
+    /* Live tweaking: value_inout holds the compiled value; the host overwrites it with the value
+       now in the source file when it can map the literal back. See tinyheaders/th_tweak.h. */
+    void     (*tweak)(const char *file, int line, int counter, int kind, const char *literal, void *value_inout);
+
+    int      view_width, view_height;   /* logical resolution in game pixels */
+    int      debug_draw;                /* 1 while the collision debug view (F2) is on */
+} PlatformAPI;
+
+/* ------------------------------------------------------------------ memory */
+typedef struct GameMemory {
+    void    *base;        /* the block, zeroed when the state (re)starts; position-stable */
+    uint64_t size;
+    uint64_t used;        /* the game keeps this at its high-water mark: snapshots copy [0, used) */
+} GameMemory;
+
+/* ------------------------------------------------------------------ the game's entry points */
+#define GAME_LOAD(name)    void name(GameMemory *mem, const PlatformAPI *pf)
+#define GAME_UPDATE(name)  void name(GameMemory *mem, const GameInput *in, const PlatformAPI *pf)
+#define GAME_RENDER(name)  void name(GameMemory *mem, float alpha, const PlatformAPI *pf)
+#define GAME_MIGRATE(name) int  name(GameMemory *mem, uint32_t old_version, uint64_t old_size, const PlatformAPI *pf)
+#define GAME_STATS(name)   int  name(GameMemory *mem, char *buf, int cap)
+
+typedef GAME_LOAD(game_load_fn);       /* after every load, before the first update */
+typedef GAME_UPDATE(game_update_fn);   /* one fixed step */
+typedef GAME_RENDER(game_render_fn);   /* once per displayed frame; alpha in [0,1) between steps */
+typedef GAME_MIGRATE(game_migrate_fn); /* rewrite an old layout in place; 1 = done, 0 = restart */
+typedef GAME_STATS(game_stats_fn);     /* a JSON object's inside for the overlay and event log */
+
+typedef struct GameAPI {
+    uint32_t api_version;        /* GAME_API_VERSION the library was built with */
+    uint32_t state_version;      /* the game's layout stamp */
+    uint64_t state_size;         /* sizeof the game's root state struct */
+    game_load_fn    *load;
+    game_update_fn  *update;
+    game_render_fn  *render;
+    game_migrate_fn *migrate;    /* may be NULL */
+    game_stats_fn   *stats;      /* may be NULL */
+} GameAPI;
+
+#define GAME_GET_API(name) GameAPI name(void)
+typedef GAME_GET_API(game_get_api_fn);
+#define GAME_ENTRY_SYMBOL "game_get_api"
+
+#endif /* GAME_API_H */
