@@ -61,6 +61,10 @@ typedef struct GameInput {
 
 enum { SPRITE_FLIP_X = 1, SPRITE_FLIP_Y = 2 };
 
+/* Layers below GAME_LAYER_UI are in world space and move with the camera (set_camera);
+   layers from GAME_LAYER_UI up are in screen space (HUD, menus, the host's overlay). */
+#define GAME_LAYER_UI 1000
+
 /* One sprite submission. sprite == 0 is a solid white 1x1 pixel: with scale_x/scale_y as
    width/height it draws rectangles. Any other id is game_sprite_id("name") of an atlas sprite. */
 typedef struct GameSprite {
