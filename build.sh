@@ -68,8 +68,11 @@ cmd_game() {
     local cxx flags tmp
     cxx="$(game_cxx)"; flags="$(game_flags "$cxx")"
     tmp="$B/game/.libgame.$$.so"
+    # The layout stamp: a hash of the persistent types (game/state.h) without comments or spacing.
+    local layout
+    layout="$(gcc -fpreprocessed -dD -E -P "$ROOT/game/state.h" 2>/dev/null | tr -d ' \t\n' | cksum | cut -d' ' -f1)"
     # shellcheck disable=SC2086
-    if $cxx $flags ${GAME_EXTRA_FLAGS:-} "$ROOT/game/game.cpp" -o "$tmp"; then
+    if $cxx $flags -DGAME_LAYOUT_HASH="${layout}u" ${GAME_EXTRA_FLAGS:-} "$ROOT/game/game.cpp" -o "$tmp"; then
         mv -f "$tmp" "$B/game/libgame.so"
     else
         rm -f "$tmp"; return 1
@@ -81,7 +84,7 @@ host_sources() { ls "$ROOT"/platform/*.cpp; }
 cmd_host() {
     mkdir -p "$B"
     # shellcheck disable=SC2046,SC2086
-    g++ $COMMON_FLAGS -O2 $(sdl2-config --cflags) -I/usr/include/stb $(host_sources) -o "$B/host.tmp" $HOST_LIBS \
+    g++ $COMMON_FLAGS -O2 -Wno-format-truncation $(sdl2-config --cflags) -I/usr/include/stb $(host_sources) -o "$B/host.tmp" $HOST_LIBS \
         && mv -f "$B/host.tmp" "$B/host"
 }
 
@@ -191,7 +194,7 @@ cmd_asan_build() {
     mkdir -p "$B/asan"
     local san="-fsanitize=address,undefined -fno-omit-frame-pointer"
     # shellcheck disable=SC2046,SC2086
-    g++ $COMMON_FLAGS -O1 $san $(sdl2-config --cflags) -I/usr/include/stb $(host_sources) -o "$B/asan/host" $HOST_LIBS
+    g++ $COMMON_FLAGS -O1 -Wno-format-truncation $san $(sdl2-config --cflags) -I/usr/include/stb $(host_sources) -o "$B/asan/host" $HOST_LIBS
 }
 
 cmd_fuzz() {

@@ -1,4 +1,4 @@
-/* host.h - declarations shared by the host's own files (platform/*.cpp). Not seen by the game.
+/* host.h - declarations shared by the host's own files (the .cpp files in platform/). Not seen by the game.
 
    Each platform file owns one job and exposes it here under a short banner:
      main.cpp    process, flags, SDL window/input, the frame loop, snapshots, crash recovery
@@ -21,6 +21,47 @@ void        host_event(const char *ev, const char *fields_fmt, ...);  /* one JSO
 double      host_time(void);                                          /* seconds since start */
 const char *host_root(void);                                          /* project root, no trailing slash */
 void        host_json_escape(const char *in, char *out, size_t cap);  /* for strings inside event fields */
+
+/* ---------------------------------------------------------------- watching, building, loading (loader.cpp) */
+#define HOST_MAX_CHANGES 64
+#define HOST_PATH 1024
+
+typedef struct FileChanges {            /* one debounced batch of changed files */
+    int  count;
+    int  code;                          /* 1 if a game/ or tinyheaders/ source file is among them */
+    int  assets;                        /* 1 if something under assets/ is among them */
+    int  library;                       /* 1 if build/game/libgame.so was replaced by an outside build */
+    char paths[HOST_MAX_CHANGES][HOST_PATH];
+} FileChanges;
+
+typedef struct BuildResult {
+    int    finished;                    /* 1 on the frame the build child exited */
+    int    ok;
+    double ms;
+    int    error_count;
+    char   output[8192];                /* compiler output (truncated) */
+} BuildResult;
+
+typedef struct GameLib {
+    void   *handle;
+    GameAPI api;
+    int     version;                    /* 1, 2, 3... in load order */
+    char    path[HOST_PATH];            /* the versioned copy that was dlopen'ed */
+} GameLib;
+
+int    watch_init(const char *root);            /* inotify on game/, tinyheaders/, assets/, build/game/ */
+int    watch_poll(FileChanges *out);            /* 1 when a debounced batch is ready */
+void   watch_shutdown(void);
+
+void   build_start(const char *root);           /* runs "build.sh game" in a child; a running build queues one more */
+int    build_running(void);
+void   build_poll(BuildResult *out);            /* non-blocking */
+void   build_shutdown(void);
+
+const char *library_built_path(const char *root);                  /* <root>/build/game/libgame.so */
+int    library_open(const char *src, int version, GameLib *out, char *err, size_t errcap); /* copy, dlopen, resolve */
+int    library_close(GameLib *lib, char *err, size_t errcap);       /* dlclose + unmapped check; 0 if still mapped */
+int    library_is_mapped(const char *path);                         /* reads /proc/self/maps */
 
 /* ---------------------------------------------------------------- rendering (render.cpp) */
 typedef struct RenderStats {
