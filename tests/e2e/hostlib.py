@@ -1,0 +1,216 @@
+"""hostlib.py - drives the real host binary for end-to-end tests.
+
+A test copies the project into a temporary folder (so its edits never touch the checkout), starts
+build/host --headless on that copy with a JSON-lines event log, edits files the way a person would,
+and asserts on the events the host writes. Every test file ends with Checks.finish(), which prints
+the "N passed, N failed" line build.sh adds up.
+"""
+import json
+import os
+import shutil
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+import zlib
+
+HOST = os.environ.get("HOST_BIN") or os.path.join(os.path.dirname(__file__), "..", "..", "build", "host")
+ROOT = os.environ.get("PROJECT_ROOT") or os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+SANITIZED = os.environ.get("SANITIZED") == "1"
+SLOW = 3.0 if SANITIZED else 1.0   # timeouts stretch under the sanitizers
+
+
+class Checks:
+    """Named test cases; each passes when all its checks hold."""
+
+    def __init__(self):
+        self.passed = 0
+        self.failed = 0
+
+    def case(self, name, fn):
+        t = time.time()
+        try:
+            fn()
+            self.passed += 1
+            print(f"ok      {name} ({time.time() - t:.1f}s)", flush=True)
+        except Exception as e:  # a failed check or a broken scenario: both are failures
+            self.failed += 1
+            print(f"not ok  {name}: {type(e).__name__}: {e}", flush=True)
+
+    def finish(self):
+        print(f"{self.passed} passed, {self.failed} failed", flush=True)
+        sys.exit(1 if self.failed else 0)
+
+
+def check(cond, what):
+    if not cond:
+        raise AssertionError(what)
+
+
+def project_copy(with_library=True):
+    """A temporary copy of the project's sources plus its built tools, assets and game library."""
+    tmp = tempfile.mkdtemp(prefix="engine-e2e-")
+    for d in ("game", "tinyheaders", "assets", "tools"):
+        if os.path.isdir(os.path.join(ROOT, d)):
+            shutil.copytree(os.path.join(ROOT, d), os.path.join(tmp, d))
+    shutil.copy2(os.path.join(ROOT, "build.sh"), tmp)
+    os.makedirs(os.path.join(tmp, "build", "game"), exist_ok=True)
+    for d in ("tools", "assets"):
+        src = os.path.join(ROOT, "build", d)
+        if os.path.isdir(src):
+            shutil.copytree(src, os.path.join(tmp, "build", d))
+    lib = os.path.join(ROOT, "build", "game", "libgame.so")
+    if with_library and os.path.exists(lib):
+        shutil.copy2(lib, os.path.join(tmp, "build", "game", "libgame.so"))
+    return tmp
+
+
+def edit(path, old, new, count=1):
+    """Rewrites a file with one text replaced, as an editor's save would."""
+    with open(path) as f:
+        text = f.read()
+    check(old in text, f"{path} does not contain {old!r}")
+    text = text.replace(old, new, count)
+    with open(path, "w") as f:
+        f.write(text)
+    return time.time()
+
+
+class Host:
+    def __init__(self, root, *args, headless=True, env=None):
+        self.root = root
+        self.log_path = os.path.join(root, "events.jsonl")
+        self.out_path = os.path.join(root, "host.out")
+        cmd = [HOST, "--root", root, "--log-json", self.log_path, "--log-file", os.path.join(root, "host.log")]
+        if headless:
+            cmd.append("--headless")
+        cmd += list(args)
+        e = dict(os.environ)
+        e.update(env or {})
+        self.out = open(self.out_path, "w")
+        self.proc = subprocess.Popen(cmd, stdout=self.out, stderr=subprocess.STDOUT, env=e)
+        self.pid = self.proc.pid
+        self.events = []
+        self._pos = 0
+        self._partial = ""
+
+    def poll(self):
+        try:
+            with open(self.log_path) as f:
+                f.seek(self._pos)
+                data = f.read()
+                self._pos = f.tell()
+        except FileNotFoundError:
+            return
+        data = self._partial + data
+        lines = data.split("\n")
+        self._partial = lines.pop()
+        for line in lines:
+            if line.strip():
+                self.events.append(json.loads(line))
+
+    def wait_for(self, pred, timeout=30.0, since=0, what="event"):
+        """The first event at index >= since satisfying pred; raises after timeout."""
+        deadline = time.time() + timeout * SLOW
+        while True:
+            self.poll()
+            for i in range(since, len(self.events)):
+                if pred(self.events[i]):
+                    return self.events[i]
+            if self.proc.poll() is not None:
+                self.poll()
+                for i in range(since, len(self.events)):
+                    if pred(self.events[i]):
+                        return self.events[i]
+                raise AssertionError(f"host exited ({self.proc.returncode}) while waiting for {what}; output:\n{self.tail()}")
+            if time.time() > deadline:
+                raise AssertionError(f"timed out after {timeout * SLOW:.0f}s waiting for {what}; last events:\n"
+                                     + "\n".join(json.dumps(e) for e in self.events[-8:]))
+            time.sleep(0.02)
+
+    def wait_ev(self, name, timeout=30.0, since=0, **fields):
+        def pred(e):
+            return e.get("ev") == name and all(e.get(k) == v for k, v in fields.items())
+        return self.wait_for(pred, timeout, since, what=f"{name} {fields}")
+
+    def mark(self):
+        self.poll()
+        return len(self.events)
+
+    def of(self, name, since=0):
+        self.poll()
+        return [e for e in self.events[since:] if e.get("ev") == name]
+
+    def alive(self):
+        return self.proc.poll() is None
+
+    def mapped(self, needle):
+        with open(f"/proc/{self.pid}/maps") as f:
+            return needle in f.read()
+
+    def tail(self, n=40):
+        self.out.flush()
+        try:
+            with open(self.out_path) as f:
+                return "".join(f.readlines()[-n:])
+        except OSError:
+            return ""
+
+    def stop(self, timeout=15.0):
+        if self.alive():
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout * SLOW)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.out.close()
+        self.poll()
+        return self.proc.returncode
+
+
+def read_png(path):
+    """Decodes an 8-bit RGB/RGBA non-interlaced PNG (what the host writes): (w, h, rows of RGBA tuples)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    check(data[:8] == b"\x89PNG\r\n\x1a\n", f"{path} is not a PNG")
+    pos, idat, w = 8, b"", 0
+    while pos < len(data):
+        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + n]
+        if kind == b"IHDR":
+            w, h, depth, ctype = struct.unpack(">IIBB", body[:10])
+            check(depth == 8 and ctype in (2, 6), f"{path}: unsupported PNG format")
+            bpp = 4 if ctype == 6 else 3
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + n
+    raw = zlib.decompress(idat)
+    stride = w * bpp
+    rows, prev = [], bytearray(stride)
+    for y in range(h):
+        ft = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b = prev[i]
+            c = prev[i - bpp] if i >= bpp else 0
+            if ft == 1:
+                line[i] = (line[i] + a) & 255
+            elif ft == 2:
+                line[i] = (line[i] + b) & 255
+            elif ft == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif ft == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append([tuple(line[x * bpp:x * bpp + bpp]) + ((255,) if bpp == 3 else ()) for x in range(w)])
+        prev = line
+    return w, h, rows
+
+
+def cleanup(path):
+    shutil.rmtree(path, ignore_errors=True)

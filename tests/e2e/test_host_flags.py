@@ -1,0 +1,70 @@
+"""The host's command line: bad flags get a clear message and exit code 2; good ones work."""
+import os
+import subprocess
+
+from hostlib import HOST, Checks, Host, check, cleanup, project_copy, read_png
+
+checks = Checks()
+
+
+def run(*args):
+    p = subprocess.run([HOST, *args], capture_output=True, text=True, timeout=30)
+    return p.returncode, p.stdout + p.stderr
+
+
+def bad(args, needle):
+    def case():
+        rc, out = run(*args)
+        check(rc == 2, f"{args}: exit code {rc}, want 2")
+        check(needle in out, f"{args}: message {out!r} does not mention {needle!r}")
+    return case
+
+
+checks.case("unknown_flag", bad(["--bogus"], "unknown flag '--bogus'"))
+checks.case("frames_not_a_number", bad(["--frames", "ten"], "--frames wants a count"))
+checks.case("frames_missing_value", bad(["--frames"], "--frames needs a value"))
+checks.case("screenshot_malformed", bad(["--screenshot", "nocolon.png"], "--screenshot wants FRAME:PATH"))
+checks.case("memory_out_of_range", bad(["--memory", "0"], "--memory wants megabytes"))
+checks.case("window_malformed", bad(["--window", "big"], "--window wants WxH"))
+checks.case("input_missing_file", bad(["--input", "/nonexistent/script.txt"], "/nonexistent/script.txt"))
+
+
+def help_lists_flags():
+    rc, out = run("--help")
+    check(rc == 0, f"--help exit {rc}")
+    for flag in ("--headless", "--frames", "--log-json", "--screenshot", "--input", "--no-watch", "--memory"):
+        check(flag in out, f"--help does not list {flag}")
+
+
+def bad_script_line():
+    root = project_copy()
+    script = os.path.join(root, "bad.txt")
+    with open(script, "w") as f:
+        f.write("10 down SPACE\n20 jump X\n")
+    rc, out = run("--root", root, "--headless", "--input", script)
+    check(rc == 2 and "bad.txt:2" in out, f"bad script: rc {rc} {out!r}")
+    cleanup(root)
+
+
+def frames_and_screenshot():
+    root = project_copy()
+    shot = os.path.join(root, "shot.png")
+    h = Host(root, "--frames", "30", "--no-watch", "--screenshot", f"20:{shot}")
+    rc = h.proc.wait(60)
+    h.stop()
+    check(rc == 0, f"exit code {rc}\n{h.tail()}")
+    q = h.of("quit")
+    check(q and q[0]["frames"] == 30, f"quit event {q}")
+    s = h.of("screenshot")
+    check(s and s[0]["ok"], f"screenshot event {s}")
+    w, hgt, rows = read_png(shot)
+    check((w, hgt) == (1280, 720), f"screenshot size {w}x{hgt}")
+    colors = {rows[y][x] for y in range(0, hgt, 16) for x in range(0, w, 16)}
+    check(len(colors) >= 4, f"screenshot looks empty: {len(colors)} colours")
+    cleanup(root)
+
+
+checks.case("help_lists_flags", help_lists_flags)
+checks.case("bad_script_line", bad_script_line)
+checks.case("frames_and_screenshot", frames_and_screenshot)
+checks.finish()
