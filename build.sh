@@ -50,14 +50,14 @@ cmd_deps() {
 
 # ---------------------------------------------------------------- compilers
 # The game library is rebuilt on every save, so its compile time is the edit-to-reload latency.
-# clang++ -O0 builds the unity game faster than g++ -O0 here (numbers in README.md); g++ is the fallback.
+# g++ -O0 builds the unity game faster than clang++ -O0 here (numbers in README.md); clang++ is the fallback.
 game_cxx() {
-    if [ -n "${GAME_CXX:-}" ]; then echo "$GAME_CXX"; elif command -v clang++ >/dev/null 2>&1; then echo clang++; else echo g++; fi
+    if [ -n "${GAME_CXX:-}" ]; then echo "$GAME_CXX"; elif command -v g++ >/dev/null 2>&1; then echo g++; else echo clang++; fi
 }
 game_flags() {
     local cxx="$1" f="$COMMON_FLAGS -O0 -fPIC -shared -fno-exceptions -fno-rtti -fvisibility=hidden -fdiagnostics-color=never"
     # g++ marks some symbols STB_GNU_UNIQUE, which makes dlclose a no-op; clang never emits them.
-    case "$cxx" in *g++*) f="$f -fno-gnu-unique";; esac
+    case "$cxx" in *clang*) ;; *) f="$f -fno-gnu-unique";; esac
     echo "$f"
 }
 

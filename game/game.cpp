@@ -92,7 +92,7 @@ static GAME_STATS(game_stats)
                     thh_count(&gs->handles), (unsigned long long)gs->steps, e->pos.x, e->pos.y, v2_len(e->vel));
 }
 
-extern "C" __attribute__((visibility("default"))) GAME_GET_API(game_get_api)
+GAME_EXPORT GAME_GET_API(game_get_api)
 {
     GameAPI api;
     memset(&api, 0, sizeof api);

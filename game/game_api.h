@@ -152,6 +152,11 @@ typedef struct GameAPI {
     game_stats_fn   *stats;      /* may be NULL */
 } GameAPI;
 
+#if defined(_WIN32)
+#define GAME_EXPORT extern "C" __declspec(dllexport)
+#else
+#define GAME_EXPORT extern "C" __attribute__((visibility("default")))
+#endif
 #define GAME_GET_API(name) GameAPI name(void)
 typedef GAME_GET_API(game_get_api_fn);
 #define GAME_ENTRY_SYMBOL "game_get_api"

@@ -3,6 +3,7 @@
 #include "host.h"
 
 #include <dirent.h>
+#include <elf.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -313,9 +314,46 @@ static int copy_file(const char *src, const char *dst)
     return ok;
 }
 
+/* A library cut short (a build killed half way, a copy still running) must not reach dlopen: every
+   loadable segment and the section table have to lie inside the file. */
+static int library_complete(const char *path, char *err, size_t errcap)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) { snprintf(err, errcap, "%s: %s", path, strerror(errno)); return 0; }
+    struct stat st;
+    Elf64_Ehdr eh;
+    int ok = fstat(fileno(f), &st) == 0 && fread(&eh, sizeof eh, 1, f) == 1 && !memcmp(eh.e_ident, ELFMAG, SELFMAG) &&
+             eh.e_ident[EI_CLASS] == ELFCLASS64;
+    if (!ok) { snprintf(err, errcap, "%s: not a 64-bit ELF file", path); fclose(f); return 0; }
+    uint64_t size = (uint64_t)st.st_size;
+    if ((uint64_t)eh.e_shoff + (uint64_t)eh.e_shnum * eh.e_shentsize > size ||
+        (uint64_t)eh.e_phoff + (uint64_t)eh.e_phnum * eh.e_phentsize > size) {
+        snprintf(err, errcap, "%s: truncated (%llu bytes; its headers reach past the end)", path, (unsigned long long)size);
+        fclose(f);
+        return 0;
+    }
+    for (int i = 0; i < eh.e_phnum; i++) {
+        Elf64_Phdr ph;
+        if (fseek(f, (long)(eh.e_phoff + (uint64_t)i * eh.e_phentsize), SEEK_SET) != 0 || fread(&ph, sizeof ph, 1, f) != 1) {
+            snprintf(err, errcap, "%s: unreadable program header %d", path, i);
+            fclose(f);
+            return 0;
+        }
+        if (ph.p_type == PT_LOAD && ph.p_offset + ph.p_filesz > size) {
+            snprintf(err, errcap, "%s: truncated (%llu bytes; segment %d needs %llu)", path, (unsigned long long)size, i,
+                     (unsigned long long)(ph.p_offset + ph.p_filesz));
+            fclose(f);
+            return 0;
+        }
+    }
+    fclose(f);
+    return 1;
+}
+
 int library_open(const char *src, int version, GameLib *out, char *err, size_t errcap)
 {
     memset(out, 0, sizeof *out);
+    if (!library_complete(src, err, errcap)) return 0;
     /* dlopen of a path it has seen returns the old image: every load gets a fresh name. */
     char dir[HOST_PATH];
     snprintf(dir, sizeof dir, "%s/build/game/loaded", host_root());

@@ -290,10 +290,10 @@ static int memory_init(uint64_t bytes)
     return 1;
 }
 
+/* The game reports its high-water mark in GameMemory.used; only that much is copied or cleared. */
 static uint64_t memory_used(void)
 {
-    uint64_t u = M.game.used;
-    return u == 0 || u > M.game.size ? M.game.size : u;
+    return M.game.used > M.game.size ? M.game.size : M.game.used;
 }
 
 static double snapshot_take(uint64_t step)

@@ -151,7 +151,8 @@ class Host:
             return needle in f.read()
 
     def tail(self, n=40):
-        self.out.flush()
+        if not self.out.closed:
+            self.out.flush()
         try:
             with open(self.out_path) as f:
                 return "".join(f.readlines()[-n:])
@@ -210,6 +211,25 @@ def read_png(path):
         rows.append([tuple(line[x * bpp:x * bpp + bpp]) + ((255,) if bpp == 3 else ()) for x in range(w)])
         prev = line
     return w, h, rows
+
+
+def inject(path, entry, code):
+    """Puts code at the top of an entry point's body, e.g. inject(game_cpp, "GAME_UPDATE(game_update)", "...")."""
+    with open(path) as f:
+        text = f.read()
+    head = entry + "\n{\n"
+    check(head in text, f"{path}: no '{entry}' followed by a brace line")
+    with open(path, "w") as f:
+        f.write(text.replace(head, head + "    " + code + " /*INJECTED*/\n", 1))
+    return time.time()
+
+
+def uninject(path):
+    with open(path) as f:
+        lines = f.read().split("\n")
+    with open(path, "w") as f:
+        f.write("\n".join(l for l in lines if "/*INJECTED*/" not in l))
+    return time.time()
 
 
 def cleanup(path):

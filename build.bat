@@ -1,0 +1,101 @@
+@echo off
+rem build.bat - the engine's build on Windows with MSVC (run from a "x64 Native Tools" prompt).
+rem
+rem   build.bat run [host flags]   build everything and start the game
+rem   build.bat host               the persistent host          -> build\host.exe
+rem   build.bat game               the game library only        -> build\game\game.dll
+rem   build.bat tools              offline tools                -> build\tools\
+rem   build.bat clean
+rem
+rem Needs: SDL2_DIR = the SDL2 "VC" development package (include\, lib\x64\SDL2.lib, SDL2.dll)
+rem        STB_DIR  = a folder holding the stb headers (stb_image.h, stb_truetype.h, ...)
+rem
+rem The game DLL is rebuilt while the host runs it, so:
+rem  - every build writes a PDB with a unique name (the debugger keeps the loaded one open),
+rem  - a lock file exists while the compiler/linker runs; the host waits for it to vanish
+rem    before copying the DLL, so it never loads a half-written file,
+rem  - the DLL is linked to a temporary name and moved into place at the end.
+rem
+rem This script has not been run: the project is developed and tested on Linux (build.sh),
+rem and the host's watcher, loader and crash guard exist only as POSIX code so far.
+setlocal EnableDelayedExpansion
+set ROOT=%~dp0
+set ROOT=%ROOT:~0,-1%
+set B=%ROOT%\build
+set CMD=%1
+if "%CMD%"=="" set CMD=run
+
+where cl >nul 2>nul || (echo build.bat: cl.exe not found - open a "x64 Native Tools Command Prompt for VS" & exit /b 1)
+
+set COMMON=/nologo /std:c++17 /W4 /wd4100 /wd4201 /Zi /EHsc- /GR- /I"%ROOT%\tinyheaders" /I"%ROOT%\game" /I"%ROOT%\platform"
+
+if /i "%CMD%"=="clean" ( if exist "%B%" rmdir /s /q "%B%" & exit /b 0 )
+if /i "%CMD%"=="game"  ( call :game & exit /b !errorlevel! )
+if /i "%CMD%"=="host"  ( call :check_deps || exit /b 1 & call :host & exit /b !errorlevel! )
+if /i "%CMD%"=="tools" ( call :check_deps || exit /b 1 & call :tools & exit /b !errorlevel! )
+if /i "%CMD%"=="run" (
+    call :check_deps || exit /b 1
+    call :host  || exit /b 1
+    call :tools || exit /b 1
+    call :game  || exit /b 1
+    shift
+    "%B%\host.exe" --root "%ROOT%" %1 %2 %3 %4 %5 %6 %7 %8 %9
+    exit /b !errorlevel!
+)
+echo build.bat: unknown command '%CMD%' (run, host, game, tools, clean)
+exit /b 2
+
+:check_deps
+if "%SDL2_DIR%"=="" ( echo build.bat: set SDL2_DIR to the SDL2 VC development package & exit /b 1 )
+if not exist "%SDL2_DIR%\include\SDL.h" ( echo build.bat: %SDL2_DIR%\include\SDL.h not found - check SDL2_DIR & exit /b 1 )
+if "%STB_DIR%"=="" ( echo build.bat: set STB_DIR to a folder with the stb headers & exit /b 1 )
+if not exist "%STB_DIR%\stb_image.h" ( echo build.bat: %STB_DIR%\stb_image.h not found - check STB_DIR & exit /b 1 )
+exit /b 0
+
+:stb_impl
+rem Linux links the distro's compiled stb; here the implementations are compiled once from the headers.
+if not exist "%B%\obj" mkdir "%B%\obj"
+(
+    echo #define STB_IMAGE_IMPLEMENTATION
+    echo #include "stb_image.h"
+    echo #define STB_IMAGE_WRITE_IMPLEMENTATION
+    echo #include "stb_image_write.h"
+    echo #define STB_RECT_PACK_IMPLEMENTATION
+    echo #include "stb_rect_pack.h"
+    echo #define STB_TRUETYPE_IMPLEMENTATION
+    echo #include "stb_truetype.h"
+) > "%B%\obj\stb_impl.c"
+cl /nologo /O2 /c /I"%STB_DIR%" "%B%\obj\stb_impl.c" /Fo"%B%\obj\stb_impl.obj" || exit /b 1
+exit /b 0
+
+:host
+if not exist "%B%" mkdir "%B%"
+call :stb_impl || exit /b 1
+cl %COMMON% /O2 /I"%SDL2_DIR%\include" /I"%STB_DIR%" "%ROOT%\platform\*.cpp" "%B%\obj\stb_impl.obj" ^
+   /Fe"%B%\host.exe" /Fo"%B%\obj\\" /Fd"%B%\host.pdb" ^
+   /link /SUBSYSTEM:CONSOLE /LIBPATH:"%SDL2_DIR%\lib\x64" SDL2.lib SDL2main.lib shell32.lib || exit /b 1
+copy /y "%SDL2_DIR%\lib\x64\SDL2.dll" "%B%\" >nul
+exit /b 0
+
+:tools
+if not exist "%B%\tools" mkdir "%B%\tools"
+call :stb_impl || exit /b 1
+for %%F in ("%ROOT%\tools\*.cpp") do (
+    cl %COMMON% /O2 /I"%STB_DIR%" "%%F" "%B%\obj\stb_impl.obj" /Fe"%B%\tools\%%~nF.exe" /Fo"%B%\obj\\" /Fd"%B%\tools\%%~nF.pdb" || exit /b 1
+)
+exit /b 0
+
+:game
+if not exist "%B%\game" mkdir "%B%\game"
+rem A unique PDB name per build: the running host may hold the previous one open in a debugger.
+for /f "tokens=1-4 delims=:.," %%a in ("%time: =0%") do set STAMP=%%a%%b%%c%%d
+set STAMP=%RANDOM%%STAMP%
+echo building > "%B%\game\build.lock"
+del /q "%B%\game\game_*.pdb" 2>nul
+rem (build.sh also stamps the library with a hash of game\state.h; here only state_size guards the layout)
+cl %COMMON% /Od /LD "%ROOT%\game\game.cpp" /Fo"%B%\game\game.obj" /Fd"%B%\game\game_vc.pdb" ^
+   /link /DLL /PDB:"%B%\game\game_%STAMP%.pdb" /OUT:"%B%\game\game.tmp.dll" /INCREMENTAL:NO
+set RC=%errorlevel%
+if %RC%==0 move /y "%B%\game\game.tmp.dll" "%B%\game\game.dll" >nul
+del /q "%B%\game\build.lock" 2>nul
+exit /b %RC%

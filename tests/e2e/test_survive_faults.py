@@ -1,0 +1,153 @@
+"""End to end: mistakes in new code never cost the running session.
+
+Each scenario injects a fault into game/game.cpp on a temporary copy, checks from the event log that
+the host survived, rolled back (or kept the old code) with the state intact, then fixes the file and
+checks the fix loads normally. ASAN_SCENARIO: also run against the sanitizer build of the host.
+"""
+import os
+import time
+
+from hostlib import Checks, Host, check, cleanup, edit, inject, project_copy, uninject
+
+checks = Checks()
+root = project_copy()
+game_cpp = os.path.join(root, "game", "game.cpp")
+host = Host(root, "--watchdog", "1")
+current = {"version": 1}
+
+
+def stats(since, version=None):
+    return host.wait_for(lambda e: e.get("ev") == "frame_stats" and "steps" in e.get("game", {})
+                         and (version is None or e.get("version") == version), 30, since,
+                         what=f"frame_stats (version {version})")
+
+
+def inits():
+    return len([e for e in host.of("log") if "started" in e.get("msg", "") and "game:" in e.get("msg", "")])
+
+
+def next_reload(since):
+    r = host.wait_for(lambda e: e.get("ev") == "reload", 60, since, what="reload")
+    current["version"] = r["version"]
+    return r
+
+
+def fault(name, entry, code, expect_signal, expect_in):
+    def case():
+        m = host.mark()
+        before = stats(m)
+        inits_before = inits()
+        inject(game_cpp, entry, code)
+        bad = next_reload(m)
+        crash = host.wait_ev("crash", timeout=30, since=m)
+        check(crash["signal"] == expect_signal, f"signal {crash['signal']}, want {expect_signal}")
+        check(crash["in"] == expect_in, f"crashed in {crash['in']}, want {expect_in}")
+        check(crash["version"] == bad["version"], f"crash reported for version {crash['version']}, loaded {bad['version']}")
+        check(crash["rolled_back_to"] > 0 and not crash["halted"], f"no rollback: {crash}")
+        if expect_signal != "hang":
+            check("game.cpp" in crash["where"], f"the crash location does not name the source: {crash['where']!r}")
+        back = host.wait_for(lambda e: e.get("ev") == "frame_stats" and e.get("t", 0) > crash["t"] + 0.5, 30, m,
+                             what="stats after rollback")
+        check(back["game"].get("steps", 0) >= before["game"]["steps"] - 1,
+              f"state lost: steps {before['game']['steps']} -> {back['game'].get('steps')}")
+        check(inits() == inits_before, "the game re-initialised its state after the rollback")
+        check(host.alive(), "host died")
+        m2 = host.mark()
+        uninject(game_cpp)
+        fixed = next_reload(m2)
+        check(fixed["state"] == "kept", f"the fix did not load over the kept state: {fixed}")
+        after = stats(m2, version=fixed["version"])
+        check(after["game"]["steps"] >= back["game"]["steps"], "steps went back after the fix")
+        check(not host.of("crash", m2), "the fixed code crashed")
+    checks.case(name, case)
+
+
+def startup():
+    host.wait_ev("new_code_running", version=1, timeout=20)
+    stats(0, version=1)
+
+
+checks.case("startup", startup)
+fault("null_deref_in_update", "GAME_UPDATE(game_update)", "*(volatile int *)0 = 1;", "SIGSEGV", "update")
+fault("abort_in_update", "GAME_UPDATE(game_update)", "if (in->step > 0) abort();", "SIGABRT", "update")
+fault("divide_by_zero_in_update", "GAME_UPDATE(game_update)",
+      "{ volatile int zero = 0; volatile int x = 1000 / zero; (void)x; }", "SIGFPE", "update")
+fault("illegal_instruction_in_render", "GAME_RENDER(game_render)", "__builtin_trap();", "SIGILL", "render")
+fault("null_deref_in_render", "GAME_RENDER(game_render)", "*(volatile int *)8 = 1;", "SIGSEGV", "render")
+fault("crash_in_load_hook", "GAME_LOAD(game_load)", "*(volatile int *)0 = 1;", "SIGSEGV", "load")
+fault("endless_loop_in_update", "GAME_UPDATE(game_update)", "for (volatile int spin = 1; spin;) {}", "hang", "update")
+
+
+def compile_error_keeps_old_code():
+    m = host.mark()
+    v = current["version"]
+    inject(game_cpp, "GAME_UPDATE(game_update)", "this is not C++;")
+    end = host.wait_ev("build_end", timeout=60, since=m)
+    check(end["ok"] is False and end["error_count"] >= 1, f"build should fail: {end}")
+    err = end["errors"][0]
+    check(err["file"].endswith("game.cpp") and err["line"] > 0 and err["col"] > 0 and err["message"],
+          f"error not as file:line:col: message: {err}")
+    s1 = stats(host.mark(), version=v)
+    s2 = host.wait_for(lambda e: e.get("ev") == "frame_stats" and e["game"].get("steps", 0) > s1["game"]["steps"],
+                       10, what="steps continue")
+    check(s2["version"] == v, "the version changed after a failed build")
+    check(not host.of("reload", m), "something reloaded after a failed build")
+    m2 = host.mark()
+    uninject(game_cpp)
+    fixed = next_reload(m2)
+    check(fixed["state"] == "kept", f"fix: {fixed}")
+
+
+def burst_of_saves_last_wins():
+    entities = os.path.join(root, "game", "entities.cpp")
+    m = host.mark()
+    with open(entities) as f:
+        original = f.read()
+    check("BOUNCER_SPEED  = 240.0f" in original, "entities.cpp changed shape")
+    for i in range(20):
+        with open(entities, "w") as f:
+            f.write(original.replace("BOUNCER_SPEED  = 240.0f", f"BOUNCER_SPEED  = {300 + i}.0f"))
+        time.sleep(0.1)
+    # wait until the builds settle: a reload whose speed is the last saved value
+    final = host.wait_for(lambda e: e.get("ev") == "frame_stats" and abs(e["game"].get("e0_speed", 0) - 319) < 0.5,
+                          60, m, what="speed 319 (the last save)")
+    time.sleep(1.0)
+    starts = host.of("build_start", m)
+    check(len(starts) <= 10, f"{len(starts)} builds for 20 saves: builds pile up")
+    check(not host.of("reload_failed", m), f"a reload failed: {host.of('reload_failed', m)}")
+    later = stats(host.mark())
+    check(abs(later["game"]["e0_speed"] - 319) < 0.5, f"a stale build won: {later['game']}")
+    current["version"] = final["version"]
+    with open(entities, "w") as f:
+        f.write(original)
+    next_reload(host.mark())
+
+
+def half_written_library_is_refused():
+    m = host.mark()
+    v = current["version"]
+    lib = os.path.join(root, "build", "game", "libgame.so")
+    with open(lib, "rb") as f:
+        data = f.read()
+    tmp = lib + ".partial"
+    with open(tmp, "wb") as f:
+        f.write(data[: len(data) // 2])
+    os.rename(tmp, lib)   # an outside build that died half way
+    fail = host.wait_ev("reload_failed", timeout=20, since=m)
+    check("libgame.so" in fail["reason"], f"reason should name the file: {fail}")
+    s = stats(host.mark(), version=v)
+    check(s["version"] == v, "a broken library replaced the running one")
+    with open(lib, "wb") as f:
+        f.write(data)
+
+
+checks.case("compile_error_keeps_old_code", compile_error_keeps_old_code)
+checks.case("burst_of_saves_last_wins", burst_of_saves_last_wins)
+checks.case("half_written_library_is_refused", half_written_library_is_refused)
+rc = host.stop()
+checks.case("host_alive_to_the_end", lambda: check(rc == 0, f"host exit code {rc}"))
+if checks.failed:
+    print(host.tail(80))
+else:
+    cleanup(root)
+checks.finish()
