@@ -729,8 +729,6 @@ typedef struct GameRun {
     int      version_counter;
     char     prev_good_path[HOST_PATH];  /* a copy of the library that ran before this one */
     int      prev_good_version;
-    uint32_t prev_state_version;
-    uint64_t prev_state_size;
     double   last_reload_t;
     double   last_build_ms;
     int      last_build_ok;
@@ -740,7 +738,9 @@ typedef struct GameRun {
     char     crash_text[2048];
     struct stat built_stat;      /* the libgame.so our own build produced last */
     double   change_seen_t;      /* when the watcher delivered the save that led to this build */
-    uint64_t new_code_step;
+    int      mem_has_layout;     /* the block holds state laid out by some library ... */
+    uint32_t mem_state_version;  /* ... with this stamp and size (kept while halted on the stub) */
+    uint64_t mem_state_size;
 } GameRun;
 
 static GameRun R;
@@ -806,10 +806,13 @@ static int reload_from(const char *src, const char *why)
         return 0;
     }
     R.version_counter = version;
-    int had_state = R.loaded || R.halted;
-    uint32_t old_sv = g_api.state_version;
-    uint64_t old_ss = g_api.state_size;
+    int had_state = R.mem_has_layout;
+    uint32_t old_sv = R.mem_state_version;
+    uint64_t old_ss = R.mem_state_size;
     int layout_changed = had_state && (next.api.state_version != old_sv || next.api.state_size != old_ss);
+    R.mem_has_layout = 1;
+    R.mem_state_version = next.api.state_version;
+    R.mem_state_size = next.api.state_size;
 
     /* Keep a copy of the running library: it is where a crash in the new one rolls back to. */
     if (R.loaded && !R.halted) {
@@ -818,8 +821,6 @@ static int reload_from(const char *src, const char *why)
         if (copy_path(g_lib.path, keep)) {
             snprintf(R.prev_good_path, sizeof R.prev_good_path, "%s", keep);
             R.prev_good_version = g_lib.version;
-            R.prev_state_version = old_sv;
-            R.prev_state_size = old_ss;
         }
     }
     double snap_ms = snapshot_take(g_step);
@@ -897,8 +898,9 @@ static void on_crash(GuardWhat what)
     if (R.prev_good_path[0]) {
         GameLib prev;
         R.version_counter++;
+        /* The restored memory has the layout of the crashed code; older code may only run on it if it matches. */
         if (library_open(R.prev_good_path, R.version_counter, &prev, err, sizeof err) &&
-            prev.api.state_version == R.prev_state_version && prev.api.state_size == R.prev_state_size) {
+            prev.api.state_version == R.mem_state_version && prev.api.state_size == R.mem_state_size) {
             g_lib = prev;
             g_api = prev.api;
             rolled_back = 1;
@@ -978,7 +980,7 @@ static void overlay_draw(RenderStats rs, double fps)
     g_pf.draw_rect(x - 6, y - 6, w, h, 0x000000C0u, L);
     uint32_t white = 0xFFFFFFFFu, grey = 0xB0B0B0FFu, red = 0xFF6060FFu, green = 0x70FF70FFu;
     if (g_overlay) {
-        snprintf(line, sizeof line, "%.0f fps   frame %.2f ms   step %llu%s", fps, g_frame_ms[(g_frame_ms_at + FRAME_HISTORY - 1) % FRAME_HISTORY],
+        snprintf(line, sizeof line, "%.0f fps   work %.2f ms/frame   step %llu%s", fps, g_frame_ms[(g_frame_ms_at + FRAME_HISTORY - 1) % FRAME_HISTORY],
                  (unsigned long long)g_step, g_paused ? "   PAUSED (F8)" : "");
         g_pf.draw_text(line, x, y, S, white, L + 1); y += S + 4;
         /* frame-time graph: one bar per frame, the line marks 16.7 ms */
@@ -1101,6 +1103,8 @@ static void handle_changes(const FileChanges *c)
 
 static void handle_build(const BuildResult *b)
 {
+    host_event("build_frames", "\"max_frame_interval_ms\":%.2f,\"ok\":%s", R.build_frame_max_ms, b->ok ? "true" : "false");
+    R.build_frame_max_ms = 0;
     R.last_build_ms = b->ms;
     R.last_build_ok = b->ok;
     if (!b->ok) {
@@ -1110,7 +1114,6 @@ static void handle_build(const BuildResult *b)
     }
     R.build_errors[0] = 0;
     stat(library_built_path(O.root), &R.built_stat);
-    host_event("build_frames", "\"max_frame_ms\":%.2f", R.build_frame_max_ms);
     reload_from(library_built_path(O.root), "build");
 }
 
@@ -1155,7 +1158,8 @@ int main(int argc, char **argv)
     if (!ren) { host_log(LOG_ERROR, "SDL_CreateRenderer: %s", SDL_GetError()); return 1; }
     SDL_RendererInfo rinfo;
     SDL_GetRendererInfo(ren, &rinfo);
-    int vsync = (rinfo.flags & SDL_RENDERER_PRESENTVSYNC) != 0;
+    int vsync = !O.headless && (rinfo.flags & SDL_RENDERER_PRESENTVSYNC) != 0;
+    int fast_frames = 0;
     const int VIEW_W = 1280, VIEW_H = 720;
     SDL_RenderSetLogicalSize(ren, VIEW_W, VIEW_H);
     SDL_SetRenderDrawBlendMode(ren, SDL_BLENDMODE_BLEND);
@@ -1197,7 +1201,7 @@ int main(int argc, char **argv)
     const double STEP = 1.0 / 60.0;
     double acc = 0, prev = mono_seconds(), stats_t = prev, fps = 0;
     int stats_frames = 0;
-    double stats_max_ms = 0, stats_sum_ms = 0;
+    double stats_max_ms = 0, stats_sum_ms = 0, stats_max_interval = 0, last_frame_start = prev;
     RenderStats rs = { 0, 0, 0 };
 
     while (!g_quit) {
@@ -1318,32 +1322,35 @@ int main(int argc, char **argv)
         }
         SDL_RenderPresent(ren);
 
-        /* ---- pacing and stats */
-        if (!O.fast && !vsync) {
-            double spent = mono_seconds() - frame_start;
-            if (spent < STEP - 0.001) SDL_Delay((Uint32)((STEP - spent) * 1000));
-        }
-        double frame_ms = (mono_seconds() - frame_start) * 1000.0;
-        g_frame_ms[g_frame_ms_at] = (float)frame_ms;
+        /* ---- pacing and stats: work_ms is the frame's own cost, interval_ms what the player sees */
+        double work_ms = (mono_seconds() - frame_start) * 1000.0;
+        /* A renderer may claim vsync and not wait (offscreen, some compositors): trust it only while
+           frames really come at display rate, otherwise pace with the clock. */
+        if (vsync && work_ms < 5.0) { if (++fast_frames > 30) { vsync = 0; host_log(LOG_INFO, "vsync does not wait: pacing with the clock"); } }
+        else fast_frames = 0;
+        if (!O.fast && !vsync && work_ms < STEP * 1000.0 - 1.0) SDL_Delay((Uint32)(STEP * 1000.0 - work_ms));
+        double interval_ms = g_frame ? (frame_start - last_frame_start) * 1000.0 : work_ms;
+        last_frame_start = frame_start;
+        g_frame_ms[g_frame_ms_at] = (float)work_ms;
         g_frame_ms_at = (g_frame_ms_at + 1) % FRAME_HISTORY;
-        double work_ms = frame_ms;
-        if (R.building) { if (work_ms > R.build_frame_max_ms) R.build_frame_max_ms = work_ms; }
-        else R.build_frame_max_ms = 0;
+        if (R.building || br.finished) { if (interval_ms > R.build_frame_max_ms) R.build_frame_max_ms = interval_ms; }
         stats_frames++;
-        stats_sum_ms += frame_ms;
-        if (frame_ms > stats_max_ms) stats_max_ms = frame_ms;
+        stats_sum_ms += work_ms;
+        if (work_ms > stats_max_ms) stats_max_ms = work_ms;
+        if (interval_ms > stats_max_interval) stats_max_interval = interval_ms;
         if (mono_seconds() - stats_t >= 1.0) {
             fps = stats_frames / (mono_seconds() - stats_t);
             char gstats[1024];
             game_stats_text(gstats, sizeof gstats);
-            host_event("frame_stats", "\"fps\":%.1f,\"frame_ms_avg\":%.2f,\"frame_ms_max\":%.2f,\"step\":%llu,\"version\":%d,"
-                       "\"building\":%s,\"sprites\":%d,\"batches\":%d,\"draw_calls\":%d,\"mem_used\":%llu,\"game\":{%s}",
-                       fps, stats_sum_ms / stats_frames, stats_max_ms, (unsigned long long)g_step, g_lib.version,
-                       R.building ? "true" : "false", rs.sprites, rs.batches, rs.draw_calls,
+            host_event("frame_stats", "\"fps\":%.1f,\"work_ms_avg\":%.2f,\"work_ms_max\":%.2f,\"interval_ms_max\":%.2f,"
+                       "\"step\":%llu,\"version\":%d,\"building\":%s,\"sprites\":%d,\"batches\":%d,\"draw_calls\":%d,"
+                       "\"mem_used\":%llu,\"game\":{%s}",
+                       fps, stats_sum_ms / stats_frames, stats_max_ms, stats_max_interval, (unsigned long long)g_step,
+                       g_lib.version, R.building ? "true" : "false", rs.sprites, rs.batches, rs.draw_calls,
                        (unsigned long long)M.game.used, gstats);
             stats_t = mono_seconds();
             stats_frames = 0;
-            stats_sum_ms = stats_max_ms = 0;
+            stats_sum_ms = stats_max_ms = stats_max_interval = 0;
         }
         g_frame++;
         if (O.frames >= 0 && (int64_t)g_frame >= O.frames) g_quit = 1;
