@@ -15,6 +15,16 @@
      IMPLEMENTATION macro. Include it anywhere, in C99 or C++.
      Dependencies: <stdint.h>, <math.h> (link with -lm in C).
 
+   API
+     v2:      v2_make add sub scale mul(component-wise) neg dot cross len len2
+              dist norm lerp perp rotate from_angle
+     scalars: th_minf th_maxf th_absf th_clampf th_signf th_lerpf th_approachf
+              th_smoothstepf th_damp th_wrap_anglef
+     easing:  th_ease_out_cubic th_ease_in_out_quad th_ease_out_back th_ease_out_elastic
+     rng:     th_rng_seed th_rng_u64 th_rng_u32 th_rng_f01 th_rng_range th_rng_int
+              th_rng_unit_v2
+     hash:    th_hash_str (FNV-1a 32-bit)
+
    CONVENTIONS
      Angles are radians; v2_perp turns a vector a quarter turn
      counter-clockwise in a y-up frame ((x, y) -> (-y, x)), which is

@@ -255,6 +255,15 @@ static void test_rng_int(void)
         int neg = th_rng_int(&r, INT32_MIN, -1);
         TH_CHECK(neg < 0);
     }
+    // A span of 3 * 2^30: a plain multiply-shift without rejection would give
+    // values with (v - lo) % 3 == 0 half of the time instead of a third.
+    int mod0 = 0;
+    const int draws = 30000;
+    for (int i = 0; i < draws; i++) {
+        int v = th_rng_int(&r, INT32_MIN, (1 << 30) - 1);
+        mod0 += (int)(((int64_t)v - INT32_MIN) % 3) == 0;
+    }
+    TH_CHECK_NEAR((double)mod0 / draws, 1.0 / 3.0, 0.02);
     // Both ends of a small range are reachable.
     int seen_lo = 0, seen_hi = 0;
     for (int i = 0; i < 1000; i++) {
