@@ -83,6 +83,8 @@ class Host:
         self.root = root
         self.log_path = os.path.join(root, "events.jsonl")
         self.out_path = os.path.join(root, "host.out")
+        if os.path.exists(self.log_path):
+            os.remove(self.log_path)  # a previous host's log must not be read as this one's
         cmd = [HOST, "--root", root, "--log-json", self.log_path, "--log-file", os.path.join(root, "host.log")]
         if headless:
             cmd.append("--headless")
