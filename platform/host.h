@@ -11,6 +11,7 @@
 
 #include <stdint.h>
 #include <stddef.h>
+#include <stdio.h>
 #include "game_api.h"
 
 struct SDL_Renderer;
@@ -21,6 +22,48 @@ void        host_event(const char *ev, const char *fields_fmt, ...);  /* one JSO
 double      host_time(void);                                          /* seconds since start */
 const char *host_root(void);                                          /* project root, no trailing slash */
 void        host_json_escape(const char *in, char *out, size_t cap);  /* for strings inside event fields */
+
+/* ---------------------------------------------------------------- reading outside input (parse.cpp) */
+#define MAX_SCREENSHOTS 32
+
+typedef struct Options {
+    char        root[1024];
+    uint64_t    memory_mb;
+    int         headless;
+    int64_t     frames;          /* exit after this many frames; -1 = run until quit */
+    const char *log_json;
+    const char *log_file;
+    int         shot_count;
+    int64_t     shot_frame[MAX_SCREENSHOTS];
+    const char *shot_path[MAX_SCREENSHOTS];
+    const char *input_path;
+    const char *record_path;
+    const char *replay_path;
+    const char *font_path;
+    int         watch;
+    int         fast;            /* one fixed step per frame, no waiting for the clock */
+    double      watchdog_s;
+    int         window_w, window_h;
+} Options;
+
+typedef struct ScriptEvent { uint64_t step; int kind; int key; float a, b; } ScriptEvent;
+enum { SCRIPT_DOWN, SCRIPT_UP, SCRIPT_TAP, SCRIPT_MOUSE, SCRIPT_AXIS, SCRIPT_QUIT };
+
+/* A recording file: this header, the snapshot, then one GameInput per step to the end. */
+#define RECORDING_HEADER_BYTES 40
+typedef struct RecordingHeader {
+    uint32_t api, state_version;
+    uint64_t state_size, snapshot_bytes, start_step;
+    uint64_t steps;              /* filled by the parser from the file length */
+} RecordingHeader;
+
+void        options_usage(FILE *f);
+int         options_parse(int argc, char **argv, Options *o, char *err, size_t cap);  /* 1 ok, 0 error, 2 --help */
+const char *key_name(int key);
+int         key_by_name(const char *name);                                           /* KEY_NONE if unknown */
+int         script_parse(const char *text, const char *name, ScriptEvent **out, int *count, char *err, size_t cap);
+void        recording_header_write(uint8_t out[RECORDING_HEADER_BYTES], const RecordingHeader *h);
+int         recording_header_parse(const uint8_t *data, size_t len, RecordingHeader *h, char *err, size_t cap);
 
 /* ---------------------------------------------------------------- watching, building, loading (loader.cpp) */
 #define HOST_MAX_CHANGES 64

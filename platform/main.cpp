@@ -19,128 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-/* ================================================================ options */
-#define MAX_SCREENSHOTS 32
-
-typedef struct Options {
-    char        root[HOST_PATH];
-    uint64_t    memory_mb;
-    int         headless;
-    int64_t     frames;          /* exit after this many frames; -1 = run until quit */
-    const char *log_json;
-    const char *log_file;
-    int         shot_count;
-    int64_t     shot_frame[MAX_SCREENSHOTS];
-    const char *shot_path[MAX_SCREENSHOTS];
-    const char *input_path;
-    const char *record_path;
-    const char *replay_path;
-    const char *font_path;
-    int         watch;
-    int         fast;            /* one fixed step per frame, no waiting for the clock */
-    double      watchdog_s;
-    int         window_w, window_h;
-} Options;
-
 static Options O;
-
-static void usage(FILE *f)
-{
-    fprintf(f,
-        "usage: host [flags]\n"
-        "  --root DIR            project root (default: the folder of build.sh above the binary)\n"
-        "  --memory MB           size of the game's memory block (default 256)\n"
-        "  --headless            SDL offscreen video driver: real rendering, no display\n"
-        "  --frames N            exit after N frames\n"
-        "  --fast                run one fixed step per frame without waiting for the clock\n"
-        "  --log-json PATH       write events as JSON lines\n"
-        "  --log-file PATH       human-readable log (default build/host.log)\n"
-        "  --screenshot F:PATH   write a PNG of frame F (repeatable)\n"
-        "  --input PATH          replay scripted input events (\"<step> down|up|tap KEY\", ...)\n"
-        "  --record PATH         record a snapshot + every step's input to PATH\n"
-        "  --replay PATH         restore a recording's snapshot and replay its input\n"
-        "  --no-watch            do not watch the sources (no live reload)\n"
-        "  --watchdog SEC        a step running longer than this is interrupted (default 2)\n"
-        "  --font PATH           TTF for text (default DejaVu Sans)\n"
-        "  --window WxH          window size (default 1280x720)\n"
-        "  --help\n");
-}
-
-static int parse_int64(const char *s, int64_t *out)
-{
-    char *end;
-    errno = 0;
-    long long v = strtoll(s, &end, 10);
-    if (errno || end == s || *end) return 0;
-    *out = v;
-    return 1;
-}
-
-static int parse_options(int argc, char **argv)
-{
-    O.memory_mb = 256;
-    O.frames = -1;
-    O.watch = 1;
-    O.watchdog_s = 2.0;
-    O.window_w = 1280;
-    O.window_h = 720;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        int64_t n;
-#define NEED_VALUE() do { if (!v) { fprintf(stderr, "host: %s needs a value\n", a); return 0; } i++; } while (0)
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); exit(0); }
-        else if (!strcmp(a, "--headless")) O.headless = 1;
-        else if (!strcmp(a, "--no-watch")) O.watch = 0;
-        else if (!strcmp(a, "--fast")) O.fast = 1;
-        else if (!strcmp(a, "--root")) { NEED_VALUE(); snprintf(O.root, sizeof O.root, "%s", v); }
-        else if (!strcmp(a, "--log-json")) { NEED_VALUE(); O.log_json = v; }
-        else if (!strcmp(a, "--log-file")) { NEED_VALUE(); O.log_file = v; }
-        else if (!strcmp(a, "--input")) { NEED_VALUE(); O.input_path = v; }
-        else if (!strcmp(a, "--record")) { NEED_VALUE(); O.record_path = v; }
-        else if (!strcmp(a, "--replay")) { NEED_VALUE(); O.replay_path = v; }
-        else if (!strcmp(a, "--font")) { NEED_VALUE(); O.font_path = v; }
-        else if (!strcmp(a, "--memory")) {
-            NEED_VALUE();
-            if (!parse_int64(v, &n) || n < 1 || n > 65536) { fprintf(stderr, "host: --memory wants megabytes 1..65536, got '%s'\n", v); return 0; }
-            O.memory_mb = (uint64_t)n;
-        } else if (!strcmp(a, "--frames")) {
-            NEED_VALUE();
-            if (!parse_int64(v, &n) || n < 0) { fprintf(stderr, "host: --frames wants a count >= 0, got '%s'\n", v); return 0; }
-            O.frames = n;
-        } else if (!strcmp(a, "--watchdog")) {
-            NEED_VALUE();
-            char *end; double s = strtod(v, &end);
-            if (end == v || *end || !(s > 0.01 && s < 3600)) { fprintf(stderr, "host: --watchdog wants seconds (0.01..3600), got '%s'\n", v); return 0; }
-            O.watchdog_s = s;
-        } else if (!strcmp(a, "--window")) {
-            NEED_VALUE();
-            int w, h; char x;
-            if (sscanf(v, "%d%c%d", &w, &x, &h) != 3 || x != 'x' || w < 64 || h < 64 || w > 16384 || h > 16384) {
-                fprintf(stderr, "host: --window wants WxH like 1280x720, got '%s'\n", v); return 0;
-            }
-            O.window_w = w; O.window_h = h;
-        } else if (!strcmp(a, "--screenshot")) {
-            NEED_VALUE();
-            const char *colon = strchr(v, ':');
-            char num[32];
-            if (!colon || colon == v || (size_t)(colon - v) >= sizeof num || !colon[1]) {
-                fprintf(stderr, "host: --screenshot wants FRAME:PATH, got '%s'\n", v); return 0;
-            }
-            snprintf(num, sizeof num, "%.*s", (int)(colon - v), v);
-            if (!parse_int64(num, &n) || n < 0) { fprintf(stderr, "host: --screenshot frame '%s' is not a number\n", num); return 0; }
-            if (O.shot_count == MAX_SCREENSHOTS) { fprintf(stderr, "host: at most %d --screenshot flags\n", MAX_SCREENSHOTS); return 0; }
-            O.shot_frame[O.shot_count] = n;
-            O.shot_path[O.shot_count++] = colon + 1;
-        } else {
-            fprintf(stderr, "host: unknown flag '%s' (see --help)\n", a);
-            return 0;
-        }
-#undef NEED_VALUE
-    }
-    if (O.record_path && O.replay_path) { fprintf(stderr, "host: --record and --replay cannot be used together\n"); return 0; }
-    return 1;
-}
 
 /* ================================================================ logging and events */
 static FILE *g_json, *g_logfile;
@@ -163,20 +42,6 @@ static double mono_seconds(void)
 
 double host_time(void) { return mono_seconds() - g_t0; }
 const char *host_root(void) { return O.root; }
-
-void host_json_escape(const char *in, char *out, size_t cap)
-{
-    size_t o = 0;
-    for (; *in && o + 7 < cap; in++) {
-        unsigned char c = (unsigned char)*in;
-        if (c == '"' || c == '\\') { out[o++] = '\\'; out[o++] = (char)c; }
-        else if (c == '\n') { out[o++] = '\\'; out[o++] = 'n'; }
-        else if (c == '\t') { out[o++] = '\\'; out[o++] = 't'; }
-        else if (c < 0x20) o += (size_t)snprintf(out + o, cap - o, "\\u%04x", c);
-        else out[o++] = (char)c;
-    }
-    out[o] = 0;
-}
 
 void host_event(const char *ev, const char *fields_fmt, ...)
 {
@@ -466,37 +331,25 @@ static void describe_backtrace(const char *lib_path, char *out, size_t cap)
 }
 
 /* ================================================================ input */
-static const struct { SDL_Scancode sc; GameKey key; const char *name; } KEYMAP[] = {
-#define K(l) { SDL_SCANCODE_##l, KEY_##l, #l }
+static const struct { SDL_Scancode sc; GameKey key; } KEYMAP[] = {
+#define K(l) { SDL_SCANCODE_##l, KEY_##l }
     K(A), K(B), K(C), K(D), K(E), K(F), K(G), K(H), K(I), K(J), K(K), K(L), K(M), K(N), K(O), K(P), K(Q), K(R),
     K(S), K(T), K(U), K(V), K(W), K(X), K(Y), K(Z), K(0), K(1), K(2), K(3), K(4), K(5), K(6), K(7), K(8), K(9),
     K(UP), K(DOWN), K(LEFT), K(RIGHT), K(SPACE), K(ESCAPE), K(TAB), K(BACKSPACE), K(LSHIFT), K(RSHIFT),
     K(LCTRL), K(RCTRL), K(LALT), K(RALT), K(F1), K(F2), K(F3), K(F4), K(F5), K(F6), K(F7), K(F8), K(F9), K(F10),
     K(F11), K(F12),
 #undef K
-    { SDL_SCANCODE_RETURN, KEY_ENTER, "ENTER" },
+    { SDL_SCANCODE_RETURN, KEY_ENTER },
 };
 
-static const struct { SDL_GameControllerButton b; GameKey key; const char *name; } PADMAP[] = {
-    { SDL_CONTROLLER_BUTTON_A, KEY_PAD_A, "PAD_A" }, { SDL_CONTROLLER_BUTTON_B, KEY_PAD_B, "PAD_B" },
-    { SDL_CONTROLLER_BUTTON_X, KEY_PAD_X, "PAD_X" }, { SDL_CONTROLLER_BUTTON_Y, KEY_PAD_Y, "PAD_Y" },
-    { SDL_CONTROLLER_BUTTON_START, KEY_PAD_START, "PAD_START" }, { SDL_CONTROLLER_BUTTON_BACK, KEY_PAD_BACK, "PAD_BACK" },
-    { SDL_CONTROLLER_BUTTON_LEFTSHOULDER, KEY_PAD_LB, "PAD_LB" }, { SDL_CONTROLLER_BUTTON_RIGHTSHOULDER, KEY_PAD_RB, "PAD_RB" },
-    { SDL_CONTROLLER_BUTTON_DPAD_UP, KEY_PAD_UP, "PAD_UP" }, { SDL_CONTROLLER_BUTTON_DPAD_DOWN, KEY_PAD_DOWN, "PAD_DOWN" },
-    { SDL_CONTROLLER_BUTTON_DPAD_LEFT, KEY_PAD_LEFT, "PAD_LEFT" }, { SDL_CONTROLLER_BUTTON_DPAD_RIGHT, KEY_PAD_RIGHT, "PAD_RIGHT" },
+static const struct { SDL_GameControllerButton b; GameKey key; } PADMAP[] = {
+    { SDL_CONTROLLER_BUTTON_A, KEY_PAD_A }, { SDL_CONTROLLER_BUTTON_B, KEY_PAD_B },
+    { SDL_CONTROLLER_BUTTON_X, KEY_PAD_X }, { SDL_CONTROLLER_BUTTON_Y, KEY_PAD_Y },
+    { SDL_CONTROLLER_BUTTON_START, KEY_PAD_START }, { SDL_CONTROLLER_BUTTON_BACK, KEY_PAD_BACK },
+    { SDL_CONTROLLER_BUTTON_LEFTSHOULDER, KEY_PAD_LB }, { SDL_CONTROLLER_BUTTON_RIGHTSHOULDER, KEY_PAD_RB },
+    { SDL_CONTROLLER_BUTTON_DPAD_UP, KEY_PAD_UP }, { SDL_CONTROLLER_BUTTON_DPAD_DOWN, KEY_PAD_DOWN },
+    { SDL_CONTROLLER_BUTTON_DPAD_LEFT, KEY_PAD_LEFT }, { SDL_CONTROLLER_BUTTON_DPAD_RIGHT, KEY_PAD_RIGHT },
 };
-
-static const char *AXIS_NAMES[AXIS_COUNT] = { "LX", "LY", "RX", "RY", "LT", "RT" };
-
-static GameKey key_by_name(const char *name)
-{
-    for (auto &k : KEYMAP) if (!strcasecmp(k.name, name)) return k.key;
-    for (auto &k : PADMAP) if (!strcasecmp(k.name, name)) return k.key;
-    if (!strcasecmp(name, "MOUSE_LEFT")) return KEY_MOUSE_LEFT;
-    if (!strcasecmp(name, "MOUSE_RIGHT")) return KEY_MOUSE_RIGHT;
-    if (!strcasecmp(name, "MOUSE_MIDDLE")) return KEY_MOUSE_MIDDLE;
-    return KEY_NONE;
-}
 
 /* The live input state, fed by SDL and by scripted events; each step copies it into a GameInput. */
 static struct {
@@ -550,50 +403,24 @@ static float axis_value(Sint16 raw, int trigger)
 }
 
 /* ---------------------------------------------------------------- scripted input (--input) */
-typedef struct ScriptEvent { uint64_t step; int kind; int key; float a, b; } ScriptEvent;
-enum { SCRIPT_DOWN, SCRIPT_UP, SCRIPT_TAP, SCRIPT_MOUSE, SCRIPT_AXIS, SCRIPT_QUIT };
-
 static struct { ScriptEvent *ev; int count, next; } SC;
 
 static int script_load(const char *path)
 {
-    FILE *f = fopen(path, "r");
+    FILE *f = fopen(path, "rb");
     if (!f) { fprintf(stderr, "host: --input %s: %s\n", path, strerror(errno)); return 0; }
-    char line[256];
-    int ln = 0, cap = 0;
-    while (fgets(line, sizeof line, f)) {
-        ln++;
-        char *hash = strchr(line, '#');
-        if (hash) *hash = 0;
-        unsigned long long step;
-        char verb[32] = "", arg[64] = "";
-        float a = 0, b = 0;
-        int n = sscanf(line, "%llu %31s %63s %f %f", &step, verb, arg, &a, &b);
-        if (n <= 0) continue;
-        ScriptEvent e = { step, 0, 0, 0, 0 };
-        if (n >= 3 && (!strcmp(verb, "down") || !strcmp(verb, "up") || !strcmp(verb, "tap"))) {
-            e.kind = !strcmp(verb, "down") ? SCRIPT_DOWN : !strcmp(verb, "up") ? SCRIPT_UP : SCRIPT_TAP;
-            e.key = key_by_name(arg);
-            if (!e.key) { fprintf(stderr, "host: %s:%d: unknown key '%s'\n", path, ln, arg); fclose(f); return 0; }
-        } else if (n >= 2 && !strcmp(verb, "mouse") && sscanf(line, "%llu %31s %f %f", &step, verb, &a, &b) == 4) {
-            e.kind = SCRIPT_MOUSE; e.a = a; e.b = b;
-        } else if (n >= 4 && !strcmp(verb, "axis")) {
-            e.kind = SCRIPT_AXIS; e.key = -1; e.a = a;
-            for (int i = 0; i < AXIS_COUNT; i++) if (!strcasecmp(arg, AXIS_NAMES[i])) e.key = i;
-            if (e.key < 0) { fprintf(stderr, "host: %s:%d: unknown axis '%s' (LX LY RX RY LT RT)\n", path, ln, arg); fclose(f); return 0; }
-        } else if (n >= 2 && !strcmp(verb, "quit")) {
-            e.kind = SCRIPT_QUIT;
-        } else {
-            fprintf(stderr, "host: %s:%d: cannot read '%s' (want '<step> down|up|tap KEY', '<step> mouse X Y', "
-                    "'<step> axis LX 0.5' or '<step> quit')\n", path, ln, line);
-            fclose(f);
-            return 0;
-        }
-        if (SC.count == cap) { cap = cap ? cap * 2 : 64; SC.ev = (ScriptEvent *)realloc(SC.ev, sizeof(ScriptEvent) * (size_t)cap); }
-        SC.ev[SC.count++] = e;
-    }
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *text = (char *)calloc(1, (size_t)(size > 0 ? size : 0) + 1);
+    size_t got = fread(text, 1, (size_t)(size > 0 ? size : 0), f);
+    text[got] = 0;
     fclose(f);
-    return 1;
+    char err[512];
+    int ok = script_parse(text, path, &SC.ev, &SC.count, err, sizeof err);
+    free(text);
+    if (!ok) fprintf(stderr, "host: %s\n", err);
+    return ok;
 }
 
 static int g_quit;
@@ -619,9 +446,7 @@ static void script_apply(uint64_t step)
 
 /* ================================================================ recording and looped playback */
 /* A recording is a snapshot of the block followed by one GameInput per step. In memory (F7) it
-   loops; on disk (--record/--replay) it is: "THREC001", u32 api, u32 state_version, u64 state_size,
-   u64 snapshot bytes, u64 start step, the snapshot, then GameInput records to the end. */
-static const char REC_MAGIC[8] = { 'T', 'H', 'R', 'E', 'C', '0', '0', '1' };
+   loops; on disk (--record/--replay) it has a RecordingHeader in front (parse.cpp). */
 
 typedef enum LoopMode { LOOP_OFF, LOOP_RECORDING, LOOP_PLAYING } LoopMode;
 
@@ -690,14 +515,18 @@ static int rec_file_open(const char *path)
 {
     REC.file = fopen(path, "wb");
     if (!REC.file) { host_log(LOG_ERROR, "--record %s: %s", path, strerror(errno)); return 0; }
-    uint64_t used = memory_used();
-    uint32_t api = GAME_API_VERSION, sv = g_api.state_version;
-    uint64_t ss = g_api.state_size, start = g_step;
-    fwrite(REC_MAGIC, 1, 8, REC.file);
-    fwrite(&api, 4, 1, REC.file); fwrite(&sv, 4, 1, REC.file); fwrite(&ss, 8, 1, REC.file);
-    fwrite(&used, 8, 1, REC.file); fwrite(&start, 8, 1, REC.file);
-    fwrite(M.game.base, 1, used, REC.file);
-    host_event("record_start", "\"path\":\"%s\",\"bytes\":%llu", path, (unsigned long long)used);
+    RecordingHeader h;
+    memset(&h, 0, sizeof h);
+    h.api = GAME_API_VERSION;
+    h.state_version = g_api.state_version;
+    h.state_size = g_api.state_size;
+    h.snapshot_bytes = memory_used();
+    h.start_step = g_step;
+    uint8_t head[RECORDING_HEADER_BYTES];
+    recording_header_write(head, &h);
+    fwrite(head, 1, sizeof head, REC.file);
+    fwrite(M.game.base, 1, h.snapshot_bytes, REC.file);
+    host_event("record_start", "\"path\":\"%s\",\"bytes\":%llu", path, (unsigned long long)h.snapshot_bytes);
     return 1;
 }
 
@@ -705,29 +534,39 @@ static int rec_file_load(const char *path)
 {
     FILE *f = fopen(path, "rb");
     if (!f) { host_log(LOG_ERROR, "--replay %s: %s", path, strerror(errno)); return 0; }
-    char magic[8];
-    uint32_t api = 0, sv = 0;
-    uint64_t ss = 0, used = 0, start = 0;
-    int ok = fread(magic, 1, 8, f) == 8 && !memcmp(magic, REC_MAGIC, 8) && fread(&api, 4, 1, f) == 1 &&
-             fread(&sv, 4, 1, f) == 1 && fread(&ss, 8, 1, f) == 1 && fread(&used, 8, 1, f) == 1 &&
-             fread(&start, 8, 1, f) == 1;
-    if (!ok) { host_log(LOG_ERROR, "--replay %s: not a recording (bad header)", path); fclose(f); return 0; }
-    if (api != GAME_API_VERSION || sv != g_api.state_version || ss != g_api.state_size) {
-        host_log(LOG_ERROR, "--replay %s: recorded with another state layout (version %u size %llu; running %u %llu)",
-                 path, sv, (unsigned long long)ss, g_api.state_version, (unsigned long long)g_api.state_size);
-        fclose(f);
-        return 0;
-    }
-    if (used > M.game.size) { host_log(LOG_ERROR, "--replay %s: snapshot of %llu bytes exceeds --memory", path, (unsigned long long)used); fclose(f); return 0; }
-    REC.start_used = used;
-    REC.start_state = (uint8_t *)realloc(REC.start_state, used ? used : 1);
-    if (fread(REC.start_state, 1, used, f) != used) { host_log(LOG_ERROR, "--replay %s: truncated snapshot", path); fclose(f); return 0; }
-    REC.count = 0;
-    GameInput gi;
-    while (fread(&gi, sizeof gi, 1, f) == 1) rec_push(&gi);
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *data = (uint8_t *)malloc(size > 0 ? (size_t)size : 1);
+    size_t got = fread(data, 1, size > 0 ? (size_t)size : 0, f);
     fclose(f);
-    memcpy(M.game.base, REC.start_state, used);
-    M.game.used = used;
+    RecordingHeader h;
+    char err[512];
+    int ok = recording_header_parse(data, got, &h, err, sizeof err);
+    if (!ok) host_log(LOG_ERROR, "--replay %s: %s", path, err);
+    else if (h.api != GAME_API_VERSION || h.state_version != g_api.state_version || h.state_size != g_api.state_size) {
+        host_log(LOG_ERROR, "--replay %s: recorded with another state layout (version %u size %llu; running %u %llu)",
+                 path, h.state_version, (unsigned long long)h.state_size, g_api.state_version,
+                 (unsigned long long)g_api.state_size);
+        ok = 0;
+    } else if (h.snapshot_bytes > M.game.size) {
+        host_log(LOG_ERROR, "--replay %s: snapshot of %llu bytes exceeds --memory", path, (unsigned long long)h.snapshot_bytes);
+        ok = 0;
+    }
+    if (!ok) { free(data); return 0; }
+    const uint8_t *snap = data + RECORDING_HEADER_BYTES;
+    REC.start_used = h.snapshot_bytes;
+    REC.start_state = (uint8_t *)realloc(REC.start_state, h.snapshot_bytes ? h.snapshot_bytes : 1);
+    memcpy(REC.start_state, snap, h.snapshot_bytes);
+    REC.count = 0;
+    for (uint64_t i = 0; i < h.steps; i++) {
+        GameInput gi;
+        memcpy(&gi, snap + h.snapshot_bytes + i * sizeof gi, sizeof gi);
+        rec_push(&gi);
+    }
+    free(data);
+    memcpy(M.game.base, REC.start_state, h.snapshot_bytes);
+    M.game.used = h.snapshot_bytes;
     REC.cursor = 0;
     REC.mode = LOOP_PLAYING;
     REC.replaying_file = 1;
@@ -1134,7 +973,10 @@ static void handle_build(const BuildResult *b)
 int main(int argc, char **argv)
 {
     g_t0 = mono_seconds();
-    if (!parse_options(argc, argv)) return 2;
+    char perr[1024];
+    int parsed = options_parse(argc, argv, &O, perr, sizeof perr);
+    if (parsed == 2) { options_usage(stdout); return 0; }
+    if (!parsed) { fprintf(stderr, "host: %s\n", perr); return 2; }
     find_root(argv[0]);
     signal(SIGINT, on_term);
     signal(SIGTERM, on_term);

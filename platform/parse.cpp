@@ -1,0 +1,276 @@
+/* parse.cpp - the host's own readers of outside input: command-line flags, scripted input, the
+   header of a recording, and the JSON escaping of anything put into the event log. Pure functions
+   with no SDL and no globals, so the fuzz targets in tests/fuzz/ can drive them directly. */
+#include "host.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* ================================================================ flags */
+void options_usage(FILE *f)
+{
+    fprintf(f,
+        "usage: host [flags]\n"
+        "  --root DIR            project root (default: the folder above build/host)\n"
+        "  --memory MB           size of the game's memory block (default 256)\n"
+        "  --headless            SDL offscreen video driver: real rendering, no display\n"
+        "  --frames N            exit after N frames\n"
+        "  --fast                run one fixed step per frame without waiting for the clock\n"
+        "  --log-json PATH       write events as JSON lines\n"
+        "  --log-file PATH       human-readable log (default build/host.log)\n"
+        "  --screenshot F:PATH   write a PNG of frame F (repeatable)\n"
+        "  --input PATH          replay scripted input events (\"<step> down|up|tap KEY\", ...)\n"
+        "  --record PATH         record a snapshot + every step's input to PATH\n"
+        "  --replay PATH         restore a recording's snapshot and replay its input\n"
+        "  --no-watch            do not watch the sources (no live reload)\n"
+        "  --watchdog SEC        a step running longer than this is interrupted (default 2)\n"
+        "  --font PATH           TTF for text (default DejaVu Sans)\n"
+        "  --window WxH          window size (default 1280x720)\n"
+        "  --help\n");
+}
+
+static int parse_int64(const char *s, int64_t *out)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno || end == s || *end) return 0;
+    *out = v;
+    return 1;
+}
+
+int options_parse(int argc, char **argv, Options *o, char *err, size_t cap)
+{
+    memset(o, 0, sizeof *o);
+    o->memory_mb = 256;
+    o->frames = -1;
+    o->watch = 1;
+    o->watchdog_s = 2.0;
+    o->window_w = 1280;
+    o->window_h = 720;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        int64_t n;
+#define NEED_VALUE() do { if (!v) { snprintf(err, cap, "%s needs a value", a); return 0; } i++; } while (0)
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) return 2;
+        else if (!strcmp(a, "--headless")) o->headless = 1;
+        else if (!strcmp(a, "--no-watch")) o->watch = 0;
+        else if (!strcmp(a, "--fast")) o->fast = 1;
+        else if (!strcmp(a, "--root")) { NEED_VALUE(); snprintf(o->root, sizeof o->root, "%s", v); }
+        else if (!strcmp(a, "--log-json")) { NEED_VALUE(); o->log_json = v; }
+        else if (!strcmp(a, "--log-file")) { NEED_VALUE(); o->log_file = v; }
+        else if (!strcmp(a, "--input")) { NEED_VALUE(); o->input_path = v; }
+        else if (!strcmp(a, "--record")) { NEED_VALUE(); o->record_path = v; }
+        else if (!strcmp(a, "--replay")) { NEED_VALUE(); o->replay_path = v; }
+        else if (!strcmp(a, "--font")) { NEED_VALUE(); o->font_path = v; }
+        else if (!strcmp(a, "--memory")) {
+            NEED_VALUE();
+            if (!parse_int64(v, &n) || n < 1 || n > 65536) { snprintf(err, cap, "--memory wants megabytes 1..65536, got '%s'", v); return 0; }
+            o->memory_mb = (uint64_t)n;
+        } else if (!strcmp(a, "--frames")) {
+            NEED_VALUE();
+            if (!parse_int64(v, &n) || n < 0) { snprintf(err, cap, "--frames wants a count >= 0, got '%s'", v); return 0; }
+            o->frames = n;
+        } else if (!strcmp(a, "--watchdog")) {
+            NEED_VALUE();
+            char *end;
+            double s = strtod(v, &end);
+            if (end == v || *end || !(s > 0.01 && s < 3600)) { snprintf(err, cap, "--watchdog wants seconds (0.01..3600), got '%s'", v); return 0; }
+            o->watchdog_s = s;
+        } else if (!strcmp(a, "--window")) {
+            NEED_VALUE();
+            int w, h;
+            char x, extra;
+            if (sscanf(v, "%d%c%d%c", &w, &x, &h, &extra) != 3 || x != 'x' || w < 64 || h < 64 || w > 16384 || h > 16384) {
+                snprintf(err, cap, "--window wants WxH like 1280x720, got '%s'", v);
+                return 0;
+            }
+            o->window_w = w;
+            o->window_h = h;
+        } else if (!strcmp(a, "--screenshot")) {
+            NEED_VALUE();
+            const char *colon = strchr(v, ':');
+            char num[32];
+            if (!colon || colon == v || (size_t)(colon - v) >= sizeof num || !colon[1]) {
+                snprintf(err, cap, "--screenshot wants FRAME:PATH, got '%s'", v);
+                return 0;
+            }
+            snprintf(num, sizeof num, "%.*s", (int)(colon - v), v);
+            if (!parse_int64(num, &n) || n < 0) { snprintf(err, cap, "--screenshot frame '%s' is not a number", num); return 0; }
+            if (o->shot_count == MAX_SCREENSHOTS) { snprintf(err, cap, "at most %d --screenshot flags", MAX_SCREENSHOTS); return 0; }
+            o->shot_frame[o->shot_count] = n;
+            o->shot_path[o->shot_count++] = colon + 1;
+        } else {
+            snprintf(err, cap, "unknown flag '%s' (see --help)", a);
+            return 0;
+        }
+#undef NEED_VALUE
+    }
+    if (o->record_path && o->replay_path) { snprintf(err, cap, "--record and --replay cannot be used together"); return 0; }
+    return 1;
+}
+
+/* ================================================================ key and axis names */
+static const char *KEY_NAMES[KEY_COUNT] = {
+    "NONE", "A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "L", "M", "N", "O", "P", "Q", "R", "S", "T",
+    "U", "V", "W", "X", "Y", "Z", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9",
+    "UP", "DOWN", "LEFT", "RIGHT", "SPACE", "ENTER", "ESCAPE", "TAB", "BACKSPACE", "LSHIFT", "RSHIFT", "LCTRL",
+    "RCTRL", "LALT", "RALT", "F1", "F2", "F3", "F4", "F5", "F6", "F7", "F8", "F9", "F10", "F11", "F12",
+    "MOUSE_LEFT", "MOUSE_RIGHT", "MOUSE_MIDDLE",
+    "PAD_A", "PAD_B", "PAD_X", "PAD_Y", "PAD_START", "PAD_BACK", "PAD_LB", "PAD_RB", "PAD_UP", "PAD_DOWN",
+    "PAD_LEFT", "PAD_RIGHT",
+};
+
+static const char *AXIS_NAMES[AXIS_COUNT] = { "LX", "LY", "RX", "RY", "LT", "RT" };
+
+const char *key_name(int key) { return key > KEY_NONE && key < KEY_COUNT ? KEY_NAMES[key] : "NONE"; }
+
+int key_by_name(const char *name)
+{
+    for (int k = KEY_NONE + 1; k < KEY_COUNT; k++) if (!strcasecmp(KEY_NAMES[k], name)) return k;
+    return KEY_NONE;
+}
+
+/* ================================================================ scripted input */
+int script_parse(const char *text, const char *name, ScriptEvent **out, int *count, char *err, size_t cap)
+{
+    *out = NULL;
+    *count = 0;
+    int n_cap = 0, ln = 0;
+    const char *p = text;
+    while (*p) {
+        const char *end = strchr(p, '\n');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        char line[256];
+        snprintf(line, sizeof line, "%.*s", (int)(len < sizeof line - 1 ? len : sizeof line - 1), p);
+        p += len + (end ? 1 : 0);
+        ln++;
+        char *hash = strchr(line, '#');
+        if (hash) *hash = 0;
+        unsigned long long step;
+        char verb[32] = "", arg[64] = "";
+        float a = 0, b = 0;
+        int n = sscanf(line, "%llu %31s %63s %f %f", &step, verb, arg, &a, &b);
+        if (n <= 0) continue;
+        ScriptEvent e = { step, 0, 0, 0, 0 };
+        if (n >= 3 && (!strcmp(verb, "down") || !strcmp(verb, "up") || !strcmp(verb, "tap"))) {
+            e.kind = !strcmp(verb, "down") ? SCRIPT_DOWN : !strcmp(verb, "up") ? SCRIPT_UP : SCRIPT_TAP;
+            e.key = key_by_name(arg);
+            if (!e.key) { snprintf(err, cap, "%s:%d: unknown key '%s'", name, ln, arg); free(*out); *out = NULL; return 0; }
+        } else if (n >= 2 && !strcmp(verb, "mouse") && sscanf(line, "%llu %31s %f %f", &step, verb, &a, &b) == 4) {
+            e.kind = SCRIPT_MOUSE; e.a = a; e.b = b;
+        } else if (n >= 4 && !strcmp(verb, "axis")) {
+            e.kind = SCRIPT_AXIS; e.key = -1; e.a = a < -1 ? -1 : a > 1 ? 1 : a;
+            for (int i = 0; i < AXIS_COUNT; i++) if (!strcasecmp(arg, AXIS_NAMES[i])) e.key = i;
+            if (e.key < 0) { snprintf(err, cap, "%s:%d: unknown axis '%s' (LX LY RX RY LT RT)", name, ln, arg); free(*out); *out = NULL; return 0; }
+        } else if (n >= 2 && !strcmp(verb, "quit")) {
+            e.kind = SCRIPT_QUIT;
+        } else {
+            snprintf(err, cap, "%s:%d: cannot read '%s' (want '<step> down|up|tap KEY', '<step> mouse X Y', "
+                     "'<step> axis LX 0.5' or '<step> quit')", name, ln, line);
+            free(*out);
+            *out = NULL;
+            return 0;
+        }
+        if (*count == n_cap) {
+            n_cap = n_cap ? n_cap * 2 : 64;
+            ScriptEvent *grown = (ScriptEvent *)realloc(*out, sizeof(ScriptEvent) * (size_t)n_cap);
+            if (!grown) { snprintf(err, cap, "%s: out of memory", name); free(*out); *out = NULL; return 0; }
+            *out = grown;
+        }
+        (*out)[(*count)++] = e;
+    }
+    /* Events apply in step order whatever order the file lists them in. */
+    for (int i = 1; i < *count; i++)
+        for (int j = i; j > 0 && (*out)[j - 1].step > (*out)[j].step; j--) {
+            ScriptEvent t = (*out)[j]; (*out)[j] = (*out)[j - 1]; (*out)[j - 1] = t;
+        }
+    return 1;
+}
+
+/* ================================================================ recordings */
+static const char REC_MAGIC[8] = { 'T', 'H', 'R', 'E', 'C', '0', '0', '1' };
+
+void recording_header_write(uint8_t out[RECORDING_HEADER_BYTES], const RecordingHeader *h)
+{
+    memcpy(out, REC_MAGIC, 8);
+    memcpy(out + 8, &h->api, 4);
+    memcpy(out + 12, &h->state_version, 4);
+    memcpy(out + 16, &h->state_size, 8);
+    memcpy(out + 24, &h->snapshot_bytes, 8);
+    memcpy(out + 32, &h->start_step, 8);
+}
+
+int recording_header_parse(const uint8_t *data, size_t len, RecordingHeader *h, char *err, size_t cap)
+{
+    if (len < RECORDING_HEADER_BYTES || memcmp(data, REC_MAGIC, 8) != 0) {
+        snprintf(err, cap, "not a recording (bad header)");
+        return 0;
+    }
+    memcpy(&h->api, data + 8, 4);
+    memcpy(&h->state_version, data + 12, 4);
+    memcpy(&h->state_size, data + 16, 8);
+    memcpy(&h->snapshot_bytes, data + 24, 8);
+    memcpy(&h->start_step, data + 32, 8);
+    uint64_t body = len - RECORDING_HEADER_BYTES;
+    if (h->snapshot_bytes > body) {
+        snprintf(err, cap, "truncated: the snapshot needs %llu bytes, the file has %llu after its header",
+                 (unsigned long long)h->snapshot_bytes, (unsigned long long)body);
+        return 0;
+    }
+    if ((body - h->snapshot_bytes) % sizeof(GameInput) != 0) {
+        snprintf(err, cap, "truncated: the input records do not fill whole steps (%llu bytes, %zu per step)",
+                 (unsigned long long)(body - h->snapshot_bytes), sizeof(GameInput));
+        return 0;
+    }
+    h->steps = (body - h->snapshot_bytes) / sizeof(GameInput);
+    return 1;
+}
+
+/* ================================================================ JSON strings */
+/* Length of the valid UTF-8 sequence at s (1..4), or 0 if the bytes there are not one. */
+static int utf8_sequence(const unsigned char *s)
+{
+    unsigned char c = s[0];
+    int n = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
+    if (n == 0 || (n == 2 && c < 0xC2) || (n == 4 && c > 0xF4)) return 0;
+    for (int i = 1; i < n; i++) if ((s[i] & 0xC0) != 0x80) return 0;
+    if (n == 3) {
+        unsigned cp = ((c & 0x0Fu) << 12) | ((s[1] & 0x3Fu) << 6) | (s[2] & 0x3Fu);
+        if (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+    }
+    if (n == 4) {
+        unsigned cp = ((c & 0x07u) << 18) | ((s[1] & 0x3Fu) << 12) | ((s[2] & 0x3Fu) << 6) | (s[3] & 0x3Fu);
+        if (cp < 0x10000 || cp > 0x10FFFF) return 0;
+    }
+    return n;
+}
+
+/* Escapes text for the inside of a JSON string. Bytes that are not UTF-8 become U+FFFD, and the
+   output is cut only between whole characters, so every event line stays valid JSON. */
+void host_json_escape(const char *in, char *out, size_t cap)
+{
+    size_t o = 0;
+    const unsigned char *s = (const unsigned char *)in;
+    if (cap == 0) return;
+    while (*s) {
+        char tmp[8];
+        size_t n;
+        int seq = utf8_sequence(s);
+        if (*s == '"' || *s == '\\') { tmp[0] = '\\'; tmp[1] = (char)*s; n = 2; seq = 1; }
+        else if (*s == '\n') { memcpy(tmp, "\\n", 2); n = 2; }
+        else if (*s == '\t') { memcpy(tmp, "\\t", 2); n = 2; }
+        else if (*s < 0x20) { n = (size_t)snprintf(tmp, sizeof tmp, "\\u%04x", *s); }
+        else if (seq == 0) { memcpy(tmp, "\\ufffd", 6); n = 6; seq = 1; }
+        else { memcpy(tmp, s, (size_t)seq); n = (size_t)seq; }
+        if (o + n + 1 > cap) break;
+        memcpy(out + o, tmp, n);
+        o += n;
+        s += seq;
+    }
+    out[o] = 0;
+}
