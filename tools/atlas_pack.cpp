@@ -1,0 +1,395 @@
+/* atlas_pack - packs every PNG under a source directory into atlas pages plus a text manifest.
+
+   usage: atlas_pack [--force] [--page-size N] [--padding N] <src_dir> <out_dir>
+
+   Sprite name = the PNG's path below src_dir without ".png", '/'-separated ("player/idle");
+   id = tha_id(name), the same FNV-1a as game_sprite_id() in game/game_api.h.
+
+   Output in out_dir:
+     atlas_<n>.png   pages, at most page-size square (default 1024), cropped to what they use. Every
+                     sprite is surrounded by `padding` pixels (default 1) that repeat its edge pixels,
+                     so filtering at the sprite's border never samples a neighbour.
+     atlas.txt       the manifest (format: tinyheaders/th_atlas.h).
+
+   Pivot: the sprite's centre, unless a sidecar "<name>.pivot" next to the PNG holds two numbers
+   "px py" in 0..1 of the sprite's box (0 0 = top-left, 0.5 1 = bottom centre).
+
+   Bad images: a PNG that does not decode (or does not fit a page) prints one line
+     atlas_pack: <file>: <reason>
+   on stderr, is left out of the pages, and is listed in the manifest as an error record (name,
+   file, reason) so the host can draw a placeholder and report it. The rest is packed as usual.
+
+   Only what changed: the manifest lists every input (path, size, mtime in ns) and the settings.
+   When they all match the existing manifest and its pages exist, nothing is decoded or written
+   ("up to date"). Otherwise everything is decoded and re-packed, but a page whose pixels hash to
+   the value the old manifest recorded is not rewritten, so the host reloads only changed pages.
+   Placement is deterministic: editing the pixels of a PNG without changing its size moves nothing.
+
+   Writes go to temporary names that are renamed into place, pages first and the manifest last,
+   so a reader never sees half a file. Exit status: 0 when the manifest was written or is up to
+   date (even with bad images), 1 when something could not be written, 2 on bad usage. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include <stb_image.h>
+#include <stb_image_write.h>
+#include <stb_rect_pack.h>
+
+#define TH_ATLAS_IMPLEMENTATION
+#include "th_atlas.h"
+
+struct Input {
+    std::string rel;       /* path below src_dir */
+    std::string abs;
+    int64_t size = 0, mtime_ns = 0;
+};
+
+struct Image {
+    std::string name, rel, abs;
+    uint32_t id = 0;
+    int w = 0, h = 0;
+    unsigned char *pixels = nullptr;
+    float pivot_x = 0.5f, pivot_y = 0.5f;
+    std::string error;
+    int page = -1, x = 0, y = 0;
+};
+
+static double now_ms()
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static bool ends_with_ci(const std::string &s, const char *suffix)
+{
+    size_t n = strlen(suffix);
+    if (s.size() < n) return false;
+    for (size_t i = 0; i < n; i++) {
+        char a = s[s.size() - n + i], b = suffix[i];
+        if (a >= 'A' && a <= 'Z') a = (char)(a - 'A' + 'a');
+        if (a != b) return false;
+    }
+    return true;
+}
+
+static bool is_noise(const char *name)
+{
+    std::string n = name;
+    return name[0] == '.' || ends_with_ci(n, "~") || ends_with_ci(n, ".tmp") || ends_with_ci(n, ".swp");
+}
+
+static void scan(const std::string &dir, const std::string &rel, std::vector<Input> &out)
+{
+    DIR *d = opendir(dir.c_str());
+    if (!d) return;
+    while (struct dirent *e = readdir(d)) {
+        if (is_noise(e->d_name)) continue;
+        std::string abs = dir + "/" + e->d_name, r = rel.empty() ? std::string(e->d_name) : rel + "/" + e->d_name;
+        struct stat st;
+        if (stat(abs.c_str(), &st) != 0) continue;
+        if (S_ISDIR(st.st_mode)) { scan(abs, r, out); continue; }
+        if (!S_ISREG(st.st_mode) || !(ends_with_ci(r, ".png") || ends_with_ci(r, ".pivot"))) continue;
+        Input in;
+        in.rel = r;
+        in.abs = abs;
+        in.size = (int64_t)st.st_size;
+        in.mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+        out.push_back(in);
+    }
+    closedir(d);
+}
+
+static bool mkdirs(const std::string &path)
+{
+    std::string cur;
+    size_t i = 0;
+    while (i <= path.size()) {
+        size_t e = path.find('/', i);
+        if (e == std::string::npos) e = path.size();
+        cur = path.substr(0, e);
+        if (!cur.empty() && mkdir(cur.c_str(), 0755) != 0 && errno != EEXIST) return false;
+        i = e + 1;
+    }
+    struct stat st;
+    return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static bool file_exists(const std::string &p)
+{
+    struct stat st;
+    return stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static bool read_pivot(const std::string &path, float *px, float *py)
+{
+    FILE *f = fopen(path.c_str(), "rb");
+    if (!f) return false;
+    char buf[128] = { 0 };
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    char *end;
+    double x = strtod(buf, &end);
+    if (end == buf) return false;
+    char *p2 = end;
+    double y = strtod(p2, &end);
+    if (end == p2) return false;
+    while (*end == ' ' || *end == '\t' || *end == '\r' || *end == '\n') end++;
+    if (*end || !(x > -100 && x < 100) || !(y > -100 && y < 100)) return false;
+    *px = (float)x;
+    *py = (float)y;
+    return true;
+}
+
+/* Copies the image into the page at (x, y) and repeats its edge pixels `pad` times around it. */
+static void blit_extruded(unsigned char *page, int pw, const Image &im, int pad)
+{
+    for (int yy = -pad; yy < im.h + pad; yy++) {
+        int sy = yy < 0 ? 0 : yy >= im.h ? im.h - 1 : yy;
+        const unsigned char *src = im.pixels + (size_t)sy * im.w * 4;
+        unsigned char *dst = page + ((size_t)(im.y + yy) * pw + im.x) * 4;
+        memcpy(dst, src, (size_t)im.w * 4);
+        for (int k = 1; k <= pad; k++) {
+            memcpy(dst - 4 * k, src, 4);
+            memcpy(dst + 4 * (im.w - 1 + k), src + 4 * (im.w - 1), 4);
+        }
+    }
+}
+
+static void usage()
+{
+    fprintf(stderr, "usage: atlas_pack [--force] [--page-size N] [--padding N] <src_dir> <out_dir>\n");
+}
+
+int main(int argc, char **argv)
+{
+    double t0 = now_ms();
+    bool force = false;
+    int page_max = 1024, padding = 1;
+    const char *src = nullptr, *out = nullptr;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--force")) force = true;
+        else if (!strcmp(argv[i], "--page-size") && i + 1 < argc) page_max = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--padding") && i + 1 < argc) padding = atoi(argv[++i]);
+        else if (argv[i][0] == '-') { usage(); return 2; }
+        else if (!src) src = argv[i];
+        else if (!out) out = argv[i];
+        else { usage(); return 2; }
+    }
+    if (!src || !out || page_max < 16 || page_max > 16384 || padding < 0 || padding > 16) { usage(); return 2; }
+    std::string src_dir = src, out_dir = out;
+    while (src_dir.size() > 1 && src_dir.back() == '/') src_dir.pop_back();
+    while (out_dir.size() > 1 && out_dir.back() == '/') out_dir.pop_back();
+
+    if (!mkdirs(out_dir)) {
+        fprintf(stderr, "atlas_pack: %s: cannot create the output directory (%s)\n", out_dir.c_str(), strerror(errno));
+        return 1;
+    }
+    struct stat sst;
+    if (stat(src_dir.c_str(), &sst) != 0 || !S_ISDIR(sst.st_mode))
+        fprintf(stderr, "atlas_pack: %s: no such directory, writing an empty atlas\n", src_dir.c_str());
+
+    std::vector<Input> inputs;
+    scan(src_dir, "", inputs);
+    std::sort(inputs.begin(), inputs.end(), [](const Input &a, const Input &b) { return a.rel < b.rel; });
+
+    tha_manifest now;
+    tha_init(&now);
+    now.page_max = page_max;
+    now.padding = padding;
+    for (const Input &in : inputs) {
+        tha_source *s = tha_add_source(&now);
+        if (!s) { fprintf(stderr, "atlas_pack: out of memory\n"); return 1; }
+        s->size = in.size;
+        s->mtime_ns = in.mtime_ns;
+        snprintf(s->path, sizeof s->path, "%s", in.rel.c_str());
+    }
+
+    std::string manifest_path = out_dir + "/atlas.txt";
+    tha_manifest old;
+    tha_init(&old);
+    char err[512];
+    bool have_old = tha_load(&old, manifest_path.c_str(), err, sizeof err);
+    if (have_old && !force && tha_same_sources(&old, &now)) {
+        bool pages_there = true;
+        for (int i = 0; i < old.page_count; i++) pages_there = pages_there && file_exists(out_dir + "/" + old.pages[i].file);
+        if (pages_there) {
+            printf("atlas_pack: up to date (%d sprites, %d pages)\n", old.sprite_count, old.page_count);
+            tha_free(&old);
+            tha_free(&now);
+            return 0;
+        }
+    }
+
+    /* ---- decode */
+    std::vector<Image> images;
+    for (const Input &in : inputs) {
+        if (!ends_with_ci(in.rel, ".png")) continue;
+        Image im;
+        im.rel = in.rel;
+        im.abs = in.abs;
+        im.name = in.rel.substr(0, in.rel.size() - 4);
+        im.id = tha_id(im.name.c_str());
+        if (im.name.size() >= THA_NAME_MAX || in.rel.size() >= THA_NAME_MAX) im.error = "path too long for the manifest";
+        else if (im.name.find_first_of("\t\r\n") != std::string::npos) im.error = "name contains a tab or line break";
+        for (const Image &o : images) {
+            if (!im.error.empty()) break;
+            if (o.name == im.name) im.error = "duplicate sprite name (also " + o.rel + ")";
+            else if (o.id == im.id) im.error = "id collides with sprite '" + o.name + "'; rename one";
+        }
+        if (im.error.empty()) {
+            int comp = 0;
+            im.pixels = stbi_load(in.abs.c_str(), &im.w, &im.h, &comp, 4);
+            if (!im.pixels) {
+                const char *why = stbi_failure_reason();
+                im.error = std::string("cannot decode: ") + (why ? why : "unknown error");
+            } else if (im.w + 2 * padding > page_max || im.h + 2 * padding > page_max) {
+                char b[160];
+                snprintf(b, sizeof b, "%dx%d does not fit a %dx%d page with %dpx padding", im.w, im.h, page_max, page_max, padding);
+                im.error = b;
+            }
+        }
+        if (!im.error.empty()) {
+            fprintf(stderr, "atlas_pack: %s: %s\n", in.abs.c_str(), im.error.c_str());
+            if (im.pixels) { stbi_image_free(im.pixels); im.pixels = nullptr; }
+        }
+        std::string pivot_rel = im.name + ".pivot";
+        for (const Input &p : inputs)
+            if (p.rel == pivot_rel && !read_pivot(p.abs, &im.pivot_x, &im.pivot_y))
+                fprintf(stderr, "atlas_pack: %s: expected two numbers like \"0.5 1\", using the centre\n", p.abs.c_str());
+        images.push_back(im);
+    }
+
+    /* ---- place: fill page 0, whatever did not fit goes to page 1, and so on */
+    std::vector<int> todo;
+    for (int i = 0; i < (int)images.size(); i++) if (images[i].pixels) todo.push_back(i);
+    std::vector<stbrp_node> nodes((size_t)page_max);
+    struct PageInfo { int w = 1, h = 1; };
+    std::vector<PageInfo> pages;
+    while (!todo.empty()) {
+        std::vector<stbrp_rect> rects(todo.size());
+        for (size_t k = 0; k < todo.size(); k++) {
+            rects[k].id = (int)k;
+            rects[k].w = images[(size_t)todo[k]].w + 2 * padding;
+            rects[k].h = images[(size_t)todo[k]].h + 2 * padding;
+            rects[k].x = rects[k].y = 0;
+            rects[k].was_packed = 0;
+        }
+        stbrp_context ctx;
+        stbrp_init_target(&ctx, page_max, page_max, nodes.data(), (int)nodes.size());
+        stbrp_pack_rects(&ctx, rects.data(), (int)rects.size());
+        PageInfo pi;
+        std::vector<int> rest;
+        int placed = 0;
+        for (size_t k = 0; k < rects.size(); k++) {
+            Image &im = images[(size_t)todo[(size_t)rects[k].id]];
+            if (!rects[k].was_packed) { rest.push_back(todo[(size_t)rects[k].id]); continue; }
+            im.page = (int)pages.size();
+            im.x = rects[k].x + padding;
+            im.y = rects[k].y + padding;
+            pi.w = std::max(pi.w, rects[k].x + rects[k].w);
+            pi.h = std::max(pi.h, rects[k].y + rects[k].h);
+            placed++;
+        }
+        if (!placed) {
+            for (int i : rest) { images[(size_t)i].error = "could not be placed"; stbi_image_free(images[(size_t)i].pixels); images[(size_t)i].pixels = nullptr; }
+            break;
+        }
+        std::sort(rest.begin(), rest.end());
+        pages.push_back(pi);
+        todo.swap(rest);
+    }
+
+    /* ---- compose and write the pages that changed */
+    int written = 0, failed = 0;
+    for (int p = 0; p < (int)pages.size(); p++) {
+        const PageInfo &pi = pages[(size_t)p];
+        std::vector<unsigned char> px((size_t)pi.w * pi.h * 4, 0);
+        for (const Image &im : images)
+            if (im.pixels && im.page == p) blit_extruded(px.data(), pi.w, im, padding);
+        tha_page *tp = tha_add_page(&now);
+        if (!tp) { fprintf(stderr, "atlas_pack: out of memory\n"); return 1; }
+        tp->w = pi.w;
+        tp->h = pi.h;
+        tp->hash = tha_hash(px.data(), px.size(), ((uint64_t)(uint32_t)pi.w << 32) | (uint32_t)pi.h);
+        snprintf(tp->file, sizeof tp->file, "atlas_%d.png", p);
+        std::string final_path = out_dir + "/" + tp->file;
+        bool same = have_old && p < old.page_count && old.pages[p].hash == tp->hash && old.pages[p].w == tp->w &&
+                    old.pages[p].h == tp->h && !strcmp(old.pages[p].file, tp->file) && file_exists(final_path);
+        if (same) continue;
+        std::string tmp = out_dir + "/.atlas_" + std::to_string(p) + ".png.tmp";
+        stbi_write_png_compression_level = 5;
+        if (!stbi_write_png(tmp.c_str(), pi.w, pi.h, 4, px.data(), pi.w * 4)) {
+            fprintf(stderr, "atlas_pack: %s: cannot write the page\n", tmp.c_str());
+            failed = 1;
+            remove(tmp.c_str());
+            break;
+        }
+        if (rename(tmp.c_str(), final_path.c_str()) != 0) {
+            fprintf(stderr, "atlas_pack: %s: cannot rename into place (%s)\n", final_path.c_str(), strerror(errno));
+            failed = 1;
+            remove(tmp.c_str());
+            break;
+        }
+        written++;
+    }
+    if (failed) return 1;
+
+    /* ---- manifest: sprites in name order, then the errors */
+    for (int pass = 0; pass < 2; pass++)
+        for (const Image &im : images) {
+            bool bad = !im.pixels;
+            if (bad != (pass == 1)) continue;
+            tha_sprite *s = tha_add_sprite(&now);
+            if (!s) { fprintf(stderr, "atlas_pack: out of memory\n"); return 1; }
+            s->id = im.id;
+            snprintf(s->name, sizeof s->name, "%s", im.name.c_str());
+            snprintf(s->file, sizeof s->file, "%s", im.rel.c_str());
+            if (bad) {
+                s->error = 1;
+                s->page = -1;
+                snprintf(s->reason, sizeof s->reason, "%s", im.error.c_str());
+            } else {
+                s->page = im.page;
+                s->x = im.x; s->y = im.y; s->w = im.w; s->h = im.h;
+                s->pivot_x = im.pivot_x; s->pivot_y = im.pivot_y;
+            }
+        }
+    if (!tha_save(&now, manifest_path.c_str(), err, sizeof err)) {
+        fprintf(stderr, "atlas_pack: %s: %s\n", manifest_path.c_str(), err);
+        return 1;
+    }
+
+    /* pages beyond the new count belong to an older, larger atlas */
+    if (DIR *d = opendir(out_dir.c_str())) {
+        while (struct dirent *e = readdir(d)) {
+            int n = -1;
+            if (sscanf(e->d_name, "atlas_%d", &n) == 1 && n >= (int)pages.size() &&
+                std::string(e->d_name) == "atlas_" + std::to_string(n) + ".png")
+                remove((out_dir + "/" + e->d_name).c_str());
+        }
+        closedir(d);
+    }
+
+    int errors = 0;
+    for (Image &im : images) {
+        if (!im.pixels) errors++;
+        else stbi_image_free(im.pixels);
+    }
+    printf("atlas_pack: %d sprites on %d pages (%d written), %d errors, %.1f ms\n", (int)images.size() - errors,
+           (int)pages.size(), written, errors, now_ms() - t0);
+    tha_free(&old);
+    tha_free(&now);
+    return 0;
+}
