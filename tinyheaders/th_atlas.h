@@ -8,16 +8,16 @@
    USE
      #define TH_ATLAS_IMPLEMENTATION   (in exactly one C or C++ file)
      #include "th_atlas.h"
-     C99 or C++. Allocates with THA_MALLOC/THA_REALLOC/THA_FREE (default malloc/realloc/free).
+     C99 or C++. Allocates with THAL_MALLOC/THAL_REALLOC/THAL_FREE (default malloc/realloc/free).
 
    EXAMPLE
-     tha_manifest m;
+     thal_manifest m;
      char err[256];
-     tha_init(&m);
-     if (!tha_load(&m, "build/assets/atlas.txt", err, sizeof err)) printf("atlas: %s\n", err);
+     thal_init(&m);
+     if (!thal_load(&m, "build/assets/atlas.txt", err, sizeof err)) printf("atlas: %s\n", err);
      for (int i = 0; i < m.sprite_count; i++)
          if (m.sprites[i].error) printf("%s: %s\n", m.sprites[i].file, m.sprites[i].reason);
-     tha_free(&m);
+     thal_free(&m);
 
    THE FORMAT (text, UTF-8, one record per line, fields separated by one TAB)
      th_atlas  1                                   first line: magic and version
@@ -25,7 +25,7 @@
      page      <index> <w> <h> <hash> <file>        index 0, 1, 2... in order; file relative to the
                                                    manifest; hash = 16 hex digits of the pixels
      sprite    <id> <page> <x> <y> <w> <h> <pivot_x> <pivot_y> <name> <file>
-                                                   id = 8 hex digits of tha_id(name); x, y, w, h the
+                                                   id = 8 hex digits of thal_id(name); x, y, w, h the
                                                    sprite's own pixels in the page (the padding lies
                                                    around them); pivot 0..1 in the sprite's box;
                                                    file = source image relative to the source dir
@@ -36,12 +36,12 @@
    writer replaces them with spaces). A manifest without its end line is rejected as truncated.
 
    IDS
-     tha_id(name) is FNV-1a 32 of the name, with 0 mapped to 1 (0 means "no sprite"): the same
+     thal_id(name) is FNV-1a 32 of the name, with 0 mapped to 1 (0 means "no sprite"): the same
      function as game_sprite_id() in game/game_api.h.
 
    MEMORY
-     A manifest is tha_init'ed once; tha_parse/tha_load free what it held before filling it again,
-     and leave it empty on failure. tha_free releases everything.
+     A manifest is thal_init'ed once; thal_parse/thal_load free what it held before filling it again,
+     and leave it empty on failure. thal_free releases everything.
 
    ERRORS
      Functions that can fail return 0 and write a one-line reason into err (which may be NULL).
@@ -56,52 +56,52 @@
 extern "C" {
 #endif
 
-#define THA_VERSION  1
-#define THA_NAME_MAX 256
+#define THAL_VERSION  1
+#define THAL_NAME_MAX 256
 
-typedef struct tha_page {
+typedef struct thal_page {
     int      w, h;
     uint64_t hash;
-    char     file[THA_NAME_MAX];
-} tha_page;
+    char     file[THAL_NAME_MAX];
+} thal_page;
 
-typedef struct tha_sprite {
+typedef struct thal_sprite {
     uint32_t id;
     int      page;
     int      x, y, w, h;
     float    pivot_x, pivot_y;
     int      error;                   /* 1: not packed; reason says why */
-    char     name[THA_NAME_MAX];
-    char     file[THA_NAME_MAX];
-    char     reason[THA_NAME_MAX];
-} tha_sprite;
+    char     name[THAL_NAME_MAX];
+    char     file[THAL_NAME_MAX];
+    char     reason[THAL_NAME_MAX];
+} thal_sprite;
 
-typedef struct tha_source {
+typedef struct thal_source {
     int64_t size;
     int64_t mtime_ns;
-    char    path[THA_NAME_MAX];
-} tha_source;
+    char    path[THAL_NAME_MAX];
+} thal_source;
 
-typedef struct tha_manifest {
+typedef struct thal_manifest {
     int         page_max, padding;
-    tha_page   *pages;   int page_count,   page_cap;
-    tha_sprite *sprites; int sprite_count, sprite_cap;
-    tha_source *sources; int source_count, source_cap;
-} tha_manifest;
+    thal_page   *pages;   int page_count,   page_cap;
+    thal_sprite *sprites; int sprite_count, sprite_cap;
+    thal_source *sources; int source_count, source_cap;
+} thal_manifest;
 
-uint32_t    tha_id(const char *name);                                   /* FNV-1a, never 0 */
-uint64_t    tha_hash(const void *data, size_t bytes, uint64_t seed);    /* content hash for pages */
-void        tha_init(tha_manifest *m);                                  /* empty manifest */
-void        tha_free(tha_manifest *m);                                  /* frees and re-inits */
-tha_page   *tha_add_page(tha_manifest *m);                              /* zeroed; NULL when out of memory */
-tha_sprite *tha_add_sprite(tha_manifest *m);
-tha_source *tha_add_source(tha_manifest *m);
-const tha_sprite *tha_find(const tha_manifest *m, uint32_t id);         /* linear search; NULL if absent */
-int         tha_parse(tha_manifest *m, const char *text, size_t len, char *err, size_t errcap);
-int         tha_load(tha_manifest *m, const char *path, char *err, size_t errcap);
-char       *tha_format(const tha_manifest *m, size_t *len);             /* THA_MALLOC'd text; NULL on OOM */
-int         tha_save(const tha_manifest *m, const char *path, char *err, size_t errcap); /* via <path>.tmp + rename */
-int         tha_same_sources(const tha_manifest *a, const tha_manifest *b); /* settings and source lists equal */
+uint32_t    thal_id(const char *name);                                   /* FNV-1a, never 0 */
+uint64_t    thal_hash(const void *data, size_t bytes, uint64_t seed);    /* content hash for pages */
+void        thal_init(thal_manifest *m);                                  /* empty manifest */
+void        thal_free(thal_manifest *m);                                  /* frees and re-inits */
+thal_page   *thal_add_page(thal_manifest *m);                              /* zeroed; NULL when out of memory */
+thal_sprite *thal_add_sprite(thal_manifest *m);
+thal_source *thal_add_source(thal_manifest *m);
+const thal_sprite *thal_find(const thal_manifest *m, uint32_t id);         /* linear search; NULL if absent */
+int         thal_parse(thal_manifest *m, const char *text, size_t len, char *err, size_t errcap);
+int         thal_load(thal_manifest *m, const char *path, char *err, size_t errcap);
+char       *thal_format(const thal_manifest *m, size_t *len);             /* THAL_MALLOC'd text; NULL on OOM */
+int         thal_save(const thal_manifest *m, const char *path, char *err, size_t errcap); /* via <path>.tmp + rename */
+int         thal_same_sources(const thal_manifest *a, const thal_manifest *b); /* settings and source lists equal */
 
 #ifdef __cplusplus
 }
@@ -118,24 +118,24 @@ int         tha_same_sources(const tha_manifest *a, const tha_manifest *b); /* s
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef THA_MALLOC
-#define THA_MALLOC(n) malloc(n)
-#define THA_REALLOC(p, n) realloc(p, n)
-#define THA_FREE(p) free(p)
+#ifndef THAL_MALLOC
+#define THAL_MALLOC(n) malloc(n)
+#define THAL_REALLOC(p, n) realloc(p, n)
+#define THAL_FREE(p) free(p)
 #endif
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-uint32_t tha_id(const char *name)
+uint32_t thal_id(const char *name)
 {
     uint32_t h = 2166136261u;
     while (*name) { h ^= (uint8_t)*name++; h *= 16777619u; }
     return h ? h : 1u;
 }
 
-uint64_t tha_hash(const void *data, size_t bytes, uint64_t seed)
+uint64_t thal_hash(const void *data, size_t bytes, uint64_t seed)
 {
     const unsigned char *p = (const unsigned char *)data;
     uint64_t h = 14695981039346656037ull ^ seed;
@@ -152,25 +152,25 @@ uint64_t tha_hash(const void *data, size_t bytes, uint64_t seed)
     return h ^ (h >> 32);
 }
 
-void tha_init(tha_manifest *m)
+void thal_init(thal_manifest *m)
 {
     memset(m, 0, sizeof *m);
 }
 
-void tha_free(tha_manifest *m)
+void thal_free(thal_manifest *m)
 {
-    THA_FREE(m->pages);
-    THA_FREE(m->sprites);
-    THA_FREE(m->sources);
-    tha_init(m);
+    THAL_FREE(m->pages);
+    THAL_FREE(m->sprites);
+    THAL_FREE(m->sources);
+    thal_init(m);
 }
 
-static void *tha__grow(void **arr, int *count, int *cap, size_t elem)
+static void *thal__grow(void **arr, int *count, int *cap, size_t elem)
 {
     unsigned char *p;
     if (*count >= *cap) {
         int ncap = *cap ? *cap * 2 : 16;
-        void *n = THA_REALLOC(*arr, (size_t)ncap * elem);
+        void *n = THAL_REALLOC(*arr, (size_t)ncap * elem);
         if (!n) return NULL;
         *arr = n;
         *cap = ncap;
@@ -180,29 +180,29 @@ static void *tha__grow(void **arr, int *count, int *cap, size_t elem)
     return p;
 }
 
-tha_page *tha_add_page(tha_manifest *m)
+thal_page *thal_add_page(thal_manifest *m)
 {
-    return (tha_page *)tha__grow((void **)&m->pages, &m->page_count, &m->page_cap, sizeof(tha_page));
+    return (thal_page *)thal__grow((void **)&m->pages, &m->page_count, &m->page_cap, sizeof(thal_page));
 }
 
-tha_sprite *tha_add_sprite(tha_manifest *m)
+thal_sprite *thal_add_sprite(thal_manifest *m)
 {
-    return (tha_sprite *)tha__grow((void **)&m->sprites, &m->sprite_count, &m->sprite_cap, sizeof(tha_sprite));
+    return (thal_sprite *)thal__grow((void **)&m->sprites, &m->sprite_count, &m->sprite_cap, sizeof(thal_sprite));
 }
 
-tha_source *tha_add_source(tha_manifest *m)
+thal_source *thal_add_source(thal_manifest *m)
 {
-    return (tha_source *)tha__grow((void **)&m->sources, &m->source_count, &m->source_cap, sizeof(tha_source));
+    return (thal_source *)thal__grow((void **)&m->sources, &m->source_count, &m->source_cap, sizeof(thal_source));
 }
 
-const tha_sprite *tha_find(const tha_manifest *m, uint32_t id)
+const thal_sprite *thal_find(const thal_manifest *m, uint32_t id)
 {
     int i;
     for (i = 0; i < m->sprite_count; i++) if (m->sprites[i].id == id) return &m->sprites[i];
     return NULL;
 }
 
-static void tha__err(char *err, size_t cap, const char *fmt, ...)
+static void thal__err(char *err, size_t cap, const char *fmt, ...)
 {
     va_list ap;
     if (!err || !cap) return;
@@ -211,7 +211,7 @@ static void tha__err(char *err, size_t cap, const char *fmt, ...)
     va_end(ap);
 }
 
-static int tha__int(const char *s, long long lo, long long hi, long long *out)
+static int thal__int(const char *s, long long lo, long long hi, long long *out)
 {
     char *end;
     long long v;
@@ -223,7 +223,7 @@ static int tha__int(const char *s, long long lo, long long hi, long long *out)
     return 1;
 }
 
-static int tha__hex(const char *s, int digits, uint64_t *out)
+static int thal__hex(const char *s, int digits, uint64_t *out)
 {
     uint64_t v = 0;
     int i;
@@ -238,7 +238,7 @@ static int tha__hex(const char *s, int digits, uint64_t *out)
     return 1;
 }
 
-static int tha__float(const char *s, float *out)
+static int thal__float(const char *s, float *out)
 {
     char *end;
     double v;
@@ -249,23 +249,23 @@ static int tha__float(const char *s, float *out)
     return 1;
 }
 
-static int tha__str(const char *s, char *dst)
+static int thal__str(const char *s, char *dst)
 {
     size_t n = strlen(s);
-    if (n >= THA_NAME_MAX) return 0;
+    if (n >= THAL_NAME_MAX) return 0;
     memcpy(dst, s, n + 1);
     return 1;
 }
 
-#define THA__MAX_FIELDS 12
+#define THAL__MAX_FIELDS 12
 
-int tha_parse(tha_manifest *m, const char *text, size_t len, char *err, size_t errcap)
+int thal_parse(thal_manifest *m, const char *text, size_t len, char *err, size_t errcap)
 {
-    char line[4 * THA_NAME_MAX + 256];
-    char *f[THA__MAX_FIELDS];
+    char line[4 * THAL_NAME_MAX + 256];
+    char *f[THAL__MAX_FIELDS];
     size_t at = 0;
     int lineno = 0, records = 0, seen_header = 0, seen_end = 0, i;
-    tha_free(m);
+    thal_free(m);
     while (at < len) {
         size_t e = at, n;
         int nf = 0;
@@ -275,117 +275,117 @@ int tha_parse(tha_manifest *m, const char *text, size_t len, char *err, size_t e
         while (e < len && text[e] != '\n') e++;
         n = e - at;
         lineno++;
-        if (n >= sizeof line) { tha__err(err, errcap, "line %d: too long", lineno); goto fail; }
+        if (n >= sizeof line) { thal__err(err, errcap, "line %d: too long", lineno); goto fail; }
         memcpy(line, text + at, n);
         line[n] = 0;
         at = e + 1;
         if (n && line[n - 1] == '\r') line[--n] = 0;
         if (!n || line[0] == '#') continue;
-        if (seen_end) { tha__err(err, errcap, "line %d: text after the end line", lineno); goto fail; }
-        if (memchr(line, 0, n)) { tha__err(err, errcap, "line %d: NUL byte", lineno); goto fail; }
+        if (seen_end) { thal__err(err, errcap, "line %d: text after the end line", lineno); goto fail; }
+        if (memchr(line, 0, n)) { thal__err(err, errcap, "line %d: NUL byte", lineno); goto fail; }
         f[nf++] = line;
         for (c = line; *c; c++)
             if (*c == '\t') {
                 *c = 0;
-                if (nf == THA__MAX_FIELDS) { tha__err(err, errcap, "line %d: too many fields", lineno); goto fail; }
+                if (nf == THAL__MAX_FIELDS) { thal__err(err, errcap, "line %d: too many fields", lineno); goto fail; }
                 f[nf++] = c + 1;
             }
         if (!seen_header) {
-            if (nf != 2 || strcmp(f[0], "th_atlas") != 0) { tha__err(err, errcap, "not an atlas manifest (no th_atlas header)"); goto fail; }
-            if (!tha__int(f[1], 1, 1000, v) || v[0] != THA_VERSION) { tha__err(err, errcap, "unsupported manifest version '%s'", f[1]); goto fail; }
+            if (nf != 2 || strcmp(f[0], "th_atlas") != 0) { thal__err(err, errcap, "not an atlas manifest (no th_atlas header)"); goto fail; }
+            if (!thal__int(f[1], 1, 1000, v) || v[0] != THAL_VERSION) { thal__err(err, errcap, "unsupported manifest version '%s'", f[1]); goto fail; }
             seen_header = 1;
             continue;
         }
         if (!strcmp(f[0], "end")) {
-            if (nf != 2 || !tha__int(f[1], 0, 1 << 30, v)) { tha__err(err, errcap, "line %d: bad end record", lineno); goto fail; }
-            if (v[0] != records) { tha__err(err, errcap, "line %d: end says %lld records, found %d", lineno, v[0], records); goto fail; }
+            if (nf != 2 || !thal__int(f[1], 0, 1 << 30, v)) { thal__err(err, errcap, "line %d: bad end record", lineno); goto fail; }
+            if (v[0] != records) { thal__err(err, errcap, "line %d: end says %lld records, found %d", lineno, v[0], records); goto fail; }
             seen_end = 1;
             continue;
         }
         records++;
         if (!strcmp(f[0], "settings")) {
-            if (nf != 3 || !tha__int(f[1], 1, 1 << 16, &v[0]) || !tha__int(f[2], 0, 64, &v[1])) { tha__err(err, errcap, "line %d: bad settings record", lineno); goto fail; }
+            if (nf != 3 || !thal__int(f[1], 1, 1 << 16, &v[0]) || !thal__int(f[2], 0, 64, &v[1])) { thal__err(err, errcap, "line %d: bad settings record", lineno); goto fail; }
             m->page_max = (int)v[0];
             m->padding = (int)v[1];
         } else if (!strcmp(f[0], "page")) {
-            tha_page *p;
-            if (nf != 6 || !tha__int(f[1], 0, 1 << 16, &v[0]) || !tha__int(f[2], 1, 1 << 16, &v[1]) ||
-                !tha__int(f[3], 1, 1 << 16, &v[2]) || !tha__hex(f[4], 16, &hx) || !f[5][0]) {
-                tha__err(err, errcap, "line %d: bad page record", lineno); goto fail;
+            thal_page *p;
+            if (nf != 6 || !thal__int(f[1], 0, 1 << 16, &v[0]) || !thal__int(f[2], 1, 1 << 16, &v[1]) ||
+                !thal__int(f[3], 1, 1 << 16, &v[2]) || !thal__hex(f[4], 16, &hx) || !f[5][0]) {
+                thal__err(err, errcap, "line %d: bad page record", lineno); goto fail;
             }
-            if (v[0] != m->page_count) { tha__err(err, errcap, "line %d: page %lld out of order", lineno, v[0]); goto fail; }
-            if (!(p = tha_add_page(m))) { tha__err(err, errcap, "out of memory"); goto fail; }
+            if (v[0] != m->page_count) { thal__err(err, errcap, "line %d: page %lld out of order", lineno, v[0]); goto fail; }
+            if (!(p = thal_add_page(m))) { thal__err(err, errcap, "out of memory"); goto fail; }
             p->w = (int)v[1]; p->h = (int)v[2]; p->hash = hx;
-            if (!tha__str(f[5], p->file)) { tha__err(err, errcap, "line %d: file name too long", lineno); goto fail; }
+            if (!thal__str(f[5], p->file)) { thal__err(err, errcap, "line %d: file name too long", lineno); goto fail; }
         } else if (!strcmp(f[0], "sprite")) {
-            tha_sprite *s;
-            if (nf != 11 || !tha__hex(f[1], 8, &hx) || !tha__int(f[2], 0, 1 << 16, &v[0]) ||
-                !tha__int(f[3], 0, 1 << 16, &v[1]) || !tha__int(f[4], 0, 1 << 16, &v[2]) ||
-                !tha__int(f[5], 1, 1 << 16, &v[3]) || !tha__int(f[6], 1, 1 << 16, &v[4])) {
-                tha__err(err, errcap, "line %d: bad sprite record", lineno); goto fail;
+            thal_sprite *s;
+            if (nf != 11 || !thal__hex(f[1], 8, &hx) || !thal__int(f[2], 0, 1 << 16, &v[0]) ||
+                !thal__int(f[3], 0, 1 << 16, &v[1]) || !thal__int(f[4], 0, 1 << 16, &v[2]) ||
+                !thal__int(f[5], 1, 1 << 16, &v[3]) || !thal__int(f[6], 1, 1 << 16, &v[4])) {
+                thal__err(err, errcap, "line %d: bad sprite record", lineno); goto fail;
             }
-            if (!(s = tha_add_sprite(m))) { tha__err(err, errcap, "out of memory"); goto fail; }
+            if (!(s = thal_add_sprite(m))) { thal__err(err, errcap, "out of memory"); goto fail; }
             s->id = (uint32_t)hx; s->page = (int)v[0];
             s->x = (int)v[1]; s->y = (int)v[2]; s->w = (int)v[3]; s->h = (int)v[4];
-            if (!tha__float(f[7], &s->pivot_x) || !tha__float(f[8], &s->pivot_y)) { tha__err(err, errcap, "line %d: bad pivot", lineno); goto fail; }
-            if (!tha__str(f[9], s->name) || !tha__str(f[10], s->file) || !s->name[0]) { tha__err(err, errcap, "line %d: bad sprite name or file", lineno); goto fail; }
+            if (!thal__float(f[7], &s->pivot_x) || !thal__float(f[8], &s->pivot_y)) { thal__err(err, errcap, "line %d: bad pivot", lineno); goto fail; }
+            if (!thal__str(f[9], s->name) || !thal__str(f[10], s->file) || !s->name[0]) { thal__err(err, errcap, "line %d: bad sprite name or file", lineno); goto fail; }
         } else if (!strcmp(f[0], "error")) {
-            tha_sprite *s;
-            if (nf != 5 || !tha__hex(f[1], 8, &hx)) { tha__err(err, errcap, "line %d: bad error record", lineno); goto fail; }
-            if (!(s = tha_add_sprite(m))) { tha__err(err, errcap, "out of memory"); goto fail; }
+            thal_sprite *s;
+            if (nf != 5 || !thal__hex(f[1], 8, &hx)) { thal__err(err, errcap, "line %d: bad error record", lineno); goto fail; }
+            if (!(s = thal_add_sprite(m))) { thal__err(err, errcap, "out of memory"); goto fail; }
             s->id = (uint32_t)hx; s->error = 1; s->page = -1;
-            if (!tha__str(f[2], s->name) || !tha__str(f[3], s->file) || !tha__str(f[4], s->reason)) { tha__err(err, errcap, "line %d: field too long", lineno); goto fail; }
+            if (!thal__str(f[2], s->name) || !thal__str(f[3], s->file) || !thal__str(f[4], s->reason)) { thal__err(err, errcap, "line %d: field too long", lineno); goto fail; }
         } else if (!strcmp(f[0], "source")) {
-            tha_source *s;
-            if (nf != 4 || !tha__int(f[1], 0, INT64_MAX, &v[0]) || !tha__int(f[2], INT64_MIN, INT64_MAX, &v[1])) { tha__err(err, errcap, "line %d: bad source record", lineno); goto fail; }
-            if (!(s = tha_add_source(m))) { tha__err(err, errcap, "out of memory"); goto fail; }
+            thal_source *s;
+            if (nf != 4 || !thal__int(f[1], 0, INT64_MAX, &v[0]) || !thal__int(f[2], INT64_MIN, INT64_MAX, &v[1])) { thal__err(err, errcap, "line %d: bad source record", lineno); goto fail; }
+            if (!(s = thal_add_source(m))) { thal__err(err, errcap, "out of memory"); goto fail; }
             s->size = v[0]; s->mtime_ns = v[1];
-            if (!tha__str(f[3], s->path)) { tha__err(err, errcap, "line %d: path too long", lineno); goto fail; }
+            if (!thal__str(f[3], s->path)) { thal__err(err, errcap, "line %d: path too long", lineno); goto fail; }
         } else {
-            tha__err(err, errcap, "line %d: unknown record '%.40s'", lineno, f[0]);
+            thal__err(err, errcap, "line %d: unknown record '%.40s'", lineno, f[0]);
             goto fail;
         }
     }
-    if (!seen_header) { tha__err(err, errcap, "empty file"); goto fail; }
-    if (!seen_end) { tha__err(err, errcap, "truncated (no end line)"); goto fail; }
+    if (!seen_header) { thal__err(err, errcap, "empty file"); goto fail; }
+    if (!seen_end) { thal__err(err, errcap, "truncated (no end line)"); goto fail; }
     for (i = 0; i < m->sprite_count; i++) {
-        const tha_sprite *s = &m->sprites[i];
-        const tha_page *p;
+        const thal_sprite *s = &m->sprites[i];
+        const thal_page *p;
         if (s->error) continue;
-        if (s->page >= m->page_count) { tha__err(err, errcap, "sprite '%s' is on page %d of %d", s->name, s->page, m->page_count); goto fail; }
+        if (s->page >= m->page_count) { thal__err(err, errcap, "sprite '%s' is on page %d of %d", s->name, s->page, m->page_count); goto fail; }
         p = &m->pages[s->page];
-        if (s->x + s->w > p->w || s->y + s->h > p->h) { tha__err(err, errcap, "sprite '%s' lies outside its page", s->name); goto fail; }
+        if (s->x + s->w > p->w || s->y + s->h > p->h) { thal__err(err, errcap, "sprite '%s' lies outside its page", s->name); goto fail; }
     }
     return 1;
 fail:
-    tha_free(m);
+    thal_free(m);
     return 0;
 }
 
-int tha_load(tha_manifest *m, const char *path, char *err, size_t errcap)
+int thal_load(thal_manifest *m, const char *path, char *err, size_t errcap)
 {
     FILE *f = fopen(path, "rb");
     char *buf;
     long n;
     int ok;
-    tha_free(m);
-    if (!f) { tha__err(err, errcap, "cannot open (%s)", strerror(errno)); return 0; }
+    thal_free(m);
+    if (!f) { thal__err(err, errcap, "cannot open (%s)", strerror(errno)); return 0; }
     if (fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
-        fclose(f); tha__err(err, errcap, "cannot read"); return 0;
+        fclose(f); thal__err(err, errcap, "cannot read"); return 0;
     }
-    buf = (char *)THA_MALLOC((size_t)n + 1);
-    if (!buf) { fclose(f); tha__err(err, errcap, "out of memory"); return 0; }
-    if (fread(buf, 1, (size_t)n, f) != (size_t)n) { THA_FREE(buf); fclose(f); tha__err(err, errcap, "cannot read"); return 0; }
+    buf = (char *)THAL_MALLOC((size_t)n + 1);
+    if (!buf) { fclose(f); thal__err(err, errcap, "out of memory"); return 0; }
+    if (fread(buf, 1, (size_t)n, f) != (size_t)n) { THAL_FREE(buf); fclose(f); thal__err(err, errcap, "cannot read"); return 0; }
     fclose(f);
     buf[n] = 0;
-    ok = tha_parse(m, buf, (size_t)n, err, errcap);
-    THA_FREE(buf);
+    ok = thal_parse(m, buf, (size_t)n, err, errcap);
+    THAL_FREE(buf);
     return ok;
 }
 
-typedef struct tha__buf { char *p; size_t len, cap; int oom; } tha__buf;
+typedef struct thal__buf { char *p; size_t len, cap; int oom; } thal__buf;
 
-static void tha__put(tha__buf *b, const char *fmt, ...)
+static void thal__put(thal__buf *b, const char *fmt, ...)
 {
     va_list ap;
     int n;
@@ -401,7 +401,7 @@ static void tha__put(tha__buf *b, const char *fmt, ...)
             size_t ncap = b->cap ? b->cap * 2 : 4096;
             char *np;
             while (ncap - b->len <= (size_t)n) ncap *= 2;
-            np = (char *)THA_REALLOC(b->p, ncap);
+            np = (char *)THAL_REALLOC(b->p, ncap);
             if (!np) { b->oom = 1; return; }
             b->p = np;
             b->cap = ncap;
@@ -410,77 +410,77 @@ static void tha__put(tha__buf *b, const char *fmt, ...)
 }
 
 /* A copy of s that fits in one field. */
-static const char *tha__clean(const char *s, char *tmp)
+static const char *thal__clean(const char *s, char *tmp)
 {
     size_t i;
-    for (i = 0; s[i] && i < THA_NAME_MAX - 1; i++) tmp[i] = (s[i] == '\t' || s[i] == '\n' || s[i] == '\r') ? ' ' : s[i];
+    for (i = 0; s[i] && i < THAL_NAME_MAX - 1; i++) tmp[i] = (s[i] == '\t' || s[i] == '\n' || s[i] == '\r') ? ' ' : s[i];
     tmp[i] = 0;
     return tmp;
 }
 
-char *tha_format(const tha_manifest *m, size_t *len)
+char *thal_format(const thal_manifest *m, size_t *len)
 {
-    tha__buf b = { NULL, 0, 0, 0 };
-    char t1[THA_NAME_MAX], t2[THA_NAME_MAX], t3[THA_NAME_MAX];
+    thal__buf b = { NULL, 0, 0, 0 };
+    char t1[THAL_NAME_MAX], t2[THAL_NAME_MAX], t3[THAL_NAME_MAX];
     int i, records = 0;
-    tha__put(&b, "th_atlas\t%d\n", THA_VERSION);
-    tha__put(&b, "# written by atlas_pack; format described in tinyheaders/th_atlas.h\n");
-    tha__put(&b, "settings\t%d\t%d\n", m->page_max, m->padding); records++;
+    thal__put(&b, "th_atlas\t%d\n", THAL_VERSION);
+    thal__put(&b, "# written by atlas_pack; format described in tinyheaders/th_atlas.h\n");
+    thal__put(&b, "settings\t%d\t%d\n", m->page_max, m->padding); records++;
     for (i = 0; i < m->page_count; i++, records++) {
-        const tha_page *p = &m->pages[i];
-        tha__put(&b, "page\t%d\t%d\t%d\t%016llx\t%s\n", i, p->w, p->h, (unsigned long long)p->hash, tha__clean(p->file, t1));
+        const thal_page *p = &m->pages[i];
+        thal__put(&b, "page\t%d\t%d\t%d\t%016llx\t%s\n", i, p->w, p->h, (unsigned long long)p->hash, thal__clean(p->file, t1));
     }
     for (i = 0; i < m->sprite_count; i++, records++) {
-        const tha_sprite *s = &m->sprites[i];
+        const thal_sprite *s = &m->sprites[i];
         if (s->error)
-            tha__put(&b, "error\t%08x\t%s\t%s\t%s\n", (unsigned)s->id, tha__clean(s->name, t1), tha__clean(s->file, t2),
-                     tha__clean(s->reason[0] ? s->reason : "unknown", t3));
+            thal__put(&b, "error\t%08x\t%s\t%s\t%s\n", (unsigned)s->id, thal__clean(s->name, t1), thal__clean(s->file, t2),
+                     thal__clean(s->reason[0] ? s->reason : "unknown", t3));
         else
-            tha__put(&b, "sprite\t%08x\t%d\t%d\t%d\t%d\t%d\t%.9g\t%.9g\t%s\t%s\n", (unsigned)s->id, s->page, s->x, s->y, s->w, s->h,
-                     (double)s->pivot_x, (double)s->pivot_y, tha__clean(s->name, t1), tha__clean(s->file, t2));
+            thal__put(&b, "sprite\t%08x\t%d\t%d\t%d\t%d\t%d\t%.9g\t%.9g\t%s\t%s\n", (unsigned)s->id, s->page, s->x, s->y, s->w, s->h,
+                     (double)s->pivot_x, (double)s->pivot_y, thal__clean(s->name, t1), thal__clean(s->file, t2));
     }
     for (i = 0; i < m->source_count; i++, records++) {
-        const tha_source *s = &m->sources[i];
-        tha__put(&b, "source\t%lld\t%lld\t%s\n", (long long)s->size, (long long)s->mtime_ns, tha__clean(s->path, t1));
+        const thal_source *s = &m->sources[i];
+        thal__put(&b, "source\t%lld\t%lld\t%s\n", (long long)s->size, (long long)s->mtime_ns, thal__clean(s->path, t1));
     }
-    tha__put(&b, "end\t%d\n", records);
-    if (b.oom) { THA_FREE(b.p); return NULL; }
+    thal__put(&b, "end\t%d\n", records);
+    if (b.oom) { THAL_FREE(b.p); return NULL; }
     if (len) *len = b.len;
     return b.p;
 }
 
-int tha_save(const tha_manifest *m, const char *path, char *err, size_t errcap)
+int thal_save(const thal_manifest *m, const char *path, char *err, size_t errcap)
 {
     size_t len, plen = strlen(path);
-    char *text = tha_format(m, &len), *tmp;
+    char *text = thal_format(m, &len), *tmp;
     FILE *f;
     int ok;
-    if (!text) { tha__err(err, errcap, "out of memory"); return 0; }
-    tmp = (char *)THA_MALLOC(plen + 5);
-    if (!tmp) { THA_FREE(text); tha__err(err, errcap, "out of memory"); return 0; }
+    if (!text) { thal__err(err, errcap, "out of memory"); return 0; }
+    tmp = (char *)THAL_MALLOC(plen + 5);
+    if (!tmp) { THAL_FREE(text); thal__err(err, errcap, "out of memory"); return 0; }
     memcpy(tmp, path, plen);
     memcpy(tmp + plen, ".tmp", 5);
     f = fopen(tmp, "wb");
-    if (!f) { tha__err(err, errcap, "cannot write %s (%s)", tmp, strerror(errno)); THA_FREE(text); THA_FREE(tmp); return 0; }
+    if (!f) { thal__err(err, errcap, "cannot write %s (%s)", tmp, strerror(errno)); THAL_FREE(text); THAL_FREE(tmp); return 0; }
     ok = fwrite(text, 1, len, f) == len;
     ok = (fclose(f) == 0) && ok;
 #ifdef _WIN32
     if (ok) remove(path);
 #endif
-    if (ok && rename(tmp, path) != 0) { tha__err(err, errcap, "cannot rename %s to %s (%s)", tmp, path, strerror(errno)); ok = 0; }
-    else if (!ok) tha__err(err, errcap, "cannot write %s (%s)", tmp, strerror(errno));
+    if (ok && rename(tmp, path) != 0) { thal__err(err, errcap, "cannot rename %s to %s (%s)", tmp, path, strerror(errno)); ok = 0; }
+    else if (!ok) thal__err(err, errcap, "cannot write %s (%s)", tmp, strerror(errno));
     if (!ok) remove(tmp);
-    THA_FREE(text);
-    THA_FREE(tmp);
+    THAL_FREE(text);
+    THAL_FREE(tmp);
     return ok;
 }
 
-int tha_same_sources(const tha_manifest *a, const tha_manifest *b)
+int thal_same_sources(const thal_manifest *a, const thal_manifest *b)
 {
     int i;
     if (a->page_max != b->page_max || a->padding != b->padding || a->source_count != b->source_count) return 0;
     for (i = 0; i < a->source_count; i++) {
-        const tha_source *x = &a->sources[i], *y = &b->sources[i];
+        const thal_source *x = &a->sources[i], *y = &b->sources[i];
         if (x->size != y->size || x->mtime_ns != y->mtime_ns || strcmp(x->path, y->path) != 0) return 0;
     }
     return 1;

@@ -3,7 +3,7 @@
    usage: atlas_pack [--force] [--page-size N] [--padding N] <src_dir> <out_dir>
 
    Sprite name = the PNG's path below src_dir without ".png", '/'-separated ("player/idle");
-   id = tha_id(name), the same FNV-1a as game_sprite_id() in game/game_api.h.
+   id = thal_id(name), the same FNV-1a as game_sprite_id() in game/game_api.h.
 
    Output in out_dir:
      atlas_<n>.png   pages, at most page-size square (default 1024), cropped to what they use. Every
@@ -204,12 +204,12 @@ int main(int argc, char **argv)
     scan(src_dir, "", inputs);
     std::sort(inputs.begin(), inputs.end(), [](const Input &a, const Input &b) { return a.rel < b.rel; });
 
-    tha_manifest now;
-    tha_init(&now);
+    thal_manifest now;
+    thal_init(&now);
     now.page_max = page_max;
     now.padding = padding;
     for (const Input &in : inputs) {
-        tha_source *s = tha_add_source(&now);
+        thal_source *s = thal_add_source(&now);
         if (!s) { fprintf(stderr, "atlas_pack: out of memory\n"); return 1; }
         s->size = in.size;
         s->mtime_ns = in.mtime_ns;
@@ -217,17 +217,17 @@ int main(int argc, char **argv)
     }
 
     std::string manifest_path = out_dir + "/atlas.txt";
-    tha_manifest old;
-    tha_init(&old);
+    thal_manifest old;
+    thal_init(&old);
     char err[512];
-    bool have_old = tha_load(&old, manifest_path.c_str(), err, sizeof err);
-    if (have_old && !force && tha_same_sources(&old, &now)) {
+    bool have_old = thal_load(&old, manifest_path.c_str(), err, sizeof err);
+    if (have_old && !force && thal_same_sources(&old, &now)) {
         bool pages_there = true;
         for (int i = 0; i < old.page_count; i++) pages_there = pages_there && file_exists(out_dir + "/" + old.pages[i].file);
         if (pages_there) {
             printf("atlas_pack: up to date (%d sprites, %d pages)\n", old.sprite_count, old.page_count);
-            tha_free(&old);
-            tha_free(&now);
+            thal_free(&old);
+            thal_free(&now);
             return 0;
         }
     }
@@ -240,8 +240,8 @@ int main(int argc, char **argv)
         im.rel = in.rel;
         im.abs = in.abs;
         im.name = in.rel.substr(0, in.rel.size() - 4);
-        im.id = tha_id(im.name.c_str());
-        if (im.name.size() >= THA_NAME_MAX || in.rel.size() >= THA_NAME_MAX) im.error = "path too long for the manifest";
+        im.id = thal_id(im.name.c_str());
+        if (im.name.size() >= THAL_NAME_MAX || in.rel.size() >= THAL_NAME_MAX) im.error = "path too long for the manifest";
         else if (im.name.find_first_of("\t\r\n") != std::string::npos) im.error = "name contains a tab or line break";
         for (const Image &o : images) {
             if (!im.error.empty()) break;
@@ -318,11 +318,11 @@ int main(int argc, char **argv)
         std::vector<unsigned char> px((size_t)pi.w * pi.h * 4, 0);
         for (const Image &im : images)
             if (im.pixels && im.page == p) blit_extruded(px.data(), pi.w, im, padding);
-        tha_page *tp = tha_add_page(&now);
+        thal_page *tp = thal_add_page(&now);
         if (!tp) { fprintf(stderr, "atlas_pack: out of memory\n"); return 1; }
         tp->w = pi.w;
         tp->h = pi.h;
-        tp->hash = tha_hash(px.data(), px.size(), ((uint64_t)(uint32_t)pi.w << 32) | (uint32_t)pi.h);
+        tp->hash = thal_hash(px.data(), px.size(), ((uint64_t)(uint32_t)pi.w << 32) | (uint32_t)pi.h);
         snprintf(tp->file, sizeof tp->file, "atlas_%d.png", p);
         std::string final_path = out_dir + "/" + tp->file;
         bool same = have_old && p < old.page_count && old.pages[p].hash == tp->hash && old.pages[p].w == tp->w &&
@@ -351,7 +351,7 @@ int main(int argc, char **argv)
         for (const Image &im : images) {
             bool bad = !im.pixels;
             if (bad != (pass == 1)) continue;
-            tha_sprite *s = tha_add_sprite(&now);
+            thal_sprite *s = thal_add_sprite(&now);
             if (!s) { fprintf(stderr, "atlas_pack: out of memory\n"); return 1; }
             s->id = im.id;
             snprintf(s->name, sizeof s->name, "%s", im.name.c_str());
@@ -366,7 +366,7 @@ int main(int argc, char **argv)
                 s->pivot_x = im.pivot_x; s->pivot_y = im.pivot_y;
             }
         }
-    if (!tha_save(&now, manifest_path.c_str(), err, sizeof err)) {
+    if (!thal_save(&now, manifest_path.c_str(), err, sizeof err)) {
         fprintf(stderr, "atlas_pack: %s: %s\n", manifest_path.c_str(), err);
         return 1;
     }
@@ -389,7 +389,7 @@ int main(int argc, char **argv)
     }
     printf("atlas_pack: %d sprites on %d pages (%d written), %d errors, %.1f ms\n", (int)images.size() - errors,
            (int)pages.size(), written, errors, now_ms() - t0);
-    tha_free(&old);
-    tha_free(&now);
+    thal_free(&old);
+    thal_free(&now);
     return 0;
 }

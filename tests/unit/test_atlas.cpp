@@ -17,37 +17,37 @@ static int manual_example(const char *path)
 {
     int errors = 0;
     /* EXAMPLE BEGIN */
-    tha_manifest m;
+    thal_manifest m;
     char err[256];
-    tha_init(&m);
-    if (!tha_load(&m, path, err, sizeof err)) printf("atlas: %s\n", err);
+    thal_init(&m);
+    if (!thal_load(&m, path, err, sizeof err)) printf("atlas: %s\n", err);
     for (int i = 0; i < m.sprite_count; i++)
         if (m.sprites[i].error) printf("%s: %s\n", m.sprites[i].file, m.sprites[i].reason);
     /* EXAMPLE END */
     for (int i = 0; i < m.sprite_count; i++) errors += m.sprites[i].error;
-    tha_free(&m);
+    thal_free(&m);
     return errors;
 }
 
-static void fill(tha_manifest *m)
+static void fill(thal_manifest *m)
 {
-    tha_init(m);
+    thal_init(m);
     m->page_max = 512;
     m->padding = 1;
-    tha_page *p = tha_add_page(m);
+    thal_page *p = thal_add_page(m);
     p->w = 100; p->h = 60; p->hash = 0x0123456789abcdefull;
     snprintf(p->file, sizeof p->file, "atlas_0.png");
-    tha_sprite *s = tha_add_sprite(m);
+    thal_sprite *s = thal_add_sprite(m);
     snprintf(s->name, sizeof s->name, "player/idle run");
     snprintf(s->file, sizeof s->file, "player/idle run.png");
-    s->id = tha_id(s->name); s->page = 0; s->x = 1; s->y = 2; s->w = 30; s->h = 40;
+    s->id = thal_id(s->name); s->page = 0; s->x = 1; s->y = 2; s->w = 30; s->h = 40;
     s->pivot_x = 0.5f; s->pivot_y = 1.0f;
-    s = tha_add_sprite(m);
+    s = thal_add_sprite(m);
     snprintf(s->name, sizeof s->name, "bad");
     snprintf(s->file, sizeof s->file, "bad.png");
     snprintf(s->reason, sizeof s->reason, "cannot decode: bad png sig");
-    s->id = tha_id(s->name); s->error = 1;
-    tha_source *src = tha_add_source(m);
+    s->id = thal_id(s->name); s->error = 1;
+    thal_source *src = thal_add_source(m);
     src->size = 1234; src->mtime_ns = 1700000000123456789ll;
     snprintf(src->path, sizeof src->path, "player/idle run.png");
 }
@@ -55,57 +55,57 @@ static void fill(tha_manifest *m)
 static void test_ids_match_contract(void)
 {
     const char *names[] = { "player/idle", "a", "", "tiles/grass_01", "ünïcödé/名前" };
-    for (const char *n : names) TH_CHECK_EQ_INT(tha_id(n), game_sprite_id(n));
-    TH_CHECK(tha_id("") != 0);
+    for (const char *n : names) TH_CHECK_EQ_INT(thal_id(n), game_sprite_id(n));
+    TH_CHECK(thal_id("") != 0);
 }
 
 static void test_round_trip(void)
 {
-    tha_manifest a, b;
+    thal_manifest a, b;
     fill(&a);
-    tha_init(&b);
+    thal_init(&b);
     size_t len = 0;
-    char *text = tha_format(&a, &len);
+    char *text = thal_format(&a, &len);
     TH_CHECK(text != NULL);
     char err[256] = "";
-    TH_CHECK_MSG(tha_parse(&b, text, len, err, sizeof err), "%s", err);
+    TH_CHECK_MSG(thal_parse(&b, text, len, err, sizeof err), "%s", err);
     TH_CHECK_EQ_INT(b.page_count, 1);
     TH_CHECK_EQ_INT(b.sprite_count, 2);
     TH_CHECK_EQ_INT(b.source_count, 1);
     TH_CHECK_EQ_INT(b.page_max, 512);
     TH_CHECK(b.pages[0].hash == 0x0123456789abcdefull);
-    const tha_sprite *s = tha_find(&b, tha_id("player/idle run"));
+    const thal_sprite *s = thal_find(&b, thal_id("player/idle run"));
     TH_CHECK(s && !s->error && s->x == 1 && s->y == 2 && s->w == 30 && s->h == 40 && s->pivot_y == 1.0f);
     TH_CHECK(s && !strcmp(s->file, "player/idle run.png"));
-    const tha_sprite *e = tha_find(&b, tha_id("bad"));
+    const thal_sprite *e = thal_find(&b, thal_id("bad"));
     TH_CHECK(e && e->error && !strcmp(e->reason, "cannot decode: bad png sig") && !strcmp(e->file, "bad.png"));
-    TH_CHECK(tha_same_sources(&a, &b));
+    TH_CHECK(thal_same_sources(&a, &b));
     b.sources[0].mtime_ns++;
-    TH_CHECK(!tha_same_sources(&a, &b));
+    TH_CHECK(!thal_same_sources(&a, &b));
     b.sources[0].mtime_ns--;
     b.padding = 2;
-    TH_CHECK(!tha_same_sources(&a, &b));
+    TH_CHECK(!thal_same_sources(&a, &b));
     free(text);
-    tha_free(&a);
-    tha_free(&b);
+    thal_free(&a);
+    thal_free(&b);
 }
 
 static void test_rejects_damage(void)
 {
-    tha_manifest a, b;
+    thal_manifest a, b;
     fill(&a);
-    tha_init(&b);
+    thal_init(&b);
     size_t len = 0;
-    char *text = tha_format(&a, &len);
+    char *text = thal_format(&a, &len);
     std::string good(text, len);
     free(text);
-    tha_free(&a);
+    thal_free(&a);
     char err[256];
     /* every proper prefix that cuts the end line off is refused as truncated */
     int accepted = 0;
-    for (size_t n = 0; n + 1 < good.size(); n++) accepted += tha_parse(&b, good.data(), n, err, sizeof err);
+    for (size_t n = 0; n + 1 < good.size(); n++) accepted += thal_parse(&b, good.data(), n, err, sizeof err);
     TH_CHECK_EQ_INT(accepted, 0);
-    TH_CHECK(!tha_parse(&b, good.data(), good.size() - 8, err, sizeof err) && strstr(err, "truncated"));
+    TH_CHECK(!thal_parse(&b, good.data(), good.size() - 8, err, sizeof err) && strstr(err, "truncated"));
     struct { const char *from, *to, *why; } edits[] = {
         { "th_atlas\t1", "th_atlas\t9", "version" },
         { "th_atlas\t1", "PNG", "th_atlas" },
@@ -124,7 +124,7 @@ static void test_rejects_damage(void)
         if (at == std::string::npos) continue;
         t.replace(at, strlen(ed.from), ed.to);
         err[0] = 0;
-        TH_CHECK_MSG(!tha_parse(&b, t.data(), t.size(), err, sizeof err), "accepted an edit: %s", ed.to);
+        TH_CHECK_MSG(!thal_parse(&b, t.data(), t.size(), err, sizeof err), "accepted an edit: %s", ed.to);
         TH_CHECK_MSG(strstr(err, ed.why) != NULL, "reason '%s' does not mention '%s'", err, ed.why);
         TH_CHECK_EQ_INT(b.sprite_count, 0);
     }
@@ -132,11 +132,11 @@ static void test_rejects_damage(void)
     std::string crlf;
     for (char c : good) { if (c == '\n') crlf += "\r\n"; else crlf += c; }
     crlf = "\n# hello\n" + crlf;
-    TH_CHECK_MSG(tha_parse(&b, crlf.data(), crlf.size(), err, sizeof err), "%s", err);
+    TH_CHECK_MSG(thal_parse(&b, crlf.data(), crlf.size(), err, sizeof err), "%s", err);
     TH_CHECK_EQ_INT(b.sprite_count, 2);
     crlf = good.substr(0, good.find('\n') + 1) + "# note\n\n" + good.substr(good.find('\n') + 1);
-    TH_CHECK_MSG(tha_parse(&b, crlf.data(), crlf.size(), err, sizeof err), "%s", err);
-    tha_free(&b);
+    TH_CHECK_MSG(thal_parse(&b, crlf.data(), crlf.size(), err, sizeof err), "%s", err);
+    thal_free(&b);
 }
 
 static void test_save_load_and_example(void)
@@ -144,39 +144,39 @@ static void test_save_load_and_example(void)
     char dir[] = "/tmp/th_atlas_test_XXXXXX";
     TH_CHECK(mkdtemp(dir) != NULL);
     std::string path = std::string(dir) + "/atlas.txt";
-    tha_manifest a, b;
+    thal_manifest a, b;
     fill(&a);
-    tha_init(&b);
+    thal_init(&b);
     snprintf(a.sprites[0].name, sizeof a.sprites[0].name, "tab\there");
-    a.sprites[0].id = tha_id("tab here");
+    a.sprites[0].id = thal_id("tab here");
     char err[256];
-    TH_CHECK_MSG(tha_save(&a, path.c_str(), err, sizeof err), "%s", err);
+    TH_CHECK_MSG(thal_save(&a, path.c_str(), err, sizeof err), "%s", err);
     TH_CHECK(access((path + ".tmp").c_str(), F_OK) != 0);
-    TH_CHECK_MSG(tha_load(&b, path.c_str(), err, sizeof err), "%s", err);
-    TH_CHECK(tha_find(&b, tha_id("tab here")) != NULL);
+    TH_CHECK_MSG(thal_load(&b, path.c_str(), err, sizeof err), "%s", err);
+    TH_CHECK(thal_find(&b, thal_id("tab here")) != NULL);
     TH_CHECK_EQ_INT(manual_example(path.c_str()), 1);
-    TH_CHECK(!tha_load(&b, (std::string(dir) + "/missing.txt").c_str(), err, sizeof err) && strstr(err, "cannot open"));
+    TH_CHECK(!thal_load(&b, (std::string(dir) + "/missing.txt").c_str(), err, sizeof err) && strstr(err, "cannot open"));
     TH_CHECK_EQ_INT(manual_example((std::string(dir) + "/missing.txt").c_str()), 0);
     remove(path.c_str());
     rmdir(dir);
-    tha_free(&a);
-    tha_free(&b);
+    thal_free(&a);
+    thal_free(&b);
 }
 
 static void test_hash_sees_every_byte(void)
 {
     unsigned char buf[37];
     for (int i = 0; i < 37; i++) buf[i] = (unsigned char)i;
-    uint64_t h = tha_hash(buf, sizeof buf, 0);
+    uint64_t h = thal_hash(buf, sizeof buf, 0);
     int same = 0;
     for (int i = 0; i < 37; i++) {
         buf[i] ^= 1;
-        same += tha_hash(buf, sizeof buf, 0) == h;
+        same += thal_hash(buf, sizeof buf, 0) == h;
         buf[i] ^= 1;
     }
     TH_CHECK_EQ_INT(same, 0);
-    TH_CHECK(tha_hash(buf, sizeof buf, 1) != h);
-    TH_CHECK(tha_hash(buf, 36, 0) != h);
+    TH_CHECK(thal_hash(buf, sizeof buf, 1) != h);
+    TH_CHECK(thal_hash(buf, 36, 0) != h);
 }
 
 int main(void)

@@ -88,10 +88,10 @@ static int64_t mtime_ns(const std::string &path)
 }
 
 /* Loads the manifest and checks every sprite against what was written. */
-static void verify(tha_manifest *m, int expect_sprites)
+static void verify(thal_manifest *m, int expect_sprites)
 {
     char err[256] = "";
-    TH_CHECK_MSG(tha_load(m, (g_tmp + "/out/atlas.txt").c_str(), err, sizeof err), "manifest: %s", err);
+    TH_CHECK_MSG(thal_load(m, (g_tmp + "/out/atlas.txt").c_str(), err, sizeof err), "manifest: %s", err);
     std::vector<Pic> pages((size_t)m->page_count);
     for (int p = 0; p < m->page_count; p++) {
         int n = 0;
@@ -106,7 +106,7 @@ static void verify(tha_manifest *m, int expect_sprites)
     }
     int good = 0, pad = m->padding;
     for (int i = 0; i < m->sprite_count; i++) {
-        const tha_sprite &s = m->sprites[i];
+        const thal_sprite &s = m->sprites[i];
         TH_CHECK_EQ_INT(s.id, game_sprite_id(s.name));
         if (s.error) continue;
         good++;
@@ -129,7 +129,7 @@ static void verify(tha_manifest *m, int expect_sprites)
             }
         TH_CHECK_MSG(bad == 0, "%s: %d pixels differ (interior + extruded border)", s.name, bad);
         for (int j = 0; j < i; j++) {
-            const tha_sprite &o = m->sprites[j];
+            const thal_sprite &o = m->sprites[j];
             if (o.error || o.page != s.page) continue;
             bool apart = s.x + s.w + pad <= o.x - pad || o.x + o.w + pad <= s.x - pad ||
                          s.y + s.h + pad <= o.y - pad || o.y + o.h + pad <= s.y - pad;
@@ -154,19 +154,19 @@ static void test_pack_and_verify(void)
     write_text(g_tmp + "/src/.hidden.png", "ignored");
     Run r = pack("--page-size 256");
     TH_CHECK_EQ_INT(r.status, 0);
-    tha_manifest m;
-    tha_init(&m);
+    thal_manifest m;
+    thal_init(&m);
     verify(&m, 64);
     TH_CHECK_MSG(m.page_count >= 2, "expected several 256px pages, got %d", m.page_count);
-    const tha_sprite *idle = tha_find(&m, game_sprite_id("hero/idle"));
+    const thal_sprite *idle = thal_find(&m, game_sprite_id("hero/idle"));
     TH_CHECK(idle && idle->pivot_x == 0.25f && idle->pivot_y == 1.0f);
-    const tha_sprite *run = tha_find(&m, game_sprite_id("hero/run 2"));
+    const thal_sprite *run = thal_find(&m, game_sprite_id("hero/run 2"));
     TH_CHECK(run && run->pivot_x == 0.5f && run->pivot_y == 0.5f);
-    const tha_sprite *broken = tha_find(&m, game_sprite_id("broken"));
+    const thal_sprite *broken = thal_find(&m, game_sprite_id("broken"));
     TH_CHECK(broken && broken->error && broken->reason[0] && !strcmp(broken->file, "broken.png"));
-    const tha_sprite *empty = tha_find(&m, game_sprite_id("empty"));
+    const thal_sprite *empty = thal_find(&m, game_sprite_id("empty"));
     TH_CHECK(empty && empty->error);
-    TH_CHECK(tha_find(&m, game_sprite_id(".hidden")) == NULL);
+    TH_CHECK(thal_find(&m, game_sprite_id(".hidden")) == NULL);
     /* one stderr line per bad image, naming the file and the reason */
     std::string want = "atlas_pack: " + g_tmp + "/src/broken.png: ";
     TH_CHECK_MSG(r.err.find(want) != std::string::npos, "stderr was: %s", r.err.c_str());
@@ -175,7 +175,7 @@ static void test_pack_and_verify(void)
     for (char c : r.err) lines += c == '\n';
     TH_CHECK_EQ_INT(lines, 2);
     TH_CHECK(access((g_tmp + "/out/atlas.txt.tmp").c_str(), F_OK) != 0);
-    tha_free(&m);
+    thal_free(&m);
 }
 
 static void test_unchanged_input_is_a_no_op(void)
@@ -197,11 +197,11 @@ static void test_unchanged_input_is_a_no_op(void)
 
 static void test_only_changed_page_rewritten(void)
 {
-    tha_manifest m;
-    tha_init(&m);
+    thal_manifest m;
+    thal_init(&m);
     char err[256];
-    TH_CHECK(tha_load(&m, (g_tmp + "/out/atlas.txt").c_str(), err, sizeof err));
-    const tha_sprite *s = tha_find(&m, game_sprite_id("hero/run 2"));
+    TH_CHECK(thal_load(&m, (g_tmp + "/out/atlas.txt").c_str(), err, sizeof err));
+    const thal_sprite *s = thal_find(&m, game_sprite_id("hero/run 2"));
     TH_CHECK(s != NULL);
     if (!s) return;
     int page = s->page, x = s->x, y = s->y;
@@ -211,10 +211,10 @@ static void test_only_changed_page_rewritten(void)
     write_png("hero/run 2", 32, 32, 777);   /* same size, new pixels */
     Run r = pack("--page-size 256");
     TH_CHECK_EQ_INT(r.status, 0);
-    tha_manifest n;
-    tha_init(&n);
+    thal_manifest n;
+    thal_init(&n);
     verify(&n, 64);
-    const tha_sprite *t = tha_find(&n, game_sprite_id("hero/run 2"));
+    const thal_sprite *t = thal_find(&n, game_sprite_id("hero/run 2"));
     TH_CHECK(t && t->page == page && t->x == x && t->y == y);
     TH_CHECK_EQ_INT(n.page_count, m.page_count);
     for (int p = 0; p < n.page_count && p < m.page_count; p++) {
@@ -222,8 +222,8 @@ static void test_only_changed_page_rewritten(void)
         TH_CHECK_MSG(changed == (p == page), "page %d %s", p, changed ? "rewritten" : "not rewritten");
         TH_CHECK_EQ_INT(n.pages[p].hash != m.pages[p].hash, p == page);
     }
-    tha_free(&m);
-    tha_free(&n);
+    thal_free(&m);
+    thal_free(&n);
 }
 
 static void test_fixed_image_comes_back(void)
@@ -232,12 +232,12 @@ static void test_fixed_image_comes_back(void)
     Run r = pack("--page-size 256");
     TH_CHECK_EQ_INT(r.status, 0);
     TH_CHECK_MSG(r.err.find("broken.png") == std::string::npos, "stderr: %s", r.err.c_str());
-    tha_manifest m;
-    tha_init(&m);
+    thal_manifest m;
+    thal_init(&m);
     verify(&m, 65);
-    const tha_sprite *b = tha_find(&m, game_sprite_id("broken"));
+    const thal_sprite *b = thal_find(&m, game_sprite_id("broken"));
     TH_CHECK(b && !b->error);
-    tha_free(&m);
+    thal_free(&m);
 }
 
 static void test_stale_pages_removed_and_empty_source(void)
@@ -248,8 +248,8 @@ static void test_stale_pages_removed_and_empty_source(void)
     g_pics.erase("wide");
     Run r = pack("--page-size 256");
     TH_CHECK_EQ_INT(r.status, 0);
-    tha_manifest m;
-    tha_init(&m);
+    thal_manifest m;
+    thal_init(&m);
     verify(&m, 4);
     TH_CHECK_EQ_INT(m.page_count, 1);
     TH_CHECK(access((g_tmp + "/out/atlas_1.png").c_str(), F_OK) != 0);
@@ -258,8 +258,8 @@ static void test_stale_pages_removed_and_empty_source(void)
     cmd = "'" + g_packer + "' '" + g_tmp + "/nowhere' '" + out2 + "' > /dev/null 2>&1";
     TH_CHECK_EQ_INT(system(cmd.c_str()), 0);
     char err[256];
-    TH_CHECK(tha_load(&m, (out2 + "/atlas.txt").c_str(), err, sizeof err) && m.sprite_count == 0 && m.page_count == 0);
-    tha_free(&m);
+    TH_CHECK(thal_load(&m, (out2 + "/atlas.txt").c_str(), err, sizeof err) && m.sprite_count == 0 && m.page_count == 0);
+    thal_free(&m);
 }
 
 static void test_unwritable_output_fails(void)
