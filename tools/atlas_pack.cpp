@@ -6,7 +6,8 @@
    id = thal_id(name), the same FNV-1a as game_sprite_id() in game/game_api.h.
 
    Output in out_dir:
-     atlas_<n>.png   pages, at most page-size square (default 1024), cropped to what they use. Every
+     atlas_<n>.png   pages, at most page-size square (default 1024), cropped to the powers of two that
+                     hold what they use (so UVs x / size are exact floats). Every
                      sprite is surrounded by `padding` pixels (default 1) that repeat its edge pixels,
                      so filtering at the sprite's border never samples a neighbour.
      atlas.txt       the manifest (format: tinyheaders/th_atlas.h).
@@ -167,6 +168,14 @@ static void blit_extruded(unsigned char *page, int pw, const Image &im, int pad)
     }
 }
 
+/* Page sizes are powers of two: x / size is then exact in float, so UVs hit texel edges exactly. */
+static int pow2_at_least(int v)
+{
+    int p = 1;
+    while (p < v) p *= 2;
+    return p;
+}
+
 static void usage()
 {
     fprintf(stderr, "usage: atlas_pack [--force] [--page-size N] [--padding N] <src_dir> <out_dir>\n");
@@ -307,6 +316,8 @@ int main(int argc, char **argv)
             break;
         }
         std::sort(rest.begin(), rest.end());
+        pi.w = pow2_at_least(pi.w);
+        pi.h = pow2_at_least(pi.h);
         pages.push_back(pi);
         todo.swap(rest);
     }
