@@ -1,0 +1,137 @@
+/* One frame of 10,000 32x32 sprites (4 atlas sprites, 4 layers, alpha-blended) in a 1280x720 view
+   under SDL's offscreen driver and software renderer, two ways in the same run:
+     render_10k_batched_ms     through platform/render.cpp: draw_sprite x 10,000, render_end_frame
+                               (sort, quads, one SDL_RenderGeometry per (layer, page)), SDL_RenderFlush
+     render_10k_rendercopy_ms  the same sprites, one SDL_RenderCopyF each in the same order, SDL_RenderFlush
+     render_batched_vs_copy_x  rendercopy_ms / batched_ms (above 1: batching is faster)
+   plus render_10k_batched_cpu_ms, the batched frame without the flush (what the host spends before
+   the renderer rasterizes). Medians over interleaved repeats. Needs build/tools/atlas_pack. */
+#include "render.cpp"
+
+#include <time.h>
+
+static std::string g_root;
+
+void host_log(int level, const char *fmt, ...)
+{
+    if (level < LOG_WARN) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+void host_event(const char *ev, const char *fields_fmt, ...) { (void)ev; (void)fields_fmt; }
+double host_time(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+const char *host_root(void) { return g_root.c_str(); }
+void host_json_escape(const char *in, char *out, size_t cap) { snprintf(out, cap, "%s", in); }
+
+static double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+int main(void)
+{
+    std::string here = __FILE__;
+    size_t at = here.rfind("tests/bench/");
+    std::string repo = at == std::string::npos ? std::string("./") : here.substr(0, at);
+    if (repo.empty()) repo = "./";
+    std::string packer = repo + "build/tools/atlas_pack";
+    char tmpl[] = "/tmp/bench_render_XXXXXX";
+    if (!mkdtemp(tmpl)) return 1;
+    g_root = tmpl;
+    std::string src = g_root + "/assets/sprites";
+    if (system(("mkdir -p '" + src + "'").c_str()) != 0) return 1;
+    for (int k = 0; k < 4; k++) {
+        std::vector<unsigned char> px(32 * 32 * 4);
+        for (int i = 0; i < 32 * 32; i++) {
+            int x = i % 32, y = i / 32, dx = x - 16, dy = y - 16;
+            px[i * 4 + 0] = (unsigned char)(60 * k + x * 4);
+            px[i * 4 + 1] = (unsigned char)(200 - y * 5);
+            px[i * 4 + 2] = (unsigned char)(40 + 50 * k);
+            px[i * 4 + 3] = dx * dx + dy * dy < 15 * 15 ? 255 : 0;   /* a disc: real alpha edges */
+        }
+        stbi_write_png((src + "/s" + std::to_string(k) + ".png").c_str(), 32, 32, 4, px.data(), 32 * 4);
+    }
+    if (system(("'" + packer + "' '" + src + "' '" + g_root + "/build/assets' > /dev/null").c_str()) != 0) {
+        fprintf(stderr, "bench_render: %s failed (run ./build.sh tools)\n", packer.c_str());
+        return 1;
+    }
+
+    setenv("SDL_VIDEODRIVER", "offscreen", 1);
+    SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0");
+    if (SDL_Init(SDL_INIT_VIDEO) != 0) { fprintf(stderr, "SDL_Init: %s\n", SDL_GetError()); return 1; }
+    const int W = 1280, H = 720, N = 10000, REPEATS = 21;
+    SDL_Window *win = SDL_CreateWindow("bench", 0, 0, W, H, 0);
+    SDL_Renderer *ren = win ? SDL_CreateRenderer(win, -1, SDL_RENDERER_SOFTWARE) : nullptr;
+    if (!ren) { fprintf(stderr, "renderer: %s\n", SDL_GetError()); return 1; }
+    SDL_RenderSetLogicalSize(ren, W, H);
+    render_init(ren, W, H, nullptr);
+    PlatformAPI pf;
+    memset(&pf, 0, sizeof pf);
+    render_fill_api(&pf);
+
+    std::vector<GameSprite> sprites((size_t)N);
+    srand(3);
+    for (GameSprite &s : sprites) {
+        memset(&s, 0, sizeof s);
+        s.sprite = game_sprite_id(("s" + std::to_string(rand() % 4)).c_str());
+        s.x = (float)(rand() % (W - 32));
+        s.y = (float)(rand() % (H - 32));
+        s.scale_x = s.scale_y = 1;
+        s.color = 0xFFFFFFFFu;
+        s.layer = (int16_t)(rand() % 4);
+    }
+    /* the copy baseline draws in the batch's order, so both produce the same picture */
+    std::vector<GameSprite> ordered = sprites;
+    std::stable_sort(ordered.begin(), ordered.end(), [](const GameSprite &a, const GameSprite &b) { return a.layer < b.layer; });
+    struct Copy { SDL_Texture *tex; SDL_Rect src; SDL_FRect dst; };
+    std::vector<Copy> copies;
+    for (const GameSprite &s : ordered) {
+        const SpriteInfo *si = sprite_lookup(s.sprite);
+        if (!si || si->page < 0) { fprintf(stderr, "bench_render: sprite missing from the atlas\n"); return 1; }
+        const Page &pg = g_r.pages[si->page];
+        copies.push_back({ pg.tex, { (int)lroundf(si->u0 * pg.w), (int)lroundf(si->v0 * pg.h), 32, 32 }, { s.x, s.y, 32, 32 } });
+    }
+
+    std::vector<double> t_batch, t_cpu, t_copy;
+    RenderStats st = { 0, 0, 0 };
+    for (int r = 0; r < REPEATS; r++) {
+        SDL_SetRenderDrawColor(ren, 0, 0, 0, 255);
+        SDL_RenderClear(ren);
+        SDL_RenderFlush(ren);
+        double t0 = host_time();
+        render_begin_frame();
+        for (const GameSprite &s : sprites) pf.draw_sprite(&s);
+        st = render_end_frame();
+        double t1 = host_time();
+        SDL_RenderFlush(ren);
+        double t2 = host_time();
+        t_cpu.push_back((t1 - t0) * 1000);
+        t_batch.push_back((t2 - t0) * 1000);
+
+        SDL_RenderClear(ren);
+        SDL_RenderFlush(ren);
+        t0 = host_time();
+        for (const Copy &c : copies) SDL_RenderCopyF(ren, c.tex, &c.src, &c.dst);
+        SDL_RenderFlush(ren);
+        t_copy.push_back((host_time() - t0) * 1000);
+    }
+    double b = median(t_batch), c = median(t_copy), cpu = median(t_cpu);
+    fprintf(stderr, "bench_render: %d sprites, %d batches, %d draw calls\n", st.sprites, st.batches, st.draw_calls);
+    render_shutdown();
+    SDL_DestroyRenderer(ren);
+    SDL_DestroyWindow(win);
+    SDL_Quit();
+    if (system(("rm -rf '" + g_root + "'").c_str()) != 0) fprintf(stderr, "bench_render: could not remove %s\n", g_root.c_str());
+    printf("{\"render_10k_batched_ms\": %.3f, \"render_10k_rendercopy_ms\": %.3f, \"render_batched_vs_copy_x\": %.3f, "
+           "\"render_10k_batched_cpu_ms\": %.3f}\n", b, c, c / b, cpu);
+    return 0;
+}
