@@ -296,7 +296,6 @@ static void table_build(const thal_manifest *m)
     free(g_r.table);
     g_r.table = t;
     g_r.table_mask = cap - 1;
-    g_r.warned_ids.clear();
 }
 
 /* ---------------------------------------------------------------- atlas loading */
