@@ -1,13 +1,16 @@
 /* atlas_pack - packs every PNG under a source directory into atlas pages plus a text manifest.
 
-   usage: atlas_pack [--force] [--page-size N] [--padding N] <src_dir> <out_dir>
+   usage: atlas_pack [--force] [--no-cache] [--page-size N] [--padding N] <src_dir> <out_dir>
 
    Sprite name = the PNG's path below src_dir without ".png", '/'-separated ("player/idle");
    id = thal_id(name), the same FNV-1a as game_sprite_id() in game/game_api.h.
 
    Output in out_dir:
-     atlas_<n>.png   pages, at most page-size square (default 1024), cropped to the powers of two that
-                     hold what they use (so UVs x / size are exact floats). Every
+     atlas_<n>.png   pages, at most page-size square (default 512), cropped to the powers of two that
+                     hold what they use (so UVs x / size are exact floats). An image too large for
+                     a shared page gets a page of its own (up to 4096x4096). 512 rather than 1024 or
+                     2048 keeps a reload quick: an edited sprite re-encodes (here, and decodes in the
+                     host) one page of 1 MB instead of 4 or 16; the price is a few more batches. Every
                      sprite is surrounded by `padding` pixels (default 1) that repeat its edge pixels,
                      so filtering at the sprite's border never samples a neighbour.
      atlas.txt       the manifest (format: tinyheaders/th_atlas.h).
@@ -22,14 +25,20 @@
 
    Only what changed: the manifest lists every input (path, size, mtime in ns) and the settings.
    When they all match the existing manifest and its pages exist, nothing is decoded or written
-   ("up to date"). Otherwise everything is decoded and re-packed, but a page whose pixels hash to
-   the value the old manifest recorded is not rewritten, so the host reloads only changed pages.
+   ("up to date"; --force skips this check). Otherwise the atlas is re-packed, but:
+     - only the PNGs whose (size, mtime) changed are decoded; the others come from atlas.cache, the
+       decoded pixels of the previous run (a plain binary file next to the manifest; --no-cache
+       decodes everything);
+     - a page whose pixels hash to the value the old manifest recorded is not rewritten, so the
+       host reloads only changed pages.
    Placement is deterministic: editing the pixels of a PNG without changing its size moves nothing.
 
    Writes go to temporary names that are renamed into place, pages first and the manifest last,
    so a reader never sees half a file. Exit status: 0 when the manifest was written or is up to
    date (even with bad images), 1 when something could not be written, 2 on bad usage. */
 #include <dirent.h>
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,7 +48,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <map>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <stb_image.h>
@@ -60,6 +72,8 @@ struct Image {
     uint32_t id = 0;
     int w = 0, h = 0;
     unsigned char *pixels = nullptr;
+    bool cached = false;           /* pixels point into the cache buffer */
+    int64_t size = 0, mtime_ns = 0;
     float pivot_x = 0.5f, pivot_y = 0.5f;
     std::string error;
     int page = -1, x = 0, y = 0;
@@ -176,19 +190,98 @@ static int pow2_at_least(int v)
     return p;
 }
 
+static void release(Image &im)
+{
+    if (im.pixels && !im.cached) stbi_image_free(im.pixels);
+    im.pixels = nullptr;
+    im.cached = false;
+}
+
+/* ---- atlas.cache: "THACACHE" u32 count, then per image: u32 path_len, path, i64 size, i64 mtime_ns,
+   i32 w, i32 h, w*h*4 bytes RGBA. Native byte order; anything unexpected discards the whole cache. */
+struct Cached { int64_t size, mtime_ns; int w, h; const unsigned char *px; };
+
+/* The cache is mapped, not read: pixels of sprites on pages that need no redrawing are never touched. */
+struct Mapped {
+    const unsigned char *p = nullptr;
+    size_t n = 0;
+    ~Mapped() { if (p) munmap((void *)p, n); }
+};
+
+static bool map_file(const std::string &path, Mapped *m)
+{
+    int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return false;
+    struct stat st;
+    void *p = MAP_FAILED;
+    if (fstat(fd, &st) == 0 && st.st_size > 0) p = mmap(nullptr, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (p == MAP_FAILED) return false;
+    m->p = (const unsigned char *)p;
+    m->n = (size_t)st.st_size;
+    return true;
+}
+
+static std::map<std::string, Cached> cache_parse(const unsigned char *buf, size_t n)
+{
+    std::map<std::string, Cached> out;
+    size_t at = 0;
+    auto take = [&](void *dst, size_t len) { if (n - at < len) return false; memcpy(dst, &buf[at], len); at += len; return true; };
+    char magic[8];
+    uint32_t count = 0;
+    if (!take(magic, 8) || memcmp(magic, "THACACHE", 8) != 0 || !take(&count, 4)) return out;
+    for (uint32_t i = 0; i < count; i++) {
+        uint32_t len = 0;
+        Cached c;
+        if (!take(&len, 4) || len > 4096 || n - at < len) return {};
+        std::string path((const char *)&buf[at], len);
+        at += len;
+        if (!take(&c.size, 8) || !take(&c.mtime_ns, 8) || !take(&c.w, 4) || !take(&c.h, 4)) return {};
+        if (c.w <= 0 || c.h <= 0 || c.w > 65536 || c.h > 65536 || (uint64_t)(n - at) < (uint64_t)c.w * c.h * 4) return {};
+        c.px = &buf[at];
+        at += (size_t)c.w * c.h * 4;
+        out[path] = c;
+    }
+    return out;
+}
+
+static bool cache_write(const std::string &path, const std::vector<Image> &images)
+{
+    std::string tmp = path + ".tmp";
+    FILE *f = fopen(tmp.c_str(), "wb");
+    if (!f) return false;
+    uint32_t count = 0;
+    for (const Image &im : images) count += im.pixels != nullptr;
+    bool ok = fwrite("THACACHE", 1, 8, f) == 8 && fwrite(&count, 4, 1, f) == 1;
+    for (const Image &im : images) {
+        if (!ok || !im.pixels) continue;
+        uint32_t len = (uint32_t)im.rel.size();
+        ok = fwrite(&len, 4, 1, f) == 1 && fwrite(im.rel.data(), 1, len, f) == len && fwrite(&im.size, 8, 1, f) == 1 &&
+             fwrite(&im.mtime_ns, 8, 1, f) == 1 && fwrite(&im.w, 4, 1, f) == 1 && fwrite(&im.h, 4, 1, f) == 1 &&
+             fwrite(im.pixels, 1, (size_t)im.w * im.h * 4, f) == (size_t)im.w * im.h * 4;
+    }
+    ok = (fclose(f) == 0) && ok;
+    if (ok) ok = rename(tmp.c_str(), path.c_str()) == 0;
+    if (!ok) remove(tmp.c_str());
+    return ok;
+}
+
+static const int BIG_PAGE_MAX = 4096;   /* an image larger than a shared page gets a page of its own, up to this */
+
 static void usage()
 {
-    fprintf(stderr, "usage: atlas_pack [--force] [--page-size N] [--padding N] <src_dir> <out_dir>\n");
+    fprintf(stderr, "usage: atlas_pack [--force] [--no-cache] [--page-size N] [--padding N] <src_dir> <out_dir>\n");
 }
 
 int main(int argc, char **argv)
 {
     double t0 = now_ms();
-    bool force = false;
-    int page_max = 1024, padding = 1;
+    bool force = false, no_cache = false;
+    int page_max = 512, padding = 1;
     const char *src = nullptr, *out = nullptr;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--force")) force = true;
+        else if (!strcmp(argv[i], "--no-cache")) no_cache = true;
         else if (!strcmp(argv[i], "--page-size") && i + 1 < argc) page_max = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--padding") && i + 1 < argc) padding = atoi(argv[++i]);
         else if (argv[i][0] == '-') { usage(); return 2; }
@@ -241,13 +334,15 @@ int main(int argc, char **argv)
         }
     }
 
-    /* ---- decode */
+    /* ---- decode: names and ids first (cheap, in order), then the pixels on a few threads */
     std::vector<Image> images;
     for (const Input &in : inputs) {
         if (!ends_with_ci(in.rel, ".png")) continue;
         Image im;
         im.rel = in.rel;
         im.abs = in.abs;
+        im.size = in.size;
+        im.mtime_ns = in.mtime_ns;
         im.name = in.rel.substr(0, in.rel.size() - 4);
         im.id = thal_id(im.name.c_str());
         if (im.name.size() >= THAL_NAME_MAX || in.rel.size() >= THAL_NAME_MAX) im.error = "path too long for the manifest";
@@ -257,32 +352,64 @@ int main(int argc, char **argv)
             if (o.name == im.name) im.error = "duplicate sprite name (also " + o.rel + ")";
             else if (o.id == im.id) im.error = "id collides with sprite '" + o.name + "'; rename one";
         }
-        if (im.error.empty()) {
-            int comp = 0;
-            im.pixels = stbi_load(in.abs.c_str(), &im.w, &im.h, &comp, 4);
-            if (!im.pixels) {
-                const char *why = stbi_failure_reason();
-                im.error = std::string("cannot decode: ") + (why ? why : "unknown error");
-            } else if (im.w + 2 * padding > page_max || im.h + 2 * padding > page_max) {
-                char b[160];
-                snprintf(b, sizeof b, "%dx%d does not fit a %dx%d page with %dpx padding", im.w, im.h, page_max, page_max, padding);
-                im.error = b;
-            }
-        }
-        if (!im.error.empty()) {
-            fprintf(stderr, "atlas_pack: %s: %s\n", in.abs.c_str(), im.error.c_str());
-            if (im.pixels) { stbi_image_free(im.pixels); im.pixels = nullptr; }
-        }
         std::string pivot_rel = im.name + ".pivot";
         for (const Input &p : inputs)
             if (p.rel == pivot_rel && !read_pivot(p.abs, &im.pivot_x, &im.pivot_y))
                 fprintf(stderr, "atlas_pack: %s: expected two numbers like \"0.5 1\", using the centre\n", p.abs.c_str());
         images.push_back(im);
     }
+    Mapped cache_map;
+    std::map<std::string, Cached> cache;
+    std::string cache_path = out_dir + "/atlas.cache";
+    if (!no_cache && map_file(cache_path, &cache_map)) cache = cache_parse(cache_map.p, cache_map.n);
+    int decoded = 0;
+    for (Image &im : images) {
+        auto it = cache.find(im.rel);
+        if (!im.error.empty() || it == cache.end() || it->second.size != im.size || it->second.mtime_ns != im.mtime_ns) continue;
+        im.pixels = (unsigned char *)it->second.px;
+        im.cached = true;
+        im.w = it->second.w;
+        im.h = it->second.h;
+    }
+    std::atomic<size_t> next_image{ 0 };
+    auto decode = [&]() {
+        for (size_t i; (i = next_image++) < images.size();) {
+            Image &im = images[i];
+            if (!im.error.empty()) continue;
+            int comp = 0;
+            if (!im.cached) im.pixels = stbi_load(im.abs.c_str(), &im.w, &im.h, &comp, 4);
+            if (!im.pixels) {
+                const char *why = stbi_failure_reason();
+                im.error = std::string("cannot decode: ") + (why ? why : "unknown error");
+            } else if (im.w + 2 * padding > BIG_PAGE_MAX || im.h + 2 * padding > BIG_PAGE_MAX) {
+                char b[160];
+                snprintf(b, sizeof b, "%dx%d is larger than the largest page (%dx%d with %dpx padding)", im.w, im.h,
+                         BIG_PAGE_MAX, BIG_PAGE_MAX, padding);
+                im.error = b;
+                release(im);
+            }
+        }
+    };
+    unsigned nthreads = std::min(4u, std::max(1u, std::thread::hardware_concurrency()));
+    if (images.size() < 16) nthreads = 1;
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < nthreads; t++) pool.emplace_back(decode);
+    decode();
+    for (std::thread &t : pool) t.join();
+    for (const Image &im : images) {
+        if (!im.error.empty()) fprintf(stderr, "atlas_pack: %s: %s\n", im.abs.c_str(), im.error.c_str());
+        decoded += im.pixels && !im.cached;
+    }
 
-    /* ---- place: fill page 0, whatever did not fit goes to page 1, and so on */
-    std::vector<int> todo;
-    for (int i = 0; i < (int)images.size(); i++) if (images[i].pixels) todo.push_back(i);
+    /* ---- place: fill page 0, whatever did not fit goes to page 1, and so on; then one page for
+       each image too big for a shared page */
+    std::vector<int> todo, big;
+    for (int i = 0; i < (int)images.size(); i++) {
+        const Image &im = images[(size_t)i];
+        if (!im.pixels) continue;
+        if (im.w + 2 * padding > page_max || im.h + 2 * padding > page_max) big.push_back(i);
+        else todo.push_back(i);
+    }
     std::vector<stbrp_node> nodes((size_t)page_max);
     struct PageInfo { int w = 1, h = 1; };
     std::vector<PageInfo> pages;
@@ -312,7 +439,7 @@ int main(int argc, char **argv)
             placed++;
         }
         if (!placed) {
-            for (int i : rest) { images[(size_t)i].error = "could not be placed"; stbi_image_free(images[(size_t)i].pixels); images[(size_t)i].pixels = nullptr; }
+            for (int i : rest) { images[(size_t)i].error = "could not be placed"; release(images[(size_t)i]); }
             break;
         }
         std::sort(rest.begin(), rest.end());
@@ -321,26 +448,58 @@ int main(int argc, char **argv)
         pages.push_back(pi);
         todo.swap(rest);
     }
+    for (int i : big) {
+        Image &im = images[(size_t)i];
+        PageInfo pi;
+        pi.w = pow2_at_least(im.w + 2 * padding);
+        pi.h = pow2_at_least(im.h + 2 * padding);
+        im.page = (int)pages.size();
+        im.x = im.y = padding;
+        pages.push_back(pi);
+    }
 
-    /* ---- compose and write the pages that changed */
+    /* ---- compose and write the pages that changed. A page is left alone without even composing it
+       when it holds the same sprites at the same places as before and none of their pixels changed. */
+    std::vector<int> old_on_page((size_t)std::max(old.page_count, 0), 0);
+    std::map<std::string, const thal_sprite *> old_by_name;
+    bool old_comparable = have_old && old.page_max == page_max && old.padding == padding;
+    if (old_comparable)
+        for (int i = 0; i < old.sprite_count; i++)
+            if (!old.sprites[i].error) { old_by_name[old.sprites[i].name] = &old.sprites[i]; old_on_page[(size_t)old.sprites[i].page]++; }
     int written = 0, failed = 0;
     for (int p = 0; p < (int)pages.size(); p++) {
         const PageInfo &pi = pages[(size_t)p];
-        std::vector<unsigned char> px((size_t)pi.w * pi.h * 4, 0);
-        for (const Image &im : images)
-            if (im.pixels && im.page == p) blit_extruded(px.data(), pi.w, im, padding);
         thal_page *tp = thal_add_page(&now);
         if (!tp) { fprintf(stderr, "atlas_pack: out of memory\n"); return 1; }
         tp->w = pi.w;
         tp->h = pi.h;
-        tp->hash = thal_hash(px.data(), px.size(), ((uint64_t)(uint32_t)pi.w << 32) | (uint32_t)pi.h);
         snprintf(tp->file, sizeof tp->file, "atlas_%d.png", p);
         std::string final_path = out_dir + "/" + tp->file;
+        bool untouched = old_comparable && p < old.page_count && old.pages[p].w == pi.w && old.pages[p].h == pi.h &&
+                         !strcmp(old.pages[p].file, tp->file) && file_exists(final_path);
+        int on_page = 0;
+        for (const Image &im : images) {
+            if (!untouched) break;
+            if (!im.pixels || im.page != p) continue;
+            on_page++;
+            auto it = old_by_name.find(im.name);
+            untouched = im.cached && it != old_by_name.end() && it->second->page == p && it->second->x == im.x &&
+                        it->second->y == im.y && it->second->w == im.w && it->second->h == im.h;
+        }
+        if (untouched && on_page == old_on_page[(size_t)p]) {
+            tp->hash = old.pages[p].hash;
+            continue;
+        }
+        std::vector<unsigned char> px((size_t)pi.w * pi.h * 4, 0);
+        for (const Image &im : images)
+            if (im.pixels && im.page == p) blit_extruded(px.data(), pi.w, im, padding);
+        tp->hash = thal_hash(px.data(), px.size(), ((uint64_t)(uint32_t)pi.w << 32) | (uint32_t)pi.h);
         bool same = have_old && p < old.page_count && old.pages[p].hash == tp->hash && old.pages[p].w == tp->w &&
                     old.pages[p].h == tp->h && !strcmp(old.pages[p].file, tp->file) && file_exists(final_path);
         if (same) continue;
         std::string tmp = out_dir + "/.atlas_" + std::to_string(p) + ".png.tmp";
         stbi_write_png_compression_level = 5;
+        stbi_write_force_png_filter = 1;    /* one filter for every row: 2-3x faster to write, similar size */
         if (!stbi_write_png(tmp.c_str(), pi.w, pi.h, 4, px.data(), pi.w * 4)) {
             fprintf(stderr, "atlas_pack: %s: cannot write the page\n", tmp.c_str());
             failed = 1;
@@ -393,13 +552,14 @@ int main(int argc, char **argv)
         closedir(d);
     }
 
+    if (!cache_write(cache_path, images)) fprintf(stderr, "atlas_pack: %s: cannot write the cache (next run decodes everything)\n", cache_path.c_str());
     int errors = 0;
     for (Image &im : images) {
         if (!im.pixels) errors++;
-        else stbi_image_free(im.pixels);
+        release(im);
     }
-    printf("atlas_pack: %d sprites on %d pages (%d written), %d errors, %.1f ms\n", (int)images.size() - errors,
-           (int)pages.size(), written, errors, now_ms() - t0);
+    printf("atlas_pack: %d sprites on %d pages (%d written, %d images decoded), %d errors, %.1f ms\n", (int)images.size() - errors,
+           (int)pages.size(), written, decoded, errors, now_ms() - t0);
     thal_free(&old);
     thal_free(&now);
     return 0;

@@ -100,7 +100,11 @@ static void verify(thal_manifest *m, int expect_sprites)
         if (!d) return;
         TH_CHECK_EQ_INT(pages[(size_t)p].w, m->pages[p].w);
         TH_CHECK_EQ_INT(pages[(size_t)p].h, m->pages[p].h);
-        TH_CHECK(m->pages[p].w <= m->page_max && m->pages[p].h <= m->page_max);
+        int on_page = 0;
+        for (int i = 0; i < m->sprite_count; i++) on_page += !m->sprites[i].error && m->sprites[i].page == p;
+        TH_CHECK_MSG((m->pages[p].w <= m->page_max && m->pages[p].h <= m->page_max) || on_page == 1,
+                     "page %d is %dx%d with %d sprites", p, m->pages[p].w, m->pages[p].h, on_page);
+        TH_CHECK((m->pages[p].w & (m->pages[p].w - 1)) == 0 && (m->pages[p].h & (m->pages[p].h - 1)) == 0);
         pages[(size_t)p].px.assign(d, d + (size_t)pages[(size_t)p].w * pages[(size_t)p].h * 4);
         stbi_image_free(d);
     }
@@ -145,6 +149,7 @@ static void test_pack_and_verify(void)
     write_png("hero/run 2", 32, 32, 2);
     write_png("deep/a/b/dot", 1, 1, 3);
     write_png("wide", 200, 12, 4);
+    write_png("huge", 300, 40, 5);   /* wider than a 256 page: a page of its own */
     srand(99);
     for (int i = 0; i < 60; i++) write_png("many/m" + std::to_string(i), 1 + rand() % 70, 1 + rand() % 70, 100u + (unsigned)i);
     write_text(g_tmp + "/src/hero/idle.pivot", "0.25 1\n");
@@ -156,8 +161,11 @@ static void test_pack_and_verify(void)
     TH_CHECK_EQ_INT(r.status, 0);
     thal_manifest m;
     thal_init(&m);
-    verify(&m, 64);
-    TH_CHECK_MSG(m.page_count >= 2, "expected several 256px pages, got %d", m.page_count);
+    verify(&m, 65);
+    TH_CHECK_MSG(m.page_count >= 3, "expected several 256px pages, got %d", m.page_count);
+    const thal_sprite *huge = thal_find(&m, game_sprite_id("huge"));
+    TH_CHECK(huge && !huge->error && huge->page == m.page_count - 1 && m.pages[m.page_count - 1].w == 512 && m.pages[m.page_count - 1].h == 64);
+    TH_CHECK(r.out.find("65 images decoded") != std::string::npos);
     const thal_sprite *idle = thal_find(&m, game_sprite_id("hero/idle"));
     TH_CHECK(idle && idle->pivot_x == 0.25f && idle->pivot_y == 1.0f);
     const thal_sprite *run = thal_find(&m, game_sprite_id("hero/run 2"));
@@ -213,7 +221,8 @@ static void test_only_changed_page_rewritten(void)
     TH_CHECK_EQ_INT(r.status, 0);
     thal_manifest n;
     thal_init(&n);
-    verify(&n, 64);
+    verify(&n, 65);
+    TH_CHECK_MSG(r.out.find("(1 written, 1 images decoded)") != std::string::npos, "stdout: %s", r.out.c_str());
     const thal_sprite *t = thal_find(&n, game_sprite_id("hero/run 2"));
     TH_CHECK(t && t->page == page && t->x == x && t->y == y);
     TH_CHECK_EQ_INT(n.page_count, m.page_count);
@@ -234,18 +243,36 @@ static void test_fixed_image_comes_back(void)
     TH_CHECK_MSG(r.err.find("broken.png") == std::string::npos, "stderr: %s", r.err.c_str());
     thal_manifest m;
     thal_init(&m);
-    verify(&m, 65);
+    verify(&m, 66);
     const thal_sprite *b = thal_find(&m, game_sprite_id("broken"));
     TH_CHECK(b && !b->error);
     thal_free(&m);
 }
 
+static void test_damaged_cache_is_ignored(void)
+{
+    write_text(g_tmp + "/out/atlas.cache", "THACACHE\x05\x00\x00\x00garbage");
+    write_png("hero/run 2", 32, 32, 778);
+    Run r = pack("--page-size 256");
+    TH_CHECK_EQ_INT(r.status, 0);
+    TH_CHECK_MSG(r.out.find("66 images decoded") != std::string::npos, "stdout: %s", r.out.c_str());
+    thal_manifest m;
+    thal_init(&m);
+    verify(&m, 66);
+    write_png("hero/run 2", 32, 32, 779);
+    r = pack("--page-size 256 --no-cache");
+    TH_CHECK(r.out.find("66 images decoded") != std::string::npos);
+    verify(&m, 66);
+    thal_free(&m);
+}
+
 static void test_stale_pages_removed_and_empty_source(void)
 {
-    std::string cmd = "rm -rf '" + g_tmp + "/src/many' '" + g_tmp + "/src/wide.png'";
+    std::string cmd = "rm -rf '" + g_tmp + "/src/many' '" + g_tmp + "/src/wide.png' '" + g_tmp + "/src/huge.png'";
     TH_CHECK(system(cmd.c_str()) == 0);
     for (int i = 0; i < 60; i++) g_pics.erase("many/m" + std::to_string(i));
     g_pics.erase("wide");
+    g_pics.erase("huge");
     Run r = pack("--page-size 256");
     TH_CHECK_EQ_INT(r.status, 0);
     thal_manifest m;
@@ -291,6 +318,7 @@ int main(void)
     TH_RUN(test_unchanged_input_is_a_no_op);
     TH_RUN(test_only_changed_page_rewritten);
     TH_RUN(test_fixed_image_comes_back);
+    TH_RUN(test_damaged_cache_is_ignored);
     TH_RUN(test_stale_pages_removed_and_empty_source);
     TH_RUN(test_unwritable_output_fails);
     std::string cmd = "rm -rf '" + g_tmp + "'";
