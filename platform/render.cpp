@@ -133,7 +133,7 @@ static struct RenderState {
     float cam_x = 0, cam_y = 0, cam_zoom = 1;
     double last_drop_log = -1e9;
 
-    Page pages[64];
+    Page pages[MAX_ATLAS_PAGES];
     int page_count = 0;
     SpriteInfo *table = nullptr;
     uint32_t table_mask = 0;
@@ -382,7 +382,7 @@ static int atlas_apply(AtlasJob *j, bool announce)
         thal_free(&empty);
         return 1;
     }
-    Page next[64];
+    Page next[MAX_ATLAS_PAGES];
     int n = (int)j->pages.size();
     for (int i = 0; i < n; i++) {
         const thal_page &mp = j->m.pages[i];
@@ -407,11 +407,11 @@ static int atlas_apply(AtlasJob *j, bool announce)
         }
     }
     if (j->m.page_count > MAX_ATLAS_PAGES) {
-        asset_error(j->manifest_path, "more than 64 pages; the sprites beyond them draw as placeholders");
+        asset_error(j->manifest_path, "more than " + std::to_string(MAX_ATLAS_PAGES) + " pages; the sprites beyond them draw as placeholders");
         errors++;
     }
     for (int i = 0; i < g_r.page_count; i++) if (g_r.pages[i].tex) SDL_DestroyTexture(g_r.pages[i].tex);
-    for (int i = 0; i < 64; i++) g_r.pages[i] = i < n ? next[i] : Page();
+    for (int i = 0; i < MAX_ATLAS_PAGES; i++) g_r.pages[i] = i < n ? next[i] : Page();
     g_r.page_count = n;
     table_build(&j->m);
     for (int i = 0; i < j->m.sprite_count; i++) {
@@ -1023,7 +1023,7 @@ void render_shutdown(void)
     delete g_r.font_job;
     g_r.font_job = nullptr;
     for (int i = 0; i < g_r.page_count; i++) if (g_r.pages[i].tex) SDL_DestroyTexture(g_r.pages[i].tex);
-    for (int i = 0; i < 64; i++) g_r.pages[i] = Page();
+    for (int i = 0; i < MAX_ATLAS_PAGES; i++) g_r.pages[i] = Page();
     g_r.page_count = 0;
     if (g_r.placeholder) SDL_DestroyTexture(g_r.placeholder);
     if (g_r.system) SDL_DestroyTexture(g_r.system);
