@@ -33,6 +33,7 @@ typedef struct Options {
     int64_t     frames;          /* exit after this many frames; -1 = run until quit */
     const char *log_json;
     const char *log_file;
+    const char *frame_log;
     int         shot_count;
     int64_t     shot_frame[MAX_SCREENSHOTS];
     const char *shot_path[MAX_SCREENSHOTS];

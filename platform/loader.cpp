@@ -105,7 +105,16 @@ static void watch_note(const char *dir, const char *name, uint32_t mask)
 {
     char path[HOST_PATH];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    if ((mask & IN_ISDIR) && (mask & (IN_CREATE | IN_MOVED_TO))) { watch_add_tree(path); return; }
+    if ((mask & IN_ISDIR) && (mask & (IN_CREATE | IN_MOVED_TO))) {
+        /* a folder moved in arrives whole: its files were never seen being written */
+        watch_add_tree(path);
+        DIR *d = opendir(path);
+        if (!d) return;
+        struct dirent *e;
+        while ((e = readdir(d))) if (e->d_name[0] != '.') watch_note(path, e->d_name, IN_MOVED_TO | (e->d_type == DT_DIR ? IN_ISDIR : 0));
+        closedir(d);
+        return;
+    }
     if (mask & IN_ISDIR) return;
     char libdir[HOST_PATH];
     snprintf(libdir, sizeof libdir, "%s/build/game", W.root);

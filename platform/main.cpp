@@ -22,7 +22,7 @@
 static Options O;
 
 /* ================================================================ logging and events */
-static FILE *g_json, *g_logfile;
+static FILE *g_json, *g_logfile, *g_frame_log;
 static double g_t0;
 static uint64_t g_frame;
 
@@ -992,6 +992,10 @@ int main(int argc, char **argv)
     g_logfile = fopen(logpath, "a");
     if (!g_logfile) fprintf(stderr, "host: cannot open log file %s: %s\n", logpath, strerror(errno));
     if (O.input_path && !script_load(O.input_path)) return 2;
+    if (O.frame_log && !(g_frame_log = fopen(O.frame_log, "w"))) {
+        fprintf(stderr, "host: --frame-log %s: %s\n", O.frame_log, strerror(errno));
+        return 2;
+    }
 
     host_event("start", "\"pid\":%d,\"root\":\"%s\",\"memory_mb\":%llu,\"headless\":%s", (int)getpid(), O.root,
                (unsigned long long)O.memory_mb, O.headless ? "true" : "false");
@@ -999,6 +1003,7 @@ int main(int argc, char **argv)
     if (O.headless) {
         SDL_SetHint(SDL_HINT_VIDEODRIVER, "offscreen");
         SDL_SetHint(SDL_HINT_RENDER_DRIVER, "software");
+        SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0");   /* no GL probing through EGL */
         SDL_SetHint(SDL_HINT_AUDIODRIVER, "dummy");
     }
     if (SDL_Init(SDL_INIT_VIDEO | SDL_INIT_EVENTS | SDL_INIT_TIMER) != 0) {
@@ -1188,6 +1193,7 @@ int main(int argc, char **argv)
         if (!O.fast && !vsync && work_ms < STEP * 1000.0 - 1.0) SDL_Delay((Uint32)(STEP * 1000.0 - work_ms));
         double interval_ms = g_frame ? (frame_start - last_frame_start) * 1000.0 : work_ms;
         last_frame_start = frame_start;
+        if (g_frame_log) fprintf(g_frame_log, "%llu %.3f %d %d\n", (unsigned long long)g_frame, work_ms, rs.sprites, rs.draw_calls);
         g_frame_ms[g_frame_ms_at] = (float)work_ms;
         g_frame_ms_at = (g_frame_ms_at + 1) % FRAME_HISTORY;
         if (R.building || br.finished) { if (interval_ms > R.build_frame_max_ms) R.build_frame_max_ms = interval_ms; }
@@ -1230,5 +1236,6 @@ int main(int argc, char **argv)
     SDL_Quit();
     if (g_logfile) fclose(g_logfile);
     if (g_json) fclose(g_json);
+    if (g_frame_log) fclose(g_frame_log);
     return 0;
 }

@@ -21,6 +21,7 @@ void options_usage(FILE *f)
         "  --fast                run one fixed step per frame without waiting for the clock\n"
         "  --log-json PATH       write events as JSON lines\n"
         "  --log-file PATH       human-readable log (default build/host.log)\n"
+        "  --frame-log PATH      one line per frame: frame, work ms, sprites, draw calls\n"
         "  --screenshot F:PATH   write a PNG of frame F (repeatable)\n"
         "  --input PATH          replay scripted input events (\"<step> down|up|tap KEY\", ...)\n"
         "  --record PATH         record a snapshot + every step's input to PATH\n"
@@ -63,6 +64,7 @@ int options_parse(int argc, char **argv, Options *o, char *err, size_t cap)
         else if (!strcmp(a, "--root")) { NEED_VALUE(); snprintf(o->root, sizeof o->root, "%s", v); }
         else if (!strcmp(a, "--log-json")) { NEED_VALUE(); o->log_json = v; }
         else if (!strcmp(a, "--log-file")) { NEED_VALUE(); o->log_file = v; }
+        else if (!strcmp(a, "--frame-log")) { NEED_VALUE(); o->frame_log = v; }
         else if (!strcmp(a, "--input")) { NEED_VALUE(); o->input_path = v; }
         else if (!strcmp(a, "--record")) { NEED_VALUE(); o->record_path = v; }
         else if (!strcmp(a, "--replay")) { NEED_VALUE(); o->replay_path = v; }
