@@ -1,0 +1,1399 @@
+/* th_collide.h - 2D collision: shapes, overlap tests, manifolds, distance, rays, swept tests,
+   pixel masks and a broadphase grid.
+
+   WHAT IT DOES
+     Shapes: circle, AABB, capsule (a segment with a radius; radius 0 is a plain segment), convex
+     polygon of up to THC_MAX_POLY_VERTS vertices placed by a transform (position + rotation: an
+     oriented box is a 4-vertex polygon), and rays/segments.
+     For every pair of shapes:
+       - a boolean overlap test               thc_circle_to_poly(...), or thc_overlap(...) for any pair
+       - a manifold                           thc_circle_to_poly_manifold(...), or thc_collide(...)
+         n points from A to B; up to 2 contact points, each with its depth (count 0 = no contact).
+         Contact points lie midway between the two surfaces. Push A out of B by moving it
+         -n * max(depths). Touching shapes (depth 0) count as overlapping.
+       - the minimum translation vector       thc_mtv(...)
+       - closest points and distance          thc_distance(...)
+       - swept time of impact by translation  thc_toi(...): both shapes may move; a fast bullet never
+         tunnels through a thin wall.
+     Ray casts against every shape (fraction along the ray and surface normal), closest point on a
+     segment / AABB / circle, segment-segment intersection, point-in-shape, AABB of any shape.
+     Pixel masks: a 1-bit mask built once from an RGBA image's alpha; two masks are compared only
+     inside the overlap of their rectangles, 32 pixels at a time.
+     Broadphase: a spatial-hash grid over caller memory; every overlapping pair once, plus AABB and
+     ray queries. It is unbounded, so bodies far from the origin work like bodies near it.
+
+   HOW
+     Polygon-polygon (and every pair with a capsule or AABB side) uses SAT over the face normals of
+     both shapes. When the shapes' cores overlap, the face of least penetration is the reference face
+     (A's face wins unless B's is better by 2% + 0.001, so nearly equal axes do not flip from frame to
+     frame); the incident edge of the other shape is clipped against the reference face's side planes
+     (Sutherland-Hodgman) and the points below the surface are kept. Capsules are 2-vertex polygons
+     with a radius; circles are 1-vertex ones. When the cores are apart but the radii overlap, the
+     exact closest features (every vertex against every edge, at most 8x8: the same answer GJK gives)
+     decide the normal, and a reference face lined up with it gives two contact points.
+     Everything is computed in a frame centred on shape A, so shapes around (100000, 100000) give the
+     same answers as at the origin.
+
+   USE
+     #define TH_COLLIDE_IMPLEMENTATION in exactly one C or C++ file before including it.
+     Everything else includes it plainly. C99 and C++ compatible. No allocation: the grid and the
+     masks live in memory the caller hands over (thc_grid_bytes / thc_mask_bytes tell how much), and
+     hold offsets, never pointers, so they may live in a block that is snapshotted and restored.
+
+   CONVENTIONS
+     Polygons are stored counter-clockwise in a y-up frame (clockwise as seen on a y-down screen);
+     thc_make_poly takes any points and keeps their convex hull in that order, with outward normals.
+     A thc_transform pointer may be NULL (identity); transforms apply to polygons only.
+     A ray is p + d * t for t in [0, ray.t]: with d a unit vector t is a distance, with d = end - start
+     and ray.t = 1 it is the fraction of the segment. Angles are radians. Units are the caller's
+     (pixels in the sample game); THC_TOLERANCE is in those units.
+     Degenerate input is answered, never crashed on: coincident centres give the normal (1, 0), a
+     zero-length capsule is a circle, a zero-area polygon is the segment it spans, zero radii work.
+
+   CUSTOMIZATION
+     THC_MAX_POLY_VERTS   (8)     vertices per polygon
+     THC_GRID_MAX_CELLS   (16)    cells one body may cover before it goes on the grid's "large" list
+     THC_TOLERANCE        (1e-3f) how close thc_toi brings two shapes before it calls them touching
+
+   EXAMPLE (compiled verbatim by tests/unit/test_th_collide_c.c)
+     static float example_collide(void) {
+         thc_circle ball = { { 0, 0 }, 10 };
+         thc_aabb wall = { { 5, -20 }, { 30, 20 } };
+         thc_manifold m;
+         thc_circle_to_aabb_manifold(&ball, &wall, &m);      // m.count 1, m.n (1, 0), depth 5
+         if (m.count) {
+             ball.p.x -= m.n.x * m.depths[0];
+             ball.p.y -= m.n.y * m.depths[0];
+         }
+         thc_v2 pts[4] = { { -8, -8 }, { 8, -8 }, { 8, 8 }, { -8, 8 } };
+         thc_poly crate;
+         thc_make_poly(&crate, pts, 4);
+         thc_v2 crate_at = { 60, 0 };
+         thc_transform crate_xf = thc_make_transform(crate_at, 0.5f);
+         thc_v2 move = { 100, 0 }, still = { 0, 0 };
+         thc_toi_result hit = thc_toi(&ball, THC_CIRCLE, NULL, move, &crate, THC_POLY, &crate_xf, still);
+         thc_ray ray = { { -100, 0 }, { 1, 0 }, 500 };
+         thc_ray_hit rc;
+         int seen = thc_raycast(ray, &crate, THC_POLY, &crate_xf, &rc);
+         return hit.hit && seen ? hit.t : -1.0f;
+     }
+   END EXAMPLE
+*/
+#ifndef TH_COLLIDE_H
+#define TH_COLLIDE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifndef THC_MAX_POLY_VERTS
+#define THC_MAX_POLY_VERTS 8
+#endif
+#ifndef THC_GRID_MAX_CELLS
+#define THC_GRID_MAX_CELLS 16
+#endif
+#ifndef THC_TOLERANCE
+#define THC_TOLERANCE 1e-3f
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------- types */
+typedef struct thc_v2 { float x, y; } thc_v2;
+typedef struct thc_circle { thc_v2 p; float r; } thc_circle;
+typedef struct thc_aabb { thc_v2 min, max; } thc_aabb;
+typedef struct thc_capsule { thc_v2 a, b; float r; } thc_capsule;                      /* segment a-b grown by r */
+typedef struct thc_transform { thc_v2 p; float c, s; } thc_transform;   /* position, cos and sin of the rotation */
+typedef struct thc_poly { int count; thc_v2 verts[THC_MAX_POLY_VERTS]; thc_v2 norms[THC_MAX_POLY_VERTS]; } thc_poly;
+typedef struct thc_manifold { int count; float depths[2]; thc_v2 contact_points[2]; thc_v2 n; } thc_manifold;
+typedef struct thc_toi_result { int hit; float t; thc_v2 n; thc_v2 p; } thc_toi_result;  /* n: surface normal at p, facing the mover */
+typedef struct thc_ray { thc_v2 p, d; float t; } thc_ray;           /* p + d * t, t in [0, ray.t] */
+typedef struct thc_ray_hit { float t; thc_v2 n; } thc_ray_hit;      /* where the ray enters, and the surface normal there */
+typedef enum thc_type { THC_NONE = 0, THC_CIRCLE, THC_AABB, THC_CAPSULE, THC_POLY } thc_type;
+
+/* ---------------------------------------------------------------- shapes and helpers */
+int           thc_make_poly(thc_poly *out, const thc_v2 *pts, int count);  /* convex hull; returns vertex count (0 if degenerate) */
+int           thc_make_box(thc_poly *out, float half_w, float half_h);     /* centred box; with a transform it is an OBB */
+int           thc_poly_normals(thc_poly *p);                               /* outward normals from verts; 0 if an edge has no length */
+thc_transform thc_make_transform(thc_v2 p, float radians);
+thc_v2        thc_mul_xf(thc_transform xf, thc_v2 v);       /* local -> world point */
+thc_v2        thc_mul_rot(thc_transform xf, thc_v2 v);      /* local -> world direction */
+thc_v2        thc_mulT_xf(thc_transform xf, thc_v2 v);      /* world -> local point */
+thc_v2        thc_mulT_rot(thc_transform xf, thc_v2 v);     /* world -> local direction */
+thc_aabb      thc_shape_aabb(const void *s, thc_type t, const thc_transform *xf);          /* bounding box of any shape */
+int           thc_point_in_shape(thc_v2 p, const void *s, thc_type t, const thc_transform *xf);  /* boundary counts as inside */
+thc_v2        thc_closest_on_segment(thc_v2 p, thc_v2 a, thc_v2 b);
+thc_v2        thc_closest_on_aabb(thc_v2 p, const thc_aabb *b);       /* p itself when inside */
+thc_v2        thc_closest_on_circle(thc_v2 p, const thc_circle *c);   /* p itself when inside */
+int           thc_segment_intersect(thc_v2 a0, thc_v2 a1, thc_v2 b0, thc_v2 b1, float *ta, float *tb, thc_v2 *p);  /* 1 if they cross or touch; ta/tb/p may be NULL */
+float         thc_segment_closest(thc_v2 a0, thc_v2 a1, thc_v2 b0, thc_v2 b1, thc_v2 *pa, thc_v2 *pb);  /* distance between two segments */
+
+/* ---------------------------------------------------------------- overlap tests, one per pair (1 = touching or overlapping) */
+int thc_circle_to_circle(const thc_circle *a, const thc_circle *b);
+int thc_circle_to_aabb(const thc_circle *a, const thc_aabb *b);
+int thc_circle_to_capsule(const thc_circle *a, const thc_capsule *b);
+int thc_circle_to_poly(const thc_circle *a, const thc_poly *b, const thc_transform *bx);
+int thc_aabb_to_aabb(const thc_aabb *a, const thc_aabb *b);
+int thc_aabb_to_capsule(const thc_aabb *a, const thc_capsule *b);
+int thc_aabb_to_poly(const thc_aabb *a, const thc_poly *b, const thc_transform *bx);
+int thc_capsule_to_capsule(const thc_capsule *a, const thc_capsule *b);
+int thc_capsule_to_poly(const thc_capsule *a, const thc_poly *b, const thc_transform *bx);
+int thc_poly_to_poly(const thc_poly *a, const thc_transform *ax, const thc_poly *b, const thc_transform *bx);
+
+/* ---------------------------------------------------------------- manifolds (normal from A to B) */
+void thc_circle_to_circle_manifold(const thc_circle *a, const thc_circle *b, thc_manifold *m);
+void thc_circle_to_aabb_manifold(const thc_circle *a, const thc_aabb *b, thc_manifold *m);
+void thc_circle_to_capsule_manifold(const thc_circle *a, const thc_capsule *b, thc_manifold *m);
+void thc_circle_to_poly_manifold(const thc_circle *a, const thc_poly *b, const thc_transform *bx, thc_manifold *m);
+void thc_aabb_to_aabb_manifold(const thc_aabb *a, const thc_aabb *b, thc_manifold *m);
+void thc_aabb_to_capsule_manifold(const thc_aabb *a, const thc_capsule *b, thc_manifold *m);
+void thc_aabb_to_poly_manifold(const thc_aabb *a, const thc_poly *b, const thc_transform *bx, thc_manifold *m);
+void thc_capsule_to_capsule_manifold(const thc_capsule *a, const thc_capsule *b, thc_manifold *m);
+void thc_capsule_to_poly_manifold(const thc_capsule *a, const thc_poly *b, const thc_transform *bx, thc_manifold *m);
+void thc_poly_to_poly_manifold(const thc_poly *a, const thc_transform *ax, const thc_poly *b, const thc_transform *bx, thc_manifold *m);
+
+/* ---------------------------------------------------------------- any pair, by type (transforms apply to THC_POLY, may be NULL) */
+int    thc_overlap(const void *a, thc_type ta, const thc_transform *ax, const void *b, thc_type tb, const thc_transform *bx);
+void   thc_collide(const void *a, thc_type ta, const thc_transform *ax, const void *b, thc_type tb, const thc_transform *bx, thc_manifold *m);
+thc_v2 thc_mtv(const void *a, thc_type ta, const thc_transform *ax, const void *b, thc_type tb, const thc_transform *bx);  /* move A by this to separate; 0 if apart */
+float  thc_distance(const void *a, thc_type ta, const thc_transform *ax, const void *b, thc_type tb, const thc_transform *bx,
+                    thc_v2 *pa, thc_v2 *pb);   /* gap between the surfaces (0 when overlapping), closest points; pa/pb may be NULL */
+
+/* ---------------------------------------------------------------- rays (hit: 1 and *out; a ray starting inside hits at t 0 with n = -d) */
+int thc_ray_to_circle(thc_ray r, const thc_circle *c, thc_ray_hit *out);
+int thc_ray_to_aabb(thc_ray r, const thc_aabb *b, thc_ray_hit *out);
+int thc_ray_to_capsule(thc_ray r, const thc_capsule *c, thc_ray_hit *out);
+int thc_ray_to_poly(thc_ray r, const thc_poly *p, const thc_transform *xf, thc_ray_hit *out);
+int thc_raycast(thc_ray r, const void *s, thc_type t, const thc_transform *xf, thc_ray_hit *out);
+
+/* ---------------------------------------------------------------- time of impact (t in 0..1 of the displacement) */
+thc_toi_result thc_toi_circle_circle(const thc_circle *a, thc_v2 vel, const thc_circle *b);
+thc_toi_result thc_toi_circle_aabb(const thc_circle *a, thc_v2 vel, const thc_aabb *b);
+thc_toi_result thc_toi_circle_poly(const thc_circle *a, thc_v2 vel, const thc_poly *b, const thc_transform *bx);
+thc_toi_result thc_toi(const void *a, thc_type ta, const thc_transform *ax, thc_v2 va,
+                       const void *b, thc_type tb, const thc_transform *bx, thc_v2 vb);   /* A moves by va, B by vb; p on B, n from B toward A */
+
+/* ---------------------------------------------------------------- pixel masks */
+typedef struct thc_mask { int w, h, words_per_row; int bits_offset; } thc_mask;   /* bits follow in the same block */
+
+size_t    thc_mask_bytes(int w, int h);
+thc_mask *thc_mask_make(void *mem, size_t bytes, const uint8_t *rgba, int w, int h, int stride_bytes, uint8_t alpha_min);  /* solid where alpha >= alpha_min (0 means 128); NULL if bytes is too small */
+int       thc_mask_get(const thc_mask *m, int x, int y);
+int       thc_mask_overlap(const thc_mask *a, int ax, int ay, const thc_mask *b, int bx, int by, int *hit_x, int *hit_y);  /* masks placed at their top-left pixel; hit_* may be NULL */
+
+/* ---------------------------------------------------------------- broadphase: a spatial-hash grid */
+typedef struct thc_grid_desc { float cell_size; int max_bodies; } thc_grid_desc;   /* zero fields = 64, 1024 */
+typedef struct thc_pair { uint32_t a, b; } thc_pair;   /* a was inserted before b */
+typedef struct thc_grid thc_grid;
+
+size_t    thc_grid_bytes(const thc_grid_desc *d);
+thc_grid *thc_grid_init(void *mem, size_t bytes, const thc_grid_desc *d);   /* NULL if bytes is too small */
+void      thc_grid_clear(thc_grid *g);                                      /* once per frame, then insert all */
+int       thc_grid_insert(thc_grid *g, uint32_t id, thc_aabb box);          /* 0 when full */
+int       thc_grid_count(const thc_grid *g);                                /* bodies inserted since the last clear */
+int       thc_grid_query_aabb(thc_grid *g, thc_aabb box, uint32_t *ids, int max_ids);  /* ids overlapping box, once each */
+int       thc_grid_query_ray(thc_grid *g, thc_ray ray, uint32_t *ids, int max_ids);    /* ids whose box the ray crosses, nearest first */
+int       thc_grid_pairs(thc_grid *g, thc_pair *pairs, int max_pairs);      /* every overlapping pair once */
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TH_COLLIDE_H */
+
+/* ==================================================================================== implementation */
+#ifdef TH_COLLIDE_IMPLEMENTATION
+#ifndef TH_COLLIDE_IMPLEMENTED
+#define TH_COLLIDE_IMPLEMENTED
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+static thc_v2 thc__v(float x, float y) { thc_v2 r; r.x = x; r.y = y; return r; }
+static thc_v2 thc__add(thc_v2 a, thc_v2 b) { return thc__v(a.x + b.x, a.y + b.y); }
+static thc_v2 thc__sub(thc_v2 a, thc_v2 b) { return thc__v(a.x - b.x, a.y - b.y); }
+static thc_v2 thc__scale(thc_v2 a, float s) { return thc__v(a.x * s, a.y * s); }
+static thc_v2 thc__neg(thc_v2 a) { return thc__v(-a.x, -a.y); }
+static thc_v2 thc__lerp(thc_v2 a, thc_v2 b, float t) { return thc__v(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t); }
+static float  thc__dot(thc_v2 a, thc_v2 b) { return a.x * b.x + a.y * b.y; }
+static float  thc__cross(thc_v2 a, thc_v2 b) { return a.x * b.y - a.y * b.x; }
+static float  thc__len(thc_v2 a) { return sqrtf(thc__dot(a, a)); }
+static float  thc__clamp(float x, float lo, float hi) { return x < lo ? lo : x > hi ? hi : x; }
+static float  thc__minf(float a, float b) { return a < b ? a : b; }
+static float  thc__maxf(float a, float b) { return a > b ? a : b; }
+static thc_v2 thc__norm_or(thc_v2 a, thc_v2 fallback)
+{
+    float l = thc__len(a);
+    return l > 1e-20f ? thc__scale(a, 1.0f / l) : fallback;
+}
+
+thc_transform thc_make_transform(thc_v2 p, float radians)
+{
+    thc_transform xf;
+    xf.p = p;
+    xf.c = cosf(radians);
+    xf.s = sinf(radians);
+    return xf;
+}
+
+thc_v2 thc_mul_rot(thc_transform xf, thc_v2 v) { return thc__v(xf.c * v.x - xf.s * v.y, xf.s * v.x + xf.c * v.y); }
+thc_v2 thc_mul_xf(thc_transform xf, thc_v2 v) { return thc__add(thc_mul_rot(xf, v), xf.p); }
+thc_v2 thc_mulT_rot(thc_transform xf, thc_v2 v) { return thc__v(xf.c * v.x + xf.s * v.y, -xf.s * v.x + xf.c * v.y); }
+thc_v2 thc_mulT_xf(thc_transform xf, thc_v2 v) { return thc_mulT_rot(xf, thc__sub(v, xf.p)); }
+
+int thc_poly_normals(thc_poly *p)
+{
+    int n = p->count;
+    if (n < 2 || n > THC_MAX_POLY_VERTS) return 0;
+    for (int i = 0; i < n; i++) {
+        thc_v2 e = thc__sub(p->verts[(i + 1) % n], p->verts[i]);
+        float l = thc__len(e);
+        if (l <= 0) return 0;
+        p->norms[i] = thc__v(e.y / l, -e.x / l);
+    }
+    return 1;
+}
+
+int thc_make_poly(thc_poly *out, const thc_v2 *pts, int count)
+{
+    /* gift wrap: start at the lowest-then-leftmost point, keep turning left */
+    out->count = 0;
+    if (count < 3) return 0;
+    if (count > 64) count = 64;
+    int start = 0;
+    for (int i = 1; i < count; i++)
+        if (pts[i].y < pts[start].y || (pts[i].y == pts[start].y && pts[i].x < pts[start].x)) start = i;
+    int hull[THC_MAX_POLY_VERTS], n = 0, cur = start;
+    do {
+        if (n == THC_MAX_POLY_VERTS) break;
+        hull[n++] = cur;
+        int next = (cur + 1) % count;
+        for (int i = 0; i < count; i++) {
+            float c = thc__cross(thc__sub(pts[next], pts[cur]), thc__sub(pts[i], pts[cur]));
+            float farther = thc__dot(thc__sub(pts[i], pts[cur]), thc__sub(pts[i], pts[cur])) >
+                            thc__dot(thc__sub(pts[next], pts[cur]), thc__sub(pts[next], pts[cur]));
+            if (c < 0 || (c == 0 && farther)) next = i;
+        }
+        cur = next;
+    } while (cur != start);
+    if (n < 3) return 0;
+    for (int i = 0; i < n; i++) out->verts[i] = pts[hull[i]];
+    out->count = n;
+    float area2 = 0;
+    for (int i = 0; i < n; i++) area2 += thc__cross(out->verts[i], out->verts[(i + 1) % n]);
+    if (!(area2 > 0) || !thc_poly_normals(out)) { out->count = 0; return 0; }
+    return n;
+}
+
+int thc_make_box(thc_poly *out, float half_w, float half_h)
+{
+    thc_v2 pts[4] = { { -half_w, -half_h }, { half_w, -half_h }, { half_w, half_h }, { -half_w, half_h } };
+    return thc_make_poly(out, pts, 4);
+}
+
+/* ---------------------------------------------------------------- closest points */
+thc_v2 thc_closest_on_segment(thc_v2 p, thc_v2 a, thc_v2 b)
+{
+    thc_v2 e = thc__sub(b, a);
+    float ee = thc__dot(e, e);
+    if (ee <= 0) return a;
+    return thc__add(a, thc__scale(e, thc__clamp(thc__dot(thc__sub(p, a), e) / ee, 0, 1)));
+}
+
+thc_v2 thc_closest_on_aabb(thc_v2 p, const thc_aabb *b)
+{
+    return thc__v(thc__clamp(p.x, b->min.x, b->max.x), thc__clamp(p.y, b->min.y, b->max.y));
+}
+
+thc_v2 thc_closest_on_circle(thc_v2 p, const thc_circle *c)
+{
+    thc_v2 d = thc__sub(p, c->p);
+    float l = thc__len(d);
+    if (l <= c->r) return p;
+    return thc__add(c->p, thc__scale(d, c->r / l));
+}
+
+/* Squared distance between segments p1-q1 and p2-q2 (either may have zero length), closest points in c1, c2. */
+static float thc__seg_seg(thc_v2 p1, thc_v2 q1, thc_v2 p2, thc_v2 q2, thc_v2 *c1, thc_v2 *c2)
+{
+    thc_v2 d1 = thc__sub(q1, p1), d2 = thc__sub(q2, p2), r = thc__sub(p1, p2);
+    float a = thc__dot(d1, d1), e = thc__dot(d2, d2), f = thc__dot(d2, r);
+    float s = 0, t = 0;
+    if (a <= 1e-24f && e <= 1e-24f) {
+        s = t = 0;
+    } else if (a <= 1e-24f) {
+        t = thc__clamp(f / e, 0, 1);
+    } else {
+        float c = thc__dot(d1, r);
+        if (e <= 1e-24f) {
+            s = thc__clamp(-c / a, 0, 1);
+        } else {
+            float b = thc__dot(d1, d2), denom = a * e - b * b;
+            s = denom > 1e-6f * a * e ? thc__clamp((b * f - c * e) / denom, 0, 1) : 0;   /* parallel: any s */
+            t = (b * s + f) / e;
+            if (t < 0) { t = 0; s = thc__clamp(-c / a, 0, 1); }
+            else if (t > 1) { t = 1; s = thc__clamp((b - c) / a, 0, 1); }
+        }
+    }
+    *c1 = thc__add(p1, thc__scale(d1, s));
+    *c2 = thc__add(p2, thc__scale(d2, t));
+    thc_v2 d = thc__sub(*c2, *c1);
+    float d2sq = thc__dot(d, d);
+    /* segments that cross have distance 0 even when the parametric solution rounds away from it */
+    if (d2sq > 0 && a > 0 && e > 0) {
+        float x = thc__cross(d1, d2);
+        if (x != 0) {
+            float ta = thc__cross(thc__sub(p2, p1), d2) / x, tb = thc__cross(thc__sub(p2, p1), d1) / x;
+            if (ta >= 0 && ta <= 1 && tb >= 0 && tb <= 1) {
+                *c1 = *c2 = thc__add(p1, thc__scale(d1, ta));
+                return 0;
+            }
+        }
+    }
+    return d2sq;
+}
+
+float thc_segment_closest(thc_v2 a0, thc_v2 a1, thc_v2 b0, thc_v2 b1, thc_v2 *pa, thc_v2 *pb)
+{
+    thc_v2 o = a0, qa, qb;
+    float d2 = thc__seg_seg(thc__sub(a0, o), thc__sub(a1, o), thc__sub(b0, o), thc__sub(b1, o), &qa, &qb);
+    if (pa) *pa = thc__add(qa, o);
+    if (pb) *pb = thc__add(qb, o);
+    return sqrtf(d2);
+}
+
+int thc_segment_intersect(thc_v2 a0, thc_v2 a1, thc_v2 b0, thc_v2 b1, float *ta, float *tb, thc_v2 *p)
+{
+    thc_v2 o = a0, qa, qb;
+    thc_v2 d1 = thc__sub(a1, o), p2 = thc__sub(b0, o), d2 = thc__sub(b1, b0);
+    float d2sq = thc__seg_seg(thc__v(0, 0), d1, p2, thc__sub(b1, o), &qa, &qb);
+    if (d2sq > 1e-12f * (thc__dot(d1, d1) + thc__dot(d2, d2))) return 0;
+    if (ta) { float l = thc__dot(d1, d1); *ta = l > 0 ? thc__dot(qa, d1) / l : 0; }
+    if (tb) { float l = thc__dot(d2, d2); *tb = l > 0 ? thc__dot(thc__sub(qa, p2), d2) / l : 0; }
+    if (p) *p = thc__add(qa, o);
+    return 1;
+}
+
+/* ---------------------------------------------------------------- proxies: every shape as a rounded convex polygon */
+/* count 1: a point (circle), 2: a segment (capsule) with faces v0->v1 and v1->v0, 3+: a polygon. Vertices
+   are relative to an origin chosen near the shapes, so far-away coordinates lose no precision. */
+typedef struct thc__proxy { int count; float r; thc_v2 v[THC_MAX_POLY_VERTS]; thc_v2 n[THC_MAX_POLY_VERTS]; } thc__proxy;
+
+static thc_v2 thc__anchor(const void *s, thc_type t, const thc_transform *xf)
+{
+    switch (t) {
+    case THC_CIRCLE: return ((const thc_circle *)s)->p;
+    case THC_AABB: return ((const thc_aabb *)s)->min;
+    case THC_CAPSULE: return ((const thc_capsule *)s)->a;
+    case THC_POLY:
+        if (xf) return xf->p;
+        return ((const thc_poly *)s)->count > 0 ? ((const thc_poly *)s)->verts[0] : thc__v(0, 0);
+    default: return thc__v(0, 0);
+    }
+}
+
+static void thc__proxy_segment(thc__proxy *px, thc_v2 a, thc_v2 b)
+{
+    thc_v2 e = thc__sub(b, a);
+    float l = thc__len(e);
+    px->v[0] = a;
+    if (!(l > 1e-12f)) { px->count = 1; return; }
+    px->count = 2;
+    px->v[1] = b;
+    px->n[0] = thc__v(e.y / l, -e.x / l);
+    px->n[1] = thc__neg(px->n[0]);
+}
+
+/* A polygon with (almost) no area becomes the segment between its two extreme points. */
+static void thc__proxy_flatten(thc__proxy *px)
+{
+    int n = px->count, i0 = 0, i1 = 0;
+    float best = -1;
+    for (int i = 1; i < n; i++) {
+        thc_v2 d = thc__sub(px->v[i], px->v[0]);
+        if (thc__dot(d, d) > best) { best = thc__dot(d, d); i0 = i; }
+    }
+    best = -1;
+    for (int i = 0; i < n; i++) {
+        thc_v2 d = thc__sub(px->v[i], px->v[i0]);
+        if (thc__dot(d, d) > best) { best = thc__dot(d, d); i1 = i; }
+    }
+    thc__proxy_segment(px, px->v[i0], px->v[i1]);
+}
+
+static int thc__proxy_make(thc__proxy *px, const void *s, thc_type t, const thc_transform *xf, thc_v2 o)
+{
+    px->count = 0;
+    px->r = 0;
+    if (!s) return 0;
+    switch (t) {
+    case THC_CIRCLE: {
+        const thc_circle *c = (const thc_circle *)s;
+        px->count = 1;
+        px->r = c->r > 0 ? c->r : 0;
+        px->v[0] = thc__sub(c->p, o);
+        return 1;
+    }
+    case THC_AABB: {
+        const thc_aabb *b = (const thc_aabb *)s;
+        thc_v2 lo = thc__sub(b->min, o), hi = thc__sub(b->max, o);
+        px->count = 4;
+        px->v[0] = lo; px->v[1] = thc__v(hi.x, lo.y); px->v[2] = hi; px->v[3] = thc__v(lo.x, hi.y);
+        px->n[0] = thc__v(0, -1); px->n[1] = thc__v(1, 0); px->n[2] = thc__v(0, 1); px->n[3] = thc__v(-1, 0);
+        return 1;
+    }
+    case THC_CAPSULE: {
+        const thc_capsule *c = (const thc_capsule *)s;
+        thc__proxy_segment(px, thc__sub(c->a, o), thc__sub(c->b, o));
+        px->r = c->r > 0 ? c->r : 0;
+        return 1;
+    }
+    case THC_POLY: {
+        const thc_poly *p = (const thc_poly *)s;
+        int n = p->count < THC_MAX_POLY_VERTS ? p->count : THC_MAX_POLY_VERTS;
+        if (n <= 0) return 0;
+        thc_transform x;
+        if (xf) x = *xf;
+        else { x.p = thc__v(0, 0); x.c = 1; x.s = 0; }
+        thc_v2 tr = thc__sub(x.p, o);
+        for (int i = 0; i < n; i++) px->v[i] = thc__add(thc_mul_rot(x, p->verts[i]), tr);
+        if (n == 1) { px->count = 1; return 1; }
+        if (n == 2) { thc__proxy_segment(px, px->v[0], px->v[1]); return 1; }
+        float area2 = 0, ext2 = 0;
+        for (int i = 0; i < n; i++) {
+            thc_v2 a = thc__sub(p->verts[i], p->verts[0]), b = thc__sub(p->verts[(i + 1) % n], p->verts[0]);
+            area2 += thc__cross(a, b);
+            if (thc__dot(a, a) > ext2) ext2 = thc__dot(a, a);
+        }
+        px->count = n;
+        if (!(area2 > 1e-6f * ext2)) { thc__proxy_flatten(px); return 1; }
+        for (int i = 0; i < n; i++) px->n[i] = thc_mul_rot(x, p->norms[i]);
+        return 1;
+    }
+    default: return 0;
+    }
+}
+
+/* SAT over a's faces: the greatest separation of b from a face of a (negative = penetration).
+   Stops early once a face separates by more than stop. */
+static float thc__max_sep(const thc__proxy *a, const thc__proxy *b, int *face, float stop)
+{
+    float best = -FLT_MAX;
+    int bf = 0;
+    for (int i = 0; i < a->count; i++) {
+        thc_v2 n = a->n[i], v = a->v[i];
+        float s = FLT_MAX;
+        for (int j = 0; j < b->count; j++) {
+            float d = n.x * (b->v[j].x - v.x) + n.y * (b->v[j].y - v.y);
+            s = d < s ? d : s;
+        }
+        if (s > best) { best = s; bf = i; if (s > stop) break; }
+    }
+    *face = bf;
+    return best;
+}
+
+/* Closest points between the cores when they do not overlap: every vertex against every edge. */
+static float thc__core_closest(const thc__proxy *a, const thc__proxy *b, thc_v2 *pa, thc_v2 *pb)
+{
+    if (a->count <= 2 && b->count <= 2)
+        return sqrtf(thc__seg_seg(a->v[0], a->v[a->count - 1], b->v[0], b->v[b->count - 1], pa, pb));
+    float best = FLT_MAX;
+    int ea = a->count >= 3 ? a->count : 1, eb = b->count >= 3 ? b->count : 1;
+    for (int i = 0; i < a->count; i++)
+        for (int j = 0; j < eb; j++) {
+            thc_v2 q = thc_closest_on_segment(a->v[i], b->v[j], b->v[(j + 1) % b->count]);
+            thc_v2 d = thc__sub(q, a->v[i]);
+            float dd = thc__dot(d, d);
+            if (dd < best) { best = dd; *pa = a->v[i]; *pb = q; }
+        }
+    for (int j = 0; j < b->count; j++)
+        for (int i = 0; i < ea; i++) {
+            thc_v2 q = thc_closest_on_segment(b->v[j], a->v[i], a->v[(i + 1) % a->count]);
+            thc_v2 d = thc__sub(q, b->v[j]);
+            float dd = thc__dot(d, d);
+            if (dd < best) { best = dd; *pa = q; *pb = b->v[j]; }
+        }
+    return sqrtf(best);
+}
+
+/* What the manifold and the overlap test share: whether the shapes touch and the features that decide it. */
+typedef struct thc__sat {
+    float sa, sb;         /* best face separations of the cores (-FLT_MAX: no faces) */
+    int fa, fb;           /* their faces */
+    float d;              /* distance between the cores when they are apart, else -1 */
+    thc_v2 pa, pb;        /* closest core points when d >= 0 */
+} thc__sat;
+
+#define THC__APART 1e-5f   /* cores closer than this are treated as overlapping: no stable normal between them */
+
+static int thc__classify(const thc__proxy *a, const thc__proxy *b, thc__sat *st)
+{
+    float r = a->r + b->r;
+    st->sa = st->sb = -FLT_MAX;
+    st->fa = st->fb = 0;
+    st->d = -1;
+    if (a->count == 0 || b->count == 0) return 0;
+    if (a->count >= 2 && (st->sa = thc__max_sep(a, b, &st->fa, r)) > r) return 0;
+    if (b->count >= 2 && (st->sb = thc__max_sep(b, a, &st->fb, r)) > r) return 0;
+    if (a->count <= 2 && b->count <= 2) {   /* SAT over segment faces misses the end caps: measure instead */
+        float d = thc__core_closest(a, b, &st->pa, &st->pb);
+        if (d > r) return 0;
+        if (d > THC__APART) st->d = d;
+        return 1;
+    }
+    if (st->sa > 0 || st->sb > 0) {
+        float d = thc__core_closest(a, b, &st->pa, &st->pb);
+        if (d > r) return 0;
+        if (d > THC__APART) st->d = d;   /* else touching: the SAT face decides */
+    }
+    return 1;
+}
+
+static int thc__proxy_overlap(const thc__proxy *a, const thc__proxy *b)
+{
+    thc__sat st;
+    return thc__classify(a, b, &st);
+}
+
+/* Keeps the part of w0-w1 where dot(t, w) >= off. */
+static int thc__clip(thc_v2 *w0, thc_v2 *w1, thc_v2 t, float off)
+{
+    float d0 = thc__dot(t, *w0) - off, d1 = thc__dot(t, *w1) - off;
+    if (d0 < 0 && d1 < 0) return 0;
+    if (d0 < 0) *w0 = thc__lerp(*w0, *w1, d0 / (d0 - d1));
+    else if (d1 < 0) *w1 = thc__lerp(*w0, *w1, d0 / (d0 - d1));
+    return 1;
+}
+
+static void thc__manifold(const thc__proxy *a, const thc__proxy *b, thc_v2 o, thc_manifold *m)
+{
+    thc__sat st;
+    m->count = 0;
+    if (!thc__classify(a, b, &st)) return;
+    float r = a->r + b->r;
+    if (a->count == 1 && b->count == 1) {   /* two circles */
+        float d = st.d > 0 ? st.d : 0;
+        m->count = 1;
+        m->n = st.d > 0 ? thc__scale(thc__sub(st.pb, st.pa), 1.0f / st.d) : thc__v(1, 0);
+        m->depths[0] = r - d;
+        m->contact_points[0] = thc__add(o, thc__add(a->v[0], thc__scale(m->n, a->r - 0.5f * m->depths[0])));
+        return;
+    }
+    int flip, face;
+    thc_v2 exact_n = thc__v(0, 0);
+    if (st.d > 0) {
+        /* cores apart: the closest features give the normal; a face lined up with it gives two points */
+        exact_n = thc__scale(thc__sub(st.pb, st.pa), 1.0f / st.d);
+        float align_a = a->count >= 2 ? thc__dot(a->n[st.fa], exact_n) : -2;
+        float align_b = b->count >= 2 ? -thc__dot(b->n[st.fb], exact_n) : -2;
+        if (align_a >= 0.9999f) flip = 0;
+        else if (align_b >= 0.9999f) flip = 1;
+        else {
+            m->count = 1;
+            m->n = exact_n;
+            m->depths[0] = r - st.d;
+            thc_v2 sa = thc__add(st.pa, thc__scale(exact_n, a->r)), sb = thc__sub(st.pb, thc__scale(exact_n, b->r));
+            m->contact_points[0] = thc__add(o, thc__scale(thc__add(sa, sb), 0.5f));
+            return;
+        }
+    } else {
+        flip = st.sb > st.sa + 0.001f + 0.02f * fabsf(st.sa);   /* A's face unless B's is clearly better */
+    }
+    const thc__proxy *ref = flip ? b : a, *inc = flip ? a : b;
+    face = flip ? st.fb : st.fa;
+    thc_v2 nref = ref->n[face], v1 = ref->v[face], v2 = ref->v[(face + 1) % ref->count];
+    /* the deepest incident point, which the contacts must reach */
+    thc_v2 deep;
+    if (st.d > 0) deep = flip ? st.pa : st.pb;
+    else {
+        deep = inc->v[0];
+        for (int j = 1; j < inc->count; j++)
+            if (thc__dot(nref, inc->v[j]) < thc__dot(nref, deep)) deep = inc->v[j];
+    }
+    thc_v2 w[2];
+    int nw = 1;
+    w[0] = inc->v[0];
+    if (inc->count >= 2) {
+        int k = 0;
+        float lo = FLT_MAX;
+        for (int j = 0; j < inc->count; j++) {
+            float dd = thc__dot(nref, inc->n[j]);
+            if (dd < lo) { lo = dd; k = j; }
+        }
+        w[0] = inc->v[k];
+        w[1] = inc->v[(k + 1) % inc->count];
+        thc_v2 t = thc__sub(v2, v1);
+        nw = thc__clip(&w[0], &w[1], t, thc__dot(t, v1)) && thc__clip(&w[0], &w[1], thc__neg(t), -thc__dot(t, v2)) ? 2 : 0;
+    }
+    float rr = ref->r, ri = inc->r;
+    thc_v2 out_n = flip ? thc__neg(nref) : nref;
+    for (int i = 0; i < nw; i++) {
+        float s = thc__dot(nref, thc__sub(w[i], v1));
+        if (s > r) continue;
+        m->depths[m->count] = r - s;
+        m->contact_points[m->count] = thc__sub(w[i], thc__scale(nref, 0.5f * (ri + s - rr)));
+        m->count++;
+    }
+    if (m->count == 2 && thc__dot(thc__sub(m->contact_points[0], m->contact_points[1]),
+                                  thc__sub(m->contact_points[0], m->contact_points[1])) <= 1e-12f) m->count = 1;
+    float sdeep = thc__dot(nref, thc__sub(deep, v1)), ddeep = r - sdeep, dmax = -FLT_MAX;
+    for (int i = 0; i < m->count; i++) dmax = thc__maxf(dmax, m->depths[i]);
+    if (m->count == 0 || dmax < ddeep - 1e-4f * (1.0f + fabsf(ddeep))) {
+        /* clipping lost the deepest point (it lies past the reference face's side): keep it instead of the shallowest */
+        int slot = m->count < 2 ? m->count : (m->depths[0] < m->depths[1] ? 0 : 1);
+        if (m->count < 2) m->count++;
+        m->depths[slot] = ddeep > 0 ? ddeep : 0;
+        m->contact_points[slot] = thc__sub(deep, thc__scale(nref, 0.5f * (ri + sdeep - rr)));
+    }
+    for (int i = 0; i < m->count; i++) m->contact_points[i] = thc__add(m->contact_points[i], o);
+    m->n = out_n;
+}
+
+/* ---------------------------------------------------------------- any pair */
+static int thc__pair_proxies(const void *a, thc_type ta, const thc_transform *ax, const void *b, thc_type tb,
+                             const thc_transform *bx, thc__proxy *pa, thc__proxy *pb, thc_v2 *o)
+{
+    *o = thc__anchor(a, ta, ax);
+    return thc__proxy_make(pa, a, ta, ax, *o) & thc__proxy_make(pb, b, tb, bx, *o);
+}
+
+int thc_overlap(const void *a, thc_type ta, const thc_transform *ax, const void *b, thc_type tb, const thc_transform *bx)
+{
+    if (ta == THC_CIRCLE && tb == THC_CIRCLE) return thc_circle_to_circle((const thc_circle *)a, (const thc_circle *)b);
+    if (ta == THC_AABB && tb == THC_AABB) return thc_aabb_to_aabb((const thc_aabb *)a, (const thc_aabb *)b);
+    if (ta == THC_CIRCLE && tb == THC_AABB) return thc_circle_to_aabb((const thc_circle *)a, (const thc_aabb *)b);
+    if (ta == THC_AABB && tb == THC_CIRCLE) return thc_circle_to_aabb((const thc_circle *)b, (const thc_aabb *)a);
+    thc__proxy pa, pb;
+    thc_v2 o;
+    if (!thc__pair_proxies(a, ta, ax, b, tb, bx, &pa, &pb, &o)) return 0;
+    return thc__proxy_overlap(&pa, &pb);
+}
+
+static void thc__flip_manifold(thc_manifold *m) { m->n = thc__neg(m->n); }
+
+void thc_collide(const void *a, thc_type ta, const thc_transform *ax, const void *b, thc_type tb, const thc_transform *bx, thc_manifold *m)
+{
+    m->count = 0;
+    if (ta == THC_CIRCLE && tb == THC_CIRCLE) { thc_circle_to_circle_manifold((const thc_circle *)a, (const thc_circle *)b, m); return; }
+    if (ta == THC_AABB && tb == THC_AABB) { thc_aabb_to_aabb_manifold((const thc_aabb *)a, (const thc_aabb *)b, m); return; }
+    if (ta == THC_CIRCLE && tb == THC_AABB) { thc_circle_to_aabb_manifold((const thc_circle *)a, (const thc_aabb *)b, m); return; }
+    if (ta == THC_AABB && tb == THC_CIRCLE) {
+        thc_circle_to_aabb_manifold((const thc_circle *)b, (const thc_aabb *)a, m);
+        if (m->count) thc__flip_manifold(m);
+        return;
+    }
+    thc__proxy pa, pb;
+    thc_v2 o;
+    if (!thc__pair_proxies(a, ta, ax, b, tb, bx, &pa, &pb, &o)) return;
+    thc__manifold(&pa, &pb, o, m);
+}
+
+thc_v2 thc_mtv(const void *a, thc_type ta, const thc_transform *ax, const void *b, thc_type tb, const thc_transform *bx)
+{
+    thc_manifold m;
+    thc_collide(a, ta, ax, b, tb, bx, &m);
+    float d = 0;
+    for (int i = 0; i < m.count; i++) d = thc__maxf(d, m.depths[i]);
+    return m.count ? thc__scale(m.n, -d) : thc__v(0, 0);
+}
+
+float thc_distance(const void *a, thc_type ta, const thc_transform *ax, const void *b, thc_type tb, const thc_transform *bx,
+                   thc_v2 *pa, thc_v2 *pb)
+{
+    thc__proxy xa, xb;
+    thc_v2 o, qa, qb;
+    if (pa) *pa = thc__v(0, 0);
+    if (pb) *pb = thc__v(0, 0);
+    if (!thc__pair_proxies(a, ta, ax, b, tb, bx, &xa, &xb, &o)) return FLT_MAX;
+    thc__sat st;
+    if (thc__classify(&xa, &xb, &st)) {
+        thc_manifold m;
+        thc__manifold(&xa, &xb, o, &m);
+        if (pa) *pa = m.count ? m.contact_points[0] : o;
+        if (pb) *pb = m.count ? m.contact_points[0] : o;
+        return 0;
+    }
+    float r = xa.r + xb.r, d = thc__core_closest(&xa, &xb, &qa, &qb);   /* apart, so the cores are apart too */
+    thc_v2 n = thc__scale(thc__sub(qb, qa), 1.0f / d);
+    if (pa) *pa = thc__add(o, thc__add(qa, thc__scale(n, xa.r)));
+    if (pb) *pb = thc__add(o, thc__sub(qb, thc__scale(n, xb.r)));
+    return d - r;
+}
+
+/* ---------------------------------------------------------------- overlap tests and manifolds per pair */
+int thc_circle_to_circle(const thc_circle *a, const thc_circle *b)
+{
+    thc_v2 d = thc__sub(b->p, a->p);
+    float r = a->r + b->r;
+    return thc__dot(d, d) <= r * r;
+}
+
+int thc_circle_to_aabb(const thc_circle *a, const thc_aabb *b)
+{
+    thc_v2 d = thc__sub(thc_closest_on_aabb(a->p, b), a->p);
+    return thc__dot(d, d) <= a->r * a->r;
+}
+
+int thc_aabb_to_aabb(const thc_aabb *a, const thc_aabb *b)
+{
+    return a->min.x <= b->max.x && b->min.x <= a->max.x && a->min.y <= b->max.y && b->min.y <= a->max.y;
+}
+
+int thc_circle_to_capsule(const thc_circle *a, const thc_capsule *b) { return thc_overlap(a, THC_CIRCLE, NULL, b, THC_CAPSULE, NULL); }
+int thc_circle_to_poly(const thc_circle *a, const thc_poly *b, const thc_transform *bx) { return thc_overlap(a, THC_CIRCLE, NULL, b, THC_POLY, bx); }
+int thc_aabb_to_capsule(const thc_aabb *a, const thc_capsule *b) { return thc_overlap(a, THC_AABB, NULL, b, THC_CAPSULE, NULL); }
+int thc_aabb_to_poly(const thc_aabb *a, const thc_poly *b, const thc_transform *bx) { return thc_overlap(a, THC_AABB, NULL, b, THC_POLY, bx); }
+int thc_capsule_to_capsule(const thc_capsule *a, const thc_capsule *b) { return thc_overlap(a, THC_CAPSULE, NULL, b, THC_CAPSULE, NULL); }
+int thc_capsule_to_poly(const thc_capsule *a, const thc_poly *b, const thc_transform *bx) { return thc_overlap(a, THC_CAPSULE, NULL, b, THC_POLY, bx); }
+int thc_poly_to_poly(const thc_poly *a, const thc_transform *ax, const thc_poly *b, const thc_transform *bx) { return thc_overlap(a, THC_POLY, ax, b, THC_POLY, bx); }
+
+void thc_circle_to_circle_manifold(const thc_circle *a, const thc_circle *b, thc_manifold *m)
+{
+    m->count = 0;
+    thc_v2 d = thc__sub(b->p, a->p);
+    float dist2 = thc__dot(d, d), r = a->r + b->r;
+    if (dist2 > r * r) return;
+    float dist = sqrtf(dist2);
+    m->count = 1;
+    m->n = dist > 1e-6f ? thc__scale(d, 1.0f / dist) : thc__v(1, 0);   /* coincident centres: any axis, but a fixed one */
+    m->depths[0] = r - dist;
+    m->contact_points[0] = thc__add(a->p, thc__scale(m->n, a->r - 0.5f * m->depths[0]));
+}
+
+void thc_circle_to_aabb_manifold(const thc_circle *a, const thc_aabb *b, thc_manifold *m)
+{
+    m->count = 0;
+    thc_v2 q = thc_closest_on_aabb(a->p, b);
+    thc_v2 d = thc__sub(q, a->p);
+    float dist2 = thc__dot(d, d);
+    if (dist2 > a->r * a->r) return;
+    m->count = 1;
+    if (dist2 > 1e-12f) {
+        float dist = sqrtf(dist2);
+        m->n = thc__scale(d, 1.0f / dist);
+        m->depths[0] = a->r - dist;
+    } else {
+        /* the centre is inside (or on the boundary): leave through the nearest face */
+        float dl = a->p.x - b->min.x, dr = b->max.x - a->p.x, db = a->p.y - b->min.y, dt = b->max.y - a->p.y;
+        float best = dl;
+        m->n = thc__v(1, 0);
+        if (dr < best) { best = dr; m->n = thc__v(-1, 0); }
+        if (db < best) { best = db; m->n = thc__v(0, 1); }
+        if (dt < best) { best = dt; m->n = thc__v(0, -1); }
+        m->depths[0] = a->r + (best > 0 ? best : 0);
+    }
+    m->contact_points[0] = thc__add(a->p, thc__scale(m->n, a->r - 0.5f * m->depths[0]));
+}
+
+void thc_aabb_to_aabb_manifold(const thc_aabb *a, const thc_aabb *b, thc_manifold *m)
+{
+    m->count = 0;
+    if (!thc_aabb_to_aabb(a, b)) return;
+    float lox = thc__maxf(a->min.x, b->min.x), hix = thc__minf(a->max.x, b->max.x);
+    float loy = thc__maxf(a->min.y, b->min.y), hiy = thc__minf(a->max.y, b->max.y);
+    /* each side's push: the smaller of pushing A left/right (down/up) of B */
+    float px = thc__minf(a->max.x - b->min.x, b->max.x - a->min.x), py = thc__minf(a->max.y - b->min.y, b->max.y - a->min.y);
+    m->count = 2;
+    if (px <= py) {
+        float sx = (a->max.x - b->min.x) <= (b->max.x - a->min.x) ? 1.0f : -1.0f;
+        float x = sx > 0 ? 0.5f * (b->min.x + a->max.x) : 0.5f * (a->min.x + b->max.x);
+        m->n = thc__v(sx, 0);
+        m->depths[0] = m->depths[1] = px;
+        m->contact_points[0] = thc__v(x, loy);
+        m->contact_points[1] = thc__v(x, hiy);
+    } else {
+        float sy = (a->max.y - b->min.y) <= (b->max.y - a->min.y) ? 1.0f : -1.0f;
+        float y = sy > 0 ? 0.5f * (b->min.y + a->max.y) : 0.5f * (a->min.y + b->max.y);
+        m->n = thc__v(0, sy);
+        m->depths[0] = m->depths[1] = py;
+        m->contact_points[0] = thc__v(lox, y);
+        m->contact_points[1] = thc__v(hix, y);
+    }
+    if (m->contact_points[0].x == m->contact_points[1].x && m->contact_points[0].y == m->contact_points[1].y) m->count = 1;
+}
+
+void thc_circle_to_capsule_manifold(const thc_circle *a, const thc_capsule *b, thc_manifold *m) { thc_collide(a, THC_CIRCLE, NULL, b, THC_CAPSULE, NULL, m); }
+void thc_circle_to_poly_manifold(const thc_circle *a, const thc_poly *b, const thc_transform *bx, thc_manifold *m) { thc_collide(a, THC_CIRCLE, NULL, b, THC_POLY, bx, m); }
+void thc_aabb_to_capsule_manifold(const thc_aabb *a, const thc_capsule *b, thc_manifold *m) { thc_collide(a, THC_AABB, NULL, b, THC_CAPSULE, NULL, m); }
+void thc_aabb_to_poly_manifold(const thc_aabb *a, const thc_poly *b, const thc_transform *bx, thc_manifold *m) { thc_collide(a, THC_AABB, NULL, b, THC_POLY, bx, m); }
+void thc_capsule_to_capsule_manifold(const thc_capsule *a, const thc_capsule *b, thc_manifold *m) { thc_collide(a, THC_CAPSULE, NULL, b, THC_CAPSULE, NULL, m); }
+void thc_capsule_to_poly_manifold(const thc_capsule *a, const thc_poly *b, const thc_transform *bx, thc_manifold *m) { thc_collide(a, THC_CAPSULE, NULL, b, THC_POLY, bx, m); }
+void thc_poly_to_poly_manifold(const thc_poly *a, const thc_transform *ax, const thc_poly *b, const thc_transform *bx, thc_manifold *m) { thc_collide(a, THC_POLY, ax, b, THC_POLY, bx, m); }
+
+/* ---------------------------------------------------------------- shape helpers */
+thc_aabb thc_shape_aabb(const void *s, thc_type t, const thc_transform *xf)
+{
+    thc_aabb box;
+    thc__proxy px;
+    thc_v2 o = thc__anchor(s, t, xf);
+    box.min = box.max = o;
+    if (!thc__proxy_make(&px, s, t, xf, o)) return box;
+    thc_v2 lo = px.v[0], hi = px.v[0];
+    for (int i = 1; i < px.count; i++) {
+        lo = thc__v(thc__minf(lo.x, px.v[i].x), thc__minf(lo.y, px.v[i].y));
+        hi = thc__v(thc__maxf(hi.x, px.v[i].x), thc__maxf(hi.y, px.v[i].y));
+    }
+    box.min = thc__add(o, thc__v(lo.x - px.r, lo.y - px.r));
+    box.max = thc__add(o, thc__v(hi.x + px.r, hi.y + px.r));
+    return box;
+}
+
+int thc_point_in_shape(thc_v2 p, const void *s, thc_type t, const thc_transform *xf)
+{
+    thc__proxy px, pt;
+    thc_v2 o = thc__anchor(s, t, xf);
+    if (!thc__proxy_make(&px, s, t, xf, o)) return 0;
+    pt.count = 1;
+    pt.r = 0;
+    pt.v[0] = thc__sub(p, o);
+    return thc__proxy_overlap(&px, &pt);
+}
+
+/* ---------------------------------------------------------------- rays */
+/* Entry t of the ray p + d t (t >= 0) into the circle c, r; -1 when it misses; 0 when p starts inside. */
+static float thc__ray_circle_t(thc_v2 p, thc_v2 d, thc_v2 c, float r)
+{
+    thc_v2 m = thc__sub(p, c);
+    float cc = thc__dot(m, m) - r * r;
+    if (cc <= 0) return 0;
+    float a = thc__dot(d, d), b = thc__dot(m, d);
+    if (a <= 0 || b >= 0) return -1;
+    float disc = b * b - a * cc;
+    if (disc < 0) return -1;
+    return cc / (-b + sqrtf(disc));   /* = (-b - sqrt(disc)) / a without the cancellation */
+}
+
+static int thc__ray_proxy(const thc__proxy *px, thc_v2 p, thc_v2 d, float tmax, thc_ray_hit *out)
+{
+    thc_v2 inward = thc__norm_or(thc__neg(d), thc__v(-1, 0));
+    if (px->count == 0 || !(tmax >= 0)) return 0;
+    if (px->count >= 3 && px->r == 0) {   /* clip the ray against every face's half-plane */
+        float lo = 0, hi = tmax;
+        int face = -1;
+        for (int i = 0; i < px->count; i++) {
+            float num = thc__dot(px->n[i], thc__sub(px->v[i], p)), den = thc__dot(px->n[i], d);
+            if (den == 0) {
+                if (num < 0) return 0;
+            } else if (den < 0) {
+                float t = num / den;
+                if (t > lo) { lo = t; face = i; }
+            } else {
+                float t = num / den;
+                if (t < hi) hi = t;
+            }
+            if (lo > hi) return 0;
+        }
+        out->t = lo;
+        out->n = face >= 0 ? px->n[face] : inward;
+        return 1;
+    }
+    /* rounded: the vertices' circles and the faces pushed out by the radius */
+    thc__proxy pt;
+    pt.count = 1;
+    pt.r = 0;
+    pt.v[0] = p;
+    if (thc__proxy_overlap(px, &pt)) { out->t = 0; out->n = inward; return 1; }
+    float best = FLT_MAX;
+    thc_v2 bn = inward;
+    for (int i = 0; i < px->count; i++) {
+        float t = thc__ray_circle_t(p, d, px->v[i], px->r);
+        if (t >= 0 && t < best) { best = t; bn = thc__norm_or(thc__sub(thc__add(p, thc__scale(d, t)), px->v[i]), inward); }
+    }
+    int faces = px->count >= 2 ? px->count : 0;
+    for (int i = 0; i < faces; i++) {
+        thc_v2 n = px->n[i], a = thc__add(px->v[i], thc__scale(n, px->r)), e = thc__sub(px->v[(i + 1) % px->count], px->v[i]);
+        float den = thc__dot(n, d);
+        if (den >= 0) continue;
+        float t = thc__dot(n, thc__sub(a, p)) / den;
+        if (t < 0) continue;
+        float u = thc__dot(thc__sub(thc__add(p, thc__scale(d, t)), a), e), ee = thc__dot(e, e);
+        if (u >= 0 && u <= ee && t < best) { best = t; bn = n; }
+    }
+    if (best > tmax) return 0;
+    out->t = best;
+    out->n = bn;
+    return 1;
+}
+
+int thc_raycast(thc_ray r, const void *s, thc_type t, const thc_transform *xf, thc_ray_hit *out)
+{
+    thc__proxy px;
+    thc_v2 o = thc__anchor(s, t, xf);
+    if (!thc__proxy_make(&px, s, t, xf, o)) return 0;
+    thc_ray_hit tmp;
+    if (!out) out = &tmp;
+    return thc__ray_proxy(&px, thc__sub(r.p, o), r.d, r.t, out);
+}
+
+int thc_ray_to_circle(thc_ray r, const thc_circle *c, thc_ray_hit *out) { return thc_raycast(r, c, THC_CIRCLE, NULL, out); }
+int thc_ray_to_aabb(thc_ray r, const thc_aabb *b, thc_ray_hit *out) { return thc_raycast(r, b, THC_AABB, NULL, out); }
+int thc_ray_to_capsule(thc_ray r, const thc_capsule *c, thc_ray_hit *out) { return thc_raycast(r, c, THC_CAPSULE, NULL, out); }
+int thc_ray_to_poly(thc_ray r, const thc_poly *p, const thc_transform *xf, thc_ray_hit *out) { return thc_raycast(r, p, THC_POLY, xf, out); }
+
+/* ---------------------------------------------------------------- time of impact */
+static thc_toi_result thc__miss(void) { thc_toi_result r; memset(&r, 0, sizeof r); r.t = 1; return r; }
+
+thc_toi_result thc_toi_circle_circle(const thc_circle *a, thc_v2 vel, const thc_circle *b)
+{
+    thc_toi_result r = thc__miss();
+    float t = thc__ray_circle_t(a->p, vel, b->p, a->r + b->r);
+    if (t < 0 || t > 1) return r;
+    r.hit = 1;
+    r.t = t;
+    thc_v2 d = thc__add(thc__sub(a->p, b->p), thc__scale(vel, t));
+    float l = thc__len(d);
+    r.n = l > 1e-6f ? thc__scale(d, 1.0f / l) : thc__v(1, 0);
+    r.p = thc__add(b->p, thc__scale(r.n, b->r));
+    return r;
+}
+
+/* The circle's centre against the polygon grown by the radius: a ray against a rounded polygon. */
+static thc_toi_result thc__toi_circle_proxy(thc__proxy *px, thc_v2 c, float radius, thc_v2 vel)
+{
+    thc_toi_result r = thc__miss();
+    thc_ray_hit rc;
+    px->r = radius > 0 ? radius : 0;
+    if (!thc__ray_proxy(px, c, vel, 1, &rc)) return r;
+    r.hit = 1;
+    r.t = rc.t;
+    r.n = rc.n;
+    if (rc.t == 0) {   /* already touching: the normal out of the overlap */
+        thc__proxy pt;
+        thc_manifold m;
+        pt.count = 1;
+        pt.r = 0;
+        pt.v[0] = c;
+        thc__manifold(px, &pt, thc__v(0, 0), &m);
+        if (m.count) r.n = m.n;
+    }
+    r.p = thc__sub(thc__add(c, thc__scale(vel, r.t)), thc__scale(r.n, radius));
+    return r;
+}
+
+thc_toi_result thc_toi_circle_aabb(const thc_circle *a, thc_v2 vel, const thc_aabb *b)
+{
+    thc__proxy px;
+    thc_v2 o = b->min;
+    thc__proxy_make(&px, b, THC_AABB, NULL, o);
+    thc_toi_result r = thc__toi_circle_proxy(&px, thc__sub(a->p, o), a->r, vel);
+    r.p = thc__add(r.p, o);
+    return r;
+}
+
+thc_toi_result thc_toi_circle_poly(const thc_circle *a, thc_v2 vel, const thc_poly *b, const thc_transform *bx)
+{
+    thc__proxy px;
+    thc_v2 o = thc__anchor(b, THC_POLY, bx);
+    if (!thc__proxy_make(&px, b, THC_POLY, bx, o)) return thc__miss();
+    thc_toi_result r = thc__toi_circle_proxy(&px, thc__sub(a->p, o), a->r, vel);
+    r.p = thc__add(r.p, o);
+    return r;
+}
+
+thc_toi_result thc_toi(const void *a, thc_type ta, const thc_transform *ax, thc_v2 va,
+                       const void *b, thc_type tb, const thc_transform *bx, thc_v2 vb)
+{
+    /* Conservative advancement. Under translation the gap between two convex shapes is a convex
+       function of t, so stepping by gap / closing speed never passes the first touch. */
+    thc_toi_result res = thc__miss();
+    thc__proxy pa, pb, moved;
+    thc_v2 o;
+    if (!thc__pair_proxies(a, ta, ax, b, tb, bx, &pa, &pb, &o)) return res;
+    thc_v2 v = thc__sub(va, vb);
+    float r = pa.r + pb.r, t = 0;
+    moved = pa;
+    for (int iter = 0; iter < 64; iter++) {
+        thc_v2 shift = thc__scale(v, t);
+        for (int i = 0; i < pa.count; i++) moved.v[i] = thc__add(pa.v[i], shift);
+        thc__sat st;
+        int touch = thc__classify(&moved, &pb, &st);
+        if (touch && st.d < 0) {   /* the cores overlap: only possible at the start */
+            thc_manifold m;
+            thc__manifold(&moved, &pb, o, &m);
+            res.hit = 1;
+            res.t = t;
+            res.n = m.count ? thc__neg(m.n) : thc__v(1, 0);
+            res.p = m.count ? m.contact_points[0] : o;
+            break;
+        }
+        thc_v2 qa, qb;
+        float d = st.d >= 0 ? st.d : thc__core_closest(&moved, &pb, &qa, &qb);
+        if (st.d >= 0) { qa = st.pa; qb = st.pb; }
+        thc_v2 n = thc__scale(thc__sub(qb, qa), 1.0f / d);
+        float gap = d - r;
+        if (gap <= THC_TOLERANCE) {
+            res.hit = 1;
+            res.t = t;
+            res.n = thc__neg(n);
+            res.p = thc__add(o, thc__sub(qb, thc__scale(n, pb.r)));
+            break;
+        }
+        float closing = thc__dot(v, n);
+        if (closing <= 1e-12f) break;
+        t += (gap - 0.5f * THC_TOLERANCE) / closing;
+        if (t > 1) break;
+    }
+    return res;
+}
+
+/* ---------------------------------------------------------------- pixel masks */
+size_t thc_mask_bytes(int w, int h)
+{
+    if (w <= 0 || h <= 0) return sizeof(thc_mask);
+    return sizeof(thc_mask) + (size_t)((w + 31) / 32) * (size_t)h * sizeof(uint32_t);
+}
+
+static const uint32_t *thc__mask_row(const thc_mask *m, int y)
+{
+    return (const uint32_t *)((const char *)m + m->bits_offset) + (size_t)y * (size_t)m->words_per_row;
+}
+
+thc_mask *thc_mask_make(void *mem, size_t bytes, const uint8_t *rgba, int w, int h, int stride_bytes, uint8_t alpha_min)
+{
+    if (!mem || w < 0 || h < 0 || bytes < thc_mask_bytes(w, h) || ((uintptr_t)mem & 3)) return NULL;
+    thc_mask *m = (thc_mask *)mem;
+    m->w = w > 0 && h > 0 ? w : 0;
+    m->h = w > 0 && h > 0 ? h : 0;
+    m->words_per_row = (m->w + 31) / 32;
+    m->bits_offset = (int)sizeof(thc_mask);
+    if (alpha_min == 0) alpha_min = 128;
+    if (stride_bytes <= 0) stride_bytes = w * 4;
+    for (int y = 0; y < m->h; y++) {
+        uint32_t *row = (uint32_t *)((char *)m + m->bits_offset) + (size_t)y * (size_t)m->words_per_row;
+        const uint8_t *px = rgba + (size_t)y * (size_t)stride_bytes;
+        memset(row, 0, sizeof(uint32_t) * (size_t)m->words_per_row);
+        for (int x = 0; x < m->w; x++)
+            if (px[x * 4 + 3] >= alpha_min) row[x >> 5] |= 1u << (x & 31);
+    }
+    return m;
+}
+
+int thc_mask_get(const thc_mask *m, int x, int y)
+{
+    if (x < 0 || y < 0 || x >= m->w || y >= m->h) return 0;
+    return (int)((thc__mask_row(m, y)[x >> 5] >> (x & 31)) & 1u);
+}
+
+/* Bits x .. x+31 of a row (x >= 0), zero past its end. */
+static uint32_t thc__bits32(const uint32_t *row, int words, int x)
+{
+    int w = x >> 5, s = x & 31;
+    uint32_t lo = w < words ? row[w] : 0;
+    if (!s) return lo;
+    uint32_t hi = w + 1 < words ? row[w + 1] : 0;
+    return (lo >> s) | (hi << (32 - s));
+}
+
+int thc_mask_overlap(const thc_mask *a, int ax, int ay, const thc_mask *b, int bx, int by, int *hit_x, int *hit_y)
+{
+    int x0 = ax > bx ? ax : bx, y0 = ay > by ? ay : by;
+    int x1 = ax + a->w < bx + b->w ? ax + a->w : bx + b->w, y1 = ay + a->h < by + b->h ? ay + a->h : by + b->h;
+    for (int y = y0; y < y1; y++) {
+        const uint32_t *ra = thc__mask_row(a, y - ay), *rb = thc__mask_row(b, y - by);
+        for (int x = x0; x < x1; x += 32) {
+            uint32_t bits = thc__bits32(ra, a->words_per_row, x - ax) & thc__bits32(rb, b->words_per_row, x - bx);
+            if (x1 - x < 32) bits &= (1u << (x1 - x)) - 1u;
+            if (bits) {
+                int k = 0;
+                while (!(bits & 1u)) { bits >>= 1; k++; }
+                if (hit_x) *hit_x = x + k;
+                if (hit_y) *hit_y = y;
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------- the grid */
+/* Bodies are appended by insert; the first query or pairs call after inserts files every body's cells
+   into hash buckets with a counting sort, so each bucket's entries sit together with a copy of the box.
+   A pair (or a query hit) is reported only in the cell holding the lower-left corner of the two boxes'
+   intersection, which both bodies cover, so each comes out exactly once with no "seen" marks. */
+typedef struct thc__body { thc_aabb box; uint32_t id; int32_t x0, y0, x1, y1; } thc__body;   /* x1 < x0: on the large list */
+typedef struct thc__entry { thc_aabb box; int32_t cx, cy; int32_t body; uint32_t hash; } thc__entry;
+
+struct thc_grid {
+    float    cell_size, inv_cell;
+    int      max_bodies, body_count;
+    int      max_entries, entry_count;
+    int      large_count, built;
+    uint32_t bucket_mask, pad_;
+    /* arrays follow, as offsets from the struct so the grid can be copied or restored anywhere */
+    size_t   off_bodies, off_raw, off_sorted, off_starts, off_large;
+};
+
+static thc__body  *thc__bodies(thc_grid *g) { return (thc__body *)((char *)g + g->off_bodies); }
+static thc__entry *thc__raw(thc_grid *g) { return (thc__entry *)((char *)g + g->off_raw); }
+static thc__entry *thc__sorted(thc_grid *g) { return (thc__entry *)((char *)g + g->off_sorted); }
+static uint32_t   *thc__starts(thc_grid *g) { return (uint32_t *)((char *)g + g->off_starts); }
+static int32_t    *thc__large(thc_grid *g) { return (int32_t *)((char *)g + g->off_large); }
+
+static void thc__grid_sizes(const thc_grid_desc *d, int *bodies, int *entries, uint32_t *buckets)
+{
+    *bodies = d && d->max_bodies > 0 ? d->max_bodies : 1024;
+    *entries = *bodies * 4;
+    uint32_t b = 64;
+    while (b < (uint32_t)*entries) b <<= 1;
+    *buckets = b;
+}
+
+static size_t thc__align(size_t x) { return (x + 15) & ~(size_t)15; }
+
+size_t thc_grid_bytes(const thc_grid_desc *d)
+{
+    int bodies, entries;
+    uint32_t buckets;
+    thc__grid_sizes(d, &bodies, &entries, &buckets);
+    return thc__align(sizeof(thc_grid)) + thc__align(sizeof(thc__body) * (size_t)bodies) +
+           2 * thc__align(sizeof(thc__entry) * (size_t)entries) + thc__align(sizeof(uint32_t) * (buckets + 1)) +
+           thc__align(sizeof(int32_t) * (size_t)bodies);
+}
+
+thc_grid *thc_grid_init(void *mem, size_t bytes, const thc_grid_desc *d)
+{
+    if (!mem || bytes < thc_grid_bytes(d) || ((uintptr_t)mem & 7)) return NULL;
+    thc_grid *g = (thc_grid *)mem;
+    memset(g, 0, sizeof *g);
+    int bodies, entries;
+    uint32_t buckets;
+    thc__grid_sizes(d, &bodies, &entries, &buckets);
+    g->cell_size = d && d->cell_size > 0 ? d->cell_size : 64.0f;
+    g->inv_cell = 1.0f / g->cell_size;
+    g->max_bodies = bodies;
+    g->max_entries = entries;
+    g->bucket_mask = buckets - 1;
+    g->off_bodies = thc__align(sizeof(thc_grid));
+    g->off_raw = g->off_bodies + thc__align(sizeof(thc__body) * (size_t)bodies);
+    g->off_sorted = g->off_raw + thc__align(sizeof(thc__entry) * (size_t)entries);
+    g->off_starts = g->off_sorted + thc__align(sizeof(thc__entry) * (size_t)entries);
+    g->off_large = g->off_starts + thc__align(sizeof(uint32_t) * (buckets + 1));
+    thc_grid_clear(g);
+    return g;
+}
+
+void thc_grid_clear(thc_grid *g)
+{
+    g->body_count = g->entry_count = g->large_count = 0;
+    g->built = 0;
+}
+
+int thc_grid_count(const thc_grid *g) { return g->body_count; }
+
+static uint32_t thc__hash(int32_t cx, int32_t cy) { return ((uint32_t)cx * 73856093u) ^ ((uint32_t)cy * 19349663u); }
+
+static int32_t thc__cell(const thc_grid *g, float v)
+{
+    float c = floorf(v * g->inv_cell);
+    return c < -1e9f ? -1000000000 : c > 1e9f ? 1000000000 : c == c ? (int32_t)c : 0;
+}
+
+int thc_grid_insert(thc_grid *g, uint32_t id, thc_aabb box)
+{
+    if (g->body_count == g->max_bodies) return 0;
+    int bi = g->body_count++;
+    thc__body *b = &thc__bodies(g)[bi];
+    b->id = id;
+    b->box = box;
+    b->x0 = thc__cell(g, box.min.x); b->x1 = thc__cell(g, box.max.x);
+    b->y0 = thc__cell(g, box.min.y); b->y1 = thc__cell(g, box.max.y);
+    int64_t cells = ((int64_t)b->x1 - b->x0 + 1) * ((int64_t)b->y1 - b->y0 + 1);
+    if (b->x1 < b->x0 || b->y1 < b->y0 || cells > THC_GRID_MAX_CELLS || g->entry_count + cells > g->max_entries) {
+        b->x0 = 1; b->x1 = 0;   /* too big for the cells (or inverted): tested against everything */
+        thc__large(g)[g->large_count++] = bi;
+    } else {
+        g->entry_count += (int)cells;
+    }
+    g->built = 0;
+    return 1;
+}
+
+static void thc__grid_build(thc_grid *g)
+{
+    if (g->built) return;
+    thc__body *bodies = thc__bodies(g);
+    thc__entry *raw = thc__raw(g), *sorted = thc__sorted(g);
+    uint32_t *starts = thc__starts(g), mask = g->bucket_mask;
+    memset(starts, 0, sizeof(uint32_t) * (mask + 2));
+    int n = 0;
+    for (int i = 0; i < g->body_count; i++) {
+        const thc__body *b = &bodies[i];
+        for (int32_t y = b->y0; y <= b->y1; y++)
+            for (int32_t x = b->x0; x <= b->x1; x++) {
+                thc__entry *e = &raw[n++];
+                e->box = b->box;
+                e->cx = x;
+                e->cy = y;
+                e->body = i;
+                e->hash = thc__hash(x, y) & mask;
+                starts[e->hash]++;
+            }
+    }
+    uint32_t sum = 0;
+    for (uint32_t h = 0; h <= mask; h++) { sum += starts[h]; starts[h] = sum; }   /* starts[h] = end of bucket h */
+    starts[mask + 1] = sum;
+    for (int i = n - 1; i >= 0; i--) sorted[--starts[raw[i].hash]] = raw[i];   /* now starts[h] = its beginning */
+    g->built = 1;
+}
+
+static int thc__box_overlap(const thc_aabb *a, const thc_aabb *b)
+{
+    return a->min.x <= b->max.x && b->min.x <= a->max.x && a->min.y <= b->max.y && b->min.y <= a->max.y;
+}
+
+int thc_grid_pairs(thc_grid *g, thc_pair *pairs, int max_pairs)
+{
+    thc__grid_build(g);
+    const thc__entry *sorted = thc__sorted(g);
+    const uint32_t *starts = thc__starts(g);
+    thc__body *bodies = thc__bodies(g);
+    int count = 0;
+    for (uint32_t h = 0; h <= g->bucket_mask; h++) {
+        uint32_t s = starts[h], e = starts[h + 1];
+        for (uint32_t i = s; i + 1 < e; i++) {
+            const thc__entry *A = &sorted[i];
+            for (uint32_t j = i + 1; j < e; j++) {
+                const thc__entry *B = &sorted[j];
+                if (!thc__box_overlap(&A->box, &B->box) || A->cx != B->cx || A->cy != B->cy) continue;
+                if (thc__cell(g, thc__maxf(A->box.min.x, B->box.min.x)) != A->cx ||
+                    thc__cell(g, thc__maxf(A->box.min.y, B->box.min.y)) != A->cy) continue;
+                if (count == max_pairs) return count;
+                int lo = A->body < B->body ? A->body : B->body, hi = A->body ^ B->body ^ lo;
+                pairs[count].a = bodies[lo].id;
+                pairs[count].b = bodies[hi].id;
+                count++;
+            }
+        }
+    }
+    for (int k = 0; k < g->large_count; k++) {
+        int bi = thc__large(g)[k];
+        for (int j = 0; j < g->body_count; j++) {
+            if (j == bi || (bodies[j].x1 < bodies[j].x0 && j < bi)) continue;   /* two large bodies: once */
+            if (!thc__box_overlap(&bodies[bi].box, &bodies[j].box)) continue;
+            if (count == max_pairs) return count;
+            pairs[count].a = bodies[bi < j ? bi : j].id;
+            pairs[count].b = bodies[bi < j ? j : bi].id;
+            count++;
+        }
+    }
+    return count;
+}
+
+int thc_grid_query_aabb(thc_grid *g, thc_aabb box, uint32_t *ids, int max_ids)
+{
+    thc__grid_build(g);
+    thc__body *bodies = thc__bodies(g);
+    int n = 0;
+    int32_t x0 = thc__cell(g, box.min.x), x1 = thc__cell(g, box.max.x), y0 = thc__cell(g, box.min.y), y1 = thc__cell(g, box.max.y);
+    if (x1 < x0 || y1 < y0) return 0;
+    if (((int64_t)x1 - x0 + 1) * ((int64_t)y1 - y0 + 1) > (int64_t)g->body_count * 4 + 64) {
+        for (int i = 0; i < g->body_count && n < max_ids; i++)   /* a query wider than the scene: scan it */
+            if (thc__box_overlap(&bodies[i].box, &box)) ids[n++] = bodies[i].id;
+        return n;
+    }
+    const thc__entry *sorted = thc__sorted(g);
+    const uint32_t *starts = thc__starts(g);
+    for (int32_t y = y0; y <= y1; y++)
+        for (int32_t x = x0; x <= x1; x++) {
+            uint32_t h = thc__hash(x, y) & g->bucket_mask;
+            for (uint32_t k = starts[h]; k < starts[h + 1]; k++) {
+                const thc__entry *e = &sorted[k];
+                if (e->cx != x || e->cy != y || !thc__box_overlap(&e->box, &box)) continue;
+                if (thc__cell(g, thc__maxf(e->box.min.x, box.min.x)) != x || thc__cell(g, thc__maxf(e->box.min.y, box.min.y)) != y) continue;
+                if (n == max_ids) return n;
+                ids[n++] = bodies[e->body].id;
+            }
+        }
+    for (int i = 0; i < g->large_count; i++) {
+        const thc__body *b = &bodies[thc__large(g)[i]];
+        if (!thc__box_overlap(&b->box, &box)) continue;
+        if (n == max_ids) return n;
+        ids[n++] = b->id;
+    }
+    return n;
+}
+
+/* Entry t of the ray p + d t, t in [0, tmax], into box; -1 if it misses. */
+static float thc__ray_box_t(thc_v2 p, thc_v2 d, float tmax, const thc_aabb *b)
+{
+    float lo = 0, hi = tmax;
+    float pp[2] = { p.x, p.y }, dd[2] = { d.x, d.y }, mn[2] = { b->min.x, b->min.y }, mx[2] = { b->max.x, b->max.y };
+    for (int k = 0; k < 2; k++) {
+        if (dd[k] == 0) {
+            if (pp[k] < mn[k] || pp[k] > mx[k]) return -1;
+            continue;
+        }
+        float t0 = (mn[k] - pp[k]) / dd[k], t1 = (mx[k] - pp[k]) / dd[k];
+        if (t0 > t1) { float s = t0; t0 = t1; t1 = s; }
+        lo = thc__maxf(lo, t0);
+        hi = thc__minf(hi, t1);
+        if (lo > hi) return -1;
+    }
+    return lo;
+}
+
+static int thc__ray_add(thc_grid *g, thc_ray ray, int bi, int *idx, int n, int max_ids)
+{
+    if (n >= max_ids || thc__ray_box_t(ray.p, ray.d, ray.t, &thc__bodies(g)[bi].box) < 0) return n;
+    for (int i = 0; i < n; i++)
+        if (idx[i] == bi) return n;
+    idx[n] = bi;
+    return n + 1;
+}
+
+int thc_grid_query_ray(thc_grid *g, thc_ray ray, uint32_t *ids, int max_ids)
+{
+    /* Walk the cells column by column along the ray's longer axis, one cell of margin on the other
+       axis so rounding never skips a cell; body indices are kept in ids until the end. */
+    int idx[512];
+    if (max_ids > 512) max_ids = 512;
+    if (max_ids <= 0 || !(ray.t >= 0)) return 0;
+    thc__grid_build(g);
+    thc__body *bodies = thc__bodies(g);
+    int n = 0;
+    int major = fabsf(ray.d.x) >= fabsf(ray.d.y) ? 0 : 1;
+    float p[2] = { ray.p.x, ray.p.y }, d[2] = { ray.d.x, ray.d.y };
+    float end[2] = { p[0] + d[0] * ray.t, p[1] + d[1] * ray.t };
+    int32_t c0 = thc__cell(g, p[major]), c1 = thc__cell(g, end[major]);
+    int32_t lo_minor = thc__cell(g, thc__minf(p[!major], end[!major])), hi_minor = thc__cell(g, thc__maxf(p[!major], end[!major]));
+    int64_t cols = (c1 > c0 ? (int64_t)c1 - c0 : (int64_t)c0 - c1) + 1;
+    int64_t budget = (int64_t)g->body_count * 4 + 64;
+    if (cols * 3 > budget || (d[major] == 0 && (int64_t)hi_minor - lo_minor + 3 > budget)) {
+        for (int i = 0; i < g->body_count; i++) n = thc__ray_add(g, ray, i, idx, n, max_ids);
+    } else {
+        const thc__entry *sorted = thc__sorted(g);
+        const uint32_t *starts = thc__starts(g);
+        int32_t step = c1 >= c0 ? 1 : -1;
+        for (int32_t c = c0;; c += step) {
+            int32_t m0 = lo_minor, m1 = hi_minor;
+            if (d[major] != 0) {   /* the ray's extent on the minor axis inside this column */
+                float a = ((float)c * g->cell_size - p[major]) / d[major], b = ((float)(c + 1) * g->cell_size - p[major]) / d[major];
+                float ta = thc__clamp(thc__minf(a, b), 0, ray.t), tb = thc__clamp(thc__maxf(a, b), 0, ray.t);
+                float ya = p[!major] + d[!major] * ta, yb = p[!major] + d[!major] * tb;
+                m0 = thc__cell(g, thc__minf(ya, yb));
+                m1 = thc__cell(g, thc__maxf(ya, yb));
+            }
+            for (int32_t mc = m0 - 1; mc <= m1 + 1; mc++) {
+                int32_t x = major == 0 ? c : mc, y = major == 0 ? mc : c;
+                uint32_t h = thc__hash(x, y) & g->bucket_mask;
+                for (uint32_t k = starts[h]; k < starts[h + 1]; k++)
+                    if (sorted[k].cx == x && sorted[k].cy == y) n = thc__ray_add(g, ray, sorted[k].body, idx, n, max_ids);
+            }
+            if (c == c1) break;
+        }
+        for (int i = 0; i < g->large_count; i++) n = thc__ray_add(g, ray, thc__large(g)[i], idx, n, max_ids);
+    }
+    /* nearest first */
+    for (int i = 1; i < n; i++) {
+        int v = idx[i], j = i;
+        float tv = thc__ray_box_t(ray.p, ray.d, ray.t, &bodies[v].box);
+        while (j > 0 && thc__ray_box_t(ray.p, ray.d, ray.t, &bodies[idx[j - 1]].box) > tv) { idx[j] = idx[j - 1]; j--; }
+        idx[j] = v;
+    }
+    for (int i = 0; i < n; i++) ids[i] = bodies[idx[i]].id;
+    return n;
+}
+
+#endif /* TH_COLLIDE_IMPLEMENTED */
+#endif /* TH_COLLIDE_IMPLEMENTATION */
