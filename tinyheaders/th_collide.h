@@ -25,7 +25,7 @@
    HOW
      Polygon-polygon (and every pair with a capsule or AABB side) uses SAT over the face normals of
      both shapes. When the shapes' cores overlap, the face of least penetration is the reference face
-     (A's face wins unless B's is better by 2% + 0.001, so nearly equal axes do not flip from frame to
+     (A's face wins unless B's is better by 0.5% + 0.0005, so nearly equal axes do not flip from frame to
      frame); the incident edge of the other shape is clipped against the reference face's side planes
      (Sutherland-Hodgman) and the points below the surface are kept. Capsules are 2-vertex polygons
      with a radius; circles are 1-vertex ones. When the cores are apart but the radii overlap, the
@@ -525,7 +525,9 @@ typedef struct thc__sat {
     thc_v2 pa, pb;        /* closest core points when d >= 0 */
 } thc__sat;
 
-#define THC__APART 1e-5f   /* cores closer than this are treated as overlapping: no stable normal between them */
+#define THC__APART 1e-5f
+#define THC__BIAS_ABS 5e-4f   /* B's face must beat A's by this much (plus the relative part) to become the reference */
+#define THC__BIAS_REL 5e-3f   /* cores closer than this are treated as overlapping: no stable normal between them */
 
 static int thc__classify(const thc__proxy *a, const thc__proxy *b, thc__sat *st)
 {
@@ -585,8 +587,9 @@ static void thc__manifold(const thc__proxy *a, const thc__proxy *b, thc_v2 o, th
     if (st.d > 0) {
         /* cores apart: the closest features give the normal; a face lined up with it gives two points */
         exact_n = thc__scale(thc__sub(st.pb, st.pa), 1.0f / st.d);
-        float align_a = a->count >= 2 ? thc__dot(a->n[st.fa], exact_n) : -2;
-        float align_b = b->count >= 2 ? -thc__dot(b->n[st.fb], exact_n) : -2;
+        int faces = a->count >= 2 && b->count >= 2;   /* a circle touches at one point */
+        float align_a = faces ? thc__dot(a->n[st.fa], exact_n) : -2;
+        float align_b = faces ? -thc__dot(b->n[st.fb], exact_n) : -2;
         if (align_a >= 0.9999f) flip = 0;
         else if (align_b >= 0.9999f) flip = 1;
         else {
@@ -598,7 +601,7 @@ static void thc__manifold(const thc__proxy *a, const thc__proxy *b, thc_v2 o, th
             return;
         }
     } else {
-        flip = st.sb > st.sa + 0.001f + 0.02f * fabsf(st.sa);   /* A's face unless B's is clearly better */
+        flip = st.sb > st.sa + THC__BIAS_ABS + THC__BIAS_REL * fabsf(st.sa);   /* A's face unless B's is clearly better */
     }
     const thc__proxy *ref = flip ? b : a, *inc = flip ? a : b;
     face = flip ? st.fb : st.fa;
@@ -639,12 +642,19 @@ static void thc__manifold(const thc__proxy *a, const thc__proxy *b, thc_v2 o, th
                                   thc__sub(m->contact_points[0], m->contact_points[1])) <= 1e-12f) m->count = 1;
     float sdeep = thc__dot(nref, thc__sub(deep, v1)), ddeep = r - sdeep, dmax = -FLT_MAX;
     for (int i = 0; i < m->count; i++) dmax = thc__maxf(dmax, m->depths[i]);
-    if (m->count == 0 || dmax < ddeep - 1e-4f * (1.0f + fabsf(ddeep))) {
-        /* clipping lost the deepest point (it lies past the reference face's side): keep it instead of the shallowest */
-        int slot = m->count < 2 ? m->count : (m->depths[0] < m->depths[1] ? 0 : 1);
-        if (m->count < 2) m->count++;
-        m->depths[slot] = ddeep > 0 ? ddeep : 0;
-        m->contact_points[slot] = thc__sub(deep, thc__scale(nref, 0.5f * (ri + sdeep - rr)));
+    if (m->count == 0) {
+        /* clipping kept nothing: one point at the deepest incident feature, slid onto the reference face's span */
+        thc_v2 t = thc__sub(v2, v1);
+        float tt = thc__dot(t, t), u = tt > 0 ? thc__clamp(thc__dot(thc__sub(deep, v1), t) / tt, 0, 1) : 0;
+        thc_v2 on = thc__add(thc__add(v1, thc__scale(t, u)), thc__scale(nref, sdeep));
+        m->count = 1;
+        m->depths[0] = ddeep > 0 ? ddeep : 0;
+        m->contact_points[0] = thc__sub(on, thc__scale(nref, 0.5f * (ri + sdeep - rr)));
+    } else if (dmax < ddeep) {
+        /* the deepest point lies past the reference face's side: the deepest kept point carries the
+           axis's full depth, so pushing out by the largest depth always separates the shapes */
+        int k = m->count == 2 && m->depths[1] > m->depths[0] ? 1 : 0;
+        m->depths[k] = ddeep;
     }
     for (int i = 0; i < m->count; i++) m->contact_points[i] = thc__add(m->contact_points[i], o);
     m->n = out_n;
@@ -908,7 +918,7 @@ static int thc__ray_proxy(const thc__proxy *px, thc_v2 p, thc_v2 d, float tmax, 
         float t = thc__dot(n, thc__sub(a, p)) / den;
         if (t < 0) continue;
         float u = thc__dot(thc__sub(thc__add(p, thc__scale(d, t)), a), e), ee = thc__dot(e, e);
-        if (u >= 0 && u <= ee && t < best) { best = t; bn = n; }
+        if (ee > 0 && u >= 0 && u <= ee && t < best) { best = t; bn = n; }
     }
     if (best > tmax) return 0;
     out->t = best;
