@@ -455,19 +455,18 @@ static int thc__proxy_make(thc__proxy *px, const void *s, thc_type t, const thc_
         thc_transform x;
         if (xf) x = *xf;
         else { x.p = thc__v(0, 0); x.c = 1; x.s = 0; }
-        thc_v2 tr = thc__sub(x.p, o);
-        for (int i = 0; i < n; i++) px->v[i] = thc__add(thc_mul_rot(x, p->verts[i]), tr);
-        if (n == 1) { px->count = 1; return 1; }
-        if (n == 2) { thc__proxy_segment(px, px->v[0], px->v[1]); return 1; }
+        thc_v2 tr = thc__sub(x.p, o), v0 = p->verts[0];
         float area2 = 0, ext2 = 0;
         for (int i = 0; i < n; i++) {
-            thc_v2 a = thc__sub(p->verts[i], p->verts[0]), b = thc__sub(p->verts[(i + 1) % n], p->verts[0]);
-            area2 += thc__cross(a, b);
-            if (thc__dot(a, a) > ext2) ext2 = thc__dot(a, a);
+            thc_v2 v = p->verts[i], a = thc__sub(v, v0), b = thc__sub(p->verts[i + 1 < n ? i + 1 : 0], v0);
+            area2 += a.x * b.y - a.y * b.x;
+            ext2 = thc__maxf(ext2, a.x * a.x + a.y * a.y);
+            px->v[i] = thc__v(x.c * v.x - x.s * v.y + tr.x, x.s * v.x + x.c * v.y + tr.y);
+            px->n[i] = thc__v(x.c * p->norms[i].x - x.s * p->norms[i].y, x.s * p->norms[i].x + x.c * p->norms[i].y);
         }
         px->count = n;
-        if (!(area2 > 1e-6f * ext2)) { thc__proxy_flatten(px); return 1; }
-        for (int i = 0; i < n; i++) px->n[i] = thc_mul_rot(x, p->norms[i]);
+        if (n == 2) thc__proxy_segment(px, px->v[0], px->v[1]);
+        else if (n > 2 && !(area2 > 1e-6f * ext2)) thc__proxy_flatten(px);   /* no area: the segment it spans */
         return 1;
     }
     default: return 0;
@@ -481,12 +480,13 @@ static float thc__max_sep(const thc__proxy *a, const thc__proxy *b, int *face, f
     float best = -FLT_MAX;
     int bf = 0;
     for (int i = 0; i < a->count; i++) {
-        thc_v2 n = a->n[i], v = a->v[i];
+        thc_v2 n = a->n[i];
         float s = FLT_MAX;
         for (int j = 0; j < b->count; j++) {
-            float d = n.x * (b->v[j].x - v.x) + n.y * (b->v[j].y - v.y);
+            float d = n.x * b->v[j].x + n.y * b->v[j].y;
             s = d < s ? d : s;
         }
+        s -= n.x * a->v[i].x + n.y * a->v[i].y;
         if (s > best) { best = s; bf = i; if (s > stop) break; }
     }
     *face = bf;
