@@ -125,7 +125,9 @@ int         render_screenshot(const char *png_path);    /* reads the back buffer
 
 /* ---------------------------------------------------------------- tweakables (tweak.cpp) */
 void        tweak_query(const char *file, int line, int counter, int kind, const char *literal, void *value_inout);
-int         tweak_file_changed(const char *path);       /* re-parse; returns how many values changed */
-void        tweak_library_loaded(void);                 /* new code: take the sources as the new baseline */
+int         tweak_file_changed(const char *path);       /* 1: only TWEAK literals changed and are live; 0: rebuild */
+void        tweak_build_started(void);                  /* remember the sources the build compiles */
+void        tweak_library_loaded(void);                 /* new code: its build's sources are the new baseline */
+void        tweak_shutdown(void);
 
 #endif /* HOST_H */

@@ -185,6 +185,7 @@ static void build_spawn(void)
     posix_spawn_file_actions_adddup2(&fa, fds[1], 2);
     posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
     char *argv[] = { (char *)"bash", script, (char *)"game", NULL };
+    tweak_build_started();
     pid_t pid;
     int rc = posix_spawnp(&pid, "bash", &fa, NULL, argv, environ);
     posix_spawn_file_actions_destroy(&fa);

@@ -772,6 +772,7 @@ static void on_crash(GuardWhat what)
                "\"halted\":%s,\"snapshot_step\":%llu,\"step\":%llu",
                crashed_version, kind, GUARD_NAMES[what], wesc, rolled_back ? R.prev_good_version : 0,
                R.halted ? "true" : "false", (unsigned long long)M.snapshot_step, (unsigned long long)g_step);
+    tweak_library_loaded();
     if (rolled_back) {
         host_log(LOG_WARN, "rolled back to version %d and the state from step %llu; fix the code and save",
                  R.prev_good_version, (unsigned long long)M.snapshot_step);
@@ -933,14 +934,16 @@ static void find_root(const char *argv0)
 
 static void handle_changes(const FileChanges *c)
 {
+    int rebuild = 0;
     for (int i = 0; i < c->count; i++) {
         char esc[HOST_PATH * 2];
         host_json_escape(c->paths[i], esc, sizeof esc);
         host_event("file_changed", "\"path\":\"%s\"", esc);
         if (strstr(c->paths[i], "/assets/")) render_asset_changed(c->paths[i]);
-        else tweak_file_changed(c->paths[i]);
+        else if (!tweak_file_changed(c->paths[i])) rebuild = 1;   /* more than TWEAK literals changed */
     }
-    if (c->code) {
+    /* after a failed build, any save rebuilds: the errors on screen must go when the code is fixed */
+    if (c->code && (rebuild || R.build_errors[0])) {
         R.change_seen_t = host_time();
         build_start(O.root);
     }
@@ -1231,6 +1234,7 @@ int main(int argc, char **argv)
     char err[256];
     library_close(&g_lib, err, sizeof err);
     render_shutdown();
+    tweak_shutdown();
     SDL_DestroyRenderer(ren);
     SDL_DestroyWindow(win);
     SDL_Quit();

@@ -99,6 +99,8 @@ class Host:
         self._partial = ""
 
     def poll(self):
+        if getattr(self, "_done", False):
+            return
         try:
             with open(self.log_path) as f:
                 f.seek(self._pos)
@@ -171,6 +173,7 @@ class Host:
                 self.proc.wait()
         self.out.close()
         self.poll()
+        self._done = True   # the log file may be reused by the next host in the same folder
         return self.proc.returncode
 
 

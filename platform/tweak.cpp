@@ -1,0 +1,329 @@
+/* tweak.cpp - the PlatformAPI tweak service: values of TWEAK() literals read from the game's source
+   files as they are now, so a saved number shows up on the next frame with no compile and no reload.
+
+   The game calls tweak_query for every read of a TWEAK site, with the site's file, line, counter,
+   literal text and compiled value. Each source file with sites has a baseline: its text as the
+   running library was compiled from it (taken when that build started). When the file changes and
+   differs from the baseline only inside TWEAK literals (thtw_same_shape), each site's new literal is
+   parsed and served from then on, and no rebuild is needed. Any other change (code, lines moved, a
+   site added or removed) cannot be mapped back safely: the sites keep the last values that were
+   mapped, the normal rebuild runs, and the new library brings a new baseline. A compiled site is only
+   matched to the line and literal text it was compiled with, so a stale library or an ambiguous line
+   (two identical literals) falls back to the compiled value instead of borrowing another's. */
+#include "host.h"
+
+#define TH_TWEAK_IMPLEMENTATION
+#include "th_tweak.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static_assert((int)TWEAK_FLOAT == THTW_FLOAT && (int)TWEAK_INT == THTW_INT && (int)TWEAK_BOOL == THTW_BOOL &&
+              (int)TWEAK_VEC2 == THTW_VEC2 && (int)TWEAK_COLOR == THTW_COLOR, "game_api.h and th_tweak.h kinds differ");
+
+#define TWEAK_MAX_FILES   64
+#define TWEAK_MAX_SITES   2048    /* per file */
+#define TWEAK_TABLE_SLOTS 8192    /* compiled sites seen since the last load (power of two) */
+
+typedef struct TweakText {
+    char      *text;
+    size_t     len;
+    thtw_site *sites;
+    int        count;
+} TweakText;
+
+typedef struct TweakFile {
+    char      path[HOST_PATH];     /* canonical */
+    TweakText base;                /* what the running library was compiled from */
+    char     *snap;                /* the text when the last build started, or NULL */
+    size_t    snap_len;
+    uint64_t (*value)[1];          /* per base site: the value served (8 bytes: float[2] at most) */
+    uint8_t   *has_value;          /* per base site: 1 if value holds a parsed literal */
+    uint32_t  *gen;                /* per base site: change counter, 0 = as compiled */
+    double    *changed_wall;       /* per base site: when the change was seen (wall clock seconds) */
+    int        diverged;           /* the file changed beyond its literals; waiting for a rebuild */
+} TweakFile;
+
+typedef struct TweakEntry {        /* one compiled site, keyed by the library's own strings */
+    const char *file_ptr;          /* NULL = empty slot; valid only until the next load */
+    int         line, counter;
+    int         file;              /* index into T.files, -1 if the file cannot be read */
+    int         site;              /* index into the file's base sites, -1 = not mapped */
+    uint32_t    gen_reported;
+} TweakEntry;
+
+static struct {
+    TweakFile  files[TWEAK_MAX_FILES];
+    int        file_count;
+    TweakEntry table[TWEAK_TABLE_SLOTS];
+    int        entries;
+    uint32_t   gen_counter;
+} T;
+
+static double wall_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static char *read_text(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    size_t cap = 1 << 16, n = 0;
+    char *buf = (char *)malloc(cap + 1);
+    for (;;) {
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (n < cap) break;
+        cap *= 2;
+        buf = (char *)realloc(buf, cap + 1);
+    }
+    fclose(f);
+    buf[n] = 0;
+    *len = n;
+    return buf;
+}
+
+static void text_free(TweakText *t)
+{
+    free(t->text);
+    free(t->sites);
+    memset(t, 0, sizeof *t);
+}
+
+static void text_scan(TweakText *t, char *text, size_t len)
+{
+    t->text = text;
+    t->len = len;
+    t->sites = (thtw_site *)malloc(sizeof(thtw_site) * TWEAK_MAX_SITES);
+    t->count = thtw_scan(text, len, t->sites, TWEAK_MAX_SITES);
+    if (t->count > TWEAK_MAX_SITES) t->count = TWEAK_MAX_SITES;
+}
+
+static void canonical(const char *file, char *out, size_t cap)
+{
+    char joined[HOST_PATH * 2];
+    if (file[0] == '/') snprintf(joined, sizeof joined, "%s", file);
+    else snprintf(joined, sizeof joined, "%s/%s", host_root(), file);
+    char real[PATH_MAX];
+    if (realpath(joined, real)) snprintf(out, cap, "%s", real);
+    else snprintf(out, cap, "%s", joined);
+}
+
+static int file_find(const char *canon)
+{
+    for (int i = 0; i < T.file_count; i++) if (strcmp(T.files[i].path, canon) == 0) return i;
+    return -1;
+}
+
+/* Values for every base site: parsed from `now` when it has the base's shape, else the base's own. */
+static int file_values_from(TweakFile *f, const TweakText *now, int report)
+{
+    const TweakText *src = now;
+    if (!now || !thtw_same_shape(f->base.text, f->base.len, f->base.sites, f->base.count,
+                                 now->text, now->len, now->sites, now->count)) {
+        if (!now) src = &f->base;
+        else return -1;
+    }
+    /* parse everything first: a literal that does not parse means the change needs the compiler */
+    uint64_t parsed[1];
+    for (int i = 0; i < src->count; i++) {
+        const thtw_site *s = &src->sites[i];
+        if (!thtw_parse(s->kind, src->text + s->arg_begin, (size_t)(s->arg_end - s->arg_begin), parsed) && now) return -2;
+    }
+    int changed = 0;
+    double t = wall_now();
+    for (int i = 0; i < src->count; i++) {
+        const thtw_site *s = &src->sites[i];
+        parsed[0] = 0;
+        int ok = thtw_parse(s->kind, src->text + s->arg_begin, (size_t)(s->arg_end - s->arg_begin), parsed);
+        if (ok && f->has_value[i] && memcmp(f->value[i], parsed, sizeof parsed) == 0) continue;
+        if (!ok) { f->has_value[i] = 0; continue; }
+        memcpy(f->value[i], parsed, sizeof parsed);
+        f->has_value[i] = 1;
+        if (report) {
+            f->gen[i] = ++T.gen_counter;
+            f->changed_wall[i] = t;
+            changed++;
+            host_log(LOG_INFO, "tweak: %s:%d = %s", f->path, s->line, s->literal);
+        }
+    }
+    return changed;
+}
+
+static void file_alloc_sites(TweakFile *f)
+{
+    int n = f->base.count ? f->base.count : 1;
+    free(f->value); free(f->has_value); free(f->gen); free(f->changed_wall);
+    f->value = (uint64_t(*)[1])calloc((size_t)n, sizeof *f->value);
+    f->has_value = (uint8_t *)calloc((size_t)n, 1);
+    f->gen = (uint32_t *)calloc((size_t)n, sizeof *f->gen);
+    f->changed_wall = (double *)calloc((size_t)n, sizeof *f->changed_wall);
+}
+
+/* New baseline: `base` (taken over), then the values of the file as it is on disk now. */
+static void file_rebase(TweakFile *f, char *base, size_t base_len)
+{
+    text_free(&f->base);
+    text_scan(&f->base, base, base_len);
+    file_alloc_sites(f);
+    file_values_from(f, NULL, 0);      /* the compiled values */
+    f->diverged = 0;
+    size_t len;
+    char *now = read_text(f->path, &len);
+    if (!now) return;
+    TweakText cur;
+    text_scan(&cur, now, len);
+    if (file_values_from(f, &cur, 1) < 0) f->diverged = 1;
+    text_free(&cur);
+}
+
+static int file_open(const char *canon)
+{
+    int i = file_find(canon);
+    if (i >= 0) return i;
+    if (T.file_count >= TWEAK_MAX_FILES) return -1;
+    size_t len;
+    char *text = read_text(canon, &len);
+    if (!text) return -1;
+    TweakFile *f = &T.files[T.file_count];
+    memset(f, 0, sizeof *f);
+    snprintf(f->path, sizeof f->path, "%s", canon);
+    file_rebase(f, text, len);
+    return T.file_count++;
+}
+
+static uint32_t entry_hash(const char *p, int line, int counter)
+{
+    uint64_t h = (uint64_t)(uintptr_t)p * 0x9E3779B97F4A7C15ull;
+    h ^= (uint64_t)(uint32_t)line * 0xC2B2AE3D27D4EB4Full;
+    h ^= (uint64_t)(uint32_t)counter * 0x165667B19E3779F9ull;
+    h ^= h >> 29;
+    return (uint32_t)h;
+}
+
+static TweakEntry *entry_resolve(const char *file, int line, int counter, int kind, const char *literal)
+{
+    uint32_t mask = TWEAK_TABLE_SLOTS - 1, i = entry_hash(file, line, counter) & mask;
+    for (;;) {
+        TweakEntry *e = &T.table[i];
+        if (e->file_ptr == file && e->line == line && e->counter == counter) return e;
+        if (!e->file_ptr) break;
+        i = (i + 1) & mask;
+    }
+    if (T.entries >= TWEAK_TABLE_SLOTS * 3 / 4) return NULL;   /* full: compiled values from here on */
+    TweakEntry *e = &T.table[i];
+    e->file_ptr = file;
+    e->line = line;
+    e->counter = counter;
+    e->site = -1;
+    e->gen_reported = 0;
+    T.entries++;
+    char canon[HOST_PATH];
+    canonical(file, canon, sizeof canon);
+    e->file = file_open(canon);
+    if (e->file < 0) return e;
+    TweakFile *f = &T.files[e->file];
+    int site = thtw_find(f->base.sites, f->base.count, line, literal);
+    if (site == -2)
+        host_log(LOG_WARN, "tweak: %s:%d has two TWEAKs with the literal %s: put them on separate lines to tweak them live",
+                 f->path, line, literal);
+    if (site >= 0 && f->base.sites[site].kind != kind) site = -1;
+    e->site = site;
+    return e;
+}
+
+void tweak_query(const char *file, int line, int counter, int kind, const char *literal, void *value_inout)
+{
+    if (!file || !literal || !value_inout) return;
+    TweakEntry *e = entry_resolve(file, line, counter, kind, literal);
+    if (!e || e->file < 0 || e->site < 0) return;
+    TweakFile *f = &T.files[e->file];
+    if (!f->has_value[e->site]) return;
+    size_t size = kind == TWEAK_VEC2 ? 8 : 4;
+    memcpy(value_inout, f->value[e->site], size);
+    uint32_t g = f->gen[e->site];
+    if (g && g != e->gen_reported) {
+        /* the first read of a changed value: how long it took from the save */
+        e->gen_reported = g;
+        const thtw_site *s = &f->base.sites[e->site];
+        char esc[HOST_PATH * 2];
+        host_json_escape(f->path, esc, sizeof esc);
+        char val[64];
+        if (kind == TWEAK_FLOAT) snprintf(val, sizeof val, "%.9g", (double)*(float *)value_inout);
+        else if (kind == TWEAK_VEC2) snprintf(val, sizeof val, "[%.9g,%.9g]", (double)((float *)value_inout)[0], (double)((float *)value_inout)[1]);
+        else if (kind == TWEAK_COLOR) snprintf(val, sizeof val, "%u", *(uint32_t *)value_inout);
+        else snprintf(val, sizeof val, "%d", *(int32_t *)value_inout);
+        host_event("tweak_applied", "\"file\":\"%s\",\"line\":%d,\"value\":%s,\"since_change_ms\":%.2f",
+                   esc, s->line, val, (wall_now() - f->changed_wall[e->site]) * 1000.0);
+    }
+}
+
+int tweak_file_changed(const char *path)
+{
+    char canon[HOST_PATH];
+    canonical(path, canon, sizeof canon);
+    int i = file_find(canon);
+    if (i < 0) return 0;
+    TweakFile *f = &T.files[i];
+    size_t len;
+    char *text = read_text(f->path, &len);
+    char esc[HOST_PATH * 2];
+    host_json_escape(f->path, esc, sizeof esc);
+    if (!text) {
+        host_event("tweak", "\"file\":\"%s\",\"live\":false,\"reason\":\"unreadable\"", esc);
+        return 0;
+    }
+    TweakText now;
+    text_scan(&now, text, len);
+    int changed = file_values_from(f, &now, 1);
+    text_free(&now);
+    if (changed < 0) {
+        /* the compiler has to see this one; the values mapped so far stay until the new library loads */
+        f->diverged = 1;
+        host_event("tweak", "\"file\":\"%s\",\"live\":false,\"reason\":\"%s\"", esc,
+                   changed == -2 ? "a literal does not parse" : "more than literals changed");
+        return 0;
+    }
+    f->diverged = 0;
+    host_event("tweak", "\"file\":\"%s\",\"live\":true,\"changed\":%d", esc, changed);
+    return 1;
+}
+
+void tweak_build_started(void)
+{
+    for (int i = 0; i < T.file_count; i++) {
+        TweakFile *f = &T.files[i];
+        free(f->snap);
+        f->snap = read_text(f->path, &f->snap_len);
+    }
+}
+
+void tweak_library_loaded(void)
+{
+    memset(T.table, 0, sizeof T.table);
+    T.entries = 0;
+    for (int i = 0; i < T.file_count; i++) {
+        TweakFile *f = &T.files[i];
+        char *base = f->snap;
+        size_t base_len = f->snap_len;
+        f->snap = NULL;
+        if (!base) base = read_text(f->path, &base_len);
+        if (!base) { base = (char *)calloc(1, 1); base_len = 0; }
+        file_rebase(f, base, base_len);
+    }
+}
+
+void tweak_shutdown(void)
+{
+    for (int i = 0; i < T.file_count; i++) {
+        TweakFile *f = &T.files[i];
+        text_free(&f->base);
+        free(f->snap); free(f->value); free(f->has_value); free(f->gen); free(f->changed_wall);
+    }
+    memset(&T, 0, sizeof T);
+}

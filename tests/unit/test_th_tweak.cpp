@@ -1,0 +1,230 @@
+// Unit tests for tinyheaders/th_tweak.h: literal parsing, scanning source text, the shape check that
+// decides whether a change can go live, and the reading macros with and without a hook.
+#define TH_TEST_IMPLEMENTATION
+#include "th_test.h"
+#define TH_TWEAK_IMPLEMENTATION
+#include "th_tweak.h"
+
+#include <stdint.h>
+#include <string.h>
+
+static int parse_f(const char *s, float *v) { return thtw_parse(THTW_FLOAT, s, strlen(s), v); }
+static int parse_i(const char *s, int32_t *v) { return thtw_parse(THTW_INT, s, strlen(s), v); }
+
+static void test_parse_float(void)
+{
+    float v = 0;
+    TH_CHECK(parse_f("3.5f", &v) && v == 3.5f);
+    TH_CHECK(parse_f("3.5", &v) && v == 3.5f);
+    TH_CHECK(parse_f("-3.5f", &v) && v == -3.5f);
+    TH_CHECK(parse_f("- 3.5f", &v) && v == -3.5f);          /* what # makes of "-   3.5f" */
+    TH_CHECK(parse_f("+2.0F", &v) && v == 2.0f);
+    TH_CHECK(parse_f("-.5", &v) && v == -0.5f);
+    TH_CHECK(parse_f("2.", &v) && v == 2.0f);
+    TH_CHECK(parse_f("1e3", &v) && v == 1000.0f);
+    TH_CHECK(parse_f("1e-3f", &v) && v == 1e-3f);
+    TH_CHECK(parse_f("2.5E+2f", &v) && v == 250.0f);
+    TH_CHECK(parse_f("  7.25f  ", &v) && v == 7.25f);
+    TH_CHECK(parse_f("7.25f /* speed */", &v) && v == 7.25f);
+    TH_CHECK(parse_f("(-1.5f)", &v) && v == -1.5f);
+    TH_CHECK(parse_f("0.1f", &v) && v == 0.1f);              /* same float as the compiler's */
+    /* not a float literal: kept out so a change of C++ type goes through the compiler */
+    TH_CHECK(!parse_f("3", &v));
+    TH_CHECK(!parse_f("3f", &v));
+    TH_CHECK(!parse_f("3.5ff", &v));
+    TH_CHECK(!parse_f("3.5.1", &v));
+    TH_CHECK(!parse_f("1e", &v));
+    TH_CHECK(!parse_f("", &v));
+    TH_CHECK(!parse_f("-", &v));
+    TH_CHECK(!parse_f("SPEED * 2", &v));
+    TH_CHECK(!parse_f("3.5f + 1", &v));
+    TH_CHECK(!parse_f("0x10", &v));
+}
+
+static void test_parse_int_bool_color_vec2(void)
+{
+    int32_t i = 0;
+    TH_CHECK(parse_i("42", &i) && i == 42);
+    TH_CHECK(parse_i("-7", &i) && i == -7);
+    TH_CHECK(parse_i("0x1F", &i) && i == 31);
+    TH_CHECK(parse_i("10u", &i) && i == 10);
+    TH_CHECK(parse_i("3L", &i) && i == 3);
+    TH_CHECK(parse_i("1'000", &i) && i == 1000);
+    TH_CHECK(parse_i("-2147483648", &i) && i == INT32_MIN);
+    TH_CHECK(!parse_i("99999999999", &i));
+    TH_CHECK(!parse_i("3.0", &i));
+    TH_CHECK(!parse_i("0x", &i));
+    TH_CHECK(!parse_i("12abc", &i));
+
+    int32_t b = -1;
+    TH_CHECK(thtw_parse(THTW_BOOL, "true", 4, &b) && b == 1);
+    TH_CHECK(thtw_parse(THTW_BOOL, "false", 5, &b) && b == 0);
+    TH_CHECK(thtw_parse(THTW_BOOL, "1", 1, &b) && b == 1);
+    TH_CHECK(!thtw_parse(THTW_BOOL, "yes", 3, &b));
+
+    uint32_t c = 0;
+    TH_CHECK(thtw_parse(THTW_COLOR, "0xFF8800FF", 10, &c) && c == 0xFF8800FFu);
+    TH_CHECK(thtw_parse(THTW_COLOR, "0xff8800ffu", 11, &c) && c == 0xFF8800FFu);
+    TH_CHECK(thtw_parse(THTW_COLOR, "0x00FF00", 8, &c) && c == 0x0000FF00u);   /* the integer C would see */
+    TH_CHECK(!thtw_parse(THTW_COLOR, "0x1FF8800FF", 11, &c));
+    TH_CHECK(!thtw_parse(THTW_COLOR, "-1", 2, &c));
+
+    float v[2] = { 0, 0 };
+    TH_CHECK(thtw_parse(THTW_VEC2, "1.0f, -2.5f", 11, v) && v[0] == 1.0f && v[1] == -2.5f);
+    TH_CHECK(thtw_parse(THTW_VEC2, "1.0f ,2.5f", 10, v) && v[0] == 1.0f && v[1] == 2.5f);
+    TH_CHECK(!thtw_parse(THTW_VEC2, "1.0f", 4, v));
+    TH_CHECK(!thtw_parse(THTW_VEC2, "1.0f, x", 7, v));
+    TH_CHECK(!thtw_parse(99, "1", 1, v));
+}
+
+static void test_normalize(void)
+{
+    char out[64];
+    TH_CHECK(thtw_normalize("  a   b\t\nc  ", 12, out, sizeof out) == 5 && strcmp(out, "a b c") == 0);
+    TH_CHECK(thtw_normalize("1.0f/*x*/", 9, out, sizeof out) >= 0 && strcmp(out, "1.0f") == 0);
+    TH_CHECK(thtw_normalize("- /* c */ 2.0f", 14, out, sizeof out) >= 0 && strcmp(out, "- 2.0f") == 0);
+    TH_CHECK(thtw_normalize("\"a  b\"", 6, out, sizeof out) >= 0 && strcmp(out, "\"a  b\"") == 0);
+    TH_CHECK(thtw_normalize("123456789", 9, out, 4) == -1 && strlen(out) < 4);
+}
+
+static void test_scan(void)
+{
+    const char *src =
+        "#define TWEAK(x) whatever(x)\n"                             /* line 1: a preprocessor line */
+        "static constexpr auto A = TWEAK(340.0f);   // TWEAK(9.0f) in a comment\n"
+        "const char *s = \"TWEAK(1.0f)\"; float b = TWEAK( - 2.5f ), c = TWEAK(7);\n"
+        "/* TWEAK(3.0f)\n   still a comment */ auto d = TWEAK_COLOR(0xFF0000FF);\n"
+        "auto e = TWEAK_V2(1.0f,\n   2.0f); bool f = TWEAK(true);\n"
+        "int MYTWEAK(3); int TWEAKY = 1; auto g = TWEAK /* gap */ (1.5f);\n";
+    thtw_site s[16];
+    int n = thtw_scan(src, strlen(src), s, 16);
+    TH_CHECK_EQ_INT(n, 6);
+    if (n != 6) return;
+    TH_CHECK(s[0].line == 2 && strcmp(s[0].literal, "340.0f") == 0 && s[0].kind == THTW_FLOAT);
+    TH_CHECK(s[1].line == 3 && strcmp(s[1].literal, "- 2.5f") == 0 && s[1].kind == THTW_FLOAT);
+    TH_CHECK(s[2].line == 3 && strcmp(s[2].literal, "7") == 0 && s[2].kind == THTW_INT);
+    TH_CHECK(s[3].line == 5 && strcmp(s[3].literal, "0xFF0000FF") == 0 && s[3].kind == THTW_COLOR);
+    TH_CHECK(s[4].line == 6 && strcmp(s[4].literal, "1.0f, 2.0f") == 0 && s[4].kind == THTW_VEC2);
+    TH_CHECK(s[5].line == 7 && strcmp(s[5].literal, "true") == 0 && s[5].kind == THTW_BOOL);
+    /* the argument offsets cover exactly the text between the parentheses */
+    TH_CHECK(strncmp(src + s[0].arg_begin, "340.0f", 6) == 0 && s[0].arg_end - s[0].arg_begin == 6);
+
+    /* a comment between the name and "(" hides the site: it stays at its compiled value */
+    const char *gap = "x = TWEAK (1.5f);";
+    TH_CHECK_EQ_INT(thtw_scan(gap, strlen(gap), s, 16), 1);
+
+    /* unterminated: counted up to there, no crash */
+    const char *bad = "a = TWEAK(1.0f); b = TWEAK(2.0f";
+    TH_CHECK_EQ_INT(thtw_scan(bad, strlen(bad), s, 16), 1);
+    /* more sites than room: all counted, only max filled */
+    const char *many = "TWEAK(1) TWEAK(2) TWEAK(3)";
+    TH_CHECK_EQ_INT(thtw_scan(many, strlen(many), s, 2), 3);
+}
+
+static void test_same_shape(void)
+{
+    const char *a = "float x = TWEAK(1.0f) * 2; // one\nint n = TWEAK(3);\n";
+    const char *b = "float x = TWEAK(  4.5f ) * 2; // one\nint n = TWEAK(-9);\n";   /* literals only */
+    const char *c = "float x = TWEAK(1.0f) * 3; // one\nint n = TWEAK(3);\n";       /* code changed */
+    const char *d = "\nfloat x = TWEAK(1.0f) * 2; // one\nint n = TWEAK(3);\n";     /* lines moved */
+    const char *e = "float x = TWEAK(1.0f) * 2; // one\nint n = TWEAK(3.5f);\n";    /* int became float */
+    const char *f = "float x = TWEAK(1.0f) * 2; // one\nint n = 3;\n";              /* site removed */
+    thtw_site sa[8], sb[8];
+    int na = thtw_scan(a, strlen(a), sa, 8);
+    int nb;
+    nb = thtw_scan(b, strlen(b), sb, 8);
+    TH_CHECK(thtw_same_shape(a, strlen(a), sa, na, b, strlen(b), sb, nb));
+    TH_CHECK(thtw_same_shape(a, strlen(a), sa, na, a, strlen(a), sa, na));
+    nb = thtw_scan(c, strlen(c), sb, 8);
+    TH_CHECK(!thtw_same_shape(a, strlen(a), sa, na, c, strlen(c), sb, nb));
+    nb = thtw_scan(d, strlen(d), sb, 8);
+    TH_CHECK(!thtw_same_shape(a, strlen(a), sa, na, d, strlen(d), sb, nb));
+    nb = thtw_scan(e, strlen(e), sb, 8);
+    TH_CHECK(!thtw_same_shape(a, strlen(a), sa, na, e, strlen(e), sb, nb));
+    nb = thtw_scan(f, strlen(f), sb, 8);
+    TH_CHECK(!thtw_same_shape(a, strlen(a), sa, na, f, strlen(f), sb, nb));
+}
+
+static void test_find(void)
+{
+    const char *src = "a = TWEAK(1.0f) + TWEAK(2.0f);\nb = TWEAK(3) + TWEAK(3);\n";
+    thtw_site s[8];
+    int n = thtw_scan(src, strlen(src), s, 8);
+    TH_CHECK_EQ_INT(thtw_find(s, n, 1, "2.0f"), 1);
+    TH_CHECK_EQ_INT(thtw_find(s, n, 1, "1.0f"), 0);
+    TH_CHECK_EQ_INT(thtw_find(s, n, 1, "3"), -1);
+    TH_CHECK_EQ_INT(thtw_find(s, n, 2, "3"), -2);       /* ambiguous */
+    TH_CHECK_EQ_INT(thtw_find(s, n, 9, "1.0f"), -1);
+}
+
+/* ---------------------------------------------------------------- the reading side */
+static int g_calls;
+static char g_last_lit[64];
+static int g_last_line, g_last_kind;
+static void hook(const char *file, int line, int counter, int kind, const char *literal, void *value)
+{
+    (void)counter;
+    g_calls++;
+    g_last_line = line;
+    g_last_kind = kind;
+    snprintf(g_last_lit, sizeof g_last_lit, "%s", literal);
+    if (!strstr(file, "test_th_tweak")) return;
+    if (kind == THTW_FLOAT) *(float *)value *= 2.0f;
+    if (kind == THTW_INT) *(int32_t *)value += 1;
+    if (kind == THTW_BOOL) *(int32_t *)value = !*(int32_t *)value;
+    if (kind == THTW_COLOR) *(uint32_t *)value = 0x11223344u;
+    if (kind == THTW_VEC2) { ((float *)value)[0] = -1.0f; ((float *)value)[1] = -2.0f; }
+}
+
+struct vec { float x, y; };
+static const int SPEED_LINE = __LINE__ + 1;
+static constexpr auto SPEED = TWEAK(340.0f);
+static constexpr auto LIVES = TWEAK(3);
+static constexpr auto ON = TWEAK(false);
+static constexpr auto TINT = TWEAK_COLOR(0xFF8800FF);
+static constexpr auto GRAVITY = TWEAK_V2(0.0f, 980.0f);
+static constexpr auto HALF = TWEAK(0.5);                 /* a double literal reads as float */
+
+static void test_macros(void)
+{
+    thtw_set_hook(NULL);
+    TH_CHECK(SPEED == 340.0f);
+    TH_CHECK(LIVES == 3);
+    TH_CHECK(!ON);
+    TH_CHECK((uint32_t)TINT == 0xFF8800FFu);
+    vec g = GRAVITY;
+    TH_CHECK(g.x == 0.0f && g.y == 980.0f);
+    TH_CHECK(HALF * 2.0f == 1.0f);
+    TH_CHECK(TWEAK(1.5f) * 2 == 3.0f);
+
+    thtw_set_hook(hook);
+    g_calls = 0;
+    float dt = 0.5f;
+    TH_CHECK(SPEED * dt == 340.0f);
+    TH_CHECK(g_last_kind == THTW_FLOAT && strcmp(g_last_lit, "340.0f") == 0 && g_last_line == SPEED_LINE);
+    TH_CHECK(LIVES + 0 == 4);
+    TH_CHECK(ON);
+    TH_CHECK((uint32_t)TINT == 0x11223344u);
+    g = GRAVITY;
+    TH_CHECK(g.x == -1.0f && g.y == -2.0f);
+    TH_CHECK(GRAVITY.get_y() == -2.0f);
+    int line = __LINE__ + 1;
+    float z = TWEAK(  - 4.0f  ) + 0.0f;
+    TH_CHECK(z == -8.0f && strcmp(g_last_lit, "- 4.0f") == 0 && g_last_line == line);
+    TH_CHECK(g_calls == 7);
+    TH_CHECK(TWEAK_F(2.0f) == 4.0f && TWEAK_I(5) == 6 && TWEAK_B(0) == 1);
+    thtw_set_hook(NULL);
+    TH_CHECK(thtw_get_hook() == NULL);
+}
+
+int main(void)
+{
+    TH_RUN(test_parse_float);
+    TH_RUN(test_parse_int_bool_color_vec2);
+    TH_RUN(test_normalize);
+    TH_RUN(test_scan);
+    TH_RUN(test_same_shape);
+    TH_RUN(test_find);
+    TH_RUN(test_macros);
+    return th_test_finish();
+}

@@ -1,0 +1,504 @@
+/* th_tweak.h - tweakable constants: literals in source code that change while the program runs.
+
+   WHAT IT DOES
+     Wrap a literal in TWEAK(...) and the running program reads its value from the source file as it
+     is now, not as it was compiled: change 3.5f to 5.0f, save, and the next read returns 5.0f with no
+     compile and no reload. The header has two halves:
+       - the reading side, for the program being tweaked: TWEAK(), TWEAK_V2(), TWEAK_COLOR(). Each
+         read calls a hook with the site (file, line, a per-translation-unit counter, the literal's
+         text) and the compiled value; the hook may overwrite the value. With no hook set, the compiled
+         value is used, so tweaked code also runs unchanged outside a host.
+       - the watching side, for the program that owns the hook (the engine's host): a scanner that
+         finds every TWEAK site in a source text, a parser for every literal form, and a shape check
+         that tells whether two versions of a file differ only inside TWEAK literals - the one case
+         where a new value can be mapped back to its site without recompiling.
+
+   USE
+     #define TH_TWEAK_IMPLEMENTATION in exactly one C or C++ file before including it.
+
+     Reading side (C++):
+         static constexpr auto SPEED = TWEAK(340.0f);    // float; use it like a float: pos += SPEED * dt
+         static constexpr auto LIVES = TWEAK(3);         // int
+         static constexpr auto GODMODE = TWEAK(false);   // bool
+         static constexpr auto TINT = TWEAK_COLOR(0xFF8800FF);  // uint32_t
+         static constexpr auto GRAVITY = TWEAK_V2(0.0f, 980.0f); // any {x, y} struct: v2 g = GRAVITY;
+         thtw_set_hook(my_hook);   // once per call into the library (a reload resets globals)
+       The objects are constant-initialized (no static constructors or destructors) and read the hook
+       each time they convert to their value. TWEAK() also works inside expressions: x * TWEAK(2.0f).
+     Reading side (C): the macros are calls returning the value: TWEAK_F(3.5f), TWEAK_I(3), TWEAK_B(1),
+       TWEAK_COLOR(0xFF8800FF); TWEAK_V2 is C++ only.
+
+     Watching side:
+         thtw_site sites[256];
+         int n = thtw_scan(text, len, sites, 256);           // every TWEAK site, in source order
+         float v; thtw_parse(THTW_FLOAT, text + sites[0].arg_begin, sites[0].arg_end - sites[0].arg_begin, &v);
+         if (thtw_same_shape(old_text, old_len, old_sites, old_n, text, len, sites, n)) { ...map by index... }
+
+   LITERALS
+     float  3.5f  -2  -.5  1e-3f  +4.F  2.     (THTW_FLOAT; integers are accepted for floats only by
+                                               thtw_parse_loose, not by thtw_parse: 4 -> 4.0f would
+                                               change the C++ type of TWEAK(4))
+     int    42  -7  0x1F  10u  3L
+     bool   true  false
+     vec2   1.0f, -2.5f                         (TWEAK_V2's two arguments)
+     color  0xRRGGBBAA (any unsigned integer literal; hex is the usual form)
+     Whitespace and comments inside the parentheses are ignored, as the preprocessor's # does.
+
+   CUSTOMIZATION
+     THTW_MAX_LITERAL   (96)  longest literal text the scanner normalizes (longer: not tweakable)
+
+   Names: public thtw_ (and the macros above), private thtw__.
+*/
+#ifndef TH_TWEAK_H
+#define TH_TWEAK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifndef THTW_MAX_LITERAL
+#define THTW_MAX_LITERAL 96
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Kinds; the values are part of the host contract (game_api.h's TWEAK_FLOAT... match them). */
+enum { THTW_FLOAT = 1, THTW_INT = 2, THTW_BOOL = 3, THTW_VEC2 = 4, THTW_COLOR = 5 };
+
+/* The hook: value_inout holds the compiled value (float, int32_t, int32_t 0/1, float[2], uint32_t);
+   it may overwrite it. literal is the text of the macro's arguments as the preprocessor's # wrote it. */
+typedef void thtw_hook_fn(const char *file, int line, int counter, int kind, const char *literal, void *value_inout);
+
+void thtw_set_hook(thtw_hook_fn *hook);    /* NULL: compiled values */
+thtw_hook_fn *thtw_get_hook(void);
+
+float    thtw_read_float(const char *file, int line, int counter, const char *lit, float v);
+int32_t  thtw_read_int(const char *file, int line, int counter, const char *lit, int32_t v);
+int      thtw_read_bool(const char *file, int line, int counter, const char *lit, int v);
+uint32_t thtw_read_color(const char *file, int line, int counter, const char *lit, uint32_t v);
+void     thtw_read_vec2(const char *file, int line, int counter, const char *lit, float v[2]);
+
+/* ---------------------------------------------------------------- watching side */
+typedef struct thtw_site {
+    int line;          /* 1-based line of the macro name */
+    int kind;          /* THTW_VEC2 / THTW_COLOR from the macro name; for TWEAK() guessed from the literal */
+    int arg_begin;     /* byte offsets of the text between the parentheses */
+    int arg_end;
+    char literal[THTW_MAX_LITERAL];  /* that text normalized like the preprocessor's #: "" if too long */
+} thtw_site;
+
+/* Finds TWEAK(...), TWEAK_F/I/B(...), TWEAK_V2(...), TWEAK_COLOR(...) outside comments, strings and
+   preprocessor lines. Returns how many there are; fills at most max_sites. A site whose parentheses
+   never close ends the scan. */
+int  thtw_scan(const char *text, size_t len, thtw_site *sites, int max_sites);
+
+/* Parses a literal of the given kind; 1 and the value (layout as for the hook) on success, 0 if the
+   text is not exactly one literal of that kind. */
+int  thtw_parse(int kind, const char *text, size_t len, void *value_out);
+
+/* Normalizes text as the preprocessor's # does: comments become spaces, runs of whitespace one space,
+   none at the ends. Returns the length, or -1 if it does not fit (out always terminated if cap > 0). */
+int  thtw_normalize(const char *text, size_t len, char *out, size_t cap);
+
+/* 1 if the two texts have the same sites (count, kinds, lines) and are byte-identical outside the
+   sites' argument text: the only difference is inside TWEAK literals, so values map by site index. */
+int  thtw_same_shape(const char *a, size_t alen, const thtw_site *as, int an,
+                     const char *b, size_t blen, const thtw_site *bs, int bn);
+
+/* Which of a line's sites a compiled site is: the index of the one site on `line` whose normalized
+   literal equals `literal`; -1 if none, -2 if several (ambiguous: not tweakable live). */
+int  thtw_find(const thtw_site *sites, int n, int line, const char *literal);
+
+#ifdef __cplusplus
+}
+#endif
+
+/* ---------------------------------------------------------------- the macros */
+#ifdef __cplusplus
+struct thtw_float {
+    const char *file; int line; int counter; const char *lit; float value;
+    operator float() const { return thtw_read_float(file, line, counter, lit, value); }
+};
+struct thtw_int {
+    const char *file; int line; int counter; const char *lit; int32_t value;
+    operator int32_t() const { return thtw_read_int(file, line, counter, lit, value); }
+};
+struct thtw_bool {
+    const char *file; int line; int counter; const char *lit; bool value;
+    operator bool() const { return thtw_read_bool(file, line, counter, lit, value) != 0; }
+};
+struct thtw_color {
+    const char *file; int line; int counter; const char *lit; uint32_t value;
+    operator uint32_t() const { return thtw_read_color(file, line, counter, lit, value); }
+};
+struct thtw_vec2 {
+    const char *file; int line; int counter; const char *lit; float x, y;
+    float get_x() const { float v[2] = { x, y }; thtw_read_vec2(file, line, counter, lit, v); return v[0]; }
+    float get_y() const { float v[2] = { x, y }; thtw_read_vec2(file, line, counter, lit, v); return v[1]; }
+    /* converts to any struct built from two floats, e.g. struct v2 { float x, y; } */
+    template <typename V, typename = decltype(V{ 0.0f, 0.0f })>
+    operator V() const { float v[2] = { x, y }; thtw_read_vec2(file, line, counter, lit, v); return V{ v[0], v[1] }; }
+};
+constexpr thtw_float thtw_make(const char *f, int l, int c, const char *s, float v) { return thtw_float{ f, l, c, s, v }; }
+constexpr thtw_float thtw_make(const char *f, int l, int c, const char *s, double v) { return thtw_float{ f, l, c, s, (float)v }; }
+constexpr thtw_int   thtw_make(const char *f, int l, int c, const char *s, int v) { return thtw_int{ f, l, c, s, v }; }
+constexpr thtw_int   thtw_make(const char *f, int l, int c, const char *s, unsigned v) { return thtw_int{ f, l, c, s, (int32_t)v }; }
+constexpr thtw_bool  thtw_make(const char *f, int l, int c, const char *s, bool v) { return thtw_bool{ f, l, c, s, v }; }
+constexpr thtw_color thtw_make_color(const char *f, int l, int c, const char *s, uint32_t v) { return thtw_color{ f, l, c, s, v }; }
+constexpr thtw_vec2  thtw_make_vec2(const char *f, int l, int c, const char *s, float x, float y) { return thtw_vec2{ f, l, c, s, x, y }; }
+
+#define TWEAK(x)        thtw_make(__FILE__, __LINE__, __COUNTER__, #x, x)
+#define TWEAK_COLOR(x)  thtw_make_color(__FILE__, __LINE__, __COUNTER__, #x, (uint32_t)(x))
+#define TWEAK_V2(x, y)  thtw_make_vec2(__FILE__, __LINE__, __COUNTER__, #x ", " #y, (float)(x), (float)(y))
+#endif
+#define TWEAK_F(x)      thtw_read_float(__FILE__, __LINE__, __COUNTER__, #x, (float)(x))
+#define TWEAK_I(x)      thtw_read_int(__FILE__, __LINE__, __COUNTER__, #x, (int32_t)(x))
+#define TWEAK_B(x)      thtw_read_bool(__FILE__, __LINE__, __COUNTER__, #x, (x) ? 1 : 0)
+#ifndef __cplusplus
+#define TWEAK_COLOR(x)  thtw_read_color(__FILE__, __LINE__, __COUNTER__, #x, (uint32_t)(x))
+#endif
+
+#endif /* TH_TWEAK_H */
+
+/* ==================================================================================== implementation */
+#ifdef TH_TWEAK_IMPLEMENTATION
+#ifndef TH_TWEAK_IMPLEMENTED
+#define TH_TWEAK_IMPLEMENTED
+#include <string.h>
+#include <stdlib.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+static thtw_hook_fn *thtw__hook;
+
+void thtw_set_hook(thtw_hook_fn *hook) { thtw__hook = hook; }
+thtw_hook_fn *thtw_get_hook(void) { return thtw__hook; }
+
+float thtw_read_float(const char *file, int line, int counter, const char *lit, float v)
+{
+    if (thtw__hook) thtw__hook(file, line, counter, THTW_FLOAT, lit, &v);
+    return v;
+}
+int32_t thtw_read_int(const char *file, int line, int counter, const char *lit, int32_t v)
+{
+    if (thtw__hook) thtw__hook(file, line, counter, THTW_INT, lit, &v);
+    return v;
+}
+int thtw_read_bool(const char *file, int line, int counter, const char *lit, int v)
+{
+    int32_t b = v ? 1 : 0;
+    if (thtw__hook) thtw__hook(file, line, counter, THTW_BOOL, lit, &b);
+    return b != 0;
+}
+uint32_t thtw_read_color(const char *file, int line, int counter, const char *lit, uint32_t v)
+{
+    if (thtw__hook) thtw__hook(file, line, counter, THTW_COLOR, lit, &v);
+    return v;
+}
+void thtw_read_vec2(const char *file, int line, int counter, const char *lit, float v[2])
+{
+    if (thtw__hook) thtw__hook(file, line, counter, THTW_VEC2, lit, v);
+}
+
+/* ---------------------------------------------------------------- normalizing */
+static int thtw__space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+static int thtw__ident(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; }
+
+int thtw_normalize(const char *t, size_t len, char *out, size_t cap)
+{
+    size_t o = 0, i = 0;
+    int pending_space = 0, fits = 1;
+    if (cap == 0) return -1;
+    while (i < len) {
+        char c = t[i];
+        if (c == '/' && i + 1 < len && t[i + 1] == '/') {          /* line comment */
+            while (i < len && t[i] != '\n') i++;
+            pending_space = 1;
+            continue;
+        }
+        if (c == '/' && i + 1 < len && t[i + 1] == '*') {          /* block comment */
+            i += 2;
+            while (i + 1 < len && !(t[i] == '*' && t[i + 1] == '/')) i++;
+            i = i + 2 <= len ? i + 2 : len;
+            pending_space = 1;
+            continue;
+        }
+        if (thtw__space(c)) { pending_space = 1; i++; continue; }
+        if (pending_space && o > 0) { if (o + 1 < cap) out[o] = ' '; else fits = 0; o++; }
+        pending_space = 0;
+        if (c == '"' || c == '\'') {                                 /* copied as is, escapes included */
+            char q = c;
+            if (o + 1 < cap) out[o] = c; else fits = 0;
+            o++; i++;
+            while (i < len && t[i] != q) {
+                if (t[i] == '\\' && i + 1 < len) { if (o + 1 < cap) out[o] = t[i]; else fits = 0; o++; i++; }
+                if (o + 1 < cap) out[o] = t[i]; else fits = 0;
+                o++; i++;
+            }
+            if (i < len) { if (o + 1 < cap) out[o] = t[i]; else fits = 0; o++; i++; }
+            continue;
+        }
+        if (o + 1 < cap) out[o] = c; else fits = 0;
+        o++; i++;
+    }
+    if (!fits) { out[cap - 1] = 0; return -1; }
+    out[o] = 0;
+    return (int)o;
+}
+
+/* ---------------------------------------------------------------- parsing literals */
+static int thtw__digit(char c) { return c >= '0' && c <= '9'; }
+static int thtw__hex(char c) { return thtw__digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+static int thtw__hexval(char c) { return thtw__digit(c) ? c - '0' : (c | 32) - 'a' + 10; }
+
+/* Parses a signed number at s[0..n): a C float literal (float_form 1) or integer literal (0).
+   Returns 1 when all of s is consumed. The sign may be followed by spaces ("- 3" is what # makes of
+   "-   3"), and a unary plus is allowed. */
+static int thtw__number(const char *s, size_t n, int float_form, double *fv, long long *iv, unsigned long long *uv)
+{
+    size_t i = 0;
+    int neg = 0;
+    if (i < n && (s[i] == '-' || s[i] == '+')) { neg = s[i] == '-'; i++; while (i < n && s[i] == ' ') i++; }
+    if (i >= n) return 0;
+    if (!float_form) {
+        unsigned long long v = 0;
+        int any = 0;
+        if (i + 1 < n && s[i] == '0' && (s[i + 1] == 'x' || s[i + 1] == 'X')) {
+            i += 2;
+            while (i < n && (thtw__hex(s[i]) || s[i] == '\'')) {
+                if (s[i] != '\'') { if (v >> 60) return 0; v = v * 16 + (unsigned)thtw__hexval(s[i]); any = 1; }
+                i++;
+            }
+        } else {
+            while (i < n && (thtw__digit(s[i]) || (any && s[i] == '\''))) {
+                if (s[i] != '\'') { if (v > 922337203685477580ull) return 0; v = v * 10 + (unsigned)(s[i] - '0'); any = 1; }
+                i++;
+            }
+        }
+        if (!any) return 0;
+        while (i < n && (s[i] == 'u' || s[i] == 'U' || s[i] == 'l' || s[i] == 'L')) i++;
+        if (i != n) return 0;
+        if (uv) *uv = neg ? (unsigned long long)(-(long long)v) : v;
+        if (iv) *iv = neg ? -(long long)v : (long long)v;
+        return 1;
+    }
+    /* float: digits [. digits] [e[+-]digits] [f|F|l|L]; needs a '.', an exponent or a suffix to be
+       float-form, and at least one digit */
+    size_t start = i;
+    int digits = 0, dot = 0, expo = 0, suffix = 0;
+    while (i < n && thtw__digit(s[i])) { i++; digits++; }
+    if (i < n && s[i] == '.') { dot = 1; i++; while (i < n && thtw__digit(s[i])) { i++; digits++; } }
+    if (!digits) return 0;
+    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+        size_t j = i + 1;
+        if (j < n && (s[j] == '+' || s[j] == '-')) j++;
+        if (j >= n || !thtw__digit(s[j])) return 0;
+        while (j < n && thtw__digit(s[j])) j++;
+        i = j;
+        expo = 1;
+    }
+    size_t num_end = i;
+    if (i < n && (s[i] == 'f' || s[i] == 'F' || s[i] == 'l' || s[i] == 'L')) { suffix = 1; i++; }
+    if (i != n) return 0;
+    if (!dot && !expo) return 0;            /* "3f" is not C; "3" is an int */
+    (void)suffix;
+    char buf[128];
+    size_t len = num_end - start;
+    if (len >= sizeof buf) return 0;
+    memcpy(buf, s + start, len);
+    buf[len] = 0;
+    double d = strtod(buf, NULL);
+    *fv = neg ? -d : d;
+    return 1;
+}
+
+int thtw_parse(int kind, const char *text, size_t len, void *value_out)
+{
+    char s[THTW_MAX_LITERAL * 2];
+    int n = thtw_normalize(text, len, s, sizeof s);
+    if (n <= 0) return 0;
+    /* one pair of parentheses around the whole literal is harmless: (-1.5f) */
+    if (s[0] == '(' && s[n - 1] == ')' && kind != THTW_VEC2) { s[n - 1] = 0; return thtw_parse(kind, s + 1, (size_t)n - 2, value_out); }
+    switch (kind) {
+    case THTW_FLOAT: {
+        double d;
+        if (!thtw__number(s, (size_t)n, 1, &d, NULL, NULL)) return 0;
+        float f = (float)d;
+        memcpy(value_out, &f, sizeof f);
+        return 1;
+    }
+    case THTW_INT: {
+        long long v;
+        if (!thtw__number(s, (size_t)n, 0, NULL, &v, NULL)) return 0;
+        if (v < -2147483648ll || v > 4294967295ll) return 0;
+        int32_t i = (int32_t)(uint32_t)(unsigned long long)v;
+        memcpy(value_out, &i, sizeof i);
+        return 1;
+    }
+    case THTW_BOOL: {
+        int32_t b;
+        if (n == 4 && memcmp(s, "true", 4) == 0) b = 1;
+        else if (n == 5 && memcmp(s, "false", 5) == 0) b = 0;
+        else if (n == 1 && (s[0] == '0' || s[0] == '1')) b = s[0] - '0';
+        else return 0;
+        memcpy(value_out, &b, sizeof b);
+        return 1;
+    }
+    case THTW_COLOR: {
+        unsigned long long u;
+        if (s[0] == '-' || !thtw__number(s, (size_t)n, 0, NULL, NULL, &u) || u > 0xFFFFFFFFull) return 0;
+        uint32_t c = (uint32_t)u;
+        memcpy(value_out, &c, sizeof c);
+        return 1;
+    }
+    case THTW_VEC2: {
+        const char *comma = (const char *)memchr(s, ',', (size_t)n);
+        if (!comma) return 0;
+        float v[2];
+        size_t a = (size_t)(comma - s), b0 = a + 1;
+        while (a > 0 && s[a - 1] == ' ') a--;
+        while (b0 < (size_t)n && s[b0] == ' ') b0++;
+        if (!thtw_parse(THTW_FLOAT, s, a, &v[0]) || !thtw_parse(THTW_FLOAT, s + b0, (size_t)n - b0, &v[1])) return 0;
+        memcpy(value_out, v, sizeof v);
+        return 1;
+    }
+    default:
+        return 0;
+    }
+}
+
+/* ---------------------------------------------------------------- scanning */
+static int thtw__guess_kind(const char *lit)
+{
+    double d;
+    size_t n = strlen(lit);
+    if (strcmp(lit, "true") == 0 || strcmp(lit, "false") == 0) return THTW_BOOL;
+    if (thtw__number(lit, n, 1, &d, NULL, NULL)) return THTW_FLOAT;
+    return THTW_INT;
+}
+
+int thtw_scan(const char *t, size_t len, thtw_site *sites, int max_sites)
+{
+    static const struct { const char *name; int kind; } MACROS[] = {
+        { "TWEAK", 0 }, { "TWEAK_F", THTW_FLOAT }, { "TWEAK_I", THTW_INT }, { "TWEAK_B", THTW_BOOL },
+        { "TWEAK_V2", THTW_VEC2 }, { "TWEAK_COLOR", THTW_COLOR },
+    };
+    int count = 0, line = 1, line_start = 1;
+    size_t i = 0;
+    while (i < len) {
+        char c = t[i];
+        if (c == '\n') { line++; line_start = 1; i++; continue; }
+        if (thtw__space(c)) { i++; continue; }
+        if (c == '#' && line_start) {                                /* a preprocessor line, continuations too */
+            while (i < len && t[i] != '\n') {
+                if (t[i] == '\\' && i + 1 < len && t[i + 1] == '\n') { line++; i++; }
+                i++;
+            }
+            continue;
+        }
+        line_start = 0;
+        if (c == '/' && i + 1 < len && t[i + 1] == '/') { while (i < len && t[i] != '\n') i++; continue; }
+        if (c == '/' && i + 1 < len && t[i + 1] == '*') {
+            i += 2;
+            while (i + 1 < len && !(t[i] == '*' && t[i + 1] == '/')) { if (t[i] == '\n') line++; i++; }
+            i = i + 2 <= len ? i + 2 : len;
+            continue;
+        }
+        if (c == '"' || c == '\'') {
+            char q = c;
+            i++;
+            while (i < len && t[i] != q && t[i] != '\n') { if (t[i] == '\\' && i + 1 < len) i++; i++; }
+            if (i < len && t[i] == q) i++;
+            continue;
+        }
+        if (!thtw__ident(c)) { i++; continue; }
+        size_t w = i;
+        while (i < len && thtw__ident(t[i])) i++;
+        if ((c >= '0' && c <= '9')) continue;
+        size_t wl = i - w;
+        int kind = -1;
+        for (size_t m = 0; m < sizeof MACROS / sizeof MACROS[0]; m++)
+            if (strlen(MACROS[m].name) == wl && memcmp(t + w, MACROS[m].name, wl) == 0) kind = MACROS[m].kind;
+        if (kind < 0) continue;
+        size_t j = i;
+        while (j < len && (t[j] == ' ' || t[j] == '\t')) j++;
+        if (j >= len || t[j] != '(') continue;
+        /* the argument: up to the matching parenthesis, skipping comments and strings */
+        int depth = 1, site_line = line, extra_lines = 0;
+        size_t a = j + 1, k = a;
+        while (k < len && depth > 0) {
+            char d = t[k];
+            if (d == '\n') extra_lines++;
+            if (d == '/' && k + 1 < len && t[k + 1] == '*') {
+                k += 2;
+                while (k + 1 < len && !(t[k] == '*' && t[k + 1] == '/')) { if (t[k] == '\n') extra_lines++; k++; }
+                k += 2;
+                continue;
+            }
+            if (d == '/' && k + 1 < len && t[k + 1] == '/') { while (k < len && t[k] != '\n') k++; continue; }
+            if (d == '"' || d == '\'') {
+                k++;
+                while (k < len && t[k] != d && t[k] != '\n') { if (t[k] == '\\' && k + 1 < len) k++; k++; }
+                k++;
+                continue;
+            }
+            if (d == '(') depth++;
+            if (d == ')') depth--;
+            k++;
+        }
+        if (depth > 0) break;                                        /* unterminated: stop here */
+        if (count < max_sites) {
+            thtw_site *s = &sites[count];
+            s->line = site_line;
+            s->arg_begin = (int)a;
+            s->arg_end = (int)(k - 1);
+            if (thtw_normalize(t + a, (size_t)(k - 1 - a), s->literal, sizeof s->literal) < 0) s->literal[0] = 0;
+            s->kind = kind ? kind : thtw__guess_kind(s->literal);
+        }
+        count++;
+        line += extra_lines;
+        i = k;
+    }
+    return count;
+}
+
+int thtw_same_shape(const char *a, size_t alen, const thtw_site *as, int an,
+                    const char *b, size_t blen, const thtw_site *bs, int bn)
+{
+    if (an != bn) return 0;
+    size_t pa = 0, pb = 0;
+    for (int i = 0; i <= an; i++) {
+        size_t ea = i < an ? (size_t)as[i].arg_begin : alen;
+        size_t eb = i < bn ? (size_t)bs[i].arg_begin : blen;
+        if (ea < pa || eb < pb || ea - pa != eb - pb || memcmp(a + pa, b + pb, ea - pa) != 0) return 0;
+        if (i < an) {
+            if (as[i].line != bs[i].line) return 0;
+            int ka = as[i].kind, kb = bs[i].kind;
+            /* TWEAK() guesses its kind from the literal: a change of form (3 -> 3.5f) is a change of type */
+            if (ka != kb) return 0;
+            pa = (size_t)as[i].arg_end;
+            pb = (size_t)bs[i].arg_end;
+        }
+    }
+    return 1;
+}
+
+int thtw_find(const thtw_site *sites, int n, int line, const char *literal)
+{
+    int found = -1;
+    for (int i = 0; i < n; i++) {
+        if (sites[i].line != line || strcmp(sites[i].literal, literal) != 0) continue;
+        if (found >= 0) return -2;
+        found = i;
+    }
+    return found;
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TH_TWEAK_IMPLEMENTED */
+#endif /* TH_TWEAK_IMPLEMENTATION */
