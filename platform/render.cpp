@@ -169,6 +169,7 @@ static struct RenderState {
     int font_queued = 0;
     std::string font_queued_trigger;
     double font_queued_change_t = -1;
+    SDL_ScaleMode page_filter;
 } g_r;
 
 /* ---------------------------------------------------------------- small helpers */
@@ -397,7 +398,7 @@ static int atlas_apply(AtlasJob *j, bool announce)
             continue;
         }
         if (o.pixels) {
-            next[i].tex = make_texture(o.pixels, mp.w, mp.h, SDL_ScaleModeNearest);
+            next[i].tex = make_texture(o.pixels, mp.w, mp.h, g_r.page_filter);
             if (!next[i].tex) o.err = std::string("cannot create a texture: ") + SDL_GetError();
             else reloaded++;
         }
@@ -980,6 +981,12 @@ int render_init(SDL_Renderer *r, int view_w, int view_h, const char *font_path)
     g_r.packer = g_r.root + "/build/tools/atlas_pack";
     g_r.cam_x = g_r.cam_y = 0;
     g_r.cam_zoom = 1;
+    /* Smooth scaling where the renderer filters geometry (GPU renderers; the packer pads each sprite
+       with its edge pixels). The software renderer samples geometry nearest, so its pages stay
+       nearest too and every draw path looks the same. */
+    SDL_RendererInfo info;
+    g_r.page_filter = SDL_GetRendererInfo(r, &info) == 0 && strcmp(info.name, "software") != 0 ? SDL_ScaleModeLinear
+                                                                                                : SDL_ScaleModeNearest;
 
     size_t bytes = thsb_memory_size(RENDER_MAX_SPRITES);
     g_r.sb_memory = malloc(bytes);
