@@ -425,7 +425,7 @@ char *thal_format(const thal_manifest *m, size_t *len)
     int i, records = 0;
     thal__put(&b, "th_atlas\t%d\n", THAL_VERSION);
     thal__put(&b, "# written by atlas_pack; format described in tinyheaders/th_atlas.h\n");
-    thal__put(&b, "settings\t%d\t%d\n", m->page_max, m->padding); records++;
+    if (m->page_max > 0) { thal__put(&b, "settings\t%d\t%d\n", m->page_max, m->padding); records++; }   /* absent: never packed */
     for (i = 0; i < m->page_count; i++, records++) {
         const thal_page *p = &m->pages[i];
         thal__put(&b, "page\t%d\t%d\t%d\t%016llx\t%s\n", i, p->w, p->h, (unsigned long long)p->hash, thal__clean(p->file, t1));
