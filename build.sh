@@ -56,6 +56,9 @@ game_cxx() {
 }
 game_flags() {
     local cxx="$1" f="$COMMON_FLAGS -O0 -fPIC -shared -fno-exceptions -fno-rtti -fvisibility=hidden -fdiagnostics-color=never"
+    # __FILE__ relative to the project ("game/entities.cpp"): TWEAK() sites name their file that way,
+    # so a library finds its sources wherever the project folder is.
+    f="$f -fmacro-prefix-map=$ROOT/="
     # g++ marks some symbols STB_GNU_UNIQUE, which makes dlclose a no-op; clang never emits them.
     case "$cxx" in *clang*) ;; *) f="$f -fno-gnu-unique";; esac
     echo "$f"
@@ -68,9 +71,11 @@ cmd_game() {
     local cxx flags tmp
     cxx="$(game_cxx)"; flags="$(game_flags "$cxx")"
     tmp="$B/game/.libgame.$$.so"
-    # The layout stamp: a hash of the persistent types (game/state.h) without comments or spacing.
+    # The layout stamp: a hash of the persistent types without comments or spacing - game/state.h and
+    # the declarations of the tinyheaders game.cpp includes (their structs live in the state too).
     local layout
-    layout="$(gcc -fpreprocessed -dD -E -P "$ROOT/game/state.h" 2>/dev/null | tr -d ' \t\n' | cksum | cut -d' ' -f1)"
+    layout="$({ grep -E '^#include "th_[a-z_]+\.h"' "$ROOT/game/game.cpp"; echo '#include "state.h"'; } \
+        | g++ -x c++ -std=c++17 -E -dD -P -I"$ROOT/tinyheaders" -I"$ROOT/game" - 2>/dev/null | tr -d ' \t\n' | cksum | cut -d' ' -f1)"
     # shellcheck disable=SC2086
     if $cxx $flags -DGAME_LAYOUT_HASH="${layout}u" ${GAME_EXTRA_FLAGS:-} "$ROOT/game/game.cpp" -o "$tmp"; then
         mv -f "$tmp" "$B/game/libgame.so"

@@ -1,72 +1,442 @@
-/* entities.cpp - the placeholder game's three entity kinds. Tuning constants first. */
+/* entities.cpp - every entity kind: its tuning, its step, its look. The per-type table at the bottom
+   is what persistent entities index with their integer `type`. */
 
-static const float    BOUNCER_SPEED  = 240.0f;   /* pixels per second */
-static const uint32_t BOUNCER_COLOR  = 0x4FC3F7FF;
-static const float    ORBIT_RADIUS   = 120.0f;
-static const float    ORBIT_SPEED    = 1.5f;      /* radians per second */
-static const uint32_t ORBITER_COLOR  = 0xFFB74DFF;
-static const float    CHASER_ACCEL   = 500.0f;
-static const float    CHASER_MAX     = 200.0f;
-static const uint32_t CHASER_COLOR   = 0xE57373FF;
+/* ---------------------------------------------------------------- tuning */
+static constexpr auto PLAYER_SPEED        = TWEAK(340.0f);   /* pixels per second */
+static constexpr auto PLAYER_ACCEL        = TWEAK(3200.0f);
+static constexpr auto PLAYER_RADIUS       = TWEAK(15.0f);
+static constexpr auto PLAYER_HP           = TWEAK(5.0f);
+static constexpr auto PLAYER_INVULNERABLE = TWEAK(1.3f);     /* seconds after a hit */
+static constexpr auto FIRE_INTERVAL       = TWEAK(0.10f);    /* seconds between shots */
+static constexpr auto FIRE_SPREAD         = TWEAK(0.05f);    /* radians of random spread */
+static constexpr auto BULLET_SPEED        = TWEAK(1100.0f);
+static constexpr auto BULLET_DAMAGE       = TWEAK(1.0f);
+static constexpr auto DASH_SPEED          = TWEAK(950.0f);
+static constexpr auto DASH_SECONDS        = TWEAK(0.14f);
+static constexpr auto DASH_COOLDOWN       = TWEAK(0.8f);
 
-typedef void entity_update_fn(GameState *gs, Entity *e, float dt, const PlatformAPI *pf);
+static constexpr auto DRONE_SPEED         = TWEAK(175.0f);
+static constexpr auto DRONE_ACCEL         = TWEAK(700.0f);
+static constexpr auto DRONE_HP            = TWEAK(1.0f);
+static constexpr auto SHOOTER_SPEED       = TWEAK(120.0f);
+static constexpr auto SHOOTER_RANGE       = TWEAK(330.0f);   /* distance it tries to keep */
+static constexpr auto SHOOTER_FIRE_EVERY  = TWEAK(1.9f);
+static constexpr auto SHOOTER_HP          = TWEAK(3.0f);
+static constexpr auto ENEMY_BULLET_SPEED  = TWEAK(330.0f);
+static constexpr auto DASHER_AIM_SECONDS  = TWEAK(0.65f);
+static constexpr auto DASHER_SPEED        = TWEAK(880.0f);
+static constexpr auto DASHER_HP           = TWEAK(2.0f);
+static constexpr auto BRUTE_SPEED         = TWEAK(70.0f);
+static constexpr auto BRUTE_HP            = TWEAK(14.0f);
+static constexpr auto BRUTE_SPLITS_INTO   = TWEAK(3);        /* drones */
+static constexpr auto WAVE_SPEEDUP        = TWEAK(0.10f);    /* enemies move, charge and fire this much faster per wave */
+
+static constexpr auto GEM_MAGNET_RANGE    = TWEAK(170.0f);
+static constexpr auto PICKUP_SECONDS      = TWEAK(9.0f);
+static constexpr auto HEART_DROP_CHANCE   = TWEAK(0.05f);
+static constexpr auto SPAWN_WARNING       = TWEAK(0.9f);     /* seconds a spawn marker shows before the enemy */
+
+static constexpr auto PLAYER_BULLET_COLOR = TWEAK_COLOR(0x9FF4FFFF);
+static constexpr auto DRONE_COLOR         = TWEAK_COLOR(0xFF4FD8FF);
+static constexpr auto SHOOTER_COLOR       = TWEAK_COLOR(0xFF9A3CFF);
+static constexpr auto DASHER_COLOR        = TWEAK_COLOR(0xFFE14AFF);
+static constexpr auto BRUTE_COLOR         = TWEAK_COLOR(0xFF3B3BFF);
+
+/* ---------------------------------------------------------------- helpers */
+static float wave_pressure(GameState *gs) { return 1.0f + WAVE_SPEEDUP * (float)(gs->wave > 1 ? gs->wave - 1 : 0); }
 
 static Entity *entity_get(GameState *gs, thh_handle h)
 {
     return thh_valid(&gs->handles, h) ? &gs->entities[thh_index(h)] : NULL;
 }
 
-static void bouncer_update(GameState *gs, Entity *e, float dt, const PlatformAPI *pf)
-{
-    (void)gs;
-    e->vel = v2_scale(v2_norm(e->vel), BOUNCER_SPEED);
-    e->pos = v2_add(e->pos, v2_scale(e->vel, dt));
-    float w = (float)pf->view_width, h = (float)pf->view_height;
-    if (e->pos.x < 0 && e->vel.x < 0) e->vel.x = -e->vel.x;
-    if (e->pos.y < 0 && e->vel.y < 0) e->vel.y = -e->vel.y;
-    if (e->pos.x + e->size.x > w && e->vel.x > 0) e->vel.x = -e->vel.x;
-    if (e->pos.y + e->size.y > h && e->vel.y > 0) e->vel.y = -e->vel.y;
-}
-
-static void orbiter_update(GameState *gs, Entity *e, float dt, const PlatformAPI *pf)
-{
-    (void)gs; (void)pf;
-    e->phase += ORBIT_SPEED * dt;
-    e->pos = v2_add(e->anchor, v2_make(cosf(e->phase) * ORBIT_RADIUS, sinf(e->phase) * ORBIT_RADIUS));
-}
-
-static void chaser_update(GameState *gs, Entity *e, float dt, const PlatformAPI *pf)
-{
-    (void)pf;
-    Entity *t = entity_get(gs, e->target);
-    if (t) {
-        v2 to = v2_sub(t->pos, e->pos);
-        e->vel = v2_add(e->vel, v2_scale(v2_norm(to), CHASER_ACCEL * dt));
-        if (v2_len(e->vel) > CHASER_MAX) e->vel = v2_scale(v2_norm(e->vel), CHASER_MAX);
-    }
-    e->pos = v2_add(e->pos, v2_scale(e->vel, dt));
-}
-
-/* The per-type table: persistent entities hold only the index, so a reload rebinds them for free. */
-static const struct EntityKind {
-    const char       *name;
-    entity_update_fn *update;
-    uint32_t          color;
-} ENTITY_KINDS[ENTITY_TYPE_COUNT] = {
-    { "bouncer", bouncer_update, BOUNCER_COLOR },
-    { "orbiter", orbiter_update, ORBITER_COLOR },
-    { "chaser",  chaser_update,  CHASER_COLOR  },
-};
-
-static thh_handle entity_spawn(GameState *gs, EntityType type, v2 pos, v2 size)
+static Entity *entity_spawn(GameState *gs, EntityType type, v2 pos)
 {
     thh_handle h = thh_alloc(&gs->handles);
-    if (!h.value) return h;
+    if (!h.value) return NULL;
     Entity *e = &gs->entities[thh_index(h)];
     memset(e, 0, sizeof *e);
     e->type = (uint32_t)type;
     e->self = h;
     e->pos = e->prev_pos = pos;
-    e->size = size;
-    return h;
+    return e;
 }
+
+static int is_enemy(uint32_t type)
+{
+    return type == ENTITY_DRONE || type == ENTITY_SHOOTER || type == ENTITY_DASHER || type == ENTITY_BRUTE;
+}
+
+static v2 dir_to(v2 from, v2 to) { return v2_norm(v2_sub(to, from)); }
+
+static float face(v2 d) { return atan2f(d.y, d.x); }
+
+static void steer(Entity *e, v2 desired_vel, float accel, float dt)
+{
+    v2 dv = v2_sub(desired_vel, e->vel);
+    float len = v2_len(dv), step = accel * dt;
+    e->vel = len <= step ? desired_vel : v2_add(e->vel, v2_scale(dv, step / len));
+}
+
+static void move_and_collide(GameState *gs, Entity *e, float dt)
+{
+    e->pos = v2_add(e->pos, v2_scale(e->vel, dt));
+    v2 n;
+    if (world_push_out(gs, &e->pos, e->radius, &n)) {
+        float into = v2_dot(e->vel, n);
+        if (into < 0) e->vel = v2_sub(e->vel, v2_scale(n, into));
+    }
+}
+
+static void score_kill(GameState *gs, Entity *e, int points);
+
+static void damage_enemy(GameState *gs, Entity *e, float amount, v2 push)
+{
+    if (e->dead) return;
+    e->hp -= amount;
+    e->flash = 0.08f;
+    e->vel = v2_add(e->vel, push);
+    if (e->hp > 0) return;
+    e->dead = 1;
+    static const int POINTS[ENTITY_TYPE_COUNT] = { 0, 10, 30, 25, 100 };
+    const uint32_t COLORS[ENTITY_TYPE_COUNT] = { 0, DRONE_COLOR, SHOOTER_COLOR, DASHER_COLOR, BRUTE_COLOR };
+    uint32_t c = COLORS[e->type];
+    fx_burst(gs, e->pos, e->type == ENTITY_BRUTE ? 60 : 22, 0xFFFFFFFF, c & 0xFFFFFF00u, 80, e->type == ENTITY_BRUTE ? 520 : 380, 14, 0.55f);
+    fx_ring(gs, e->pos, e->radius, e->radius * 4.5f, 0.35f, c);
+    fx_shake(gs, e->type == ENTITY_BRUTE ? 0.6f : 0.18f);
+    gs->hitstop = e->type == ENTITY_BRUTE ? 0.09f : 0.025f;
+    score_kill(gs, e, POINTS[e->type]);
+    if (e->type == ENTITY_BRUTE) {
+        for (int i = 0; i < BRUTE_SPLITS_INTO; i++) {
+            v2 at = v2_add(e->pos, v2_scale(v2_from_angle(i * 2.0944f), 26));
+            Entity *d = entity_spawn(gs, ENTITY_DRONE, at);
+            if (d) { d->radius = 12; d->hp = DRONE_HP; d->vel = v2_scale(v2_from_angle(i * 2.0944f), 300); }
+        }
+    }
+    if (th_rng_f01(&gs->rng) < HEART_DROP_CHANCE) {
+        Entity *h = entity_spawn(gs, ENTITY_HEART, e->pos);
+        if (h) { h->radius = 12; h->timer = PICKUP_SECONDS; }
+    } else {
+        int gems = e->type == ENTITY_BRUTE ? 5 : 1;
+        for (int i = 0; i < gems; i++) {
+            Entity *g = entity_spawn(gs, ENTITY_GEM, e->pos);
+            if (g) { g->radius = 9; g->timer = PICKUP_SECONDS; g->vel = v2_scale(th_rng_unit_v2(&gs->rng), th_rng_range(&gs->rng, 40, 160)); }
+        }
+    }
+}
+
+static void player_hurt(GameState *gs, Entity *pl, v2 from)
+{
+    if (pl->timer > 0 || pl->dead) return;   /* timer: invulnerability */
+    pl->hp -= 1;
+    pl->timer = PLAYER_INVULNERABLE;
+    pl->flash = 0.15f;
+    pl->vel = v2_add(pl->vel, v2_scale(dir_to(from, pl->pos), 500));
+    gs->multiplier = 1;
+    fx_shake(gs, 0.55f);
+    gs->hitstop = 0.06f;
+    fx_burst(gs, pl->pos, 18, 0xFFFFFFFF, 0x4FE3FF00, 100, 300, 10, 0.4f);
+    if (pl->hp <= 0) {
+        pl->dead = 1;
+        fx_burst(gs, pl->pos, 90, 0xFFFFFFFF, 0x4FE3FF00, 100, 650, 18, 1.0f);
+        fx_ring(gs, pl->pos, 10, 260, 0.6f, 0x4FE3FFFF);
+        fx_shake(gs, 1.0f);
+        gs->hitstop = 0.2f;
+    }
+}
+
+/* ---------------------------------------------------------------- per-type steps */
+typedef struct Controls { v2 move, aim; int fire, dash; } Controls;
+static Controls g_controls;   /* this step's controls, set by game_update before the entities run */
+
+static void player_update(GameState *gs, Entity *e, float dt)
+{
+    Controls c = g_controls;
+    e->timer = th_maxf(0, e->timer - dt);
+    e->flash = th_maxf(0, e->flash - dt);
+    if (v2_len2(c.aim) > 0.01f) gs->aim = v2_norm(c.aim);
+    e->prev_angle = e->angle;
+    e->angle = face(gs->aim);
+    e->cooldown2 -= dt;
+    if (e->phase > 0) {
+        e->phase--;
+        if (gs->steps % 2 == 0) fx_trail(gs, e->pos, v2_make(0, 0), 0x4FE3FFC0, 22);
+    } else {
+        v2 move = v2_len2(c.move) > 1 ? v2_norm(c.move) : c.move;
+        steer(e, v2_scale(move, PLAYER_SPEED), PLAYER_ACCEL, dt);
+        if (c.dash && e->cooldown2 <= 0) {
+            v2 d = v2_len2(move) > 0.01f ? v2_norm(move) : gs->aim;
+            e->vel = v2_scale(d, DASH_SPEED);
+            e->phase = (int32_t)(DASH_SECONDS / dt);
+            e->cooldown2 = DASH_COOLDOWN;
+            fx_ring(gs, e->pos, 10, 50, 0.2f, 0x4FE3FFFF);
+        }
+        if (v2_len2(e->vel) > 100 * 100 && gs->steps % 3 == 0)
+            fx_trail(gs, v2_sub(e->pos, v2_scale(gs->aim, 14)), v2_scale(e->vel, -0.3f), 0x2FB8FF90, 9);
+    }
+    move_and_collide(gs, e, dt);
+    e->cooldown -= dt;
+    if (c.fire && e->cooldown <= 0) {
+        e->cooldown = FIRE_INTERVAL;
+        float a = e->angle + th_rng_range(&gs->rng, -FIRE_SPREAD, FIRE_SPREAD);
+        v2 d = v2_from_angle(a);
+        Entity *b = entity_spawn(gs, ENTITY_BULLET, v2_add(e->pos, v2_scale(d, 18)));
+        if (b) {
+            b->vel = v2_scale(d, BULLET_SPEED);
+            b->radius = 4;
+            b->angle = b->prev_angle = a;
+            b->timer = 1.2f;
+        }
+        fx_trail(gs, v2_add(e->pos, v2_scale(d, 22)), v2_scale(d, 120), 0xCFFFFFFF, 12);
+    }
+}
+
+static void drone_update(GameState *gs, Entity *e, float dt)
+{
+    Entity *pl = entity_get(gs, gs->player);
+    v2 target = pl ? pl->pos : v2_make(ARENA_W / 2, ARENA_H / 2);
+    steer(e, v2_scale(dir_to(e->pos, target), DRONE_SPEED * wave_pressure(gs)), DRONE_ACCEL, dt);
+    e->prev_angle = e->angle;
+    e->angle += 4.0f * dt;
+    move_and_collide(gs, e, dt);
+}
+
+static void shooter_update(GameState *gs, Entity *e, float dt)
+{
+    Entity *pl = entity_get(gs, gs->player);
+    e->prev_angle = e->angle;
+    if (!pl) { steer(e, v2_make(0, 0), 300, dt); move_and_collide(gs, e, dt); return; }
+    v2 to = v2_sub(pl->pos, e->pos);
+    float dist = v2_len(to);
+    v2 d = v2_norm(to);
+    float radial = dist > SHOOTER_RANGE + 40 ? 1.0f : dist < SHOOTER_RANGE - 40 ? -1.0f : 0.0f;
+    float strafe = (thh_index(e->self) & 1) ? 0.6f : -0.6f;
+    steer(e, v2_scale(v2_norm(v2_add(v2_scale(d, radial), v2_scale(v2_perp(d), strafe))), SHOOTER_SPEED * wave_pressure(gs)), 500, dt);
+    e->angle = face(d);
+    e->timer -= dt;
+    if (e->timer <= 0 && dist < 700) {
+        e->timer = SHOOTER_FIRE_EVERY / wave_pressure(gs);
+        Entity *b = entity_spawn(gs, ENTITY_ENEMY_BULLET, v2_add(e->pos, v2_scale(d, 24)));
+        if (b) { b->vel = v2_scale(d, ENEMY_BULLET_SPEED * wave_pressure(gs)); b->radius = 6; b->timer = 4.0f; }
+        fx_trail(gs, v2_add(e->pos, v2_scale(d, 24)), v2_scale(d, 80), 0xFFB060FF, 14);
+    }
+    move_and_collide(gs, e, dt);
+}
+
+/* phase 0: drift closer; 1: stop and aim (flashing); 2: charge */
+static void dasher_update(GameState *gs, Entity *e, float dt)
+{
+    Entity *pl = entity_get(gs, gs->player);
+    v2 target = pl ? pl->pos : v2_make(ARENA_W / 2, ARENA_H / 2);
+    e->prev_angle = e->angle;
+    e->timer -= dt;
+    if (e->phase == 0) {
+        steer(e, v2_scale(dir_to(e->pos, target), 90), 400, dt);
+        e->angle = face(dir_to(e->pos, target));
+        if (e->timer <= 0) { e->phase = 1; e->timer = DASHER_AIM_SECONDS; }
+    } else if (e->phase == 1) {
+        steer(e, v2_make(0, 0), 900, dt);
+        e->angle = face(dir_to(e->pos, target));
+        if (e->timer <= 0) {
+            e->phase = 2;
+            e->timer = 0.5f;
+            e->vel = v2_scale(v2_from_angle(e->angle), DASHER_SPEED * wave_pressure(gs));
+        }
+    } else {
+        if (gs->steps % 2 == 0) fx_trail(gs, e->pos, v2_make(0, 0), 0xFFE14A90, 16);
+        if (e->timer <= 0) { e->phase = 0; e->timer = th_rng_range(&gs->rng, 0.8f, 1.6f); }
+    }
+    v2 before = e->vel;
+    move_and_collide(gs, e, dt);
+    if (e->phase == 2 && v2_len2(v2_sub(before, e->vel)) > 200 * 200) {
+        e->phase = 0;
+        e->timer = 1.0f;
+        e->vel = v2_scale(e->vel, 0.2f);
+        fx_shake(gs, 0.12f);
+        fx_burst(gs, e->pos, 8, 0xFFFFFFFF, 0xFFE14A00, 60, 200, 8, 0.3f);
+    }
+}
+
+static void brute_update(GameState *gs, Entity *e, float dt)
+{
+    Entity *pl = entity_get(gs, gs->player);
+    v2 target = pl ? pl->pos : v2_make(ARENA_W / 2, ARENA_H / 2);
+    steer(e, v2_scale(dir_to(e->pos, target), BRUTE_SPEED * wave_pressure(gs)), 200, dt);
+    e->prev_angle = e->angle;
+    e->angle = face(dir_to(e->pos, target));
+    move_and_collide(gs, e, dt);
+}
+
+/* Bullets sweep their path against walls and the broadphase, so none passes through anything thin. */
+static void bullet_update(GameState *gs, Entity *e, float dt)
+{
+    e->timer -= dt;
+    if (e->timer <= 0) { e->dead = 1; return; }
+    v2 from = e->pos, to = v2_add(e->pos, v2_scale(e->vel, dt));
+    float t_wall = 1.0f;
+    v2 n_wall;
+    int hit_wall = world_sweep_walls(gs, from, to, e->radius, &t_wall, &n_wall);
+    float t_hit = t_wall;
+    Entity *victim = NULL;
+    if (e->type == ENTITY_BULLET) {
+        victim = world_sweep_enemies(gs, from, to, e->radius, &t_hit);
+        if (victim && t_hit > t_wall) victim = NULL;
+    } else {
+        Entity *pl = entity_get(gs, gs->player);
+        float t;
+        if (pl && !pl->dead && world_sweep_circle(from, to, e->radius, pl->pos, pl->radius, &t) && t <= t_wall) { victim = pl; t_hit = t; }
+    }
+    e->pos = v2_lerp(from, to, victim ? t_hit : t_wall);
+    if (victim) {
+        e->dead = 1;
+        if (victim->type == ENTITY_PLAYER) player_hurt(gs, victim, from);
+        else {
+            damage_enemy(gs, victim, BULLET_DAMAGE, v2_scale(v2_norm(e->vel), victim->type == ENTITY_BRUTE ? 12 : 60));
+            fx_sparks(gs, e->pos, v2_neg(v2_norm(e->vel)), 0xFFFFFFFF, 4);
+        }
+    } else if (hit_wall) {
+        e->dead = 1;
+        fx_sparks(gs, e->pos, n_wall, e->type == ENTITY_BULLET ? PLAYER_BULLET_COLOR : 0xFF9A3CFF, 6);
+    }
+}
+
+static void pickup_update(GameState *gs, Entity *e, float dt)
+{
+    e->timer -= dt;
+    if (e->timer <= 0) { e->dead = 1; return; }
+    Entity *pl = entity_get(gs, gs->player);
+    e->vel = v2_scale(e->vel, powf(0.05f, dt));
+    if (pl && !pl->dead) {
+        v2 to = v2_sub(pl->pos, e->pos);
+        float d = v2_len(to);
+        if (d < GEM_MAGNET_RANGE) e->vel = v2_add(e->vel, v2_scale(v2_norm(to), 2400 * dt * (1.2f - d / GEM_MAGNET_RANGE)));
+        if (d < pl->radius + e->radius) {
+            e->dead = 1;
+            if (e->type == ENTITY_HEART) {
+                pl->hp = th_minf(PLAYER_HP, pl->hp + 1);
+                fx_ring(gs, pl->pos, 10, 60, 0.3f, 0x5CFF7AFF);
+            } else {
+                gs->score += 5 * gs->multiplier;
+                fx_burst(gs, e->pos, 5, 0xD8B0FFFF, 0x8A4FFF00, 40, 140, 7, 0.25f);
+            }
+        }
+    }
+    move_and_collide(gs, e, dt);
+}
+
+static void spawner_update(GameState *gs, Entity *e, float dt)
+{
+    e->timer -= dt;
+    if (gs->steps % 6 == 0) fx_ring(gs, e->pos, 50, 8, 0.3f, 0xFFFFFF90);
+    if (e->timer > 0) return;
+    e->dead = 1;
+    static const float RADIUS[ENTITY_TYPE_COUNT] = { 0, 12, 17, 15, 30 };
+    const float HP[ENTITY_TYPE_COUNT] = { 0, DRONE_HP, SHOOTER_HP, DASHER_HP, BRUTE_HP };
+    Entity *n = entity_spawn(gs, (EntityType)e->spawn_type, e->pos);
+    if (!n) return;
+    n->radius = RADIUS[e->spawn_type];
+    n->hp = HP[e->spawn_type];
+    n->timer = th_rng_range(&gs->rng, 0.5f, 1.5f);
+    fx_burst(gs, e->pos, 10, 0xFFFFFFFF, 0xFFFFFF00, 50, 200, 8, 0.3f);
+}
+
+static void no_update(GameState *gs, Entity *e, float dt) { (void)gs; (void)e; (void)dt; }
+
+/* ---------------------------------------------------------------- looks */
+static void draw_entity_sprite(const PlatformAPI *pf, uint32_t sprite, v2 p, float angle, float scale, uint32_t color, int layer)
+{
+    GameSprite s;
+    memset(&s, 0, sizeof s);
+    s.sprite = sprite;
+    s.x = p.x;
+    s.y = p.y;
+    s.scale_x = s.scale_y = scale;
+    s.rotation = angle;
+    s.origin_x = s.origin_y = 0.5f;
+    s.color = color;
+    s.layer = (int16_t)layer;
+    pf->draw_sprite(&s);
+}
+
+static void draw_mover(GameState *gs, Entity *e, v2 p, float angle, const PlatformAPI *pf)
+{
+    (void)gs;
+    static const int SPRITE_OF[ENTITY_TYPE_COUNT] = {
+        SPR_PLAYER, SPR_DRONE, SPR_SHOOTER, SPR_DASHER, SPR_BRUTE, SPR_BULLET, SPR_ENEMY_BULLET, SPR_GEM, SPR_HEART, 0, 0,
+    };
+    int layer = e->type == ENTITY_PLAYER ? LAYER_PLAYER : is_enemy(e->type) ? LAYER_ENEMY
+              : (e->type == ENTITY_BULLET || e->type == ENTITY_ENEMY_BULLET) ? LAYER_BULLET : LAYER_PICKUP;
+    float scale = 1.0f + e->flash * 3.0f;
+    uint32_t color = 0xFFFFFFFF;
+    if (e->type == ENTITY_PLAYER && e->timer > 0 && ((int)(e->timer * 20) & 1)) color = 0xFFFFFF50;
+    if (e->type == ENTITY_DASHER && e->phase == 1 && ((int)(e->timer * 16) & 1)) scale *= 1.15f;
+    if ((e->type == ENTITY_GEM || e->type == ENTITY_HEART) && e->timer < 2.0f && ((int)(e->timer * 10) & 1)) color = 0xFFFFFF40;
+    draw_entity_sprite(pf, g_sprite_ids[SPRITE_OF[e->type]], p, angle, scale, color, layer);
+    if (e->flash > 0) draw_entity_sprite(pf, g_sprite_ids[SPR_FX_DOT], p, 0, e->radius / 5.0f, 0xFFFFFFC0, LAYER_FX);
+}
+
+static void draw_wall(GameState *gs, Entity *e, v2 p, float angle, const PlatformAPI *pf)
+{
+    (void)gs; (void)angle;
+    if (e->rot != 0) {
+        GameSprite s;
+        memset(&s, 0, sizeof s);
+        s.sprite = g_sprite_ids[SPR_WALL];
+        s.x = p.x; s.y = p.y;
+        s.scale_x = e->half.x * 2 / 64.0f;
+        s.scale_y = e->half.y * 2 / 64.0f;
+        s.rotation = e->rot;
+        s.origin_x = s.origin_y = 0.5f;
+        s.color = 0xFFFFFFFF;
+        s.layer = LAYER_WALL;
+        pf->draw_sprite(&s);
+        return;
+    }
+    /* axis-aligned walls are tiled so the bevel keeps its size */
+    float x0 = p.x - e->half.x, y0 = p.y - e->half.y, w = e->half.x * 2, h = e->half.y * 2;
+    int nx = (int)ceilf(w / 64.0f), ny = (int)ceilf(h / 64.0f);
+    float tw = w / nx, th = h / ny;
+    for (int j = 0; j < ny; j++)
+        for (int i = 0; i < nx; i++) {
+            GameSprite s;
+            memset(&s, 0, sizeof s);
+            s.sprite = g_sprite_ids[SPR_WALL];
+            s.x = x0 + i * tw; s.y = y0 + j * th;
+            s.scale_x = tw / 64.0f; s.scale_y = th / 64.0f;
+            s.color = 0xFFFFFFFF;
+            s.layer = LAYER_WALL;
+            pf->draw_sprite(&s);
+        }
+}
+
+static void draw_spawner(GameState *gs, Entity *e, v2 p, float angle, const PlatformAPI *pf)
+{
+    (void)gs; (void)angle;
+    float t = th_clampf(1.0f - e->timer / SPAWN_WARNING, 0, 1);
+    const uint32_t COLORS[ENTITY_TYPE_COUNT] = { 0, DRONE_COLOR, SHOOTER_COLOR, DASHER_COLOR, BRUTE_COLOR };
+    uint32_t c = (COLORS[e->spawn_type] & 0xFFFFFF00u) | (uint32_t)(80 + 150 * t);
+    draw_entity_sprite(pf, g_sprite_ids[SPR_FX_RING], p, 0, (1.4f - t) * 1.2f, c, LAYER_PICKUP);
+    draw_entity_sprite(pf, g_sprite_ids[SPR_FX_DOT], p, 0, 1 + 2 * t, c, LAYER_PICKUP);
+}
+
+/* ---------------------------------------------------------------- the per-type table */
+typedef void entity_update_fn(GameState *gs, Entity *e, float dt);
+typedef void entity_draw_fn(GameState *gs, Entity *e, v2 pos, float angle, const PlatformAPI *pf);
+
+static const struct EntityKind {
+    const char       *name;
+    entity_update_fn *update;
+    entity_draw_fn   *draw;
+} ENTITY_KINDS[ENTITY_TYPE_COUNT] = {
+    { "player",       player_update,  draw_mover   },
+    { "drone",        drone_update,   draw_mover   },
+    { "shooter",      shooter_update, draw_mover   },
+    { "dasher",       dasher_update,  draw_mover   },
+    { "brute",        brute_update,   draw_mover   },
+    { "bullet",       bullet_update,  draw_mover   },
+    { "enemy_bullet", bullet_update,  draw_mover   },
+    { "gem",          pickup_update,  draw_mover   },
+    { "heart",        pickup_update,  draw_mover   },
+    { "wall",         no_update,      draw_wall    },
+    { "spawner",      spawner_update, draw_spawner },
+};

@@ -1,95 +1,216 @@
-/* game.cpp - the game library: the one translation unit the build compiles. It includes every other
-   game file, talks to the host only through game_api.h, and keeps all its state in GameMemory. */
+/* game.cpp - NEON SWARM, the sample game, and the one translation unit the build compiles.
+   It includes every other game file, talks to the host only through game_api.h, and keeps all its
+   state in GameMemory. Start reading at game_update. */
 #include "game_api.h"
 #include <math.h>
-#include <string.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "th_math.h"
 #include "th_arena.h"
 #include "th_handle.h"
+#define TH_COLLIDE_IMPLEMENTATION
+#include "th_collide.h"
+#define TH_TWEAK_IMPLEMENTATION
+#include "th_tweak.h"   /* TWEAK(340.0f): constants that change on save, no rebuild (README "Live editing") */
 
 #include "state.h"
-#include "entities.cpp"
 
 #ifndef GAME_LAYOUT_HASH
 #define GAME_LAYOUT_HASH 0u   /* set by build.sh from state.h */
 #endif
 
-static const int START_BOUNCERS = 6;
-static const int START_ORBITERS = 4;
-static const int START_CHASERS  = 3;
+/* ---------------------------------------------------------------- shared by every game file */
+static const float ARENA_W = 2400.0f;
+static const float ARENA_H = 1500.0f;
 
+enum Layer {
+    LAYER_FLOOR = 0, LAYER_WALL = 10, LAYER_PICKUP = 20, LAYER_ENEMY = 30, LAYER_PLAYER = 40,
+    LAYER_BULLET = 50, LAYER_FX = 60, LAYER_DEBUG = 80, LAYER_POPUP = 90, LAYER_HUD = GAME_LAYER_UI,
+};
+
+#define SPRITE_LIST(X) \
+    X(PLAYER, "player/ship") X(DRONE, "enemy/drone") X(SHOOTER, "enemy/shooter") X(DASHER, "enemy/dasher") \
+    X(BRUTE, "enemy/brute") X(BULLET, "bullet/player") X(ENEMY_BULLET, "bullet/enemy") X(GEM, "pickup/gem") \
+    X(HEART, "pickup/health") X(WALL, "wall/block") X(FX_DOT, "fx/dot") X(FX_RING, "fx/ring") \
+    X(FX_SPARK, "fx/spark") X(UI_HEART, "ui/heart")
+#define SPRITE_ENUM(id, name) SPR_##id,
+#define SPRITE_NAME(id, name) name,
+enum SpriteName { SPRITE_LIST(SPRITE_ENUM) SPR_COUNT };
+static const char *const SPRITE_NAMES[SPR_COUNT] = { SPRITE_LIST(SPRITE_NAME) };
+static uint32_t g_sprite_ids[SPR_COUNT];   /* library globals: refilled by every load */
+#define SPR(id) g_sprite_ids[SPR_##id]
+
+/* Cross-file functions (defined in the files below). */
+static Entity *entity_get(GameState *gs, thh_handle h);
+static int     world_push_out(GameState *gs, v2 *pos, float radius, v2 *normal);
+static int     world_sweep_walls(GameState *gs, v2 from, v2 to, float radius, float *t, v2 *normal);
+static Entity *world_sweep_enemies(GameState *gs, v2 from, v2 to, float radius, float *t);
+static int     world_sweep_circle(v2 from, v2 to, float radius, v2 center, float center_radius, float *t);
+static int     world_blocked(GameState *gs, v2 at, float radius);
+
+#include "fx.cpp"
+#include "entities.cpp"
+#include "world.cpp"
+#include "waves.cpp"
+#include "bot.cpp"
+#include "ui.cpp"
+
+/* ---------------------------------------------------------------- entry points */
 static GameState *game_state(GameMemory *mem) { return (GameState *)mem->base; }
 
 static void game_init(GameState *gs, GameMemory *mem, const PlatformAPI *pf)
 {
     uint8_t *after = (uint8_t *)mem->base + sizeof(GameState);
     tha_arena_init(&gs->arena, after, (size_t)(mem->size - sizeof(GameState)));
-    gs->rng = th_rng_seed(0x5eed);
-    void *hmem = tha_push(&gs->arena, thh_pool_bytes(MAX_ENTITIES), 16);
-    thh_pool_init(&gs->handles, hmem, MAX_ENTITIES);
+    gs->rng = th_rng_seed(0x5eed5eedull);
+    thh_pool_init(&gs->handles, tha_push(&gs->arena, thh_pool_bytes(MAX_ENTITIES), 16), MAX_ENTITIES);
     gs->entities = tha_push_array(&gs->arena, Entity, MAX_ENTITIES);
-    float w = (float)pf->view_width, h = (float)pf->view_height;
-    thh_handle first = { 0 };
-    for (int i = 0; i < START_BOUNCERS; i++) {
-        thh_handle b = entity_spawn(gs, ENTITY_BOUNCER, v2_make(th_rng_range(&gs->rng, 50, w - 100), th_rng_range(&gs->rng, 50, h - 100)), v2_make(28, 28));
-        gs->entities[thh_index(b)].vel = th_rng_unit_v2(&gs->rng);
-        if (!first.value) first = b;
-    }
-    for (int i = 0; i < START_ORBITERS; i++) {
-        thh_handle o = entity_spawn(gs, ENTITY_ORBITER, v2_make(w / 2, h / 2), v2_make(20, 20));
-        Entity *e = &gs->entities[thh_index(o)];
-        e->anchor = v2_make(w / 2, h / 2);
-        e->phase = i * (2 * TH_PI / START_ORBITERS);
-    }
-    for (int i = 0; i < START_CHASERS; i++) {
-        thh_handle c = entity_spawn(gs, ENTITY_CHASER, v2_make(th_rng_range(&gs->rng, 0, w), th_rng_range(&gs->rng, 0, h)), v2_make(16, 16));
-        gs->entities[thh_index(c)].target = first;
-    }
+    gs->particles = tha_push_array(&gs->arena, Particle, MAX_PARTICLES);
+    world_init(gs);
+    arena_build(gs);
+    gs->cam = gs->prev_cam = v2_make(ARENA_W / 2, ARENA_H / 2);
+    gs->aim = v2_make(1, 0);
+    gs->mode = MODE_TITLE;
     gs->initialized = 1;
-    pf->log(LOG_INFO, "placeholder game started: %u entities", thh_count(&gs->handles));
+    pf->log(LOG_INFO, "NEON SWARM started");
 }
 
 static GAME_LOAD(game_load)
 {
+    thtw_set_hook(pf->tweak);   /* every entry point: a reload resets the library's globals */
+    for (int i = 0; i < SPR_COUNT; i++) g_sprite_ids[i] = game_sprite_id(SPRITE_NAMES[i]);
     GameState *gs = game_state(mem);
     if (!gs->initialized) game_init(gs, mem, pf);
+    else world_init(gs);
     mem->used = sizeof(GameState) + gs->arena.high_water;
+}
+
+static Controls read_controls(GameState *gs, const GameInput *in, const PlatformAPI *pf)
+{
+    Controls c;
+    memset(&c, 0, sizeof c);
+    c.move.x = (float)(in->down[KEY_D] - in->down[KEY_A]) + in->axis[AXIS_LEFT_X];
+    c.move.y = (float)(in->down[KEY_S] - in->down[KEY_W]) + in->axis[AXIS_LEFT_Y];
+    v2 keys = v2_make((float)(in->down[KEY_RIGHT] - in->down[KEY_LEFT]), (float)(in->down[KEY_DOWN] - in->down[KEY_UP]));
+    v2 stick = v2_make(in->axis[AXIS_RIGHT_X], in->axis[AXIS_RIGHT_Y]);
+    Entity *pl = entity_get(gs, gs->player);
+    if (v2_len2(stick) > 0.09f) { c.aim = stick; c.fire = 1; }
+    else if (v2_len2(keys) > 0) { c.aim = keys; c.fire = 1; }
+    else if (pl && (in->down[KEY_MOUSE_LEFT] || in->mouse_x || in->mouse_y)) {
+        v2 mouse_world = v2_add(v2_make(in->mouse_x, in->mouse_y),
+                                v2_sub(gs->cam, v2_make(pf->view_width * 0.5f, pf->view_height * 0.5f)));
+        c.aim = v2_sub(mouse_world, pl->pos);
+        c.fire = in->down[KEY_MOUSE_LEFT];
+    }
+    c.fire |= in->down[KEY_PAD_RB] || in->axis[AXIS_TRIGGER_RIGHT] > 0.4f;
+    c.dash = in->pressed[KEY_SPACE] || in->pressed[KEY_PAD_A] || in->pressed[KEY_MOUSE_RIGHT] || in->pressed[KEY_PAD_LB];
+    return c;
+}
+
+static void play_step(GameState *gs, float dt, const PlatformAPI *pf)
+{
+    if (gs->hitstop > 0) { gs->hitstop -= dt; fx_update(gs, dt * 0.25f); return; }
+    world_begin_step(gs);
+    for (uint32_t i = 0; i < thh_count(&gs->handles); i++) {
+        Entity *e = &gs->entities[thh_index(thh_at(&gs->handles, i))];
+        if (e->dead) continue;
+        e->prev_pos = e->pos;
+        ENTITY_KINDS[e->type].update(gs, e, dt);
+    }
+    world_resolve_contacts(gs);
+    /* the dead leave at the end of the step; backwards, because freeing swaps the live list */
+    for (uint32_t i = thh_count(&gs->handles); i-- > 0;) {
+        thh_handle h = thh_at(&gs->handles, i);
+        Entity *e = &gs->entities[thh_index(h)];
+        if (e->dead && e->type != ENTITY_PLAYER) thh_free(&gs->handles, h);
+    }
+    waves_update(gs, dt, pf);
+    Entity *pl = entity_get(gs, gs->player);
+    if (pl && pl->dead && gs->mode == MODE_PLAY) {
+        gs->mode = MODE_GAMEOVER;
+        gs->mode_time = -1.2f;   /* let the explosion play before the screen */
+        gs->deaths++;
+        if (gs->score > gs->best_score) gs->best_score = gs->score;
+        char f[96];
+        snprintf(f, sizeof f, "\"score\":%d,\"wave\":%d,\"best\":%d", gs->score, gs->wave, gs->best_score);
+        pf->event("player_died", f);
+    }
 }
 
 static GAME_UPDATE(game_update)
 {
+    thtw_set_hook(pf->tweak);
     GameState *gs = game_state(mem);
     if (!gs->initialized) game_init(gs, mem, pf);
-    for (uint32_t i = 0; i < thh_count(&gs->handles); i++) {
-        Entity *e = &gs->entities[thh_index(thh_at(&gs->handles, i))];
-        e->prev_pos = e->pos;
-        ENTITY_KINDS[e->type].update(gs, e, in->dt, pf);
-    }
+    float dt = in->dt;
     gs->steps++;
+    gs->mode_time += dt;
+    if (in->pressed[KEY_F10]) gs->autopilot = !gs->autopilot;
+    if (in->pressed[KEY_F3] && gs->mode == MODE_PLAY) wave_swarm(gs);
+    int start = in->pressed[KEY_ENTER] || in->pressed[KEY_PAD_START] || (gs->autopilot && gs->mode_time > 1.5f);
+    g_controls = gs->autopilot ? bot_controls(gs, dt) : read_controls(gs, in, pf);
+    switch (gs->mode) {
+    case MODE_TITLE:
+        if (start) run_start(gs, pf);
+        break;
+    case MODE_PLAY:
+        play_step(gs, dt, pf);
+        break;
+    case MODE_GAMEOVER:
+        g_controls = Controls();
+        play_step(gs, dt, pf);   /* the world keeps moving behind the screen */
+        if (start && gs->mode_time > 0.8f) run_start(gs, pf);
+        break;
+    }
+    fx_update(gs, dt);
+    camera_update(gs, dt, pf);
     mem->used = sizeof(GameState) + gs->arena.high_water;
 }
 
 static GAME_RENDER(game_render)
 {
+    thtw_set_hook(pf->tweak);
     GameState *gs = game_state(mem);
     if (!gs->initialized) return;
+    camera_apply(gs, alpha, pf);
+    floor_draw(gs, alpha, pf);
     for (uint32_t i = 0; i < thh_count(&gs->handles); i++) {
         Entity *e = &gs->entities[thh_index(thh_at(&gs->handles, i))];
+        if (e->dead) continue;
         v2 p = v2_lerp(e->prev_pos, e->pos, alpha);
-        pf->draw_rect(p.x, p.y, e->size.x, e->size.y, ENTITY_KINDS[e->type].color, (int)e->type);
+        float a = e->prev_angle + th_wrap_anglef(e->angle - e->prev_angle) * alpha;
+        ENTITY_KINDS[e->type].draw(gs, e, p, a, pf);
     }
-    pf->draw_text("placeholder game - edit game/entities.cpp and save", 20, (float)pf->view_height - 40, 20, 0xFFFFFFFFu, GAME_LAYER_UI);
+    fx_draw(gs, pf);
+    if (pf->debug_draw) world_debug_draw(gs, pf);
+    if (gs->mode == MODE_TITLE) title_draw(gs, pf);
+    else {
+        hud_draw(gs, pf);
+        wave_banner_draw(gs, pf);
+        if (gs->mode == MODE_GAMEOVER && gs->mode_time > 0) gameover_draw(gs, pf);
+    }
 }
 
 static GAME_STATS(game_stats)
 {
     GameState *gs = game_state(mem);
     if (!gs->initialized) return snprintf(buf, (size_t)cap, "\"initialized\":false");
-    Entity *e = &gs->entities[thh_index(thh_at(&gs->handles, 0))];
-    return snprintf(buf, (size_t)cap, "\"entities\":%u,\"steps\":%llu,\"e0_x\":%.3f,\"e0_y\":%.3f,\"e0_speed\":%.3f",
-                    thh_count(&gs->handles), (unsigned long long)gs->steps, e->pos.x, e->pos.y, v2_len(e->vel));
+    Entity *pl = entity_get(gs, gs->player);
+    int enemies = 0;
+    float bullet_speed = 0;   /* of a live player bullet: shows a BULLET_SPEED edit taking effect */
+    for (uint32_t i = 0; i < thh_count(&gs->handles); i++) {
+        Entity *e = &gs->entities[thh_index(thh_at(&gs->handles, i))];
+        enemies += is_enemy(e->type);
+        if (e->type == ENTITY_BULLET && !e->dead) bullet_speed = v2_len(e->vel);
+    }
+    return snprintf(buf, (size_t)cap,
+                    "\"mode\":%u,\"steps\":%llu,\"entities\":%u,\"enemies\":%d,\"particles\":%u,\"score\":%d,\"best\":%d,"
+                    "\"wave\":%d,\"runs\":%d,\"deaths\":%d,\"player_handle\":%u,\"player_x\":%.2f,\"player_y\":%.2f,"
+                    "\"player_hp\":%.0f,\"autopilot\":%u,\"bullet_speed\":%.1f",
+                    gs->mode, (unsigned long long)gs->steps, thh_count(&gs->handles), enemies, gs->particle_count,
+                    gs->score, gs->best_score, gs->wave, gs->runs, gs->deaths, gs->player.value,
+                    pl ? pl->pos.x : 0.0f, pl ? pl->pos.y : 0.0f, pl ? pl->hp : 0.0f, gs->autopilot, bullet_speed);
 }
 
 GAME_EXPORT GAME_GET_API(game_get_api)

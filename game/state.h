@@ -2,39 +2,105 @@
 
    The build stamps the library with a hash of this file (comments and spacing ignored): change a
    struct here and the host sees a new layout, so it migrates or restarts the state instead of running
-   new code on old memory. Keep tuning constants out of this file - they belong at the top of the code
+   new code on old memory. Tuning constants stay out of this file - they sit at the top of the code
    that uses them. */
 #ifndef GAME_STATE_H
 #define GAME_STATE_H
 
-#define MAX_ENTITIES 1024
+#define MAX_ENTITIES  2048
+#define MAX_PARTICLES 4096
+#define MAX_POPUPS    48
 
+/* Index into ENTITY_KINDS (entities.cpp): per-type update, draw and collision response. */
 typedef enum EntityType {
-    ENTITY_BOUNCER,   /* bounces around the screen */
-    ENTITY_ORBITER,   /* circles a fixed centre */
-    ENTITY_CHASER,    /* steers towards its target entity (a handle) */
+    ENTITY_PLAYER,
+    ENTITY_DRONE,         /* swarms straight at the player */
+    ENTITY_SHOOTER,       /* keeps its distance and fires */
+    ENTITY_DASHER,        /* aims, then charges in a straight line */
+    ENTITY_BRUTE,         /* slow and tough; splits into drones */
+    ENTITY_BULLET,        /* the player's */
+    ENTITY_ENEMY_BULLET,
+    ENTITY_GEM,           /* score pickup */
+    ENTITY_HEART,         /* health pickup */
+    ENTITY_WALL,
+    ENTITY_SPAWNER,       /* a warning marker that becomes an enemy */
     ENTITY_TYPE_COUNT
 } EntityType;
 
 typedef struct Entity {
-    uint32_t   type;          /* EntityType: index into the per-type table in entities.cpp */
+    uint32_t   type;         /* EntityType */
+    uint32_t   dead;         /* removed at the end of the step */
     thh_handle self;
-    thh_handle target;        /* another entity, or null; checked with thh_valid before use */
-    v2         pos, prev_pos; /* prev_pos: where it was one step ago, for render interpolation */
+    v2         pos, prev_pos;/* prev_pos: one step ago, for render interpolation */
     v2         vel;
-    v2         size;
-    v2         anchor;        /* orbit centre */
-    float      phase;
-    uint32_t   color;
+    float      radius;       /* movers collide as circles */
+    float      angle, prev_angle;
+    float      hp;
+    float      timer;        /* per type: invulnerability, fire cooldown, lifetime... */
+    float      cooldown;     /* player: seconds until the next shot */
+    float      cooldown2;    /* player: seconds until the next dash */
+    float      flash;        /* seconds of hit flash left */
+    int32_t    phase;        /* per-type state machine (player: steps of dash left) */
+    int32_t    spawn_type;   /* ENTITY_SPAWNER: what it becomes */
+    v2         half;         /* ENTITY_WALL: half extents */
+    float      rot;          /* ENTITY_WALL: rotation in radians (0 = axis aligned) */
 } Entity;
+
+typedef enum ParticleLook { LOOK_DOT, LOOK_SPARK, LOOK_RING, LOOK_COUNT } ParticleLook;
+
+typedef struct Particle {
+    v2       pos, vel;
+    float    life, max_life;
+    float    size, size_end;
+    float    drag;           /* fraction of speed left after one second */
+    float    angle;
+    uint32_t color, color_end;
+    uint32_t look;           /* ParticleLook */
+} Particle;
+
+typedef struct Popup {       /* "+30" floating over a kill */
+    v2       pos;
+    float    life;
+    int32_t  value;
+    uint32_t color;
+} Popup;
+
+typedef enum GameMode { MODE_TITLE, MODE_PLAY, MODE_GAMEOVER } GameMode;
+typedef enum WavePhase { WAVE_BREAK, WAVE_SPAWNING, WAVE_FIGHTING } WavePhase;
 
 typedef struct GameState {
     uint32_t   initialized;
+    uint32_t   mode;          /* GameMode */
     uint64_t   steps;         /* fixed steps this state has run: survives reloads */
+    float      mode_time;     /* seconds in the current mode */
     th_rng     rng;
     tha_arena  arena;         /* everything after this struct in the block */
     thh_pool   handles;
     Entity    *entities;      /* MAX_ENTITIES records, indexed by thh_index(handle) */
+    thh_handle player;
+    Particle  *particles;     /* MAX_PARTICLES, the first particle_count alive */
+    uint32_t   particle_count;
+    Popup      popups[MAX_POPUPS];
+    void      *grid_mem;      /* the broadphase's buffers, carved from the arena */
+    uint64_t   grid_bytes;
+
+    /* the run */
+    int32_t    wave;
+    uint32_t   wave_phase;    /* WavePhase */
+    float      wave_timer;
+    int32_t    wave_left_to_spawn;
+    int32_t    score, best_score, multiplier, kills;
+    float      multiplier_timer;
+    int32_t    runs, deaths;
+
+    /* feel */
+    float      trauma;        /* screen shake, 0..1 */
+    float      hitstop;       /* seconds the world stays frozen after a big hit */
+    v2         cam, prev_cam; /* camera centre in world units */
+    v2         aim;           /* last aim direction */
+    uint32_t   autopilot;     /* F10: the demo bot plays */
+    float      bot_dodge_timer;
+    v2         bot_dodge;
 } GameState;
 
 #endif

@@ -9,7 +9,7 @@ host = Host(root)
 
 
 def inits():
-    return [e for e in host.of("log") if "placeholder game started" in e.get("msg", "")]
+    return [e for e in host.of("log") if "NEON SWARM started" in e.get("msg", "")]
 
 
 def field_added_restarts_state():
@@ -17,7 +17,7 @@ def field_added_restarts_state():
     before = host.wait_for(lambda e: e.get("ev") == "frame_stats" and e.get("game", {}).get("steps", 0) >= 60,
                            20, what="some steps")
     m = host.mark()
-    edit(os.path.join(root, "game", "state.h"), "    uint32_t   color;\n", "    uint32_t   color;\n    float      added_field;\n")
+    edit(os.path.join(root, "game", "state.h"), "    float      rot;", "    float      rot;\n    float      added_field;")
     r = host.wait_ev("reload", version=2, timeout=60, since=m)
     check(r["state"] == "restarted", f"a layout change must restart (no migrate hook): {r}")
     warn = [e for e in host.of("log", m) if "state layout changed" in e.get("msg", "")]
@@ -30,7 +30,7 @@ def field_added_restarts_state():
 
 def comment_only_edit_keeps_state():
     m = host.mark()
-    edit(os.path.join(root, "game", "state.h"), "/* bounces around the screen */", "/* bounces off the screen edges */")
+    edit(os.path.join(root, "game", "state.h"), "/* swarms straight at the player */", "/* swarms right at the player */")
     r = host.wait_ev("reload", version=3, timeout=60, since=m)
     check(r["state"] == "kept", f"a comment is not a layout change: {r}")
     check(len(inits()) == 2, "a comment edit re-initialised the state")

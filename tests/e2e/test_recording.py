@@ -48,7 +48,8 @@ def replay_rejects_other_layouts():
 
 def f7_loops_and_picks_up_new_code():
     with open(script, "w") as f:
-        f.write("60 tap F7\n150 tap F7\n")
+        # a run starts, F7 records while the player holds fire to the right, F7 loops that
+        f.write("5 tap ENTER\n60 tap F7\n70 down RIGHT\n150 tap F7\n")
     h = Host(root, "--input", script)
     try:
         h.wait_ev("loop", state="recording", timeout=30)
@@ -61,12 +62,14 @@ def f7_loops_and_picks_up_new_code():
         steps = [e["game"]["steps"] for e in s if "steps" in e["game"]]
         check(steps and max(steps) <= 60 + play["steps"] + 2, f"steps should stay inside the loop: {steps}")
         m = h.mark()
-        edit(os.path.join(root, "game", "entities.cpp"), "BOUNCER_SPEED  = 240.0f", "BOUNCER_SPEED  = 420.0f")
+        edit(os.path.join(root, "game", "entities.cpp"), "b->vel = v2_scale(d, BULLET_SPEED);", "b->vel = v2_scale(d, BULLET_SPEED * 1.25f);")
         h.wait_ev("reload", version=2, timeout=60, since=m)
         m2 = h.mark()
-        h.wait_ev("loop_restart", timeout=30, since=m2)
-        looped = h.wait_for(lambda e: e.get("ev") == "frame_stats" and e.get("version") == 2, 10, m2, what="v2 stats")
-        check(abs(looped["game"]["e0_speed"] - 420) < 1, f"the loop does not run the new code: {looped['game']}")
+        r3 = h.wait_ev("loop_restart", timeout=30, since=m2)
+        # from the next pass on, every bullet in the loop was fired by the new code
+        looped = h.wait_for(lambda e: e.get("ev") == "frame_stats" and e.get("version") == 2
+                            and e["game"].get("bullet_speed", 0) > 0, 20, h.events.index(r3) + 1, what="v2 bullets in the loop")
+        check(abs(looped["game"]["bullet_speed"] - 1375) < 1, f"the loop does not run the new code: {looped['game']}")
         check(not h.of("loop", m) or all(e["state"] != "off" for e in h.of("loop", m)), "the loop stopped on reload")
     finally:
         h.stop()

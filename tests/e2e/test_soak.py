@@ -29,9 +29,9 @@ def soak(reloads):
     root = project_copy()
     gdir = os.path.join(root, "build", "game")
     versions = []
-    for i, speed in enumerate(("240.0f", "250.0f")):
+    for i, speed in enumerate(("1100.0f", "1200.0f")):
         if i:
-            edit(os.path.join(root, "game", "entities.cpp"), "BOUNCER_SPEED  = 240.0f", f"BOUNCER_SPEED  = {speed}")
+            edit(os.path.join(root, "game", "entities.cpp"), "BULLET_SPEED        = TWEAK(1100.0f)", f"BULLET_SPEED        = TWEAK({speed})")
         subprocess.run(["bash", os.path.join(root, "build.sh"), "game"], check=True, timeout=120)
         path = os.path.join(root, f"soak{i}.so")
         shutil.copy2(os.path.join(gdir, "libgame.so"), path)

@@ -12,7 +12,10 @@ from hostlib import Checks, Host, check, cleanup, edit, inject, project_copy, un
 checks = Checks()
 root = project_copy()
 game_cpp = os.path.join(root, "game", "game.cpp")
-host = Host(root, "--watchdog", "1")
+script = os.path.join(root, "bot.txt")
+with open(script, "w") as f:
+    f.write("5 tap F10\n")
+host = Host(root, "--watchdog", "1", "--input", script)
 current = {"version": 1}
 
 
@@ -23,7 +26,7 @@ def stats(since, version=None):
 
 
 def inits():
-    return len([e for e in host.of("log") if "started" in e.get("msg", "") and "game:" in e.get("msg", "")])
+    return len([e for e in host.of("log") if "NEON SWARM started" in e.get("msg", "")])
 
 
 def next_reload(since):
@@ -103,20 +106,22 @@ def burst_of_saves_last_wins():
     m = host.mark()
     with open(entities) as f:
         original = f.read()
-    check("BOUNCER_SPEED  = 240.0f" in original, "entities.cpp changed shape")
-    for i in range(20):
+    launch = "b->vel = v2_scale(d, BULLET_SPEED);"
+    check(launch in original, "entities.cpp changed shape")
+    for i in range(20):   # code edits (a TWEAK literal would not need the compiler)
         with open(entities, "w") as f:
-            f.write(original.replace("BOUNCER_SPEED  = 240.0f", f"BOUNCER_SPEED  = {300 + i}.0f"))
+            f.write(original.replace(launch, f"b->vel = v2_scale(d, {1000 + i}.0f);"))
         time.sleep(0.1)
-    # wait until the builds settle: a reload whose speed is the last saved value
-    final = host.wait_for(lambda e: e.get("ev") == "frame_stats" and abs(e["game"].get("e0_speed", 0) - 319) < 0.5,
-                          60, m, what="speed 319 (the last save)")
+    # wait until the builds settle: bullets fly at the last saved speed
+    final = host.wait_for(lambda e: e.get("ev") == "frame_stats" and abs(e["game"].get("bullet_speed", 0) - 1019) < 0.5,
+                          60, m, what="bullet speed 1019 (the last save)")
     time.sleep(1.0)
     starts = host.of("build_start", m)
     check(len(starts) <= 10, f"{len(starts)} builds for 20 saves: builds pile up")
     check(not host.of("reload_failed", m), f"a reload failed: {host.of('reload_failed', m)}")
-    later = stats(host.mark())
-    check(abs(later["game"]["e0_speed"] - 319) < 0.5, f"a stale build won: {later['game']}")
+    later = host.wait_for(lambda e: e.get("ev") == "frame_stats" and e["game"].get("bullet_speed", 0) > 0, 30,
+                          host.mark(), what="bullets")
+    check(abs(later["game"]["bullet_speed"] - 1019) < 0.5, f"a stale build won: {later['game']}")
     current["version"] = final["version"]
     with open(entities, "w") as f:
         f.write(original)
