@@ -50,9 +50,9 @@ cmd_deps() {
 
 # ---------------------------------------------------------------- compilers
 # The game library is rebuilt on every save, so its compile time is the edit-to-reload latency.
-# g++ -O0 builds the unity game faster than clang++ -O0 here (numbers in README.md); clang++ is the fallback.
+# clang++ -O0 builds the unity game faster than g++ -O0 here (numbers in README.md); g++ is the fallback.
 game_cxx() {
-    if [ -n "${GAME_CXX:-}" ]; then echo "$GAME_CXX"; elif command -v g++ >/dev/null 2>&1; then echo g++; else echo clang++; fi
+    if [ -n "${GAME_CXX:-}" ]; then echo "$GAME_CXX"; elif command -v clang++ >/dev/null 2>&1; then echo clang++; else echo g++; fi
 }
 game_flags() {
     local cxx="$1" f="$COMMON_FLAGS -O0 -fPIC -shared -fno-exceptions -fno-rtti -fvisibility=hidden -fdiagnostics-color=never"

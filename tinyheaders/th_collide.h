@@ -660,6 +660,209 @@ static void thc__manifold(const thc__proxy *a, const thc__proxy *b, thc_v2 o, th
     m->n = out_n;
 }
 
+/* ---------------------------------------------------------------- polygon against polygon, the common case
+   Two polygons with area and no radius: the SAT of the cores alone decides (a separating face means
+   apart), so thc__manifold's steps reduce to the reference face and the clip. They run in A's own
+   frame: only B is moved (its vertices and normals, once), A's stored vertices and normals are used as
+   they are, and the contacts and normal are turned back into the world at the end. The answers are
+   thc__manifold's up to rounding. A polygon that is flat (or has fewer than 3 vertices) takes the
+   general path, which makes a segment of it.
+   The work is laid out in lanes, one per vertex slot (THC_MAX_POLY_VERTS of them, x and y apart): every
+   face of one polygon against one vertex of the other at a time, with the unused slots zeroed on
+   loading and their answers thrown away, so the loops have fixed lengths, no branches inside and
+   compile to a few vector instructions. */
+#define THC__L THC_MAX_POLY_VERTS
+typedef struct thc__pp {
+    int na, nb, fa, fb;
+    float sa, sb;
+    float ax[THC__L], ay[THC__L], anx[THC__L], any[THC__L];   /* A in its own frame */
+    float bx[THC__L], by[THC__L], bnx[THC__L], bny[THC__L];   /* B in A's frame */
+} thc__pp;
+
+/* The first lane holding the largest value of the first n (n >= 1). */
+static int thc__lane_max(const float *s, int n, float *best)
+{
+    float m = s[0];
+    int k = 0;
+    for (int i = 1; i < n; i++) {
+        int gt = s[i] > m;
+        m = gt ? s[i] : m;
+        k = gt ? i : k;
+    }
+    *best = m;
+    return k;
+}
+
+/* v where mask is all ones, +0 where it is 0 */
+static float thc__keep(float v, uint32_t mask)
+{
+    uint32_t u;
+    memcpy(&u, &v, sizeof u);
+    u &= mask;
+    memcpy(&v, &u, sizeof v);
+    return v;
+}
+
+/* Loads a polygon's used slots (the rest as 0) and answers thc__proxy_make's test for a polygon with
+   (almost) no area, which it flattens to a segment: 0 then. */
+static int thc__pp_load(const thc_poly *p, int n, float *x, float *y, float *nx, float *ny)
+{
+    float px[THC__L + 1], py[THC__L + 1], cr[THC__L], e2[THC__L];
+    thc_v2 v[THC__L], nn[THC__L], v0 = p->verts[0];
+    memcpy(v, p->verts, sizeof v);   /* whole slots, so the loop below loads them as vectors */
+    memcpy(nn, p->norms, sizeof nn);
+    for (int i = 0; i < THC__L; i++) {
+        uint32_t on = 0u - (uint32_t)(i < n);   /* a mask rather than a branch: the slots are all loaded */
+        float vx = thc__keep(v[i].x, on), vy = thc__keep(v[i].y, on);
+        x[i] = vx;
+        y[i] = vy;
+        nx[i] = thc__keep(nn[i].x, on);
+        ny[i] = thc__keep(nn[i].y, on);
+        px[i] = thc__keep(vx - v0.x, on);
+        py[i] = thc__keep(vy - v0.y, on);
+    }
+    px[THC__L] = py[THC__L] = 0;
+    /* twice the area, as a fan around v0 (the closing edge adds nothing), and the farthest vertex */
+    for (int i = 0; i < THC__L; i++) {
+        cr[i] = px[i] * py[i + 1] - py[i] * px[i + 1];
+        e2[i] = px[i] * px[i] + py[i] * py[i];
+    }
+    float area2 = 0, ext2 = 0;
+    for (int i = 0; i < THC__L; i++) {
+        area2 += cr[i];
+        ext2 = ext2 > e2[i] ? ext2 : e2[i];
+    }
+    return area2 > 1e-6f * ext2;
+}
+
+/* -1: not the common case (use the proxies), 0: apart, 1: touching (the SAT result is in q). */
+static int thc__pp_sat(const thc_poly *a, const thc_transform *ax, const thc_poly *b, const thc_transform *bx, thc__pp *q)
+{
+    int na = a->count < THC__L ? a->count : THC__L, nb = b->count < THC__L ? b->count : THC__L;
+    float s[THC__L], off[THC__L], bvx[THC__L], bvy[THC__L], bvnx[THC__L], bvny[THC__L];
+    if (na < 3 || nb < 3) return -1;
+    if (!thc__pp_load(a, na, q->ax, q->ay, q->anx, q->any) || !thc__pp_load(b, nb, bvx, bvy, bvnx, bvny)) return -1;
+    q->na = na;
+    q->nb = nb;
+    /* B relative to A: rotation R_A^T R_B, translation R_A^T (p_B - p_A) */
+    float c = ax->c * bx->c + ax->s * bx->s, sn = ax->c * bx->s - ax->s * bx->c;
+    thc_v2 d = thc__sub(bx->p, ax->p);
+    float tx = ax->c * d.x + ax->s * d.y, ty = ax->c * d.y - ax->s * d.x;
+    for (int i = 0; i < THC__L; i++) {
+        q->bx[i] = c * bvx[i] - sn * bvy[i] + tx;
+        q->by[i] = sn * bvx[i] + c * bvy[i] + ty;
+        q->bnx[i] = c * bvnx[i] - sn * bvny[i];
+        q->bny[i] = sn * bvnx[i] + c * bvny[i];
+    }
+    /* A's faces: each one's separation of B (the least over B's vertices), less the face's offset */
+    for (int i = 0; i < THC__L; i++) s[i] = FLT_MAX;
+    for (int j = 0; j < nb; j++) {
+        float vx = q->bx[j], vy = q->by[j];
+        for (int i = 0; i < THC__L; i++) {
+            float e = q->anx[i] * vx + q->any[i] * vy;
+            s[i] = e < s[i] ? e : s[i];
+        }
+    }
+    for (int i = 0; i < THC__L; i++) s[i] = i < na ? s[i] - (q->anx[i] * q->ax[i] + q->any[i] * q->ay[i]) : -FLT_MAX;
+    q->fa = thc__lane_max(s, na, &q->sa);
+    if (q->sa > 0) return 0;
+    /* B's faces against A's vertices */
+    for (int i = 0; i < THC__L; i++) {
+        s[i] = FLT_MAX;
+        off[i] = q->bnx[i] * q->bx[i] + q->bny[i] * q->by[i];
+    }
+    for (int j = 0; j < na; j++) {
+        float vx = q->ax[j], vy = q->ay[j];
+        for (int i = 0; i < THC__L; i++) {
+            float e = q->bnx[i] * vx + q->bny[i] * vy;
+            s[i] = e < s[i] ? e : s[i];
+        }
+    }
+    for (int i = 0; i < THC__L; i++) s[i] = i < nb ? s[i] - off[i] : -FLT_MAX;
+    q->fb = thc__lane_max(s, nb, &q->sb);
+    return q->sb > 0 ? 0 : 1;
+}
+
+/* thc__manifold's reference face and clip for two polygons, from thc__pp_sat's answer, in A's frame. */
+static void thc__pp_manifold(const thc_poly *a, const thc_transform *ax, const thc_poly *b, const thc_transform *bx,
+                             const thc__pp *q, thc_manifold *m)
+{
+    int flip = q->sb > q->sa + THC__BIAS_ABS + THC__BIAS_REL * fabsf(q->sa);   /* A's face unless B's is clearly better */
+    int f = flip ? q->fb : q->fa, nr = flip ? q->nb : q->na, ni = flip ? q->na : q->nb, g = f + 1 < nr ? f + 1 : 0;
+    const float *rx = flip ? q->bx : q->ax, *ry = flip ? q->by : q->ay, *rnx = flip ? q->bnx : q->anx, *rny = flip ? q->bny : q->any;
+    const float *ix = flip ? q->ax : q->bx, *iy = flip ? q->ay : q->by, *inx = flip ? q->anx : q->bnx, *iny = flip ? q->any : q->bny;
+    thc_v2 nref = thc__v(rnx[f], rny[f]), v1 = thc__v(rx[f], ry[f]), v2 = thc__v(rx[g], ry[g]);
+    /* the deepest incident vertex, which the contacts must reach, and the incident edge: the most anti-parallel face */
+    float dv[THC__L], dn[THC__L], lo;
+    for (int j = 0; j < THC__L; j++) {
+        dv[j] = -(nref.x * ix[j] + nref.y * iy[j]);
+        dn[j] = -(nref.x * inx[j] + nref.y * iny[j]);
+    }
+    int kd = thc__lane_max(dv, ni, &lo), k = thc__lane_max(dn, ni, &lo), k1 = k + 1 < ni ? k + 1 : 0;
+    thc_v2 deep = thc__v(ix[kd], iy[kd]), w[2];
+    w[0] = thc__v(ix[k], iy[k]);
+    w[1] = thc__v(ix[k1], iy[k1]);
+    thc_v2 t = thc__sub(v2, v1);
+    int nw = thc__clip(&w[0], &w[1], t, thc__dot(t, v1)) && thc__clip(&w[0], &w[1], thc__neg(t), -thc__dot(t, v2)) ? 2 : 0;
+    m->count = 0;
+    for (int i = 0; i < nw; i++) {
+        float s = thc__dot(nref, thc__sub(w[i], v1));
+        if (s > 0) continue;
+        m->depths[m->count] = 0 - s;
+        m->contact_points[m->count] = thc__sub(w[i], thc__scale(nref, 0.5f * s));
+        m->count++;
+    }
+    if (m->count == 2 && thc__dot(thc__sub(m->contact_points[0], m->contact_points[1]),
+                                  thc__sub(m->contact_points[0], m->contact_points[1])) <= 1e-12f) m->count = 1;
+    float sdeep = thc__dot(nref, thc__sub(deep, v1)), ddeep = 0 - sdeep, dmax = -FLT_MAX;
+    for (int i = 0; i < m->count; i++) dmax = thc__maxf(dmax, m->depths[i]);
+    if (m->count == 0) {
+        /* clipping kept nothing: one point at the deepest incident vertex, slid onto the reference face's span */
+        float tt = thc__dot(t, t), u = tt > 0 ? thc__clamp(thc__dot(thc__sub(deep, v1), t) / tt, 0, 1) : 0;
+        thc_v2 on = thc__add(thc__add(v1, thc__scale(t, u)), thc__scale(nref, sdeep));
+        m->count = 1;
+        m->depths[0] = ddeep > 0 ? ddeep : 0;
+        m->contact_points[0] = thc__sub(on, thc__scale(nref, 0.5f * sdeep));
+    } else if (dmax < ddeep) {
+        int kk = m->count == 2 && m->depths[1] > m->depths[0] ? 1 : 0;
+        m->depths[kk] = ddeep;
+    }
+    /* back to the world (the normal as the proxies turn it, so it comes out the same) */
+    for (int i = 0; i < m->count; i++) m->contact_points[i] = thc_mul_xf(*ax, m->contact_points[i]);
+    m->n = flip ? thc__neg(thc_mul_rot(*bx, b->norms[q->fb])) : thc_mul_rot(*ax, a->norms[q->fa]);
+}
+
+/* -1: not the common case (use the proxies), 0: apart, 1: touching, with the manifold in m unless m is NULL. */
+static int thc__poly_poly(const thc_poly *a, const thc_transform *ax, const thc_poly *b, const thc_transform *bx, thc_manifold *m)
+{
+    thc_poly shifted;
+    thc_transform at, bt;
+    thc__pp q;
+    if (!ax) {   /* world vertices: measured from the first one, as the proxies do, so far-away polygons keep their precision */
+        int n = a->count < THC_MAX_POLY_VERTS ? a->count : THC_MAX_POLY_VERTS;
+        if (n < 3) return -1;
+        at.p = a->verts[0];
+        at.c = 1;
+        at.s = 0;
+        shifted.count = n;
+        for (int i = 0; i < n; i++) {
+            shifted.verts[i] = thc__sub(a->verts[i], at.p);
+            shifted.norms[i] = a->norms[i];
+        }
+        a = &shifted;
+        ax = &at;
+    }
+    if (!bx) {
+        bt.p = thc__v(0, 0);
+        bt.c = 1;
+        bt.s = 0;
+        bx = &bt;
+    }
+    int r = thc__pp_sat(a, ax, b, bx, &q);
+    if (r == 1 && m) thc__pp_manifold(a, ax, b, bx, &q, m);
+    return r;
+}
+
 /* ---------------------------------------------------------------- any pair */
 static int thc__pair_proxies(const void *a, thc_type ta, const thc_transform *ax, const void *b, thc_type tb,
                              const thc_transform *bx, thc__proxy *pa, thc__proxy *pb, thc_v2 *o)
@@ -674,6 +877,10 @@ int thc_overlap(const void *a, thc_type ta, const thc_transform *ax, const void 
     if (ta == THC_AABB && tb == THC_AABB) return thc_aabb_to_aabb((const thc_aabb *)a, (const thc_aabb *)b);
     if (ta == THC_CIRCLE && tb == THC_AABB) return thc_circle_to_aabb((const thc_circle *)a, (const thc_aabb *)b);
     if (ta == THC_AABB && tb == THC_CIRCLE) return thc_circle_to_aabb((const thc_circle *)b, (const thc_aabb *)a);
+    if (ta == THC_POLY && tb == THC_POLY && a && b) {
+        int r = thc__poly_poly((const thc_poly *)a, ax, (const thc_poly *)b, bx, NULL);
+        if (r >= 0) return r;
+    }
     thc__proxy pa, pb;
     thc_v2 o;
     if (!thc__pair_proxies(a, ta, ax, b, tb, bx, &pa, &pb, &o)) return 0;
@@ -692,6 +899,10 @@ void thc_collide(const void *a, thc_type ta, const thc_transform *ax, const void
         thc_circle_to_aabb_manifold((const thc_circle *)b, (const thc_aabb *)a, m);
         if (m->count) thc__flip_manifold(m);
         return;
+    }
+    if (ta == THC_POLY && tb == THC_POLY && a && b) {
+        int r = thc__poly_poly((const thc_poly *)a, ax, (const thc_poly *)b, bx, m);
+        if (r >= 0) return;
     }
     thc__proxy pa, pb;
     thc_v2 o;
@@ -829,7 +1040,12 @@ void thc_aabb_to_capsule_manifold(const thc_aabb *a, const thc_capsule *b, thc_m
 void thc_aabb_to_poly_manifold(const thc_aabb *a, const thc_poly *b, const thc_transform *bx, thc_manifold *m) { thc_collide(a, THC_AABB, NULL, b, THC_POLY, bx, m); }
 void thc_capsule_to_capsule_manifold(const thc_capsule *a, const thc_capsule *b, thc_manifold *m) { thc_collide(a, THC_CAPSULE, NULL, b, THC_CAPSULE, NULL, m); }
 void thc_capsule_to_poly_manifold(const thc_capsule *a, const thc_poly *b, const thc_transform *bx, thc_manifold *m) { thc_collide(a, THC_CAPSULE, NULL, b, THC_POLY, bx, m); }
-void thc_poly_to_poly_manifold(const thc_poly *a, const thc_transform *ax, const thc_poly *b, const thc_transform *bx, thc_manifold *m) { thc_collide(a, THC_POLY, ax, b, THC_POLY, bx, m); }
+void thc_poly_to_poly_manifold(const thc_poly *a, const thc_transform *ax, const thc_poly *b, const thc_transform *bx, thc_manifold *m)
+{
+    m->count = 0;
+    if (a && b && thc__poly_poly(a, ax, b, bx, m) >= 0) return;
+    thc_collide(a, THC_POLY, ax, b, THC_POLY, bx, m);
+}
 
 /* ---------------------------------------------------------------- shape helpers */
 thc_aabb thc_shape_aabb(const void *s, thc_type t, const thc_transform *xf)
