@@ -35,7 +35,7 @@ static void hud_draw(GameState *gs, const PlatformAPI *pf)
     pf->draw_text(s, 26, 62, 24, gs->multiplier > 1 ? UI_ACCENT : UI_DIM, LAYER_HUD);
     snprintf(s, sizeof s, "BEST %d", gs->best_score);
     pf->draw_text(s, 26, 92, 16, UI_DIM, LAYER_HUD);
-    snprintf(s, sizeof s, "WAVE %d", gs->wave);
+    snprintf(s, sizeof s, "WAVE %d", gs->wave > 0 ? gs->wave : 1);
     text_centered(pf, s, W / 2, 18, 28, UI_TEXT);
     Entity *pl = entity_get(gs, gs->player);
     int hp = pl ? (int)pl->hp : 0;

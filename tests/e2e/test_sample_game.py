@@ -89,7 +89,7 @@ def screenshots():
     for f, p in shots.items():
         args += ["--screenshot", f"{f}:{p}"]
     # ENTER then hands off the controls, holding fire: the player stands and fights until it dies
-    h = run("--frames", "3001", "--input", script("idle.txt", "30 tap ENTER\n60 down RIGHT\n"), *args)
+    h = run("--frames", "3001", "--input", script("idle.txt", "60 tap ENTER\n90 down RIGHT\n"), *args)
     died = games(h, "player_died")
     check(died, "the idle player never died")
     death_frame = died[0]["frame"]
