@@ -129,5 +129,6 @@ int         tweak_file_changed(const char *path);       /* 1: only TWEAK literal
 void        tweak_build_started(void);                  /* remember the sources the build compiles */
 void        tweak_library_loaded(void);                 /* new code: its build's sources are the new baseline */
 void        tweak_shutdown(void);
+const char *tweak_status(void);                         /* the last live change, for the overlay ("" if none) */
 
 #endif /* HOST_H */

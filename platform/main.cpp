@@ -829,9 +829,7 @@ static void overlay_draw(RenderStats rs, double fps)
     if (!g_overlay && !show_errors && !R.crash_text[0] && !R.halted) return;
     char line[1024];
     float x = 10, y = 10;
-    float w = 560, h = g_overlay ? 210 : 30;
-    if (show_errors || R.crash_text[0]) h += 140;
-    g_pf.draw_rect(x - 6, y - 6, w, h, 0x000000C0u, L);
+    float w = 600;
     uint32_t white = 0xFFFFFFFFu, grey = 0xB0B0B0FFu, red = 0xFF6060FFu, green = 0x70FF70FFu;
     if (g_overlay) {
         snprintf(line, sizeof line, "%.0f fps   work %.2f ms/frame   step %llu%s", fps, g_frame_ms[(g_frame_ms_at + FRAME_HISTORY - 1) % FRAME_HISTORY],
@@ -854,13 +852,26 @@ static void overlay_draw(RenderStats rs, double fps)
             snprintf(line, sizeof line, "last build %.0f ms", R.last_build_ms);
             g_pf.draw_text(line, x, y, S, grey, L + 1); y += S + 4;
         }
-        char stats[512];
+        if (tweak_status()[0]) { g_pf.draw_text(tweak_status(), x, y, S, grey, L + 1); y += S + 4; }
+        char stats[1024];
         game_stats_text(stats, sizeof stats);
         snprintf(line, sizeof line, "memory %.2f / %llu MB   sprites %d  batches %d  draws %d",
                  M.game.used / 1048576.0, (unsigned long long)(M.game.size >> 20), rs.sprites, rs.batches, rs.draw_calls);
         g_pf.draw_text(line, x, y, S, white, L + 1); y += S + 4;
-        snprintf(line, sizeof line, "game %s", stats);
-        g_pf.draw_text(line, x, y, S, grey, L + 1); y += S + 4;
+        /* the game's stats ("key":value,...) as "key value" pairs, wrapped to the panel */
+        char pretty[1200];
+        size_t o = 0, col = 0;
+        for (const char *p = stats; *p && o + 2 < sizeof pretty; p++) {
+            if (*p == '"' || *p == '{' || *p == '}') continue;
+            char c = *p == ':' ? ' ' : *p;
+            if (c == ',') { if (col > 60) { pretty[o++] = '\n'; col = 0; } else { pretty[o++] = ' '; pretty[o++] = ' '; col += 2; } continue; }
+            pretty[o++] = c;
+            col++;
+        }
+        pretty[o] = 0;
+        int rows = 1;
+        for (size_t i = 0; i < o; i++) rows += pretty[i] == '\n';
+        g_pf.draw_text(pretty, x, y, 14, grey, L + 1); y += rows * 17 + 4;
         g_pf.draw_text("F1 overlay F2 shapes F5 reload F6 restart F7 loop F8 pause F9 step F12 shot Esc quit", x, y, 13, grey, L + 1);
         y += S + 6;
         const char *loop = REC.mode == LOOP_RECORDING ? "RECORDING (F7 to loop)" : REC.mode == LOOP_PLAYING ? "LOOPING (F7 to stop)" : NULL;
@@ -872,13 +883,22 @@ static void overlay_draw(RenderStats rs, double fps)
         g_pf.draw_text(R.halted ? "CRASHED - waiting for a fix (save a file)" : "CRASHED - rolled back to the last good code", x, y, S, red, L + 1);
         y += S + 4;
         g_pf.draw_text(R.crash_text, x, y, 13, white, L + 1);
-        y += 60;
+        float tw, th;
+        g_pf.measure_text(R.crash_text, 13, &tw, &th);
+        y += th + 6;
+        if (tw + 12 > w) w = tw + 12;
     }
     if (show_errors) {
         g_pf.draw_text("BUILD FAILED - still running the last good code", x, y, S, red, L + 1);
         y += S + 4;
         g_pf.draw_text(R.build_errors, x, y, 13, white, L + 1);
+        float tw, th;
+        g_pf.measure_text(R.build_errors, 13, &tw, &th);
+        y += th;
+        if (tw + 12 > w) w = tw + 12;
     }
+    /* the panel goes under the text (a lower layer), sized to what was drawn */
+    g_pf.draw_rect(x - 6, 4, w, y - 4 + 6, 0x000000C0u, L);
 }
 
 /* Keeps the first few "file:line:col: message" lines of a failed build for the overlay. */

@@ -60,6 +60,7 @@ static struct {
     TweakEntry table[TWEAK_TABLE_SLOTS];
     int        entries;
     uint32_t   gen_counter;
+    char       status[256];
 } T;
 
 static double wall_now(void)
@@ -150,6 +151,8 @@ static int file_values_from(TweakFile *f, const TweakText *now, int report)
             f->changed_wall[i] = t;
             changed++;
             host_log(LOG_INFO, "tweak: %s:%d = %s", f->path, s->line, s->literal);
+            const char *slash = strrchr(f->path, '/');
+            snprintf(T.status, sizeof T.status, "tweak: %s:%d = %s (live, no rebuild)", slash ? slash + 1 : f->path, s->line, s->literal);
         }
     }
     return changed;
@@ -317,6 +320,8 @@ void tweak_library_loaded(void)
         file_rebase(f, base, base_len);
     }
 }
+
+const char *tweak_status(void) { return T.status; }
 
 void tweak_shutdown(void)
 {
