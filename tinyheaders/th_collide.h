@@ -672,62 +672,87 @@ static void thc__manifold(const thc__proxy *a, const thc__proxy *b, thc_v2 o, th
    loading and their answers thrown away, so the loops have fixed lengths, no branches inside and
    compile to a few vector instructions. */
 #define THC__L THC_MAX_POLY_VERTS
+typedef struct thc__lanes { float x[THC__L], y[THC__L], nx[THC__L], ny[THC__L]; } thc__lanes;   /* vertices and normals */
 typedef struct thc__pp {
     int na, nb, fa, fb;
     float sa, sb;
-    float ax[THC__L], ay[THC__L], anx[THC__L], any[THC__L];   /* A in its own frame */
-    float bx[THC__L], by[THC__L], bnx[THC__L], bny[THC__L];   /* B in A's frame */
+    thc__lanes a, b;   /* A in its own frame, B in A's frame */
 } thc__pp;
 
-/* The first lane holding the largest value of the first n (n >= 1). */
-static int thc__lane_max(const float *s, int n, float *best)
+#if defined(__GNUC__) && !defined(__INTEL_COMPILER)
+#define THC__UNROLL _Pragma("GCC unroll 16")
+#else
+#define THC__UNROLL
+#endif
+
+#if THC__L <= 8
+#define THC__LANE_BITS 7u
+#elif THC__L <= 16
+#define THC__LANE_BITS 15u
+#elif THC__L <= 64
+#define THC__LANE_BITS 63u
+#else
+#define THC__LANE_BITS 255u
+#endif
+
+/* The lane holding the largest value (the unused lanes hold -FLT_MAX), the first of equal ones, with no
+   branch: each value becomes an unsigned key in the same order with the lane's number in its lowest
+   bits, so one integer maximum (a vector reduction) finds both. Values within a few units in the last
+   place count as equal there, which only matters for axes equal up to rounding. */
+static int thc__lane_max(const float *s, float *best)
 {
-    float m = s[0];
-    int k = 0;
-    for (int i = 1; i < n; i++) {
-        int gt = s[i] > m;
-        m = gt ? s[i] : m;
-        k = gt ? i : k;
+    uint32_t key[THC__L], top = 0;
+    for (int i = 0; i < THC__L; i++) {
+        uint32_t u;
+        memcpy(&u, &s[i], sizeof u);
+        u ^= (0u - (u >> 31)) | 0x80000000u;   /* negative: all bits flipped; positive: the sign bit set */
+        key[i] = (u & ~THC__LANE_BITS) | (THC__LANE_BITS - (uint32_t)i);
     }
-    *best = m;
+    for (int i = 0; i < THC__L; i++) top = key[i] > top ? key[i] : top;
+    int k = (int)(THC__LANE_BITS - (top & THC__LANE_BITS));
+    *best = s[k];
     return k;
 }
 
-/* v where mask is all ones, +0 where it is 0 */
-static float thc__keep(float v, uint32_t mask)
+static float thc__bits(const unsigned char *b, uint32_t mask)
 {
     uint32_t u;
-    memcpy(&u, &v, sizeof u);
+    float f;
+    memcpy(&u, b, sizeof u);
     u &= mask;
-    memcpy(&v, &u, sizeof v);
-    return v;
+    memcpy(&f, &u, sizeof f);
+    return f;
 }
 
-/* Loads a polygon's used slots (the rest as 0) and answers thc__proxy_make's test for a polygon with
-   (almost) no area, which it flattens to a segment: 0 then. */
-static int thc__pp_load(const thc_poly *p, int n, float *x, float *y, float *nx, float *ny)
+static int thc__pp_load(const thc_poly *p, int n, thc__lanes *o)
 {
-    float px[THC__L + 1], py[THC__L + 1], cr[THC__L], e2[THC__L];
-    thc_v2 v[THC__L], nn[THC__L], v0 = p->verts[0];
-    memcpy(v, p->verts, sizeof v);   /* whole slots, so the loop below loads them as vectors */
-    memcpy(nn, p->norms, sizeof nn);
+    float cr[THC__L], e2[THC__L];
+    thc__lanes l, nx, o0;   /* nx: the next slot's vertex; o0: v0 where this slot (x, y) and the next (nx, ny) are used */
+    const unsigned char *vb = (const unsigned char *)p->verts, *nb = (const unsigned char *)p->norms;
+    /* every slot is read as bits and masked with an integer and: no branch, and no stale bits reach the
+       arithmetic. The slot after the last vertex slot is the first normal, in the polygon's own bytes. */
     for (int i = 0; i < THC__L; i++) {
-        uint32_t on = 0u - (uint32_t)(i < n);   /* a mask rather than a branch: the slots are all loaded */
-        float vx = thc__keep(v[i].x, on), vy = thc__keep(v[i].y, on);
-        x[i] = vx;
-        y[i] = vy;
-        nx[i] = thc__keep(nn[i].x, on);
-        ny[i] = thc__keep(nn[i].y, on);
-        px[i] = thc__keep(vx - v0.x, on);
-        py[i] = thc__keep(vy - v0.y, on);
+        uint32_t m = 0u - (uint32_t)(i < n), m1 = 0u - (uint32_t)(i + 1 < n);
+        l.x[i] = thc__bits(vb + 8 * i, m);
+        l.y[i] = thc__bits(vb + 8 * i + 4, m);
+        l.nx[i] = thc__bits(nb + 8 * i, m);
+        l.ny[i] = thc__bits(nb + 8 * i + 4, m);
+        nx.x[i] = thc__bits(vb + 8 * i + 8, m1);
+        nx.y[i] = thc__bits(vb + 8 * i + 12, m1);
+        o0.x[i] = thc__bits(vb, m);
+        o0.y[i] = thc__bits(vb + 4, m);
+        o0.nx[i] = thc__bits(vb, m1);
+        o0.ny[i] = thc__bits(vb + 4, m1);
     }
-    px[THC__L] = py[THC__L] = 0;
-    /* twice the area, as a fan around v0 (the closing edge adds nothing), and the farthest vertex */
     for (int i = 0; i < THC__L; i++) {
-        cr[i] = px[i] * py[i + 1] - py[i] * px[i + 1];
-        e2[i] = px[i] * px[i] + py[i] * py[i];
+        /* twice the area, as a fan around v0 (the closing edge adds nothing), and the farthest vertex */
+        float x = l.x[i] - o0.x[i], y = l.y[i] - o0.y[i], x1 = nx.x[i] - o0.nx[i], y1 = nx.y[i] - o0.ny[i];
+        cr[i] = x * y1 - y * x1;
+        e2[i] = x * x + y * y;
     }
+    *o = l;
     float area2 = 0, ext2 = 0;
+    THC__UNROLL
     for (int i = 0; i < THC__L; i++) {
         area2 += cr[i];
         ext2 = ext2 > e2[i] ? ext2 : e2[i];
@@ -739,9 +764,10 @@ static int thc__pp_load(const thc_poly *p, int n, float *x, float *y, float *nx,
 static int thc__pp_sat(const thc_poly *a, const thc_transform *ax, const thc_poly *b, const thc_transform *bx, thc__pp *q)
 {
     int na = a->count < THC__L ? a->count : THC__L, nb = b->count < THC__L ? b->count : THC__L;
-    float s[THC__L], off[THC__L], bvx[THC__L], bvy[THC__L], bvnx[THC__L], bvny[THC__L];
+    float s[THC__L], off[THC__L];
+    thc__lanes bl;
     if (na < 3 || nb < 3) return -1;
-    if (!thc__pp_load(a, na, q->ax, q->ay, q->anx, q->any) || !thc__pp_load(b, nb, bvx, bvy, bvnx, bvny)) return -1;
+    if (!thc__pp_load(a, na, &q->a) || !thc__pp_load(b, nb, &bl)) return -1;
     q->na = na;
     q->nb = nb;
     /* B relative to A: rotation R_A^T R_B, translation R_A^T (p_B - p_A) */
@@ -749,37 +775,42 @@ static int thc__pp_sat(const thc_poly *a, const thc_transform *ax, const thc_pol
     thc_v2 d = thc__sub(bx->p, ax->p);
     float tx = ax->c * d.x + ax->s * d.y, ty = ax->c * d.y - ax->s * d.x;
     for (int i = 0; i < THC__L; i++) {
-        q->bx[i] = c * bvx[i] - sn * bvy[i] + tx;
-        q->by[i] = sn * bvx[i] + c * bvy[i] + ty;
-        q->bnx[i] = c * bvnx[i] - sn * bvny[i];
-        q->bny[i] = sn * bvnx[i] + c * bvny[i];
+        q->b.x[i] = c * bl.x[i] - sn * bl.y[i] + tx;
+        q->b.y[i] = sn * bl.x[i] + c * bl.y[i] + ty;
+        q->b.nx[i] = c * bl.nx[i] - sn * bl.ny[i];
+        q->b.ny[i] = sn * bl.nx[i] + c * bl.ny[i];
     }
     /* A's faces: each one's separation of B (the least over B's vertices), less the face's offset */
-    for (int i = 0; i < THC__L; i++) s[i] = FLT_MAX;
+    for (int i = 0; i < THC__L; i++) {
+        s[i] = FLT_MAX;
+        off[i] = q->a.nx[i] * q->a.x[i] + q->a.ny[i] * q->a.y[i];
+    }
     for (int j = 0; j < nb; j++) {
-        float vx = q->bx[j], vy = q->by[j];
+        float vx = q->b.x[j], vy = q->b.y[j];
         for (int i = 0; i < THC__L; i++) {
-            float e = q->anx[i] * vx + q->any[i] * vy;
+            float e = q->a.nx[i] * vx + q->a.ny[i] * vy;
             s[i] = e < s[i] ? e : s[i];
         }
     }
-    for (int i = 0; i < THC__L; i++) s[i] = i < na ? s[i] - (q->anx[i] * q->ax[i] + q->any[i] * q->ay[i]) : -FLT_MAX;
-    q->fa = thc__lane_max(s, na, &q->sa);
+    for (int i = 0; i < THC__L; i++) s[i] -= off[i];
+    for (int i = 0; i < THC__L; i++) s[i] = i < na ? s[i] : -FLT_MAX;
+    q->fa = thc__lane_max(s, &q->sa);
     if (q->sa > 0) return 0;
     /* B's faces against A's vertices */
     for (int i = 0; i < THC__L; i++) {
         s[i] = FLT_MAX;
-        off[i] = q->bnx[i] * q->bx[i] + q->bny[i] * q->by[i];
+        off[i] = q->b.nx[i] * q->b.x[i] + q->b.ny[i] * q->b.y[i];
     }
     for (int j = 0; j < na; j++) {
-        float vx = q->ax[j], vy = q->ay[j];
+        float vx = q->a.x[j], vy = q->a.y[j];
         for (int i = 0; i < THC__L; i++) {
-            float e = q->bnx[i] * vx + q->bny[i] * vy;
+            float e = q->b.nx[i] * vx + q->b.ny[i] * vy;
             s[i] = e < s[i] ? e : s[i];
         }
     }
-    for (int i = 0; i < THC__L; i++) s[i] = i < nb ? s[i] - off[i] : -FLT_MAX;
-    q->fb = thc__lane_max(s, nb, &q->sb);
+    for (int i = 0; i < THC__L; i++) s[i] -= off[i];
+    for (int i = 0; i < THC__L; i++) s[i] = i < nb ? s[i] : -FLT_MAX;
+    q->fb = thc__lane_max(s, &q->sb);
     return q->sb > 0 ? 0 : 1;
 }
 
@@ -789,19 +820,22 @@ static void thc__pp_manifold(const thc_poly *a, const thc_transform *ax, const t
 {
     int flip = q->sb > q->sa + THC__BIAS_ABS + THC__BIAS_REL * fabsf(q->sa);   /* A's face unless B's is clearly better */
     int f = flip ? q->fb : q->fa, nr = flip ? q->nb : q->na, ni = flip ? q->na : q->nb, g = f + 1 < nr ? f + 1 : 0;
-    const float *rx = flip ? q->bx : q->ax, *ry = flip ? q->by : q->ay, *rnx = flip ? q->bnx : q->anx, *rny = flip ? q->bny : q->any;
-    const float *ix = flip ? q->ax : q->bx, *iy = flip ? q->ay : q->by, *inx = flip ? q->anx : q->bnx, *iny = flip ? q->any : q->bny;
-    thc_v2 nref = thc__v(rnx[f], rny[f]), v1 = thc__v(rx[f], ry[f]), v2 = thc__v(rx[g], ry[g]);
+    const thc__lanes *rl = flip ? &q->b : &q->a, *il = flip ? &q->a : &q->b;
+    thc_v2 nref = thc__v(rl->nx[f], rl->ny[f]), v1 = thc__v(rl->x[f], rl->y[f]), v2 = thc__v(rl->x[g], rl->y[g]);
     /* the deepest incident vertex, which the contacts must reach, and the incident edge: the most anti-parallel face */
     float dv[THC__L], dn[THC__L], lo;
     for (int j = 0; j < THC__L; j++) {
-        dv[j] = -(nref.x * ix[j] + nref.y * iy[j]);
-        dn[j] = -(nref.x * inx[j] + nref.y * iny[j]);
+        dv[j] = -(nref.x * il->x[j] + nref.y * il->y[j]);
+        dn[j] = -(nref.x * il->nx[j] + nref.y * il->ny[j]);
     }
-    int kd = thc__lane_max(dv, ni, &lo), k = thc__lane_max(dn, ni, &lo), k1 = k + 1 < ni ? k + 1 : 0;
-    thc_v2 deep = thc__v(ix[kd], iy[kd]), w[2];
-    w[0] = thc__v(ix[k], iy[k]);
-    w[1] = thc__v(ix[k1], iy[k1]);
+    for (int j = 0; j < THC__L; j++) {
+        dv[j] = j < ni ? dv[j] : -FLT_MAX;
+        dn[j] = j < ni ? dn[j] : -FLT_MAX;
+    }
+    int kd = thc__lane_max(dv, &lo), k = thc__lane_max(dn, &lo), k1 = k + 1 < ni ? k + 1 : 0;
+    thc_v2 deep = thc__v(il->x[kd], il->y[kd]), w[2];
+    w[0] = thc__v(il->x[k], il->y[k]);
+    w[1] = thc__v(il->x[k1], il->y[k1]);
     thc_v2 t = thc__sub(v2, v1);
     int nw = thc__clip(&w[0], &w[1], t, thc__dot(t, v1)) && thc__clip(&w[0], &w[1], thc__neg(t), -thc__dot(t, v2)) ? 2 : 0;
     m->count = 0;
@@ -817,7 +851,6 @@ static void thc__pp_manifold(const thc_poly *a, const thc_transform *ax, const t
     float sdeep = thc__dot(nref, thc__sub(deep, v1)), ddeep = 0 - sdeep, dmax = -FLT_MAX;
     for (int i = 0; i < m->count; i++) dmax = thc__maxf(dmax, m->depths[i]);
     if (m->count == 0) {
-        /* clipping kept nothing: one point at the deepest incident vertex, slid onto the reference face's span */
         float tt = thc__dot(t, t), u = tt > 0 ? thc__clamp(thc__dot(thc__sub(deep, v1), t) / tt, 0, 1) : 0;
         thc_v2 on = thc__add(thc__add(v1, thc__scale(t, u)), thc__scale(nref, sdeep));
         m->count = 1;
@@ -827,7 +860,6 @@ static void thc__pp_manifold(const thc_poly *a, const thc_transform *ax, const t
         int kk = m->count == 2 && m->depths[1] > m->depths[0] ? 1 : 0;
         m->depths[kk] = ddeep;
     }
-    /* back to the world (the normal as the proxies turn it, so it comes out the same) */
     for (int i = 0; i < m->count; i++) m->contact_points[i] = thc_mul_xf(*ax, m->contact_points[i]);
     m->n = flip ? thc__neg(thc_mul_rot(*bx, b->norms[q->fb])) : thc_mul_rot(*ax, a->norms[q->fa]);
 }
@@ -926,9 +958,19 @@ float thc_distance(const void *a, thc_type ta, const thc_transform *ax, const vo
     thc_v2 o, qa, qb;
     if (pa) *pa = thc__v(0, 0);
     if (pb) *pb = thc__v(0, 0);
+    int touch = -1;
+    if (ta == THC_POLY && tb == THC_POLY && a && b) {   /* the manifold's own test, so the two always agree */
+        thc_manifold m;
+        touch = thc__poly_poly((const thc_poly *)a, ax, (const thc_poly *)b, bx, &m);
+        if (touch == 1) {
+            if (pa) *pa = m.contact_points[0];
+            if (pb) *pb = m.contact_points[0];
+            return 0;
+        }
+    }
     if (!thc__pair_proxies(a, ta, ax, b, tb, bx, &xa, &xb, &o)) return FLT_MAX;
     thc__sat st;
-    if (thc__classify(&xa, &xb, &st)) {
+    if (touch < 0 && thc__classify(&xa, &xb, &st)) {
         thc_manifold m;
         thc__manifold(&xa, &xb, o, &m);
         if (pa) *pa = m.count ? m.contact_points[0] : o;
@@ -936,7 +978,7 @@ float thc_distance(const void *a, thc_type ta, const thc_transform *ax, const vo
         return 0;
     }
     float r = xa.r + xb.r, d = thc__core_closest(&xa, &xb, &qa, &qb);   /* apart, so the cores are apart too */
-    thc_v2 n = thc__scale(thc__sub(qb, qa), 1.0f / d);
+    thc_v2 n = d > 0 ? thc__scale(thc__sub(qb, qa), 1.0f / d) : thc__v(1, 0);   /* 0 only when apart by a rounding */
     if (pa) *pa = thc__add(o, thc__add(qa, thc__scale(n, xa.r)));
     if (pb) *pb = thc__add(o, thc__sub(qb, thc__scale(n, xb.r)));
     return d - r;
