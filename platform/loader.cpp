@@ -184,10 +184,11 @@ static void build_spawn(void)
     posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
     posix_spawn_file_actions_adddup2(&fa, fds[1], 2);
     posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    char *argv[] = { (char *)"bash", script, (char *)"game", NULL };
+    /* at a lower priority: on a machine with few cores the compiler must not take the frame loop's time */
+    char *argv[] = { (char *)"nice", (char *)"-n", (char *)"10", (char *)"bash", script, (char *)"game", NULL };
     tweak_build_started();
     pid_t pid;
-    int rc = posix_spawnp(&pid, "bash", &fa, NULL, argv, environ);
+    int rc = posix_spawnp(&pid, "nice", &fa, NULL, argv, environ);
     posix_spawn_file_actions_destroy(&fa);
     close(fds[1]);
     if (rc != 0) {
