@@ -31,8 +31,11 @@
      with a radius; circles are 1-vertex ones. When the cores are apart but the radii overlap, the
      exact closest features (every vertex against every edge, at most 8x8: the same answer GJK gives)
      decide the normal, and a reference face lined up with it gives two contact points.
-     Everything is computed in a frame centred on shape A, so shapes around (100000, 100000) give the
-     same answers as at the origin.
+     Two polygons with area take a shorter road to the same answers (up to rounding): B is moved into
+     A's own frame once and every face is measured against every vertex of the other lane by lane
+     (vertex slots side by side, x and y apart, unused slots masked), with no branch on the vertex
+     counts. Everything is computed in a frame centred on shape A, so shapes around (100000, 100000)
+     give the same answers as at the origin.
 
    USE
      #define TH_COLLIDE_IMPLEMENTATION in exactly one C or C++ file before including it.
@@ -559,7 +562,7 @@ static int thc__proxy_overlap(const thc__proxy *a, const thc__proxy *b)
 }
 
 /* Keeps the part of w0-w1 where dot(t, w) >= off. */
-static int thc__clip(thc_v2 *w0, thc_v2 *w1, thc_v2 t, float off)
+static inline int thc__clip(thc_v2 *w0, thc_v2 *w1, thc_v2 t, float off)
 {
     float d0 = thc__dot(t, *w0) - off, d1 = thc__dot(t, *w1) - off;
     if (d0 < 0 && d1 < 0) return 0;
@@ -667,10 +670,10 @@ static void thc__manifold(const thc__proxy *a, const thc__proxy *b, thc_v2 o, th
    they are, and the contacts and normal are turned back into the world at the end. The answers are
    thc__manifold's up to rounding. A polygon that is flat (or has fewer than 3 vertices) takes the
    general path, which makes a segment of it.
-   The work is laid out in lanes, one per vertex slot (THC_MAX_POLY_VERTS of them, x and y apart): every
-   face of one polygon against one vertex of the other at a time, with the unused slots zeroed on
-   loading and their answers thrown away, so the loops have fixed lengths, no branches inside and
-   compile to a few vector instructions. */
+   The work is laid out in lanes, one per vertex slot (THC_MAX_POLY_VERTS of them, x and y apart): all
+   the faces of one polygon against one vertex of the other at a time, with the unused slots zeroed on
+   loading and their answers thrown away, so the loops over slots have fixed lengths, no branches
+   inside and compile to a few vector instructions; argmaxima are integer maxima of ordered keys. */
 #define THC__L THC_MAX_POLY_VERTS
 typedef struct thc__lanes { float x[THC__L], y[THC__L], nx[THC__L], ny[THC__L]; } thc__lanes;   /* vertices and normals */
 typedef struct thc__pp {
@@ -691,15 +694,17 @@ typedef struct thc__pp {
 #define THC__LANE_BITS 15u
 #elif THC__L <= 64
 #define THC__LANE_BITS 63u
-#else
+#elif THC__L <= 256
 #define THC__LANE_BITS 255u
+#else
+#error "THC_MAX_POLY_VERTS above 256 is not supported"
 #endif
 
 /* The lane holding the largest value (the unused lanes hold -FLT_MAX), the first of equal ones, with no
    branch: each value becomes an unsigned key in the same order with the lane's number in its lowest
    bits, so one integer maximum (a vector reduction) finds both. Values within a few units in the last
    place count as equal there, which only matters for axes equal up to rounding. */
-static int thc__lane_max(const float *s, float *best)
+static inline int thc__lane_max(const float *s, float *best)
 {
     uint32_t key[THC__L], top = 0;
     for (int i = 0; i < THC__L; i++) {
@@ -714,6 +719,17 @@ static int thc__lane_max(const float *s, float *best)
     return k;
 }
 
+/* -FLT_MAX for a lane at or past n, else +0: added to a lane whose slot is unused (so holds 0), it
+   takes it out of every maximum; without a branch or a conditional store. */
+static float thc__unused(int i, int n)
+{
+    uint32_t u = 0xff7fffffu & (0u - (uint32_t)(i >= n));
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+/* The float at b where mask is all ones, +0 where it is 0. */
 static float thc__bits(const unsigned char *b, uint32_t mask)
 {
     uint32_t u;
@@ -724,7 +740,9 @@ static float thc__bits(const unsigned char *b, uint32_t mask)
     return f;
 }
 
-static int thc__pp_load(const thc_poly *p, int n, thc__lanes *o)
+/* Loads a polygon's n used slots (the rest as 0) and answers thc__proxy_make's test for a polygon with
+   (almost) no area, which it flattens to a segment: 0 then. */
+static inline int thc__pp_load(const thc_poly *p, int n, thc__lanes *o)
 {
     float cr[THC__L], e2[THC__L];
     thc__lanes l, nx, o0;   /* nx: the next slot's vertex; o0: v0 where this slot (x, y) and the next (nx, ny) are used */
@@ -793,7 +811,7 @@ static int thc__pp_sat(const thc_poly *a, const thc_transform *ax, const thc_pol
         }
     }
     for (int i = 0; i < THC__L; i++) s[i] -= off[i];
-    for (int i = 0; i < THC__L; i++) s[i] = i < na ? s[i] : -FLT_MAX;
+    for (int i = 0; i < THC__L; i++) s[i] += thc__unused(i, na);   /* 0 - 0 there, so -FLT_MAX */
     q->fa = thc__lane_max(s, &q->sa);
     if (q->sa > 0) return 0;
     /* B's faces against A's vertices */
@@ -809,7 +827,7 @@ static int thc__pp_sat(const thc_poly *a, const thc_transform *ax, const thc_pol
         }
     }
     for (int i = 0; i < THC__L; i++) s[i] -= off[i];
-    for (int i = 0; i < THC__L; i++) s[i] = i < nb ? s[i] : -FLT_MAX;
+    for (int i = 0; i < THC__L; i++) s[i] += thc__unused(i, nb);
     q->fb = thc__lane_max(s, &q->sb);
     return q->sb > 0 ? 0 : 1;
 }
@@ -829,8 +847,8 @@ static void thc__pp_manifold(const thc_poly *a, const thc_transform *ax, const t
         dn[j] = -(nref.x * il->nx[j] + nref.y * il->ny[j]);
     }
     for (int j = 0; j < THC__L; j++) {
-        dv[j] = j < ni ? dv[j] : -FLT_MAX;
-        dn[j] = j < ni ? dn[j] : -FLT_MAX;
+        dv[j] += thc__unused(j, ni);
+        dn[j] += thc__unused(j, ni);
     }
     int kd = thc__lane_max(dv, &lo), k = thc__lane_max(dn, &lo), k1 = k + 1 < ni ? k + 1 : 0;
     thc_v2 deep = thc__v(il->x[kd], il->y[kd]), w[2];
@@ -851,15 +869,18 @@ static void thc__pp_manifold(const thc_poly *a, const thc_transform *ax, const t
     float sdeep = thc__dot(nref, thc__sub(deep, v1)), ddeep = 0 - sdeep, dmax = -FLT_MAX;
     for (int i = 0; i < m->count; i++) dmax = thc__maxf(dmax, m->depths[i]);
     if (m->count == 0) {
+        /* clipping kept nothing: one point at the deepest incident vertex, slid onto the reference face's span */
         float tt = thc__dot(t, t), u = tt > 0 ? thc__clamp(thc__dot(thc__sub(deep, v1), t) / tt, 0, 1) : 0;
         thc_v2 on = thc__add(thc__add(v1, thc__scale(t, u)), thc__scale(nref, sdeep));
         m->count = 1;
         m->depths[0] = ddeep > 0 ? ddeep : 0;
         m->contact_points[0] = thc__sub(on, thc__scale(nref, 0.5f * sdeep));
     } else if (dmax < ddeep) {
+        /* the deepest point lies past the reference face's side: the deepest kept point carries the full depth */
         int kk = m->count == 2 && m->depths[1] > m->depths[0] ? 1 : 0;
         m->depths[kk] = ddeep;
     }
+    /* back to the world (the normal turned as the proxies turn it, so it comes out the same) */
     for (int i = 0; i < m->count; i++) m->contact_points[i] = thc_mul_xf(*ax, m->contact_points[i]);
     m->n = flip ? thc__neg(thc_mul_rot(*bx, b->norms[q->fb])) : thc_mul_rot(*ax, a->norms[q->fa]);
 }
