@@ -121,30 +121,29 @@ static int file_find(const char *canon)
     return -1;
 }
 
-/* Values for every base site: parsed from `now` when it has the base's shape, else the base's own. */
+/* Values for every base site: parsed from `now` when it has the base's shape (NULL: the base's own,
+   i.e. the compiled values). -1: another shape; -2: a literal does not parse (both: the compiler's job). */
 static int file_values_from(TweakFile *f, const TweakText *now, int report)
 {
-    const TweakText *src = now;
-    if (!now || !thtw_same_shape(f->base.text, f->base.len, f->base.sites, f->base.count,
-                                 now->text, now->len, now->sites, now->count)) {
-        if (!now) src = &f->base;
-        else return -1;
-    }
-    /* parse everything first: a literal that does not parse means the change needs the compiler */
-    uint64_t parsed[1];
+    const TweakText *src = now ? now : &f->base;
+    if (now && !thtw_same_shape(f->base.text, f->base.len, f->base.sites, f->base.count,
+                                now->text, now->len, now->sites, now->count))
+        return -1;
+    /* parse everything once, before changing anything */
+    uint64_t *parsed = (uint64_t *)calloc((size_t)(src->count ? src->count : 1), sizeof *parsed);
+    uint8_t *ok = (uint8_t *)calloc((size_t)(src->count ? src->count : 1), 1);
     for (int i = 0; i < src->count; i++) {
         const thtw_site *s = &src->sites[i];
-        if (!thtw_parse(s->kind, src->text + s->arg_begin, (size_t)(s->arg_end - s->arg_begin), parsed) && now) return -2;
+        ok[i] = (uint8_t)thtw_parse(s->kind, src->text + s->arg_begin, (size_t)(s->arg_end - s->arg_begin), &parsed[i]);
+        if (!ok[i] && now) { free(parsed); free(ok); return -2; }
     }
     int changed = 0;
     double t = wall_now();
     for (int i = 0; i < src->count; i++) {
         const thtw_site *s = &src->sites[i];
-        parsed[0] = 0;
-        int ok = thtw_parse(s->kind, src->text + s->arg_begin, (size_t)(s->arg_end - s->arg_begin), parsed);
-        if (ok && f->has_value[i] && memcmp(f->value[i], parsed, sizeof parsed) == 0) continue;
-        if (!ok) { f->has_value[i] = 0; continue; }
-        memcpy(f->value[i], parsed, sizeof parsed);
+        if (!ok[i]) { f->has_value[i] = 0; continue; }
+        if (f->has_value[i] && memcmp(f->value[i], &parsed[i], sizeof parsed[i]) == 0) continue;
+        memcpy(f->value[i], &parsed[i], sizeof parsed[i]);
         f->has_value[i] = 1;
         if (report) {
             f->gen[i] = ++T.gen_counter;
@@ -155,6 +154,8 @@ static int file_values_from(TweakFile *f, const TweakText *now, int report)
             snprintf(T.status, sizeof T.status, "tweak: %s:%d = %s (live, no rebuild)", slash ? slash + 1 : f->path, s->line, s->literal);
         }
     }
+    free(parsed);
+    free(ok);
     return changed;
 }
 
