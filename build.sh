@@ -202,24 +202,46 @@ cmd_asan_build() {
     g++ $COMMON_FLAGS -O1 -Wno-format-truncation $san $(sdl2-config --cflags) -I/usr/include/stb $(host_sources) -o "$B/asan/host" $HOST_LIBS
 }
 
+# Each fuzz target runs FUZZ_SECONDS under ASan + UBSan with every sanitizer report fatal
+# (-fno-sanitize-recover=all), so a report is a crash and a crash fails the target; the log is also
+# searched for a report in case a sanitizer printed one and carried on. No fuzzer toolchain (clang++
+# with libclang-rt-dev) is a failure, never a silent pass.
+fuzz_toolchain_ok() {
+    command -v clang++ >/dev/null 2>&1 || { echo "clang++ is missing"; return 1; }
+    local probe="$B/fuzz/.probe"
+    printf '#include <stdint.h>\n#include <stddef.h>\nextern "C" int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { (void)d; (void)n; return 0; }\n' \
+        | clang++ -x c++ -fsanitize=fuzzer,address,undefined - -o "$probe" 2>&1 || { echo "clang++ cannot link -fsanitize=fuzzer (libclang-rt-dev missing?)"; return 1; }
+    rm -f "$probe"
+}
+
 cmd_fuzz() {
-    local secs="${FUZZ_SECONDS:-8}" src name out
-    command -v clang++ >/dev/null 2>&1 || { say "fuzz: clang++ missing, skipped"; return 0; }
-    mkdir -p "$B/fuzz"
+    local secs="${FUZZ_SECONDS:-8}" src name out why
+    mkdir -p "$B/fuzz" "$B/tests/logs"
+    if ! why="$(fuzz_toolchain_ok)"; then
+        { echo "fuzz: no fuzzer toolchain: $why"; echo "fuzz: install it with ./build.sh deps (packages: clang libclang-rt-dev)"; } \
+            > "$B/tests/logs/fuzz-toolchain.log"
+        record_result "fuzz-toolchain" "$B/tests/logs/fuzz-toolchain.log" 1
+        return
+    fi
     for src in "$ROOT"/tests/fuzz/fuzz_*.cpp; do
         [ -e "$src" ] || continue
         name="$(basename "$src" .cpp)"
         selected "$name" || continue
         out="$B/fuzz/$name"
         # shellcheck disable=SC2086
-        if ! clang++ $COMMON_FLAGS -O1 -fsanitize=fuzzer,address,undefined -I/usr/include/stb "$src" -o "$out" \
-                > "$B/tests/logs/$name.build.log" 2>&1; then
+        if ! clang++ $COMMON_FLAGS -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
+                -I/usr/include/stb "$src" -o "$out" > "$B/tests/logs/$name.build.log" 2>&1; then
             record_result "$name" "$B/tests/logs/$name.build.log" 1; continue
         fi
         mkdir -p "$B/fuzz/corpus-$name"
         local seeds=""; [ -d "$ROOT/tests/fuzz/seeds/$name" ] && seeds="$ROOT/tests/fuzz/seeds/$name"
         local log="$B/tests/logs/$name.log" rc
-        "$out" -max_total_time="$secs" -print_final_stats=1 "$B/fuzz/corpus-$name" $seeds > "$log" 2>&1; rc=$?
+        # shellcheck disable=SC2086
+        UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
+            "$out" -max_total_time="$secs" -print_final_stats=1 -artifact_prefix="$B/fuzz/$name-" "$B/fuzz/corpus-$name" $seeds > "$log" 2>&1; rc=$?
+        if [ $rc = 0 ] && grep -qE 'runtime error:|ERROR: (Address|Leak|UndefinedBehavior)Sanitizer|SUMMARY: .*Sanitizer' "$log"; then
+            echo "fuzz: a sanitizer report in the log" >> "$log"; rc=1
+        fi
         if [ $rc = 0 ]; then echo "1 passed, 0 failed" >> "$log"; else echo "0 passed, 1 failed" >> "$log"; fi
         record_result "$name" "$log" "$rc"
     done
@@ -305,7 +327,7 @@ case "$cmd" in
     build)  cmd_deps && cmd_build ;;
     test)   cmd_test ;;
     bench)  cmd_bench ;;
-    fuzz)   mkdir -p "$B/tests/logs"; cmd_fuzz; echo "$TOTAL_PASS passed, $TOTAL_FAIL failed" ;;
+    fuzz)   mkdir -p "$B/tests/logs"; cmd_fuzz; echo "$TOTAL_PASS passed, $TOTAL_FAIL failed"; [ "$TOTAL_FAIL" = 0 ] ;;
     deps)   cmd_deps ;;
     clean)  rm -rf "$B" "$ROOT/compile_commands.json" ;;
     *)      say "build.sh: unknown command '$cmd' (run, host, game, tools, assets, build, test, bench, fuzz, deps, clean)"; exit 2 ;;

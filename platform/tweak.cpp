@@ -121,22 +121,19 @@ static int file_find(const char *canon)
     return -1;
 }
 
-/* Values for every base site: parsed from `now` when it has the base's shape (NULL: the base's own,
-   i.e. the compiled values). -1: another shape; -2: a literal does not parse (both: the compiler's job). */
+/* Values for every base site: mapped from `now` when it has the base's shape (NULL: the base's own,
+   i.e. the compiled values). -1: another shape; -2: a changed literal does not parse (both: the
+   compiler's job). A site that is not a literal in the compiled text either (TWEAK(SOME_MACRO)) just
+   keeps its compiled value; the file's other sites stay live. */
 static int file_values_from(TweakFile *f, const TweakText *now, int report)
 {
     const TweakText *src = now ? now : &f->base;
-    if (now && !thtw_same_shape(f->base.text, f->base.len, f->base.sites, f->base.count,
-                                now->text, now->len, now->sites, now->count))
-        return -1;
-    /* parse everything once, before changing anything */
+    /* map everything once, before changing anything */
     uint64_t *parsed = (uint64_t *)calloc((size_t)(src->count ? src->count : 1), sizeof *parsed);
     uint8_t *ok = (uint8_t *)calloc((size_t)(src->count ? src->count : 1), 1);
-    for (int i = 0; i < src->count; i++) {
-        const thtw_site *s = &src->sites[i];
-        ok[i] = (uint8_t)thtw_parse(s->kind, src->text + s->arg_begin, (size_t)(s->arg_end - s->arg_begin), &parsed[i]);
-        if (!ok[i] && now) { free(parsed); free(ok); return -2; }
-    }
+    int mapped = thtw_map(f->base.text, f->base.len, f->base.sites, f->base.count,
+                          src->text, src->len, src->sites, src->count, parsed, ok);
+    if (mapped != THTW_MAP_OK) { free(parsed); free(ok); return mapped; }
     int changed = 0;
     double t = wall_now();
     for (int i = 0; i < src->count; i++) {

@@ -34,15 +34,23 @@
          float v; thtw_parse(THTW_FLOAT, text + sites[0].arg_begin, sites[0].arg_end - sites[0].arg_begin, &v);
          if (thtw_same_shape(old_text, old_len, old_sites, old_n, text, len, sites, n)) { ...map by index... }
 
-   LITERALS
-     float  3.5f  -2  -.5  1e-3f  +4.F  2.     (THTW_FLOAT; integers are accepted for floats only by
-                                               thtw_parse_loose, not by thtw_parse: 4 -> 4.0f would
-                                               change the C++ type of TWEAK(4))
-     int    42  -7  0x1F  10u  3L
-     bool   true  false
-     vec2   1.0f, -2.5f                         (TWEAK_V2's two arguments)
-     color  0xRRGGBBAA (any unsigned integer literal; hex is the usual form)
-     Whitespace and comments inside the parentheses are ignored, as the preprocessor's # does.
+   LITERALS (exactly what thtw_parse accepts; the unit tests check each form)
+     float  3.5f  -.5  1e-3f  +4.F  2.  1'000.5f   a decimal literal with a '.', an exponent or both,
+                                               optional f/F/l/L suffix. A plain integer is NOT a float:
+                                               TWEAK(4) is an int site, and saving TWEAK(4.5f) there
+                                               changes its C++ type, which only the compiler can do.
+     int    42  -7  0x1F  017 (octal)  0b101  10u  3L  1'000   fits int32 or uint32 (uint32 values
+                                               wrap to int32, as the compiled value does); anything
+                                               wider, e.g. -9223372036854775808, is refused.
+     bool   true  false  (and 0 1, the form TWEAK_B() takes in C)
+     vec2   1.0f, -2.5f                         (TWEAK_V2's two arguments, each a float as above)
+     color  0xRRGGBBAA, or any unsigned integer literal up to 0xFFFFFFFF. Exactly six hex digits,
+            0xRRGGBB, means an OPAQUE colour: 0x5A1E5A is 0x5A1E5AFF, both compiled (the macro reads
+            its own text) and live. Write 0x005A1E5A to mean a transparent one.
+     A sign may be followed by spaces ("- 3"), one pair of parentheses may surround the literal
+     ("(-1.5f)"), and whitespace and comments inside the parentheses are ignored, as the
+     preprocessor's # does. Anything else (a macro name, an expression) is not a literal: that one
+     site keeps its compiled value; the other sites of its file stay live.
 
    CUSTOMIZATION
      THTW_MAX_LITERAL   (96)  longest literal text the scanner normalizes (longer: not tweakable)
@@ -78,6 +86,7 @@ int32_t  thtw_read_int(const char *file, int line, int counter, const char *lit,
 int      thtw_read_bool(const char *file, int line, int counter, const char *lit, int v);
 uint32_t thtw_read_color(const char *file, int line, int counter, const char *lit, uint32_t v);
 void     thtw_read_vec2(const char *file, int line, int counter, const char *lit, float v[2]);
+uint32_t thtw_color_value(const char *lit, uint32_t v);  /* v, or 0xRRGGBBFF when lit is 0xRRGGBB (six digits) */
 
 /* ---------------------------------------------------------------- watching side */
 typedef struct thtw_site {
@@ -105,6 +114,15 @@ int  thtw_normalize(const char *text, size_t len, char *out, size_t cap);
    sites' argument text: the only difference is inside TWEAK literals, so values map by site index. */
 int  thtw_same_shape(const char *a, size_t alen, const thtw_site *as, int an,
                      const char *b, size_t blen, const thtw_site *bs, int bn);
+
+/* Maps a saved text onto the text the program was compiled from: for each of the compiled text's
+   sites, its value in the saved text (values[i], 8 bytes each, layout as for the hook; ok[i] 0 when
+   that site is not a literal in either text - e.g. TWEAK(SOME_MACRO) - so it keeps its compiled
+   value). Returns THTW_MAP_OK, THTW_MAP_SHAPE when more than literals changed, or THTW_MAP_UNPARSED
+   when a changed literal is not a literal of its kind (both: only the compiler can apply it). */
+enum { THTW_MAP_OK = 0, THTW_MAP_SHAPE = -1, THTW_MAP_UNPARSED = -2 };
+int  thtw_map(const char *base, size_t blen, const thtw_site *bs, int bn,
+              const char *now, size_t nlen, const thtw_site *ns, int nn, uint64_t *values, unsigned char *ok);
 
 /* Which of a line's sites a compiled site is: the index of the one site on `line` whose normalized
    literal equals `literal`; -1 if none, -2 if several (ambiguous: not tweakable live). */
@@ -145,7 +163,12 @@ constexpr thtw_float thtw_make(const char *f, int l, int c, const char *s, doubl
 constexpr thtw_int   thtw_make(const char *f, int l, int c, const char *s, int v) { return thtw_int{ f, l, c, s, v }; }
 constexpr thtw_int   thtw_make(const char *f, int l, int c, const char *s, unsigned v) { return thtw_int{ f, l, c, s, (int32_t)v }; }
 constexpr thtw_bool  thtw_make(const char *f, int l, int c, const char *s, bool v) { return thtw_bool{ f, l, c, s, v }; }
-constexpr thtw_color thtw_make_color(const char *f, int l, int c, const char *s, uint32_t v) { return thtw_color{ f, l, c, s, v }; }
+/* TWEAK_COLOR(0xRRGGBB), exactly six hex digits: an opaque colour (see LITERALS). Reads the macro's own text. */
+constexpr int thtw__hexdigit(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+constexpr int thtw__usuffix(const char *s) { return *s == 0 || ((*s == 'u' || *s == 'U') && s[1] == 0); }
+constexpr int thtw__hexcount(const char *s, int n) { return thtw__hexdigit(*s) ? thtw__hexcount(s + 1, n + 1) : *s == '\'' ? thtw__hexcount(s + 1, n) : (n == 6 && thtw__usuffix(s)); }
+constexpr uint32_t thtw__rgb_opaque(const char *s, uint32_t v) { return (s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && thtw__hexcount(s + 2, 0)) ? (v << 8) | 0xFFu : v; }
+constexpr thtw_color thtw_make_color(const char *f, int l, int c, const char *s, uint32_t v) { return thtw_color{ f, l, c, s, thtw__rgb_opaque(s, v) }; }
 constexpr thtw_vec2  thtw_make_vec2(const char *f, int l, int c, const char *s, float x, float y) { return thtw_vec2{ f, l, c, s, x, y }; }
 
 #define TWEAK(x)        thtw_make(__FILE__, __LINE__, __COUNTER__, #x, x)
@@ -156,7 +179,7 @@ constexpr thtw_vec2  thtw_make_vec2(const char *f, int l, int c, const char *s, 
 #define TWEAK_I(x)      thtw_read_int(__FILE__, __LINE__, __COUNTER__, #x, (int32_t)(x))
 #define TWEAK_B(x)      thtw_read_bool(__FILE__, __LINE__, __COUNTER__, #x, (x) ? 1 : 0)
 #ifndef __cplusplus
-#define TWEAK_COLOR(x)  thtw_read_color(__FILE__, __LINE__, __COUNTER__, #x, (uint32_t)(x))
+#define TWEAK_COLOR(x)  thtw_read_color(__FILE__, __LINE__, __COUNTER__, #x, thtw_color_value(#x, (uint32_t)(x)))
 #endif
 
 #endif /* TH_TWEAK_H */
@@ -203,9 +226,55 @@ void thtw_read_vec2(const char *file, int line, int counter, const char *lit, fl
     if (thtw__hook) thtw__hook(file, line, counter, THTW_VEC2, lit, v);
 }
 
+static int thtw__is_rgb6(const char *s, size_t n)
+{
+    size_t i = 2;
+    int digits = 0;
+    if (n < 3 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X')) return 0;
+    for (; i < n; i++) {
+        char c = s[i];
+        if ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')) digits++;
+        else if (c != '\'') break;
+    }
+    if (i < n && (s[i] == 'u' || s[i] == 'U')) i++;
+    return i == n && digits == 6;
+}
+
+uint32_t thtw_color_value(const char *lit, uint32_t v)
+{
+    return lit && thtw__is_rgb6(lit, strlen(lit)) ? (v << 8) | 0xFFu : v;
+}
+
 /* ---------------------------------------------------------------- normalizing */
 static int thtw__space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
 static int thtw__ident(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; }
+
+/* End of the identifier or number that starts at t[i] (an identifier character). A number is a
+   preprocessing number: digit separators (1'000), '.', and exponent signs (1e-3) belong to it, so a
+   separator is never taken for the start of a character literal. */
+static size_t thtw__token_end(const char *t, size_t i, size_t len)
+{
+    int number = t[i] >= '0' && t[i] <= '9';
+    i++;
+    while (i < len) {
+        char c = t[i];
+        if (thtw__ident(c)) { i++; continue; }
+        if (!number) break;
+        if (c == '.') { i++; continue; }
+        if (c == '\'' && i + 1 < len && thtw__ident(t[i + 1])) { i += 2; continue; }
+        if ((c == '+' || c == '-') && (t[i - 1] == 'e' || t[i - 1] == 'E' || t[i - 1] == 'p' || t[i - 1] == 'P')) { i++; continue; }
+        break;
+    }
+    return i;
+}
+
+/* Length of a backslash-newline (line splice) at t[i], 0 if there is none. */
+static size_t thtw__splice(const char *t, size_t i, size_t len)
+{
+    if (i + 1 < len && t[i] == '\\' && t[i + 1] == '\n') return 2;
+    if (i + 2 < len && t[i] == '\\' && t[i + 1] == '\r' && t[i + 2] == '\n') return 3;
+    return 0;
+}
 
 int thtw_normalize(const char *t, size_t len, char *out, size_t cap)
 {
@@ -229,6 +298,11 @@ int thtw_normalize(const char *t, size_t len, char *out, size_t cap)
         if (thtw__space(c)) { pending_space = 1; i++; continue; }
         if (pending_space && o > 0) { if (o + 1 < cap) out[o] = ' '; else fits = 0; o++; }
         pending_space = 0;
+        if (thtw__ident(c)) {                                        /* a word or number, copied whole */
+            size_t e = thtw__token_end(t, i, len);
+            for (; i < e; i++, o++) { if (o + 1 < cap) out[o] = t[i]; else fits = 0; }
+            continue;
+        }
         if (c == '"' || c == '\'') {                                 /* copied as is, escapes included */
             char q = c;
             if (o + 1 < cap) out[o] = c; else fits = 0;
@@ -256,8 +330,28 @@ static int thtw__hexval(char c) { return thtw__digit(c) ? c - '0' : (c | 32) - '
 
 /* Parses a signed number at s[0..n): a C float literal (float_form 1) or integer literal (0).
    Returns 1 when all of s is consumed. The sign may be followed by spaces ("- 3" is what # makes of
-   "-   3"), and a unary plus is allowed. */
-static int thtw__number(const char *s, size_t n, int float_form, double *fv, long long *iv, unsigned long long *uv)
+   "-   3"), and a unary plus is allowed. Integers come back as a sign and a magnitude (no signed
+   arithmetic, so no overflow); a magnitude that does not fit 64 bits is refused. A digit separator
+   (1'000) must sit between two digits. */
+static int thtw__digits(const char *s, size_t n, size_t *i, unsigned base, unsigned long long *v)
+{
+    int any = 0;
+    while (*i < n) {
+        char c = s[*i];
+        unsigned d;
+        if (c == '\'' && any && *i + 1 < n && thtw__hex(s[*i + 1])) { (*i)++; continue; }
+        if (!thtw__hex(c)) break;
+        d = (unsigned)thtw__hexval(c);
+        if (d >= base) return -1;
+        if (*v > (~0ull - d) / base) return -1;                 /* does not fit 64 bits */
+        *v = *v * base + d;
+        any = 1;
+        (*i)++;
+    }
+    return any;
+}
+
+static int thtw__number(const char *s, size_t n, int float_form, double *fv, int *negative, unsigned long long *mag)
 {
     size_t i = 0;
     int neg = 0;
@@ -265,53 +359,60 @@ static int thtw__number(const char *s, size_t n, int float_form, double *fv, lon
     if (i >= n) return 0;
     if (!float_form) {
         unsigned long long v = 0;
-        int any = 0;
-        if (i + 1 < n && s[i] == '0' && (s[i + 1] == 'x' || s[i + 1] == 'X')) {
-            i += 2;
-            while (i < n && (thtw__hex(s[i]) || s[i] == '\'')) {
-                if (s[i] != '\'') { if (v >> 60) return 0; v = v * 16 + (unsigned)thtw__hexval(s[i]); any = 1; }
-                i++;
-            }
-        } else {
-            while (i < n && (thtw__digit(s[i]) || (any && s[i] == '\''))) {
-                if (s[i] != '\'') { if (v > 922337203685477580ull) return 0; v = v * 10 + (unsigned)(s[i] - '0'); any = 1; }
-                i++;
-            }
-        }
-        if (!any) return 0;
+        unsigned base = 10;
+        int r;
+        if (i + 1 < n && s[i] == '0' && (s[i + 1] == 'x' || s[i + 1] == 'X')) { base = 16; i += 2; }
+        else if (i + 1 < n && s[i] == '0' && (s[i + 1] == 'b' || s[i + 1] == 'B')) { base = 2; i += 2; }
+        else if (i + 1 < n && s[i] == '0') { base = 8; i++; }
+        if (base == 10) { if (!thtw__digit(s[i])) return 0; }
+        r = thtw__digits(s, n, &i, base, &v);
+        if (r < 0 || (r == 0 && base != 8)) return 0;          /* "0x" alone; "0" then suffix is octal 0 */
         while (i < n && (s[i] == 'u' || s[i] == 'U' || s[i] == 'l' || s[i] == 'L')) i++;
         if (i != n) return 0;
-        if (uv) *uv = neg ? (unsigned long long)(-(long long)v) : v;
-        if (iv) *iv = neg ? -(long long)v : (long long)v;
+        if (negative) *negative = neg;
+        if (mag) *mag = v;
         return 1;
     }
     /* float: digits [. digits] [e[+-]digits] [f|F|l|L]; needs a '.', an exponent or a suffix to be
        float-form, and at least one digit */
-    size_t start = i;
-    int digits = 0, dot = 0, expo = 0, suffix = 0;
-    while (i < n && thtw__digit(s[i])) { i++; digits++; }
-    if (i < n && s[i] == '.') { dot = 1; i++; while (i < n && thtw__digit(s[i])) { i++; digits++; } }
+    char buf[128];
+    size_t len = 0;
+    int digits = 0, dot = 0, expo = 0;
+    while (i < n && (thtw__digit(s[i]) || (s[i] == '\'' && digits && i + 1 < n && thtw__digit(s[i + 1])))) {
+        if (s[i] != '\'') { if (len + 1 >= sizeof buf) return 0; buf[len++] = s[i]; digits++; }
+        i++;
+    }
+    if (i < n && s[i] == '.') {
+        int after = 0;
+        if (len + 1 >= sizeof buf) return 0;
+        buf[len++] = '.';
+        dot = 1;
+        i++;
+        while (i < n && (thtw__digit(s[i]) || (s[i] == '\'' && after && i + 1 < n && thtw__digit(s[i + 1])))) {
+            if (s[i] != '\'') { if (len + 1 >= sizeof buf) return 0; buf[len++] = s[i]; digits++; after++; }
+            i++;
+        }
+    }
     if (!digits) return 0;
     if (i < n && (s[i] == 'e' || s[i] == 'E')) {
         size_t j = i + 1;
         if (j < n && (s[j] == '+' || s[j] == '-')) j++;
         if (j >= n || !thtw__digit(s[j])) return 0;
         while (j < n && thtw__digit(s[j])) j++;
+        if (len + (j - i) + 1 >= sizeof buf) return 0;
+        memcpy(buf + len, s + i, j - i);
+        len += j - i;
         i = j;
         expo = 1;
     }
-    size_t num_end = i;
-    if (i < n && (s[i] == 'f' || s[i] == 'F' || s[i] == 'l' || s[i] == 'L')) { suffix = 1; i++; }
+    if (i < n && (s[i] == 'f' || s[i] == 'F' || s[i] == 'l' || s[i] == 'L')) i++;
     if (i != n) return 0;
     if (!dot && !expo) return 0;            /* "3f" is not C; "3" is an int */
-    (void)suffix;
-    char buf[128];
-    size_t len = num_end - start;
-    if (len >= sizeof buf) return 0;
-    memcpy(buf, s + start, len);
     buf[len] = 0;
-    double d = strtod(buf, NULL);
-    *fv = neg ? -d : d;
+    {
+        double d = strtod(buf, NULL);
+        *fv = neg ? -d : d;
+    }
     return 1;
 }
 
@@ -331,10 +432,14 @@ int thtw_parse(int kind, const char *text, size_t len, void *value_out)
         return 1;
     }
     case THTW_INT: {
-        long long v;
-        if (!thtw__number(s, (size_t)n, 0, NULL, &v, NULL)) return 0;
-        if (v < -2147483648ll || v > 4294967295ll) return 0;
-        int32_t i = (int32_t)(uint32_t)(unsigned long long)v;
+        unsigned long long m;
+        int neg;
+        uint32_t u;
+        int32_t i;
+        if (!thtw__number(s, (size_t)n, 0, NULL, &neg, &m)) return 0;
+        if (neg ? m > 2147483648ull : m > 4294967295ull) return 0;
+        u = neg ? (uint32_t)(0u - (uint32_t)m) : (uint32_t)m;
+        memcpy(&i, &u, sizeof i);
         memcpy(value_out, &i, sizeof i);
         return 1;
     }
@@ -349,8 +454,11 @@ int thtw_parse(int kind, const char *text, size_t len, void *value_out)
     }
     case THTW_COLOR: {
         unsigned long long u;
-        if (s[0] == '-' || !thtw__number(s, (size_t)n, 0, NULL, NULL, &u) || u > 0xFFFFFFFFull) return 0;
-        uint32_t c = (uint32_t)u;
+        int neg;
+        uint32_t c;
+        if (!thtw__number(s, (size_t)n, 0, NULL, &neg, &u) || neg || u > 0xFFFFFFFFull) return 0;
+        c = (uint32_t)u;
+        if (thtw__is_rgb6(s, (size_t)n)) c = (c << 8) | 0xFFu;   /* 0xRRGGBB: opaque */
         memcpy(value_out, &c, sizeof c);
         return 1;
     }
@@ -400,23 +508,31 @@ int thtw_scan(const char *t, size_t len, thtw_site *sites, int max_sites)
             continue;
         }
         line_start = 0;
-        if (c == '/' && i + 1 < len && t[i + 1] == '/') { while (i < len && t[i] != '\n') i++; continue; }
+        if (c == '/' && i + 1 < len && t[i + 1] == '/') {          /* a line comment; a splice continues it */
+            while (i < len && t[i] != '\n') { size_t sp = thtw__splice(t, i, len); if (sp) { line++; i += sp; } else i++; }
+            continue;
+        }
         if (c == '/' && i + 1 < len && t[i + 1] == '*') {
             i += 2;
             while (i + 1 < len && !(t[i] == '*' && t[i + 1] == '/')) { if (t[i] == '\n') line++; i++; }
             i = i + 2 <= len ? i + 2 : len;
             continue;
         }
-        if (c == '"' || c == '\'') {
+        if (c == '"' || c == '\'') {                                 /* a splice inside a string is a line too */
             char q = c;
             i++;
-            while (i < len && t[i] != q && t[i] != '\n') { if (t[i] == '\\' && i + 1 < len) i++; i++; }
+            while (i < len && t[i] != q && t[i] != '\n') {
+                size_t sp = thtw__splice(t, i, len);
+                if (sp) { line++; i += sp; continue; }
+                if (t[i] == '\\' && i + 1 < len) i++;
+                i++;
+            }
             if (i < len && t[i] == q) i++;
             continue;
         }
         if (!thtw__ident(c)) { i++; continue; }
         size_t w = i;
-        while (i < len && thtw__ident(t[i])) i++;
+        i = thtw__token_end(t, i, len);
         if ((c >= '0' && c <= '9')) continue;
         size_t wl = i - w;
         int kind = -1;
@@ -438,13 +554,22 @@ int thtw_scan(const char *t, size_t len, thtw_site *sites, int max_sites)
                 k += 2;
                 continue;
             }
-            if (d == '/' && k + 1 < len && t[k + 1] == '/') { while (k < len && t[k] != '\n') k++; continue; }
-            if (d == '"' || d == '\'') {
-                k++;
-                while (k < len && t[k] != d && t[k] != '\n') { if (t[k] == '\\' && k + 1 < len) k++; k++; }
-                k++;
+            if (d == '/' && k + 1 < len && t[k + 1] == '/') {
+                while (k < len && t[k] != '\n') { size_t sp = thtw__splice(t, k, len); if (sp) { extra_lines++; k += sp; } else k++; }
                 continue;
             }
+            if (d == '"' || d == '\'') {
+                k++;
+                while (k < len && t[k] != d && t[k] != '\n') {
+                    size_t sp = thtw__splice(t, k, len);
+                    if (sp) { extra_lines++; k += sp; continue; }
+                    if (t[k] == '\\' && k + 1 < len) k++;
+                    k++;
+                }
+                if (k < len && t[k] == d) k++;
+                continue;
+            }
+            if (thtw__ident(d)) { k = thtw__token_end(t, k, len); continue; }
             if (d == '(') depth++;
             if (d == ')') depth--;
             k++;
@@ -484,6 +609,25 @@ int thtw_same_shape(const char *a, size_t alen, const thtw_site *as, int an,
         }
     }
     return 1;
+}
+
+int thtw_map(const char *base, size_t blen, const thtw_site *bs, int bn,
+             const char *now, size_t nlen, const thtw_site *ns, int nn, uint64_t *values, unsigned char *ok)
+{
+    int i;
+    if (!thtw_same_shape(base, blen, bs, bn, now, nlen, ns, nn)) return THTW_MAP_SHAPE;
+    for (i = 0; i < bn; i++) {
+        const thtw_site *b = &bs[i], *s = &ns[i];
+        size_t len = (size_t)(s->arg_end - s->arg_begin);
+        values[i] = 0;
+        ok[i] = (unsigned char)thtw_parse(s->kind, now + s->arg_begin, len, &values[i]);
+        if (ok[i]) continue;
+        /* not a literal: fine while it is the text that was compiled (that site keeps its compiled
+           value); a change to it is the compiler's */
+        if (len != (size_t)(b->arg_end - b->arg_begin) || memcmp(now + s->arg_begin, base + b->arg_begin, len) != 0)
+            return THTW_MAP_UNPARSED;
+    }
+    return THTW_MAP_OK;
 }
 
 int thtw_find(const thtw_site *sites, int n, int line, const char *literal)

@@ -65,7 +65,8 @@ static void test_parse_int_bool_color_vec2(void)
     uint32_t c = 0;
     TH_CHECK(thtw_parse(THTW_COLOR, "0xFF8800FF", 10, &c) && c == 0xFF8800FFu);
     TH_CHECK(thtw_parse(THTW_COLOR, "0xff8800ffu", 11, &c) && c == 0xFF8800FFu);
-    TH_CHECK(thtw_parse(THTW_COLOR, "0x00FF00", 8, &c) && c == 0x0000FF00u);   /* the integer C would see */
+    TH_CHECK(thtw_parse(THTW_COLOR, "0x00FF00", 8, &c) && c == 0x00FF00FFu);   /* 0xRRGGBB: opaque */
+    TH_CHECK(thtw_parse(THTW_COLOR, "0x0000FF00", 10, &c) && c == 0x0000FF00u); /* eight digits: as written */
     TH_CHECK(!thtw_parse(THTW_COLOR, "0x1FF8800FF", 11, &c));
     TH_CHECK(!thtw_parse(THTW_COLOR, "-1", 2, &c));
 
@@ -185,6 +186,131 @@ static constexpr auto TINT = TWEAK_COLOR(0xFF8800FF);
 static constexpr auto GRAVITY = TWEAK_V2(0.0f, 980.0f);
 static constexpr auto HALF = TWEAK(0.5);                 /* a double literal reads as float */
 
+/* ---------------------------------------------------------------- the forms that used to go wrong */
+static void test_integer_range_without_overflow(void)
+{
+    int32_t i = 0;
+    uint32_t c = 0;
+    /* magnitudes past int32/uint32 are refused, the 64-bit edge included (this overflowed before) */
+    TH_CHECK(!parse_i("-9223372036854775808", &i));
+    TH_CHECK(!parse_i("9223372036854775808", &i));
+    TH_CHECK(!parse_i("-18446744073709551615", &i));
+    TH_CHECK(!parse_i("18446744073709551616", &i));        /* does not fit 64 bits */
+    TH_CHECK(!parse_i("0xFFFFFFFFFFFFFFFF", &i));
+    TH_CHECK(!parse_i("0x10000000000000000", &i));
+    TH_CHECK(!parse_i("-2147483649", &i));
+    TH_CHECK(parse_i("4294967295", &i) && i == -1);         /* uint32 wraps like the compiled value */
+    TH_CHECK(parse_i("2147483647", &i) && i == INT32_MAX);
+    TH_CHECK(!thtw_parse(THTW_COLOR, "-9223372036854775808", 20, &c));
+    TH_CHECK(!thtw_parse(THTW_COLOR, "-0", 2, &c));
+    /* octal and binary mean what C means */
+    TH_CHECK(parse_i("017", &i) && i == 15);
+    TH_CHECK(parse_i("0b101", &i) && i == 5);
+    TH_CHECK(parse_i("0", &i) && i == 0);
+    TH_CHECK(parse_i("0u", &i) && i == 0);
+    TH_CHECK(!parse_i("08", &i));
+    TH_CHECK(!parse_i("0b2", &i));
+}
+
+static void test_digit_separators(void)
+{
+    int32_t i = 0;
+    float f = 0;
+    TH_CHECK(parse_i("1'000'000", &i) && i == 1000000);
+    TH_CHECK(parse_i("0xFF'FF", &i) && i == 0xFFFF);
+    TH_CHECK(!parse_i("1''000", &i));
+    TH_CHECK(!parse_i("1000'", &i));
+    TH_CHECK(parse_f("1'000.5f", &f) && f == 1000.5f);
+    /* the scanner sees the site and every site after it (a separator is not a character literal) */
+    const char *src = "int a = TWEAK(1'000);\nfloat b = TWEAK(2.5f);\nint c = TWEAK(0x00'FF);\n";
+    thtw_site s[8];
+    int n = thtw_scan(src, strlen(src), s, 8);
+    TH_CHECK_EQ_INT(n, 3);
+    if (n != 3) return;
+    TH_CHECK(strcmp(s[0].literal, "1'000") == 0 && s[0].kind == THTW_INT && s[0].line == 1);
+    TH_CHECK(strcmp(s[1].literal, "2.5f") == 0 && s[1].line == 2);
+    TH_CHECK(s[2].line == 3);
+    TH_CHECK(parse_i(s[0].literal, &i) && i == 1000);
+    /* a separator outside a site does not hide the sites after it either */
+    const char *outside = "int big = 1'000'000; char q = 'x';\nfloat v = TWEAK(1.5f);\n";
+    n = thtw_scan(outside, strlen(outside), s, 8);
+    TH_CHECK(n == 1 && s[0].line == 2);
+    char out[32];
+    TH_CHECK(thtw_normalize("1'000 /* k */", 13, out, sizeof out) == 5 && strcmp(out, "1'000") == 0);
+}
+
+static void test_line_splices(void)
+{
+    /* a backslash-newline inside a string or a line comment is still a line of the file */
+    const char *src =
+        "const char *msg = \"one \\\ntwo\";\n"            /* lines 1-2 */
+        "// a comment \\\n continued\n"                    /* lines 3-4 */
+        "float a = TWEAK(1.5f);\n"                           /* line 5 */
+        "auto b = TWEAK_V2(1.0f, /* \\\n */ \"x\\\ny\" == 0 ? 1.0f : 2.0f); float c = TWEAK(3.0f);\n";  /* 6-8 */
+    thtw_site s[8];
+    int n = thtw_scan(src, strlen(src), s, 8);
+    TH_CHECK_EQ_INT(n, 3);
+    if (n != 3) return;
+    TH_CHECK_EQ_INT(s[0].line, 5);
+    TH_CHECK_EQ_INT(s[1].line, 6);
+    TH_CHECK_EQ_INT(s[2].line, 8);
+    /* CRLF files too */
+    const char *crlf = "const char *m = \"a\\\r\nb\";\r\nint x = TWEAK(7);\r\n";
+    n = thtw_scan(crlf, strlen(crlf), s, 8);
+    TH_CHECK(n == 1 && s[0].line == 3);
+}
+
+static void test_color_six_digits_is_opaque(void)
+{
+    uint32_t c = 0;
+    TH_CHECK(thtw_parse(THTW_COLOR, "0x5A1E5A", 8, &c) && c == 0x5A1E5AFFu);
+    TH_CHECK(thtw_parse(THTW_COLOR, "0x5a1e5au", 9, &c) && c == 0x5A1E5AFFu);
+    TH_CHECK(thtw_parse(THTW_COLOR, "0x5A'1E'5A", 10, &c) && c == 0x5A1E5AFFu);
+    TH_CHECK(thtw_parse(THTW_COLOR, "0x005A1E5A", 10, &c) && c == 0x005A1E5Au);
+    TH_CHECK(thtw_parse(THTW_COLOR, "0xFF", 4, &c) && c == 0xFFu);
+    TH_CHECK(thtw_parse(THTW_COLOR, "255", 3, &c) && c == 255u);
+    /* the compiled value agrees with the parsed one, with and without a hook */
+    thtw_set_hook(NULL);
+    constexpr auto PURPLE = TWEAK_COLOR(0x5A1E5A);
+    constexpr auto SEE_THROUGH = TWEAK_COLOR(0x005A1E5A);
+    static_assert(PURPLE.value == 0x5A1E5AFFu, "0xRRGGBB compiles to an opaque colour");
+    TH_CHECK((uint32_t)PURPLE == 0x5A1E5AFFu);
+    TH_CHECK((uint32_t)SEE_THROUGH == 0x005A1E5Au);
+    TH_CHECK(thtw_color_value("0x5A1E5A", 0x5A1E5Au) == 0x5A1E5AFFu);
+    TH_CHECK(thtw_color_value("0x5A1E5AFF", 0x5A1E5AFFu) == 0x5A1E5AFFu);
+}
+
+static void test_map_non_literal_site_falls_back_alone(void)
+{
+    const char *base = "float a = TWEAK(SOME_MACRO);\nfloat b = TWEAK(2.5f);\nint c = TWEAK(3);\n";
+    const char *edit = "float a = TWEAK(SOME_MACRO);\nfloat b = TWEAK(4.0f);\nint c = TWEAK(-8);\n";
+    const char *macro = "float a = TWEAK(OTHER_MACRO);\nfloat b = TWEAK(2.5f);\nint c = TWEAK(3);\n";
+    const char *junk = "float a = TWEAK(SOME_MACRO);\nfloat b = TWEAK(2.5f);\nint c = TWEAK(3 + 1);\n";
+    const char *moved = "\nfloat a = TWEAK(SOME_MACRO);\nfloat b = TWEAK(2.5f);\nint c = TWEAK(3);\n";
+    thtw_site bs[4], ns[4];
+    uint64_t v[4];
+    unsigned char ok[4];
+    int bn = thtw_scan(base, strlen(base), bs, 4), nn;
+    TH_CHECK_EQ_INT(bn, 3);
+    nn = thtw_scan(edit, strlen(edit), ns, 4);
+    /* the other sites of the file stay live; only the macro site keeps its compiled value */
+    TH_CHECK_EQ_INT(thtw_map(base, strlen(base), bs, bn, edit, strlen(edit), ns, nn, v, ok), THTW_MAP_OK);
+    float f;
+    int32_t i;
+    memcpy(&f, &v[1], 4);
+    memcpy(&i, &v[2], 4);
+    TH_CHECK(!ok[0] && ok[1] && ok[2] && f == 4.0f && i == -8);
+    /* the compiled text maps onto itself */
+    TH_CHECK_EQ_INT(thtw_map(base, strlen(base), bs, bn, base, strlen(base), bs, bn, v, ok), THTW_MAP_OK);
+    /* a change to the macro site itself, a literal that does not parse, or moved lines: the compiler's */
+    nn = thtw_scan(macro, strlen(macro), ns, 4);
+    TH_CHECK_EQ_INT(thtw_map(base, strlen(base), bs, bn, macro, strlen(macro), ns, nn, v, ok), THTW_MAP_UNPARSED);
+    nn = thtw_scan(junk, strlen(junk), ns, 4);
+    TH_CHECK_EQ_INT(thtw_map(base, strlen(base), bs, bn, junk, strlen(junk), ns, nn, v, ok), THTW_MAP_UNPARSED);
+    nn = thtw_scan(moved, strlen(moved), ns, 4);
+    TH_CHECK_EQ_INT(thtw_map(base, strlen(base), bs, bn, moved, strlen(moved), ns, nn, v, ok), THTW_MAP_SHAPE);
+}
+
 static void test_macros(void)
 {
     thtw_set_hook(NULL);
@@ -226,5 +352,10 @@ int main(void)
     TH_RUN(test_same_shape);
     TH_RUN(test_find);
     TH_RUN(test_macros);
+    TH_RUN(test_integer_range_without_overflow);
+    TH_RUN(test_digit_separators);
+    TH_RUN(test_line_splices);
+    TH_RUN(test_color_six_digits_is_opaque);
+    TH_RUN(test_map_non_literal_site_falls_back_alone);
     return th_test_finish();
 }
