@@ -30,7 +30,11 @@
      (Sutherland-Hodgman) and the points below the surface are kept. Capsules are 2-vertex polygons
      with a radius; circles are 1-vertex ones. When the cores are apart but the radii overlap, the
      exact closest features (every vertex against every edge, at most 8x8: the same answer GJK gives)
-     decide the normal, and a reference face lined up with it gives two contact points.
+     decide the normal - the face's own normal when a vertex is closest to a face, never a direction
+     taken from two nearly equal points - and a reference face lined up with it gives two contact points.
+     Segment-segment distance is the crossing point or the best end-to-segment distance (exact for
+     nearly parallel segments). thc_toi advances by a step proven safe along the deciding features'
+     separating axis (see the comment at thc_toi), so grazing shots at long walls neither miss nor sink.
      Two polygons with area take a shorter road to the same answers (up to rounding): B is moved into
      A's own frame once and every face is measured against every vertex of the other lane by lane
      (vertex slots side by side, x and y apart, unused slots masked), with no branch on the vertex
@@ -316,44 +320,31 @@ thc_v2 thc_closest_on_circle(thc_v2 p, const thc_circle *c)
     return thc__add(c->p, thc__scale(d, c->r / l));
 }
 
-/* Squared distance between segments p1-q1 and p2-q2 (either may have zero length), closest points in c1, c2. */
+/* Squared distance between segments p1-q1 and p2-q2 (either may have zero length), closest points in c1, c2.
+   In the plane, two segments that do not cross are closest at an end of one of them, so the answer is the
+   crossing point or the best of the four end-to-segment distances. No parametric solve: nearly parallel
+   segments (where a 2x2 solve divides by almost nothing) get the same exact treatment as any others. */
 static float thc__seg_seg(thc_v2 p1, thc_v2 q1, thc_v2 p2, thc_v2 q2, thc_v2 *c1, thc_v2 *c2)
 {
-    thc_v2 d1 = thc__sub(q1, p1), d2 = thc__sub(q2, p2), r = thc__sub(p1, p2);
-    float a = thc__dot(d1, d1), e = thc__dot(d2, d2), f = thc__dot(d2, r);
-    float s = 0, t = 0;
-    if (a <= 1e-24f && e <= 1e-24f) {
-        s = t = 0;
-    } else if (a <= 1e-24f) {
-        t = thc__clamp(f / e, 0, 1);
-    } else {
-        float c = thc__dot(d1, r);
-        if (e <= 1e-24f) {
-            s = thc__clamp(-c / a, 0, 1);
-        } else {
-            float b = thc__dot(d1, d2), denom = a * e - b * b;
-            s = denom > 1e-6f * a * e ? thc__clamp((b * f - c * e) / denom, 0, 1) : 0;   /* parallel: any s */
-            t = (b * s + f) / e;
-            if (t < 0) { t = 0; s = thc__clamp(-c / a, 0, 1); }
-            else if (t > 1) { t = 1; s = thc__clamp((b - c) / a, 0, 1); }
+    thc_v2 d1 = thc__sub(q1, p1), d2 = thc__sub(q2, p2), w = thc__sub(p2, p1);
+    float x = thc__cross(d1, d2);
+    if (x != 0) {
+        float ta = thc__cross(w, d2) / x, tb = thc__cross(w, d1) / x;
+        if (ta >= 0 && ta <= 1 && tb >= 0 && tb <= 1) {
+            *c1 = *c2 = thc__add(p1, thc__scale(d1, ta));
+            return 0;
         }
     }
-    *c1 = thc__add(p1, thc__scale(d1, s));
-    *c2 = thc__add(p2, thc__scale(d2, t));
-    thc_v2 d = thc__sub(*c2, *c1);
-    float d2sq = thc__dot(d, d);
-    /* segments that cross have distance 0 even when the parametric solution rounds away from it */
-    if (d2sq > 0 && a > 0 && e > 0) {
-        float x = thc__cross(d1, d2);
-        if (x != 0) {
-            float ta = thc__cross(thc__sub(p2, p1), d2) / x, tb = thc__cross(thc__sub(p2, p1), d1) / x;
-            if (ta >= 0 && ta <= 1 && tb >= 0 && tb <= 1) {
-                *c1 = *c2 = thc__add(p1, thc__scale(d1, ta));
-                return 0;
-            }
-        }
-    }
-    return d2sq;
+    thc_v2 q, d;
+    float best, dd;
+    q = thc_closest_on_segment(p1, p2, q2); d = thc__sub(q, p1); best = thc__dot(d, d); *c1 = p1; *c2 = q;
+    q = thc_closest_on_segment(q1, p2, q2); d = thc__sub(q, q1); dd = thc__dot(d, d);
+    if (dd < best) { best = dd; *c1 = q1; *c2 = q; }
+    q = thc_closest_on_segment(p2, p1, q1); d = thc__sub(p2, q); dd = thc__dot(d, d);
+    if (dd < best) { best = dd; *c1 = q; *c2 = p2; }
+    q = thc_closest_on_segment(q2, p1, q1); d = thc__sub(q2, q); dd = thc__dot(d, d);
+    if (dd < best) { best = dd; *c1 = q; *c2 = q2; }
+    return best;
 }
 
 float thc_segment_closest(thc_v2 a0, thc_v2 a1, thc_v2 b0, thc_v2 b1, thc_v2 *pa, thc_v2 *pb)
@@ -496,28 +487,60 @@ static float thc__max_sep(const thc__proxy *a, const thc__proxy *b, int *face, f
     return best;
 }
 
-/* Closest points between the cores when they do not overlap: every vertex against every edge. */
-static float thc__core_closest(const thc__proxy *a, const thc__proxy *b, thc_v2 *pa, thc_v2 *pb)
+/* Closest points between the cores when they do not overlap: every vertex against every edge; 0 when two
+   segments cross. *n (unit, from a toward b) is the normal of the feature pair that decides: the edge's own
+   normal when a vertex is closest to the inside of an edge, the direction between the points only when two
+   vertices are closest. A direction taken from two nearly equal points carries their rounding error
+   magnified by 1/distance; a face normal carries none, and it is the exact answer for vertex-face pairs. */
+static float thc__core_closest(const thc__proxy *a, const thc__proxy *b, thc_v2 *pa, thc_v2 *pb, thc_v2 *n)
 {
-    if (a->count <= 2 && b->count <= 2)
-        return sqrtf(thc__seg_seg(a->v[0], a->v[a->count - 1], b->v[0], b->v[b->count - 1], pa, pb));
+    *n = thc__v(1, 0);
+    if (a->count == 2 && b->count == 2) {   /* two segments that cross touch */
+        thc_v2 d1 = thc__sub(a->v[1], a->v[0]), d2 = thc__sub(b->v[1], b->v[0]), w = thc__sub(b->v[0], a->v[0]);
+        float x = thc__cross(d1, d2);
+        if (x != 0) {
+            float ta = thc__cross(w, d2) / x, tb = thc__cross(w, d1) / x;
+            if (ta >= 0 && ta <= 1 && tb >= 0 && tb <= 1) { *pa = *pb = thc__add(a->v[0], thc__scale(d1, ta)); return 0; }
+        }
+    }
     float best = FLT_MAX;
-    int ea = a->count >= 3 ? a->count : 1, eb = b->count >= 3 ? b->count : 1;
+    int kind = 0, fi = 0;   /* 0: two vertices, 1: a vertex of a inside b's edge fi, 2: a vertex of b inside a's edge fi */
+    int ea = a->count >= 3 ? a->count : a->count - 1, eb = b->count >= 3 ? b->count : b->count - 1;
+    if (ea == 0 && eb == 0) {
+        thc_v2 d = thc__sub(b->v[0], a->v[0]);
+        best = thc__dot(d, d);
+        *pa = a->v[0]; *pb = b->v[0];
+    }
     for (int i = 0; i < a->count; i++)
         for (int j = 0; j < eb; j++) {
-            thc_v2 q = thc_closest_on_segment(a->v[i], b->v[j], b->v[(j + 1) % b->count]);
+            thc_v2 e0 = b->v[j], e = thc__sub(b->v[j + 1 < b->count ? j + 1 : 0], e0), w = thc__sub(a->v[i], e0);
+            float ee = thc__dot(e, e), u = thc__dot(w, e);
+            int inside = u > 0 && u < ee;
+            thc_v2 q = inside ? thc__add(e0, thc__scale(e, u / ee)) : u <= 0 ? e0 : thc__add(e0, e);
             thc_v2 d = thc__sub(q, a->v[i]);
             float dd = thc__dot(d, d);
-            if (dd < best) { best = dd; *pa = a->v[i]; *pb = q; }
+            if (dd < best) { best = dd; *pa = a->v[i]; *pb = q; kind = inside; fi = j; }
         }
     for (int j = 0; j < b->count; j++)
         for (int i = 0; i < ea; i++) {
-            thc_v2 q = thc_closest_on_segment(b->v[j], a->v[i], a->v[(i + 1) % a->count]);
-            thc_v2 d = thc__sub(q, b->v[j]);
+            thc_v2 e0 = a->v[i], e = thc__sub(a->v[i + 1 < a->count ? i + 1 : 0], e0), w = thc__sub(b->v[j], e0);
+            float ee = thc__dot(e, e), u = thc__dot(w, e);
+            int inside = u > 0 && u < ee;
+            thc_v2 q = inside ? thc__add(e0, thc__scale(e, u / ee)) : u <= 0 ? e0 : thc__add(e0, e);
+            thc_v2 d = thc__sub(b->v[j], q);
             float dd = thc__dot(d, d);
-            if (dd < best) { best = dd; *pa = q; *pb = b->v[j]; }
+            if (dd < best) { best = dd; *pa = q; *pb = b->v[j]; kind = inside ? 2 : 0; fi = i; }
         }
-    return sqrtf(best);
+    float dist = sqrtf(best);
+    thc_v2 d = thc__sub(*pb, *pa);
+    if (kind) {
+        /* the edge's normal, turned to run from a to b (a segment, or a polygon with no width, faces both ways) */
+        thc_v2 fn = kind == 1 ? thc__neg(b->n[fi]) : a->n[fi];
+        *n = thc__dot(fn, d) >= 0 ? fn : thc__neg(fn);
+    } else if (dist > 0) {
+        *n = thc__scale(d, 1.0f / dist);
+    }
+    return dist;
 }
 
 /* What the manifold and the overlap test share: whether the shapes touch and the features that decide it. */
@@ -526,6 +549,7 @@ typedef struct thc__sat {
     int fa, fb;           /* their faces */
     float d;              /* distance between the cores when they are apart, else -1 */
     thc_v2 pa, pb;        /* closest core points when d >= 0 */
+    thc_v2 n;             /* and the deciding features' normal, from a toward b */
 } thc__sat;
 
 #define THC__APART 1e-5f
@@ -542,13 +566,13 @@ static int thc__classify(const thc__proxy *a, const thc__proxy *b, thc__sat *st)
     if (a->count >= 2 && (st->sa = thc__max_sep(a, b, &st->fa, r)) > r) return 0;
     if (b->count >= 2 && (st->sb = thc__max_sep(b, a, &st->fb, r)) > r) return 0;
     if (a->count <= 2 && b->count <= 2) {   /* SAT over segment faces misses the end caps: measure instead */
-        float d = thc__core_closest(a, b, &st->pa, &st->pb);
+        float d = thc__core_closest(a, b, &st->pa, &st->pb, &st->n);
         if (d > r) return 0;
         if (d > THC__APART) st->d = d;
         return 1;
     }
     if (st->sa > 0 || st->sb > 0) {
-        float d = thc__core_closest(a, b, &st->pa, &st->pb);
+        float d = thc__core_closest(a, b, &st->pa, &st->pb, &st->n);
         if (d > r) return 0;
         if (d > THC__APART) st->d = d;   /* else touching: the SAT face decides */
     }
@@ -580,7 +604,7 @@ static void thc__manifold(const thc__proxy *a, const thc__proxy *b, thc_v2 o, th
     if (a->count == 1 && b->count == 1) {   /* two circles */
         float d = st.d > 0 ? st.d : 0;
         m->count = 1;
-        m->n = st.d > 0 ? thc__scale(thc__sub(st.pb, st.pa), 1.0f / st.d) : thc__v(1, 0);
+        m->n = st.d > 0 ? st.n : thc__v(1, 0);
         m->depths[0] = r - d;
         m->contact_points[0] = thc__add(o, thc__add(a->v[0], thc__scale(m->n, a->r - 0.5f * m->depths[0])));
         return;
@@ -589,7 +613,7 @@ static void thc__manifold(const thc__proxy *a, const thc__proxy *b, thc_v2 o, th
     thc_v2 exact_n = thc__v(0, 0);
     if (st.d > 0) {
         /* cores apart: the closest features give the normal; a face lined up with it gives two points */
-        exact_n = thc__scale(thc__sub(st.pb, st.pa), 1.0f / st.d);
+        exact_n = st.n;
         int faces = a->count >= 2 && b->count >= 2;   /* a circle touches at one point */
         float align_a = faces ? thc__dot(a->n[st.fa], exact_n) : -2;
         float align_b = faces ? -thc__dot(b->n[st.fb], exact_n) : -2;
@@ -609,14 +633,16 @@ static void thc__manifold(const thc__proxy *a, const thc__proxy *b, thc_v2 o, th
     const thc__proxy *ref = flip ? b : a, *inc = flip ? a : b;
     face = flip ? st.fb : st.fa;
     thc_v2 nref = ref->n[face], v1 = ref->v[face], v2 = ref->v[(face + 1) % ref->count];
+    /* Depths are measured along nd from the plane through pd: the reference face itself when the cores
+       overlap; when they are apart, the exact closest-feature normal and the plane through the reference
+       core's closest point (it separates the cores, and the closest incident point lies at exactly st.d),
+       so the answer is the true least depth r - st.d, not the depth along a face that is merely close to it. */
+    thc_v2 nd = nref, pd = v1;
+    if (st.d > 0) { nd = flip ? thc__neg(exact_n) : exact_n; pd = flip ? st.pb : st.pa; }
     /* the deepest incident point, which the contacts must reach */
-    thc_v2 deep;
-    if (st.d > 0) deep = flip ? st.pa : st.pb;
-    else {
-        deep = inc->v[0];
-        for (int j = 1; j < inc->count; j++)
-            if (thc__dot(nref, inc->v[j]) < thc__dot(nref, deep)) deep = inc->v[j];
-    }
+    thc_v2 deep = inc->v[0];
+    for (int j = 1; j < inc->count; j++)
+        if (thc__dot(nd, inc->v[j]) < thc__dot(nd, deep)) deep = inc->v[j];
     thc_v2 w[2];
     int nw = 1;
     w[0] = inc->v[0];
@@ -633,26 +659,26 @@ static void thc__manifold(const thc__proxy *a, const thc__proxy *b, thc_v2 o, th
         nw = thc__clip(&w[0], &w[1], t, thc__dot(t, v1)) && thc__clip(&w[0], &w[1], thc__neg(t), -thc__dot(t, v2)) ? 2 : 0;
     }
     float rr = ref->r, ri = inc->r;
-    thc_v2 out_n = flip ? thc__neg(nref) : nref;
+    thc_v2 out_n = flip ? thc__neg(nd) : nd;
     for (int i = 0; i < nw; i++) {
-        float s = thc__dot(nref, thc__sub(w[i], v1));
+        float s = thc__dot(nd, thc__sub(w[i], pd));
         if (s > r) continue;
         m->depths[m->count] = r - s;
-        m->contact_points[m->count] = thc__sub(w[i], thc__scale(nref, 0.5f * (ri + s - rr)));
+        m->contact_points[m->count] = thc__sub(w[i], thc__scale(nd, 0.5f * (ri + s - rr)));
         m->count++;
     }
     if (m->count == 2 && thc__dot(thc__sub(m->contact_points[0], m->contact_points[1]),
                                   thc__sub(m->contact_points[0], m->contact_points[1])) <= 1e-12f) m->count = 1;
-    float sdeep = thc__dot(nref, thc__sub(deep, v1)), ddeep = r - sdeep, dmax = -FLT_MAX;
+    float sdeep = thc__dot(nd, thc__sub(deep, pd)), ddeep = r - sdeep, dmax = -FLT_MAX;
     for (int i = 0; i < m->count; i++) dmax = thc__maxf(dmax, m->depths[i]);
     if (m->count == 0) {
         /* clipping kept nothing: one point at the deepest incident feature, slid onto the reference face's span */
         thc_v2 t = thc__sub(v2, v1);
         float tt = thc__dot(t, t), u = tt > 0 ? thc__clamp(thc__dot(thc__sub(deep, v1), t) / tt, 0, 1) : 0;
-        thc_v2 on = thc__add(thc__add(v1, thc__scale(t, u)), thc__scale(nref, sdeep));
+        thc_v2 on = thc__add(thc__add(v1, thc__scale(t, u)), thc__scale(nref, thc__dot(nref, thc__sub(deep, v1))));
         m->count = 1;
         m->depths[0] = ddeep > 0 ? ddeep : 0;
-        m->contact_points[0] = thc__sub(on, thc__scale(nref, 0.5f * (ri + sdeep - rr)));
+        m->contact_points[0] = thc__sub(on, thc__scale(nd, 0.5f * (ri + sdeep - rr)));
     } else if (dmax < ddeep) {
         /* the deepest point lies past the reference face's side: the deepest kept point carries the
            axis's full depth, so pushing out by the largest depth always separates the shapes */
@@ -998,8 +1024,8 @@ float thc_distance(const void *a, thc_type ta, const thc_transform *ax, const vo
         if (pb) *pb = m.count ? m.contact_points[0] : o;
         return 0;
     }
-    float r = xa.r + xb.r, d = thc__core_closest(&xa, &xb, &qa, &qb);   /* apart, so the cores are apart too */
-    thc_v2 n = d > 0 ? thc__scale(thc__sub(qb, qa), 1.0f / d) : thc__v(1, 0);   /* 0 only when apart by a rounding */
+    thc_v2 n;
+    float r = xa.r + xb.r, d = thc__core_closest(&xa, &xb, &qa, &qb, &n);   /* apart, so the cores are apart too */
     if (pa) *pa = thc__add(o, thc__add(qa, thc__scale(n, xa.r)));
     if (pb) *pb = thc__add(o, thc__sub(qb, thc__scale(n, xb.r)));
     return d - r;
@@ -1280,20 +1306,46 @@ thc_toi_result thc_toi_circle_poly(const thc_circle *a, thc_v2 vel, const thc_po
     return r;
 }
 
+/* Separation of b from a along the unit axis n (a's support pushed by shift), less the radii, in double:
+   min over b of n.x minus max over a of n.x. Exact for any n, so a step it allows is safe whatever n is. */
+static double thc__axis_sep(const thc__proxy *a, thc_v2 shift, const thc__proxy *b, thc_v2 n)
+{
+    double nx = n.x, ny = n.y, hi = -1e300, lo = 1e300;
+    for (int i = 0; i < a->count; i++) {
+        double x = nx * ((double)a->v[i].x + shift.x) + ny * ((double)a->v[i].y + shift.y);
+        hi = x > hi ? x : hi;
+    }
+    for (int j = 0; j < b->count; j++) {
+        double x = nx * b->v[j].x + ny * b->v[j].y;
+        lo = x < lo ? x : lo;
+    }
+    return lo - hi - ((double)a->r + b->r);
+}
+
 thc_toi_result thc_toi(const void *a, thc_type ta, const thc_transform *ax, thc_v2 va,
                        const void *b, thc_type tb, const thc_transform *bx, thc_v2 vb)
 {
-    /* Conservative advancement. Under translation the gap between two convex shapes is a convex
-       function of t, so stepping by gap / closing speed never passes the first touch. */
+    /* Conservative advancement in B's frame (A moves by v = va - vb, B stands still), with a step that is
+       safe by construction. At time t let n be the deciding features' normal (thc__core_closest: a face
+       normal for vertex-face pairs) and s the separation of the shapes along n, measured exactly
+       (thc__axis_sep). Projection onto an axis never lengthens a distance, so for every later time u
+           gap(u) >= s - dot(v, n) (u - t),
+       and stepping by (s - tol/2) / dot(v, n) leaves gap >= tol/2 > 0: the step cannot pass the first touch,
+       however fast the mover and however shallow its angle, and whatever rounding n carries (a poor n gives
+       a smaller s, so a shorter step, never a longer one). If dot(v, n) <= 0 with s > 0 the shapes never
+       meet. The gap is also 1-Lipschitz in the displacement, so gap / |v| is a second safe step; the longer
+       of the two is taken. The normal never comes from two nearly equal points at a vertex-face contact,
+       so at grazing angles the face's own normal gives the exact closing speed and one or two steps land. */
     thc_toi_result res = thc__miss();
     thc__proxy pa, pb, moved;
     thc_v2 o;
     if (!thc__pair_proxies(a, ta, ax, b, tb, bx, &pa, &pb, &o)) return res;
     thc_v2 v = thc__sub(va, vb);
-    float r = pa.r + pb.r, t = 0;
+    double speed = sqrt((double)v.x * v.x + (double)v.y * v.y), t = 0, tol = THC_TOLERANCE;
+    float r = pa.r + pb.r;
     moved = pa;
-    for (int iter = 0; iter < 64; iter++) {
-        thc_v2 shift = thc__scale(v, t);
+    for (int iter = 0; iter < 96; iter++) {
+        thc_v2 shift = thc__v((float)(v.x * t), (float)(v.y * t));
         for (int i = 0; i < pa.count; i++) moved.v[i] = thc__add(pa.v[i], shift);
         thc__sat st;
         int touch = thc__classify(&moved, &pb, &st);
@@ -1301,26 +1353,28 @@ thc_toi_result thc_toi(const void *a, thc_type ta, const thc_transform *ax, thc_
             thc_manifold m;
             thc__manifold(&moved, &pb, o, &m);
             res.hit = 1;
-            res.t = t;
+            res.t = (float)t;
             res.n = m.count ? thc__neg(m.n) : thc__v(1, 0);
-            res.p = m.count ? m.contact_points[0] : o;
+            res.p = m.count ? thc__add(m.contact_points[0], thc__scale(vb, (float)t)) : o;
             break;
         }
-        thc_v2 qa, qb;
-        float d = st.d >= 0 ? st.d : thc__core_closest(&moved, &pb, &qa, &qb);
-        if (st.d >= 0) { qa = st.pa; qb = st.pb; }
-        thc_v2 n = thc__scale(thc__sub(qb, qa), 1.0f / d);
-        float gap = d - r;
-        if (gap <= THC_TOLERANCE) {
+        thc_v2 qa, qb, n;
+        float d = thc__core_closest(&moved, &pb, &qa, &qb, &n);
+        double gap = (double)d - r, sep = thc__axis_sep(&pa, shift, &pb, n);
+        if (gap <= tol) {
             res.hit = 1;
-            res.t = t;
+            res.t = (float)t;
             res.n = thc__neg(n);
-            res.p = thc__add(o, thc__sub(qb, thc__scale(n, pb.r)));
+            /* on B's surface, where B is at the time of impact */
+            res.p = thc__add(thc__add(o, thc__sub(qb, thc__scale(n, pb.r))), thc__scale(vb, (float)t));
             break;
         }
-        float closing = thc__dot(v, n);
-        if (closing <= 1e-12f) break;
-        t += (gap - 0.5f * THC_TOLERANCE) / closing;
+        double closing = (double)v.x * n.x + (double)v.y * n.y, step = 0;
+        if (closing <= 0 && sep > 0.5 * tol) break;   /* receding along a separating axis: never meets */
+        if (closing > 0 && sep > 0.5 * tol) step = (sep - 0.5 * tol) / closing;
+        if (speed > 0 && (gap - 0.5 * tol) / speed > step) step = (gap - 0.5 * tol) / speed;
+        if (!(step > 0)) break;
+        t += step;
         if (t > 1) break;
     }
     return res;
