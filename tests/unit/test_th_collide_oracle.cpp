@@ -1,0 +1,602 @@
+// Exact oracles for tinyheaders/th_collide.h, in double precision, over seeded random shapes.
+//
+// Every shape is a convex core (1 point: circle, 2: capsule, 3+: polygon/box) grown by a radius. For two
+// shapes A and B the set A - B (Minkowski difference) is the core hull Q = hull{a_i - b_j} grown by
+// rA + rB; everything below is read off Q exactly:
+//   - penetration depth = distance from the origin to the boundary of Q (+ r), normal = the axis that
+//     attains it. Q's faces are exactly the face normals of both cores (the SAT's candidate axes); when
+//     the origin lies outside Q (cores apart, radii overlapping) the axis is the closest-feature direction.
+//     A reported normal n is checked by its support value: pushing A by depth along n must separate, so
+//     h_Q(n) + r must equal the reported depth. This accepts every valid axis at ties and rejects a tilt.
+//   - distance = dist(origin, Q) - r when apart.
+//   - time of impact with relative motion v = va - vb: the ray -v t from the origin entering Q grown by r,
+//     solved in closed form (offset faces and vertex circles).
+// Plus exact segment-segment distance and grazing sweeps against long thin walls at pixel scale.
+// Each defect class of issue 13 has its own test function so a failure names it.
+// Counts shrink under sanitizers (THC_ORACLE_SCALE) so the ASan pass stays quick.
+#define TH_TEST_IMPLEMENTATION
+#include "th_test.h"
+#define TH_COLLIDE_IMPLEMENTATION
+#include "th_collide.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+#include <algorithm>
+#include <vector>
+
+#if defined(__SANITIZE_ADDRESS__)
+#define THC_ORACLE_SCALE 4
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define THC_ORACLE_SCALE 4
+#endif
+#endif
+#ifndef THC_ORACLE_SCALE
+#define THC_ORACLE_SCALE 1
+#endif
+#define COUNT(n) ((n) / THC_ORACLE_SCALE)
+
+// ---------------------------------------------------------------- random numbers
+struct Rng {
+    uint64_t s;
+    explicit Rng(uint64_t seed) : s(seed * 0x9E3779B97F4A7C15ull + 1) {}
+    uint32_t u32() { s ^= s << 13; s ^= s >> 7; s ^= s << 17; return (uint32_t)(s >> 16); }
+    double f01() { return (double)(u32() & 0xFFFFFF) / 16777216.0; }
+    float range(double a, double b) { return (float)(a + (b - a) * f01()); }
+};
+
+// ---------------------------------------------------------------- double-precision geometry
+struct D2 { double x, y; };
+static D2 d2(double x, double y) { D2 r = { x, y }; return r; }
+static D2 dv(thc_v2 v) { return d2(v.x, v.y); }
+static D2 operator+(D2 a, D2 b) { return d2(a.x + b.x, a.y + b.y); }
+static D2 operator-(D2 a, D2 b) { return d2(a.x - b.x, a.y - b.y); }
+static D2 operator*(D2 a, double s) { return d2(a.x * s, a.y * s); }
+static double dot(D2 a, D2 b) { return a.x * b.x + a.y * b.y; }
+static double cross(D2 a, D2 b) { return a.x * b.y - a.y * b.x; }
+static double len(D2 a) { return sqrt(dot(a, a)); }
+static thc_v2 V(float x, float y) { thc_v2 r = { x, y }; return r; }
+
+static D2 closest_on_seg(D2 p, D2 a, D2 b)
+{
+    D2 e = b - a;
+    double ee = dot(e, e), t = ee > 0 ? dot(p - a, e) / ee : 0;
+    t = t < 0 ? 0 : t > 1 ? 1 : t;
+    return a + e * t;
+}
+
+// exact segment-segment distance: 0 if they cross, else the least of the four end-to-segment distances
+static double seg_seg_dist(D2 a0, D2 a1, D2 b0, D2 b1)
+{
+    D2 da = a1 - a0, db = b1 - b0;
+    double x = cross(da, db);
+    if (x != 0) {
+        double s = cross(b0 - a0, db) / x, t = cross(b0 - a0, da) / x;
+        if (s >= 0 && s <= 1 && t >= 0 && t <= 1) return 0;
+    }
+    double d = len(closest_on_seg(a0, b0, b1) - a0);
+    d = std::min(d, len(closest_on_seg(a1, b0, b1) - a1));
+    d = std::min(d, len(closest_on_seg(b0, a0, a1) - b0));
+    d = std::min(d, len(closest_on_seg(b1, a0, a1) - b1));
+    return d;
+}
+
+// A shape as the library sees it plus its exact core in double.
+struct Shape {
+    thc_type type;
+    thc_circle c;
+    thc_aabb b;
+    thc_capsule k;
+    thc_poly p;
+    thc_transform xf;
+    const void *ptr() const { return type == THC_CIRCLE ? (const void *)&c : type == THC_AABB ? (const void *)&b : type == THC_CAPSULE ? (const void *)&k : (const void *)&p; }
+    const thc_transform *x() const { return type == THC_POLY ? &xf : NULL; }
+    void move(thc_v2 d) {
+        c.p.x += d.x; c.p.y += d.y;
+        b.min.x += d.x; b.min.y += d.y; b.max.x += d.x; b.max.y += d.y;
+        k.a.x += d.x; k.a.y += d.y; k.b.x += d.x; k.b.y += d.y;
+        xf.p.x += d.x; xf.p.y += d.y;
+    }
+    // core points in double (the polygon's world vertices from its float transform, computed in double)
+    int core(D2 *out, double *r) const {
+        switch (type) {
+        case THC_CIRCLE: out[0] = dv(c.p); *r = c.r; return 1;
+        case THC_AABB:
+            out[0] = dv(b.min); out[1] = d2(b.max.x, b.min.y); out[2] = dv(b.max); out[3] = d2(b.min.x, b.max.y); *r = 0; return 4;
+        case THC_CAPSULE: out[0] = dv(k.a); out[1] = dv(k.b); *r = k.r; return 2;
+        default:
+            for (int i = 0; i < p.count; i++) {
+                double vx = p.verts[i].x, vy = p.verts[i].y;
+                out[i] = d2((double)xf.c * vx - (double)xf.s * vy + xf.p.x, (double)xf.s * vx + (double)xf.c * vy + xf.p.y);
+            }
+            *r = 0;
+            return p.count;
+        }
+    }
+};
+
+static Shape circle(D2 p, double r) { Shape s; memset(&s, 0, sizeof s); s.type = THC_CIRCLE; s.c.p = V((float)p.x, (float)p.y); s.c.r = (float)r; return s; }
+static Shape capsule(D2 a, D2 b, double r) { Shape s; memset(&s, 0, sizeof s); s.type = THC_CAPSULE; s.k.a = V((float)a.x, (float)a.y); s.k.b = V((float)b.x, (float)b.y); s.k.r = (float)r; return s; }
+static Shape box(D2 c, double hw, double hh) { Shape s; memset(&s, 0, sizeof s); s.type = THC_AABB; s.b.min = V((float)(c.x - hw), (float)(c.y - hh)); s.b.max = V((float)(c.x + hw), (float)(c.y + hh)); return s; }
+static Shape obb(D2 c, double hw, double hh, double angle)
+{
+    Shape s; memset(&s, 0, sizeof s); s.type = THC_POLY;
+    thc_make_box(&s.p, (float)hw, (float)hh);
+    s.xf = thc_make_transform(V((float)c.x, (float)c.y), (float)angle);
+    return s;
+}
+
+static Shape random_shape(Rng &r, thc_type t, double cx, double cy, double size)
+{
+    Shape s;
+    memset(&s, 0, sizeof s);
+    s.type = t;
+    switch (t) {
+    case THC_CIRCLE: return circle(d2(cx, cy), r.range(0.2 * size, size));
+    case THC_AABB: return box(d2(cx, cy), r.range(0.2 * size, size), r.range(0.2 * size, size));
+    case THC_CAPSULE: {
+        double a = r.range(0, 6.2831853), l = r.range(0.2 * size, 1.5 * size);
+        return capsule(d2(cx + cos(a) * l, cy + sin(a) * l), d2(cx - cos(a) * l, cy - sin(a) * l), r.range(0.1 * size, 0.6 * size));
+    }
+    default:
+        for (;;) {
+            thc_v2 pts[THC_MAX_POLY_VERTS];
+            int n = 3 + (int)(r.u32() % (THC_MAX_POLY_VERTS - 2));
+            for (int i = 0; i < n; i++) {
+                double a = r.range(0, 6.2831853), l = r.range(0.5 * size, size);
+                pts[i] = V((float)(cos(a) * l), (float)(sin(a) * l));
+            }
+            if (thc_make_poly(&s.p, pts, n) >= 3) break;
+        }
+        s.xf = thc_make_transform(V((float)cx, (float)cy), r.range(-3.14159, 3.14159));
+        return s;
+    }
+}
+
+// ---------------------------------------------------------------- the Minkowski difference A - B
+struct Mink {
+    int n;              // hull vertex count (1: a point, 2: a segment)
+    D2 v[THC_MAX_POLY_VERTS * THC_MAX_POLY_VERTS + 1];
+    double r;
+};
+
+static Mink minkowski(const Shape &A, const Shape &B)
+{
+    D2 a[THC_MAX_POLY_VERTS], b[THC_MAX_POLY_VERTS];
+    double ra, rb;
+    int na = A.core(a, &ra), nb = B.core(b, &rb);
+    std::vector<D2> pts;
+    for (int i = 0; i < na; i++)
+        for (int j = 0; j < nb; j++) pts.push_back(a[i] - b[j]);
+    std::sort(pts.begin(), pts.end(), [](D2 p, D2 q) { return p.x < q.x || (p.x == q.x && p.y < q.y); });
+    // Andrew's monotone chain, counter-clockwise, collinear points dropped
+    std::vector<D2> h(pts.size() * 2 + 1);
+    int k = 0;
+    for (size_t i = 0; i < pts.size(); i++) {
+        while (k >= 2 && cross(h[k - 1] - h[k - 2], pts[i] - h[k - 2]) <= 0) k--;
+        h[k++] = pts[i];
+    }
+    for (int i = (int)pts.size() - 2, t = k + 1; i >= 0; i--) {
+        while (k >= t && cross(h[k - 1] - h[k - 2], pts[(size_t)i] - h[k - 2]) <= 0) k--;
+        h[k++] = pts[(size_t)i];
+    }
+    Mink m;
+    m.r = ra + rb;
+    m.n = k > 1 ? k - 1 : 1;
+    if (pts.size() == 1) m.n = 1;
+    for (int i = 0; i < m.n; i++) m.v[i] = h[i];
+    if (m.n == 1) m.v[0] = pts[0];
+    return m;
+}
+
+static double support(const Mink &m, D2 n)   // h_Q(n) + r for a unit n
+{
+    double s = -1e300;
+    for (int i = 0; i < m.n; i++) s = std::max(s, dot(m.v[i], n));
+    return s + m.r * len(n);
+}
+
+// Signed distance from the point x to Q grown by r (negative inside), with the outward normal there.
+static double sdist(const Mink &m, D2 x, D2 *normal)
+{
+    if (m.n >= 3) {
+        bool inside = true;
+        double best_in = 1e300;
+        D2 nin = d2(1, 0);
+        for (int i = 0; i < m.n; i++) {
+            D2 a = m.v[i], e = m.v[(i + 1) % m.n] - a;
+            D2 n = d2(e.y, -e.x) * (1 / len(e));
+            double s = dot(x - a, n);
+            if (s > 0) inside = false;
+            if (-s < best_in) { best_in = -s; nin = n; }
+        }
+        if (inside) { *normal = nin; return -best_in - m.r; }
+    }
+    double best = 1e300;
+    D2 q = m.v[0];
+    int edges = m.n >= 3 ? m.n : m.n == 2 ? 1 : 0;
+    for (int i = 0; i < edges; i++) {
+        D2 c = closest_on_seg(x, m.v[i], m.v[(i + 1) % m.n]);
+        if (len(x - c) < best) { best = len(x - c); q = c; }
+    }
+    if (edges == 0) best = len(x - q);
+    *normal = best > 0 ? (x - q) * (1 / best) : d2(1, 0);
+    return best - m.r;
+}
+
+// Penetration depth (> 0 overlapping, < 0: minus the distance) of A and B. A moved by -n * depth touches B.
+static double oracle_depth(const Mink &m) { D2 n; return -sdist(m, d2(0, 0), &n); }
+
+// The exact first t >= 0 at which the ray x(t) = p + d t enters Q grown by r (-1: never); the normal there.
+static double ray_rounded(const Mink &m, D2 p, D2 d, D2 *normal)
+{
+    D2 n0;
+    if (sdist(m, p, &n0) <= 0) { *normal = n0; return 0; }
+    double best = -1;
+    int edges = m.n >= 3 ? m.n : m.n == 2 ? 2 : 0;
+    for (int i = 0; i < edges; i++) {   // faces pushed out by r
+        D2 a = m.v[i], b = m.v[(i + 1) % m.n], e = b - a;
+        D2 n = d2(e.y, -e.x) * (1 / len(e));
+        double den = dot(n, d);
+        if (den >= 0) continue;
+        double t = (m.r - dot(p - a, n)) / den;
+        if (t < 0) continue;
+        D2 x = p + d * t;
+        double u = dot(x - a, e) / dot(e, e);
+        if (u >= 0 && u <= 1 && (best < 0 || t < best)) { best = t; *normal = n; }
+    }
+    for (int i = 0; i < m.n; i++) {   // vertex circles
+        D2 w = p - m.v[i];
+        double qa = dot(d, d), qb = dot(w, d), qc = dot(w, w) - m.r * m.r, disc = qb * qb - qa * qc;
+        if (qa <= 0 || disc < 0 || qb >= 0) continue;
+        double t = qc / (-qb + sqrt(disc));
+        if (t >= 0 && (best < 0 || t < best)) {
+            best = t;
+            D2 x = p + d * t;
+            *normal = len(x - m.v[i]) > 0 ? (x - m.v[i]) * (1 / len(x - m.v[i])) : d2(1, 0);
+        }
+    }
+    if (m.n >= 3 && m.r == 0) {   // sharp polygon: the ray against every face's half-plane
+        double lo = 0, hi = 1e300;
+        D2 nb = d2(1, 0);
+        for (int i = 0; i < m.n; i++) {
+            D2 a = m.v[i], e = m.v[(i + 1) % m.n] - a;
+            D2 n = d2(e.y, -e.x) * (1 / len(e));
+            double num = dot(n, a - p), den = dot(n, d);
+            if (den == 0) { if (num < 0) return -1; continue; }
+            double t = num / den;
+            if (den < 0) { if (t > lo) { lo = t; nb = n; } }
+            else hi = std::min(hi, t);
+        }
+        if (lo > hi) return -1;
+        *normal = nb;
+        return lo;
+    }
+    return best;
+}
+
+static double shape_scale(const Shape &s)
+{
+    thc_aabb b = thc_shape_aabb(s.ptr(), s.type, s.x());
+    return std::max(1.0, (double)std::max(fabsf(b.max.x) + fabsf(b.min.x), fabsf(b.max.y) + fabsf(b.min.y)));
+}
+
+static const thc_type TYPES[4] = { THC_CIRCLE, THC_AABB, THC_CAPSULE, THC_POLY };
+static const char *type_name(thc_type t) { return t == THC_CIRCLE ? "circle" : t == THC_AABB ? "aabb" : t == THC_CAPSULE ? "capsule" : "poly"; }
+
+static int g_prints = 0;
+static void print_shape(const char *tag, const Shape &s)
+{
+    if (s.type == THC_CIRCLE) printf("  %s circle (%.9g, %.9g) r %.9g\n", tag, s.c.p.x, s.c.p.y, s.c.r);
+    else if (s.type == THC_AABB) printf("  %s aabb (%.9g, %.9g)-(%.9g, %.9g)\n", tag, s.b.min.x, s.b.min.y, s.b.max.x, s.b.max.y);
+    else if (s.type == THC_CAPSULE) printf("  %s capsule (%.9g, %.9g)-(%.9g, %.9g) r %.9g\n", tag, s.k.a.x, s.k.a.y, s.k.b.x, s.k.b.y, s.k.r);
+    else {
+        printf("  %s poly at (%.9g, %.9g) c %.9g s %.9g:", tag, s.xf.p.x, s.xf.p.y, s.xf.c, s.xf.s);
+        for (int i = 0; i < s.p.count; i++) printf(" (%.9g, %.9g)", s.p.verts[i].x, s.p.verts[i].y);
+        printf("\n");
+    }
+}
+static void report(const char *what, const Shape &a, const Shape &b, double want, double got)
+{
+    if (g_prints++ >= (getenv("ORACLE_PRINTS") ? atoi(getenv("ORACLE_PRINTS")) : 6)) return;
+    printf("%s: oracle %.9g, th %.9g\n", what, want, got);
+    print_shape("A", a);
+    print_shape("B", b);
+}
+
+// ---------------------------------------------------------------- rest queries against the exact answer
+// Checks overlap, manifold (depth and that its normal attains it) and distance of one pair; returns the
+// number of wrong answers.
+static int check_rest(const Shape &A, const Shape &B, const char *tag)
+{
+    Mink m = minkowski(A, B);
+    double depth = oracle_depth(m), scale = std::max(shape_scale(A), shape_scale(B));
+    double tol = 2e-5 * scale + 2e-5 * (len(dv(thc_shape_aabb(A.ptr(), A.type, A.x()).min)));
+    int bad = 0;
+    int ov = thc_overlap(A.ptr(), A.type, A.x(), B.ptr(), B.type, B.x());
+    if ((depth > tol && !ov) || (depth < -tol && ov)) { bad++; report(tag, A, B, depth, ov ? 1 : 0); }
+    thc_manifold man;
+    thc_collide(A.ptr(), A.type, A.x(), B.ptr(), B.type, B.x(), &man);
+    if (depth > tol) {
+        if (man.count == 0) { bad++; report("manifold missing", A, B, depth, 0); }
+        else {
+            double got = man.depths[0];
+            for (int i = 1; i < man.count; i++) got = std::max(got, (double)man.depths[i]);
+            D2 n = dv(man.n);
+            // the push -n * got must separate, and no more than the least push: h_Q(n) + r == depth
+            double need = support(m, n * (1 / len(n)));
+            // A's face stays the reference unless B's is better by 0.5% + 0.0005 (no flicker between nearly equal
+            // axes), so the depth may exceed the least one by that much, never fall short of it
+            if (got < depth - tol || got > depth * (1 + 5e-3) + 5e-4 + tol) { bad++; report("manifold depth", A, B, depth, got); }
+            else if (need - got > tol) { bad++; report("manifold normal leaves overlap (support - depth)", A, B, 0, need - got); }
+        }
+    } else if (depth < -tol && man.count) { bad++; report("manifold on apart shapes", A, B, depth, man.count); }
+    if (depth < -tol) {
+        thc_v2 pa, pb;
+        double got = thc_distance(A.ptr(), A.type, A.x(), B.ptr(), B.type, B.x(), &pa, &pb);
+        if (fabs(got + depth) > tol) { bad++; report("distance", A, B, -depth, got); }
+        else if (fabs(len(dv(pb) - dv(pa)) - got) > tol) { bad++; report("distance points", A, B, got, len(dv(pb) - dv(pa))); }
+    }
+    return bad;
+}
+
+// every ordered pair of shape types, at the origin, at pixel scale and far away
+static void test_rest_queries_exact(void)
+{
+    for (int ia = 0; ia < 4; ia++)
+        for (int ib = 0; ib < 4; ib++) {
+            Rng r(1000 + ia * 4 + ib);
+            int bad = 0, over = 0, n = COUNT(3000);
+            for (int i = 0; i < n; i++) {
+                double size = i % 3 == 0 ? 1.5 : 10, far = i % 5 == 0 ? 4096 : 0;
+                Shape A = random_shape(r, TYPES[ia], far + r.range(-1, 1), far + r.range(-1, 1), size);
+                Shape B = random_shape(r, TYPES[ib], far + r.range(-2.5 * size, 2.5 * size), far + r.range(-2.5 * size, 2.5 * size), size);
+                bad += check_rest(A, B, "overlap");
+                over += oracle_depth(minkowski(A, B)) > 0;
+            }
+            TH_CHECK_MSG(bad == 0, "rest %s-%s: %d of %d wrong", type_name(TYPES[ia]), type_name(TYPES[ib]), bad, n);
+            TH_CHECK_MSG(over > n / 10 && over < n * 9 / 10, "rest %s-%s: %d of %d overlap", type_name(TYPES[ia]), type_name(TYPES[ib]), over, n);
+        }
+}
+
+// ---------------------------------------------------------------- defect 1: nearly parallel segments
+static void test_nearly_parallel_segments(void)
+{
+    Rng r(2001);
+    int bad_seg = 0, bad_cap = 0, n = COUNT(4000);
+    for (int i = 0; i < n; i++) {
+        double L = r.range(2, 60), ang = r.range(0, 6.2831853);
+        double eps = r.range(1e-5, 1e-3) * (r.u32() & 1 ? 1 : -1);   // 0.0006 .. 0.06 degrees
+        D2 da = d2(cos(ang), sin(ang)), db = d2(cos(ang + eps), sin(ang + eps)), nrm = d2(-da.y, da.x);
+        D2 a0 = d2(r.range(-5, 5), r.range(-5, 5)), a1 = a0 + da * L;
+        double along = r.range(-0.9 * L, 0.9 * L), off = r.range(-1, 1);
+        D2 b0 = a0 + da * along + nrm * off, b1 = b0 + db * r.range(0.5 * L, 1.5 * L);
+        if (r.u32() & 1) std::swap(b0, b1);
+        thc_v2 pa, pb;
+        float got = thc_segment_closest(V((float)a0.x, (float)a0.y), V((float)a1.x, (float)a1.y), V((float)b0.x, (float)b0.y), V((float)b1.x, (float)b1.y), &pa, &pb);
+        Shape A = capsule(a0, a1, r.range(0.05, 0.5)), B = capsule(b0, b1, r.range(0.05, 0.5));
+        D2 fa0 = dv(A.k.a), fa1 = dv(A.k.b), fb0 = dv(B.k.a), fb1 = dv(B.k.b);
+        double want = seg_seg_dist(fa0, fa1, fb0, fb1), tol = 2e-5 * (L + 10);
+        if (fabs(got - want) > tol || fabs(len(dv(pb) - dv(pa)) - want) > tol) { bad_seg++; report("segment_closest", A, B, want, got); }
+        bad_cap += check_rest(A, B, "capsule-capsule overlap");
+    }
+    TH_CHECK_MSG(bad_seg == 0, "nearly parallel segment distance: %d of %d wrong", bad_seg, n);
+    TH_CHECK_MSG(bad_cap == 0, "nearly parallel capsules: %d of %d wrong", bad_cap, n);
+}
+
+// ---------------------------------------------------------------- time of impact against the closed form
+struct TOICheck { int bad_t, bad_point, bad_normal, hits; };
+
+static void check_toi(const Shape &A, thc_v2 va, const Shape &B, thc_v2 vb, TOICheck *c, bool check_point, bool check_normal)
+{
+    Mink m = minkowski(A, B);
+    D2 v = dv(va) - dv(vb), nrm;
+    double speed = len(v), scale = std::max(shape_scale(A), shape_scale(B));
+    if (speed < 1e-3) return;
+    double t = ray_rounded(m, d2(0, 0), v * -1.0, &nrm);   // A - B + v t touches the origin
+    thc_toi_result res = thc_toi(A.ptr(), A.type, A.x(), va, B.ptr(), B.type, B.x(), vb);
+    if (t == 0) return;   // overlapping at the start: not a sweep
+    double eps = 4e-5 * scale + 4e-6 * speed;
+    if (!res.hit) {
+        // a miss is right only if the exact sweep misses (or touches only at the very end)
+        if (t >= 0 && t < 1 - eps / speed) { c->bad_t++; report("toi missed", A, B, t, -1); }
+        return;
+    }
+    c->hits++;
+    // where th stops, the shapes are apart by at most the tolerance and never overlap by more than 1e-3
+    double gap = sdist(m, v * -(double)res.t, &nrm);
+    if (gap > THC_TOLERANCE + eps || gap < -1e-3) { c->bad_t++; report("toi gap at t (t exact, gap)", A, B, t, gap); return; }
+    if (t < 0) return;   // a near miss within the tolerance
+    if (!(t > 0)) return;
+    ray_rounded(m, d2(0, 0), v * -1.0, &nrm);
+    double tt = res.t;
+    if (check_point) {
+        // the point is on B where B is at the time of impact, and on A there (within the tolerance)
+        D2 p = dv(res.p), pb = p - dv(vb) * tt, pa = p - dv(va) * tt;
+        D2 bc[THC_MAX_POLY_VERTS], ac[THC_MAX_POLY_VERTS], nn;
+        double rb, ra;
+        int nb = B.core(bc, &rb), na = A.core(ac, &ra);
+        Mink mb, ma;
+        mb.n = nb; mb.r = rb; ma.n = na; ma.r = ra;
+        for (int i = 0; i < nb; i++) mb.v[i] = bc[i];
+        for (int i = 0; i < na; i++) ma.v[i] = ac[i];
+        double db = sdist(mb, pb, &nn), da = sdist(ma, pa, &nn), ptol = 2 * THC_TOLERANCE + 4e-5 * (scale + speed);
+        if (fabs(db) > ptol || da > ptol) { c->bad_point++; report("toi point (distance to B, to A)", A, B, db, da); }
+    }
+    if (check_normal) {
+        // the normal must support the rounded difference at the exact touching point: any tilt shows
+        D2 n = dv(res.n) * (-1 / len(dv(res.n))), x = v * -t;   // res.n points from B to A; Q's outward normal from A to B
+        double sup = support(m, n) - dot(n, x);
+        double ang = acos(std::max(-1.0, std::min(1.0, dot(n, nrm))));
+        if (sup > 2e-5 * scale + 1e-5 * speed + 1e-4 && ang > 1e-3) { c->bad_normal++; report("toi normal (support excess, angle deg)", A, B, sup, ang * 57.29578); }
+    }
+}
+
+static void test_toi_exact(void)
+{
+    for (int ia = 0; ia < 4; ia++)
+        for (int ib = 0; ib < 4; ib++) {
+            Rng r(3000 + ia * 4 + ib);
+            TOICheck c = { 0, 0, 0, 0 };
+            int n = COUNT(1500);
+            for (int i = 0; i < n; i++) {
+                double size = i % 2 ? 2 : 10;
+                Shape A = random_shape(r, TYPES[ia], r.range(-60, 60), r.range(-60, 60), size);
+                Shape B = random_shape(r, TYPES[ib], r.range(-10, 10), r.range(-10, 10), size);
+                thc_v2 vb = i % 3 ? V(r.range(-40, 40), r.range(-40, 40)) : V(0, 0);
+                // aim A roughly at B so most sweeps hit
+                D2 aim = dv(thc_shape_aabb(B.ptr(), B.type, B.x()).min) - dv(thc_shape_aabb(A.ptr(), A.type, A.x()).min);
+                double k = r.range(1.0, 2.5);
+                thc_v2 va = V((float)(aim.x * k + r.range(-10, 10)) + vb.x, (float)(aim.y * k + r.range(-10, 10)) + vb.y);
+                check_toi(A, va, B, vb, &c, false, false);
+            }
+            TH_CHECK_MSG(c.bad_t == 0, "toi %s-%s: %d wrong t (%d hits)", type_name(TYPES[ia]), type_name(TYPES[ib]), c.bad_t, c.hits);
+            TH_CHECK(c.hits > n / 4);
+        }
+}
+
+// ---------------------------------------------------------------- defect 2: the contact point moves with B
+static void test_toi_point_where_b_is(void)
+{
+    for (int ia = 0; ia < 4; ia++)
+        for (int ib = 0; ib < 4; ib++) {
+            Rng r(4000 + ia * 4 + ib);
+            TOICheck c = { 0, 0, 0, 0 };
+            int n = COUNT(2000);
+            for (int i = 0; i < n; i++) {
+                Shape A = random_shape(r, TYPES[ia], -40 + r.range(-5, 5), r.range(-5, 5), 6);
+                Shape B = random_shape(r, TYPES[ib], 40 + r.range(-5, 5), r.range(-5, 5), 6);
+                thc_v2 vb = V(r.range(-90, -30), r.range(-10, 10)), va = V(r.range(40, 100), r.range(-10, 10));
+                check_toi(A, va, B, vb, &c, true, false);
+            }
+            TH_CHECK_MSG(c.bad_point == 0 && c.bad_t == 0, "toi point %s-%s: %d points not on B at impact, %d wrong t (%d hits)",
+                         type_name(TYPES[ia]), type_name(TYPES[ib]), c.bad_point, c.bad_t, c.hits);
+            TH_CHECK(c.hits > n / 4);
+        }
+}
+
+// ---------------------------------------------------------------- defect 3: grazing shots at long thin walls never tunnel
+static void test_grazing_walls(void)
+{
+    const double angles_deg[] = { 0.05, 0.1, 0.2, 0.35, 0.5, 1, 2, 3 };
+    const int shots = COUNT(2000);
+    for (int wall_kind = 0; wall_kind < 3; wall_kind++)
+        for (int mover = 0; mover < 3; mover++) {
+            int bad = 0, total = 0;
+            Rng r(5000 + wall_kind * 3 + mover);
+            for (double adeg : angles_deg) {
+                double a = adeg * 3.14159265358979 / 180;
+                for (int s = 0; s < shots; s++) {
+                    // a wall 2000 px long, 2 px thick, along x, its top face at y = 1, somewhere on screen
+                    D2 wc = d2(r.range(200, 1800), r.range(100, 1000));
+                    double tilt = wall_kind == 1 ? r.range(-0.3, 0.3) : 0;
+                    Shape W = wall_kind == 0 ? box(wc, 1000, 1) : wall_kind == 1 ? obb(wc, 1000, 1, tilt) : capsule(wc - d2(1000, 0), wc + d2(1000, 0), 1);
+                    D2 along = d2(cos(tilt), sin(tilt)), up = d2(-sin(tilt), cos(tilt));
+                    // the mover starts 0.2-6 px above the face and travels 200-1500 px at angle a toward it,
+                    // aimed to strike well inside the wall's length
+                    double h = r.range(0.2, 6), speed = r.range(200, 1500);
+                    double run = h / tan(a);
+                    double dir = r.u32() & 1 ? 1 : -1;
+                    double startx = -dir * std::min(run * r.range(0.1, 0.9), 700.0);
+                    D2 start = wc + along * startx + up * (1 + h);
+                    double size = r.range(0.5, 2);
+                    Shape M = mover == 0 ? circle(start + up * size, size) : mover == 1 ? capsule(start + up * size + along * size, start + up * size - along * size, size * 0.5)
+                                                                                   : obb(start + up * size, size, size, r.range(-3, 3));
+                    D2 v = (along * (dir * cos(a)) - up * sin(a)) * std::max(speed, 1.2 * (h + 2 * size) / sin(a));
+                    Mink m = minkowski(M, W);
+                    D2 nrm, vel = v;
+                    double t = ray_rounded(m, d2(0, 0), vel * -1.0, &nrm);
+                    if (!(t > 0 && t < 0.95)) continue;
+                    total++;
+                    thc_v2 va = V((float)v.x, (float)v.y), zero = V(0, 0);
+                    thc_toi_result res = thc_toi(M.ptr(), M.type, M.x(), va, W.ptr(), W.type, W.x(), zero);
+                    Shape P = M;
+                    P.move(V((float)(v.x * res.t), (float)(v.y * res.t)));
+                    double pen = res.hit ? oracle_depth(minkowski(P, W)) : 1e9;
+                    if (!res.hit || pen > 1e-3) {
+                        bad++;
+                        if (g_prints < 6) printf("grazing %.2f deg: hit %d t %.9g (exact %.9g) penetration %.6g px\n", adeg, res.hit, res.t, t, pen);
+                        report("grazing", M, W, t, res.t);
+                    }
+                }
+            }
+            TH_CHECK_MSG(bad == 0, "grazing, wall %d mover %d: %d of %d shots missed or stopped deeper than 1e-3 px", wall_kind, mover, bad, total);
+            TH_CHECK(total > 8 * shots / 2);
+        }
+}
+
+// ---------------------------------------------------------------- defect 4: a circle's centre just outside a polygon
+static void test_circle_core_just_outside(void)
+{
+    int bad = 0, n = COUNT(6000);
+    Rng r(6001);
+    for (int i = 0; i < n; i++) {
+        double size = i % 2 ? 1 : 40;
+        Shape P = random_shape(r, i % 3 ? THC_POLY : THC_AABB, r.range(-5, 5), r.range(-5, 5), size);
+        // a point on the boundary, then pushed out along the face normal by a hair (1e-6 .. 1e-3 of the size)
+        D2 core[THC_MAX_POLY_VERTS];
+        double rr;
+        int nc = P.core(core, &rr);
+        int f = (int)(r.u32() % (uint32_t)nc);
+        D2 a = core[f], e = core[(f + 1) % nc] - a, fn = d2(e.y, -e.x) * (1 / len(e));
+        double u = r.range(0.05, 0.95), out = size * pow(10.0, r.range(-6, -3));
+        Shape C = circle(a + e * u + fn * out, r.range(0.05, 0.5) * size);
+        bad += check_rest(C, P, "circle core outside");
+        bad += check_rest(P, C, "circle core outside (swapped)");
+    }
+    TH_CHECK_MSG(bad == 0, "circle centre just outside a polygon: %d wrong", bad);
+}
+
+// ---------------------------------------------------------------- defect 5: TOI normal at pixel scale
+static void test_toi_normal_pixel_scale(void)
+{
+    for (int ia = 0; ia < 4; ia++)
+        for (int ib = 1; ib < 4; ib++) {
+            Rng r(7000 + ia * 4 + ib);
+            TOICheck c = { 0, 0, 0, 0 };
+            int n = COUNT(1500);
+            for (int i = 0; i < n; i++) {
+                double size = r.range(0.3, 3);
+                Shape A = random_shape(r, TYPES[ia], r.range(-30, 30), r.range(-30, 30), size);
+                Shape B = random_shape(r, TYPES[ib], r.range(-2, 2), r.range(-2, 2), size * 2);
+                D2 aim = dv(thc_shape_aabb(B.ptr(), B.type, B.x()).min) - dv(thc_shape_aabb(A.ptr(), A.type, A.x()).min);
+                double k = r.range(1.2, 3);
+                thc_v2 va = V((float)(aim.x * k + r.range(-3, 3)), (float)(aim.y * k + r.range(-3, 3)));
+                check_toi(A, va, B, V(0, 0), &c, false, true);
+            }
+            TH_CHECK_MSG(c.bad_normal == 0 && c.bad_t == 0, "toi normal %s-%s: %d tilted normals, %d wrong t (%d hits)", type_name(TYPES[ia]), type_name(TYPES[ib]),
+                         c.bad_normal, c.bad_t, c.hits);
+            TH_CHECK(c.hits > n / 4);
+        }
+}
+
+// ---------------------------------------------------------------- the oracle itself
+static void test_oracle_sanity(void)
+{
+    // hand-worked answers, so the oracle cannot drift with the library
+    Shape a = box(d2(0, 0), 2, 1), b = box(d2(3.5, 0.5), 2, 1);
+    TH_CHECK(fabs(oracle_depth(minkowski(a, b)) - 0.5) < 1e-12);
+    Shape c = circle(d2(0, 0), 1), k = capsule(d2(-5, 3), d2(5, 3), 0.5);
+    TH_CHECK(fabs(oracle_depth(minkowski(c, k)) + 1.5) < 1e-12);
+    D2 n;
+    double t = ray_rounded(minkowski(c, k), d2(0, 0), d2(0, -10), &n);   // A moves up 10: touches after 1.5
+    TH_CHECK(fabs(t - 0.15) < 1e-12 && fabs(n.y - 1) < 1e-12);   // Q's outward normal: from A toward B
+    TH_CHECK(fabs(seg_seg_dist(d2(0, 0), d2(10, 0), d2(9, 1), d2(20, 1.0001)) - 1) < 1e-12);
+    TH_CHECK(seg_seg_dist(d2(0, 0), d2(2, 2), d2(0, 2), d2(2, 0)) == 0);
+}
+
+int main(void)
+{
+    g_prints = 0; TH_RUN(test_oracle_sanity);
+    g_prints = 0; TH_RUN(test_rest_queries_exact);
+    g_prints = 0; TH_RUN(test_nearly_parallel_segments);          // defect 1
+    g_prints = 0; TH_RUN(test_toi_exact);
+    g_prints = 0; TH_RUN(test_toi_point_where_b_is);              // defect 2
+    g_prints = 0; TH_RUN(test_grazing_walls);                     // defect 3
+    g_prints = 0; TH_RUN(test_circle_core_just_outside);          // defect 4
+    g_prints = 0; TH_RUN(test_toi_normal_pixel_scale);            // defect 5
+    return th_test_finish();
+}
