@@ -16,30 +16,54 @@ rem  - a lock file exists while the compiler/linker runs; the host waits for it 
 rem    before copying the DLL, so it never loads a half-written file,
 rem  - the DLL is linked to a temporary name and moved into place at the end.
 rem
-rem This script has not been run: the project is developed and tested on Linux (build.sh),
-rem and the host's watcher, loader and crash guard exist only as POSIX code so far.
+rem Not run on a real Windows yet: the project is tested on Linux, where build.sh test-windows
+rem cross-builds the same sources with mingw-w64 and runs them under wine (see README "Windows").
 setlocal EnableDelayedExpansion
 set ROOT=%~dp0
 set ROOT=%ROOT:~0,-1%
 set B=%ROOT%\build
-set CMD=%1
+set "CMD=%~1"
 if "%CMD%"=="" set CMD=run
+rem Everything after the command goes to host.exe. Collected here, outside any ( ) block: inside one,
+rem %1 is expanded once when the block is read, so a "shift" there would change nothing.
+set ARGS=
+:next_arg
+shift
+if "%~1"=="" goto args_done
+set ARGS=!ARGS! %1
+goto next_arg
+:args_done
+
+if /i "%CMD%"=="clean" (
+    if exist "%B%" rmdir /s /q "%B%"
+    exit /b 0
+)
 
 where cl >nul 2>nul || (echo build.bat: cl.exe not found - open a "x64 Native Tools Command Prompt for VS" & exit /b 1)
 
-set COMMON=/nologo /std:c++17 /W4 /wd4100 /wd4201 /Zi /EHsc- /GR- /I"%ROOT%\tinyheaders" /I"%ROOT%\game" /I"%ROOT%\platform"
+rem /MD: host.exe and game.dll share one C runtime (memory or FILE* may cross the boundary).
+set COMMON=/nologo /std:c++17 /W4 /wd4100 /wd4201 /Zi /MD /EHsc- /GR- /I"%ROOT%\tinyheaders" /I"%ROOT%\game" /I"%ROOT%\platform"
 
-if /i "%CMD%"=="clean" ( if exist "%B%" rmdir /s /q "%B%" & exit /b 0 )
-if /i "%CMD%"=="game"  ( call :game & exit /b !errorlevel! )
-if /i "%CMD%"=="host"  ( call :check_deps || exit /b 1 & call :host & exit /b !errorlevel! )
-if /i "%CMD%"=="tools" ( call :check_deps || exit /b 1 & call :tools & exit /b !errorlevel! )
+if /i "%CMD%"=="game" (
+    call :game
+    exit /b !errorlevel!
+)
+if /i "%CMD%"=="host" (
+    call :check_deps || exit /b 1
+    call :host
+    exit /b !errorlevel!
+)
+if /i "%CMD%"=="tools" (
+    call :check_deps || exit /b 1
+    call :tools
+    exit /b !errorlevel!
+)
 if /i "%CMD%"=="run" (
     call :check_deps || exit /b 1
     call :host  || exit /b 1
     call :tools || exit /b 1
     call :game  || exit /b 1
-    shift
-    "%B%\host.exe" --root "%ROOT%" %1 %2 %3 %4 %5 %6 %7 %8 %9
+    "%B%\host.exe" --root "%ROOT%" !ARGS!
     exit /b !errorlevel!
 )
 echo build.bat: unknown command '%CMD%' (run, host, game, tools, clean)
@@ -71,9 +95,12 @@ exit /b 0
 :host
 if not exist "%B%" mkdir "%B%"
 call :stb_impl || exit /b 1
-cl %COMMON% /O2 /I"%SDL2_DIR%\include" /I"%STB_DIR%" "%ROOT%\platform\*.cpp" "%B%\obj\stb_impl.obj" ^
+rem Every platform file but the POSIX backend (os_win32.cpp stands in for it).
+set HOST_SOURCES=
+for %%F in ("%ROOT%\platform\*.cpp") do if /i not "%%~nF"=="os_posix" set HOST_SOURCES=!HOST_SOURCES! "%%F"
+cl %COMMON% /O2 /DSDL_MAIN_HANDLED /I"%SDL2_DIR%\include" /I"%STB_DIR%" !HOST_SOURCES! "%B%\obj\stb_impl.obj" ^
    /Fe"%B%\host.exe" /Fo"%B%\obj\\" /Fd"%B%\host.pdb" ^
-   /link /SUBSYSTEM:CONSOLE /LIBPATH:"%SDL2_DIR%\lib\x64" SDL2.lib SDL2main.lib shell32.lib || exit /b 1
+   /link /SUBSYSTEM:CONSOLE /LIBPATH:"%SDL2_DIR%\lib\x64" SDL2.lib shell32.lib || exit /b 1
 copy /y "%SDL2_DIR%\lib\x64\SDL2.dll" "%B%\" >nul
 exit /b 0
 

@@ -7,6 +7,7 @@
 #   ./build.sh tools              offline tools (atlas packer...)   -> build/tools/
 #   ./build.sh assets             pack assets/sprites into build/assets/
 #   ./build.sh test               build everything, run every test; ends with "N passed, N failed"
+#   ./build.sh test-windows       the Windows leg alone: mingw-w64 cross build, tests run under wine
 #   ./build.sh bench              run the benchmarks                -> build/bench.json
 #   ./build.sh deps               install the Debian packages the engine needs
 #   ./build.sh clean              remove build/
@@ -25,9 +26,9 @@ HOST_LIBS="-lSDL2 -lstb -ldl -lpthread -lm"
 say() { printf '%s\n' "$*" >&2; }
 
 # ---------------------------------------------------------------- deps
-missing_packages() {
+missing_packages() {  # [package list; default DEBIAN_PACKAGES]
     local p missing=""
-    for p in $DEBIAN_PACKAGES; do
+    for p in ${1:-$DEBIAN_PACKAGES}; do
         dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
     done
     printf '%s' "$missing"
@@ -276,6 +277,153 @@ cmd_test() {
         fi
     fi
     cmd_fuzz
+    selected "windows" && cmd_test_windows_leg
+    [ -n "$FAILED_NAMES" ] && say "failed:$FAILED_NAMES"
+    echo "$TOTAL_PASS passed, $TOTAL_FAIL failed"
+    [ "$TOTAL_FAIL" = 0 ]
+}
+
+# ---------------------------------------------------------------- windows leg
+# The Windows build, checked on Linux: host and game cross-built with mingw-w64 (the game DLL with
+# clang++ --target=x86_64-w64-mingw32, which also writes a PDB), SDL2 cross-built from Debian's own
+# source package and cached under build/win/, every test run under wine with SDL's offscreen driver.
+WINDOWS_PACKAGES="g++-mingw-w64-x86-64-win32 wine wine64 dpkg-dev"
+WIN="$B/win"
+WIN_CXX="x86_64-w64-mingw32-g++"
+WIN_GCC_LIB="/usr/lib/gcc/x86_64-w64-mingw32/12-win32"   # Debian's clang finds mingw's libstdc++ here
+# SDL2 for the host: video (offscreen + windows), render (software), events, gamecontroller, audio,
+# threads, timers; no GL/GLES/Vulkan/Direct3D/HIDAPI. Static, so host.exe is one file.
+SDL2_WIN_OPTIONS="--disable-shared --enable-static --disable-video-opengl --disable-video-opengles --disable-video-vulkan --disable-render-d3d --disable-hidapi --disable-haptic --disable-sensor --disable-power"
+
+win_now() { date +%s.%N; }
+win_took() { awk -v a="$1" -v b="$(win_now)" 'BEGIN { printf "%.1f", b - a }'; }
+win_time() {  # label start: one line in build/win/timings.txt and on stderr
+    local t; t="$(win_took "$2")"
+    echo "$1 ${t}s" >> "$WIN/timings.txt"; say "windows: $1 ${t}s"
+}
+
+win_deps() {
+    local missing; missing="$(missing_packages "$WINDOWS_PACKAGES")"
+    [ -z "$missing" ] && return 0
+    [ "$(id -u)" = 0 ] || { say "windows: missing packages:$missing (sudo apt-get install -y$missing)"; return 1; }
+    say "windows: installing$missing"
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing
+}
+
+# apt-get source needs a deb-src entry; add one for the mirror the machine already uses.
+win_deb_src() {
+    local list=/etc/apt/sources.list.d/engine-deb-src.sources mirror codename
+    [ -f "$list" ] && return 0
+    mirror="$(awk '/^URIs:/ { print $2; exit }' /etc/apt/sources.list.d/debian.sources 2>/dev/null)"
+    [ -n "$mirror" ] || mirror="$(awk '$1 == "deb" && $2 !~ /^\[/ { print $2; exit }' /etc/apt/sources.list 2>/dev/null)"
+    [ -n "$mirror" ] || mirror="http://deb.debian.org/debian"
+    codename="$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")"
+    printf 'Types: deb-src\nURIs: %s\nSuites: %s\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
+        "$mirror" "$codename" > "$list"
+    apt-get update -qq
+}
+
+# Prints the install folder of SDL2 for mingw, building it first if this version+options is not cached.
+win_sdl2() {
+    local ver upstream hash dir src work
+    ver="$(dpkg-query -W -f='${Version}' libsdl2-dev 2>/dev/null)"
+    [ -n "$ver" ] || { say "windows: libsdl2-dev is not installed (its version picks the SDL2 source)"; return 1; }
+    upstream="${ver%%+*}"; upstream="${upstream%%-*}"
+    hash="$(echo "$ver $SDL2_WIN_OPTIONS $($WIN_CXX -dumpversion)" | cksum | cut -d' ' -f1)"
+    dir="$WIN/sdl2-$upstream-$hash"
+    if [ -f "$dir/.complete" ]; then echo "$dir"; return 0; fi
+    local t0; t0="$(win_now)"
+    win_deb_src >&2 || { say "windows: could not add a deb-src entry"; return 1; }
+    work="$WIN/sdl2-work"; rm -rf "$work" "$dir"; mkdir -p "$work"
+    ( cd "$work" && apt-get source -qq --download-only "libsdl2=$ver" ) >&2 || { say "windows: apt-get source libsdl2=$ver failed"; return 1; }
+    src="$work/src"
+    dpkg-source -x --no-check "$work"/libsdl2_*.dsc "$src" > "$work/extract.log" 2>&1 || { say "windows: dpkg-source failed (see $work/extract.log)"; return 1; }
+    mkdir -p "$work/obj"
+    # shellcheck disable=SC2086
+    if ! ( cd "$work/obj" && "$src/configure" --host=x86_64-w64-mingw32 --prefix="$dir" $SDL2_WIN_OPTIONS > ../configure.log 2>&1 \
+            && make -j"$(nproc)" > ../make.log 2>&1 && make install > ../install.log 2>&1 ); then
+        say "windows: SDL2 cross build failed (logs in $work)"; rm -rf "$dir"; return 1
+    fi
+    touch "$dir/.complete"; rm -rf "$work"
+    win_time "sdl2_build" "$t0"
+    echo "$dir"
+}
+
+win_sdl2_flags() {  # sdl2 dir: compile + static link flags, keeping our own main() (SDL_MAIN_HANDLED)
+    echo "-DSDL_MAIN_HANDLED -I$1/include/SDL2 $(PKG_CONFIG_LIBDIR="$1/lib/pkgconfig" pkg-config --static --libs sdl2 \
+        | sed -e 's/-lmingw32 //' -e 's/-lSDL2main //' -e 's/-mwindows//')"
+}
+
+# wine: a prefix of our own under build/win (made once), one wineserver for the whole leg,
+# errors about missing DLLs kept visible, no Mono/Gecko prompts, SDL headless.
+win_wine_env() {
+    export WINEPREFIX="$WIN/wineprefix" WINEARCH=win64 WINEDEBUG="-all,err+module" WINEDLLOVERRIDES="mscoree,mshtml=" \
+        SDL_VIDEODRIVER=offscreen SDL_AUDIODRIVER=dummy
+}
+win_wine_start() {
+    win_wine_env
+    wineserver -k > /dev/null 2>&1
+    if [ ! -f "$WINEPREFIX/system.reg" ]; then
+        local t0; t0="$(win_now)"
+        wineboot -i > "$WIN/wineboot.log" 2>&1; wineserver -w
+        [ -f "$WINEPREFIX/system.reg" ] || { say "windows: wineboot failed (see $WIN/wineboot.log)"; return 1; }
+        win_time "wine_prefix" "$t0"
+    fi
+    wineserver -p 30 > /dev/null 2>&1
+}
+win_wine_stop() { wineserver -k > /dev/null 2>&1; wineserver -w > /dev/null 2>&1; return 0; }
+
+win_build_game() {  # out.dll pdb: the game as a Windows DLL, linked to a temporary name and moved into place
+    local out="$1" pdb="$2" tmp="${1%.dll}.tmp.dll"
+    # shellcheck disable=SC2086
+    clang++ --target=x86_64-w64-mingw32 -fuse-ld=lld -L"$WIN_GCC_LIB" $COMMON_FLAGS -O0 -shared -fno-exceptions -fno-rtti \
+        -fdiagnostics-color=never -fmacro-prefix-map="$ROOT/=" -DGAME_LAYOUT_HASH="${3:-0}u" \
+        -gcodeview -Wl,--pdb="$pdb" -static-libgcc -static-libstdc++ "$ROOT/game/game.cpp" -o "$tmp" \
+        && mv -f "$tmp" "$out"
+}
+
+win_path() { local p="$1"; echo "Z:${p//\//\\}"; }   # wine maps / to drive Z:
+
+win_run() {  # log exe args...: runs under wine, output to the log file (never a pipe), bounded in time
+    local log="$1"; shift
+    timeout -k 5 "${WIN_TEST_TIMEOUT:-180}" wine "$@" > "$log" 2>&1
+}
+
+cmd_test_windows_leg() {
+    mkdir -p "$WIN" "$B/tests/logs"
+    : > "$WIN/timings.txt"
+    local t_leg t0 sdl flags log="$B/tests/logs/windows-setup.log"
+    t_leg="$(win_now)"
+    { t0="$(win_now)"; win_deps && win_time "packages" "$t0"; } > "$log" 2>&1 \
+        || { record_result "windows-setup" "$log" 1; return; }
+    t0="$(win_now)"
+    sdl="$(win_sdl2 2>> "$log")" || { record_result "windows-sdl2" "$log" 1; return; }
+    win_time "sdl2_ready" "$t0"
+    flags="$(win_sdl2_flags "$sdl")"
+    win_wine_start >> "$log" 2>&1 || { record_result "windows-wine" "$log" 1; return; }
+
+    # Smoke: SDL2 offscreen under wine, the game DLL loaded, run and unloaded.
+    mkdir -p "$WIN/smoke"
+    t0="$(win_now)"
+    # shellcheck disable=SC2086
+    if $WIN_CXX $COMMON_FLAGS -O1 -static "$ROOT/tests/windows/test_win_smoke.cpp" -o "$WIN/smoke/test_win_smoke.exe" $flags \
+            > "$B/tests/logs/windows-smoke.build.log" 2>&1 \
+        && win_build_game "$WIN/smoke/game.dll" "$WIN/smoke/game_smoke.pdb" >> "$B/tests/logs/windows-smoke.build.log" 2>&1; then
+        win_time "smoke_build" "$t0"; t0="$(win_now)"
+        win_run "$B/tests/logs/windows-smoke.log" "$WIN/smoke/test_win_smoke.exe" \
+            "$(win_path "$WIN/smoke/game.dll")" "$(win_path "$WIN/smoke")"
+        record_result "windows-smoke" "$B/tests/logs/windows-smoke.log" $?
+        win_time "smoke_run" "$t0"
+    else
+        record_result "windows-smoke" "$B/tests/logs/windows-smoke.build.log" 1
+    fi
+    win_wine_stop
+    win_time "leg_total" "$t_leg"
+}
+
+cmd_test_windows() {
+    cmd_deps || exit 1
+    cmd_test_windows_leg
     [ -n "$FAILED_NAMES" ] && say "failed:$FAILED_NAMES"
     echo "$TOTAL_PASS passed, $TOTAL_FAIL failed"
     [ "$TOTAL_FAIL" = 0 ]
@@ -326,9 +474,10 @@ case "$cmd" in
     assets) cmd_assets ;;
     build)  cmd_deps && cmd_build ;;
     test)   cmd_test ;;
+    test-windows) cmd_test_windows ;;
     bench)  cmd_bench ;;
     fuzz)   mkdir -p "$B/tests/logs"; cmd_fuzz; echo "$TOTAL_PASS passed, $TOTAL_FAIL failed"; [ "$TOTAL_FAIL" = 0 ] ;;
     deps)   cmd_deps ;;
     clean)  rm -rf "$B" "$ROOT/compile_commands.json" ;;
-    *)      say "build.sh: unknown command '$cmd' (run, host, game, tools, assets, build, test, bench, fuzz, deps, clean)"; exit 2 ;;
+    *)      say "build.sh: unknown command '$cmd' (run, host, game, tools, assets, build, test, test-windows, bench, fuzz, deps, clean)"; exit 2 ;;
 esac
