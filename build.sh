@@ -307,7 +307,7 @@ win_deps() {
     [ -z "$missing" ] && return 0
     [ "$(id -u)" = 0 ] || { say "windows: missing packages:$missing (sudo apt-get install -y$missing)"; return 1; }
     say "windows: installing$missing"
-    DEBIAN_FRONTEND=noninteractive apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -qq $missing
 }
 
 # apt-get source needs a deb-src entry; add one for the mirror the machine already uses.
