@@ -519,7 +519,7 @@ static float thc__core_closest(const thc__proxy *a, const thc__proxy *b, thc_v2 
             thc_v2 q = inside ? thc__add(e0, thc__scale(e, u / ee)) : u <= 0 ? e0 : thc__add(e0, e);
             thc_v2 d = thc__sub(q, a->v[i]);
             float dd = thc__dot(d, d);
-            if (dd < best) { best = dd; *pa = a->v[i]; *pb = q; kind = inside; fi = j; }
+            if (dd < best || (inside && dd <= best)) { best = dd; *pa = a->v[i]; *pb = q; kind = inside; fi = j; }   /* a face wins ties */
         }
     for (int j = 0; j < b->count; j++)
         for (int i = 0; i < ea; i++) {
@@ -529,7 +529,7 @@ static float thc__core_closest(const thc__proxy *a, const thc__proxy *b, thc_v2 
             thc_v2 q = inside ? thc__add(e0, thc__scale(e, u / ee)) : u <= 0 ? e0 : thc__add(e0, e);
             thc_v2 d = thc__sub(b->v[j], q);
             float dd = thc__dot(d, d);
-            if (dd < best) { best = dd; *pa = q; *pb = b->v[j]; kind = inside ? 2 : 0; fi = i; }
+            if (dd < best || (inside && dd <= best)) { best = dd; *pa = q; *pb = b->v[j]; kind = inside ? 2 : 0; fi = i; }
         }
     float dist = sqrtf(best);
     thc_v2 d = thc__sub(*pb, *pa);
@@ -942,6 +942,115 @@ static int thc__poly_poly(const thc_poly *a, const thc_transform *ax, const thc_
     return r;
 }
 
+/* 1 when a polygon has (almost) no area: thc__proxy_make then treats it as the segment it spans. */
+static int thc__poly_flat(const thc_poly *p)
+{
+    int n = p->count;
+    if (n < 3 || n > THC_MAX_POLY_VERTS) return 1;
+    thc_v2 v0 = p->verts[0];
+    float area2 = 0, ext2 = 0;
+    for (int i = 1; i < n; i++) {
+        thc_v2 a = thc__sub(p->verts[i], v0), b = thc__sub(p->verts[i + 1 < n ? i + 1 : 0], v0);
+        area2 += a.x * b.y - a.y * b.x;
+        ext2 = thc__maxf(ext2, a.x * a.x + a.y * a.y);
+    }
+    return !(area2 > 1e-6f * ext2);
+}
+
+/* ---------------------------------------------------------------- circles against capsules and polygons, directly
+   The same answers thc__manifold gives for these pairs (a point core against a segment or polygon core),
+   without building proxies. They return 0 for what they leave to it: a centre on the segment, a
+   polygon with no area, or cores closer than THC__APART. */
+static int thc__circle_capsule_overlap(const thc_circle *c, const thc_capsule *k)
+{
+    thc_v2 b = thc__sub(k->b, k->a), p = thc__sub(c->p, k->a);
+    float ee = thc__dot(b, b), u = thc__dot(p, b);
+    thc_v2 d = u <= 0 || !(ee > 0) ? p : u >= ee ? thc__sub(p, b) : thc__sub(p, thc__scale(b, u / ee));
+    float r = (c->r > 0 ? c->r : 0) + (k->r > 0 ? k->r : 0);
+    return thc__dot(d, d) <= r * r;
+}
+
+/* One contact between a circle (centre at the origin) and a core point q at distance dist along n (from the
+   circle toward the other shape), other radius rb. */
+static void thc__circle_contact(thc_v2 o, thc_v2 q, thc_v2 n, float dist, float ra, float rb, thc_manifold *m)
+{
+    m->count = 1;
+    m->n = n;
+    m->depths[0] = ra + rb - dist;
+    thc_v2 sa = thc__scale(n, ra), sb = thc__sub(q, thc__scale(n, rb));
+    m->contact_points[0] = thc__add(o, thc__scale(thc__add(sa, sb), 0.5f));
+}
+
+static int thc__circle_capsule_manifold(const thc_circle *c, const thc_capsule *k, thc_manifold *m)
+{
+    thc_v2 o = c->p, a = thc__sub(k->a, o), e = thc__sub(k->b, k->a);
+    float ra = c->r > 0 ? c->r : 0, rb = k->r > 0 ? k->r : 0, ee = thc__dot(e, e);
+    if (!(ee > 1e-24f)) return 0;
+    float u = -thc__dot(a, e);
+    int inside = u > 0 && u < ee;
+    thc_v2 q = inside ? thc__add(a, thc__scale(e, u / ee)) : u <= 0 ? a : thc__add(a, e);
+    float dd = thc__dot(q, q), r = ra + rb;
+    m->count = 0;
+    if (dd > r * r) return 1;
+    float dist = sqrtf(dd);
+    if (!(dist > THC__APART)) return 0;
+    thc_v2 n;
+    if (inside) {   /* the segment's own normal, facing away from the circle */
+        float l = sqrtf(ee);
+        n = thc__v(e.y / l, -e.x / l);
+        if (thc__dot(n, q) < 0) n = thc__neg(n);
+    } else {
+        n = thc__scale(q, 1.0f / dist);
+    }
+    thc__circle_contact(o, q, n, dist, ra, rb, m);
+    return 1;
+}
+
+static int thc__circle_poly_manifold(const thc_circle *c, const thc_poly *p, const thc_transform *xf, thc_manifold *m)
+{
+    if (thc__poly_flat(p)) return 0;
+    thc_transform x;
+    if (xf) x = *xf;
+    else { x.p = thc__v(0, 0); x.c = 1; x.s = 0; }
+    thc_v2 lc = thc_mulT_xf(x, c->p);   /* the centre in the polygon's frame */
+    float ra = c->r > 0 ? c->r : 0, best = -FLT_MAX;
+    int n = p->count, face = 0;
+    for (int i = 0; i < n; i++) {
+        float s = thc__dot(p->norms[i], thc__sub(lc, p->verts[i]));
+        if (s > best) { best = s; face = i; }
+    }
+    m->count = 0;
+    if (best > ra) return 1;
+    if (best <= 0) {   /* the centre is inside: out through the face of least penetration */
+        thc_v2 nf = thc_mul_rot(x, p->norms[face]);
+        m->count = 1;
+        m->n = thc__neg(nf);
+        m->depths[0] = ra - best;
+        m->contact_points[0] = thc__sub(c->p, thc__scale(nf, 0.5f * (ra + best)));   /* midway between the surfaces */
+        return 1;
+    }
+    /* outside: the closest feature decides - a face's own normal, or the direction to a vertex */
+    float bd = FLT_MAX;
+    thc_v2 bq = lc, bn = thc__v(1, 0);
+    int kind = 0;
+    for (int i = 0; i < n; i++) {
+        thc_v2 v0 = p->verts[i], e = thc__sub(p->verts[i + 1 < n ? i + 1 : 0], v0), w = thc__sub(lc, v0);
+        float ee = thc__dot(e, e), u = thc__dot(w, e);
+        int inside = u > 0 && u < ee;
+        thc_v2 q = inside ? thc__add(v0, thc__scale(e, u / ee)) : u <= 0 ? v0 : thc__add(v0, e);
+        thc_v2 d = thc__sub(q, lc);
+        float dd = thc__dot(d, d);
+        if (dd < bd || (inside && dd <= bd)) { bd = dd; bq = q; kind = inside; bn = p->norms[i]; }   /* a face wins ties */
+    }
+    float dist = sqrtf(bd);
+    if (dist > ra) return 1;
+    if (!(dist > THC__APART)) return 0;
+    thc_v2 ln = kind ? thc__neg(bn) : thc__scale(thc__sub(bq, lc), 1.0f / dist);
+    thc_v2 wn = thc_mul_rot(x, ln), q = thc_mul_rot(x, thc__sub(bq, lc));
+    thc__circle_contact(c->p, q, wn, dist, ra, 0, m);
+    return 1;
+}
+
 /* ---------------------------------------------------------------- any pair */
 static int thc__pair_proxies(const void *a, thc_type ta, const thc_transform *ax, const void *b, thc_type tb,
                              const thc_transform *bx, thc__proxy *pa, thc__proxy *pb, thc_v2 *o)
@@ -956,6 +1065,8 @@ int thc_overlap(const void *a, thc_type ta, const thc_transform *ax, const void 
     if (ta == THC_AABB && tb == THC_AABB) return thc_aabb_to_aabb((const thc_aabb *)a, (const thc_aabb *)b);
     if (ta == THC_CIRCLE && tb == THC_AABB) return thc_circle_to_aabb((const thc_circle *)a, (const thc_aabb *)b);
     if (ta == THC_AABB && tb == THC_CIRCLE) return thc_circle_to_aabb((const thc_circle *)b, (const thc_aabb *)a);
+    if (ta == THC_CIRCLE && tb == THC_CAPSULE && a && b) return thc__circle_capsule_overlap((const thc_circle *)a, (const thc_capsule *)b);
+    if (ta == THC_CAPSULE && tb == THC_CIRCLE && a && b) return thc__circle_capsule_overlap((const thc_circle *)b, (const thc_capsule *)a);
     if (ta == THC_POLY && tb == THC_POLY && a && b) {
         int r = thc__poly_poly((const thc_poly *)a, ax, (const thc_poly *)b, bx, NULL);
         if (r >= 0) return r;
@@ -978,6 +1089,18 @@ void thc_collide(const void *a, thc_type ta, const thc_transform *ax, const void
         thc_circle_to_aabb_manifold((const thc_circle *)b, (const thc_aabb *)a, m);
         if (m->count) thc__flip_manifold(m);
         return;
+    }
+    if (a && b) {
+        int done = -1;
+        if (ta == THC_CIRCLE && tb == THC_CAPSULE) done = thc__circle_capsule_manifold((const thc_circle *)a, (const thc_capsule *)b, m);
+        else if (ta == THC_CAPSULE && tb == THC_CIRCLE) done = thc__circle_capsule_manifold((const thc_circle *)b, (const thc_capsule *)a, m);
+        else if (ta == THC_CIRCLE && tb == THC_POLY) done = thc__circle_poly_manifold((const thc_circle *)a, (const thc_poly *)b, bx, m);
+        else if (ta == THC_POLY && tb == THC_CIRCLE) done = thc__circle_poly_manifold((const thc_circle *)b, (const thc_poly *)a, ax, m);
+        if (done == 1) {
+            if (m->count && ta != THC_CIRCLE) thc__flip_manifold(m);
+            return;
+        }
+        m->count = 0;
     }
     if (ta == THC_POLY && tb == THC_POLY && a && b) {
         int r = thc__poly_poly((const thc_poly *)a, ax, (const thc_poly *)b, bx, m);
@@ -1231,13 +1354,125 @@ static int thc__ray_proxy(const thc__proxy *px, thc_v2 p, thc_v2 d, float tmax, 
     return 1;
 }
 
+/* ---------------------------------------------------------------- direct paths: the same answers as the proxies without building them */
+static int thc__ray_circle(thc_v2 p, thc_v2 d, float tmax, thc_v2 c, float r, thc_ray_hit *out)
+{
+    thc_v2 m = thc__sub(p, c);
+    float t = thc__ray_circle_t(m, d, thc__v(0, 0), r);
+    if (t < 0 || !(t <= tmax)) return 0;
+    out->t = t;
+    if (t > 0 && r > 0) out->n = thc__scale(thc__add(m, thc__scale(d, t)), 1.0f / r);
+    else out->n = thc__norm_or(t == 0 ? thc__neg(d) : thc__add(m, thc__scale(d, t)), thc__v(-1, 0));
+    return 1;
+}
+
+/* The ray against the box [lo, hi] by slabs; the entering face gives the normal (the ray's reverse when it starts inside). */
+static int thc__ray_box(thc_v2 p, thc_v2 d, float tmax, thc_v2 lo, thc_v2 hi, thc_ray_hit *out)
+{
+    float t0 = 0, t1 = tmax;
+    thc_v2 n = thc__v(0, 0);
+    int entered = 0;
+    if (d.x == 0) { if (p.x < lo.x || p.x > hi.x) return 0; }
+    else {
+        float a = (lo.x - p.x) / d.x, b = (hi.x - p.x) / d.x;
+        float tin = d.x > 0 ? a : b, tout = d.x > 0 ? b : a;
+        if (tin > t0) { t0 = tin; n = thc__v(d.x > 0 ? -1.0f : 1.0f, 0); entered = 1; }
+        if (tout < t1) t1 = tout;
+    }
+    if (d.y == 0) { if (p.y < lo.y || p.y > hi.y) return 0; }
+    else {
+        float a = (lo.y - p.y) / d.y, b = (hi.y - p.y) / d.y;
+        float tin = d.y > 0 ? a : b, tout = d.y > 0 ? b : a;
+        if (tin > t0) { t0 = tin; n = thc__v(0, d.y > 0 ? -1.0f : 1.0f); entered = 1; }
+        if (tout < t1) t1 = tout;
+    }
+    if (t0 > t1 || !(tmax >= 0)) return 0;
+    out->t = t0;
+    out->n = entered ? n : thc__norm_or(thc__neg(d), thc__v(-1, 0));
+    return 1;
+}
+
+/* The ray against the capsule a-b of radius r, with a at the origin, worked in the capsule's own axes
+   (x along a-b, y across): inside, else the side facing the start pushed out by r, else the end circles. */
+static int thc__ray_capsule(thc_v2 p, thc_v2 d, float tmax, thc_v2 b, float r, thc_ray_hit *out)
+{
+    float ee = thc__dot(b, b);
+    if (!(ee > 1e-24f)) return thc__ray_circle(p, d, tmax, thc__v(0, 0), r, out);
+    float l = sqrtf(ee);
+    thc_v2 u = thc__scale(b, 1.0f / l), w = thc__v(-u.y, u.x);
+    float px = thc__dot(p, u), py = thc__dot(p, w), dx = thc__dot(d, u), dy = thc__dot(d, w);
+    float cx = thc__clamp(px, 0, l), ex = px - cx;
+    if (ex * ex + py * py <= r * r) { out->t = 0; out->n = thc__norm_or(thc__neg(d), thc__v(-1, 0)); return 1; }
+    if (fabsf(py) > r && py * dy < 0) {   /* the side facing the start */
+        float t = (fabsf(py) - r) / fabsf(dy), x = px + dx * t;
+        if (x >= 0 && x <= l) {
+            if (!(t <= tmax)) return 0;
+            out->t = t;
+            out->n = py > 0 ? w : thc__neg(w);
+            return 1;
+        }
+    }
+    thc_ray_hit ha, hb;
+    int ia = thc__ray_circle(p, d, tmax, thc__v(0, 0), r, &ha), ib = thc__ray_circle(p, d, tmax, b, r, &hb);
+    if (ia && (!ib || ha.t <= hb.t)) { *out = ha; return 1; }
+    if (ib) { *out = hb; return 1; }
+    return 0;
+}
+
+/* The ray moved into the polygon's own frame and clipped against every face's half-plane. */
+static int thc__ray_poly_local(thc_v2 p, thc_v2 d, float tmax, const thc_poly *poly, const thc_transform *xf, thc_ray_hit *out)
+{
+    thc_transform x;
+    if (xf) x = *xf;
+    else { x.p = thc__v(0, 0); x.c = 1; x.s = 0; }
+    thc_v2 lp = thc_mulT_xf(x, p), ld = thc_mulT_rot(x, d);
+    float lo = 0, hi = tmax;
+    int face = -1;
+    if (!(tmax >= 0)) return 0;
+    for (int i = 0; i < poly->count; i++) {
+        thc_v2 n = poly->norms[i];
+        float num = thc__dot(n, thc__sub(poly->verts[i], lp)), den = thc__dot(n, ld);
+        /* t = num / den, divided only when it moves a bound */
+        if (den == 0) {
+            if (num < 0) return 0;
+        } else if (den < 0) {
+            if (num < lo * den) { lo = num / den; face = i; }
+        } else {
+            if (num < hi * den) hi = num / den;
+        }
+        if (lo > hi) return 0;
+    }
+    out->t = lo;
+    out->n = face >= 0 ? thc_mul_rot(x, poly->norms[face]) : thc__norm_or(thc__neg(d), thc__v(-1, 0));
+    return 1;
+}
+
 int thc_raycast(thc_ray r, const void *s, thc_type t, const thc_transform *xf, thc_ray_hit *out)
 {
+    thc_ray_hit tmp;
+    if (!out) out = &tmp;
+    if (!s) return 0;
+    switch (t) {
+    case THC_CIRCLE: {
+        const thc_circle *c = (const thc_circle *)s;
+        return thc__ray_circle(r.p, r.d, r.t, c->p, c->r > 0 ? c->r : 0, out);
+    }
+    case THC_AABB: {
+        const thc_aabb *b = (const thc_aabb *)s;
+        return thc__ray_box(thc__sub(r.p, b->min), r.d, r.t, thc__v(0, 0), thc__sub(b->max, b->min), out);
+    }
+    case THC_CAPSULE: {
+        const thc_capsule *c = (const thc_capsule *)s;
+        return thc__ray_capsule(thc__sub(r.p, c->a), r.d, r.t, thc__sub(c->b, c->a), c->r > 0 ? c->r : 0, out);
+    }
+    case THC_POLY:
+        if (!thc__poly_flat((const thc_poly *)s)) return thc__ray_poly_local(r.p, r.d, r.t, (const thc_poly *)s, xf, out);
+        break;
+    default: return 0;
+    }
     thc__proxy px;
     thc_v2 o = thc__anchor(s, t, xf);
     if (!thc__proxy_make(&px, s, t, xf, o)) return 0;
-    thc_ray_hit tmp;
-    if (!out) out = &tmp;
     return thc__ray_proxy(&px, thc__sub(r.p, o), r.d, r.t, out);
 }
 

@@ -588,11 +588,82 @@ static void test_oracle_sanity(void)
     TH_CHECK(seg_seg_dist(d2(0, 0), d2(2, 2), d2(0, 2), d2(2, 0)) == 0);
 }
 
+// ---------------------------------------------------------------- rays against the closed form
+static void test_rays_exact(void)
+{
+    for (int it = 0; it < 4; it++) {
+        Rng r(8000 + it);
+        int bad = 0, hits = 0, n = COUNT(4000);
+        for (int i = 0; i < n; i++) {
+            double size = i % 2 ? 1.5 : 10;
+            Shape S = random_shape(r, TYPES[it], r.range(-3, 3), r.range(-3, 3), size);
+            Mink m;
+            m.n = S.core(m.v, &m.r);
+            double a = r.range(0, 6.2831853), far = r.range(0.5, 4) * size;
+            thc_v2 p = V((float)(cos(a) * far), (float)(sin(a) * far)), d = V((float)(-cos(a) + r.range(-0.5, 0.5)), (float)(-sin(a) + r.range(-0.5, 0.5)));
+            float dl = sqrtf(d.x * d.x + d.y * d.y);
+            d.x /= dl; d.y /= dl;
+            thc_ray ray = { p, d, (float)(far * 1.5) };
+            D2 nrm;
+            double t = ray_rounded(m, dv(p), dv(d), &nrm), tol = 2e-5 * (size + far);
+            thc_ray_hit h;
+            int got = thc_raycast(ray, S.ptr(), S.type, S.x(), &h);
+            bool want = t >= 0 && t <= ray.t;
+            if (want != (got != 0)) {
+                if (!(fabs(t - ray.t) < tol || (t >= 0 && fabs(t) < tol))) { bad++; report("ray hit/miss", S, S, t, got ? h.t : -1); }
+                continue;
+            }
+            if (!got) continue;
+            hits++;
+            if (fabs(h.t - t) > tol) { bad++; report("ray t", S, S, t, h.t); }
+            else if (t > 0 && 1 - dot(dv(h.n), nrm) > 1e-5) {
+                // at a corner any normal of the corner's cone is right: it must support the shape at the hit point
+                D2 x = dv(p) + dv(d) * t, hn = dv(h.n);
+                if (support(m, hn) - dot(hn, x) > tol) { bad++; report("ray normal (support excess)", S, S, 0, support(m, hn) - dot(hn, x)); }
+            }
+        }
+        TH_CHECK_MSG(bad == 0, "rays at %s: %d of %d wrong (%d hits)", type_name(TYPES[it]), bad, n, hits);
+        TH_CHECK(hits > n / 4);
+    }
+}
+
+// ---------------------------------------------------------------- direct paths against the general one
+// Circle-capsule and circle-polygon manifolds take a direct road; the general proxy road must agree with it
+// on every field, contact points included (the oracle above checks depth and normal, not where contacts lie).
+static void test_direct_paths_match_general(void)
+{
+    int bad = 0, n = COUNT(6000);
+    Rng r(9001);
+    for (int i = 0; i < n; i++) {
+        double size = i % 2 ? 1.5 : 10;
+        Shape A = random_shape(r, THC_CIRCLE, r.range(-1, 1), r.range(-1, 1), size);
+        Shape B = random_shape(r, i % 3 ? THC_POLY : THC_CAPSULE, r.range(-2 * size, 2 * size), r.range(-2 * size, 2 * size), size);
+        for (int swap = 0; swap < 2; swap++) {
+            const Shape &P = swap ? B : A, &Q = swap ? A : B;
+            thc_manifold fast, slow;
+            thc_collide(P.ptr(), P.type, P.x(), Q.ptr(), Q.type, Q.x(), &fast);
+            thc__proxy pa, pb;
+            thc_v2 o;
+            thc__pair_proxies(P.ptr(), P.type, P.x(), Q.ptr(), Q.type, Q.x(), &pa, &pb, &o);
+            thc__manifold(&pa, &pb, o, &slow);
+            double tol = 1e-4 * size;
+            bool same = fast.count == slow.count;
+            for (int k = 0; same && k < fast.count; k++)
+                same = fabsf(fast.depths[k] - slow.depths[k]) <= tol && len(dv(fast.contact_points[k]) - dv(slow.contact_points[k])) <= tol;
+            if (same && fast.count) same = len(dv(fast.n) - dv(slow.n)) <= 1e-4;
+            if (!same) { bad++; report("direct path differs (count fast, count general)", P, Q, fast.count, slow.count); }
+        }
+    }
+    TH_CHECK_MSG(bad == 0, "direct circle paths: %d of %d differ from the general path", bad, 2 * n);
+}
+
 int main(void)
 {
     g_prints = 0; TH_RUN(test_oracle_sanity);
     g_prints = 0; TH_RUN(test_rest_queries_exact);
     g_prints = 0; TH_RUN(test_nearly_parallel_segments);          // defect 1
+    g_prints = 0; TH_RUN(test_rays_exact);
+    g_prints = 0; TH_RUN(test_direct_paths_match_general);
     g_prints = 0; TH_RUN(test_toi_exact);
     g_prints = 0; TH_RUN(test_toi_point_where_b_is);              // defect 2
     g_prints = 0; TH_RUN(test_grazing_walls);                     // defect 3
