@@ -85,7 +85,8 @@ cmd_game() {
     fi
 }
 
-host_sources() { ls "$ROOT"/platform/*.cpp; }
+# Every platform/*.cpp except the other operating systems' backends (os_win32.cpp is built by build.bat).
+host_sources() { ls "$ROOT"/platform/*.cpp | grep -v '/os_win32\.cpp$'; }
 
 cmd_host() {
     mkdir -p "$B"

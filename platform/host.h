@@ -1,11 +1,24 @@
 /* host.h - declarations shared by the host's own files (the .cpp files in platform/). Not seen by the game.
 
-   Each platform file owns one job and exposes it here under a short banner:
-     main.cpp    process, flags, SDL window/input, the frame loop, snapshots, crash recovery
-     loader.cpp  watching files, running the build, loading/unloading the game library
-     render.cpp  the PlatformAPI drawing services: sprite batch, atlas, text, screenshots
-     tweak.cpp   the PlatformAPI tweak service: live literal values from the game sources
-*/
+   One file per job; each exposes its part here under a banner naming the file:
+     main.cpp     the frame loop: poll input, watch/build/reload, fixed steps, render, present
+     log.cpp      log lines, JSON-lines events, the game's log/event/time services
+     memory.cpp   the game's memory block and the snapshot taken before new code runs
+     guard.cpp    running library code guarded: faults and the watchdog (nothing else)
+     reload.cpp   the reload policy: build finished -> copy -> load -> stamp check -> snapshot -> swap ->
+                  verify unload; crash rollback; the calls into the running game
+     library.cpp  one game library: versioned copy, open, resolve the entry point, close, verify unmapped
+     watch.cpp    debounced batches of changed source/asset files
+     build.cpp    the game build in a child process (build.sh game), its output and errors
+     record.cpp   the F7 input loop and --record/--replay files
+     input.cpp    SDL events and --input scripts -> GameInput; the hot keys
+     overlay.cpp  the F1 overlay, crash and build-error panels
+     render.cpp   drawing services (sprite batch, text, camera, screenshots)
+     assets.cpp   what is loaded from disk for drawing: atlas pages, the packer child
+     font.cpp     the text font: checked, baked on a worker, installed
+     tweak.cpp    live TWEAK() literal values from the game sources
+     parse.cpp    reading outside input: flags, input scripts, recording headers, JSON escaping
+     os.h         the operating system (os_posix.cpp); nothing else includes system headers */
 #ifndef HOST_H
 #define HOST_H
 
@@ -13,15 +26,12 @@
 #include <stddef.h>
 #include <stdio.h>
 #include "game_api.h"
+#include "os.h"
 
 struct SDL_Renderer;
+union SDL_Event;
 
-/* ---------------------------------------------------------------- host services (main.cpp) */
-void        host_log(int level, const char *fmt, ...);                /* console + log file + event log */
-void        host_event(const char *ev, const char *fields_fmt, ...);  /* one JSON line: {"t":..,"ev":ev,<fields>} */
-double      host_time(void);                                          /* seconds since start */
-const char *host_root(void);                                          /* project root, no trailing slash */
-void        host_json_escape(const char *in, char *out, size_t cap);  /* for strings inside event fields */
+#define HOST_PATH 1024
 
 /* ---------------------------------------------------------------- reading outside input (parse.cpp) */
 #define MAX_SCREENSHOTS 32
@@ -65,10 +75,74 @@ int         key_by_name(const char *name);                                      
 int         script_parse(const char *text, const char *name, ScriptEvent **out, int *count, char *err, size_t cap);
 void        recording_header_write(uint8_t out[RECORDING_HEADER_BYTES], const RecordingHeader *h);
 int         recording_header_parse(const uint8_t *data, size_t len, RecordingHeader *h, char *err, size_t cap);
+void        host_json_escape(const char *in, char *out, size_t cap);  /* for strings inside event fields */
 
-/* ---------------------------------------------------------------- watching, building, loading (loader.cpp) */
+/* ---------------------------------------------------------------- the frame loop (main.cpp) */
+typedef struct FrameLoop {
+    int      quit;
+    int      paused, single_step;        /* F8, F9 */
+    int      want_screenshot;            /* F12 */
+    uint64_t frame;                      /* frames drawn since start */
+    uint64_t step;                       /* fixed steps run since start */
+} FrameLoop;
+
+extern Options     g_options;            /* the command line */
+extern FrameLoop   g_loop;
+extern PlatformAPI g_pf;                 /* the services handed to the game on every call */
+
+/* ---------------------------------------------------------------- log and events (log.cpp) */
+int         log_open(void);                                           /* the files named by g_options; 0 + message */
+void        log_close(void);
+void        log_frame_line(double work_ms, int sprites, int draw_calls);  /* --frame-log */
+void        log_fill_api(PlatformAPI *pf);                            /* log, event, time_seconds */
+void        host_log(int level, const char *fmt, ...);                /* console + log file + event log */
+void        host_event(const char *ev, const char *fields_fmt, ...);  /* one JSON line: {"t":..,"ev":ev,<fields>} */
+double      host_time(void);                                          /* seconds since start */
+const char *host_root(void);                                          /* project root, no trailing slash */
+
+/* ---------------------------------------------------------------- memory block and snapshots (memory.cpp) */
+typedef struct Memory {
+    GameMemory game;
+    uint8_t   *snapshot;          /* same size as the block, reserved lazily by the OS */
+    uint64_t   snapshot_used;     /* 0 = no snapshot */
+    uint64_t   snapshot_step;
+    uint64_t   snapshot_faulted;  /* bytes of the snapshot area already touched */
+} Memory;
+
+extern Memory g_memory;
+
+int      memory_init(uint64_t bytes);
+uint64_t memory_used(void);                /* the game's high-water mark, clamped to the block */
+void     memory_reset(void);               /* zero the used part: a fresh state */
+uint64_t memory_hash(void);                /* of the used part (replay checks) */
+void     snapshot_prefault(void);          /* touch a little more of the snapshot area each frame */
+double   snapshot_take(uint64_t step);     /* returns ms */
+void     snapshot_restore(void);
+
+/* ---------------------------------------------------------------- guarded calls (guard.cpp) */
+typedef enum GuardWhat { GUARD_LOAD, GUARD_UPDATE, GUARD_RENDER, GUARD_MIGRATE, GUARD_STATS } GuardWhat;
+extern const char *const GUARD_NAMES[];
+
+typedef struct GuardReport {     /* the last guarded call that did not return normally */
+    GuardWhat what;
+    OsFault   fault;
+} GuardReport;
+
+extern GuardReport g_guard_report;
+
+void        guard_init(double watchdog_s);
+int         guard_run(GuardWhat what, void (*fn)(void *), void *arg);   /* 0 returned; 1 crashed or hung */
+const char *guard_fault_name(void);                                     /* "SIGSEGV", "hang", ... */
+void        guard_describe_backtrace(const char *lib_path, char *out, size_t cap); /* "fn (file:line) <- ..." */
+
+/* guarded(GUARD_UPDATE, [&] { ... }): the lambda runs under guard_run. */
+template <class F> static inline int guarded(GuardWhat what, F f)
+{
+    return guard_run(what, [](void *p) { (*(F *)p)(); }, &f);
+}
+
+/* ---------------------------------------------------------------- watching (watch.cpp) */
 #define HOST_MAX_CHANGES 64
-#define HOST_PATH 1024
 
 typedef struct FileChanges {            /* one debounced batch of changed files */
     int  count;
@@ -78,6 +152,11 @@ typedef struct FileChanges {            /* one debounced batch of changed files 
     char paths[HOST_MAX_CHANGES][HOST_PATH];
 } FileChanges;
 
+int    watch_init(const char *root);            /* game/, tinyheaders/, assets/, build/game/ */
+int    watch_poll(FileChanges *out);            /* 1 when a debounced batch is ready */
+void   watch_shutdown(void);
+
+/* ---------------------------------------------------------------- building (build.cpp) */
 typedef struct BuildResult {
     int    finished;                    /* 1 on the frame the build child exited */
     int    ok;
@@ -86,37 +165,92 @@ typedef struct BuildResult {
     char   output[8192];                /* compiler output (truncated) */
 } BuildResult;
 
-typedef struct GameLib {
-    void   *handle;
-    GameAPI api;
-    int     version;                    /* 1, 2, 3... in load order */
-    char    path[HOST_PATH];            /* the versioned copy that was dlopen'ed */
-} GameLib;
-
-int    watch_init(const char *root);            /* inotify on game/, tinyheaders/, assets/, build/game/ */
-int    watch_poll(FileChanges *out);            /* 1 when a debounced batch is ready */
-void   watch_shutdown(void);
-
 void   build_start(const char *root);           /* runs "build.sh game" in a child; a running build queues one more */
 int    build_running(void);
 void   build_poll(BuildResult *out);            /* non-blocking */
 void   build_shutdown(void);
 
-const char *library_built_path(const char *root);                  /* <root>/build/game/libgame.so */
-int    library_open(const char *src, int version, GameLib *out, char *err, size_t errcap); /* copy, dlopen, resolve */
-int    library_close(GameLib *lib, char *err, size_t errcap);       /* dlclose + unmapped check; 0 if still mapped */
-int    library_is_mapped(const char *path);                         /* reads /proc/self/maps */
+/* ---------------------------------------------------------------- one game library (library.cpp) */
+typedef struct GameLib {
+    void   *handle;
+    GameAPI api;
+    int     version;                    /* 1, 2, 3... in load order */
+    char    path[HOST_PATH];            /* the versioned copy that was opened */
+} GameLib;
 
-/* ---------------------------------------------------------------- rendering (render.cpp) */
+const char *library_built_path(const char *root);                  /* <root>/build/game/libgame.so */
+int    library_open(const char *src, int version, GameLib *out, char *err, size_t errcap); /* copy, open, resolve */
+int    library_close(GameLib *lib, char *err, size_t errcap);       /* close + unmapped check; 0 if still mapped */
+int    library_is_mapped(const char *path);
+
+/* ---------------------------------------------------------------- reload policy and the running game (reload.cpp) */
+typedef struct GameRun {
+    int      loaded;             /* a library is loaded */
+    int      halted;             /* crashed with nothing to roll back to: wait for a fix */
+    int      fresh;              /* the current library has not run an update yet */
+    int      version_counter;
+    char     prev_good_path[HOST_PATH];  /* a copy of the library that ran before this one */
+    int      prev_good_version;
+    double   last_reload_t;
+    double   last_build_ms;
+    int      last_build_ok;
+    int      building;
+    double   build_frame_max_ms;
+    char     build_errors[4096]; /* first errors of the last failed build, for the overlay */
+    char     crash_text[2048];
+    OsFileStamp built_stamp;     /* the libgame.so our own build produced last */
+    double   change_seen_t;      /* when the watcher delivered the save that led to this build */
+    int      mem_has_layout;     /* the block holds state laid out by some library ... */
+    uint32_t mem_state_version;  /* ... with this stamp and size (kept while halted on the stub) */
+    uint64_t mem_state_size;
+} GameRun;
+
+extern GameRun g_reload;
+extern GameLib g_lib;            /* the running library */
+extern GameAPI g_api;            /* its entry points (a stub until a library loads) */
+
+void reload_init(void);                          /* the stub game until a library loads */
+int  reload_from(const char *src, const char *why);
+void reload_start(void);                         /* load build/game/libgame.so, or build it */
+void reload_handle_changes(const FileChanges *c);
+void reload_handle_build(const BuildResult *b);
+void reload_restart_state(void);                 /* F6 */
+void reload_on_crash(GuardWhat what);            /* roll back to the last good code and state */
+int  game_call_update(const GameInput *gi);      /* 1 if it crashed (already rolled back) */
+int  game_call_render(float alpha);
+void game_call_stats(char *buf, int cap);        /* "" when there are none */
+
+/* ---------------------------------------------------------------- recording (record.cpp) */
+typedef enum LoopMode { LOOP_OFF, LOOP_RECORDING, LOOP_PLAYING } LoopMode;
+
+LoopMode recording_mode(void);
+void     recording_toggle_loop(void);                 /* F7 */
+void     recording_stop(void);                        /* back to live play */
+void     recording_step(GameInput *gi);               /* records or replaces this step's input */
+int      recording_file_open(const char *path);       /* --record */
+int      recording_file_load(const char *path);       /* --replay */
+void     recording_close(void);
+
+/* ---------------------------------------------------------------- input (input.cpp) */
+int       input_init(void);                           /* --input script; 0 + message on a bad script */
+void      input_handle_event(const union SDL_Event *e);
+GameInput input_step(uint64_t step, float dt);        /* the input of one fixed step (scripts applied) */
+
+/* ---------------------------------------------------------------- overlay (overlay.cpp) */
 typedef struct RenderStats {
     int sprites;      /* submissions this frame */
     int batches;      /* (layer, page) runs */
     int draw_calls;   /* SDL_RenderGeometry calls */
 } RenderStats;
 
+void overlay_toggle(void);
+void overlay_note_frame(double work_ms);
+void overlay_draw(RenderStats rs, double fps);
+
+/* ---------------------------------------------------------------- rendering (render.cpp, assets.cpp, font.cpp) */
 int         render_init(SDL_Renderer *r, int view_w, int view_h, const char *font_path); /* 0 on failure */
 void        render_shutdown(void);
-void        render_fill_api(PlatformAPI *pf);           /* draw_sprite, draw_rect, draw_text, ... */
+void        render_fill_api(PlatformAPI *pf);           /* draw_sprite, draw_rect, draw_text, read_file ... */
 void        render_begin_frame(void);                   /* clears the submission buffer */
 RenderStats render_end_frame(void);                     /* sorts, batches and draws what was submitted */
 void        render_asset_changed(const char *path);     /* a file under assets/ changed (absolute path) */

@@ -18,7 +18,6 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 static_assert((int)TWEAK_FLOAT == THTW_FLOAT && (int)TWEAK_INT == THTW_INT && (int)TWEAK_BOOL == THTW_BOOL &&
               (int)TWEAK_VEC2 == THTW_VEC2 && (int)TWEAK_COLOR == THTW_COLOR, "game_api.h and th_tweak.h kinds differ");
@@ -63,31 +62,9 @@ static struct {
     char       status[256];
 } T;
 
-static double wall_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return ts.tv_sec + ts.tv_nsec / 1e9;
-}
+static double wall_now(void) { return os_wall_seconds(); }
 
-static char *read_text(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *buf = (char *)malloc(cap + 1);
-    for (;;) {
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (n < cap) break;
-        cap *= 2;
-        buf = (char *)realloc(buf, cap + 1);
-    }
-    fclose(f);
-    buf[n] = 0;
-    *len = n;
-    return buf;
-}
+static char *read_text(const char *path, size_t *len) { return os_read_file(path, len, (size_t)1 << 30); }
 
 static void text_free(TweakText *t)
 {
@@ -110,8 +87,8 @@ static void canonical(const char *file, char *out, size_t cap)
     char joined[HOST_PATH * 2];
     if (file[0] == '/') snprintf(joined, sizeof joined, "%s", file);
     else snprintf(joined, sizeof joined, "%s/%s", host_root(), file);
-    char real[PATH_MAX];
-    if (realpath(joined, real)) snprintf(out, cap, "%s", real);
+    char real[HOST_PATH * 2];
+    if (os_real_path(joined, real, sizeof real)) snprintf(out, cap, "%s", real);
     else snprintf(out, cap, "%s", joined);
 }
 

@@ -23,7 +23,7 @@
      easing:  th_ease_out_cubic th_ease_in_out_quad th_ease_out_back th_ease_out_elastic
      rng:     th_rng_seed th_rng_u64 th_rng_u32 th_rng_f01 th_rng_range th_rng_int
               th_rng_unit_v2
-     hash:    th_hash_str (FNV-1a 32-bit)
+     hash:    th_hash_str (FNV-1a 32-bit), th_hash_bytes64 (FNV-1a 64-bit over bytes)
 
    CONVENTIONS
      Angles are radians; v2_perp turns a vector a quarter turn
@@ -60,6 +60,7 @@
 #ifndef TH_MATH_H
 #define TH_MATH_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <math.h>
 
@@ -254,6 +255,18 @@ static inline uint32_t th_hash_str(const char *s)
     while (*s) {
         h ^= (uint8_t)*s++;
         h *= 16777619u;
+    }
+    return h;
+}
+
+/* FNV-1a, 64 bit, over n bytes. */
+static inline uint64_t th_hash_bytes64(const void *data, size_t n)
+{
+    const uint8_t *p = (const uint8_t *)data;
+    uint64_t h = 14695981039346656037ull;
+    for (size_t i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= 1099511628211ull;
     }
     return h;
 }

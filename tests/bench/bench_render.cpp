@@ -7,6 +7,9 @@
    plus render_10k_batched_cpu_ms, the batched frame without the flush (what the host spends before
    the renderer rasterizes). Medians over interleaved repeats. Needs build/tools/atlas_pack. */
 #include "render.cpp"
+#include "assets.cpp"
+#include "font.cpp"
+#include "os_posix.cpp"
 
 #include <time.h>
 
@@ -97,7 +100,7 @@ int main(void)
     for (const GameSprite &s : ordered) {
         const SpriteInfo *si = sprite_lookup(s.sprite);
         if (!si || si->page < 0) { fprintf(stderr, "bench_render: sprite missing from the atlas\n"); return 1; }
-        const Page &pg = g_r.pages[si->page];
+        const Page &pg = g_render.pages[si->page];
         copies.push_back({ pg.tex, { (int)lroundf(si->u0 * pg.w), (int)lroundf(si->v0 * pg.h), 32, 32 }, { s.x, s.y, 32, 32 } });
     }
 

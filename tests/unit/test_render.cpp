@@ -1,10 +1,13 @@
-/* Tests for platform/render.cpp, compiled into this program with stub host services, under SDL's
+/* Tests for platform/render.cpp (with assets.cpp and font.cpp), compiled into this program with stub host services, under SDL's
    offscreen video driver and software renderer: batched drawing equals SDL_RenderCopy drawing pixel
    for pixel, one draw call per (layer, page) run, text boxes match measure_text, placeholders for
    unknown/broken sprites and fonts, the camera, screenshots, and assets reloading while it runs. */
 #define TH_TEST_IMPLEMENTATION
 #include "th_test.h"
 #include "render.cpp"
+#include "assets.cpp"
+#include "font.cpp"
+#include "os_posix.cpp"
 
 #include <dirent.h>
 #include <map>
@@ -61,7 +64,7 @@ void host_json_escape(const char *in, char *out, size_t cap)
 static const int VIEW_W = 320, VIEW_H = 240;
 static SDL_Window *g_win;
 static SDL_Renderer *g_ren;
-static PlatformAPI g_pf;
+PlatformAPI g_pf;
 static std::string g_repo;
 
 static int count_events(const char *ev, const char *needle = "")
@@ -145,7 +148,7 @@ static void wait_idle(double seconds = 5)
     double end = host_time() + seconds;
     while (host_time() < end) {
         render_update();
-        if (!g_r.pack_pid && g_r.atlas_worker.state == 0 && !g_r.pack_queued && g_r.font_worker.state == 0 && !g_r.font_queued) return;
+        if (!g_render.pack.pid && g_render.atlas_worker.state == 0 && !g_render.pack_queued && g_render.font_worker.state == 0 && !g_render.font_queued) return;
         SDL_Delay(2);
     }
 }
@@ -217,16 +220,16 @@ static void draw_reference(const std::vector<GameSprite> &in)
         SDL_Rect src;
         float w, h, px = 0.5f, py = 0.5f;
         if (it.page == PAGE_SYSTEM) {
-            tex = g_r.system;
-            src = { g_r.font->white_x + 2, g_r.font->white_y + 2, 2, 2 };
+            tex = g_render.system;
+            src = { g_render.font->white_x + 2, g_render.font->white_y + 2, 2, 2 };
             w = h = 1;
         } else if (it.page == PAGE_PLACEHOLDER) {
-            tex = g_r.placeholder;
+            tex = g_render.placeholder;
             src = { 0, 0, 16, 16 };
             api_sprite_size(s.sprite, &w, &h);
         } else {
             const SpriteInfo *si = sprite_lookup(s.sprite);
-            const Page &pg = g_r.pages[it.page];
+            const Page &pg = g_render.pages[it.page];
             tex = pg.tex;
             src = { (int)lroundf(si->u0 * pg.w), (int)lroundf(si->v0 * pg.h), (int)si->w, (int)si->h };
             w = si->w; h = si->h; px = si->pivot_x; py = si->pivot_y;
@@ -236,10 +239,10 @@ static void draw_reference(const std::vector<GameSprite> &in)
         float ox = s.origin_x == GAME_ORIGIN_PIVOT ? px : s.origin_x, oy = s.origin_x == GAME_ORIGIN_PIVOT ? py : s.origin_y;
         float x = s.x, y = s.y;
         if (s.layer < GAME_LAYER_UI) {
-            x = (x - g_r.cam_x) * g_r.cam_zoom;
-            y = (y - g_r.cam_y) * g_r.cam_zoom;
-            w *= g_r.cam_zoom;
-            h *= g_r.cam_zoom;
+            x = (x - g_render.cam_x) * g_render.cam_zoom;
+            y = (y - g_render.cam_y) * g_render.cam_zoom;
+            w *= g_render.cam_zoom;
+            h *= g_render.cam_zoom;
         }
         SDL_FRect dst = { x - ox * w, y - oy * h, w, h };
         SDL_FPoint center = { ox * w, oy * h };
@@ -282,7 +285,7 @@ static void save_png(const char *name, const std::vector<uint32_t> &px, int w = 
 /* ---------------------------------------------------------------- tests */
 static void test_atlas_loaded(void)
 {
-    TH_CHECK_EQ_INT(g_r.page_count, 3);
+    TH_CHECK_EQ_INT(g_render.page_count, 3);
     const SpriteInfo *b1 = sprite_lookup(game_sprite_id("big1")), *b2 = sprite_lookup(game_sprite_id("big2"));
     TH_CHECK(b1 && b2 && b1->page != b2->page);
     float w = 0, h = 0;
@@ -396,7 +399,7 @@ static void test_batch_boundaries_and_order(void)
     RenderStats st = draw_batched(sc);
     TH_CHECK_EQ_INT(st.batches, expected_runs(sc));
     TH_CHECK_EQ_INT(st.draw_calls, expected_runs(sc));
-    const thsb_batcher &sb = g_r.sb;
+    const thsb_batcher &sb = g_render.sb;
     for (int b = 1; b < sb.batch_count; b++)
         TH_CHECK(std::make_pair(sb.batches[b - 1].layer, sb.batches[b - 1].page) < std::make_pair(sb.batches[b].layer, sb.batches[b].page));
     TH_CHECK_EQ_INT(sb.batches[0].layer, -3);
@@ -580,7 +583,7 @@ static void test_png_reload_break_and_fix(void)
     TH_CHECK(wait_event("asset_reload", "a.png", before - 0));
     uint32_t p = pixel_of_sprite("a");
     TH_CHECK_MSG(rgba(p, 0) == 0 && rgba(p, 1) == 255 && rgba(p, 2) == 0, "after reload a is %08x", p);
-    TH_CHECK_EQ_INT(g_r.page_count, 3);
+    TH_CHECK_EQ_INT(g_render.page_count, 3);
     /* broken: placeholder + error event naming the file */
     int errors = count_events("asset_error", "a.png");
     write_file(a, "garbage");
@@ -616,7 +619,7 @@ static void test_png_reload_break_and_fix(void)
     render_asset_changed((g_root + "/assets/sprites/b.png").c_str());
     render_update();
     for (int i = 0; i < 5; i++) render_asset_changed((g_root + "/assets/sprites/c/d.png").c_str());
-    TH_CHECK_EQ_INT(g_r.pack_queued, 1);
+    TH_CHECK_EQ_INT(g_render.pack_queued, 1);
     wait_idle();
     TH_CHECK_EQ_INT(count_events("asset_reload") - packs_before, 2);
     /* the ms field is there */
@@ -651,13 +654,13 @@ static void test_font_reload_and_missing_font(void)
     errs = count_events("asset_error", "default.ttf");
     render_asset_changed(proj.c_str());
     TH_CHECK(wait_event("asset_error", "default.ttf", errs));
-    TH_CHECK(!g_r.font->ok);
+    TH_CHECK(!g_render.font->ok);
     /* removing it goes back to the default font */
     remove(proj.c_str());
     n = count_events("asset_reload", "default.ttf");
     render_asset_changed(proj.c_str());
     TH_CHECK(wait_event("asset_reload", "default.ttf", n));
-    TH_CHECK(g_r.font->ok);
+    TH_CHECK(g_render.font->ok);
     g_pf.measure_text("iiii", 32, &after, &h);
     TH_CHECK_NEAR(after, before, 0.01);
 
@@ -711,7 +714,7 @@ static void test_missing_manifest_keeps_running(void)
     run("mv '" + saved + "' '" + g_root + "/build/assets'");
     run("mv '" + tools + "' '" + g_root + "/build/tools'");
     start(nullptr);
-    TH_CHECK_EQ_INT(g_r.page_count, 3);
+    TH_CHECK_EQ_INT(g_render.page_count, 3);
 }
 
 int main(void)

@@ -304,6 +304,10 @@ static void test_hash(void)
     h = (h ^ 0xC3u) * 16777619u;
     h = (h ^ 0xA9u) * 16777619u;
     TH_CHECK_EQ_INT(th_hash_str(high), h);
+    /* 64-bit FNV-1a reference values */
+    TH_CHECK(th_hash_bytes64("", 0) == 0xcbf29ce484222325ull);
+    TH_CHECK(th_hash_bytes64("a", 1) == 0xaf63dc4c8601ec8cull);
+    TH_CHECK(th_hash_bytes64("foobar", 6) == 0x85944171f73967e8ull);
 }
 
 int main(void)

@@ -1,0 +1,167 @@
+/* input.cpp - SDL events and --input scripts become the GameInput of each fixed step; F-keys are the
+   host's hot keys. */
+#include "host.h"
+
+#include <SDL.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+static const struct { SDL_Scancode sc; GameKey key; } KEYMAP[] = {
+#define K(l) { SDL_SCANCODE_##l, KEY_##l }
+    K(A), K(B), K(C), K(D), K(E), K(F), K(G), K(H), K(I), K(J), K(K), K(L), K(M), K(N), K(O), K(P), K(Q), K(R),
+    K(S), K(T), K(U), K(V), K(W), K(X), K(Y), K(Z), K(0), K(1), K(2), K(3), K(4), K(5), K(6), K(7), K(8), K(9),
+    K(UP), K(DOWN), K(LEFT), K(RIGHT), K(SPACE), K(ESCAPE), K(TAB), K(BACKSPACE), K(LSHIFT), K(RSHIFT),
+    K(LCTRL), K(RCTRL), K(LALT), K(RALT), K(F1), K(F2), K(F3), K(F4), K(F5), K(F6), K(F7), K(F8), K(F9), K(F10),
+    K(F11), K(F12),
+#undef K
+    { SDL_SCANCODE_RETURN, KEY_ENTER },
+};
+
+static const struct { SDL_GameControllerButton b; GameKey key; } PADMAP[] = {
+    { SDL_CONTROLLER_BUTTON_A, KEY_PAD_A }, { SDL_CONTROLLER_BUTTON_B, KEY_PAD_B },
+    { SDL_CONTROLLER_BUTTON_X, KEY_PAD_X }, { SDL_CONTROLLER_BUTTON_Y, KEY_PAD_Y },
+    { SDL_CONTROLLER_BUTTON_START, KEY_PAD_START }, { SDL_CONTROLLER_BUTTON_BACK, KEY_PAD_BACK },
+    { SDL_CONTROLLER_BUTTON_LEFTSHOULDER, KEY_PAD_LB }, { SDL_CONTROLLER_BUTTON_RIGHTSHOULDER, KEY_PAD_RB },
+    { SDL_CONTROLLER_BUTTON_DPAD_UP, KEY_PAD_UP }, { SDL_CONTROLLER_BUTTON_DPAD_DOWN, KEY_PAD_DOWN },
+    { SDL_CONTROLLER_BUTTON_DPAD_LEFT, KEY_PAD_LEFT }, { SDL_CONTROLLER_BUTTON_DPAD_RIGHT, KEY_PAD_RIGHT },
+};
+
+/* The live input state, fed by SDL and by scripted events; each step copies it into a GameInput. */
+static struct {
+    uint8_t down[KEY_COUNT];
+    uint8_t went_down[KEY_COUNT];   /* since the last step: a tap shorter than a step still counts */
+    uint8_t went_up[KEY_COUNT];
+    float   axis[AXIS_COUNT];
+    float   mouse_x, mouse_y, wheel;
+    SDL_GameController *pad;
+} g_input;
+
+/* --input: events by step number */
+static struct { ScriptEvent *ev; int count, next; } g_script;
+
+/* ---------------------------------------------------------------- hot keys */
+static void hotkey(GameKey k)
+{
+    switch (k) {
+    case KEY_F1: overlay_toggle(); break;
+    case KEY_F2: g_pf.debug_draw = !g_pf.debug_draw; host_event("debug_draw", "\"on\":%s", g_pf.debug_draw ? "true" : "false"); break;
+    case KEY_F5: host_log(LOG_INFO, "F5: rebuild and reload"); build_start(g_options.root); break;
+    case KEY_F6: reload_restart_state(); break;
+    case KEY_F7: recording_toggle_loop(); break;
+    case KEY_F8: g_loop.paused = !g_loop.paused; host_event("pause", "\"on\":%s", g_loop.paused ? "true" : "false"); break;
+    case KEY_F9: if (g_loop.paused) g_loop.single_step = 1; break;
+    case KEY_F12: g_loop.want_screenshot = 1; break;
+    default: break;
+    }
+}
+
+/* ---------------------------------------------------------------- live state */
+static void input_key(GameKey k, int down)
+{
+    if (k <= KEY_NONE || k >= KEY_COUNT) return;
+    if (down && !g_input.down[k]) { g_input.went_down[k] = 1; if (k >= KEY_F1 && k <= KEY_F12) hotkey(k); }
+    if (!down && g_input.down[k]) g_input.went_up[k] = 1;
+    g_input.down[k] = (uint8_t)down;
+}
+
+static float axis_value(Sint16 raw, int trigger)
+{
+    float v = raw / 32767.0f;
+    if (v < -1) v = -1;
+    float dead = trigger ? 0.05f : 0.2f;
+    if (v > -dead && v < dead) return 0;
+    return v > 0 ? (v - dead) / (1 - dead) : (v + dead) / (1 - dead);
+}
+
+void input_handle_event(const SDL_Event *e)
+{
+    switch (e->type) {
+    case SDL_QUIT: g_loop.quit = 1; break;
+    case SDL_KEYDOWN: case SDL_KEYUP:
+        if (e->key.repeat) break;
+        if (e->key.keysym.scancode == SDL_SCANCODE_ESCAPE && e->type == SDL_KEYDOWN) { g_loop.quit = 1; break; }
+        for (auto &k : KEYMAP) if (k.sc == e->key.keysym.scancode) input_key(k.key, e->type == SDL_KEYDOWN);
+        break;
+    case SDL_MOUSEMOTION: g_input.mouse_x = (float)e->motion.x; g_input.mouse_y = (float)e->motion.y; break;
+    case SDL_MOUSEBUTTONDOWN: case SDL_MOUSEBUTTONUP: {
+        GameKey k = e->button.button == SDL_BUTTON_LEFT ? KEY_MOUSE_LEFT : e->button.button == SDL_BUTTON_RIGHT ? KEY_MOUSE_RIGHT : KEY_MOUSE_MIDDLE;
+        input_key(k, e->type == SDL_MOUSEBUTTONDOWN);
+    } break;
+    case SDL_MOUSEWHEEL: g_input.wheel += (float)e->wheel.y; break;
+    case SDL_CONTROLLERDEVICEADDED:
+        if (!g_input.pad) {
+            g_input.pad = SDL_GameControllerOpen(e->cdevice.which);
+            if (g_input.pad) host_log(LOG_INFO, "gamepad: %s", SDL_GameControllerName(g_input.pad));
+        }
+        break;
+    case SDL_CONTROLLERDEVICEREMOVED:
+        if (g_input.pad && SDL_JoystickInstanceID(SDL_GameControllerGetJoystick(g_input.pad)) == e->cdevice.which) {
+            SDL_GameControllerClose(g_input.pad); g_input.pad = NULL; memset(g_input.axis, 0, sizeof g_input.axis);
+        }
+        break;
+    case SDL_CONTROLLERBUTTONDOWN: case SDL_CONTROLLERBUTTONUP:
+        for (auto &p : PADMAP) if (p.b == e->cbutton.button) input_key(p.key, e->type == SDL_CONTROLLERBUTTONDOWN);
+        break;
+    case SDL_CONTROLLERAXISMOTION:
+        if (e->caxis.axis < AXIS_COUNT) g_input.axis[e->caxis.axis] = axis_value(e->caxis.value, e->caxis.axis >= SDL_CONTROLLER_AXIS_TRIGGERLEFT);
+        break;
+    default: break;
+    }
+}
+
+/* ---------------------------------------------------------------- scripted input (--input) */
+int input_init(void)
+{
+    const char *path = g_options.input_path;
+    if (!path) return 1;
+    char *text = os_read_file(path, NULL, 64u << 20);
+    if (!text) { fprintf(stderr, "host: --input %s: %s\n", path, os_error_text()); return 0; }
+    char err[512];
+    int ok = script_parse(text, path, &g_script.ev, &g_script.count, err, sizeof err);
+    free(text);
+    if (!ok) fprintf(stderr, "host: %s\n", err);
+    return ok;
+}
+
+/* Applies the script's events for this step. A tap is down now and up on the next step. */
+static void script_apply(uint64_t step)
+{
+    static int pending_up[KEY_COUNT];
+    for (int k = 0; k < KEY_COUNT; k++) if (pending_up[k]) { pending_up[k] = 0; input_key((GameKey)k, 0); }
+    while (g_script.next < g_script.count && g_script.ev[g_script.next].step <= step) {
+        ScriptEvent *e = &g_script.ev[g_script.next++];
+        switch (e->kind) {
+        case SCRIPT_DOWN: input_key((GameKey)e->key, 1); break;
+        case SCRIPT_UP:   input_key((GameKey)e->key, 0); break;
+        case SCRIPT_TAP:  input_key((GameKey)e->key, 1); pending_up[e->key] = 1; break;
+        case SCRIPT_MOUSE: g_input.mouse_x = e->a; g_input.mouse_y = e->b; break;
+        case SCRIPT_AXIS: g_input.axis[e->key] = e->a; break;
+        case SCRIPT_QUIT: g_loop.quit = 1; break;
+        }
+    }
+}
+
+/* ---------------------------------------------------------------- one step */
+GameInput input_step(uint64_t step, float dt)
+{
+    if (g_script.count) script_apply(step);
+    GameInput gi;
+    memset(&gi, 0, sizeof gi);
+    gi.step = step;
+    gi.dt = dt;
+    for (int k = 0; k < KEY_COUNT; k++) {
+        gi.down[k] = g_input.down[k] || g_input.went_down[k];
+        gi.pressed[k] = g_input.went_down[k];
+        gi.released[k] = g_input.went_up[k];
+    }
+    memcpy(gi.axis, g_input.axis, sizeof gi.axis);
+    gi.mouse_x = g_input.mouse_x;
+    gi.mouse_y = g_input.mouse_y;
+    gi.wheel = g_input.wheel;
+    gi.gamepad_connected = g_input.pad != NULL;
+    memset(g_input.went_down, 0, sizeof g_input.went_down);
+    memset(g_input.went_up, 0, sizeof g_input.went_up);
+    g_input.wheel = 0;
+    return gi;
+}

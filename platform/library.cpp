@@ -1,0 +1,83 @@
+/* library.cpp - one game library: a complete file, copied to a versioned name (a loader hands back the
+   old image for a path it has seen), opened, its entry point resolved and checked; closed and checked
+   gone from the address space. */
+#include "host.h"
+
+#include <string.h>
+
+const char *library_built_path(const char *root)
+{
+    static char p[HOST_PATH];
+    snprintf(p, sizeof p, "%s/build/game/libgame.so", root);
+    return p;
+}
+
+static void discard(GameLib *out)
+{
+    os_lib_close(out->handle);
+    os_remove_file(out->path);
+    out->handle = NULL;
+}
+
+int library_open(const char *src, int version, GameLib *out, char *err, size_t errcap)
+{
+    memset(out, 0, sizeof *out);
+    if (!os_lib_complete(src, err, errcap)) return 0;
+    /* dlopen of a path it has seen returns the old image: every load gets a fresh name. */
+    char dir[HOST_PATH];
+    snprintf(dir, sizeof dir, "%s/build/game/loaded", host_root());
+    os_make_dir(dir);
+    snprintf(out->path, sizeof out->path, "%s/libgame.%d.v%d.so", dir, os_pid(), version);
+    if (!os_copy_file(src, out->path)) {
+        snprintf(err, errcap, "%s: cannot copy to %s: %s", src, out->path, os_error_text());
+        return 0;
+    }
+    char why[1024];
+    out->handle = os_lib_open(out->path, why, sizeof why);
+    if (!out->handle) {
+        snprintf(err, errcap, "%s: dlopen failed: %s", src, why);
+        os_remove_file(out->path);
+        return 0;
+    }
+    game_get_api_fn *get = (game_get_api_fn *)os_lib_symbol(out->handle, GAME_ENTRY_SYMBOL);
+    if (!get) {
+        snprintf(err, errcap, "%s: no entry point %s()", src, GAME_ENTRY_SYMBOL);
+        discard(out);
+        return 0;
+    }
+    out->api = get();
+    out->version = version;
+    if (out->api.api_version != GAME_API_VERSION) {
+        snprintf(err, errcap, "%s: built against contract v%u, this host speaks v%u - rebuild the host "
+                 "(./build.sh host) and restart it", src, out->api.api_version, GAME_API_VERSION);
+        discard(out);
+        return 0;
+    }
+    if (!out->api.update || !out->api.render || !out->api.load) {
+        snprintf(err, errcap, "%s: game_get_api() returned a NULL load/update/render", src);
+        discard(out);
+        return 0;
+    }
+    return 1;
+}
+
+int library_is_mapped(const char *path)
+{
+    OsRange r;
+    return os_mapped_ranges(path, &r, 1) > 0;
+}
+
+int library_close(GameLib *lib, char *err, size_t errcap)
+{
+    if (!lib->handle) return 1;
+    os_lib_close(lib->handle);
+    lib->handle = NULL;
+    int still = library_is_mapped(lib->path);
+    os_remove_file(lib->path);
+    if (still) {
+        snprintf(err, errcap, "%s is still mapped after dlclose (a STB_GNU_UNIQUE symbol, a thread_local or a "
+                 "static destructor in the game keeps it alive): its code and globals linger", lib->path);
+        return 0;
+    }
+    return 1;
+}

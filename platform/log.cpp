@@ -1,0 +1,121 @@
+/* log.cpp - log lines (console, log file, event log) and the JSON-lines event log; the game's log,
+   event and clock services. */
+#include "host.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static struct {
+    FILE  *json;           /* --log-json */
+    FILE  *file;           /* --log-file, or <root>/build/host.log */
+    FILE  *frames;         /* --frame-log */
+    double t0;             /* os_mono_seconds() at start */
+} g_log;
+
+static const char *LEVEL_NAMES[] = { "debug", "info", "warn", "error" };
+
+double host_time(void) { return os_mono_seconds() - g_log.t0; }
+const char *host_root(void) { return g_options.root; }
+
+int log_open(void)
+{
+    const Options *o = &g_options;
+    g_log.t0 = os_mono_seconds();
+    if (o->log_json) {
+        g_log.json = fopen(o->log_json, "w");
+        if (!g_log.json) { fprintf(stderr, "host: --log-json %s: %s\n", o->log_json, strerror(errno)); return 0; }
+    }
+    char logpath[HOST_PATH];
+    if (o->log_file) snprintf(logpath, sizeof logpath, "%s", o->log_file);
+    else { snprintf(logpath, sizeof logpath, "%s/build", o->root); os_make_dir(logpath); snprintf(logpath, sizeof logpath, "%s/build/host.log", o->root); }
+    g_log.file = fopen(logpath, "a");
+    if (!g_log.file) fprintf(stderr, "host: cannot open log file %s: %s\n", logpath, strerror(errno));
+    if (o->frame_log && !(g_log.frames = fopen(o->frame_log, "w"))) {
+        fprintf(stderr, "host: --frame-log %s: %s\n", o->frame_log, strerror(errno));
+        return 0;
+    }
+    return 1;
+}
+
+void log_close(void)
+{
+    if (g_log.file) fclose(g_log.file);
+    if (g_log.json) fclose(g_log.json);
+    if (g_log.frames) fclose(g_log.frames);
+    g_log.file = g_log.json = g_log.frames = NULL;
+}
+
+void log_frame_line(double work_ms, int sprites, int draw_calls)
+{
+    if (g_log.frames) fprintf(g_log.frames, "%llu %.3f %d %d\n", (unsigned long long)g_loop.frame, work_ms, sprites, draw_calls);
+}
+
+void host_event(const char *ev, const char *fields_fmt, ...)
+{
+    if (!g_log.json) return;
+    char fields[16384];
+    va_list ap;
+    va_start(ap, fields_fmt);
+    vsnprintf(fields, sizeof fields, fields_fmt, ap);
+    va_end(ap);
+    fprintf(g_log.json, "{\"t\":%.4f,\"wall\":%.4f,\"frame\":%llu,\"ev\":\"%s\"%s%s}\n", host_time(), os_wall_seconds(),
+            (unsigned long long)g_loop.frame, ev, fields[0] ? "," : "", fields);
+    fflush(g_log.json);
+}
+
+static void host_vlog(int level, const char *fmt, va_list ap)
+{
+    if (level < LOG_DEBUG || level > LOG_ERROR) level = LOG_INFO;
+    char msg[4096];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    double t = host_time();
+    FILE *con = level >= LOG_WARN ? stderr : stdout;
+    fprintf(con, "[%8.3f] %-5s %s\n", t, LEVEL_NAMES[level], msg);
+    fflush(con);
+    if (g_log.file) {
+        char stamp[32];
+        os_format_local_time(os_wall_seconds(), stamp, sizeof stamp);
+        fprintf(g_log.file, "%s [%8.3f] %-5s %s\n", stamp, t, LEVEL_NAMES[level], msg);
+        fflush(g_log.file);
+    }
+    char esc[8192];
+    host_json_escape(msg, esc, sizeof esc);
+    host_event("log", "\"level\":\"%s\",\"msg\":\"%s\"", LEVEL_NAMES[level], esc);
+}
+
+void host_log(int level, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    host_vlog(level, fmt, ap);
+    va_end(ap);
+}
+
+/* ---------------------------------------------------------------- services for the game */
+static void game_log(int level, const char *fmt, ...)
+{
+    char msg[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    host_log(level, "game: %s", msg);
+}
+
+static void game_event(const char *name, const char *fields_json)
+{
+    char esc[256];
+    host_json_escape(name ? name : "", esc, sizeof esc);
+    host_event("game", "\"name\":\"%s\"%s%s", esc, fields_json && fields_json[0] ? "," : "", fields_json ? fields_json : "");
+}
+
+static double game_time(void) { return host_time(); }
+
+void log_fill_api(PlatformAPI *pf)
+{
+    pf->log = game_log;
+    pf->event = game_event;
+    pf->time_seconds = game_time;
+}

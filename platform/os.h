@@ -1,0 +1,97 @@
+/* os.h - the only place the operating system shows. Everything else in platform/ calls these.
+
+   os_posix.cpp implements it for Linux (and the POSIX parts of macOS); a Windows port is one more file,
+   os_win32.cpp, behind the same declarations. No other platform file includes <dlfcn.h>, <signal.h>,
+   <pthread.h>, <unistd.h>, <execinfo.h>, <sys/...> or <windows.h>.
+
+   Conventions: functions return 1 (or a handle/count) on success and 0/NULL/-1 on failure; the reason
+   of the last failure is os_error_text(). Paths are UTF-8, '/'-separated. Nothing here logs: callers
+   decide what a failure means and say so. */
+#ifndef OS_H
+#define OS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---------------------------------------------------------------- time and process */
+double      os_mono_seconds(void);                                /* monotonic clock (the one clock for durations) */
+double      os_wall_seconds(void);                                /* seconds since 1970, for event stamps */
+void        os_format_local_time(double wall, char *out, size_t cap); /* "YYYY-MM-DD HH:MM:SS"; call outside game code */
+void        os_sleep_ms(int ms);
+int         os_pid(void);
+const char *os_error_text(void);                                  /* why the last os_ call failed */
+void        os_on_terminate(void (*fn)(void));                    /* Ctrl-C / termination request -> fn (async) */
+
+/* ---------------------------------------------------------------- files */
+typedef struct OsFileStamp { uint64_t dev, ino, size; int64_t mtime_ns; } OsFileStamp;
+
+char *os_read_file(const char *path, size_t *len, size_t max_bytes);  /* malloc'ed + NUL-terminated; NULL on error or too big */
+int   os_copy_file(const char *src, const char *dst);                 /* 1 when every byte was written */
+int   os_make_dir(const char *path);                                  /* 1 if the directory exists afterwards */
+int   os_is_file(const char *path);
+int   os_file_stamp(const char *path, OsFileStamp *out);              /* 0 if it does not exist */
+int   os_same_stamp(const OsFileStamp *a, const OsFileStamp *b);
+int   os_real_path(const char *path, char *out, size_t cap);          /* absolute, symlinks resolved; 0 if missing */
+int   os_remove_file(const char *path);
+typedef void os_dir_entry_fn(void *ctx, const char *name, int is_dir);
+int   os_list_dir(const char *dir, os_dir_entry_fn *fn, void *ctx);   /* skips "." and ".." */
+
+/* ---------------------------------------------------------------- directory watching */
+enum { OS_WATCH_CREATED = 1, OS_WATCH_MOVED_IN = 2, OS_WATCH_IS_DIR = 4 };
+typedef void os_watch_fn(void *ctx, int id, const char *name, unsigned flags);
+
+int  os_watch_open(void);
+int  os_watch_add(const char *dir);                  /* a watch id >= 0 (the same id for a dir already watched), -1 */
+void os_watch_read(os_watch_fn *fn, void *ctx);      /* non-blocking: every event since the last read */
+void os_watch_close(void);
+
+/* ---------------------------------------------------------------- child processes */
+typedef struct OsChild { int64_t pid; int out_fd; } OsChild;   /* all zero = none; out_fd > 0 while open */
+enum { OS_CHILD_STDOUT = 1, OS_CHILD_STDERR = 2 };             /* streams sent to the pipe; the rest to /dev/null */
+
+int  os_child_start(OsChild *c, const char *const argv[], unsigned capture);  /* argv[0] looked up in PATH */
+int  os_child_read(OsChild *c, char *buf, size_t cap);  /* non-blocking: bytes read now (0 = nothing yet) */
+int  os_child_poll(OsChild *c, int *exit_code, int *signal_no);  /* 0 running; 1 ended (and reaped); -1 lost */
+void os_child_kill(OsChild *c);                         /* terminate and reap */
+int  os_run(const char *const argv[], char *out, size_t cap, double timeout_s);  /* blocking; exit code, -1 */
+
+/* ---------------------------------------------------------------- dynamic libraries */
+typedef struct OsRange { uintptr_t lo, hi; uint64_t file_offset; } OsRange;
+
+int   os_lib_complete(const char *path, char *err, size_t cap);  /* 0 if the file is cut short (never load it) */
+void *os_lib_open(const char *path, char *err, size_t cap);  /* runs the library's static initializers */
+void *os_lib_symbol(void *lib, const char *name);
+void  os_lib_close(void *lib);
+int   os_mapped_ranges(const char *path, OsRange *out, int max);  /* where the file is mapped now; count */
+
+/* ---------------------------------------------------------------- address space */
+void *os_reserve(uint64_t bytes, uintptr_t preferred);   /* zeroed read/write pages, committed on first touch */
+
+/* ---------------------------------------------------------------- threads */
+typedef struct OsThread { uint64_t handle; int started; } OsThread;
+
+int  os_thread_start(OsThread *t, void *(*fn)(void *), void *arg);
+void os_thread_join(OsThread *t);
+
+/* ---------------------------------------------------------------- faults and the watchdog */
+/* os_guarded_call runs fn(arg) on the main thread so that a fault inside it (or an interrupt from the
+   watchdog naming this call's sequence number) returns to the caller instead of ending the process.
+   A fault on any other thread, or outside a guarded call, is not recoverable: it is reported with a
+   backtrace on stderr and the process ends (exit code 70) - never a jump across stacks. */
+enum { OS_FAULT_NONE, OS_FAULT_SEGV, OS_FAULT_BUS, OS_FAULT_FPE, OS_FAULT_ILL, OS_FAULT_ABORT, OS_FAULT_HANG };
+#define OS_MAX_BACKTRACE 32
+
+typedef struct OsFault {
+    int    kind;                       /* OS_FAULT_* */
+    void  *addr;                       /* faulting address, if any */
+    void  *bt[OS_MAX_BACKTRACE];       /* return addresses at the fault */
+    int    bt_count;
+} OsFault;
+
+void        os_fault_init(void);                       /* installs the handlers; the caller is the main thread */
+int         os_guarded_call(void (*fn)(void *), void *arg, uint64_t seq, OsFault *fault); /* 0 returned; 1 faulted/hung */
+int         os_interrupt_guarded_call(uint64_t seq);   /* from another thread; ignored unless call seq still runs */
+const char *os_fault_name(int kind);                   /* "SIGSEGV", ..., "hang" */
+uint64_t    os_guard_jumps(void);                      /* guarded calls that ended by a jump, since start */
+
+#endif /* OS_H */

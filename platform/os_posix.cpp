@@ -1,0 +1,579 @@
+/* os_posix.cpp - os.h for Linux: clocks, files, inotify, posix_spawn, dlopen, mmap, pthreads, signals.
+   The only platform file that includes system headers beyond the C/C++ standard library. */
+#include "os.h"
+
+#include <dirent.h>
+#include <dlfcn.h>
+#include <elf.h>
+#include <errno.h>
+#include <execinfo.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/inotify.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <atomic>
+
+extern char **environ;
+
+static thread_local char t_error[512];
+
+static void set_error(const char *what) { snprintf(t_error, sizeof t_error, "%s", what); }
+static void set_errno_error(void) { set_error(strerror(errno)); }
+const char *os_error_text(void) { return t_error; }
+
+/* ================================================================ time and process */
+double os_mono_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+double os_wall_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void os_format_local_time(double wall, char *out, size_t cap)
+{
+    time_t t = (time_t)wall;
+    struct tm tm;
+    localtime_r(&t, &tm);
+    strftime(out, cap, "%Y-%m-%d %H:%M:%S", &tm);
+}
+
+void os_sleep_ms(int ms)
+{
+    struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {}
+}
+
+int os_pid(void) { return (int)getpid(); }
+
+static void (*g_terminate_fn)(void);
+static void on_terminate_signal(int sig) { (void)sig; if (g_terminate_fn) g_terminate_fn(); }
+
+void os_on_terminate(void (*fn)(void))
+{
+    g_terminate_fn = fn;
+    signal(SIGINT, on_terminate_signal);
+    signal(SIGTERM, on_terminate_signal);
+    signal(SIGPIPE, SIG_IGN);
+}
+
+/* ================================================================ files */
+char *os_read_file(const char *path, size_t *len, size_t max_bytes)
+{
+    if (len) *len = 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) { set_errno_error(); return NULL; }
+    struct stat st;
+    size_t cap = fstat(fd, &st) == 0 && st.st_size > 0 ? (size_t)st.st_size : 4096;
+    if (cap > max_bytes) cap = max_bytes;
+    char *buf = (char *)malloc(cap + 1);
+    size_t n = 0;
+    for (;;) {
+        if (!buf) { close(fd); set_error("out of memory"); return NULL; }
+        if (n == cap) {
+            char probe;
+            ssize_t more = read(fd, &probe, 1);
+            if (more == 0) break;
+            if (more < 0) { if (errno == EINTR) continue; set_errno_error(); free(buf); close(fd); return NULL; }
+            if (cap >= max_bytes) { set_error("file too large"); free(buf); close(fd); return NULL; }
+            size_t ncap = cap * 2 > max_bytes ? max_bytes : cap * 2;
+            char *nb = (char *)realloc(buf, ncap + 1);
+            if (!nb) { free(buf); buf = NULL; continue; }
+            buf = nb;
+            cap = ncap;
+            buf[n++] = probe;
+            continue;
+        }
+        ssize_t got = read(fd, buf + n, cap - n);
+        if (got == 0) break;
+        if (got < 0) { if (errno == EINTR) continue; set_errno_error(); free(buf); close(fd); return NULL; }
+        n += (size_t)got;
+    }
+    close(fd);
+    buf[n] = 0;
+    if (len) *len = n;
+    return buf;
+}
+
+int os_copy_file(const char *src, const char *dst)
+{
+    int in = open(src, O_RDONLY | O_CLOEXEC);
+    if (in < 0) { set_errno_error(); return 0; }
+    int out = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
+    if (out < 0) { set_errno_error(); close(in); return 0; }
+    char buf[1 << 16];
+    ssize_t n;
+    int ok = 1;
+    while ((n = read(in, buf, sizeof buf)) > 0)
+        if (write(out, buf, (size_t)n) != n) { set_errno_error(); ok = 0; break; }
+    if (n < 0) { set_errno_error(); ok = 0; }
+    close(in);
+    if (close(out) != 0) { set_errno_error(); ok = 0; }
+    return ok;
+}
+
+int os_make_dir(const char *path)
+{
+    if (mkdir(path, 0755) == 0 || errno == EEXIST) return 1;
+    set_errno_error();
+    return 0;
+}
+
+int os_is_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+int os_file_stamp(const char *path, OsFileStamp *out)
+{
+    struct stat st;
+    memset(out, 0, sizeof *out);
+    if (stat(path, &st) != 0) { set_errno_error(); return 0; }
+    out->dev = (uint64_t)st.st_dev;
+    out->ino = (uint64_t)st.st_ino;
+    out->size = (uint64_t)st.st_size;
+    out->mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+    return 1;
+}
+
+int os_same_stamp(const OsFileStamp *a, const OsFileStamp *b)
+{
+    return a->dev == b->dev && a->ino == b->ino && a->size == b->size && a->mtime_ns == b->mtime_ns;
+}
+
+int os_real_path(const char *path, char *out, size_t cap)
+{
+    char *r = realpath(path, NULL);
+    if (!r) { set_errno_error(); return 0; }
+    int ok = strlen(r) < cap;
+    if (ok) memcpy(out, r, strlen(r) + 1);
+    else set_error("path too long");
+    free(r);
+    return ok;
+}
+
+int os_remove_file(const char *path)
+{
+    if (unlink(path) == 0) return 1;
+    set_errno_error();
+    return 0;
+}
+
+int os_list_dir(const char *dir, os_dir_entry_fn *fn, void *ctx)
+{
+    DIR *d = opendir(dir);
+    if (!d) { set_errno_error(); return 0; }
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+        int is_dir = e->d_type == DT_DIR;
+        if (e->d_type == DT_UNKNOWN || e->d_type == DT_LNK) {
+            char full[4096];
+            struct stat st;
+            snprintf(full, sizeof full, "%s/%s", dir, e->d_name);
+            is_dir = stat(full, &st) == 0 && S_ISDIR(st.st_mode);
+        }
+        fn(ctx, e->d_name, is_dir);
+    }
+    closedir(d);
+    return 1;
+}
+
+/* ================================================================ directory watching (inotify) */
+static int g_inotify_fd = -1;
+
+int os_watch_open(void)
+{
+    if (g_inotify_fd >= 0) return 1;
+    g_inotify_fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+    if (g_inotify_fd < 0) { set_errno_error(); return 0; }
+    return 1;
+}
+
+int os_watch_add(const char *dir)
+{
+    if (g_inotify_fd < 0) { set_error("watcher not open"); return -1; }
+    uint32_t mask = IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ATTRIB;
+    int wd = inotify_add_watch(g_inotify_fd, dir, mask);
+    if (wd < 0) set_errno_error();
+    return wd;
+}
+
+void os_watch_read(os_watch_fn *fn, void *ctx)
+{
+    if (g_inotify_fd < 0) return;
+    char buf[16384] __attribute__((aligned(__alignof__(struct inotify_event))));
+    for (;;) {
+        ssize_t n = read(g_inotify_fd, buf, sizeof buf);
+        if (n <= 0) break;
+        for (char *q = buf; q < buf + n;) {
+            struct inotify_event *e = (struct inotify_event *)q;
+            if (e->len) {
+                unsigned flags = ((e->mask & IN_CREATE) ? OS_WATCH_CREATED : 0) | ((e->mask & IN_MOVED_TO) ? OS_WATCH_MOVED_IN : 0) |
+                                 ((e->mask & IN_ISDIR) ? OS_WATCH_IS_DIR : 0);
+                fn(ctx, e->wd, e->name, flags);
+            }
+            q += sizeof(struct inotify_event) + e->len;
+        }
+    }
+}
+
+void os_watch_close(void)
+{
+    if (g_inotify_fd >= 0) close(g_inotify_fd);
+    g_inotify_fd = -1;
+}
+
+/* ================================================================ child processes */
+int os_child_start(OsChild *c, const char *const argv[], unsigned capture)
+{
+    memset(c, 0, sizeof *c);
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) != 0) { set_errno_error(); return 0; }
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    if (capture & OS_CHILD_STDOUT) posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
+    else posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    if (capture & OS_CHILD_STDERR) posix_spawn_file_actions_adddup2(&fa, fds[1], 2);
+    else posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    pid_t pid = 0;
+    int rc = posix_spawnp(&pid, argv[0], &fa, NULL, (char *const *)argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    close(fds[1]);
+    if (rc != 0) {
+        close(fds[0]);
+        set_error(strerror(rc));
+        return 0;
+    }
+    fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK);
+    c->pid = pid;
+    c->out_fd = fds[0];
+    return 1;
+}
+
+int os_child_read(OsChild *c, char *buf, size_t cap)
+{
+    if (c->out_fd <= 0 || cap == 0) return 0;
+    for (;;) {
+        ssize_t n = read(c->out_fd, buf, cap);
+        if (n > 0) return (int)n;
+        if (n < 0 && errno == EINTR) continue;
+        return 0;
+    }
+}
+
+int os_child_poll(OsChild *c, int *exit_code, int *signal_no)
+{
+    if (exit_code) *exit_code = -1;
+    if (signal_no) *signal_no = 0;
+    if (!c->pid) return -1;
+    int status = 0;
+    pid_t r = waitpid((pid_t)c->pid, &status, WNOHANG);
+    if (r == 0) return 0;
+    c->pid = 0;
+    if (r < 0) { set_errno_error(); return -1; }  /* reaped elsewhere */
+    if (WIFEXITED(status) && exit_code) *exit_code = WEXITSTATUS(status);
+    if (WIFSIGNALED(status) && signal_no) *signal_no = WTERMSIG(status);
+    return 1;
+}
+
+void os_child_kill(OsChild *c)
+{
+    if (c->pid) {
+        kill((pid_t)c->pid, SIGTERM);
+        waitpid((pid_t)c->pid, NULL, 0);
+        c->pid = 0;
+    }
+    if (c->out_fd > 0) close(c->out_fd);
+    c->out_fd = 0;
+}
+
+int os_run(const char *const argv[], char *out, size_t cap, double timeout_s)
+{
+    OsChild c;
+    size_t len = 0;
+    if (cap) out[0] = 0;
+    if (!os_child_start(&c, argv, OS_CHILD_STDOUT)) return -1;
+    double until = os_mono_seconds() + timeout_s;
+    int code = -1, sig = 0, ended = 0;
+    for (;;) {
+        char tmp[4096];
+        int n = os_child_read(&c, tmp, sizeof tmp);
+        if (n > 0) {
+            size_t room = cap > len + 1 ? cap - len - 1 : 0;
+            size_t take = (size_t)n < room ? (size_t)n : room;
+            memcpy(out + len, tmp, take);
+            len += take;
+            if (cap) out[len] = 0;
+            continue;
+        }
+        if (ended) break;
+        int r = os_child_poll(&c, &code, &sig);
+        if (r != 0) { ended = 1; continue; }   /* one more read for what is left in the pipe */
+        if (os_mono_seconds() > until) { os_child_kill(&c); set_error("timed out"); return -1; }
+        os_sleep_ms(1);
+    }
+    os_child_kill(&c);
+    return sig ? -1 : code;
+}
+
+/* ================================================================ dynamic libraries */
+/* A library cut short (a build killed half way, a copy still running) must not reach dlopen: every
+   loadable segment and the section table have to lie inside the file. */
+int os_lib_complete(const char *path, char *err, size_t errcap)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) { snprintf(err, errcap, "%s: %s", path, strerror(errno)); return 0; }
+    struct stat st;
+    Elf64_Ehdr eh;
+    int ok = fstat(fileno(f), &st) == 0 && fread(&eh, sizeof eh, 1, f) == 1 && !memcmp(eh.e_ident, ELFMAG, SELFMAG) &&
+             eh.e_ident[EI_CLASS] == ELFCLASS64;
+    if (!ok) { snprintf(err, errcap, "%s: not a 64-bit ELF file", path); fclose(f); return 0; }
+    uint64_t size = (uint64_t)st.st_size;
+    if ((uint64_t)eh.e_shoff + (uint64_t)eh.e_shnum * eh.e_shentsize > size ||
+        (uint64_t)eh.e_phoff + (uint64_t)eh.e_phnum * eh.e_phentsize > size) {
+        snprintf(err, errcap, "%s: truncated (%llu bytes; its headers reach past the end)", path, (unsigned long long)size);
+        fclose(f);
+        return 0;
+    }
+    for (int i = 0; i < eh.e_phnum; i++) {
+        Elf64_Phdr ph;
+        if (fseek(f, (long)(eh.e_phoff + (uint64_t)i * eh.e_phentsize), SEEK_SET) != 0 || fread(&ph, sizeof ph, 1, f) != 1) {
+            snprintf(err, errcap, "%s: unreadable program header %d", path, i);
+            fclose(f);
+            return 0;
+        }
+        if (ph.p_type == PT_LOAD && ph.p_offset + ph.p_filesz > size) {
+            snprintf(err, errcap, "%s: truncated (%llu bytes; segment %d needs %llu)", path, (unsigned long long)size, i,
+                     (unsigned long long)(ph.p_offset + ph.p_filesz));
+            fclose(f);
+            return 0;
+        }
+    }
+    fclose(f);
+    return 1;
+}
+
+void *os_lib_open(const char *path, char *err, size_t cap)
+{
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        const char *why = dlerror();
+        snprintf(err, cap, "%s", why ? why : "dlopen failed");
+    }
+    return h;
+}
+
+void *os_lib_symbol(void *lib, const char *name) { return lib ? dlsym(lib, name) : NULL; }
+void  os_lib_close(void *lib) { if (lib) dlclose(lib); }
+
+int os_mapped_ranges(const char *path, OsRange *out, int max)
+{
+    FILE *f = fopen("/proc/self/maps", "r");
+    if (!f) { set_errno_error(); return 0; }
+    char line[4096 + 256];
+    size_t plen = strlen(path);
+    int count = 0;
+    while (fgets(line, sizeof line, f)) {
+        unsigned long lo, hi, off;
+        char perms[8];
+        int name_at = 0;
+        if (sscanf(line, "%lx-%lx %7s %lx %*s %*s %n", &lo, &hi, perms, &off, &name_at) != 4 || !name_at) continue;
+        const char *name = line + name_at;
+        /* the path exactly, or followed by " (deleted)" once the file is unlinked */
+        if (strncmp(name, path, plen) != 0 || (name[plen] != '\n' && name[plen] != 0 && name[plen] != ' ')) continue;
+        if (count < max) { out[count].lo = lo; out[count].hi = hi; out[count].file_offset = off; }
+        count++;
+    }
+    fclose(f);
+    return count < max ? count : max;
+}
+
+/* ================================================================ address space */
+void *os_reserve(uint64_t bytes, uintptr_t preferred)
+{
+    int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
+    void *p = MAP_FAILED;
+#ifdef MAP_FIXED_NOREPLACE
+    if (preferred) p = mmap((void *)preferred, bytes, PROT_READ | PROT_WRITE, flags | MAP_FIXED_NOREPLACE, -1, 0);
+#else
+    if (preferred) p = mmap((void *)preferred, bytes, PROT_READ | PROT_WRITE, flags, -1, 0);
+#endif
+    if (p == MAP_FAILED) p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, flags, -1, 0);
+    if (p == MAP_FAILED) { set_errno_error(); return NULL; }
+    return p;
+}
+
+/* ================================================================ threads */
+int os_thread_start(OsThread *t, void *(*fn)(void *), void *arg)
+{
+    pthread_t th;
+    t->started = 0;
+    int rc = pthread_create(&th, NULL, fn, arg);
+    if (rc != 0) { set_error(strerror(rc)); return 0; }
+    t->handle = (uint64_t)th;
+    t->started = 1;
+    return 1;
+}
+
+void os_thread_join(OsThread *t)
+{
+    if (!t->started) return;
+    pthread_join((pthread_t)t->handle, NULL);
+    t->started = 0;
+}
+
+/* ================================================================ faults and the watchdog */
+/* Only the main thread, inside os_guarded_call, may leave a fault by a jump: its stack is the one the
+   jump buffer belongs to. The watchdog's interrupt (SIGUSR2) carries the sequence number of the call
+   it means; a signal that arrives after that call returned finds another number (or none) and is
+   ignored. Any other fault is reported and ends the process. */
+static struct {
+    sigjmp_buf             jmp;
+    std::atomic<uint64_t>  running_seq;   /* the guarded call in progress on the main thread; 0 = none */
+    OsFault               *fault;
+    pthread_t              main_thread;
+    std::atomic<uint64_t>  jumps;
+    uint8_t                altstack[1 << 16];
+} g_guard;
+
+const char *os_fault_name(int kind)
+{
+    switch (kind) {
+    case OS_FAULT_SEGV: return "SIGSEGV"; case OS_FAULT_BUS: return "SIGBUS"; case OS_FAULT_FPE: return "SIGFPE";
+    case OS_FAULT_ILL: return "SIGILL"; case OS_FAULT_ABORT: return "SIGABRT"; case OS_FAULT_HANG: return "hang";
+    default: return "signal";
+    }
+}
+
+static int fault_kind(int sig)
+{
+    switch (sig) {
+    case SIGSEGV: return OS_FAULT_SEGV; case SIGBUS: return OS_FAULT_BUS; case SIGFPE: return OS_FAULT_FPE;
+    case SIGILL: return OS_FAULT_ILL; case SIGABRT: return OS_FAULT_ABORT; default: return OS_FAULT_NONE;
+    }
+}
+
+static void write_str(const char *s) { ssize_t r = write(2, s, strlen(s)); (void)r; }
+
+static void write_num(unsigned long long v)
+{
+    char b[24];
+    int i = (int)sizeof b;
+    b[--i] = 0;
+    do { b[--i] = (char)('0' + v % 10); v /= 10; } while (v && i > 0);
+    write_str(b + i);
+}
+
+/* Not recoverable: a fault on a thread that has no guarded call to return to. Async-signal-safe. */
+static void fault_fatal(int sig, const siginfo_t *si)
+{
+    write_str("host: fatal ");
+    write_str(os_fault_name(fault_kind(sig)));
+    write_str(" on thread ");
+    write_num((unsigned long long)gettid());
+    write_str(pthread_equal(pthread_self(), g_guard.main_thread) ? " (main thread, outside game code)" : " (not the main thread)");
+    write_str(", address 0x");
+    char hex[20];
+    uintptr_t a = si ? (uintptr_t)si->si_addr : 0;
+    int i = (int)sizeof hex;
+    hex[--i] = 0;
+    do { hex[--i] = "0123456789abcdef"[a & 15]; a >>= 4; } while (a && i > 0);
+    write_str(hex + i);
+    write_str("; backtrace:\n");
+    void *bt[OS_MAX_BACKTRACE];
+    int n = backtrace(bt, OS_MAX_BACKTRACE);
+    backtrace_symbols_fd(bt, n, 2);
+    write_str("host: ended (exit code 70) - the host cannot continue safely after a fault outside game code\n");
+    _exit(70);
+}
+
+static void fault_handler(int sig, siginfo_t *si, void *uc)
+{
+    (void)uc;
+    int is_main = pthread_equal(pthread_self(), g_guard.main_thread);
+    uint64_t running = g_guard.running_seq.load();
+    int kind;
+    if (sig == SIGUSR2) {
+        uint64_t meant = si && si->si_code == SI_QUEUE ? (uint64_t)(uintptr_t)si->si_value.sival_ptr : 0;
+        if (!is_main || !meant || meant != running) return;   /* late or stray: that call already returned */
+        kind = OS_FAULT_HANG;
+    } else {
+        if (!is_main || !running) {
+            if (is_main && sig == SIGABRT) { signal(sig, SIG_DFL); raise(sig); return; }
+            fault_fatal(sig, si);
+        }
+        kind = fault_kind(sig);
+    }
+    g_guard.running_seq.store(0);
+    OsFault *f = g_guard.fault;
+    if (f) {
+        f->kind = kind;
+        f->addr = sig == SIGUSR2 ? NULL : (si ? si->si_addr : NULL);
+        f->bt_count = backtrace(f->bt, OS_MAX_BACKTRACE);
+    }
+    g_guard.jumps.fetch_add(1);
+    siglongjmp(g_guard.jmp, 1);
+}
+
+void os_fault_init(void)
+{
+    void *warm[2];
+    backtrace(warm, 2);  /* loads the unwinder now, not inside a signal handler */
+    stack_t ss;
+    ss.ss_sp = g_guard.altstack;
+    ss.ss_size = sizeof g_guard.altstack;
+    ss.ss_flags = 0;
+    sigaltstack(&ss, NULL);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = fault_handler;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+    sigemptyset(&sa.sa_mask);
+    int sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGUSR2 };
+    for (int s : sigs) sigaction(s, &sa, NULL);
+    g_guard.main_thread = pthread_self();
+}
+
+int os_guarded_call(void (*fn)(void *), void *arg, uint64_t seq, OsFault *fault)
+{
+    memset(fault, 0, sizeof *fault);
+    g_guard.fault = fault;
+    if (sigsetjmp(g_guard.jmp, 1)) {
+        g_guard.running_seq.store(0);
+        return 1;
+    }
+    g_guard.running_seq.store(seq);
+    fn(arg);
+    g_guard.running_seq.store(0);
+    return 0;
+}
+
+int os_interrupt_guarded_call(uint64_t seq)
+{
+    if (!seq || g_guard.running_seq.load() != seq) return 0;
+    union sigval v;
+    v.sival_ptr = (void *)(uintptr_t)seq;
+    return pthread_sigqueue(g_guard.main_thread, SIGUSR2, v) == 0;
+}
+
+uint64_t os_guard_jumps(void) { return g_guard.jumps.load(); }

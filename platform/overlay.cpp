@@ -1,0 +1,105 @@
+/* overlay.cpp - the F1 overlay (frame times, library and build status, memory, the game's stats, hot
+   keys) and the panels that show without it: a crash and its rollback, build errors. */
+#include "host.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define FRAME_HISTORY 120
+
+static struct {
+    int   visible;                       /* F1 */
+    float frame_ms[FRAME_HISTORY];       /* work time of the last frames, a ring */
+    int   frame_at;
+} g_overlay;
+
+void overlay_toggle(void) { g_overlay.visible = !g_overlay.visible; }
+
+void overlay_note_frame(double work_ms)
+{
+    g_overlay.frame_ms[g_overlay.frame_at] = (float)work_ms;
+    g_overlay.frame_at = (g_overlay.frame_at + 1) % FRAME_HISTORY;
+}
+
+void overlay_draw(RenderStats rs, double fps)
+{
+    const int L = 30000;   /* above anything the game draws */
+    const float S = 16;
+    const GameRun *R = &g_reload;
+    int show_errors = R->build_errors[0] && !R->last_build_ok;
+    if (!g_overlay.visible && !show_errors && !R->crash_text[0] && !R->halted) return;
+    char line[1024];
+    float x = 10, y = 10;
+    float w = 600;
+    uint32_t white = 0xFFFFFFFFu, grey = 0xB0B0B0FFu, red = 0xFF6060FFu, green = 0x70FF70FFu;
+    if (g_overlay.visible) {
+        snprintf(line, sizeof line, "%.0f fps   work %.2f ms/frame   step %llu%s", fps,
+                 g_overlay.frame_ms[(g_overlay.frame_at + FRAME_HISTORY - 1) % FRAME_HISTORY],
+                 (unsigned long long)g_loop.step, g_loop.paused ? "   PAUSED (F8)" : "");
+        g_pf.draw_text(line, x, y, S, white, L + 1); y += S + 4;
+        /* frame-time graph: one bar per frame, the line marks 16.7 ms */
+        float gx = x, gy = y + 40;
+        for (int i = 0; i < FRAME_HISTORY; i++) {
+            float ms = g_overlay.frame_ms[(g_overlay.frame_at + i) % FRAME_HISTORY];
+            float bh = ms > 40 ? 40 : ms * 40 / 33.3f;
+            g_pf.draw_rect(gx + i * 4, gy - bh, 3, bh, ms > 16.7f ? 0xFF5050FFu : 0x50FF50FFu, L + 1);
+        }
+        g_pf.draw_rect(gx, gy - 20, FRAME_HISTORY * 4, 1, 0xFFFFFF80u, L + 2);
+        y += 46;
+        snprintf(line, sizeof line, "library v%d  reloaded %.1fs ago   build: %s", g_lib.version,
+                 R->last_reload_t > 0 ? host_time() - R->last_reload_t : 0.0,
+                 R->building ? "compiling..." : R->last_build_ms <= 0 ? "-" : R->last_build_ok ? "ok" : "FAILED");
+        g_pf.draw_text(line, x, y, S, R->building ? grey : R->last_build_ok || R->last_build_ms <= 0 ? green : red, L + 1); y += S + 4;
+        if (R->last_build_ms > 0) {
+            snprintf(line, sizeof line, "last build %.0f ms", R->last_build_ms);
+            g_pf.draw_text(line, x, y, S, grey, L + 1); y += S + 4;
+        }
+        if (tweak_status()[0]) { g_pf.draw_text(tweak_status(), x, y, S, grey, L + 1); y += S + 4; }
+        char stats[1024];
+        game_call_stats(stats, sizeof stats);
+        snprintf(line, sizeof line, "memory %.2f / %llu MB   sprites %d  batches %d  draws %d",
+                 g_memory.game.used / 1048576.0, (unsigned long long)(g_memory.game.size >> 20), rs.sprites, rs.batches, rs.draw_calls);
+        g_pf.draw_text(line, x, y, S, white, L + 1); y += S + 4;
+        /* the game's stats ("key":value,...) as "key value" pairs, wrapped to the panel */
+        char pretty[1200];
+        size_t o = 0, col = 0;
+        for (const char *p = stats; *p && o + 2 < sizeof pretty; p++) {
+            if (*p == '"' || *p == '{' || *p == '}') continue;
+            char c = *p == ':' ? ' ' : *p;
+            if (c == ',') { if (col > 60) { pretty[o++] = '\n'; col = 0; } else { pretty[o++] = ' '; pretty[o++] = ' '; col += 2; } continue; }
+            pretty[o++] = c;
+            col++;
+        }
+        pretty[o] = 0;
+        int rows = 1;
+        for (size_t i = 0; i < o; i++) rows += pretty[i] == '\n';
+        g_pf.draw_text(pretty, x, y, 14, grey, L + 1); y += rows * 17 + 4;
+        g_pf.draw_text("F1 overlay F2 shapes F5 reload F6 restart F7 loop F8 pause F9 step F12 shot Esc quit", x, y, 13, grey, L + 1);
+        y += S + 6;
+        LoopMode mode = recording_mode();
+        const char *loop = mode == LOOP_RECORDING ? "RECORDING (F7 to loop)" : mode == LOOP_PLAYING ? "LOOPING (F7 to stop)" : NULL;
+        if (loop) { g_pf.draw_text(loop, x, y, S, red, L + 1); y += S + 4; }
+    } else {
+        g_pf.draw_text("F1 for the overlay", x, y, S, grey, L + 1); y += S + 4;
+    }
+    if (R->crash_text[0]) {
+        g_pf.draw_text(R->halted ? "CRASHED - waiting for a fix (save a file)" : "CRASHED - rolled back to the last good code", x, y, S, red, L + 1);
+        y += S + 4;
+        g_pf.draw_text(R->crash_text, x, y, 13, white, L + 1);
+        float tw, th;
+        g_pf.measure_text(R->crash_text, 13, &tw, &th);
+        y += th + 6;
+        if (tw + 12 > w) w = tw + 12;
+    }
+    if (show_errors) {
+        g_pf.draw_text("BUILD FAILED - still running the last good code", x, y, S, red, L + 1);
+        y += S + 4;
+        g_pf.draw_text(R->build_errors, x, y, 13, white, L + 1);
+        float tw, th;
+        g_pf.measure_text(R->build_errors, 13, &tw, &th);
+        y += th;
+        if (tw + 12 > w) w = tw + 12;
+    }
+    /* the panel goes under the text (a lower layer), sized to what was drawn */
+    g_pf.draw_rect(x - 6, 4, w, y - 4 + 6, 0x000000C0u, L);
+}

@@ -1,0 +1,294 @@
+/* reload.cpp - the reload policy and the running game. A finished build is copied and opened under a
+   fresh name, its layout stamp compared with the state's, the state snapshotted, the libraries
+   swapped and the old one unloaded and checked gone. A crash in new code rolls back to the last good
+   library and the snapshot taken before it ran. Every call into the game goes through here, guarded. */
+#include "host.h"
+
+#include <string.h>
+
+GameRun g_reload;
+GameLib g_lib;
+GameAPI g_api;
+
+static GAME_LOAD(stub_load) { (void)mem; (void)pf; }
+static GAME_UPDATE(stub_update) { (void)mem; (void)in; (void)pf; }
+static GAME_RENDER(stub_render) { (void)mem; (void)alpha; (void)pf; }
+
+static void use_stub(void)
+{
+    memset(&g_api, 0, sizeof g_api);
+    g_api.load = stub_load;
+    g_api.update = stub_update;
+    g_api.render = stub_render;
+}
+
+void reload_init(void) { use_stub(); }
+
+/* ---------------------------------------------------------------- calls into the game */
+int game_call_update(const GameInput *gi)
+{
+    if (!guarded(GUARD_UPDATE, [gi] { g_api.update(&g_memory.game, gi, &g_pf); })) return 0;
+    reload_on_crash(GUARD_UPDATE);
+    return 1;
+}
+
+int game_call_render(float alpha)
+{
+    if (!guarded(GUARD_RENDER, [alpha] { g_api.render(&g_memory.game, alpha, &g_pf); })) return 0;
+    reload_on_crash(GUARD_RENDER);
+    return 1;
+}
+
+void game_call_stats(char *buf, int cap)
+{
+    buf[0] = 0;
+    if (g_api.stats && g_reload.loaded && guarded(GUARD_STATS, [buf, cap] { g_api.stats(&g_memory.game, buf, cap); })) buf[0] = 0;
+}
+
+static int call_migrate(uint32_t old_sv, uint64_t old_ss, int *migrated)
+{
+    *migrated = 0;
+    return guarded(GUARD_MIGRATE, [=] { *migrated = g_api.migrate(&g_memory.game, old_sv, old_ss, &g_pf); });
+}
+
+/* Runs the load hook of a freshly swapped library; a crash there is handled like any other. */
+static void run_load_hook(void)
+{
+    if (guarded(GUARD_LOAD, [] { g_api.load(&g_memory.game, &g_pf); })) reload_on_crash(GUARD_LOAD);
+}
+
+/* ---------------------------------------------------------------- the reload sequence */
+/* Open the new build under a fresh name, check its layout stamp, snapshot, swap, unload the old one
+   and check it is gone. */
+int reload_from(const char *src, const char *why)
+{
+    double t0 = os_mono_seconds();
+    GameLib next;
+    char err[2048];
+    int version = g_reload.version_counter + 1;
+    if (!library_open(src, version, &next, err, sizeof err)) {
+        host_log(LOG_ERROR, "reload: %s", err);
+        char esc[4096];
+        host_json_escape(err, esc, sizeof esc);
+        host_event("reload_failed", "\"version\":%d,\"reason\":\"%s\"", version, esc);
+        return 0;
+    }
+    g_reload.version_counter = version;
+    int had_state = g_reload.mem_has_layout;
+    uint32_t old_sv = g_reload.mem_state_version;
+    uint64_t old_ss = g_reload.mem_state_size;
+    int layout_changed = had_state && (next.api.state_version != old_sv || next.api.state_size != old_ss);
+    g_reload.mem_has_layout = 1;
+    g_reload.mem_state_version = next.api.state_version;
+    g_reload.mem_state_size = next.api.state_size;
+
+    /* Keep a copy of the running library: it is where a crash in the new one rolls back to. */
+    if (g_reload.loaded && !g_reload.halted) {
+        char keep[HOST_PATH];
+        snprintf(keep, sizeof keep, "%s/build/game/loaded/rollback.%d.so", g_options.root, os_pid());
+        if (os_copy_file(g_lib.path, keep)) {
+            snprintf(g_reload.prev_good_path, sizeof g_reload.prev_good_path, "%s", keep);
+            g_reload.prev_good_version = g_lib.version;
+        }
+    }
+    double snap_ms = snapshot_take(g_loop.step);
+
+    GameLib old = g_lib;
+    g_lib = next;
+    g_api = next.api;
+    g_reload.loaded = 1;
+    g_reload.halted = 0;
+    g_reload.fresh = 1;
+    g_reload.crash_text[0] = 0;
+
+    const char *state_action = had_state ? "kept" : "new";
+    if (layout_changed) {
+        /* Never run new code on memory laid out for the old code. */
+        int migrated = 0;
+        if (g_api.migrate) {
+            if (call_migrate(old_sv, old_ss, &migrated)) { migrated = 0; snapshot_restore(); }
+        }
+        if (migrated) {
+            state_action = "migrated";
+            host_log(LOG_INFO, "reload: state layout changed (version %u -> %u, %llu -> %llu bytes): migrated",
+                     old_sv, g_api.state_version, (unsigned long long)old_ss, (unsigned long long)g_api.state_size);
+        } else {
+            memory_reset();
+            state_action = "restarted";
+            host_log(LOG_WARN, "reload: state layout changed (version %u -> %u, %llu -> %llu bytes) and the game has no "
+                     "migration for it: the game state restarted from scratch", old_sv, g_api.state_version,
+                     (unsigned long long)old_ss, (unsigned long long)g_api.state_size);
+        }
+        snapshot_take(g_loop.step);
+    }
+
+    char uerr[2048] = "";
+    int unmapped = 1;
+    if (old.handle) unmapped = library_close(&old, uerr, sizeof uerr);
+    double swap_ms = (os_mono_seconds() - t0) * 1000.0;
+    g_reload.last_reload_t = host_time();
+    host_event("reload", "\"version\":%d,\"why\":\"%s\",\"swap_ms\":%.3f,\"snapshot_ms\":%.3f,\"state\":\"%s\","
+               "\"state_version\":%u,\"state_size\":%llu,\"old_unmapped\":%s,\"step\":%llu,\"path\":\"%s\"",
+               version, why, swap_ms, snap_ms, state_action, g_api.state_version,
+               (unsigned long long)g_api.state_size, unmapped ? "true" : "false", (unsigned long long)g_loop.step, g_lib.path);
+    if (!unmapped) {
+        host_log(LOG_ERROR, "reload: %s", uerr);
+        char esc[4096];
+        host_json_escape(uerr, esc, sizeof esc);
+        host_event("unload_failed", "\"reason\":\"%s\"", esc);
+    }
+    host_log(LOG_INFO, "reload: version %d loaded in %.2f ms (%s), state %s", version, swap_ms, why, state_action);
+    tweak_library_loaded();
+    run_load_hook();
+    return 1;
+}
+
+/* ---------------------------------------------------------------- rollback */
+void reload_on_crash(GuardWhat what)
+{
+    int hang = g_guard_report.fault.kind == OS_FAULT_HANG;
+    const char *kind = guard_fault_name();
+    char where[1500];
+    guard_describe_backtrace(g_lib.path, where, sizeof where);
+    char wesc[3000];
+    host_json_escape(where, wesc, sizeof wesc);
+    int crashed_version = g_lib.version;
+    host_log(LOG_ERROR, "game version %d %s in %s%s%s", crashed_version, hang ? "hung (watchdog)" : kind,
+             GUARD_NAMES[what], where[0] ? ": " : "", where);
+    snprintf(g_reload.crash_text, sizeof g_reload.crash_text, "version %d: %s in %s %s", crashed_version, kind, GUARD_NAMES[what], where);
+
+    /* Back to the state from just before this code first ran, and to the code that ran before it. */
+    snapshot_restore();
+    char err[1024];
+    GameLib bad = g_lib;
+    memset(&g_lib, 0, sizeof g_lib);
+    library_close(&bad, err, sizeof err);
+    int rolled_back = 0;
+    if (g_reload.prev_good_path[0]) {
+        GameLib prev;
+        g_reload.version_counter++;
+        /* The restored memory has the layout of the crashed code; older code may only run on it if it matches. */
+        if (library_open(g_reload.prev_good_path, g_reload.version_counter, &prev, err, sizeof err) &&
+            prev.api.state_version == g_reload.mem_state_version && prev.api.state_size == g_reload.mem_state_size) {
+            g_lib = prev;
+            g_api = prev.api;
+            rolled_back = 1;
+        } else if (prev.handle) {
+            library_close(&prev, err, sizeof err);
+        }
+    }
+    /* A rolled-back library is not a target to roll back to again. */
+    g_reload.prev_good_path[0] = 0;
+    if (!rolled_back) {
+        use_stub();
+        g_reload.halted = 1;
+        g_reload.loaded = 0;
+    }
+    host_event("crash", "\"version\":%d,\"signal\":\"%s\",\"in\":\"%s\",\"where\":\"%s\",\"rolled_back_to\":%d,"
+               "\"halted\":%s,\"snapshot_step\":%llu,\"step\":%llu",
+               crashed_version, kind, GUARD_NAMES[what], wesc, rolled_back ? g_reload.prev_good_version : 0,
+               g_reload.halted ? "true" : "false", (unsigned long long)g_memory.snapshot_step, (unsigned long long)g_loop.step);
+    tweak_library_loaded();
+    if (rolled_back) {
+        host_log(LOG_WARN, "rolled back to version %d and the state from step %llu; fix the code and save",
+                 g_reload.prev_good_version, (unsigned long long)g_memory.snapshot_step);
+        run_load_hook();
+    } else {
+        host_log(LOG_WARN, "nothing to roll back to: the game is halted until a build loads");
+    }
+}
+
+void reload_restart_state(void)
+{
+    memory_reset();
+    recording_stop();
+    host_event("state_restart", "");
+    host_log(LOG_INFO, "F6: game state restarted");
+    if (g_reload.loaded) run_load_hook();
+}
+
+/* ---------------------------------------------------------------- what starts a reload */
+/* Keeps the first few "file:line:col: message" lines of a failed build for the overlay. */
+static void keep_build_errors(const char *output)
+{
+    char *out = g_reload.build_errors;
+    size_t cap = sizeof g_reload.build_errors;
+    out[0] = 0;
+    size_t len = 0;
+    int lines = 0;
+    const char *p = output;
+    while (*p && lines < 6) {
+        const char *end = strchr(p, '\n');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        if ((memmem(p, n, ": error", 7) || memmem(p, n, "fatal error", 11)) && len + n + 2 < cap) {
+            const char *base = p;
+            const char *game = (const char *)memmem(p, n, "/game/", 6);
+            if (game) base = game + 1;
+            size_t m = n - (size_t)(base - p);
+            if (m > 110) m = 110;
+            memcpy(out + len, base, m);
+            len += m;
+            out[len++] = '\n';
+            out[len] = 0;
+            lines++;
+        }
+        p += n + (end ? 1 : 0);
+    }
+    if (!lines) snprintf(out, cap, "%.300s", output);
+}
+
+void reload_start(void)
+{
+    /* Start from the library on disk if it is there; build it otherwise (the frames don't wait). */
+    const char *lib = library_built_path(g_options.root);
+    OsFileStamp st;
+    if (os_file_stamp(lib, &st)) {
+        g_reload.built_stamp = st;
+        reload_from(lib, "start");
+    }
+    if (!g_reload.loaded) {
+        host_log(LOG_INFO, "no game library yet: building it");
+        build_start(g_options.root);
+    }
+}
+
+void reload_handle_changes(const FileChanges *c)
+{
+    int rebuild = 0;
+    for (int i = 0; i < c->count; i++) {
+        char esc[HOST_PATH * 2];
+        host_json_escape(c->paths[i], esc, sizeof esc);
+        host_event("file_changed", "\"path\":\"%s\"", esc);
+        if (strstr(c->paths[i], "/assets/")) render_asset_changed(c->paths[i]);
+        else if (!tweak_file_changed(c->paths[i])) rebuild = 1;   /* more than TWEAK literals changed */
+    }
+    /* after a failed build, any save rebuilds: the errors on screen must go when the code is fixed */
+    if (c->code && (rebuild || g_reload.build_errors[0])) {
+        g_reload.change_seen_t = host_time();
+        build_start(g_options.root);
+    }
+    if (c->library && !build_running()) {
+        OsFileStamp st;
+        const char *lib = library_built_path(g_options.root);
+        if (os_file_stamp(lib, &st) && (st.ino != g_reload.built_stamp.ino || st.mtime_ns / 1000000000 != g_reload.built_stamp.mtime_ns / 1000000000)) {
+            g_reload.built_stamp = st;
+            reload_from(lib, "outside build");
+        }
+    }
+}
+
+void reload_handle_build(const BuildResult *b)
+{
+    host_event("build_frames", "\"max_frame_interval_ms\":%.2f,\"ok\":%s", g_reload.build_frame_max_ms, b->ok ? "true" : "false");
+    g_reload.build_frame_max_ms = 0;
+    g_reload.last_build_ms = b->ms;
+    g_reload.last_build_ok = b->ok;
+    if (!b->ok) {
+        keep_build_errors(b->output);
+        host_log(LOG_ERROR, "build failed in %.0f ms; still running version %d\n%s", b->ms, g_lib.version, g_reload.build_errors);
+        return;
+    }
+    g_reload.build_errors[0] = 0;
+    os_file_stamp(library_built_path(g_options.root), &g_reload.built_stamp);
+    reload_from(library_built_path(g_options.root), "build");
+}

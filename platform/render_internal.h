@@ -1,0 +1,154 @@
+/* render_internal.h - what render.cpp (drawing), assets.cpp (atlas pages, the packer child) and font.cpp
+   share: the tunables, the page and font types and the one RenderState. Not seen outside those three. */
+#ifndef RENDER_INTERNAL_H
+#define RENDER_INTERNAL_H
+
+#include <SDL.h>
+
+#include <atomic>
+#include <string>
+#include <vector>
+
+#include <stb_rect_pack.h>
+#include <stb_truetype.h>
+
+#include "host.h"
+#include "th_spritebatch.h"
+#include "th_atlas.h"
+
+/* ---------------------------------------------------------------- tunables */
+static const int   RENDER_MAX_SPRITES = 1 << 17;      /* submissions per frame, text glyphs included */
+static const int   MAX_ATLAS_PAGES    = 64;
+static const float FONT_SIZES[]       = { 12, 14, 16, 20, 24, 28, 32, 40, 48, 64 };  /* baked pixel heights */
+static const char *const DEFAULT_FONT       = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
+static const char *const PROJECT_FONT       = "assets/fonts/default.ttf";  /* used instead when it exists */
+static const float PLACEHOLDER_SIZE   = 32;           /* size of a sprite nobody knows the size of */
+static const int   MAX_FONT_BYTES     = 64 << 20;
+
+enum { PAGE_PLACEHOLDER = 254, PAGE_SYSTEM = 255 };
+enum { FONT_SIZE_COUNT = (int)(sizeof FONT_SIZES / sizeof FONT_SIZES[0]) };
+
+/* The baked characters: ASCII, Latin-1, Latin Extended-A, common punctuation; U+FFFD stands in for the rest. */
+static const uint32_t EXTRA_CODEPOINTS[] = { 0x2013, 0x2014, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2026,
+                                             0x20AC, 0x2122, 0x2190, 0x2191, 0x2192, 0x2193, 0xFFFD };
+enum { EXTRA_COUNT = (int)(sizeof EXTRA_CODEPOINTS / sizeof EXTRA_CODEPOINTS[0]) };
+enum { GLYPH_COUNT = 95 + (0x180 - 0xA0) + EXTRA_COUNT };
+
+/* ---------------------------------------------------------------- state */
+struct SpriteInfo {            /* one slot of the id -> sprite table (open addressing, id 0 = empty) */
+    uint32_t id;
+    int      page;             /* -1: known but broken (error in the manifest or its page failed) */
+    float    w, h, pivot_x, pivot_y;
+    float    u0, v0, u1, v1;
+};
+
+struct Page {
+    SDL_Texture *tex;
+    int          w, h;
+    uint64_t     hash;
+    std::string  file;
+};
+
+struct FontBake {              /* everything a font gives: built on a worker, installed on the main thread */
+    int         ok = 0;
+    std::string path, error;
+    std::vector<unsigned char> ttf;
+    stbtt_fontinfo info;
+    int         glyph[GLYPH_COUNT];
+    stbtt_packedchar chars[FONT_SIZE_COUNT][GLYPH_COUNT];
+    float       ascent = 0, descent = 0, line_gap = 0, unit = 0;  /* font units; unit = scale for 1 px height */
+    std::vector<unsigned char> rgba;    /* the system page */
+    int         w = 0, h = 0;
+    int         white_x = 0, white_y = 0;
+};
+
+struct AtlasJob {              /* manifest + changed pages, decoded on a worker */
+    std::string dir, manifest_path;
+    struct Snap { std::string file; uint64_t hash; int w, h; bool loaded; };
+    std::vector<Snap> current;
+    thal_manifest m;
+    int  manifest_ok = 0;
+    char manifest_err[512] = "";
+    struct Out { unsigned char *pixels = nullptr; bool reuse = false; std::string err; };
+    std::vector<Out> pages;
+    /* why it ran */
+    std::string trigger;
+    double change_t = -1;
+    OsFileStamp manifest_st;
+    int have_st = 0;
+};
+
+struct Worker {
+    OsThread th;
+    std::atomic<int> state{0};     /* 0 idle, 1 running, 2 finished */
+};
+
+struct RenderState {
+    SDL_Renderer *ren = nullptr;
+    int view_w = 0, view_h = 0;
+    std::string root, sprites_dir, assets_out, manifest_path, packer;
+
+    void *sb_memory = nullptr;
+    thsb_batcher sb;
+    float cam_x = 0, cam_y = 0, cam_zoom = 1;
+    double last_drop_log = -1e9;
+
+    Page pages[MAX_ATLAS_PAGES];
+    int page_count = 0;
+    SpriteInfo *table = nullptr;
+    uint32_t table_mask = 0;
+    OsFileStamp manifest_st;
+    int have_manifest_st = 0;
+    std::vector<uint32_t> warned_ids;
+
+    SDL_Texture *placeholder = nullptr;
+    SDL_Texture *system = nullptr;
+    FontBake *font = nullptr;
+    float white_u0 = 0, white_v0 = 0, white_u1 = 0, white_v1 = 0;
+    std::string font_path;          /* what is baked (or failed to bake) */
+    int font_configured = 0;        /* 1: --font given; 0: default resolution */
+
+    /* atlas_pack child */
+    OsChild pack;
+    std::string pack_err;
+    std::string pack_trigger;
+    double pack_change_t = -1;
+    int pack_started_this_frame = 0;
+    int pack_queued = 0;
+    std::string queued_trigger;
+    double queued_change_t = -1;
+
+    Worker atlas_worker;
+    AtlasJob *atlas_job = nullptr;
+    Worker font_worker;
+    FontBake *font_job = nullptr;
+    std::string font_job_path;
+    std::string font_job_trigger;
+    double font_job_change_t = -1;
+    int font_queued = 0;
+    std::string font_queued_trigger;
+    double font_queued_change_t = -1;
+    SDL_ScaleMode page_filter;
+};
+
+extern RenderState g_render;
+
+/* ---------------------------------------------------------------- shared between the two files */
+SDL_Texture      *make_texture(const unsigned char *rgba, int w, int h, SDL_ScaleMode mode);  /* render.cpp */
+const SpriteInfo *sprite_lookup(uint32_t id);                                                  /* render.cpp */
+void              asset_error(const std::string &file, const std::string &reason);  /* log + "asset_error" event */
+std::string       escaped(const std::string &s);                                  /* JSON-escaped */
+bool              file_exists(const std::string &p);
+void              start_worker(Worker *w, void *(*fn)(void *), void *arg);        /* state 1 -> 2 when fn returns */
+bool              worker_finished(Worker *w);                                     /* joins a finished worker */
+void              worker_wait(Worker *w);
+int               glyph_slot(uint32_t cp);                                         /* font.cpp */
+FontBake         *font_bake(const std::string &path);       /* never NULL; ->ok = 0 and ->error on a bad font */
+void              font_install(FontBake *fb, bool announce, const std::string &trigger, double change_t);
+std::string       font_resolve(const char *configured);    /* --font, the project font, or the system default */
+void              font_start_bake(const std::string &path, const std::string &trigger, double change_t);
+int               assets_init(const char *font_path);      /* font, atlas, packer check; 0 if something is missing */
+void              assets_shutdown(void);
+int64_t           assets_read_file(const char *path, void *dst, int64_t cap);  /* PlatformAPI read_file */
+
+#endif /* RENDER_INTERNAL_H */

@@ -1,0 +1,139 @@
+/* watch.cpp - which files changed: game/, tinyheaders/, assets/ and build/game/ are watched (folders
+   created or moved in later too), saves are debounced into one batch, editor noise is dropped. */
+#include "host.h"
+
+#include <string.h>
+
+#define WATCH_DEBOUNCE_S 0.030
+#define WATCH_MAX_DIRS 512
+
+static struct {
+    int    open;
+    int    id[WATCH_MAX_DIRS];
+    char   dir[WATCH_MAX_DIRS][HOST_PATH];
+    int    dir_count;
+    char   root[HOST_PATH];
+    FileChanges pending;
+    double last_event_t;
+} g_watch;
+
+static void watch_add_tree(const char *dir);
+
+static void add_subdir(void *ctx, const char *name, int is_dir)
+{
+    const char *dir = (const char *)ctx;
+    if (name[0] == '.' || !is_dir) return;
+    char sub[HOST_PATH];
+    snprintf(sub, sizeof sub, "%s/%s", dir, name);
+    watch_add_tree(sub);
+}
+
+static void watch_add_tree(const char *dir)
+{
+    if (g_watch.dir_count >= WATCH_MAX_DIRS) return;
+    int id = os_watch_add(dir);
+    if (id < 0) return;
+    for (int i = 0; i < g_watch.dir_count; i++) if (g_watch.id[i] == id) return;  /* already watched */
+    g_watch.id[g_watch.dir_count] = id;
+    snprintf(g_watch.dir[g_watch.dir_count], HOST_PATH, "%s", dir);
+    g_watch.dir_count++;
+    os_list_dir(dir, add_subdir, (void *)dir);
+}
+
+int watch_init(const char *root)
+{
+    snprintf(g_watch.root, sizeof g_watch.root, "%s", root);
+    if (!os_watch_open()) {
+        host_log(LOG_ERROR, "watch: cannot watch files: %s", os_error_text());
+        return 0;
+    }
+    g_watch.open = 1;
+    const char *trees[] = { "game", "tinyheaders", "assets", "build/game" };
+    for (const char *t : trees) {
+        char p[HOST_PATH];
+        snprintf(p, sizeof p, "%s/%s", root, t);
+        os_make_dir(p);
+        watch_add_tree(p);
+    }
+    return 1;
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && memcmp(s + n - m, suffix, m) == 0;
+}
+
+/* Editors' swap and backup files are not changes to the project. */
+static int is_noise(const char *name)
+{
+    return name[0] == '.' || ends_with(name, "~") || ends_with(name, ".swp") || ends_with(name, ".swx") ||
+           ends_with(name, ".tmp") || strcmp(name, "4913") == 0;
+}
+
+static int is_code(const char *name)
+{
+    return ends_with(name, ".cpp") || ends_with(name, ".c") || ends_with(name, ".h") ||
+           ends_with(name, ".hpp") || ends_with(name, ".inl");
+}
+
+static void watch_note(const char *dir, const char *name, unsigned flags);
+
+static void note_moved_in(void *ctx, const char *name, int is_dir)
+{
+    if (name[0] != '.') watch_note((const char *)ctx, name, OS_WATCH_MOVED_IN | (is_dir ? OS_WATCH_IS_DIR : 0));
+}
+
+static void watch_note(const char *dir, const char *name, unsigned flags)
+{
+    char path[HOST_PATH];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    if ((flags & OS_WATCH_IS_DIR) && (flags & (OS_WATCH_CREATED | OS_WATCH_MOVED_IN))) {
+        /* a folder moved in arrives whole: its files were never seen being written */
+        watch_add_tree(path);
+        os_list_dir(path, note_moved_in, path);
+        return;
+    }
+    if (flags & OS_WATCH_IS_DIR) return;
+    char libdir[HOST_PATH];
+    snprintf(libdir, sizeof libdir, "%s/build/game", g_watch.root);
+    FileChanges *p = &g_watch.pending;
+    if (strcmp(dir, libdir) == 0) {
+        if (strcmp(name, "libgame.so") == 0 && (flags & OS_WATCH_MOVED_IN)) p->library = 1;
+        g_watch.last_event_t = os_mono_seconds();
+        return;
+    }
+    if (is_noise(name)) return;
+    if (strstr(path, "/assets/")) p->assets = 1;
+    else if (is_code(name)) p->code = 1;
+    else return;
+    for (int i = 0; i < p->count; i++) if (strcmp(p->paths[i], path) == 0) { g_watch.last_event_t = os_mono_seconds(); return; }
+    if (p->count < HOST_MAX_CHANGES) snprintf(p->paths[p->count++], HOST_PATH, "%s", path);
+    g_watch.last_event_t = os_mono_seconds();
+}
+
+static void on_watch_event(void *ctx, int id, const char *name, unsigned flags)
+{
+    (void)ctx;
+    for (int i = 0; i < g_watch.dir_count; i++)
+        if (g_watch.id[i] == id) { watch_note(g_watch.dir[i], name, flags); break; }
+}
+
+int watch_poll(FileChanges *out)
+{
+    if (!g_watch.open) return 0;
+    os_watch_read(on_watch_event, NULL);
+    FileChanges *p = &g_watch.pending;
+    if ((p->count || p->library) && os_mono_seconds() - g_watch.last_event_t >= WATCH_DEBOUNCE_S) {
+        *out = *p;
+        memset(p, 0, sizeof *p);
+        return 1;
+    }
+    return 0;
+}
+
+void watch_shutdown(void)
+{
+    os_watch_close();
+    g_watch.open = 0;
+}
