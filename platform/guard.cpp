@@ -7,7 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-const char *const GUARD_NAMES[] = { "load", "update", "render", "migrate", "stats" };
+const char *const GUARD_NAMES[] = { "load", "update", "render", "migrate", "stats", "static initializers",
+                                     "game_get_api", "static destructors" };
 
 GuardReport g_guard_report;
 

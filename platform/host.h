@@ -120,7 +120,12 @@ double   snapshot_take(uint64_t step);     /* returns ms */
 void     snapshot_restore(void);
 
 /* ---------------------------------------------------------------- guarded calls (guard.cpp) */
-typedef enum GuardWhat { GUARD_LOAD, GUARD_UPDATE, GUARD_RENDER, GUARD_MIGRATE, GUARD_STATS } GuardWhat;
+typedef enum GuardWhat {
+    GUARD_LOAD, GUARD_UPDATE, GUARD_RENDER, GUARD_MIGRATE, GUARD_STATS,
+    GUARD_OPEN,                  /* dlopen: the library's static initializers */
+    GUARD_GET_API,               /* game_get_api() */
+    GUARD_UNLOAD                 /* dlclose: the library's static destructors */
+} GuardWhat;
 extern const char *const GUARD_NAMES[];
 
 typedef struct GuardReport {     /* the last guarded call that did not return normally */
@@ -179,7 +184,9 @@ typedef struct GameLib {
 } GameLib;
 
 const char *library_built_path(const char *root);                  /* <root>/build/game/libgame.so */
-int    library_open(const char *src, int version, GameLib *out, char *err, size_t errcap); /* copy, open, resolve */
+int    library_open(const char *src, int version, GameLib *out, char *err, size_t errcap); /* copy, open, resolve:
+                                                      1 ok; 0 refused (err says why); -1 its code crashed or hung
+                                                      (g_guard_report says where, err the backtrace) */
 int    library_close(GameLib *lib, char *err, size_t errcap);       /* close + unmapped check; 0 if still mapped */
 int    library_is_mapped(const char *path);
 

@@ -14,7 +14,8 @@ const char *library_built_path(const char *root)
 
 static void discard(GameLib *out)
 {
-    os_lib_close(out->handle);
+    void *h = out->handle;
+    if (h) guarded(GUARD_UNLOAD, [h] { os_lib_close(h); });
     os_remove_file(out->path);
     out->handle = NULL;
 }
@@ -32,8 +33,18 @@ int library_open(const char *src, int version, GameLib *out, char *err, size_t e
         snprintf(err, errcap, "%s: cannot copy to %s: %s", src, out->path, os_error_text());
         return 0;
     }
-    char why[1024];
-    out->handle = os_lib_open(out->path, why, sizeof why);
+    /* Opening runs the library's static initializers and game_get_api() is its code too: both guarded,
+       so a crash or an endless loop there costs this build, not the session. */
+    char why[1024] = "";
+    void *handle = NULL;
+    const char *path = out->path;
+    if (guarded(GUARD_OPEN, [&handle, path, &why] { handle = os_lib_open(path, why, sizeof why); })) {
+        guard_describe_backtrace(out->path, err, errcap);
+        /* the half-initialised image has no handle to close it by: it stays mapped, unused */
+        os_remove_file(out->path);
+        return -1;
+    }
+    out->handle = handle;
     if (!out->handle) {
         snprintf(err, errcap, "%s: dlopen failed: %s", src, why);
         os_remove_file(out->path);
@@ -45,7 +56,14 @@ int library_open(const char *src, int version, GameLib *out, char *err, size_t e
         discard(out);
         return 0;
     }
-    out->api = get();
+    GameAPI api;
+    memset(&api, 0, sizeof api);
+    if (guarded(GUARD_GET_API, [&api, get] { api = get(); })) {
+        guard_describe_backtrace(out->path, err, errcap);
+        discard(out);
+        return -1;
+    }
+    out->api = api;
     out->version = version;
     if (out->api.api_version != GAME_API_VERSION) {
         snprintf(err, errcap, "%s: built against contract v%u, this host speaks v%u - rebuild the host "
@@ -70,8 +88,10 @@ int library_is_mapped(const char *path)
 int library_close(GameLib *lib, char *err, size_t errcap)
 {
     if (!lib->handle) return 1;
-    os_lib_close(lib->handle);
+    void *h = lib->handle;
     lib->handle = NULL;
+    if (guarded(GUARD_UNLOAD, [h] { os_lib_close(h); }))
+        host_log(LOG_ERROR, "unload of %s: %s in its static destructors", lib->path, guard_fault_name());
     int still = library_is_mapped(lib->path);
     os_remove_file(lib->path);
     if (still) {

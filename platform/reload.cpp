@@ -58,6 +58,26 @@ static void run_load_hook(void)
 }
 
 /* ---------------------------------------------------------------- the reload sequence */
+/* The new library's own code (static initializers, game_get_api) crashed or hung while it was being
+   opened: nothing was swapped and the state was never touched, so the running code simply goes on. */
+static void report_load_crash(int version, const char *where)
+{
+    const char *kind = guard_fault_name();
+    const char *in = GUARD_NAMES[g_guard_report.what];
+    int hang = g_guard_report.fault.kind == OS_FAULT_HANG;
+    char wesc[3000];
+    host_json_escape(where, wesc, sizeof wesc);
+    host_log(LOG_ERROR, "reload: the new build (version %d) %s in %s%s%s; %s", version, hang ? "hung (watchdog)" : kind, in,
+             where[0] ? ": " : "", where,
+             g_reload.loaded ? "still running the last good code" : "nothing loaded: fix it and save");
+    snprintf(g_reload.crash_text, sizeof g_reload.crash_text, "version %d: %s in %s %s", version, kind, in, where);
+    if (!g_reload.loaded) g_reload.halted = 1;
+    host_event("crash", "\"version\":%d,\"signal\":\"%s\",\"in\":\"%s\",\"where\":\"%s\",\"rolled_back_to\":%d,"
+               "\"halted\":%s,\"snapshot_step\":%llu,\"step\":%llu",
+               version, kind, in, wesc, g_reload.loaded ? g_lib.version : 0, g_reload.loaded ? "false" : "true",
+               (unsigned long long)g_memory.snapshot_step, (unsigned long long)g_loop.step);
+}
+
 /* Open the new build under a fresh name, check its layout stamp, snapshot, swap, unload the old one
    and check it is gone. */
 int reload_from(const char *src, const char *why)
@@ -66,7 +86,13 @@ int reload_from(const char *src, const char *why)
     GameLib next;
     char err[2048];
     int version = g_reload.version_counter + 1;
-    if (!library_open(src, version, &next, err, sizeof err)) {
+    int opened = library_open(src, version, &next, err, sizeof err);
+    if (opened < 0) {
+        g_reload.version_counter = version;
+        report_load_crash(version, err);
+        return 0;
+    }
+    if (!opened) {
         host_log(LOG_ERROR, "reload: %s", err);
         char esc[4096];
         host_json_escape(err, esc, sizeof esc);
@@ -168,7 +194,7 @@ void reload_on_crash(GuardWhat what)
         GameLib prev;
         g_reload.version_counter++;
         /* The restored memory has the layout of the crashed code; older code may only run on it if it matches. */
-        if (library_open(g_reload.prev_good_path, g_reload.version_counter, &prev, err, sizeof err) &&
+        if (library_open(g_reload.prev_good_path, g_reload.version_counter, &prev, err, sizeof err) > 0 &&
             prev.api.state_version == g_reload.mem_state_version && prev.api.state_size == g_reload.mem_state_size) {
             g_lib = prev;
             g_api = prev.api;
