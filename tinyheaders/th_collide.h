@@ -487,6 +487,128 @@ static float thc__max_sep(const thc__proxy *a, const thc__proxy *b, int *face, f
     return best;
 }
 
+/* ---------------------------------------------------------------- closest features by GJK, for polygons
+   The brute force above costs every vertex against every edge; GJK walks the Minkowski difference B - A
+   toward the origin with a simplex of at most three support points and finds the closest region in a few
+   steps. Its barycentric points are only as good as the simplex's conditioning, so it is used to pick the
+   features, and the answer is then worked out from them exactly as the brute force does: a vertex
+   projected onto an edge, with that edge's own normal. A vertex-vertex answer is checked against the
+   edges next to both vertices, so a near-tie between a vertex and a face still ends on the face. */
+typedef struct thc__sv { thc_v2 w; float a; int ia, ib; } thc__sv;   /* w = b.v[ib] - a.v[ia], barycentric a */
+
+static int thc__support(const thc__proxy *p, thc_v2 d)
+{
+    int best = 0;
+    float bv = thc__dot(p->v[0], d);
+    for (int i = 1; i < p->count; i++) {
+        float v = thc__dot(p->v[i], d);
+        if (v > bv) { bv = v; best = i; }
+    }
+    return best;
+}
+
+/* Reduces the simplex to the part closest to the origin; 0 when the origin is inside the triangle. */
+static int thc__simplex_solve(thc__sv *s, int *n)
+{
+    if (*n == 2) {
+        thc_v2 w1 = s[0].w, w2 = s[1].w, e = thc__sub(w2, w1);
+        float d2 = -thc__dot(w1, e), d1 = thc__dot(w2, e);
+        if (d2 <= 0) { s[0].a = 1; *n = 1; return 1; }
+        if (d1 <= 0) { s[0] = s[1]; s[0].a = 1; *n = 1; return 1; }
+        float inv = 1.0f / (d1 + d2);
+        s[0].a = d1 * inv; s[1].a = d2 * inv;
+        return 1;
+    }
+    if (*n == 3) {
+        thc_v2 w1 = s[0].w, w2 = s[1].w, w3 = s[2].w;
+        thc_v2 e12 = thc__sub(w2, w1), e13 = thc__sub(w3, w1), e23 = thc__sub(w3, w2);
+        float d12_1 = thc__dot(w2, e12), d12_2 = -thc__dot(w1, e12);
+        float d13_1 = thc__dot(w3, e13), d13_2 = -thc__dot(w1, e13);
+        float d23_1 = thc__dot(w3, e23), d23_2 = -thc__dot(w2, e23);
+        float n123 = thc__cross(e12, e13);
+        float d123_1 = n123 * thc__cross(w2, w3), d123_2 = n123 * thc__cross(w3, w1), d123_3 = n123 * thc__cross(w1, w2);
+        if (d12_2 <= 0 && d13_2 <= 0) { s[0].a = 1; *n = 1; return 1; }
+        if (d12_1 > 0 && d12_2 > 0 && d123_3 <= 0) { float i = 1.0f / (d12_1 + d12_2); s[0].a = d12_1 * i; s[1].a = d12_2 * i; *n = 2; return 1; }
+        if (d13_1 > 0 && d13_2 > 0 && d123_2 <= 0) { float i = 1.0f / (d13_1 + d13_2); s[0].a = d13_1 * i; s[2].a = d13_2 * i; s[1] = s[2]; *n = 2; return 1; }
+        if (d12_1 <= 0 && d23_2 <= 0) { s[0] = s[1]; s[0].a = 1; *n = 1; return 1; }
+        if (d13_1 <= 0 && d23_1 <= 0) { s[0] = s[2]; s[0].a = 1; *n = 1; return 1; }
+        if (d23_1 > 0 && d23_2 > 0 && d123_1 <= 0) { float i = 1.0f / (d23_1 + d23_2); s[2].a = d23_2 * i; s[0] = s[2]; s[1].a = d23_1 * i; *n = 2; return 1; }
+        return 0;
+    }
+    s[0].a = 1;
+    return 1;
+}
+
+/* Same contract as thc__core_closest; -1 when GJK cannot settle (the caller then uses the brute force). */
+static float thc__core_closest_gjk(const thc__proxy *a, const thc__proxy *b, thc_v2 *pa, thc_v2 *pb, thc_v2 *n)
+{
+    thc__sv s[3];
+    int k = 1;
+    s[0].ia = 0; s[0].ib = 0; s[0].w = thc__sub(b->v[0], a->v[0]); s[0].a = 1;
+    int it;
+    for (it = 0; it < 24; it++) {
+        int save_a[3], save_b[3], save_n = k;
+        for (int i = 0; i < k; i++) { save_a[i] = s[i].ia; save_b[i] = s[i].ib; }
+        if (!thc__simplex_solve(s, &k)) return 0;   /* the origin is inside: the cores overlap */
+        thc_v2 p = thc__v(0, 0);
+        for (int i = 0; i < k; i++) p = thc__add(p, thc__scale(s[i].w, s[i].a));
+        thc_v2 d = thc__neg(p);
+        if (thc__dot(d, d) < 1e-20f) return 0;
+        int ia = thc__support(a, thc__neg(d)), ib = thc__support(b, d);
+        int dup = 0;
+        for (int i = 0; i < save_n; i++) if (save_a[i] == ia && save_b[i] == ib) dup = 1;
+        if (dup) break;
+        s[k].ia = ia; s[k].ib = ib; s[k].w = thc__sub(b->v[ib], a->v[ia]); s[k].a = 0;
+        k++;
+    }
+    if (it == 24) return -1;
+    /* the features near the simplex's support points: each of their vertices against the edges at the other
+       side's support points, the nearest pair winning (a face at a near-tie) */
+    int sa[2] = { s[0].ia, s[k > 1 ? 1 : 0].ia }, sb[2] = { s[0].ib, s[k > 1 ? 1 : 0].ib };
+    float best = FLT_MAX;
+    int kind = 0, fi = 0;
+    for (int side = 0; side < 2; side++) {
+        const thc__proxy *pv = side ? b : a, *pe = side ? a : b;
+        const int *vs = side ? sb : sa, *es = side ? sa : sb;
+        int ne = pe->count >= 3 ? pe->count : pe->count - 1;
+        for (int c = 0; c < 2; c++) {
+            if (c == 1 && vs[1] == vs[0]) break;
+            thc_v2 v = pv->v[vs[c]];
+            for (int g = 0; g < 4; g++) {   /* the edges starting and ending at the other side's points */
+                int e = es[g >> 1];
+                if (g & 1) e = pe->count >= 3 ? (e + pe->count - 1) % pe->count : 0;
+                else if (pe->count < 3) e = 0;
+                if (ne <= 0 || e >= ne) continue;
+                thc_v2 e0 = pe->v[e], ev = thc__sub(pe->v[e + 1 < pe->count ? e + 1 : 0], e0), w = thc__sub(v, e0);
+                float ee = thc__dot(ev, ev), u = thc__dot(w, ev), dd;
+                int inside = u > 0 && u < ee;
+                thc_v2 q = inside ? thc__add(e0, thc__scale(ev, u / ee)) : u <= 0 ? e0 : thc__add(e0, ev);
+                thc_v2 dv = thc__sub(v, q);
+                dd = thc__dot(dv, dv);
+                if (dd < best || (inside && dd <= best * (1 + 1e-5f))) {
+                    best = dd; kind = inside ? (side ? 2 : 1) : 0; fi = e;
+                    if (side) { *pa = q; *pb = v; } else { *pa = v; *pb = q; }
+                }
+            }
+            if (ne <= 0) {   /* the other side is a point */
+                thc_v2 dv = thc__sub(v, pe->v[0]);
+                float dd = thc__dot(dv, dv);
+                if (dd < best) { best = dd; kind = 0; if (side) { *pa = pe->v[0]; *pb = v; } else { *pa = v; *pb = pe->v[0]; } }
+            }
+        }
+    }
+    thc_v2 d = thc__sub(*pb, *pa);
+    float dist = sqrtf(thc__dot(d, d));
+    *n = thc__v(1, 0);
+    if (kind) {
+        thc_v2 fn = kind == 1 ? thc__neg(b->n[fi]) : a->n[fi];
+        *n = thc__dot(fn, d) >= 0 ? fn : thc__neg(fn);
+    } else if (dist > 0) {
+        *n = thc__scale(d, 1.0f / dist);
+    }
+    return dist;
+}
+
 /* Closest points between the cores when they do not overlap: every vertex against every edge; 0 when two
    segments cross. *n (unit, from a toward b) is the normal of the feature pair that decides: the edge's own
    normal when a vertex is closest to the inside of an edge, the direction between the points only when two
@@ -503,6 +625,11 @@ static float thc__core_closest(const thc__proxy *a, const thc__proxy *b, thc_v2 
             if (ta >= 0 && ta <= 1 && tb >= 0 && tb <= 1) { *pa = *pb = thc__add(a->v[0], thc__scale(d1, ta)); return 0; }
         }
     }
+    if (a->count * b->count >= 12) {
+        float g = thc__core_closest_gjk(a, b, pa, pb, n);
+        if (g > 0) return g;
+        if (g == 0) { *pa = *pb = a->v[0]; return 0; }
+    }
     float best = FLT_MAX;
     int kind = 0, fi = 0;   /* 0: two vertices, 1: a vertex of a inside b's edge fi, 2: a vertex of b inside a's edge fi */
     int ea = a->count >= 3 ? a->count : a->count - 1, eb = b->count >= 3 ? b->count : b->count - 1;
@@ -511,26 +638,40 @@ static float thc__core_closest(const thc__proxy *a, const thc__proxy *b, thc_v2 
         best = thc__dot(d, d);
         *pa = a->v[0]; *pb = b->v[0];
     }
-    for (int i = 0; i < a->count; i++)
-        for (int j = 0; j < eb; j++) {
-            thc_v2 e0 = b->v[j], e = thc__sub(b->v[j + 1 < b->count ? j + 1 : 0], e0), w = thc__sub(a->v[i], e0);
-            float ee = thc__dot(e, e), u = thc__dot(w, e);
-            int inside = u > 0 && u < ee;
-            thc_v2 q = inside ? thc__add(e0, thc__scale(e, u / ee)) : u <= 0 ? e0 : thc__add(e0, e);
-            thc_v2 d = thc__sub(q, a->v[i]);
-            float dd = thc__dot(d, d);
-            if (dd < best || (inside && dd <= best)) { best = dd; *pa = a->v[i]; *pb = q; kind = inside; fi = j; }   /* a face wins ties */
+    /* squared distances without a square root or a division per pair: cross(w, e)^2 / |e|^2 inside an edge's
+       span, the distance to the nearer end outside it; the closest point is worked out for the winner only */
+    int bi = -1, bj = -1, bside = 0;
+    float bu = 0;
+    for (int side = 0; side < 2; side++) {
+        const thc__proxy *pv = side ? b : a, *pe = side ? a : b;   /* vertices of pv against edges of pe */
+        int edges = side ? ea : eb;
+        for (int j = 0; j < edges; j++) {
+            thc_v2 e0 = pe->v[j], e = thc__sub(pe->v[j + 1 < pe->count ? j + 1 : 0], e0);
+            float ee = thc__dot(e, e), inv = ee > 0 ? 1.0f / ee : 0;
+            for (int i = 0; i < pv->count; i++) {
+                thc_v2 w = thc__sub(pv->v[i], e0);
+                float u = thc__dot(w, e), dd;
+                int inside = u > 0 && u < ee;
+                if (inside) { float c = thc__cross(w, e); dd = c * c * inv; }
+                else if (u <= 0) dd = thc__dot(w, w);
+                else { thc_v2 w1 = thc__sub(w, e); dd = thc__dot(w1, w1); }
+                /* a face wins ties, with a little slack: at a vertex-face near-tie the rounding decides which
+                   looks nearer, and only the face gives the exact normal */
+                if (dd < best || (inside && dd <= best * (1 + 1e-5f))) {
+                    best = dd; bi = i; bj = j; bside = side; bu = u * inv; kind = inside ? (side ? 2 : 1) : 0;
+                }
+            }
         }
-    for (int j = 0; j < b->count; j++)
-        for (int i = 0; i < ea; i++) {
-            thc_v2 e0 = a->v[i], e = thc__sub(a->v[i + 1 < a->count ? i + 1 : 0], e0), w = thc__sub(b->v[j], e0);
-            float ee = thc__dot(e, e), u = thc__dot(w, e);
-            int inside = u > 0 && u < ee;
-            thc_v2 q = inside ? thc__add(e0, thc__scale(e, u / ee)) : u <= 0 ? e0 : thc__add(e0, e);
-            thc_v2 d = thc__sub(b->v[j], q);
-            float dd = thc__dot(d, d);
-            if (dd < best || (inside && dd <= best)) { best = dd; *pa = q; *pb = b->v[j]; kind = inside ? 2 : 0; fi = i; }
-        }
+    }
+    if (bi >= 0) {
+        const thc__proxy *pv = bside ? b : a, *pe = bside ? a : b;
+        thc_v2 e0 = pe->v[bj], e1 = pe->v[bj + 1 < pe->count ? bj + 1 : 0];
+        thc_v2 q = kind ? thc__add(e0, thc__scale(thc__sub(e1, e0), bu)) : bu <= 0 ? e0 : e1;
+        if (bside) { *pa = q; *pb = pv->v[bi]; } else { *pa = pv->v[bi]; *pb = q; }
+        fi = bj;
+        thc_v2 dq = thc__sub(*pb, *pa);
+        best = thc__dot(dq, dq);   /* from the points themselves, as before */
+    }
     float dist = sqrtf(best);
     thc_v2 d = thc__sub(*pb, *pa);
     if (kind) {
@@ -1583,8 +1724,9 @@ thc_toi_result thc_toi(const void *a, thc_type ta, const thc_transform *ax, thc_
         thc_v2 shift = thc__v((float)(v.x * t), (float)(v.y * t));
         for (int i = 0; i < pa.count; i++) moved.v[i] = thc__add(pa.v[i], shift);
         thc__sat st;
-        int touch = thc__classify(&moved, &pb, &st);
-        if (touch && st.d < 0) {   /* the cores overlap: only possible at the start */
+        st.d = 0;
+        /* the cores can overlap only at the start: every later step stops short of touching */
+        if (iter == 0 && thc__classify(&moved, &pb, &st) && st.d < 0) {
             thc_manifold m;
             thc__manifold(&moved, &pb, o, &m);
             res.hit = 1;
