@@ -6,7 +6,8 @@
            on a worker thread, and swaps them in on the frame after. A changed TTF is re-baked on a
            worker thread the same way. The frame never waits for either.
    Errors: a missing or broken manifest, page, image or font is logged once with the file and the
-           reason (and an "asset_error" event); what it affects draws as a placeholder until fixed. */
+           reason (and an "asset_error" event); what it affects draws as a placeholder until fixed,
+           except a font: the last one that baked keeps drawing, and the error shows on screen. */
 #include "render_internal.h"
 
 #include <errno.h>
@@ -54,7 +55,7 @@ void asset_error(const std::string &file, const std::string &reason)
     host_event("asset_error", "\"file\":\"%s\",\"reason\":\"%s\"", escaped(file).c_str(), escaped(reason).c_str());
 }
 
-static bool same_file(const std::string &a, const std::string &b)
+bool same_file(const std::string &a, const std::string &b)
 {
     if (a == b) return true;
     char ra[HOST_PATH], rb[HOST_PATH];
@@ -390,9 +391,7 @@ void render_update(void)
 /* ---------------------------------------------------------------- start and stop */
 int assets_init(const char *font_path)
 {
-    g_render.font_configured = font_path && *font_path;
-    font_install(font_bake(font_resolve(font_path)), false, "", -1);
-    bool font_ok = g_render.font && g_render.font->ok;
+    bool font_ok = font_init(font_path);
 
     AtlasJob *j = atlas_job_new("start", -1);
     atlas_job_run(j);
@@ -424,6 +423,8 @@ void assets_shutdown(void)
     g_render.table = nullptr;
     g_render.table_mask = 0;
     g_render.pack_queued = g_render.font_queued = 0;
+    g_render.notice.clear();
+    g_render.notice_file.clear();
     g_render.queued_change_t = g_render.font_queued_change_t = -1;
     g_render.have_manifest_st = 0;
 }

@@ -1,91 +1,20 @@
-/* font.cpp - the text font: read from disk, checked, baked into the system page (glyphs at a few pixel
-   sizes plus the white block rectangles sample) on a worker thread, installed on the main thread. A
-   font that cannot be used is reported with the file and the reason; text then draws as boxes. */
+/* font.cpp - the text font. Fonts are untrusted input and stb_truetype trusts its input, so the host
+   never parses a TTF: the child tools/font_bake does, and the host reads only its output through
+   thfb_decode (tinyheaders/th_fontbake.h), which checks every field. A crash, a hang (stopped after
+   FONT_BAKE_TIMEOUT_S) or a bad output costs a message naming the file, on screen and in the log; the
+   last font that baked keeps drawing (boxes stand in only when none ever did). Baking runs on a worker
+   thread (or at start), installing on the main thread. */
 #include "render_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <algorithm>
+#define TH_FONTBAKE_IMPLEMENTATION
+#include "th_fontbake.h"
 
-/* ---------------------------------------------------------------- font */
-int glyph_slot(uint32_t cp)
-{
-    if (cp >= 32 && cp < 127) return (int)cp - 32;
-    if (cp >= 0xA0 && cp < 0x180) return 95 + (int)cp - 0xA0;
-    for (int i = 0; i < EXTRA_COUNT; i++) if (EXTRA_CODEPOINTS[i] == cp) return 95 + (0x180 - 0xA0) + i;
-    return GLYPH_COUNT - 1;  /* U+FFFD */
-}
-
-static uint32_t glyph_codepoint(int slot)
-{
-    if (slot < 95) return (uint32_t)slot + 32;
-    if (slot < 95 + (0x180 - 0xA0)) return (uint32_t)(slot - 95) + 0xA0;
-    return EXTRA_CODEPOINTS[slot - 95 - (0x180 - 0xA0)];
-}
-
-static uint32_t be32(const unsigned char *p) { return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]; }
-static uint32_t be16(const unsigned char *p) { return (uint32_t)p[0] << 8 | p[1]; }
-
-/* stb_truetype trusts its input; check the table directory and the glyph locations first so a
-   truncated or garbage file is refused with a reason instead of read out of bounds. */
-static bool font_check(const unsigned char *d, size_t n, std::string *why)
-{
-    if (n < 12) { *why = "file too small to be a font"; return false; }
-    uint32_t base = 0, tag = be32(d);
-    if (tag == 0x74746366u) {               /* 'ttcf': first font of a collection */
-        if (n < 16) { *why = "truncated font collection"; return false; }
-        base = be32(d + 12);
-        if ((size_t)base + 12 > n) { *why = "truncated font collection"; return false; }
-        tag = be32(d + base);
-    }
-    if (tag != 0x00010000u && tag != 0x74727565u /* true */ && tag != 0x4F54544Fu /* OTTO */) { *why = "not a TrueType/OpenType file"; return false; }
-    uint32_t ntables = be16(d + base + 4);
-    if (base + 12 + (size_t)ntables * 16 > n) { *why = "truncated table directory"; return false; }
-    uint32_t off_cmap = 0, off_head = 0, off_hhea = 0, off_hmtx = 0, off_loca = 0, off_glyf = 0, off_maxp = 0, off_cff = 0;
-    uint32_t len_loca = 0, len_glyf = 0, len_head = 0, len_maxp = 0, len_hhea = 0, len_hmtx = 0;
-    for (uint32_t i = 0; i < ntables; i++) {
-        const unsigned char *r = d + base + 12 + i * 16;
-        uint32_t t = be32(r), off = be32(r + 8), len = be32(r + 12);
-        if ((uint64_t)off + len > n) {
-            char b[96];
-            snprintf(b, sizeof b, "table '%c%c%c%c' runs past the end of the file (truncated?)", r[0], r[1], r[2], r[3]);
-            *why = b;
-            return false;
-        }
-        switch (t) {
-        case 0x636D6170u: off_cmap = off; break;
-        case 0x68656164u: off_head = off; len_head = len; break;
-        case 0x68686561u: off_hhea = off; len_hhea = len; break;
-        case 0x686D7478u: off_hmtx = off; len_hmtx = len; break;
-        case 0x6C6F6361u: off_loca = off; len_loca = len; break;
-        case 0x676C7966u: off_glyf = off; len_glyf = len; break;
-        case 0x6D617870u: off_maxp = off; len_maxp = len; break;
-        case 0x43464620u: off_cff = off; break;
-        default: break;
-        }
-    }
-    if (!off_cmap || !off_head || !off_hhea || !off_hmtx || !off_maxp) { *why = "a required table (cmap, head, hhea, hmtx, maxp) is missing"; return false; }
-    if (len_head < 54 || len_maxp < 6 || len_hhea < 36) { *why = "head/maxp/hhea table too short"; return false; }
-    uint32_t nglyphs = be16(d + off_maxp + 4), nmetrics = be16(d + off_hhea + 34);
-    if (nmetrics == 0 || (uint64_t)nmetrics * 4 > len_hmtx) { *why = "hmtx table too short"; return false; }
-    if (off_cff) return true;
-    if (!off_loca || !off_glyf) { *why = "no glyph outlines (glyf/loca or CFF)"; return false; }
-    int long_loca = (int)be16(d + off_head + 50);
-    uint64_t need = ((uint64_t)nglyphs + 1) * (long_loca ? 4 : 2);
-    if (need > len_loca) { *why = "loca table too short"; return false; }
-    uint64_t prev = 0;
-    for (uint32_t g = 0; g <= nglyphs; g++) {
-        uint64_t o = long_loca ? be32(d + off_loca + g * 4) : (uint64_t)be16(d + off_loca + g * 2) * 2;
-        if (o > len_glyf || o < prev) { *why = "glyph locations point outside the glyf table"; return false; }
-        prev = o;
-    }
-    return true;
-}
-
-/* The white block that rectangles sample; 6x6 so filtering around its centre stays white. */
-enum { WHITE_BLOCK = 6 };
+/* ---------------------------------------------------------------- baking in the child */
+enum { WHITE_BLOCK = THFB_WHITE };
 
 static void font_white_only(FontBake *fb)
 {
@@ -94,113 +23,123 @@ static void font_white_only(FontBake *fb)
     fb->white_x = fb->white_y = 0;
 }
 
-FontBake *font_bake(const std::string &path)
+/* Runs font_bake on path and waits for it; "" and the baked bytes in *out, or why not. */
+static std::string font_run_baker(const std::string &path, int seq, std::vector<unsigned char> *out)
+{
+    if (!os_is_file(g_render.font_baker.c_str())) return "cannot bake: " + g_render.font_baker + " is missing (run ./build.sh tools)";
+    std::string dir = g_render.root + "/build/fonts";
+    os_make_dir((g_render.root + "/build").c_str());
+    os_make_dir(dir.c_str());
+    std::string result = dir + "/bake-" + std::to_string(os_pid()) + "-" + std::to_string(seq) + ".thfb";
+    const char *argv[] = { g_render.font_baker.c_str(), path.c_str(), result.c_str(), nullptr };
+    OsChild child;
+    if (!os_child_start(&child, argv, OS_CHILD_STDERR)) return std::string("cannot start font_bake: ") + os_error_text();
+    std::string said;
+    int code = -1, sig = 0, ended = 0;
+    const double until = os_mono_seconds() + FONT_BAKE_TIMEOUT_S;
+    for (;;) {
+        char buf[1024];
+        int n = os_child_read(&child, buf, sizeof buf);
+        if (n > 0) { if (said.size() < 4096) said.append(buf, (size_t)n); continue; }
+        if ((ended = os_child_poll(&child, &code, &sig)) != 0) break;
+        if (os_mono_seconds() > until) break;
+        os_sleep_ms(2);
+    }
+    for (char buf[1024]; ended == 1;) {            /* what it said just before it ended */
+        int n = os_child_read(&child, buf, sizeof buf);
+        if (n <= 0) break;
+        if (said.size() < 4096) said.append(buf, (size_t)n);
+    }
+    os_child_kill(&child);                          /* stops one that ran out of time; closes the pipe */
+    while (!said.empty() && (said.back() == '\n' || said.back() == '\r')) said.pop_back();
+    const std::string prefix = "font_bake: " + path + ": ";
+    if (said.compare(0, prefix.size(), prefix) == 0) said.erase(0, prefix.size());
+    char b[200];
+    std::string why;
+    if (ended == 0) {
+        snprintf(b, sizeof b, "font_bake took longer than %.0f s and was stopped (a damaged font?)", FONT_BAKE_TIMEOUT_S);
+        why = b;
+    } else if (ended < 0) {
+        why = std::string("lost track of font_bake: ") + os_error_text();
+    } else if (sig) {
+        snprintf(b, sizeof b, "font_bake crashed reading it (signal %d: %s): the font is damaged or crafted", sig, strsignal(sig));
+        why = b;
+    } else if (code != 0) {
+        why = said.empty() ? "font_bake failed (exit " + std::to_string(code) + ")" : said;
+    }
+    if (!why.empty()) { os_remove_file(result.c_str()); return why; }
+    size_t n = 0;
+    char *data = os_read_file(result.c_str(), &n, (size_t)THFB_MAX_SIDE * THFB_MAX_SIDE + (64u << 20));
+    os_remove_file(result.c_str());
+    if (!data) return std::string("cannot read font_bake's output: ") + os_error_text();
+    out->assign((unsigned char *)data, (unsigned char *)data + n);
+    free(data);
+    return "";
+}
+
+FontBake *font_bake(const std::string &path, int seq)
 {
     FontBake *fb = new FontBake;
     fb->path = path;
-    size_t n = 0;
-    char *data = os_read_file(path.c_str(), &n, (size_t)MAX_FONT_BYTES);
-    if (!data || n == 0) {
-        fb->error = !data ? (strcmp(os_error_text(), "file too large") == 0 ? std::string("larger than 64 MB")
-                                                                          : std::string("cannot open (") + os_error_text() + ")")
-                          : std::string("empty file");
-        free(data);
-        font_white_only(fb);
-        return fb;
-    }
-    fb->ttf.assign((unsigned char *)data, (unsigned char *)data + n);
-    free(data);
-    std::string why;
-    if (!font_check(fb->ttf.data(), fb->ttf.size(), &why)) {}
-    else {
-        int off = stbtt_GetFontOffsetForIndex(fb->ttf.data(), 0);
-        if (off < 0 || !stbtt_InitFont(&fb->info, fb->ttf.data(), off)) why = "stb_truetype cannot read this font";
-    }
+    std::vector<unsigned char> bytes;
+    std::string why = font_run_baker(path, seq, &bytes);
+    char err[256];
+    if (why.empty() && !thfb_decode(bytes.data(), bytes.size(), &fb->baked, err, sizeof err))
+        why = std::string("font_bake's output is invalid: ") + err;
     if (!why.empty()) {
         fb->error = why;
         font_white_only(fb);
         return fb;
     }
-
-    int cps[GLYPH_COUNT];
-    for (int k = 0; k < GLYPH_COUNT; k++) cps[k] = (int)glyph_codepoint(k);
-    for (int k = 0; k < GLYPH_COUNT; k++) fb->glyph[k] = stbtt_FindGlyphIndex(&fb->info, cps[k]);
-    stbtt_pack_range ranges[FONT_SIZE_COUNT];
-    memset(ranges, 0, sizeof ranges);
-    for (int s = 0; s < FONT_SIZE_COUNT; s++) {
-        ranges[s].font_size = FONT_SIZES[s];
-        ranges[s].array_of_unicode_codepoints = cps;
-        ranges[s].num_chars = GLYPH_COUNT;
-        ranges[s].chardata_for_range = fb->chars[s];
+    const thfb_font &bf = fb->baked;
+    fb->w = bf.page_w;
+    fb->h = bf.page_h;
+    fb->white_x = bf.white_x;
+    fb->white_y = bf.white_y;
+    fb->rgba.resize((size_t)bf.page_w * bf.page_h * 4);
+    for (size_t i = 0; i < (size_t)bf.page_w * bf.page_h; i++) {
+        fb->rgba[i * 4 + 0] = fb->rgba[i * 4 + 1] = fb->rgba[i * 4 + 2] = 255;
+        fb->rgba[i * 4 + 3] = bf.alpha[i];
     }
-    std::vector<stbrp_rect> rects((size_t)FONT_SIZE_COUNT * GLYPH_COUNT + 1);
-    const int W = 1024;
-    bool packed = false;
-    int used_h = 0;
-    for (int H = 1024; H <= 8192 && !packed; H *= 2) {
-        stbtt_pack_context spc;
-        if (!stbtt_PackBegin(&spc, nullptr, W, H, 0, 1, nullptr)) break;
-        stbtt_PackSetOversampling(&spc, 1, 1);
-        int nr = stbtt_PackFontRangesGatherRects(&spc, &fb->info, ranges, FONT_SIZE_COUNT, rects.data());
-        stbrp_rect &white = rects[(size_t)nr];
-        memset(&white, 0, sizeof white);
-        white.w = white.h = WHITE_BLOCK;
-        stbtt_PackFontRangesPackRects(&spc, rects.data(), nr + 1);
-        packed = true;
-        used_h = 0;
-        for (int k = 0; k <= nr; k++) {
-            if (!rects[(size_t)k].was_packed) { packed = false; break; }
-            used_h = std::max(used_h, rects[(size_t)k].y + rects[(size_t)k].h);
-        }
-        if (packed) {
-            std::vector<unsigned char> alpha((size_t)W * H, 0);
-            spc.pixels = alpha.data();
-            stbtt_PackFontRangesRenderIntoRects(&spc, &fb->info, ranges, FONT_SIZE_COUNT, rects.data());
-            fb->white_x = white.x;
-            fb->white_y = white.y;
-            for (int y = 0; y < WHITE_BLOCK; y++) memset(&alpha[(size_t)(white.y + y) * W + white.x], 255, WHITE_BLOCK);
-            fb->w = W;
-            fb->h = 1;
-            while (fb->h < used_h) fb->h *= 2;   /* power of two: exact UVs, like the atlas pages */
-            used_h = fb->h;
-            fb->rgba.resize((size_t)W * used_h * 4);
-            for (size_t i = 0; i < (size_t)W * used_h; i++) {
-                fb->rgba[i * 4 + 0] = fb->rgba[i * 4 + 1] = fb->rgba[i * 4 + 2] = 255;
-                fb->rgba[i * 4 + 3] = alpha[i];
-            }
-        }
-        stbtt_PackEnd(&spc);
-    }
-    if (!packed) {
-        fb->error = "glyphs do not fit an 1024x8192 page";
-        font_white_only(fb);
-        return fb;
-    }
-    int asc = 0, desc = 0, gap = 0;
-    stbtt_GetFontVMetrics(&fb->info, &asc, &desc, &gap);
-    if (asc - desc <= 0) {
-        fb->error = "bad vertical metrics";
-        font_white_only(fb);
-        return fb;
-    }
-    fb->ascent = (float)asc;
-    fb->descent = (float)desc;
-    fb->line_gap = (float)gap;
-    fb->unit = 1.0f / (float)(asc - desc);
+    free(fb->baked.alpha);
+    fb->baked.alpha = nullptr;
     fb->ok = 1;
     return fb;
 }
 
+FontBake::~FontBake() { thfb_free(&baked); }
+
 static void *font_thread(void *arg)
 {
     (void)arg;
-    g_render.font_job = font_bake(g_render.font_job_path);
+    g_render.font_job = font_bake(g_render.font_job_path, g_render.font_job_seq);
     g_render.font_worker.state = 2;
     return nullptr;
 }
 
+/* Installs a bake. A failed one replaces nothing that works: the last good font keeps drawing and
+   the error stays on screen until the font bakes (boxes stand in only when no font ever baked). */
 void font_install(FontBake *fb, bool announce, const std::string &trigger, double change_t)
 {
+    const bool have_good = g_render.font && g_render.font->ok;
+    if (!fb->ok) {
+        std::string reason = fb->error + (have_good ? "; text keeps drawing in " + g_render.font->path
+                                                    : std::string("; text draws as boxes until a font loads"));
+        asset_error(fb->path, reason);
+        g_render.notice = "font " + fb->path + ": " + reason;   /* on screen until this font bakes */
+        g_render.notice_file = fb->path;
+    } else if (g_render.notice_file == fb->path || fb->path == g_render.font_path) {
+        g_render.notice.clear();
+        g_render.notice_file.clear();
+    }
+    if (announce) {
+        double ms = change_t >= 0 ? (host_time() - change_t) * 1000.0 : -1.0;
+        host_log(fb->ok ? LOG_INFO : LOG_WARN, "assets: font %s %s %.1f ms after the change", fb->path.c_str(),
+                 fb->ok ? "re-baked" : "failed to bake", ms);
+        host_event("asset_reload", "\"file\":\"%s\",\"ms\":%.1f,\"font\":true,\"ok\":%s", escaped(trigger).c_str(), ms,
+                   fb->ok ? "true" : "false");
+    }
+    if (!fb->ok && have_good) { delete fb; return; }
     SDL_Texture *t = make_texture(fb->rgba.data(), fb->w, fb->h, SDL_ScaleModeLinear);
     if (!t) {
         host_log(LOG_ERROR, "render: cannot create the text texture: %s", SDL_GetError());
@@ -211,20 +150,33 @@ void font_install(FontBake *fb, bool announce, const std::string &trigger, doubl
     g_render.system = t;
     delete g_render.font;
     g_render.font = fb;
-    g_render.font_path = fb->path;
     g_render.white_u0 = (float)(fb->white_x + 2) / fb->w;
     g_render.white_v0 = (float)(fb->white_y + 2) / fb->h;
     g_render.white_u1 = (float)(fb->white_x + 4) / fb->w;
     g_render.white_v1 = (float)(fb->white_y + 4) / fb->h;
     fb->rgba.clear();
     fb->rgba.shrink_to_fit();
-    if (!fb->ok) asset_error(fb->path, fb->error + "; text draws as boxes until the font loads");
-    if (announce) {
-        double ms = change_t >= 0 ? (host_time() - change_t) * 1000.0 : -1.0;
-        host_log(fb->ok ? LOG_INFO : LOG_WARN, "assets: font %s re-baked %.1f ms after the change", fb->path.c_str(), ms);
-        host_event("asset_reload", "\"file\":\"%s\",\"ms\":%.1f,\"font\":true,\"ok\":%s", escaped(trigger).c_str(), ms,
-                   fb->ok ? "true" : "false");
+}
+
+/* At start: the font asked for, and when it is broken the default font stands in for it (text still
+   reads) until a save of it bakes. 1 if the font asked for baked. */
+int font_init(const char *configured)
+{
+    g_render.font_configured = configured && *configured;
+    g_render.font_baker = g_render.root + "/build/tools/font_bake";
+    g_render.font_path = font_resolve(configured);
+    FontBake *wanted = font_bake(g_render.font_path, ++g_render.font_seq);
+    const int ok = wanted->ok;
+    if (!ok && !same_file(g_render.font_path, DEFAULT_FONT) && file_exists(DEFAULT_FONT)) {
+        FontBake *fallback = font_bake(DEFAULT_FONT, ++g_render.font_seq);
+        if (fallback->ok) font_install(fallback, false, "", -1);
+        else {
+            host_log(LOG_WARN, "assets: the fallback font %s does not bake either: %s", DEFAULT_FONT, fallback->error.c_str());
+            delete fallback;
+        }
     }
+    font_install(wanted, false, "", -1);
+    return ok;
 }
 
 std::string font_resolve(const char *configured)
@@ -246,7 +198,9 @@ void font_start_bake(const std::string &path, const std::string &trigger, double
         if (g_render.font_queued_change_t < 0) g_render.font_queued_change_t = change_t;
         return;
     }
+    g_render.font_path = path;
     g_render.font_job_path = path;
+    g_render.font_job_seq = ++g_render.font_seq;
     g_render.font_job_trigger = trigger;
     g_render.font_job_change_t = change_t;
     start_worker(&g_render.font_worker, font_thread, nullptr);

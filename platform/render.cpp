@@ -94,14 +94,14 @@ static float text_layout(const char *utf8, float x, float y, float px, uint32_t 
     if (!utf8 || !(px > 0) || !g_render.sb.sprites) return 0;
     const FontBake *fb = g_render.font;
     const bool have_font = fb && fb->ok;
-    int si = FONT_SIZE_COUNT - 1;
-    for (int i = 0; i < FONT_SIZE_COUNT; i++) if (FONT_SIZES[i] >= px) { si = i; break; }
-    const float scale = px / FONT_SIZES[si];
+    const thfb_font *bf = have_font ? &fb->baked : nullptr;
+    const int si = thfb_size_index(px);
+    const float scale = px / thfb_sizes[si];
     const bool snap = scale == 1.0f;
-    const float line_h = have_font ? (fb->ascent - fb->descent + fb->line_gap) * fb->unit * px : px;
-    const float ascent = have_font ? fb->ascent * fb->unit * px : 0.8f * px;
+    const float line_h = have_font ? (bf->ascent - bf->descent + bf->line_gap) * bf->unit * px : px;
+    const float ascent = have_font ? bf->ascent * bf->unit * px : 0.8f * px;
     float pen = x, baseline = y + ascent, widest = 0;
-    int lines = 1, prev_glyph = -1;
+    int lines = 1, prev_slot = -1;
     const unsigned char *p = (const unsigned char *)utf8;
     while (*p) {
         uint32_t cp = utf8_next(&p);
@@ -110,7 +110,7 @@ static float text_layout(const char *utf8, float x, float y, float px, uint32_t 
             pen = x;
             baseline += line_h;
             lines++;
-            prev_glyph = -1;
+            prev_slot = -1;
             continue;
         }
         if (cp == '\r') continue;
@@ -124,10 +124,9 @@ static float text_layout(const char *utf8, float x, float y, float px, uint32_t 
                 pen += 0.6f * px;
                 continue;
             }
-            int slot = glyph_slot(cp);
-            int g = fb->glyph[slot];
-            if (prev_glyph >= 0) pen += (float)stbtt_GetGlyphKernAdvance(&fb->info, prev_glyph, g) * fb->unit * px;
-            const stbtt_packedchar &pc = fb->chars[si][slot];
+            int slot = thfb_slot(cp);
+            if (prev_slot >= 0 && bf->kern_count) pen += thfb_kern(bf, prev_slot, slot) * bf->unit * px;
+            const thfb_char &pc = bf->chars[si][slot];
             if (draw && pc.x1 > pc.x0 && pc.y1 > pc.y0) {
                 float gx = pen + pc.xoff * scale, gy = baseline + pc.yoff * scale;
                 if (snap) { gx = floorf(gx + 0.5f); gy = floorf(gy + 0.5f); }
@@ -135,7 +134,7 @@ static float text_layout(const char *utf8, float x, float y, float px, uint32_t 
                           (float)pc.x0 / fb->w, (float)pc.y0 / fb->h, (float)pc.x1 / fb->w, (float)pc.y1 / fb->h, color, layer);
             }
             pen += pc.xadvance * scale;
-            prev_glyph = g;
+            prev_slot = slot;
         }
     }
     widest = std::max(widest, pen - x);
@@ -304,10 +303,23 @@ void render_begin_frame(void)
     if (g_render.sb.sprites) thsb_begin(&g_render.sb);
 }
 
+/* A font that does not bake, along the bottom of the screen above everything else. */
+static void draw_notice(void)
+{
+    const float px = 14, pad = 6;
+    const int layer = 32000;
+    float w = 0, h = 0;
+    api_measure_text(g_render.notice.c_str(), px, &w, &h);
+    float y = (float)g_render.view_h - h - 2 * pad;
+    api_draw_rect(0, y, std::min(w + 2 * pad, (float)g_render.view_w), h + 2 * pad, 0x300808E0u, layer);
+    api_draw_text(g_render.notice.c_str(), pad, y + pad, px, 0xFF8080FFu, layer + 1);
+}
+
 RenderStats render_end_frame(void)
 {
     RenderStats st = { 0, 0, 0 };
     if (!g_render.sb.sprites || !g_render.ren) return st;
+    if (!g_render.notice.empty()) draw_notice();
     const float cx = g_render.cam_x, cy = g_render.cam_y, z = g_render.cam_zoom;
     if (cx != 0 || cy != 0 || z != 1) {
         thsb_sprite *s = g_render.sb.sprites;

@@ -9,30 +9,20 @@
 #include <string>
 #include <vector>
 
-#include <stb_rect_pack.h>
-#include <stb_truetype.h>
-
 #include "host.h"
 #include "th_spritebatch.h"
 #include "th_atlas.h"
+#include "th_fontbake.h"
 
 /* ---------------------------------------------------------------- tunables */
 static const int   RENDER_MAX_SPRITES = 1 << 17;      /* submissions per frame, text glyphs included */
 static const int   MAX_ATLAS_PAGES    = 64;
-static const float FONT_SIZES[]       = { 12, 14, 16, 20, 24, 28, 32, 40, 48, 64 };  /* baked pixel heights */
 static const char *const DEFAULT_FONT       = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
 static const char *const PROJECT_FONT       = "assets/fonts/default.ttf";  /* used instead when it exists */
 static const float PLACEHOLDER_SIZE   = 32;           /* size of a sprite nobody knows the size of */
-static const int   MAX_FONT_BYTES     = 64 << 20;
+static const double FONT_BAKE_TIMEOUT_S = 30;         /* font_bake also limits its own CPU to 20 s */
 
 enum { PAGE_PLACEHOLDER = 254, PAGE_SYSTEM = 255 };
-enum { FONT_SIZE_COUNT = (int)(sizeof FONT_SIZES / sizeof FONT_SIZES[0]) };
-
-/* The baked characters: ASCII, Latin-1, Latin Extended-A, common punctuation; U+FFFD stands in for the rest. */
-static const uint32_t EXTRA_CODEPOINTS[] = { 0x2013, 0x2014, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2026,
-                                             0x20AC, 0x2122, 0x2190, 0x2191, 0x2192, 0x2193, 0xFFFD };
-enum { EXTRA_COUNT = (int)(sizeof EXTRA_CODEPOINTS / sizeof EXTRA_CODEPOINTS[0]) };
-enum { GLYPH_COUNT = 95 + (0x180 - 0xA0) + EXTRA_COUNT };
 
 /* ---------------------------------------------------------------- state */
 struct SpriteInfo {            /* one slot of the id -> sprite table (open addressing, id 0 = empty) */
@@ -49,17 +39,14 @@ struct Page {
     std::string  file;
 };
 
-struct FontBake {              /* everything a font gives: built on a worker, installed on the main thread */
+struct FontBake {              /* a font baked by the font_bake child: read on a worker, installed on the main thread */
     int         ok = 0;
     std::string path, error;
-    std::vector<unsigned char> ttf;
-    stbtt_fontinfo info;
-    int         glyph[GLYPH_COUNT];
-    stbtt_packedchar chars[FONT_SIZE_COUNT][GLYPH_COUNT];
-    float       ascent = 0, descent = 0, line_gap = 0, unit = 0;  /* font units; unit = scale for 1 px height */
+    thfb_font   baked = {};         /* checked by thfb_decode: sizes, boxes, kerning, metrics (alpha freed once installed) */
     std::vector<unsigned char> rgba;    /* the system page */
     int         w = 0, h = 0;
     int         white_x = 0, white_y = 0;
+    ~FontBake();
 };
 
 struct AtlasJob {              /* manifest + changed pages, decoded on a worker */
@@ -103,10 +90,13 @@ struct RenderState {
 
     SDL_Texture *placeholder = nullptr;
     SDL_Texture *system = nullptr;
-    FontBake *font = nullptr;
+    FontBake *font = nullptr;       /* what text draws with: the last font that baked (or the boxes) */
     float white_u0 = 0, white_v0 = 0, white_u1 = 0, white_v1 = 0;
-    std::string font_path;          /* what is baked (or failed to bake) */
+    std::string font_path;          /* the font the host wants (it may have failed; its saves are watched) */
     int font_configured = 0;        /* 1: --font given; 0: default resolution */
+    std::string font_baker;         /* <root>/build/tools/font_bake */
+    int font_seq = 0;               /* numbers the bakes (their output files) */
+    std::string notice, notice_file;   /* a font that does not bake, said along the bottom of the screen */
 
     /* atlas_pack child */
     OsChild pack;
@@ -123,6 +113,7 @@ struct RenderState {
     Worker font_worker;
     FontBake *font_job = nullptr;
     std::string font_job_path;
+    int font_job_seq = 0;
     std::string font_job_trigger;
     double font_job_change_t = -1;
     int font_queued = 0;
@@ -139,11 +130,12 @@ const SpriteInfo *sprite_lookup(uint32_t id);                                   
 void              asset_error(const std::string &file, const std::string &reason);  /* log + "asset_error" event */
 std::string       escaped(const std::string &s);                                  /* JSON-escaped */
 bool              file_exists(const std::string &p);
+bool              same_file(const std::string &a, const std::string &b);          /* assets.cpp */
 void              start_worker(Worker *w, void *(*fn)(void *), void *arg);        /* state 1 -> 2 when fn returns */
 bool              worker_finished(Worker *w);                                     /* joins a finished worker */
 void              worker_wait(Worker *w);
-int               glyph_slot(uint32_t cp);                                         /* font.cpp */
-FontBake         *font_bake(const std::string &path);       /* never NULL; ->ok = 0 and ->error on a bad font */
+int               font_init(const char *configured);        /* font.cpp; 1 if the font asked for baked */
+FontBake         *font_bake(const std::string &path, int seq);  /* runs font_bake; never NULL; ->ok = 0 and ->error on a bad font */
 void              font_install(FontBake *fb, bool announce, const std::string &trigger, double change_t);
 std::string       font_resolve(const char *configured);    /* --font, the project font, or the system default */
 void              font_start_bake(const std::string &path, const std::string &trigger, double change_t);

@@ -140,6 +140,7 @@ static void make_root(void)
     write_file(g_root + "/assets/sprites/bad.png", "not a png");
     run("mkdir -p '" + g_root + "/build/tools' '" + g_root + "/assets/fonts'");
     run("ln -s '" + g_repo + "build/tools/atlas_pack' '" + g_root + "/build/tools/atlas_pack'");
+    run("ln -s '" + g_repo + "build/tools/font_bake' '" + g_root + "/build/tools/font_bake'");
     run("'" + g_root + "/build/tools/atlas_pack' '" + g_root + "/assets/sprites' '" + g_root + "/build/assets' > /dev/null 2>&1");
 }
 
@@ -639,22 +640,26 @@ static void test_font_reload_and_missing_font(void)
     TH_CHECK(wait_event("asset_reload", "default.ttf", n));
     g_pf.measure_text("iiii", 32, &after, &h);
     TH_CHECK_MSG(after > before * 1.5f, "monospace 'iiii' %.1f vs proportional %.1f", after, before);
-    /* corrupt it: one clear error, boxes instead of glyphs, no crash */
+    /* corrupt it: one clear error, no crash, and the monospace font it had keeps drawing */
+    const float mono = after;
     int errs = count_events("asset_error", "default.ttf");
     write_file(proj, std::string(4000, 'x'));
     render_asset_changed(proj.c_str());
     TH_CHECK(wait_event("asset_error", "default.ttf", errs));
     clear();
     render_begin_frame();
-    float w = g_pf.draw_text("boxes", 10, 10, 20, 0xFFFFFFFFu, GAME_LAYER_UI);
+    float w = g_pf.draw_text("kept", 10, 10, 20, 0xFFFFFFFFu, GAME_LAYER_UI);
     render_end_frame();
     TH_CHECK(w > 0);
-    /* truncated copy of a real font */
+    g_pf.measure_text("iiii", 32, &after, &h);
+    TH_CHECK_NEAR(after, mono, 0.01);
+    /* truncated copy of a real font: the same */
     run("head -c 30000 /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf > '" + proj + "'");
     errs = count_events("asset_error", "default.ttf");
     render_asset_changed(proj.c_str());
     TH_CHECK(wait_event("asset_error", "default.ttf", errs));
-    TH_CHECK(!g_render.font->ok);
+    TH_CHECK(g_render.font->ok && g_render.font->path == proj);
+    TH_CHECK(g_render.font_path == proj);                         /* still the font it wants: a fix reloads it */
     /* removing it goes back to the default font */
     remove(proj.c_str());
     n = count_events("asset_reload", "default.ttf");
@@ -664,12 +669,23 @@ static void test_font_reload_and_missing_font(void)
     g_pf.measure_text("iiii", 32, &after, &h);
     TH_CHECK_NEAR(after, before, 0.01);
 
-    /* a --font that does not exist */
+    /* a --font that does not exist: one error, and text still reads in the default font */
     render_shutdown();
     int logs = count_logs("/no/such/font.ttf");
     start("/no/such/font.ttf");
     TH_CHECK_EQ_INT(count_logs("/no/such/font.ttf") - logs, 1);
     TH_CHECK(count_events("asset_error", "/no/such/font.ttf") >= 1);
+    TH_CHECK(g_render.font && g_render.font->ok && g_render.font->path == "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf");
+    g_pf.measure_text("iiii", 32, &after, &h);
+    TH_CHECK_NEAR(after, before, 0.01);
+    /* no baker either (tools not built): boxes stand in, and the message says what to do */
+    render_shutdown();
+    run("mv '" + g_root + "/build/tools/font_bake' '" + g_root + "/build/font_bake.saved'");
+    int missing = count_events("asset_error", "run ./build.sh tools");
+    start("/no/such/font.ttf");
+    run("mv '" + g_root + "/build/font_bake.saved' '" + g_root + "/build/tools/font_bake'");
+    TH_CHECK(count_events("asset_error", "run ./build.sh tools") > missing);
+    TH_CHECK(g_render.font && !g_render.font->ok);
     clear();
     render_begin_frame();
     w = g_pf.draw_text("Missing font", 10, 10, 20, 0xFFFFFFFFu, GAME_LAYER_UI);
@@ -677,7 +693,8 @@ static void test_font_reload_and_missing_font(void)
     g_pf.measure_text("Missing font", 20, &mw, &mh);
     RenderStats st = render_end_frame();
     TH_CHECK(w > 0 && w == mw && mh == 20);
-    TH_CHECK_EQ_INT(st.draw_calls, 1);
+    TH_CHECK_EQ_INT(st.draw_calls, 3);                       /* the text, and the notice's panel and line */
+    TH_CHECK(g_render.notice.find("/no/such/font.ttf") != std::string::npos);
     std::vector<uint32_t> px = read_screen();
     int magenta = 0;
     for (uint32_t p : px) magenta += rgba(p, 0) == 255 && rgba(p, 1) == 0 && rgba(p, 2) == 255;
