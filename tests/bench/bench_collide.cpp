@@ -3,7 +3,11 @@
    world, about a fifth of it covered; per frame: clear the grid, insert every body, list every
    overlapping pair. broadphase_brute_10k_ms: the same pairs by testing every pair of boxes.
    *_manifold_ns: one manifold call on a pool of random pairs (about 5/6 overlap), every field of the
-   answer summed into a sink; poly_poly pairs 3-6 vertex hulls with boxes, obb_obb is boxes only. */
+   answer summed into a sink; poly_poly pairs 3-6 vertex hulls with boxes, obb_obb is boxes only.
+   collide_<query>_<a>_<b>_ns: one call of every query (overlap, manifold, distance, toi) for every pair of
+   shape types through the any-pair entry points, and collide_ray_<shape>_ns, on seeded pools of 1024
+   inputs: overlap/manifold pools mostly touch, distance pools mostly apart, TOI movers start ~45 units
+   away aimed at a still target (about two thirds hit), rays start 30 units out aimed near the shape. */
 #define TH_COLLIDE_IMPLEMENTATION
 #include "th_collide.h"
 
@@ -11,7 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <math.h>
 #include <algorithm>
+#include <string>
 #include <vector>
 
 static double now_ms(void)
@@ -78,6 +84,119 @@ template <typename F> static double time_ns_per_call(int calls, F f)
         reps.push_back((now_ms() - t0) * 1e6 / calls);
     }
     return median(reps);
+}
+
+// ---------------------------------------------------------------- every query, every pair
+struct Shape {
+    thc_type type;
+    thc_circle c; thc_aabb b; thc_capsule k; thc_poly p; thc_transform xf;
+    const void *ptr() const { return type == THC_CIRCLE ? (const void *)&c : type == THC_AABB ? (const void *)&b : type == THC_CAPSULE ? (const void *)&k : (const void *)&p; }
+    const thc_transform *x() const { return type == THC_POLY ? &xf : NULL; }
+};
+
+static Shape make_shape(thc_type t, float cx, float cy)
+{
+    Shape s;
+    memset(&s, 0, sizeof s);
+    s.type = t;
+    s.xf = thc_make_transform(V(0, 0), 0);
+    if (t == THC_CIRCLE) { s.c.p = V(cx, cy); s.c.r = frand(2, 6); }
+    else if (t == THC_AABB) { float hw = frand(2, 8), hh = frand(2, 8); s.b.min = V(cx - hw, cy - hh); s.b.max = V(cx + hw, cy + hh); }
+    else if (t == THC_CAPSULE) {
+        float a = frand(0, 6.28f), l = frand(2, 10);
+        s.k.a = V(cx - cosf(a) * l, cy - sinf(a) * l); s.k.b = V(cx + cosf(a) * l, cy + sinf(a) * l); s.k.r = frand(1, 4);
+    } else {
+        if (rand() % 2) thc_make_box(&s.p, frand(3, 8), frand(3, 8));
+        else {
+            thc_v2 pts[6];
+            for (int i = 0; i < 6; i++) pts[i] = V(frand(-8, 8), frand(-8, 8));
+            if (!thc_make_poly(&s.p, pts, 6)) thc_make_box(&s.p, 5, 5);
+        }
+        s.xf = thc_make_transform(V(cx, cy), frand(-3.14f, 3.14f));
+    }
+    return s;
+}
+
+static const char *shape_name(thc_type t) { return t == THC_CIRCLE ? "circle" : t == THC_AABB ? "aabb" : t == THC_CAPSULE ? "capsule" : "poly"; }
+
+// Appends "collide_<query>_<pair>_ns": value pairs to out.
+static void bench_every_pair(std::string &out, volatile float &sink)
+{
+    const int POOL = 1024, LOOPS = 20;
+    const thc_type T[4] = { THC_CIRCLE, THC_AABB, THC_CAPSULE, THC_POLY };
+    char key[96], buf[160];
+    for (int ia = 0; ia < 4; ia++)
+        for (int ib = ia; ib < 4; ib++) {
+            srand(4242 + ia * 4 + ib);
+            std::vector<Shape> A, B, FA, FB, M;
+            std::vector<thc_v2> vel;
+            for (int i = 0; i < POOL; i++) {
+                A.push_back(make_shape(T[ia], frand(-6, 6), frand(-6, 6)));
+                B.push_back(make_shape(T[ib], frand(-6, 6), frand(-6, 6)));
+                FA.push_back(make_shape(T[ia], frand(-20, 20), frand(-20, 20)));
+                FB.push_back(make_shape(T[ib], frand(-20, 20), frand(-20, 20)));
+                float ang = frand(0, 6.28f);
+                M.push_back(make_shape(T[ia], 45 * cosf(ang), 45 * sinf(ang)));
+                vel.push_back(V(-45 * cosf(ang) * frand(0.6f, 1.6f) + frand(-8, 8), -45 * sinf(ang) * frand(0.6f, 1.6f) + frand(-8, 8)));
+            }
+            const char *pa = shape_name(T[ia]), *pb = shape_name(T[ib]);
+            double ns[4];
+            ns[0] = time_ns_per_call(POOL * LOOPS, [&] {
+                int s = 0;
+                for (int l = 0; l < LOOPS; l++)
+                    for (int i = 0; i < POOL; i++) s += thc_overlap(A[i].ptr(), A[i].type, A[i].x(), B[i].ptr(), B[i].type, B[i].x());
+                sink = sink + (float)s;
+            });
+            ns[1] = time_ns_per_call(POOL * LOOPS, [&] {
+                float s = 0;
+                thc_manifold m = {};
+                for (int l = 0; l < LOOPS; l++)
+                    for (int i = 0; i < POOL; i++) { thc_collide(A[i].ptr(), A[i].type, A[i].x(), B[i].ptr(), B[i].type, B[i].x(), &m); s += consume(m); }
+                sink = sink + s;
+            });
+            ns[2] = time_ns_per_call(POOL * LOOPS, [&] {
+                float s = 0;
+                thc_v2 qa, qb;
+                for (int l = 0; l < LOOPS; l++)
+                    for (int i = 0; i < POOL; i++) s += thc_distance(FA[i].ptr(), FA[i].type, FA[i].x(), FB[i].ptr(), FB[i].type, FB[i].x(), &qa, &qb) + qa.x + qb.y;
+                sink = sink + s;
+            });
+            ns[3] = time_ns_per_call(POOL * LOOPS, [&] {
+                float s = 0;
+                thc_v2 still = V(0, 0);
+                for (int l = 0; l < LOOPS; l++)
+                    for (int i = 0; i < POOL; i++) {
+                        thc_toi_result r = thc_toi(M[i].ptr(), M[i].type, M[i].x(), vel[i], B[i].ptr(), B[i].type, B[i].x(), still);
+                        s += r.t + r.n.x + r.p.y;
+                    }
+                sink = sink + s;
+            });
+            const char *q[4] = { "overlap", "manifold", "distance", "toi" };
+            for (int k = 0; k < 4; k++) {
+                snprintf(key, sizeof key, "collide_%s_%s_%s_ns", q[k], pa, pb);
+                snprintf(buf, sizeof buf, ", \"%s\": %.1f", key, ns[k]);
+                out += buf;
+            }
+            if (ia == ib) {
+                std::vector<thc_ray> rays;
+                for (int i = 0; i < POOL; i++) {
+                    float ang = frand(0, 6.28f);
+                    thc_v2 d = V(-cosf(ang) + frand(-0.3f, 0.3f), -sinf(ang) + frand(-0.3f, 0.3f));
+                    float l = sqrtf(d.x * d.x + d.y * d.y);
+                    thc_ray r = { V(30 * cosf(ang), 30 * sinf(ang)), V(d.x / l, d.y / l), 60 };
+                    rays.push_back(r);
+                }
+                double rn = time_ns_per_call(POOL * LOOPS, [&] {
+                    float s = 0;
+                    thc_ray_hit h;
+                    for (int l = 0; l < LOOPS; l++)
+                        for (int i = 0; i < POOL; i++) if (thc_raycast(rays[i], A[i].ptr(), A[i].type, A[i].x(), &h)) s += h.t + h.n.x;
+                    sink = sink + s;
+                });
+                snprintf(buf, sizeof buf, ", \"collide_ray_%s_ns\": %.1f", pa, rn);
+                out += buf;
+            }
+        }
 }
 
 int main(void)
@@ -190,8 +309,10 @@ int main(void)
     }
     double grid = median(grid_ms), brute = median(brute_ms);
     fprintf(stderr, "bench_collide: %d pairs among %d bodies; %d of %d poly pairs touch (sink %g)\n", grid_count, N, touching, POOL, (double)sink);
+    std::string every;
+    bench_every_pair(every, sink);
     printf("{\"broadphase_10k_ms\": %.4f, \"broadphase_brute_10k_ms\": %.3f, \"broadphase_vs_brute_x\": %.1f, "
-           "\"poly_poly_manifold_ns\": %.1f, \"obb_obb_manifold_ns\": %.1f, \"circle_circle_manifold_ns\": %.1f, \"capsule_poly_manifold_ns\": %.1f}\n",
-           grid, brute, brute / grid, pp_ns, obb_ns, cc_ns, kp_ns);
+           "\"poly_poly_manifold_ns\": %.1f, \"obb_obb_manifold_ns\": %.1f, \"circle_circle_manifold_ns\": %.1f, \"capsule_poly_manifold_ns\": %.1f%s}\n",
+           grid, brute, brute / grid, pp_ns, obb_ns, cc_ns, kp_ns, every.c_str());
     return 0;
 }
