@@ -684,6 +684,22 @@ static float thc__core_closest(const thc__proxy *a, const thc__proxy *b, thc_v2 
     return dist;
 }
 
+/* Separation of b from a along the unit axis n (a's support pushed by shift), less the radii, in double:
+   min over b of n.x minus max over a of n.x. Exact for any n, so a step it allows is safe whatever n is. */
+static double thc__axis_sep(const thc__proxy *a, thc_v2 shift, const thc__proxy *b, thc_v2 n)
+{
+    double nx = n.x, ny = n.y, hi = -1e300, lo = 1e300;
+    for (int i = 0; i < a->count; i++) {
+        double x = nx * ((double)a->v[i].x + shift.x) + ny * ((double)a->v[i].y + shift.y);
+        hi = x > hi ? x : hi;
+    }
+    for (int j = 0; j < b->count; j++) {
+        double x = nx * b->v[j].x + ny * b->v[j].y;
+        lo = x < lo ? x : lo;
+    }
+    return lo - hi - ((double)a->r + b->r);
+}
+
 /* What the manifold and the overlap test share: whether the shapes touch and the features that decide it. */
 typedef struct thc__sat {
     float sa, sb;         /* best face separations of the cores (-FLT_MAX: no faces) */
@@ -1269,6 +1285,18 @@ float thc_distance(const void *a, thc_type ta, const thc_transform *ax, const vo
     thc_v2 o, qa, qb;
     if (pa) *pa = thc__v(0, 0);
     if (pb) *pb = thc__v(0, 0);
+    if (!thc__pair_proxies(a, ta, ax, b, tb, bx, &xa, &xb, &o)) return FLT_MAX;
+    {
+        /* the common case, shapes apart: the closest features, and their normal proven to separate the
+           shapes (so the cores are disjoint and the distance between them is the answer) */
+        thc_v2 n;
+        float d = thc__core_closest(&xa, &xb, &qa, &qb, &n), r = xa.r + xb.r;
+        if (d - r > THC__APART && thc__axis_sep(&xa, thc__v(0, 0), &xb, n) > THC__APART) {
+            if (pa) *pa = thc__add(o, thc__add(qa, thc__scale(n, xa.r)));
+            if (pb) *pb = thc__add(o, thc__sub(qb, thc__scale(n, xb.r)));
+            return d - r;
+        }
+    }
     int touch = -1;
     if (ta == THC_POLY && tb == THC_POLY && a && b) {   /* the manifold's own test, so the two always agree */
         thc_manifold m;
@@ -1279,7 +1307,6 @@ float thc_distance(const void *a, thc_type ta, const thc_transform *ax, const vo
             return 0;
         }
     }
-    if (!thc__pair_proxies(a, ta, ax, b, tb, bx, &xa, &xb, &o)) return FLT_MAX;
     thc__sat st;
     if (touch < 0 && thc__classify(&xa, &xb, &st)) {
         thc_manifold m;
@@ -1682,22 +1709,6 @@ thc_toi_result thc_toi_circle_poly(const thc_circle *a, thc_v2 vel, const thc_po
     return r;
 }
 
-/* Separation of b from a along the unit axis n (a's support pushed by shift), less the radii, in double:
-   min over b of n.x minus max over a of n.x. Exact for any n, so a step it allows is safe whatever n is. */
-static double thc__axis_sep(const thc__proxy *a, thc_v2 shift, const thc__proxy *b, thc_v2 n)
-{
-    double nx = n.x, ny = n.y, hi = -1e300, lo = 1e300;
-    for (int i = 0; i < a->count; i++) {
-        double x = nx * ((double)a->v[i].x + shift.x) + ny * ((double)a->v[i].y + shift.y);
-        hi = x > hi ? x : hi;
-    }
-    for (int j = 0; j < b->count; j++) {
-        double x = nx * b->v[j].x + ny * b->v[j].y;
-        lo = x < lo ? x : lo;
-    }
-    return lo - hi - ((double)a->r + b->r);
-}
-
 thc_toi_result thc_toi(const void *a, thc_type ta, const thc_transform *ax, thc_v2 va,
                        const void *b, thc_type tb, const thc_transform *bx, thc_v2 vb)
 {
@@ -1723,10 +1734,14 @@ thc_toi_result thc_toi(const void *a, thc_type ta, const thc_transform *ax, thc_
     for (int iter = 0; iter < 96; iter++) {
         thc_v2 shift = thc__v((float)(v.x * t), (float)(v.y * t));
         for (int i = 0; i < pa.count; i++) moved.v[i] = thc__add(pa.v[i], shift);
+        thc_v2 qa, qb, n;
+        float d = thc__core_closest(&moved, &pb, &qa, &qb, &n);
+        double gap = (double)d - r, sep = thc__axis_sep(&pa, shift, &pb, n);
         thc__sat st;
         st.d = 0;
-        /* the cores can overlap only at the start: every later step stops short of touching */
-        if (iter == 0 && thc__classify(&moved, &pb, &st) && st.d < 0) {
+        /* the cores can overlap only at the start (every later step stops short of touching), and not
+           when an axis already separates the shapes */
+        if (iter == 0 && !(sep > 0) && thc__classify(&moved, &pb, &st) && st.d < 0) {
             thc_manifold m;
             thc__manifold(&moved, &pb, o, &m);
             res.hit = 1;
@@ -1735,9 +1750,6 @@ thc_toi_result thc_toi(const void *a, thc_type ta, const thc_transform *ax, thc_
             res.p = m.count ? thc__add(m.contact_points[0], thc__scale(vb, (float)t)) : o;
             break;
         }
-        thc_v2 qa, qb, n;
-        float d = thc__core_closest(&moved, &pb, &qa, &qb, &n);
-        double gap = (double)d - r, sep = thc__axis_sep(&pa, shift, &pb, n);
         if (gap <= tol) {
             res.hit = 1;
             res.t = (float)t;
