@@ -109,7 +109,9 @@ cmd_tools() {
 
 cmd_assets() {
     [ -x "$B/tools/atlas_pack" ] || return 0
-    "$B/tools/atlas_pack" "$ROOT/assets/sprites" "$B/assets"
+    "$B/tools/atlas_pack" "$ROOT/assets/sprites" "$B/assets" || return 1
+    # sounds from parameter files (the host re-renders a .sfx newer than its WAV by itself)
+    [ ! -x "$B/tools/make_sfx" ] || "$B/tools/make_sfx" --all "$ROOT/assets/sfx" "$B/sounds"
 }
 
 write_compile_commands() {

@@ -96,6 +96,7 @@ static void damage_enemy(GameState *gs, Entity *e, float amount, v2 push)
     e->hp -= amount;
     e->flash = 0.08f;
     e->vel = v2_add(e->vel, push);
+    sfx(gs, e->hp > 0 ? SND_HIT : e->type == ENTITY_BRUTE ? SND_EXPLODE_BIG : SND_EXPLODE, e->pos);
     if (e->hp > 0) return;
     e->dead = 1;
     static const int POINTS[ENTITY_TYPE_COUNT] = { 0, 10, 30, 25, 100 };
@@ -136,6 +137,7 @@ static void player_hurt(GameState *gs, Entity *pl, v2 from)
     fx_shake(gs, 0.55f);
     gs->hitstop = 0.06f;
     fx_burst(gs, pl->pos, 18, 0xFFFFFFFF, 0x4FE3FF00, 100, 300, 10, 0.4f);
+    sfx(gs, pl->hp <= 0 ? SND_EXPLODE_BIG : SND_HURT, pl->pos);
     if (pl->hp <= 0) {
         pl->dead = 1;
         fx_burst(gs, pl->pos, 90, 0xFFFFFFFF, 0x4FE3FF00, 100, 650, 18, 1.0f);
@@ -170,6 +172,7 @@ static void player_update(GameState *gs, Entity *e, float dt)
             e->phase = (int32_t)(DASH_SECONDS / dt);
             e->cooldown2 = DASH_COOLDOWN;
             fx_ring(gs, e->pos, 10, 50, 0.2f, 0x4FE3FFFF);
+            sfx(gs, SND_DASH, e->pos);
         }
         if (v2_len2(e->vel) > 100 * 100 && gs->steps % 3 == 0)
             fx_trail(gs, v2_sub(e->pos, v2_scale(gs->aim, 14)), v2_scale(e->vel, -0.3f), 0x2FB8FF90, 9);
@@ -188,6 +191,7 @@ static void player_update(GameState *gs, Entity *e, float dt)
             b->timer = 1.2f;
         }
         fx_trail(gs, v2_add(e->pos, v2_scale(d, 22)), v2_scale(d, 120), 0xCFFFFFFF, 12);
+        sfx(gs, SND_SHOT, e->pos);
     }
 }
 
@@ -219,6 +223,7 @@ static void shooter_update(GameState *gs, Entity *e, float dt)
         Entity *b = entity_spawn(gs, ENTITY_ENEMY_BULLET, v2_add(e->pos, v2_scale(d, 24)));
         if (b) { b->vel = v2_scale(d, ENEMY_BULLET_SPEED * wave_pressure(gs)); b->radius = 6; b->timer = 4.0f; }
         fx_trail(gs, v2_add(e->pos, v2_scale(d, 24)), v2_scale(d, 80), 0xFFB060FF, 14);
+        sfx(gs, SND_ENEMY_SHOOT, e->pos);
     }
     move_and_collide(gs, e, dt);
 }
@@ -241,6 +246,7 @@ static void dasher_update(GameState *gs, Entity *e, float dt)
             e->phase = 2;
             e->timer = 0.5f;
             e->vel = v2_scale(v2_from_angle(e->angle), DASHER_SPEED * wave_pressure(gs));
+            sfx(gs, SND_CHARGE, e->pos);
         }
     } else {
         if (gs->steps % 2 == 0) fx_trail(gs, e->pos, v2_make(0, 0), 0xFFE14A90, 16);
@@ -315,9 +321,11 @@ static void pickup_update(GameState *gs, Entity *e, float dt)
             if (e->type == ENTITY_HEART) {
                 pl->hp = th_minf(PLAYER_HP, pl->hp + 1);
                 fx_ring(gs, pl->pos, 10, 60, 0.3f, 0x5CFF7AFF);
+                sfx(gs, SND_HEALTH, e->pos);
             } else {
                 gs->score += 5 * gs->multiplier;
                 fx_burst(gs, e->pos, 5, 0xD8B0FFFF, 0x8A4FFF00, 40, 140, 7, 0.25f);
+                sfx(gs, SND_GEM, e->pos);
             }
         }
     }
@@ -338,6 +346,7 @@ static void spawner_update(GameState *gs, Entity *e, float dt)
     n->hp = HP[e->spawn_type];
     n->timer = th_rng_range(&gs->rng, 0.5f, 1.5f);
     fx_burst(gs, e->pos, 10, 0xFFFFFFFF, 0xFFFFFF00, 50, 200, 8, 0.3f);
+    sfx(gs, SND_SPAWN, e->pos);
 }
 
 static void no_update(GameState *gs, Entity *e, float dt) { (void)gs; (void)e; (void)dt; }

@@ -50,6 +50,7 @@ static int     world_sweep_circle(v2 from, v2 to, float radius, v2 center, float
 static int     world_blocked(GameState *gs, v2 at, float radius);
 
 #include "fx.cpp"
+#include "sound.cpp"
 #include "entities.cpp"
 #include "world.cpp"
 #include "waves.cpp"
@@ -80,6 +81,7 @@ static GAME_LOAD(game_load)
 {
     thtw_set_hook(pf->tweak);   /* every entry point: a reload resets the library's globals */
     for (int i = 0; i < SPR_COUNT; i++) g_sprite_ids[i] = game_sprite_id(SPRITE_NAMES[i]);
+    sound_load(pf);
     GameState *gs = game_state(mem);
     if (!gs->initialized) game_init(gs, mem, pf);
     else world_init(gs);
@@ -135,6 +137,7 @@ static void play_step(GameState *gs, float dt, const PlatformAPI *pf)
         char f[96];
         snprintf(f, sizeof f, "\"score\":%d,\"wave\":%d,\"best\":%d", gs->score, gs->wave, gs->best_score);
         pf->event("player_died", f);
+        sfx_ui(SND_GAME_OVER);
     }
 }
 
@@ -165,6 +168,7 @@ static GAME_UPDATE(game_update)
     }
     fx_update(gs, dt);
     camera_update(gs, dt, pf);
+    sound_flush(gs, pf);
     mem->used = sizeof(GameState) + gs->arena.high_water;
 }
 

@@ -18,7 +18,7 @@
 #include <stdint.h>
 #include <stddef.h>
 
-#define GAME_API_VERSION 1   /* bump when anything in this header changes shape */
+#define GAME_API_VERSION 2   /* bump when anything in this header changes shape */
 
 /* ------------------------------------------------------------------ input */
 typedef enum GameKey {
@@ -89,6 +89,35 @@ static inline uint32_t game_sprite_id(const char *name)
     return h ? h : 1u;
 }
 
+/* ------------------------------------------------------------------ sound */
+/* FNV-1a of the sound's name: its path under assets/sounds without ".wav"/".ogg", or under
+   assets/sfx without ".sfx" (rendered by tools/make_sfx), e.g. "enemy/explode". Same hash as sprites. */
+static inline uint32_t game_sound_id(const char *name) { return game_sprite_id(name); }
+
+enum { SOUND_BUS_MASTER = 0, SOUND_BUS_MUSIC = 1, SOUND_BUS_EFFECTS = 2 };
+enum { SOUND_LOOP = 1, SOUND_UNIQUE = 2 };   /* UNIQUE: if the sound already plays, return that handle */
+
+/* How to play one sound; zero means default (volume 1, pitch 1, centre, effects bus, priority 0). */
+typedef struct GameSoundPlay {
+    float    volume, pan, pitch; /* pan -1 (left)..1 (right); pitch 2 = an octave up */
+    float    fade_in;            /* seconds */
+    float    cooldown;           /* seconds: a play of the same sound sooner than this is refused */
+    uint8_t  bus;                /* SOUND_BUS_MUSIC or SOUND_BUS_EFFECTS */
+    uint8_t  priority;           /* when every voice is busy, a play takes the lowest-priority, oldest voice
+                                    at or below its own priority, or is refused */
+    uint16_t max_instances;      /* 0 = any; beyond it the oldest instance of this sound is cut (faded) */
+    uint32_t flags;              /* SOUND_LOOP | SOUND_UNIQUE */
+} GameSoundPlay;
+
+/* A handle is a uint32_t (voice index + generation, 0 = none); it may be kept in the state: a stale
+   handle (sound over, voice reused, state rolled back) is ignored by every call. */
+#define PLATFORM_SOUND_PLAY(name)    uint32_t name(uint32_t sound_id, const GameSoundPlay *how)  /* handle or 0 */
+#define PLATFORM_SOUND_STOP(name)    void name(uint32_t handle, float fade_s)
+#define PLATFORM_SOUND_SET(name)     void name(uint32_t handle, float volume, float pan, float pitch)
+#define PLATFORM_SOUND_PLAYING(name) int name(uint32_t handle)
+#define PLATFORM_SOUND_BUS(name)     void name(int bus, float volume, float fade_s)
+#define PLATFORM_SOUND_NAME(name)    void name(const char *sound_name)  /* "I use this sound": a missing file is reported by name */
+
 /* ------------------------------------------------------------------ tweakables */
 enum { TWEAK_FLOAT = 1, TWEAK_INT, TWEAK_BOOL, TWEAK_VEC2, TWEAK_COLOR };
 
@@ -116,6 +145,14 @@ typedef struct PlatformAPI {
     /* Live tweaking: value_inout holds the compiled value; the host overwrites it with the value
        now in the source file when it can map the literal back. See tinyheaders/th_tweak.h. */
     void     (*tweak)(const char *file, int line, int counter, int kind, const char *literal, void *value_inout);
+
+    /* Sound: the host's mixer plays on while the library reloads or the state rolls back. */
+    PLATFORM_SOUND_PLAY((*sound_play));
+    PLATFORM_SOUND_STOP((*sound_stop));
+    PLATFORM_SOUND_SET((*sound_set));
+    PLATFORM_SOUND_PLAYING((*sound_playing));
+    PLATFORM_SOUND_BUS((*sound_bus));
+    PLATFORM_SOUND_NAME((*sound_name));
 
     int      view_width, view_height;   /* logical resolution in game pixels */
     int      debug_draw;                /* 1 while the collision debug view (F2) is on */

@@ -101,6 +101,7 @@ typedef struct GameState {
     uint32_t   autopilot;     /* F10: the demo bot plays */
     float      bot_dodge_timer;
     v2         bot_dodge;
+    uint32_t   music;         /* sound handle of the music loop (sound.cpp), 0 = none */
 } GameState;
 
 #endif

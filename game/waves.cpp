@@ -56,6 +56,7 @@ static void run_start(GameState *gs, const PlatformAPI *pf)
     char f[64];
     snprintf(f, sizeof f, "\"run\":%d", gs->runs);
     pf->event("run_start", f);
+    sfx_ui(SND_START);
 }
 
 static void score_kill(GameState *gs, Entity *e, int points)
@@ -134,6 +135,7 @@ static void waves_update(GameState *gs, float dt, const PlatformAPI *pf)
         char f[96];
         snprintf(f, sizeof f, "\"wave\":%d,\"enemies\":%d,\"score\":%d", gs->wave, gs->wave_left_to_spawn, gs->score);
         pf->event("wave_start", f);
+        sfx_ui(SND_WAVE_START);
     } else if (gs->wave_phase == WAVE_SPAWNING) {
         if (gs->wave_timer > 0) return;
         wave_spawn_one(gs);

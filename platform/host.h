@@ -17,6 +17,8 @@
      assets.cpp   what is loaded from disk for drawing: atlas pages, the packer child
      font.cpp     the text font: checked, baked on a worker, installed
      tweak.cpp    live TWEAK() literal values from the game sources
+     audio.cpp    the audio device and the mixer behind the game's sound services
+     sound_assets.cpp  sound files (WAV, OGG, .sfx) found, decoded in a child process, reloaded on save
      parse.cpp    reading outside input: flags, input scripts, recording headers, JSON escaping
      os.h         the operating system (os_posix.cpp); nothing else includes system headers */
 #ifndef HOST_H
@@ -271,5 +273,23 @@ void        tweak_build_started(void);                  /* remember the sources 
 void        tweak_library_loaded(void);                 /* new code: its build's sources are the new baseline */
 void        tweak_shutdown(void);
 const char *tweak_status(void);                         /* the last live change, for the overlay ("" if none) */
+
+/* ---------------------------------------------------------------- sound (audio.cpp, sound_assets.cpp) */
+int         audio_init(void);                           /* 0: no device, the game runs silent (logged once) */
+void        audio_fill_api(PlatformAPI *pf);            /* sound_play, sound_stop, ... */
+void        audio_update(void);                         /* once per frame: frees replaced sample buffers */
+void        audio_shutdown(void);
+int         audio_set_sound(int slot, float *samples, uint32_t frames, uint32_t channels, uint32_t rate); /* takes samples (malloc'ed) */
+uint64_t    audio_frames_done(void);                    /* frames the device has mixed */
+int         audio_voices_busy(void);
+
+void        sound_assets_init(const char *root);        /* finds the files under assets/sounds and assets/sfx, queues their loads */
+void        sound_asset_changed(const char *path);      /* a file under assets/ changed (absolute path) */
+void        sound_assets_update(void);                  /* once per frame: runs and polls the decoder children */
+int         sound_assets_pending(void);                 /* sounds waiting for or inside a child */
+void        sound_assets_shutdown(void);
+void        sound_require(const char *name);            /* the game uses this sound: report it if it has no file */
+int         sound_slot_of(uint32_t id);                 /* -1 if unknown */
+const char *sound_slot_name(int slot);
 
 #endif /* HOST_H */

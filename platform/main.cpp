@@ -104,6 +104,9 @@ int main(int argc, char **argv)
     g_pf.view_height = VIEW_H;
     if (!render_init(ren, VIEW_W, VIEW_H, o->font_path)) host_log(LOG_WARN, "render: started with missing assets (placeholders shown)");
     render_fill_api(&g_pf);
+    audio_init();
+    audio_fill_api(&g_pf);
+    sound_assets_init(o->root);
     reload_init();
     if (o->watch && !watch_init(o->root)) host_log(LOG_WARN, "live reload is off: cannot watch %s", o->root);
     reload_start();
@@ -133,6 +136,8 @@ int main(int argc, char **argv)
         g_reload.building = build_running();
         if (br.finished) reload_handle_build(&br);
         render_update();
+        sound_assets_update();
+        audio_update();
         snapshot_prefault();
 
         /* ---- step: fixed steps of the game */
@@ -223,6 +228,8 @@ int main(int argc, char **argv)
     char err[256];
     library_close(&g_lib, err, sizeof err);
     render_shutdown();
+    sound_assets_shutdown();
+    audio_shutdown();
     tweak_shutdown();
     SDL_DestroyRenderer(ren);
     SDL_DestroyWindow(win);

@@ -285,7 +285,7 @@ void reload_handle_changes(const FileChanges *c)
         char esc[HOST_PATH * 2];
         host_json_escape(c->paths[i], esc, sizeof esc);
         host_event("file_changed", "\"path\":\"%s\"", esc);
-        if (strstr(c->paths[i], "/assets/")) render_asset_changed(c->paths[i]);
+        if (strstr(c->paths[i], "/assets/")) { render_asset_changed(c->paths[i]); sound_asset_changed(c->paths[i]); }
         else if (!tweak_file_changed(c->paths[i])) rebuild = 1;   /* more than TWEAK literals changed */
     }
     /* after a failed build, any save rebuilds: the errors on screen must go when the code is fixed */

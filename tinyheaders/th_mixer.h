@@ -145,6 +145,7 @@ typedef struct thm_mixer {
     thm__retired retired[THM_RETIRE];
     int retired_count;
     uint32_t dropped;                            /* commands lost to a full queue */
+    int      last_play_started;                  /* 1 if the last thm_play started a voice (0: refused or `unique` hit) */
     /* render side */
     thm__voice v[THM_MAX_VOICES];
     thm_sound_data sound[THM_MAX_SOUNDS];
@@ -264,6 +265,7 @@ uint32_t thm_play(thm_mixer *m, uint32_t slot, const thm_play_params *pp, double
     if (slot >= THM_MAX_SOUNDS) return 0;
     thm_play_params p;
     if (pp) p = *pp; else memset(&p, 0, sizeof p);
+    m->last_play_started = 0;
     if (p.unique) {
         for (int i = 0; i < THM_MAX_VOICES; i++)
             if (m->cv[i].slot == slot && thm__busy(m, i)) return (uint32_t)(i + 1) | (m->cv[i].gen << 8);
@@ -309,6 +311,7 @@ uint32_t thm_play(thm_mixer *m, uint32_t slot, const thm_play_params *pp, double
     v->priority = p.priority;
     v->started = ++m->plays;
     m->last_play[slot] = now_s;
+    m->last_play_started = 1;
     return (uint32_t)(pick + 1) | (gen << 8);
 }
 

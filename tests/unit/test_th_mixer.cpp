@@ -198,8 +198,10 @@ static void test_instances_cooldown_unique(void)
     p.unique = 1;
     p.loop = 1;
     thm_set_sound(&g_m, 5, &sd);
-    uint32_t m1 = thm_play(&g_m, 5, &p, 0), m2 = thm_play(&g_m, 5, &p, 0);
-    TH_CHECK(m1 != 0 && m1 == m2);
+    uint32_t m1 = thm_play(&g_m, 5, &p, 0);
+    TH_CHECK(g_m.last_play_started);
+    uint32_t m2 = thm_play(&g_m, 5, &p, 0);
+    TH_CHECK(m1 != 0 && m1 == m2 && !g_m.last_play_started);
 }
 
 static void test_buses(void)
