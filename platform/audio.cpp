@@ -101,7 +101,7 @@ int audio_set_sound(int slot, float *samples, uint32_t frames, uint32_t channels
     return 0;
 }
 
-uint64_t audio_frames_done(void) { return __atomic_load_n(&g_audio.mixer.frames_done, __ATOMIC_ACQUIRE); }
+uint64_t audio_frames_done(void) { return thm_frames_done(&g_audio.mixer); }
 int      audio_rate(void) { return (int)g_audio.mixer.rate; }
 int      audio_voices_busy(void) { return thm_voices_busy(&g_audio.mixer); }
 

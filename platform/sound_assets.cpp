@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "host.h"
 #include "os.h"
@@ -103,7 +102,9 @@ static int sound_name_of(const char *path, char *name, size_t cap, int *kind)
         for (const char *ext : src.ext) {
             if (!ext) continue;
             size_t el = strlen(ext);
-            if (nl > el && strcasecmp(n + nl - el, ext) == 0 && nl - el < cap) {
+            int same = nl > el;
+            for (size_t k = 0; same && k < el; k++) same = (n[nl - el + k] | 0x20) == ext[k];   /* ".WAV" too */
+            if (same && nl - el < cap) {
                 memcpy(name, n, nl - el);
                 name[nl - el] = 0;
                 *kind = src.kind;

@@ -38,6 +38,7 @@
      thm_stop_all(m, fade_s)
      thm_playing(m, handle)                       1 while the voice still plays that sound
      thm_reclaim(m)                               one replaced sample buffer safe to free, or NULL
+     thm_voices_busy(m), thm_frames_done(m)       voices playing; frames mixed so far
      thm_mix(m, out, frames)                      RENDER side: writes frames*2 floats
 
    PLAY PARAMETERS (zero means default)
@@ -162,6 +163,7 @@ void     thm_bus(thm_mixer *m, int bus, float volume, float fade_s);
 void     thm_stop_all(thm_mixer *m, float fade_s);
 int      thm_playing(thm_mixer *m, uint32_t handle);
 int      thm_voices_busy(thm_mixer *m);
+uint64_t thm_frames_done(thm_mixer *m);         /* frames the render side has mixed so far */
 const float *thm_reclaim(thm_mixer *m);
 void     thm_mix(thm_mixer *m, float *out, uint32_t frames);
 
@@ -178,9 +180,10 @@ void     thm_mix(thm_mixer *m, float *out, uint32_t frames);
 #include <math.h>
 
 #if defined(_MSC_VER) && !defined(__clang__)
+/* x86/x64 loads and stores of aligned 32/64-bit values are atomic and ordered; the barrier stops the compiler */
 #include <intrin.h>
-#define thm__load(p) (_ReadWriteBarrier(), *(volatile __typeof__(*(p)) *)(p))
-#define thm__store(p, v) do { _ReadWriteBarrier(); *(volatile __typeof__(*(p)) *)(p) = (v); _ReadWriteBarrier(); } while (0)
+#define thm__load(p) (_ReadWriteBarrier(), *(p))
+#define thm__store(p, v) do { _ReadWriteBarrier(); *(p) = (v); _ReadWriteBarrier(); } while (0)
 #else
 #define thm__load(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
 #define thm__store(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
@@ -365,6 +368,8 @@ void thm_stop_all(thm_mixer *m, float fade_s)
 }
 
 int thm_playing(thm_mixer *m, uint32_t handle) { return thm__voice_of(m, handle) >= 0; }
+
+uint64_t thm_frames_done(thm_mixer *m) { return thm__load(&m->frames_done); }
 
 int thm_voices_busy(thm_mixer *m)
 {
