@@ -1634,7 +1634,11 @@ int thc_raycast(thc_ray r, const void *s, thc_type t, const thc_transform *xf, t
         return thc__ray_capsule(thc__sub(r.p, c->a), r.d, r.t, thc__sub(c->b, c->a), c->r > 0 ? c->r : 0, out);
     }
     case THC_POLY:
-        if (!thc__poly_flat((const thc_poly *)s)) return thc__ray_poly_local(r.p, r.d, r.t, (const thc_poly *)s, xf, out);
+        /* a polygon with no area is the segment it spans (the proxy path); the clip can only miss it, so
+           the area is looked at only after a miss */
+        if (((const thc_poly *)s)->count < 3 || ((const thc_poly *)s)->count > THC_MAX_POLY_VERTS) break;
+        if (thc__ray_poly_local(r.p, r.d, r.t, (const thc_poly *)s, xf, out)) return 1;
+        if (!thc__poly_flat((const thc_poly *)s)) return 0;
         break;
     default: return 0;
     }
