@@ -95,6 +95,7 @@ void build_poll(BuildResult *out)
     os_child_kill(&g_build.child);   /* already ended: closes the pipe */
     out->finished = 1;
     out->ok = r > 0 && !sig && code == 0;
+    tweak_build_finished(out->ok);
     out->ms = (os_mono_seconds() - g_build.start_t) * 1000.0;
     static char errors[8192];
     out->error_count = build_report_errors(errors, sizeof errors);

@@ -269,8 +269,10 @@ int         render_screenshot(const char *png_path);    /* reads the back buffer
 /* ---------------------------------------------------------------- tweakables (tweak.cpp) */
 void        tweak_query(const char *file, int line, int counter, int kind, const char *literal, void *value_inout);
 int         tweak_file_changed(const char *path);       /* 1: only TWEAK literals changed and are live; 0: rebuild */
-void        tweak_build_started(void);                  /* remember the sources the build compiles */
-void        tweak_library_loaded(void);                 /* new code: its build's sources are the new baseline */
+void        tweak_build_started(void);                  /* snapshot the sources the build compiles */
+void        tweak_build_finished(int ok);               /* 0: its snapshot will never be loaded */
+void        tweak_library_loaded(int version, int code_of_version); /* baselines: the sources of the last build
+                                                           (code_of_version 0) or of an earlier version (rollback) */
 void        tweak_shutdown(void);
 const char *tweak_status(void);                         /* the last live change, for the overlay ("" if none) */
 

@@ -164,7 +164,7 @@ int reload_from(const char *src, const char *why)
         host_event("unload_failed", "\"reason\":\"%s\"", esc);
     }
     host_log(LOG_INFO, "reload: version %d loaded in %.2f ms (%s), state %s", version, swap_ms, why, state_action);
-    tweak_library_loaded();
+    tweak_library_loaded(version, 0);
     run_load_hook();
     return 1;
 }
@@ -214,7 +214,7 @@ void reload_on_crash(GuardWhat what)
                "\"halted\":%s,\"snapshot_step\":%llu,\"step\":%llu",
                crashed_version, kind, GUARD_NAMES[what], wesc, rolled_back ? g_reload.prev_good_version : 0,
                g_reload.halted ? "true" : "false", (unsigned long long)g_memory.snapshot_step, (unsigned long long)g_loop.step);
-    tweak_library_loaded();
+    if (rolled_back) tweak_library_loaded(g_lib.version, g_reload.prev_good_version);  /* the old code's sources */
     if (rolled_back) {
         host_log(LOG_WARN, "rolled back to version %d and the state from step %llu; fix the code and save",
                  g_reload.prev_good_version, (unsigned long long)g_memory.snapshot_step);

@@ -3,7 +3,11 @@
 
    The game calls tweak_query for every read of a TWEAK site, with the site's file, line, counter,
    literal text and compiled value. Each source file with sites has a baseline: its text as the
-   running library was compiled from it (taken when that build started). When the file changes and
+   running library was compiled from it. Every build takes a snapshot of the game's sources that hold
+   TWEAKs when it starts; the library it produces keeps that snapshot under its version, and a
+   rollback to an older library brings back that library's snapshot, so the baseline always belongs
+   to the code that runs - also for a file first read after a failed build or a crash, whose text on
+   disk may be newer than the code. When the file changes and
    differs from the baseline only inside TWEAK literals (thtw_same_shape), each site's new literal is
    parsed and served from then on, and no rebuild is needed. Any other change (code, lines moved, a
    site added or removed) cannot be mapped back safely: the sites keep the last values that were
@@ -36,8 +40,6 @@ typedef struct TweakText {
 typedef struct TweakFile {
     char      path[HOST_PATH];     /* canonical */
     TweakText base;                /* what the running library was compiled from */
-    char     *snap;                /* the text when the last build started, or NULL */
-    size_t    snap_len;
     uint64_t (*value)[1];          /* per base site: the value served (8 bytes: float[2] at most) */
     uint8_t   *has_value;          /* per base site: 1 if value holds a parsed literal */
     uint32_t  *gen;                /* per base site: change counter, 0 = as compiled */
@@ -53,6 +55,16 @@ typedef struct TweakEntry {        /* one compiled site, keyed by the library's 
     uint32_t    gen_reported;
 } TweakEntry;
 
+typedef struct SourceFile { char path[HOST_PATH]; char *text; size_t len; } SourceFile;
+
+typedef struct SourceSnapshot {    /* the sources one library was built from */
+    int         version;           /* the library version it belongs to; 0 = a build not loaded yet */
+    int         count;
+    SourceFile *files;
+} SourceSnapshot;
+
+#define TWEAK_KEPT_SNAPSHOTS 4     /* the running library, and the ones a rollback may return to */
+
 static struct {
     TweakFile  files[TWEAK_MAX_FILES];
     int        file_count;
@@ -60,6 +72,9 @@ static struct {
     int        entries;
     uint32_t   gen_counter;
     char       status[256];
+    SourceSnapshot building;       /* taken when the running build started */
+    SourceSnapshot kept[TWEAK_KEPT_SNAPSHOTS];
+    int        loaded_version;     /* whose snapshot the baselines come from */
 } T;
 
 static double wall_now(void) { return os_wall_seconds(); }
@@ -160,13 +175,103 @@ static void file_rebase(TweakFile *f, char *base, size_t base_len)
     text_free(&cur);
 }
 
+/* ---------------------------------------------------------------- source snapshots */
+static void snapshot_free(SourceSnapshot *s)
+{
+    for (int i = 0; i < s->count; i++) free(s->files[i].text);
+    free(s->files);
+    memset(s, 0, sizeof *s);
+}
+
+static const SourceFile *snapshot_find(const SourceSnapshot *s, const char *canon)
+{
+    for (int i = 0; i < s->count; i++) if (strcmp(s->files[i].path, canon) == 0) return &s->files[i];
+    return NULL;
+}
+
+static void snapshot_add(SourceSnapshot *s, const char *canon, char *text, size_t len)
+{
+    if (snapshot_find(s, canon)) { free(text); return; }
+    s->files = (SourceFile *)realloc(s->files, sizeof(SourceFile) * (size_t)(s->count + 1));
+    SourceFile *f = &s->files[s->count++];
+    snprintf(f->path, sizeof f->path, "%s", canon);
+    f->text = text;
+    f->len = len;
+}
+
+static int is_source_name(const char *name)
+{
+    const char *dot = strrchr(name, '.');
+    return dot && (!strcmp(dot, ".cpp") || !strcmp(dot, ".h") || !strcmp(dot, ".c") || !strcmp(dot, ".cc") ||
+                   !strcmp(dot, ".hpp") || !strcmp(dot, ".inl"));
+}
+
+typedef struct SnapshotWalk { SourceSnapshot *snap; char dir[HOST_PATH]; int depth; } SnapshotWalk;
+
+static void snapshot_walk_entry(void *ctx, const char *name, int is_dir)
+{
+    SnapshotWalk *w = (SnapshotWalk *)ctx;
+    char path[HOST_PATH * 2];
+    snprintf(path, sizeof path, "%s/%s", w->dir, name);
+    if (is_dir) {
+        if (w->depth >= 8 || name[0] == '.') return;
+        SnapshotWalk sub = { w->snap, "", w->depth + 1 };
+        snprintf(sub.dir, sizeof sub.dir, "%s", path);
+        os_list_dir(sub.dir, snapshot_walk_entry, &sub);
+        return;
+    }
+    if (!is_source_name(name)) return;
+    size_t len;
+    char *text = read_text(path, &len);
+    if (!text) return;
+    if (!memmem(text, len, "TWEAK", 5)) { free(text); return; }
+    char canon[HOST_PATH];
+    canonical(path, canon, sizeof canon);
+    snapshot_add(w->snap, canon, text, len);
+}
+
+/* The sources as they are now: every file under game/ that holds a TWEAK, and every file open here. */
+static SourceSnapshot snapshot_take_now(void)
+{
+    SourceSnapshot s = { 0, 0, NULL };
+    SnapshotWalk w = { &s, "", 0 };
+    snprintf(w.dir, sizeof w.dir, "%s/game", host_root());
+    os_list_dir(w.dir, snapshot_walk_entry, &w);
+    for (int i = 0; i < T.file_count; i++) {
+        size_t len;
+        char *text = read_text(T.files[i].path, &len);
+        if (text) snapshot_add(&s, T.files[i].path, text, len);
+    }
+    return s;
+}
+
+static SourceSnapshot *snapshot_of(int version)
+{
+    for (int i = 0; i < TWEAK_KEPT_SNAPSHOTS; i++) if (T.kept[i].files && T.kept[i].version == version) return &T.kept[i];
+    return NULL;
+}
+
+/* A file's baseline text: as the loaded library's snapshot has it, or (a file it does not hold) as on
+   disk. Malloc'ed; NULL if neither has it. */
+static char *baseline_text(const char *canon, size_t *len)
+{
+    const SourceSnapshot *s = snapshot_of(T.loaded_version);
+    const SourceFile *sf = s ? snapshot_find(s, canon) : NULL;
+    if (!sf) return read_text(canon, len);
+    char *copy = (char *)malloc(sf->len + 1);
+    memcpy(copy, sf->text, sf->len);
+    copy[sf->len] = 0;
+    *len = sf->len;
+    return copy;
+}
+
 static int file_open(const char *canon)
 {
     int i = file_find(canon);
     if (i >= 0) return i;
     if (T.file_count >= TWEAK_MAX_FILES) return -1;
     size_t len;
-    char *text = read_text(canon, &len);
+    char *text = baseline_text(canon, &len);
     if (!text) return -1;
     TweakFile *f = &T.files[T.file_count];
     memset(f, 0, sizeof *f);
@@ -274,23 +379,49 @@ int tweak_file_changed(const char *path)
 
 void tweak_build_started(void)
 {
-    for (int i = 0; i < T.file_count; i++) {
-        TweakFile *f = &T.files[i];
-        free(f->snap);
-        f->snap = read_text(f->path, &f->snap_len);
-    }
+    snapshot_free(&T.building);
+    T.building = snapshot_take_now();
 }
 
-void tweak_library_loaded(void)
+void tweak_build_finished(int ok)
 {
+    if (!ok) snapshot_free(&T.building);   /* nothing will be loaded from it */
+}
+
+void tweak_library_loaded(int version, int code_of_version)
+{
+    SourceSnapshot s = { 0, 0, NULL };
+    const SourceSnapshot *older = code_of_version > 0 ? snapshot_of(code_of_version) : NULL;
+    if (older) {                          /* a rollback: the sources of the code it returns to */
+        for (int i = 0; i < older->count; i++) {
+            char *copy = (char *)malloc(older->files[i].len + 1);
+            memcpy(copy, older->files[i].text, older->files[i].len + 1);
+            snapshot_add(&s, older->files[i].path, copy, older->files[i].len);
+        }
+    } else if (T.building.files && code_of_version == 0) {
+        s = T.building;                   /* the build this library came from */
+        memset(&T.building, 0, sizeof T.building);
+    } else {
+        if (code_of_version > 0)
+            host_log(LOG_WARN, "tweak: no sources kept for version %d; taking the files on disk as its baseline", code_of_version);
+        s = snapshot_take_now();          /* at start, or a library built outside the host */
+    }
+    s.version = version;
+    int slot = 0;                         /* replaces the oldest */
+    for (int i = 0; i < TWEAK_KEPT_SNAPSHOTS; i++) {
+        if (!T.kept[i].files) { slot = i; break; }
+        if (T.kept[i].version < T.kept[slot].version) slot = i;
+    }
+    snapshot_free(&T.kept[slot]);
+    T.kept[slot] = s;
+    T.loaded_version = version;
+
     memset(T.table, 0, sizeof T.table);
     T.entries = 0;
     for (int i = 0; i < T.file_count; i++) {
         TweakFile *f = &T.files[i];
-        char *base = f->snap;
-        size_t base_len = f->snap_len;
-        f->snap = NULL;
-        if (!base) base = read_text(f->path, &base_len);
+        size_t base_len = 0;
+        char *base = baseline_text(f->path, &base_len);
         if (!base) { base = (char *)calloc(1, 1); base_len = 0; }
         file_rebase(f, base, base_len);
     }
@@ -303,7 +434,9 @@ void tweak_shutdown(void)
     for (int i = 0; i < T.file_count; i++) {
         TweakFile *f = &T.files[i];
         text_free(&f->base);
-        free(f->snap); free(f->value); free(f->has_value); free(f->gen); free(f->changed_wall);
+        free(f->value); free(f->has_value); free(f->gen); free(f->changed_wall);
     }
+    snapshot_free(&T.building);
+    for (int i = 0; i < TWEAK_KEPT_SNAPSHOTS; i++) snapshot_free(&T.kept[i]);
     memset(&T, 0, sizeof T);
 }
