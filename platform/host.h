@@ -77,6 +77,10 @@ int         key_by_name(const char *name);                                      
 int         script_parse(const char *text, const char *name, ScriptEvent **out, int *count, char *err, size_t cap);
 void        recording_header_write(uint8_t out[RECORDING_HEADER_BYTES], const RecordingHeader *h);
 int         recording_header_parse(const uint8_t *data, size_t len, RecordingHeader *h, char *err, size_t cap);
+typedef struct RecordingExpect { uint32_t api, state_version; uint64_t state_size, block_size; } RecordingExpect;
+int         recording_parse(const uint8_t *data, size_t len, const RecordingExpect *want, RecordingHeader *h,
+                            char *err, size_t cap);                               /* header, layout, size, every step */
+int         recording_input_check(const GameInput *gi, char *err, size_t cap);    /* one step as live input makes it */
 void        host_json_escape(const char *in, char *out, size_t cap);  /* for strings inside event fields */
 
 /* ---------------------------------------------------------------- the frame loop (main.cpp) */

@@ -233,6 +233,51 @@ int recording_header_parse(const uint8_t *data, size_t len, RecordingHeader *h, 
     return 1;
 }
 
+/* One recorded step as live input could have made it: finite numbers in their ranges, keys 0 or 1. */
+int recording_input_check(const GameInput *gi, char *err, size_t cap)
+{
+    if (!(gi->dt > 0 && gi->dt <= 0.25f)) { snprintf(err, cap, "a step length of %g s", (double)gi->dt); return 0; }
+    for (int k = 0; k < KEY_COUNT; k++)
+        if (gi->down[k] > 1 || gi->pressed[k] > 1 || gi->released[k] > 1) { snprintf(err, cap, "key %d is neither up nor down", k); return 0; }
+    for (int a = 0; a < AXIS_COUNT; a++)
+        if (!(gi->axis[a] >= -1.0f && gi->axis[a] <= 1.0f)) { snprintf(err, cap, "gamepad axis %d is %g (want -1..1)", a, (double)gi->axis[a]); return 0; }
+    const float far = 1e6f;
+    if (!(gi->mouse_x >= -far && gi->mouse_x <= far && gi->mouse_y >= -far && gi->mouse_y <= far))
+        { snprintf(err, cap, "the mouse is at (%g, %g)", (double)gi->mouse_x, (double)gi->mouse_y); return 0; }
+    if (!(gi->wheel >= -far && gi->wheel <= far)) { snprintf(err, cap, "a wheel turn of %g", (double)gi->wheel); return 0; }
+    if (gi->gamepad_connected > 1) { snprintf(err, cap, "gamepad_connected is %u", gi->gamepad_connected); return 0; }
+    return 1;
+}
+
+/* Everything --replay checks before the game sees a byte of a recording: the header, that it was
+   recorded with the layout the running game has (new code never sees old-layout bytes), that the
+   snapshot fits the block, and every step record. */
+int recording_parse(const uint8_t *data, size_t len, const RecordingExpect *want, RecordingHeader *h, char *err, size_t cap)
+{
+    if (!recording_header_parse(data, len, h, err, cap)) return 0;
+    if (h->api != want->api || h->state_version != want->state_version || h->state_size != want->state_size) {
+        snprintf(err, cap, "recorded with another state layout (api %u version %u size %llu; running %u %u %llu)", h->api,
+                 h->state_version, (unsigned long long)h->state_size, want->api, want->state_version,
+                 (unsigned long long)want->state_size);
+        return 0;
+    }
+    if (h->snapshot_bytes > want->block_size) {
+        snprintf(err, cap, "snapshot of %llu bytes exceeds --memory", (unsigned long long)h->snapshot_bytes);
+        return 0;
+    }
+    const uint8_t *steps = data + RECORDING_HEADER_BYTES + h->snapshot_bytes;
+    for (uint64_t i = 0; i < h->steps; i++) {
+        GameInput gi;
+        char why[160];
+        memcpy(&gi, steps + i * sizeof gi, sizeof gi);
+        if (!recording_input_check(&gi, why, sizeof why)) {
+            snprintf(err, cap, "step %llu of the recording is damaged: %s", (unsigned long long)i, why);
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* ================================================================ JSON strings */
 /* Length of the valid UTF-8 sequence at s (1..4), or 0 if the bytes there are not one. */
 static int utf8_sequence(const unsigned char *s)

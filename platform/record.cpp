@@ -117,18 +117,12 @@ int recording_file_load(const char *path)
     if (!data) { host_log(LOG_ERROR, "--replay %s: %s", path, os_error_text()); return 0; }
     RecordingHeader h;
     char err[512];
-    int ok = recording_header_parse(data, got, &h, err, sizeof err);
-    if (!ok) host_log(LOG_ERROR, "--replay %s: %s", path, err);
-    else if (h.api != GAME_API_VERSION || h.state_version != g_api.state_version || h.state_size != g_api.state_size) {
-        host_log(LOG_ERROR, "--replay %s: recorded with another state layout (version %u size %llu; running %u %llu)",
-                 path, h.state_version, (unsigned long long)h.state_size, g_api.state_version,
-                 (unsigned long long)g_api.state_size);
-        ok = 0;
-    } else if (h.snapshot_bytes > g_memory.game.size) {
-        host_log(LOG_ERROR, "--replay %s: snapshot of %llu bytes exceeds --memory", path, (unsigned long long)h.snapshot_bytes);
-        ok = 0;
+    const RecordingExpect want = { GAME_API_VERSION, g_api.state_version, g_api.state_size, g_memory.game.size };
+    if (!recording_parse(data, got, &want, &h, err, sizeof err)) {
+        host_log(LOG_ERROR, "--replay %s: %s", path, err);
+        free(data);
+        return 0;
     }
-    if (!ok) { free(data); return 0; }
     const uint8_t *snap = data + RECORDING_HEADER_BYTES;
     g_recording.start_used = h.snapshot_bytes;
     g_recording.start_state = (uint8_t *)realloc(g_recording.start_state, h.snapshot_bytes ? h.snapshot_bytes : 1);
