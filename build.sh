@@ -19,7 +19,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$ROOT"
 B="$ROOT/build"
 
-DEBIAN_PACKAGES="g++ clang libclang-rt-dev libsdl2-dev libstb-dev fonts-dejavu-core python3 pkg-config"
+DEBIAN_PACKAGES="g++ clang libclang-rt-dev libsdl2-dev libstb-dev fonts-dejavu-core python3 pkg-config sox libsox-fmt-base"
 COMMON_FLAGS="-std=c++17 -g -Wall -Wextra -I$ROOT/tinyheaders -I$ROOT/game -I$ROOT/platform"
 HOST_LIBS="-lSDL2 -lstb -ldl -lpthread -lm"
 
