@@ -18,39 +18,41 @@ static struct {
     uint64_t              next_seq;
     double                limit_s;
     OsThread              watchdog;
-} g_guard;
+} g_watchdog;
 
-/* Every 20 ms: a call running past the limit is interrupted by its own number, so an interrupt that
+/* Every 20 ms (or a quarter of the limit): a call running past the limit is interrupted by its own number, so an interrupt that
    arrives after the call returned cannot hit the next one. */
 static void *watchdog_main(void *arg)
 {
     (void)arg;
     uint64_t interrupted = 0;
+    int poll_ms = (int)(g_watchdog.limit_s * 1000 / 4);
+    poll_ms = poll_ms < 1 ? 1 : poll_ms > 20 ? 20 : poll_ms;
     for (;;) {
-        os_sleep_ms(20);
-        uint64_t seq = g_guard.seq.load();
-        double started = g_guard.started.load();
-        if (!seq || seq == interrupted || seq != g_guard.seq.load()) continue;
-        if (os_mono_seconds() - started > g_guard.limit_s && os_interrupt_guarded_call(seq)) interrupted = seq;
+        os_sleep_ms(poll_ms);
+        uint64_t seq = g_watchdog.seq.load();
+        double started = g_watchdog.started.load();
+        if (!seq || seq == interrupted || seq != g_watchdog.seq.load()) continue;
+        if (os_mono_seconds() - started > g_watchdog.limit_s && os_interrupt_guarded_call(seq)) interrupted = seq;
     }
     return NULL;
 }
 
 void guard_init(double watchdog_s)
 {
-    g_guard.limit_s = watchdog_s;
+    g_watchdog.limit_s = watchdog_s;
     os_fault_init();
-    os_thread_start(&g_guard.watchdog, watchdog_main, NULL);
+    os_thread_start(&g_watchdog.watchdog, watchdog_main, NULL);
 }
 
 int guard_run(GuardWhat what, void (*fn)(void *), void *arg)
 {
     static OsFault fault;
-    uint64_t seq = ++g_guard.next_seq;
-    g_guard.started.store(os_mono_seconds());
-    g_guard.seq.store(seq);
+    uint64_t seq = ++g_watchdog.next_seq;
+    g_watchdog.started.store(os_mono_seconds());
+    g_watchdog.seq.store(seq);
     int crashed = os_guarded_call(fn, arg, seq, &fault);
-    g_guard.seq.store(0);
+    g_watchdog.seq.store(0);
     if (crashed) {
         g_guard_report.what = what;
         g_guard_report.fault = fault;
@@ -94,4 +96,68 @@ void guard_describe_backtrace(const char *lib_path, char *out, size_t cap)
         if (w < 0 || (size_t)w >= cap - len) break;
         len += (size_t)w;
     }
+}
+
+/* ---------------------------------------------------------------- services called from guarded code */
+/* A watchdog interrupt never lands inside a host service: a jump out of it could strand a lock it holds
+   (stdio, malloc, the locale). The service finishes, then the call is interrupted. pf->log and
+   pf->event do the same inside log.cpp (they take varargs). */
+static PlatformAPI g_real_services;
+
+void guard_service_enter(void) { os_guard_service_enter(); }
+void guard_service_leave(void) { os_guard_service_leave(); }
+
+#define SERVICE_CALL(expr) do { os_guard_service_enter(); expr; os_guard_service_leave(); } while (0)
+
+static int64_t svc_read_file(const char *path, void *dst, int64_t cap)
+{
+    int64_t r;
+    SERVICE_CALL(r = g_real_services.read_file(path, dst, cap));
+    return r;
+}
+static double svc_time_seconds(void) { double r; SERVICE_CALL(r = g_real_services.time_seconds()); return r; }
+static void svc_draw_sprite(const GameSprite *sp) { SERVICE_CALL(g_real_services.draw_sprite(sp)); }
+static void svc_draw_rect(float x, float y, float w, float h, uint32_t color, int layer)
+{
+    SERVICE_CALL(g_real_services.draw_rect(x, y, w, h, color, layer));
+}
+static float svc_draw_text(const char *utf8, float x, float y, float px, uint32_t color, int layer)
+{
+    float r;
+    SERVICE_CALL(r = g_real_services.draw_text(utf8, x, y, px, color, layer));
+    return r;
+}
+static void svc_measure_text(const char *utf8, float px, float *w, float *h) { SERVICE_CALL(g_real_services.measure_text(utf8, px, w, h)); }
+static int svc_sprite_size(uint32_t sprite, float *w, float *h) { int r; SERVICE_CALL(r = g_real_services.sprite_size(sprite, w, h)); return r; }
+static void svc_set_camera(float x, float y, float zoom) { SERVICE_CALL(g_real_services.set_camera(x, y, zoom)); }
+static void svc_tweak(const char *file, int line, int counter, int kind, const char *literal, void *value_inout)
+{
+    SERVICE_CALL(g_real_services.tweak(file, line, counter, kind, literal, value_inout));
+}
+
+static PLATFORM_SOUND_PLAY(svc_sound_play) { uint32_t r; SERVICE_CALL(r = g_real_services.sound_play(sound_id, how)); return r; }
+static PLATFORM_SOUND_STOP(svc_sound_stop) { SERVICE_CALL(g_real_services.sound_stop(handle, fade_s)); }
+static PLATFORM_SOUND_SET(svc_sound_set) { SERVICE_CALL(g_real_services.sound_set(handle, volume, pan, pitch)); }
+static PLATFORM_SOUND_PLAYING(svc_sound_playing) { int r; SERVICE_CALL(r = g_real_services.sound_playing(handle)); return r; }
+static PLATFORM_SOUND_BUS(svc_sound_bus) { SERVICE_CALL(g_real_services.sound_bus(bus, volume, fade_s)); }
+static PLATFORM_SOUND_NAME(svc_sound_name) { SERVICE_CALL(g_real_services.sound_name(sound_name)); }
+
+void guard_wrap_services(PlatformAPI *pf)
+{
+    g_real_services = *pf;
+    if (pf->read_file) pf->read_file = svc_read_file;
+    if (pf->time_seconds) pf->time_seconds = svc_time_seconds;
+    if (pf->draw_sprite) pf->draw_sprite = svc_draw_sprite;
+    if (pf->draw_rect) pf->draw_rect = svc_draw_rect;
+    if (pf->draw_text) pf->draw_text = svc_draw_text;
+    if (pf->measure_text) pf->measure_text = svc_measure_text;
+    if (pf->sprite_size) pf->sprite_size = svc_sprite_size;
+    if (pf->set_camera) pf->set_camera = svc_set_camera;
+    if (pf->tweak) pf->tweak = svc_tweak;
+    if (pf->sound_play) pf->sound_play = svc_sound_play;
+    if (pf->sound_stop) pf->sound_stop = svc_sound_stop;
+    if (pf->sound_set) pf->sound_set = svc_sound_set;
+    if (pf->sound_playing) pf->sound_playing = svc_sound_playing;
+    if (pf->sound_bus) pf->sound_bus = svc_sound_bus;
+    if (pf->sound_name) pf->sound_name = svc_sound_name;
 }

@@ -101,6 +101,7 @@ int         log_open(void);                                           /* the fil
 void        log_close(void);
 void        log_frame_line(double work_ms, int sprites, int draw_calls);  /* --frame-log */
 void        log_fill_api(PlatformAPI *pf);                            /* log, event, time_seconds */
+void        log_drain_game(void);   /* the game's log lines and events, queued during its calls, written now */
 void        host_log(int level, const char *fmt, ...);                /* console + log file + event log */
 void        host_event(const char *ev, const char *fields_fmt, ...);  /* one JSON line: {"t":..,"ev":ev,<fields>} */
 double      host_time(void);                                          /* seconds since start */
@@ -125,6 +126,11 @@ void     snapshot_prefault(void);          /* touch a little more of the snapsho
 double   snapshot_take(uint64_t step);     /* returns ms */
 void     snapshot_restore(void);
 
+typedef struct PointerHit { uint64_t state_offset; uintptr_t value; int range; } PointerHit;
+/* 8-byte-aligned words of the used block whose value lies inside one of the ranges; returns how many
+   (the first max are stored, in address order) */
+int      memory_find_pointers(const OsRange *ranges, int range_count, PointerHit *hits, int max);
+
 /* ---------------------------------------------------------------- guarded calls (guard.cpp) */
 typedef enum GuardWhat {
     GUARD_LOAD, GUARD_UPDATE, GUARD_RENDER, GUARD_MIGRATE, GUARD_STATS,
@@ -145,6 +151,9 @@ void        guard_init(double watchdog_s);
 int         guard_run(GuardWhat what, void (*fn)(void *), void *arg);   /* 0 returned; 1 crashed or hung */
 const char *guard_fault_name(void);                                     /* "SIGSEGV", "hang", ... */
 void        guard_describe_backtrace(const char *lib_path, char *out, size_t cap); /* "fn (file:line) <- ..." */
+void        guard_wrap_services(PlatformAPI *pf);   /* each service finishes before a watchdog interrupt lands */
+void        guard_service_enter(void);              /* the same by hand, for services with varargs */
+void        guard_service_leave(void);
 
 /* guarded(GUARD_UPDATE, [&] { ... }): the lambda runs under guard_run. */
 template <class F> static inline int guarded(GuardWhat what, F f)
@@ -211,6 +220,7 @@ typedef struct GameRun {
     double   build_frame_max_ms;
     char     build_errors[4096]; /* first errors of the last failed build, for the overlay */
     char     crash_text[2048];
+    char     pointer_warning[1024]; /* the state held pointers into an unloaded library (overlay) */
     OsFileStamp built_stamp;     /* the libgame.so our own build produced last */
     double   change_seen_t;      /* when the watcher delivered the save that led to this build */
     int      mem_has_layout;     /* the block holds state laid out by some library ... */

@@ -94,21 +94,66 @@ void host_log(int level, const char *fmt, ...)
 }
 
 /* ---------------------------------------------------------------- services for the game */
+/* pf->log and pf->event only queue: a line is formatted into a fixed ring slot (no lock, no allocation,
+   no clock) and written to the console, files and event log by log_drain_game() from the frame loop,
+   outside game code. A watchdog interrupt cannot land inside them (guard_service_enter). */
+#define GAME_LOG_SLOTS 512
+
+static struct {
+    struct { int level; int is_event; char text[2048]; } slot[GAME_LOG_SLOTS];
+    uint32_t head, tail;       /* written by the game's calls, read by the frame loop: one thread */
+    uint32_t dropped;
+} g_game_log;
+
+static char *game_log_slot(int level, int is_event)
+{
+    if (g_game_log.head - g_game_log.tail >= GAME_LOG_SLOTS) { g_game_log.dropped++; return NULL; }
+    uint32_t i = g_game_log.head % GAME_LOG_SLOTS;
+    g_game_log.slot[i].level = level;
+    g_game_log.slot[i].is_event = is_event;
+    return g_game_log.slot[i].text;
+}
+
 static void game_log(int level, const char *fmt, ...)
 {
-    char msg[4096];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    host_log(level, "game: %s", msg);
+    guard_service_enter();
+    char *text = game_log_slot(level, 0);
+    if (text) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(text, sizeof g_game_log.slot[0].text, fmt ? fmt : "", ap);
+        va_end(ap);
+        g_game_log.head++;     /* published only when complete */
+    }
+    guard_service_leave();
 }
 
 static void game_event(const char *name, const char *fields_json)
 {
-    char esc[256];
-    host_json_escape(name ? name : "", esc, sizeof esc);
-    host_event("game", "\"name\":\"%s\"%s%s", esc, fields_json && fields_json[0] ? "," : "", fields_json ? fields_json : "");
+    guard_service_enter();
+    char *text = game_log_slot(LOG_INFO, 1);
+    if (text) {
+        char esc[256];
+        host_json_escape(name ? name : "", esc, sizeof esc);
+        snprintf(text, sizeof g_game_log.slot[0].text, "\"name\":\"%s\"%s%s", esc,
+                 fields_json && fields_json[0] ? "," : "", fields_json ? fields_json : "");
+        g_game_log.head++;
+    }
+    guard_service_leave();
+}
+
+void log_drain_game(void)
+{
+    while (g_game_log.tail != g_game_log.head) {
+        const auto &s = g_game_log.slot[g_game_log.tail % GAME_LOG_SLOTS];
+        if (s.is_event) host_event("game", "%s", s.text);
+        else host_log(s.level, "game: %s", s.text);
+        g_game_log.tail++;
+    }
+    if (g_game_log.dropped) {
+        host_log(LOG_WARN, "game: %u log lines/events dropped (more than %d between frames)", g_game_log.dropped, GAME_LOG_SLOTS);
+        g_game_log.dropped = 0;
+    }
 }
 
 static double game_time(void) { return host_time(); }

@@ -107,9 +107,11 @@ int main(int argc, char **argv)
     audio_init();
     audio_fill_api(&g_pf);
     sound_assets_init(o->root);
+    guard_wrap_services(&g_pf);
     reload_init();
     if (o->watch && !watch_init(o->root)) host_log(LOG_WARN, "live reload is off: cannot watch %s", o->root);
     reload_start();
+    log_drain_game();
     if (o->replay_path && !(g_reload.loaded && recording_file_load(o->replay_path))) {
         host_log(LOG_ERROR, "--replay %s: nothing to replay", o->replay_path);
         return 1;
@@ -163,6 +165,7 @@ int main(int argc, char **argv)
             }
             g_loop.step++;
         }
+        log_drain_game();
 
         /* ---- render: the game, then the overlay, then screenshots of the result */
         SDL_SetRenderDrawColor(ren, 16, 18, 24, 255);
@@ -175,6 +178,7 @@ int main(int argc, char **argv)
             g_pf.draw_text(msg, 40, 300, 28, 0xFFFFFFFFu, 30000);
         }
         overlay_draw(rs, fps);
+        log_drain_game();
         rs = render_end_frame();
         take_screenshots();
 
@@ -203,10 +207,10 @@ int main(int argc, char **argv)
             game_call_stats(gstats, sizeof gstats);
             host_event("frame_stats", "\"fps\":%.1f,\"work_ms_avg\":%.2f,\"work_ms_max\":%.2f,\"interval_ms_max\":%.2f,"
                        "\"step\":%llu,\"version\":%d,\"building\":%s,\"sprites\":%d,\"batches\":%d,\"draw_calls\":%d,"
-                       "\"mem_used\":%llu,\"game\":{%s}",
+                       "\"mem_used\":%llu,\"guard_jumps\":%llu,\"game\":{%s}",
                        fps, stats_sum_ms / stats_frames, stats_max_ms, stats_max_interval, (unsigned long long)g_loop.step,
                        g_lib.version, g_reload.building ? "true" : "false", rs.sprites, rs.batches, rs.draw_calls,
-                       (unsigned long long)g_memory.game.used, gstats);
+                       (unsigned long long)g_memory.game.used, (unsigned long long)os_guard_jumps(), gstats);
             stats_t = os_mono_seconds();
             stats_frames = 0;
             stats_sum_ms = stats_max_ms = stats_max_interval = 0;
@@ -218,6 +222,7 @@ int main(int argc, char **argv)
     /* ---- shutdown */
     char gstats[1024];
     game_call_stats(gstats, sizeof gstats);
+    log_drain_game();
     char hash[32];
     snprintf(hash, sizeof hash, "%016llx", (unsigned long long)memory_hash());
     host_event("quit", "\"frames\":%llu,\"step\":%llu,\"state_hash\":\"%s\",\"version\":%d,\"game\":{%s}",

@@ -69,3 +69,28 @@ uint64_t memory_hash(void)
 {
     return th_hash_bytes64(g_memory.game.base, (size_t)memory_used());
 }
+
+int memory_find_pointers(const OsRange *ranges, int range_count, PointerHit *hits, int max)
+{
+    if (range_count <= 0) return 0;
+    uintptr_t lo = ranges[0].lo, hi = ranges[0].hi;
+    for (int r = 1; r < range_count; r++) {
+        if (ranges[r].lo < lo) lo = ranges[r].lo;
+        if (ranges[r].hi > hi) hi = ranges[r].hi;
+    }
+    const uint8_t *base = (const uint8_t *)g_memory.game.base;
+    uint64_t words = memory_used() / 8;
+    int count = 0;
+    for (uint64_t i = 0; i < words; i++) {
+        uintptr_t v;
+        memcpy(&v, base + i * 8, 8);
+        if (v < lo || v >= hi) continue;          /* nearly every word: outside the image's span */
+        for (int r = 0; r < range_count; r++) {
+            if (v < ranges[r].lo || v >= ranges[r].hi) continue;
+            if (count < max) { hits[count].state_offset = i * 8; hits[count].value = v; hits[count].range = r; }
+            count++;
+            break;
+        }
+    }
+    return count;
+}

@@ -56,7 +56,8 @@ void os_child_kill(OsChild *c);                         /* terminate and reap */
 int  os_run(const char *const argv[], char *out, size_t cap, double timeout_s);  /* blocking; exit code, -1 */
 
 /* ---------------------------------------------------------------- dynamic libraries */
-typedef struct OsRange { uintptr_t lo, hi; uint64_t file_offset; } OsRange;
+enum { OS_PROT_READ = 1, OS_PROT_WRITE = 2, OS_PROT_EXEC = 4 };
+typedef struct OsRange { uintptr_t lo, hi; uint64_t file_offset; unsigned prot; } OsRange;
 
 int   os_lib_complete(const char *path, char *err, size_t cap);  /* 0 if the file is cut short (never load it) */
 void *os_lib_open(const char *path, char *err, size_t cap);  /* runs the library's static initializers */
@@ -93,5 +94,9 @@ int         os_guarded_call(void (*fn)(void *), void *arg, uint64_t seq, OsFault
 int         os_interrupt_guarded_call(uint64_t seq);   /* from another thread; ignored unless call seq still runs */
 const char *os_fault_name(int kind);                   /* "SIGSEGV", ..., "hang" */
 uint64_t    os_guard_jumps(void);                      /* guarded calls that ended by a jump, since start */
+/* Around a host service called from guarded code: a watchdog interrupt that arrives inside it waits
+   until it returns (a jump out of it could strand a lock the service holds), then jumps. */
+void        os_guard_service_enter(void);
+void        os_guard_service_leave(void);
 
 #endif /* OS_H */

@@ -401,7 +401,13 @@ int os_mapped_ranges(const char *path, OsRange *out, int max)
         const char *name = line + name_at;
         /* the path exactly, or followed by " (deleted)" once the file is unlinked */
         if (strncmp(name, path, plen) != 0 || (name[plen] != '\n' && name[plen] != 0 && name[plen] != ' ')) continue;
-        if (count < max) { out[count].lo = lo; out[count].hi = hi; out[count].file_offset = off; }
+        if (count < max) {
+            out[count].lo = lo;
+            out[count].hi = hi;
+            out[count].file_offset = off;
+            out[count].prot = (perms[0] == 'r' ? OS_PROT_READ : 0) | (perms[1] == 'w' ? OS_PROT_WRITE : 0) |
+                              (perms[2] == 'x' ? OS_PROT_EXEC : 0);
+        }
         count++;
     }
     fclose(f);
@@ -453,8 +459,10 @@ static struct {
     OsFault               *fault;
     pthread_t              main_thread;
     std::atomic<uint64_t>  jumps;
+    volatile sig_atomic_t  in_service;    /* depth of host services the guarded call is inside */
+    std::atomic<uint64_t>  deferred_seq;  /* an interrupt that arrived inside a service */
     uint8_t                altstack[1 << 16];
-} g_guard;
+} g_faults;
 
 const char *os_fault_name(int kind)
 {
@@ -491,7 +499,7 @@ static void fault_fatal(int sig, const siginfo_t *si)
     write_str(os_fault_name(fault_kind(sig)));
     write_str(" on thread ");
     write_num((unsigned long long)gettid());
-    write_str(pthread_equal(pthread_self(), g_guard.main_thread) ? " (main thread, outside game code)" : " (not the main thread)");
+    write_str(pthread_equal(pthread_self(), g_faults.main_thread) ? " (main thread, outside game code)" : " (not the main thread)");
     write_str(", address 0x");
     char hex[20];
     uintptr_t a = si ? (uintptr_t)si->si_addr : 0;
@@ -510,12 +518,13 @@ static void fault_fatal(int sig, const siginfo_t *si)
 static void fault_handler(int sig, siginfo_t *si, void *uc)
 {
     (void)uc;
-    int is_main = pthread_equal(pthread_self(), g_guard.main_thread);
-    uint64_t running = g_guard.running_seq.load();
+    int is_main = pthread_equal(pthread_self(), g_faults.main_thread);
+    uint64_t running = g_faults.running_seq.load();
     int kind;
     if (sig == SIGUSR2) {
         uint64_t meant = si && si->si_code == SI_QUEUE ? (uint64_t)(uintptr_t)si->si_value.sival_ptr : 0;
         if (!is_main || !meant || meant != running) return;   /* late or stray: that call already returned */
+        if (g_faults.in_service) { g_faults.deferred_seq.store(meant); return; }  /* jump when the service returns */
         kind = OS_FAULT_HANG;
     } else {
         if (!is_main || !running) {
@@ -524,15 +533,15 @@ static void fault_handler(int sig, siginfo_t *si, void *uc)
         }
         kind = fault_kind(sig);
     }
-    g_guard.running_seq.store(0);
-    OsFault *f = g_guard.fault;
+    g_faults.running_seq.store(0);
+    OsFault *f = g_faults.fault;
     if (f) {
         f->kind = kind;
         f->addr = sig == SIGUSR2 ? NULL : (si ? si->si_addr : NULL);
         f->bt_count = backtrace(f->bt, OS_MAX_BACKTRACE);
     }
-    g_guard.jumps.fetch_add(1);
-    siglongjmp(g_guard.jmp, 1);
+    g_faults.jumps.fetch_add(1);
+    siglongjmp(g_faults.jmp, 1);
 }
 
 void os_fault_init(void)
@@ -540,8 +549,8 @@ void os_fault_init(void)
     void *warm[2];
     backtrace(warm, 2);  /* loads the unwinder now, not inside a signal handler */
     stack_t ss;
-    ss.ss_sp = g_guard.altstack;
-    ss.ss_size = sizeof g_guard.altstack;
+    ss.ss_sp = g_faults.altstack;
+    ss.ss_size = sizeof g_faults.altstack;
     ss.ss_flags = 0;
     sigaltstack(&ss, NULL);
     struct sigaction sa;
@@ -551,29 +560,53 @@ void os_fault_init(void)
     sigemptyset(&sa.sa_mask);
     int sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGUSR2 };
     for (int s : sigs) sigaction(s, &sa, NULL);
-    g_guard.main_thread = pthread_self();
+    g_faults.main_thread = pthread_self();
 }
 
 int os_guarded_call(void (*fn)(void *), void *arg, uint64_t seq, OsFault *fault)
 {
     memset(fault, 0, sizeof *fault);
-    g_guard.fault = fault;
-    if (sigsetjmp(g_guard.jmp, 1)) {
-        g_guard.running_seq.store(0);
+    g_faults.fault = fault;
+    g_faults.in_service = 0;
+    g_faults.deferred_seq.store(0);
+    if (sigsetjmp(g_faults.jmp, 1)) {
+        g_faults.running_seq.store(0);
+        g_faults.in_service = 0;
         return 1;
     }
-    g_guard.running_seq.store(seq);
+    g_faults.running_seq.store(seq);
     fn(arg);
-    g_guard.running_seq.store(0);
+    g_faults.running_seq.store(0);
     return 0;
 }
 
 int os_interrupt_guarded_call(uint64_t seq)
 {
-    if (!seq || g_guard.running_seq.load() != seq) return 0;
+    if (!seq || g_faults.running_seq.load() != seq) return 0;
     union sigval v;
     v.sival_ptr = (void *)(uintptr_t)seq;
-    return pthread_sigqueue(g_guard.main_thread, SIGUSR2, v) == 0;
+    return pthread_sigqueue(g_faults.main_thread, SIGUSR2, v) == 0;
 }
 
-uint64_t os_guard_jumps(void) { return g_guard.jumps.load(); }
+uint64_t os_guard_jumps(void) { return g_faults.jumps.load(); }
+
+void os_guard_service_enter(void) { g_faults.in_service = g_faults.in_service + 1; }
+
+void os_guard_service_leave(void)
+{
+    g_faults.in_service = g_faults.in_service - 1;
+    if (g_faults.in_service > 0) return;
+    if (!g_faults.deferred_seq.load(std::memory_order_relaxed)) return;
+    uint64_t deferred = g_faults.deferred_seq.exchange(0);
+    if (!deferred || deferred != g_faults.running_seq.load()) return;
+    /* the watchdog's interrupt for this call came while a service ran: the service is done, jump now */
+    g_faults.running_seq.store(0);
+    OsFault *f = g_faults.fault;
+    if (f) {
+        f->kind = OS_FAULT_HANG;
+        f->addr = NULL;
+        f->bt_count = backtrace(f->bt, OS_MAX_BACKTRACE);
+    }
+    g_faults.jumps.fetch_add(1);
+    siglongjmp(g_faults.jmp, 1);
+}

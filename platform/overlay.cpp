@@ -27,7 +27,7 @@ void overlay_draw(RenderStats rs, double fps)
     const float S = 16;
     const GameRun *R = &g_reload;
     int show_errors = R->build_errors[0] && !R->last_build_ok;
-    if (!g_overlay.visible && !show_errors && !R->crash_text[0] && !R->halted) return;
+    if (!g_overlay.visible && !show_errors && !R->crash_text[0] && !R->halted && !R->pointer_warning[0]) return;
     char line[1024];
     float x = 10, y = 10;
     float w = 600;
@@ -88,6 +88,15 @@ void overlay_draw(RenderStats rs, double fps)
         g_pf.draw_text(R->crash_text, x, y, 13, white, L + 1);
         float tw, th;
         g_pf.measure_text(R->crash_text, 13, &tw, &th);
+        y += th + 6;
+        if (tw + 12 > w) w = tw + 12;
+    }
+    if (R->pointer_warning[0]) {
+        g_pf.draw_text("WARNING - the state points into code that was unloaded", x, y, S, 0xFFD040FFu, L + 1);
+        y += S + 4;
+        g_pf.draw_text(R->pointer_warning, x, y, 13, white, L + 1);
+        float tw, th;
+        g_pf.measure_text(R->pointer_warning, 13, &tw, &th);
         y += th + 6;
         if (tw + 12 > w) w = tw + 12;
     }

@@ -57,6 +57,52 @@ static void run_load_hook(void)
     if (guarded(GUARD_LOAD, [] { g_api.load(&g_memory.game, &g_pf); })) reload_on_crash(GUARD_LOAD);
 }
 
+/* ---------------------------------------------------------------- pointers into a library that unloads */
+/* Just before a library unloads: any 8-byte word of the game's used memory that points into its mapped
+   image (a string literal, a function pointer, a vtable stored in the state) dangles once it is gone.
+   Each is reported with its offset in the block: a warning now instead of a crash frames later. */
+static void report_image_pointers(const GameLib *lib)
+{
+    OsRange ranges[32];
+    int n = os_mapped_ranges(lib->path, ranges, 32);
+    if (n <= 0) return;
+    PointerHit hits[16];
+    int count = memory_find_pointers(ranges, n, hits, 16);
+    if (!count) return;
+    uintptr_t image = ranges[0].lo;
+    for (int r = 0; r < n; r++) if (ranges[r].file_offset == 0 && ranges[r].lo < image) image = ranges[r].lo;
+    char json[8192], text[1024];
+    size_t jl = 0, tl = 0;
+    json[0] = text[0] = 0;
+    int shown = count < 16 ? count : 16;
+    for (int i = 0; i < shown; i++) {
+        const OsRange *r = &ranges[hits[i].range];
+        const char *kind = (r->prot & OS_PROT_EXEC) ? "code" : (r->prot & OS_PROT_WRITE) ? "data" : "read-only data";
+        /* read-only data is where string literals live: show the text it points at */
+        char str[48] = "";
+        if (!(r->prot & (OS_PROT_EXEC | OS_PROT_WRITE)) && (r->prot & OS_PROT_READ)) {
+            const char *p = (const char *)hits[i].value;
+            size_t k = 0;
+            while (k + 1 < sizeof str && hits[i].value + k < r->hi && p[k] >= 32 && p[k] < 127) { str[k] = p[k]; k++; }
+            str[k] = 0;
+        }
+        char sesc[128];
+        host_json_escape(str, sesc, sizeof sesc);
+        int w = snprintf(json + jl, sizeof json - jl, "%s{\"offset\":%llu,\"library_offset\":%llu,\"kind\":\"%s\",\"text\":\"%s\"}",
+                         i ? "," : "", (unsigned long long)hits[i].state_offset, (unsigned long long)(hits[i].value - image), kind, sesc);
+        if (w > 0 && (size_t)w < sizeof json - jl) jl += (size_t)w;
+        w = snprintf(text + tl, sizeof text - tl, "%sblock+0x%llx -> %s%s%s%s", i ? "; " : "",
+                     (unsigned long long)hits[i].state_offset, kind, str[0] ? " \"" : "", str, str[0] ? "\"" : "");
+        if (w > 0 && (size_t)w < sizeof text - tl) tl += (size_t)w;
+    }
+    host_log(LOG_WARN, "reload: the game state holds %d pointer%s into version %d's image, which unloads now: %s%s - "
+             "they dangle from here on (store an index or an id, never a pointer into the library)",
+             count, count == 1 ? "" : "s", lib->version, text, count > shown ? "; ..." : "");
+    host_event("image_pointers", "\"version\":%d,\"count\":%d,\"hits\":[%s]", lib->version, count, json);
+    snprintf(g_reload.pointer_warning, sizeof g_reload.pointer_warning, "%d pointer%s into unloaded version %d: %s", count,
+             count == 1 ? "" : "s", lib->version, text);
+}
+
 /* ---------------------------------------------------------------- the reload sequence */
 /* The new library's own code (static initializers, game_get_api) crashed or hung while it was being
    opened: nothing was swapped and the state was never touched, so the running code simply goes on. */
@@ -150,7 +196,11 @@ int reload_from(const char *src, const char *why)
 
     char uerr[2048] = "";
     int unmapped = 1;
-    if (old.handle) unmapped = library_close(&old, uerr, sizeof uerr);
+    g_reload.pointer_warning[0] = 0;
+    if (old.handle) {
+        report_image_pointers(&old);
+        unmapped = library_close(&old, uerr, sizeof uerr);
+    }
     double swap_ms = (os_mono_seconds() - t0) * 1000.0;
     g_reload.last_reload_t = host_time();
     host_event("reload", "\"version\":%d,\"why\":\"%s\",\"swap_ms\":%.3f,\"snapshot_ms\":%.3f,\"state\":\"%s\","
@@ -188,6 +238,7 @@ void reload_on_crash(GuardWhat what)
     char err[1024];
     GameLib bad = g_lib;
     memset(&g_lib, 0, sizeof g_lib);
+    report_image_pointers(&bad);
     library_close(&bad, err, sizeof err);
     int rolled_back = 0;
     if (g_reload.prev_good_path[0]) {

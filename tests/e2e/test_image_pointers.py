@@ -1,0 +1,102 @@
+"""End to end: before a library unloads, the host finds the words of the game's state that point into
+its image and reports each one with its offset - a warning instead of a crash three frames later.
+
+The edit adds a `const char *` to GameState and stores a string literal in it (what GUIDE.md §2
+forbids). The reload that brings it in restarts the state (new layout), so nothing points into the old
+library yet. The next code edit unloads the library that literal lives in: the host must report the
+pointer (its offset in the block, that it points into read-only data, the text) in the log, as a JSON
+event, and on the overlay, and the game keeps running.
+"""
+import os
+
+from hostlib import Checks, Host, check, cleanup, edit, project_copy, read_png
+
+LITERAL = "a literal in the old library"
+
+checks = Checks()
+root = project_copy()
+state_h = os.path.join(root, "game", "state.h")
+game_cpp = os.path.join(root, "game", "game.cpp")
+script = os.path.join(root, "shots.txt")
+with open(script, "w") as f:   # F12 once a second: screenshots to compare before/after the warning
+    f.write("".join(f"{60 * i} tap F12\n" for i in range(1, 200)))
+host = Host(root, "--input", script)
+found = {}
+
+
+def startup():
+    host.wait_ev("new_code_running", version=1, timeout=30)
+
+
+def clean_state_no_warning():
+    m = host.mark()
+    edit(game_cpp, "    gs->steps++;\n", "    gs->steps++;\n    gs->steps += 0;\n")
+    r = host.wait_ev("reload", timeout=60, since=m)
+    host.wait_ev("new_code_running", version=r["version"], timeout=30, since=m)
+    check(not host.of("image_pointers", m), f"a state without such pointers was reported: {host.of('image_pointers', m)}")
+
+
+def literal_stored_in_state():
+    m = host.mark()
+    edit(state_h, "    uint64_t   steps;", "    const char *label;    /* forbidden: points into the library */\n    uint64_t   steps;")
+    edit(game_cpp, "    gs->steps++;\n", f"    gs->steps++;\n    gs->label = \"{LITERAL}\";\n")
+    r = host.wait_ev("reload", timeout=60, since=m)
+    check(r["state"] == "restarted", f"a new field should restart the state: {r}")
+    check(not host.of("image_pointers", m), "the restarted state cannot point into the old library")
+    found["version"] = r["version"]
+    host.wait_ev("new_code_running", version=r["version"], timeout=30, since=m)
+
+
+def next_reload_reports_it():
+    m = host.mark()
+    found["edit_t"] = host.events[-1]["t"] if host.events else 0
+    edit(game_cpp, "    gs->steps += 0;\n", "    gs->steps += 0;\n    gs->steps += 0;\n")
+    ev = host.wait_ev("image_pointers", timeout=60, since=m)
+    found["warn_t"] = ev["t"]
+    r = host.wait_ev("reload", timeout=30, since=m)
+    check(ev["version"] == found["version"], f"reported for version {ev['version']}, the unloading one is {found['version']}")
+    check(ev["count"] == 1, f"{ev['count']} pointers reported, the state holds one: {ev}")
+    hit = ev["hits"][0]
+    check(hit["kind"] == "read-only data" and hit["text"] == LITERAL, f"hit: {hit}")
+    check(0 < hit["offset"] < r["state_size"], f"offset {hit['offset']} is not inside GameState ({r['state_size']} bytes)")
+    check(hit["offset"] % 8 == 0, "offsets are of 8-byte words")
+    logs = [e for e in host.of("log", m) if e.get("level") == "warn" and "pointer" in e.get("msg", "")]
+    check(logs and ("block+0x%x" % hit["offset"]) in logs[0]["msg"] and LITERAL in logs[0]["msg"],
+          f"no log line naming the offset and the text: {logs}")
+    check(host.alive(), "host died")
+    host.wait_ev("new_code_running", version=r["version"], timeout=30, since=m)
+
+
+def yellow_pixels(path):
+    w, h, rows = read_png(path)
+    n = 0
+    for y in range(0, min(h, 160)):
+        for x in range(0, min(w, 900)):
+            r, g, b, _ = rows[y][x]
+            n += r > 200 and 160 < g < 230 and b < 110
+    return n
+
+
+def overlay_shows_it():
+    shots = [e for e in host.of("screenshot") if e.get("ok")]
+    warn_t = found["warn_t"]
+    before = [e for e in shots if e["t"] < found["edit_t"]]
+    check(before, "no screenshot from before the warning")
+    after = host.wait_for(lambda e: e.get("ev") == "screenshot" and e.get("ok") and e["t"] > warn_t + 0.5, 30,
+                          what="a screenshot after the warning")
+    n0, n1 = yellow_pixels(before[-1]["path"]), yellow_pixels(after["path"])
+    check(n0 == 0 and n1 > 50, f"yellow warning pixels: {n0} before, {n1} after")
+
+
+checks.case("startup", startup)
+checks.case("clean_state_no_warning", clean_state_no_warning)
+checks.case("literal_stored_in_state", literal_stored_in_state)
+checks.case("next_reload_reports_it", next_reload_reports_it)
+checks.case("overlay_shows_it", overlay_shows_it)
+rc = host.stop()
+checks.case("host_alive_to_the_end", lambda: check(rc == 0, f"host exit code {rc}"))
+if checks.failed:
+    print(host.tail(60))
+else:
+    cleanup(root)
+checks.finish()
