@@ -253,6 +253,7 @@ void     recording_step(GameInput *gi);               /* records or replaces thi
 int      recording_file_open(const char *path);       /* --record */
 int      recording_file_load(const char *path);       /* --replay */
 void     recording_close(void);
+void     recording_layout_changed(void);              /* new code, new layout: old-layout recordings end */
 
 /* ---------------------------------------------------------------- input (input.cpp) */
 int       input_init(void);                           /* --input script; 0 + message on a bad script */

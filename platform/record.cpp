@@ -13,7 +13,11 @@ static struct {
     uint64_t   count, cap, cursor;
     uint8_t   *start_state;       /* the recording's own snapshot (separate from crash snapshots) */
     uint64_t   start_used;
+    uint32_t   start_version;     /* the layout that snapshot has */
+    uint64_t   start_size;
     FILE      *file;              /* --record */
+    char       file_path[HOST_PATH];
+    uint64_t   file_steps;
     int        replaying_file;    /* --replay: play once, then report the state hash */
 } g_recording;
 
@@ -33,16 +37,30 @@ static void rec_capture_start(void)
     g_recording.start_used = memory_used();
     g_recording.start_state = (uint8_t *)realloc(g_recording.start_state, g_recording.start_used ? g_recording.start_used : 1);
     memcpy(g_recording.start_state, g_memory.game.base, g_recording.start_used);
+    g_recording.start_version = g_reload.mem_state_version;
+    g_recording.start_size = g_reload.mem_state_size;
     g_recording.count = 0;
 }
 
-static void rec_restore_start(void)
+/* The loop's snapshot only goes back into a block laid out the same way (recording_layout_changed ends
+   the loop first; this is the last line). */
+static int rec_restore_start(void)
 {
+    if (g_recording.start_version != g_reload.mem_state_version || g_recording.start_size != g_reload.mem_state_size) {
+        host_log(LOG_ERROR, "F7 loop: its snapshot has another state layout (version %u, %llu bytes; running %u, %llu): "
+                 "loop ended", g_recording.start_version, (unsigned long long)g_recording.start_size,
+                 g_reload.mem_state_version, (unsigned long long)g_reload.mem_state_size);
+        host_event("loop", "\"state\":\"off\",\"reason\":\"layout_mismatch\"");
+        g_recording.mode = LOOP_OFF;
+        g_recording.replaying_file = 0;
+        return 0;
+    }
     uint64_t now_used = memory_used();
     memcpy(g_memory.game.base, g_recording.start_state, g_recording.start_used);
     if (now_used > g_recording.start_used)
         memset((uint8_t *)g_memory.game.base + g_recording.start_used, 0, now_used - g_recording.start_used);
     g_recording.cursor = 0;
+    return 1;
 }
 
 void recording_toggle_loop(void)
@@ -57,7 +75,7 @@ void recording_toggle_loop(void)
     } else if (g_recording.mode == LOOP_RECORDING) {
         if (g_recording.count == 0) { g_recording.mode = LOOP_OFF; host_log(LOG_INFO, "F7: nothing recorded"); return; }
         g_recording.mode = LOOP_PLAYING;
-        rec_restore_start();
+        if (!rec_restore_start()) return;
         host_event("loop", "\"state\":\"playing\",\"steps\":%llu", (unsigned long long)g_recording.count);
         host_log(LOG_INFO, "F7: looping %llu recorded steps (F7 again to return to live play)", (unsigned long long)g_recording.count);
     } else {
@@ -81,20 +99,43 @@ void recording_step(GameInput *gi)
                 host_event("replay_end", "\"steps\":%llu,\"state_hash\":\"%s\"", (unsigned long long)g_recording.count, hash);
                 g_recording.mode = LOOP_OFF;
                 g_recording.replaying_file = 0;
-            } else {
-                rec_restore_start();
+            } else if (rec_restore_start()) {
                 host_event("loop_restart", "");
             }
         }
         if (g_recording.mode == LOOP_PLAYING) *gi = g_recording.inputs[g_recording.cursor++];
     }
-    if (g_recording.file) fwrite(gi, sizeof *gi, 1, g_recording.file);
+    if (g_recording.file) { fwrite(gi, sizeof *gi, 1, g_recording.file); g_recording.file_steps++; }
+}
+
+void recording_layout_changed(void)
+{
+    if (g_recording.mode != LOOP_OFF) {
+        host_log(LOG_WARN, "F7 loop ended: the state layout changed, and a loop recorded on the old layout cannot "
+                 "play on the new one (F7 records a new loop)");
+        host_event("loop", "\"state\":\"off\",\"reason\":\"layout_changed\"");
+        g_recording.mode = LOOP_OFF;
+        g_recording.replaying_file = 0;
+        g_recording.count = g_recording.cursor = 0;
+        g_recording.start_used = 0;
+    }
+    if (g_recording.file) {
+        char esc[HOST_PATH * 2];
+        host_json_escape(g_recording.file_path, esc, sizeof esc);
+        host_log(LOG_WARN, "--record %s: ended after %llu steps: the state layout changed (the file holds the old one)",
+                 g_recording.file_path, (unsigned long long)g_recording.file_steps);
+        host_event("record_end", "\"path\":\"%s\",\"steps\":%llu,\"reason\":\"layout_changed\"", esc,
+                   (unsigned long long)g_recording.file_steps);
+        recording_close();
+    }
 }
 
 int recording_file_open(const char *path)
 {
     g_recording.file = fopen(path, "wb");
     if (!g_recording.file) { host_log(LOG_ERROR, "--record %s: %s", path, strerror(errno)); return 0; }
+    snprintf(g_recording.file_path, sizeof g_recording.file_path, "%s", path);
+    g_recording.file_steps = 0;
     RecordingHeader h;
     memset(&h, 0, sizeof h);
     h.api = GAME_API_VERSION;
@@ -136,6 +177,8 @@ int recording_file_load(const char *path)
     free(data);
     memcpy(g_memory.game.base, g_recording.start_state, h.snapshot_bytes);
     g_memory.game.used = h.snapshot_bytes;
+    g_recording.start_version = h.state_version;
+    g_recording.start_size = h.state_size;
     g_recording.cursor = 0;
     g_recording.mode = LOOP_PLAYING;
     g_recording.replaying_file = 1;

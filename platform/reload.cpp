@@ -175,6 +175,7 @@ int reload_from(const char *src, const char *why)
 
     const char *state_action = had_state ? "kept" : "new";
     if (layout_changed) {
+        recording_layout_changed();   /* a loop or --record file of the old layout ends here */
         /* Never run new code on memory laid out for the old code. */
         int migrated = 0;
         if (g_api.migrate) {

@@ -1,0 +1,74 @@
+"""End to end: a change to the state's layout never lets new code see old-layout bytes.
+
+The host records an F7 loop (and a --record file) and plays the loop; then game/state.h gets a new
+field. The reload restarts the state for the new layout, and the loop - whose snapshot has the old
+layout - must end instead of being restored under the new code (that used to crash the new code).
+The --record file ends there too, and a later --replay of it against the new layout is refused with a
+message naming the file.
+"""
+import os
+import subprocess
+import time
+
+from hostlib import HOST, Checks, Host, check, cleanup, edit, project_copy
+
+checks = Checks()
+root = project_copy()
+state_h = os.path.join(root, "game", "state.h")
+script = os.path.join(root, "loop.txt")
+with open(script, "w") as f:
+    f.write("30 tap ENTER\n60 tap F7\n150 tap F7\n")   # play, record steps 60..150, then loop them
+rec = os.path.join(root, "session.rec")
+host = Host(root, "--input", script, "--record", rec)
+seen = {}
+
+
+def loop_playing():
+    host.wait_ev("record_start", timeout=30)
+    host.wait_ev("loop", state="playing", timeout=60)
+    host.wait_ev("loop_restart", timeout=30)   # it loops
+
+
+def layout_change_ends_the_loop():
+    m = host.mark()
+    edit(state_h, "    uint64_t   steps;", "    uint64_t   steps;\n    uint64_t   added_by_the_test[3];")
+    r = host.wait_ev("reload", timeout=60, since=m)
+    check(r["state"] == "restarted", f"a new field should restart the state: {r}")
+    seen["version"] = r["version"]
+    ended = host.wait_ev("loop", timeout=10, since=m, state="off")
+    check(ended.get("reason") == "layout_changed", f"loop ended for {ended.get('reason')}")
+    check(ended["t"] <= r["t"], "the loop must end before the new code runs")
+    rec_end = host.wait_ev("record_end", timeout=10, since=m)
+    check(rec_end["path"] == rec and rec_end["reason"] == "layout_changed", f"record_end: {rec_end}")
+    # the new code runs on its own fresh state: steps grow from the restart, no loop puts old bytes back
+    s1 = host.wait_for(lambda e: e.get("ev") == "frame_stats" and e.get("version") == r["version"]
+                       and e["t"] > r["t"] + 1.0, 30, m, what="stats of the new code")
+    time.sleep(3)
+    s2 = host.wait_for(lambda e: e.get("ev") == "frame_stats" and e["t"] > s1["t"] + 2.0, 30, m, what="later stats")
+    check(s2["game"]["steps"] > s1["game"]["steps"], f"steps {s1['game']['steps']} -> {s2['game']['steps']}")
+    check(not host.of("crash", m), f"the new code crashed: {host.of('crash', m)}")
+    late = [e for e in host.of("loop_restart", m) if e["t"] >= r["t"]]
+    check(not late, f"the old loop restarted under the new layout: {late}")
+    check(host.alive(), "host died")
+
+
+def replay_of_the_old_layout_is_refused():
+    rc = host.stop()
+    check(rc == 0, f"host exit code {rc}")
+    out = subprocess.run([HOST, "--root", root, "--headless", "--no-watch", "--replay", rec, "--frames", "30"],
+                         capture_output=True, text=True, timeout=60)
+    check(out.returncode != 0, "a replay recorded on another layout was run")
+    text = out.stdout + out.stderr
+    check(rec in text and "another state layout" in text, f"the refusal should name the file and why:\n{text[-2000:]}")
+
+
+checks.case("loop_playing", loop_playing)
+checks.case("layout_change_ends_the_loop", layout_change_ends_the_loop)
+checks.case("replay_of_the_old_layout_is_refused", replay_of_the_old_layout_is_refused)
+if host.alive():
+    host.stop()
+if checks.failed:
+    print(host.tail(60))
+else:
+    cleanup(root)
+checks.finish()
