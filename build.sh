@@ -18,9 +18,11 @@ set -u
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$ROOT"
 B="$ROOT/build"
+# Every command runs from $ROOT and names project files relative to it: the project folder may be
+# anywhere, with spaces in its name, and a flag string like COMMON_FLAGS is split on spaces.
 
 DEBIAN_PACKAGES="g++ clang libclang-rt-dev libsdl2-dev libstb-dev fonts-dejavu-core python3 pkg-config sox libsox-fmt-base"
-COMMON_FLAGS="-std=c++17 -g -Wall -Wextra -I$ROOT/tinyheaders -I$ROOT/game -I$ROOT/platform"
+COMMON_FLAGS="-std=c++17 -g -Wall -Wextra -Itinyheaders -Igame -Iplatform"
 HOST_LIBS="-lSDL2 -lstb -ldl -lpthread -lm"
 
 say() { printf '%s\n' "$*" >&2; }
@@ -56,29 +58,63 @@ game_cxx() {
     if [ -n "${GAME_CXX:-}" ]; then echo "$GAME_CXX"; elif command -v clang++ >/dev/null 2>&1; then echo clang++; else echo g++; fi
 }
 game_flags() {
-    local cxx="$1" f="$COMMON_FLAGS -O0 -fPIC -shared -fno-exceptions -fno-rtti -fvisibility=hidden -fdiagnostics-color=never"
-    # __FILE__ relative to the project ("game/entities.cpp"): TWEAK() sites name their file that way,
-    # so a library finds its sources wherever the project folder is.
-    f="$f -fmacro-prefix-map=$ROOT/="
+    local cxx="$1" f="$COMMON_FLAGS -fPIC -fno-exceptions -fno-rtti -fvisibility=hidden -fdiagnostics-color=never"
     # g++ marks some symbols STB_GNU_UNIQUE, which makes dlclose a no-op; clang never emits them.
     case "$cxx" in *clang*) ;; *) f="$f -fno-gnu-unique";; esac
-    echo "$f"
+    echo "$f ${GAME_EXTRA_FLAGS:-}"
 }
 
 # ---------------------------------------------------------------- builds
+same_key() {  # file key: was this part last built from exactly these inputs?
+    local old=""
+    [ -f "$1" ] && read -r old < "$1"
+    [ "$old" = "$2" ]
+}
+
+# The game library = game/game.cpp (one unity translation unit at -O0, compiled on every save)
+#                  + build/game/tinyheaders.o (game/tinyheaders.cpp at -O2, rebuilt when a tinyheader changes)
+#                  + GAME_LAYOUT_HASH, the layout stamp (tools/layout_stamp.py, recomputed when its inputs change).
+# Both cached parts are keyed by the content of their inputs (one cksum); a save of game code costs one compile.
 cmd_game() {
-    # Built to a temporary name and renamed into place: a reader never sees half a library.
     mkdir -p "$B/game"
-    local cxx flags tmp
+    local cxx flags sums line th_key stamp_key layout="" tmp
     cxx="$(game_cxx)"; flags="$(game_flags "$cxx")"
+    th_key="$cxx $flags"; stamp_key="$cxx"
+    sums="$(cksum game/state.h game/tinyheaders.cpp tools/layout_stamp.py tinyheaders/*.h)" || return 1
+    while read -r line; do
+        case "$line" in
+            *" game/tinyheaders.cpp") th_key="$th_key|$line" ;;
+            *" game/state.h"|*" tools/layout_stamp.py") stamp_key="$stamp_key|$line" ;;
+            *) th_key="$th_key|$line"; stamp_key="$stamp_key|$line" ;;
+        esac
+    done <<< "$sums"
+
+    if [ ! -f "$B/game/tinyheaders.o" ] || ! same_key "$B/game/tinyheaders.key" "$th_key"; then
+        say "game: compiling the tinyheader implementations at -O2 (only when a tinyheader changed)"
+        tmp="$B/game/.tinyheaders.$$.o"
+        # shellcheck disable=SC2086
+        $cxx $flags -O2 -c game/tinyheaders.cpp -o "$tmp" && mv -f "$tmp" "$B/game/tinyheaders.o" \
+            || { rm -f "$tmp"; return 1; }
+        echo "$th_key" > "$B/game/tinyheaders.key"
+    fi
+
+    if [ -f "$B/game/layout.stamp" ] && same_key "$B/game/layout.key" "$stamp_key"; then
+        read -r layout < "$B/game/layout.stamp"
+    fi
+    if [ -z "$layout" ]; then
+        # shellcheck disable=SC2086
+        layout="$(python3 tools/layout_stamp.py "$cxx" game/state.h -std=c++17 -Itinyheaders -Igame -DTH_MATH_NO_MATH_H)" \
+            || { say "game: no layout stamp, so no library (the reason is above)"; return 1; }
+        echo "$layout" > "$B/game/layout.stamp"
+        echo "$stamp_key" > "$B/game/layout.key"
+    fi
+
+    # Built to a temporary name and renamed into place: a reader never sees half a library.
+    local ld=""
+    command -v ld.lld >/dev/null 2>&1 && ld="-fuse-ld=lld"
     tmp="$B/game/.libgame.$$.so"
-    # The layout stamp: a hash of the persistent types without comments or spacing - game/state.h and
-    # the declarations of the tinyheaders game.cpp includes (their structs live in the state too).
-    local layout
-    layout="$({ grep -E '^#include "th_[a-z_]+\.h"' "$ROOT/game/game.cpp"; echo '#include "state.h"'; } \
-        | g++ -x c++ -std=c++17 -E -dD -P -I"$ROOT/tinyheaders" -I"$ROOT/game" - 2>/dev/null | tr -d ' \t\n' | cksum | cut -d' ' -f1)"
     # shellcheck disable=SC2086
-    if $cxx $flags -DGAME_LAYOUT_HASH="${layout}u" ${GAME_EXTRA_FLAGS:-} "$ROOT/game/game.cpp" -o "$tmp"; then
+    if $cxx $flags -O0 -shared $ld -DGAME_LAYOUT_HASH="${layout}u" game/game.cpp "$B/game/tinyheaders.o" -o "$tmp"; then
         mv -f "$tmp" "$B/game/libgame.so"
     else
         rm -f "$tmp"; return 1
@@ -86,7 +122,7 @@ cmd_game() {
 }
 
 # Every platform/*.cpp except the other operating systems' backends (os_win32.cpp is built by build.bat).
-host_sources() { ls "$ROOT"/platform/*.cpp | grep -v '/os_win32\.cpp$'; }
+host_sources() { local f; for f in platform/*.cpp; do [ "$f" = platform/os_win32.cpp ] || echo "$f"; done; }
 
 cmd_host() {
     mkdir -p "$B"
@@ -185,7 +221,7 @@ build_and_run_unit() {  # variant(normal|asan) source
     out="$B/tests/$variant/$name-$ext"
     mkdir -p "$B/tests/$variant"
     if [ "$ext" = c ]; then
-        cc="gcc"; flags="-std=c99 -g -O1 -Wall -Wextra -Werror -I$ROOT/tinyheaders"
+        cc="gcc"; flags="-std=c99 -g -O1 -Wall -Wextra -Werror -Itinyheaders"
     else
         cc="g++"; flags="$COMMON_FLAGS -O1 -Werror -I/usr/include/stb $(sdl2-config --cflags)"
     fi
@@ -242,7 +278,7 @@ cmd_fuzz() {
         local log="$B/tests/logs/$name.log" rc
         # shellcheck disable=SC2086
         UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
-            "$out" -max_total_time="$secs" -print_final_stats=1 -artifact_prefix="$B/fuzz/$name-" "$B/fuzz/corpus-$name" $seeds > "$log" 2>&1; rc=$?
+            "$out" -max_total_time="$secs" -print_final_stats=1 -artifact_prefix="$B/fuzz/$name-" "$B/fuzz/corpus-$name" ${seeds:+"$seeds"} > "$log" 2>&1; rc=$?
         if [ $rc = 0 ] && grep -qE 'runtime error:|ERROR: (Address|Leak|UndefinedBehavior)Sanitizer|SUMMARY: .*Sanitizer' "$log"; then
             echo "fuzz: a sanitizer report in the log" >> "$log"; rc=1
         fi
@@ -381,7 +417,7 @@ win_build_game() {  # out.dll pdb: the game as a Windows DLL, linked to a tempor
     # shellcheck disable=SC2086
     clang++ --target=x86_64-w64-mingw32 -fuse-ld=lld -L"$WIN_GCC_LIB" $COMMON_FLAGS -O0 -shared -fno-exceptions -fno-rtti \
         -fdiagnostics-color=never -fmacro-prefix-map="$ROOT/=" -DGAME_LAYOUT_HASH="${3:-0}u" \
-        -gcodeview -Wl,--pdb="$pdb" -static-libgcc -static-libstdc++ "$ROOT/game/game.cpp" -o "$tmp" \
+        -gcodeview -Wl,--pdb="$pdb" -static-libgcc -static-libstdc++ game/game.cpp game/tinyheaders.cpp -o "$tmp" \
         && mv -f "$tmp" "$out"
 }
 

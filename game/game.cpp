@@ -2,22 +2,21 @@
    It includes every other game file, talks to the host only through game_api.h, and keeps all its
    state in GameMemory. Start reading at game_update. */
 #include "game_api.h"
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+/* No C++ standard library headers here: this file is compiled on every save (README "Build speed"). */
+#define TH_MATH_NO_MATH_H   /* th_math.h declares sqrtf & co. itself instead of pulling in <cmath> */
 #include "th_math.h"
 #include "th_arena.h"
 #include "th_handle.h"
-#define TH_COLLIDE_IMPLEMENTATION
-#include "th_collide.h"
-#define TH_TWEAK_IMPLEMENTATION
+#include "th_collide.h" /* the implementations of these two: game/tinyheaders.cpp, built once at -O2 */
 #include "th_tweak.h"   /* TWEAK(340.0f): constants that change on save, no rebuild (README "Live editing") */
 
 #include "state.h"
 
 #ifndef GAME_LAYOUT_HASH
-#define GAME_LAYOUT_HASH 0u   /* set by build.sh from state.h */
+#error "GAME_LAYOUT_HASH is the layout stamp of state.h; build the game with ./build.sh game"
 #endif
 
 /* ---------------------------------------------------------------- shared by every game file */

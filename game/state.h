@@ -1,11 +1,17 @@
 /* state.h - every type that lives in the persistent memory block, and nothing else.
 
-   The build stamps the library with a hash of this file (comments and spacing ignored): change a
-   struct here and the host sees a new layout, so it migrates or restarts the state instead of running
-   new code on old memory. Tuning constants stay out of this file - they sit at the top of the code
-   that uses them. */
+   The build stamps the library with a hash of the types declared here and of every type they embed,
+   down into the tinyheaders (tools/layout_stamp.py; comments, spacing and function bodies ignored):
+   change a struct here, or a tinyheader struct the state holds, and the host sees a new layout, so it
+   migrates or restarts the state instead of running new code on old memory. Tuning constants stay
+   out of this file - they sit at the top of the code that uses them. */
 #ifndef GAME_STATE_H
 #define GAME_STATE_H
+
+#include <stdint.h>
+#include "th_math.h"     /* v2, th_rng */
+#include "th_arena.h"    /* tha_arena */
+#include "th_handle.h"   /* thh_pool, thh_handle */
 
 #define MAX_ENTITIES  2048
 #define MAX_PARTICLES 4096

@@ -39,7 +39,13 @@
      smoothing 0.01 closes 99% of the gap per second; 0 snaps; 1 never moves.
 
    CUSTOMIZATION
-     None. TH_PI is defined here as a float constant.
+     TH_PI is defined here as a float constant.
+     TH_MATH_NO_MATH_H: define it before including to skip <math.h>. In C++
+     that header is the standard library's <cmath> (about 100 ms of parsing
+     on every compile); th_math.h then declares the libm functions itself:
+     sqrtf sinf cosf tanf atan2f powf floorf ceilf fabsf fmodf expf logf
+     nextafterf and the doubles sqrt sin cos pow floor. Don't include <math.h>
+     in the same file then. The game library uses it to keep rebuilds short.
 
    EXAMPLE (compiled verbatim by tests/unit/test_th_base_c.c)
 
@@ -62,7 +68,28 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#if !defined(TH_MATH_NO_MATH_H) || defined(_MSC_VER)   /* MSVC: its own <math.h> is cheap */
 #include <math.h>
+#else
+#if defined(__cplusplus) && defined(__GLIBC__)
+#define TH__MATH_NOTHROW noexcept(true)   /* as glibc declares them in C++ */
+#else
+#define TH__MATH_NOTHROW
+#endif
+#ifdef __cplusplus
+extern "C" {
+#endif
+float sqrtf(float) TH__MATH_NOTHROW;  float sinf(float) TH__MATH_NOTHROW;   float cosf(float) TH__MATH_NOTHROW;
+float tanf(float) TH__MATH_NOTHROW;   float atan2f(float, float) TH__MATH_NOTHROW;
+float powf(float, float) TH__MATH_NOTHROW;  float floorf(float) TH__MATH_NOTHROW; float ceilf(float) TH__MATH_NOTHROW;
+float fabsf(float) TH__MATH_NOTHROW;  float fmodf(float, float) TH__MATH_NOTHROW;
+float expf(float) TH__MATH_NOTHROW;   float logf(float) TH__MATH_NOTHROW;   float nextafterf(float, float) TH__MATH_NOTHROW;
+double sqrt(double) TH__MATH_NOTHROW; double sin(double) TH__MATH_NOTHROW;  double cos(double) TH__MATH_NOTHROW;
+double pow(double, double) TH__MATH_NOTHROW; double floor(double) TH__MATH_NOTHROW;
+#ifdef __cplusplus
+}
+#endif
+#endif
 
 #define TH_PI 3.14159265358979f
 

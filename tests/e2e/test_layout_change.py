@@ -1,7 +1,10 @@
-"""End to end: a change to the persistent types is detected before new code touches the memory."""
+"""End to end: a change to the persistent types is detected before new code touches the memory,
+and only such a change: the stamp covers exactly the types the state embeds (tools/layout_stamp.py)."""
 import os
+import stat
+import subprocess
 
-from hostlib import Checks, Host, check, cleanup, edit, project_copy
+from hostlib import Checks, Host, check, cleanup, edit, project_copy, SLOW
 
 checks = Checks()
 root = project_copy()
@@ -36,8 +39,67 @@ def comment_only_edit_keeps_state():
     check(len(inits()) == 2, "a comment edit re-initialised the state")
 
 
+def tinyheader_function_body_edit_keeps_state():
+    # th_math.h is part of the state's types (v2, th_rng) but an inline helper's body is not layout
+    m = host.mark()
+    edit(os.path.join(root, "tinyheaders", "th_math.h"), "static inline float v2_len(v2 a) { return sqrtf(v2_len2(a)); }",
+         "static inline float v2_len(v2 a) { float l2 = v2_len2(a); return sqrtf(l2); }")
+    r = host.wait_ev("reload", version=4, timeout=60, since=m)
+    check(r["state"] == "kept", f"a helper's body is not a layout change: {r}")
+    check(len(inits()) == 2, "editing a tinyheader function body re-initialised the state")
+
+
+def embedded_tinyheader_struct_restarts_state():
+    # GameState holds a tha_arena: a field added to it moves everything after it
+    m = host.mark()
+    edit(os.path.join(root, "tinyheaders", "th_arena.h"), "size_t used; size_t high_water; } tha_arena;",
+         "size_t used; size_t high_water; size_t spare; } tha_arena;")
+    r = host.wait_ev("reload", version=5, timeout=60, since=m)
+    check(r["state"] == "restarted", f"a struct the state embeds changed: {r}")
+    check(len(inits()) == 3, f"the new layout should start a fresh state, inits={len(inits())}")
+
+
+def unembedded_tinyheader_struct_keeps_state():
+    # thc_ray_hit never lives in the state
+    m = host.mark()
+    edit(os.path.join(root, "tinyheaders", "th_collide.h"), "typedef struct thc_ray_hit { float t; thc_v2 n; } thc_ray_hit;",
+         "typedef struct thc_ray_hit { float t; thc_v2 n; float spare; } thc_ray_hit;")
+    r = host.wait_ev("reload", version=6, timeout=60, since=m)
+    check(r["state"] == "kept", f"a struct outside the state is not a layout change: {r}")
+    check(len(inits()) == 3, "a type the state does not embed re-initialised the state")
+
+
+def stamp_failure_fails_the_build():
+    # A preprocessor that cannot run must stop the build with a reason, never stamp every library alike.
+    tmp = project_copy(with_library=False)
+    bindir = os.path.join(tmp, "fakebin")
+    os.makedirs(bindir)
+    for cxx in ("g++", "clang++"):
+        real = subprocess.run(["bash", "-c", f"command -v {cxx}"], capture_output=True, text=True).stdout.strip()
+        if not real:
+            continue
+        w = os.path.join(bindir, cxx)
+        with open(w, "w") as f:
+            f.write(f'#!/bin/sh\nfor a in "$@"; do [ "$a" = -E ] && {{ echo "{cxx}: preprocessor broken" >&2; exit 1; }}; done\n'
+                    f'exec {real} "$@"\n')
+        os.chmod(w, os.stat(w).st_mode | stat.S_IEXEC)
+    env = dict(os.environ, PATH=bindir + os.pathsep + os.environ["PATH"])
+    p = subprocess.run(["bash", os.path.join(tmp, "build.sh"), "game"], capture_output=True, text=True, env=env,
+                       timeout=120 * SLOW)
+    out = p.stdout + p.stderr
+    check(p.returncode != 0, f"the build succeeded without a layout stamp:\n{out}")
+    check("layout stamp" in out and "state.h" in out and "preprocessor broken" in out,
+          f"the build output does not say why the stamp failed:\n{out}")
+    check(not os.path.exists(os.path.join(tmp, "build", "game", "libgame.so")), "a library was written anyway")
+    cleanup(tmp)
+
+
 checks.case("field_added_restarts_state", field_added_restarts_state)
 checks.case("comment_only_edit_keeps_state", comment_only_edit_keeps_state)
+checks.case("tinyheader_function_body_edit_keeps_state", tinyheader_function_body_edit_keeps_state)
+checks.case("embedded_tinyheader_struct_restarts_state", embedded_tinyheader_struct_restarts_state)
+checks.case("unembedded_tinyheader_struct_keeps_state", unembedded_tinyheader_struct_keeps_state)
+checks.case("stamp_failure_fails_the_build", stamp_failure_fails_the_build)
 rc = host.stop()
 checks.case("host_survived", lambda: check(rc == 0, f"exit code {rc}"))
 if checks.failed:

@@ -72,7 +72,7 @@ def startup():
 
 checks.case("startup", startup)
 fault("null_deref_in_update", "GAME_UPDATE(game_update)", "*(volatile int *)0 = 1;", "SIGSEGV", "update")
-fault("abort_in_update", "GAME_UPDATE(game_update)", "if (in->step > 0) abort();", "SIGABRT", "update")
+fault("abort_in_update", "GAME_UPDATE(game_update)", "if (in->step > 0) __builtin_abort();", "SIGABRT", "update")
 fault("divide_by_zero_in_update", "GAME_UPDATE(game_update)",
       "{ volatile int zero = 0; volatile int x = 1000 / zero; (void)x; }", "SIGFPE", "update")
 fault("illegal_instruction_in_render", "GAME_RENDER(game_render)", "__builtin_trap();", "SIGILL", "render")
