@@ -44,7 +44,7 @@ def tinyheader_function_body_edit_keeps_state():
     m = host.mark()
     edit(os.path.join(root, "tinyheaders", "th_math.h"), "static inline float v2_len(v2 a) { return sqrtf(v2_len2(a)); }",
          "static inline float v2_len(v2 a) { float l2 = v2_len2(a); return sqrtf(l2); }")
-    r = host.wait_ev("reload", version=4, timeout=60, since=m)
+    r = host.wait_ev("reload", version=4, timeout=240, since=m)  # a tinyheader edit rebuilds the -O2 object too
     check(r["state"] == "kept", f"a helper's body is not a layout change: {r}")
     check(len(inits()) == 2, "editing a tinyheader function body re-initialised the state")
 
@@ -54,7 +54,7 @@ def embedded_tinyheader_struct_restarts_state():
     m = host.mark()
     edit(os.path.join(root, "tinyheaders", "th_arena.h"), "size_t used; size_t high_water; } tha_arena;",
          "size_t used; size_t high_water; size_t spare; } tha_arena;")
-    r = host.wait_ev("reload", version=5, timeout=60, since=m)
+    r = host.wait_ev("reload", version=5, timeout=240, since=m)  # a tinyheader edit rebuilds the -O2 object too
     check(r["state"] == "restarted", f"a struct the state embeds changed: {r}")
     check(len(inits()) == 3, f"the new layout should start a fresh state, inits={len(inits())}")
 
@@ -64,7 +64,7 @@ def unembedded_tinyheader_struct_keeps_state():
     m = host.mark()
     edit(os.path.join(root, "tinyheaders", "th_collide.h"), "typedef struct thc_ray_hit { float t; thc_v2 n; } thc_ray_hit;",
          "typedef struct thc_ray_hit { float t; thc_v2 n; float spare; } thc_ray_hit;")
-    r = host.wait_ev("reload", version=6, timeout=60, since=m)
+    r = host.wait_ev("reload", version=6, timeout=240, since=m)  # a tinyheader edit rebuilds the -O2 object too
     check(r["state"] == "kept", f"a struct outside the state is not a layout change: {r}")
     check(len(inits()) == 3, "a type the state does not embed re-initialised the state")
 
