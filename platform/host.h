@@ -174,6 +174,7 @@ typedef struct FileChanges {            /* one debounced batch of changed files 
 
 int    watch_init(const char *root);            /* game/, tinyheaders/, assets/, build/game/ */
 int    watch_poll(FileChanges *out);            /* 1 when a debounced batch is ready */
+int    watch_is_asset(const char *path);        /* 1 if path is under <root>/assets/ */
 void   watch_shutdown(void);
 
 /* ---------------------------------------------------------------- building (build.cpp) */

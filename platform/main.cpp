@@ -37,7 +37,9 @@ static void take_screenshots(void)
     for (int i = 0; i < g_options.shot_count; i++) {
         if ((int64_t)g_loop.frame == g_options.shot_frame[i]) {
             int ok = render_screenshot(g_options.shot_path[i]);
-            host_event("screenshot", "\"path\":\"%s\",\"ok\":%s", g_options.shot_path[i], ok ? "true" : "false");
+            char esc[HOST_PATH * 2];
+            host_json_escape(g_options.shot_path[i], esc, sizeof esc);
+            host_event("screenshot", "\"path\":\"%s\",\"ok\":%s", esc, ok ? "true" : "false");
         }
     }
     if (g_loop.want_screenshot) {
@@ -49,7 +51,9 @@ static void take_screenshots(void)
         snprintf(p, sizeof p, "%s/build/screenshots/shot_%d_%04d.png", g_options.root, os_pid(), counter++);
         int ok = render_screenshot(p);
         host_log(ok ? LOG_INFO : LOG_ERROR, "F12: screenshot %s %s", p, ok ? "written" : "failed");
-        host_event("screenshot", "\"path\":\"%s\",\"ok\":%s", p, ok ? "true" : "false");
+        char esc[HOST_PATH * 2];
+        host_json_escape(p, esc, sizeof esc);
+        host_event("screenshot", "\"path\":\"%s\",\"ok\":%s", esc, ok ? "true" : "false");
     }
 }
 
@@ -65,7 +69,9 @@ int main(int argc, char **argv)
     if (!log_open()) return 2;
     if (!input_init()) return 2;
 
-    host_event("start", "\"pid\":%d,\"root\":\"%s\",\"memory_mb\":%llu,\"headless\":%s", os_pid(), o->root,
+    char root_json[HOST_PATH * 2];   /* a project folder's name may hold quotes or backslashes */
+    host_json_escape(o->root, root_json, sizeof root_json);
+    host_event("start", "\"pid\":%d,\"root\":\"%s\",\"memory_mb\":%llu,\"headless\":%s", os_pid(), root_json,
                (unsigned long long)o->memory_mb, o->headless ? "true" : "false");
 
     /* ---- window and renderer */

@@ -147,7 +147,9 @@ int recording_file_open(const char *path)
     recording_header_write(head, &h);
     fwrite(head, 1, sizeof head, g_recording.file);
     fwrite(g_memory.game.base, 1, h.snapshot_bytes, g_recording.file);
-    host_event("record_start", "\"path\":\"%s\",\"bytes\":%llu", path, (unsigned long long)h.snapshot_bytes);
+    char esc[HOST_PATH * 2];
+    host_json_escape(path, esc, sizeof esc);
+    host_event("record_start", "\"path\":\"%s\",\"bytes\":%llu", esc, (unsigned long long)h.snapshot_bytes);
     return 1;
 }
 
@@ -182,7 +184,9 @@ int recording_file_load(const char *path)
     g_recording.cursor = 0;
     g_recording.mode = LOOP_PLAYING;
     g_recording.replaying_file = 1;
-    host_event("replay_start", "\"path\":\"%s\",\"steps\":%llu", path, (unsigned long long)g_recording.count);
+    char esc[HOST_PATH * 2];
+    host_json_escape(path, esc, sizeof esc);
+    host_event("replay_start", "\"path\":\"%s\",\"steps\":%llu", esc, (unsigned long long)g_recording.count);
     return 1;
 }
 

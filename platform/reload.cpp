@@ -204,10 +204,12 @@ int reload_from(const char *src, const char *why)
     }
     double swap_ms = (os_mono_seconds() - t0) * 1000.0;
     g_reload.last_reload_t = host_time();
+    char path_json[HOST_PATH * 2];
+    host_json_escape(g_lib.path, path_json, sizeof path_json);
     host_event("reload", "\"version\":%d,\"why\":\"%s\",\"swap_ms\":%.3f,\"snapshot_ms\":%.3f,\"state\":\"%s\","
                "\"state_version\":%u,\"state_size\":%llu,\"old_unmapped\":%s,\"step\":%llu,\"path\":\"%s\"",
                version, why, swap_ms, snap_ms, state_action, g_api.state_version,
-               (unsigned long long)g_api.state_size, unmapped ? "true" : "false", (unsigned long long)g_loop.step, g_lib.path);
+               (unsigned long long)g_api.state_size, unmapped ? "true" : "false", (unsigned long long)g_loop.step, path_json);
     if (!unmapped) {
         host_log(LOG_ERROR, "reload: %s", uerr);
         char esc[4096];
@@ -337,7 +339,7 @@ void reload_handle_changes(const FileChanges *c)
         char esc[HOST_PATH * 2];
         host_json_escape(c->paths[i], esc, sizeof esc);
         host_event("file_changed", "\"path\":\"%s\"", esc);
-        if (strstr(c->paths[i], "/assets/")) { render_asset_changed(c->paths[i]); sound_asset_changed(c->paths[i]); }
+        if (watch_is_asset(c->paths[i])) { render_asset_changed(c->paths[i]); sound_asset_changed(c->paths[i]); }
         else if (!tweak_file_changed(c->paths[i])) rebuild = 1;   /* more than TWEAK literals changed */
     }
     /* after a failed build, any save rebuilds: the errors on screen must go when the code is fixed */

@@ -77,6 +77,13 @@ static int is_code(const char *name)
            ends_with(name, ".hpp") || ends_with(name, ".inl");
 }
 
+/* Under <root>/assets/ - judged from the project root, so a folder named "assets" above it means nothing. */
+int watch_is_asset(const char *path)
+{
+    size_t n = strlen(g_watch.root);
+    return strncmp(path, g_watch.root, n) == 0 && strncmp(path + n, "/assets/", 8) == 0;
+}
+
 static void watch_note(const char *dir, const char *name, unsigned flags);
 
 static void note_moved_in(void *ctx, const char *name, int is_dir)
@@ -104,7 +111,7 @@ static void watch_note(const char *dir, const char *name, unsigned flags)
         return;
     }
     if (is_noise(name)) return;
-    if (strstr(path, "/assets/")) p->assets = 1;
+    if (watch_is_asset(path)) p->assets = 1;
     else if (is_code(name)) p->code = 1;
     else return;
     for (int i = 0; i < p->count; i++) if (strcmp(p->paths[i], path) == 0) { g_watch.last_event_t = os_mono_seconds(); return; }
