@@ -54,6 +54,10 @@
 
    CUSTOMIZATION
      THTW_MAX_LITERAL   (96)  longest literal text the scanner normalizes (longer: not tweakable)
+     THTW_LITERALS            define it (e.g. -DTHTW_LITERALS) for a release: every TWEAK site compiles
+                              to its literal - the type the reading object converts to (float, int32_t,
+                              bool, uint32_t with the 0xRRGGBB rule, or an object converting to any
+                              {x, y} struct), a constant expression in C++, and no hook is ever asked.
 
    Names: public thtw_ (and the macros above), private thtw__.
 */
@@ -181,6 +185,38 @@ constexpr thtw_vec2  thtw_make_vec2(const char *f, int l, int c, const char *s, 
 #ifndef __cplusplus
 #define TWEAK_COLOR(x)  thtw_read_color(__FILE__, __LINE__, __COUNTER__, #x, thtw_color_value(#x, (uint32_t)(x)))
 #endif
+
+/* A release (THTW_LITERALS): the same macros, each its literal. */
+#if defined(THTW_LITERALS)
+#undef TWEAK_F
+#undef TWEAK_I
+#undef TWEAK_B
+#undef TWEAK_COLOR
+#ifdef __cplusplus
+#undef TWEAK
+#undef TWEAK_V2
+struct thtw_lit_vec2 {
+    float x, y;
+    constexpr float get_x() const { return x; }
+    constexpr float get_y() const { return y; }
+    template <typename V, typename = decltype(V{ 0.0f, 0.0f })>
+    constexpr operator V() const { return V{ x, y }; }
+};
+constexpr float   thtw_lit(float v) { return v; }
+constexpr float   thtw_lit(double v) { return (float)v; }
+constexpr int32_t thtw_lit(int v) { return v; }
+constexpr int32_t thtw_lit(unsigned v) { return (int32_t)v; }
+constexpr bool    thtw_lit(bool v) { return v; }
+#define TWEAK(x)        thtw_lit(x)
+#define TWEAK_V2(x, y)  (thtw_lit_vec2{ (float)(x), (float)(y) })
+#define TWEAK_COLOR(x)  thtw__rgb_opaque(#x, (uint32_t)(x))
+#else
+#define TWEAK_COLOR(x)  thtw_color_value(#x, (uint32_t)(x))
+#endif
+#define TWEAK_F(x)      ((float)(x))
+#define TWEAK_I(x)      ((int32_t)(x))
+#define TWEAK_B(x)      ((x) ? 1 : 0)
+#endif /* THTW_LITERALS */
 
 #endif /* TH_TWEAK_H */
 
