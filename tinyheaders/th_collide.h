@@ -1285,6 +1285,31 @@ float thc_distance(const void *a, thc_type ta, const thc_transform *ax, const vo
     thc_v2 o, qa, qb;
     if (pa) *pa = thc__v(0, 0);
     if (pb) *pb = thc__v(0, 0);
+    if (a && b && (ta == THC_CIRCLE || tb == THC_CIRCLE) && ta != THC_POLY && tb != THC_POLY) {
+        /* a circle against a circle, a box or a capsule, clearly apart: the nearest point of the other
+           shape's core, directly */
+        int swap = ta != THC_CIRCLE;
+        const thc_circle *c = (const thc_circle *)(swap ? b : a);
+        const void *other = swap ? a : b;
+        thc_type to = swap ? ta : tb;
+        thc_v2 d;   /* the nearest core point, relative to the centre (far from the origin loses nothing) */
+        float rb = 0, ra = c->r > 0 ? c->r : 0;
+        if (to == THC_CIRCLE) { d = thc__sub(((const thc_circle *)other)->p, c->p); rb = ((const thc_circle *)other)->r; }
+        else if (to == THC_AABB) d = thc__sub(thc_closest_on_aabb(c->p, (const thc_aabb *)other), c->p);
+        else {
+            const thc_capsule *k = (const thc_capsule *)other;
+            d = thc_closest_on_segment(thc__v(0, 0), thc__sub(k->a, c->p), thc__sub(k->b, c->p));
+            rb = k->r;
+        }
+        rb = rb > 0 ? rb : 0;
+        float dist = thc__len(d);
+        if (dist - ra - rb > THC__APART) {
+            thc_v2 n = thc__scale(d, 1.0f / dist), sa = thc__add(c->p, thc__scale(n, ra)), sb = thc__add(c->p, thc__sub(d, thc__scale(n, rb)));
+            if (pa) *pa = swap ? sb : sa;
+            if (pb) *pb = swap ? sa : sb;
+            return dist - ra - rb;
+        }
+    }
     if (!thc__pair_proxies(a, ta, ax, b, tb, bx, &xa, &xb, &o)) return FLT_MAX;
     {
         /* the common case, shapes apart: the closest features, and their normal proven to separate the
