@@ -46,7 +46,8 @@ cmd_deps() {
         apt-get update -qq >&2 && apt-get install -y -qq $missing >&2 || { say "deps: apt-get failed"; return 1; }
     else
         say "deps: missing packages:$missing"
-        say "deps: run:  sudo apt-get install -y$missing"
+        say "deps: as root, run:  su -c 'apt-get update && apt-get install -y$missing'"
+        command -v sudo >/dev/null 2>&1 && say "deps: or:  sudo sh -c 'apt-get update && apt-get install -y$missing'"
         return 1
     fi
 }
@@ -124,21 +125,44 @@ cmd_game() {
 # Every platform/*.cpp except the other operating systems' backends (os_win32.cpp is built by build.bat).
 host_sources() { local f; for f in platform/*.cpp; do [ "$f" = platform/os_win32.cpp ] || echo "$f"; done; }
 
+# Host and tools are rebuilt only when their inputs' content or flags changed (a key beside the binary):
+# a second `./build.sh run` with nothing changed starts the game at once. BUILD_FORCE=1 rebuilds anyway.
+inputs_key() {  # flags files...: one line naming the flags and every input's checksum
+    local flags="$1"; shift
+    printf '%s|' "$flags"; cksum "$@" game/game_api.h tinyheaders/*.h 2>/dev/null | tr '\n' '|'
+}
+up_to_date() {  # binary key
+    [ -z "${BUILD_FORCE:-}" ] && [ -x "$1" ] && same_key "$1.key" "$2"
+}
+
 cmd_host() {
     mkdir -p "$B"
+    local flags key
     # shellcheck disable=SC2046,SC2086
-    g++ $COMMON_FLAGS -O2 -Wno-format-truncation $(sdl2-config --cflags) -I/usr/include/stb $(host_sources) -o "$B/host.tmp" $HOST_LIBS \
-        && mv -f "$B/host.tmp" "$B/host"
+    flags="$COMMON_FLAGS -O2 -Wno-format-truncation $(sdl2-config --cflags) -I/usr/include/stb"
+    # shellcheck disable=SC2046
+    key="$(inputs_key "$flags" $(host_sources) platform/*.h)"
+    up_to_date "$B/host" "$key" && { say "host: up to date"; return 0; }
+    say "host: compiling platform/*.cpp (-O2)"
+    # shellcheck disable=SC2046,SC2086
+    g++ $flags $(host_sources) -o "$B/host.tmp" $HOST_LIBS && mv -f "$B/host.tmp" "$B/host" && echo "$key" > "$B/host.key"
 }
 
 cmd_tools() {
     mkdir -p "$B/tools"
-    local f name ok=0
+    local f name key ok=0
     for f in "$ROOT"/tools/*.cpp; do
         [ -e "$f" ] || continue
         name="$(basename "$f" .cpp)"
+        key="$(inputs_key "$COMMON_FLAGS -O2" "tools/$name.cpp")"
+        up_to_date "$B/tools/$name" "$key" && continue
+        say "tools: compiling $name"
         # shellcheck disable=SC2086
-        g++ $COMMON_FLAGS -O2 -I/usr/include/stb "$f" -o "$B/tools/$name" -lstb -lm || ok=1
+        if g++ $COMMON_FLAGS -O2 -I/usr/include/stb "$f" -o "$B/tools/$name" -lstb -lm; then
+            echo "$key" > "$B/tools/$name.key"
+        else
+            ok=1
+        fi
     done
     return $ok
 }
@@ -170,12 +194,18 @@ cmd_build() {
     cmd_host || { say "build: host failed"; return 1; }
     cmd_tools || { say "build: tools failed"; return 1; }
     cmd_assets || { say "build: assets failed"; return 1; }
+    # The game library too, unless its sources are unchanged (the host's own builds on save always compile).
+    local game_key
+    game_key="$(inputs_key "$(game_cxx) $(game_flags "$(game_cxx)")" game/*.cpp game/*.h tools/layout_stamp.py)"
+    if up_to_date "$B/game/libgame.so" "$game_key"; then say "game: up to date"; return 0; fi
     cmd_game || { say "build: game failed"; return 1; }
+    echo "$game_key" > "$B/game/libgame.so.key"
 }
 
 cmd_run() {
     cmd_deps || exit 1
     cmd_build || exit 1
+    say "run: build/host --root $ROOT $*"
     exec "$B/host" --root "$ROOT" "$@"
 }
 

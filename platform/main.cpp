@@ -85,6 +85,14 @@ int main(int argc, char **argv)
         host_log(LOG_ERROR, "SDL_Init: %s%s", SDL_GetError(), o->headless ? "" : " (no display? try --headless)");
         return 1;
     }
+    /* No display: SDL quietly falls back to its offscreen driver and a window nobody sees would run forever. */
+    const char *video = SDL_GetCurrentVideoDriver();
+    if (!o->headless && video && (!strcmp(video, "offscreen") || !strcmp(video, "dummy")) && !getenv("SDL_VIDEODRIVER")) {
+        host_log(LOG_ERROR, "no display to open a window on (SDL picked its '%s' video driver): run it on a desktop, "
+                 "or with --headless to run without a window", video);
+        SDL_Quit();
+        return 1;
+    }
     if (SDL_InitSubSystem(SDL_INIT_GAMECONTROLLER) != 0) host_log(LOG_WARN, "no game controller support: %s", SDL_GetError());
     SDL_Window *win = SDL_CreateWindow("engine", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, o->window_w, o->window_h,
                                        SDL_WINDOW_RESIZABLE);

@@ -64,7 +64,21 @@ def frames_and_screenshot():
     cleanup(root)
 
 
+def no_display_stops_with_a_message():
+    # without a display and without --headless the host must say so and stop, not run an invisible window
+    root = project_copy()
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")}
+    try:
+        p = subprocess.run([HOST, "--root", root], capture_output=True, text=True, timeout=20, env=env)
+    except subprocess.TimeoutExpired:
+        raise AssertionError("the host ran on with no display and no window")
+    out = p.stdout + p.stderr
+    check(p.returncode != 0 and "no display" in out and "--headless" in out, f"exit {p.returncode}, output: {out[-800:]}")
+    cleanup(root)
+
+
 checks.case("help_lists_flags", help_lists_flags)
 checks.case("bad_script_line", bad_script_line)
 checks.case("frames_and_screenshot", frames_and_screenshot)
+checks.case("no_display_stops_with_a_message", no_display_stops_with_a_message)
 checks.finish()
