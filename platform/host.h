@@ -305,6 +305,7 @@ void        sound_assets_init(const char *root);        /* finds the files under
 void        sound_asset_changed(const char *path);      /* a file under assets/ changed (absolute path) */
 void        sound_assets_update(void);                  /* once per frame: runs and polls the decoder children */
 int         sound_assets_pending(void);                 /* sounds waiting for or inside a child */
+const char *sound_assets_status(void);                  /* a broken sound's message for the screen, "" if none */
 void        sound_assets_shutdown(void);
 void        sound_require(const char *name);            /* the game uses this sound: report it if it has no file */
 int         sound_slot_of(uint32_t id);                 /* -1 if unknown */

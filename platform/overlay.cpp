@@ -27,7 +27,8 @@ void overlay_draw(RenderStats rs, double fps)
     const float S = 16;
     const GameRun *R = &g_reload;
     int show_errors = R->build_errors[0] && !R->last_build_ok;
-    if (!g_overlay.visible && !show_errors && !R->crash_text[0] && !R->halted && !R->pointer_warning[0]) return;
+    const char *sound_problem = sound_assets_status();
+    if (!g_overlay.visible && !show_errors && !R->crash_text[0] && !R->halted && !R->pointer_warning[0] && !sound_problem[0]) return;
     char line[1024];
     float x = 10, y = 10;
     float w = 600;
@@ -98,6 +99,13 @@ void overlay_draw(RenderStats rs, double fps)
         float tw, th;
         g_pf.measure_text(R->pointer_warning, 13, &tw, &th);
         y += th + 6;
+        if (tw + 12 > w) w = tw + 12;
+    }
+    if (sound_problem[0]) {
+        g_pf.draw_text(sound_problem, x, y, 13, red, L + 1);
+        float tw, th;
+        g_pf.measure_text(sound_problem, 13, &tw, &th);
+        y += th + 4;
         if (tw + 12 > w) w = tw + 12;
     }
     if (show_errors) {

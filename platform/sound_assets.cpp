@@ -37,6 +37,7 @@ typedef struct SoundSlot {
     int      err_len;
     double   change_t;           /* when the save was seen, for the reload time */
     int      loaded, failed;
+    char     problem[400];       /* the message while failed, for the screen */
 } SoundSlot;
 
 static struct {
@@ -79,6 +80,8 @@ static void sound_error(SoundSlot *s, const char *file, const char *reason)
     host_json_escape(file, ef, sizeof ef);
     host_json_escape(reason, er, sizeof er);
     host_log(LOG_ERROR, "sound %s: %s: %s (playing silence until it is fixed)", s->name, file, reason);
+    const char *rel = strncmp(file, g_snd.root, strlen(g_snd.root)) == 0 ? file + strlen(g_snd.root) + 1 : file;
+    snprintf(s->problem, sizeof s->problem, "SOUND %s: %s: %s (silent until fixed)", s->name, rel, reason);
     host_event("asset_error", "\"file\":\"%s\",\"reason\":\"%s\",\"sound\":\"%s\"", ef, er, s->name);
     s->failed = 1;
     audio_set_sound((int)(s - g_snd.slot), NULL, 0, 1, 48000);
@@ -250,7 +253,10 @@ static void child_poll(SoundSlot *s)
         char why[700];
         const char *tool = stage == STAGE_RENDER ? "make_sfx" : "sound_decode";
         if (sig) snprintf(why, sizeof why, "%s crashed on it (signal %d)", tool, sig);
-        else snprintf(why, sizeof why, "%s", s->err[0] ? s->err : "cannot be decoded");
+        else if (!s->err[0]) snprintf(why, sizeof why, "cannot be decoded");
+        else if (strncmp(s->err, s->src, strlen(s->src)) == 0 && s->err[strlen(s->src)] == ':')   /* "<file>:4: what" */
+            snprintf(why, sizeof why, "line %s", s->err + strlen(s->src) + 1);
+        else snprintf(why, sizeof why, "%s", s->err);
         sound_error(s, s->src, why);
         return;
     }
@@ -315,6 +321,19 @@ void sound_assets_update(void)
         child_start(s, s->kind == SRC_SFX && !(s->dirty_from_scan && rendered_is_current(s)) ? STAGE_RENDER : STAGE_DECODE);
         s->dirty_from_scan = 0;
     }
+}
+
+const char *sound_assets_status(void)
+{
+    static char line[480];
+    int bad = 0;
+    const SoundSlot *first = NULL;
+    for (int i = 0; i < g_snd.count; i++)
+        if (g_snd.slot[i].failed) { bad++; if (!first) first = &g_snd.slot[i]; }
+    if (!first) return "";
+    if (bad == 1) return first->problem;
+    snprintf(line, sizeof line, "%.400s (and %d more)", first->problem, bad - 1);
+    return line;
 }
 
 int sound_assets_pending(void)

@@ -31,7 +31,7 @@
 
      thm_init(m, out_rate)                        zeroes the mixer (caller owns the memory)
      thm_set_sound(m, slot, &data)                install/replace sound `slot` (0..THM_MAX_SOUNDS-1)
-     thm_play(m, slot, &params, now_s)            -> handle, 0 if refused (cooldown, priority)
+     thm_play(m, slot, &params, now_s)            -> handle, 0 if refused (cooldown, priority, no samples)
      thm_stop(m, handle, fade_s)                  fade out and free the voice
      thm_set(m, handle, volume, pan, pitch)       new targets, ramped over one block
      thm_bus(m, bus, volume, fade_s)              THM_BUS_MASTER / MUSIC / EFFECTS
@@ -265,7 +265,7 @@ const float *thm_reclaim(thm_mixer *m)
 
 uint32_t thm_play(thm_mixer *m, uint32_t slot, const thm_play_params *pp, double now_s)
 {
-    if (slot >= THM_MAX_SOUNDS) return 0;
+    if (slot >= THM_MAX_SOUNDS || !m->ctl_sound[slot].frames) return 0;   /* nothing to hear (not loaded, broken) */
     thm_play_params p;
     if (pp) p = *pp; else memset(&p, 0, sizeof p);
     m->last_play_started = 0;

@@ -60,7 +60,8 @@ def silence_then_shot():
         out, env = disk_env(root)
         script = os.path.join(root, "in.txt")
         with open(script, "w") as f:
-            f.write("30 tap ENTER\n45 down RIGHT\n75 up RIGHT\n200 quit\n")   # shots before the wave-start jingle
+            # the run starts once the sounds have had time to load (5 s), shots come before the wave-start jingle
+            f.write("300 tap ENTER\n315 down RIGHT\n345 up RIGHT\n480 quit\n")
         h = Host(root, "--input", script, "--no-watch", env=env)
         h.wait_ev("quit", timeout=40)
         h.stop()
@@ -71,6 +72,8 @@ def silence_then_shot():
         shots = [e for e in plays if e["name"] == "player/shot"]
         check(shots, f"no shot played; plays: {plays[:5]}")
         first = shots[0]["audio_frame"]
+        loaded = [e for e in h.of("sound_loaded") if e["name"] == "player/shot"]
+        check(loaded and loaded[0]["t"] < shots[0]["t"], f"player/shot was not loaded before the first shot: {loaded}")
         heard_before = [e for e in plays if e["audio_frame"] < first and e["name"] not in ("music/loop", "ui/start")]
         check(not heard_before, f"sounds before the shot: {heard_before}")
         a = read_audio(out)
@@ -114,8 +117,9 @@ def reload_during_playback():
             f.write("5 tap F10\n")   # the demo bot starts a run and stays alive
         h = Host(root, "--input", script, env=env)
         try:
-            music = h.wait_for(lambda e: e.get("ev") == "sound_play" and e["name"] == "music/loop", 30, what="music start")
+            h.wait_for(lambda e: e.get("ev") == "sound_play" and e["name"] == "music/loop", 30, what="music start")
             time.sleep(2.2)   # past the fade-in, plus a reference stretch
+            music = [e for e in h.of("sound_play") if e["name"] == "music/loop"][-1]
             m = h.mark()
             edit(os.path.join(root, "game", "sound.cpp"), "what NEON SWARM sounds like", "what NEON SWARM sounds like (edited)")
             h.wait_ev("reload", version=2, timeout=60, since=m)
@@ -196,7 +200,8 @@ def corrupt_files_survived():
             m = h.mark()
             edit(shot, "duty = 0.3", "dutty = 0.3")
             e = h.wait_for(lambda e: e.get("ev") == "asset_error" and e.get("sound") == "player/shot", 20, m, what="sfx error")
-            check("shot.sfx:" in e["reason"] and "dutty" in e["reason"], f"reason does not name the line: {e['reason']}")
+            check(e["file"].endswith("shot.sfx") and e["reason"].startswith("line ") and "dutty" in e["reason"],
+                  f"message does not name the file and line: {e}")
             m = h.mark()
             edit(shot, "dutty = 0.3", "duty = 0.2")
             e = h.wait_for(lambda e: e.get("ev") == "sound_loaded" and e["name"] == "player/shot", 20, m, what="sfx fixed")
