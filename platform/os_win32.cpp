@@ -1,0 +1,825 @@
+/* os_win32.cpp - os.h for Windows: QueryPerformanceCounter, ReadDirectoryChangesW, CreateProcess with a
+   pipe, LoadLibrary, VirtualAlloc, a vectored exception handler and SuspendThread/SetThreadContext.
+   The only platform file that includes <windows.h>. Built with MSVC (build.bat) or mingw-w64 (the
+   Windows leg of build.sh, run under wine). Paths cross this file as UTF-8 and are converted here.
+
+   The fault guard, the Windows way: a vectored handler sees the exception first; when it happened on
+   the main thread inside os_guarded_call it records what and where, then rewrites the thread's context
+   so that, once the handler returns, the thread resumes in guard_landing() on the dead part of the
+   stack below os_guarded_call's frame - outside any exception dispatch - and that jumps back to the
+   guarded call's setjmp. The watchdog does the same from outside: SuspendThread, GetThreadContext,
+   point Rip at the landing, SetThreadContext, ResumeThread. abort() arrives as SIGABRT from the C
+   runtime on the calling thread and jumps directly. A stack overflow leaves the guard page used up:
+   _resetstkoflw() puts it back before the next call; SetThreadStackGuarantee leaves the handler room. */
+#if defined(_WIN32)
+#ifndef WIN32_LEAN_AND_MEAN
+#define WIN32_LEAN_AND_MEAN
+#endif
+#ifndef NOMINMAX
+#define NOMINMAX
+#endif
+#include "os.h"
+
+#include <windows.h>
+#include <psapi.h>
+#include <malloc.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <atomic>
+
+/* MSVC has no __builtin_setjmp; its longjmp unwinds frames, which is right from guard_landing too. */
+#if defined(_MSC_VER)
+#define GUARD_NOINLINE __declspec(noinline)
+typedef jmp_buf GuardJump;
+#define guard_setjmp(b) setjmp(b)
+#define guard_longjmp(b) longjmp(b, 1)
+#else
+#define GUARD_NOINLINE __attribute__((noinline))
+typedef void *GuardJump[5];
+#define guard_setjmp(b) __builtin_setjmp(b)
+#define guard_longjmp(b) __builtin_longjmp(b, 1)
+#endif
+
+static thread_local char t_error[512];
+
+static void set_error(const char *what) { snprintf(t_error, sizeof t_error, "%s", what); }
+static void set_win_error(const char *what)
+{
+    DWORD code = GetLastError();
+    char msg[256] = "";
+    FormatMessageA(FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS, NULL, code, 0, msg, sizeof msg, NULL);
+    size_t n = strlen(msg);
+    while (n && (msg[n - 1] == '\n' || msg[n - 1] == '\r' || msg[n - 1] == ' ' || msg[n - 1] == '.')) msg[--n] = 0;
+    snprintf(t_error, sizeof t_error, "%s: %s (error %lu)", what, n ? msg : "failed", (unsigned long)code);
+}
+const char *os_error_text(void) { return t_error; }
+
+/* UTF-8 <-> UTF-16, '/' accepted on the way in and given on the way out. */
+struct Wide { wchar_t s[4096]; };
+static int to_wide(const char *utf8, Wide *out)
+{
+    int n = MultiByteToWideChar(CP_UTF8, 0, utf8, -1, out->s, (int)(sizeof out->s / sizeof out->s[0]));
+    if (n <= 0) { set_error("path not valid UTF-8 or too long"); out->s[0] = 0; return 0; }
+    for (wchar_t *p = out->s; *p; p++) if (*p == L'/') *p = L'\\';
+    return 1;
+}
+static int from_wide(const wchar_t *w, char *out, size_t cap)
+{
+    int n = WideCharToMultiByte(CP_UTF8, 0, w, -1, out, (int)cap, NULL, NULL);
+    if (n <= 0) { set_error("path too long"); if (cap) out[0] = 0; return 0; }
+    for (char *p = out; *p; p++) if (*p == '\\') *p = '/';
+    return 1;
+}
+
+/* ================================================================ time and process */
+static double qpc_period(void)
+{
+    static double period;
+    if (period == 0) { LARGE_INTEGER f; QueryPerformanceFrequency(&f); period = 1.0 / (double)f.QuadPart; }
+    return period;
+}
+double os_mono_seconds(void) { LARGE_INTEGER c; QueryPerformanceCounter(&c); return (double)c.QuadPart * qpc_period(); }
+
+double os_wall_seconds(void)
+{
+    FILETIME ft;
+    GetSystemTimePreciseAsFileTime(&ft);
+    uint64_t t = ((uint64_t)ft.dwHighDateTime << 32) | ft.dwLowDateTime;   /* 100 ns since 1601 */
+    return (double)(t - 116444736000000000ull) / 1e7;
+}
+
+void os_format_local_time(double wall, char *out, size_t cap)
+{
+    time_t t = (time_t)wall;
+    struct tm *tm = localtime(&t);   /* the C runtime keeps this per thread */
+    if (!tm || !strftime(out, cap, "%Y-%m-%d %H:%M:%S", tm)) { if (cap) out[0] = 0; }
+}
+
+void os_sleep_ms(int ms) { Sleep(ms > 0 ? (DWORD)ms : 0); }
+int os_pid(void) { return (int)GetCurrentProcessId(); }
+
+static void (*g_terminate_fn)(void);
+static BOOL WINAPI on_console_ctrl(DWORD type)
+{
+    (void)type;
+    if (g_terminate_fn) g_terminate_fn();
+    return TRUE;
+}
+void os_on_terminate(void (*fn)(void))
+{
+    g_terminate_fn = fn;
+    SetConsoleCtrlHandler(on_console_ctrl, TRUE);
+}
+
+/* ================================================================ files */
+static HANDLE open_for_read(const char *path)
+{
+    Wide w;
+    if (!to_wide(path, &w)) return INVALID_HANDLE_VALUE;
+    HANDLE h = CreateFileW(w.s, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL, OPEN_EXISTING,
+                           FILE_ATTRIBUTE_NORMAL, NULL);
+    if (h == INVALID_HANDLE_VALUE) set_win_error(path);
+    return h;
+}
+
+char *os_read_file(const char *path, size_t *len, size_t max_bytes)
+{
+    if (len) *len = 0;
+    HANDLE h = open_for_read(path);
+    if (h == INVALID_HANDLE_VALUE) return NULL;
+    LARGE_INTEGER size;
+    if (!GetFileSizeEx(h, &size)) { set_win_error(path); CloseHandle(h); return NULL; }
+    if ((uint64_t)size.QuadPart > max_bytes) { set_error("file too large"); CloseHandle(h); return NULL; }
+    size_t cap = (size_t)size.QuadPart, n = 0;
+    char *buf = (char *)malloc(cap + 1);
+    if (!buf) { set_error("out of memory"); CloseHandle(h); return NULL; }
+    while (n < cap) {
+        DWORD got = 0, want = (DWORD)((cap - n) > (1u << 30) ? (1u << 30) : (cap - n));
+        if (!ReadFile(h, buf + n, want, &got, NULL)) { set_win_error(path); free(buf); CloseHandle(h); return NULL; }
+        if (got == 0) break;   /* shrank while reading */
+        n += got;
+    }
+    CloseHandle(h);
+    buf[n] = 0;
+    if (len) *len = n;
+    return buf;
+}
+
+int os_copy_file(const char *src, const char *dst)
+{
+    Wide ws, wd;
+    if (!to_wide(src, &ws) || !to_wide(dst, &wd)) return 0;
+    if (CopyFileW(ws.s, wd.s, FALSE)) return 1;
+    set_win_error(dst);
+    return 0;
+}
+
+int os_make_dir(const char *path)
+{
+    Wide w;
+    if (!to_wide(path, &w)) return 0;
+    if (CreateDirectoryW(w.s, NULL) || GetLastError() == ERROR_ALREADY_EXISTS) return 1;
+    set_win_error(path);
+    return 0;
+}
+
+int os_is_file(const char *path)
+{
+    Wide w;
+    if (!to_wide(path, &w)) return 0;
+    DWORD a = GetFileAttributesW(w.s);
+    return a != INVALID_FILE_ATTRIBUTES && !(a & FILE_ATTRIBUTE_DIRECTORY);
+}
+
+int os_file_stamp(const char *path, OsFileStamp *out)
+{
+    memset(out, 0, sizeof *out);
+    HANDLE h = open_for_read(path);
+    if (h == INVALID_HANDLE_VALUE) return 0;
+    BY_HANDLE_FILE_INFORMATION info;
+    int ok = GetFileInformationByHandle(h, &info) != 0;
+    if (!ok) set_win_error(path);
+    CloseHandle(h);
+    if (!ok) return 0;
+    out->dev = info.dwVolumeSerialNumber;
+    out->ino = ((uint64_t)info.nFileIndexHigh << 32) | info.nFileIndexLow;
+    out->size = ((uint64_t)info.nFileSizeHigh << 32) | info.nFileSizeLow;
+    uint64_t t = ((uint64_t)info.ftLastWriteTime.dwHighDateTime << 32) | info.ftLastWriteTime.dwLowDateTime;
+    out->mtime_ns = (int64_t)(t * 100);
+    return 1;
+}
+
+int os_same_stamp(const OsFileStamp *a, const OsFileStamp *b)
+{
+    return a->dev == b->dev && a->ino == b->ino && a->size == b->size && a->mtime_ns == b->mtime_ns;
+}
+
+int os_real_path(const char *path, char *out, size_t cap)
+{
+    Wide w, full;
+    if (!to_wide(path, &w)) return 0;
+    DWORD n = GetFullPathNameW(w.s, (DWORD)(sizeof full.s / sizeof full.s[0]), full.s, NULL);
+    if (n == 0 || n >= sizeof full.s / sizeof full.s[0]) { set_win_error(path); return 0; }
+    if (GetFileAttributesW(full.s) == INVALID_FILE_ATTRIBUTES) { set_win_error(path); return 0; }
+    return from_wide(full.s, out, cap);
+}
+
+int os_remove_file(const char *path)
+{
+    Wide w;
+    if (!to_wide(path, &w)) return 0;
+    if (DeleteFileW(w.s)) return 1;
+    set_win_error(path);
+    return 0;
+}
+
+int os_list_dir(const char *dir, os_dir_entry_fn *fn, void *ctx)
+{
+    char pattern[4096];
+    snprintf(pattern, sizeof pattern, "%s/*", dir);
+    Wide w;
+    if (!to_wide(pattern, &w)) return 0;
+    WIN32_FIND_DATAW fd;
+    HANDLE h = FindFirstFileW(w.s, &fd);
+    if (h == INVALID_HANDLE_VALUE) { set_win_error(dir); return 0; }
+    do {
+        if (!wcscmp(fd.cFileName, L".") || !wcscmp(fd.cFileName, L"..")) continue;
+        char name[1024];
+        if (from_wide(fd.cFileName, name, sizeof name)) fn(ctx, name, (fd.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) != 0);
+    } while (FindNextFileW(h, &fd));
+    FindClose(h);
+    return 1;
+}
+
+/* ================================================================ directory watching */
+/* One handle per folder (like one inotify watch per folder), each with an overlapped
+   ReadDirectoryChangesW kept armed; os_watch_read collects what completed and re-arms. */
+enum { WATCH_MAX = 256 };
+struct Watch {
+    HANDLE     dir;
+    OVERLAPPED ov;
+    DWORD      buf[4096];   /* FILE_NOTIFY_INFORMATION records, DWORD-aligned */
+    char       path[1024];
+    int        armed;
+};
+static Watch *g_watches[WATCH_MAX];
+static int g_watch_count, g_watch_open;
+
+static int watch_arm(Watch *w)
+{
+    memset(&w->ov, 0, sizeof w->ov);
+    w->ov.hEvent = w->ov.hEvent ? w->ov.hEvent : CreateEventW(NULL, TRUE, FALSE, NULL);
+    DWORD filter = FILE_NOTIFY_CHANGE_FILE_NAME | FILE_NOTIFY_CHANGE_DIR_NAME | FILE_NOTIFY_CHANGE_LAST_WRITE |
+                   FILE_NOTIFY_CHANGE_SIZE | FILE_NOTIFY_CHANGE_ATTRIBUTES;
+    w->armed = ReadDirectoryChangesW(w->dir, w->buf, sizeof w->buf, FALSE, filter, NULL, &w->ov, NULL) != 0;
+    if (!w->armed) set_win_error(w->path);
+    return w->armed;
+}
+
+int os_watch_open(void) { g_watch_open = 1; return 1; }
+
+int os_watch_add(const char *dir)
+{
+    if (!g_watch_open) { set_error("watcher not open"); return -1; }
+    char full[1024];
+    if (!os_real_path(dir, full, sizeof full)) return -1;
+    for (int i = 0; i < g_watch_count; i++)
+        if (!_stricmp(g_watches[i]->path, full)) return i;
+    if (g_watch_count == WATCH_MAX) { set_error("too many watched folders"); return -1; }
+    Wide w;
+    if (!to_wide(full, &w)) return -1;
+    HANDLE h = CreateFileW(w.s, FILE_LIST_DIRECTORY, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL,
+                           OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS | FILE_FLAG_OVERLAPPED, NULL);
+    if (h == INVALID_HANDLE_VALUE) { set_win_error(dir); return -1; }
+    Watch *watch = (Watch *)calloc(1, sizeof(Watch));
+    if (!watch) { CloseHandle(h); set_error("out of memory"); return -1; }
+    watch->dir = h;
+    snprintf(watch->path, sizeof watch->path, "%s", full);
+    if (!watch_arm(watch)) { CloseHandle(h); if (watch->ov.hEvent) CloseHandle(watch->ov.hEvent); free(watch); return -1; }
+    g_watches[g_watch_count] = watch;
+    return g_watch_count++;
+}
+
+void os_watch_read(os_watch_fn *fn, void *ctx)
+{
+    for (int i = 0; i < g_watch_count; i++) {
+        Watch *w = g_watches[i];
+        DWORD got = 0;
+        if (!w->armed) { watch_arm(w); continue; }
+        if (!GetOverlappedResult(w->dir, &w->ov, &got, FALSE)) {
+            if (GetLastError() == ERROR_IO_INCOMPLETE) continue;
+            got = 0;   /* the folder went away or the buffer overflowed: re-arm, nothing to report */
+        }
+        for (DWORD at = 0; got >= sizeof(FILE_NOTIFY_INFORMATION) && at < got;) {
+            FILE_NOTIFY_INFORMATION *e = (FILE_NOTIFY_INFORMATION *)((char *)w->buf + at);
+            wchar_t wname[1024];
+            size_t wlen = e->FileNameLength / sizeof(wchar_t);
+            if (wlen >= sizeof wname / sizeof wname[0]) wlen = sizeof wname / sizeof wname[0] - 1;
+            memcpy(wname, e->FileName, wlen * sizeof(wchar_t));
+            wname[wlen] = 0;
+            char name[1024];
+            if (e->Action != FILE_ACTION_REMOVED && e->Action != FILE_ACTION_RENAMED_OLD_NAME && from_wide(wname, name, sizeof name)) {
+                unsigned flags = e->Action == FILE_ACTION_ADDED ? OS_WATCH_CREATED
+                               : e->Action == FILE_ACTION_RENAMED_NEW_NAME ? OS_WATCH_MOVED_IN : 0;
+                char full[2048];
+                snprintf(full, sizeof full, "%s/%s", w->path, name);
+                Wide wf;
+                DWORD attr = to_wide(full, &wf) ? GetFileAttributesW(wf.s) : INVALID_FILE_ATTRIBUTES;
+                if (attr != INVALID_FILE_ATTRIBUTES && (attr & FILE_ATTRIBUTE_DIRECTORY)) flags |= OS_WATCH_IS_DIR;
+                fn(ctx, i, name, flags);
+            }
+            if (!e->NextEntryOffset) break;
+            at += e->NextEntryOffset;
+        }
+        watch_arm(w);
+    }
+}
+
+void os_watch_close(void)
+{
+    for (int i = 0; i < g_watch_count; i++) {
+        Watch *w = g_watches[i];
+        CancelIoEx(w->dir, &w->ov);
+        DWORD got;
+        GetOverlappedResult(w->dir, &w->ov, &got, TRUE);
+        CloseHandle(w->dir);
+        if (w->ov.hEvent) CloseHandle(w->ov.hEvent);
+        free(w);
+        g_watches[i] = NULL;
+    }
+    g_watch_count = 0;
+    g_watch_open = 0;
+}
+
+/* ================================================================ child processes */
+/* The command line from argv, quoted the way the C runtime splits it back. */
+static void append_quoted(char *out, size_t cap, size_t *len, const char *arg)
+{
+    int plain = arg[0] != 0 && !strpbrk(arg, " \t\"");
+    if (*len && *len + 1 < cap) out[(*len)++] = ' ';
+    if (plain) {
+        for (const char *p = arg; *p && *len + 1 < cap; p++) out[(*len)++] = *p;
+    } else {
+        if (*len + 1 < cap) out[(*len)++] = '"';
+        for (const char *p = arg;; p++) {
+            size_t slashes = 0;
+            while (*p == '\\') { slashes++; p++; }
+            size_t times = !*p ? slashes * 2 : *p == '"' ? slashes * 2 + 1 : slashes;
+            for (size_t k = 0; k < times && *len + 1 < cap; k++) out[(*len)++] = '\\';
+            if (!*p) break;
+            if (*len + 1 < cap) out[(*len)++] = *p;
+        }
+        if (*len + 1 < cap) out[(*len)++] = '"';
+    }
+    out[*len] = 0;
+}
+
+int os_child_start(OsChild *c, const char *const argv[], unsigned capture)
+{
+    memset(c, 0, sizeof *c);
+    static char cmdline[32768];
+    size_t len = 0;
+    cmdline[0] = 0;
+    for (int i = 0; argv[i]; i++) append_quoted(cmdline, sizeof cmdline, &len, argv[i]);
+    static wchar_t wcmd[32768];
+    if (MultiByteToWideChar(CP_UTF8, 0, cmdline, -1, wcmd, 32768) <= 0) { set_error("command line too long"); return 0; }
+
+    SECURITY_ATTRIBUTES sa = {sizeof sa, NULL, TRUE};
+    HANDLE rd = NULL, wr = NULL;
+    if (!CreatePipe(&rd, &wr, &sa, 1 << 16)) { set_win_error("CreatePipe"); return 0; }
+    SetHandleInformation(rd, HANDLE_FLAG_INHERIT, 0);
+    HANDLE nul_in = CreateFileW(L"NUL", GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE, &sa, OPEN_EXISTING, 0, NULL);
+    HANDLE nul_out = CreateFileW(L"NUL", GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE, &sa, OPEN_EXISTING, 0, NULL);
+    STARTUPINFOW si;
+    memset(&si, 0, sizeof si);
+    si.cb = sizeof si;
+    si.dwFlags = STARTF_USESTDHANDLES;
+    si.hStdInput = nul_in;
+    si.hStdOutput = (capture & OS_CHILD_STDOUT) ? wr : nul_out;
+    si.hStdError = (capture & OS_CHILD_STDERR) ? wr : nul_out;
+    PROCESS_INFORMATION pi;
+    memset(&pi, 0, sizeof pi);
+    BOOL ok = CreateProcessW(NULL, wcmd, NULL, NULL, TRUE, CREATE_NO_WINDOW, NULL, NULL, &si, &pi);
+    if (!ok) set_win_error(argv[0]);
+    CloseHandle(wr);
+    if (nul_in != INVALID_HANDLE_VALUE) CloseHandle(nul_in);
+    if (nul_out != INVALID_HANDLE_VALUE) CloseHandle(nul_out);
+    if (!ok) { CloseHandle(rd); return 0; }
+    CloseHandle(pi.hThread);
+    /* Kernel handles fit in 32 bits on 64-bit Windows (documented, for 32/64-bit interop). */
+    c->pid = (int64_t)(intptr_t)pi.hProcess;
+    c->out_fd = (int)(intptr_t)rd;
+    return 1;
+}
+
+int os_child_read(OsChild *c, char *buf, size_t cap)
+{
+    if (c->out_fd <= 0 || cap == 0) return 0;
+    HANDLE rd = (HANDLE)(intptr_t)c->out_fd;
+    DWORD avail = 0;
+    if (!PeekNamedPipe(rd, NULL, 0, NULL, &avail, NULL) || avail == 0) return 0;   /* never blocks */
+    DWORD got = 0;
+    if (!ReadFile(rd, buf, (DWORD)(cap < avail ? cap : avail), &got, NULL)) return 0;
+    return (int)got;
+}
+
+int os_child_poll(OsChild *c, int *exit_code, int *signal_no)
+{
+    if (exit_code) *exit_code = -1;
+    if (signal_no) *signal_no = 0;
+    if (!c->pid) return -1;
+    HANDLE p = (HANDLE)(intptr_t)c->pid;
+    DWORD w = WaitForSingleObject(p, 0);
+    if (w == WAIT_TIMEOUT) return 0;
+    DWORD code = 0;
+    int ok = w == WAIT_OBJECT_0 && GetExitCodeProcess(p, &code);
+    if (!ok) set_win_error("waiting for the child");
+    CloseHandle(p);
+    c->pid = 0;
+    if (!ok) return -1;
+    if (exit_code) *exit_code = (int)code;
+    return 1;
+}
+
+void os_child_kill(OsChild *c)
+{
+    if (c->pid) {
+        HANDLE p = (HANDLE)(intptr_t)c->pid;
+        TerminateProcess(p, 1);
+        WaitForSingleObject(p, 5000);
+        CloseHandle(p);
+        c->pid = 0;
+    }
+    if (c->out_fd > 0) CloseHandle((HANDLE)(intptr_t)c->out_fd);
+    c->out_fd = 0;
+}
+
+int os_run(const char *const argv[], char *out, size_t cap, double timeout_s)
+{
+    OsChild c;
+    size_t len = 0;
+    if (cap) out[0] = 0;
+    if (!os_child_start(&c, argv, OS_CHILD_STDOUT)) return -1;
+    double until = os_mono_seconds() + timeout_s;
+    int code = -1, sig = 0, ended = 0;
+    for (;;) {
+        char tmp[4096];
+        int n = os_child_read(&c, tmp, sizeof tmp);
+        if (n > 0) {
+            size_t room = cap > len + 1 ? cap - len - 1 : 0;
+            size_t take = (size_t)n < room ? (size_t)n : room;
+            memcpy(out + len, tmp, take);
+            len += take;
+            if (cap) out[len] = 0;
+            continue;
+        }
+        if (ended) break;
+        if (os_child_poll(&c, &code, &sig) != 0) { ended = 1; continue; }   /* one more read for the rest */
+        if (os_mono_seconds() > until) { os_child_kill(&c); set_error("timed out"); return -1; }
+        os_sleep_ms(1);
+    }
+    os_child_kill(&c);
+    return code;
+}
+
+/* ================================================================ dynamic libraries */
+/* A DLL cut short must never reach LoadLibrary: the headers and every section's raw data have to
+   lie inside the file. */
+int os_lib_complete(const char *path, char *err, size_t errcap)
+{
+    size_t len = 0;
+    char *f = os_read_file(path, &len, (size_t)1 << 30);
+    if (!f) { snprintf(err, errcap, "%s: %s", path, os_error_text()); return 0; }
+    int ok = 0;
+    const IMAGE_DOS_HEADER *dos = (const IMAGE_DOS_HEADER *)f;
+    if (len < sizeof *dos || dos->e_magic != IMAGE_DOS_SIGNATURE || (size_t)dos->e_lfanew + sizeof(IMAGE_NT_HEADERS64) > len) {
+        snprintf(err, errcap, "%s: not a PE file, or cut short before its headers (%llu bytes)", path, (unsigned long long)len);
+    } else {
+        const IMAGE_NT_HEADERS64 *nt = (const IMAGE_NT_HEADERS64 *)(f + dos->e_lfanew);
+        size_t sec_at = (size_t)dos->e_lfanew + offsetof(IMAGE_NT_HEADERS64, OptionalHeader) + nt->FileHeader.SizeOfOptionalHeader;
+        if (nt->Signature != IMAGE_NT_SIGNATURE || nt->OptionalHeader.Magic != IMAGE_NT_OPTIONAL_HDR64_MAGIC) {
+            snprintf(err, errcap, "%s: not a 64-bit PE image", path);
+        } else if (sec_at + (size_t)nt->FileHeader.NumberOfSections * sizeof(IMAGE_SECTION_HEADER) > len) {
+            snprintf(err, errcap, "%s: truncated (%llu bytes; its section table reaches past the end)", path, (unsigned long long)len);
+        } else {
+            ok = 1;
+            const IMAGE_SECTION_HEADER *s = (const IMAGE_SECTION_HEADER *)(f + sec_at);
+            for (int i = 0; i < nt->FileHeader.NumberOfSections && ok; i++) {
+                uint64_t end = (uint64_t)s[i].PointerToRawData + s[i].SizeOfRawData;
+                if (s[i].SizeOfRawData && end > len) {
+                    snprintf(err, errcap, "%s: truncated (%llu bytes; section %.8s needs %llu)", path, (unsigned long long)len,
+                             (const char *)s[i].Name, (unsigned long long)end);
+                    ok = 0;
+                }
+            }
+        }
+    }
+    free(f);
+    return ok;
+}
+
+void *os_lib_open(const char *path, char *err, size_t cap)
+{
+    Wide w;
+    if (!to_wide(path, &w)) { snprintf(err, cap, "%s: %s", path, os_error_text()); return NULL; }
+    /* No "missing DLL" dialog box: a headless host reports the error instead. */
+    UINT old_mode = SetErrorMode(SEM_FAILCRITICALERRORS | SEM_NOOPENFILEERRORBOX);
+    HMODULE h = LoadLibraryExW(w.s, NULL, LOAD_WITH_ALTERED_SEARCH_PATH);
+    SetErrorMode(old_mode);
+    if (!h) { set_win_error(path); snprintf(err, cap, "%s", os_error_text()); }
+    return (void *)h;
+}
+
+void *os_lib_symbol(void *lib, const char *name) { return lib ? (void *)GetProcAddress((HMODULE)lib, name) : NULL; }
+void  os_lib_close(void *lib) { if (lib) FreeLibrary((HMODULE)lib); }
+
+/* Where the file is mapped now: the loaded module whose file is this path, as one range per
+   committed run of its image. After FreeLibrary there is none (and its pages are MEM_FREE). */
+int os_mapped_ranges(const char *path, OsRange *out, int max)
+{
+    char want[1024];
+    if (!os_real_path(path, want, sizeof want)) snprintf(want, sizeof want, "%s", path);
+    HMODULE mods[1024];
+    DWORD bytes = 0;
+    if (!K32EnumProcessModules(GetCurrentProcess(), mods, sizeof mods, &bytes)) { set_win_error("EnumProcessModules"); return 0; }
+    int count = 0;
+    for (DWORD i = 0; i < bytes / sizeof(HMODULE) && i < 1024; i++) {
+        wchar_t wname[4096];
+        char name[1024];
+        if (!GetModuleFileNameW(mods[i], wname, 4096) || !from_wide(wname, name, sizeof name) || _stricmp(name, want)) continue;
+        MODULEINFO mi;
+        if (!K32GetModuleInformation(GetCurrentProcess(), mods[i], &mi, sizeof mi)) continue;
+        uintptr_t at = (uintptr_t)mi.lpBaseOfDll, end = at + mi.SizeOfImage;
+        while (at < end) {
+            MEMORY_BASIC_INFORMATION mbi;
+            if (!VirtualQuery((void *)at, &mbi, sizeof mbi)) break;
+            uintptr_t hi = (uintptr_t)mbi.BaseAddress + mbi.RegionSize;
+            if (mbi.State != MEM_FREE) {
+                if (count < max) { out[count].lo = at; out[count].hi = hi < end ? hi : end; out[count].file_offset = at - (uintptr_t)mi.lpBaseOfDll; }
+                count++;
+            }
+            at = hi;
+        }
+    }
+    return count < max ? count : max;
+}
+
+/* ================================================================ address space */
+void *os_reserve(uint64_t bytes, uintptr_t preferred)
+{
+    /* Committed pages are zero and only backed by memory once touched. */
+    void *p = NULL;
+    if (preferred) p = VirtualAlloc((void *)preferred, (SIZE_T)bytes, MEM_RESERVE | MEM_COMMIT, PAGE_READWRITE);
+    if (!p) p = VirtualAlloc(NULL, (SIZE_T)bytes, MEM_RESERVE | MEM_COMMIT, PAGE_READWRITE);
+    if (!p) set_win_error("VirtualAlloc");
+    return p;
+}
+
+/* ================================================================ threads */
+struct ThreadStart { void *(*fn)(void *); void *arg; };
+static DWORD WINAPI thread_trampoline(LPVOID p)
+{
+    ThreadStart s = *(ThreadStart *)p;
+    free(p);
+    s.fn(s.arg);
+    return 0;
+}
+
+int os_thread_start(OsThread *t, void *(*fn)(void *), void *arg)
+{
+    t->started = 0;
+    ThreadStart *s = (ThreadStart *)malloc(sizeof *s);
+    if (!s) { set_error("out of memory"); return 0; }
+    s->fn = fn;
+    s->arg = arg;
+    HANDLE h = CreateThread(NULL, 0, thread_trampoline, s, 0, NULL);
+    if (!h) { free(s); set_win_error("CreateThread"); return 0; }
+    t->handle = (uint64_t)(uintptr_t)h;
+    t->started = 1;
+    return 1;
+}
+
+void os_thread_join(OsThread *t)
+{
+    if (!t->started) return;
+    HANDLE h = (HANDLE)(uintptr_t)t->handle;
+    WaitForSingleObject(h, INFINITE);
+    CloseHandle(h);
+    t->started = 0;
+}
+
+/* ================================================================ faults and the watchdog */
+static struct {
+    GuardJump              jmp;
+    std::atomic<uint64_t>  running_seq;    /* the guarded call in progress on the main thread; 0 = none */
+    OsFault               *fault;
+    DWORD                  main_tid;
+    HANDLE                 main_thread;    /* a real handle, for the watchdog's SuspendThread */
+    uintptr_t              landing_sp;     /* below os_guarded_call's frame: dead stack once fn faulted */
+    std::atomic<uint64_t>  jumps;
+    volatile int           stack_overflowed;
+    char                   blocked_in[64]; /* the system DLL a hung call was stuck in, if any */
+} g_guard;
+
+const char *os_fault_name(int kind)
+{
+    switch (kind) {
+    case OS_FAULT_SEGV: return "access violation"; case OS_FAULT_BUS: return "in-page error";
+    case OS_FAULT_FPE: return "divide by zero"; case OS_FAULT_ILL: return "illegal instruction";
+    case OS_FAULT_ABORT: return "abort"; case OS_FAULT_HANG: return "hang";
+    default: return "exception";
+    }
+}
+
+static int exception_kind(DWORD code)
+{
+    switch (code) {
+    case EXCEPTION_ACCESS_VIOLATION: case EXCEPTION_STACK_OVERFLOW: case EXCEPTION_ARRAY_BOUNDS_EXCEEDED:
+    case EXCEPTION_DATATYPE_MISALIGNMENT: return OS_FAULT_SEGV;
+    case EXCEPTION_IN_PAGE_ERROR: return OS_FAULT_BUS;
+    case EXCEPTION_INT_DIVIDE_BY_ZERO: case EXCEPTION_INT_OVERFLOW: case EXCEPTION_FLT_DIVIDE_BY_ZERO:
+    case EXCEPTION_FLT_INVALID_OPERATION: case EXCEPTION_FLT_OVERFLOW: return OS_FAULT_FPE;
+    case EXCEPTION_ILLEGAL_INSTRUCTION: case EXCEPTION_PRIV_INSTRUCTION: return OS_FAULT_ILL;
+    default: return OS_FAULT_NONE;
+    }
+}
+
+/* Return addresses from a thread context, unwound with the images' own unwind tables (.pdata). */
+static int walk_stack(CONTEXT ctx, void **bt, int max)
+{
+    int n = 0;
+    while (n < max && ctx.Rip) {
+        bt[n++] = (void *)ctx.Rip;
+        DWORD64 image = 0;
+        PRUNTIME_FUNCTION fn = RtlLookupFunctionEntry(ctx.Rip, &image, NULL);
+        if (!fn) {   /* a leaf function: the return address is on top of the stack */
+            if (IsBadReadPtr((void *)ctx.Rsp, sizeof(DWORD64))) break;
+            ctx.Rip = *(DWORD64 *)ctx.Rsp;
+            ctx.Rsp += 8;
+            continue;
+        }
+        void *handler_data = NULL;
+        DWORD64 frame = 0;
+        RtlVirtualUnwind(UNW_FLAG_NHANDLER, image, ctx.Rip, fn, &ctx, &handler_data, &frame, NULL);
+    }
+    return n;
+}
+
+/* Where a faulted or interrupted guarded call resumes, in an ordinary frame. */
+static void guard_landing(void) { guard_longjmp(g_guard.jmp); }
+
+static void redirect_to_landing(CONTEXT *ctx)
+{
+    ctx->Rsp = (g_guard.landing_sp & ~(uintptr_t)15) - 8;   /* as if called: 16-byte aligned after the push */
+    ctx->Rip = (DWORD64)(uintptr_t)guard_landing;
+}
+
+static void report_fatal(EXCEPTION_POINTERS *ep)
+{
+    void *bt[OS_MAX_BACKTRACE];
+    int n = walk_stack(*ep->ContextRecord, bt, OS_MAX_BACKTRACE);
+    fprintf(stderr, "host: fatal exception 0x%08lx on thread %lu%s, address %p; backtrace:\n",
+            (unsigned long)ep->ExceptionRecord->ExceptionCode, (unsigned long)GetCurrentThreadId(),
+            GetCurrentThreadId() == g_guard.main_tid ? " (main thread, outside game code)" : " (not the main thread)",
+            ep->ExceptionRecord->ExceptionAddress);
+    for (int i = 0; i < n; i++) {
+        HMODULE m = NULL;
+        char name[MAX_PATH] = "?";
+        if (GetModuleHandleExA(GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS | GET_MODULE_HANDLE_EX_FLAG_UNCHANGED_REFCOUNT, (LPCSTR)bt[i], &m))
+            GetModuleFileNameA(m, name, sizeof name);
+        fprintf(stderr, "  %p %s+0x%llx\n", bt[i], name, (unsigned long long)((uintptr_t)bt[i] - (uintptr_t)m));
+    }
+    fprintf(stderr, "host: ended (exit code 70) - the host cannot continue safely after a fault outside game code\n");
+    fflush(stderr);
+    TerminateProcess(GetCurrentProcess(), 70);
+}
+
+static LONG CALLBACK guard_vectored_handler(EXCEPTION_POINTERS *ep)
+{
+    DWORD code = ep->ExceptionRecord->ExceptionCode;
+    int kind = exception_kind(code);
+    if (kind == OS_FAULT_NONE) return EXCEPTION_CONTINUE_SEARCH;   /* debug strings, C++ throws, thread names... */
+    if (GetCurrentThreadId() != g_guard.main_tid || !g_guard.running_seq.load()) return EXCEPTION_CONTINUE_SEARCH;  /* -> the unhandled filter */
+    g_guard.running_seq.store(0);
+    OsFault *f = g_guard.fault;
+    if (f) {
+        f->kind = kind;
+        f->addr = code == EXCEPTION_ACCESS_VIOLATION && ep->ExceptionRecord->NumberParameters >= 2
+                      ? (void *)ep->ExceptionRecord->ExceptionInformation[1] : ep->ExceptionRecord->ExceptionAddress;
+        /* After a stack overflow only a page or so is left (wine ignores SetThreadStackGuarantee):
+           no unwinding here, just where it happened. */
+        if (code == EXCEPTION_STACK_OVERFLOW) { f->bt[0] = ep->ExceptionRecord->ExceptionAddress; f->bt_count = 1; }
+        else f->bt_count = walk_stack(*ep->ContextRecord, f->bt, OS_MAX_BACKTRACE);
+    }
+    if (code == EXCEPTION_STACK_OVERFLOW) g_guard.stack_overflowed = 1;
+    g_guard.jumps.fetch_add(1);
+    redirect_to_landing(ep->ContextRecord);
+    return EXCEPTION_CONTINUE_EXECUTION;
+}
+
+static LONG WINAPI guard_unhandled_filter(EXCEPTION_POINTERS *ep)
+{
+    report_fatal(ep);
+    return EXCEPTION_EXECUTE_HANDLER;
+}
+
+/* abort() in game code: the C runtime raises SIGABRT on the calling thread, from an ordinary call. */
+static void guard_abort_handler(int sig)
+{
+    (void)sig;
+    if (GetCurrentThreadId() == g_guard.main_tid && g_guard.running_seq.load()) {
+        g_guard.running_seq.store(0);
+        OsFault *f = g_guard.fault;
+        if (f) {
+            f->kind = OS_FAULT_ABORT;
+            f->addr = NULL;
+            f->bt_count = (int)RtlCaptureStackBackTrace(1, OS_MAX_BACKTRACE, f->bt, NULL);
+        }
+        g_guard.jumps.fetch_add(1);
+        signal(SIGABRT, guard_abort_handler);   /* the runtime resets it to the default before the call */
+        guard_longjmp(g_guard.jmp);
+    }
+    fprintf(stderr, "host: abort() outside game code; ended (exit code 70)\n");
+    fflush(stderr);
+    TerminateProcess(GetCurrentProcess(), 70);
+}
+
+void os_fault_init(void)
+{
+    g_guard.main_tid = GetCurrentThreadId();
+    DuplicateHandle(GetCurrentProcess(), GetCurrentThread(), GetCurrentProcess(), &g_guard.main_thread,
+                    THREAD_SUSPEND_RESUME | THREAD_GET_CONTEXT | THREAD_SET_CONTEXT | THREAD_QUERY_INFORMATION, FALSE, 0);
+    ULONG guarantee = 64 * 1024;   /* stack left for the handler when the guard page is hit */
+    SetThreadStackGuarantee(&guarantee);
+    AddVectoredExceptionHandler(1, guard_vectored_handler);
+    SetUnhandledExceptionFilter(guard_unhandled_filter);
+    signal(SIGABRT, guard_abort_handler);
+    SetErrorMode(SEM_FAILCRITICALERRORS | SEM_NOGPFAULTERRORBOX | SEM_NOOPENFILEERRORBOX);
+}
+
+/* Kept out of line so its frame, and the setjmp in it, stay put while fn runs below it. */
+GUARD_NOINLINE int os_guarded_call(void (*fn)(void *), void *arg, uint64_t seq, OsFault *fault)
+{
+    memset(fault, 0, sizeof *fault);
+    g_guard.fault = fault;
+    g_guard.blocked_in[0] = 0;
+    volatile char below;   /* the landing runs under this frame, on the stack fn was using */
+    g_guard.landing_sp = (uintptr_t)&below - 512;
+    if (guard_setjmp(g_guard.jmp)) {
+        g_guard.running_seq.store(0);
+        if (g_guard.stack_overflowed) {   /* the guard page was used up: put it back for the next overflow */
+            g_guard.stack_overflowed = 0;
+            _resetstkoflw();
+        }
+        return 1;
+    }
+    g_guard.running_seq.store(seq);
+    fn(arg);
+    g_guard.running_seq.store(0);
+    return 0;
+}
+
+/* A thread stopped inside a system call (a wait, I/O) cannot be redirected: its new context would
+   only take effect when the call returns, which for a wait on something that never happens is never.
+   Such a call is left alone and the reason is in os_error_text(). */
+static int in_system_module(DWORD64 rip, char *name, size_t cap)
+{
+    HMODULE m = NULL;
+    if (!GetModuleHandleExA(GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS | GET_MODULE_HANDLE_EX_FLAG_UNCHANGED_REFCOUNT, (LPCSTR)(uintptr_t)rip, &m))
+        return 0;
+    char path[MAX_PATH];
+    if (!GetModuleFileNameA(m, path, sizeof path)) return 0;
+    const char *base = strrchr(path, '\\');
+    base = base ? base + 1 : path;
+    static const char *const system[] = {"ntdll.dll", "kernel32.dll", "kernelbase.dll", "win32u.dll", "user32.dll"};
+    for (const char *s : system)
+        if (!_stricmp(base, s)) { snprintf(name, cap, "%s", base); return 1; }
+    return 0;
+}
+
+int os_interrupt_guarded_call(uint64_t seq)
+{
+    if (!seq || g_guard.running_seq.load() != seq) return 0;
+    for (int attempt = 0; attempt < 50; attempt++) {
+        if (SuspendThread(g_guard.main_thread) == (DWORD)-1) { set_win_error("SuspendThread"); return 0; }
+        if (g_guard.running_seq.load() != seq) { ResumeThread(g_guard.main_thread); return 0; }   /* returned meanwhile */
+        CONTEXT ctx;
+        memset(&ctx, 0, sizeof ctx);
+        ctx.ContextFlags = CONTEXT_FULL;
+        if (!GetThreadContext(g_guard.main_thread, &ctx)) { set_win_error("GetThreadContext"); ResumeThread(g_guard.main_thread); return 0; }
+        char sys[64];
+        if (in_system_module(ctx.Rip, sys, sizeof sys)) {
+            /* Maybe a short call (a platform service); look again in a moment. */
+            ResumeThread(g_guard.main_thread);
+            snprintf(g_guard.blocked_in, sizeof g_guard.blocked_in, "%s", sys);
+            Sleep(10);
+            continue;
+        }
+        g_guard.running_seq.store(0);
+        OsFault *f = g_guard.fault;
+        if (f) {
+            f->kind = OS_FAULT_HANG;
+            f->addr = (void *)ctx.Rip;
+            f->bt_count = walk_stack(ctx, f->bt, OS_MAX_BACKTRACE);
+        }
+        g_guard.jumps.fetch_add(1);
+        redirect_to_landing(&ctx);
+        int ok = SetThreadContext(g_guard.main_thread, &ctx) != 0;
+        if (!ok) set_win_error("SetThreadContext");
+        ResumeThread(g_guard.main_thread);
+        return ok;
+    }
+    snprintf(t_error, sizeof t_error,
+             "the game code is blocked inside a system call (%s) and cannot be interrupted on Windows; "
+             "it continues when that call returns", g_guard.blocked_in);
+    return 0;
+}
+
+uint64_t os_guard_jumps(void) { return g_guard.jumps.load(); }
+
+#endif /* _WIN32 */
