@@ -122,8 +122,8 @@ cmd_game() {
     fi
 }
 
-# Every platform/*.cpp except the other operating systems' backends (os_win32.cpp is built by build.bat).
-host_sources() { local f; for f in platform/*.cpp; do [ "$f" = platform/os_win32.cpp ] || echo "$f"; done; }
+# Every platform/*.cpp except the other operating system's backend (os_win32*.cpp: build.bat, test-windows).
+host_sources() { local f; for f in platform/*.cpp; do case "$f" in platform/os_win32*) ;; *) echo "$f" ;; esac; done; }
 
 # Host and tools are rebuilt only when their inputs' content or flags changed (a key beside the binary):
 # a second `./build.sh run` with nothing changed starts the game at once. BUILD_FORCE=1 rebuilds anyway.
@@ -442,16 +442,52 @@ win_wine_start() {
 }
 win_wine_stop() { wineserver -k > /dev/null 2>&1; wineserver -w > /dev/null 2>&1; return 0; }
 
-win_build_game() {  # out.dll pdb: the game as a Windows DLL, linked to a temporary name and moved into place
+win_build_game() {  # out.dll pdb layout tinyheaders.o: the game as a Windows DLL, linked to a temporary name and moved into place
     local out="$1" pdb="$2" tmp="${1%.dll}.tmp.dll"
     # shellcheck disable=SC2086
     clang++ --target=x86_64-w64-mingw32 -fuse-ld=lld -L"$WIN_GCC_LIB" $COMMON_FLAGS -O0 -shared -fno-exceptions -fno-rtti \
         -fdiagnostics-color=never -fmacro-prefix-map="$ROOT/=" -DGAME_LAYOUT_HASH="${3:-0}u" \
-        -gcodeview -Wl,--pdb="$pdb" -static-libgcc -static-libstdc++ game/game.cpp game/tinyheaders.cpp -o "$tmp" \
+        -gcodeview -Wl,--pdb="$pdb" -static-libgcc -static-libstdc++ game/game.cpp "${4:-game/tinyheaders.cpp}" -o "$tmp" \
         && mv -f "$tmp" "$out"
 }
 
 win_path() { local p="$1"; echo "Z:${p//\//\\}"; }   # wine maps / to drive Z:
+
+# The game DLL as the host on Windows rebuilds it: build/game/game.dll, a PDB with its own name per build
+# (a debugger may hold the last one open), a lock file while compiling and linking.
+cmd_game_win() {
+    mkdir -p "$B/game"
+    local lock="$B/game/build.lock" rc=1 th="$B/game/tinyheaders.win.o" th_key layout
+    echo building > "$lock"
+    rm -f "$B"/game/game_*.pdb
+    # the tinyheader implementations at -O2 once per change of their inputs, as on Linux
+    th_key="win $(cksum game/tinyheaders.cpp tinyheaders/*.h | tr '\n' '|')"
+    if [ ! -f "$th" ] || ! same_key "$B/game/tinyheaders.win.key" "$th_key"; then
+        # shellcheck disable=SC2086
+        clang++ --target=x86_64-w64-mingw32 $COMMON_FLAGS -O2 -fno-exceptions -fno-rtti -c game/tinyheaders.cpp -o "$th.tmp" \
+            && mv -f "$th.tmp" "$th" && echo "$th_key" > "$B/game/tinyheaders.win.key"
+    fi
+    if [ -f "$th" ] && layout="$(python3 tools/layout_stamp.py clang++ game/state.h -std=c++17 -Itinyheaders -Igame -DTH_MATH_NO_MATH_H)"; then
+        win_build_game "$B/game/game.dll" "$B/game/game_$(date +%s%N).pdb" "$layout" "$th"; rc=$?
+    fi
+    rm -f "$lock"
+    return $rc
+}
+
+# host.exe: every platform file but the POSIX backend, stb's implementations compiled from the distro's
+# headers, SDL2 linked statically.
+win_build_host() {  # sdl2 dir
+    local flags; flags="$(win_sdl2_flags "$1")"
+    mkdir -p "$WIN/obj"
+    printf '#define STB_IMAGE_IMPLEMENTATION\n#include <stb_image.h>\n#define STB_IMAGE_WRITE_IMPLEMENTATION\n#include <stb_image_write.h>\n#define STB_RECT_PACK_IMPLEMENTATION\n#include <stb_rect_pack.h>\n#define STB_TRUETYPE_IMPLEMENTATION\n#include <stb_truetype.h>\n' \
+        > "$WIN/obj/stb_impl.c"
+    x86_64-w64-mingw32-gcc -O2 -I/usr/include/stb -c "$WIN/obj/stb_impl.c" -o "$WIN/obj/stb_impl.o" || return 1
+    # shellcheck disable=SC2046,SC2086
+    $WIN_CXX $COMMON_FLAGS -O2 -Wno-format-truncation -I/usr/include/stb -static \
+        $(ls "$ROOT"/platform/*.cpp | grep -v '/os_posix\.cpp$') "$WIN/obj/stb_impl.o" -o "$WIN/host.tmp.exe" $flags -lpsapi \
+        && mv -f "$WIN/host.tmp.exe" "$WIN/host.exe" || return 1
+    $WIN_CXX -O1 -Wall -static "$ROOT/tests/windows/win_launch.cpp" -o "$WIN/win_launch.exe"
+}
 
 win_run() {  # log exe args...: runs under wine, output to the log file (never a pipe), bounded in time
     local log="$1"; shift
@@ -485,6 +521,39 @@ cmd_test_windows_leg() {
         win_time "smoke_run" "$t0"
     else
         record_result "windows-smoke" "$B/tests/logs/windows-smoke.build.log" 1
+    fi
+
+    # os_win32*.cpp on their own: files, watching, children, DLLs, faults and the watchdog.
+    t0="$(win_now)"
+    mkdir -p "$WIN/os"
+    # shellcheck disable=SC2086
+    if $WIN_CXX $COMMON_FLAGS -O1 -static "$ROOT/tests/windows/test_os_win32.cpp" "$ROOT/platform/os_win32.cpp" \
+            "$ROOT/platform/os_win32_guard.cpp" \
+            -o "$WIN/os/test_os_win32.exe" -lpsapi > "$B/tests/logs/windows-os.build.log" 2>&1 \
+        && ( for v in 1 2; do
+               clang++ --target=x86_64-w64-mingw32 -fuse-ld=lld -L"$WIN_GCC_LIB" -O0 -shared -DTESTLIB_VALUE=$v \
+                   "$ROOT/tests/windows/win_testlib.cpp" -o "$WIN/os/testlib$v.dll" || exit 1
+           done ) >> "$B/tests/logs/windows-os.build.log" 2>&1; then
+        rm -rf "$WIN/os/scratch"
+        win_run "$B/tests/logs/windows-os.log" "$WIN/os/test_os_win32.exe" "$(win_path "$WIN/os/scratch")" \
+            "$(win_path "$WIN/os/testlib1.dll")" "$(win_path "$WIN/os/testlib2.dll")"
+        record_result "windows-os" "$B/tests/logs/windows-os.log" $?
+    else
+        record_result "windows-os" "$B/tests/logs/windows-os.build.log" 1
+    fi
+    win_time "os_test" "$t0"
+
+    # The real host.exe under wine on a copy of the project: reload, faults, watchdog, TWEAK.
+    t0="$(win_now)"
+    if win_build_host "$sdl" > "$B/tests/logs/windows-host.build.log" 2>&1 \
+        && ( B="$WIN/e2e-lib"; cmd_game_win ) >> "$B/tests/logs/windows-host.build.log" 2>&1; then
+        win_time "host_build" "$t0"; t0="$(win_now)"
+        WIN_DIR="$WIN" WIN_GAME_DLL="$WIN/e2e-lib/game/game.dll" PROJECT_ROOT="$ROOT" \
+            timeout -k 5 600 python3 "$ROOT/tests/windows/test_win_e2e.py" > "$B/tests/logs/windows-e2e.log" 2>&1
+        record_result "windows-e2e" "$B/tests/logs/windows-e2e.log" $?
+        win_time "e2e_run" "$t0"
+    else
+        record_result "windows-e2e" "$B/tests/logs/windows-host.build.log" 1
     fi
     win_wine_stop
     win_time "leg_total" "$t_leg"
@@ -545,6 +614,7 @@ case "$cmd" in
     build)  cmd_deps && cmd_build ;;
     test)   cmd_test ;;
     test-windows) cmd_test_windows ;;
+    game-win) cmd_game_win ;;
     bench)  cmd_bench ;;
     fuzz)   mkdir -p "$B/tests/logs"; cmd_fuzz; echo "$TOTAL_PASS passed, $TOTAL_FAIL failed"; [ "$TOTAL_FAIL" = 0 ] ;;
     deps)   cmd_deps ;;

@@ -433,7 +433,7 @@ void assets_shutdown(void)
 int64_t assets_read_file(const char *path, void *dst, int64_t cap)
 {
     char full[HOST_PATH];
-    if (path[0] == '/') snprintf(full, sizeof full, "%s", path);
+    if (path[0] == '/' || (path[0] && path[1] == ':')) snprintf(full, sizeof full, "%s", path);
     else snprintf(full, sizeof full, "%s/%s", host_root(), path);
     FILE *f = fopen(full, "rb");
     if (!f) { host_log(LOG_WARN, "read_file: %s: %s", full, strerror(errno)); return -1; }

@@ -13,12 +13,45 @@ static struct {
     size_t  output_len;
 } g_build;
 
+/* --build-cmd split into words; "double quotes" group words with spaces. */
+static int split_command(const char *cmd, char *buf, size_t cap, const char **argv, int max)
+{
+    int argc = 0;
+    size_t len = 0;
+    const char *p = cmd;
+    while (*p && argc < max - 1) {
+        while (*p == ' ' || *p == '\t') p++;
+        if (!*p) break;
+        argv[argc++] = buf + len;
+        int quoted = 0;
+        for (; *p && (quoted || (*p != ' ' && *p != '\t')); p++) {
+            if (*p == '"') { quoted = !quoted; continue; }
+            if (len + 1 < cap) buf[len++] = *p;
+        }
+        if (len < cap) buf[len++] = 0;
+    }
+    argv[argc] = NULL;
+    return argc;
+}
+
 static void build_spawn(void)
 {
-    char script[HOST_PATH];
-    snprintf(script, sizeof script, "%s/build.sh", g_build.root);
-    /* at a lower priority: on a machine with few cores the compiler must not take the frame loop's time */
-    const char *argv[] = { "nice", "-n", "10", "bash", script, "game", NULL };
+    char script[HOST_PATH], words[4096];
+    const char *argv[64];
+    if (g_options.build_cmd) {
+        split_command(g_options.build_cmd, words, sizeof words, argv, 64);
+        snprintf(script, sizeof script, "%s", argv[0]);
+    } else {
+#if defined(_WIN32)
+        snprintf(script, sizeof script, "%s/build.bat", g_build.root);
+        const char *def[] = { "cmd", "/c", script, "game", NULL };
+#else
+        snprintf(script, sizeof script, "%s/build.sh", g_build.root);
+        /* at a lower priority: on a machine with few cores the compiler must not take the frame loop's time */
+        const char *def[] = { "nice", "-n", "10", "bash", script, "game", NULL };
+#endif
+        memcpy(argv, def, sizeof def);
+    }
     tweak_build_started();
     if (!os_child_start(&g_build.child, argv, OS_CHILD_STDOUT | OS_CHILD_STDERR)) {
         host_log(LOG_ERROR, "build: cannot start %s: %s", script, os_error_text());

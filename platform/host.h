@@ -53,6 +53,7 @@ typedef struct Options {
     const char *record_path;
     const char *replay_path;
     const char *font_path;
+    const char *build_cmd;       /* the game build's command line; NULL = build.sh game (build.bat game on Windows) */
     int         watch;
     int         fast;            /* one fixed step per frame, no waiting for the clock */
     double      watchdog_s;

@@ -8,7 +8,7 @@
 const char *library_built_path(const char *root)
 {
     static char p[HOST_PATH];
-    snprintf(p, sizeof p, "%s/build/game/libgame.so", root);
+    snprintf(p, sizeof p, "%s/build/game/" OS_LIB_PREFIX "game" OS_LIB_SUFFIX, root);
     return p;
 }
 
@@ -28,7 +28,7 @@ int library_open(const char *src, int version, GameLib *out, char *err, size_t e
     char dir[HOST_PATH];
     snprintf(dir, sizeof dir, "%s/build/game/loaded", host_root());
     os_make_dir(dir);
-    snprintf(out->path, sizeof out->path, "%s/libgame.%d.v%d.so", dir, os_pid(), version);
+    snprintf(out->path, sizeof out->path, "%s/" OS_LIB_PREFIX "game.%d.v%d" OS_LIB_SUFFIX, dir, os_pid(), version);
     if (!os_copy_file(src, out->path)) {
         snprintf(err, errcap, "%s: cannot copy to %s: %s", src, out->path, os_error_text());
         return 0;

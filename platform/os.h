@@ -58,6 +58,18 @@ int  os_run(const char *const argv[], char *out, size_t cap, double timeout_s); 
 /* ---------------------------------------------------------------- dynamic libraries */
 enum { OS_PROT_READ = 1, OS_PROT_WRITE = 2, OS_PROT_EXEC = 4 };
 typedef struct OsRange { uintptr_t lo, hi; uint64_t file_offset; unsigned prot; } OsRange;
+#if defined(_WIN32)
+#define OS_LIB_PREFIX ""                 /* build/game/game.dll */
+#define OS_LIB_SUFFIX ".dll"
+#else
+#define OS_LIB_PREFIX "lib"              /* build/game/libgame.so */
+#define OS_LIB_SUFFIX ".so"
+#endif
+#if defined(_WIN32)
+#define OS_EXE_SUFFIX ".exe"             /* build/tools/atlas_pack.exe */
+#else
+#define OS_EXE_SUFFIX ""
+#endif
 
 int   os_lib_complete(const char *path, char *err, size_t cap);  /* 0 if the file is cut short (never load it) */
 void *os_lib_open(const char *path, char *err, size_t cap);  /* runs the library's static initializers */

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 /* ================================================================ flags */
 void options_usage(FILE *f)
@@ -29,6 +28,8 @@ void options_usage(FILE *f)
         "  --no-watch            do not watch the sources (no live reload)\n"
         "  --watchdog SEC        a step running longer than this is interrupted (default 2)\n"
         "  --font PATH           TTF for text (default DejaVu Sans)\n"
+        "  --build-cmd CMD       command line that builds the game library (default: build.sh game,\n"
+        "                        on Windows build.bat game); \"double quotes\" group words\n"
         "  --window WxH          window size (default 1280x720)\n"
         "  --help\n");
 }
@@ -69,6 +70,11 @@ int options_parse(int argc, char **argv, Options *o, char *err, size_t cap)
         else if (!strcmp(a, "--record")) { NEED_VALUE(); o->record_path = v; }
         else if (!strcmp(a, "--replay")) { NEED_VALUE(); o->replay_path = v; }
         else if (!strcmp(a, "--font")) { NEED_VALUE(); o->font_path = v; }
+        else if (!strcmp(a, "--build-cmd")) {
+            NEED_VALUE();
+            if (!v[strspn(v, " \t")]) { snprintf(err, cap, "--build-cmd wants a command line, got an empty one"); return 0; }
+            o->build_cmd = v;
+        }
         else if (!strcmp(a, "--memory")) {
             NEED_VALUE();
             if (!parse_int64(v, &n) || n < 1 || n > 65536) { snprintf(err, cap, "--memory wants megabytes 1..65536, got '%s'", v); return 0; }
@@ -129,11 +135,21 @@ static const char *KEY_NAMES[KEY_COUNT] = {
 
 static const char *AXIS_NAMES[AXIS_COUNT] = { "LX", "LY", "RX", "RY", "LT", "RT" };
 
+/* ASCII case-insensitive equality (POSIX's <strings.h> is not in MSVC's C library). */
+static int same_nocase(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++) {
+        char x = *a >= 'a' && *a <= 'z' ? (char)(*a - 32) : *a, y = *b >= 'a' && *b <= 'z' ? (char)(*b - 32) : *b;
+        if (x != y) return 0;
+    }
+    return *a == *b;
+}
+
 const char *key_name(int key) { return key > KEY_NONE && key < KEY_COUNT ? KEY_NAMES[key] : "NONE"; }
 
 int key_by_name(const char *name)
 {
-    for (int k = KEY_NONE + 1; k < KEY_COUNT; k++) if (!strcasecmp(KEY_NAMES[k], name)) return k;
+    for (int k = KEY_NONE + 1; k < KEY_COUNT; k++) if (same_nocase(KEY_NAMES[k], name)) return k;
     return KEY_NONE;
 }
 
@@ -167,7 +183,7 @@ int script_parse(const char *text, const char *name, ScriptEvent **out, int *cou
             e.kind = SCRIPT_MOUSE; e.a = a; e.b = b;
         } else if (n >= 4 && !strcmp(verb, "axis")) {
             e.kind = SCRIPT_AXIS; e.key = -1; e.a = a < -1 ? -1 : a > 1 ? 1 : a;
-            for (int i = 0; i < AXIS_COUNT; i++) if (!strcasecmp(arg, AXIS_NAMES[i])) e.key = i;
+            for (int i = 0; i < AXIS_COUNT; i++) if (same_nocase(arg, AXIS_NAMES[i])) e.key = i;
             if (e.key < 0) { snprintf(err, cap, "%s:%d: unknown axis '%s' (LX LY RX RY LT RT)", name, ln, arg); free(*out); *out = NULL; return 0; }
         } else if (n >= 2 && !strcmp(verb, "quit")) {
             e.kind = SCRIPT_QUIT;

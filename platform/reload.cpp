@@ -288,7 +288,17 @@ void reload_restart_state(void)
 }
 
 /* ---------------------------------------------------------------- what starts a reload */
-/* Keeps the first few "file:line:col: message" lines of a failed build for the overlay. */
+/* Where needle starts within p[0, n), or NULL (memmem is not in every C library). */
+static const char *find_in(const char *p, size_t n, const char *needle)
+{
+    size_t k = strlen(needle);
+    for (size_t i = 0; i + k <= n; i++)
+        if (!memcmp(p + i, needle, k)) return p + i;
+    return NULL;
+}
+
+/* Keeps the first few "file:line:col: message" lines of a failed build for the overlay
+   (MSVC's "file(line): error C1234" too). */
 static void keep_build_errors(const char *output)
 {
     char *out = g_reload.build_errors;
@@ -300,9 +310,10 @@ static void keep_build_errors(const char *output)
     while (*p && lines < 6) {
         const char *end = strchr(p, '\n');
         size_t n = end ? (size_t)(end - p) : strlen(p);
-        if ((memmem(p, n, ": error", 7) || memmem(p, n, "fatal error", 11)) && len + n + 2 < cap) {
+        if ((find_in(p, n, ": error") || find_in(p, n, "fatal error")) && len + n + 2 < cap) {
             const char *base = p;
-            const char *game = (const char *)memmem(p, n, "/game/", 6);
+            const char *game = find_in(p, n, "/game/");
+            if (!game) game = find_in(p, n, "\\game\\");
             if (game) base = game + 1;
             size_t m = n - (size_t)(base - p);
             if (m > 110) m = 110;

@@ -248,7 +248,7 @@ int render_init(SDL_Renderer *r, int view_w, int view_h, const char *font_path)
     g_render.sprites_dir = g_render.root + "/assets/sprites";
     g_render.assets_out = g_render.root + "/build/assets";
     g_render.manifest_path = g_render.assets_out + "/atlas.txt";
-    g_render.packer = g_render.root + "/build/tools/atlas_pack";
+    g_render.packer = g_render.root + "/build/tools/atlas_pack" OS_EXE_SUFFIX;
     g_render.cam_x = g_render.cam_y = 0;
     g_render.cam_zoom = 1;
     /* Smooth scaling where the renderer filters geometry (GPU renderers; the packer pads each sprite

@@ -100,7 +100,8 @@ static void text_scan(TweakText *t, char *text, size_t len)
 static void canonical(const char *file, char *out, size_t cap)
 {
     char joined[HOST_PATH * 2];
-    if (file[0] == '/') snprintf(joined, sizeof joined, "%s", file);
+    int absolute = file[0] == '/' || (file[0] && file[1] == ':');   /* "C:/..." on Windows */
+    if (absolute) snprintf(joined, sizeof joined, "%s", file);
     else snprintf(joined, sizeof joined, "%s/%s", host_root(), file);
     char real[HOST_PATH * 2];
     if (os_real_path(joined, real, sizeof real)) snprintf(out, cap, "%s", real);

@@ -106,7 +106,7 @@ static void watch_note(const char *dir, const char *name, unsigned flags)
     snprintf(libdir, sizeof libdir, "%s/build/game", g_watch.root);
     FileChanges *p = &g_watch.pending;
     if (strcmp(dir, libdir) == 0) {
-        if (strcmp(name, "libgame.so") == 0 && (flags & OS_WATCH_MOVED_IN)) p->library = 1;
+        if (strcmp(name, OS_LIB_PREFIX "game" OS_LIB_SUFFIX) == 0 && (flags & OS_WATCH_MOVED_IN)) p->library = 1;
         g_watch.last_event_t = os_mono_seconds();
         return;
     }

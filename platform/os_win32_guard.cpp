@@ -1,0 +1,275 @@
+/* os_win32_guard.cpp - os.h's faults and watchdog on Windows (the rest is in os_win32.cpp).
+
+   The Windows way: a vectored handler sees the exception first; when it happened on
+   the main thread inside os_guarded_call it records what and where, then rewrites the thread's context
+   so that, once the handler returns, the thread resumes in guard_landing() on the dead part of the
+   stack below os_guarded_call's frame - outside any exception dispatch - and that jumps back to the
+   guarded call's setjmp. The watchdog does the same from outside: SuspendThread, GetThreadContext,
+   point Rip at the landing, SetThreadContext, ResumeThread. abort() arrives as SIGABRT from the C
+   runtime on the calling thread and jumps directly. A stack overflow leaves the guard page used up:
+   _resetstkoflw() puts it back before the next call; SetThreadStackGuarantee leaves the handler room
+   (wine ignores the guarantee, so the handler does no unwinding for an overflow). */
+#if defined(_WIN32)
+#ifndef WIN32_LEAN_AND_MEAN
+#define WIN32_LEAN_AND_MEAN
+#endif
+#ifndef NOMINMAX
+#define NOMINMAX
+#endif
+#include "os.h"
+
+#include <windows.h>
+#include <malloc.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <atomic>
+
+/* MSVC has no __builtin_setjmp; its longjmp unwinds frames, which is right from guard_landing too. */
+#if defined(_MSC_VER)
+#define GUARD_NOINLINE __declspec(noinline)
+typedef jmp_buf GuardJump;
+#define guard_setjmp(b) setjmp(b)
+#define guard_longjmp(b) longjmp(b, 1)
+#else
+#define GUARD_NOINLINE __attribute__((noinline))
+typedef void *GuardJump[5];
+#define guard_setjmp(b) __builtin_setjmp(b)
+#define guard_longjmp(b) __builtin_longjmp(b, 1)
+#endif
+
+extern thread_local char t_error[512];          /* os_win32.cpp: os_error_text() */
+void set_win_error(const char *what);
+
+/* ================================================================ faults and the watchdog */
+static struct {
+    GuardJump              jmp;
+    std::atomic<uint64_t>  running_seq;    /* the guarded call in progress on the main thread; 0 = none */
+    OsFault               *fault;
+    DWORD                  main_tid;
+    HANDLE                 main_thread;    /* a real handle, for the watchdog's SuspendThread */
+    uintptr_t              landing_sp;     /* below os_guarded_call's frame: dead stack once fn faulted */
+    std::atomic<uint64_t>  jumps;
+    volatile int           stack_overflowed;
+    char                   blocked_in[64]; /* the system DLL a hung call was stuck in, if any */
+} g_guard;
+
+const char *os_fault_name(int kind)
+{
+    switch (kind) {
+    case OS_FAULT_SEGV: return "access violation"; case OS_FAULT_BUS: return "in-page error";
+    case OS_FAULT_FPE: return "divide by zero"; case OS_FAULT_ILL: return "illegal instruction";
+    case OS_FAULT_ABORT: return "abort"; case OS_FAULT_HANG: return "hang";
+    default: return "exception";
+    }
+}
+
+static int exception_kind(DWORD code)
+{
+    switch (code) {
+    case EXCEPTION_ACCESS_VIOLATION: case EXCEPTION_STACK_OVERFLOW: case EXCEPTION_ARRAY_BOUNDS_EXCEEDED:
+    case EXCEPTION_DATATYPE_MISALIGNMENT: return OS_FAULT_SEGV;
+    case EXCEPTION_IN_PAGE_ERROR: return OS_FAULT_BUS;
+    case EXCEPTION_INT_DIVIDE_BY_ZERO: case EXCEPTION_INT_OVERFLOW: case EXCEPTION_FLT_DIVIDE_BY_ZERO:
+    case EXCEPTION_FLT_INVALID_OPERATION: case EXCEPTION_FLT_OVERFLOW: return OS_FAULT_FPE;
+    case EXCEPTION_ILLEGAL_INSTRUCTION: case EXCEPTION_PRIV_INSTRUCTION: return OS_FAULT_ILL;
+    default: return OS_FAULT_NONE;
+    }
+}
+
+/* Return addresses from a thread context, unwound with the images' own unwind tables (.pdata). */
+static int walk_stack(CONTEXT ctx, void **bt, int max)
+{
+    int n = 0;
+    while (n < max && ctx.Rip) {
+        bt[n++] = (void *)ctx.Rip;
+        DWORD64 image = 0;
+        PRUNTIME_FUNCTION fn = RtlLookupFunctionEntry(ctx.Rip, &image, NULL);
+        if (!fn) {   /* a leaf function: the return address is on top of the stack */
+            if (IsBadReadPtr((void *)ctx.Rsp, sizeof(DWORD64))) break;
+            ctx.Rip = *(DWORD64 *)ctx.Rsp;
+            ctx.Rsp += 8;
+            continue;
+        }
+        void *handler_data = NULL;
+        DWORD64 frame = 0;
+        RtlVirtualUnwind(UNW_FLAG_NHANDLER, image, ctx.Rip, fn, &ctx, &handler_data, &frame, NULL);
+    }
+    return n;
+}
+
+/* Where a faulted or interrupted guarded call resumes, in an ordinary frame. */
+static void guard_landing(void) { guard_longjmp(g_guard.jmp); }
+
+static void redirect_to_landing(CONTEXT *ctx)
+{
+    ctx->Rsp = (g_guard.landing_sp & ~(uintptr_t)15) - 8;   /* as if called: 16-byte aligned after the push */
+    ctx->Rip = (DWORD64)(uintptr_t)guard_landing;
+}
+
+static void report_fatal(EXCEPTION_POINTERS *ep)
+{
+    void *bt[OS_MAX_BACKTRACE];
+    int n = walk_stack(*ep->ContextRecord, bt, OS_MAX_BACKTRACE);
+    fprintf(stderr, "host: fatal exception 0x%08lx on thread %lu%s, address %p; backtrace:\n",
+            (unsigned long)ep->ExceptionRecord->ExceptionCode, (unsigned long)GetCurrentThreadId(),
+            GetCurrentThreadId() == g_guard.main_tid ? " (main thread, outside game code)" : " (not the main thread)",
+            ep->ExceptionRecord->ExceptionAddress);
+    for (int i = 0; i < n; i++) {
+        HMODULE m = NULL;
+        char name[MAX_PATH] = "?";
+        if (GetModuleHandleExA(GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS | GET_MODULE_HANDLE_EX_FLAG_UNCHANGED_REFCOUNT, (LPCSTR)bt[i], &m))
+            GetModuleFileNameA(m, name, sizeof name);
+        fprintf(stderr, "  %p %s+0x%llx\n", bt[i], name, (unsigned long long)((uintptr_t)bt[i] - (uintptr_t)m));
+    }
+    fprintf(stderr, "host: ended (exit code 70) - the host cannot continue safely after a fault outside game code\n");
+    fflush(stderr);
+    TerminateProcess(GetCurrentProcess(), 70);
+}
+
+static LONG CALLBACK guard_vectored_handler(EXCEPTION_POINTERS *ep)
+{
+    DWORD code = ep->ExceptionRecord->ExceptionCode;
+    int kind = exception_kind(code);
+    if (kind == OS_FAULT_NONE) return EXCEPTION_CONTINUE_SEARCH;   /* debug strings, C++ throws, thread names... */
+    if (GetCurrentThreadId() != g_guard.main_tid || !g_guard.running_seq.load()) return EXCEPTION_CONTINUE_SEARCH;  /* -> the unhandled filter */
+    g_guard.running_seq.store(0);
+    OsFault *f = g_guard.fault;
+    if (f) {
+        f->kind = kind;
+        f->addr = code == EXCEPTION_ACCESS_VIOLATION && ep->ExceptionRecord->NumberParameters >= 2
+                      ? (void *)ep->ExceptionRecord->ExceptionInformation[1] : ep->ExceptionRecord->ExceptionAddress;
+        /* After a stack overflow only a page or so is left (wine ignores SetThreadStackGuarantee):
+           no unwinding here, just where it happened. */
+        if (code == EXCEPTION_STACK_OVERFLOW) { f->bt[0] = ep->ExceptionRecord->ExceptionAddress; f->bt_count = 1; }
+        else f->bt_count = walk_stack(*ep->ContextRecord, f->bt, OS_MAX_BACKTRACE);
+    }
+    if (code == EXCEPTION_STACK_OVERFLOW) g_guard.stack_overflowed = 1;
+    g_guard.jumps.fetch_add(1);
+    redirect_to_landing(ep->ContextRecord);
+    return EXCEPTION_CONTINUE_EXECUTION;
+}
+
+static LONG WINAPI guard_unhandled_filter(EXCEPTION_POINTERS *ep)
+{
+    report_fatal(ep);
+    return EXCEPTION_EXECUTE_HANDLER;
+}
+
+/* abort() in game code: the C runtime raises SIGABRT on the calling thread, from an ordinary call. */
+static void guard_abort_handler(int sig)
+{
+    (void)sig;
+    if (GetCurrentThreadId() == g_guard.main_tid && g_guard.running_seq.load()) {
+        g_guard.running_seq.store(0);
+        OsFault *f = g_guard.fault;
+        if (f) {
+            f->kind = OS_FAULT_ABORT;
+            f->addr = NULL;
+            f->bt_count = (int)RtlCaptureStackBackTrace(1, OS_MAX_BACKTRACE, f->bt, NULL);
+        }
+        g_guard.jumps.fetch_add(1);
+        signal(SIGABRT, guard_abort_handler);   /* the runtime resets it to the default before the call */
+        guard_longjmp(g_guard.jmp);
+    }
+    fprintf(stderr, "host: abort() outside game code; ended (exit code 70)\n");
+    fflush(stderr);
+    TerminateProcess(GetCurrentProcess(), 70);
+}
+
+void os_fault_init(void)
+{
+    g_guard.main_tid = GetCurrentThreadId();
+    DuplicateHandle(GetCurrentProcess(), GetCurrentThread(), GetCurrentProcess(), &g_guard.main_thread,
+                    THREAD_SUSPEND_RESUME | THREAD_GET_CONTEXT | THREAD_SET_CONTEXT | THREAD_QUERY_INFORMATION, FALSE, 0);
+    ULONG guarantee = 64 * 1024;   /* stack left for the handler when the guard page is hit */
+    SetThreadStackGuarantee(&guarantee);
+    AddVectoredExceptionHandler(1, guard_vectored_handler);
+    SetUnhandledExceptionFilter(guard_unhandled_filter);
+    signal(SIGABRT, guard_abort_handler);
+    SetErrorMode(SEM_FAILCRITICALERRORS | SEM_NOGPFAULTERRORBOX | SEM_NOOPENFILEERRORBOX);
+}
+
+/* Kept out of line so its frame, and the setjmp in it, stay put while fn runs below it. */
+GUARD_NOINLINE int os_guarded_call(void (*fn)(void *), void *arg, uint64_t seq, OsFault *fault)
+{
+    memset(fault, 0, sizeof *fault);
+    g_guard.fault = fault;
+    g_guard.blocked_in[0] = 0;
+    volatile char below;   /* the landing runs under this frame, on the stack fn was using */
+    g_guard.landing_sp = (uintptr_t)&below - 512;
+    if (guard_setjmp(g_guard.jmp)) {
+        g_guard.running_seq.store(0);
+        if (g_guard.stack_overflowed) {   /* the guard page was used up: put it back for the next overflow */
+            g_guard.stack_overflowed = 0;
+            _resetstkoflw();
+        }
+        return 1;
+    }
+    g_guard.running_seq.store(seq);
+    fn(arg);
+    g_guard.running_seq.store(0);
+    return 0;
+}
+
+/* A thread stopped inside a system call (a wait, I/O) cannot be redirected: its new context would
+   only take effect when the call returns, which for a wait on something that never happens is never.
+   Such a call is left alone and the reason is in os_error_text(). */
+static int in_system_module(DWORD64 rip, char *name, size_t cap)
+{
+    HMODULE m = NULL;
+    if (!GetModuleHandleExA(GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS | GET_MODULE_HANDLE_EX_FLAG_UNCHANGED_REFCOUNT, (LPCSTR)(uintptr_t)rip, &m))
+        return 0;
+    char path[MAX_PATH];
+    if (!GetModuleFileNameA(m, path, sizeof path)) return 0;
+    const char *base = strrchr(path, '\\');
+    base = base ? base + 1 : path;
+    static const char *const system[] = {"ntdll.dll", "kernel32.dll", "kernelbase.dll", "win32u.dll", "user32.dll"};
+    for (const char *s : system)
+        if (!_stricmp(base, s)) { snprintf(name, cap, "%s", base); return 1; }
+    return 0;
+}
+
+int os_interrupt_guarded_call(uint64_t seq)
+{
+    if (!seq || g_guard.running_seq.load() != seq) return 0;
+    for (int attempt = 0; attempt < 50; attempt++) {
+        if (SuspendThread(g_guard.main_thread) == (DWORD)-1) { set_win_error("SuspendThread"); return 0; }
+        if (g_guard.running_seq.load() != seq) { ResumeThread(g_guard.main_thread); return 0; }   /* returned meanwhile */
+        CONTEXT ctx;
+        memset(&ctx, 0, sizeof ctx);
+        ctx.ContextFlags = CONTEXT_FULL;
+        if (!GetThreadContext(g_guard.main_thread, &ctx)) { set_win_error("GetThreadContext"); ResumeThread(g_guard.main_thread); return 0; }
+        char sys[64];
+        if (in_system_module(ctx.Rip, sys, sizeof sys)) {
+            /* Maybe a short call (a platform service); look again in a moment. */
+            ResumeThread(g_guard.main_thread);
+            snprintf(g_guard.blocked_in, sizeof g_guard.blocked_in, "%s", sys);
+            Sleep(10);
+            continue;
+        }
+        g_guard.running_seq.store(0);
+        OsFault *f = g_guard.fault;
+        if (f) {
+            f->kind = OS_FAULT_HANG;
+            f->addr = (void *)ctx.Rip;
+            f->bt_count = walk_stack(ctx, f->bt, OS_MAX_BACKTRACE);
+        }
+        g_guard.jumps.fetch_add(1);
+        redirect_to_landing(&ctx);
+        int ok = SetThreadContext(g_guard.main_thread, &ctx) != 0;
+        if (!ok) set_win_error("SetThreadContext");
+        ResumeThread(g_guard.main_thread);
+        return ok;
+    }
+    snprintf(t_error, sizeof t_error,
+             "the game code is blocked inside a system call (%s) and cannot be interrupted on Windows; "
+             "it continues when that call returns", g_guard.blocked_in);
+    return 0;
+}
+
+uint64_t os_guard_jumps(void) { return g_guard.jumps.load(); }
+
+#endif /* _WIN32 */
