@@ -1,6 +1,7 @@
 /* guard.cpp - running library code guarded: a fault inside the call, or a call the watchdog finds
    running longer than --watchdog seconds, returns here (1) instead of ending the host. Nothing else.
-   The OS side (handlers, the jump, the interrupt that carries the call's number) is in os_posix.cpp. */
+   The OS side (handlers, the jump, the interrupt that carries the call's number) is in os_posix.cpp
+   (os_win32_guard.cpp on Windows). */
 #include "host.h"
 
 #include <atomic>
@@ -25,7 +26,7 @@ static struct {
 static void *watchdog_main(void *arg)
 {
     (void)arg;
-    uint64_t interrupted = 0;
+    uint64_t interrupted = 0, told = 0;
     int poll_ms = (int)(g_watchdog.limit_s * 1000 / 4);
     poll_ms = poll_ms < 1 ? 1 : poll_ms > 20 ? 20 : poll_ms;
     for (;;) {
@@ -33,7 +34,15 @@ static void *watchdog_main(void *arg)
         uint64_t seq = g_watchdog.seq.load();
         double started = g_watchdog.started.load();
         if (!seq || seq == interrupted || seq != g_watchdog.seq.load()) continue;
-        if (os_mono_seconds() - started > g_watchdog.limit_s && os_interrupt_guarded_call(seq)) interrupted = seq;
+        if (os_mono_seconds() - started <= g_watchdog.limit_s) continue;
+        if (os_interrupt_guarded_call(seq)) interrupted = seq;
+        else if (seq == g_watchdog.seq.load() && seq != told) {
+            /* still running and not interruptible (Windows: blocked inside a system call); stdio, not
+               the host log: this is the watchdog's thread */
+            fprintf(stderr, "host: watchdog: the step has run %.1f s and cannot be interrupted: %s\n",
+                    os_mono_seconds() - started, os_error_text());
+            told = seq;
+        }
     }
     return NULL;
 }
