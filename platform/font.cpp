@@ -62,7 +62,7 @@ static std::string font_run_baker(const std::string &path, int seq, std::vector<
     } else if (ended < 0) {
         why = std::string("lost track of font_bake: ") + os_error_text();
     } else if (sig) {
-        snprintf(b, sizeof b, "font_bake crashed reading it (signal %d: %s): the font is damaged or crafted", sig, strsignal(sig));
+        snprintf(b, sizeof b, "font_bake crashed reading it (signal %d): the font is damaged or crafted", sig);
         why = b;
     } else if (code != 0) {
         why = said.empty() ? "font_bake failed (exit " + std::to_string(code) + ")" : said;
@@ -163,7 +163,7 @@ void font_install(FontBake *fb, bool announce, const std::string &trigger, doubl
 int font_init(const char *configured)
 {
     g_render.font_configured = configured && *configured;
-    g_render.font_baker = g_render.root + "/build/tools/font_bake";
+    g_render.font_baker = g_render.root + "/build/tools/font_bake" OS_EXE_SUFFIX;
     g_render.font_path = font_resolve(configured);
     FontBake *wanted = font_bake(g_render.font_path, ++g_render.font_seq);
     const int ok = wanted->ok;

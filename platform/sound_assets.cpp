@@ -166,7 +166,7 @@ static int rendered_is_current(const SoundSlot *s);
 static int child_start(SoundSlot *s, int stage)
 {
     char tool[HOST_PATH], in[HOST_PATH], out[HOST_PATH];
-    snprintf(tool, sizeof tool, "%s/build/tools/%s", g_snd.root, stage == STAGE_RENDER ? "make_sfx" : "sound_decode");
+    snprintf(tool, sizeof tool, "%s/build/tools/%s" OS_EXE_SUFFIX, g_snd.root, stage == STAGE_RENDER ? "make_sfx" : "sound_decode");
     if (stage == STAGE_RENDER) { snprintf(in, sizeof in, "%s", s->src); rendered_path(s, out, sizeof out); }
     else {
         if (s->kind == SRC_SFX) rendered_path(s, in, sizeof in); else snprintf(in, sizeof in, "%s", s->src);

@@ -3,8 +3,8 @@
    Checks what every other Windows test stands on:
    - SDL2 (cross-built for mingw) starts with the offscreen video driver and its software renderer
      draws pixels that can be read back;
-   - the game library cross-built as a DLL loads from a versioned copy, exports game_get_api with this
-     header's GAME_API_VERSION, and runs load/update/render on a block reserved at a fixed address;
+   - the game library cross-built as a DLL loads from a versioned copy and exports game_get_api with
+     this header's GAME_API_VERSION; a block can be reserved at the host's fixed address;
    - FreeLibrary really unloads it: GetModuleHandle no longer finds it, its code pages are MEM_FREE,
      and the copy can then be deleted (Windows keeps a loaded DLL's file locked).
 
@@ -13,7 +13,6 @@
 #define SDL_MAIN_HANDLED
 #include <SDL.h>
 #include <windows.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -25,20 +24,6 @@ static void check(int ok, const char *what)
     if (ok) g_pass++; else g_fail++;
     printf("%s: %s\n", ok ? "ok  " : "FAIL", what);
 }
-
-/* ---------------------------------------------------------------- a minimal platform for the game */
-static int g_sprites, g_texts, g_logs;
-static void pf_log(int, const char *fmt, ...) { va_list ap; va_start(ap, fmt); vprintf(fmt, ap); va_end(ap); printf("\n"); g_logs++; }
-static void pf_event(const char *, const char *) {}
-static int64_t pf_read_file(const char *, void *, int64_t) { return -1; }
-static double pf_time(void) { return (double)GetTickCount64() / 1000.0; }
-static void pf_draw_sprite(const GameSprite *) { g_sprites++; }
-static void pf_draw_rect(float, float, float, float, uint32_t, int) { g_sprites++; }
-static float pf_draw_text(const char *s, float, float, float px, uint32_t, int) { g_texts++; return (float)strlen(s) * px * 0.5f; }
-static void pf_measure_text(const char *s, float px, float *w, float *h) { if (w) *w = (float)strlen(s) * px * 0.5f; if (h) *h = px; }
-static int pf_sprite_size(uint32_t, float *w, float *h) { if (w) *w = 8; if (h) *h = 8; return 1; }
-static void pf_set_camera(float, float, float) {}
-static void pf_tweak(const char *, int, int, int, const char *, void *) {}
 
 static void sdl_checks(void)
 {
@@ -88,28 +73,11 @@ static void game_checks(const char *dll, const char *scratch)
     check(base == (void *)(uintptr_t)0x200000000000ull, "block reserved at the fixed address");
     if (!base) return;
 
-    PlatformAPI pf;
-    memset(&pf, 0, sizeof pf);
-    pf.log = pf_log; pf.event = pf_event; pf.read_file = pf_read_file; pf.time_seconds = pf_time;
-    pf.draw_sprite = pf_draw_sprite; pf.draw_rect = pf_draw_rect; pf.draw_text = pf_draw_text;
-    pf.measure_text = pf_measure_text; pf.sprite_size = pf_sprite_size; pf.set_camera = pf_set_camera;
-    pf.tweak = pf_tweak; pf.view_width = 640; pf.view_height = 360;
-
-    GameMemory mem = {base, size, 0};
-    GameInput in;
-    memset(&in, 0, sizeof in);
-    in.dt = 1.0f / 60.0f;
-    api.load(&mem, &pf);
-    for (int i = 0; i < 120; i++) { in.step = (uint64_t)i; api.update(&mem, &in, &pf); }
-    api.render(&mem, 0.0f, &pf);
-    check(mem.used >= api.state_size, "the game placed its state in the block");
-    check(g_sprites + g_texts > 0, "render submitted sprites or text");
-    if (api.stats) {
-        char stats[1024];
-        int n = api.stats(&mem, stats, (int)sizeof stats);
-        check(n > 0 && strstr(stats, "\"steps\":120") != NULL, "stats report the 120 steps run");
-        printf("stats: %.*s\n", n > 0 ? n : 0, stats);
-    }
+    /* Running the game is the e2e test's job, with the real host's PlatformAPI. */
+    uint8_t *bytes = (uint8_t *)base;
+    bytes[0] = 1;
+    bytes[size - 1] = 2;
+    check(bytes[0] == 1 && bytes[size - 1] == 2, "the block is writable end to end");
 
     /* Unload and verify the image is gone, not just dereferenced. */
     void *code = (void *)api.update;
