@@ -482,9 +482,15 @@ win_build_host() {  # sdl2 dir
     printf '#define STB_IMAGE_IMPLEMENTATION\n#include <stb_image.h>\n#define STB_IMAGE_WRITE_IMPLEMENTATION\n#include <stb_image_write.h>\n#define STB_RECT_PACK_IMPLEMENTATION\n#include <stb_rect_pack.h>\n#define STB_TRUETYPE_IMPLEMENTATION\n#include <stb_truetype.h>\n' \
         > "$WIN/obj/stb_impl.c"
     x86_64-w64-mingw32-gcc -O2 -I/usr/include/stb -c "$WIN/obj/stb_impl.c" -o "$WIN/obj/stb_impl.o" || return 1
-    # shellcheck disable=SC2046,SC2086
-    $WIN_CXX $COMMON_FLAGS -O2 -Wno-format-truncation -I/usr/include/stb -static \
-        $(ls "$ROOT"/platform/*.cpp | grep -v '/os_posix\.cpp$') "$WIN/obj/stb_impl.o" -o "$WIN/host.tmp.exe" $flags -lpsapi \
+    # one compiler per core, then one link
+    rm -rf "$WIN/obj/host"; mkdir -p "$WIN/obj/host"
+    export WIN_CXX COMMON_FLAGS WIN_OBJ="$WIN/obj/host" WIN_SDL_CFLAGS="-DSDL_MAIN_HANDLED -I$1/include/SDL2"
+    # shellcheck disable=SC2016
+    ls "$ROOT"/platform/*.cpp | grep -v '/os_posix\.cpp$' | xargs -P "$(nproc)" -I{} sh -c \
+        '$WIN_CXX $COMMON_FLAGS -O2 -Wno-format-truncation -I/usr/include/stb $WIN_SDL_CFLAGS -c "$1" -o "$WIN_OBJ/$(basename "$1" .cpp).o"' _ {} \
+        || return 1
+    # shellcheck disable=SC2086
+    $WIN_CXX -static "$WIN"/obj/host/*.o "$WIN/obj/stb_impl.o" -o "$WIN/host.tmp.exe" $flags -lpsapi \
         && mv -f "$WIN/host.tmp.exe" "$WIN/host.exe" || return 1
     $WIN_CXX -O1 -Wall -static "$ROOT/tests/windows/win_launch.cpp" -o "$WIN/win_launch.exe"
 }

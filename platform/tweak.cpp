@@ -225,7 +225,7 @@ static void snapshot_walk_entry(void *ctx, const char *name, int is_dir)
     size_t len;
     char *text = read_text(path, &len);
     if (!text) return;
-    if (!memmem(text, len, "TWEAK", 5)) { free(text); return; }
+    if (!strstr(text, "TWEAK")) { free(text); return; }   /* read_text ends it with a NUL (no memmem on Windows) */
     char canon[HOST_PATH];
     canonical(path, canon, sizeof canon);
     snapshot_add(w->snap, canon, text, len);
