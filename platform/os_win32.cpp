@@ -515,7 +515,15 @@ int os_mapped_ranges(const char *path, OsRange *out, int max)
             if (!VirtualQuery((void *)at, &mbi, sizeof mbi)) break;
             uintptr_t hi = (uintptr_t)mbi.BaseAddress + mbi.RegionSize;
             if (mbi.State != MEM_FREE) {
-                if (count < max) { out[count].lo = at; out[count].hi = hi < end ? hi : end; out[count].file_offset = at - (uintptr_t)mi.lpBaseOfDll; }
+                if (count < max) {
+                    DWORD p = mbi.Protect & 0xff;
+                    out[count].lo = at;
+                    out[count].hi = hi < end ? hi : end;
+                    out[count].file_offset = at - (uintptr_t)mi.lpBaseOfDll;
+                    out[count].prot = (p == PAGE_NOACCESS ? 0 : OS_PROT_READ) |
+                        (p == PAGE_READWRITE || p == PAGE_WRITECOPY || p == PAGE_EXECUTE_READWRITE || p == PAGE_EXECUTE_WRITECOPY ? OS_PROT_WRITE : 0) |
+                        (p == PAGE_EXECUTE || p == PAGE_EXECUTE_READ || p == PAGE_EXECUTE_READWRITE || p == PAGE_EXECUTE_WRITECOPY ? OS_PROT_EXEC : 0);
+                }
                 count++;
             }
             at = hi;

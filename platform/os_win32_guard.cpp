@@ -53,6 +53,8 @@ static struct {
     uintptr_t              landing_sp;     /* below os_guarded_call's frame: dead stack once fn faulted */
     std::atomic<uint64_t>  jumps;
     volatile int           stack_overflowed;
+    volatile int           in_service;     /* depth of host services the guarded call is inside */
+    std::atomic<uint64_t>  deferred_seq;   /* a watchdog interrupt that arrived inside a service */
     char                   blocked_in[64]; /* the system DLL a hung call was stuck in, if any */
 } g_guard;
 
@@ -198,10 +200,13 @@ GUARD_NOINLINE int os_guarded_call(void (*fn)(void *), void *arg, uint64_t seq, 
     memset(fault, 0, sizeof *fault);
     g_guard.fault = fault;
     g_guard.blocked_in[0] = 0;
+    g_guard.in_service = 0;
+    g_guard.deferred_seq.store(0);
     volatile char below;   /* the landing runs under this frame, on the stack fn was using */
     g_guard.landing_sp = (uintptr_t)&below - 512;
     if (guard_setjmp(g_guard.jmp)) {
         g_guard.running_seq.store(0);
+        g_guard.in_service = 0;
         if (g_guard.stack_overflowed) {   /* the guard page was used up: put it back for the next overflow */
             g_guard.stack_overflowed = 0;
             _resetstkoflw();
@@ -242,6 +247,12 @@ int os_interrupt_guarded_call(uint64_t seq)
         memset(&ctx, 0, sizeof ctx);
         ctx.ContextFlags = CONTEXT_FULL;
         if (!GetThreadContext(g_guard.main_thread, &ctx)) { set_win_error("GetThreadContext"); ResumeThread(g_guard.main_thread); return 0; }
+        if (g_guard.in_service) {
+            /* inside a host service (it may hold a lock): the jump happens when the service returns */
+            g_guard.deferred_seq.store(seq);
+            ResumeThread(g_guard.main_thread);
+            return 1;
+        }
         char sys[64];
         if (in_system_module(ctx.Rip, sys, sizeof sys)) {
             /* Maybe a short call (a platform service); look again in a moment. */
@@ -271,5 +282,25 @@ int os_interrupt_guarded_call(uint64_t seq)
 }
 
 uint64_t os_guard_jumps(void) { return g_guard.jumps.load(); }
+
+void os_guard_service_enter(void) { g_guard.in_service = g_guard.in_service + 1; }
+
+void os_guard_service_leave(void)
+{
+    g_guard.in_service = g_guard.in_service - 1;
+    if (g_guard.in_service > 0 || !g_guard.deferred_seq.load()) return;
+    uint64_t deferred = g_guard.deferred_seq.exchange(0);
+    if (!deferred || deferred != g_guard.running_seq.load()) return;
+    /* the watchdog's interrupt for this call came while a service ran: the service is done, jump now */
+    g_guard.running_seq.store(0);
+    OsFault *f = g_guard.fault;
+    if (f) {
+        f->kind = OS_FAULT_HANG;
+        f->addr = NULL;
+        f->bt_count = (int)RtlCaptureStackBackTrace(1, OS_MAX_BACKTRACE, f->bt, NULL);
+    }
+    g_guard.jumps.fetch_add(1);
+    guard_longjmp(g_guard.jmp);
+}
 
 #endif /* _WIN32 */

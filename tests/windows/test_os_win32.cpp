@@ -262,6 +262,18 @@ static void *watchdog_thread(void *p)
     return NULL;
 }
 
+/* A host service called from game code: the watchdog's interrupt waits until it returns. */
+static volatile int g_service_done, g_after_service;
+static void call_service(void *)
+{
+    os_guard_service_enter();
+    double until = os_mono_seconds() + 0.6;
+    while (os_mono_seconds() < until) {}
+    g_service_done = 1;
+    os_guard_service_leave();
+    g_after_service = 1;   /* never reached: the deferred interrupt jumps at leave */
+}
+
 static void faults(void)
 {
     if (!g_fault) { check(0, "fault tests need the test DLL"); return; }
@@ -307,6 +319,18 @@ static void faults(void)
     call.kind = 0;
     check(os_guarded_call(call_fault, &call, ++seq, &fault) == 0, "  the next guarded call runs normally");
     check(os_interrupt_guarded_call(dog.seq) == 0, "an interrupt for a call that already returned is ignored");
+
+    /* An interrupt inside a host service is deferred to the service's end. */
+    memset(&dog, 0, sizeof dog);
+    dog.seq = ++seq;
+    dog.delay_ms = 200;
+    os_thread_start(&th, watchdog_thread, &dog);
+    r = os_guarded_call(call_service, NULL, dog.seq, &fault);
+    os_thread_join(&th);
+    check(r == 1 && fault.kind == OS_FAULT_HANG && dog.result == 1 && g_service_done && !g_after_service,
+          "an interrupt inside a host service waits for it to return, then jumps");
+    call.kind = 0;
+    check(os_guarded_call(call_fault, &call, ++seq, &fault) == 0, "  the next guarded call runs normally");
 
     /* Blocked in a kernel wait: cannot be interrupted; said so, and the call finishes once released. */
     memset(&dog, 0, sizeof dog);
