@@ -151,7 +151,7 @@ checks.case("compile_error_is_shown_and_survived", compile_error_is_shown_and_su
 fault("access_violation_in_update", "GAME_UPDATE(game_update)", "*(volatile int *)0 = 1;", "access violation", "update")
 fault("divide_by_zero_in_update", "GAME_UPDATE(game_update)",
       "{ volatile int zero = 0; volatile int x = 1000 / zero; (void)x; }", "divide by zero", "update")
-fault("abort_in_update", "GAME_UPDATE(game_update)", "if (in->step > 0) abort();", "abort", "update")
+fault("abort_in_update", "GAME_UPDATE(game_update)", "if (in->step > 0) __builtin_abort();", "abort", "update")
 fault("stack_overflow_in_update", "GAME_UPDATE(game_update)",
       "{ struct R { static int down(volatile int n) { volatile char pad[4096]; pad[0] = (char)n; "
       "return down(n + 1) + pad[0]; } }; if (in->step > 0) R::down(0); }", "access violation", "update")

@@ -10,6 +10,8 @@
    usage: win_launch.exe <linux scratch folder> <linux command words...>
    (words must not contain double quotes; they are passed to sh inside single quotes) */
 #include <windows.h>
+#include <fcntl.h>
+#include <io.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -61,6 +63,7 @@ int main(int argc, char **argv)
         }
         Sleep(10);
     }
+    _setmode(_fileno(stdout), _O_BINARY);   /* the compiler's lines as they are, no CR added */
     FILE *o = fopen(out_win, "rb");
     if (o) {
         char buf[4096];
