@@ -255,19 +255,19 @@ build_and_run_unit() {  # variant(normal|asan) source
     else
         cc="g++"; flags="$COMMON_FLAGS -O1 -Werror -I/usr/include/stb $(sdl2-config --cflags)"
     fi
-    [ "$variant" = asan ] && flags="$flags -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
+    [ "$variant" = asan ] && flags="$flags -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
     # shellcheck disable=SC2086
     if ! $cc $flags "$src" -o "$out" $HOST_LIBS > "$B/tests/logs/$variant-$name-$ext.build.log" 2>&1; then
         record_result "$variant/$name.$ext" "$B/tests/logs/$variant-$name-$ext.build.log" 1
         return
     fi
-    run_test_program "$variant-$name-$ext" env ASAN_OPTIONS=detect_leaks=1 "$out"
+    run_test_program "$variant-$name-$ext" env ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 "$out"
 }
 
 cmd_asan_build() {
     # Host and game under AddressSanitizer + UndefinedBehaviorSanitizer, for the sanitizer test pass.
     mkdir -p "$B/asan"
-    local san="-fsanitize=address,undefined -fno-omit-frame-pointer"
+    local san="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
     # shellcheck disable=SC2046,SC2086
     g++ $COMMON_FLAGS -O1 -Wno-format-truncation $san $(sdl2-config --cflags) -I/usr/include/stb $(host_sources) -o "$B/asan/host" $HOST_LIBS
 }
@@ -327,7 +327,9 @@ cmd_test() {
     done
     for src in "$ROOT"/tests/e2e/test_*.py; do
         [ -e "$src" ] && selected "$src" || continue
-        run_test_program "$(basename "$src" .py)" env HOST_BIN="$B/host" PROJECT_ROOT="$ROOT" python3 "$src"
+        # a hung scenario is killed and counted as a failure (hostlib kills the hosts it started)
+        run_test_program "$(basename "$src" .py)" timeout -k 10 "${E2E_TIMEOUT:-900}" \
+            env HOST_BIN="$B/host" PROJECT_ROOT="$ROOT" python3 "$src"
     done
     # Sanitizer pass: every unit test, and the reload scenarios marked for it, under ASan + UBSan.
     if [ -z "${TEST_FILTER:-}" ] || [[ "asan" == *"$TEST_FILTER"* ]]; then
@@ -337,8 +339,19 @@ cmd_test() {
             done
             for src in "$ROOT"/tests/e2e/test_*.py; do
                 [ -e "$src" ] && grep -q "ASAN_SCENARIO" "$src" || continue
-                run_test_program "asan-$(basename "$src" .py)" env HOST_BIN="$B/asan/host" PROJECT_ROOT="$ROOT" \
-                    ASAN_OPTIONS=detect_leaks=0:handle_segv=0:handle_abort=0:handle_sigfpe=0:handle_sigill=0 \
+                # The host under ASan + UBSan + LeakSanitizer (headless SDL leaks nothing: no suppressions).
+                # ASAN_GAME_SCENARIO: the game library it rebuilds on save is sanitized too (g++, the host's
+                # runtime); not for the scenarios that inject faults on purpose (those are UB by design).
+                # The fault guard owns SIGSEGV/SIGFPE/SIGILL/SIGABRT; hostlib fails the test on any report.
+                local game_cxx="" game_flags=""
+                if grep -q "ASAN_GAME_SCENARIO" "$src"; then
+                    game_cxx=g++; game_flags="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+                fi
+                run_test_program "asan-$(basename "$src" .py)" timeout -k 10 "${E2E_TIMEOUT:-900}" \
+                    env HOST_BIN="$B/asan/host" PROJECT_ROOT="$ROOT" \
+                    ASAN_OPTIONS=detect_leaks=1:handle_segv=0:handle_abort=0:handle_sigfpe=0:handle_sigill=0 \
+                    UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+                    GAME_CXX="${game_cxx:-${GAME_CXX:-}}" GAME_EXTRA_FLAGS="$game_flags" \
                     SANITIZED=1 python3 "$src"
             done
         else

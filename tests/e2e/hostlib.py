@@ -5,8 +5,10 @@ build/host --headless on that copy with a JSON-lines event log, edits files the 
 and asserts on the events the host writes. Every test file ends with Checks.finish(), which prints
 the "N passed, N failed" line build.sh adds up.
 """
+import atexit
 import json
 import os
+import re
 import shutil
 import signal
 import struct
@@ -20,6 +22,18 @@ HOST = os.environ.get("HOST_BIN") or os.path.join(os.path.dirname(__file__), "..
 ROOT = os.environ.get("PROJECT_ROOT") or os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 SANITIZED = os.environ.get("SANITIZED") == "1"
 SLOW = 3.0 if SANITIZED else 1.0   # timeouts stretch under the sanitizers
+SANITIZER_REPORT = re.compile(r"runtime error:|ERROR: (Address|Leak|UndefinedBehavior)Sanitizer|SUMMARY: \w+Sanitizer")
+_HOSTS = []   # every host a test started: checked (and killed if still running) when the test ends
+
+
+def _kill_leftovers():
+    for h in _HOSTS:
+        if h.proc.poll() is None:
+            h.proc.kill()
+            h.proc.wait()
+
+
+atexit.register(_kill_leftovers)
 
 
 class Checks:
@@ -40,6 +54,27 @@ class Checks:
             print(f"not ok  {name}: {type(e).__name__}: {e}", flush=True)
 
     def finish(self):
+        # A host still running when its test ends is a failure (and is killed); under the sanitizers, any
+        # report in a host's output is a failure even if the scenario itself passed.
+        for h in _HOSTS:
+            if h.proc.poll() is None:
+                h.proc.kill()
+                h.proc.wait()
+                self.failed += 1
+                print(f"not ok  host {h.pid} left running after the test: killed", flush=True)
+            if SANITIZED:
+                if not h.out.closed:
+                    h.out.flush()
+                try:
+                    with open(h.out_path, errors="replace") as f:
+                        text = f.read()
+                except OSError:
+                    text = ""
+                m = SANITIZER_REPORT.search(text)
+                if m:
+                    self.failed += 1
+                    start = max(0, m.start() - 200)
+                    print(f"not ok  sanitizer report from host {h.pid}:\n{text[start:start + 3000]}", flush=True)
         print(f"{self.passed} passed, {self.failed} failed", flush=True)
         sys.exit(1 if self.failed else 0)
 
@@ -99,6 +134,7 @@ class Host:
         self.out = open(self.out_path, "w")
         self.proc = subprocess.Popen(cmd, stdout=self.out, stderr=subprocess.STDOUT, env=e)
         self.pid = self.proc.pid
+        _HOSTS.append(self)
         self.events = []
         self._pos = 0
         self._partial = ""

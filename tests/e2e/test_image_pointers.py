@@ -6,6 +6,7 @@ forbids). The reload that brings it in restarts the state (new layout), so nothi
 library yet. The next code edit unloads the library that literal lives in: the host must report the
 pointer (its offset in the block, that it points into read-only data, the text) in the log, as a JSON
 event, and on the overlay, and the game keeps running.
+ASAN_SCENARIO, ASAN_GAME_SCENARIO: also run with the sanitizer build of the host and a sanitized game.
 """
 import os
 

@@ -3,7 +3,8 @@
 The autopilot plays NEON SWARM; editing the line of code that launches a bullet must change the speed
 of the bullets it fires (reported in the game's stats) without restarting anything. (BULLET_SPEED
 itself is a TWEAK() constant that changes without a rebuild: test_tweak.py covers that path.)
-ASAN_SCENARIO: build.sh also runs this file against the sanitizer build of the host.
+ASAN_SCENARIO: build.sh also runs this file against the sanitizer build of the host; ASAN_GAME_SCENARIO: with
+the game library it rebuilds sanitized too (ASan + UBSan), so a report from either fails the test.
 """
 import os
 
