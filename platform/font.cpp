@@ -23,6 +23,15 @@ static void font_white_only(FontBake *fb)
     fb->white_x = fb->white_y = 0;
 }
 
+static std::string signal_text(int sig)
+{
+    static const struct { int no; const char *name; } NAMES[] = {
+        { 4, "SIGILL" }, { 6, "SIGABRT" }, { 7, "SIGBUS" }, { 8, "SIGFPE" }, { 9, "SIGKILL" }, { 11, "SIGSEGV" },
+        { 15, "SIGTERM" }, { 24, "SIGXCPU: out of CPU time" } };
+    for (const auto &n : NAMES) if (n.no == sig) return "signal " + std::to_string(sig) + ", " + n.name;
+    return "signal " + std::to_string(sig);
+}
+
 /* Runs font_bake on path and waits for it; "" and the baked bytes in *out, or why not. */
 static std::string font_run_baker(const std::string &path, int seq, std::vector<unsigned char> *out)
 {
@@ -62,7 +71,7 @@ static std::string font_run_baker(const std::string &path, int seq, std::vector<
     } else if (ended < 0) {
         why = std::string("lost track of font_bake: ") + os_error_text();
     } else if (sig) {
-        snprintf(b, sizeof b, "font_bake crashed reading it (signal %d): the font is damaged or crafted", sig);
+        snprintf(b, sizeof b, "font_bake crashed reading it (%s): the font is damaged or crafted", signal_text(sig).c_str());
         why = b;
     } else if (code != 0) {
         why = said.empty() ? "font_bake failed (exit " + std::to_string(code) + ")" : said;

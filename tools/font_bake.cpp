@@ -22,8 +22,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef _WIN32
+#include <process.h>
+#define getpid _getpid
+#else
 #include <sys/resource.h>
 #include <unistd.h>
+#endif
 
 #include <algorithm>
 #include <string>
@@ -121,19 +126,25 @@ static bool read_file(const char *path, std::vector<unsigned char> *out, std::st
     return true;
 }
 
-static void limit(int resource, rlim_t value)
+/* CPU seconds and bytes of address space; on Windows only the host's timeout applies. */
+static void limit_self(long cpu_seconds, unsigned long long bytes)
 {
+#ifdef _WIN32
+    (void)cpu_seconds; (void)bytes;
+#else
     struct rlimit r;
-    r.rlim_cur = r.rlim_max = value;
-    setrlimit(resource, &r);
+    r.rlim_cur = r.rlim_max = (rlim_t)cpu_seconds;
+    setrlimit(RLIMIT_CPU, &r);
+    r.rlim_cur = r.rlim_max = (rlim_t)bytes;
+    setrlimit(RLIMIT_AS, &r);
+#endif
 }
 
 int main(int argc, char **argv)
 {
     if (argc != 3) { fprintf(stderr, "usage: font_bake <font.ttf> <out.thfb>\n"); return 2; }
     g_path = argv[1];
-    limit(RLIMIT_CPU, 20);
-    limit(RLIMIT_AS, (rlim_t)2 << 30);
+    limit_self(20, 2ull << 30);
 
     std::vector<unsigned char> ttf;
     std::string why;
