@@ -30,11 +30,13 @@ static constexpr auto BRUTE_SPEED         = TWEAK(70.0f);
 static constexpr auto BRUTE_HP            = TWEAK(14.0f);
 static constexpr auto BRUTE_SPLITS_INTO   = TWEAK(3);        /* drones */
 static constexpr auto WAVE_SPEEDUP        = TWEAK(0.10f);    /* enemies move, charge and fire this much faster per wave */
+static constexpr auto HUNT_SPEEDUP        = TWEAK(1.6f);     /* the last few of a wave move this much faster */
 
 static constexpr auto GEM_MAGNET_RANGE    = TWEAK(170.0f);
 static constexpr auto PICKUP_SECONDS      = TWEAK(9.0f);
 static constexpr auto HEART_DROP_CHANCE   = TWEAK(0.05f);
 static constexpr auto SPAWN_WARNING       = TWEAK(0.9f);     /* seconds a spawn marker shows before the enemy */
+static constexpr auto KILL_SHAKE          = TWEAK(0.3f);     /* trauma a kill adds (a brute's is doubled) */
 
 static constexpr auto PLAYER_BULLET_COLOR = TWEAK_COLOR(0x9FF4FFFF);
 static constexpr auto DRONE_COLOR         = TWEAK_COLOR(0xFF4FD8FF);
@@ -43,7 +45,10 @@ static constexpr auto DASHER_COLOR        = TWEAK_COLOR(0xFFE14AFF);
 static constexpr auto BRUTE_COLOR         = TWEAK_COLOR(0xFF3B3BFF);
 
 /* ---------------------------------------------------------------- helpers */
-static float wave_pressure(GameState *gs) { return 1.0f + WAVE_SPEEDUP * (float)(gs->wave > 1 ? gs->wave - 1 : 0); }
+static float wave_pressure(GameState *gs)
+{
+    return (1.0f + WAVE_SPEEDUP * (float)(gs->wave > 1 ? gs->wave - 1 : 0)) * (stragglers_hunt(gs) ? HUNT_SPEEDUP : 1.0f);
+}
 
 static Entity *entity_get(GameState *gs, thh_handle h)
 {
@@ -104,7 +109,7 @@ static void damage_enemy(GameState *gs, Entity *e, float amount, v2 push)
     uint32_t c = COLORS[e->type];
     fx_burst(gs, e->pos, e->type == ENTITY_BRUTE ? 60 : 22, 0xFFFFFFFF, c & 0xFFFFFF00u, 80, e->type == ENTITY_BRUTE ? 520 : 380, 14, 0.55f);
     fx_ring(gs, e->pos, e->radius, e->radius * 4.5f, 0.35f, c);
-    fx_shake(gs, e->type == ENTITY_BRUTE ? 0.6f : 0.18f);
+    fx_shake(gs, e->type == ENTITY_BRUTE ? 2 * KILL_SHAKE : KILL_SHAKE);
     gs->hitstop = e->type == ENTITY_BRUTE ? 0.09f : 0.025f;
     score_kill(gs, e, POINTS[e->type]);
     if (e->type == ENTITY_BRUTE) {
@@ -213,7 +218,8 @@ static void shooter_update(GameState *gs, Entity *e, float dt)
     v2 to = v2_sub(pl->pos, e->pos);
     float dist = v2_len(to);
     v2 d = v2_norm(to);
-    float radial = dist > SHOOTER_RANGE + 40 ? 1.0f : dist < SHOOTER_RANGE - 40 ? -1.0f : 0.0f;
+    float range = stragglers_hunt(gs) ? SHOOTER_RANGE * 0.5f : SHOOTER_RANGE;   /* a straggler closes in */
+    float radial = dist > range + 40 ? 1.0f : dist < range - 40 ? -1.0f : 0.0f;
     float strafe = (thh_index(e->self) & 1) ? 0.6f : -0.6f;
     steer(e, v2_scale(v2_norm(v2_add(v2_scale(d, radial), v2_scale(v2_perp(d), strafe))), SHOOTER_SPEED * wave_pressure(gs)), 500, dt);
     e->angle = face(d);
@@ -236,7 +242,7 @@ static void dasher_update(GameState *gs, Entity *e, float dt)
     e->prev_angle = e->angle;
     e->timer -= dt;
     if (e->phase == 0) {
-        steer(e, v2_scale(dir_to(e->pos, target), 90), 400, dt);
+        steer(e, v2_scale(dir_to(e->pos, target), 90 * wave_pressure(gs)), 400, dt);
         e->angle = face(dir_to(e->pos, target));
         if (e->timer <= 0) { e->phase = 1; e->timer = DASHER_AIM_SECONDS; }
     } else if (e->phase == 1) {
@@ -323,7 +329,7 @@ static void pickup_update(GameState *gs, Entity *e, float dt)
                 fx_ring(gs, pl->pos, 10, 60, 0.3f, 0x5CFF7AFF);
                 sfx(gs, SND_HEALTH, e->pos);
             } else {
-                gs->score += 5 * gs->multiplier;
+                score_add(gs, 5 * gs->multiplier);
                 fx_burst(gs, e->pos, 5, 0xD8B0FFFF, 0x8A4FFF00, 40, 140, 7, 0.25f);
                 sfx(gs, SND_GEM, e->pos);
             }

@@ -47,6 +47,8 @@ static int     world_sweep_walls(GameState *gs, v2 from, v2 to, float radius, fl
 static Entity *world_sweep_enemies(GameState *gs, v2 from, v2 to, float radius, float *t);
 static int     world_sweep_circle(v2 from, v2 to, float radius, v2 center, float center_radius, float *t);
 static int     world_blocked(GameState *gs, v2 at, float radius);
+static int     score_add(GameState *gs, int points);
+static int     stragglers_hunt(GameState *gs);
 
 #include "fx.cpp"
 #include "sound.cpp"
@@ -72,8 +74,10 @@ static void game_init(GameState *gs, GameMemory *mem, const PlatformAPI *pf)
     gs->cam = gs->prev_cam = v2_make(ARENA_W / 2, ARENA_H / 2);
     gs->aim = v2_make(1, 0);
     gs->mode = MODE_TITLE;
+    gs->mouse_idle = 1e6f;
     gs->initialized = 1;
-    pf->log(LOG_INFO, "NEON SWARM started");
+    best_load(gs, pf);
+    pf->log(LOG_INFO, "NEON SWARM started (best %d)", gs->best_score);
 }
 
 static GAME_LOAD(game_load)
@@ -81,6 +85,7 @@ static GAME_LOAD(game_load)
     thtw_set_hook(pf->tweak);   /* every entry point: a reload resets the library's globals */
     for (int i = 0; i < SPR_COUNT; i++) g_sprite_ids[i] = game_sprite_id(SPRITE_NAMES[i]);
     sound_load(pf);
+    pf->set_title("NEON SWARM");
     GameState *gs = game_state(mem);
     if (!gs->initialized) game_init(gs, mem, pf);
     else world_init(gs);
@@ -132,12 +137,41 @@ static void play_step(GameState *gs, float dt, const PlatformAPI *pf)
         gs->mode = MODE_GAMEOVER;
         gs->mode_time = -1.2f;   /* let the explosion play before the screen */
         gs->deaths++;
-        if (gs->score > gs->best_score) gs->best_score = gs->score;
-        char f[96];
-        snprintf(f, sizeof f, "\"score\":%d,\"wave\":%d,\"best\":%d", gs->score, gs->wave, gs->best_score);
+        gs->paused = 0;
+        best_save(gs, pf);
+        char f[128];
+        snprintf(f, sizeof f, "\"score\":%d,\"wave\":%d,\"best\":%d,\"new_best\":%s", gs->score, gs->wave, gs->best_score,
+                 gs->score > gs->best_before_run ? "true" : "false");
         pf->event("player_died", f);
         sfx_ui(SND_GAME_OVER);
     }
+}
+
+/* The pause menu: Esc / Start opens and closes it; up/down (or the mouse) picks, Enter / A / click chooses. */
+static void pause_open(GameState *gs, const PlatformAPI *pf)
+{
+    gs->paused = 1;
+    gs->pause_item = PAUSE_RESUME;
+    gs->pause_time = 0;
+    pf->event("pause", "\"on\":true");
+}
+
+static void pause_update(GameState *gs, const GameInput *in, const PlatformAPI *pf)
+{
+    gs->pause_time += in->dt;
+    int up = in->pressed[KEY_UP] || in->pressed[KEY_W] || in->pressed[KEY_PAD_UP];
+    int down = in->pressed[KEY_DOWN] || in->pressed[KEY_S] || in->pressed[KEY_PAD_DOWN] || in->pressed[KEY_TAB];
+    gs->pause_item = (gs->pause_item + PAUSE_ITEM_COUNT + down - up) % PAUSE_ITEM_COUNT;
+    int hovered = pause_item_at(pf, gs->mouse);
+    if (hovered >= 0 && gs->mouse_idle == 0) gs->pause_item = hovered;
+    int choose = in->pressed[KEY_ENTER] || in->pressed[KEY_SPACE] || in->pressed[KEY_PAD_A] ||
+                 (in->pressed[KEY_MOUSE_LEFT] && hovered >= 0);
+    if (in->pressed[KEY_ESCAPE] || in->pressed[KEY_PAD_START] || in->pressed[KEY_PAD_B]) { choose = 1; gs->pause_item = PAUSE_RESUME; }
+    if (!choose) return;
+    gs->paused = 0;
+    pf->event("pause", "\"on\":false");
+    if (gs->pause_item == PAUSE_RESTART) { best_save(gs, pf); run_start(gs, pf); }
+    else if (gs->pause_item == PAUSE_QUIT) { best_save(gs, pf); pf->event("quit_from_menu", ""); pf->quit(); }
 }
 
 static GAME_UPDATE(game_update)
@@ -147,14 +181,24 @@ static GAME_UPDATE(game_update)
     if (!gs->initialized) game_init(gs, mem, pf);
     float dt = in->dt;
     gs->steps++;
-    gs->mode_time += dt;
+    v2 mouse = v2_make(in->mouse_x, in->mouse_y);
+    int clicked = in->down[KEY_MOUSE_LEFT] || in->down[KEY_MOUSE_RIGHT];
+    gs->mouse_idle = (v2_dist(mouse, gs->mouse) > 0.5f || clicked) ? 0 : gs->mouse_idle + dt;
+    gs->mouse = mouse;
     if (in->pressed[KEY_F10]) gs->autopilot = !gs->autopilot;
+    if (gs->paused) { pause_update(gs, in, pf); return; }   /* nothing moves behind the menu */
+    if (gs->mode == MODE_PLAY && (in->focus_lost || in->pressed[KEY_ESCAPE] || in->pressed[KEY_PAD_START])) {
+        pause_open(gs, pf);
+        return;
+    }
+    gs->mode_time += dt;
     if (in->pressed[KEY_F3] && gs->mode == MODE_PLAY) wave_swarm(gs);
     int start = in->pressed[KEY_ENTER] || in->pressed[KEY_PAD_START] || (gs->autopilot && gs->mode_time > 1.5f);
     g_controls = gs->autopilot ? bot_controls(gs, dt) : read_controls(gs, in, pf);
     switch (gs->mode) {
     case MODE_TITLE:
-        if (start) run_start(gs, pf);
+        if (in->pressed[KEY_ESCAPE]) { pf->event("quit_from_menu", ""); pf->quit(); }
+        else if (start) run_start(gs, pf);
         break;
     case MODE_PLAY:
         play_step(gs, dt, pf);
@@ -162,7 +206,8 @@ static GAME_UPDATE(game_update)
     case MODE_GAMEOVER:
         g_controls = Controls();
         play_step(gs, dt, pf);   /* the world keeps moving behind the screen */
-        if (start && gs->mode_time > 0.8f) run_start(gs, pf);
+        if (in->pressed[KEY_ESCAPE] && gs->mode_time > 0.3f) { gs->mode = MODE_TITLE; gs->mode_time = 0; }
+        else if (start && gs->mode_time > 0.8f) run_start(gs, pf);
         break;
     }
     fx_update(gs, dt);
@@ -189,10 +234,13 @@ static GAME_RENDER(game_render)
     if (pf->debug_draw) world_debug_draw(gs, pf);
     if (gs->mode == MODE_TITLE) title_draw(gs, pf);
     else {
+        if (gs->mode == MODE_PLAY) offscreen_markers_draw(gs, alpha, pf);
         hud_draw(gs, pf);
         wave_banner_draw(gs, pf);
         if (gs->mode == MODE_GAMEOVER && gs->mode_time > 0) gameover_draw(gs, pf);
     }
+    if (gs->paused) pause_draw(gs, pf);
+    crosshair_draw(gs, alpha, pf);
 }
 
 static GAME_STATS(game_stats)
@@ -209,10 +257,10 @@ static GAME_STATS(game_stats)
     }
     return snprintf(buf, (size_t)cap,
                     "\"mode\":%u,\"steps\":%llu,\"entities\":%u,\"enemies\":%d,\"particles\":%u,\"score\":%d,\"best\":%d,"
-                    "\"wave\":%d,\"runs\":%d,\"deaths\":%d,\"player_handle\":%u,\"player_x\":%.2f,\"player_y\":%.2f,"
+                    "\"wave\":%d,\"wave_shown\":%d,\"enemies_left\":%d,\"paused\":%u,\"runs\":%d,\"deaths\":%d,\"player_handle\":%u,\"player_x\":%.2f,\"player_y\":%.2f,"
                     "\"player_hp\":%.0f,\"autopilot\":%u,\"bullet_speed\":%.1f",
                     gs->mode, (unsigned long long)gs->steps, thh_count(&gs->handles), enemies, gs->particle_count,
-                    gs->score, gs->best_score, gs->wave, gs->runs, gs->deaths, gs->player.value,
+                    gs->score, gs->best_score, gs->wave, wave_shown(gs), gs->enemies_left, gs->paused, gs->runs, gs->deaths, gs->player.value,
                     pl ? pl->pos.x : 0.0f, pl ? pl->pos.y : 0.0f, pl ? pl->hp : 0.0f, gs->autopilot, bullet_speed);
 }
 

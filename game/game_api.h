@@ -18,7 +18,7 @@
 #include <stdint.h>
 #include <stddef.h>
 
-#define GAME_API_VERSION 2   /* bump when anything in this header changes shape */
+#define GAME_API_VERSION 3   /* bump when anything in this header changes shape */
 
 /* ------------------------------------------------------------------ input */
 typedef enum GameKey {
@@ -52,7 +52,8 @@ typedef struct GameInput {
     float    mouse_x, mouse_y;  /* in game pixels (the logical resolution) */
     float    wheel;
     uint8_t  gamepad_connected;
-    uint8_t  pad_[7];
+    uint8_t  focus_lost;        /* 1 on the step the window lost the keyboard focus (a game pauses) */
+    uint8_t  pad_[6];
 } GameInput;
 
 /* ------------------------------------------------------------------ drawing */
@@ -153,6 +154,18 @@ typedef struct PlatformAPI {
     PLATFORM_SOUND_PLAYING((*sound_playing));
     PLATFORM_SOUND_BUS((*sound_bus));
     PLATFORM_SOUND_NAME((*sound_name));
+
+    /* Save data: small named blobs kept across runs in the user's data folder (SDL_GetPrefPath, or
+       the host's --save-dir). name is 1..64 of [A-Za-z0-9_-]. A save is written to a temporary file
+       and renamed into place, so a crash never leaves half a file. load returns the size, or -1 when
+       there is no such blob or the file is corrupt (the host then says which file, on screen and in
+       the log, and sets it aside); the game starts from its defaults either way. */
+    int      (*save)(const char *name, const void *data, int64_t size);   /* 1 written, 0 failed (logged) */
+    int64_t  (*load)(const char *name, void *dst, int64_t cap);
+
+    /* The window: its title (the game's name), and a request to end the session (the game's Quit). */
+    void     (*set_title)(const char *utf8);
+    void     (*quit)(void);
 
     int      view_width, view_height;   /* logical resolution in game pixels */
     int      debug_draw;                /* 1 while the collision debug view (F2) is on */

@@ -72,6 +72,7 @@ typedef struct Popup {       /* "+30" floating over a kill */
 } Popup;
 
 typedef enum GameMode { MODE_TITLE, MODE_PLAY, MODE_GAMEOVER } GameMode;
+typedef enum PauseItem { PAUSE_RESUME, PAUSE_RESTART, PAUSE_QUIT, PAUSE_ITEM_COUNT } PauseItem;
 typedef enum WavePhase { WAVE_BREAK, WAVE_SPAWNING, WAVE_FIGHTING } WavePhase;
 
 typedef struct GameState {
@@ -95,7 +96,16 @@ typedef struct GameState {
     uint32_t   wave_phase;    /* WavePhase */
     float      wave_timer;
     int32_t    wave_left_to_spawn;
+    int32_t    wave_total;    /* enemies this wave sends (brute splits add to it) */
+    int32_t    wave_killed;   /* of those, dead */
+    int32_t    enemies_left;  /* alive + warning markers + still to spawn, counted once a step */
+    float      wave_clock;    /* seconds since the wave's first spawn */
+    int32_t    pack_left;     /* spawns left in the current pack */
+    int32_t    pack_type;     /* EntityType of the current pack */
+    v2         pack_at;       /* where the current pack comes in */
     int32_t    score, best_score, multiplier, kills;
+    int32_t    best_before_run;/* the best when this run started: "NEW BEST" compares with it */
+    int32_t    best_saved;    /* the best last written to save data */
     float      multiplier_timer;
     int32_t    runs, deaths;
 
@@ -105,6 +115,11 @@ typedef struct GameState {
     v2         cam, prev_cam; /* camera centre in world units */
     v2         aim;           /* last aim direction */
     uint32_t   autopilot;     /* F10: the demo bot plays */
+    uint32_t   paused;        /* the pause menu is open (Esc, or the window lost focus) */
+    int32_t    pause_item;    /* PauseItem under the cursor */
+    float      pause_time;    /* seconds the menu has been open */
+    v2         mouse;         /* last mouse position, screen pixels */
+    float      mouse_idle;    /* seconds since the mouse last moved or clicked */
     float      bot_dodge_timer;
     v2         bot_dodge;
     uint32_t   music;         /* sound handle of the music loop (sound.cpp), 0 = none */

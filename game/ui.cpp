@@ -7,12 +7,33 @@ static constexpr auto UI_WARN      = TWEAK_COLOR(0xFF5C7AFF);
 static constexpr auto FLOOR_LINE   = TWEAK_COLOR(0x1B2433FF);
 static constexpr auto GRID         = TWEAK(64.0f);
 
-static void text_centered(const PlatformAPI *pf, const char *s, float cx, float y, float size, uint32_t color)
+/* Screen-space layers, bottom to top: edge markers, HUD panels, HUD text, then the menus on top. */
+enum {
+    UI_MARKERS = LAYER_HUD, UI_PANEL, UI_WORDS, UI_DIM_ALL, UI_MENU_PANEL, UI_MENU_WORDS, UI_CURSOR,
+};
+static constexpr auto UI_BACKING   = TWEAK_COLOR(0x070A12D0);
+static constexpr auto MARKER_INSET = TWEAK(26.0f);      /* pixels from the screen edge */
+
+static void text_at(const PlatformAPI *pf, const char *s, float x, float y, float size, uint32_t color, int layer)
+{
+    pf->draw_text(s, x, y, size, color, layer);
+}
+
+static void text_centered(const PlatformAPI *pf, const char *s, float cx, float y, float size, uint32_t color, int layer = UI_WORDS)
 {
     float w, h;
     pf->measure_text(s, size, &w, &h);
-    pf->draw_text(s, cx - w / 2, y, size, color, LAYER_HUD + 1);
+    pf->draw_text(s, cx - w / 2, y, size, color, layer);
 }
+
+/* A dark plate under HUD text with a thin accent edge: readable over walls, enemies and explosions. */
+static void panel(const PlatformAPI *pf, float x, float y, float w, float h, uint32_t accent, int layer = UI_PANEL)
+{
+    pf->draw_rect(x, y, w, h, UI_BACKING, layer);
+    pf->draw_rect(x, y + h - 2, w, 2, (accent & 0xFFFFFF00u) | 0x90u, layer);
+}
+
+static uint32_t with_alpha(uint32_t c, float a) { return (c & 0xFFFFFF00u) | (uint32_t)(255 * th_clampf(a, 0, 1) * ((c & 255) / 255.0f)); }
 
 static void floor_draw(GameState *gs, float alpha, const PlatformAPI *pf)
 {
@@ -29,32 +50,110 @@ static void hud_draw(GameState *gs, const PlatformAPI *pf)
 {
     char s[96];
     float W = (float)pf->view_width;
+    /* score, multiplier, best: top left */
+    panel(pf, 12, 10, 240, 112, gs->multiplier > 1 ? UI_ACCENT : UI_DIM);
     snprintf(s, sizeof s, "%d", gs->score);
-    pf->draw_text(s, 24, 16, 40, UI_TEXT, LAYER_HUD);
+    text_at(pf, s, 24, 14, 40, UI_TEXT, UI_WORDS);
     snprintf(s, sizeof s, "x%d", gs->multiplier);
-    pf->draw_text(s, 26, 62, 24, gs->multiplier > 1 ? UI_ACCENT : UI_DIM, LAYER_HUD);
+    text_at(pf, s, 26, 60, 24, gs->multiplier > 1 ? UI_ACCENT : UI_DIM, UI_WORDS);
     snprintf(s, sizeof s, "BEST %d", gs->best_score);
-    pf->draw_text(s, 26, 92, 16, UI_DIM, LAYER_HUD);
-    snprintf(s, sizeof s, "WAVE %d", gs->wave > 0 ? gs->wave : 1);
-    text_centered(pf, s, W / 2, 18, 28, UI_TEXT);
+    text_at(pf, s, 26, 92, 16, gs->score > 0 && gs->score >= gs->best_score ? UI_ACCENT : UI_DIM, UI_WORDS);
+    /* the wave and what is left of it: top centre */
+    panel(pf, W / 2 - 130, 10, 260, 78, stragglers_hunt(gs) ? UI_WARN : UI_ACCENT);
+    snprintf(s, sizeof s, "WAVE %d", wave_shown(gs));
+    text_centered(pf, s, W / 2, 14, 28, UI_TEXT);
+    if (gs->wave_phase == WAVE_BREAK) snprintf(s, sizeof s, "get ready");
+    else snprintf(s, sizeof s, "%s   %d left", THEME_NAMES[wave_theme(gs->wave)], gs->enemies_left);
+    text_centered(pf, s, W / 2, 50, 16, stragglers_hunt(gs) ? UI_WARN : UI_DIM);
+    float done = gs->wave_phase == WAVE_BREAK ? 1.0f : 1.0f - (float)gs->enemies_left / (float)(gs->wave_total > 0 ? gs->wave_total : 1);
+    pf->draw_rect(W / 2 - 110, 74, 220, 4, 0x2A3444FF, UI_WORDS);
+    pf->draw_rect(W / 2 - 110, 74, 220 * th_clampf(done, 0, 1), 4, UI_ACCENT, UI_WORDS);
+    /* hearts: top right */
+    int max_hp = (int)PLAYER_HP;
+    panel(pf, W - 24 - max_hp * 30, 10, max_hp * 30 + 12, 50, UI_WARN);
     Entity *pl = entity_get(gs, gs->player);
     int hp = pl ? (int)pl->hp : 0;
-    for (int i = 0; i < (int)PLAYER_HP; i++) {
+    for (int i = 0; i < max_hp; i++) {
         GameSprite h;
         memset(&h, 0, sizeof h);
         h.sprite = SPR(UI_HEART);
         h.x = W - 40 - i * 30;
-        h.y = 34;
+        h.y = 35;
         h.scale_x = h.scale_y = 1.2f;
         h.origin_x = h.origin_y = 0.5f;
         h.color = i < hp ? 0xFFFFFFFF : 0xFFFFFF30;
-        h.layer = LAYER_HUD;
+        h.layer = UI_WORDS;
         pf->draw_sprite(&h);
     }
-    if (gs->autopilot) text_centered(pf, "AUTOPILOT  (F10 to take over)", W / 2, (float)pf->view_height - 36, 16, UI_WARN);
+    if (gs->autopilot) {
+        panel(pf, W / 2 - 170, (float)pf->view_height - 44, 340, 32, UI_WARN);
+        text_centered(pf, "AUTOPILOT  (F10 to take over)", W / 2, (float)pf->view_height - 38, 16, UI_WARN);
+    }
 }
 
-/* Between waves the next wave's number springs in, then fades. */
+/* Enemies out of view show at the screen edge as a small copy of themselves with an arrow, so no
+   straggler is ever lost. */
+static void offscreen_markers_draw(GameState *gs, float alpha, const PlatformAPI *pf)
+{
+    float W = (float)pf->view_width, H = (float)pf->view_height;
+    v2 cam = v2_lerp(gs->prev_cam, gs->cam, alpha);
+    v2 top_left = v2_sub(cam, v2_make(W / 2, H / 2));
+    static const int SPRITE_OF[ENTITY_TYPE_COUNT] = { 0, SPR_DRONE, SPR_SHOOTER, SPR_DASHER, SPR_BRUTE };
+    int hunt = stragglers_hunt(gs);
+    float pulse = 1.0f + (hunt ? 0.25f * sinf(gs->mode_time * 10.0f) : 0.0f);
+    for (uint32_t i = 0; i < thh_count(&gs->handles); i++) {
+        Entity *e = &gs->entities[thh_index(thh_at(&gs->handles, i))];
+        if (e->dead || !is_enemy(e->type)) continue;
+        v2 p = v2_sub(e->pos, top_left);
+        if (p.x > -e->radius && p.x < W + e->radius && p.y > -e->radius && p.y < H + e->radius) continue;
+        v2 d = v2_sub(p, v2_make(W / 2, H / 2));
+        float sx = (W / 2 - MARKER_INSET) / th_maxf(fabsf(d.x), 1e-3f), sy = (H / 2 - MARKER_INSET) / th_maxf(fabsf(d.y), 1e-3f);
+        v2 at = v2_add(v2_make(W / 2, H / 2), v2_scale(d, th_minf(sx, sy)));
+        float far = th_clampf(1.0f - (v2_len(d) - W / 2) / 1400.0f, 0.45f, 1.0f);
+        GameSprite m;
+        memset(&m, 0, sizeof m);
+        m.sprite = g_sprite_ids[SPRITE_OF[e->type]];
+        m.x = at.x; m.y = at.y;
+        m.scale_x = m.scale_y = 0.55f * pulse * (e->type == ENTITY_BRUTE ? 0.7f : 1.0f);
+        m.origin_x = m.origin_y = 0.5f;
+        m.color = with_alpha(0xFFFFFFFF, far);
+        m.layer = UI_MARKERS;
+        pf->draw_sprite(&m);
+        v2 n = v2_norm(d);
+        GameSprite a = m;
+        a.sprite = SPR(FX_SPARK);
+        a.x = at.x + n.x * 16; a.y = at.y + n.y * 16;
+        a.scale_x = 1.4f; a.scale_y = 1.6f;
+        a.rotation = atan2f(n.y, n.x);
+        a.color = with_alpha(hunt ? UI_WARN : 0xFFFFFFFF, far);
+        pf->draw_sprite(&a);
+    }
+}
+
+/* The aim point: the mouse while it is in use, otherwise a reticle ahead of the ship. */
+static void crosshair_draw(GameState *gs, float alpha, const PlatformAPI *pf)
+{
+    v2 at;
+    Entity *pl = entity_get(gs, gs->player);
+    if (gs->mouse_idle < 3.0f) at = gs->mouse;
+    else if (gs->mode == MODE_PLAY && !gs->paused && pl && !pl->dead) {
+        v2 cam = v2_lerp(gs->prev_cam, gs->cam, alpha);
+        v2 p = v2_sub(v2_lerp(pl->prev_pos, pl->pos, alpha), v2_sub(cam, v2_make(pf->view_width / 2.0f, pf->view_height / 2.0f)));
+        at = v2_add(p, v2_scale(gs->aim, 120));
+    } else return;
+    const float gap = 5, len = 9;
+    struct { float x, y, w, h; } bars[4] = {
+        { at.x - gap - len, at.y - 1, len, 2 }, { at.x + gap, at.y - 1, len, 2 },
+        { at.x - 1, at.y - gap - len, 2, len }, { at.x - 1, at.y + gap, 2, len },
+    };
+    for (auto &b : bars) {
+        pf->draw_rect(b.x - 1, b.y - 1, b.w + 2, b.h + 2, 0x000000C0, UI_CURSOR);
+        pf->draw_rect(b.x, b.y, b.w, b.h, UI_ACCENT, UI_CURSOR + 1);
+    }
+    pf->draw_rect(at.x - 1, at.y - 1, 2, 2, UI_TEXT, UI_CURSOR + 1);
+}
+
+/* Between waves the next wave's number springs in on a band across the screen, then fades. */
 static void wave_banner_draw(GameState *gs, const PlatformAPI *pf)
 {
     if (gs->wave_phase != WAVE_BREAK || gs->mode != MODE_PLAY) return;
@@ -62,13 +161,15 @@ static void wave_banner_draw(GameState *gs, const PlatformAPI *pf)
     if (gs->wave == 0) t = 1.0f - gs->wave_timer;
     float size = 64 * th_ease_out_back(th_clampf(t * 2.5f, 0, 1));
     if (size < 4) return;
-    char s[32];
-    snprintf(s, sizeof s, "WAVE %d", gs->wave + 1);
-    uint32_t a = (uint32_t)(255 * th_clampf((1.0f - t) * 3.0f, 0, 1));
-    text_centered(pf, s, pf->view_width / 2.0f, pf->view_height / 2.0f - 120, size, (UI_ACCENT & 0xFFFFFF00u) | a);
+    float a = th_clampf((1.0f - t) * 3.0f, 0, 1);
+    float cy = pf->view_height / 2.0f - 120;
+    pf->draw_rect(0, cy - 14, (float)pf->view_width, 150, with_alpha(UI_BACKING, a), UI_PANEL);
+    char s[64];
+    snprintf(s, sizeof s, "WAVE %d  %s", gs->wave + 1, THEME_NAMES[wave_theme(gs->wave + 1)]);
+    text_centered(pf, s, pf->view_width / 2.0f, cy, size, with_alpha(UI_ACCENT, a));
     if (gs->wave > 0) {
         snprintf(s, sizeof s, "wave %d cleared  +%d", gs->wave, 50 * gs->wave);
-        text_centered(pf, s, pf->view_width / 2.0f, pf->view_height / 2.0f - 40, 22, (UI_TEXT & 0xFFFFFF00u) | a);
+        text_centered(pf, s, pf->view_width / 2.0f, cy + 84, 22, with_alpha(UI_TEXT, a));
     }
 }
 
@@ -76,14 +177,14 @@ static void title_draw(GameState *gs, const PlatformAPI *pf)
 {
     float cx = pf->view_width / 2.0f, y = 150;
     float pulse = 0.5f + 0.5f * sinf(gs->mode_time * 3.0f);
-    pf->draw_rect(0, 0, (float)pf->view_width, (float)pf->view_height, 0x05070C90, LAYER_HUD);
+    pf->draw_rect(0, 0, (float)pf->view_width, (float)pf->view_height, 0x05070CB0, UI_PANEL);
     text_centered(pf, "NEON SWARM", cx, y, 104, UI_ACCENT);
     text_centered(pf, "a twin-stick arena shooter", cx, y + 120, 24, UI_DIM);
     uint32_t prompt = (UI_TEXT & 0xFFFFFF00u) | (uint32_t)(120 + 135 * pulse);
     text_centered(pf, "press ENTER or START", cx, y + 220, 32, prompt);
     text_centered(pf, "move  WASD / left stick      aim  mouse / arrows / right stick", cx, y + 300, 18, UI_DIM);
     text_centered(pf, "fire  hold mouse / arrows / right stick      dash  SPACE / A", cx, y + 326, 18, UI_DIM);
-    text_centered(pf, "F10 lets the autopilot play      F1 engine overlay", cx, y + 352, 18, UI_DIM);
+    text_centered(pf, "Esc pause / quit      F11 fullscreen      F10 autopilot      F1 engine overlay", cx, y + 352, 18, UI_DIM);
     if (gs->best_score > 0) {
         char s[64];
         snprintf(s, sizeof s, "best %d", gs->best_score);
@@ -93,14 +194,62 @@ static void title_draw(GameState *gs, const PlatformAPI *pf)
 
 static void gameover_draw(GameState *gs, const PlatformAPI *pf)
 {
-    float cx = pf->view_width / 2.0f, y = 190;
+    float W = (float)pf->view_width, cx = W / 2.0f, y = 190;
     float t = th_clampf(gs->mode_time * 2, 0, 1);
-    pf->draw_rect(0, 0, (float)pf->view_width, (float)pf->view_height, (0x05070C00u | (uint32_t)(170 * t)), LAYER_HUD);
-    text_centered(pf, "GAME OVER", cx, y, 88 * th_ease_out_back(t), UI_WARN);
+    pf->draw_rect(0, 0, W, (float)pf->view_height, 0x05070C00u | (uint32_t)(150 * t), UI_DIM_ALL);
+    pf->draw_rect(cx - 330, y - 30, 660, 340, with_alpha(0x070A12F0, t), UI_MENU_PANEL);
+    pf->draw_rect(cx - 330, y - 30, 660, 3, with_alpha(UI_WARN, t), UI_MENU_PANEL);
+    text_centered(pf, "GAME OVER", cx, y, 88 * th_ease_out_back(t), UI_WARN, UI_MENU_WORDS);
     char s[96];
     snprintf(s, sizeof s, "score %d     wave %d", gs->score, gs->wave);
-    text_centered(pf, s, cx, y + 130, 32, UI_TEXT);
-    snprintf(s, sizeof s, gs->score >= gs->best_score && gs->score > 0 ? "NEW BEST!" : "best %d", gs->best_score);
-    text_centered(pf, s, cx, y + 180, 26, gs->score >= gs->best_score ? UI_ACCENT : UI_DIM);
-    if (gs->mode_time > 0.8f) text_centered(pf, "press ENTER or START to play again", cx, y + 260, 26, UI_TEXT);
+    text_centered(pf, s, cx, y + 130, 32, UI_TEXT, UI_MENU_WORDS);
+    int new_best = gs->score > gs->best_before_run;
+    if (new_best) snprintf(s, sizeof s, "NEW BEST!  (was %d)", gs->best_before_run);
+    else snprintf(s, sizeof s, "best %d", gs->best_score);
+    text_centered(pf, s, cx, y + 180, 26, new_best ? UI_ACCENT : UI_DIM, UI_MENU_WORDS);
+    if (gs->mode_time > 0.8f) {
+        text_centered(pf, "press ENTER or START to play again", cx, y + 240, 26, UI_TEXT, UI_MENU_WORDS);
+        text_centered(pf, "Esc for the title screen", cx, y + 276, 18, UI_DIM, UI_MENU_WORDS);
+    }
+}
+
+/* ---------------------------------------------------------------- the pause menu */
+static const char *const PAUSE_LABELS[PAUSE_ITEM_COUNT] = { "RESUME", "RESTART", "QUIT" };
+
+static void pause_item_rect(const PlatformAPI *pf, int i, float *x, float *y, float *w, float *h)
+{
+    *w = 320; *h = 48;
+    *x = pf->view_width / 2.0f - *w / 2;
+    *y = pf->view_height / 2.0f - 30 + i * 60.0f;
+}
+
+static int pause_item_at(const PlatformAPI *pf, v2 p)
+{
+    for (int i = 0; i < PAUSE_ITEM_COUNT; i++) {
+        float x, y, w, h;
+        pause_item_rect(pf, i, &x, &y, &w, &h);
+        if (p.x >= x && p.x < x + w && p.y >= y && p.y < y + h) return i;
+    }
+    return -1;
+}
+
+static void pause_draw(GameState *gs, const PlatformAPI *pf)
+{
+    float W = (float)pf->view_width, H = (float)pf->view_height, cx = W / 2;
+    pf->draw_rect(0, 0, W, H, 0x05070CB8, UI_DIM_ALL);
+    pf->draw_rect(cx - 220, H / 2 - 190, 440, 390, 0x070A12F4, UI_MENU_PANEL);
+    pf->draw_rect(cx - 220, H / 2 - 190, 440, 3, UI_ACCENT, UI_MENU_PANEL);
+    text_centered(pf, "PAUSED", cx, H / 2 - 170, 72, UI_ACCENT, UI_MENU_WORDS);
+    for (int i = 0; i < PAUSE_ITEM_COUNT; i++) {
+        float x, y, w, h;
+        pause_item_rect(pf, i, &x, &y, &w, &h);
+        int on = i == gs->pause_item;
+        if (on) {
+            float glow = 0.75f + 0.25f * sinf(gs->pause_time * 6.0f);
+            pf->draw_rect(x, y, w, h, with_alpha(0x1E5A6AFF, glow), UI_MENU_PANEL);
+            pf->draw_rect(x, y, 4, h, UI_ACCENT, UI_MENU_PANEL);
+        }
+        text_centered(pf, PAUSE_LABELS[i], cx, y + 8, 30, on ? UI_TEXT : UI_DIM, UI_MENU_WORDS);
+    }
+    text_centered(pf, "up/down choose   Enter select   Esc resume", cx, H / 2 + 170, 16, UI_DIM, UI_MENU_WORDS);
 }

@@ -1,13 +1,22 @@
-/* waves.cpp - the arena, the run, and difficulty that rises wave by wave. */
+/* waves.cpp - the arena, the run, and a rhythm that rises: a short breath between waves, then packs
+   of one enemy kind arriving together from just off screen, a new kind introduced every early wave,
+   every fifth wave a swarm. The last few enemies of a wave stop keeping their distance and come for
+   the player (no hunting for stragglers), and a wave that drags on is overrun by the next. */
 
 static constexpr auto WAVE_BREAK_SECONDS   = TWEAK(2.5f);
-static constexpr auto WAVE_BASE_ENEMIES    = TWEAK(6);
-static constexpr auto WAVE_MORE_PER_WAVE   = TWEAK(4);
-static constexpr auto SPAWN_INTERVAL_START = TWEAK(0.55f);   /* seconds between spawns in wave 1 */
-static constexpr auto SPAWN_INTERVAL_MIN   = TWEAK(0.18f);
+static constexpr auto WAVE_BASE_ENEMIES    = TWEAK(12);
+static constexpr auto WAVE_MORE_PER_WAVE   = TWEAK(6);
+static constexpr auto PACK_SPACING         = TWEAK(0.12f);   /* seconds between spawns inside a pack */
+static constexpr auto PACK_INTERVAL_START  = TWEAK(2.0f);    /* seconds between packs in wave 1 */
+static constexpr auto PACK_INTERVAL_MIN    = TWEAK(0.8f);
+static constexpr auto PACK_DISTANCE        = TWEAK(560.0f);  /* from the player: just off screen */
 static constexpr auto SPAWN_MIN_DISTANCE   = TWEAK(380.0f);  /* from the player */
+static constexpr auto STRAGGLERS           = TWEAK(3);       /* this few left: they hunt the player */
+static constexpr auto WAVE_OVERRUN_SECONDS = TWEAK(30.0f);   /* after the last spawn, the next wave comes anyway */
 static constexpr auto MULTIPLIER_MAX       = TWEAK(8);
 static constexpr auto KILLS_PER_MULTIPLIER = TWEAK(6);
+
+static const char *const SAVE_NAME = "best";   /* the save-data blob with the best score */
 
 static void arena_build(GameState *gs)
 {
@@ -30,6 +39,50 @@ static void arena_build(GameState *gs)
     }
 }
 
+/* ---------------------------------------------------------------- save data: the best score */
+typedef struct SaveBest { uint32_t magic, version; int32_t best, runs; } SaveBest;
+enum { SAVE_MAGIC = 0x5453454Eu /* "NEST" */, SAVE_VERSION = 1 };
+
+static void best_load(GameState *gs, const PlatformAPI *pf)
+{
+    SaveBest sb;
+    memset(&sb, 0, sizeof sb);
+    int64_t n = pf->load(SAVE_NAME, &sb, sizeof sb);
+    if (n < 0) return;   /* none yet, or corrupt (the host said which file): start from 0 */
+    if (n != (int64_t)sizeof sb || sb.magic != SAVE_MAGIC || sb.version != SAVE_VERSION || sb.best < 0) {
+        pf->log(LOG_WARN, "save data '%s' is not a NEON SWARM best score (%lld bytes): starting from 0", SAVE_NAME, (long long)n);
+        return;
+    }
+    gs->best_score = gs->best_saved = sb.best;
+}
+
+static void best_save(GameState *gs, const PlatformAPI *pf)
+{
+    if (gs->best_score <= gs->best_saved) return;
+    SaveBest sb;
+    memset(&sb, 0, sizeof sb);
+    sb.magic = SAVE_MAGIC;
+    sb.version = SAVE_VERSION;
+    sb.best = gs->best_score;
+    sb.runs = gs->runs;
+    if (pf->save(SAVE_NAME, &sb, sizeof sb)) gs->best_saved = gs->best_score;
+}
+
+/* Points count only while the player is alive: bullets still flying after death score nothing. */
+static int scoring(GameState *gs)
+{
+    Entity *pl = entity_get(gs, gs->player);
+    return gs->mode == MODE_PLAY && pl && !pl->dead;
+}
+
+static int score_add(GameState *gs, int points)
+{
+    if (!scoring(gs)) return 0;
+    gs->score += points;
+    if (gs->score > gs->best_score) gs->best_score = gs->score;
+    return 1;
+}
+
 static void run_start(GameState *gs, const PlatformAPI *pf)
 {
     thh_clear(&gs->handles);
@@ -45,6 +98,10 @@ static void run_start(GameState *gs, const PlatformAPI *pf)
     gs->wave = 0;
     gs->wave_phase = WAVE_BREAK;
     gs->wave_timer = 1.0f;
+    gs->wave_total = gs->wave_killed = gs->enemies_left = 0;
+    gs->pack_left = 0;
+    gs->paused = 0;
+    gs->best_before_run = gs->best_score;
     gs->score = 0;
     gs->kills = 0;
     gs->multiplier = 1;
@@ -61,8 +118,9 @@ static void run_start(GameState *gs, const PlatformAPI *pf)
 
 static void score_kill(GameState *gs, Entity *e, int points)
 {
+    gs->wave_killed++;
     int gained = points * gs->multiplier;
-    gs->score += gained;
+    if (!score_add(gs, gained)) return;
     gs->kills++;
     if (gs->kills % KILLS_PER_MULTIPLIER == 0 && gs->multiplier < MULTIPLIER_MAX) gs->multiplier++;
     static const uint32_t COLORS[] = { 0xFFFFFFFF, 0xFF9BEAFF, 0xFFC08AFF, 0xFFF08AFF, 0xFF8A8AFF };
@@ -79,32 +137,121 @@ static int enemies_alive(GameState *gs)
     return n;
 }
 
-static EntityType wave_pick_enemy(GameState *gs)
+/* What a wave is about. Early waves introduce one kind each; later ones cycle, every fifth a swarm. */
+typedef enum WaveTheme { THEME_DRONES, THEME_SHOOTERS, THEME_DASHERS, THEME_BRUTES, THEME_SWARM, THEME_MIXED } WaveTheme;
+static const char *const THEME_NAMES[] = { "DRONES", "GUNNERS", "CHARGERS", "BRUTES", "SWARM", "EVERYTHING" };
+
+static WaveTheme wave_theme(int wave)
 {
-    int w = gs->wave;
-    float shooter = w >= 2 ? 0.10f + 0.03f * w : 0;
-    float dasher = w >= 3 ? 0.08f + 0.03f * w : 0;
-    float brute = w >= 4 ? 0.04f + 0.01f * w : 0;
-    float r = th_rng_f01(&gs->rng);
-    if (r < brute) return ENTITY_BRUTE;
-    if (r < brute + dasher) return ENTITY_DASHER;
-    if (r < brute + dasher + shooter) return ENTITY_SHOOTER;
-    return ENTITY_DRONE;
+    if (wave <= 5) return (WaveTheme)(wave - 1 < 0 ? 0 : wave - 1);
+    static const WaveTheme CYCLE[5] = { THEME_SWARM, THEME_MIXED, THEME_SHOOTERS, THEME_DASHERS, THEME_BRUTES };
+    return CYCLE[wave % 5];
 }
 
-static void wave_spawn_one(GameState *gs)
+static int wave_size(int wave)
 {
-    Entity *pl = entity_get(gs, gs->player);
-    v2 at = v2_make(ARENA_W / 2, ARENA_H / 2);
-    for (int tries = 0; tries < 30; tries++) {
-        at = v2_make(th_rng_range(&gs->rng, 100, ARENA_W - 100), th_rng_range(&gs->rng, 100, ARENA_H - 100));
-        if ((!pl || v2_dist(at, pl->pos) > SPAWN_MIN_DISTANCE) && !world_blocked(gs, at, 40)) break;
+    int n = WAVE_BASE_ENEMIES + WAVE_MORE_PER_WAVE * (wave - 1);
+    return wave_theme(wave) == THEME_SWARM ? n * 3 / 2 : n;
+}
+
+/* One pack is one kind: a cloud of drones, a line of gunners, a pair of chargers, a brute and escort. */
+static EntityType pack_kind(GameState *gs)
+{
+    int w = gs->wave;
+    float r = th_rng_f01(&gs->rng);
+    switch (wave_theme(w)) {
+    case THEME_DRONES:   return ENTITY_DRONE;
+    case THEME_SWARM:    return r < 0.85f ? ENTITY_DRONE : ENTITY_DASHER;
+    case THEME_SHOOTERS: return r < 0.55f ? ENTITY_SHOOTER : ENTITY_DRONE;
+    case THEME_DASHERS:  return r < 0.5f ? ENTITY_DASHER : r < 0.8f ? ENTITY_DRONE : (w > 3 ? ENTITY_SHOOTER : ENTITY_DRONE);
+    case THEME_BRUTES:   return r < 0.3f ? ENTITY_BRUTE : r < 0.65f ? ENTITY_DRONE : r < 0.85f ? ENTITY_SHOOTER : ENTITY_DASHER;
+    default:             return r < 0.15f ? ENTITY_BRUTE : r < 0.4f ? ENTITY_SHOOTER : r < 0.65f ? ENTITY_DASHER : ENTITY_DRONE;
     }
+}
+
+static int pack_size(GameState *gs, EntityType kind)
+{
+    int grow = gs->wave / 3;
+    switch (kind) {
+    case ENTITY_DRONE:   return 4 + grow + (int)th_rng_range(&gs->rng, 0, 3);
+    case ENTITY_SHOOTER: return 2 + grow / 2;
+    case ENTITY_DASHER:  return 2 + grow / 2;
+    default:             return 1;
+    }
+}
+
+static void spawn_marker(GameState *gs, v2 at, EntityType kind)
+{
     Entity *s = entity_spawn(gs, ENTITY_SPAWNER, at);
     if (!s) return;
-    s->spawn_type = wave_pick_enemy(gs);
+    s->spawn_type = kind;
     s->timer = SPAWN_WARNING;
     s->radius = 1;
+}
+
+/* A pack comes in just beyond the edge of the view, where the player can see the markers by turning. */
+static void pack_begin(GameState *gs)
+{
+    Entity *pl = entity_get(gs, gs->player);
+    v2 centre = pl ? pl->pos : v2_make(ARENA_W / 2, ARENA_H / 2);
+    v2 at = centre;
+    for (int tries = 0; tries < 40; tries++) {
+        at = v2_add(centre, v2_scale(th_rng_unit_v2(&gs->rng), PACK_DISTANCE * th_rng_range(&gs->rng, 0.8f, 1.3f)));
+        at.x = th_clampf(at.x, 140, ARENA_W - 140);
+        at.y = th_clampf(at.y, 140, ARENA_H - 140);
+        if (v2_dist(at, centre) > SPAWN_MIN_DISTANCE && !world_blocked(gs, at, 60)) break;
+    }
+    gs->pack_at = at;
+    EntityType kind = pack_kind(gs);
+    gs->pack_left = pack_size(gs, kind);
+    if (gs->pack_left > gs->wave_left_to_spawn) gs->pack_left = gs->wave_left_to_spawn;
+    gs->pack_type = kind;
+}
+
+static void pack_spawn_one(GameState *gs)
+{
+    v2 at = gs->pack_at;
+    for (int tries = 0; tries < 12; tries++) {
+        at = v2_add(gs->pack_at, v2_scale(th_rng_unit_v2(&gs->rng), th_rng_range(&gs->rng, 0, 110)));
+        Entity *pl = entity_get(gs, gs->player);
+        if ((!pl || v2_dist(at, pl->pos) > SPAWN_MIN_DISTANCE * 0.8f) && !world_blocked(gs, at, 30)) break;
+    }
+    spawn_marker(gs, at, (EntityType)gs->pack_type);
+    gs->pack_left--;
+    gs->wave_left_to_spawn--;
+}
+
+static int enemies_alive(GameState *gs)
+{
+    int n = 0;
+    for (uint32_t i = 0; i < thh_count(&gs->handles); i++) {
+        Entity *e = &gs->entities[thh_index(thh_at(&gs->handles, i))];
+        n += !e->dead && (is_enemy(e->type) || e->type == ENTITY_SPAWNER);
+    }
+    return n;
+}
+
+/* The last few of a wave come for the player instead of keeping their distance. */
+static int stragglers_hunt(GameState *gs)
+{
+    return gs->wave_phase == WAVE_FIGHTING && gs->enemies_left > 0 && gs->enemies_left <= STRAGGLERS;
+}
+
+static void wave_begin(GameState *gs, const PlatformAPI *pf)
+{
+    gs->wave++;
+    gs->wave_phase = WAVE_SPAWNING;
+    gs->wave_left_to_spawn = wave_size(gs->wave);
+    gs->wave_total = gs->wave_left_to_spawn + enemies_alive(gs);   /* an overrun wave keeps its survivors */
+    gs->wave_killed = 0;
+    gs->wave_clock = 0;
+    gs->pack_left = 0;
+    gs->wave_timer = 0;
+    char f[160];
+    snprintf(f, sizeof f, "\"wave\":%d,\"enemies\":%d,\"theme\":\"%s\",\"score\":%d", gs->wave, gs->wave_left_to_spawn,
+             THEME_NAMES[wave_theme(gs->wave)], gs->score);
+    pf->event("wave_start", f);
+    sfx_ui(SND_WAVE_START);
 }
 
 /* F3, a stress test: a swarm of every kind at once. */
@@ -126,24 +273,33 @@ static void wave_swarm(GameState *gs)
 static void waves_update(GameState *gs, float dt, const PlatformAPI *pf)
 {
     gs->wave_timer -= dt;
+    gs->wave_clock += dt;
+    gs->enemies_left = enemies_alive(gs) + (gs->wave_phase == WAVE_SPAWNING ? gs->wave_left_to_spawn : 0);
+    if (gs->mode != MODE_PLAY) return;   /* after death the world moves on, the waves do not */
     if (gs->wave_phase == WAVE_BREAK) {
-        if (gs->wave_timer > 0) return;
-        gs->wave++;
-        gs->wave_phase = WAVE_SPAWNING;
-        gs->wave_left_to_spawn = WAVE_BASE_ENEMIES + WAVE_MORE_PER_WAVE * (gs->wave - 1);
-        gs->wave_timer = 0;
-        char f[96];
-        snprintf(f, sizeof f, "\"wave\":%d,\"enemies\":%d,\"score\":%d", gs->wave, gs->wave_left_to_spawn, gs->score);
-        pf->event("wave_start", f);
-        sfx_ui(SND_WAVE_START);
+        if (gs->wave_timer <= 0) wave_begin(gs, pf);
     } else if (gs->wave_phase == WAVE_SPAWNING) {
         if (gs->wave_timer > 0) return;
-        wave_spawn_one(gs);
-        gs->wave_timer = th_maxf(SPAWN_INTERVAL_MIN, SPAWN_INTERVAL_START - 0.04f * gs->wave);
-        if (--gs->wave_left_to_spawn <= 0) gs->wave_phase = WAVE_FIGHTING;
-    } else if (enemies_alive(gs) == 0) {
+        if (gs->pack_left <= 0) pack_begin(gs);
+        pack_spawn_one(gs);
+        if (gs->pack_left > 0) gs->wave_timer = PACK_SPACING;
+        else gs->wave_timer = th_maxf(PACK_INTERVAL_MIN, PACK_INTERVAL_START - 0.15f * (gs->wave - 1));
+        if (gs->wave_left_to_spawn <= 0) { gs->wave_phase = WAVE_FIGHTING; gs->wave_clock = 0; }
+    } else if (gs->enemies_left == 0) {
+        int bonus = 50 * gs->wave;
+        score_add(gs, bonus);
+        char f[96];
+        snprintf(f, sizeof f, "\"wave\":%d,\"bonus\":%d,\"score\":%d", gs->wave, bonus, gs->score);
+        pf->event("wave_cleared", f);
         gs->wave_phase = WAVE_BREAK;
         gs->wave_timer = WAVE_BREAK_SECONDS;
-        gs->score += 50 * gs->wave;
+    } else if (gs->wave_clock > WAVE_OVERRUN_SECONDS) {
+        wave_begin(gs, pf);   /* too slow: the next wave joins the survivors */
     }
+}
+
+/* The number the HUD shows: between waves, the one about to start (as the banner does). */
+static int wave_shown(GameState *gs)
+{
+    return gs->wave_phase == WAVE_BREAK ? gs->wave + 1 : gs->wave > 1 ? gs->wave : 1;
 }
