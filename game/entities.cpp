@@ -23,18 +23,19 @@ static constexpr auto SHOOTER_RANGE       = TWEAK(330.0f);   /* distance it trie
 static constexpr auto SHOOTER_FIRE_EVERY  = TWEAK(1.9f);
 static constexpr auto SHOOTER_HP          = TWEAK(3.0f);
 static constexpr auto ENEMY_BULLET_SPEED  = TWEAK(330.0f);
+static constexpr auto SHOOTER_SPREAD_WAVE = TWEAK(5);        /* from this wave on, gunners fire three at once */
 static constexpr auto DASHER_AIM_SECONDS  = TWEAK(0.65f);
 static constexpr auto DASHER_SPEED        = TWEAK(880.0f);
 static constexpr auto DASHER_HP           = TWEAK(2.0f);
 static constexpr auto BRUTE_SPEED         = TWEAK(70.0f);
 static constexpr auto BRUTE_HP            = TWEAK(14.0f);
 static constexpr auto BRUTE_SPLITS_INTO   = TWEAK(3);        /* drones */
-static constexpr auto WAVE_SPEEDUP        = TWEAK(0.10f);    /* enemies move, charge and fire this much faster per wave */
+static constexpr auto WAVE_SPEEDUP        = TWEAK(0.12f);    /* enemies move, charge and fire this much faster per wave */
 static constexpr auto HUNT_SPEEDUP        = TWEAK(1.6f);     /* the last few of a wave move this much faster */
 
 static constexpr auto GEM_MAGNET_RANGE    = TWEAK(170.0f);
 static constexpr auto PICKUP_SECONDS      = TWEAK(9.0f);
-static constexpr auto HEART_DROP_CHANCE   = TWEAK(0.05f);
+static constexpr auto HEART_DROP_CHANCE   = TWEAK(0.03f);
 static constexpr auto SPAWN_WARNING       = TWEAK(0.9f);     /* seconds a spawn marker shows before the enemy */
 static constexpr auto KILL_SHAKE          = TWEAK(0.3f);     /* trauma a kill adds (a brute's is doubled) */
 
@@ -226,8 +227,12 @@ static void shooter_update(GameState *gs, Entity *e, float dt)
     e->timer -= dt;
     if (e->timer <= 0 && dist < 700) {
         e->timer = SHOOTER_FIRE_EVERY / wave_pressure(gs);
-        Entity *b = entity_spawn(gs, ENTITY_ENEMY_BULLET, v2_add(e->pos, v2_scale(d, 24)));
-        if (b) { b->vel = v2_scale(d, ENEMY_BULLET_SPEED * wave_pressure(gs)); b->radius = 6; b->timer = 4.0f; }
+        int shots = gs->wave >= SHOOTER_SPREAD_WAVE ? 3 : 1;   /* later gunners fire a fan */
+        for (int k = 0; k < shots; k++) {
+            v2 dk = v2_from_angle(face(d) + (k - (shots - 1) * 0.5f) * 0.22f);
+            Entity *b = entity_spawn(gs, ENTITY_ENEMY_BULLET, v2_add(e->pos, v2_scale(dk, 24)));
+            if (b) { b->vel = v2_scale(dk, ENEMY_BULLET_SPEED * wave_pressure(gs)); b->radius = 6; b->timer = 4.0f; }
+        }
         fx_trail(gs, v2_add(e->pos, v2_scale(d, 24)), v2_scale(d, 80), 0xFFB060FF, 14);
         sfx(gs, SND_ENEMY_SHOOT, e->pos);
     }

@@ -221,16 +221,6 @@ static void pack_spawn_one(GameState *gs)
     gs->wave_left_to_spawn--;
 }
 
-static int enemies_alive(GameState *gs)
-{
-    int n = 0;
-    for (uint32_t i = 0; i < thh_count(&gs->handles); i++) {
-        Entity *e = &gs->entities[thh_index(thh_at(&gs->handles, i))];
-        n += !e->dead && (is_enemy(e->type) || e->type == ENTITY_SPAWNER);
-    }
-    return n;
-}
-
 /* The last few of a wave come for the player instead of keeping their distance. */
 static int stragglers_hunt(GameState *gs)
 {

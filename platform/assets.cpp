@@ -53,6 +53,7 @@ void asset_error(const std::string &file, const std::string &reason)
 {
     host_log(LOG_ERROR, "asset %s: %s", file.c_str(), reason.c_str());
     host_event("asset_error", "\"file\":\"%s\",\"reason\":\"%s\"", escaped(file).c_str(), escaped(reason).c_str());
+    notice_post(LOG_ERROR, "asset %s: %s", file.c_str(), reason.c_str());
 }
 
 bool same_file(const std::string &a, const std::string &b)

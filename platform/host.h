@@ -58,6 +58,7 @@ typedef struct Options {
     int         fast;            /* one fixed step per frame, no waiting for the clock */
     double      watchdog_s;
     int         window_w, window_h;
+    const char *save_dir;        /* --save-dir: where save data lives (default: the user's data folder) */
 } Options;
 
 typedef struct ScriptEvent { uint64_t step; int kind; int key; float a, b; } ScriptEvent;
@@ -311,5 +312,22 @@ void        sound_assets_shutdown(void);
 void        sound_require(const char *name);            /* the game uses this sound: report it if it has no file */
 int         sound_slot_of(uint32_t id);                 /* -1 if unknown */
 const char *sound_slot_name(int slot);
+
+/* ---------------------------------------------------------------- save data (savedata.cpp) */
+void        savedata_fill_api(PlatformAPI *pf);         /* save, load */
+const char *savedata_dir(void);                         /* the folder, once known ("" before the first use) */
+
+/* ---------------------------------------------------------------- the window (window.cpp) */
+void        window_attach(struct SDL_Window *win);      /* the window the services below act on */
+void        window_fill_api(PlatformAPI *pf);           /* set_title, quit */
+const char *window_title(void);                         /* what the game called itself ("" until it did) */
+void        window_toggle_fullscreen(void);             /* F11, Alt+Enter */
+int         window_handle_event(const union SDL_Event *e); /* 1 if the event was the window's (focus, keys) */
+int         window_take_focus_lost(void);               /* 1 once after the window lost focus */
+
+/* ---------------------------------------------------------------- on-screen notices (notice.cpp) */
+void        notice_post(int level, const char *fmt, ...);  /* a message for the player, shown ~6 s, wrapped */
+void        notice_draw(void);                          /* the current notices, bottom of the screen */
+int         notice_wrap(const char *text, float px, float max_w, char *out, size_t cap); /* '\n' where lines break; line count */
 
 #endif /* HOST_H */

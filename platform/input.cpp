@@ -80,7 +80,8 @@ void input_handle_event(const SDL_Event *e)
     case SDL_QUIT: g_loop.quit = 1; break;
     case SDL_KEYDOWN: case SDL_KEYUP:
         if (e->key.repeat) break;
-        if (e->key.keysym.scancode == SDL_SCANCODE_ESCAPE && e->type == SDL_KEYDOWN) { g_loop.quit = 1; break; }
+        /* Esc belongs to the game (its pause menu); with no game running it quits */
+        if (e->key.keysym.scancode == SDL_SCANCODE_ESCAPE && e->type == SDL_KEYDOWN && !g_reload.loaded) { g_loop.quit = 1; break; }
         for (auto &k : KEYMAP) if (k.sc == e->key.keysym.scancode) input_key(k.key, e->type == SDL_KEYDOWN);
         break;
     case SDL_MOUSEMOTION: g_input.mouse_x = (float)e->motion.x; g_input.mouse_y = (float)e->motion.y; break;
@@ -160,6 +161,7 @@ GameInput input_step(uint64_t step, float dt)
     gi.mouse_y = g_input.mouse_y;
     gi.wheel = g_input.wheel;
     gi.gamepad_connected = g_input.pad != NULL;
+    gi.focus_lost = (uint8_t)window_take_focus_lost();
     memset(g_input.went_down, 0, sizeof g_input.went_down);
     memset(g_input.went_up, 0, sizeof g_input.went_up);
     g_input.wheel = 0;

@@ -97,6 +97,7 @@ int main(int argc, char **argv)
     SDL_Window *win = SDL_CreateWindow("engine", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, o->window_w, o->window_h,
                                        SDL_WINDOW_RESIZABLE);
     if (!win) { host_log(LOG_ERROR, "SDL_CreateWindow: %s", SDL_GetError()); return 1; }
+    window_attach(win);
     SDL_Renderer *ren = o->headless ? NULL : SDL_CreateRenderer(win, -1, SDL_RENDERER_ACCELERATED | SDL_RENDERER_PRESENTVSYNC);
     if (!ren) ren = SDL_CreateRenderer(win, -1, SDL_RENDERER_SOFTWARE);
     if (!ren) { host_log(LOG_ERROR, "SDL_CreateRenderer: %s", SDL_GetError()); return 1; }
@@ -120,6 +121,8 @@ int main(int argc, char **argv)
     render_fill_api(&g_pf);
     audio_init();
     audio_fill_api(&g_pf);
+    savedata_fill_api(&g_pf);
+    window_fill_api(&g_pf);
     sound_assets_init(o->root);
     guard_wrap_services(&g_pf);
     reload_init();
@@ -142,7 +145,7 @@ int main(int argc, char **argv)
         double frame_start = os_mono_seconds();
         /* ---- poll: window and input events */
         SDL_Event e;
-        while (SDL_PollEvent(&e)) input_handle_event(&e);
+        while (SDL_PollEvent(&e)) if (!window_handle_event(&e)) input_handle_event(&e);
 
         /* ---- live reload: saved files, a finished build, reloaded assets */
         FileChanges changes;
@@ -193,6 +196,7 @@ int main(int argc, char **argv)
         }
         overlay_draw(rs, fps);
         log_drain_game();
+        notice_draw();
         rs = render_end_frame();
         take_screenshots();
 

@@ -129,6 +129,35 @@ int os_copy_file(const char *src, const char *dst)
     return ok;
 }
 
+int os_write_file_atomic(const char *path, const void *data, size_t len)
+{
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, (int)getpid());
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) { set_errno_error(); return 0; }
+    const char *p = (const char *)data;
+    size_t left = len;
+    int ok = 1;
+    while (left > 0) {
+        ssize_t n = write(fd, p, left);
+        if (n < 0) { if (errno == EINTR) continue; set_errno_error(); ok = 0; break; }
+        p += n;
+        left -= (size_t)n;
+    }
+    if (ok && fsync(fd) != 0) { set_errno_error(); ok = 0; }
+    if (close(fd) != 0 && ok) { set_errno_error(); ok = 0; }
+    if (ok && rename(tmp, path) != 0) { set_errno_error(); ok = 0; }
+    if (!ok) unlink(tmp);
+    return ok;
+}
+
+int os_rename_file(const char *from, const char *to)
+{
+    if (rename(from, to) == 0) return 1;
+    set_errno_error();
+    return 0;
+}
+
 int os_make_dir(const char *path)
 {
     if (mkdir(path, 0755) == 0 || errno == EEXIST) return 1;

@@ -28,7 +28,9 @@ void overlay_draw(RenderStats rs, double fps)
     const GameRun *R = &g_reload;
     int show_errors = R->build_errors[0] && !R->last_build_ok;
     const char *sound_problem = sound_assets_status();
-    if (!g_overlay.visible && !show_errors && !R->crash_text[0] && !R->halted && !R->pointer_warning[0] && !sound_problem[0]) return;
+    LoopMode mode = recording_mode();
+    const char *loop = mode == LOOP_RECORDING ? "RECORDING (F7 to loop)" : mode == LOOP_PLAYING ? "LOOPING (F7 to stop)" : NULL;
+    if (!g_overlay.visible && !show_errors && !R->crash_text[0] && !R->halted && !R->pointer_warning[0] && !sound_problem[0] && !loop) return;
     char line[1024];
     float x = 10, y = 10;
     float w = 600;
@@ -75,20 +77,25 @@ void overlay_draw(RenderStats rs, double fps)
         int rows = 1;
         for (size_t i = 0; i < o; i++) rows += pretty[i] == '\n';
         g_pf.draw_text(pretty, x, y, 14, grey, L + 1); y += rows * 17 + 4;
-        g_pf.draw_text("F1 overlay F2 shapes F5 reload F6 restart F7 loop F8 pause F9 step F12 shot Esc quit", x, y, 13, grey, L + 1);
+        g_pf.draw_text("F1 overlay F2 shapes F5 reload F6 restart F7 loop F8 pause F9 step F11 fullscreen F12 shot", x, y, 13, grey, L + 1);
         y += S + 6;
-        LoopMode mode = recording_mode();
-        const char *loop = mode == LOOP_RECORDING ? "RECORDING (F7 to loop)" : mode == LOOP_PLAYING ? "LOOPING (F7 to stop)" : NULL;
-        if (loop) { g_pf.draw_text(loop, x, y, S, red, L + 1); y += S + 4; }
     } else {
         g_pf.draw_text("F1 for the overlay", x, y, S, grey, L + 1); y += S + 4;
     }
+    if (loop) { g_pf.draw_text(loop, x, y, S, red, L + 1); y += S + 4; }   /* shown with or without the overlay */
+    const float max_w = g_pf.view_width - 2 * x - 12;   /* long messages wrap inside the screen */
+    static char wrapped[8192];
     if (R->crash_text[0]) {
-        g_pf.draw_text(R->halted ? "CRASHED - waiting for a fix (save a file)" : "CRASHED - rolled back to the last good code", x, y, S, red, L + 1);
+        int hung = strstr(R->crash_text, ": hang in") != NULL;   /* the watchdog, not a fault */
+        const char *what = hung ? (R->halted ? "HANG - the game stopped responding; waiting for a fix (save a file)"
+                                             : "HANG - the game stopped responding; rolled back to the last good code")
+                                : (R->halted ? "CRASHED - waiting for a fix (save a file)" : "CRASHED - rolled back to the last good code");
+        g_pf.draw_text(what, x, y, S, red, L + 1);
         y += S + 4;
-        g_pf.draw_text(R->crash_text, x, y, 13, white, L + 1);
+        notice_wrap(R->crash_text, 13, max_w, wrapped, sizeof wrapped);
+        g_pf.draw_text(wrapped, x, y, 13, white, L + 1);
         float tw, th;
-        g_pf.measure_text(R->crash_text, 13, &tw, &th);
+        g_pf.measure_text(wrapped, 13, &tw, &th);
         y += th + 6;
         if (tw + 12 > w) w = tw + 12;
     }
@@ -111,9 +118,10 @@ void overlay_draw(RenderStats rs, double fps)
     if (show_errors) {
         g_pf.draw_text("BUILD FAILED - still running the last good code", x, y, S, red, L + 1);
         y += S + 4;
-        g_pf.draw_text(R->build_errors, x, y, 13, white, L + 1);
+        notice_wrap(R->build_errors, 13, max_w, wrapped, sizeof wrapped);
+        g_pf.draw_text(wrapped, x, y, 13, white, L + 1);
         float tw, th;
-        g_pf.measure_text(R->build_errors, 13, &tw, &th);
+        g_pf.measure_text(wrapped, 13, &tw, &th);
         y += th;
         if (tw + 12 > w) w = tw + 12;
     }

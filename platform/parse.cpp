@@ -31,6 +31,7 @@ void options_usage(FILE *f)
         "  --build-cmd CMD       command line that builds the game library (default: build.sh game,\n"
         "                        on Windows build.bat game); \"double quotes\" group words\n"
         "  --window WxH          window size (default 1280x720)\n"
+        "  --save-dir DIR        where the game's save data lives (default: the user's data folder)\n"
         "  --help\n");
 }
 
@@ -75,6 +76,7 @@ int options_parse(int argc, char **argv, Options *o, char *err, size_t cap)
             if (!v[strspn(v, " \t")]) { snprintf(err, cap, "--build-cmd wants a command line, got an empty one"); return 0; }
             o->build_cmd = v;
         }
+        else if (!strcmp(a, "--save-dir")) { NEED_VALUE(); o->save_dir = v; }
         else if (!strcmp(a, "--memory")) {
             NEED_VALUE();
             if (!parse_int64(v, &n) || n < 1 || n > 65536) { snprintf(err, cap, "--memory wants megabytes 1..65536, got '%s'", v); return 0; }

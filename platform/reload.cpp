@@ -191,6 +191,9 @@ int reload_from(const char *src, const char *why)
             host_log(LOG_WARN, "reload: state layout changed (version %u -> %u, %llu -> %llu bytes) and the game has no "
                      "migration for it: the game state restarted from scratch", old_sv, g_api.state_version,
                      (unsigned long long)old_ss, (unsigned long long)g_api.state_size);
+            notice_post(LOG_WARN, "The game state restarted: its layout changed (game/state.h: version %u -> %u, %llu -> %llu "
+                        "bytes) and the game has no migrate hook for it", old_sv, g_api.state_version,
+                        (unsigned long long)old_ss, (unsigned long long)g_api.state_size);
         }
         snapshot_take(g_loop.step);
     }

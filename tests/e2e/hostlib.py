@@ -128,6 +128,8 @@ class Host:
         cmd = [HOST, "--root", root, "--log-json", self.log_path, "--log-file", os.path.join(root, "host.log")]
         if headless:
             cmd.append("--headless")
+        if "--save-dir" not in args:   # never the user's real save data
+            cmd += ["--save-dir", os.path.join(root, "save")]
         cmd += list(args)
         e = dict(os.environ)
         e.update(env or {})

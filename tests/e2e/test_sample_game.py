@@ -1,7 +1,10 @@
 """End to end: NEON SWARM, the sample game, played headless.
 
-- the autopilot plays 5 minutes of game time: no crash, the score rises, it reaches wave 3, it dies
-  and starts again;
+- the autopilot plays 5 minutes of game time: no crash, it reaches wave 5, it dies and starts again,
+  no score is added after a death, and the best score equals the highest final score;
+- the best score is save data: a new session starts with it, a corrupt save file is named on screen
+  and in the log, set aside, and the game starts from 0;
+- Esc opens the pause menu (the world stops), and its Quit ends the session;
 - entity handles stay valid across a reload in the middle of play;
 - a recording replayed on the same code ends in the same state;
 - screenshots of the title, play and game-over screens have real content (UPDATE_SCREENSHOTS=1
@@ -41,13 +44,55 @@ def bot_plays_five_minutes():
     waves = [e["wave"] for e in games(h, "wave_start")]
     deaths = games(h, "player_died")
     runs = games(h, "run_start")
-    check(waves and max(waves) >= 3, f"reached wave {max(waves) if waves else 0}, want 3")
+    check(waves and max(waves) >= 5, f"reached wave {max(waves) if waves else 0}, want 5")
     check(len(deaths) >= 1, "the bot never died in 5 minutes: the game is too easy")
     check(len(runs) >= 2, f"{len(runs)} runs: it did not restart after dying")
-    check(max(d["score"] for d in deaths) > 100, f"scores {[d['score'] for d in deaths]}")
+    finals = [d["score"] for d in deaths]
     quit_ev = h.of("quit")[0]
     check(quit_ev["step"] == 5 * 60 * 60, f"ran {quit_ev['step']} steps")
-    print(f"  bot: waves {waves}, deaths {[(d['score'], d['wave']) for d in deaths]}")
+    # the score a run ends with is the score it died with: nothing scores after death
+    for d in deaths:
+        check(d["best"] >= d["score"], f"died with {d['score']} above the best {d['best']}")
+    last_run_score = quit_ev["game"]["score"]
+    check(quit_ev["game"]["best"] == max(finals + [last_run_score]),
+          f"best {quit_ev['game']['best']} vs final scores {finals} and the running {last_run_score}")
+    saves = [e for e in h.of("save") if e["name"] == "best"]
+    check(saves and all(e["ok"] for e in saves), f"best score not saved: {saves}")
+    print(f"  bot: waves {waves}, deaths {[(d['score'], d['wave']) for d in deaths]}, best {quit_ev['game']['best']}")
+    return max(finals)
+
+
+def best_score_persists_and_survives_corruption():
+    best = bot_result.get("best")
+    check(best, "the bot run saved no best score")
+    h = run("--frames", "30")
+    check(h.of("quit")[0]["game"]["best"] == best, f"a new session starts with best {h.of('quit')[0]['game']['best']}, want {best}")
+    check(h.of("load") and h.of("load")[0]["bytes"] > 0, f"no load event: {h.of('load')}")
+    path = os.path.join(root, "save", "best.sav")
+    data = bytearray(open(path, "rb").read())
+    data[-3] ^= 0x5A   # one damaged byte in the payload
+    open(path, "wb").write(data)
+    h = run("--frames", "60", "--input", script("start.txt", "10 tap ENTER\n"))
+    bad = h.of("save_corrupt")
+    check(bad and bad[0]["path"].endswith("best.sav") and "checksum" in bad[0]["reason"], f"corrupt save not reported: {bad}")
+    check(any("best.sav" in n["text"] for n in h.of("notice")), f"no on-screen notice naming the file: {h.of('notice')}")
+    check(h.of("quit")[0]["game"]["best"] == 0, f"best after a corrupt save: {h.of('quit')[0]['game']}")
+    check(h.of("quit")[0]["game"]["mode"] == 1, "the game did not keep running after the corrupt save")
+    check(os.path.exists(path + ".corrupt") and not os.path.exists(path), "the corrupt file was not set aside")
+    # and the next save writes a good file again, atomically (no temporary left behind)
+    h = run("--frames", "3001", "--input", script("idle.txt", "60 tap ENTER\n90 down RIGHT\n"))
+    check(games(h, "player_died") and os.path.exists(path), "no new save after the corrupt one")
+    check(not [f for f in os.listdir(os.path.dirname(path)) if ".tmp." in f], "a temporary save file was left")
+    rewritten = h.of("quit")[0]["game"]["best"]
+    h = run("--frames", "20")
+    check(rewritten > 0 and h.of("quit")[0]["game"]["best"] == rewritten, f"the rewritten save ({rewritten}) does not load")
+
+
+bot_result = {}
+
+
+def bot_case():
+    bot_result["best"] = bot_plays_five_minutes()
 
 
 def handles_survive_reload_mid_play():
@@ -83,23 +128,71 @@ def distinct_colors(path):
     return len({rows[y][x] for y in range(0, h, 4) for x in range(0, w, 4)})
 
 
+def region(rows, x0, y0, x1, y1, step=2):
+    return [rows[y][x] for y in range(y0, y1, step) for x in range(x0, x1, step)]
+
+
+def near(px, rgb, tol=60):
+    return all(abs(px[i] - rgb[i]) <= tol for i in range(3))
+
+
+def share(pixels, pred):
+    return sum(1 for p in pixels if pred(p)) / max(1, len(pixels))
+
+
+def lum(p):
+    return (p[0] * 3 + p[1] * 6 + p[2]) / 10
+
+
+CYAN, RED = (0x4F, 0xE3, 0xFF), (0xFF, 0x5C, 0x7A)
+
+
 def screenshots():
-    shots = {f: os.path.join(root, f"shot_{f}.png") for f in (40, 400, 700, 1000, 1300, 1600, 1900, 2200, 2500, 2800, 3000)}
+    frames = (40, 400, 700, 1000, 1300, 1600, 1900, 2200, 2500, 2800, 3000, 3100, 3200)
+    shots = {f: os.path.join(root, f"shot_{f}.png") for f in frames}
     args = []
     for f, p in shots.items():
         args += ["--screenshot", f"{f}:{p}"]
-    # ENTER then hands off the controls, holding fire: the player stands and fights until it dies
-    h = run("--frames", "3001", "--input", script("idle.txt", "60 tap ENTER\n90 down RIGHT\n"), *args)
+    # ENTER then hands off the controls, holding fire: the player stands and fights until it dies;
+    # then Enter plays again, and Esc opens the pause menu over the new run
+    inp = "60 tap ENTER\n90 down RIGHT\n3010 up RIGHT\n3020 tap ENTER\n3150 tap ESCAPE\n3230 tap DOWN\n3240 tap DOWN\n3250 tap ENTER\n"
+    h = Host(root, "--fast", "--no-watch", "--frames", "4000", "--input", script("idle.txt", inp), *args)
+    rc = h.proc.wait(600)
+    h.stop()
+    check(rc == 0 and not h.of("crash"), f"host exit {rc}\n{h.tail()}")
     died = games(h, "player_died")
     check(died, "the idle player never died")
     death_frame = died[0]["frame"]
-    over = [f for f in sorted(shots) if f >= death_frame + 150]
+    over = [f for f in sorted(shots) if death_frame + 150 <= f <= 3000]
     play = [f for f in sorted(shots) if 300 <= f < death_frame]
     check(over and play, f"no screenshot after the death at frame {death_frame} or before it")
-    picked = {"title": shots[40], "play": shots[play[-1]], "gameover": shots[over[0]]}
+    # the pause menu's Quit ended the session before --frames
+    quit_ev = h.of("quit")[0]
+    check(games(h, "quit_from_menu") and quit_ev["frames"] < 4000, f"Quit in the pause menu did not quit: {quit_ev}")
+    check([e for e in games(h, "pause") if e.get("on") is True], "Esc did not open the pause menu")
+    picked = {"title": shots[40], "play": shots[play[-1]], "gameover": shots[over[0]], "pause": shots[3200]}
+    decoded = {}
     for name, p in picked.items():
         n = distinct_colors(p)
         check(n > 40, f"{name} screenshot has only {n} colours")
+        w, hh, rows = read_png(p)
+        decoded[name] = (w, hh, rows)
+    w, hh, rows = decoded["title"]
+    check(share(region(rows, w // 4, hh // 5, 3 * w // 4, hh // 3), lambda p: near(p, CYAN)) > 0.03, "title: no NEON SWARM lettering")
+    w, hh, rows = decoded["play"]
+    panel = region(rows, 14 * w // 1280, 12 * hh // 720, 250 * w // 1280, 120 * hh // 720)
+    check(share(panel, lambda p: lum(p) < 40) > 0.6, "play: the score has no dark backing")
+    check(share(panel, lambda p: lum(p) > 200) > 0.02, "play: no score text on the backing")
+    w, hh, rows = decoded["gameover"]
+    check(share(region(rows, w // 4, 190 * hh // 720, 3 * w // 4, 290 * hh // 720), lambda p: near(p, RED)) > 0.03,
+          "game over: no GAME OVER lettering")
+    check(share(region(rows, w // 3, 330 * hh // 720, 2 * w // 3, 360 * hh // 720), lambda p: lum(p) > 200) > 0.01,
+          "game over: the score line is not readable")
+    w, hh, rows = decoded["pause"]
+    check(share(region(rows, w // 3, 170 * hh // 720, 2 * w // 3, 260 * hh // 720), lambda p: near(p, CYAN)) > 0.03,
+          "pause: no PAUSED lettering")
+    check(share(region(rows, w // 3, 330 * hh // 720, 2 * w // 3, 378 * hh // 720), lambda p: near(p, (0x1E, 0x5A, 0x6A), 40)) > 0.3,
+          "pause: the selected menu item is not highlighted")
     check(open(picked["title"], "rb").read() != open(picked["gameover"], "rb").read(), "title and game over are equal")
     if os.environ.get("UPDATE_SCREENSHOTS") == "1":
         os.makedirs(os.path.join(ROOT, "docs"), exist_ok=True)
@@ -107,7 +200,8 @@ def screenshots():
             shutil.copy2(p, os.path.join(ROOT, "docs", f"{name}.png"))
 
 
-checks.case("bot_plays_five_minutes", bot_plays_five_minutes)
+checks.case("bot_plays_five_minutes", bot_case)
+checks.case("best_score_persists_and_survives_corruption", best_score_persists_and_survives_corruption)
 checks.case("handles_survive_reload_mid_play", handles_survive_reload_mid_play)
 checks.case("replay_same_state", replay_same_state)
 checks.case("screenshots", screenshots)
