@@ -1,4 +1,4 @@
-/* Tests for platform/render.cpp (with assets.cpp and font.cpp), compiled into this program with stub host services, under SDL's
+/* Tests for platform/render.cpp (with assets.cpp, font.cpp and notice.cpp), compiled into this program with stub host services, under SDL's
    offscreen video driver and software renderer: batched drawing equals SDL_RenderCopy drawing pixel
    for pixel, one draw call per (layer, page) run, text boxes match measure_text, placeholders for
    unknown/broken sprites and fonts, the camera, screenshots, and assets reloading while it runs. */
@@ -7,6 +7,7 @@
 #include "render.cpp"
 #include "assets.cpp"
 #include "font.cpp"
+#include "notice.cpp"
 #include "os_posix.cpp"
 
 #include <dirent.h>
