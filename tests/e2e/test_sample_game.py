@@ -186,6 +186,7 @@ def screenshots():
     w, hh, rows = decoded["gameover"]
     check(share(region(rows, w // 4, 190 * hh // 720, 3 * w // 4, 290 * hh // 720), lambda p: near(p, RED)) > 0.03,
           "game over: no GAME OVER lettering")
+    w, hh, rows = decoded["pause"]
     blue = lambda y0, y1: sum(p[2] for p in region(rows, w // 3, y0 * hh // 720, 2 * w // 3, y1 * hh // 720)) / 1.0
     check(blue(330, 378) > 2 * blue(450, 498), "pause: the selected menu item (RESUME) is not highlighted")
     check(open(picked["title"], "rb").read() != open(picked["gameover"], "rb").read(), "title and game over are equal")
