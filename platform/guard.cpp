@@ -151,6 +151,11 @@ static PLATFORM_SOUND_PLAYING(svc_sound_playing) { int r; SERVICE_CALL(r = g_rea
 static PLATFORM_SOUND_BUS(svc_sound_bus) { SERVICE_CALL(g_real_services.sound_bus(bus, volume, fade_s)); }
 static PLATFORM_SOUND_NAME(svc_sound_name) { SERVICE_CALL(g_real_services.sound_name(sound_name)); }
 
+static int svc_save(const char *name, const void *data, int64_t size) { int r; SERVICE_CALL(r = g_real_services.save(name, data, size)); return r; }
+static int64_t svc_load(const char *name, void *dst, int64_t cap) { int64_t r; SERVICE_CALL(r = g_real_services.load(name, dst, cap)); return r; }
+static void svc_set_title(const char *utf8) { SERVICE_CALL(g_real_services.set_title(utf8)); }
+static void svc_quit(void) { SERVICE_CALL(g_real_services.quit()); }
+
 void guard_wrap_services(PlatformAPI *pf)
 {
     g_real_services = *pf;
@@ -169,4 +174,8 @@ void guard_wrap_services(PlatformAPI *pf)
     if (pf->sound_playing) pf->sound_playing = svc_sound_playing;
     if (pf->sound_bus) pf->sound_bus = svc_sound_bus;
     if (pf->sound_name) pf->sound_name = svc_sound_name;
+    if (pf->save) pf->save = svc_save;
+    if (pf->load) pf->load = svc_load;
+    if (pf->set_title) pf->set_title = svc_set_title;
+    if (pf->quit) pf->quit = svc_quit;
 }
