@@ -134,6 +134,40 @@ int os_copy_file(const char *src, const char *dst)
     return 0;
 }
 
+int os_rename_file(const char *from, const char *to)
+{
+    Wide wf, wt;
+    if (!to_wide(from, &wf) || !to_wide(to, &wt)) return 0;
+    if (MoveFileExW(wf.s, wt.s, MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH)) return 1;
+    set_win_error(to);
+    return 0;
+}
+
+/* Written to a temporary name, flushed, then moved over path: a reader sees the old file or the new one. */
+int os_write_file_atomic(const char *path, const void *data, size_t len)
+{
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s.tmp.%lu", path, (unsigned long)GetCurrentProcessId());
+    Wide w;
+    if (!to_wide(tmp, &w)) return 0;
+    HANDLE h = CreateFileW(w.s, GENERIC_WRITE, 0, NULL, CREATE_ALWAYS, FILE_ATTRIBUTE_NORMAL, NULL);
+    if (h == INVALID_HANDLE_VALUE) { set_win_error(tmp); return 0; }
+    const char *p = (const char *)data;
+    size_t left = len;
+    int ok = 1;
+    while (left > 0) {
+        DWORD put = 0, want = (DWORD)(left > (1u << 30) ? (1u << 30) : left);
+        if (!WriteFile(h, p, want, &put, NULL) || put == 0) { set_win_error(tmp); ok = 0; break; }
+        p += put;
+        left -= put;
+    }
+    if (ok && !FlushFileBuffers(h)) { set_win_error(tmp); ok = 0; }
+    CloseHandle(h);
+    if (ok) ok = os_rename_file(tmp, path);
+    if (!ok) DeleteFileW(w.s);
+    return ok;
+}
+
 int os_make_dir(const char *path)
 {
     Wide w;
