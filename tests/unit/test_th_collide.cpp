@@ -15,6 +15,8 @@
 #include <utility>
 #include <vector>
 
+#include "collide_shapes.h"
+
 // ---------------------------------------------------------------- random numbers
 struct Rng {
     uint64_t s;
@@ -24,28 +26,6 @@ struct Rng {
     float range(float a, float b) { return a + (b - a) * f01(); }
     int irange(int a, int b) { return a + (int)(u32() % (uint32_t)(b - a + 1)); }
 };
-
-static thc_v2 V(float x, float y) { thc_v2 r = { x, y }; return r; }
-
-// ---------------------------------------------------------------- a tagged shape for the tests
-struct Shape {
-    thc_type type;
-    thc_circle c;
-    thc_aabb b;
-    thc_capsule k;
-    thc_poly p;
-    thc_transform xf;
-    const void *ptr() const { return type == THC_CIRCLE ? (const void *)&c : type == THC_AABB ? (const void *)&b : type == THC_CAPSULE ? (const void *)&k : (const void *)&p; }
-    const thc_transform *x() const { return type == THC_POLY ? &xf : NULL; }
-    void move(thc_v2 d) {
-        c.p.x += d.x; c.p.y += d.y;
-        b.min.x += d.x; b.min.y += d.y; b.max.x += d.x; b.max.y += d.y;
-        k.a.x += d.x; k.a.y += d.y; k.b.x += d.x; k.b.y += d.y;
-        xf.p.x += d.x; xf.p.y += d.y;
-    }
-};
-
-static const char *type_name(thc_type t) { return t == THC_CIRCLE ? "circle" : t == THC_AABB ? "aabb" : t == THC_CAPSULE ? "capsule" : "poly"; }
 
 static float snap(float v, bool on) { return on ? roundf(v * 128.0f) / 128.0f : v; }
 
@@ -155,22 +135,8 @@ static bool finite_manifold(const thc_manifold &m)
     return true;
 }
 
-static const thc_type TYPES[4] = { THC_CIRCLE, THC_AABB, THC_CAPSULE, THC_POLY };
-
 // Prints a shape pair and both manifolds, for the first few failures of a kind.
 static int g_dumps = 0;
-static void dump_shape(const char *tag, const Shape &s)
-{
-    switch (s.type) {
-    case THC_CIRCLE: printf("  %s circle (%.9g, %.9g) r %.9g\n", tag, s.c.p.x, s.c.p.y, s.c.r); break;
-    case THC_AABB: printf("  %s aabb (%.9g, %.9g)-(%.9g, %.9g)\n", tag, s.b.min.x, s.b.min.y, s.b.max.x, s.b.max.y); break;
-    case THC_CAPSULE: printf("  %s capsule (%.9g, %.9g)-(%.9g, %.9g) r %.9g\n", tag, s.k.a.x, s.k.a.y, s.k.b.x, s.k.b.y, s.k.r); break;
-    default:
-        printf("  %s poly at (%.9g, %.9g) c %.9g s %.9g:", tag, s.xf.p.x, s.xf.p.y, s.xf.c, s.xf.s);
-        for (int i = 0; i < s.p.count; i++) printf(" (%.9g, %.9g)", s.p.verts[i].x, s.p.verts[i].y);
-        printf("\n");
-    }
-}
 static void dump_manifold(const char *tag, const thc_manifold &m)
 {
     printf("  %s count %d n (%.6f, %.6f)", tag, m.count, m.n.x, m.n.y);
@@ -184,8 +150,8 @@ static void dump(const char *what, const Shape &a, const Shape &b)
     thc_collide(a.ptr(), a.type, a.x(), b.ptr(), b.type, b.x(), &m);
     thc_collide(b.ptr(), b.type, b.x(), a.ptr(), a.type, a.x(), &ms);
     printf("%s\n", what);
-    dump_shape("A", a);
-    dump_shape("B", b);
+    print_shape("A", a);
+    print_shape("B", b);
     dump_manifold("A-B", m);
     dump_manifold("B-A", ms);
 }
@@ -406,7 +372,7 @@ static void test_rays(void)
                 D2 q = { p.x + d.x * h.t, p.y + d.y * h.t };
                 D2 out = { q.x + h.n.x * 1e-3, q.y + h.n.y * 1e-3 }, in = { q.x - h.n.x * 1e-3, q.y - h.n.y * 1e-3 };
                 bool thin = (S.type == THC_CAPSULE && S.k.r == 0) || (S.type == THC_AABB && (S.b.min.x == S.b.max.x || S.b.min.y == S.b.max.y));
-                if (h.n.x * d.x + h.n.y * d.y >= 0 || !(sdf(S, out) > 0.5e-3) || (!thin && !(sdf(S, in) < 0.5e-3))) { bad_n++; if (g_dumps++ < 12) { printf("ray n (%g,%g) t %g ray (%g,%g)+(%g,%g) sdf out %g in %g\n", h.n.x, h.n.y, h.t, ray.p.x, ray.p.y, ray.d.x, ray.d.y, sdf(S, out), sdf(S, in)); dump_shape("S", S); } }
+                if (h.n.x * d.x + h.n.y * d.y >= 0 || !(sdf(S, out) > 0.5e-3) || (!thin && !(sdf(S, in) < 0.5e-3))) { bad_n++; if (g_dumps++ < 12) { printf("ray n (%g,%g) t %g ray (%g,%g)+(%g,%g) sdf out %g in %g\n", h.n.x, h.n.y, h.t, ray.p.x, ray.p.y, ray.d.x, ray.d.y, sdf(S, out), sdf(S, in)); print_shape("S", S); } }
                 if (S.type == THC_CIRCLE && S.c.r > 0) {
                     D2 g = sub(q, d2(S.c.p));
                     double gl = sqrt(dot(g, g));

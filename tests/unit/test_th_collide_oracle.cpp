@@ -27,6 +27,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "collide_shapes.h"
+
 #if defined(__SANITIZE_ADDRESS__)
 #define THC_ORACLE_SCALE 4
 #elif defined(__has_feature)
@@ -58,7 +60,6 @@ static D2 operator*(D2 a, double s) { return d2(a.x * s, a.y * s); }
 static double dot(D2 a, D2 b) { return a.x * b.x + a.y * b.y; }
 static double cross(D2 a, D2 b) { return a.x * b.y - a.y * b.x; }
 static double len(D2 a) { return sqrt(dot(a, a)); }
-static thc_v2 V(float x, float y) { thc_v2 r = { x, y }; return r; }
 
 static D2 closest_on_seg(D2 p, D2 a, D2 b)
 {
@@ -84,39 +85,23 @@ static double seg_seg_dist(D2 a0, D2 a1, D2 b0, D2 b1)
     return d;
 }
 
-// A shape as the library sees it plus its exact core in double.
-struct Shape {
-    thc_type type;
-    thc_circle c;
-    thc_aabb b;
-    thc_capsule k;
-    thc_poly p;
-    thc_transform xf;
-    const void *ptr() const { return type == THC_CIRCLE ? (const void *)&c : type == THC_AABB ? (const void *)&b : type == THC_CAPSULE ? (const void *)&k : (const void *)&p; }
-    const thc_transform *x() const { return type == THC_POLY ? &xf : NULL; }
-    void move(thc_v2 d) {
-        c.p.x += d.x; c.p.y += d.y;
-        b.min.x += d.x; b.min.y += d.y; b.max.x += d.x; b.max.y += d.y;
-        k.a.x += d.x; k.a.y += d.y; k.b.x += d.x; k.b.y += d.y;
-        xf.p.x += d.x; xf.p.y += d.y;
-    }
-    // core points in double (the polygon's world vertices from its float transform, computed in double)
-    int core(D2 *out, double *r) const {
-        switch (type) {
-        case THC_CIRCLE: out[0] = dv(c.p); *r = c.r; return 1;
-        case THC_AABB:
-            out[0] = dv(b.min); out[1] = d2(b.max.x, b.min.y); out[2] = dv(b.max); out[3] = d2(b.min.x, b.max.y); *r = 0; return 4;
-        case THC_CAPSULE: out[0] = dv(k.a); out[1] = dv(k.b); *r = k.r; return 2;
-        default:
-            for (int i = 0; i < p.count; i++) {
-                double vx = p.verts[i].x, vy = p.verts[i].y;
-                out[i] = d2((double)xf.c * vx - (double)xf.s * vy + xf.p.x, (double)xf.s * vx + (double)xf.c * vy + xf.p.y);
-            }
-            *r = 0;
-            return p.count;
+// A shape's exact core in double (the polygon's world vertices from its float transform, computed in double).
+static int shape_core(const Shape &s, D2 *out, double *r)
+{
+    switch (s.type) {
+    case THC_CIRCLE: out[0] = dv(s.c.p); *r = s.c.r; return 1;
+    case THC_AABB:
+        out[0] = dv(s.b.min); out[1] = d2(s.b.max.x, s.b.min.y); out[2] = dv(s.b.max); out[3] = d2(s.b.min.x, s.b.max.y); *r = 0; return 4;
+    case THC_CAPSULE: out[0] = dv(s.k.a); out[1] = dv(s.k.b); *r = s.k.r; return 2;
+    default:
+        for (int i = 0; i < s.p.count; i++) {
+            double vx = s.p.verts[i].x, vy = s.p.verts[i].y;
+            out[i] = d2((double)s.xf.c * vx - (double)s.xf.s * vy + s.xf.p.x, (double)s.xf.s * vx + (double)s.xf.c * vy + s.xf.p.y);
         }
+        *r = 0;
+        return s.p.count;
     }
-};
+}
 
 static Shape circle(D2 p, double r) { Shape s; memset(&s, 0, sizeof s); s.type = THC_CIRCLE; s.c.p = V((float)p.x, (float)p.y); s.c.r = (float)r; return s; }
 static Shape capsule(D2 a, D2 b, double r) { Shape s; memset(&s, 0, sizeof s); s.type = THC_CAPSULE; s.k.a = V((float)a.x, (float)a.y); s.k.b = V((float)b.x, (float)b.y); s.k.r = (float)r; return s; }
@@ -167,7 +152,7 @@ static Mink minkowski(const Shape &A, const Shape &B)
 {
     D2 a[THC_MAX_POLY_VERTS], b[THC_MAX_POLY_VERTS];
     double ra, rb;
-    int na = A.core(a, &ra), nb = B.core(b, &rb);
+    int na = shape_core(A, a, &ra), nb = shape_core(B, b, &rb);
     std::vector<D2> pts;
     for (int i = 0; i < na; i++)
         for (int j = 0; j < nb; j++) pts.push_back(a[i] - b[j]);
@@ -284,21 +269,8 @@ static double shape_scale(const Shape &s)
     return std::max(1.0, (double)std::max(fabsf(b.max.x) + fabsf(b.min.x), fabsf(b.max.y) + fabsf(b.min.y)));
 }
 
-static const thc_type TYPES[4] = { THC_CIRCLE, THC_AABB, THC_CAPSULE, THC_POLY };
-static const char *type_name(thc_type t) { return t == THC_CIRCLE ? "circle" : t == THC_AABB ? "aabb" : t == THC_CAPSULE ? "capsule" : "poly"; }
 
 static int g_prints = 0;
-static void print_shape(const char *tag, const Shape &s)
-{
-    if (s.type == THC_CIRCLE) printf("  %s circle (%.9g, %.9g) r %.9g\n", tag, s.c.p.x, s.c.p.y, s.c.r);
-    else if (s.type == THC_AABB) printf("  %s aabb (%.9g, %.9g)-(%.9g, %.9g)\n", tag, s.b.min.x, s.b.min.y, s.b.max.x, s.b.max.y);
-    else if (s.type == THC_CAPSULE) printf("  %s capsule (%.9g, %.9g)-(%.9g, %.9g) r %.9g\n", tag, s.k.a.x, s.k.a.y, s.k.b.x, s.k.b.y, s.k.r);
-    else {
-        printf("  %s poly at (%.9g, %.9g) c %.9g s %.9g:", tag, s.xf.p.x, s.xf.p.y, s.xf.c, s.xf.s);
-        for (int i = 0; i < s.p.count; i++) printf(" (%.9g, %.9g)", s.p.verts[i].x, s.p.verts[i].y);
-        printf("\n");
-    }
-}
 static void report(const char *what, const Shape &a, const Shape &b, double want, double got)
 {
     if (g_prints++ >= (getenv("ORACLE_PRINTS") ? atoi(getenv("ORACLE_PRINTS")) : 6)) return;
@@ -418,7 +390,7 @@ static void check_toi(const Shape &A, thc_v2 va, const Shape &B, thc_v2 vb, TOIC
         D2 p = dv(res.p), pb = p - dv(vb) * tt, pa = p - dv(va) * tt;
         D2 bc[THC_MAX_POLY_VERTS], ac[THC_MAX_POLY_VERTS], nn;
         double rb, ra;
-        int nb = B.core(bc, &rb), na = A.core(ac, &ra);
+        int nb = shape_core(B, bc, &rb), na = shape_core(A, ac, &ra);
         Mink mb, ma;
         mb.n = nb; mb.r = rb; ma.n = na; ma.r = ra;
         for (int i = 0; i < nb; i++) mb.v[i] = bc[i];
@@ -539,7 +511,7 @@ static void test_circle_core_just_outside(void)
         // a point on the boundary, then pushed out along the face normal by a hair (1e-6 .. 1e-3 of the size)
         D2 core[THC_MAX_POLY_VERTS];
         double rr;
-        int nc = P.core(core, &rr);
+        int nc = shape_core(P, core, &rr);
         int f = (int)(r.u32() % (uint32_t)nc);
         D2 a = core[f], e = core[(f + 1) % nc] - a, fn = d2(e.y, -e.x) * (1 / len(e));
         double u = r.range(0.05, 0.95), out = size * pow(10.0, r.range(-6, -3));
@@ -598,7 +570,7 @@ static void test_rays_exact(void)
             double size = i % 2 ? 1.5 : 10;
             Shape S = random_shape(r, TYPES[it], r.range(-3, 3), r.range(-3, 3), size);
             Mink m;
-            m.n = S.core(m.v, &m.r);
+            m.n = shape_core(S, m.v, &m.r);
             double a = r.range(0, 6.2831853), far = r.range(0.5, 4) * size;
             thc_v2 p = V((float)(cos(a) * far), (float)(sin(a) * far)), d = V((float)(-cos(a) + r.range(-0.5, 0.5)), (float)(-sin(a) + r.range(-0.5, 0.5)));
             float dl = sqrtf(d.x * d.x + d.y * d.y);
