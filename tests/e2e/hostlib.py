@@ -282,3 +282,24 @@ def uninject(path):
 
 def cleanup(path):
     shutil.rmtree(path, ignore_errors=True)
+
+
+def input_script(root, text, name="bot.txt"):
+    """Writes an --input script (one timed event a line) into the project copy; returns its path."""
+    path = os.path.join(root, name)
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+def end_run(checks, host, root, tail=40, final=None):
+    """The end of a scenario with one host: it must still run (exit code 0 on the stop; `final(rc)` checks
+    more), its log tail is printed when a case failed, the project copy is removed when all passed; then the
+    summary."""
+    rc = host.stop()
+    checks.case("host_alive_to_the_end", lambda: final(rc) if final else check(rc == 0, f"host exit code {rc}"))
+    if checks.failed:
+        print(host.tail(tail))
+    else:
+        cleanup(root)
+    checks.finish()

@@ -9,7 +9,7 @@ import struct
 import time
 import zlib
 
-from hostlib import Checks, Host, check, cleanup, project_copy, read_png
+from hostlib import Checks, Host, check, end_run, input_script, project_copy, read_png
 
 checks = Checks()
 root = project_copy()
@@ -40,9 +40,7 @@ def probe(h, name):
 
 
 # F12 every 20 steps: a steady stream of screenshots to look at
-script = os.path.join(root, "shots.txt")
-with open(script, "w") as f:
-    f.write("".join(f"{20 * i} tap F12\n" for i in range(1, 3000)))
+script = input_script(root, "".join(f"{20 * i} tap F12\n" for i in range(1, 3000)), "shots.txt")
 host = Host(root, "--input", script)
 
 
@@ -95,8 +93,4 @@ checks.case("baseline", baseline)
 checks.case("overwrite_shows_new_art", overwrite_shows_new_art)
 checks.case("corrupt_shows_placeholder_and_error", corrupt_shows_placeholder_and_error)
 checks.case("restore_brings_it_back", restore_brings_it_back)
-rc = host.stop()
-checks.case("host_never_exited", lambda: check(rc == 0, f"exit {rc}"))
-if not checks.failed:
-    cleanup(root)
-checks.finish()
+end_run(checks, host, root)

@@ -14,7 +14,7 @@ import shutil
 import struct
 import time
 
-from hostlib import Checks, Host, check, cleanup, project_copy, read_png
+from hostlib import Checks, Host, check, cleanup, input_script, project_copy, read_png
 
 DEJAVU = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 SERIF = "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf"
@@ -132,9 +132,7 @@ def start_with_bad_font(name):
 def running_host_keeps_its_font():
     live = os.path.join(fonts_dir, "live.ttf")
     shutil.copyfile(SERIF, live)
-    script = os.path.join(root, "shots.txt")
-    with open(script, "w") as f:
-        f.write("".join(f"{15 * i} tap F12\n" for i in range(1, 4000)))
+    script = input_script(root, "".join(f"{15 * i} tap F12\n" for i in range(1, 4000)), "shots.txt")
     host = Host(root, "--font", live, "--input", script)
     try:
         host.wait_ev("new_code_running", timeout=30)

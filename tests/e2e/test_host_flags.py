@@ -2,7 +2,7 @@
 import os
 import subprocess
 
-from hostlib import HOST, Checks, Host, check, cleanup, project_copy, read_png
+from hostlib import Checks, HOST, Host, check, cleanup, input_script, project_copy, read_png
 
 checks = Checks()
 
@@ -38,9 +38,7 @@ def help_lists_flags():
 
 def bad_script_line():
     root = project_copy()
-    script = os.path.join(root, "bad.txt")
-    with open(script, "w") as f:
-        f.write("10 down SPACE\n20 jump X\n")
+    script = input_script(root, "10 down SPACE\n20 jump X\n", "bad.txt")
     rc, out = run("--root", root, "--headless", "--input", script)
     check(rc == 2 and "bad.txt:2" in out, f"bad script: rc {rc} {out!r}")
     cleanup(root)

@@ -10,7 +10,7 @@ ASAN_SCENARIO, ASAN_GAME_SCENARIO: also run with the sanitizer build of the host
 """
 import os
 
-from hostlib import Checks, Host, check, cleanup, edit, project_copy, read_png
+from hostlib import Checks, Host, check, edit, end_run, project_copy, read_png
 
 LITERAL = "a literal in the old library"
 
@@ -94,10 +94,4 @@ checks.case("clean_state_no_warning", clean_state_no_warning)
 checks.case("literal_stored_in_state", literal_stored_in_state)
 checks.case("next_reload_reports_it", next_reload_reports_it)
 checks.case("overlay_shows_it", overlay_shows_it)
-rc = host.stop()
-checks.case("host_alive_to_the_end", lambda: check(rc == 0, f"host exit code {rc}"))
-if checks.failed:
-    print(host.tail(60))
-else:
-    cleanup(root)
-checks.finish()
+end_run(checks, host, root, tail=60)

@@ -4,7 +4,7 @@ import os
 import stat
 import subprocess
 
-from hostlib import Checks, Host, check, cleanup, edit, project_copy, SLOW
+from hostlib import Checks, Host, SLOW, check, cleanup, edit, end_run, project_copy
 
 checks = Checks()
 root = project_copy()
@@ -100,10 +100,4 @@ checks.case("tinyheader_function_body_edit_keeps_state", tinyheader_function_bod
 checks.case("embedded_tinyheader_struct_restarts_state", embedded_tinyheader_struct_restarts_state)
 checks.case("unembedded_tinyheader_struct_keeps_state", unembedded_tinyheader_struct_keeps_state)
 checks.case("stamp_failure_fails_the_build", stamp_failure_fails_the_build)
-rc = host.stop()
-checks.case("host_survived", lambda: check(rc == 0, f"exit code {rc}"))
-if checks.failed:
-    print(host.tail())
-else:
-    cleanup(root)
-checks.finish()
+end_run(checks, host, root)

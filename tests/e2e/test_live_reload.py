@@ -8,14 +8,12 @@ the game library it rebuilds sanitized too (ASan + UBSan), so a report from eith
 """
 import os
 
-from hostlib import Checks, Host, check, cleanup, edit, project_copy
+from hostlib import Checks, Host, check, edit, end_run, input_script, project_copy
 
 checks = Checks()
 root = project_copy()
 entities = os.path.join(root, "game", "entities.cpp")
-script = os.path.join(root, "bot.txt")
-with open(script, "w") as f:
-    f.write("5 tap F10\n")
+script = input_script(root, "5 tap F10\n")
 host = Host(root, "--input", script)
 state = {}
 
@@ -75,10 +73,5 @@ checks.case("starts_and_plays", starts_and_plays)
 checks.case("edit_reloads_in_place", edit_reloads_in_place)
 checks.case("second_edit_reloads_too", second_edit_reloads_too)
 checks.case("frames_keep_flowing", frames_keep_flowing)
-rc = host.stop()
-checks.case("clean_quit", lambda: check(rc == 0 and host.of("quit"), f"host exit code {rc}, quit event {host.of('quit')}"))
-if checks.failed:
-    print(host.tail())
-else:
-    cleanup(root)
-checks.finish()
+end_run(checks, host, root,
+        final=lambda rc: check(rc == 0 and host.of("quit"), f"host exit code {rc}, quit event {host.of('quit')}"))

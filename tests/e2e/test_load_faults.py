@@ -7,7 +7,7 @@ and checks it loads. ASAN_SCENARIO: also run against the sanitizer build of the 
 """
 import os
 
-from hostlib import Checks, Host, check, cleanup, edit, inject, project_copy, uninject
+from hostlib import Checks, Host, check, end_run, inject, project_copy, uninject
 
 checks = Checks()
 root = project_copy()
@@ -82,10 +82,4 @@ load_fault("endless_loop_in_game_get_api",
            lambda: inject(game_cpp, ANCHOR, "for (volatile int spin = 1; spin;) {}"),
            "hang", "game_get_api", names_source=False)
 
-rc = host.stop()
-checks.case("host_alive_to_the_end", lambda: check(rc == 0, f"host exit code {rc}"))
-if checks.failed:
-    print(host.tail(80))
-else:
-    cleanup(root)
-checks.finish()
+end_run(checks, host, root, tail=80)

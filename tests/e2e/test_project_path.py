@@ -8,7 +8,7 @@ import os
 import shutil
 import tempfile
 
-from hostlib import Checks, Host, check, cleanup, edit, project_copy
+from hostlib import Checks, Host, check, edit, end_run, project_copy
 
 checks = Checks()
 base = tempfile.mkdtemp(prefix="engine-path-")
@@ -50,10 +50,4 @@ def compile_error_names_the_file():
 checks.case("events_are_json_with_the_real_root", events_are_json_with_the_real_root)
 checks.case("code_save_reloads_under_odd_path", code_save_reloads_under_odd_path)
 checks.case("compile_error_names_the_file", compile_error_names_the_file)
-rc = host.stop()
-checks.case("host_survived", lambda: check(rc == 0, f"exit code {rc}"))
-if checks.failed:
-    print(host.tail())
-else:
-    cleanup(base)
-checks.finish()
+end_run(checks, host, base)

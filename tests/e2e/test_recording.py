@@ -1,15 +1,13 @@
 """End to end: input recording, deterministic replay, and F7 looped live editing."""
 import os
 
-from hostlib import Checks, Host, check, cleanup, edit, project_copy
+from hostlib import Checks, Host, check, cleanup, edit, input_script, project_copy
 
 checks = Checks()
 root = project_copy()
 rec = os.path.join(root, "run.rec")
-script = os.path.join(root, "input.txt")
-with open(script, "w") as f:
-    f.write("# a few presses so the recording has input in it\n"
-            "20 down RIGHT\n80 up RIGHT\n100 tap SPACE\n130 mouse 300 200\n150 axis LX -0.7\n")
+script = input_script(root, "# a few presses so the recording has input in it\n"
+                      "20 down RIGHT\n80 up RIGHT\n100 tap SPACE\n130 mouse 300 200\n150 axis LX -0.7\n", "input.txt")
 
 
 def run_to_end(*args):

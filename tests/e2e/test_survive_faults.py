@@ -7,14 +7,12 @@ checks the fix loads normally. ASAN_SCENARIO: also run against the sanitizer bui
 import os
 import time
 
-from hostlib import Checks, Host, check, cleanup, edit, inject, project_copy, uninject
+from hostlib import Checks, Host, check, end_run, inject, input_script, project_copy, uninject
 
 checks = Checks()
 root = project_copy()
 game_cpp = os.path.join(root, "game", "game.cpp")
-script = os.path.join(root, "bot.txt")
-with open(script, "w") as f:
-    f.write("5 tap F10\n")
+script = input_script(root, "5 tap F10\n")
 host = Host(root, "--watchdog", "1", "--input", script)
 current = {"version": 1}
 
@@ -149,10 +147,4 @@ def half_written_library_is_refused():
 checks.case("compile_error_keeps_old_code", compile_error_keeps_old_code)
 checks.case("burst_of_saves_last_wins", burst_of_saves_last_wins)
 checks.case("half_written_library_is_refused", half_written_library_is_refused)
-rc = host.stop()
-checks.case("host_alive_to_the_end", lambda: check(rc == 0, f"host exit code {rc}"))
-if checks.failed:
-    print(host.tail(80))
-else:
-    cleanup(root)
-checks.finish()
+end_run(checks, host, root, tail=80)

@@ -9,14 +9,12 @@ compiler too, whose error leaves the game running on what it had.
 import os
 import time
 
-from hostlib import Checks, Host, check, cleanup, edit, project_copy
+from hostlib import Checks, Host, check, edit, end_run, input_script, project_copy
 
 checks = Checks()
 root = project_copy()
 entities = os.path.join(root, "game", "entities.cpp")
-script = os.path.join(root, "bot.txt")
-with open(script, "w") as f:
-    f.write("5 tap F10\n")
+script = input_script(root, "5 tap F10\n")
 host = Host(root, "--input", script)
 
 
@@ -103,10 +101,4 @@ checks.case("literal_edit_is_live", literal_edit_is_live)
 checks.case("value_survives_a_real_rebuild", value_survives_a_real_rebuild)
 checks.case("moved_lines_go_to_the_compiler", moved_lines_go_to_the_compiler)
 checks.case("bad_literal_keeps_the_game_running", bad_literal_keeps_the_game_running)
-rc = host.stop()
-checks.case("no_crash", lambda: check(rc == 0 and not host.of("crash"), f"exit {rc}, crashes {host.of('crash')}"))
-if checks.failed:
-    print(host.tail())
-else:
-    cleanup(root)
-checks.finish()
+end_run(checks, host, root, final=lambda rc: check(rc == 0 and not host.of("crash"), f"exit {rc}, crashes {host.of('crash')}"))

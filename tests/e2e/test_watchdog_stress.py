@@ -10,7 +10,7 @@ keep its log readable, and quit cleanly.
 import os
 import time
 
-from hostlib import Checks, Host, check, cleanup, project_copy
+from hostlib import Checks, Host, check, cleanup, input_script, project_copy
 
 JUMPS = 1000
 
@@ -30,9 +30,7 @@ text = text.replace("GAME_UPDATE(game_update)\n{\n", "GAME_UPDATE(game_update)\n
 check("g_stress_pf = pf" in text and "stats turn" in text, "game.cpp changed shape")
 with open(game_cpp, "w") as f:
     f.write(text)
-script = os.path.join(root, "overlay.txt")
-with open(script, "w") as f:
-    f.write("1 tap F1\n")
+script = input_script(root, "1 tap F1\n", "overlay.txt")
 host = None
 
 
