@@ -700,6 +700,122 @@ static double thc__axis_sep(const thc__proxy *a, thc_v2 shift, const thc__proxy 
     return lo - hi - ((double)a->r + b->r);
 }
 
+/* ---------------------------------------------------------------- closest features for distance and TOI
+   The same answer as thc__core_closest, cheaper in the common case, and proven rather than trusted: GJK
+   (optionally warm-started from the simplex of the previous TOI step) names at most two vertices per side;
+   only those vertices against the edges at the other side's simplex points are settled exactly (a vertex
+   projected on an edge, that edge's own normal; a face wins a near-tie as in the brute force). The result is
+   then checked along its own normal in double: projection never lengthens a distance, so
+       sep(n) <= true distance <= d,
+   and when sep(n) reaches d (to rounding) the pair is the closest one. Otherwise (a rare ill-conditioned
+   simplex) the brute force decides. *sep returns the exact separation along n (thc__axis_sep) either way. */
+typedef struct thc__gjk_cache { int n; unsigned char ia[2], ib[2]; } thc__gjk_cache;
+
+static float thc__edge_test(const thc__proxy *pv, int vi, const thc__proxy *pe, int e, int side, float best, int *kind, int *fi,
+                            thc_v2 *pa, thc_v2 *pb)
+{
+    thc_v2 v = pv->v[vi], e0 = pe->v[e], ev = thc__sub(pe->v[e + 1 < pe->count ? e + 1 : 0], e0), w = thc__sub(v, e0);
+    float ee = thc__dot(ev, ev), u = thc__dot(w, ev);
+    int inside = u > 0 && u < ee;
+    thc_v2 q = inside ? thc__add(e0, thc__scale(ev, u / ee)) : u <= 0 ? e0 : thc__add(e0, ev), dv = thc__sub(v, q);
+    float dd = thc__dot(dv, dv);
+    if (dd < best || (inside && dd <= best * (1 + 1e-5f))) {
+        best = dd; *kind = inside ? (side ? 2 : 1) : 0; *fi = e;
+        if (side) { *pa = q; *pb = v; } else { *pa = v; *pb = q; }
+    }
+    return best;
+}
+
+/* The edges of p touching the simplex indices i0, i1 (equal: one vertex, its two edges); 0 edges when the
+   indices are not neighbours (the caller then checks the whole answer anyway). */
+static int thc__simplex_edges(const thc__proxy *p, int i0, int i1, int *e)
+{
+    int n = p->count;
+    if (n < 2) return 0;
+    if (n == 2) { e[0] = 0; return 1; }
+    if (i0 == i1) { e[0] = i0; e[1] = i0 ? i0 - 1 : n - 1; return 2; }
+    if (i1 == (i0 + 1 == n ? 0 : i0 + 1)) { e[0] = i0; return 1; }
+    if (i0 == (i1 + 1 == n ? 0 : i1 + 1)) { e[0] = i1; return 1; }
+    return 0;
+}
+
+static float thc__closest_checked(const thc__proxy *a, thc_v2 shift, const thc__proxy *b, thc__gjk_cache *cache,
+                                  thc_v2 *pa, thc_v2 *pb, thc_v2 *n, double *sep)
+{
+    /* a is used as a + shift (the TOI mover) without copying it */
+    thc__sv s[3];
+    int k = 0;
+    if (cache && cache->n > 0) {
+        for (int i = 0; i < cache->n; i++) { s[i].ia = cache->ia[i]; s[i].ib = cache->ib[i]; }
+        k = cache->n;
+    } else { s[0].ia = 0; s[0].ib = 0; k = 1; }
+    for (int i = 0; i < k; i++) s[i].w = thc__sub(b->v[s[i].ib], thc__add(a->v[s[i].ia], shift));   /* cached indices stay valid: the proxies do not change */
+    int it, ok = a->count * b->count >= 12, inside = 0;   /* fewer pairs: the brute force is cheaper */
+    for (it = 0; ok && it < 24; it++) {
+        int saved[3], save_n = k;
+        for (int i = 0; i < k; i++) saved[i] = s[i].ia << 8 | s[i].ib;
+        if (!thc__simplex_solve(s, &k)) { ok = 0; inside = 1; break; }   /* the origin is inside: the cores overlap */
+        thc_v2 p = s[0].w;
+        if (k == 2) p = thc__add(thc__scale(s[0].w, s[0].a), thc__scale(s[1].w, s[1].a));
+        if (thc__dot(p, p) < 1e-20f) { ok = 0; inside = 1; break; }
+        int ia = thc__support(a, p), ib = thc__support(b, thc__neg(p)), key = ia << 8 | ib, dup = 0;
+        for (int i = 0; i < save_n; i++) dup |= saved[i] == key;
+        if (dup) break;
+        s[k].ia = ia; s[k].ib = ib; s[k].w = thc__sub(b->v[ib], thc__add(a->v[ia], shift)); s[k].a = 0;
+        k++;
+    }
+    float d = -1;
+    if (ok && it < 24 && k <= 2) {
+        if (cache) { cache->n = k; for (int i = 0; i < k; i++) { cache->ia[i] = (unsigned char)s[i].ia; cache->ib[i] = (unsigned char)s[i].ib; } }
+        int ia0 = s[0].ia, ia1 = s[k - 1].ia, ib0 = s[0].ib, ib1 = s[k - 1].ib, ea[2], eb[2];
+        int nea = thc__simplex_edges(a, ia0, ia1, ea), neb = thc__simplex_edges(b, ib0, ib1, eb);
+        thc__proxy am;   /* the few vertices needed, shifted */
+        am.count = a->count;
+        am.v[ia0] = thc__add(a->v[ia0], shift); am.v[ia1] = thc__add(a->v[ia1], shift);
+        for (int i = 0; i < nea; i++) { int e1 = ea[i] + 1 < a->count ? ea[i] + 1 : 0; am.v[ea[i]] = thc__add(a->v[ea[i]], shift); am.v[e1] = thc__add(a->v[e1], shift); }
+        thc_v2 dv = thc__sub(b->v[ib0], am.v[ia0]);
+        float best = thc__dot(dv, dv);
+        int kind = 0, fi = 0;
+        *pa = am.v[ia0]; *pb = b->v[ib0];
+        for (int c = 0; c < 2; c++) {
+            int va = c ? ia1 : ia0, vb = c ? ib1 : ib0;
+            if (c && va == ia0 && vb == ib0) break;
+            if (!c || va != ia0) for (int i = 0; i < neb; i++) best = thc__edge_test(&am, va, b, eb[i], 0, best, &kind, &fi, pa, pb);
+            if (!c || vb != ib0) for (int i = 0; i < nea; i++) best = thc__edge_test(b, vb, &am, ea[i], 1, best, &kind, &fi, pa, pb);
+        }
+        thc_v2 dq = thc__sub(*pb, *pa);
+        d = sqrtf(thc__dot(dq, dq));
+        *n = thc__v(1, 0);
+        if (kind) {
+            thc_v2 fn = kind == 1 ? thc__neg(b->n[fi]) : a->n[fi];
+            *n = thc__dot(fn, dq) >= 0 ? fn : thc__neg(fn);
+        } else if (d > 0) *n = thc__scale(dq, 1.0f / d);
+        else d = -1;
+        if (d > 0) {
+            *sep = thc__axis_sep(a, shift, b, *n);
+            float m = thc__maxf(thc__maxf(fabsf(pa->x), fabsf(pa->y)), thc__maxf(fabsf(pb->x), fabsf(pb->y)));
+            if (*sep + (a->r + b->r) >= d - 1e-6 * (m + d)) return d;   /* proven closest (to rounding) */
+        }
+    }
+    if (cache) cache->n = 0;
+    if (inside && a->count * b->count >= 12) {   /* what thc__core_closest answers for overlapping cores */
+        *pa = *pb = thc__add(a->v[0], shift);
+        *n = thc__v(1, 0);
+        *sep = thc__axis_sep(a, shift, b, *n);
+        return 0;
+    }
+    thc__proxy moved;
+    const thc__proxy *am = a;
+    if (shift.x != 0 || shift.y != 0) {
+        moved = *a;
+        for (int i = 0; i < a->count; i++) moved.v[i] = thc__add(a->v[i], shift);
+        am = &moved;
+    }
+    d = thc__core_closest(am, b, pa, pb, n);
+    *sep = thc__axis_sep(a, shift, b, *n);
+    return d;
+}
+
 /* What the manifold and the overlap test share: whether the shapes touch and the features that decide it. */
 typedef struct thc__sat {
     float sa, sb;         /* best face separations of the cores (-FLT_MAX: no faces) */
@@ -1315,8 +1431,11 @@ float thc_distance(const void *a, thc_type ta, const thc_transform *ax, const vo
         /* the common case, shapes apart: the closest features, and their normal proven to separate the
            shapes (so the cores are disjoint and the distance between them is the answer) */
         thc_v2 n;
-        float d = thc__core_closest(&xa, &xb, &qa, &qb, &n), r = xa.r + xb.r;
-        if (d - r > THC__APART && thc__axis_sep(&xa, thc__v(0, 0), &xb, n) > THC__APART) {
+        double sep = 0;
+        float d, r = xa.r + xb.r;
+        if (xa.count * xb.count >= 12) d = thc__closest_checked(&xa, thc__v(0, 0), &xb, NULL, &qa, &qb, &n, &sep);
+        else d = thc__core_closest(&xa, &xb, &qa, &qb, &n);   /* few vertex-edge pairs: the brute force is cheapest */
+        if (d - r > THC__APART && (xa.count * xb.count >= 12 || (sep = thc__axis_sep(&xa, thc__v(0, 0), &xb, n)) > THC__APART) && sep > THC__APART) {
             if (pa) *pa = thc__add(o, thc__add(qa, thc__scale(n, xa.r)));
             if (pb) *pb = thc__add(o, thc__sub(qb, thc__scale(n, xb.r)));
             return d - r;
@@ -1753,26 +1872,35 @@ thc_toi_result thc_toi(const void *a, thc_type ta, const thc_transform *ax, thc_
        of the two is taken. The normal never comes from two nearly equal points at a vertex-face contact,
        so at grazing angles the face's own normal gives the exact closing speed and one or two steps land. */
     thc_toi_result res = thc__miss();
-    thc__proxy pa, pb, moved;
+    thc__proxy pa, pb;
     thc_v2 o;
     if (!thc__pair_proxies(a, ta, ax, b, tb, bx, &pa, &pb, &o)) return res;
     thc_v2 v = thc__sub(va, vb);
     double speed = sqrt((double)v.x * v.x + (double)v.y * v.y), t = 0, tol = THC_TOLERANCE;
     float r = pa.r + pb.r;
-    moved = pa;
+    thc__gjk_cache cache;   /* the simplex of one step starts the next: one or two GJK iterations per step */
+    cache.n = 0;
+    int gjk = pa.count * pb.count >= 12;   /* fewer vertex-edge pairs: the brute force on a moved copy is cheapest */
+    thc__proxy moved = pa;
     for (int iter = 0; iter < 96; iter++) {
         thc_v2 shift = thc__v((float)(v.x * t), (float)(v.y * t));
-        for (int i = 0; i < pa.count; i++) moved.v[i] = thc__add(pa.v[i], shift);
         thc_v2 qa, qb, n;
-        float d = thc__core_closest(&moved, &pb, &qa, &qb, &n);
-        double gap = (double)d - r, sep = thc__axis_sep(&pa, shift, &pb, n);
+        double sep;
+        float d;
+        if (gjk) d = thc__closest_checked(&pa, shift, &pb, &cache, &qa, &qb, &n, &sep);
+        else {
+            for (int i = 0; i < pa.count; i++) moved.v[i] = thc__add(pa.v[i], shift);
+            d = thc__core_closest(&moved, &pb, &qa, &qb, &n);
+            sep = thc__axis_sep(&pa, shift, &pb, n);
+        }
+        double gap = (double)d - r;
         thc__sat st;
         st.d = 0;
         /* the cores can overlap only at the start (every later step stops short of touching), and not
            when an axis already separates the shapes */
-        if (iter == 0 && !(sep > 0) && thc__classify(&moved, &pb, &st) && st.d < 0) {
+        if (iter == 0 && !(sep > 0) && thc__classify(&pa, &pb, &st) && st.d < 0) {   /* t = 0: A where it starts */
             thc_manifold m;
-            thc__manifold(&moved, &pb, o, &m);
+            thc__manifold(&pa, &pb, o, &m);
             res.hit = 1;
             res.t = (float)t;
             res.n = m.count ? thc__neg(m.n) : thc__v(1, 0);
@@ -1790,7 +1918,10 @@ thc_toi_result thc_toi(const void *a, thc_type ta, const thc_transform *ax, thc_
         double closing = (double)v.x * n.x + (double)v.y * n.y, step = 0;
         if (closing <= 0 && sep > 0.5 * tol) break;   /* receding along a separating axis: never meets */
         if (closing > 0 && sep > 0.5 * tol) step = (sep - 0.5 * tol) / closing;
-        if (speed > 0 && (gap - 0.5 * tol) / speed > step) step = (gap - 0.5 * tol) / speed;
+        /* GJK's answer (cache.n > 0) is proven along its axis to within rounding: step by what the exact
+           axis proves; the brute force's distance is the distance itself */
+        double lb = cache.n > 0 && sep < gap ? sep : gap;
+        if (speed > 0 && (lb - 0.5 * tol) / speed > step) step = (lb - 0.5 * tol) / speed;
         if (!(step > 0)) break;
         t += step;
         if (t > 1) break;

@@ -629,6 +629,56 @@ static void test_direct_paths_match_general(void)
     TH_CHECK_MSG(bad == 0, "direct circle paths: %d of %d differ from the general path", bad, 2 * n);
 }
 
+// ---------------------------------------------------------------- distance/TOI closest features: GJK against the brute force
+// thc_distance and thc_toi find the closest features with a (warm-startable) GJK and keep its answer only when
+// the exact separation along its normal proves it; the brute force over every vertex-edge pair must agree on
+// the distance, the points and the normal, and the proof must hold in most cases (else the fast road is dead).
+static void test_gjk_closest_matches_brute_force(void)
+{
+    const thc_type T[3] = { THC_AABB, THC_CAPSULE, THC_POLY };
+    int bad = 0, proven = 0, total = 0, n = COUNT(4000);
+    Rng r(9100);
+    for (int i = 0; i < n; i++) {
+        double size = i % 3 == 0 ? 1.5 : 10, far = i % 5 == 0 ? 4096 : 0;
+        Shape A = random_shape(r, T[r.u32() % 3], far + r.range(-1, 1), far + r.range(-1, 1), size);
+        Shape B = random_shape(r, T[r.u32() % 3], far + r.range(-4 * size, 4 * size), far + r.range(-4 * size, 4 * size), size);
+        thc__proxy pa, pb;
+        thc_v2 o;
+        thc__pair_proxies(A.ptr(), A.type, A.x(), B.ptr(), B.type, B.x(), &pa, &pb, &o);
+        if (pa.count * pb.count < 12) continue;   /* those take the brute force directly */
+        thc__gjk_cache cache;
+        cache.n = 0;
+        thc_v2 step = V(r.range(-size, size), r.range(-size, size));
+        for (int k = 0; k < 3; k++) {   /* A moved a little further each time, the cache carried along as in TOI */
+            thc_v2 shift = V(step.x * k, step.y * k), qa, qb, nf, ma, mb, nb;
+            double sep;
+            float df = thc__closest_checked(&pa, shift, &pb, &cache, &qa, &qb, &nf, &sep);
+            thc__proxy moved = pa;
+            for (int j = 0; j < pa.count; j++) moved.v[j] = thc__add(pa.v[j], shift);
+            float db = thc__core_closest(&moved, &pb, &ma, &mb, &nb);
+            if (db <= 0) continue;   /* overlapping cores: no features to compare */
+            total++;
+            proven += cache.n > 0;
+            double tol = 2e-5 * (size + far);
+            /* parallel faces have many closest pairs: the points must lie on their cores, the distance apart */
+            thc__proxy pt;
+            thc_v2 u0, u1, un;
+            pt.count = 1; pt.r = 0;
+            pt.v[0] = qa;
+            double on_a = thc__core_closest(&pt, &moved, &u0, &u1, &un);
+            pt.v[0] = qb;
+            double on_b = thc__core_closest(&pt, &pb, &u0, &u1, &un);
+            bool same = fabs(df - db) <= tol && on_a <= tol && on_b <= tol && fabs(len(dv(qb) - dv(qa)) - db) <= tol;
+            /* at a vertex-face near-tie either normal is right if the exact axis proves the distance */
+            if (same && len(dv(nf) - dv(nb)) > 1e-4) same = sep + pa.r + pb.r >= db - tol;
+            if (!same) { bad++; report("GJK closest features differ (GJK, brute force)", A, B, db, df); }
+        }
+    }
+    TH_CHECK_MSG(bad == 0, "GJK closest features: %d of %d differ from the brute force", bad, total);
+    TH_CHECK_MSG(total > n / 2, "GJK closest features: only %d comparisons", total);
+    TH_CHECK_MSG(proven > total * 95 / 100, "GJK closest features: proven in only %d of %d (the rest fell back to the brute force)", proven, total);
+}
+
 int main(void)
 {
     g_prints = 0; TH_RUN(test_oracle_sanity);
@@ -636,6 +686,7 @@ int main(void)
     g_prints = 0; TH_RUN(test_nearly_parallel_segments);          // defect 1
     g_prints = 0; TH_RUN(test_rays_exact);
     g_prints = 0; TH_RUN(test_direct_paths_match_general);
+    g_prints = 0; TH_RUN(test_gjk_closest_matches_brute_force);
     g_prints = 0; TH_RUN(test_toi_exact);
     g_prints = 0; TH_RUN(test_toi_point_where_b_is);              // defect 2
     g_prints = 0; TH_RUN(test_grazing_walls);                     // defect 3
