@@ -216,6 +216,19 @@ int       thc_grid_pairs(thc_grid *g, thc_pair *pairs, int max_pairs);      /* e
 #include <math.h>
 #include <string.h>
 
+/* THC__INLINE: always inlined (hot helpers whose callers need their arguments folded in);
+   THC__NOINLINE: kept out of line (general paths, so the simple pairs' entry pays for no stack frame) */
+#if defined(__GNUC__)
+#define THC__NOINLINE __attribute__((noinline))
+#define THC__INLINE static inline __attribute__((always_inline))
+#elif defined(_MSC_VER)
+#define THC__NOINLINE __declspec(noinline)
+#define THC__INLINE static __forceinline
+#else
+#define THC__NOINLINE
+#define THC__INLINE static inline
+#endif
+
 static thc_v2 thc__v(float x, float y) { thc_v2 r; r.x = x; r.y = y; return r; }
 static thc_v2 thc__add(thc_v2 a, thc_v2 b) { return thc__v(a.x + b.x, a.y + b.y); }
 static thc_v2 thc__sub(thc_v2 a, thc_v2 b) { return thc__v(a.x - b.x, a.y - b.y); }
@@ -868,6 +881,57 @@ static inline int thc__clip(thc_v2 *w0, thc_v2 *w1, thc_v2 t, float off)
     return 1;
 }
 
+/* The contacts once the reference face v1-v2 (outward normal nref, radius rr) is chosen: the incident
+   edge w[0]-w[1] (nw 2; nw 1 for a single incident point, which is not clipped) is clipped to the face's
+   side planes and its points within reach (r = rr + ri) kept, with depths measured along nd from the
+   plane through pd. deep is the deepest incident point, which the contacts must reach. The contacts go
+   back to the world by o; the normal is out_n. */
+static void thc__contacts(thc_v2 v1, thc_v2 v2, thc_v2 nref, thc_v2 nd, thc_v2 pd, thc_v2 *w, int nw, thc_v2 deep,
+                          float rr, float ri, thc_v2 out_n, thc_v2 o, thc_manifold *m)
+{
+    float r = rr + ri;
+    thc_v2 t = thc__sub(v2, v1);
+    if (nw == 2) nw = thc__clip(&w[0], &w[1], t, thc__dot(t, v1)) && thc__clip(&w[0], &w[1], thc__neg(t), -thc__dot(t, v2)) ? 2 : 0;
+    m->count = 0;
+    for (int i = 0; i < nw; i++) {
+        float s = thc__dot(nd, thc__sub(w[i], pd));
+        if (s > r) continue;
+        m->depths[m->count] = r - s;
+        m->contact_points[m->count] = thc__sub(w[i], thc__scale(nd, 0.5f * (ri + s - rr)));
+        m->count++;
+    }
+    if (m->count == 2 && thc__dot(thc__sub(m->contact_points[0], m->contact_points[1]),
+                                  thc__sub(m->contact_points[0], m->contact_points[1])) <= 1e-12f) m->count = 1;
+    float sdeep = thc__dot(nd, thc__sub(deep, pd)), ddeep = r - sdeep, dmax = -FLT_MAX;
+    for (int i = 0; i < m->count; i++) dmax = thc__maxf(dmax, m->depths[i]);
+    if (m->count == 0) {
+        /* clipping kept nothing: one point at the deepest incident feature, slid onto the reference face's span */
+        float tt = thc__dot(t, t), u = tt > 0 ? thc__clamp(thc__dot(thc__sub(deep, v1), t) / tt, 0, 1) : 0;
+        thc_v2 on = thc__add(thc__add(v1, thc__scale(t, u)), thc__scale(nref, thc__dot(nref, thc__sub(deep, v1))));
+        m->count = 1;
+        m->depths[0] = ddeep > 0 ? ddeep : 0;
+        m->contact_points[0] = thc__sub(on, thc__scale(nd, 0.5f * (ri + sdeep - rr)));
+    } else if (dmax < ddeep) {
+        /* the deepest point lies past the reference face's side: the deepest kept point carries the
+           axis's full depth, so pushing out by the largest depth always separates the shapes */
+        int k = m->count == 2 && m->depths[1] > m->depths[0] ? 1 : 0;
+        m->depths[k] = ddeep;
+    }
+    for (int i = 0; i < m->count; i++) m->contact_points[i] = thc__add(m->contact_points[i], o);
+    m->n = out_n;
+}
+
+/* One contact midway between the surfaces when the cores are apart by d along the unit n (from a to b),
+   their closest points pa and pb (relative to o). */
+static void thc__apart_contact(thc_v2 pa, thc_v2 pb, thc_v2 n, float d, float ra, float rb, thc_v2 o, thc_manifold *m)
+{
+    m->count = 1;
+    m->n = n;
+    m->depths[0] = ra + rb - d;
+    thc_v2 sa = thc__add(pa, thc__scale(n, ra)), sb = thc__sub(pb, thc__scale(n, rb));
+    m->contact_points[0] = thc__add(o, thc__scale(thc__add(sa, sb), 0.5f));
+}
+
 static void thc__manifold(const thc__proxy *a, const thc__proxy *b, thc_v2 o, thc_manifold *m)
 {
     thc__sat st;
@@ -892,14 +956,7 @@ static void thc__manifold(const thc__proxy *a, const thc__proxy *b, thc_v2 o, th
         float align_b = faces ? -thc__dot(b->n[st.fb], exact_n) : -2;
         if (align_a >= 0.9999f) flip = 0;
         else if (align_b >= 0.9999f) flip = 1;
-        else {
-            m->count = 1;
-            m->n = exact_n;
-            m->depths[0] = r - st.d;
-            thc_v2 sa = thc__add(st.pa, thc__scale(exact_n, a->r)), sb = thc__sub(st.pb, thc__scale(exact_n, b->r));
-            m->contact_points[0] = thc__add(o, thc__scale(thc__add(sa, sb), 0.5f));
-            return;
-        }
+        else { thc__apart_contact(st.pa, st.pb, exact_n, st.d, a->r, b->r, o, m); return; }
     } else {
         flip = st.sb > st.sa + THC__BIAS_ABS + THC__BIAS_REL * fabsf(st.sa);   /* A's face unless B's is clearly better */
     }
@@ -919,7 +976,7 @@ static void thc__manifold(const thc__proxy *a, const thc__proxy *b, thc_v2 o, th
     thc_v2 w[2];
     int nw = 1;
     w[0] = inc->v[0];
-    if (inc->count >= 2) {
+    if (inc->count >= 2) {   /* the incident edge: the most anti-parallel face */
         int k = 0;
         float lo = FLT_MAX;
         for (int j = 0; j < inc->count; j++) {
@@ -928,38 +985,9 @@ static void thc__manifold(const thc__proxy *a, const thc__proxy *b, thc_v2 o, th
         }
         w[0] = inc->v[k];
         w[1] = inc->v[(k + 1) % inc->count];
-        thc_v2 t = thc__sub(v2, v1);
-        nw = thc__clip(&w[0], &w[1], t, thc__dot(t, v1)) && thc__clip(&w[0], &w[1], thc__neg(t), -thc__dot(t, v2)) ? 2 : 0;
+        nw = 2;
     }
-    float rr = ref->r, ri = inc->r;
-    thc_v2 out_n = flip ? thc__neg(nd) : nd;
-    for (int i = 0; i < nw; i++) {
-        float s = thc__dot(nd, thc__sub(w[i], pd));
-        if (s > r) continue;
-        m->depths[m->count] = r - s;
-        m->contact_points[m->count] = thc__sub(w[i], thc__scale(nd, 0.5f * (ri + s - rr)));
-        m->count++;
-    }
-    if (m->count == 2 && thc__dot(thc__sub(m->contact_points[0], m->contact_points[1]),
-                                  thc__sub(m->contact_points[0], m->contact_points[1])) <= 1e-12f) m->count = 1;
-    float sdeep = thc__dot(nd, thc__sub(deep, pd)), ddeep = r - sdeep, dmax = -FLT_MAX;
-    for (int i = 0; i < m->count; i++) dmax = thc__maxf(dmax, m->depths[i]);
-    if (m->count == 0) {
-        /* clipping kept nothing: one point at the deepest incident feature, slid onto the reference face's span */
-        thc_v2 t = thc__sub(v2, v1);
-        float tt = thc__dot(t, t), u = tt > 0 ? thc__clamp(thc__dot(thc__sub(deep, v1), t) / tt, 0, 1) : 0;
-        thc_v2 on = thc__add(thc__add(v1, thc__scale(t, u)), thc__scale(nref, thc__dot(nref, thc__sub(deep, v1))));
-        m->count = 1;
-        m->depths[0] = ddeep > 0 ? ddeep : 0;
-        m->contact_points[0] = thc__sub(on, thc__scale(nd, 0.5f * (ri + sdeep - rr)));
-    } else if (dmax < ddeep) {
-        /* the deepest point lies past the reference face's side: the deepest kept point carries the
-           axis's full depth, so pushing out by the largest depth always separates the shapes */
-        int k = m->count == 2 && m->depths[1] > m->depths[0] ? 1 : 0;
-        m->depths[k] = ddeep;
-    }
-    for (int i = 0; i < m->count; i++) m->contact_points[i] = thc__add(m->contact_points[i], o);
-    m->n = out_n;
+    thc__contacts(v1, v2, nref, nd, pd, w, nw, deep, ref->r, inc->r, flip ? thc__neg(nd) : nd, o, m);
 }
 
 /* ---------------------------------------------------------------- polygon against polygon, the common case
@@ -1243,17 +1271,6 @@ static int thc__circle_capsule_overlap(const thc_circle *c, const thc_capsule *k
     return thc__dot(d, d) <= r * r;
 }
 
-/* One contact between a circle (centre at the origin) and a core point q at distance dist along n (from the
-   circle toward the other shape), other radius rb. */
-static void thc__circle_contact(thc_v2 o, thc_v2 q, thc_v2 n, float dist, float ra, float rb, thc_manifold *m)
-{
-    m->count = 1;
-    m->n = n;
-    m->depths[0] = ra + rb - dist;
-    thc_v2 sa = thc__scale(n, ra), sb = thc__sub(q, thc__scale(n, rb));
-    m->contact_points[0] = thc__add(o, thc__scale(thc__add(sa, sb), 0.5f));
-}
-
 static int thc__circle_capsule_manifold(const thc_circle *c, const thc_capsule *k, thc_manifold *m)
 {
     thc_v2 o = c->p, a = thc__sub(k->a, o), e = thc__sub(k->b, k->a);
@@ -1275,7 +1292,7 @@ static int thc__circle_capsule_manifold(const thc_circle *c, const thc_capsule *
     } else {
         n = thc__scale(q, 1.0f / dist);
     }
-    thc__circle_contact(o, q, n, dist, ra, rb, m);
+    thc__apart_contact(thc__v(0, 0), q, n, dist, ra, rb, o, m);
     return 1;
 }
 
@@ -1320,7 +1337,101 @@ static int thc__circle_poly_manifold(const thc_circle *c, const thc_poly *p, con
     if (!(dist > THC__APART)) return 0;
     thc_v2 ln = kind ? thc__neg(bn) : thc__scale(thc__sub(bq, lc), 1.0f / dist);
     thc_v2 wn = thc_mul_rot(x, ln), q = thc_mul_rot(x, thc__sub(bq, lc));
-    thc__circle_contact(c->p, q, wn, dist, ra, 0, m);
+    thc__apart_contact(thc__v(0, 0), q, wn, dist, ra, 0, c->p, m);
+    return 1;
+}
+
+/* ---------------------------------------------------------------- two capsules, directly
+   thc__manifold's steps for two segment cores written out (the same answers up to rounding, without
+   proxies or loops over vertex counts): each segment's two faces for the SAT; the closest features
+   (the crossing point, else the best of the four end-against-segment distances, a face's own normal when
+   an end lies inside the other segment's span); the reference face and the clip. Nearly parallel
+   capsules get two contacts, others one. Returns 0 for what it leaves to the general path: a capsule
+   with no length. */
+static inline void thc__end_vs_seg(thc_v2 v, thc_v2 e0, thc_v2 e, float ee, float inv, int id,
+                                   float *best, int *bid, float *bu, int *binside)
+{
+    thc_v2 w = thc__sub(v, e0);
+    float u = thc__dot(w, e), dd;
+    int inside = u > 0 && u < ee;
+    if (inside) { float c = thc__cross(w, e); dd = c * c * inv; }
+    else if (u <= 0) dd = thc__dot(w, w);
+    else { thc_v2 w1 = thc__sub(w, e); dd = thc__dot(w1, w1); }
+    if (dd < *best || (inside && dd <= *best * (1 + 1e-5f))) { *best = dd; *bid = id; *bu = u * inv; *binside = inside; }   /* a face wins near-ties */
+}
+
+static int thc__capsule_capsule_manifold(const thc_capsule *ka, const thc_capsule *kb, thc_manifold *m)
+{
+    thc_v2 o = ka->a, a1 = thc__sub(ka->b, o), b0 = thc__sub(kb->a, o), b1 = thc__sub(kb->b, o), eb = thc__sub(b1, b0);
+    float la = thc__len(a1), lb = thc__len(eb);
+    if (!(la > 1e-12f) || !(lb > 1e-12f)) return 0;
+    float ra = ka->r > 0 ? ka->r : 0, rb = kb->r > 0 ? kb->r : 0, r = ra + rb;
+    thc_v2 na = thc__v(a1.y / la, -a1.x / la), nb = thc__v(eb.y / lb, -eb.x / lb);
+    thc_v2 zero = thc__v(0, 0);   /* A's core runs from the origin (its first end) to a1 */
+    m->count = 0;
+    /* SAT: B's ends against A's two faces (na through the origin, -na through a1), A's ends against B's */
+    float p0 = thc__dot(na, b0), p1 = thc__dot(na, b1), sa0 = thc__minf(p1, p0), sa1 = thc__dot(na, a1) - thc__maxf(p0, p1);
+    int fa = sa1 > sa0;
+    float sa = fa ? sa1 : sa0;
+    if (sa > r) return 1;
+    float q1 = thc__dot(nb, a1), sb0 = thc__minf(q1, 0.0f) - thc__dot(nb, b0), sb1 = thc__dot(nb, b1) - thc__maxf(0.0f, q1);
+    int fb = sb1 > sb0;
+    float sb = fb ? sb1 : sb0;
+    if (sb > r) return 1;
+    /* the closest features: two segments that cross touch */
+    float x = thc__cross(a1, eb), dist = 0;
+    int crossed = 0, flip;
+    if (x != 0) {
+        float ta = thc__cross(b0, eb) / x, tb = thc__cross(b0, a1) / x;
+        crossed = ta >= 0 && ta <= 1 && tb >= 0 && tb <= 1;
+    }
+    thc_v2 pa = zero, pb = zero, n = thc__v(1, 0);
+    if (!crossed) {
+        float eeb = thc__dot(eb, eb), eea = thc__dot(a1, a1), best = FLT_MAX, bu = 0;
+        float invb = eeb > 0 ? 1.0f / eeb : 0, inva = eea > 0 ? 1.0f / eea : 0;
+        int id = -1, inside = 0;
+        thc__end_vs_seg(zero, b0, eb, eeb, invb, 0, &best, &id, &bu, &inside);
+        thc__end_vs_seg(a1, b0, eb, eeb, invb, 1, &best, &id, &bu, &inside);
+        thc__end_vs_seg(b0, zero, a1, eea, inva, 2, &best, &id, &bu, &inside);
+        thc__end_vs_seg(b1, zero, a1, eea, inva, 3, &best, &id, &bu, &inside);
+        if (id < 2) {   /* an end of A against B's segment */
+            pa = id ? a1 : zero;
+            pb = inside ? thc__add(b0, thc__scale(thc__sub(b1, b0), bu)) : bu <= 0 ? b0 : b1;
+        } else {
+            pb = id == 3 ? b1 : b0;
+            pa = inside ? thc__add(zero, thc__scale(thc__sub(a1, zero), bu)) : bu <= 0 ? zero : a1;
+        }
+        thc_v2 d = thc__sub(pb, pa);
+        dist = sqrtf(thc__dot(d, d));
+        if (inside) {   /* the segment's own normal, turned to run from a to b */
+            thc_v2 fn = id < 2 ? thc__neg(nb) : na;
+            n = thc__dot(fn, d) >= 0 ? fn : thc__neg(fn);
+        } else if (dist > 0) {
+            n = thc__scale(d, 1.0f / dist);
+        }
+        if (dist > r) return 1;
+    }
+    int apart = dist > THC__APART;
+    if (apart) {
+        /* cores apart: the closest features give the normal; a face lined up with it gives two points */
+        float an = thc__dot(na, n), bn = thc__dot(nb, n);
+        if ((fa ? -an : an) >= 0.9999f) flip = 0;
+        else if ((fb ? bn : -bn) >= 0.9999f) flip = 1;
+        else { thc__apart_contact(pa, pb, n, dist, ra, rb, o, m); return 1; }
+    } else {
+        flip = sb > sa + THC__BIAS_ABS + THC__BIAS_REL * fabsf(sa);   /* A's face unless B's is clearly better */
+    }
+    /* the reference face v1-v2 (normal nref) and the incident segment i0-i1 (face normal in0) */
+    thc_v2 v1, v2, nref, i0, i1, in0, w[2];
+    if (flip) { v1 = fb ? b1 : b0; v2 = fb ? b0 : b1; nref = fb ? thc__neg(nb) : nb; i0 = zero; i1 = a1; in0 = na; }
+    else { v1 = fa ? a1 : zero; v2 = fa ? zero : a1; nref = fa ? thc__neg(na) : na; i0 = b0; i1 = b1; in0 = nb; }
+    thc_v2 nd = nref, pd = v1;
+    if (apart) { nd = flip ? thc__neg(n) : n; pd = flip ? pb : pa; }
+    thc_v2 deep = thc__dot(nd, i1) < thc__dot(nd, i0) ? i1 : i0;
+    int k = thc__dot(nref, in0) > 0;   /* the incident face: the more anti-parallel of in0 and -in0 */
+    w[0] = k ? i1 : i0;
+    w[1] = k ? i0 : i1;
+    thc__contacts(v1, v2, nref, nd, pd, w, 2, deep, flip ? rb : ra, flip ? ra : rb, flip ? thc__neg(nd) : nd, o, m);
     return 1;
 }
 
@@ -1332,14 +1443,13 @@ static int thc__pair_proxies(const void *a, thc_type ta, const thc_transform *ax
     return thc__proxy_make(pa, a, ta, ax, *o) & thc__proxy_make(pb, b, tb, bx, *o);
 }
 
-int thc_overlap(const void *a, thc_type ta, const thc_transform *ax, const void *b, thc_type tb, const thc_transform *bx)
+/* The any-pair entry points switch on the pair; the simple pairs are answered inline, the rest go to
+   out-of-line paths so the simple ones pay for no stack frame. */
+#define THC__PAIR(a, b) ((unsigned)(a) * 5u + (unsigned)(b))
+
+static THC__NOINLINE int thc__overlap_general(const void *a, thc_type ta, const thc_transform *ax, const void *b, thc_type tb,
+                                              const thc_transform *bx)
 {
-    if (ta == THC_CIRCLE && tb == THC_CIRCLE) return thc_circle_to_circle((const thc_circle *)a, (const thc_circle *)b);
-    if (ta == THC_AABB && tb == THC_AABB) return thc_aabb_to_aabb((const thc_aabb *)a, (const thc_aabb *)b);
-    if (ta == THC_CIRCLE && tb == THC_AABB) return thc_circle_to_aabb((const thc_circle *)a, (const thc_aabb *)b);
-    if (ta == THC_AABB && tb == THC_CIRCLE) return thc_circle_to_aabb((const thc_circle *)b, (const thc_aabb *)a);
-    if (ta == THC_CIRCLE && tb == THC_CAPSULE && a && b) return thc__circle_capsule_overlap((const thc_circle *)a, (const thc_capsule *)b);
-    if (ta == THC_CAPSULE && tb == THC_CIRCLE && a && b) return thc__circle_capsule_overlap((const thc_circle *)b, (const thc_capsule *)a);
     if (ta == THC_POLY && tb == THC_POLY && a && b) {
         int r = thc__poly_poly((const thc_poly *)a, ax, (const thc_poly *)b, bx, NULL);
         if (r >= 0) return r;
@@ -1350,39 +1460,113 @@ int thc_overlap(const void *a, thc_type ta, const thc_transform *ax, const void 
     return thc__proxy_overlap(&pa, &pb);
 }
 
-static void thc__flip_manifold(thc_manifold *m) { m->n = thc__neg(m->n); }
-
-void thc_collide(const void *a, thc_type ta, const thc_transform *ax, const void *b, thc_type tb, const thc_transform *bx, thc_manifold *m)
+THC__INLINE int thc__cc_overlap(const thc_circle *a, const thc_circle *b)
 {
+    float dx = b->p.x - a->p.x, dy = b->p.y - a->p.y, r = a->r + b->r;
+    return dx * dx + dy * dy <= r * r;
+}
+
+THC__INLINE int thc__ca_overlap(const thc_circle *a, const thc_aabb *b)
+{
+    float dx = thc__maxf(b->min.x, thc__minf(a->p.x, b->max.x)) - a->p.x, dy = thc__maxf(b->min.y, thc__minf(a->p.y, b->max.y)) - a->p.y;
+    return dx * dx + dy * dy <= a->r * a->r;
+}
+
+THC__INLINE int thc__aa_overlap(const thc_aabb *a, const thc_aabb *b)
+{
+    return a->min.x <= b->max.x && b->min.x <= a->max.x && a->min.y <= b->max.y && b->min.y <= a->max.y;
+}
+
+/* The simple pairs read their shapes without a NULL check, as thc_circle_to_circle does; every other
+   path answers 0 (no contact) for a NULL shape. */
+int thc_overlap(const void *a, thc_type ta, const thc_transform *ax, const void *b, thc_type tb, const thc_transform *bx)
+{
+    switch (THC__PAIR(ta, tb)) {
+    case THC__PAIR(THC_CIRCLE, THC_CIRCLE): return thc__cc_overlap((const thc_circle *)a, (const thc_circle *)b);
+    case THC__PAIR(THC_CIRCLE, THC_AABB): return thc__ca_overlap((const thc_circle *)a, (const thc_aabb *)b);
+    case THC__PAIR(THC_AABB, THC_CIRCLE): return thc__ca_overlap((const thc_circle *)b, (const thc_aabb *)a);
+    case THC__PAIR(THC_AABB, THC_AABB): return thc__aa_overlap((const thc_aabb *)a, (const thc_aabb *)b);
+    case THC__PAIR(THC_CIRCLE, THC_CAPSULE): return a && b && thc__circle_capsule_overlap((const thc_circle *)a, (const thc_capsule *)b);
+    case THC__PAIR(THC_CAPSULE, THC_CIRCLE): return a && b && thc__circle_capsule_overlap((const thc_circle *)b, (const thc_capsule *)a);
+    default: return thc__overlap_general(a, ta, ax, b, tb, bx);
+    }
+}
+
+THC__INLINE void thc__cc_manifold(const thc_circle *a, const thc_circle *b, thc_manifold *m)
+{
+    float dx = b->p.x - a->p.x, dy = b->p.y - a->p.y, dist2 = dx * dx + dy * dy, r = a->r + b->r;
     m->count = 0;
-    if (ta == THC_CIRCLE && tb == THC_CIRCLE) { thc_circle_to_circle_manifold((const thc_circle *)a, (const thc_circle *)b, m); return; }
-    if (ta == THC_AABB && tb == THC_AABB) { thc_aabb_to_aabb_manifold((const thc_aabb *)a, (const thc_aabb *)b, m); return; }
-    if (ta == THC_CIRCLE && tb == THC_AABB) { thc_circle_to_aabb_manifold((const thc_circle *)a, (const thc_aabb *)b, m); return; }
-    if (ta == THC_AABB && tb == THC_CIRCLE) {
-        thc_circle_to_aabb_manifold((const thc_circle *)b, (const thc_aabb *)a, m);
-        if (m->count) thc__flip_manifold(m);
-        return;
+    if (dist2 > r * r) return;
+    float dist = sqrtf(dist2);
+    m->count = 1;
+    m->n = dist > 1e-6f ? thc__v(dx / dist, dy / dist) : thc__v(1, 0);   /* coincident centres: any axis, but a fixed one */
+    m->depths[0] = r - dist;
+    m->contact_points[0] = thc__add(a->p, thc__scale(m->n, a->r - 0.5f * m->depths[0]));
+}
+
+THC__INLINE void thc__ca_manifold(const thc_circle *a, const thc_aabb *b, thc_manifold *m)
+{
+    float dx = thc__maxf(b->min.x, thc__minf(a->p.x, b->max.x)) - a->p.x, dy = thc__maxf(b->min.y, thc__minf(a->p.y, b->max.y)) - a->p.y;
+    float dist2 = dx * dx + dy * dy;
+    m->count = 0;
+    if (dist2 > a->r * a->r) return;
+    m->count = 1;
+    if (dist2 > 1e-12f) {
+        float dist = sqrtf(dist2);
+        m->n = thc__v(dx / dist, dy / dist);
+        m->depths[0] = a->r - dist;
+    } else {
+        /* the centre is inside (or on the boundary): leave through the nearest face */
+        float dl = a->p.x - b->min.x, dr = b->max.x - a->p.x, db = a->p.y - b->min.y, dt = b->max.y - a->p.y;
+        float best = dl;
+        m->n = thc__v(1, 0);
+        if (dr < best) { best = dr; m->n = thc__v(-1, 0); }
+        if (db < best) { best = db; m->n = thc__v(0, 1); }
+        if (dt < best) { best = dt; m->n = thc__v(0, -1); }
+        m->depths[0] = a->r + (best > 0 ? best : 0);
     }
-    if (a && b) {
-        int done = -1;
-        if (ta == THC_CIRCLE && tb == THC_CAPSULE) done = thc__circle_capsule_manifold((const thc_circle *)a, (const thc_capsule *)b, m);
-        else if (ta == THC_CAPSULE && tb == THC_CIRCLE) done = thc__circle_capsule_manifold((const thc_circle *)b, (const thc_capsule *)a, m);
-        else if (ta == THC_CIRCLE && tb == THC_POLY) done = thc__circle_poly_manifold((const thc_circle *)a, (const thc_poly *)b, bx, m);
-        else if (ta == THC_POLY && tb == THC_CIRCLE) done = thc__circle_poly_manifold((const thc_circle *)b, (const thc_poly *)a, ax, m);
-        if (done == 1) {
-            if (m->count && ta != THC_CIRCLE) thc__flip_manifold(m);
-            return;
-        }
-        m->count = 0;
-    }
-    if (ta == THC_POLY && tb == THC_POLY && a && b) {
-        int r = thc__poly_poly((const thc_poly *)a, ax, (const thc_poly *)b, bx, m);
-        if (r >= 0) return;
+    m->contact_points[0] = thc__add(a->p, thc__scale(m->n, a->r - 0.5f * m->depths[0]));
+}
+
+/* Every pair but the simple ones: the direct paths, else the proxies. */
+static THC__NOINLINE void thc__collide_other(const void *a, thc_type ta, const thc_transform *ax, const void *b, thc_type tb,
+                                             const thc_transform *bx, thc_manifold *m)
+{
+    if (!a || !b) return;
+    switch (THC__PAIR(ta, tb)) {
+    case THC__PAIR(THC_CIRCLE, THC_CAPSULE): if (thc__circle_capsule_manifold((const thc_circle *)a, (const thc_capsule *)b, m)) return; break;
+    case THC__PAIR(THC_CAPSULE, THC_CIRCLE):
+        if (thc__circle_capsule_manifold((const thc_circle *)b, (const thc_capsule *)a, m)) { if (m->count) m->n = thc__neg(m->n); return; }
+        break;
+    case THC__PAIR(THC_CIRCLE, THC_POLY): if (thc__circle_poly_manifold((const thc_circle *)a, (const thc_poly *)b, bx, m)) return; break;
+    case THC__PAIR(THC_POLY, THC_CIRCLE):
+        if (thc__circle_poly_manifold((const thc_circle *)b, (const thc_poly *)a, ax, m)) { if (m->count) m->n = thc__neg(m->n); return; }
+        break;
+    case THC__PAIR(THC_CAPSULE, THC_CAPSULE): if (thc__capsule_capsule_manifold((const thc_capsule *)a, (const thc_capsule *)b, m)) return; break;
+    case THC__PAIR(THC_POLY, THC_POLY): if (thc__poly_poly((const thc_poly *)a, ax, (const thc_poly *)b, bx, m) >= 0) return; break;
+    default: break;
     }
     thc__proxy pa, pb;
     thc_v2 o;
+    m->count = 0;
     if (!thc__pair_proxies(a, ta, ax, b, tb, bx, &pa, &pb, &o)) return;
     thc__manifold(&pa, &pb, o, m);
+}
+
+/* As thc_overlap: the simple pairs read their shapes without a NULL check. */
+void thc_collide(const void *a, thc_type ta, const thc_transform *ax, const void *b, thc_type tb, const thc_transform *bx, thc_manifold *m)
+{
+    m->count = 0;
+    switch (THC__PAIR(ta, tb)) {
+    case THC__PAIR(THC_CIRCLE, THC_CIRCLE): thc__cc_manifold((const thc_circle *)a, (const thc_circle *)b, m); return;
+    case THC__PAIR(THC_CIRCLE, THC_AABB): thc__ca_manifold((const thc_circle *)a, (const thc_aabb *)b, m); return;
+    case THC__PAIR(THC_AABB, THC_CIRCLE):
+        thc__ca_manifold((const thc_circle *)b, (const thc_aabb *)a, m);
+        if (m->count) m->n = thc__neg(m->n);
+        return;
+    case THC__PAIR(THC_AABB, THC_AABB): thc_aabb_to_aabb_manifold((const thc_aabb *)a, (const thc_aabb *)b, m); return;
+    default: thc__collide_other(a, ta, ax, b, tb, bx, m); return;
+    }
 }
 
 thc_v2 thc_mtv(const void *a, thc_type ta, const thc_transform *ax, const void *b, thc_type tb, const thc_transform *bx)
@@ -1467,23 +1651,9 @@ float thc_distance(const void *a, thc_type ta, const thc_transform *ax, const vo
 }
 
 /* ---------------------------------------------------------------- overlap tests and manifolds per pair */
-int thc_circle_to_circle(const thc_circle *a, const thc_circle *b)
-{
-    thc_v2 d = thc__sub(b->p, a->p);
-    float r = a->r + b->r;
-    return thc__dot(d, d) <= r * r;
-}
-
-int thc_circle_to_aabb(const thc_circle *a, const thc_aabb *b)
-{
-    thc_v2 d = thc__sub(thc_closest_on_aabb(a->p, b), a->p);
-    return thc__dot(d, d) <= a->r * a->r;
-}
-
-int thc_aabb_to_aabb(const thc_aabb *a, const thc_aabb *b)
-{
-    return a->min.x <= b->max.x && b->min.x <= a->max.x && a->min.y <= b->max.y && b->min.y <= a->max.y;
-}
+int thc_circle_to_circle(const thc_circle *a, const thc_circle *b) { return thc__cc_overlap(a, b); }
+int thc_circle_to_aabb(const thc_circle *a, const thc_aabb *b) { return thc__ca_overlap(a, b); }
+int thc_aabb_to_aabb(const thc_aabb *a, const thc_aabb *b) { return thc__aa_overlap(a, b); }
 
 int thc_circle_to_capsule(const thc_circle *a, const thc_capsule *b) { return thc_overlap(a, THC_CIRCLE, NULL, b, THC_CAPSULE, NULL); }
 int thc_circle_to_poly(const thc_circle *a, const thc_poly *b, const thc_transform *bx) { return thc_overlap(a, THC_CIRCLE, NULL, b, THC_POLY, bx); }
@@ -1493,48 +1663,13 @@ int thc_capsule_to_capsule(const thc_capsule *a, const thc_capsule *b) { return 
 int thc_capsule_to_poly(const thc_capsule *a, const thc_poly *b, const thc_transform *bx) { return thc_overlap(a, THC_CAPSULE, NULL, b, THC_POLY, bx); }
 int thc_poly_to_poly(const thc_poly *a, const thc_transform *ax, const thc_poly *b, const thc_transform *bx) { return thc_overlap(a, THC_POLY, ax, b, THC_POLY, bx); }
 
-void thc_circle_to_circle_manifold(const thc_circle *a, const thc_circle *b, thc_manifold *m)
-{
-    m->count = 0;
-    thc_v2 d = thc__sub(b->p, a->p);
-    float dist2 = thc__dot(d, d), r = a->r + b->r;
-    if (dist2 > r * r) return;
-    float dist = sqrtf(dist2);
-    m->count = 1;
-    m->n = dist > 1e-6f ? thc__scale(d, 1.0f / dist) : thc__v(1, 0);   /* coincident centres: any axis, but a fixed one */
-    m->depths[0] = r - dist;
-    m->contact_points[0] = thc__add(a->p, thc__scale(m->n, a->r - 0.5f * m->depths[0]));
-}
-
-void thc_circle_to_aabb_manifold(const thc_circle *a, const thc_aabb *b, thc_manifold *m)
-{
-    m->count = 0;
-    thc_v2 q = thc_closest_on_aabb(a->p, b);
-    thc_v2 d = thc__sub(q, a->p);
-    float dist2 = thc__dot(d, d);
-    if (dist2 > a->r * a->r) return;
-    m->count = 1;
-    if (dist2 > 1e-12f) {
-        float dist = sqrtf(dist2);
-        m->n = thc__scale(d, 1.0f / dist);
-        m->depths[0] = a->r - dist;
-    } else {
-        /* the centre is inside (or on the boundary): leave through the nearest face */
-        float dl = a->p.x - b->min.x, dr = b->max.x - a->p.x, db = a->p.y - b->min.y, dt = b->max.y - a->p.y;
-        float best = dl;
-        m->n = thc__v(1, 0);
-        if (dr < best) { best = dr; m->n = thc__v(-1, 0); }
-        if (db < best) { best = db; m->n = thc__v(0, 1); }
-        if (dt < best) { best = dt; m->n = thc__v(0, -1); }
-        m->depths[0] = a->r + (best > 0 ? best : 0);
-    }
-    m->contact_points[0] = thc__add(a->p, thc__scale(m->n, a->r - 0.5f * m->depths[0]));
-}
+void thc_circle_to_circle_manifold(const thc_circle *a, const thc_circle *b, thc_manifold *m) { thc__cc_manifold(a, b, m); }
+void thc_circle_to_aabb_manifold(const thc_circle *a, const thc_aabb *b, thc_manifold *m) { thc__ca_manifold(a, b, m); }
 
 void thc_aabb_to_aabb_manifold(const thc_aabb *a, const thc_aabb *b, thc_manifold *m)
 {
     m->count = 0;
-    if (!thc_aabb_to_aabb(a, b)) return;
+    if (!thc__aa_overlap(a, b)) return;
     float lox = thc__maxf(a->min.x, b->min.x), hix = thc__minf(a->max.x, b->max.x);
     float loy = thc__maxf(a->min.y, b->min.y), hiy = thc__minf(a->max.y, b->max.y);
     /* each side's push: the smaller of pushing A left/right (down/up) of B */

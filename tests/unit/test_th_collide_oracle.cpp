@@ -600,6 +600,31 @@ static void test_rays_exact(void)
 }
 
 // ---------------------------------------------------------------- direct paths against the general one
+// The manifold of the general proxy road (thc__manifold on the pair's proxies).
+static thc_manifold general_manifold(const Shape &P, const Shape &Q)
+{
+    thc_manifold m;
+    thc__proxy pa, pb;
+    thc_v2 o;
+    m.count = 0;
+    if (thc__pair_proxies(P.ptr(), P.type, P.x(), Q.ptr(), Q.type, Q.x(), &pa, &pb, &o)) thc__manifold(&pa, &pb, o, &m);
+    return m;
+}
+
+// 1 when thc_collide's answer differs from the general road's: count, depths and contact points within tol,
+// normal within 1e-4.
+static int direct_differs(const Shape &P, const Shape &Q, double tol, const char *what)
+{
+    thc_manifold fast, slow = general_manifold(P, Q);
+    thc_collide(P.ptr(), P.type, P.x(), Q.ptr(), Q.type, Q.x(), &fast);
+    bool same = fast.count == slow.count;
+    for (int k = 0; same && k < fast.count; k++)
+        same = fabsf(fast.depths[k] - slow.depths[k]) <= tol && len(dv(fast.contact_points[k]) - dv(slow.contact_points[k])) <= tol;
+    if (same && fast.count) same = len(dv(fast.n) - dv(slow.n)) <= 1e-4;
+    if (!same) report(what, P, Q, fast.count, slow.count);
+    return !same;
+}
+
 // Circle-capsule and circle-polygon manifolds take a direct road; the general proxy road must agree with it
 // on every field, contact points included (the oracle above checks depth and normal, not where contacts lie).
 static void test_direct_paths_match_general(void)
@@ -610,21 +635,8 @@ static void test_direct_paths_match_general(void)
         double size = i % 2 ? 1.5 : 10;
         Shape A = random_shape(r, THC_CIRCLE, r.range(-1, 1), r.range(-1, 1), size);
         Shape B = random_shape(r, i % 3 ? THC_POLY : THC_CAPSULE, r.range(-2 * size, 2 * size), r.range(-2 * size, 2 * size), size);
-        for (int swap = 0; swap < 2; swap++) {
-            const Shape &P = swap ? B : A, &Q = swap ? A : B;
-            thc_manifold fast, slow;
-            thc_collide(P.ptr(), P.type, P.x(), Q.ptr(), Q.type, Q.x(), &fast);
-            thc__proxy pa, pb;
-            thc_v2 o;
-            thc__pair_proxies(P.ptr(), P.type, P.x(), Q.ptr(), Q.type, Q.x(), &pa, &pb, &o);
-            thc__manifold(&pa, &pb, o, &slow);
-            double tol = 1e-4 * size;
-            bool same = fast.count == slow.count;
-            for (int k = 0; same && k < fast.count; k++)
-                same = fabsf(fast.depths[k] - slow.depths[k]) <= tol && len(dv(fast.contact_points[k]) - dv(slow.contact_points[k])) <= tol;
-            if (same && fast.count) same = len(dv(fast.n) - dv(slow.n)) <= 1e-4;
-            if (!same) { bad++; report("direct path differs (count fast, count general)", P, Q, fast.count, slow.count); }
-        }
+        bad += direct_differs(A, B, 1e-4 * size, "direct path differs (count fast, count general)");
+        bad += direct_differs(B, A, 1e-4 * size, "direct path differs (count fast, count general)");
     }
     TH_CHECK_MSG(bad == 0, "direct circle paths: %d of %d differ from the general path", bad, 2 * n);
 }
@@ -679,6 +691,49 @@ static void test_gjk_closest_matches_brute_force(void)
     TH_CHECK_MSG(proven > total * 95 / 100, "GJK closest features: proven in only %d of %d (the rest fell back to the brute force)", proven, total);
 }
 
+// Capsule-capsule manifolds take a direct segment-segment road: it must agree with the general road on every
+// field, and with the oracle on depth and normal, for random pairs, nearly parallel ones (two contacts),
+// exactly touching ones, deep ones (crossing cores), at pixel scale and around +-1e5.
+static void test_capsule_pair_matches_general(void)
+{
+    int bad = 0, bad_oracle = 0, two = 0, n = COUNT(8000);
+    Rng r(9101);
+    for (int i = 0; i < n; i++) {
+        int kind = i % 4;
+        double size = i % 3 == 0 ? 1.5 : 10, far = (i / 4) % 5 == 0 ? ((i / 20) % 2 ? 1e5 : -1e5) : 0;
+        Shape A, B;
+        if (kind == 0) {   // random placement
+            A = random_shape(r, THC_CAPSULE, far + r.range(-1, 1), far + r.range(-1, 1), size);
+            B = random_shape(r, THC_CAPSULE, far + r.range(-2 * size, 2 * size), far + r.range(-2 * size, 2 * size), size);
+        } else {
+            // nearly parallel (up to ~0.6 degrees), side by side: touching exactly, a little apart or overlapping,
+            // or deep (cores crossing near their middles)
+            double L = r.range(0.3 * size, 2 * size), ang = r.range(0, 6.2831853), eps = r.range(0, 1e-2) * (r.u32() & 1 ? 1 : -1);
+            if (kind == 3) eps = r.range(0.2, 1.4);
+            D2 da = d2(cos(ang), sin(ang)), db = d2(cos(ang + eps), sin(ang + eps)), nrm = d2(-da.y, da.x);
+            double ra = r.range(0.05, 0.5) * size, rb = r.range(0.05, 0.5) * size;
+            double gap = kind == 1 ? 0 : kind == 2 ? r.range(-0.3, 0.05) * (ra + rb) : 0;
+            D2 a0 = d2(far + r.range(-1, 1), far + r.range(-1, 1)), a1 = a0 + da * L;
+            double along = r.range(-0.8 * L, 0.8 * L), off = (ra + rb + gap) * (r.u32() & 1 ? 1 : -1);
+            if (kind == 3) off = r.range(-0.2, 0.2) * L;
+            D2 b0 = a0 + da * along + nrm * off, b1 = b0 + db * r.range(0.5 * L, 1.5 * L);
+            if (r.u32() & 1) std::swap(b0, b1);
+            A = capsule(a0, a1, ra);
+            B = capsule(b0, b1, rb);
+        }
+        double tol = 1e-4 * size + 4e-7 * fabs(far);
+        bad += direct_differs(A, B, tol, "capsule pair: direct path differs (count fast, count general)");
+        bad += direct_differs(B, A, tol, "capsule pair: direct path differs (count fast, count general)");
+        bad_oracle += check_rest(A, B, "capsule pair");
+        thc_manifold m;
+        thc_collide(&A.k, THC_CAPSULE, NULL, &B.k, THC_CAPSULE, NULL, &m);
+        two += m.count == 2;
+    }
+    TH_CHECK_MSG(bad == 0, "capsule pairs: %d of %d differ from the general path", bad, 2 * n);
+    TH_CHECK_MSG(bad_oracle == 0, "capsule pairs: %d of %d wrong against the oracle", bad_oracle, n);
+    TH_CHECK_MSG(two > n / 8, "capsule pairs: only %d of %d manifolds have two contacts", two, n);
+}
+
 int main(void)
 {
     g_prints = 0; TH_RUN(test_oracle_sanity);
@@ -687,6 +742,7 @@ int main(void)
     g_prints = 0; TH_RUN(test_rays_exact);
     g_prints = 0; TH_RUN(test_direct_paths_match_general);
     g_prints = 0; TH_RUN(test_gjk_closest_matches_brute_force);
+    g_prints = 0; TH_RUN(test_capsule_pair_matches_general);
     g_prints = 0; TH_RUN(test_toi_exact);
     g_prints = 0; TH_RUN(test_toi_point_where_b_is);              // defect 2
     g_prints = 0; TH_RUN(test_grazing_walls);                     // defect 3
