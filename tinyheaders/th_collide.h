@@ -1578,6 +1578,61 @@ thc_v2 thc_mtv(const void *a, thc_type ta, const thc_transform *ax, const void *
     return m.count ? thc__scale(m.n, -d) : thc__v(0, 0);
 }
 
+/* Two boxes or two capsules clearly apart, directly: the same answer as the proxies' closest features (box
+   gaps along x and y; for segments the best end-to-segment pair, a face's own normal when an end is closest
+   to the inside of the other segment), without building proxies. -1 when they touch or nearly do: the
+   general road then decides. */
+static float thc__distance_direct(const void *a, const void *b, thc_type t, thc_v2 *pa, thc_v2 *pb)
+{
+    if (t == THC_AABB) {
+        const thc_aabb *x = (const thc_aabb *)a, *y = (const thc_aabb *)b;
+        float gx1 = y->min.x - x->max.x, gx2 = x->min.x - y->max.x, gy1 = y->min.y - x->max.y, gy2 = x->min.y - y->max.y;
+        float gx = thc__maxf(gx1, gx2), gy = thc__maxf(gy1, gy2);
+        if (gx <= 0 && gy <= 0) return -1;
+        thc_v2 qa, qb;
+        qa.x = gx1 > gx2 ? x->max.x : x->min.x; qb.x = gx1 > gx2 ? y->min.x : y->max.x;
+        qa.y = gy1 > gy2 ? x->max.y : x->min.y; qb.y = gy1 > gy2 ? y->min.y : y->max.y;
+        if (gx <= 0) qa.x = qb.x = thc__maxf(x->min.x, y->min.x);   /* spans overlap in x: a corner above the other box */
+        if (gy <= 0) qa.y = qb.y = thc__maxf(x->min.y, y->min.y);
+        float d = gx <= 0 ? gy : gy <= 0 ? gx : sqrtf(gx * gx + gy * gy);
+        if (!(d > THC__APART)) return -1;
+        *pa = qa; *pb = qb;
+        return d;
+    }
+    const thc_capsule *ka = (const thc_capsule *)a, *kb = (const thc_capsule *)b;
+    thc_v2 o = ka->a, v[4];   /* a0 a1 b0 b1, relative to a0 as the proxies are */
+    v[0] = thc__v(0, 0); v[1] = thc__sub(ka->b, o); v[2] = thc__sub(kb->a, o); v[3] = thc__sub(kb->b, o);
+    thc_v2 d1 = v[1], d2 = thc__sub(v[3], v[2]);
+    float x = thc__cross(d1, d2);
+    if (x != 0) {   /* segments that cross touch */
+        float s = thc__cross(v[2], d2) / x, u = thc__cross(v[2], d1) / x;
+        if (s >= 0 && s <= 1 && u >= 0 && u <= 1) return -1;
+    }
+    float best = FLT_MAX, bu = 0;
+    int bi = -1, kind = 0;
+    for (int i = 0; i < 4; i++) {   /* each end against the other segment */
+        thc_v2 e0 = v[i < 2 ? 2 : 0], e = i < 2 ? d2 : d1, w = thc__sub(v[i], e0);
+        float ee = thc__dot(e, e), u = thc__dot(w, e), dd;
+        int inside = u > 0 && u < ee;
+        if (inside) { float c = thc__cross(w, e); dd = c * c / ee; }
+        else if (u <= 0) dd = thc__dot(w, w);
+        else { thc_v2 w1 = thc__sub(w, e); dd = thc__dot(w1, w1); }
+        if (dd < best || (inside && dd <= best * (1 + 1e-5f))) { best = dd; bi = i; bu = inside ? u / ee : u <= 0 ? 0 : 1; kind = inside; }
+    }
+    thc_v2 e0 = v[bi < 2 ? 2 : 0], e = bi < 2 ? d2 : d1, q = kind ? thc__add(e0, thc__scale(e, bu)) : bu <= 0 ? e0 : thc__add(e0, e);
+    thc_v2 qa = bi < 2 ? v[bi] : q, qb = bi < 2 ? q : v[bi], dq = thc__sub(qb, qa), n;
+    float dist = sqrtf(thc__dot(dq, dq)), ra = ka->r > 0 ? ka->r : 0, rb = kb->r > 0 ? kb->r : 0;
+    if (!(dist - ra - rb > THC__APART)) return -1;
+    if (kind) {   /* the segment's own normal, as the proxy stores it, turned from a toward b */
+        float l = thc__len(e);
+        n = thc__v(e.y / l, -e.x / l);
+        if (thc__dot(n, dq) < 0) n = thc__neg(n);
+    } else n = thc__scale(dq, 1.0f / dist);
+    *pa = thc__add(o, thc__add(qa, thc__scale(n, ra)));
+    *pb = thc__add(o, thc__sub(qb, thc__scale(n, rb)));
+    return dist - ra - rb;
+}
+
 float thc_distance(const void *a, thc_type ta, const thc_transform *ax, const void *b, thc_type tb, const thc_transform *bx,
                    thc_v2 *pa, thc_v2 *pb)
 {
@@ -1608,6 +1663,14 @@ float thc_distance(const void *a, thc_type ta, const thc_transform *ax, const vo
             if (pa) *pa = swap ? sb : sa;
             if (pb) *pb = swap ? sa : sb;
             return dist - ra - rb;
+        }
+    }
+    if (a && b && ta == tb && (ta == THC_AABB || ta == THC_CAPSULE)) {
+        float d = thc__distance_direct(a, b, ta, &qa, &qb);
+        if (d >= 0) {
+            if (pa) *pa = qa;
+            if (pb) *pb = qb;
+            return d;
         }
     }
     if (!thc__pair_proxies(a, ta, ax, b, tb, bx, &xa, &xb, &o)) return FLT_MAX;

@@ -734,6 +734,42 @@ static void test_capsule_pair_matches_general(void)
     TH_CHECK_MSG(two > n / 8, "capsule pairs: only %d of %d manifolds have two contacts", two, n);
 }
 
+// ---------------------------------------------------------------- box-box and capsule-capsule distance, directly
+// thc_distance answers two boxes or two capsules apart without proxies; the general road (proxies, closest core
+// features) must give the same distance, and the direct points must lie on the two surfaces that far apart.
+static void test_direct_distance_matches_general(void)
+{
+    int bad = 0, total = 0, n = COUNT(6000);
+    Rng r(9200);
+    for (int i = 0; i < n; i++) {
+        double size = i % 3 == 0 ? 1.5 : 10, far = i % 5 == 0 ? 4096 : 0;
+        thc_type t = i % 2 ? THC_AABB : THC_CAPSULE;
+        Shape A = random_shape(r, t, far + r.range(-1, 1), far + r.range(-1, 1), size);
+        Shape B = random_shape(r, t, far + r.range(-3 * size, 3 * size), far + r.range(-3 * size, 3 * size), size);
+        if (i % 7 == 0) B = random_shape(r, t, far + r.range(-1, 1) + 2.2 * size, far + r.range(-0.2, 0.2), size);   /* side by side */
+        thc_v2 pa, pb;
+        float got = thc_distance(A.ptr(), A.type, A.x(), B.ptr(), B.type, B.x(), &pa, &pb);
+        thc__proxy xa, xb, pt;
+        thc_v2 o, qa, qb, nn;
+        thc__pair_proxies(A.ptr(), A.type, A.x(), B.ptr(), B.type, B.x(), &xa, &xb, &o);
+        double want = thc__core_closest(&xa, &xb, &qa, &qb, &nn) - (double)xa.r - xb.r;
+        if (want <= 1e-3 * size) continue;   /* touching or nearly: the general road answers both */
+        total++;
+        pt.count = 1; pt.r = 0;
+        pt.v[0] = thc__sub(pa, o);
+        double on_a = thc__core_closest(&pt, &xa, &qa, &qb, &nn) - xa.r;
+        pt.v[0] = thc__sub(pb, o);
+        double on_b = thc__core_closest(&pt, &xb, &qa, &qb, &nn) - xb.r;
+        double tol = 2e-5 * (size + far);
+        if (fabs(got - want) > tol || fabs(on_a) > tol || fabs(on_b) > tol || fabs(len(dv(pb) - dv(pa)) - want) > tol) {
+            bad++;
+            report("direct distance differs (general, direct)", A, B, want, got);
+        }
+    }
+    TH_CHECK_MSG(bad == 0, "direct box/capsule distance: %d of %d differ from the general road", bad, total);
+    TH_CHECK_MSG(total > n / 2, "direct box/capsule distance: only %d apart", total);
+}
+
 int main(void)
 {
     g_prints = 0; TH_RUN(test_oracle_sanity);
@@ -743,6 +779,7 @@ int main(void)
     g_prints = 0; TH_RUN(test_direct_paths_match_general);
     g_prints = 0; TH_RUN(test_gjk_closest_matches_brute_force);
     g_prints = 0; TH_RUN(test_capsule_pair_matches_general);
+    g_prints = 0; TH_RUN(test_direct_distance_matches_general);
     g_prints = 0; TH_RUN(test_toi_exact);
     g_prints = 0; TH_RUN(test_toi_point_where_b_is);              // defect 2
     g_prints = 0; TH_RUN(test_grazing_walls);                     // defect 3
