@@ -9,6 +9,8 @@
 #   ./build.sh test               build everything, run every test; ends with "N passed, N failed"
 #   ./build.sh test-windows       the Windows leg alone: mingw-w64 cross build, tests run under wine
 #   ./build.sh bench              run the benchmarks                -> build/bench.json
+#   ./build.sh dist               the game for players (game linked in, assets in game.pak, no tools needed)
+#                                 -> dist/<game>-linux-x86_64/ and dist/<game>-linux-x86_64.tar.gz
 #   ./build.sh deps               install the Debian packages the engine needs
 #   ./build.sh clean              remove build/
 #
@@ -492,8 +494,7 @@ cmd_game_win() {
 win_build_host() {  # sdl2 dir
     local flags; flags="$(win_sdl2_flags "$1")"
     mkdir -p "$WIN/obj"
-    printf '#define STB_IMAGE_IMPLEMENTATION\n#include <stb_image.h>\n#define STB_IMAGE_WRITE_IMPLEMENTATION\n#include <stb_image_write.h>\n#define STB_RECT_PACK_IMPLEMENTATION\n#include <stb_rect_pack.h>\n#define STB_TRUETYPE_IMPLEMENTATION\n#include <stb_truetype.h>\n' \
-        > "$WIN/obj/stb_impl.c"
+    write_stb_impl "$WIN/obj/stb_impl.c"
     x86_64-w64-mingw32-gcc -O2 -I/usr/include/stb -c "$WIN/obj/stb_impl.c" -o "$WIN/obj/stb_impl.o" || return 1
     # one compiler per core, then one link
     rm -rf "$WIN/obj/host"; mkdir -p "$WIN/obj/host"
@@ -586,6 +587,101 @@ cmd_test_windows() {
     [ "$TOTAL_FAIL" = 0 ]
 }
 
+# ---------------------------------------------------------------- release
+# ./build.sh dist: the game for players in dist/<GAME_NAME>-linux-x86_64/ (the executable, game.pak, README.txt)
+# and a .tar.gz of that folder. The game is linked into a release host (platform/release.cpp stands in for the
+# development-only files below) at -O2 with TWEAK sites as literals; game.pak holds the atlas, the baked font
+# and the decoded sounds, so the player needs no tools, sources or compiler. GAME_NAME is the one place the
+# game's name lives.
+GAME_NAME="neon-swarm"
+DEV_ONLY_SOURCES="platform/library.cpp platform/reload.cpp platform/watch.cpp platform/build.cpp platform/tweak.cpp"
+SYSTEM_FONT="/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"   # the text font when assets/fonts/default.ttf is absent
+
+release_sources() {
+    local f
+    for f in $(host_sources); do case " $DEV_ONLY_SOURCES " in *" $f "*) ;; *) echo "$f" ;; esac; done
+}
+
+write_stb_impl() {  # out.c: the stb implementations a host links (Debian's libstb is not on a player's machine)
+    printf '#define STB_IMAGE_IMPLEMENTATION\n#include <stb_image.h>\n#define STB_IMAGE_WRITE_IMPLEMENTATION\n#include <stb_image_write.h>\n#define STB_RECT_PACK_IMPLEMENTATION\n#include <stb_rect_pack.h>\n#define STB_TRUETYPE_IMPLEMENTATION\n#include <stb_truetype.h>\n' \
+        > "$1"
+}
+
+# The release executable: the game (one relocatable object whose hidden symbols are made local, so only
+# game_get_api meets the host) linked with the release host, libstdc++ and libgcc static, stb compiled in.
+# Paths in the debug lines (kept at -g1 for the crash report's function and file:line) are relative.
+dist_executable() {  # out
+    local D="$B/dist" flags layout game_flags
+    flags="$COMMON_FLAGS -O2 -g1 -ffunction-sections -fdata-sections"
+    mkdir -p "$D/obj"
+    layout="$(python3 tools/layout_stamp.py g++ game/state.h -std=c++17 -Itinyheaders -Igame -DTH_MATH_NO_MATH_H)" \
+        || { say "dist: no layout stamp (the reason is above)"; return 1; }
+    game_flags="$flags -fno-exceptions -fno-rtti -fvisibility=hidden -DTHTW_LITERALS -DGAME_LAYOUT_HASH=${layout}u"
+    say "dist: compiling the game and the release host (-O2)"
+    write_stb_impl "$D/obj/stb_impl.c"
+    rm -f "$D"/obj/*.o
+    export DIST_CXX_FLAGS="$flags -Wno-format-truncation -DHOST_RELEASE $(sdl2-config --cflags) -I/usr/include/stb" \
+        DIST_GAME_FLAGS="$game_flags" DIST_OBJ="$D/obj" DIST_PREFIX_MAP="-ffile-prefix-map=$ROOT=."
+    # one compiler per core: the game's two files, then every release host file
+    # shellcheck disable=SC2016
+    { echo "game:game/game.cpp"; echo "game:game/tinyheaders.cpp"; echo "c:$D/obj/stb_impl.c"; release_sources | sed 's/^/host:/'; } \
+        | xargs -P "$(nproc)" -I{} sh -c '
+            kind="${1%%:*}"; src="${1#*:}"; o="$DIST_OBJ/$kind-$(basename "$src" | sed "s/\.[a-z]*$//").o"
+            case "$kind" in
+                game) exec g++ $DIST_GAME_FLAGS "$DIST_PREFIX_MAP" -c "$src" -o "$o" ;;
+                c)    exec gcc -O2 -g1 -ffunction-sections -fdata-sections "$DIST_PREFIX_MAP" -I/usr/include/stb -c "$src" -o "$o" ;;
+                *)    exec g++ $DIST_CXX_FLAGS "$DIST_PREFIX_MAP" -c "$src" -o "$o" ;;
+            esac' _ {} || { say "dist: compile failed"; return 1; }
+    ld -r "$D/obj/game-game.o" "$D/obj/game-tinyheaders.o" -o "$D/obj/game.o" && objcopy --localize-hidden "$D/obj/game.o" \
+        || { say "dist: cannot make the game object"; return 1; }
+    # shellcheck disable=SC2086
+    g++ -O2 "$D"/obj/host-*.o "$D/obj/c-stb_impl.o" "$D/obj/game.o" -o "$1.tmp" -static-libstdc++ -static-libgcc -Wl,--gc-sections \
+        -lSDL2 -lpthread -lm && mv -f "$1.tmp" "$1"
+}
+
+# game.pak: what the release reads - the atlas manifest and pages (not the packer's cache), the text font
+# baked by font_bake, every sound decoded by sound_decode (the samples the mixer plays).
+dist_archive() {  # out
+    local stage="$B/dist/stage" font f rel name
+    rm -rf "$stage"; mkdir -p "$stage/atlas" "$stage/fonts" "$stage/sounds"
+    [ -f "$B/assets/atlas.txt" ] || { say "dist: no atlas (build/assets/atlas.txt): run ./build.sh assets"; return 1; }
+    cp "$B/assets/atlas.txt" "$B"/assets/*.png "$stage/atlas/" || return 1
+    font="assets/fonts/default.ttf"; [ -f "$font" ] || font="$SYSTEM_FONT"
+    "$B/tools/font_bake" "$font" "$stage/fonts/default.thfb" || { say "dist: $font does not bake"; return 1; }
+    # a sound is assets/sfx/<name>.sfx (rendered by ./build.sh assets to build/sounds/<name>.wav) or
+    # assets/sounds/<name>.wav|.ogg; the .sfx wins, as in the host
+    while IFS= read -r f; do
+        [ -n "$f" ] || continue
+        rel="${f#assets/sounds/}"; name="${rel%.*}"
+        [ -f "assets/sfx/$name.sfx" ] && continue
+        mkdir -p "$(dirname "$stage/sounds/$name.pcm")"
+        "$B/tools/sound_decode" "$f" "$stage/sounds/$name.pcm" || { say "dist: $f does not decode"; return 1; }
+    done < <(find assets/sounds -type f \( -iname '*.wav' -o -iname '*.ogg' \) 2>/dev/null | sort)
+    while IFS= read -r f; do
+        [ -n "$f" ] || continue
+        rel="${f#assets/sfx/}"; name="${rel%.sfx}"
+        mkdir -p "$(dirname "$stage/sounds/$name.pcm")"
+        [ -f "$B/sounds/$name.wav" ] || { say "dist: $f was not rendered (build/sounds/$name.wav)"; return 1; }
+        "$B/tools/sound_decode" "$B/sounds/$name.wav" "$stage/sounds/$name.pcm" || { say "dist: $B/sounds/$name.wav does not decode"; return 1; }
+    done < <(find assets/sfx -type f -name '*.sfx' 2>/dev/null | sort)
+    "$B/tools/pack_assets" "$1" atlas/="$stage/atlas" fonts/="$stage/fonts" sounds/="$stage/sounds" > /dev/null
+}
+
+cmd_dist() {
+    cmd_deps || return 1
+    cmd_tools || { say "dist: tools failed"; return 1; }
+    cmd_assets || { say "dist: assets failed"; return 1; }
+    local name="$GAME_NAME-linux-x86_64" out="$ROOT/dist/$GAME_NAME-linux-x86_64"
+    mkdir -p "$B/dist"
+    dist_executable "$B/dist/$GAME_NAME" || return 1
+    dist_archive "$B/dist/game.pak" || return 1
+    rm -rf "$out" "$ROOT/dist/$name.tar.gz"; mkdir -p "$out"
+    cp "$B/dist/$GAME_NAME" "$B/dist/game.pak" "$out/" || return 1
+    sed "s/@GAME@/$GAME_NAME/g" docs/player_readme.txt > "$out/README.txt" || return 1
+    tar -C "$ROOT/dist" -czf "$ROOT/dist/$name.tar.gz.tmp" "$name" && mv -f "$ROOT/dist/$name.tar.gz.tmp" "$ROOT/dist/$name.tar.gz" || return 1
+    say "dist: $out/ ($(du -sk "$out" | cut -f1) KB) and dist/$name.tar.gz ($(($(stat -c %s "$ROOT/dist/$name.tar.gz") / 1024)) KB)"
+}
+
 # ---------------------------------------------------------------- benchmarks
 # Each benchmark prints one flat JSON object on its last line; they are merged into build/bench.json.
 cmd_bench() {
@@ -635,8 +731,9 @@ case "$cmd" in
     test-windows) cmd_test_windows ;;
     game-win) cmd_game_win ;;
     bench)  cmd_bench ;;
+    dist)   cmd_dist ;;
     fuzz)   mkdir -p "$B/tests/logs"; cmd_fuzz; echo "$TOTAL_PASS passed, $TOTAL_FAIL failed"; [ "$TOTAL_FAIL" = 0 ] ;;
     deps)   cmd_deps ;;
     clean)  rm -rf "$B" "$ROOT/compile_commands.json" ;;
-    *)      say "build.sh: unknown command '$cmd' (run, host, game, tools, assets, build, test, test-windows, bench, fuzz, deps, clean)"; exit 2 ;;
+    *)      say "build.sh: unknown command '$cmd' (run, host, game, tools, assets, build, test, test-windows, bench, dist, fuzz, deps, clean)"; exit 2 ;;
 esac

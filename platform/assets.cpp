@@ -129,7 +129,10 @@ static void atlas_job_run(AtlasJob *j)
 {
     thal_init(&j->m);
     j->have_st = os_file_stamp(j->manifest_path.c_str(), &j->manifest_st);
-    j->manifest_ok = thal_load(&j->m, j->manifest_path.c_str(), j->manifest_err, sizeof j->manifest_err);
+    size_t len = 0;
+    char *text = asset_read(j->manifest_path.c_str(), &len, 64u << 20, j->manifest_err, sizeof j->manifest_err);
+    j->manifest_ok = text && thal_parse(&j->m, text, len, j->manifest_err, sizeof j->manifest_err);
+    free(text);
     if (!j->manifest_ok) return;
     int n = j->m.page_count < MAX_ATLAS_PAGES ? j->m.page_count : MAX_ATLAS_PAGES;
     j->pages.resize((size_t)n);
@@ -142,8 +145,14 @@ static void atlas_job_run(AtlasJob *j)
         }
         std::string path = j->dir + "/" + p.file;
         int w = 0, h = 0, comp = 0;
-        o.pixels = stbi_load(path.c_str(), &w, &h, &comp, 4);
-        if (!o.pixels) {
+        char err[512];
+        size_t n = 0;
+        char *png = asset_read(path.c_str(), &n, 256u << 20, err, sizeof err);
+        o.pixels = png && n <= 0x7fffffff ? stbi_load_from_memory((const stbi_uc *)png, (int)n, &w, &h, &comp, 4) : nullptr;
+        free(png);
+        if (!png) {
+            o.err = err;
+        } else if (!o.pixels) {
             const char *why = stbi_failure_reason();
             o.err = std::string("cannot decode: ") + (why ? why : "unknown error");
         } else if (w != p.w || h != p.h) {
@@ -400,8 +409,9 @@ int assets_init(const char *font_path)
     int errors = atlas_apply(j, false);
     atlas_job_free(j);
 
-    /* the assets may have changed while the host was not running: a no-op when they did not */
-    if (os_is_file(g_render.packer.c_str())) pack_start("start", host_time(), false, false);
+    /* the assets may have changed while the host was not running: a no-op when they did not (a release
+       has no sources to pack) */
+    if (!archive_mounted() && os_is_file(g_render.packer.c_str())) pack_start("start", host_time(), false, false);
     return font_ok && atlas_ok && errors == 0;
 }
 
@@ -430,9 +440,20 @@ void assets_shutdown(void)
     g_render.have_manifest_st = 0;
 }
 
-/* PlatformAPI read_file: a file of the project (or an absolute path) into the game's buffer. */
+/* PlatformAPI read_file: a file of the project (or an absolute path) into the game's buffer; in a
+   release, the file of that name in the archive. */
 int64_t assets_read_file(const char *path, void *dst, int64_t cap)
 {
+    if (archive_mounted()) {
+        char err[512];
+        size_t n = 0;
+        char *data = cap >= 0 ? asset_read(path, &n, (size_t)-2, err, sizeof err) : NULL;
+        if (!data) { host_log(LOG_WARN, "read_file: %s: %s", path, cap >= 0 ? err : "negative size"); return -1; }
+        int64_t take = (int64_t)n < cap ? (int64_t)n : cap;
+        memcpy(dst, data, (size_t)take);
+        free(data);
+        return take;
+    }
     char full[HOST_PATH];
     if (path[0] == '/' || (path[0] && path[1] == ':')) snprintf(full, sizeof full, "%s", path);
     else snprintf(full, sizeof full, "%s/%s", host_root(), path);

@@ -91,7 +91,17 @@ FontBake *font_bake(const std::string &path, int seq)
     FontBake *fb = new FontBake;
     fb->path = path;
     std::vector<unsigned char> bytes;
-    std::string why = font_run_baker(path, seq, &bytes);
+    std::string why;
+    if (archive_mounted()) {   /* a release: baked when it was packed, read from the archive */
+        char err[512];
+        size_t n = 0;
+        char *data = asset_read(path.c_str(), &n, (size_t)THFB_MAX_SIDE * THFB_MAX_SIDE + (64u << 20), err, sizeof err);
+        if (data) bytes.assign((unsigned char *)data, (unsigned char *)data + n);
+        else why = err;
+        free(data);
+    } else {
+        why = font_run_baker(path, seq, &bytes);
+    }
     char err[256];
     if (why.empty() && !thfb_decode(bytes.data(), bytes.size(), &fb->baked, err, sizeof err))
         why = std::string("font_bake's output is invalid: ") + err;
@@ -176,7 +186,7 @@ int font_init(const char *configured)
     g_render.font_path = font_resolve(configured);
     FontBake *wanted = font_bake(g_render.font_path, ++g_render.font_seq);
     const int ok = wanted->ok;
-    if (!ok && !same_file(g_render.font_path, DEFAULT_FONT) && file_exists(DEFAULT_FONT)) {
+    if (!ok && !archive_mounted() && !same_file(g_render.font_path, DEFAULT_FONT) && file_exists(DEFAULT_FONT)) {
         FontBake *fallback = font_bake(DEFAULT_FONT, ++g_render.font_seq);
         if (fallback->ok) font_install(fallback, false, "", -1);
         else {
@@ -190,6 +200,7 @@ int font_init(const char *configured)
 
 std::string font_resolve(const char *configured)
 {
+    if (archive_mounted()) return PACKED_FONT;
     if (configured && *configured) {
         if (configured[0] == '/' || file_exists(configured)) return configured;
         std::string in_root = g_render.root + "/" + configured;

@@ -15,11 +15,13 @@
      overlay.cpp  the F1 overlay, crash and build-error panels
      render.cpp   drawing services (sprite batch, text, camera, screenshots)
      assets.cpp   what is loaded from disk for drawing: atlas pages, the packer child
+     archive.cpp  where asset bytes come from: the project's files, or (a release) the archive beside the executable
      font.cpp     the text font: checked, baked on a worker, installed
      tweak.cpp    live TWEAK() literal values from the game sources
      audio.cpp    the audio device and the mixer behind the game's sound services
      sound_assets.cpp  sound files (WAV, OGG, .sfx) found, decoded in a child process, reloaded on save
      parse.cpp    reading outside input: flags, input scripts, recording headers, JSON escaping
+     release.cpp  a release (-DHOST_RELEASE): the game linked in, assets from the archive, no reload/watch/build/tweak
      os.h         the operating system (os_posix.cpp); nothing else includes system headers */
 #ifndef HOST_H
 #define HOST_H
@@ -59,6 +61,7 @@ typedef struct Options {
     double      watchdog_s;
     int         window_w, window_h;
     const char *save_dir;        /* --save-dir: where save data lives (default: the user's data folder) */
+    int         dev_keys;        /* --dev-keys: F1-F9 and F12 in a release (always on in development) */
 } Options;
 
 typedef struct ScriptEvent { uint64_t step; int kind; int key; float a, b; } ScriptEvent;
@@ -246,6 +249,11 @@ int  game_call_update(const GameInput *gi);      /* 1 if it crashed (already rol
 int  game_call_render(float alpha);
 void game_call_stats(char *buf, int cap);        /* "" when there are none */
 
+/* ---------------------------------------------------------------- a release (release.cpp, only with -DHOST_RELEASE) */
+/* The folder of the executable becomes the root and its game.pak is mounted; 0 + why (naming the file).
+   In a release, release.cpp also supplies the reload, library, watch, build and tweak functions above. */
+int  release_start(char *err, size_t cap);
+
 /* ---------------------------------------------------------------- recording (record.cpp) */
 typedef enum LoopMode { LOOP_OFF, LOOP_RECORDING, LOOP_PLAYING } LoopMode;
 
@@ -283,6 +291,17 @@ RenderStats render_end_frame(void);                     /* sorts, batches and dr
 void        render_asset_changed(const char *path);     /* a file under assets/ changed (absolute path) */
 void        render_update(void);                        /* once per frame: finish pending asset reloads */
 int         render_screenshot(const char *png_path);    /* reads the back buffer; 0 on failure */
+
+/* ---------------------------------------------------------------- asset bytes (archive.cpp) */
+int         archive_mount(const char *path, char *err, size_t cap);  /* a release: all asset reads come from it; 0 + why */
+void        archive_unmount(void);
+int         archive_mounted(void);
+const char *archive_path(void);
+int         archive_count(void);                        /* files in the mounted archive (0 if none) */
+const char *archive_name(int i);
+/* The one asset reader: a file path in development, a name inside the archive once one is mounted.
+   malloc'ed and NUL-terminated; NULL and why in err. */
+char       *asset_read(const char *path, size_t *len, size_t max_bytes, char *err, size_t cap);
 
 /* ---------------------------------------------------------------- tweakables (tweak.cpp) */
 void        tweak_query(const char *file, int line, int counter, int kind, const char *literal, void *value_inout);

@@ -43,6 +43,9 @@ static struct { ScriptEvent *ev; int count, next; } g_script;
 /* ---------------------------------------------------------------- hot keys */
 static void hotkey(GameKey k)
 {
+#if defined(HOST_RELEASE)
+    if (!g_options.dev_keys) return;   /* a player's F-keys are the game's; --dev-keys turns the host's on */
+#endif
     switch (k) {
     case KEY_F1: overlay_toggle(); break;
     case KEY_F2: g_pf.debug_draw = !g_pf.debug_draw; host_event("debug_draw", "\"on\":%s", g_pf.debug_draw ? "true" : "false"); break;

@@ -28,6 +28,9 @@ int log_open(void)
         if (!g_log.json) { fprintf(stderr, "host: --log-json %s: %s\n", o->log_json, strerror(errno)); return 0; }
     }
     char logpath[HOST_PATH];
+#if defined(HOST_RELEASE)
+    if (!o->log_file) return 1;   /* a release writes nothing beside itself: the console, or --log-file */
+#endif
     if (o->log_file) snprintf(logpath, sizeof logpath, "%s", o->log_file);
     else { snprintf(logpath, sizeof logpath, "%s/build", o->root); os_make_dir(logpath); snprintf(logpath, sizeof logpath, "%s/build/host.log", o->root); }
     g_log.file = fopen(logpath, "a");

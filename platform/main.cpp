@@ -13,6 +13,7 @@ PlatformAPI g_pf;
 
 static void on_terminate(void) { g_loop.quit = 1; }
 
+#if !defined(HOST_RELEASE)
 static void find_root(const char *argv0)
 {
     char real[HOST_PATH];
@@ -31,6 +32,7 @@ static void find_root(const char *argv0)
         snprintf(g_options.root, sizeof g_options.root, ".");
     }
 }
+#endif
 
 static void take_screenshots(void)
 {
@@ -64,7 +66,11 @@ int main(int argc, char **argv)
     if (parsed == 2) { options_usage(stdout); return 0; }
     if (!parsed) { fprintf(stderr, "host: %s\n", perr); return 2; }
     const Options *o = &g_options;
+#if defined(HOST_RELEASE)
+    if (!release_start(perr, sizeof perr)) { fprintf(stderr, "error: %s\n", perr); return 1; }
+#else
     find_root(argv[0]);
+#endif
     os_on_terminate(on_terminate);
     if (!log_open()) return 2;
     if (!input_init()) return 2;

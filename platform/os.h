@@ -32,6 +32,7 @@ int   os_is_file(const char *path);
 int   os_file_stamp(const char *path, OsFileStamp *out);              /* 0 if it does not exist */
 int   os_same_stamp(const OsFileStamp *a, const OsFileStamp *b);
 int   os_real_path(const char *path, char *out, size_t cap);          /* absolute, symlinks resolved; 0 if missing */
+int   os_exe_path(char *out, size_t cap);                             /* this executable, absolute, '/'-separated */
 int   os_remove_file(const char *path);
 int   os_write_file_atomic(const char *path, const void *data, size_t len);  /* temp file, flushed, renamed over path */
 int   os_rename_file(const char *from, const char *to);

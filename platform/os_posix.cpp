@@ -199,6 +199,15 @@ int os_real_path(const char *path, char *out, size_t cap)
     return ok;
 }
 
+int os_exe_path(char *out, size_t cap)
+{
+    ssize_t n = readlink("/proc/self/exe", out, cap);
+    if (n < 0) { set_errno_error(); return 0; }
+    if ((size_t)n >= cap) { set_error("path too long"); return 0; }
+    out[n] = 0;
+    return 1;
+}
+
 int os_remove_file(const char *path)
 {
     if (unlink(path) == 0) return 1;

@@ -218,6 +218,14 @@ int os_real_path(const char *path, char *out, size_t cap)
     return from_wide(full.s, out, cap);
 }
 
+int os_exe_path(char *out, size_t cap)
+{
+    Wide w;
+    DWORD n = GetModuleFileNameW(NULL, w.s, (DWORD)(sizeof w.s / sizeof w.s[0]));
+    if (n == 0 || n >= sizeof w.s / sizeof w.s[0]) { set_win_error("GetModuleFileNameW"); return 0; }
+    return from_wide(w.s, out, cap);
+}
+
 int os_remove_file(const char *path)
 {
     Wide w;

@@ -9,6 +9,38 @@
 #include <string.h>
 
 /* ================================================================ flags */
+#if defined(HOST_RELEASE)
+/* A release is the game alone: it has no project, sources, compiler or recordings, so the flags that
+   drive those are refused by name rather than ignored. */
+static const struct { const char *flag; const char *why; } DEV_ONLY_FLAGS[] = {
+    { "--root", "the release reads its assets from game.pak next to the executable" },
+    { "--no-watch", "the release watches no sources" },
+    { "--build-cmd", "the release builds nothing" },
+    { "--font", "the release's font is baked into game.pak" },
+    { "--record", "recordings belong to the development host" },
+    { "--replay", "recordings belong to the development host" },
+};
+
+void options_usage(FILE *f)
+{
+    fprintf(f,
+        "usage: game [flags]\n"
+        "  --window WxH          window size (default 1280x720)\n"
+        "  --save-dir DIR        where the save data lives (default: the user's data folder)\n"
+        "  --dev-keys            the developer keys F1-F9 and F12 (overlay, pause, step, screenshot)\n"
+        "  --memory MB           size of the game's memory block (default 256)\n"
+        "  --headless            no window (SDL's offscreen driver); with --frames N for a test run\n"
+        "  --frames N            exit after N frames\n"
+        "  --fast                one fixed step per frame without waiting for the clock\n"
+        "  --log-file PATH       human-readable log\n"
+        "  --log-json PATH       events as JSON lines\n"
+        "  --frame-log PATH      one line per frame: frame, work ms, sprites, draw calls\n"
+        "  --screenshot F:PATH   write a PNG of frame F (repeatable)\n"
+        "  --input PATH          scripted input events (\"<step> down|up|tap KEY\", ...)\n"
+        "  --watchdog SEC        a step running longer than this ends the game with a report (default 2)\n"
+        "  --help\n");
+}
+#else
 void options_usage(FILE *f)
 {
     fprintf(f,
@@ -32,8 +64,10 @@ void options_usage(FILE *f)
         "                        on Windows build.bat game); \"double quotes\" group words\n"
         "  --window WxH          window size (default 1280x720)\n"
         "  --save-dir DIR        where the game's save data lives (default: the user's data folder)\n"
+        "  --dev-keys            accepted for the release's sake (the hot keys are always on here)\n"
         "  --help\n");
 }
+#endif
 
 static int parse_int64(const char *s, int64_t *out)
 {
@@ -59,10 +93,15 @@ int options_parse(int argc, char **argv, Options *o, char *err, size_t cap)
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         int64_t n;
 #define NEED_VALUE() do { if (!v) { snprintf(err, cap, "%s needs a value", a); return 0; } i++; } while (0)
+#if defined(HOST_RELEASE)
+        for (const auto &d : DEV_ONLY_FLAGS)
+            if (!strcmp(a, d.flag)) { snprintf(err, cap, "%s is a development flag: %s (see --help)", a, d.why); return 0; }
+#endif
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) return 2;
         else if (!strcmp(a, "--headless")) o->headless = 1;
         else if (!strcmp(a, "--no-watch")) o->watch = 0;
         else if (!strcmp(a, "--fast")) o->fast = 1;
+        else if (!strcmp(a, "--dev-keys")) o->dev_keys = 1;
         else if (!strcmp(a, "--root")) { NEED_VALUE(); snprintf(o->root, sizeof o->root, "%s", v); }
         else if (!strcmp(a, "--log-json")) { NEED_VALUE(); o->log_json = v; }
         else if (!strcmp(a, "--log-file")) { NEED_VALUE(); o->log_file = v; }
@@ -121,6 +160,9 @@ int options_parse(int argc, char **argv, Options *o, char *err, size_t cap)
 #undef NEED_VALUE
     }
     if (o->record_path && o->replay_path) { snprintf(err, cap, "--record and --replay cannot be used together"); return 0; }
+#if defined(HOST_RELEASE)
+    o->watch = 0;
+#endif
     return 1;
 }
 

@@ -246,7 +246,7 @@ int render_init(SDL_Renderer *r, int view_w, int view_h, const char *font_path)
     g_render.view_h = view_h;
     g_render.root = host_root() ? host_root() : ".";
     g_render.sprites_dir = g_render.root + "/assets/sprites";
-    g_render.assets_out = g_render.root + "/build/assets";
+    g_render.assets_out = archive_mounted() ? std::string(PACKED_ATLAS) : g_render.root + "/build/assets";
     g_render.manifest_path = g_render.assets_out + "/atlas.txt";
     g_render.packer = g_render.root + "/build/tools/atlas_pack" OS_EXE_SUFFIX;
     g_render.cam_x = g_render.cam_y = 0;

@@ -19,6 +19,8 @@ static const int   RENDER_MAX_SPRITES = 1 << 17;      /* submissions per frame, 
 static const int   MAX_ATLAS_PAGES    = 64;
 static const char *const DEFAULT_FONT       = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
 static const char *const PROJECT_FONT       = "assets/fonts/default.ttf";  /* used instead when it exists */
+static const char *const PACKED_ATLAS       = "atlas";              /* a release's archive: atlas/atlas.txt + pages */
+static const char *const PACKED_FONT        = "fonts/default.thfb"; /* ... the font, baked by font_bake at packing time */
 static const float PLACEHOLDER_SIZE   = 32;           /* size of a sprite nobody knows the size of */
 static const double FONT_BAKE_TIMEOUT_S = 30;         /* font_bake also limits its own CPU to 20 s */
 

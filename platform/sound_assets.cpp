@@ -21,7 +21,7 @@
 #define SOUND_SLOTS 512      /* = THM_MAX_SOUNDS */
 #define SOUND_CHILDREN 3
 
-enum { SRC_NONE, SRC_FILE, SRC_SFX };
+enum { SRC_NONE, SRC_FILE, SRC_SFX, SRC_PACKED };   /* SRC_PACKED: decoded samples in a release's archive */
 enum { STAGE_IDLE, STAGE_RENDER, STAGE_DECODE };
 
 typedef struct SoundSlot {
@@ -202,17 +202,14 @@ static void child_drain(SoundSlot *s)
     }
 }
 
-static void install_decoded(SoundSlot *s)
+/* Checks decoded samples (a decoder child's output, or a release's archive entry) and hands them to
+   the mixer; takes buf (malloc'ed, len bytes; NULL = nothing readable, why says so). */
+static void install_pcm(SoundSlot *s, char *buf, size_t len, const char *why)
 {
-    char path[HOST_PATH];
-    decoded_path(s, path, sizeof path);
-    size_t len = 0;
-    char *buf = os_read_file(path, &len, thw_pcm_bytes(THW_MAX_FRAMES, 2));
-    os_remove_file(path);
     thw_sound view;
     if (!buf || !thw_pcm_parse(buf, len, &view)) {
         free(buf);
-        sound_error(s, s->src, buf ? thw_error() : "the decoder wrote no readable output");
+        sound_error(s, s->src, buf ? thw_error() : why);
         return;
     }
     /* the mixer takes a buffer it frees itself: move the samples to the front of ours */
@@ -233,6 +230,41 @@ static void install_decoded(SoundSlot *s)
                s->name, ef, view.frames, view.channels, view.rate, ms, s->loaded ? "true" : "false");
     s->loaded = 1;
     s->failed = 0;
+}
+
+static void install_decoded(SoundSlot *s)
+{
+    char path[HOST_PATH];
+    decoded_path(s, path, sizeof path);
+    size_t len = 0;
+    char *buf = os_read_file(path, &len, thw_pcm_bytes(THW_MAX_FRAMES, 2));
+    os_remove_file(path);
+    install_pcm(s, buf, len, "the decoder wrote no readable output");
+}
+
+/* A release: every "sounds/<name>.pcm" in the archive, decoded when it was packed, loaded now. */
+static void load_packed(void)
+{
+    static const char PREFIX[] = "sounds/", EXT[] = ".pcm";
+    for (int i = 0; i < archive_count(); i++) {
+        const char *entry = archive_name(i);
+        size_t n = strlen(entry), pl = sizeof PREFIX - 1, el = sizeof EXT - 1;
+        if (n <= pl + el || strncmp(entry, PREFIX, pl) != 0 || strcmp(entry + n - el, EXT) != 0) continue;
+        char name[160];
+        if (n - pl - el >= sizeof name) continue;
+        memcpy(name, entry + pl, n - pl - el);
+        name[n - pl - el] = 0;
+        int k = slot_add(name);
+        if (k < 0) continue;
+        SoundSlot *s = &g_snd.slot[k];
+        snprintf(s->src, sizeof s->src, "%s", entry);
+        s->kind = SRC_PACKED;
+        s->change_t = host_time();
+        char err[512];
+        size_t len = 0;
+        char *buf = asset_read(entry, &len, thw_pcm_bytes(THW_MAX_FRAMES, 2), err, sizeof err);
+        install_pcm(s, buf, len, err);
+    }
 }
 
 static void child_poll(SoundSlot *s)
@@ -269,6 +301,7 @@ void sound_assets_init(const char *root)
 {
     memset(&g_snd, 0, sizeof g_snd);
     snprintf(g_snd.root, sizeof g_snd.root, "%s", root);
+    if (archive_mounted()) { load_packed(); return; }
     char d[HOST_PATH];
     snprintf(d, sizeof d, "%s/assets/sfx", root);
     os_list_dir(d, scan_entry, d);
@@ -305,9 +338,15 @@ void sound_require(const char *name)
     if (i < 0) return;
     SoundSlot *s = &g_snd.slot[i];
     if (s->kind == SRC_NONE && !s->failed) {
-        char where[HOST_PATH];
-        snprintf(where, sizeof where, "assets/sounds/%s.wav", name);
-        sound_error(s, where, "missing (nor .ogg, nor assets/sfx/<name>.sfx)");
+        char where[HOST_PATH], why[HOST_PATH + 32];
+        if (archive_mounted()) {
+            snprintf(where, sizeof where, "sounds/%s.pcm", name);
+            snprintf(why, sizeof why, "not in the archive %s", archive_path());
+        } else {
+            snprintf(where, sizeof where, "assets/sounds/%s.wav", name);
+            snprintf(why, sizeof why, "missing (nor .ogg, nor assets/sfx/<name>.sfx)");
+        }
+        sound_error(s, where, why);
     }
 }
 
@@ -316,7 +355,7 @@ void sound_assets_update(void)
     for (int i = 0; i < g_snd.count; i++) if (g_snd.slot[i].child.pid) child_poll(&g_snd.slot[i]);
     for (int i = 0; i < g_snd.count && g_snd.running < SOUND_CHILDREN; i++) {
         SoundSlot *s = &g_snd.slot[i];
-        if (!s->dirty || s->child.pid || s->kind == SRC_NONE) continue;
+        if (!s->dirty || s->child.pid || s->kind == SRC_NONE || s->kind == SRC_PACKED) continue;
         s->dirty = 0;
         child_start(s, s->kind == SRC_SFX && !(s->dirty_from_scan && rendered_is_current(s)) ? STAGE_RENDER : STAGE_DECODE);
         s->dirty_from_scan = 0;

@@ -1,0 +1,131 @@
+/* release.cpp - what a release supplies to the frame loop in place of the development host's
+   library.cpp, reload.cpp, watch.cpp, build.cpp and tweak.cpp. The game is linked into the executable
+   and its entry point called directly: no library to load, no sources to watch or build, no TWEAK
+   service (the game is compiled with THTW_LITERALS). Assets come from game.pak beside the executable,
+   wherever the working directory is. A crash or hang is reported as in development (the fault, the
+   function and file:line of each game frame, on stderr and in the logs) and ends the game with exit
+   code 70: there is no earlier code to roll back to.
+
+   Compiled only with -DHOST_RELEASE (./build.sh dist links it instead of the five files above); in
+   any other build this file is empty. */
+#if defined(HOST_RELEASE)
+#include "host.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define RELEASE_ARCHIVE "game.pak"   /* beside the executable */
+
+extern "C" GAME_GET_API(game_get_api);   /* the game's entry point, linked in */
+
+GameRun g_reload;
+GameLib g_lib;
+GameAPI g_api;
+
+static char g_exe[HOST_PATH];            /* this executable: where the archive is, what the symbolizer reads */
+
+int release_start(char *err, size_t cap)
+{
+    if (!os_exe_path(g_exe, sizeof g_exe)) { snprintf(err, cap, "cannot find the executable's folder: %s", os_error_text()); return 0; }
+    snprintf(g_options.root, sizeof g_options.root, "%s", g_exe);
+    char *slash = strrchr(g_options.root, '/');
+    if (slash) *slash = 0; else snprintf(g_options.root, sizeof g_options.root, ".");
+    char pak[HOST_PATH + 16];
+    snprintf(pak, sizeof pak, "%s/" RELEASE_ARCHIVE, g_options.root);
+    return archive_mount(pak, err, cap);
+}
+
+/* ---------------------------------------------------------------- a crash ends the game, reported */
+static void release_crash(GuardWhat what)
+{
+    const int hang = g_guard_report.fault.kind == OS_FAULT_HANG;
+    char where[1500], wesc[3000];
+    guard_describe_backtrace(g_exe, where, sizeof where);
+    host_json_escape(where, wesc, sizeof wesc);
+    host_event("crash", "\"version\":1,\"signal\":\"%s\",\"in\":\"%s\",\"where\":\"%s\",\"rolled_back_to\":0,\"halted\":true,"
+               "\"step\":%llu", guard_fault_name(), GUARD_NAMES[what], wesc, (unsigned long long)g_loop.step);
+    if (hang) host_log(LOG_ERROR, "the game stopped responding in %s (no step may run longer than %.1f s)%s%s",
+                       GUARD_NAMES[what], g_options.watchdog_s, where[0] ? ": " : "", where);
+    else host_log(LOG_ERROR, "the game crashed (%s) in %s%s%s", guard_fault_name(), GUARD_NAMES[what], where[0] ? ": " : "", where);
+    fprintf(stderr, "The game has ended because of this error. Save data written before it is kept.\n");
+    log_close();
+    fflush(NULL);
+    _Exit(70);   /* no destructors or atexit handlers after a fault: the audio thread may still be running */
+}
+
+void reload_on_crash(GuardWhat what) { release_crash(what); }
+
+/* ---------------------------------------------------------------- the game, linked in */
+static void run_load_hook(void)
+{
+    if (guarded(GUARD_LOAD, [] { g_api.load(&g_memory.game, &g_pf); })) release_crash(GUARD_LOAD);
+}
+
+void reload_init(void) { memset(&g_api, 0, sizeof g_api); }
+
+void reload_start(void)
+{
+    GameAPI api;
+    memset(&api, 0, sizeof api);
+    if (guarded(GUARD_GET_API, [&api] { api = game_get_api(); })) release_crash(GUARD_GET_API);
+    if (!api.load || !api.update || !api.render) {
+        host_log(LOG_ERROR, "game_get_api() returned a NULL load/update/render: nothing to run");
+        return;
+    }
+    g_api = api;
+    g_lib.api = api;
+    g_lib.version = 1;
+    snprintf(g_lib.path, sizeof g_lib.path, "%s", g_exe);
+    g_reload.loaded = 1;
+    g_reload.mem_has_layout = 1;
+    g_reload.mem_state_version = api.state_version;
+    g_reload.mem_state_size = api.state_size;
+    run_load_hook();
+}
+
+int game_call_update(const GameInput *gi)
+{
+    if (guarded(GUARD_UPDATE, [gi] { g_api.update(&g_memory.game, gi, &g_pf); })) release_crash(GUARD_UPDATE);
+    return 0;
+}
+
+int game_call_render(float alpha)
+{
+    if (guarded(GUARD_RENDER, [alpha] { g_api.render(&g_memory.game, alpha, &g_pf); })) release_crash(GUARD_RENDER);
+    return 0;
+}
+
+void game_call_stats(char *buf, int cap)
+{
+    buf[0] = 0;
+    if (g_api.stats && g_reload.loaded && guarded(GUARD_STATS, [buf, cap] { g_api.stats(&g_memory.game, buf, cap); }))
+        release_crash(GUARD_STATS);
+}
+
+void reload_restart_state(void)   /* F6, with --dev-keys */
+{
+    memory_reset();
+    recording_stop();
+    host_event("state_restart", "");
+    if (g_reload.loaded) run_load_hook();
+}
+
+/* ---------------------------------------------------------------- what a release does not have */
+void reload_handle_changes(const FileChanges *c) { (void)c; }
+void reload_handle_build(const BuildResult *b) { (void)b; }
+int  watch_init(const char *root) { (void)root; return 0; }
+int  watch_poll(FileChanges *out) { (void)out; return 0; }
+void watch_shutdown(void) {}
+void build_start(const char *root) { (void)root; host_log(LOG_INFO, "a release has no sources to rebuild"); }
+int  build_running(void) { return 0; }
+void build_poll(BuildResult *out) { memset(out, 0, sizeof *out); }
+void build_shutdown(void) {}
+int  library_close(GameLib *lib, char *err, size_t errcap) { (void)lib; (void)err; (void)errcap; return 1; }
+void tweak_query(const char *file, int line, int counter, int kind, const char *literal, void *value_inout)
+{
+    (void)file; (void)line; (void)counter; (void)kind; (void)literal; (void)value_inout;   /* the compiled value stands */
+}
+void tweak_shutdown(void) {}
+const char *tweak_status(void) { return ""; }
+
+#endif /* HOST_RELEASE */
