@@ -61,7 +61,9 @@ os.makedirs(elsewhere)
 
 
 def run(*args, folder_exe=None, timeout=300):
-    """The release, run from an unrelated working directory: (exit code, output)."""
+    """The release, run from an unrelated working directory (never with the user's save data): (exit code, output)."""
+    if "--save-dir" not in args:
+        args += ("--save-dir", os.path.join(work, "save"))
     r = subprocess.run([folder_exe or exe, *args], cwd=elsewhere, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                        text=True, timeout=timeout)
     return r.returncode, r.stdout
@@ -103,7 +105,7 @@ def plays_without_the_project():
     log = os.path.join(work, "play.jsonl")
     shot = os.path.join(work, "play.png")
     rc, out = run("--headless", "--fast", "--frames", "700", "--input", script("bot.txt", "5 tap F10\n"),
-                  "--screenshot", f"600:{shot}", "--log-json", log, "--save-dir", os.path.join(work, "save"))
+                  "--screenshot", f"600:{shot}", "--log-json", log)
     check(rc == 0, f"exit {rc}:\n{out[-3000:]}")
     ev = events(log)
     start = [e for e in ev if e["ev"] == "start"][0]
@@ -178,8 +180,7 @@ def dev_flags_refused_dev_keys_off():
     keys = script("keys.txt", "5 tap F8\n10 tap F1\n")
     for extra, want in (([], False), (["--dev-keys"], True)):
         log = os.path.join(work, "keys.jsonl")
-        rc, out = run("--headless", "--fast", "--frames", "30", "--input", keys, "--log-json", log,
-                      "--save-dir", os.path.join(work, "save"), *extra)
+        rc, out = run("--headless", "--fast", "--frames", "30", "--input", keys, "--log-json", log, *extra)
         check(rc == 0, f"exit {rc}: {out[-2000:]}")
         paused = [e for e in events(log) if e["ev"] == "pause"]
         check(bool(paused) == want, f"F8 with {extra or 'no flags'}: pause events {paused}")
@@ -187,7 +188,7 @@ def dev_flags_refused_dev_keys_off():
 
 def crash_is_reported():
     crash_exe = os.path.join(unpack(crash_tgz, os.path.join(work, "crash")), GAME)
-    rc, out = run("--headless", "--fast", "--frames", "200", "--save-dir", os.path.join(work, "save"), folder_exe=crash_exe)
+    rc, out = run("--headless", "--fast", "--frames", "200", folder_exe=crash_exe)
     check(rc == 70, f"exit {rc} (want 70):\n{out[-2000:]}")
     check(("SIGSEGV" in out or "SIGILL" in out) and "in update" in out, f"no fault named:\n{out[-2000:]}")
     check("game_update" in out and "game.cpp:" in out, f"no function and file:line:\n{out[-2000:]}")
