@@ -782,15 +782,21 @@ static float thc__closest_checked(const thc__proxy *a, thc_v2 shift, const thc__
         if (cache) { cache->n = k; for (int i = 0; i < k; i++) { cache->ia[i] = (unsigned char)s[i].ia; cache->ib[i] = (unsigned char)s[i].ib; } }
         int ia0 = s[0].ia, ia1 = s[k - 1].ia, ib0 = s[0].ib, ib1 = s[k - 1].ib, ea[2], eb[2];
         int nea = thc__simplex_edges(a, ia0, ia1, ea), neb = thc__simplex_edges(b, ib0, ib1, eb);
+        /* a vertex of one side against an edge of the other (GJK's usual answer): that one pair; else (two
+           vertices, or two edges) each vertex against the edges at the other side's points */
+        int vf = k == 2 ? (ia0 == ia1 && ib0 != ib1 && neb == 1 ? 1 : ib0 == ib1 && ia0 != ia1 && nea == 1 ? 2 : 0) : 0;
         thc__proxy am;   /* the few vertices needed, shifted */
         am.count = a->count;
         am.v[ia0] = thc__add(a->v[ia0], shift); am.v[ia1] = thc__add(a->v[ia1], shift);
-        for (int i = 0; i < nea; i++) { int e1 = ea[i] + 1 < a->count ? ea[i] + 1 : 0; am.v[ea[i]] = thc__add(a->v[ea[i]], shift); am.v[e1] = thc__add(a->v[e1], shift); }
+        if (vf != 1)
+            for (int i = 0; i < nea; i++) { int e1 = ea[i] + 1 < a->count ? ea[i] + 1 : 0; am.v[ea[i]] = thc__add(a->v[ea[i]], shift); am.v[e1] = thc__add(a->v[e1], shift); }
         thc_v2 dv = thc__sub(b->v[ib0], am.v[ia0]);
         float best = thc__dot(dv, dv);
         int kind = 0, fi = 0;
         *pa = am.v[ia0]; *pb = b->v[ib0];
-        for (int c = 0; c < 2; c++) {
+        if (vf == 1) best = thc__edge_test(&am, ia0, b, eb[0], 0, best, &kind, &fi, pa, pb);
+        else if (vf == 2) best = thc__edge_test(b, ib0, &am, ea[0], 1, best, &kind, &fi, pa, pb);
+        else for (int c = 0; c < 2; c++) {
             int va = c ? ia1 : ia0, vb = c ? ib1 : ib0;
             if (c && va == ia0 && vb == ib0) break;
             if (!c || va != ia0) for (int i = 0; i < neb; i++) best = thc__edge_test(&am, va, b, eb[i], 0, best, &kind, &fi, pa, pb);
@@ -2055,8 +2061,55 @@ thc_toi_result thc_toi_circle_poly(const thc_circle *a, thc_v2 vel, const thc_po
     return r;
 }
 
+/* Two boxes, neither rotating: the exact sweep (A's faces entering B's slabs along x and y), stopped short
+   of the first touch by half the tolerance of travel, so the gap there lies in (0, tol/2] as conservative
+   advancement would leave it; the normal is the face the last slab entered through. -1 when the boxes
+   touch at the start or the motion is nil: the general road decides then. */
+static int thc__toi_boxes(const thc_aabb *a, thc_v2 va, const thc_aabb *b, thc_v2 vb, thc_toi_result *res)
+{
+    thc_v2 v = thc__sub(va, vb);
+    float vv[2] = { v.x, v.y }, alo[2] = { a->min.x, a->min.y }, ahi[2] = { a->max.x, a->max.y }, blo[2] = { b->min.x, b->min.y }, bhi[2] = { b->max.x, b->max.y };
+    float tin = -FLT_MAX, tout = FLT_MAX;
+    int axis = 0;
+    for (int k = 0; k < 2; k++) {
+        float t0, t1;
+        if (vv[k] > 0) { t0 = (blo[k] - ahi[k]) / vv[k]; t1 = (bhi[k] - alo[k]) / vv[k]; }
+        else if (vv[k] < 0) { t0 = (bhi[k] - alo[k]) / vv[k]; t1 = (blo[k] - ahi[k]) / vv[k]; }
+        else if (ahi[k] < blo[k] || bhi[k] < alo[k]) return 0;   /* apart along a still axis: never meet */
+        else continue;
+        if (t0 > tin) { tin = t0; axis = k; }
+        if (t1 < tout) tout = t1;
+    }
+    if (!(tin > 0) || !(v.x != 0 || v.y != 0)) return -1;   /* touching at the start, or not moving */
+    if (tin > tout || tin > 1) return 0;
+    float speed = sqrtf(v.x * v.x + v.y * v.y), t = thc__maxf(tin - 0.5f * THC_TOLERANCE / speed, 0);
+    res->hit = 1;
+    res->t = t;
+    res->n = axis ? thc__v(0, v.y > 0 ? -1.0f : 1.0f) : thc__v(v.x > 0 ? -1.0f : 1.0f, 0);
+    /* on B's face, midway along the overlap of the two faces at the touch, where B is at t */
+    int o = 1 - axis;
+    float lo = thc__maxf(alo[o] + vv[o] * tin, blo[o]), hi = thc__minf(ahi[o] + vv[o] * tin, bhi[o]);
+    float face = vv[axis] > 0 ? blo[axis] : bhi[axis], side = thc__clamp(0.5f * (lo + hi), blo[o], bhi[o]);
+    res->p = axis ? thc__v(side, face) : thc__v(face, side);
+    res->p = thc__add(res->p, thc__scale(vb, t));
+    return 1;
+}
+
+static thc_toi_result thc__toi_general(const void *a, thc_type ta, const thc_transform *ax, thc_v2 va,
+                                       const void *b, thc_type tb, const thc_transform *bx, thc_v2 vb);
+
 thc_toi_result thc_toi(const void *a, thc_type ta, const thc_transform *ax, thc_v2 va,
                        const void *b, thc_type tb, const thc_transform *bx, thc_v2 vb)
+{
+    if (a && b && ta == THC_AABB && tb == THC_AABB) {
+        thc_toi_result r = thc__miss();
+        if (thc__toi_boxes((const thc_aabb *)a, va, (const thc_aabb *)b, vb, &r) >= 0) return r;
+    }
+    return thc__toi_general(a, ta, ax, va, b, tb, bx, vb);
+}
+
+static thc_toi_result thc__toi_general(const void *a, thc_type ta, const thc_transform *ax, thc_v2 va,
+                                       const void *b, thc_type tb, const thc_transform *bx, thc_v2 vb)
 {
     /* Conservative advancement in B's frame (A moves by v = va - vb, B stands still), with a step that is
        safe by construction. At time t let n be the deciding features' normal (thc__core_closest: a face
