@@ -1584,6 +1584,35 @@ thc_v2 thc_mtv(const void *a, thc_type ta, const thc_transform *ax, const void *
     return m.count ? thc__scale(m.n, -d) : thc__v(0, 0);
 }
 
+/* A circle clearly outside a polygon with area, directly in the polygon's own frame: every edge against the
+   centre as the proxies' brute force does (a face wins a near-tie, with its own normal), without building
+   proxies. -1 when the centre is inside, the shapes nearly touch, or the polygon is flat. */
+static float thc__circle_poly_distance(const thc_circle *c, const thc_poly *p, const thc_transform *xf, thc_v2 *pc, thc_v2 *pp)
+{
+    if (thc__poly_flat(p)) return -1;
+    thc_transform x;
+    if (xf) x = *xf;
+    else { x.p = thc__v(0, 0); x.c = 1; x.s = 0; }
+    thc_v2 lc = thc_mulT_xf(x, c->p), bq = lc, bn = thc__v(1, 0);   /* the centre in the polygon's frame */
+    float bd = FLT_MAX, smax = -FLT_MAX, ra = c->r > 0 ? c->r : 0;
+    int n = p->count, kind = 0;
+    for (int i = 0; i < n; i++) {
+        thc_v2 v0 = p->verts[i], e = thc__sub(p->verts[i + 1 < n ? i + 1 : 0], v0), w = thc__sub(lc, v0);
+        float ee = thc__dot(e, e), u = thc__dot(w, e), sd = thc__dot(p->norms[i], w);
+        smax = sd > smax ? sd : smax;
+        int inside = u > 0 && u < ee;
+        thc_v2 q = inside ? thc__add(v0, thc__scale(e, u / ee)) : u <= 0 ? v0 : thc__add(v0, e), d = thc__sub(q, lc);
+        float dd = thc__dot(d, d);
+        if (dd < bd || (inside && dd <= bd * (1 + 1e-5f))) { bd = dd; bq = q; kind = inside; bn = p->norms[i]; }
+    }
+    float dist = sqrtf(bd);
+    if (!(smax > 0) || !(dist - ra > THC__APART)) return -1;
+    thc_v2 ln = kind ? thc__neg(bn) : thc__scale(thc__sub(bq, lc), 1.0f / dist), wn = thc_mul_rot(x, ln);
+    *pc = thc__add(c->p, thc__scale(wn, ra));
+    *pp = thc__add(c->p, thc_mul_rot(x, thc__sub(bq, lc)));
+    return dist - ra;
+}
+
 /* Two boxes or two capsules clearly apart, directly: the same answer as the proxies' closest features (box
    gaps along x and y; for segments the best end-to-segment pair, a face's own normal when an end is closest
    to the inside of the other segment), without building proxies. -1 when they touch or nearly do: the
@@ -1669,6 +1698,15 @@ float thc_distance(const void *a, thc_type ta, const thc_transform *ax, const vo
             if (pa) *pa = swap ? sb : sa;
             if (pb) *pb = swap ? sa : sb;
             return dist - ra - rb;
+        }
+    }
+    if (a && b && ((ta == THC_CIRCLE && tb == THC_POLY) || (ta == THC_POLY && tb == THC_CIRCLE))) {
+        int swap = ta == THC_POLY;
+        float d = thc__circle_poly_distance((const thc_circle *)(swap ? b : a), (const thc_poly *)(swap ? a : b), swap ? ax : bx, &qa, &qb);
+        if (d >= 0) {
+            if (pa) *pa = swap ? qb : qa;
+            if (pb) *pb = swap ? qa : qb;
+            return d;
         }
     }
     if (a && b && ta == tb && (ta == THC_AABB || ta == THC_CAPSULE)) {
