@@ -2133,15 +2133,52 @@ static int thc__toi_boxes(const thc_aabb *a, thc_v2 va, const thc_aabb *b, thc_v
     return 1;
 }
 
+/* A circle against any other shape: its centre cast as a ray against the other shape grown by the radius
+   (thc__ray_proxy: the face's own normal, or the radial one at a rounded corner), stopped half the tolerance
+   of travel short of the touch as for two boxes. The circle is A (c_is_a) or B; vc, vo: their motions.
+   -1 when they touch at the start or the motion is nil: the general road decides then. */
+static int thc__toi_circle_cast(const thc_circle *c, thc_v2 vc, const void *o, thc_type to, const thc_transform *ox, thc_v2 vo,
+                                int c_is_a, thc_toi_result *res)
+{
+    thc__proxy px;
+    thc_v2 org = thc__anchor(o, to, ox), v = thc__sub(vc, vo);
+    if (!thc__proxy_make(&px, o, to, ox, org) || !(v.x != 0 || v.y != 0)) return -1;
+    float rc = c->r > 0 ? c->r : 0;
+    px.r += rc;
+    thc_ray_hit h;
+    if (!thc__ray_proxy(&px, thc__sub(c->p, org), v, 1, &h)) return 0;
+    if (!(h.t > 0)) return -1;
+    float speed = sqrtf(v.x * v.x + v.y * v.y), t = thc__maxf(h.t - 0.5f * THC_TOLERANCE / speed, 0);
+    /* the normal from the closest features where the centre stops (a face's own normal, or the direction
+       from a corner, now a radius away): the ray's touch point at a grazing corner carries the quadratic's
+       rounding, the stopped centre does not */
+    thc__proxy pt;
+    thc_v2 qc, qo, m;
+    pt.count = 1; pt.r = 0;
+    pt.v[0] = thc__add(thc__sub(c->p, org), thc__scale(v, t));
+    if (!(thc__core_closest(&pt, &px, &qc, &qo, &m) > 0)) return -1;   /* m: from the centre toward the other core */
+    res->hit = 1;
+    res->t = t;
+    res->n = c_is_a ? thc__neg(m) : m;   /* from B toward A */
+    /* on B's surface at t, where B is then */
+    thc_v2 at = thc__add(org, thc__scale(vo, t));
+    res->p = thc__add(at, c_is_a ? thc__sub(qo, thc__scale(m, px.r - rc)) : thc__add(pt.v[0], thc__scale(m, rc)));
+    return 1;
+}
+
 static thc_toi_result thc__toi_general(const void *a, thc_type ta, const thc_transform *ax, thc_v2 va,
                                        const void *b, thc_type tb, const thc_transform *bx, thc_v2 vb);
 
 thc_toi_result thc_toi(const void *a, thc_type ta, const thc_transform *ax, thc_v2 va,
                        const void *b, thc_type tb, const thc_transform *bx, thc_v2 vb)
 {
+    thc_toi_result r = thc__miss();
     if (a && b && ta == THC_AABB && tb == THC_AABB) {
-        thc_toi_result r = thc__miss();
         if (thc__toi_boxes((const thc_aabb *)a, va, (const thc_aabb *)b, vb, &r) >= 0) return r;
+    } else if (a && b && ta == THC_CIRCLE) {
+        if (thc__toi_circle_cast((const thc_circle *)a, va, b, tb, bx, vb, 1, &r) >= 0) return r;
+    } else if (a && b && tb == THC_CIRCLE && ta != THC_CIRCLE) {
+        if (thc__toi_circle_cast((const thc_circle *)b, vb, a, ta, ax, va, 0, &r) >= 0) return r;
     }
     return thc__toi_general(a, ta, ax, va, b, tb, bx, vb);
 }

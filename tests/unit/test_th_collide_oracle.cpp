@@ -780,46 +780,60 @@ static void test_direct_distance_matches_general(void)
     TH_CHECK_MSG(total > n / 2, "direct box/capsule distance: only %d apart", total);
 }
 
-// ---------------------------------------------------------------- box-box TOI, the exact sweep
-// Two AABBs sweep exactly (slabs) instead of by conservative advancement; the general road must agree on hit,
-// time (both stop within the tolerance of the touch), normal and point. Where they disagree on hit, the exact
-// oracle decides: the general road also counts passes within the tolerance as hits, the sweep only touches.
-static void test_box_toi_matches_general(void)
+// ---------------------------------------------------------------- exact sweeps in thc_toi: two boxes, a circle against anything
+// Two AABBs sweep exactly (slabs), and a circle is cast as a ray against the other shape grown by its radius,
+// instead of conservative advancement; the general road must agree on hit and on the gap where they stop (both
+// within the tolerance of the touch), two boxes on the normal too. Where they disagree on hit, the exact oracle
+// decides: the general road also counts passes within the tolerance as hits, the sweeps only touches. The
+// oracle also checks every sweep's time, point and normal.
+static int sweep_differs(const Shape &A, thc_v2 va, const Shape &B, thc_v2 vb, double size, double far, int *hits)
 {
-    int bad = 0, hits = 0, n = COUNT(6000);
-    TOICheck c = { 0, 0, 0, 0 };
-    Rng r(9300);
-    for (int i = 0; i < n; i++) {
-        double size = i % 3 == 0 ? 1.5 : 10, far = i % 5 == 0 ? 4096 : 0;
-        Shape A = random_shape(r, THC_AABB, far + r.range(-50, 50), far + r.range(-50, 50), size);
-        Shape B = random_shape(r, THC_AABB, far + r.range(-5, 5), far + r.range(-5, 5), size);
-        thc_v2 vb = i % 3 ? V(r.range(-30, 30), r.range(-30, 30)) : V(0, 0);
-        D2 aim = dv(B.b.min) - dv(A.b.min);
-        double k = r.range(0.8, 2.5);
-        thc_v2 va = V((float)(aim.x * k + r.range(-15, 15)) + vb.x, (float)(aim.y * k + r.range(-15, 15)) + vb.y);
-        if (i % 4 == 0) va = V(i % 8 ? va.x : vb.x, i % 8 ? vb.y : va.y);   /* along one axis only */
-        thc_toi_result f = thc_toi(&A.b, THC_AABB, NULL, va, &B.b, THC_AABB, NULL, vb);
-        thc_toi_result g = thc__toi_general(&A.b, THC_AABB, NULL, va, &B.b, THC_AABB, NULL, vb);
-        D2 v = dv(va) - dv(vb), nrm;
-        double speed = len(v), eps = 4e-5 * (size + far) + 4e-6 * speed, exact = ray_rounded(minkowski(A, B), d2(0, 0), v * -1.0, &nrm);
-        if (exact == 0 || speed < 1e-3) continue;   /* touching at the start: the general road answers both */
-        hits += f.hit;
-        bool same = f.hit == g.hit;
-        if (!same) same = !f.hit && !(exact > 0 && exact < 1 - eps / speed);   /* the general road's near miss */
-        else if (f.hit) {
-            /* both stop within the tolerance of the touch (a grazing mover covers more than the tolerance in
-               that time): the gap at t, the point and the normal are held to the oracle below */
-            same = sdist(minkowski(A, B), v * -(double)f.t, &nrm) <= sdist(minkowski(A, B), v * -(double)g.t, &nrm) + THC_TOLERANCE;
-            /* near a corner the general road may stop at two corners, with the direction between them */
-            if (same && len(dv(f.n) - dv(g.n)) > 1e-6) same = fabs(g.n.x) > 1e-6 && fabs(g.n.y) > 1e-6;
-            if (!same) report("box toi differs from the general road (t general, t box)", A, B, g.t, f.t);
+    thc_toi_result f = thc_toi(A.ptr(), A.type, A.x(), va, B.ptr(), B.type, B.x(), vb);
+    thc_toi_result g = thc__toi_general(A.ptr(), A.type, A.x(), va, B.ptr(), B.type, B.x(), vb);
+    D2 v = dv(va) - dv(vb), nrm;
+    Mink m = minkowski(A, B);
+    double speed = len(v), eps = 4e-5 * (size + far) + 4e-6 * speed, exact = ray_rounded(m, d2(0, 0), v * -1.0, &nrm);
+    if (exact == 0 || speed < 1e-3) return 0;   /* touching at the start: the general road answers both */
+    *hits += f.hit;
+    bool same = f.hit == g.hit;
+    if (!same) same = !f.hit && !(exact > 0 && exact < 1 - eps / speed);   /* the general road's near miss */
+    else if (f.hit) {
+        /* a grazing mover covers more than the tolerance in that time: compare the gaps, not the times */
+        same = sdist(m, v * -(double)f.t, &nrm) <= sdist(m, v * -(double)g.t, &nrm) + THC_TOLERANCE;
+        /* near a corner the general road may stop at two corners, with the direction between them */
+        if (same && A.type == THC_AABB && len(dv(f.n) - dv(g.n)) > 1e-6) same = fabs(g.n.x) > 1e-6 && fabs(g.n.y) > 1e-6;
+        if (!same) report("sweep differs from the general road (t general, t sweep)", A, B, g.t, f.t);
+    } else report("sweep hit differs (hit general, hit sweep)", A, B, g.hit, f.hit);
+    return !same;
+}
+
+static void test_exact_sweeps_match_general(void)
+{
+    const thc_type pairs[9][2] = { { THC_AABB, THC_AABB }, { THC_CIRCLE, THC_CIRCLE }, { THC_CIRCLE, THC_AABB }, { THC_CIRCLE, THC_CAPSULE },
+                                   { THC_CIRCLE, THC_POLY }, { THC_AABB, THC_CIRCLE }, { THC_CAPSULE, THC_CIRCLE }, { THC_POLY, THC_CIRCLE }, { THC_AABB, THC_AABB } };
+    for (int pi = 0; pi < 9; pi++) {
+        int bad = 0, hits = 0, n = COUNT(2000);
+        TOICheck c = { 0, 0, 0, 0 };
+        Rng r(9300 + pi);
+        for (int i = 0; i < n; i++) {
+            double size = i % 3 == 0 ? 1.5 : 10, far = i % 5 == 0 ? 4096 : 0;
+            if (pi == 8) size = r.range(0.3, 3);   /* pixel scale */
+            Shape A = random_shape(r, pairs[pi][0], far + r.range(-50, 50), far + r.range(-50, 50), size);
+            Shape B = random_shape(r, pairs[pi][1], far + r.range(-5, 5), far + r.range(-5, 5), size);
+            thc_v2 vb = i % 3 ? V(r.range(-30, 30), r.range(-30, 30)) : V(0, 0);
+            D2 aim = dv(thc_shape_aabb(B.ptr(), B.type, B.x()).min) - dv(thc_shape_aabb(A.ptr(), A.type, A.x()).min);
+            double k = r.range(0.8, 2.5);
+            double spread = pi == 8 ? 3 : 15;
+            thc_v2 va = V((float)(aim.x * k + r.range(-spread, spread)) + vb.x, (float)(aim.y * k + r.range(-spread, spread)) + vb.y);
+            if (i % 4 == 0) va = V(i % 8 ? va.x : vb.x, i % 8 ? vb.y : va.y);   /* along one axis only */
+            bad += sweep_differs(A, va, B, vb, size, far, &hits);
+            check_toi(A, va, B, vb, &c, true, true);
         }
-        if (!same) { bad++; report("box toi hit differs (hit general, hit box)", A, B, g.hit, f.hit); }
-        check_toi(A, va, B, vb, &c, true, true);
+        const char *na = type_name(pairs[pi][0]), *nb = type_name(pairs[pi][1]);
+        TH_CHECK_MSG(bad == 0, "%s-%s sweep: %d of %d differ from the general road", na, nb, bad, n);
+        TH_CHECK_MSG(c.bad_t + c.bad_point + c.bad_normal == 0, "%s-%s sweep against the oracle: %d wrong t, %d points, %d normals", na, nb, c.bad_t, c.bad_point, c.bad_normal);
+        TH_CHECK_MSG(hits > n / 4, "%s-%s sweep: only %d of %d hit", na, nb, hits, n);
     }
-    TH_CHECK_MSG(bad == 0, "box-box toi: %d of %d differ from the general road", bad, n);
-    TH_CHECK_MSG(c.bad_t + c.bad_point + c.bad_normal == 0, "box-box toi against the oracle: %d wrong t, %d points, %d normals", c.bad_t, c.bad_point, c.bad_normal);
-    TH_CHECK_MSG(hits > n / 4, "box-box toi: only %d of %d hit", hits, n);
 }
 
 int main(void)
@@ -832,7 +846,7 @@ int main(void)
     g_prints = 0; TH_RUN(test_gjk_closest_matches_brute_force);
     g_prints = 0; TH_RUN(test_capsule_pair_matches_general);
     g_prints = 0; TH_RUN(test_direct_distance_matches_general);
-    g_prints = 0; TH_RUN(test_box_toi_matches_general);
+    g_prints = 0; TH_RUN(test_exact_sweeps_match_general);
     g_prints = 0; TH_RUN(test_toi_exact);
     g_prints = 0; TH_RUN(test_toi_point_where_b_is);              // defect 2
     g_prints = 0; TH_RUN(test_grazing_walls);                     // defect 3
