@@ -1844,14 +1844,14 @@ int thc_point_in_shape(thc_v2 p, const void *s, thc_type t, const thc_transform 
 
 /* ---------------------------------------------------------------- rays */
 /* Entry t of the ray p + d t (t >= 0) into the circle c, r; -1 when it misses; 0 when p starts inside. */
-static float thc__ray_circle_t(thc_v2 p, thc_v2 d, thc_v2 c, float r)
+THC__INLINE float thc__ray_circle_t(thc_v2 p, thc_v2 d, thc_v2 c, float r)
 {
     thc_v2 m = thc__sub(p, c);
     float cc = thc__dot(m, m) - r * r;
     if (cc <= 0) return 0;
-    float a = thc__dot(d, d), b = thc__dot(m, d);
-    if (a <= 0 || b >= 0) return -1;
-    float disc = b * b - a * cc;
+    float b = thc__dot(m, d);
+    if (!(b < 0)) return -1;   /* heading away (a zero d gives b = 0 too) */
+    float a = thc__dot(d, d), disc = b * b - a * cc;
     if (disc < 0) return -1;
     return cc / (-b + sqrtf(disc));   /* = (-b - sqrt(disc)) / a without the cancellation */
 }
@@ -1909,7 +1909,7 @@ static int thc__ray_proxy(const thc__proxy *px, thc_v2 p, thc_v2 d, float tmax, 
 }
 
 /* ---------------------------------------------------------------- direct paths: the same answers as the proxies without building them */
-static int thc__ray_circle(thc_v2 p, thc_v2 d, float tmax, thc_v2 c, float r, thc_ray_hit *out)
+THC__INLINE int thc__ray_circle(thc_v2 p, thc_v2 d, float tmax, thc_v2 c, float r, thc_ray_hit *out)
 {
     thc_v2 m = thc__sub(p, c);
     float t = thc__ray_circle_t(m, d, thc__v(0, 0), r);
@@ -1974,64 +1974,92 @@ static int thc__ray_capsule(thc_v2 p, thc_v2 d, float tmax, thc_v2 b, float r, t
 }
 
 /* The ray moved into the polygon's own frame and clipped against every face's half-plane. */
+/* 1: a hit in *out; 0: a miss; -1: a miss by so little that a polygon with (almost) no area could owe it
+   to rounding (the caller then looks at the area). The margin of a miss is how far the ray stays outside
+   the two faces that shut it out: (lo - hi) times their closing speeds, the least of which bounds it. */
 static int thc__ray_poly_local(thc_v2 p, thc_v2 d, float tmax, const thc_poly *poly, const thc_transform *xf, thc_ray_hit *out)
 {
     thc_transform x;
     if (xf) x = *xf;
     else { x.p = thc__v(0, 0); x.c = 1; x.s = 0; }
     thc_v2 lp = thc_mulT_xf(x, p), ld = thc_mulT_rot(x, d);
-    float lo = 0, hi = tmax;
+    float lo = 0, hi = tmax, slo = 0, shi = 0, margin;
     int face = -1;
     if (!(tmax >= 0)) return 0;
+    THC__UNROLL
     for (int i = 0; i < poly->count; i++) {
         thc_v2 n = poly->norms[i];
         float num = thc__dot(n, thc__sub(poly->verts[i], lp)), den = thc__dot(n, ld);
-        /* t = num / den, divided only when it moves a bound */
-        if (den == 0) {
-            if (num < 0) return 0;
-        } else if (den < 0) {
-            if (num < lo * den) { lo = num / den; face = i; }
-        } else {
-            if (num < hi * den) hi = num / den;
+        /* t = num / den, divided only when it moves a bound; the bounds can cross only when one moves */
+        if (den < 0) {
+            if (num < lo * den) { lo = num / den; slo = -den; face = i; if (lo > hi) break; }
+        } else if (den > 0) {
+            if (num < hi * den) { hi = num / den; shi = den; if (lo > hi) break; }
+        } else if (num < 0) {
+            margin = -num;   /* parallel to the face, outside it */
+            goto miss;
         }
-        if (lo > hi) return 0;
+    }
+    if (lo > hi) {
+        margin = (lo - hi) * (slo == 0 ? shi : shi == 0 ? slo : 0.5f * thc__minf(slo, shi));
+        goto miss;
     }
     out->t = lo;
     out->n = face >= 0 ? thc_mul_rot(x, poly->norms[face]) : thc__norm_or(thc__neg(d), thc__v(-1, 0));
     return 1;
+miss:
+    return margin <= 1e-5f * (fabsf(lp.x) + fabsf(lp.y) + fabsf(poly->verts[0].x) + fabsf(poly->verts[0].y)) ? -1 : 0;
+}
+
+/* Each shape's ray out of line but the circle's, so the entry stays small. */
+static THC__NOINLINE int thc__raycast_proxy(const thc_ray *r, const void *s, thc_type t, const thc_transform *xf, thc_ray_hit *out)
+{
+    thc__proxy px;
+    thc_v2 o = thc__anchor(s, t, xf);
+    if (!thc__proxy_make(&px, s, t, xf, o)) return 0;
+    return thc__ray_proxy(&px, thc__sub(r->p, o), r->d, r->t, out);
+}
+
+static THC__NOINLINE int thc__raycast_aabb(const thc_ray *r, const thc_aabb *b, thc_ray_hit *out)
+{
+    return thc__ray_box(thc__sub(r->p, b->min), r->d, r->t, thc__v(0, 0), thc__sub(b->max, b->min), out);
+}
+
+static THC__NOINLINE int thc__raycast_capsule(const thc_ray *r, const thc_capsule *c, thc_ray_hit *out)
+{
+    return thc__ray_capsule(thc__sub(r->p, c->a), r->d, r->t, thc__sub(c->b, c->a), c->r > 0 ? c->r : 0, out);
+}
+
+static THC__NOINLINE int thc__raycast_poly(const thc_ray *r, const thc_poly *p, const thc_transform *xf, thc_ray_hit *out)
+{
+    /* a polygon with no area is the segment it spans (the proxy path); the clip can only miss it, so
+       the area is looked at only after a miss that could be one */
+    if (p->count < 3 || p->count > THC_MAX_POLY_VERTS) return thc__raycast_proxy(r, p, THC_POLY, xf, out);
+    int hit = thc__ray_poly_local(r->p, r->d, r->t, p, xf, out);
+    if (hit >= 0 || !thc__poly_flat(p)) return hit > 0;
+    return thc__raycast_proxy(r, p, THC_POLY, xf, out);
+}
+
+static THC__NOINLINE int thc__raycast_no_out(thc_ray r, const void *s, thc_type t, const thc_transform *xf)
+{
+    thc_ray_hit tmp;
+    return thc_raycast(r, s, t, xf, &tmp);
 }
 
 int thc_raycast(thc_ray r, const void *s, thc_type t, const thc_transform *xf, thc_ray_hit *out)
 {
-    thc_ray_hit tmp;
-    if (!out) out = &tmp;
     if (!s) return 0;
-    switch (t) {
-    case THC_CIRCLE: {
+    if (!out) return thc__raycast_no_out(r, s, t, xf);
+    if (t == THC_CIRCLE) {
         const thc_circle *c = (const thc_circle *)s;
-        return thc__ray_circle(r.p, r.d, r.t, c->p, c->r > 0 ? c->r : 0, out);
+        return thc__ray_circle(r.p, r.d, r.t, c->p, thc__maxf(c->r, 0), out);
     }
-    case THC_AABB: {
-        const thc_aabb *b = (const thc_aabb *)s;
-        return thc__ray_box(thc__sub(r.p, b->min), r.d, r.t, thc__v(0, 0), thc__sub(b->max, b->min), out);
-    }
-    case THC_CAPSULE: {
-        const thc_capsule *c = (const thc_capsule *)s;
-        return thc__ray_capsule(thc__sub(r.p, c->a), r.d, r.t, thc__sub(c->b, c->a), c->r > 0 ? c->r : 0, out);
-    }
-    case THC_POLY:
-        /* a polygon with no area is the segment it spans (the proxy path); the clip can only miss it, so
-           the area is looked at only after a miss */
-        if (((const thc_poly *)s)->count < 3 || ((const thc_poly *)s)->count > THC_MAX_POLY_VERTS) break;
-        if (thc__ray_poly_local(r.p, r.d, r.t, (const thc_poly *)s, xf, out)) return 1;
-        if (!thc__poly_flat((const thc_poly *)s)) return 0;
-        break;
+    switch (t) {
+    case THC_AABB: return thc__raycast_aabb(&r, (const thc_aabb *)s, out);
+    case THC_CAPSULE: return thc__raycast_capsule(&r, (const thc_capsule *)s, out);
+    case THC_POLY: return thc__raycast_poly(&r, (const thc_poly *)s, xf, out);
     default: return 0;
     }
-    thc__proxy px;
-    thc_v2 o = thc__anchor(s, t, xf);
-    if (!thc__proxy_make(&px, s, t, xf, o)) return 0;
-    return thc__ray_proxy(&px, thc__sub(r.p, o), r.d, r.t, out);
 }
 
 int thc_ray_to_circle(thc_ray r, const thc_circle *c, thc_ray_hit *out) { return thc_raycast(r, c, THC_CIRCLE, NULL, out); }

@@ -561,6 +561,31 @@ static void test_oracle_sanity(void)
 }
 
 // ---------------------------------------------------------------- rays against the closed form
+// One ray against the exact answer; returns 1 when it is wrong, and counts hits.
+static int check_ray(const Shape &S, thc_ray ray, double tol, int *hits)
+{
+    Mink m = minkowski(S, circle(d2(0, 0), 0));   // the core's hull (a polygon with no area: its segment), grown by r
+    thc_v2 p = ray.p, d = ray.d;
+    D2 nrm;
+    double t = ray_rounded(m, dv(p), dv(d), &nrm);
+    thc_ray_hit h;
+    int got = thc_raycast(ray, S.ptr(), S.type, S.x(), &h);
+    bool want = t >= 0 && t <= ray.t;
+    if (want != (got != 0)) {
+        if (!(fabs(t - ray.t) < tol || (t >= 0 && fabs(t) < tol))) { report("ray hit/miss", S, S, t, got ? h.t : -1); return 1; }
+        return 0;
+    }
+    if (!got) return 0;
+    (*hits)++;
+    if (fabs(h.t - t) > tol) { report("ray t", S, S, t, h.t); return 1; }
+    if (t > 0 && 1 - dot(dv(h.n), nrm) > 1e-5) {
+        // at a corner any normal of the corner's cone is right: it must support the shape at the hit point
+        D2 x = dv(p) + dv(d) * t, hn = dv(h.n);
+        if (support(m, hn) - dot(hn, x) > tol) { report("ray normal (support excess)", S, S, 0, support(m, hn) - dot(hn, x)); return 1; }
+    }
+    return 0;
+}
+
 static void test_rays_exact(void)
 {
     for (int it = 0; it < 4; it++) {
@@ -569,34 +594,86 @@ static void test_rays_exact(void)
         for (int i = 0; i < n; i++) {
             double size = i % 2 ? 1.5 : 10;
             Shape S = random_shape(r, TYPES[it], r.range(-3, 3), r.range(-3, 3), size);
-            Mink m;
-            m.n = shape_core(S, m.v, &m.r);
             double a = r.range(0, 6.2831853), far = r.range(0.5, 4) * size;
             thc_v2 p = V((float)(cos(a) * far), (float)(sin(a) * far)), d = V((float)(-cos(a) + r.range(-0.5, 0.5)), (float)(-sin(a) + r.range(-0.5, 0.5)));
             float dl = sqrtf(d.x * d.x + d.y * d.y);
             d.x /= dl; d.y /= dl;
             thc_ray ray = { p, d, (float)(far * 1.5) };
-            D2 nrm;
-            double t = ray_rounded(m, dv(p), dv(d), &nrm), tol = 2e-5 * (size + far);
-            thc_ray_hit h;
-            int got = thc_raycast(ray, S.ptr(), S.type, S.x(), &h);
-            bool want = t >= 0 && t <= ray.t;
-            if (want != (got != 0)) {
-                if (!(fabs(t - ray.t) < tol || (t >= 0 && fabs(t) < tol))) { bad++; report("ray hit/miss", S, S, t, got ? h.t : -1); }
-                continue;
-            }
-            if (!got) continue;
-            hits++;
-            if (fabs(h.t - t) > tol) { bad++; report("ray t", S, S, t, h.t); }
-            else if (t > 0 && 1 - dot(dv(h.n), nrm) > 1e-5) {
-                // at a corner any normal of the corner's cone is right: it must support the shape at the hit point
-                D2 x = dv(p) + dv(d) * t, hn = dv(h.n);
-                if (support(m, hn) - dot(hn, x) > tol) { bad++; report("ray normal (support excess)", S, S, 0, support(m, hn) - dot(hn, x)); }
-            }
+            bad += check_ray(S, ray, 2e-5 * (size + far), &hits);
         }
         TH_CHECK_MSG(bad == 0, "rays at %s: %d of %d wrong (%d hits)", type_name(TYPES[it]), bad, n, hits);
         TH_CHECK(hits > n / 4);
     }
+}
+
+// Rays at polygons with (almost) no area, which the library treats as the segment they span, and at thin
+// slivers just thick enough to be polygons: crossing them at any angle, running along them, missing past
+// their ends. The polygon ray clips against the faces and looks at the area only after a miss that a
+// polygon with no area could owe to rounding (a face parallel to the ray, or entering after leaving through
+// a nearly opposite face); it must answer exactly as looking at the area after every miss does.
+static void test_rays_at_flat_polygons(void)
+{
+    Rng r(8100);
+    int bad = 0, hits = 0, segment = 0, differ = 0, n = COUNT(8000);
+    const double thick[6] = { 0, 1e-8, 1e-7, 4e-7, 1e-5, 1e-3 };   // thickness / length; below 5e-7 it has no area
+    for (int i = 0; i < n; i++) {
+        double size = i % 2 ? 1.5 : 10, L = r.range(0.5, 2) * size, h = thick[i % 6] * L;
+        bool world = i % 5 == 0;   // axis-aligned in world coordinates (no transform): rays exactly along it too
+        Shape S;
+        memset(&S, 0, sizeof S);
+        S.type = THC_POLY;
+        double y0 = world ? r.range(-2, 2) : 0, x0 = world ? r.range(-2, 2) : -L / 2;
+        if ((i / 6) % 2) {   // a thin triangle
+            S.p.count = 3;
+            S.p.verts[0] = V((float)x0, (float)y0); S.p.verts[1] = V((float)(x0 + L), (float)y0); S.p.verts[2] = V((float)(x0 + L / 2), (float)(y0 + h));
+        } else {             // a thin rectangle
+            S.p.count = 4;
+            S.p.verts[0] = V((float)x0, (float)y0); S.p.verts[1] = V((float)(x0 + L), (float)y0);
+            S.p.verts[2] = V((float)(x0 + L), (float)(y0 + h)); S.p.verts[3] = V((float)x0, (float)(y0 + h));
+        }
+        if (!thc_poly_normals(&S.p)) continue;   // an edge of no length (h rounded away): not a polygon
+        S.xf = world ? thc_make_transform(V(0, 0), 0) : thc_make_transform(V(r.range(-3, 3), r.range(-3, 3)), r.range(-3.14159, 3.14159));
+        D2 e0 = d2(x0, y0), e1 = d2(x0 + L, y0);
+        if (!world) {
+            thc_v2 w0 = thc_mul_xf(S.xf, V((float)x0, (float)y0)), w1 = thc_mul_xf(S.xf, V((float)(x0 + L), (float)y0));
+            e0 = dv(w0); e1 = dv(w1);
+        }
+        D2 ax = (e1 - e0) * (1 / len(e1 - e0));
+        D2 q = e0 + (e1 - e0) * r.range(-0.1, 1.1);   // the aim: along the polygon, a little past its ends
+        int kind = (i / 12) % 3;
+        double ang = r.range(0, 6.2831853);
+        D2 d = kind == 0 ? d2(cos(ang), sin(ang)) : kind == 1 ? ax * (r.u32() & 1 ? 1 : -1) : d2(-ax.y, ax.x);
+        double dist = r.range(0.5, 3) * size;
+        thc_v2 p = V((float)(q.x - d.x * dist), (float)(q.y - d.y * dist));
+        if (kind == 1) {   // exactly along its line, or just beside it
+            D2 side = d2(-ax.y, ax.x) * (r.u32() & 1 ? 0.0 : r.range(-1e-3, 1e-3) * size);
+            p = V((float)(e0.x - d.x * dist + side.x), (float)(e0.y - d.y * dist + side.y));
+            if (world) p.y = (float)(y0 + side.y);
+        }
+        thc_ray ray = { p, V((float)d.x, (float)d.y), (float)(2 * dist + 2 * L) };
+        // the reference: the clip, and after any miss the segment when the polygon has no area
+        thc_ray_hit want, got;
+        int w = thc__ray_poly_local(ray.p, ray.d, ray.t, &S.p, &S.xf, &want) > 0;
+        if (!w && thc__poly_flat(&S.p)) {
+            thc__proxy px;
+            thc_v2 o = thc__anchor(&S.p, THC_POLY, &S.xf);
+            thc__proxy_make(&px, &S.p, THC_POLY, &S.xf, o);
+            w = thc__ray_proxy(&px, thc__sub(ray.p, o), ray.d, ray.t, &want);
+            segment += w;
+        }
+        int g = thc_raycast(ray, &S.p, THC_POLY, &S.xf, &got);
+        hits += g;
+        // where they differ (a ray grazing along the polygon, whose reference answer is the segment's, decided
+        // by a cancellation) the answer must be the exact one
+        if (g != w || (g && (got.t != want.t || got.n.x != want.n.x || got.n.y != want.n.y))) {
+            int dummy = 0;
+            if (check_ray(S, ray, 2e-5 * (size + dist), &dummy)) { bad++; report("flat polygon ray (hit, reference hit)", S, S, w, g); }
+            else differ++;
+        }
+    }
+    TH_CHECK_MSG(bad == 0, "rays at flat polygons: %d of %d differ from the clip-then-area reference and the exact answer (%d hits)", bad, n, hits);
+    TH_CHECK_MSG(differ < n / 20, "rays at flat polygons: %d of %d differ from the clip-then-area reference", differ, n);
+    TH_CHECK_MSG(hits > n / 4 && segment > n / 50, "rays at flat polygons: %d hits, %d of them on the segment", hits, segment);
 }
 
 // ---------------------------------------------------------------- direct paths against the general one
@@ -842,6 +919,7 @@ int main(void)
     g_prints = 0; TH_RUN(test_rest_queries_exact);
     g_prints = 0; TH_RUN(test_nearly_parallel_segments);          // defect 1
     g_prints = 0; TH_RUN(test_rays_exact);
+    g_prints = 0; TH_RUN(test_rays_at_flat_polygons);
     g_prints = 0; TH_RUN(test_direct_paths_match_general);
     g_prints = 0; TH_RUN(test_gjk_closest_matches_brute_force);
     g_prints = 0; TH_RUN(test_capsule_pair_matches_general);
