@@ -464,10 +464,15 @@ static int thc__proxy_make(thc__proxy *px, const void *s, thc_type t, const thc_
         else { x.p = thc__v(0, 0); x.c = 1; x.s = 0; }
         thc_v2 tr = thc__sub(x.p, o), v0 = p->verts[0];
         float area2 = 0, ext2 = 0;
+        thc_v2 a = thc__v(0, 0);   /* verts[i] - v0; the fan's first and last triangles have no area */
         for (int i = 0; i < n; i++) {
-            thc_v2 v = p->verts[i], a = thc__sub(v, v0), b = thc__sub(p->verts[i + 1 < n ? i + 1 : 0], v0);
-            area2 += a.x * b.y - a.y * b.x;
-            ext2 = thc__maxf(ext2, a.x * a.x + a.y * a.y);
+            thc_v2 v = p->verts[i];
+            if (i + 1 < n) {
+                thc_v2 b = thc__sub(p->verts[i + 1], v0);
+                area2 += a.x * b.y - a.y * b.x;
+                a = b;
+                ext2 = thc__maxf(ext2, a.x * a.x + a.y * a.y);
+            }
             px->v[i] = thc__v(x.c * v.x - x.s * v.y + tr.x, x.s * v.x + x.c * v.y + tr.y);
             px->n[i] = thc__v(x.c * p->norms[i].x - x.s * p->norms[i].y, x.s * p->norms[i].x + x.c * p->norms[i].y);
         }
@@ -722,6 +727,7 @@ static double thc__axis_sep(const thc__proxy *a, thc_v2 shift, const thc__proxy 
        sep(n) <= true distance <= d,
    and when sep(n) reaches d (to rounding) the pair is the closest one. Otherwise (a rare ill-conditioned
    simplex) the brute force decides. *sep returns the exact separation along n (thc__axis_sep) either way. */
+#define THC__GJK_PAIRS 12   /* vertex-edge pairs (count x count) from which GJK beats the brute force */
 typedef struct thc__gjk_cache { int n; unsigned char ia[2], ib[2]; } thc__gjk_cache;
 
 static float thc__edge_test(const thc__proxy *pv, int vi, const thc__proxy *pe, int e, int side, float best, int *kind, int *fi,
@@ -763,18 +769,20 @@ static float thc__closest_checked(const thc__proxy *a, thc_v2 shift, const thc__
         k = cache->n;
     } else { s[0].ia = 0; s[0].ib = 0; k = 1; }
     for (int i = 0; i < k; i++) s[i].w = thc__sub(b->v[s[i].ib], thc__add(a->v[s[i].ia], shift));   /* cached indices stay valid: the proxies do not change */
-    int it, ok = a->count * b->count >= 12, inside = 0;   /* fewer pairs: the brute force is cheaper */
+    int it, ok = a->count * b->count >= THC__GJK_PAIRS, inside = 0;   /* fewer pairs: the brute force is cheaper */
     for (it = 0; ok && it < 24; it++) {
-        int saved[3], save_n = k;
-        for (int i = 0; i < k; i++) saved[i] = s[i].ia << 8 | s[i].ib;
         if (!thc__simplex_solve(s, &k)) { ok = 0; inside = 1; break; }   /* the origin is inside: the cores overlap */
         thc_v2 p = s[0].w;
         if (k == 2) p = thc__add(thc__scale(s[0].w, s[0].a), thc__scale(s[1].w, s[1].a));
-        if (thc__dot(p, p) < 1e-20f) { ok = 0; inside = 1; break; }
-        int ia = thc__support(a, p), ib = thc__support(b, thc__neg(p)), key = ia << 8 | ib, dup = 0;
-        for (int i = 0; i < save_n; i++) dup |= saved[i] == key;
-        if (dup) break;
-        s[k].ia = ia; s[k].ib = ib; s[k].w = thc__sub(b->v[ib], thc__add(a->v[ia], shift)); s[k].a = 0;
+        float pp = thc__dot(p, p);
+        if (pp < 1e-20f) { ok = 0; inside = 1; break; }
+        int ia = thc__support(a, p), ib = thc__support(b, thc__neg(p));
+        /* done when the new support point is already in the simplex or brings it no nearer (a cycle among
+           dropped points ends at 24 steps and goes to the brute force) */
+        if ((ia == s[0].ia && ib == s[0].ib) || (k == 2 && ia == s[1].ia && ib == s[1].ib)) break;
+        thc_v2 w = thc__sub(b->v[ib], thc__add(a->v[ia], shift));
+        if (pp - thc__dot(p, w) <= 1e-6f * pp) break;
+        s[k].ia = ia; s[k].ib = ib; s[k].w = w; s[k].a = 0;
         k++;
     }
     float d = -1;
@@ -1724,9 +1732,9 @@ float thc_distance(const void *a, thc_type ta, const thc_transform *ax, const vo
         thc_v2 n;
         double sep = 0;
         float d, r = xa.r + xb.r;
-        if (xa.count * xb.count >= 12) d = thc__closest_checked(&xa, thc__v(0, 0), &xb, NULL, &qa, &qb, &n, &sep);
+        if (xa.count * xb.count >= THC__GJK_PAIRS) d = thc__closest_checked(&xa, thc__v(0, 0), &xb, NULL, &qa, &qb, &n, &sep);
         else d = thc__core_closest(&xa, &xb, &qa, &qb, &n);   /* few vertex-edge pairs: the brute force is cheapest */
-        if (d - r > THC__APART && (xa.count * xb.count >= 12 || (sep = thc__axis_sep(&xa, thc__v(0, 0), &xb, n)) > THC__APART) && sep > THC__APART) {
+        if (d - r > THC__APART && (xa.count * xb.count >= THC__GJK_PAIRS || (sep = thc__axis_sep(&xa, thc__v(0, 0), &xb, n)) > THC__APART) && sep > THC__APART) {
             if (pa) *pa = thc__add(o, thc__add(qa, thc__scale(n, xa.r)));
             if (pb) *pb = thc__add(o, thc__sub(qb, thc__scale(n, xb.r)));
             return d - r;
@@ -2234,7 +2242,7 @@ static thc_toi_result thc__toi_general(const void *a, thc_type ta, const thc_tra
     float r = pa.r + pb.r;
     thc__gjk_cache cache;   /* the simplex of one step starts the next: one or two GJK iterations per step */
     cache.n = 0;
-    int gjk = pa.count * pb.count >= 12;   /* fewer vertex-edge pairs: the brute force on a moved copy is cheapest */
+    int gjk = pa.count * pb.count >= THC__GJK_PAIRS;   /* fewer vertex-edge pairs: the brute force on a moved copy is cheapest */
     thc__proxy moved = pa;
     for (int iter = 0; iter < 96; iter++) {
         thc_v2 shift = thc__v((float)(v.x * t), (float)(v.y * t));
