@@ -1621,6 +1621,58 @@ static float thc__circle_poly_distance(const thc_circle *c, const thc_poly *p, c
     return dist - ra;
 }
 
+/* A box and a capsule clearly apart, directly: each end of the segment clamped into the box (a face's own axis
+   when only one coordinate clamps) and each corner of the box against the segment (the segment's own normal
+   inside its span), the nearest pair winning with a face ahead at a near-tie, as the proxies' brute force does.
+   -1 when the segment meets the box or the shapes nearly touch. Points: *pbx on the box, *pk on the capsule. */
+static float thc__box_capsule_distance(const thc_aabb *bx, const thc_capsule *k, thc_v2 *pbx, thc_v2 *pk)
+{
+    thc_v2 o = bx->min, hi = thc__sub(bx->max, o), p0 = thc__sub(k->a, o), p1 = thc__sub(k->b, o), d = thc__sub(p1, p0);
+    /* the segment against the box's slabs: any common point means they touch */
+    float t0 = 0, t1 = 1, pv[2] = { p0.x, p0.y }, dv[2] = { d.x, d.y }, hv[2] = { hi.x, hi.y };
+    int meets = 1;
+    for (int i = 0; i < 2 && meets; i++) {
+        if (dv[i] == 0) { if (pv[i] < 0 || pv[i] > hv[i]) meets = 0; continue; }
+        float a = -pv[i] / dv[i], b = (hv[i] - pv[i]) / dv[i];
+        if (a > b) { float t = a; a = b; b = t; }
+        t0 = thc__maxf(t0, a); t1 = thc__minf(t1, b);
+        if (t0 > t1) meets = 0;
+    }
+    if (meets) return -1;
+    float best = FLT_MAX, dd2 = thc__dot(d, d);
+    thc_v2 qb = p0, qk = p0, n = thc__v(1, 0);
+    int kind = 0;   /* 0: two points, 1: an end against a box face, 2: a corner against the segment's inside */
+    for (int i = 0; i < 2; i++) {   /* each end against the box */
+        thc_v2 e = i ? p1 : p0, q = thc__v(thc__clamp(e.x, 0, hi.x), thc__clamp(e.y, 0, hi.y)), w = thc__sub(e, q);
+        float dd = thc__dot(w, w);
+        int face = (q.x != e.x) != (q.y != e.y);
+        if (dd < best || (face && dd <= best * (1 + 1e-5f))) {
+            best = dd; qb = q; qk = e; kind = face;
+            if (face) n = q.x != e.x ? thc__v(e.x > q.x ? 1.0f : -1.0f, 0) : thc__v(0, e.y > q.y ? 1.0f : -1.0f);
+        }
+    }
+    for (int c = 0; c < 4; c++) {   /* each corner against the segment */
+        thc_v2 v = thc__v(c == 1 || c == 2 ? hi.x : 0, c >= 2 ? hi.y : 0), w = thc__sub(v, p0);
+        float u = thc__dot(w, d), dd;
+        int inside = u > 0 && u < dd2;
+        thc_v2 q = inside ? thc__add(p0, thc__scale(d, u / dd2)) : u <= 0 ? p0 : p1;
+        if (inside) { float x = thc__cross(w, d); dd = x * x / dd2; }
+        else { thc_v2 g = thc__sub(v, q); dd = thc__dot(g, g); }
+        if (dd < best || (inside && dd <= best * (1 + 1e-5f))) { best = dd; qb = v; qk = q; kind = inside ? 2 : 0; }
+    }
+    thc_v2 dq = thc__sub(qk, qb);
+    float dist = sqrtf(thc__dot(dq, dq)), rk = k->r > 0 ? k->r : 0;
+    if (!(dist - rk > THC__APART)) return -1;
+    if (kind == 2) {   /* the segment's own normal, as the proxy stores it, turned from the box toward the capsule */
+        float l = thc__len(d);
+        n = thc__v(d.y / l, -d.x / l);
+        if (thc__dot(n, dq) < 0) n = thc__neg(n);
+    } else if (kind == 0) n = thc__scale(dq, 1.0f / dist);
+    *pbx = thc__add(o, qb);
+    *pk = thc__add(o, thc__sub(qk, thc__scale(n, rk)));
+    return dist - rk;
+}
+
 /* Two boxes or two capsules clearly apart, directly: the same answer as the proxies' closest features (box
    gaps along x and y; for segments the best end-to-segment pair, a face's own normal when an end is closest
    to the inside of the other segment), without building proxies. -1 when they touch or nearly do: the
@@ -1711,6 +1763,15 @@ float thc_distance(const void *a, thc_type ta, const thc_transform *ax, const vo
     if (a && b && ((ta == THC_CIRCLE && tb == THC_POLY) || (ta == THC_POLY && tb == THC_CIRCLE))) {
         int swap = ta == THC_POLY;
         float d = thc__circle_poly_distance((const thc_circle *)(swap ? b : a), (const thc_poly *)(swap ? a : b), swap ? ax : bx, &qa, &qb);
+        if (d >= 0) {
+            if (pa) *pa = swap ? qb : qa;
+            if (pb) *pb = swap ? qa : qb;
+            return d;
+        }
+    }
+    if (a && b && ((ta == THC_AABB && tb == THC_CAPSULE) || (ta == THC_CAPSULE && tb == THC_AABB))) {
+        int swap = ta == THC_CAPSULE;
+        float d = thc__box_capsule_distance((const thc_aabb *)(swap ? b : a), (const thc_capsule *)(swap ? a : b), &qa, &qb);
         if (d >= 0) {
             if (pa) *pa = swap ? qb : qa;
             if (pb) *pb = swap ? qa : qb;
