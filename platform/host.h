@@ -174,11 +174,14 @@ typedef struct FileChanges {            /* one debounced batch of changed files 
     int  code;                          /* 1 if a game/ or tinyheaders/ source file is among them */
     int  assets;                        /* 1 if something under assets/ is among them */
     int  library;                       /* 1 if build/game/libgame.so was replaced by an outside build */
+    double first_seen_t;                /* when the watcher read the batch's first event (os_mono_seconds) */
+    double first_seen_wall;             /* the same on the wall clock (events) */
     char paths[HOST_MAX_CHANGES][HOST_PATH];
 } FileChanges;
 
 int    watch_init(const char *root);            /* game/, tinyheaders/, assets/, build/game/ */
 int    watch_poll(FileChanges *out);            /* 1 when a debounced batch is ready */
+double watch_due_in(void);                      /* seconds until the pending batch is ready (0 now), -1: none */
 int    watch_is_asset(const char *path);        /* 1 if path is under <root>/assets/ */
 void   watch_shutdown(void);
 
@@ -193,6 +196,7 @@ typedef struct BuildResult {
 
 void   build_start(const char *root);           /* runs "build.sh game" in a child; a running build queues one more */
 int    build_running(void);
+int    build_fd(void);                          /* readable when the build child writes or ends; -1 */
 void   build_poll(BuildResult *out);            /* non-blocking */
 void   build_shutdown(void);
 

@@ -34,6 +34,34 @@ static void find_root(const char *argv0)
 }
 #endif
 
+/* Between frames: sleep until `until` (os_mono_seconds), but wake for a saved file or the build child, so
+   a save is handled the moment its debounce ends and a finished build is loaded at once, not on the next
+   frame. Returns 1 when new code was loaded: the caller runs its first step without waiting for the clock. */
+static int wait_for_work(double until)
+{
+    int loaded = 0;
+    for (;;) {
+        double now = os_mono_seconds();
+        if (now >= until || g_loop.quit) break;
+        double timeout = until - now;
+        double due = g_options.watch ? watch_due_in() : -1;
+        if (due >= 0 && due < timeout) timeout = due;
+        int fds[2] = { g_options.watch ? os_watch_fd() : -1, build_fd() };
+        os_wait_readable(fds, 2, timeout);
+        FileChanges changes;
+        if (g_options.watch && watch_poll(&changes)) reload_handle_changes(&changes);
+        BuildResult br;
+        build_poll(&br);
+        g_reload.building = build_running();
+        if (br.finished) {
+            int before = g_reload.version_counter;
+            reload_handle_build(&br);
+            if (g_reload.version_counter != before && g_reload.loaded && g_reload.fresh) { loaded = 1; break; }
+        }
+    }
+    return loaded;
+}
+
 static void take_screenshots(void)
 {
     for (int i = 0; i < g_options.shot_count; i++) {
@@ -146,6 +174,7 @@ int main(int argc, char **argv)
     int stats_frames = 0;
     double stats_max_ms = 0, stats_sum_ms = 0, stats_max_interval = 0, last_frame_start = prev;
     RenderStats rs = { 0, 0, 0 };
+    int run_now = 0;   /* new code was loaded between frames: step it at once */
 
     while (!g_loop.quit) {
         double frame_start = os_mono_seconds();
@@ -172,7 +201,12 @@ int main(int argc, char **argv)
         if (elapsed > 0.25) elapsed = 0.25;  /* after a stall, don't try to catch up forever */
         int steps = 0;
         if (o->fast) { steps = 1; acc = 0; }
-        else { acc += elapsed; while (acc >= STEP) { acc -= STEP; steps++; } }
+        else {
+            acc += elapsed;
+            if (run_now && acc < STEP) acc = STEP;   /* at most one step early, once per reload */
+            while (acc >= STEP) { acc -= STEP; steps++; }
+        }
+        run_now = 0;
         if (g_loop.paused) { steps = g_loop.single_step ? 1 : 0; g_loop.single_step = 0; acc = 0; }
         for (int s = 0; s < steps && !g_loop.quit; s++) {
             GameInput gi = input_step(g_loop.step, (float)STEP);
@@ -215,7 +249,8 @@ int main(int argc, char **argv)
            frames really come at display rate, otherwise pace with the clock. */
         if (vsync && work_ms < 5.0) { if (++fast_frames > 30) { vsync = 0; host_log(LOG_INFO, "vsync does not wait: pacing with the clock"); } }
         else fast_frames = 0;
-        if (!o->fast && !vsync && work_ms < STEP * 1000.0 - 1.0) SDL_Delay((Uint32)(STEP * 1000.0 - work_ms));
+        if (!o->fast && !vsync && work_ms < STEP * 1000.0 - 1.0) run_now = wait_for_work(frame_start + STEP);
+        if (g_loop.frame == 0) host_event("first_frame", "\"since_start_ms\":%.1f", host_time() * 1000.0);
         double interval_ms = g_loop.frame ? (frame_start - last_frame_start) * 1000.0 : work_ms;
         last_frame_start = frame_start;
         log_frame_line(work_ms, rs.sprites, rs.draw_calls);

@@ -19,6 +19,8 @@ double      os_wall_seconds(void);                                /* seconds sin
 void        os_format_local_time(double wall, char *out, size_t cap); /* "YYYY-MM-DD HH:MM:SS"; call outside game code */
 void        os_sleep_ms(int ms);
 int         os_pid(void);
+int         os_wait_readable(const int *fds, int n, double timeout_s); /* sleeps until one fd (< 0: skipped) is
+                                                                   readable or the time is up; 1 readable, 0 timeout */
 const char *os_error_text(void);                                  /* why the last os_ call failed */
 void        os_on_terminate(void (*fn)(void));                    /* Ctrl-C / termination request -> fn (async) */
 
@@ -40,19 +42,32 @@ typedef void os_dir_entry_fn(void *ctx, const char *name, int is_dir);
 int   os_list_dir(const char *dir, os_dir_entry_fn *fn, void *ctx);   /* skips "." and ".." */
 
 /* ---------------------------------------------------------------- directory watching */
-enum { OS_WATCH_CREATED = 1, OS_WATCH_MOVED_IN = 2, OS_WATCH_IS_DIR = 4 };
+enum { OS_WATCH_CREATED = 1, OS_WATCH_MOVED_IN = 2, OS_WATCH_IS_DIR = 4,
+       OS_WATCH_CLOSED = 8,      /* a writer closed the file (only where the OS reports it: OS_WATCH_REPORTS_CLOSE) */
+       OS_WATCH_GONE = 16 };     /* deleted or renamed away */
+#if !defined(_WIN32)
+#define OS_WATCH_REPORTS_CLOSE 1 /* inotify's IN_CLOSE_WRITE: a file created is complete once it is closed */
+#endif
 typedef void os_watch_fn(void *ctx, int id, const char *name, unsigned flags);
 
 int  os_watch_open(void);
 int  os_watch_add(const char *dir);                  /* a watch id >= 0 (the same id for a dir already watched), -1 */
 void os_watch_read(os_watch_fn *fn, void *ctx);      /* non-blocking: every event since the last read */
 void os_watch_close(void);
+int  os_watch_fd(void);                              /* readable when events wait (for os_wait_readable); -1 if none */
 
 /* ---------------------------------------------------------------- child processes */
-typedef struct OsChild { int64_t pid; int out_fd; } OsChild;   /* all zero = none; out_fd > 0 while open */
-enum { OS_CHILD_STDOUT = 1, OS_CHILD_STDERR = 2 };             /* streams sent to the pipe; the rest to /dev/null */
+typedef struct OsChild {
+    int64_t pid;
+    int     out_fd;     /* all zero = none; out_fd > 0 while open */
+    double  cpu_ms;     /* once ended: user + system CPU time of the child and the children it waited for */
+} OsChild;
+enum { OS_CHILD_STDOUT = 1, OS_CHILD_STDERR = 2,              /* streams sent to the pipe; the rest to /dev/null */
+       OS_CHILD_LOW_PRIORITY = 4 };                           /* below the host's priority (nice 10) */
 
 int  os_child_start(OsChild *c, const char *const argv[], unsigned capture);  /* argv[0] looked up in PATH */
+int  os_child_start_in(OsChild *c, const char *const argv[], unsigned capture, const char *cwd); /* cwd NULL: the host's */
+int  os_child_fd(const OsChild *c);                     /* readable on output or exit (os_wait_readable); -1 if none */
 int  os_child_read(OsChild *c, char *buf, size_t cap);  /* non-blocking: bytes read now (0 = nothing yet) */
 int  os_child_poll(OsChild *c, int *exit_code, int *signal_no);  /* 0 running; 1 ended (and reaped); -1 lost */
 void os_child_kill(OsChild *c);                         /* terminate and reap */

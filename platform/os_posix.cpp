@@ -15,7 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/inotify.h>
+#include <sys/resource.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -266,13 +268,16 @@ void os_watch_read(os_watch_fn *fn, void *ctx)
             struct inotify_event *e = (struct inotify_event *)q;
             if (e->len) {
                 unsigned flags = ((e->mask & IN_CREATE) ? OS_WATCH_CREATED : 0) | ((e->mask & IN_MOVED_TO) ? OS_WATCH_MOVED_IN : 0) |
-                                 ((e->mask & IN_ISDIR) ? OS_WATCH_IS_DIR : 0);
+                                 ((e->mask & IN_ISDIR) ? OS_WATCH_IS_DIR : 0) | ((e->mask & IN_CLOSE_WRITE) ? OS_WATCH_CLOSED : 0) |
+                                 ((e->mask & (IN_DELETE | IN_MOVED_FROM)) ? OS_WATCH_GONE : 0);
                 fn(ctx, e->wd, e->name, flags);
             }
             q += sizeof(struct inotify_event) + e->len;
         }
     }
 }
+
+int os_watch_fd(void) { return g_inotify_fd; }
 
 void os_watch_close(void)
 {
@@ -282,6 +287,11 @@ void os_watch_close(void)
 
 /* ================================================================ child processes */
 int os_child_start(OsChild *c, const char *const argv[], unsigned capture)
+{
+    return os_child_start_in(c, argv, capture, NULL);
+}
+
+int os_child_start_in(OsChild *c, const char *const argv[], unsigned capture, const char *cwd)
 {
     memset(c, 0, sizeof *c);
     int fds[2];
@@ -293,6 +303,7 @@ int os_child_start(OsChild *c, const char *const argv[], unsigned capture)
     else posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
     if (capture & OS_CHILD_STDERR) posix_spawn_file_actions_adddup2(&fa, fds[1], 2);
     else posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    if (cwd) posix_spawn_file_actions_addchdir_np(&fa, cwd);
     pid_t pid = 0;
     int rc = posix_spawnp(&pid, argv[0], &fa, NULL, (char *const *)argv, environ);
     posix_spawn_file_actions_destroy(&fa);
@@ -302,6 +313,8 @@ int os_child_start(OsChild *c, const char *const argv[], unsigned capture)
         set_error(strerror(rc));
         return 0;
     }
+    /* before the child's own children start: the compiler driver's cc1 inherits it */
+    if (capture & OS_CHILD_LOW_PRIORITY) setpriority(PRIO_PROCESS, pid, 10);
     fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK);
     c->pid = pid;
     c->out_fd = fds[0];
@@ -325,13 +338,29 @@ int os_child_poll(OsChild *c, int *exit_code, int *signal_no)
     if (signal_no) *signal_no = 0;
     if (!c->pid) return -1;
     int status = 0;
-    pid_t r = waitpid((pid_t)c->pid, &status, WNOHANG);
+    struct rusage ru;
+    memset(&ru, 0, sizeof ru);
+    pid_t r = wait4((pid_t)c->pid, &status, WNOHANG, &ru);
     if (r == 0) return 0;
     c->pid = 0;
+    c->cpu_ms = (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000.0 + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1000.0;
     if (r < 0) { set_errno_error(); return -1; }  /* reaped elsewhere */
     if (WIFEXITED(status) && exit_code) *exit_code = WEXITSTATUS(status);
     if (WIFSIGNALED(status) && signal_no) *signal_no = WTERMSIG(status);
     return 1;
+}
+
+int os_child_fd(const OsChild *c) { return c->out_fd > 0 ? c->out_fd : -1; }
+
+int os_wait_readable(const int *fds, int n, double timeout_s)
+{
+    struct pollfd p[8];
+    int k = 0;
+    for (int i = 0; i < n && k < 8; i++) if (fds[i] >= 0) { p[k].fd = fds[i]; p[k].events = POLLIN; p[k].revents = 0; k++; }
+    if (timeout_s < 0) timeout_s = 0;
+    struct timespec ts = { (time_t)timeout_s, (long)((timeout_s - (double)(time_t)timeout_s) * 1e9) };
+    int r = ppoll(p, (nfds_t)k, &ts, NULL);
+    return r > 0;
 }
 
 void os_child_kill(OsChild *c)

@@ -76,6 +76,13 @@ void os_format_local_time(double wall, char *out, size_t cap)
 }
 
 void os_sleep_ms(int ms) { Sleep(ms > 0 ? (DWORD)ms : 0); }
+int os_wait_readable(const int *fds, int n, double timeout_s)
+{
+    (void)fds; (void)n;   /* nothing to wait on here (os_watch_fd, os_child_fd are -1): a plain sleep */
+    if (timeout_s > 0) Sleep((DWORD)(timeout_s * 1000.0));
+    return 0;
+}
+
 int os_pid(void) { return (int)GetCurrentProcessId(); }
 
 static void (*g_terminate_fn)(void);
@@ -337,6 +344,8 @@ void os_watch_read(os_watch_fn *fn, void *ctx)
     }
 }
 
+int os_watch_fd(void) { return -1; }   /* the watch is polled each frame */
+
 void os_watch_close(void)
 {
     for (int i = 0; i < g_watch_count; i++) {
@@ -378,7 +387,14 @@ static void append_quoted(char *out, size_t cap, size_t *len, const char *arg)
 
 int os_child_start(OsChild *c, const char *const argv[], unsigned capture)
 {
+    return os_child_start_in(c, argv, capture, NULL);
+}
+
+int os_child_start_in(OsChild *c, const char *const argv[], unsigned capture, const char *cwd)
+{
     memset(c, 0, sizeof *c);
+    static wchar_t wcwd[4096];
+    if (cwd && MultiByteToWideChar(CP_UTF8, 0, cwd, -1, wcwd, 4096) <= 0) { set_error("working folder name too long"); return 0; }
     static char cmdline[32768];
     size_t len = 0;
     cmdline[0] = 0;
@@ -401,7 +417,8 @@ int os_child_start(OsChild *c, const char *const argv[], unsigned capture)
     si.hStdError = (capture & OS_CHILD_STDERR) ? wr : nul_out;
     PROCESS_INFORMATION pi;
     memset(&pi, 0, sizeof pi);
-    BOOL ok = CreateProcessW(NULL, wcmd, NULL, NULL, TRUE, CREATE_NO_WINDOW, NULL, NULL, &si, &pi);
+    DWORD how = CREATE_NO_WINDOW | ((capture & OS_CHILD_LOW_PRIORITY) ? BELOW_NORMAL_PRIORITY_CLASS : 0);
+    BOOL ok = CreateProcessW(NULL, wcmd, NULL, NULL, TRUE, how, NULL, cwd ? wcwd : NULL, &si, &pi);
     if (!ok) set_win_error(argv[0]);
     CloseHandle(wr);
     if (nul_in != INVALID_HANDLE_VALUE) CloseHandle(nul_in);
@@ -435,6 +452,12 @@ int os_child_poll(OsChild *c, int *exit_code, int *signal_no)
     if (w == WAIT_TIMEOUT) return 0;
     DWORD code = 0;
     int ok = w == WAIT_OBJECT_0 && GetExitCodeProcess(p, &code);
+    FILETIME created, ended, kernel, user;
+    if (ok && GetProcessTimes(p, &created, &ended, &kernel, &user)) {   /* the process itself, not its children */
+        uint64_t k = ((uint64_t)kernel.dwHighDateTime << 32) | kernel.dwLowDateTime;
+        uint64_t u = ((uint64_t)user.dwHighDateTime << 32) | user.dwLowDateTime;
+        c->cpu_ms = (double)(k + u) / 10000.0;
+    }
     if (!ok) set_win_error("waiting for the child");
     CloseHandle(p);
     c->pid = 0;
@@ -442,6 +465,8 @@ int os_child_poll(OsChild *c, int *exit_code, int *signal_no)
     if (exit_code) *exit_code = (int)code;
     return 1;
 }
+
+int os_child_fd(const OsChild *c) { (void)c; return -1; }   /* a pipe HANDLE is not a descriptor to wait on */
 
 void os_child_kill(OsChild *c)
 {

@@ -349,6 +349,9 @@ void reload_start(void)
 void reload_handle_changes(const FileChanges *c)
 {
     int rebuild = 0;
+    /* the debounce: from the batch's first event to now, when it is handed over */
+    host_event("watch_batch", "\"count\":%d,\"code\":%s,\"seen_wall\":%.4f,\"debounce_ms\":%.2f", c->count,
+               c->code ? "true" : "false", c->first_seen_wall, (os_mono_seconds() - c->first_seen_t) * 1000.0);
     for (int i = 0; i < c->count; i++) {
         char esc[HOST_PATH * 2];
         host_json_escape(c->paths[i], esc, sizeof esc);

@@ -1,10 +1,22 @@
 /* watch.cpp - which files changed: game/, tinyheaders/, assets/ and build/game/ are watched (folders
-   created or moved in later too), saves are debounced into one batch, editor noise is dropped. */
+   created or moved in later too), saves are debounced into one batch, editor noise is dropped.
+
+   The debounce: a batch is handed over once no event came for WATCH_QUIET_S (an editor saving several
+   files writes them within a millisecond or two) and no file of it is half written. Where the OS says
+   when a writer closes a file (inotify's IN_CLOSE_WRITE), a file that was created or truncated-and-
+   recreated stays "open" until it is closed, and a file renamed or deleted away stays "gone" until its
+   new version arrives (an editor's rename-over save), up to WATCH_OPEN_MAX_S. Without close reports
+   (Windows) the quiet time is the whole debounce, as long as a write burst can take. */
 #include "host.h"
 
 #include <string.h>
 
-#define WATCH_DEBOUNCE_S 0.030
+#if defined(OS_WATCH_REPORTS_CLOSE)
+#define WATCH_QUIET_S 0.010
+#else
+#define WATCH_QUIET_S 0.030
+#endif
+#define WATCH_OPEN_MAX_S 0.500
 #define WATCH_MAX_DIRS 512
 
 static struct {
@@ -14,6 +26,7 @@ static struct {
     int    dir_count;
     char   root[HOST_PATH];
     FileChanges pending;
+    unsigned char incomplete[HOST_MAX_CHANGES];   /* per pending path: created and not closed yet, or gone */
     double last_event_t;
 } g_watch;
 
@@ -106,7 +119,10 @@ static void watch_note(const char *dir, const char *name, unsigned flags)
     snprintf(libdir, sizeof libdir, "%s/build/game", g_watch.root);
     FileChanges *p = &g_watch.pending;
     if (strcmp(dir, libdir) == 0) {
-        if (strcmp(name, OS_LIB_PREFIX "game" OS_LIB_SUFFIX) == 0 && (flags & OS_WATCH_MOVED_IN)) p->library = 1;
+        if (strcmp(name, OS_LIB_PREFIX "game" OS_LIB_SUFFIX) == 0 && (flags & OS_WATCH_MOVED_IN)) {
+            if (!p->count && !p->library) { p->first_seen_t = os_mono_seconds(); p->first_seen_wall = os_wall_seconds(); }
+            p->library = 1;
+        }
         g_watch.last_event_t = os_mono_seconds();
         return;
     }
@@ -114,9 +130,23 @@ static void watch_note(const char *dir, const char *name, unsigned flags)
     if (watch_is_asset(path)) p->assets = 1;
     else if (is_code(name)) p->code = 1;
     else return;
-    for (int i = 0; i < p->count; i++) if (strcmp(p->paths[i], path) == 0) { g_watch.last_event_t = os_mono_seconds(); return; }
-    if (p->count < HOST_MAX_CHANGES) snprintf(p->paths[p->count++], HOST_PATH, "%s", path);
-    g_watch.last_event_t = os_mono_seconds();
+    double now = os_mono_seconds();
+    if (!p->count && !p->library) { p->first_seen_t = now; p->first_seen_wall = os_wall_seconds(); }
+    g_watch.last_event_t = now;
+    int i = 0;
+    while (i < p->count && strcmp(p->paths[i], path) != 0) i++;
+    if (i == p->count) {
+        if (p->count >= HOST_MAX_CHANGES) return;
+        snprintf(p->paths[p->count++], HOST_PATH, "%s", path);
+        g_watch.incomplete[i] = 0;
+    }
+    if (flags & OS_WATCH_GONE) g_watch.incomplete[i] = 1;
+#if defined(OS_WATCH_REPORTS_CLOSE)
+    else if (flags & OS_WATCH_CREATED) g_watch.incomplete[i] = 1;   /* empty until its writer closes it */
+    else if (flags & (OS_WATCH_CLOSED | OS_WATCH_MOVED_IN)) g_watch.incomplete[i] = 0;
+#else
+    else if (flags & (OS_WATCH_CREATED | OS_WATCH_MOVED_IN)) g_watch.incomplete[i] = 0;
+#endif
 }
 
 static void on_watch_event(void *ctx, int id, const char *name, unsigned flags)
@@ -126,12 +156,23 @@ static void on_watch_event(void *ctx, int id, const char *name, unsigned flags)
         if (g_watch.id[i] == id) { watch_note(g_watch.dir[i], name, flags); break; }
 }
 
+/* Seconds until the pending batch may be handed over (0: now), or -1 if nothing is pending. */
+double watch_due_in(void)
+{
+    const FileChanges *p = &g_watch.pending;
+    if (!g_watch.open || !(p->count || p->library)) return -1;
+    int incomplete = 0;
+    for (int i = 0; i < p->count; i++) incomplete |= g_watch.incomplete[i];
+    double due = g_watch.last_event_t + (incomplete ? WATCH_OPEN_MAX_S : WATCH_QUIET_S) - os_mono_seconds();
+    return due > 0 ? due : 0;
+}
+
 int watch_poll(FileChanges *out)
 {
     if (!g_watch.open) return 0;
     os_watch_read(on_watch_event, NULL);
-    FileChanges *p = &g_watch.pending;
-    if ((p->count || p->library) && os_mono_seconds() - g_watch.last_event_t >= WATCH_DEBOUNCE_S) {
+    if (watch_due_in() == 0) {
+        FileChanges *p = &g_watch.pending;
         *out = *p;
         memset(p, 0, sizeof *p);
         return 1;
