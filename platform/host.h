@@ -245,7 +245,7 @@ extern GameAPI g_api;            /* its entry points (a stub until a library loa
 void reload_init(void);                          /* the stub game until a library loads */
 int  reload_from(const char *src, const char *why);
 void reload_start(void);                         /* load build/game/libgame.so, or build it */
-void reload_handle_changes(const FileChanges *c);
+int  reload_handle_changes(const FileChanges *c);  /* 1 if TWEAK values went live (step them at once) */
 void reload_handle_build(const BuildResult *b);
 void reload_restart_state(void);                 /* F6 */
 void reload_on_crash(GuardWhat what);            /* roll back to the last good code and state */

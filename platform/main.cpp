@@ -36,10 +36,11 @@ static void find_root(const char *argv0)
 
 /* Between frames: sleep until `until` (os_mono_seconds), but wake for a saved file or the build child, so
    a save is handled the moment its debounce ends and a finished build is loaded at once, not on the next
-   frame. Returns 1 when new code was loaded: the caller runs its first step without waiting for the clock. */
+   frame. Returns 1 when new code was loaded or TWEAK values went live: the caller runs the next step at
+   once instead of waiting for the clock. */
 static int wait_for_work(double until)
 {
-    int loaded = 0;
+    int step_now = 0;
     for (;;) {
         double now = os_mono_seconds();
         if (now >= until || g_loop.quit) break;
@@ -49,17 +50,18 @@ static int wait_for_work(double until)
         int fds[2] = { g_options.watch ? os_watch_fd() : -1, build_fd() };
         os_wait_readable(fds, 2, timeout);
         FileChanges changes;
-        if (g_options.watch && watch_poll(&changes)) reload_handle_changes(&changes);
+        if (g_options.watch && watch_poll(&changes) && reload_handle_changes(&changes)) { step_now = 1; break; }
         BuildResult br;
         build_poll(&br);
         g_reload.building = build_running();
         if (br.finished) {
             int before = g_reload.version_counter;
             reload_handle_build(&br);
-            if (g_reload.version_counter != before && g_reload.loaded && g_reload.fresh) { loaded = 1; break; }
+            log_drain_game();   /* what the load hook logged, right after the reload event */
+            if (g_reload.version_counter != before && g_reload.loaded && g_reload.fresh) { step_now = 1; break; }
         }
     }
-    return loaded;
+    return step_now;
 }
 
 static void take_screenshots(void)

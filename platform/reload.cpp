@@ -346,9 +346,9 @@ void reload_start(void)
     }
 }
 
-void reload_handle_changes(const FileChanges *c)
+int reload_handle_changes(const FileChanges *c)
 {
-    int rebuild = 0;
+    int rebuild = 0, live = 0;
     /* the debounce: from the batch's first event to now, when it is handed over */
     host_event("watch_batch", "\"count\":%d,\"code\":%s,\"seen_wall\":%.4f,\"debounce_ms\":%.2f", c->count,
                c->code ? "true" : "false", c->first_seen_wall, (os_mono_seconds() - c->first_seen_t) * 1000.0);
@@ -358,6 +358,7 @@ void reload_handle_changes(const FileChanges *c)
         host_event("file_changed", "\"path\":\"%s\"", esc);
         if (watch_is_asset(c->paths[i])) { render_asset_changed(c->paths[i]); sound_asset_changed(c->paths[i]); }
         else if (!tweak_file_changed(c->paths[i])) rebuild = 1;   /* more than TWEAK literals changed */
+        else live = 1;
     }
     /* after a failed build, any save rebuilds: the errors on screen must go when the code is fixed */
     if (c->code && (rebuild || g_reload.build_errors[0])) {
@@ -372,6 +373,7 @@ void reload_handle_changes(const FileChanges *c)
             reload_from(lib, "outside build");
         }
     }
+    return live;
 }
 
 void reload_handle_build(const BuildResult *b)

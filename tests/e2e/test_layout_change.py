@@ -25,6 +25,8 @@ def field_added_restarts_state():
     check(r["state"] == "restarted", f"a layout change must restart (no migrate hook): {r}")
     warn = [e for e in host.of("log", m) if "state layout changed" in e.get("msg", "")]
     check(warn, "no message says the layout changed")
+    # the fresh state's first step logs it, just after the reload event
+    host.wait_for(lambda e: len(inits()) >= 2, 10, m, what="the new code initialising a fresh state")
     check(len(inits()) == 2, f"the new code should have initialised a fresh state, inits={len(inits())}")
     after = host.wait_for(lambda e: e.get("ev") == "frame_stats" and e.get("version") == 2, 20, m, what="v2 stats")
     check(after["game"]["steps"] < before["game"]["steps"] + 60,
