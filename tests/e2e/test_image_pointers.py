@@ -50,6 +50,10 @@ def literal_stored_in_state():
 
 def next_reload_reports_it():
     m = host.mark()
+    # the overlay check compares a screenshot from before this edit with one after the warning:
+    # wait for the next one (F12 fires once a second) rather than hope a reload took long enough
+    host.wait_for(lambda e: e.get("ev") == "screenshot" and e.get("ok"), 30, what="a screenshot before the edit",
+                  since=m)
     found["edit_t"] = host.events[-1]["t"] if host.events else 0
     edit(game_cpp, "    gs->steps += 0;\n", "    gs->steps += 0;\n    gs->steps += 0;\n")
     ev = host.wait_ev("image_pointers", timeout=60, since=m)
@@ -81,7 +85,7 @@ def yellow_pixels(path):
 def overlay_shows_it():
     shots = [e for e in host.of("screenshot") if e.get("ok")]
     warn_t = found["warn_t"]
-    before = [e for e in shots if e["t"] < found["edit_t"]]
+    before = [e for e in shots if e["t"] <= found["edit_t"]]
     check(before, "no screenshot from before the warning")
     after = host.wait_for(lambda e: e.get("ev") == "screenshot" and e.get("ok") and e["t"] > warn_t + 0.5, 30,
                           what="a screenshot after the warning")
