@@ -2304,7 +2304,8 @@ static thc_toi_result thc__toi_general(const void *a, thc_type ta, const thc_tra
     thc__gjk_cache cache;   /* the simplex of one step starts the next: one or two GJK iterations per step */
     cache.n = 0;
     int gjk = pa.count * pb.count >= THC__GJK_PAIRS;   /* fewer vertex-edge pairs: the brute force on a moved copy is cheapest */
-    thc__proxy moved = pa;
+    thc__proxy moved;
+    if (!gjk) moved = pa;
     for (int iter = 0; iter < 96; iter++) {
         thc_v2 shift = thc__v((float)(v.x * t), (float)(v.y * t));
         thc_v2 qa, qb, n;
