@@ -713,9 +713,12 @@ cmd_bench() {
     for src in "$ROOT"/tests/bench/bench_*.cpp; do
         [ -e "$src" ] && selected "$src" || continue
         name="$(basename "$src" .cpp)"; out="$B/bench/$name"
-        # the flags the host and tinyheaders.o ship with (-O2, no -march=native): the numbers are what a user gets
+        # the flags the host and tinyheaders.o ship with (-O2, no -march=native): the numbers are what a user gets;
+        # the collision benchmark with exactly the game's (game_flags + -O2, as game/tinyheaders.o is built)
+        local flags="$COMMON_FLAGS -O2 -DNDEBUG"
+        [ "$name" = bench_collide ] && flags="$(game_flags g++) -O2"
         # shellcheck disable=SC2046,SC2086
-        g++ $COMMON_FLAGS -O2 -DNDEBUG -I/usr/include/stb $(sdl2-config --cflags) "$src" -o "$out" $HOST_LIBS || exit 1
+        g++ $flags -I/usr/include/stb $(sdl2-config --cflags) "$src" -o "$out" $HOST_LIBS || exit 1
         say "bench: $name"
         "$out" > "$B/bench/$name.out" || { say "bench: $name failed"; exit 1; }
         parts+=("$B/bench/$name.out")
