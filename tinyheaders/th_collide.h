@@ -2263,8 +2263,8 @@ static int thc__toi_circle_cast(const thc_circle *c, thc_v2 vc, const void *o, t
     return 1;
 }
 
-static thc_toi_result thc__toi_general(const void *a, thc_type ta, const thc_transform *ax, thc_v2 va,
-                                       const void *b, thc_type tb, const thc_transform *bx, thc_v2 vb);
+static void thc__toi_general(const void *a, thc_type ta, const thc_transform *ax, thc_v2 va,
+                             const void *b, thc_type tb, const thc_transform *bx, thc_v2 vb, thc_toi_result *res);
 
 thc_toi_result thc_toi(const void *a, thc_type ta, const thc_transform *ax, thc_v2 va,
                        const void *b, thc_type tb, const thc_transform *bx, thc_v2 vb)
@@ -2277,11 +2277,12 @@ thc_toi_result thc_toi(const void *a, thc_type ta, const thc_transform *ax, thc_
     } else if (a && b && tb == THC_CIRCLE && ta != THC_CIRCLE) {
         if (thc__toi_circle_cast((const thc_circle *)b, vb, a, ta, ax, va, 0, &r) >= 0) return r;
     }
-    return thc__toi_general(a, ta, ax, va, b, tb, bx, vb);
+    thc__toi_general(a, ta, ax, va, b, tb, bx, vb, &r);   /* straight into the answer: no copy */
+    return r;
 }
 
-static thc_toi_result thc__toi_general(const void *a, thc_type ta, const thc_transform *ax, thc_v2 va,
-                                       const void *b, thc_type tb, const thc_transform *bx, thc_v2 vb)
+static void thc__toi_general(const void *a, thc_type ta, const thc_transform *ax, thc_v2 va,
+                             const void *b, thc_type tb, const thc_transform *bx, thc_v2 vb, thc_toi_result *res)
 {
     /* Conservative advancement in B's frame (A moves by v = va - vb, B stands still), with a step that is
        safe by construction. At time t let n be the deciding features' normal (thc__core_closest: a face
@@ -2294,10 +2295,10 @@ static thc_toi_result thc__toi_general(const void *a, thc_type ta, const thc_tra
        meet. The gap is also 1-Lipschitz in the displacement, so gap / |v| is a second safe step; the longer
        of the two is taken. The normal never comes from two nearly equal points at a vertex-face contact,
        so at grazing angles the face's own normal gives the exact closing speed and one or two steps land. */
-    thc_toi_result res = thc__miss();
+    *res = thc__miss();
     thc__proxy pa, pb;
     thc_v2 o;
-    if (!thc__pair_proxies(a, ta, ax, b, tb, bx, &pa, &pb, &o)) return res;
+    if (!thc__pair_proxies(a, ta, ax, b, tb, bx, &pa, &pb, &o)) return;
     thc_v2 v = thc__sub(va, vb);
     double speed = sqrt((double)v.x * v.x + (double)v.y * v.y), t = 0, tol = THC_TOLERANCE;
     float r = pa.r + pb.r;
@@ -2325,18 +2326,18 @@ static thc_toi_result thc__toi_general(const void *a, thc_type ta, const thc_tra
         if (iter == 0 && !(sep > 0) && thc__classify(&pa, &pb, &st) && st.d < 0) {   /* t = 0: A where it starts */
             thc_manifold m;
             thc__manifold(&pa, &pb, o, &m);
-            res.hit = 1;
-            res.t = (float)t;
-            res.n = m.count ? thc__neg(m.n) : thc__v(1, 0);
-            res.p = m.count ? thc__add(m.contact_points[0], thc__scale(vb, (float)t)) : o;
+            res->hit = 1;
+            res->t = (float)t;
+            res->n = m.count ? thc__neg(m.n) : thc__v(1, 0);
+            res->p = m.count ? thc__add(m.contact_points[0], thc__scale(vb, (float)t)) : o;
             break;
         }
         if (gap <= tol) {
-            res.hit = 1;
-            res.t = (float)t;
-            res.n = thc__neg(n);
+            res->hit = 1;
+            res->t = (float)t;
+            res->n = thc__neg(n);
             /* on B's surface, where B is at the time of impact */
-            res.p = thc__add(thc__add(o, thc__sub(qb, thc__scale(n, pb.r))), thc__scale(vb, (float)t));
+            res->p = thc__add(thc__add(o, thc__sub(qb, thc__scale(n, pb.r))), thc__scale(vb, (float)t));
             break;
         }
         double closing = (double)v.x * n.x + (double)v.y * n.y, step = 0;
@@ -2350,7 +2351,7 @@ static thc_toi_result thc__toi_general(const void *a, thc_type ta, const thc_tra
         t += step;
         if (t > 1) break;
     }
-    return res;
+    return;
 }
 
 /* ---------------------------------------------------------------- pixel masks */

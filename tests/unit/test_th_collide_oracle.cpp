@@ -872,7 +872,8 @@ static void test_direct_distance_matches_general(void)
 static int sweep_differs(const Shape &A, thc_v2 va, const Shape &B, thc_v2 vb, double size, double far, int *hits)
 {
     thc_toi_result f = thc_toi(A.ptr(), A.type, A.x(), va, B.ptr(), B.type, B.x(), vb);
-    thc_toi_result g = thc__toi_general(A.ptr(), A.type, A.x(), va, B.ptr(), B.type, B.x(), vb);
+    thc_toi_result g;
+    thc__toi_general(A.ptr(), A.type, A.x(), va, B.ptr(), B.type, B.x(), vb, &g);
     D2 v = dv(va) - dv(vb), nrm;
     Mink m = minkowski(A, B);
     double speed = len(v), eps = 4e-5 * (size + far) + 4e-6 * speed, exact = ray_rounded(m, d2(0, 0), v * -1.0, &nrm);
