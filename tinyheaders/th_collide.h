@@ -35,6 +35,11 @@
      Segment-segment distance is the crossing point or the best end-to-segment distance (exact for
      nearly parallel segments). thc_toi advances by a step proven safe along the deciding features'
      separating axis (see the comment at thc_toi), so grazing shots at long walls neither miss nor sink.
+     thc_distance and thc_toi find those features with GJK (warm-started from step to step in thc_toi) and
+     keep GJK's pair only when the exact separation along its normal proves it closest, else the brute
+     force decides. Two boxes sweep exactly (slabs) and a circle is cast as a ray against the other shape
+     grown by its radius, both stopping half the tolerance short of the touch; box-box, box-capsule,
+     capsule-capsule and circle-polygon distances have direct roads.
      Two polygons with area take a shorter road to the same answers (up to rounding): B is moved into
      A's own frame once and every face is measured against every vertex of the other lane by lane
      (vertex slots side by side, x and y apart, unused slots masked), with no branch on the vertex
