@@ -2051,19 +2051,19 @@ static int thc__ray_capsule(thc_v2 p, thc_v2 d, float tmax, thc_v2 b, float r, t
 /* 1: a hit in *out; 0: a miss; -1: a miss by so little that a polygon with (almost) no area could owe it
    to rounding (the caller then looks at the area). The margin of a miss is how far the ray stays outside
    the two faces that shut it out: (lo - hi) times their closing speeds, the least of which bounds it. */
-static int thc__ray_poly_local(thc_v2 p, thc_v2 d, float tmax, const thc_poly *poly, const thc_transform *xf, thc_ray_hit *out)
+static int thc__ray_poly_local(const thc_ray *r, const thc_poly *poly, const thc_transform *xf, thc_ray_hit *out)
 {
-    thc_transform x;
-    if (xf) x = *xf;
-    else { x.p = thc__v(0, 0); x.c = 1; x.s = 0; }
-    thc_v2 lp = thc_mulT_xf(x, p), ld = thc_mulT_rot(x, d);
-    float lo = 0, hi = tmax, slo = 0, shi = 0, margin;
+    /* the ray in the polygon's frame, coordinate by coordinate */
+    float c = 1, sn = 0, rx = r->p.x, ry = r->p.y, dx = r->d.x, dy = r->d.y, tmax = r->t;
+    if (xf) { c = xf->c; sn = xf->s; rx -= xf->p.x; ry -= xf->p.y; }
+    float lpx = c * rx + sn * ry, lpy = -sn * rx + c * ry, ldx = c * dx + sn * dy, ldy = -sn * dx + c * dy;
+    float lo = 0, hi = tmax, slo = FLT_MAX, shi = FLT_MAX, margin;   /* slo, shi: the closing speeds of the faces that set lo, hi */
     int face = -1;
     if (!(tmax >= 0)) return 0;
     THC__UNROLL
     for (int i = 0; i < poly->count; i++) {
-        thc_v2 n = poly->norms[i];
-        float num = thc__dot(n, thc__sub(poly->verts[i], lp)), den = thc__dot(n, ld);
+        float nx = poly->norms[i].x, ny = poly->norms[i].y;
+        float num = nx * (poly->verts[i].x - lpx) + ny * (poly->verts[i].y - lpy), den = nx * ldx + ny * ldy;
         /* t = num / den, divided only when it moves a bound; the bounds can cross only when one moves */
         if (den < 0) {
             if (num < lo * den) { lo = num / den; slo = -den; face = i; if (lo > hi) break; }
@@ -2075,14 +2075,19 @@ static int thc__ray_poly_local(thc_v2 p, thc_v2 d, float tmax, const thc_poly *p
         }
     }
     if (lo > hi) {
-        margin = (lo - hi) * (slo == 0 ? shi : shi == 0 ? slo : 0.5f * thc__minf(slo, shi));
+        margin = 0.5f * (lo - hi) * thc__minf(slo, shi);
         goto miss;
     }
     out->t = lo;
-    out->n = face >= 0 ? thc_mul_rot(x, poly->norms[face]) : thc__norm_or(thc__neg(d), thc__v(-1, 0));
+    if (face >= 0) {
+        float nx = poly->norms[face].x, ny = poly->norms[face].y;
+        out->n = thc__v(c * nx - sn * ny, sn * nx + c * ny);
+    } else {
+        out->n = thc__norm_or(thc__v(-dx, -dy), thc__v(-1, 0));
+    }
     return 1;
 miss:
-    return margin <= 1e-5f * (fabsf(lp.x) + fabsf(lp.y) + fabsf(poly->verts[0].x) + fabsf(poly->verts[0].y)) ? -1 : 0;
+    return margin <= 1e-5f * (fabsf(lpx) + fabsf(lpy) + fabsf(poly->verts[0].x) + fabsf(poly->verts[0].y)) ? -1 : 0;
 }
 
 /* Each shape's ray out of line but the circle's, so the entry stays small. */
@@ -2109,7 +2114,7 @@ static THC__NOINLINE int thc__raycast_poly(const thc_ray *r, const thc_poly *p, 
     /* a polygon with no area is the segment it spans (the proxy path); the clip can only miss it, so
        the area is looked at only after a miss that could be one */
     if (p->count < 3 || p->count > THC_MAX_POLY_VERTS) return thc__raycast_proxy(r, p, THC_POLY, xf, out);
-    int hit = thc__ray_poly_local(r->p, r->d, r->t, p, xf, out);
+    int hit = thc__ray_poly_local(r, p, xf, out);
     if (hit >= 0 || !thc__poly_flat(p)) return hit > 0;
     return thc__raycast_proxy(r, p, THC_POLY, xf, out);
 }

@@ -653,7 +653,7 @@ static void test_rays_at_flat_polygons(void)
         thc_ray ray = { p, V((float)d.x, (float)d.y), (float)(2 * dist + 2 * L) };
         // the reference: the clip, and after any miss the segment when the polygon has no area
         thc_ray_hit want, got;
-        int w = thc__ray_poly_local(ray.p, ray.d, ray.t, &S.p, &S.xf, &want) > 0;
+        int w = thc__ray_poly_local(&ray, &S.p, &S.xf, &want) > 0;
         if (!w && thc__poly_flat(&S.p)) {
             thc__proxy px;
             thc_v2 o = thc__anchor(&S.p, THC_POLY, &S.xf);
