@@ -1267,12 +1267,14 @@ static int thc__poly_flat(const thc_poly *p)
 {
     int n = p->count;
     if (n < 3 || n > THC_MAX_POLY_VERTS) return 1;
-    thc_v2 v0 = p->verts[0];
-    float area2 = 0, ext2 = 0;
-    for (int i = 1; i < n; i++) {
-        thc_v2 a = thc__sub(p->verts[i], v0), b = thc__sub(p->verts[i + 1 < n ? i + 1 : 0], v0);
+    /* twice the area as a fan around v0 (the closing edge adds nothing), and the farthest vertex */
+    thc_v2 v0 = p->verts[0], a = thc__sub(p->verts[1], v0);
+    float area2 = 0, ext2 = a.x * a.x + a.y * a.y;
+    for (int i = 2; i < n; i++) {
+        thc_v2 b = thc__sub(p->verts[i], v0);
         area2 += a.x * b.y - a.y * b.x;
-        ext2 = thc__maxf(ext2, a.x * a.x + a.y * a.y);
+        ext2 = thc__maxf(ext2, b.x * b.x + b.y * b.y);
+        a = b;
     }
     return !(area2 > 1e-6f * ext2);
 }
@@ -1315,23 +1317,46 @@ static int thc__circle_capsule_manifold(const thc_circle *c, const thc_capsule *
     return 1;
 }
 
+/* The closest point to lc on face i's edge (kind 1 inside its span, 0 at an end), kept when nearer than
+   *bd (a face wins ties). */
+THC__INLINE void thc__edge_closest(const thc_poly *p, int i, thc_v2 lc, float *bd, thc_v2 *bq, int *kind, thc_v2 *bn)
+{
+    int n = p->count;
+    thc_v2 v0 = p->verts[i], e = thc__sub(p->verts[i + 1 < n ? i + 1 : 0], v0), w = thc__sub(lc, v0);
+    float ee = thc__dot(e, e), u = thc__dot(w, e);
+    int inside = u > 0 && u < ee;
+    thc_v2 q = inside ? thc__add(v0, thc__scale(e, u / ee)) : u <= 0 ? v0 : thc__add(v0, e);
+    thc_v2 d = thc__sub(q, lc);
+    float dd = thc__dot(d, d);
+    if (dd < *bd || (inside && dd <= *bd)) { *bd = dd; *bq = q; *kind = inside; *bn = p->norms[i]; }
+}
+
+/* The centre in the polygon's frame: SAT over the faces; inside, out through the face of least penetration;
+   outside, the closest feature lies on the face of greatest separation (for a convex polygon with area the
+   point's Voronoi region touches that face), and on the next face past an end of it when the two are in
+   line. Returns 0 for a polygon with no area and for cores closer than THC__APART. */
 static int thc__circle_poly_manifold(const thc_circle *c, const thc_poly *p, const thc_transform *xf, thc_manifold *m)
 {
-    if (thc__poly_flat(p)) return 0;
-    thc_transform x;
-    if (xf) x = *xf;
-    else { x.p = thc__v(0, 0); x.c = 1; x.s = 0; }
-    thc_v2 lc = thc_mulT_xf(x, c->p);   /* the centre in the polygon's frame */
+    float cs = 1, sn = 0, rx = c->p.x, ry = c->p.y;
+    if (xf) { cs = xf->c; sn = xf->s; rx -= xf->p.x; ry -= xf->p.y; }
+    thc_v2 lc = thc__v(cs * rx + sn * ry, -sn * rx + cs * ry);   /* the centre in the polygon's frame */
     float ra = c->r > 0 ? c->r : 0, best = -FLT_MAX;
     int n = p->count, face = 0;
+    if (n < 3 || n > THC_MAX_POLY_VERTS) return 0;
     for (int i = 0; i < n; i++) {
-        float s = thc__dot(p->norms[i], thc__sub(lc, p->verts[i]));
+        float s = p->norms[i].x * (lc.x - p->verts[i].x) + p->norms[i].y * (lc.y - p->verts[i].y);
         if (s > best) { best = s; face = i; }
     }
     m->count = 0;
-    if (best > ra) return 1;
+    if (best > ra) return 1;   /* a separating face: apart, whatever the polygon's shape */
+    /* A polygon with no area is the segment between its extreme points (the general path). Its normals
+       barely turn at any vertex (they fold back where its points lie on a line), so the area is looked at
+       only when they barely turn at an end of the deciding face; a thin polygon with corners answers as the
+       segment it nearly is. */
+    thc_v2 nf = p->norms[face], np = p->norms[face > 0 ? face - 1 : n - 1], nx = p->norms[face + 1 < n ? face + 1 : 0];
+    if (thc__minf(thc__cross(np, nf), thc__cross(nf, nx)) <= 1e-3f && thc__poly_flat(p)) return 0;
     if (best <= 0) {   /* the centre is inside: out through the face of least penetration */
-        thc_v2 nf = thc_mul_rot(x, p->norms[face]);
+        thc_v2 ln = p->norms[face], nf = thc__v(cs * ln.x - sn * ln.y, sn * ln.x + cs * ln.y);
         m->count = 1;
         m->n = thc__neg(nf);
         m->depths[0] = ra - best;
@@ -1342,21 +1367,17 @@ static int thc__circle_poly_manifold(const thc_circle *c, const thc_poly *p, con
     float bd = FLT_MAX;
     thc_v2 bq = lc, bn = thc__v(1, 0);
     int kind = 0;
-    for (int i = 0; i < n; i++) {
-        thc_v2 v0 = p->verts[i], e = thc__sub(p->verts[i + 1 < n ? i + 1 : 0], v0), w = thc__sub(lc, v0);
-        float ee = thc__dot(e, e), u = thc__dot(w, e);
-        int inside = u > 0 && u < ee;
-        thc_v2 q = inside ? thc__add(v0, thc__scale(e, u / ee)) : u <= 0 ? v0 : thc__add(v0, e);
-        thc_v2 d = thc__sub(q, lc);
-        float dd = thc__dot(d, d);
-        if (dd < bd || (inside && dd <= bd)) { bd = dd; bq = q; kind = inside; bn = p->norms[i]; }   /* a face wins ties */
+    thc__edge_closest(p, face, lc, &bd, &bq, &kind, &bn);
+    if (!kind) {   /* at an end: the face on that side may hold the closest point when it is in line */
+        int g = bq.x == p->verts[face].x && bq.y == p->verts[face].y ? (face > 0 ? face - 1 : n - 1) : (face + 1 < n ? face + 1 : 0);
+        thc__edge_closest(p, g, lc, &bd, &bq, &kind, &bn);
     }
     float dist = sqrtf(bd);
     if (dist > ra) return 1;
     if (!(dist > THC__APART)) return 0;
-    thc_v2 ln = kind ? thc__neg(bn) : thc__scale(thc__sub(bq, lc), 1.0f / dist);
-    thc_v2 wn = thc_mul_rot(x, ln), q = thc_mul_rot(x, thc__sub(bq, lc));
-    thc__apart_contact(thc__v(0, 0), q, wn, dist, ra, 0, c->p, m);
+    thc_v2 ln = kind ? thc__neg(bn) : thc__scale(thc__sub(bq, lc), 1.0f / dist), q = thc__sub(bq, lc);
+    thc_v2 wn = thc__v(cs * ln.x - sn * ln.y, sn * ln.x + cs * ln.y), wq = thc__v(cs * q.x - sn * q.y, sn * q.x + cs * q.y);
+    thc__apart_contact(thc__v(0, 0), wq, wn, dist, ra, 0, c->p, m);
     return 1;
 }
 

@@ -768,6 +768,47 @@ static void test_gjk_closest_matches_brute_force(void)
     TH_CHECK_MSG(proven > total * 95 / 100, "GJK closest features: proven in only %d of %d (the rest fell back to the brute force)", proven, total);
 }
 
+// The direct circle-polygon road looks only at the face of greatest separation (and the next one past its
+// end) and at the polygon's area only when a vertex barely turns. Polygons that test that: a vertex in the
+// middle of an edge (two faces in line), vertices on a line in any order (no area: the segment between the
+// extreme ones), thin triangles and rectangles on either side of the no-area limit, at pixel scale and
+// around +-1e5; the direct road must agree with the general one.
+static void test_circle_poly_odd_polygons(void)
+{
+    int bad = 0, n = COUNT(8000);
+    Rng r(9201);
+    for (int i = 0; i < n; i++) {
+        double size = i % 3 == 0 ? 1.5 : 10, far = i % 7 == 0 ? (i % 2 ? 1e5 : -1e5) : 0, L = r.range(0.5, 2) * size;
+        Shape P;
+        memset(&P, 0, sizeof P);
+        P.type = THC_POLY;
+        int kind = i % 4;
+        thc_v2 *v = P.p.verts;
+        float h = (float)(L * (kind == 2 ? (i % 8 < 4 ? 1e-7 : 1e-5) : 1));
+        if (kind == 0) {   // a box with an extra vertex in the middle of its bottom edge
+            P.p.count = 5;
+            v[0] = V((float)(-L / 2), (float)(-L / 2)); v[1] = V(0, (float)(-L / 2)); v[2] = V((float)(L / 2), (float)(-L / 2));
+            v[3] = V((float)(L / 2), (float)(L / 2)); v[4] = V((float)(-L / 2), (float)(L / 2));
+        } else if (kind == 1) {   // three or four points on a line, in an order that folds back
+            P.p.count = 3 + (int)(r.u32() % 2);
+            v[0] = V((float)(-L / 2), 0); v[1] = V((float)(L / 2), 0); v[2] = V((float)r.range(-L / 2, L / 2), 0); v[3] = V((float)r.range(-L / 2, L / 2), 0);
+        } else if (kind == 2) {   // a thin triangle, with no area or just enough
+            P.p.count = 3;
+            v[0] = V((float)(-L / 2), 0); v[1] = V((float)(L / 2), 0); v[2] = V(0, h);
+        } else {                  // a thin rectangle
+            P.p.count = 4;
+            v[0] = V((float)(-L / 2), 0); v[1] = V((float)(L / 2), 0); v[2] = V((float)(L / 2), (float)(L * 1e-7)); v[3] = V((float)(-L / 2), (float)(L * 1e-7));
+        }
+        if (!thc_poly_normals(&P.p)) continue;
+        P.xf = thc_make_transform(V((float)far + r.range(-1, 1), (float)far + r.range(-1, 1)), r.range(-3.14159, 3.14159));
+        Shape C = random_shape(r, THC_CIRCLE, P.xf.p.x + r.range(-1.2 * L, 1.2 * L), P.xf.p.y + r.range(-1.2 * L, 1.2 * L), size);
+        double tol = 1e-4 * size + 4e-7 * fabs(far);
+        bad += direct_differs(C, P, tol, "odd polygon: circle direct path differs (count fast, count general)");
+        bad += direct_differs(P, C, tol, "odd polygon: circle direct path differs (count fast, count general)");
+    }
+    TH_CHECK_MSG(bad == 0, "circles against odd polygons: %d of %d differ from the general path", bad, 2 * n);
+}
+
 // Capsule-capsule manifolds take a direct segment-segment road: it must agree with the general road on every
 // field, and with the oracle on depth and normal, for random pairs, nearly parallel ones (two contacts),
 // exactly touching ones, deep ones (crossing cores), at pixel scale and around +-1e5.
@@ -930,6 +971,7 @@ int main(void)
     g_prints = 0; TH_RUN(test_direct_paths_match_general);
     g_prints = 0; TH_RUN(test_gjk_closest_matches_brute_force);
     g_prints = 0; TH_RUN(test_capsule_pair_matches_general);
+    g_prints = 0; TH_RUN(test_circle_poly_odd_polygons);
     g_prints = 0; TH_RUN(test_direct_distance_matches_general);
     g_prints = 0; TH_RUN(test_exact_sweeps_match_general);
     g_prints = 0; TH_RUN(test_toi_exact);
