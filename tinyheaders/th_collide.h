@@ -1647,6 +1647,68 @@ static float thc__circle_poly_distance(const thc_circle *c, const thc_poly *p, c
     return dist - ra;
 }
 
+/* A capsule clearly apart from a polygon with area, directly in the polygon's own frame: the segment clipped
+   against every face (any part left inside means they touch), then each end against each edge and each vertex
+   against the segment, the nearest pair winning with a face ahead at a near-tie, as the proxies' brute force
+   does. -1 when they touch or nearly do, or the polygon is flat. *pk on the capsule, *pp on the polygon. */
+static float thc__capsule_poly_distance(const thc_capsule *k, const thc_poly *p, const thc_transform *xf, thc_v2 *pk, thc_v2 *pp)
+{
+    if (thc__poly_flat(p)) return -1;
+    thc_transform x;
+    if (xf) x = *xf;
+    else { x.p = thc__v(0, 0); x.c = 1; x.s = 0; }
+    thc_v2 s0 = thc_mulT_xf(x, k->a), s1 = thc_mulT_xf(x, k->b), d = thc__sub(s1, s0);
+    int n = p->count, meets = 1;
+    float t0 = 0, t1 = 1;
+    for (int i = 0; i < n && meets; i++) {   /* the segment clipped by every face's half-plane */
+        float num = thc__dot(p->norms[i], thc__sub(p->verts[i], s0)), den = thc__dot(p->norms[i], d);
+        if (den == 0) { if (num < 0) meets = 0; }
+        else if (den < 0) t0 = thc__maxf(t0, num / den);
+        else t1 = thc__minf(t1, num / den);
+        if (t0 > t1) meets = 0;
+    }
+    if (meets) return -1;
+    float best = FLT_MAX, dd2 = thc__dot(d, d);
+    thc_v2 qk = s0, qp = p->verts[0], ln = thc__v(1, 0);
+    int kind = 0;   /* 0: two points, 1: an end inside a polygon edge, 2: a polygon vertex inside the segment */
+    for (int i = 0; i < n; i++) {
+        thc_v2 v0 = p->verts[i], e = thc__sub(p->verts[i + 1 < n ? i + 1 : 0], v0);
+        float ee = thc__dot(e, e);
+        for (int c = 0; c < 2; c++) {   /* each end against this edge */
+            thc_v2 w = thc__sub(c ? s1 : s0, v0);
+            float u = thc__dot(w, e), dd;
+            int inside = u > 0 && u < ee;
+            if (inside) { float cr = thc__cross(w, e); dd = cr * cr / ee; }
+            else if (u <= 0) dd = thc__dot(w, w);
+            else { thc_v2 w1 = thc__sub(w, e); dd = thc__dot(w1, w1); }
+            if (dd < best || (inside && dd <= best * (1 + 1e-5f))) {
+                best = dd; kind = inside; qk = c ? s1 : s0;
+                qp = inside ? thc__add(v0, thc__scale(e, u / ee)) : u <= 0 ? v0 : thc__add(v0, e);
+                if (inside) ln = thc__neg(p->norms[i]);   /* from the capsule toward the polygon */
+            }
+        }
+        thc_v2 w = thc__sub(v0, s0);   /* this vertex against the segment */
+        float u = thc__dot(w, d), dd;
+        int inside = u > 0 && u < dd2;
+        thc_v2 q = inside ? thc__add(s0, thc__scale(d, u / dd2)) : u <= 0 ? s0 : s1;
+        if (inside) { float cr = thc__cross(w, d); dd = cr * cr / dd2; }
+        else { thc_v2 g = thc__sub(v0, q); dd = thc__dot(g, g); }
+        if (dd < best || (inside && dd <= best * (1 + 1e-5f))) { best = dd; kind = inside ? 2 : 0; qk = q; qp = v0; }
+    }
+    thc_v2 dq = thc__sub(qp, qk);
+    float dist = sqrtf(thc__dot(dq, dq)), rk = k->r > 0 ? k->r : 0;
+    if (!(dist - rk > THC__APART)) return -1;
+    if (kind == 2) {   /* the segment's own normal, turned toward the polygon */
+        float l = thc__len(d);
+        ln = thc__v(d.y / l, -d.x / l);
+        if (thc__dot(ln, dq) < 0) ln = thc__neg(ln);
+    } else if (kind == 0) ln = thc__scale(dq, 1.0f / dist);
+    thc_v2 wn = thc_mul_rot(x, ln);
+    *pp = thc__add(k->a, thc_mul_rot(x, thc__sub(qp, s0)));   /* relative to an end: no precision lost far away */
+    *pk = thc__add(k->a, thc__add(thc_mul_rot(x, thc__sub(qk, s0)), thc__scale(wn, rk)));
+    return dist - rk;
+}
+
 /* A box and a capsule clearly apart, directly: each end of the segment clamped into the box (a face's own axis
    when only one coordinate clamps) and each corner of the box against the segment (the segment's own normal
    inside its span), the nearest pair winning with a face ahead at a near-tie, as the proxies' brute force does.
@@ -1789,6 +1851,15 @@ float thc_distance(const void *a, thc_type ta, const thc_transform *ax, const vo
     if (a && b && ((ta == THC_CIRCLE && tb == THC_POLY) || (ta == THC_POLY && tb == THC_CIRCLE))) {
         int swap = ta == THC_POLY;
         float d = thc__circle_poly_distance((const thc_circle *)(swap ? b : a), (const thc_poly *)(swap ? a : b), swap ? ax : bx, &qa, &qb);
+        if (d >= 0) {
+            if (pa) *pa = swap ? qb : qa;
+            if (pb) *pb = swap ? qa : qb;
+            return d;
+        }
+    }
+    if (a && b && ((ta == THC_CAPSULE && tb == THC_POLY) || (ta == THC_POLY && tb == THC_CAPSULE))) {
+        int swap = ta == THC_POLY;
+        float d = thc__capsule_poly_distance((const thc_capsule *)(swap ? b : a), (const thc_poly *)(swap ? a : b), swap ? ax : bx, &qa, &qb);
         if (d >= 0) {
             if (pa) *pa = swap ? qb : qa;
             if (pb) *pb = swap ? qa : qb;

@@ -852,28 +852,35 @@ static void test_capsule_pair_matches_general(void)
     TH_CHECK_MSG(two > n / 8, "capsule pairs: only %d of %d manifolds have two contacts", two, n);
 }
 
-// ---------------------------------------------------------------- box-box, capsule-capsule, circle-polygon, box-capsule distance, directly
-// thc_distance answers two boxes, two capsules, a circle and a polygon or a box and a capsule apart without proxies; the general road (proxies, closest core
-// features) must give the same distance, and the direct points must lie on the two surfaces that far apart.
+// ---------------------------------------------------------------- distance by the direct roads
+// thc_distance answers two boxes, two capsules, a circle or a capsule and a polygon, or a box and a capsule apart
+// without proxies; the general road (proxies, closest core features) must give the same distance, and the direct
+// points must lie on the two surfaces that far apart.
 static void test_direct_distance_matches_general(void)
 {
-    int bad = 0, total = 0, n = COUNT(8000);
+    int bad = 0, total = 0, n = COUNT(10000);
     Rng r(9200);
     for (int i = 0; i < n; i++) {
         double size = i % 3 == 0 ? 1.5 : 10, far = i % 5 == 0 ? 4096 : 0;
-        int kind = i % 4;   /* box-box, capsule-capsule, circle-polygon and box-capsule (either way round) */
-        thc_type t = kind == 0 ? THC_AABB : kind == 1 ? THC_CAPSULE : kind == 2 ? THC_CIRCLE : THC_AABB, u = kind == 2 ? THC_POLY : kind == 3 ? THC_CAPSULE : t;
+        int kind = i % 5;   /* box-box, capsule-capsule; circle-polygon, box-capsule, capsule-polygon (either way round) */
+        const thc_type ka[5] = { THC_AABB, THC_CAPSULE, THC_CIRCLE, THC_AABB, THC_CAPSULE }, kb[5] = { THC_AABB, THC_CAPSULE, THC_POLY, THC_CAPSULE, THC_POLY };
+        thc_type t = ka[kind], u = kb[kind];
         if (kind >= 2 && i % 2) std::swap(t, u);
         Shape A = random_shape(r, t, far + r.range(-1, 1), far + r.range(-1, 1), size);
         Shape B = random_shape(r, u, far + r.range(-3 * size, 3 * size), far + r.range(-3 * size, 3 * size), size);
         if (i % 7 == 0) B = random_shape(r, u, far + r.range(-1, 1) + 2.2 * size, far + r.range(-0.2, 0.2), size);   /* side by side */
-        if (kind == 3 && (i / 4) % 3 == 0) {   /* a thin capsule right through the box, its ends outside */
+        if (kind == 4 && (i / 5) % 3 == 0) {   /* a thin capsule right through the polygon, its ends outside */
+            Shape &P = A.type == THC_POLY ? A : B, &K = A.type == THC_POLY ? B : A;
+            D2 dir = d2(cos(i * 0.7), sin(i * 0.7));
+            K = capsule(dv(P.xf.p) - dir * (3 * size), dv(P.xf.p) + dir * (3 * size), 0.01 * size);
+        }
+        if (kind == 3 && (i / 5) % 3 == 0) {   /* a thin capsule right through the box, its ends outside */
             Shape &X = A.type == THC_AABB ? A : B, &K = A.type == THC_AABB ? B : A;
             D2 c = (dv(X.b.min) + dv(X.b.max)) * 0.5, dir = d2(cos(i * 0.7), sin(i * 0.7));
             double L = len(dv(X.b.max) - dv(X.b.min));
             K = capsule(c - dir * L, c + dir * L, 0.01 * size);
         }
-        if (kind == 2 && (i / 4) % 3 == 0) {   /* a small circle deep inside the polygon */
+        if (kind == 2 && (i / 5) % 3 == 0) {   /* a small circle deep inside the polygon */
             Shape &P = A.type == THC_POLY ? A : B, &C = A.type == THC_POLY ? B : A;
             C = circle(dv(P.xf.p), 0.01 * size);
         }
@@ -900,7 +907,7 @@ static void test_direct_distance_matches_general(void)
             report("direct distance differs (general, direct)", A, B, want, got);
         }
     }
-    TH_CHECK_MSG(bad == 0, "direct distance (box-box, capsule-capsule, circle-polygon, box-capsule): %d of %d differ from the general road", bad, total);
+    TH_CHECK_MSG(bad == 0, "direct distance (box-box, capsule-capsule, circle-polygon, box-capsule, capsule-polygon): %d of %d differ from the general road", bad, total);
     TH_CHECK_MSG(total > n / 2, "direct box/capsule distance: only %d apart", total);
 }
 
