@@ -632,8 +632,11 @@ write_stb_impl() {  # out.c: the stb implementations a host links (Debian's libs
 # game_get_api meets the host) linked with the release host, libstdc++ and libgcc static, stb compiled in.
 # Paths in the debug lines (kept at -g1 for the crash report's function and file:line) are relative.
 dist_executable() {  # out
-    local D="$B/dist" flags layout game_flags
+    local D="$B/dist" flags layout game_flags key
     flags="$COMMON_FLAGS -O2 -g1 -ffunction-sections -fdata-sections"
+    # shellcheck disable=SC2046
+    key="$(inputs_key "dist $flags" $(release_sources) platform/*.h game/*.cpp game/*.h tools/layout_stamp.py)"
+    up_to_date "$1" "$key" && { say "dist: the executable is up to date"; return 0; }
     mkdir -p "$D/obj"
     layout="$(python3 tools/layout_stamp.py g++ game/state.h -std=c++17 -Itinyheaders -Igame -DTH_MATH_NO_MATH_H)" \
         || { say "dist: no layout stamp (the reason is above)"; return 1; }
@@ -657,7 +660,7 @@ dist_executable() {  # out
         || { say "dist: cannot make the game object"; return 1; }
     # shellcheck disable=SC2086
     g++ -O2 "$D"/obj/host-*.o "$D/obj/c-stb_impl.o" "$D/obj/game.o" -o "$1.tmp" -static-libstdc++ -static-libgcc -Wl,--gc-sections \
-        -lSDL2 -lpthread -lm && mv -f "$1.tmp" "$1"
+        -lSDL2 -lpthread -lm && mv -f "$1.tmp" "$1" && echo "$key" > "$1.key"
 }
 
 # game.pak: what the release reads - the atlas manifest and pages (not the packer's cache), the text font

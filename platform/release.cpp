@@ -36,11 +36,34 @@ int release_start(char *err, size_t cap)
 }
 
 /* ---------------------------------------------------------------- a crash ends the game, reported */
+/* The executable holds the host as well as the game: of "a <- b <- c", keep the frames after the fault
+   handler's (os_*.cpp) and before the guarded call's, which are the game's. */
+static void keep_game_frames(char *where, size_t cap)
+{
+    char out[1500] = "", frame[600];
+    size_t len = 0;
+    int started = 0;
+    for (const char *p = where; *p;) {
+        const char *sep = strstr(p, " <- ");
+        size_t n = sep ? (size_t)(sep - p) : strlen(p);
+        snprintf(frame, sizeof frame, "%.*s", (int)n, p);
+        p += n + (sep ? 4 : 0);
+        if (strstr(frame, "os_guarded_call")) break;
+        if (!started && (strstr(frame, "(os_posix.cpp") || strstr(frame, "(os_win32"))) continue;
+        started = 1;
+        int w = snprintf(out + len, sizeof out - len, "%s%s", len ? " <- " : "", frame);
+        if (w < 0 || (size_t)w >= sizeof out - len) break;
+        len += (size_t)w;
+    }
+    if (out[0]) snprintf(where, cap, "%s", out);
+}
+
 static void release_crash(GuardWhat what)
 {
     const int hang = g_guard_report.fault.kind == OS_FAULT_HANG;
     char where[1500], wesc[3000];
     guard_describe_backtrace(g_exe, where, sizeof where);
+    keep_game_frames(where, sizeof where);
     host_json_escape(where, wesc, sizeof wesc);
     host_event("crash", "\"version\":1,\"signal\":\"%s\",\"in\":\"%s\",\"where\":\"%s\",\"rolled_back_to\":0,\"halted\":true,"
                "\"step\":%llu", guard_fault_name(), GUARD_NAMES[what], wesc, (unsigned long long)g_loop.step);

@@ -193,6 +193,8 @@ def crash_is_reported():
     check(("SIGSEGV" in out or "SIGILL" in out) and "in update" in out, f"no fault named:\n{out[-2000:]}")
     check("game_update" in out and "game.cpp:" in out, f"no function and file:line:\n{out[-2000:]}")
     check(root not in out, f"the report names the project folder:\n{out[-2000:]}")
+    report = [line for line in out.splitlines() if "crashed" in line][0]
+    check("fault_handler" not in report and "guard_run" not in report, f"the report lists the host's frames: {report}")
     print("\n".join("        " + line for line in out.splitlines() if "crashed" in line or "ended" in line), flush=True)
 
 
