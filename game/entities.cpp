@@ -87,7 +87,7 @@ static void steer(Entity *e, v2 desired_vel, float accel, float dt)
 static void move_and_collide(GameState *gs, Entity *e, float dt)
 {
     e->pos = v2_add(e->pos, v2_scale(e->vel, dt));
-    v2 n;
+    v2 n = { 0, 0 };   /* set whenever world_push_out hits; g++ -O2 cannot see that */
     if (world_push_out(gs, &e->pos, e->radius, &n)) {
         float into = v2_dot(e->vel, n);
         if (into < 0) e->vel = v2_sub(e->vel, v2_scale(n, into));
