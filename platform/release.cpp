@@ -134,13 +134,15 @@ void reload_restart_state(void)   /* F6, with --dev-keys */
 }
 
 /* ---------------------------------------------------------------- what a release does not have */
-void reload_handle_changes(const FileChanges *c) { (void)c; }
+int  reload_handle_changes(const FileChanges *c) { (void)c; return 0; }
 void reload_handle_build(const BuildResult *b) { (void)b; }
 int  watch_init(const char *root) { (void)root; return 0; }
 int  watch_poll(FileChanges *out) { (void)out; return 0; }
+double watch_due_in(void) { return -1; }
 void watch_shutdown(void) {}
 void build_start(const char *root) { (void)root; host_log(LOG_INFO, "a release has no sources to rebuild"); }
 int  build_running(void) { return 0; }
+int  build_fd(void) { return -1; }
 void build_poll(BuildResult *out) { memset(out, 0, sizeof *out); }
 void build_shutdown(void) {}
 int  library_close(GameLib *lib, char *err, size_t errcap) { (void)lib; (void)err; (void)errcap; return 1; }
