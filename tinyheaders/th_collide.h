@@ -905,7 +905,7 @@ static inline int thc__clip(thc_v2 *w0, thc_v2 *w1, thc_v2 t, float off)
    side planes and its points within reach (r = rr + ri) kept, with depths measured along nd from the
    plane through pd. deep is the deepest incident point, which the contacts must reach. The contacts go
    back to the world by o; the normal is out_n. */
-static void thc__contacts(thc_v2 v1, thc_v2 v2, thc_v2 nref, thc_v2 nd, thc_v2 pd, thc_v2 *w, int nw, thc_v2 deep,
+THC__INLINE void thc__contacts(thc_v2 v1, thc_v2 v2, thc_v2 nref, thc_v2 nd, thc_v2 pd, thc_v2 *w, int nw, thc_v2 deep,
                           float rr, float ri, thc_v2 out_n, thc_v2 o, thc_manifold *m)
 {
     float r = rr + ri;
@@ -1075,51 +1075,39 @@ static float thc__unused(int i, int n)
     return f;
 }
 
-/* The float at b where mask is all ones, +0 where it is 0. */
-static float thc__bits(const unsigned char *b, uint32_t mask)
+/* 1 when a polygon has (almost) no area: thc__proxy_make then treats it as the segment it spans. */
+static int thc__poly_flat(const thc_poly *p)
 {
-    uint32_t u;
-    float f;
-    memcpy(&u, b, sizeof u);
-    u &= mask;
-    memcpy(&f, &u, sizeof f);
-    return f;
+    int n = p->count;
+    if (n < 3 || n > THC_MAX_POLY_VERTS) return 1;
+    /* twice the area as a fan around v0 (the closing edge adds nothing), and the farthest vertex */
+    thc_v2 v0 = p->verts[0], a = thc__sub(p->verts[1], v0);
+    float area2 = 0, ext2 = a.x * a.x + a.y * a.y;
+    for (int i = 2; i < n; i++) {
+        thc_v2 b = thc__sub(p->verts[i], v0);
+        area2 += a.x * b.y - a.y * b.x;
+        ext2 = thc__maxf(ext2, b.x * b.x + b.y * b.y);
+        a = b;
+    }
+    return !(area2 > 1e-6f * ext2);
 }
 
 /* Loads a polygon's n used slots (the rest as 0) and answers thc__proxy_make's test for a polygon with
-   (almost) no area, which it flattens to a segment: 0 then. */
+   (almost) no area, which it flattens to a segment: 0 then. One pass over the vertices. */
 static inline int thc__pp_load(const thc_poly *p, int n, thc__lanes *o)
 {
-    float cr[THC__L], e2[THC__L];
-    thc__lanes l, nx, o0;   /* nx: the next slot's vertex; o0: v0 where this slot (x, y) and the next (nx, ny) are used */
-    const unsigned char *vb = (const unsigned char *)p->verts, *nb = (const unsigned char *)p->norms;
-    /* every slot is read as bits and masked with an integer and: no branch, and no stale bits reach the
-       arithmetic. The slot after the last vertex slot is the first normal, in the polygon's own bytes. */
-    for (int i = 0; i < THC__L; i++) {
-        uint32_t m = 0u - (uint32_t)(i < n), m1 = 0u - (uint32_t)(i + 1 < n);
-        l.x[i] = thc__bits(vb + 8 * i, m);
-        l.y[i] = thc__bits(vb + 8 * i + 4, m);
-        l.nx[i] = thc__bits(nb + 8 * i, m);
-        l.ny[i] = thc__bits(nb + 8 * i + 4, m);
-        nx.x[i] = thc__bits(vb + 8 * i + 8, m1);
-        nx.y[i] = thc__bits(vb + 8 * i + 12, m1);
-        o0.x[i] = thc__bits(vb, m);
-        o0.y[i] = thc__bits(vb + 4, m);
-        o0.nx[i] = thc__bits(vb, m1);
-        o0.ny[i] = thc__bits(vb + 4, m1);
-    }
-    for (int i = 0; i < THC__L; i++) {
-        /* twice the area, as a fan around v0 (the closing edge adds nothing), and the farthest vertex */
-        float x = l.x[i] - o0.x[i], y = l.y[i] - o0.y[i], x1 = nx.x[i] - o0.nx[i], y1 = nx.y[i] - o0.ny[i];
-        cr[i] = x * y1 - y * x1;
-        e2[i] = x * x + y * y;
-    }
-    *o = l;
-    float area2 = 0, ext2 = 0;
-    THC__UNROLL
-    for (int i = 0; i < THC__L; i++) {
-        area2 += cr[i];
-        ext2 = ext2 > e2[i] ? ext2 : e2[i];
+    thc_v2 v0 = p->verts[0], a = thc__v(0, 0);
+    float area2 = 0, ext2 = 0;   /* twice the area as a fan around v0, and the farthest vertex from it */
+    memset(o, 0, sizeof *o);
+    for (int i = 0; i < n; i++) {
+        thc_v2 v = p->verts[i], b = thc__sub(v, v0);
+        o->x[i] = v.x;
+        o->y[i] = v.y;
+        o->nx[i] = p->norms[i].x;
+        o->ny[i] = p->norms[i].y;
+        area2 += a.x * b.y - a.y * b.x;
+        ext2 = thc__maxf(ext2, b.x * b.x + b.y * b.y);
+        a = b;
     }
     return area2 > 1e-6f * ext2;
 }
@@ -1262,22 +1250,6 @@ static int thc__poly_poly(const thc_poly *a, const thc_transform *ax, const thc_
     return r;
 }
 
-/* 1 when a polygon has (almost) no area: thc__proxy_make then treats it as the segment it spans. */
-static int thc__poly_flat(const thc_poly *p)
-{
-    int n = p->count;
-    if (n < 3 || n > THC_MAX_POLY_VERTS) return 1;
-    /* twice the area as a fan around v0 (the closing edge adds nothing), and the farthest vertex */
-    thc_v2 v0 = p->verts[0], a = thc__sub(p->verts[1], v0);
-    float area2 = 0, ext2 = a.x * a.x + a.y * a.y;
-    for (int i = 2; i < n; i++) {
-        thc_v2 b = thc__sub(p->verts[i], v0);
-        area2 += a.x * b.y - a.y * b.x;
-        ext2 = thc__maxf(ext2, b.x * b.x + b.y * b.y);
-        a = b;
-    }
-    return !(area2 > 1e-6f * ext2);
-}
 
 /* ---------------------------------------------------------------- circles against capsules and polygons, directly
    The same answers thc__manifold gives for these pairs (a point core against a segment or polygon core),

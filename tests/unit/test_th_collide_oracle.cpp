@@ -773,40 +773,69 @@ static void test_gjk_closest_matches_brute_force(void)
 // middle of an edge (two faces in line), vertices on a line in any order (no area: the segment between the
 // extreme ones), thin triangles and rectangles on either side of the no-area limit, at pixel scale and
 // around +-1e5; the direct road must agree with the general one.
+// One of the odd polygons (kind 0-3) of length about L, placed at (cx, cy) with a random turn; count 0 when
+// rounding left it an edge of no length.
+static Shape odd_polygon(Rng &r, int kind, double L, double cx, double cy, bool thinner)
+{
+    Shape P;
+    memset(&P, 0, sizeof P);
+    P.type = THC_POLY;
+    thc_v2 *v = P.p.verts;
+    float h = (float)(L * (thinner ? 1e-7 : 1e-5));
+    if (kind == 0) {   // a box with an extra vertex in the middle of its bottom edge
+        P.p.count = 5;
+        v[0] = V((float)(-L / 2), (float)(-L / 2)); v[1] = V(0, (float)(-L / 2)); v[2] = V((float)(L / 2), (float)(-L / 2));
+        v[3] = V((float)(L / 2), (float)(L / 2)); v[4] = V((float)(-L / 2), (float)(L / 2));
+    } else if (kind == 1) {   // three or four points on a line, in an order that folds back
+        P.p.count = 3 + (int)(r.u32() % 2);
+        v[0] = V((float)(-L / 2), 0); v[1] = V((float)(L / 2), 0); v[2] = V((float)r.range(-L / 2, L / 2), 0); v[3] = V((float)r.range(-L / 2, L / 2), 0);
+    } else if (kind == 2) {   // a thin triangle, with no area or just enough
+        P.p.count = 3;
+        v[0] = V((float)(-L / 2), 0); v[1] = V((float)(L / 2), 0); v[2] = V(0, h);
+    } else {                  // a thin rectangle
+        P.p.count = 4;
+        v[0] = V((float)(-L / 2), 0); v[1] = V((float)(L / 2), 0); v[2] = V((float)(L / 2), (float)(L * 1e-7)); v[3] = V((float)(-L / 2), (float)(L * 1e-7));
+    }
+    if (!thc_poly_normals(&P.p)) P.p.count = 0;
+    P.xf = thc_make_transform(V((float)cx, (float)cy), r.range(-3.14159, 3.14159));
+    return P;
+}
+
 static void test_circle_poly_odd_polygons(void)
 {
     int bad = 0, n = COUNT(8000);
     Rng r(9201);
     for (int i = 0; i < n; i++) {
         double size = i % 3 == 0 ? 1.5 : 10, far = i % 7 == 0 ? (i % 2 ? 1e5 : -1e5) : 0, L = r.range(0.5, 2) * size;
-        Shape P;
-        memset(&P, 0, sizeof P);
-        P.type = THC_POLY;
-        int kind = i % 4;
-        thc_v2 *v = P.p.verts;
-        float h = (float)(L * (kind == 2 ? (i % 8 < 4 ? 1e-7 : 1e-5) : 1));
-        if (kind == 0) {   // a box with an extra vertex in the middle of its bottom edge
-            P.p.count = 5;
-            v[0] = V((float)(-L / 2), (float)(-L / 2)); v[1] = V(0, (float)(-L / 2)); v[2] = V((float)(L / 2), (float)(-L / 2));
-            v[3] = V((float)(L / 2), (float)(L / 2)); v[4] = V((float)(-L / 2), (float)(L / 2));
-        } else if (kind == 1) {   // three or four points on a line, in an order that folds back
-            P.p.count = 3 + (int)(r.u32() % 2);
-            v[0] = V((float)(-L / 2), 0); v[1] = V((float)(L / 2), 0); v[2] = V((float)r.range(-L / 2, L / 2), 0); v[3] = V((float)r.range(-L / 2, L / 2), 0);
-        } else if (kind == 2) {   // a thin triangle, with no area or just enough
-            P.p.count = 3;
-            v[0] = V((float)(-L / 2), 0); v[1] = V((float)(L / 2), 0); v[2] = V(0, h);
-        } else {                  // a thin rectangle
-            P.p.count = 4;
-            v[0] = V((float)(-L / 2), 0); v[1] = V((float)(L / 2), 0); v[2] = V((float)(L / 2), (float)(L * 1e-7)); v[3] = V((float)(-L / 2), (float)(L * 1e-7));
-        }
-        if (!thc_poly_normals(&P.p)) continue;
-        P.xf = thc_make_transform(V((float)far + r.range(-1, 1), (float)far + r.range(-1, 1)), r.range(-3.14159, 3.14159));
+        Shape P = odd_polygon(r, i % 4, L, far + r.range(-1, 1), far + r.range(-1, 1), i % 8 < 4);
+        if (!P.p.count) continue;
         Shape C = random_shape(r, THC_CIRCLE, P.xf.p.x + r.range(-1.2 * L, 1.2 * L), P.xf.p.y + r.range(-1.2 * L, 1.2 * L), size);
         double tol = 1e-4 * size + 4e-7 * fabs(far);
         bad += direct_differs(C, P, tol, "odd polygon: circle direct path differs (count fast, count general)");
         bad += direct_differs(P, C, tol, "odd polygon: circle direct path differs (count fast, count general)");
     }
     TH_CHECK_MSG(bad == 0, "circles against odd polygons: %d of %d differ from the general path", bad, 2 * n);
+}
+
+// Two polygons take the lane road (thc__pp_sat/thc__pp_manifold), which loads each polygon and measures its
+// area in one pass; it must agree with the general road for random polygons and for the odd ones above with
+// no vertex in the middle of an edge (two faces in line are equally good references, and the two roads may
+// pick either), against random ones, at pixel scale and around +-1e5.
+static void test_poly_pair_matches_general(void)
+{
+    int bad = 0, n = COUNT(8000);
+    Rng r(9301);
+    for (int i = 0; i < n; i++) {
+        double size = i % 3 == 0 ? 1.5 : 10, far = i % 7 == 0 ? (i % 2 ? 1e5 : -1e5) : 0, L = r.range(0.5, 2) * size;
+        Shape A = i % 2 ? random_shape(r, THC_POLY, far + r.range(-1, 1), far + r.range(-1, 1), size)
+                        : odd_polygon(r, 1 + (i / 2) % 3, L, far + r.range(-1, 1), far + r.range(-1, 1), i % 8 < 4);
+        if (!A.p.count) continue;
+        Shape B = random_shape(r, THC_POLY, A.xf.p.x + r.range(-1.5 * size, 1.5 * size), A.xf.p.y + r.range(-1.5 * size, 1.5 * size), size);
+        double tol = 1e-4 * size + 4e-7 * fabs(far);
+        bad += direct_differs(A, B, tol, "polygon pair: lane road differs (count fast, count general)");
+        bad += direct_differs(B, A, tol, "polygon pair: lane road differs (count fast, count general)");
+    }
+    TH_CHECK_MSG(bad == 0, "polygon pairs: %d of %d differ from the general path", bad, 2 * n);
 }
 
 // Capsule-capsule manifolds take a direct segment-segment road: it must agree with the general road on every
@@ -979,6 +1008,7 @@ int main(void)
     g_prints = 0; TH_RUN(test_gjk_closest_matches_brute_force);
     g_prints = 0; TH_RUN(test_capsule_pair_matches_general);
     g_prints = 0; TH_RUN(test_circle_poly_odd_polygons);
+    g_prints = 0; TH_RUN(test_poly_pair_matches_general);
     g_prints = 0; TH_RUN(test_direct_distance_matches_general);
     g_prints = 0; TH_RUN(test_exact_sweeps_match_general);
     g_prints = 0; TH_RUN(test_toi_exact);
