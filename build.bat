@@ -100,7 +100,7 @@ set HOST_SOURCES=
 for %%F in ("%ROOT%\platform\*.cpp") do if /i not "%%~nF"=="os_posix" set HOST_SOURCES=!HOST_SOURCES! "%%F"
 cl %COMMON% /O2 /DSDL_MAIN_HANDLED /I"%SDL2_DIR%\include" /I"%STB_DIR%" !HOST_SOURCES! "%B%\obj\stb_impl.obj" ^
    /Fe"%B%\host.exe" /Fo"%B%\obj\\" /Fd"%B%\host.pdb" ^
-   /link /SUBSYSTEM:CONSOLE /LIBPATH:"%SDL2_DIR%\lib\x64" SDL2.lib shell32.lib || exit /b 1
+   /link /SUBSYSTEM:CONSOLE /LIBPATH:"%SDL2_DIR%\lib\x64" SDL2.lib shell32.lib user32.lib || exit /b 1
 copy /y "%SDL2_DIR%\lib\x64\SDL2.dll" "%B%\" >nul
 exit /b 0
 

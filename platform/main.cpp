@@ -91,13 +91,18 @@ static void take_screenshots(void)
 
 int main(int argc, char **argv)
 {
+    os_attach_console();   /* a Windows release is a GUI program: its console is the one it was started from */
     char perr[1024];
     int parsed = options_parse(argc, argv, &g_options, perr, sizeof perr);
     if (parsed == 2) { options_usage(stdout); return 0; }
     if (!parsed) { fprintf(stderr, "host: %s\n", perr); return 2; }
     const Options *o = &g_options;
 #if defined(HOST_RELEASE)
-    if (!release_start(perr, sizeof perr)) { fprintf(stderr, "error: %s\n", perr); return 1; }
+    if (!release_start(perr, sizeof perr)) {
+        fprintf(stderr, "error: %s\n", perr);
+        if (!o->headless) os_alert("The game cannot start", perr);
+        return 1;
+    }
 #else
     find_root(argv[0]);
 #endif

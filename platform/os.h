@@ -23,6 +23,11 @@ int         os_wait_readable(const int *fds, int n, double timeout_s); /* sleeps
                                                                    readable or the time is up; 1 readable, 0 timeout */
 const char *os_error_text(void);                                  /* why the last os_ call failed */
 void        os_on_terminate(void (*fn)(void));                    /* Ctrl-C / termination request -> fn (async) */
+/* A Windows GUI program (the release) has no console of its own: os_attach_console sends stdout/stderr to
+   the console it was started from, if any; os_alert shows a message box when nobody reads stderr (started
+   from Explorer). Both do nothing where stderr is always there (POSIX, console programs). */
+void        os_attach_console(void);
+void        os_alert(const char *title, const char *text);
 
 /* ---------------------------------------------------------------- files */
 typedef struct OsFileStamp { uint64_t dev, ino, size; int64_t mtime_ns; } OsFileStamp;

@@ -76,6 +76,9 @@ void os_on_terminate(void (*fn)(void))
     signal(SIGPIPE, SIG_IGN);
 }
 
+void os_attach_console(void) {}
+void os_alert(const char *title, const char *text) { (void)title; (void)text; }
+
 /* ================================================================ files */
 char *os_read_file(const char *path, size_t *len, size_t max_bytes)
 {

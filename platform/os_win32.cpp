@@ -98,6 +98,33 @@ void os_on_terminate(void (*fn)(void))
     SetConsoleCtrlHandler(on_console_ctrl, TRUE);
 }
 
+static int g_console_attached;
+static int stderr_is_read(void)
+{
+    HANDLE h = GetStdHandle(STD_ERROR_HANDLE);
+    return g_console_attached || (h && h != INVALID_HANDLE_VALUE && GetFileType(h) != FILE_TYPE_UNKNOWN);
+}
+
+void os_attach_console(void)
+{
+    if (stderr_is_read() || !AttachConsole(ATTACH_PARENT_PROCESS)) return;
+    g_console_attached = 1;
+    if (!freopen("CONOUT$", "w", stdout) || !freopen("CONOUT$", "w", stderr)) g_console_attached = 0;
+}
+
+void os_alert(const char *title, const char *text)
+{
+    if (stderr_is_read()) return;
+    int tn = MultiByteToWideChar(CP_UTF8, 0, title, -1, NULL, 0), n = MultiByteToWideChar(CP_UTF8, 0, text, -1, NULL, 0);
+    wchar_t *wt = (wchar_t *)calloc((size_t)(tn > 0 ? tn : 1) + (size_t)(n > 0 ? n : 1), sizeof(wchar_t));
+    if (!wt) return;
+    wchar_t *w = wt + (tn > 0 ? tn : 1);
+    MultiByteToWideChar(CP_UTF8, 0, title, -1, wt, tn);
+    MultiByteToWideChar(CP_UTF8, 0, text, -1, w, n);
+    MessageBoxW(NULL, w, wt, MB_OK | MB_ICONERROR | MB_SETFOREGROUND);
+    free(wt);
+}
+
 /* ================================================================ files */
 static HANDLE open_for_read(const char *path)
 {

@@ -71,6 +71,12 @@ static void release_crash(GuardWhat what)
                        GUARD_NAMES[what], g_options.watchdog_s, where[0] ? ": " : "", where);
     else host_log(LOG_ERROR, "the game crashed (%s) in %s%s%s", guard_fault_name(), GUARD_NAMES[what], where[0] ? ": " : "", where);
     fprintf(stderr, "The game has ended because of this error. Save data written before it is kept.\n");
+    if (!g_options.headless) {
+        char text[2000];
+        snprintf(text, sizeof text, "The game %s (%s) in %s%s%s\n\nSave data written before it is kept.",
+                 hang ? "stopped responding" : "crashed", guard_fault_name(), GUARD_NAMES[what], where[0] ? ": " : "", where);
+        os_alert("The game has ended because of an error", text);
+    }
     log_close();
     fflush(NULL);
     _Exit(70);   /* no destructors or atexit handlers after a fault: the audio thread may still be running */
