@@ -11,6 +11,8 @@
 #   ./build.sh bench              run the benchmarks                -> build/bench.json
 #   ./build.sh dist               the game for players (game linked in, assets in game.pak, no tools needed)
 #                                 -> dist/<game>-linux-x86_64/ and dist/<game>-linux-x86_64.tar.gz
+#   ./build.sh dist-windows       the same for Windows (mingw-w64), with SDL2.dll
+#                                 -> dist/<game>-windows-x86_64/ and dist/<game>-windows-x86_64.zip
 #   ./build.sh deps               install the Debian packages the engine needs
 #   ./build.sh clean              remove build/
 #
@@ -510,20 +512,29 @@ cmd_game_win() {
     return $rc
 }
 
+# One compiler per core: <objdir>/<name>.o for each source (a fresh objdir each time).
+win_compile() {  # objdir "flags" sources...
+    local obj="$1" flags="$2"; shift 2
+    rm -rf "$obj"; mkdir -p "$obj"
+    export WIN_CXX WIN_OBJ="$obj" WIN_FLAGS="$flags"
+    # shellcheck disable=SC2016
+    printf '%s\n' "$@" | xargs -P "$(nproc)" -I{} sh -c '$WIN_CXX $WIN_FLAGS -c "$1" -o "$WIN_OBJ/$(basename "$1" .cpp).o"' _ {}
+}
+
+# How every host file is compiled for Windows (the release adds -DHOST_RELEASE), and stb's implementations.
+win_host_flags() { echo "$COMMON_FLAGS -O2 -Wno-format-truncation -I/usr/include/stb -DSDL_MAIN_HANDLED -I$1/include/SDL2"; }  # sdl2 dir
+win_stb_impl() {  # out.o
+    write_stb_impl "${1%.o}.c" && x86_64-w64-mingw32-gcc -O2 -I/usr/include/stb -c "${1%.o}.c" -o "$1"
+}
+
 # host.exe: every platform file but the POSIX backend, stb's implementations compiled from the distro's
 # headers, SDL2 linked statically.
 win_build_host() {  # sdl2 dir
     local flags; flags="$(win_sdl2_flags "$1")"
     mkdir -p "$WIN/obj"
-    write_stb_impl "$WIN/obj/stb_impl.c"
-    x86_64-w64-mingw32-gcc -O2 -I/usr/include/stb -c "$WIN/obj/stb_impl.c" -o "$WIN/obj/stb_impl.o" || return 1
-    # one compiler per core, then one link
-    rm -rf "$WIN/obj/host"; mkdir -p "$WIN/obj/host"
-    export WIN_CXX COMMON_FLAGS WIN_OBJ="$WIN/obj/host" WIN_SDL_CFLAGS="-DSDL_MAIN_HANDLED -I$1/include/SDL2"
-    # shellcheck disable=SC2016
-    ls "$ROOT"/platform/*.cpp | grep -v '/os_posix\.cpp$' | xargs -P "$(nproc)" -I{} sh -c \
-        '$WIN_CXX $COMMON_FLAGS -O2 -Wno-format-truncation -I/usr/include/stb $WIN_SDL_CFLAGS -c "$1" -o "$WIN_OBJ/$(basename "$1" .cpp).o"' _ {} \
-        || return 1
+    win_stb_impl "$WIN/obj/stb_impl.o" || return 1
+    # shellcheck disable=SC2046
+    win_compile "$WIN/obj/host" "$(win_host_flags "$1")" $(ls platform/*.cpp | grep -v '/os_posix\.cpp$') || return 1
     # shellcheck disable=SC2086
     $WIN_CXX -static "$WIN"/obj/host/*.o "$WIN/obj/stb_impl.o" -o "$WIN/host.tmp.exe" $flags -lpsapi \
         && mv -f "$WIN/host.tmp.exe" "$WIN/host.exe" || return 1
@@ -595,6 +606,18 @@ cmd_test_windows_leg() {
         win_time "e2e_run" "$t0"
     else
         record_result "windows-e2e" "$B/tests/logs/windows-host.build.log" 1
+    fi
+
+    # The release (./build.sh dist-windows) built into build/win/release/, its .zip unpacked and run as a player would.
+    t0="$(win_now)"
+    if { cmd_tools && cmd_assets && win_dist "$sdl" "$WIN/release" "$WIN/obj/host"; } > "$B/tests/logs/windows-dist.build.log" 2>&1; then
+        win_time "dist_build" "$t0"; t0="$(win_now)"
+        WIN_DIST_ZIP="$WIN/release/$GAME_NAME-windows-x86_64.zip" PROJECT_ROOT="$ROOT" \
+            timeout -k 5 300 python3 "$ROOT/tests/windows/test_win_dist.py" > "$B/tests/logs/windows-dist.log" 2>&1
+        record_result "windows-dist" "$B/tests/logs/windows-dist.log" $?
+        win_time "dist_run" "$t0"
+    else
+        record_result "windows-dist" "$B/tests/logs/windows-dist.build.log" 1
     fi
     win_wine_stop
     win_time "leg_total" "$t_leg"
@@ -691,6 +714,12 @@ dist_archive() {  # out
     "$B/tools/pack_assets" "$1" atlas/="$stage/atlas" fonts/="$stage/fonts" sounds/="$stage/sounds" > /dev/null
 }
 
+# README.txt for players from docs/player_readme.txt: lines starting "@linux " or "@windows " are kept
+# (without the mark) for that platform only; @GAME@ is the game's name.
+player_readme() {  # linux|windows out
+    sed -e "/^@$1 /s/^@$1 //" -e '/^@[a-z]* /d' -e "s/@GAME@/$GAME_NAME/g" docs/player_readme.txt > "$2"
+}
+
 cmd_dist() {
     cmd_deps || return 1
     cmd_tools || { say "dist: tools failed"; return 1; }
@@ -701,9 +730,98 @@ cmd_dist() {
     dist_archive "$B/dist/game.pak" || return 1
     rm -rf "$out" "$ROOT/dist/$name.tar.gz"; mkdir -p "$out"
     cp "$B/dist/$GAME_NAME" "$B/dist/game.pak" "$out/" || return 1
-    sed "s/@GAME@/$GAME_NAME/g" docs/player_readme.txt > "$out/README.txt" || return 1
+    player_readme linux "$out/README.txt" || return 1
     tar -C "$ROOT/dist" -czf "$ROOT/dist/$name.tar.gz.tmp" "$name" && mv -f "$ROOT/dist/$name.tar.gz.tmp" "$ROOT/dist/$name.tar.gz" || return 1
     say "dist: $out/ ($(du -sk "$out" | cut -f1) KB) and dist/$name.tar.gz ($(($(stat -c %s "$ROOT/dist/$name.tar.gz") / 1024)) KB)"
+}
+
+# ---------------------------------------------------------------- release for Windows
+# ./build.sh dist-windows: the same release cross-built with mingw-w64, in dist/<GAME_NAME>-windows-x86_64/:
+# <GAME_NAME>.exe (the game and the release host, -O2, TWEAK literals, libstdc++/libgcc static, a GUI
+# program: no console window opens beside the game), SDL2.dll, the same game.pak as on Linux and
+# README.txt; plus a .zip of the folder. The executable imports SDL2.dll and Windows' own DLLs only.
+
+# SDL2.dll from the cached static SDL2 (win_sdl2), made once: every object of libSDL2.a in one DLL that
+# exports SDL's public functions (the names whose implementation is <name>_REAL: SDL's dynamic API) and
+# SDL_DYNAPI_entry, so a player may swap in another SDL2.dll. Prints the folder holding SDL2.dll and
+# its import library.
+win_sdl2_dll() {  # sdl2 dir
+    local d="$1/dll" libs
+    if [ ! -f "$d/.complete" ]; then
+        rm -rf "$d"; mkdir -p "$d"
+        { echo "EXPORTS"
+          x86_64-w64-mingw32-nm -g "$1/lib/libSDL2.a" | awk '$2 == "T" && $3 ~ /_REAL$/ { sub(/_REAL$/, "", $3); print "    " $3 }' | sort -u
+          echo "    SDL_DYNAPI_entry"; } > "$d/SDL2.def"
+        # the system libraries SDL2 links (its pkg-config's, without SDL2 and SDL2main)
+        libs="$(win_sdl2_flags "$1" | tr ' ' '\n' | grep -E '^-l' | grep -v -E '^-lSDL2' | tr '\n' ' ')"
+        # shellcheck disable=SC2086
+        x86_64-w64-mingw32-gcc -shared -s -o "$d/SDL2.dll" "$d/SDL2.def" -Wl,--whole-archive "$1/lib/libSDL2.a" -Wl,--no-whole-archive \
+            -static-libgcc -Wl,--out-implib,"$d/libSDL2.dll.a" $libs >&2 || { say "windows: SDL2.dll does not link"; return 1; }
+        touch "$d/.complete"
+    fi
+    echo "$d"
+}
+
+# <GAME_NAME>.exe: the release host (release_sources, with the Win32 backend) and the game, linked with
+# SDL2's import library. COFF has no hidden visibility, and localizing the game's symbols as on Linux
+# (objcopy) breaks the COMDAT copies of inline functions the host and the game share (the executable
+# then jumps into discarded code): the objects are linked as they are, a name defined twice is a link error.
+win_dist_executable() {  # sdl2-dll-dir sdl2-dir out.exe [host.exe's objects to reuse]
+    local D="$WIN/dist-obj" layout sources compile f game_pid rc=0
+    layout="$(python3 tools/layout_stamp.py "$WIN_CXX" game/state.h -std=c++17 -Itinyheaders -Igame -DTH_MATH_NO_MATH_H)" \
+        || { say "dist-windows: no layout stamp (the reason is above)"; return 1; }
+    sources="$(release_sources | grep -v '^platform/os_posix\.cpp$'; ls platform/os_win32*.cpp)"
+    compile="$sources"
+    # The test leg has just compiled host.exe with the same flags: a file in which HOST_RELEASE appears
+    # nowhere (nor as a condition in a header) compiles to the same object, so only the others are compiled.
+    # shellcheck disable=SC2086
+    if [ -n "${4:-}" ] && ! grep -q '^#.*HOST_RELEASE' platform/*.h; then compile="$(grep -l HOST_RELEASE $sources)"; fi
+    say "dist-windows: compiling the game and the release host (-O2)"
+    mkdir -p "$D"
+    # the game beside the host files (both use every core)
+    win_compile "$D/game" "$COMMON_FLAGS -O2 -ffunction-sections -fdata-sections -fno-exceptions -fno-rtti -DTHTW_LITERALS \
+        -DGAME_LAYOUT_HASH=${layout}u" game/game.cpp game/tinyheaders.cpp & game_pid=$!
+    # shellcheck disable=SC2086
+    win_compile "$D/host" "$(win_host_flags "$2") -DHOST_RELEASE" $compile || rc=1
+    wait "$game_pid" || { say "dist-windows: the game does not compile"; return 1; }
+    [ "$rc" = 0 ] || { say "dist-windows: the host does not compile"; return 1; }
+    for f in $sources; do
+        f="$(basename "$f" .cpp).o"
+        [ -f "$D/host/$f" ] || cp "$4/$f" "$D/host/$f" || return 1
+    done
+    win_stb_impl "$D/stb_impl.o" || return 1
+    $WIN_CXX -O2 -s -mwindows -static "$D"/host/*.o "$D/stb_impl.o" "$D"/game/*.o "$1/libSDL2.dll.a" -o "$3.tmp" -Wl,--gc-sections,--no-insert-timestamp \
+        -lpsapi -luser32 && mv -f "$3.tmp" "$3"
+}
+
+# <out-folder>/<GAME_NAME>-windows-x86_64/ and its .zip (python's zipfile: no zip program needed).
+win_dist() {  # sdl2-dir out-folder [host.exe's objects to reuse]
+    local name="$GAME_NAME-windows-x86_64" out="$2/$GAME_NAME-windows-x86_64" dll
+    dll="$(win_sdl2_dll "$1")" || return 1
+    mkdir -p "$WIN"
+    win_dist_executable "$dll" "$1" "$WIN/$GAME_NAME.exe" "${3:-}" || return 1
+    dist_archive "$WIN/game.pak" || return 1
+    rm -rf "$out" "$2/$name.zip"; mkdir -p "$out"
+    cp "$WIN/$GAME_NAME.exe" "$dll/SDL2.dll" "$WIN/game.pak" "$out/" || return 1
+    player_readme windows "$out/README.txt" || return 1
+    python3 - "$2" "$name" <<'EOF' || { say "dist-windows: cannot write $2/$name.zip"; return 1; }
+import os, sys, zipfile
+root, name = sys.argv[1], sys.argv[2]
+with zipfile.ZipFile(os.path.join(root, name + ".zip.tmp"), "w", zipfile.ZIP_DEFLATED) as z:
+    for f in sorted(os.listdir(os.path.join(root, name))):
+        z.write(os.path.join(root, name, f), name + "/" + f)
+os.replace(os.path.join(root, name + ".zip.tmp"), os.path.join(root, name + ".zip"))
+EOF
+    say "dist-windows: $out/ ($(du -sk "$out" | cut -f1) KB) and $name.zip ($(($(stat -c %s "$2/$name.zip") / 1024)) KB)"
+}
+
+cmd_dist_windows() {
+    cmd_deps || return 1
+    win_deps || return 1
+    cmd_tools || { say "dist-windows: tools failed"; return 1; }
+    cmd_assets || { say "dist-windows: assets failed"; return 1; }
+    local sdl; sdl="$(win_sdl2)" || return 1
+    win_dist "$sdl" "$ROOT/dist"
 }
 
 # ---------------------------------------------------------------- benchmarks
@@ -759,8 +877,9 @@ case "$cmd" in
     game-win) cmd_game_win ;;
     bench)  cmd_bench ;;
     dist)   cmd_dist ;;
+    dist-windows) cmd_dist_windows ;;
     fuzz)   mkdir -p "$B/tests/logs"; cmd_fuzz; echo "$TOTAL_PASS passed, $TOTAL_FAIL failed"; [ "$TOTAL_FAIL" = 0 ] ;;
     deps)   cmd_deps ;;
     clean)  rm -rf "$B" "$ROOT/compile_commands.json" ;;
-    *)      say "build.sh: unknown command '$cmd' (run, host, game, tools, assets, build, test, test-windows, bench, dist, fuzz, deps, clean)"; exit 2 ;;
+    *)      say "build.sh: unknown command '$cmd' (run, host, game, tools, assets, build, test, test-windows, bench, dist, dist-windows, fuzz, deps, clean)"; exit 2 ;;
 esac

@@ -261,6 +261,22 @@ def read_png(path):
     return w, h, rows
 
 
+def check_play_screenshot(path):
+    """A screenshot of NEON SWARM being played, as a release draws it: many colours, the score text at the top
+    left (the font loaded), the wall tiles' blue outlines across the arena and no placeholder sprites
+    (magenta/black checker: the atlas loaded)."""
+    w, h, rows = read_png(path)
+    colours = {rows[y][x] for y in range(0, h, 4) for x in range(0, w, 4)}
+    check(len(colours) > 40, f"the screenshot has only {len(colours)} colours")
+    # the score panel at the top left: light text on a dark backing
+    panel = [rows[y][x] for y in range(12 * h // 720, 120 * h // 720, 2) for x in range(14 * w // 1280, 250 * w // 1280, 2)]
+    bright = sum(1 for p in panel if (p[0] * 3 + p[1] * 6 + p[2]) / 10 > 200) / len(panel)
+    check(bright > 0.004, f"no score text in the screenshot ({bright:.4f} of the panel is bright)")
+    blue = sum(1 for y in range(0, h, 4) for x in range(0, w, 4) if rows[y][x][2] > 180 and rows[y][x][0] < 140)
+    magenta = sum(1 for y in range(0, h, 4) for x in range(0, w, 4) if rows[y][x][:3] == (255, 0, 255))
+    check(blue > 100 and magenta < 20, f"sprites: {blue} blue samples, {magenta} placeholder samples")
+
+
 def inject(path, entry, code):
     """Puts code at the top of an entry point's body, e.g. inject(game_cpp, "GAME_UPDATE(game_update)", "...")."""
     with open(path) as f:
