@@ -1788,6 +1788,25 @@ static float thc__distance_direct(const void *a, const void *b, thc_type t, thc_
     return dist - ra - rb;
 }
 
+/* thc_distance's direct roads, the shapes in either order (by type: circle, box, capsule, polygon); -1 when none
+   applies or the one that does declines (touching, nearly touching, a flat polygon). */
+static float thc__distance_roads(const void *a, thc_type ta, const thc_transform *ax, const void *b, thc_type tb,
+                                 const thc_transform *bx, thc_v2 *pa, thc_v2 *pb)
+{
+    int swap = ta > tb;
+    const void *x = swap ? b : a, *y = swap ? a : b;
+    thc_type tx = swap ? tb : ta, ty = swap ? ta : tb;
+    const thc_transform *yx = swap ? ax : bx;
+    thc_v2 qx, qy;
+    float d = -1;
+    if (tx == THC_CIRCLE && ty == THC_POLY) d = thc__circle_poly_distance((const thc_circle *)x, (const thc_poly *)y, yx, &qx, &qy);
+    else if (tx == THC_CAPSULE && ty == THC_POLY) d = thc__capsule_poly_distance((const thc_capsule *)x, (const thc_poly *)y, yx, &qx, &qy);
+    else if (tx == THC_AABB && ty == THC_CAPSULE) d = thc__box_capsule_distance((const thc_aabb *)x, (const thc_capsule *)y, &qx, &qy);
+    else if (tx == ty && (tx == THC_AABB || tx == THC_CAPSULE)) d = thc__distance_direct(x, y, tx, &qx, &qy);
+    if (d >= 0) { *pa = swap ? qy : qx; *pb = swap ? qx : qy; }
+    return d;
+}
+
 float thc_distance(const void *a, thc_type ta, const thc_transform *ax, const void *b, thc_type tb, const thc_transform *bx,
                    thc_v2 *pa, thc_v2 *pb)
 {
@@ -1820,35 +1839,8 @@ float thc_distance(const void *a, thc_type ta, const thc_transform *ax, const vo
             return dist - ra - rb;
         }
     }
-    if (a && b && ((ta == THC_CIRCLE && tb == THC_POLY) || (ta == THC_POLY && tb == THC_CIRCLE))) {
-        int swap = ta == THC_POLY;
-        float d = thc__circle_poly_distance((const thc_circle *)(swap ? b : a), (const thc_poly *)(swap ? a : b), swap ? ax : bx, &qa, &qb);
-        if (d >= 0) {
-            if (pa) *pa = swap ? qb : qa;
-            if (pb) *pb = swap ? qa : qb;
-            return d;
-        }
-    }
-    if (a && b && ((ta == THC_CAPSULE && tb == THC_POLY) || (ta == THC_POLY && tb == THC_CAPSULE))) {
-        int swap = ta == THC_POLY;
-        float d = thc__capsule_poly_distance((const thc_capsule *)(swap ? b : a), (const thc_poly *)(swap ? a : b), swap ? ax : bx, &qa, &qb);
-        if (d >= 0) {
-            if (pa) *pa = swap ? qb : qa;
-            if (pb) *pb = swap ? qa : qb;
-            return d;
-        }
-    }
-    if (a && b && ((ta == THC_AABB && tb == THC_CAPSULE) || (ta == THC_CAPSULE && tb == THC_AABB))) {
-        int swap = ta == THC_CAPSULE;
-        float d = thc__box_capsule_distance((const thc_aabb *)(swap ? b : a), (const thc_capsule *)(swap ? a : b), &qa, &qb);
-        if (d >= 0) {
-            if (pa) *pa = swap ? qb : qa;
-            if (pb) *pb = swap ? qa : qb;
-            return d;
-        }
-    }
-    if (a && b && ta == tb && (ta == THC_AABB || ta == THC_CAPSULE)) {
-        float d = thc__distance_direct(a, b, ta, &qa, &qb);
+    if (a && b) {
+        float d = thc__distance_roads(a, ta, ax, b, tb, bx, &qa, &qb);
         if (d >= 0) {
             if (pa) *pa = qa;
             if (pb) *pb = qb;
