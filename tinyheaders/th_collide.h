@@ -42,9 +42,14 @@
      capsule-capsule and circle-polygon distances have direct roads.
      Two polygons with area take a shorter road to the same answers (up to rounding): B is moved into
      A's own frame once and every face is measured against every vertex of the other lane by lane
-     (vertex slots side by side, x and y apart, unused slots masked), with no branch on the vertex
-     counts. Everything is computed in a frame centred on shape A, so shapes around (100000, 100000)
-     give the same answers as at the origin.
+     (vertex slots side by side, x and y apart, unused slots zeroed), with no branch on the vertex
+     counts inside. Two capsules, and a circle against a capsule or a polygon, take direct roads to the
+     same manifolds: the capsule pair is the steps above written out for two segments; a circle outside
+     a polygon is closest to the face of greatest separation (or the next face past its end), worked in
+     the polygon's frame, and the polygon's area is looked at only where the normals barely turn. The
+     any-pair entry points switch on the pair and answer circle/box pairs inline. Everything is computed
+     in a frame centred on shape A, so shapes around (100000, 100000) give the same answers as at the
+     origin.
 
    USE
      #define TH_COLLIDE_IMPLEMENTATION in exactly one C or C++ file before including it.
