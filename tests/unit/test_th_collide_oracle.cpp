@@ -702,6 +702,13 @@ static int direct_differs(const Shape &P, const Shape &Q, double tol, const char
     return !same;
 }
 
+// direct_differs for A-B and B-A, the tolerance scaled by the shapes' size and their distance from the origin.
+static int both_ways_differ(const Shape &A, const Shape &B, double size, double far, const char *what)
+{
+    double tol = 1e-4 * size + 4e-7 * fabs(far);
+    return direct_differs(A, B, tol, what) + direct_differs(B, A, tol, what);
+}
+
 // Circle-capsule and circle-polygon manifolds take a direct road; the general proxy road must agree with it
 // on every field, contact points included (the oracle above checks depth and normal, not where contacts lie).
 static void test_direct_paths_match_general(void)
@@ -810,9 +817,7 @@ static void test_circle_poly_odd_polygons(void)
         Shape P = odd_polygon(r, i % 4, L, far + r.range(-1, 1), far + r.range(-1, 1), i % 8 < 4);
         if (!P.p.count) continue;
         Shape C = random_shape(r, THC_CIRCLE, P.xf.p.x + r.range(-1.2 * L, 1.2 * L), P.xf.p.y + r.range(-1.2 * L, 1.2 * L), size);
-        double tol = 1e-4 * size + 4e-7 * fabs(far);
-        bad += direct_differs(C, P, tol, "odd polygon: circle direct path differs (count fast, count general)");
-        bad += direct_differs(P, C, tol, "odd polygon: circle direct path differs (count fast, count general)");
+        bad += both_ways_differ(C, P, size, far, "odd polygon: circle direct path differs (count fast, count general)");
     }
     TH_CHECK_MSG(bad == 0, "circles against odd polygons: %d of %d differ from the general path", bad, 2 * n);
 }
@@ -831,9 +836,7 @@ static void test_poly_pair_matches_general(void)
                         : odd_polygon(r, 1 + (i / 2) % 3, L, far + r.range(-1, 1), far + r.range(-1, 1), i % 8 < 4);
         if (!A.p.count) continue;
         Shape B = random_shape(r, THC_POLY, A.xf.p.x + r.range(-1.5 * size, 1.5 * size), A.xf.p.y + r.range(-1.5 * size, 1.5 * size), size);
-        double tol = 1e-4 * size + 4e-7 * fabs(far);
-        bad += direct_differs(A, B, tol, "polygon pair: lane road differs (count fast, count general)");
-        bad += direct_differs(B, A, tol, "polygon pair: lane road differs (count fast, count general)");
+        bad += both_ways_differ(A, B, size, far, "polygon pair: lane road differs (count fast, count general)");
     }
     TH_CHECK_MSG(bad == 0, "polygon pairs: %d of %d differ from the general path", bad, 2 * n);
 }
@@ -868,9 +871,7 @@ static void test_capsule_pair_matches_general(void)
             A = capsule(a0, a1, ra);
             B = capsule(b0, b1, rb);
         }
-        double tol = 1e-4 * size + 4e-7 * fabs(far);
-        bad += direct_differs(A, B, tol, "capsule pair: direct path differs (count fast, count general)");
-        bad += direct_differs(B, A, tol, "capsule pair: direct path differs (count fast, count general)");
+        bad += both_ways_differ(A, B, size, far, "capsule pair: direct path differs (count fast, count general)");
         bad_oracle += check_rest(A, B, "capsule pair");
         thc_manifold m;
         thc_collide(&A.k, THC_CAPSULE, NULL, &B.k, THC_CAPSULE, NULL, &m);
