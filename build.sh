@@ -610,7 +610,7 @@ cmd_test_windows_leg() {
 
     # The release (./build.sh dist-windows) built into build/win/release/, its .zip unpacked and run as a player would.
     t0="$(win_now)"
-    if { cmd_tools && cmd_assets && win_dist "$sdl" "$WIN/release" "$WIN/obj/host"; } > "$B/tests/logs/windows-dist.build.log" 2>&1; then
+    if { cmd_tools && cmd_assets && win_dist "$sdl" "$WIN/release" "$WIN/obj"; } > "$B/tests/logs/windows-dist.build.log" 2>&1; then
         win_time "dist_build" "$t0"; t0="$(win_now)"
         WIN_DIST_ZIP="$WIN/release/$GAME_NAME-windows-x86_64.zip" PROJECT_ROOT="$ROOT" \
             timeout -k 5 300 python3 "$ROOT/tests/windows/test_win_dist.py" > "$B/tests/logs/windows-dist.log" 2>&1
@@ -766,14 +766,14 @@ win_sdl2_dll() {  # sdl2 dir
 # SDL2's import library. COFF has no hidden visibility, and localizing the game's symbols as on Linux
 # (objcopy) breaks the COMDAT copies of inline functions the host and the game share (the executable
 # then jumps into discarded code): the objects are linked as they are, a name defined twice is a link error.
-win_dist_executable() {  # sdl2-dll-dir sdl2-dir out.exe [host.exe's objects to reuse]
+win_dist_executable() {  # sdl2-dll-dir sdl2-dir out.exe [host.exe's object folder to reuse]
     local D="$WIN/dist-obj" layout sources compile f game_pid rc=0
     layout="$(python3 tools/layout_stamp.py "$WIN_CXX" game/state.h -std=c++17 -Itinyheaders -Igame -DTH_MATH_NO_MATH_H)" \
         || { say "dist-windows: no layout stamp (the reason is above)"; return 1; }
     sources="$(release_sources | grep -v '^platform/os_posix\.cpp$'; ls platform/os_win32*.cpp)"
     compile="$sources"
-    # The test leg has just compiled host.exe with the same flags: a file in which HOST_RELEASE appears
-    # nowhere (nor as a condition in a header) compiles to the same object, so only the others are compiled.
+    # The test leg has just compiled host.exe with the same flags: stb and a file in which HOST_RELEASE appears
+    # nowhere (nor as a condition in a header) compile to the same objects, so only the others are compiled.
     # shellcheck disable=SC2086
     if [ -n "${4:-}" ] && ! grep -q '^#.*HOST_RELEASE' platform/*.h; then compile="$(grep -l HOST_RELEASE $sources)"; fi
     say "dist-windows: compiling the game and the release host (-O2)"
@@ -787,15 +787,15 @@ win_dist_executable() {  # sdl2-dll-dir sdl2-dir out.exe [host.exe's objects to 
     [ "$rc" = 0 ] || { say "dist-windows: the host does not compile"; return 1; }
     for f in $sources; do
         f="$(basename "$f" .cpp).o"
-        [ -f "$D/host/$f" ] || cp "$4/$f" "$D/host/$f" || return 1
+        [ -f "$D/host/$f" ] || cp "$4/host/$f" "$D/host/$f" || return 1
     done
-    win_stb_impl "$D/stb_impl.o" || return 1
+    if [ "$compile" != "$sources" ]; then cp "$4/stb_impl.o" "$D/stb_impl.o"; else win_stb_impl "$D/stb_impl.o"; fi || return 1
     $WIN_CXX -O2 -s -mwindows -static "$D"/host/*.o "$D/stb_impl.o" "$D"/game/*.o "$1/libSDL2.dll.a" -o "$3.tmp" -Wl,--gc-sections,--no-insert-timestamp \
         -lpsapi -luser32 && mv -f "$3.tmp" "$3"
 }
 
 # <out-folder>/<GAME_NAME>-windows-x86_64/ and its .zip (python's zipfile: no zip program needed).
-win_dist() {  # sdl2-dir out-folder [host.exe's objects to reuse]
+win_dist() {  # sdl2-dir out-folder [host.exe's object folder to reuse]
     local name="$GAME_NAME-windows-x86_64" out="$2/$GAME_NAME-windows-x86_64" dll
     dll="$(win_sdl2_dll "$1")" || return 1
     mkdir -p "$WIN"
