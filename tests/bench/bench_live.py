@@ -1,8 +1,8 @@
 """Benchmarks of live editing without the compiler, against the real host (headless, the shipped game):
 
 tweak_apply_ms   from the write of a TWEAK() literal to the first frame that reads the new value
-                 (the host's tweak_applied event), median of 10 edits; the watcher's 30 ms debounce
-                 is part of it
+                 (the host's tweak_applied event), median of 10 edits; the watcher's 10 ms quiet
+                 time is part of it
 asset_reload_ms  from the overwrite of a sprite PNG to the frame that draws with the repacked atlas
                  page (the host's asset_reload event), median of 8 edits
 """
