@@ -1333,11 +1333,11 @@ static int thc__circle_poly_manifold(const thc_circle *c, const thc_poly *p, con
     thc_v2 nf = p->norms[face], np = p->norms[face > 0 ? face - 1 : n - 1], nx = p->norms[face + 1 < n ? face + 1 : 0];
     if (thc__minf(thc__cross(np, nf), thc__cross(nf, nx)) <= 1e-3f && thc__poly_flat(p)) return 0;
     if (best <= 0) {   /* the centre is inside: out through the face of least penetration */
-        thc_v2 ln = p->norms[face], nf = thc__v(cs * ln.x - sn * ln.y, sn * ln.x + cs * ln.y);
+        thc_v2 wf = thc__v(cs * nf.x - sn * nf.y, sn * nf.x + cs * nf.y);
         m->count = 1;
-        m->n = thc__neg(nf);
+        m->n = thc__neg(wf);
         m->depths[0] = ra - best;
-        m->contact_points[0] = thc__sub(c->p, thc__scale(nf, 0.5f * (ra + best)));   /* midway between the surfaces */
+        m->contact_points[0] = thc__sub(c->p, thc__scale(wf, 0.5f * (ra + best)));   /* midway between the surfaces */
         return 1;
     }
     /* outside: the closest feature decides - a face's own normal, or the direction to a vertex */
