@@ -1024,7 +1024,8 @@ static void thc__manifold(const thc__proxy *a, const thc__proxy *b, thc_v2 o, th
    The work is laid out in lanes, one per vertex slot (THC_MAX_POLY_VERTS of them, x and y apart): all
    the faces of one polygon against one vertex of the other at a time, with the unused slots zeroed on
    loading and their answers thrown away, so the loops over slots have fixed lengths, no branches
-   inside and compile to a few vector instructions; argmaxima are integer maxima of ordered keys. */
+   inside and compile to a few vector instructions; argmaxima look at the used slots only, with a
+   conditional move each. */
 #define THC__L THC_MAX_POLY_VERTS
 typedef struct thc__lanes { float x[THC__L], y[THC__L], nx[THC__L], ny[THC__L]; } thc__lanes;   /* vertices and normals */
 typedef struct thc__pp {
@@ -1039,45 +1040,18 @@ typedef struct thc__pp {
 #define THC__UNROLL
 #endif
 
-#if THC__L <= 8
-#define THC__LANE_BITS 7u
-#elif THC__L <= 16
-#define THC__LANE_BITS 15u
-#elif THC__L <= 64
-#define THC__LANE_BITS 63u
-#elif THC__L <= 256
-#define THC__LANE_BITS 255u
-#else
-#error "THC_MAX_POLY_VERTS above 256 is not supported"
-#endif
-
-/* The lane holding the largest value (the unused lanes hold -FLT_MAX), the first of equal ones, with no
-   branch: each value becomes an unsigned key in the same order with the lane's number in its lowest
-   bits, so one integer maximum (a vector reduction) finds both. Values within a few units in the last
-   place count as equal there, which only matters for axes equal up to rounding. */
-static inline int thc__lane_max(const float *s, float *best)
+/* The lane holding the largest of the first n values, the first of equal ones (as the general path's
+   strict comparisons pick), with a conditional move per lane and no branch. */
+static inline int thc__lane_max(const float *s, int n, float *best)
 {
-    uint32_t key[THC__L], top = 0;
-    for (int i = 0; i < THC__L; i++) {
-        uint32_t u;
-        memcpy(&u, &s[i], sizeof u);
-        u ^= (0u - (u >> 31)) | 0x80000000u;   /* negative: all bits flipped; positive: the sign bit set */
-        key[i] = (u & ~THC__LANE_BITS) | (THC__LANE_BITS - (uint32_t)i);
+    int k = 0;
+    float top = s[0];
+    for (int i = 1; i < n; i++) {
+        k = s[i] > top ? i : k;
+        top = s[i] > top ? s[i] : top;
     }
-    for (int i = 0; i < THC__L; i++) top = key[i] > top ? key[i] : top;
-    int k = (int)(THC__LANE_BITS - (top & THC__LANE_BITS));
-    *best = s[k];
+    *best = top;
     return k;
-}
-
-/* -FLT_MAX for a lane at or past n, else +0: added to a lane whose slot is unused (so holds 0), it
-   takes it out of every maximum; without a branch or a conditional store. */
-static float thc__unused(int i, int n)
-{
-    uint32_t u = 0xff7fffffu & (0u - (uint32_t)(i >= n));
-    float f;
-    memcpy(&f, &u, sizeof f);
-    return f;
 }
 
 /* 1 when a polygon has (almost) no area: thc__proxy_make then treats it as the segment it spans. */
@@ -1150,8 +1124,7 @@ static int thc__pp_sat(const thc_poly *a, const thc_transform *ax, const thc_pol
         }
     }
     for (int i = 0; i < THC__L; i++) s[i] -= off[i];
-    for (int i = 0; i < THC__L; i++) s[i] += thc__unused(i, na);   /* 0 - 0 there, so -FLT_MAX */
-    q->fa = thc__lane_max(s, &q->sa);
+    q->fa = thc__lane_max(s, na, &q->sa);
     if (q->sa > 0) return 0;
     /* B's faces against A's vertices */
     for (int i = 0; i < THC__L; i++) {
@@ -1166,8 +1139,7 @@ static int thc__pp_sat(const thc_poly *a, const thc_transform *ax, const thc_pol
         }
     }
     for (int i = 0; i < THC__L; i++) s[i] -= off[i];
-    for (int i = 0; i < THC__L; i++) s[i] += thc__unused(i, nb);
-    q->fb = thc__lane_max(s, &q->sb);
+    q->fb = thc__lane_max(s, nb, &q->sb);
     return q->sb > 0 ? 0 : 1;
 }
 
@@ -1185,11 +1157,7 @@ static void thc__pp_manifold(const thc_poly *a, const thc_transform *ax, const t
         dv[j] = -(nref.x * il->x[j] + nref.y * il->y[j]);
         dn[j] = -(nref.x * il->nx[j] + nref.y * il->ny[j]);
     }
-    for (int j = 0; j < THC__L; j++) {
-        dv[j] += thc__unused(j, ni);
-        dn[j] += thc__unused(j, ni);
-    }
-    int kd = thc__lane_max(dv, &lo), k = thc__lane_max(dn, &lo), k1 = k + 1 < ni ? k + 1 : 0;
+    int kd = thc__lane_max(dv, ni, &lo), k = thc__lane_max(dn, ni, &lo), k1 = k + 1 < ni ? k + 1 : 0;
     thc_v2 deep = thc__v(il->x[kd], il->y[kd]), w[2];
     w[0] = thc__v(il->x[k], il->y[k]);
     w[1] = thc__v(il->x[k1], il->y[k1]);
