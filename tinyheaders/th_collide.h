@@ -1513,6 +1513,19 @@ THC__INLINE void thc__ca_manifold(const thc_circle *a, const thc_aabb *b, thc_ma
     m->contact_points[0] = thc__add(a->p, thc__scale(m->n, a->r - 0.5f * m->depths[0]));
 }
 
+/* A box as a 4-vertex polygon placed at its min corner, with the vertices and faces in the order the
+   proxies give it, so it can take the lane road against a polygon. */
+static void thc__aabb_poly(const thc_aabb *b, thc_poly *p, thc_transform *x)
+{
+    thc_v2 e = thc__sub(b->max, b->min);
+    p->count = 4;
+    p->verts[0] = thc__v(0, 0); p->verts[1] = thc__v(e.x, 0); p->verts[2] = e; p->verts[3] = thc__v(0, e.y);
+    p->norms[0] = thc__v(0, -1); p->norms[1] = thc__v(1, 0); p->norms[2] = thc__v(0, 1); p->norms[3] = thc__v(-1, 0);
+    x->p = b->min;
+    x->c = 1;
+    x->s = 0;
+}
+
 /* Every pair but the simple ones: the direct paths, else the proxies. */
 static THC__NOINLINE void thc__collide_other(const void *a, thc_type ta, const thc_transform *ax, const void *b, thc_type tb,
                                              const thc_transform *bx, thc_manifold *m)
@@ -1529,6 +1542,20 @@ static THC__NOINLINE void thc__collide_other(const void *a, thc_type ta, const t
         break;
     case THC__PAIR(THC_CAPSULE, THC_CAPSULE): if (thc__capsule_capsule_manifold((const thc_capsule *)a, (const thc_capsule *)b, m)) return; break;
     case THC__PAIR(THC_POLY, THC_POLY): if (thc__poly_poly((const thc_poly *)a, ax, (const thc_poly *)b, bx, m) >= 0) return; break;
+    case THC__PAIR(THC_AABB, THC_POLY): {
+        thc_poly box;
+        thc_transform bxf;
+        thc__aabb_poly((const thc_aabb *)a, &box, &bxf);
+        if (thc__poly_poly(&box, &bxf, (const thc_poly *)b, bx, m) >= 0) return;
+        break;
+    }
+    case THC__PAIR(THC_POLY, THC_AABB): {
+        thc_poly box;
+        thc_transform bxf;
+        thc__aabb_poly((const thc_aabb *)b, &box, &bxf);
+        if (thc__poly_poly((const thc_poly *)a, ax, &box, &bxf, m) >= 0) return;
+        break;
+    }
     default: break;
     }
     thc__proxy pa, pb;

@@ -822,8 +822,9 @@ static void test_circle_poly_odd_polygons(void)
     TH_CHECK_MSG(bad == 0, "circles against odd polygons: %d of %d differ from the general path", bad, 2 * n);
 }
 
-// Two polygons take the lane road (thc__pp_sat/thc__pp_manifold), which loads each polygon and measures its
-// area in one pass; it must agree with the general road for random polygons and for the odd ones above with
+// Two polygons, or a box and a polygon, take the lane road (thc__pp_sat/thc__pp_manifold), which loads each
+// polygon and measures its area in one pass; it must agree with the general road for random polygons and boxes
+// and for the odd polygons above with
 // no vertex in the middle of an edge (two faces in line are equally good references, and the two roads may
 // pick either), against random ones, at pixel scale and around +-1e5.
 static void test_poly_pair_matches_general(void)
@@ -832,10 +833,12 @@ static void test_poly_pair_matches_general(void)
     Rng r(9301);
     for (int i = 0; i < n; i++) {
         double size = i % 3 == 0 ? 1.5 : 10, far = i % 7 == 0 ? (i % 2 ? 1e5 : -1e5) : 0, L = r.range(0.5, 2) * size;
-        Shape A = i % 2 ? random_shape(r, THC_POLY, far + r.range(-1, 1), far + r.range(-1, 1), size)
+        Shape A = i % 4 == 1 ? random_shape(r, THC_AABB, far + r.range(-1, 1), far + r.range(-1, 1), size)   // a box takes it as a polygon
+                : i % 2 ? random_shape(r, THC_POLY, far + r.range(-1, 1), far + r.range(-1, 1), size)
                         : odd_polygon(r, 1 + (i / 2) % 3, L, far + r.range(-1, 1), far + r.range(-1, 1), i % 8 < 4);
-        if (!A.p.count) continue;
-        Shape B = random_shape(r, THC_POLY, A.xf.p.x + r.range(-1.5 * size, 1.5 * size), A.xf.p.y + r.range(-1.5 * size, 1.5 * size), size);
+        if (A.type == THC_POLY && !A.p.count) continue;
+        thc_v2 at = A.type == THC_AABB ? A.b.min : A.xf.p;
+        Shape B = random_shape(r, THC_POLY, at.x + r.range(-1.5 * size, 1.5 * size), at.y + r.range(-1.5 * size, 1.5 * size), size);
         bad += both_ways_differ(A, B, size, far, "polygon pair: lane road differs (count fast, count general)");
     }
     TH_CHECK_MSG(bad == 0, "polygon pairs: %d of %d differ from the general path", bad, 2 * n);
