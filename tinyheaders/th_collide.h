@@ -1428,6 +1428,80 @@ static int thc__pair_proxies(const void *a, thc_type ta, const thc_transform *ax
     return thc__proxy_make(pa, a, ta, ax, *o) & thc__proxy_make(pb, b, tb, bx, *o);
 }
 
+/* A frame's rotation and placement, inline (world = f->p + rot(f) local). */
+THC__INLINE thc_v2 thc__rot(const thc_transform *f, thc_v2 v) { return thc__v(f->c * v.x - f->s * v.y, f->s * v.x + f->c * v.y); }
+THC__INLINE thc_v2 thc__place(const thc_transform *f, thc_v2 v) { return thc__v(f->c * v.x - f->s * v.y + f->p.x, f->s * v.x + f->c * v.y + f->p.y); }
+THC__INLINE thc_v2 thc__unrot(const thc_transform *f, thc_v2 v) { return thc__v(f->c * v.x + f->s * v.y, -f->s * v.x + f->c * v.y); }
+THC__INLINE thc_v2 thc__unplace(const thc_transform *f, thc_v2 v) { return thc__unrot(f, thc__sub(v, f->p)); }
+
+/* A shape's proxy in the frame f (world = f.p + rot(f) local); the polygon whose transform f is comes over
+   as it is stored (its vertices and normals copied, nothing rotated), every other shape through the one
+   relative transform. */
+static THC__NOINLINE int thc__proxy_in(thc__proxy *px, const void *s, thc_type t, const thc_transform *xf, const thc_transform *f)
+{
+    if (t == THC_POLY && xf == f) {
+        const thc_poly *p = (const thc_poly *)s;
+        int n = p->count;
+        if (thc__poly_flat(p)) return thc__proxy_make(px, s, t, NULL, thc__v(0, 0));   /* flattened as usual */
+        px->count = n;
+        px->r = 0;
+        for (int i = 0; i < n; i++) { px->v[i] = p->verts[i]; px->n[i] = p->norms[i]; }
+        return 1;
+    }
+    thc_v2 ex = thc__v(f->c, -f->s), ey = thc__v(f->s, f->c);   /* the world axes in the frame */
+    switch (t) {
+    case THC_AABB: {
+        const thc_aabb *b = (const thc_aabb *)s;
+        thc_v2 lo = thc__sub(b->min, f->p), hi = thc__sub(b->max, f->p);
+        thc_v2 xl = thc__scale(ex, lo.x), xh = thc__scale(ex, hi.x), yl = thc__scale(ey, lo.y), yh = thc__scale(ey, hi.y);
+        px->count = 4;
+        px->r = 0;
+        px->v[0] = thc__add(xl, yl); px->v[1] = thc__add(xh, yl); px->v[2] = thc__add(xh, yh); px->v[3] = thc__add(xl, yh);
+        px->n[0] = thc__neg(ey); px->n[1] = ex; px->n[2] = ey; px->n[3] = thc__neg(ex);
+        return 1;
+    }
+    case THC_POLY: {
+        thc_transform rel;
+        if (xf) {
+            rel.c = f->c * xf->c + f->s * xf->s;
+            rel.s = f->c * xf->s - f->s * xf->c;
+            rel.p = thc__unplace(f, xf->p);
+        } else { rel.c = f->c; rel.s = -f->s; rel.p = thc__unplace(f, thc__v(0, 0)); }
+        return thc__proxy_make(px, s, t, &rel, thc__v(0, 0));
+    }
+    case THC_CAPSULE: {
+        const thc_capsule *c = (const thc_capsule *)s;
+        thc__proxy_segment(px, thc__unplace(f, c->a), thc__unplace(f, c->b));
+        px->r = c->r > 0 ? c->r : 0;
+        return 1;
+    }
+    case THC_CIRCLE: {
+        const thc_circle *c = (const thc_circle *)s;
+        px->count = 1;
+        px->r = c->r > 0 ? c->r : 0;
+        px->v[0] = thc__unplace(f, c->p);
+        return 1;
+    }
+    default: px->count = 0; px->r = 0; return 0;
+    }
+}
+
+/* Both proxies in one frame *f (world = f->p + rot(f) local): a transformed polygon's own frame when there is
+   one (B's first), so that polygon is copied as it is and only the other shape is moved into it; else the
+   world axes at the usual anchor (rot(f) is then the identity and every point comes back exactly). 0 when a
+   shape cannot be made. */
+THC__INLINE int thc__pair_proxies_framed(const void *a, thc_type ta, const thc_transform *ax, const void *b, thc_type tb,
+                                    const thc_transform *bx, thc__proxy *pa, thc__proxy *pb, thc_transform *f)
+{
+    const thc_transform *pf = tb == THC_POLY && bx ? bx : ta == THC_POLY && ax ? ax : NULL;
+    if (!pf || !a || !b) {
+        f->c = 1; f->s = 0;
+        return thc__pair_proxies(a, ta, ax, b, tb, bx, pa, pb, &f->p);
+    }
+    *f = *pf;
+    return thc__proxy_in(pa, a, ta, ax, pf) & thc__proxy_in(pb, b, tb, bx, pf);
+}
+
 /* The any-pair entry points switch on the pair; the simple pairs are answered inline, the rest go to
    out-of-line paths so the simple ones pay for no stack frame. */
 #define THC__PAIR(a, b) ((unsigned)(a) * 5u + (unsigned)(b))
@@ -1807,11 +1881,13 @@ static float thc__distance_roads(const void *a, thc_type ta, const thc_transform
     return d;
 }
 
+static THC__NOINLINE float thc__distance_general(const void *a, thc_type ta, const thc_transform *ax, const void *b, thc_type tb,
+                                                const thc_transform *bx, thc_v2 *pa, thc_v2 *pb);
+
 float thc_distance(const void *a, thc_type ta, const thc_transform *ax, const void *b, thc_type tb, const thc_transform *bx,
                    thc_v2 *pa, thc_v2 *pb)
 {
-    thc__proxy xa, xb;
-    thc_v2 o, qa, qb;
+    thc_v2 qa, qb;
     if (pa) *pa = thc__v(0, 0);
     if (pb) *pb = thc__v(0, 0);
     if (a && b && (ta == THC_CIRCLE || tb == THC_CIRCLE) && ta != THC_POLY && tb != THC_POLY) {
@@ -1847,7 +1923,18 @@ float thc_distance(const void *a, thc_type ta, const thc_transform *ax, const vo
             return d;
         }
     }
-    if (!thc__pair_proxies(a, ta, ax, b, tb, bx, &xa, &xb, &o)) return FLT_MAX;
+    return thc__distance_general(a, ta, ax, b, tb, bx, pa, pb);
+}
+
+/* thc_distance when no direct road answers, out of line so the direct roads pay for none of its stack: both
+   shapes as proxies in one frame (a polygon's own when there is one). */
+static THC__NOINLINE float thc__distance_general(const void *a, thc_type ta, const thc_transform *ax, const void *b, thc_type tb,
+                                                const thc_transform *bx, thc_v2 *pa, thc_v2 *pb)
+{
+    thc__proxy xa, xb;
+    thc_v2 qa, qb;
+    thc_transform f;
+    if (!thc__pair_proxies_framed(a, ta, ax, b, tb, bx, &xa, &xb, &f)) return FLT_MAX;
     {
         /* the common case, shapes apart: the closest features, and their normal proven to separate the
            shapes (so the cores are disjoint and the distance between them is the answer) */
@@ -1857,8 +1944,8 @@ float thc_distance(const void *a, thc_type ta, const thc_transform *ax, const vo
         if (xa.count * xb.count >= THC__GJK_PAIRS) d = thc__closest_checked(&xa, thc__v(0, 0), &xb, NULL, &qa, &qb, &n, &sep);
         else d = thc__core_closest(&xa, &xb, &qa, &qb, &n);   /* few vertex-edge pairs: the brute force is cheapest */
         if (d - r > THC__APART && (xa.count * xb.count >= THC__GJK_PAIRS || (sep = thc__axis_sep(&xa, thc__v(0, 0), &xb, n)) > THC__APART) && sep > THC__APART) {
-            if (pa) *pa = thc__add(o, thc__add(qa, thc__scale(n, xa.r)));
-            if (pb) *pb = thc__add(o, thc__sub(qb, thc__scale(n, xb.r)));
+            if (pa) *pa = thc__place(&f, thc__add(qa, thc__scale(n, xa.r)));
+            if (pb) *pb = thc__place(&f, thc__sub(qb, thc__scale(n, xb.r)));
             return d - r;
         }
     }
@@ -1875,15 +1962,16 @@ float thc_distance(const void *a, thc_type ta, const thc_transform *ax, const vo
     thc__sat st;
     if (touch < 0 && thc__classify(&xa, &xb, &st)) {
         thc_manifold m;
-        thc__manifold(&xa, &xb, o, &m);
-        if (pa) *pa = m.count ? m.contact_points[0] : o;
-        if (pb) *pb = m.count ? m.contact_points[0] : o;
+        thc__manifold(&xa, &xb, thc__v(0, 0), &m);
+        thc_v2 q = thc__place(&f, m.count ? m.contact_points[0] : thc__v(0, 0));
+        if (pa) *pa = q;
+        if (pb) *pb = q;
         return 0;
     }
     thc_v2 n;
     float r = xa.r + xb.r, d = thc__core_closest(&xa, &xb, &qa, &qb, &n);   /* apart, so the cores are apart too */
-    if (pa) *pa = thc__add(o, thc__add(qa, thc__scale(n, xa.r)));
-    if (pb) *pb = thc__add(o, thc__sub(qb, thc__scale(n, xb.r)));
+    if (pa) *pa = thc__place(&f, thc__add(qa, thc__scale(n, xa.r)));
+    if (pb) *pb = thc__place(&f, thc__sub(qb, thc__scale(n, xb.r)));
     return d - r;
 }
 
