@@ -591,7 +591,7 @@ cmd_test_windows_leg() {
     mkdir -p "$WIN/os"
     # shellcheck disable=SC2086
     if $WIN_CXX $COMMON_FLAGS -O1 -static "$ROOT/tests/windows/test_os_win32.cpp" "$ROOT/platform/os_win32.cpp" \
-            "$ROOT/platform/os_win32_guard.cpp" \
+            "$ROOT/platform/os_win32_guard.cpp" "$ROOT/platform/os_common.cpp" \
             -o "$WIN/os/test_os_win32.exe" -lpsapi > "$B/tests/logs/windows-os.build.log" 2>&1 \
         && ( for v in 1 2; do
                clang++ --target=x86_64-w64-mingw32 -fuse-ld=lld -L"$WIN_GCC_LIB" -O0 -shared -DTESTLIB_VALUE=$v \

@@ -1,8 +1,9 @@
 /* os.h - the only place the operating system shows. Everything else in platform/ calls these.
 
-   os_posix.cpp implements it for Linux (and the POSIX parts of macOS); a Windows port is one more file,
-   os_win32.cpp, behind the same declarations. No other platform file includes <dlfcn.h>, <signal.h>,
-   <pthread.h>, <unistd.h>, <execinfo.h>, <sys/...> or <windows.h>.
+   os_posix.cpp implements it for Linux (and the POSIX parts of macOS), os_win32.cpp (+ os_win32_guard.cpp)
+   for Windows; os_common.cpp holds what is the same on both, written on top of them (os_run, the error
+   text). No other platform file includes <dlfcn.h>, <signal.h>, <pthread.h>, <unistd.h>, <execinfo.h>,
+   <sys/...> or <windows.h>.
 
    Conventions: functions return 1 (or a handle/count) on success and 0/NULL/-1 on failure; the reason
    of the last failure is os_error_text(). Paths are UTF-8, '/'-separated. Nothing here logs: callers
@@ -22,6 +23,7 @@ int         os_pid(void);
 int         os_wait_readable(const int *fds, int n, double timeout_s); /* sleeps until one fd (< 0: skipped) is
                                                                    readable or the time is up; 1 readable, 0 timeout */
 const char *os_error_text(void);                                  /* why the last os_ call failed */
+void        os_set_error(const char *what);                       /* for the backends: sets os_error_text() */
 void        os_on_terminate(void (*fn)(void));                    /* Ctrl-C / termination request -> fn (async) */
 /* A Windows GUI program (the release) has no console of its own: os_attach_console sends stdout/stderr to
    the console it was started from, if any; os_alert shows a message box when nobody reads stderr (started

@@ -28,11 +28,7 @@
 
 extern char **environ;
 
-static thread_local char t_error[512];
-
-static void set_error(const char *what) { snprintf(t_error, sizeof t_error, "%s", what); }
-static void set_errno_error(void) { set_error(strerror(errno)); }
-const char *os_error_text(void) { return t_error; }
+static void set_errno_error(void) { os_set_error(strerror(errno)); }
 
 /* ================================================================ time and process */
 double os_mono_seconds(void)
@@ -91,13 +87,13 @@ char *os_read_file(const char *path, size_t *len, size_t max_bytes)
     char *buf = (char *)malloc(cap + 1);
     size_t n = 0;
     for (;;) {
-        if (!buf) { close(fd); set_error("out of memory"); return NULL; }
+        if (!buf) { close(fd); os_set_error("out of memory"); return NULL; }
         if (n == cap) {
             char probe;
             ssize_t more = read(fd, &probe, 1);
             if (more == 0) break;
             if (more < 0) { if (errno == EINTR) continue; set_errno_error(); free(buf); close(fd); return NULL; }
-            if (cap >= max_bytes) { set_error("file too large"); free(buf); close(fd); return NULL; }
+            if (cap >= max_bytes) { os_set_error("file too large"); free(buf); close(fd); return NULL; }
             size_t ncap = cap * 2 > max_bytes ? max_bytes : cap * 2;
             char *nb = (char *)realloc(buf, ncap + 1);
             if (!nb) { free(buf); buf = NULL; continue; }
@@ -188,18 +184,13 @@ int os_file_stamp(const char *path, OsFileStamp *out)
     return 1;
 }
 
-int os_same_stamp(const OsFileStamp *a, const OsFileStamp *b)
-{
-    return a->dev == b->dev && a->ino == b->ino && a->size == b->size && a->mtime_ns == b->mtime_ns;
-}
-
 int os_real_path(const char *path, char *out, size_t cap)
 {
     char *r = realpath(path, NULL);
     if (!r) { set_errno_error(); return 0; }
     int ok = strlen(r) < cap;
     if (ok) memcpy(out, r, strlen(r) + 1);
-    else set_error("path too long");
+    else os_set_error("path too long");
     free(r);
     return ok;
 }
@@ -208,7 +199,7 @@ int os_exe_path(char *out, size_t cap)
 {
     ssize_t n = readlink("/proc/self/exe", out, cap);
     if (n < 0) { set_errno_error(); return 0; }
-    if ((size_t)n >= cap) { set_error("path too long"); return 0; }
+    if ((size_t)n >= cap) { os_set_error("path too long"); return 0; }
     out[n] = 0;
     return 1;
 }
@@ -253,7 +244,7 @@ int os_watch_open(void)
 
 int os_watch_add(const char *dir)
 {
-    if (g_inotify_fd < 0) { set_error("watcher not open"); return -1; }
+    if (g_inotify_fd < 0) { os_set_error("watcher not open"); return -1; }
     uint32_t mask = IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ATTRIB;
     int wd = inotify_add_watch(g_inotify_fd, dir, mask);
     if (wd < 0) set_errno_error();
@@ -313,7 +304,7 @@ int os_child_start_in(OsChild *c, const char *const argv[], unsigned capture, co
     close(fds[1]);
     if (rc != 0) {
         close(fds[0]);
-        set_error(strerror(rc));
+        os_set_error(strerror(rc));
         return 0;
     }
     /* before the child's own children start: the compiler driver's cc1 inherits it */
@@ -375,35 +366,6 @@ void os_child_kill(OsChild *c)
     }
     if (c->out_fd > 0) close(c->out_fd);
     c->out_fd = 0;
-}
-
-int os_run(const char *const argv[], char *out, size_t cap, double timeout_s)
-{
-    OsChild c;
-    size_t len = 0;
-    if (cap) out[0] = 0;
-    if (!os_child_start(&c, argv, OS_CHILD_STDOUT)) return -1;
-    double until = os_mono_seconds() + timeout_s;
-    int code = -1, sig = 0, ended = 0;
-    for (;;) {
-        char tmp[4096];
-        int n = os_child_read(&c, tmp, sizeof tmp);
-        if (n > 0) {
-            size_t room = cap > len + 1 ? cap - len - 1 : 0;
-            size_t take = (size_t)n < room ? (size_t)n : room;
-            memcpy(out + len, tmp, take);
-            len += take;
-            if (cap) out[len] = 0;
-            continue;
-        }
-        if (ended) break;
-        int r = os_child_poll(&c, &code, &sig);
-        if (r != 0) { ended = 1; continue; }   /* one more read for what is left in the pipe */
-        if (os_mono_seconds() > until) { os_child_kill(&c); set_error("timed out"); return -1; }
-        os_sleep_ms(1);
-    }
-    os_child_kill(&c);
-    return sig ? -1 : code;
 }
 
 /* ================================================================ dynamic libraries */
@@ -505,7 +467,7 @@ int os_thread_start(OsThread *t, void *(*fn)(void *), void *arg)
     pthread_t th;
     t->started = 0;
     int rc = pthread_create(&th, NULL, fn, arg);
-    if (rc != 0) { set_error(strerror(rc)); return 0; }
+    if (rc != 0) { os_set_error(strerror(rc)); return 0; }
     t->handle = (uint64_t)th;
     t->started = 1;
     return 1;

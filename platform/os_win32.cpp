@@ -20,9 +20,6 @@
 
 #include <atomic>
 
-thread_local char t_error[512];   /* shared with os_win32_guard.cpp */
-
-static void set_error(const char *what) { snprintf(t_error, sizeof t_error, "%s", what); }
 void set_win_error(const char *what)
 {
     DWORD code = GetLastError();
@@ -30,23 +27,24 @@ void set_win_error(const char *what)
     FormatMessageA(FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS, NULL, code, 0, msg, sizeof msg, NULL);
     size_t n = strlen(msg);
     while (n && (msg[n - 1] == '\n' || msg[n - 1] == '\r' || msg[n - 1] == ' ' || msg[n - 1] == '.')) msg[--n] = 0;
-    snprintf(t_error, sizeof t_error, "%s: %s (error %lu)", what, n ? msg : "failed", (unsigned long)code);
+    char text[512];
+    snprintf(text, sizeof text, "%s: %s (error %lu)", what, n ? msg : "failed", (unsigned long)code);
+    os_set_error(text);
 }
-const char *os_error_text(void) { return t_error; }
 
 /* UTF-8 <-> UTF-16, '/' accepted on the way in and given on the way out. */
 struct Wide { wchar_t s[4096]; };
 static int to_wide(const char *utf8, Wide *out)
 {
     int n = MultiByteToWideChar(CP_UTF8, 0, utf8, -1, out->s, (int)(sizeof out->s / sizeof out->s[0]));
-    if (n <= 0) { set_error("path not valid UTF-8 or too long"); out->s[0] = 0; return 0; }
+    if (n <= 0) { os_set_error("path not valid UTF-8 or too long"); out->s[0] = 0; return 0; }
     for (wchar_t *p = out->s; *p; p++) if (*p == L'/') *p = L'\\';
     return 1;
 }
 static int from_wide(const wchar_t *w, char *out, size_t cap)
 {
     int n = WideCharToMultiByte(CP_UTF8, 0, w, -1, out, (int)cap, NULL, NULL);
-    if (n <= 0) { set_error("path too long"); if (cap) out[0] = 0; return 0; }
+    if (n <= 0) { os_set_error("path too long"); if (cap) out[0] = 0; return 0; }
     for (char *p = out; *p; p++) if (*p == '\\') *p = '/';
     return 1;
 }
@@ -143,10 +141,10 @@ char *os_read_file(const char *path, size_t *len, size_t max_bytes)
     if (h == INVALID_HANDLE_VALUE) return NULL;
     LARGE_INTEGER size;
     if (!GetFileSizeEx(h, &size)) { set_win_error(path); CloseHandle(h); return NULL; }
-    if ((uint64_t)size.QuadPart > max_bytes) { set_error("file too large"); CloseHandle(h); return NULL; }
+    if ((uint64_t)size.QuadPart > max_bytes) { os_set_error("file too large"); CloseHandle(h); return NULL; }
     size_t cap = (size_t)size.QuadPart, n = 0;
     char *buf = (char *)malloc(cap + 1);
-    if (!buf) { set_error("out of memory"); CloseHandle(h); return NULL; }
+    if (!buf) { os_set_error("out of memory"); CloseHandle(h); return NULL; }
     while (n < cap) {
         DWORD got = 0, want = (DWORD)((cap - n) > (1u << 30) ? (1u << 30) : (cap - n));
         if (!ReadFile(h, buf + n, want, &got, NULL)) { set_win_error(path); free(buf); CloseHandle(h); return NULL; }
@@ -237,11 +235,6 @@ int os_file_stamp(const char *path, OsFileStamp *out)
     return 1;
 }
 
-int os_same_stamp(const OsFileStamp *a, const OsFileStamp *b)
-{
-    return a->dev == b->dev && a->ino == b->ino && a->size == b->size && a->mtime_ns == b->mtime_ns;
-}
-
 int os_real_path(const char *path, char *out, size_t cap)
 {
     Wide w, full;
@@ -316,19 +309,19 @@ int os_watch_open(void) { g_watch_open = 1; return 1; }
 
 int os_watch_add(const char *dir)
 {
-    if (!g_watch_open) { set_error("watcher not open"); return -1; }
+    if (!g_watch_open) { os_set_error("watcher not open"); return -1; }
     char full[1024];
     if (!os_real_path(dir, full, sizeof full)) return -1;
     for (int i = 0; i < g_watch_count; i++)
         if (!_stricmp(g_watches[i]->path, full)) return i;
-    if (g_watch_count == WATCH_MAX) { set_error("too many watched folders"); return -1; }
+    if (g_watch_count == WATCH_MAX) { os_set_error("too many watched folders"); return -1; }
     Wide w;
     if (!to_wide(full, &w)) return -1;
     HANDLE h = CreateFileW(w.s, FILE_LIST_DIRECTORY, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL,
                            OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS | FILE_FLAG_OVERLAPPED, NULL);
     if (h == INVALID_HANDLE_VALUE) { set_win_error(dir); return -1; }
     Watch *watch = (Watch *)calloc(1, sizeof(Watch));
-    if (!watch) { CloseHandle(h); set_error("out of memory"); return -1; }
+    if (!watch) { CloseHandle(h); os_set_error("out of memory"); return -1; }
     watch->dir = h;
     snprintf(watch->path, sizeof watch->path, "%s", full);
     if (!watch_arm(watch)) { CloseHandle(h); if (watch->ov.hEvent) CloseHandle(watch->ov.hEvent); free(watch); return -1; }
@@ -421,13 +414,13 @@ int os_child_start_in(OsChild *c, const char *const argv[], unsigned capture, co
 {
     memset(c, 0, sizeof *c);
     static wchar_t wcwd[4096];
-    if (cwd && MultiByteToWideChar(CP_UTF8, 0, cwd, -1, wcwd, 4096) <= 0) { set_error("working folder name too long"); return 0; }
+    if (cwd && MultiByteToWideChar(CP_UTF8, 0, cwd, -1, wcwd, 4096) <= 0) { os_set_error("working folder name too long"); return 0; }
     static char cmdline[32768];
     size_t len = 0;
     cmdline[0] = 0;
     for (int i = 0; argv[i]; i++) append_quoted(cmdline, sizeof cmdline, &len, argv[i]);
     static wchar_t wcmd[32768];
-    if (MultiByteToWideChar(CP_UTF8, 0, cmdline, -1, wcmd, 32768) <= 0) { set_error("command line too long"); return 0; }
+    if (MultiByteToWideChar(CP_UTF8, 0, cmdline, -1, wcmd, 32768) <= 0) { os_set_error("command line too long"); return 0; }
 
     SECURITY_ATTRIBUTES sa = {sizeof sa, NULL, TRUE};
     HANDLE rd = NULL, wr = NULL;
@@ -506,34 +499,6 @@ void os_child_kill(OsChild *c)
     }
     if (c->out_fd > 0) CloseHandle((HANDLE)(intptr_t)c->out_fd);
     c->out_fd = 0;
-}
-
-int os_run(const char *const argv[], char *out, size_t cap, double timeout_s)
-{
-    OsChild c;
-    size_t len = 0;
-    if (cap) out[0] = 0;
-    if (!os_child_start(&c, argv, OS_CHILD_STDOUT)) return -1;
-    double until = os_mono_seconds() + timeout_s;
-    int code = -1, sig = 0, ended = 0;
-    for (;;) {
-        char tmp[4096];
-        int n = os_child_read(&c, tmp, sizeof tmp);
-        if (n > 0) {
-            size_t room = cap > len + 1 ? cap - len - 1 : 0;
-            size_t take = (size_t)n < room ? (size_t)n : room;
-            memcpy(out + len, tmp, take);
-            len += take;
-            if (cap) out[len] = 0;
-            continue;
-        }
-        if (ended) break;
-        if (os_child_poll(&c, &code, &sig) != 0) { ended = 1; continue; }   /* one more read for the rest */
-        if (os_mono_seconds() > until) { os_child_kill(&c); set_error("timed out"); return -1; }
-        os_sleep_ms(1);
-    }
-    os_child_kill(&c);
-    return code;
 }
 
 /* ================================================================ dynamic libraries */
@@ -651,7 +616,7 @@ int os_thread_start(OsThread *t, void *(*fn)(void *), void *arg)
 {
     t->started = 0;
     ThreadStart *s = (ThreadStart *)malloc(sizeof *s);
-    if (!s) { set_error("out of memory"); return 0; }
+    if (!s) { os_set_error("out of memory"); return 0; }
     s->fn = fn;
     s->arg = arg;
     HANDLE h = CreateThread(NULL, 0, thread_trampoline, s, 0, NULL);

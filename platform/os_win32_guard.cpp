@@ -40,8 +40,7 @@ typedef void *GuardJump[5];
 #define guard_longjmp(b) __builtin_longjmp(b, 1)
 #endif
 
-extern thread_local char t_error[512];          /* os_win32.cpp: os_error_text() */
-void set_win_error(const char *what);
+void set_win_error(const char *what);           /* os_win32.cpp */
 
 /* ================================================================ faults and the watchdog */
 static struct {
@@ -275,9 +274,11 @@ int os_interrupt_guarded_call(uint64_t seq)
         ResumeThread(g_guard.main_thread);
         return ok;
     }
-    snprintf(t_error, sizeof t_error,
+    char text[512];
+    snprintf(text, sizeof text,
              "the game code is blocked inside a system call (%s) and cannot be interrupted on Windows; "
              "it continues when that call returns", g_guard.blocked_in);
+    os_set_error(text);
     return 0;
 }
 

@@ -10,6 +10,7 @@
 #include "assets.cpp"
 #include "font.cpp"
 #include "os_posix.cpp"
+#include "os_common.cpp"
 
 #include <time.h>
 

@@ -8,6 +8,7 @@
 #define TH_TEST_IMPLEMENTATION
 #include "th_test.h"
 #include "os_posix.cpp"
+#include "os_common.cpp"
 #include "guard.cpp"
 #include "log.cpp"
 #include "parse.cpp"

@@ -9,6 +9,7 @@
 #include "font.cpp"
 #include "notice.cpp"
 #include "os_posix.cpp"
+#include "os_common.cpp"
 
 #include <dirent.h>
 #include <map>
