@@ -1,11 +1,8 @@
 /* C99 build of th_math.h, th_arena.h and th_handle.h: compiles the manuals'
    examples and runs a few checks in C.
 
-   Each manual example is pasted below inside TH__EXAMPLE(...), which compiles
-   it and also keeps its text as a string. test_examples_match_manuals reads
-   the header from tinyheaders/ (the test runs from the repository root) and
-   checks that the text between "EXAMPLE" and "END EXAMPLE" is the same code,
-   ignoring whitespace, #include lines and // comments, so the manual and the
+   Each manual example is pasted below inside TH__EXAMPLE(...) and checked
+   against its header's text (manual_example.h), so the manual and the
    compiled copy cannot drift apart. */
 #define TH_TEST_IMPLEMENTATION
 #include "th_test.h"
@@ -17,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TH__EXAMPLE(name, ...) __VA_ARGS__ static const char name[] = #__VA_ARGS__;
+#include "manual_example.h"
 
 TH__EXAMPLE(example_math_src,
 static float example_math(void) {
@@ -69,58 +66,6 @@ static int example_handle(void *mem, enemy *enemies) {
     return !target_alive && thh_count(&pool) == 1;
 }
 )
-
-/* Keeps only the code characters: drops whitespace, // comments and # lines. */
-static size_t squeeze(const char *src, size_t n, char *out)
-{
-    size_t i = 0, o = 0;
-    int line_start = 1;
-    while (i < n) {
-        char c = src[i];
-        if (c == '\n') { line_start = 1; i++; continue; }
-        if (c == ' ' || c == '\t' || c == '\r') { i++; continue; }
-        if ((line_start && c == '#') || (c == '/' && i + 1 < n && src[i + 1] == '/')) {
-            while (i < n && src[i] != '\n') i++;
-            continue;
-        }
-        line_start = 0;
-        out[o++] = c;
-        i++;
-    }
-    out[o] = 0;
-    return o;
-}
-
-static void check_manual_example(const char *header, const char *compiled_src)
-{
-    static char file[65536], a[16384], b[16384];
-    char path[256];
-    const char *start, *end;
-    FILE *f;
-    size_t n;
-    snprintf(path, sizeof path, "tinyheaders/%s", header);
-    f = fopen(path, "rb");
-    if (!f) {
-        snprintf(path, sizeof path, "../tinyheaders/%s", header);
-        f = fopen(path, "rb");
-    }
-    TH_CHECK_MSG(f != NULL, "cannot open %s (run from the repository root)", header);
-    if (!f) return;
-    n = fread(file, 1, sizeof file - 1, f);
-    fclose(f);
-    file[n] = 0;
-    start = strstr(file, "EXAMPLE (compiled verbatim");
-    end = start ? strstr(start, "END EXAMPLE") : NULL;
-    TH_CHECK_MSG(start && end, "%s: no EXAMPLE ... END EXAMPLE block", header);
-    if (!start || !end) return;
-    start = strchr(start, '\n');
-    squeeze(start, (size_t)(end - start), a);
-    squeeze(compiled_src, strlen(compiled_src), b);
-    if (strcmp(a, b) != 0) {
-        printf("manual example of %s:\n  %s\ncompiled copy:\n  %s\n", header, a, b);
-        TH_CHECK_MSG(0, "%s: the manual example differs from the compiled copy", header);
-    }
-}
 
 static void test_examples_match_manuals(void)
 {

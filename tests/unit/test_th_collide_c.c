@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TH__EXAMPLE(name, ...) __VA_ARGS__ static const char name[] = #__VA_ARGS__;
+#include "manual_example.h"
 
 TH__EXAMPLE(example_collide_src,
 static float example_collide(void) {
@@ -35,51 +35,7 @@ static float example_collide(void) {
 }
 )
 
-/* Keeps only the code characters: drops whitespace, // comments and # lines. */
-static size_t squeeze(const char *src, size_t n, char *out)
-{
-    size_t i = 0, o = 0;
-    int line_start = 1;
-    while (i < n) {
-        char c = src[i];
-        if (c == '\n') { line_start = 1; i++; continue; }
-        if (c == ' ' || c == '\t' || c == '\r') { i++; continue; }
-        if ((line_start && c == '#') || (c == '/' && i + 1 < n && src[i + 1] == '/')) {
-            while (i < n && src[i] != '\n') i++;
-            continue;
-        }
-        line_start = 0;
-        out[o++] = c;
-        i++;
-    }
-    out[o] = 0;
-    return o;
-}
-
-static void test_example_matches_manual(void)
-{
-    static char file[1 << 18], a[16384], b[16384];
-    const char *start, *end;
-    size_t n;
-    FILE *f = fopen("tinyheaders/th_collide.h", "rb");
-    if (!f) f = fopen("../tinyheaders/th_collide.h", "rb");
-    TH_CHECK_MSG(f != NULL, "cannot open th_collide.h (run from the repository root)");
-    if (!f) return;
-    n = fread(file, 1, sizeof file - 1, f);
-    fclose(f);
-    file[n] = 0;
-    start = strstr(file, "EXAMPLE (compiled verbatim");
-    end = start ? strstr(start, "END EXAMPLE") : NULL;
-    TH_CHECK_MSG(start && end, "no EXAMPLE ... END EXAMPLE block");
-    if (!start || !end) return;
-    start = strchr(start, '\n');
-    squeeze(start, (size_t)(end - start), a);
-    squeeze(example_collide_src, strlen(example_collide_src), b);
-    if (strcmp(a, b) != 0) {
-        printf("manual example:\n  %s\ncompiled copy:\n  %s\n", a, b);
-        TH_CHECK_MSG(0, "the manual example differs from the compiled copy");
-    }
-}
+static void test_example_matches_manual(void) { check_manual_example("th_collide.h", example_collide_src); }
 
 static void test_example_runs(void)
 {
