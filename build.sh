@@ -496,7 +496,7 @@ win_build_game() {  # out.dll pdb layout tinyheaders.o: the game as a Windows DL
     # shellcheck disable=SC2086
     clang++ --target=x86_64-w64-mingw32 -fuse-ld=lld -L"$WIN_GCC_LIB" $COMMON_FLAGS -O0 -shared -fno-exceptions -fno-rtti \
         -fdiagnostics-color=never -fmacro-prefix-map="$ROOT/=" -DGAME_LAYOUT_HASH="${3:-0}u" \
-        -gcodeview -Wl,--pdb="$pdb" -static-libgcc -static-libstdc++ game/game.cpp "${4:-game/tinyheaders.cpp}" -o "$tmp" \
+        -gcodeview -gdwarf-4 -Wl,--pdb="$pdb" -static-libgcc -static-libstdc++ game/game.cpp "${4:-game/tinyheaders.cpp}" -o "$tmp" \
         && mv -f "$tmp" "$out"
 }
 
@@ -595,6 +595,7 @@ cmd_test_windows_leg() {
             -o "$WIN/os/test_os_win32.exe" -lpsapi > "$B/tests/logs/windows-os.build.log" 2>&1 \
         && ( for v in 1 2; do
                clang++ --target=x86_64-w64-mingw32 -fuse-ld=lld -L"$WIN_GCC_LIB" -O0 -shared -DTESTLIB_VALUE=$v \
+                   -gcodeview -gdwarf-4 -Wl,--pdb="$WIN/os/testlib$v.pdb" \
                    "$ROOT/tests/windows/win_testlib.cpp" -o "$WIN/os/testlib$v.dll" || exit 1
            done ) >> "$B/tests/logs/windows-os.build.log" 2>&1; then
         rm -rf "$WIN/os/scratch"

@@ -71,7 +71,7 @@ int guard_run(GuardWhat what, void (*fn)(void *), void *arg)
 
 const char *guard_fault_name(void) { return os_fault_name(g_guard_report.fault.kind); }
 
-/* Turns the captured return addresses inside the game library into "function (file:line)". */
+/* Turns the captured return addresses inside the game library into "function (file:line)" (os_describe_code). */
 void guard_describe_backtrace(const char *lib_path, char *out, size_t cap)
 {
     out[0] = 0;
@@ -87,20 +87,8 @@ void guard_describe_backtrace(const char *lib_path, char *out, size_t cap)
         for (int r = 0; r < count; r++) inside |= pc >= ranges[r].lo && pc < ranges[r].hi;
         if (!inside || !base) continue;
         /* return addresses point after the call; step back into it (the faulting frame is exact) */
-        unsigned long off = (unsigned long)(pc - base - (len ? 1 : 0));
-        char addr[32], text[600];
-        snprintf(addr, sizeof addr, "0x%lx", off);
-        const char *argv[] = { "addr2line", "-f", "-C", "-s", "-e", lib_path, addr, NULL };
-        char fn[256] = "?", where[256] = "?";
-        if (os_run(argv, text, sizeof text, 5.0) == 0) {
-            char *nl = strchr(text, '\n');
-            if (nl) {
-                *nl = 0;
-                snprintf(fn, sizeof fn, "%s", text);
-                snprintf(where, sizeof where, "%s", nl + 1);
-                where[strcspn(where, "\n")] = 0;
-            }
-        }
+        char fn[256], where[300];
+        os_describe_code(lib_path, base, pc - (len ? 1 : 0), fn, sizeof fn, where, sizeof where);
         int w = snprintf(out + len, cap - len, "%s%s (%s)", len ? " <- " : "", fn, where);
         if (w < 0 || (size_t)w >= cap - len) break;
         len += (size_t)w;

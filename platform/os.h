@@ -101,6 +101,11 @@ void *os_lib_open(const char *path, char *err, size_t cap);  /* runs the library
 void *os_lib_symbol(void *lib, const char *name);
 void  os_lib_close(void *lib);
 int   os_mapped_ranges(const char *path, OsRange *out, int max);  /* where the file is mapped now; count */
+/* Names the code at pc inside the library at path, mapped from base: fn gets the function, where gets
+   "file:line", each "?" when the symbolizer does not know (POSIX: addr2line in a child). On Windows
+   (DbgHelp: the build's PDB, else the export table) where is "module!+0xOFFSET" when no line is known,
+   and a function known only from the export table is "export+0xDISP". Call outside game code. */
+void  os_describe_code(const char *path, uintptr_t base, uintptr_t pc, char *fn, size_t fncap, char *where, size_t wcap);
 
 /* ---------------------------------------------------------------- address space */
 void *os_reserve(uint64_t bytes, uintptr_t preferred);   /* zeroed read/write pages, committed on first touch */

@@ -446,6 +446,22 @@ int os_mapped_ranges(const char *path, OsRange *out, int max)
     return count < max ? count : max;
 }
 
+void os_describe_code(const char *path, uintptr_t base, uintptr_t pc, char *fn, size_t fncap, char *where, size_t wcap)
+{
+    snprintf(fn, fncap, "?");
+    snprintf(where, wcap, "?");
+    char addr[32], text[600];
+    snprintf(addr, sizeof addr, "0x%lx", (unsigned long)(pc - base));
+    const char *argv[] = { "addr2line", "-f", "-C", "-s", "-e", path, addr, NULL };
+    if (os_run(argv, text, sizeof text, 5.0) != 0) return;
+    char *nl = strchr(text, '\n');
+    if (!nl) return;
+    *nl = 0;
+    snprintf(fn, fncap, "%s", text);
+    snprintf(where, wcap, "%s", nl + 1);
+    where[strcspn(where, "\n")] = 0;
+}
+
 /* ================================================================ address space */
 void *os_reserve(uint64_t bytes, uintptr_t preferred)
 {

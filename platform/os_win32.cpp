@@ -1,6 +1,6 @@
 /* os_win32.cpp - os.h for Windows: QueryPerformanceCounter, ReadDirectoryChangesW, CreateProcess with a
    pipe, LoadLibrary, VirtualAlloc, threads. The fault guard and the watchdog are in os_win32_guard.cpp.
-   With it, the only platform files that include <windows.h>. Built with MSVC (build.bat) or mingw-w64
+   With it, the only platform files that include <windows.h>. Crash locations come from DbgHelp. Built with MSVC (build.bat) or mingw-w64
    (the Windows leg of build.sh, run under wine). Paths cross this file as UTF-8 and are converted here. */
 #if defined(_WIN32)
 #ifndef WIN32_LEAN_AND_MEAN
@@ -13,6 +13,7 @@
 
 #include <windows.h>
 #include <psapi.h>
+#include <dbghelp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -589,6 +590,95 @@ int os_mapped_ranges(const char *path, OsRange *out, int max)
         }
     }
     return count < max ? count : max;
+}
+
+/* DbgHelp reads the PDB the build wrote (clang/lld -gcodeview, or MSVC /Zi); it looks where the DLL's
+   debug directory says, then in the DLL's folder and the one above it (the host runs a copy from
+   build\game\loaded\, the PDB stays in build\game\). Without a PDB it knows the exported names only. Each
+   call loads the module and unloads it again, so a later library at the same address starts afresh.
+   dbghelp.dll is loaded on the first crash, not imported: an executable without it still starts. */
+static struct {
+    int ready;   /* 0 not yet, 1 loaded and initialized, -1 not available */
+    decltype(&SymSetOptions) set_options;
+    decltype(&SymInitializeW) initialize;
+    decltype(&SymSetSearchPathW) set_search_path;
+    decltype(&SymLoadModuleExW) load_module;
+    decltype(&SymGetModuleInfoW64) module_info;
+    decltype(&SymFromAddrW) from_addr;
+    decltype(&SymGetLineFromAddrW64) line_from_addr;
+    decltype(&SymUnloadModule64) unload_module;
+} g_dbghelp;
+
+static int dbghelp_ready(void)
+{
+    if (g_dbghelp.ready) return g_dbghelp.ready > 0;
+    g_dbghelp.ready = -1;
+    HMODULE m = LoadLibraryW(L"dbghelp.dll");
+    if (!m) { set_win_error("dbghelp.dll"); return 0; }
+#define DBGHELP_FN(field, name) \
+    (g_dbghelp.field = (decltype(g_dbghelp.field))(void (*)(void))GetProcAddress(m, name)) != NULL
+    if (!(DBGHELP_FN(set_options, "SymSetOptions") && DBGHELP_FN(initialize, "SymInitializeW") &&
+          DBGHELP_FN(set_search_path, "SymSetSearchPathW") && DBGHELP_FN(load_module, "SymLoadModuleExW") &&
+          DBGHELP_FN(module_info, "SymGetModuleInfoW64") && DBGHELP_FN(from_addr, "SymFromAddrW") &&
+          DBGHELP_FN(line_from_addr, "SymGetLineFromAddrW64") && DBGHELP_FN(unload_module, "SymUnloadModule64"))) {
+        os_set_error("dbghelp.dll lacks a Sym* function");
+        return 0;
+    }
+#undef DBGHELP_FN
+    g_dbghelp.set_options(SYMOPT_UNDNAME | SYMOPT_LOAD_LINES | SYMOPT_FAIL_CRITICAL_ERRORS | SYMOPT_NO_PROMPTS);
+    if (!g_dbghelp.initialize(GetCurrentProcess(), NULL, FALSE)) { set_win_error("SymInitialize"); return 0; }
+    g_dbghelp.ready = 1;
+    return 1;
+}
+
+void os_describe_code(const char *path, uintptr_t base, uintptr_t pc, char *fn, size_t fncap, char *where, size_t wcap)
+{
+    const char *slash = path;
+    for (const char *p = path; *p; p++) if (*p == '/' || *p == '\\') slash = p + 1;
+    snprintf(fn, fncap, "?");
+    snprintf(where, wcap, "%s!+0x%llx", slash, (unsigned long long)(pc - base));
+    if (!dbghelp_ready()) return;
+    HANDLE proc = GetCurrentProcess();
+    Wide w, dirs;
+    if (!to_wide(path, &w)) return;
+    size_t dl = wcslen(w.s);
+    while (dl && w.s[dl - 1] != L'\\') dl--;
+    if (dl && dl * 2 + 8 < sizeof dirs.s / sizeof dirs.s[0]) {   /* "<dir>;<dir>.." */
+        memcpy(dirs.s, w.s, dl * sizeof(wchar_t));
+        dirs.s[dl] = L';';
+        memcpy(dirs.s + dl + 1, w.s, dl * sizeof(wchar_t));
+        wcscpy(dirs.s + 2 * dl + 1, L"..");
+        g_dbghelp.set_search_path(proc, dirs.s);
+    }
+    if (!g_dbghelp.load_module(proc, NULL, w.s, NULL, (DWORD64)base, 0, NULL, 0) && GetLastError() != ERROR_SUCCESS) {
+        set_win_error("SymLoadModuleEx");
+        return;
+    }
+    IMAGEHLP_MODULEW64 mi;
+    memset(&mi, 0, sizeof mi);
+    mi.SizeOfStruct = sizeof mi;
+    int exports_only = g_dbghelp.module_info(proc, (DWORD64)base, &mi) && (mi.SymType == SymExport || mi.SymType == SymNone);
+    union { SYMBOL_INFOW info; char bytes[sizeof(SYMBOL_INFOW) + 256 * sizeof(wchar_t)]; } sym;
+    memset(&sym, 0, sizeof sym);
+    sym.info.SizeOfStruct = sizeof sym.info;
+    sym.info.MaxNameLen = 255;
+    DWORD64 disp = 0;
+    char name[512];
+    if (g_dbghelp.from_addr(proc, (DWORD64)pc, &disp, &sym.info) && from_wide(sym.info.Name, name, sizeof name)) {
+        if (exports_only) snprintf(fn, fncap, "%s+0x%llx", name, (unsigned long long)disp);
+        else snprintf(fn, fncap, "%s", name);
+    }
+    IMAGEHLP_LINEW64 line;
+    memset(&line, 0, sizeof line);
+    line.SizeOfStruct = sizeof line;
+    DWORD ldisp = 0;
+    char file[1024];
+    if (g_dbghelp.line_from_addr(proc, (DWORD64)pc, &ldisp, &line) && line.FileName && from_wide(line.FileName, file, sizeof file)) {
+        const char *f = file;
+        for (const char *p = file; *p; p++) if (*p == '/' || *p == '\\') f = p + 1;
+        snprintf(where, wcap, "%s:%lu", f, (unsigned long)line.LineNumber);
+    }
+    g_dbghelp.unload_module(proc, (DWORD64)base);
 }
 
 /* ================================================================ address space */

@@ -188,6 +188,7 @@ typedef int testlib_value_fn(void);
 typedef int testlib_fault_fn(int kind, void *wait_on);
 static void *g_faultlib;
 static testlib_fault_fn *g_fault;
+static char g_faultlib_path[1200];
 
 static int load_copy(const char *src, int version, void **lib_out, char *copy, size_t cap)
 {
@@ -217,6 +218,7 @@ static void libraries(const char *v1, const char *v2)
     check(os_remove_file(copy1), "and its file can be deleted");
     check(os_mapped_ranges(copy2, ranges, 16) > 0, "build 2 is still loaded");
     g_faultlib = lib2;
+    snprintf(g_faultlib_path, sizeof g_faultlib_path, "%s", copy2);
     g_fault = (testlib_fault_fn *)os_lib_symbol(lib2, "testlib_fault");
     check(g_fault != NULL && os_lib_symbol(lib2, "no_such_symbol") == NULL, "lib_symbol finds exports, NULL for others");
 
@@ -274,6 +276,33 @@ static void call_service(void *)
     g_after_service = 1;   /* never reached: the deferred interrupt jumps at leave */
 }
 
+/* The faulting frame named by DbgHelp. The test DLL is built like game.dll: a PDB (-gcodeview) for
+   Microsoft's DbgHelp and DWARF sections (-gdwarf-4) for wine's, which does not read lld's PDB lines. */
+static void describe_fault(const OsFault *fault)
+{
+    OsRange ranges[16];
+    int n = os_mapped_ranges(g_faultlib_path, ranges, 16);
+    uintptr_t base = 0;
+    for (int i = 0; i < n; i++) if (ranges[i].file_offset == 0) base = ranges[i].lo;
+    uintptr_t pc = fault->bt_count > 0 ? (uintptr_t)fault->bt[0] : 0;
+    check(base && pc > base, "the faulting frame lies inside the test DLL");
+    char fn[256], where[300];
+    os_describe_code(g_faultlib_path, base, pc, fn, sizeof fn, where, sizeof where);
+    printf("  (described: %s (%s))\n", fn, where);
+    check(strstr(fn, "testlib_fault") != NULL, "describe_code names the faulting function");
+    typedef int line_fn(void);
+    line_fn *store_line = (line_fn *)os_lib_symbol(g_faultlib, "testlib_null_store_line");
+    char want[64];
+    snprintf(want, sizeof want, "win_testlib.cpp:%d", store_line ? store_line() : -1);
+    check(!strcmp(where, want), "describe_code gives the file:line of the null store");
+    /* a module DbgHelp cannot open: the place is still module + offset */
+    char fn2[256], where2[300];
+    os_describe_code("Z:/no/such/dir/testlib_2.dll", base, pc, fn2, sizeof fn2, where2, sizeof where2);
+    printf("  (no symbols: %s (%s))\n", fn2, where2);
+    check(!strcmp(fn2, "?") && !strncmp(where2, "testlib_2.dll!+0x", 17) && strtoull(where2 + 15, NULL, 16) == pc - base,
+          "without symbols: module!+offset");
+}
+
 static void faults(void)
 {
     if (!g_fault) { check(0, "fault tests need the test DLL"); return; }
@@ -298,6 +327,7 @@ static void faults(void)
         check(r == 1 && fault.kind == k.expect && call.result == -1, what);
         faulted += r == 1;
         if (r == 1) printf("  (%s at %p, %d frames)\n", os_fault_name(fault.kind), fault.addr, fault.bt_count);
+        if (r == 1 && k.kind == 1 && faulted == 1) describe_fault(&fault);
         call.kind = 0;
         check(os_guarded_call(call_fault, &call, ++seq, &fault) == 0 && call.result == 0, "  the next guarded call runs normally");
     }

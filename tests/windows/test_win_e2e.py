@@ -111,7 +111,7 @@ def compile_error_is_shown_and_survived():
     check(fixed["state"] == "kept", f"fix: {fixed}")
 
 
-def fault(name, entry, code, expect_signal, expect_in):
+def fault(name, entry, code, expect_signal, expect_in, expect_fn):
     def case():
         m = host.mark()
         before = stats(m)
@@ -132,6 +132,13 @@ def fault(name, entry, code, expect_signal, expect_in):
         fixed = next_reload(m2)
         check(fixed["state"] == "kept", f"the fix did not load over the kept state: {fixed}")
         check(not host.of("crash", m2), "the fixed code crashed")
+        # DbgHelp names the faulting function and its line (from the DWARF that wine reads; a PDB on Windows),
+        # or at least the game module and the offset (checked last: a failure here leaves no injected code behind)
+        first = crash["where"].split(" <- ")[0]
+        print(f"  {name}: {crash['where']}")
+        named = expect_fn and re.match(r"\S*" + expect_fn + r"\S* \(game\.cpp:\d+\)$", first)
+        check(named or (not expect_fn and re.match(r"\? \(game\.\d+\.v\d+\.dll!\+0x[0-9a-f]+\)$", first)),
+              f"the crash location does not name {expect_fn or 'the game module'}: {crash['where']!r}")
     checks.case(name, case)
 
 
@@ -148,15 +155,17 @@ def tweak_is_live():
 checks.case("starts", starts)
 checks.case("edit_rebuilds_and_keeps_state", edit_rebuilds_and_keeps_state)
 checks.case("compile_error_is_shown_and_survived", compile_error_is_shown_and_survived)
-fault("access_violation_in_update", "GAME_UPDATE(game_update)", "*(volatile int *)0 = 1;", "access violation", "update")
+fault("access_violation_in_update", "GAME_UPDATE(game_update)", "*(volatile int *)0 = 1;", "access violation", "update",
+      "game_update")
 fault("divide_by_zero_in_update", "GAME_UPDATE(game_update)",
-      "{ volatile int zero = 0; volatile int x = 1000 / zero; (void)x; }", "divide by zero", "update")
-fault("abort_in_update", "GAME_UPDATE(game_update)", "if (in->step > 0) __builtin_abort();", "abort", "update")
+      "{ volatile int zero = 0; volatile int x = 1000 / zero; (void)x; }", "divide by zero", "update", "game_update")
+fault("abort_in_update", "GAME_UPDATE(game_update)", "if (in->step > 0) __builtin_abort();", "abort", "update", "game_update")
 fault("stack_overflow_in_update", "GAME_UPDATE(game_update)",
       "{ struct R { static int down(volatile int n) { volatile char pad[4096]; pad[0] = (char)n; "
-      "return down(n + 1) + pad[0]; } }; if (in->step > 0) R::down(0); }", "access violation", "update")
-fault("illegal_instruction_in_render", "GAME_RENDER(game_render)", "__builtin_trap();", "illegal instruction", "render")
-fault("endless_loop_in_update", "GAME_UPDATE(game_update)", "for (volatile int spin = 1; spin;) {}", "hang", "update")
+      "return down(n + 1) + pad[0]; } }; if (in->step > 0) R::down(0); }", "access violation", "update",
+      None)   # the fault is in the stack probe (libgcc's ___chkstk_ms, no debug info) and no frame is walked after an overflow
+fault("illegal_instruction_in_render", "GAME_RENDER(game_render)", "__builtin_trap();", "illegal instruction", "render", "game_render")
+fault("endless_loop_in_update", "GAME_UPDATE(game_update)", "for (volatile int spin = 1; spin;) {}", "hang", "update", "game_update")
 checks.case("tweak_is_live", tweak_is_live)
 
 host.stop()

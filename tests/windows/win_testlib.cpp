@@ -11,6 +11,9 @@ extern "C" __declspec(dllexport) int testlib_value(void) { return TESTLIB_VALUE;
 
 static volatile int g_zero = 0;
 static volatile int *volatile g_null = 0;
+static volatile int g_null_store_line;   /* the source line of the null store, for the symbolizer test */
+
+extern "C" __declspec(dllexport) int testlib_null_store_line(void) { return g_null_store_line; }
 
 __attribute__((noinline)) static int recurse(int depth)
 {
@@ -24,7 +27,7 @@ __attribute__((noinline)) static int recurse(int depth)
 extern "C" __declspec(dllexport) int testlib_fault(int kind, void *wait_on)
 {
     switch (kind) {
-    case 1: *g_null = 42; return 1;
+    case 1: g_null_store_line = __LINE__; *g_null = 42; return 1;
     case 2: return 100 / g_zero;
     case 3: __builtin_trap();
     case 4: abort();
