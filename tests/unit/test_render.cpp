@@ -8,6 +8,7 @@
 #include "assets.cpp"
 #include "font.cpp"
 #include "notice.cpp"
+#include "archive.cpp"
 #include "os_posix.cpp"
 #include "os_common.cpp"
 
