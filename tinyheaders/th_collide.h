@@ -1506,11 +1506,33 @@ THC__INLINE int thc__pair_proxies_framed(const void *a, thc_type ta, const thc_t
    out-of-line paths so the simple ones pay for no stack frame. */
 #define THC__PAIR(a, b) ((unsigned)(a) * 5u + (unsigned)(b))
 
+/* A box as a 4-vertex polygon placed at its min corner, with the vertices and faces in the order the
+   proxies give it, so it can take the lane road against a polygon. */
+static void thc__aabb_poly(const thc_aabb *b, thc_poly *p, thc_transform *x)
+{
+    thc_v2 e = thc__sub(b->max, b->min);
+    p->count = 4;
+    p->verts[0] = thc__v(0, 0); p->verts[1] = thc__v(e.x, 0); p->verts[2] = e; p->verts[3] = thc__v(0, e.y);
+    p->norms[0] = thc__v(0, -1); p->norms[1] = thc__v(1, 0); p->norms[2] = thc__v(0, 1); p->norms[3] = thc__v(-1, 0);
+    x->p = b->min;
+    x->c = 1;
+    x->s = 0;
+}
+
 static THC__NOINLINE int thc__overlap_general(const void *a, thc_type ta, const thc_transform *ax, const void *b, thc_type tb,
                                               const thc_transform *bx)
 {
     if (ta == THC_POLY && tb == THC_POLY && a && b) {
         int r = thc__poly_poly((const thc_poly *)a, ax, (const thc_poly *)b, bx, NULL);
+        if (r >= 0) return r;
+    }
+    if (a && b && ((ta == THC_AABB && tb == THC_POLY) || (ta == THC_POLY && tb == THC_AABB))) {   /* as thc_collide does */
+        thc_poly box;
+        thc_transform bxf;
+        int r;
+        thc__aabb_poly((const thc_aabb *)(ta == THC_AABB ? a : b), &box, &bxf);
+        if (ta == THC_AABB) r = thc__poly_poly(&box, &bxf, (const thc_poly *)b, bx, NULL);
+        else r = thc__poly_poly((const thc_poly *)a, ax, &box, &bxf, NULL);
         if (r >= 0) return r;
     }
     thc__proxy pa, pb;
@@ -1585,19 +1607,6 @@ THC__INLINE void thc__ca_manifold(const thc_circle *a, const thc_aabb *b, thc_ma
         m->depths[0] = a->r + (best > 0 ? best : 0);
     }
     m->contact_points[0] = thc__add(a->p, thc__scale(m->n, a->r - 0.5f * m->depths[0]));
-}
-
-/* A box as a 4-vertex polygon placed at its min corner, with the vertices and faces in the order the
-   proxies give it, so it can take the lane road against a polygon. */
-static void thc__aabb_poly(const thc_aabb *b, thc_poly *p, thc_transform *x)
-{
-    thc_v2 e = thc__sub(b->max, b->min);
-    p->count = 4;
-    p->verts[0] = thc__v(0, 0); p->verts[1] = thc__v(e.x, 0); p->verts[2] = e; p->verts[3] = thc__v(0, e.y);
-    p->norms[0] = thc__v(0, -1); p->norms[1] = thc__v(1, 0); p->norms[2] = thc__v(0, 1); p->norms[3] = thc__v(-1, 0);
-    x->p = b->min;
-    x->c = 1;
-    x->s = 0;
 }
 
 /* Every pair but the simple ones: the direct paths, else the proxies. */

@@ -829,7 +829,7 @@ static void test_circle_poly_odd_polygons(void)
 // pick either), against random ones, at pixel scale and around +-1e5.
 static void test_poly_pair_matches_general(void)
 {
-    int bad = 0, n = COUNT(8000);
+    int bad = 0, disagree = 0, n = COUNT(8000);
     Rng r(9301);
     for (int i = 0; i < n; i++) {
         double size = i % 3 == 0 ? 1.5 : 10, far = i % 7 == 0 ? (i % 2 ? 1e5 : -1e5) : 0, L = r.range(0.5, 2) * size;
@@ -840,8 +840,13 @@ static void test_poly_pair_matches_general(void)
         thc_v2 at = A.type == THC_AABB ? A.b.min : A.xf.p;
         Shape B = random_shape(r, THC_POLY, at.x + r.range(-1.5 * size, 1.5 * size), at.y + r.range(-1.5 * size, 1.5 * size), size);
         bad += both_ways_differ(A, B, size, far, "polygon pair: lane road differs (count fast, count general)");
+        thc_manifold m;   // the overlap test takes the same road, so it agrees with the manifold to the last bit
+        thc_collide(A.ptr(), A.type, A.x(), B.ptr(), B.type, B.x(), &m);
+        int ov = thc_overlap(A.ptr(), A.type, A.x(), B.ptr(), B.type, B.x());
+        if (ov != (m.count > 0)) { disagree++; report("polygon pair: overlap and manifold disagree (overlap, count)", A, B, ov, m.count); }
     }
     TH_CHECK_MSG(bad == 0, "polygon pairs: %d of %d differ from the general path", bad, 2 * n);
+    TH_CHECK_MSG(disagree == 0, "polygon pairs: overlap and manifold disagree on %d of %d", disagree, n);
 }
 
 // Capsule-capsule manifolds take a direct segment-segment road: it must agree with the general road on every
