@@ -13,17 +13,10 @@
 import os
 import shutil
 
-from hostlib import ROOT, Checks, Host, check, cleanup, edit, project_copy, read_png
+from hostlib import ROOT, Checks, Host, check, cleanup, edit, input_script, project_copy, read_png
 
 checks = Checks()
 root = project_copy()
-
-
-def script(name, text):
-    path = os.path.join(root, name)
-    with open(path, "w") as f:
-        f.write(text)
-    return path
 
 
 def run(*args, timeout=600):
@@ -40,7 +33,7 @@ def games(h, name):
 
 
 def bot_plays_five_minutes():
-    h = run("--frames", str(5 * 60 * 60), "--input", script("bot.txt", "5 tap F10\n"))
+    h = run("--frames", str(5 * 60 * 60), "--input", input_script(root, "5 tap F10\n", "bot.txt"))
     waves = [e["wave"] for e in games(h, "wave_start")]
     deaths = games(h, "player_died")
     runs = games(h, "run_start")
@@ -72,7 +65,7 @@ def best_score_persists_and_survives_corruption():
     data = bytearray(open(path, "rb").read())
     data[-3] ^= 0x5A   # one damaged byte in the payload
     open(path, "wb").write(data)
-    h = run("--frames", "60", "--input", script("start.txt", "10 tap ENTER\n"))
+    h = run("--frames", "60", "--input", input_script(root, "10 tap ENTER\n", "start.txt"))
     bad = h.of("save_corrupt")
     check(bad and bad[0]["path"].endswith("best.sav") and "checksum" in bad[0]["reason"], f"corrupt save not reported: {bad}")
     check(any("best.sav" in n["text"] for n in h.of("notice")), f"no on-screen notice naming the file: {h.of('notice')}")
@@ -80,7 +73,7 @@ def best_score_persists_and_survives_corruption():
     check(h.of("quit")[0]["game"]["mode"] == 1, "the game did not keep running after the corrupt save")
     check(os.path.exists(path + ".corrupt") and not os.path.exists(path), "the corrupt file was not set aside")
     # and the next save writes a good file again, atomically (no temporary left behind)
-    h = run("--frames", "3001", "--input", script("idle.txt", "60 tap ENTER\n90 down RIGHT\n"))
+    h = run("--frames", "3001", "--input", input_script(root, "60 tap ENTER\n90 down RIGHT\n", "idle.txt"))
     check(games(h, "player_died") and os.path.exists(path), "no new save after the corrupt one")
     check(not [f for f in os.listdir(os.path.dirname(path)) if ".tmp." in f], "a temporary save file was left")
     rewritten = h.of("quit")[0]["game"]["best"]
@@ -96,7 +89,7 @@ def bot_case():
 
 
 def handles_survive_reload_mid_play():
-    h = Host(root, "--input", script("bot2.txt", "5 tap F10\n"))
+    h = Host(root, "--input", input_script(root, "5 tap F10\n", "bot2.txt"))
     try:
         h.wait_ev("new_code_running", version=1, timeout=30)
         mid = h.wait_for(lambda e: e.get("ev") == "frame_stats" and e["game"].get("mode") == 1
@@ -117,7 +110,7 @@ def handles_survive_reload_mid_play():
 
 def replay_same_state():
     rec = os.path.join(root, "game.rec")
-    a = run("--frames", "900", "--input", script("bot3.txt", "5 tap F10\n"), "--record", rec)
+    a = run("--frames", "900", "--input", input_script(root, "5 tap F10\n", "bot3.txt"), "--record", rec)
     b = run("--frames", "920", "--replay", rec)
     end = b.of("replay_end")
     check(end and end[0]["state_hash"] == a.of("quit")[0]["state_hash"], f"replay {end} vs {a.of('quit')}")
@@ -156,7 +149,7 @@ def screenshots():
     # ENTER then hands off the controls, holding fire: the player stands and fights until it dies;
     # then Enter plays again, and Esc opens the pause menu over the new run
     inp = "60 tap ENTER\n90 down RIGHT\n3010 up RIGHT\n3020 tap ENTER\n3150 tap ESCAPE\n3230 tap DOWN\n3240 tap DOWN\n3250 tap ENTER\n"
-    h = Host(root, "--fast", "--no-watch", "--frames", "4000", "--input", script("idle.txt", inp), *args)
+    h = Host(root, "--fast", "--no-watch", "--frames", "4000", "--input", input_script(root, inp, "idle.txt"), *args)
     rc = h.proc.wait(600)
     h.stop()
     check(rc == 0 and not h.of("crash"), f"host exit {rc}\n{h.tail()}")
