@@ -860,7 +860,11 @@ cmd_bench() {
         [ -e "$src" ] && selected "$src" || continue
         name="$(basename "$src" .py)"
         say "bench: $name"
-        HOST_BIN="$B/host" PROJECT_ROOT="$ROOT" python3 "$src" > "$B/bench/$name.out" || { say "bench: $name failed"; exit 1; }
+        # bounded: a hung benchmark is killed and named, never waited on forever (BENCH_TIMEOUT seconds each)
+        local rc=0
+        HOST_BIN="$B/host" PROJECT_ROOT="$ROOT" timeout -k 10 "${BENCH_TIMEOUT:-900}" python3 "$src" > "$B/bench/$name.out" || rc=$?
+        [ $rc = 124 ] && { say "bench: $name did not finish in ${BENCH_TIMEOUT:-900} s (BENCH_TIMEOUT): stopped"; exit 1; }
+        [ $rc = 0 ] || { say "bench: $name failed (exit $rc)"; exit 1; }
         parts+=("$B/bench/$name.out")
     done
     python3 - "$B/bench.json" "${parts[@]}" <<'EOF'

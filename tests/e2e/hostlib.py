@@ -36,6 +36,13 @@ def _kill_leftovers():
 atexit.register(_kill_leftovers)
 
 
+def _on_terminate(sig, frame):
+    raise SystemExit(128 + sig)   # a test or benchmark stopped by `timeout`: atexit still kills its hosts
+
+
+signal.signal(signal.SIGTERM, _on_terminate)
+
+
 class Checks:
     """Named test cases; each passes when all its checks hold."""
 
