@@ -86,6 +86,7 @@ cmd_game() {
     local cxx flags sums line th_key stamp_key layout="" tmp
     cxx="$(game_cxx)"; flags="$(game_flags "$cxx")"
     th_key="$cxx $flags"; stamp_key="$cxx"
+    local inputs_t=$EPOCHREALTIME   # compile.cmd is dated to this moment (below)
     sums="$(cksum game/state.h game/tinyheaders.cpp tools/layout_stamp.py tinyheaders/*.h)" || return 1
     while read -r line; do
         case "$line" in
@@ -140,7 +141,12 @@ cmd_game() {
       echo "::env GAME_CXX=${GAME_CXX:-}"; echo "::env GAME_EXTRA_FLAGS=${GAME_EXTRA_FLAGS:-}"
       echo "::compile"; for w in "${compile[@]}"; do echo "$w"; done
       echo "::link"; for w in "${link[@]}"; do echo "$w"; done
-      echo "::end"; } > "$tmp" && mv -f "$tmp" "$B/game/compile.cmd"
+      echo "::end"; } > "$tmp" || return 1
+    # Dated to when the inputs were read, less 50 ms for the file system's coarser clock: a state.h or
+    # tinyheader saved while this build ran is newer than compile.cmd, so the host's next build runs
+    # build.sh again instead of these commands with a stale layout stamp.
+    local us=$(( ${inputs_t//[.,]/} - 50000 ))
+    touch -d "@$(( us / 1000000 )).$(printf '%06d' $(( us % 1000000 )))" "$tmp" && mv -f "$tmp" "$B/game/compile.cmd" || return 1
     obj="$B/game/.game.$$.o"; lib="$B/game/.libgame.$$.so"
     t0=$EPOCHREALTIME
     if "${compile[@]/#@OBJ@/$obj}"; then
