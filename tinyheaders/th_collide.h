@@ -838,7 +838,7 @@ static float thc__closest_checked(const thc__proxy *a, thc_v2 shift, const thc__
     if (inside && a->count * b->count >= 12) {   /* what thc__core_closest answers for overlapping cores */
         *pa = *pb = thc__add(a->v[0], shift);
         *n = thc__v(1, 0);
-        *sep = thc__axis_sep(a, shift, b, *n);
+        *sep = cache ? thc__axis_sep(a, shift, b, *n) : 0;   /* only TOI (with a cache) looks at it for touching cores */
         return 0;
     }
     thc__proxy moved;
