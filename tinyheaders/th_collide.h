@@ -717,10 +717,11 @@ static float thc__core_closest(const thc__proxy *a, const thc__proxy *b, thc_v2 
 static double thc__axis_sep(const thc__proxy *a, thc_v2 shift, const thc__proxy *b, thc_v2 n)
 {
     double nx = n.x, ny = n.y, hi = -1e300, lo = 1e300;
-    for (int i = 0; i < a->count; i++) {
-        double x = nx * ((double)a->v[i].x + shift.x) + ny * ((double)a->v[i].y + shift.y);
+    for (int i = 0; i < a->count; i++) {   /* the shift moves every vertex alike: added once after */
+        double x = nx * a->v[i].x + ny * a->v[i].y;
         hi = x > hi ? x : hi;
     }
+    hi += nx * shift.x + ny * shift.y;
     for (int j = 0; j < b->count; j++) {
         double x = nx * b->v[j].x + ny * b->v[j].y;
         lo = x < lo ? x : lo;
