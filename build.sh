@@ -142,10 +142,10 @@ cmd_game() {
       echo "::compile"; for w in "${compile[@]}"; do echo "$w"; done
       echo "::link"; for w in "${link[@]}"; do echo "$w"; done
       echo "::end"; } > "$tmp" || return 1
-    # Dated to when the inputs were read, less 50 ms for the file system's coarser clock: a state.h or
+    # Dated to when the inputs were read, less 20 ms for the file system's coarser clock: a state.h or
     # tinyheader saved while this build ran is newer than compile.cmd, so the host's next build runs
     # build.sh again instead of these commands with a stale layout stamp.
-    local us=$(( ${inputs_t//[.,]/} - 50000 ))
+    local us=$(( ${inputs_t//[.,]/} - 20000 ))
     touch -d "@$(( us / 1000000 )).$(printf '%06d' $(( us % 1000000 )))" "$tmp" && mv -f "$tmp" "$B/game/compile.cmd" || return 1
     obj="$B/game/.game.$$.o"; lib="$B/game/.libgame.$$.so"
     t0=$EPOCHREALTIME

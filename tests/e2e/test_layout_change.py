@@ -49,6 +49,10 @@ def tinyheader_function_body_edit_keeps_state():
     r = host.wait_ev("reload", version=4, timeout=240, since=m)  # a tinyheader edit rebuilds the -O2 object too
     check(r["state"] == "kept", f"a helper's body is not a layout change: {r}")
     check(len(inits()) == 2, "editing a tinyheader function body re-initialised the state")
+    # build.sh dates compile.cmd to when it read the inputs, before the -O2 object it then compiled: a
+    # tinyheader saved during that compile is newer, and the host's next build goes through build.sh
+    cmd, obj = (os.stat(os.path.join(root, "build", "game", n)).st_mtime for n in ("compile.cmd", "tinyheaders.o"))
+    check(cmd < obj, f"compile.cmd ({cmd:.3f}) is not dated before the tinyheader object it waited for ({obj:.3f})")
 
 
 def embedded_tinyheader_struct_restarts_state():
