@@ -39,7 +39,8 @@
      keep GJK's pair only when the exact separation along its normal proves it closest, else the brute
      force decides. Two boxes sweep exactly (slabs) and a circle is cast as a ray against the other shape
      grown by its radius, both stopping half the tolerance short of the touch; box-box, box-capsule,
-     capsule-capsule and circle-polygon distances have direct roads.
+     capsule-capsule, circle-polygon and capsule-polygon distances have direct roads, and thc_distance's
+     general road works in a polygon's own frame (that polygon as stored, the other shape moved into it).
      Two polygons with area take a shorter road to the same answers (up to rounding): B is moved into
      A's own frame once and every face is measured against every vertex of the other lane by lane
      (vertex slots side by side, x and y apart, unused slots zeroed), with no branch on the vertex
@@ -48,8 +49,8 @@
      a polygon is closest to the face of greatest separation (or the next face past its end), worked in
      the polygon's frame, and the polygon's area is looked at only where the normals barely turn. The
      any-pair entry points switch on the pair and answer circle/box pairs inline. Everything is computed
-     in a frame centred on shape A, so shapes around (100000, 100000) give the same answers as at the
-     origin.
+     in a frame centred on one of the shapes (A, or the polygon whose frame is used), so shapes around
+     (100000, 100000) give the same answers as at the origin.
 
    USE
      #define TH_COLLIDE_IMPLEMENTATION in exactly one C or C++ file before including it.
