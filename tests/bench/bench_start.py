@@ -1,0 +1,43 @@
+"""A second `./build.sh run` with nothing changed, as a person starts the game again: from the start of
+build.sh to the host's first_frame event (build.sh's up-to-date checks, the host's start, the first
+library load, the first frame). Headless, so it runs without a display; 3 runs in the checkout itself
+(./build.sh bench has just built everything, so nothing is rebuilt), save data in a temporary folder.
+
+run_second_to_first_frame_ms  median wall time, command start -> first_frame
+run_second_cpu_ms             median CPU time of build.sh, its checks and the host (to its exit after 5 frames)
+"""
+import json
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.environ.get("PROJECT_ROOT") or os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+tmp = tempfile.mkdtemp(prefix="bench-start-")
+walls, cpus = [], []
+try:
+    for i in range(3):
+        log = os.path.join(tmp, f"events{i}.jsonl")
+        r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        t0 = time.time()
+        p = subprocess.run([os.path.join(ROOT, "build.sh"), "run", "--headless", "--frames", "5", "--log-json", log,
+                            "--save-dir", os.path.join(tmp, "save")], cwd=ROOT, capture_output=True, text=True, timeout=120)
+        r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        assert p.returncode == 0, f"./build.sh run failed:\n{p.stderr[-2000:]}"
+        rebuilt = [l for l in p.stderr.splitlines() if "compiling" in l]
+        assert not rebuilt, f"a second run rebuilt something: {rebuilt}"
+        first = [json.loads(l) for l in open(log) if '"first_frame"' in l]
+        assert first, "the host wrote no first_frame event"
+        walls.append((first[0]["wall"] - t0) * 1000.0)
+        cpus.append((r1.ru_utime + r1.ru_stime - r0.ru_utime - r0.ru_stime) * 1000.0)
+finally:
+    shutil.rmtree(tmp, ignore_errors=True)
+print(f"second run to first frame: {[round(w) for w in walls]} ms", file=sys.stderr)
+print(json.dumps({
+    "run_second_to_first_frame_ms": round(statistics.median(walls), 1),
+    "run_second_cpu_ms": round(statistics.median(cpus), 1),
+}))
