@@ -1925,6 +1925,17 @@ float thc_distance(const void *a, thc_type ta, const thc_transform *ax, const vo
             if (pb) *pb = swap ? sa : sb;
             return dist - ra - rb;
         }
+        if (to == THC_CIRCLE && !(dist > ra + rb)) {
+            /* two circles touching: 0 at the manifold's contact point, as the general road answers (its
+               normal and depth from the centres, (1, 0) when they (nearly) coincide) */
+            int sep = dist > THC__APART;
+            thc_v2 n = sep ? thc__scale(d, 1.0f / dist) : thc__v(1, 0);
+            float depth = ra + rb - (sep ? dist : 0);
+            thc_v2 q = thc__add(c->p, thc__scale(n, ra - 0.5f * depth));
+            if (pa) *pa = q;
+            if (pb) *pb = q;
+            return 0;
+        }
     }
     if (a && b) {
         float d = thc__distance_roads(a, ta, ax, b, tb, bx, &qa, &qb);

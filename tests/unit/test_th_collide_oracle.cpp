@@ -890,6 +890,43 @@ static void test_capsule_pair_matches_general(void)
     TH_CHECK_MSG(two > n / 8, "capsule pairs: only %d of %d manifolds have two contacts", two, n);
 }
 
+// ---------------------------------------------------------------- two circles touching, directly
+// thc_distance answers two touching circles without proxies: 0 at the contact point the general road (proxies,
+// classify, manifold) gives, also when the centres (nearly) coincide; circles a hair apart still go there.
+static void test_touching_circles_match_general(void)
+{
+    int bad = 0, touching = 0, n = COUNT(8000);
+    Rng r(9300);
+    for (int i = 0; i < n; i++) {
+        double far = i % 4 == 0 ? 4096 : 0, ra = r.range(0.01, 10), rb = r.range(0.01, 10), ang = r.range(0, 6.283);
+        /* centres from coincident to just apart: the gap runs from -(ra + rb) to 1e-3 (ra + rb) */
+        double dc = i % 9 == 0 ? r.range(0, 2e-5) : (ra + rb) * (i % 3 ? r.range(0, 1) : 1 + r.range(-1e-5, 1e-3));
+        Shape A = circle(d2(far + r.range(-1, 1), far + r.range(-1, 1)), ra);
+        Shape B = circle(dv(A.c.p) + d2(cos(ang), sin(ang)) * dc, rb);
+        thc_v2 pa, pb;
+        float got = thc_distance(A.ptr(), A.type, A.x(), B.ptr(), B.type, B.x(), &pa, &pb);
+        thc__proxy xa, xb;
+        thc_v2 o, qa, qb, nn;
+        thc__pair_proxies(A.ptr(), A.type, A.x(), B.ptr(), B.type, B.x(), &xa, &xb, &o);
+        thc__sat st;
+        double tol = 1e-5 * (ra + rb) + 4e-7 * far;
+        if (thc__classify(&xa, &xb, &st)) {   /* the general road: 0 at the manifold's contact point */
+            touching++;
+            thc_manifold m;
+            thc__manifold(&xa, &xb, o, &m);
+            if (got != 0 || m.count != 1 || len(dv(pa) - dv(m.contact_points[0])) > tol || len(dv(pb) - dv(pa)) != 0) {
+                bad++;
+                report("touching circles (general contact x, distance)", A, B, m.contact_points[0].x, got);
+            }
+        } else {   /* apart: the closest cores less the radii */
+            double want = thc__core_closest(&xa, &xb, &qa, &qb, &nn) - (double)xa.r - xb.r;
+            if (fabs(got - want) > tol) { bad++; report("circles apart (general, distance)", A, B, want, got); }
+        }
+    }
+    TH_CHECK_MSG(bad == 0, "touching circles: %d of %d differ from the general road", bad, n);
+    TH_CHECK_MSG(touching > n / 2, "touching circles: only %d of %d touch", touching, n);
+}
+
 // ---------------------------------------------------------------- distance by the direct roads
 // thc_distance answers two boxes, two capsules, a circle or a capsule and a polygon, or a box and a capsule apart
 // without proxies; the general road (proxies, closest core features) must give the same distance, and the direct
@@ -1019,6 +1056,7 @@ int main(void)
     g_prints = 0; TH_RUN(test_circle_poly_odd_polygons);
     g_prints = 0; TH_RUN(test_poly_pair_matches_general);
     g_prints = 0; TH_RUN(test_direct_distance_matches_general);
+    g_prints = 0; TH_RUN(test_touching_circles_match_general);
     g_prints = 0; TH_RUN(test_exact_sweeps_match_general);
     g_prints = 0; TH_RUN(test_toi_exact);
     g_prints = 0; TH_RUN(test_toi_point_where_b_is);              // defect 2
