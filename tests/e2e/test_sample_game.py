@@ -9,6 +9,8 @@
 - a recording replayed on the same code ends in the same state;
 - screenshots of the title, play and game-over screens have real content (UPDATE_SCREENSHOTS=1
   copies them to docs/ for the README).
+- wave 1 is fair: a scripted player who moves and fires all round (no autopilot, blind to the screen)
+  clears it alive, and one who does nothing dies in it.
 """
 import os
 import shutil
@@ -79,6 +81,36 @@ def best_score_persists_and_survives_corruption():
     rewritten = h.of("quit")[0]["game"]["best"]
     h = run("--frames", "20")
     check(rewritten > 0 and h.of("quit")[0]["game"]["best"] == rewritten, f"the rewritten save ({rewritten}) does not load")
+
+
+def human_like_script(steps):
+    """A player without the autopilot who does not watch the screen: Enter, then a slow square
+    (D, S, A, W for 1.5 s each) while the aim sweeps through the eight directions every 1/3 s, and a
+    dash every 2.8 s. Drones come from every side, so only moving and firing all round keeps them off."""
+    lines = ["60 tap ENTER"]
+    aims = [["RIGHT"], ["RIGHT", "DOWN"], ["DOWN"], ["DOWN", "LEFT"], ["LEFT"], ["LEFT", "UP"], ["UP"], ["UP", "RIGHT"]]
+    for i, t in enumerate(range(70, steps, 90)):
+        key = "DSAW"[i % 4]
+        lines += [f"{t} down {key}", f"{t + 90} up {key}"]
+    for j, t in enumerate(range(70, steps, 20)):
+        lines += [f"{t} down {k}" for k in aims[j % 8]] + [f"{t + 20} up {k}" for k in aims[j % 8]]
+    lines += [f"{t} tap SPACE" for t in range(170, steps, 170)]
+    return "".join(line + "\n" for line in sorted(lines, key=lambda line: int(line.split()[0])))
+
+
+def wave_one_is_fair():
+    """Wave 1 must not kill a player who moves and shoots (it clears the wave), and must kill one who does neither."""
+    steps = 45 * 60
+    h = run("--frames", str(steps), "--input", input_script(root, human_like_script(steps), "human.txt"))
+    died = games(h, "player_died")
+    cleared = [e for e in games(h, "wave_cleared") if e["wave"] == 1]
+    check(cleared, f"a moving, shooting player did not clear wave 1 in 45 s (died: {died})")
+    check(not died or died[0]["frame"] > cleared[0]["frame"], f"a moving, shooting player died in wave 1: {died[:1]}")
+    h = run("--frames", "1500", "--input", input_script(root, "60 tap ENTER\n", "idle.txt"))
+    died = games(h, "player_died")
+    check(died and died[0]["wave"] == 1, f"a player who does nothing survives wave 1 for 20 s: {died}")
+    print(f"  wave 1: cleared by the human-like script at {cleared[0]['frame'] / 60:.1f} s, an idle player dies at "
+          f"{died[0]['frame'] / 60:.1f} s")
 
 
 bot_result = {}
@@ -194,6 +226,7 @@ checks.case("best_score_persists_and_survives_corruption", best_score_persists_a
 checks.case("handles_survive_reload_mid_play", handles_survive_reload_mid_play)
 checks.case("replay_same_state", replay_same_state)
 checks.case("screenshots", screenshots)
+checks.case("wave_one_is_fair", wave_one_is_fair)
 if not checks.failed:
     cleanup(root)
 checks.finish()
