@@ -1521,6 +1521,118 @@ static void thc__aabb_poly(const thc_aabb *b, thc_poly *p, thc_transform *x)
     x->s = 0;
 }
 
+/* ---------------------------------------------------------------- a capsule against a polygon, directly
+   thc__manifold's steps for a segment core against a polygon core with area, in the polygon's own frame
+   (its stored vertices and normals used as they are, only the capsule's ends moved into the frame, the
+   answer turned back into the world at the end): the SAT over the segment's two faces and the polygon's,
+   the closest features by every end against every edge and every vertex against the segment (a face wins
+   a near-tie, with its own normal), the reference face and the clip. The same answers as the general path
+   up to rounding. seg_a: the capsule is shape A (the normal runs from A to B and A's face is preferred as
+   the general path does). Returns 0 for what it leaves to the general path: a capsule with no length. */
+static int thc__capsule_poly_manifold(const thc_capsule *k, const thc_poly *p, const thc_transform *f, int seg_a, thc_manifold *m)
+{
+    int n = p->count;
+    thc_v2 s0 = thc__unplace(f, k->a), s1 = thc__unplace(f, k->b), e = thc__sub(s1, s0), zero = thc__v(0, 0);
+    float l = thc__len(e), r = k->r > 0 ? k->r : 0;
+    if (!(l > 1e-12f)) return 0;
+    thc_v2 sn = thc__v(e.y / l, -e.x / l);
+    /* SAT: the polygon against the segment's faces (sn through s0, -sn through s1), the ends against the polygon's */
+    float lo = FLT_MAX, hi = -FLT_MAX, sp = -FLT_MAX;
+    int fp = 0;
+    for (int i = 0; i < n; i++) {
+        thc_v2 v = p->verts[i], nn = p->norms[i];
+        float d = thc__dot(sn, v), s = thc__minf(thc__dot(nn, s0), thc__dot(nn, s1)) - thc__dot(nn, v);
+        lo = thc__minf(lo, d);
+        hi = thc__maxf(hi, d);
+        if (s > sp) { sp = s; fp = i; }
+    }
+    float ss0 = lo - thc__dot(sn, s0), ss1 = thc__dot(sn, s1) - hi;
+    int fs = ss1 > ss0;
+    float ss = fs ? ss1 : ss0;
+    m->count = 0;
+    if (ss > r || sp > r) return 1;
+    float sa = seg_a ? ss : sp, sb = seg_a ? sp : ss, dist = 0;
+    thc_v2 segn = fs ? thc__neg(sn) : sn, pa = zero, pb = zero, nab = thc__v(1, 0);
+    if (ss > 0 || sp > 0) {   /* a face separates the cores: the closest features, A's vertices first as the brute force */
+        float ee = thc__dot(e, e), inv = 1.0f / ee, best = FLT_MAX, bu = 0;
+        int id = -1, inside = 0;
+        for (int side = 0; side < 2; side++) {
+            if (side == !seg_a) {   /* the segment's ends against each edge: id 2j + end */
+                for (int j = 0; j < n; j++) {
+                    thc_v2 v0 = p->verts[j], pe = thc__sub(p->verts[j + 1 < n ? j + 1 : 0], v0);
+                    float pee = thc__dot(pe, pe), pinv = pee > 0 ? 1.0f / pee : 0;
+                    thc__end_vs_seg(s0, v0, pe, pee, pinv, 2 * j, &best, &id, &bu, &inside);
+                    thc__end_vs_seg(s1, v0, pe, pee, pinv, 2 * j + 1, &best, &id, &bu, &inside);
+                }
+            } else {   /* each vertex against the segment: id 16 + i */
+                for (int i = 0; i < n; i++) thc__end_vs_seg(p->verts[i], s0, e, ee, inv, 16 + i, &best, &id, &bu, &inside);
+            }
+        }
+        thc_v2 qs, qp, fn;
+        if (id < 16) {
+            int j = id >> 1;
+            thc_v2 v0 = p->verts[j], v1 = p->verts[j + 1 < n ? j + 1 : 0];
+            qs = id & 1 ? s1 : s0;
+            qp = inside ? thc__add(v0, thc__scale(thc__sub(v1, v0), bu)) : bu <= 0 ? v0 : v1;
+            fn = p->norms[j];
+        } else {
+            qp = p->verts[id - 16];
+            qs = inside ? thc__add(s0, thc__scale(e, bu)) : bu <= 0 ? s0 : s1;
+            fn = sn;
+        }
+        pa = seg_a ? qs : qp;
+        pb = seg_a ? qp : qs;
+        thc_v2 d = thc__sub(pb, pa);
+        dist = sqrtf(thc__dot(d, d));
+        if (inside) nab = thc__dot(fn, d) >= 0 ? fn : thc__neg(fn);   /* the edge's own normal, from a to b */
+        else if (dist > 0) nab = thc__scale(d, 1.0f / dist);
+        if (dist > r) return 1;
+    }
+    int apart = dist > THC__APART, flip;
+    if (apart) {   /* cores apart: the closest features give the normal; a face lined up with it gives two points */
+        thc_v2 nfa = seg_a ? segn : p->norms[fp], nfb = seg_a ? p->norms[fp] : segn;
+        if (thc__dot(nfa, nab) >= 0.9999f) flip = 0;
+        else if (-thc__dot(nfb, nab) >= 0.9999f) flip = 1;
+        else { thc__apart_contact(pa, pb, nab, dist, seg_a ? r : 0, seg_a ? 0 : r, zero, m); goto world; }
+    } else {
+        flip = sb > sa + THC__BIAS_ABS + THC__BIAS_REL * fabsf(sa);   /* A's face unless B's is clearly better */
+    }
+    {
+        thc_v2 v1, v2, nref, deep, w[2];
+        float rr, ri;
+        int ref_seg = seg_a ^ flip;
+        if (ref_seg) {   /* the segment's face against the polygon's most anti-parallel face */
+            v1 = fs ? s1 : s0; v2 = fs ? s0 : s1; nref = segn; rr = r; ri = 0;
+        } else {
+            v1 = p->verts[fp]; v2 = p->verts[fp + 1 < n ? fp + 1 : 0]; nref = p->norms[fp]; rr = 0; ri = r;
+        }
+        thc_v2 nd = nref, pd = v1;
+        if (apart) { nd = flip ? thc__neg(nab) : nab; pd = flip ? pb : pa; }
+        if (ref_seg) {
+            int kf = 0, kd = 0;
+            float lo_n = FLT_MAX, lo_d = FLT_MAX;
+            for (int j = 0; j < n; j++) {
+                float dn = thc__dot(nref, p->norms[j]), dd = thc__dot(nd, p->verts[j]);
+                if (dn < lo_n) { lo_n = dn; kf = j; }
+                if (dd < lo_d) { lo_d = dd; kd = j; }
+            }
+            deep = p->verts[kd];
+            w[0] = p->verts[kf];
+            w[1] = p->verts[kf + 1 < n ? kf + 1 : 0];
+        } else {
+            int kk = thc__dot(nref, sn) > 0;   /* the more anti-parallel of the segment's two faces */
+            deep = thc__dot(nd, s1) < thc__dot(nd, s0) ? s1 : s0;
+            w[0] = kk ? s1 : s0;
+            w[1] = kk ? s0 : s1;
+        }
+        thc__contacts(v1, v2, nref, nd, pd, w, 2, deep, rr, ri, flip ? thc__neg(nd) : nd, zero, m);
+    }
+world:
+    for (int i = 0; i < m->count; i++) m->contact_points[i] = thc__place(f, m->contact_points[i]);
+    m->n = thc__rot(f, m->n);
+    return 1;
+}
+
 static THC__NOINLINE int thc__overlap_general(const void *a, thc_type ta, const thc_transform *ax, const void *b, thc_type tb,
                                               const thc_transform *bx)
 {
@@ -1639,6 +1751,20 @@ static THC__NOINLINE void thc__collide_other(const void *a, thc_type ta, const t
         thc_transform bxf;
         thc__aabb_poly((const thc_aabb *)b, &box, &bxf);
         if (thc__poly_poly((const thc_poly *)a, ax, &box, &bxf, m) >= 0) return;
+        break;
+    }
+    case THC__PAIR(THC_CAPSULE, THC_POLY):
+        if (bx && !thc__poly_flat((const thc_poly *)b) && thc__capsule_poly_manifold((const thc_capsule *)a, (const thc_poly *)b, bx, 1, m)) return;
+        break;
+    case THC__PAIR(THC_POLY, THC_CAPSULE):
+        if (ax && !thc__poly_flat((const thc_poly *)a) && thc__capsule_poly_manifold((const thc_capsule *)b, (const thc_poly *)a, ax, 0, m)) return;
+        break;
+    case THC__PAIR(THC_AABB, THC_CAPSULE): case THC__PAIR(THC_CAPSULE, THC_AABB): {   /* a box is a polygon at its min corner */
+        int box_a = ta == THC_AABB;
+        thc_poly box;
+        thc_transform bxf;
+        thc__aabb_poly((const thc_aabb *)(box_a ? a : b), &box, &bxf);
+        if (thc__capsule_poly_manifold((const thc_capsule *)(box_a ? b : a), &box, &bxf, !box_a, m)) return;
         break;
     }
     default: break;

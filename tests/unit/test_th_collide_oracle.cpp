@@ -927,6 +927,87 @@ static void test_touching_circles_match_general(void)
     TH_CHECK_MSG(touching > n / 2, "touching circles: only %d of %d touch", touching, n);
 }
 
+// ---------------------------------------------------------------- a capsule against a polygon or a box, directly
+// The direct road against the general one, both ways, as direct_differs does, except where either answer is
+// right: contacts no deeper than tol (touching, where rounding keeps or drops a point at depth 0) are left out
+// of the comparison, and two normals may differ when their depths tie within tol (a capsule inside a nearly
+// symmetric polygon; the oracle checks the direct road's depth and normal).
+static int capsule_poly_differs(const Shape &A, const Shape &B, double size, double far, const char *what)
+{
+    double tol = 1e-4 * size + 4e-7 * fabs(far);
+    int bad = 0;
+    for (int way = 0; way < 2; way++) {
+        const Shape &P = way ? B : A, &Q = way ? A : B;
+        thc_manifold fast, slow = general_manifold(P, Q);
+        thc_collide(P.ptr(), P.type, P.x(), Q.ptr(), Q.type, Q.x(), &fast);
+        D2 pf[2], pg[2];
+        double df[2], dg[2], mf = 0, mg = 0;
+        int nf = 0, ng = 0;
+        for (int k = 0; k < fast.count; k++) if (fast.depths[k] > tol) { pf[nf] = dv(fast.contact_points[k]); mf = std::max(mf, df[nf++] = fast.depths[k]); }
+        for (int k = 0; k < slow.count; k++) if (slow.depths[k] > tol) { pg[ng] = dv(slow.contact_points[k]); mg = std::max(mg, dg[ng++] = slow.depths[k]); }
+        bool same = nf == ng;
+        if (same && nf && len(dv(fast.n) - dv(slow.n)) > 1e-4) same = fabs(mf - mg) <= tol;   /* a tie, else wrong */
+        else for (int k = 0; same && k < nf; k++) same = fabs(df[k] - dg[k]) <= tol && len(pf[k] - pg[k]) <= tol;
+        if (!same) { bad++; report(what, P, Q, fast.count, slow.count); }
+    }
+    return bad;
+}
+
+// thc_collide answers a capsule against a polygon (or a box, a polygon at its min corner) in the polygon's own
+// frame; the general proxy road must give the same manifold, and both the oracle's depth and normal. Cases:
+// random placement, a capsule lying nearly parallel to a face (touching exactly, a little apart or overlapping),
+// deep (through the middle), a small capsule inside the polygon; at pixel scale, at 10 units and at +-1e5.
+static void test_capsule_poly_matches_general(void)
+{
+    int bad = 0, bad_oracle = 0, two = 0, direct = 0, n = COUNT(6000);
+    Rng r(9400);
+    for (int i = 0; i < n; i++) {
+        int kind = i % 5;
+        double size = i % 3 == 0 ? r.range(0.3, 3) : 10, far = (i / 5) % 5 == 0 ? ((i / 25) % 2 ? 1e5 : -1e5) : 0;
+        thc_type pt = (i / 2) % 3 == 0 ? THC_AABB : THC_POLY;
+        Shape P = random_shape(r, pt, far + r.range(-1, 1), far + r.range(-1, 1), size), K;
+        D2 core[THC_MAX_POLY_VERTS], mid = d2(0, 0);
+        double pr;
+        int nc = shape_core(P, core, &pr);
+        for (int j = 0; j < nc; j++) mid = mid + core[j] * (1.0 / nc);
+        double rk = r.range(0.05, 0.5) * size;
+        if (kind == 0) {   // random placement
+            K = random_shape(r, THC_CAPSULE, far + r.range(-2 * size, 2 * size), far + r.range(-2 * size, 2 * size), size);
+        } else if (kind <= 2) {   // nearly parallel to a face (up to ~0.6 degrees): touching exactly, or a little apart or in
+            int f = (int)(r.u32() % nc);
+            D2 v0 = core[f], v1 = core[(f + 1) % nc], e = v1 - v0, t = e * (1.0 / len(e)), nrm = d2(t.y, -t.x);
+            double eps = r.range(0, 1e-2) * (r.u32() & 1 ? 1 : -1), L = r.range(0.3, 1.5) * len(e);
+            D2 dk = d2(t.x * cos(eps) - t.y * sin(eps), t.x * sin(eps) + t.y * cos(eps));
+            double gap = kind == 1 ? 0 : r.range(-0.3, 0.05) * rk;
+            D2 c0 = v0 + e * r.range(-0.3, 1.0) + nrm * (rk + gap);
+            D2 c1 = c0 + dk * L;
+            if (r.u32() & 1) std::swap(c0, c1);
+            K = capsule(c0, c1, rk);
+        } else if (kind == 3) {   // deep: through the middle at any angle
+            double a = r.range(0, 6.2831853), l = r.range(0.2, 1.5) * size;
+            D2 c = mid + d2(r.range(-0.2, 0.2), r.range(-0.2, 0.2)) * size, d = d2(cos(a), sin(a)) * l;
+            K = capsule(c - d, c + d, rk);
+        } else {   // small, inside the polygon (or nearly)
+            double a = r.range(0, 6.2831853), l = r.range(0.01, 0.15) * size;
+            D2 d = d2(cos(a), sin(a)) * l;
+            K = capsule(mid - d, mid + d, r.range(0.01, 0.1) * size);
+        }
+        bad += capsule_poly_differs(K, P, size, far, "capsule-polygon: direct path differs (count fast, count general)");
+        bad_oracle += check_rest(K, P, "capsule-polygon") + check_rest(P, K, "polygon-capsule");
+        thc_manifold m;
+        thc_collide(K.ptr(), K.type, K.x(), P.ptr(), P.type, P.x(), &m);
+        two += m.count == 2;
+        if (pt == THC_POLY) {   // the direct road answers (else the comparison above would only test the general one)
+            thc_manifold d;
+            direct += thc__capsule_poly_manifold(&K.k, &P.p, &P.xf, 1, &d) && d.count == m.count;
+        }
+    }
+    TH_CHECK_MSG(bad == 0, "capsule-polygon: %d of %d differ from the general path", bad, 2 * n);
+    TH_CHECK_MSG(bad_oracle == 0, "capsule-polygon: %d of %d wrong against the oracle", bad_oracle, 2 * n);
+    TH_CHECK_MSG(two > n / 8, "capsule-polygon: only %d of %d manifolds have two contacts", two, n);
+    TH_CHECK_MSG(direct > n / 2, "capsule-polygon: the direct road answered only %d of %d", direct, n);
+}
+
 // ---------------------------------------------------------------- distance by the direct roads
 // thc_distance answers two boxes, two capsules, a circle or a capsule and a polygon, or a box and a capsule apart
 // without proxies; the general road (proxies, closest core features) must give the same distance, and the direct
@@ -1053,6 +1134,7 @@ int main(void)
     g_prints = 0; TH_RUN(test_direct_paths_match_general);
     g_prints = 0; TH_RUN(test_gjk_closest_matches_brute_force);
     g_prints = 0; TH_RUN(test_capsule_pair_matches_general);
+    g_prints = 0; TH_RUN(test_capsule_poly_matches_general);
     g_prints = 0; TH_RUN(test_circle_poly_odd_polygons);
     g_prints = 0; TH_RUN(test_poly_pair_matches_general);
     g_prints = 0; TH_RUN(test_direct_distance_matches_general);
