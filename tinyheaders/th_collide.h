@@ -47,10 +47,12 @@
      counts inside. Two capsules, and a circle against a capsule or a polygon, take direct roads to the
      same manifolds: the capsule pair is the steps above written out for two segments; a circle outside
      a polygon is closest to the face of greatest separation (or the next face past its end), worked in
-     the polygon's frame, and the polygon's area is looked at only where the normals barely turn. The
-     any-pair entry points switch on the pair and answer circle/box pairs inline. Everything is computed
-     in a frame centred on one of the shapes (A, or the polygon whose frame is used), so shapes around
-     (100000, 100000) give the same answers as at the origin.
+     the polygon's frame, and the polygon's area is looked at only where the normals barely turn; a
+     capsule against a polygon (or a box, a polygon at its min corner) is the steps above written out for
+     a segment against a polygon in the polygon's frame. The any-pair entry points switch on the pair and
+     answer circle/box pairs inline. Everything is computed in a frame centred on one of the shapes (A, or
+     the polygon whose frame is used), so shapes around (100000, 100000) give the same answers as at the
+     origin.
 
    USE
      #define TH_COLLIDE_IMPLEMENTATION in exactly one C or C++ file before including it.
