@@ -371,6 +371,17 @@ cmd_test() {
     for src in "$ROOT"/tests/unit/test_*.cpp "$ROOT"/tests/unit/test_*.c; do
         [ -e "$src" ] && selected "$src" && build_and_run_unit normal "$src"
     done
+    # The C++ benchmarks are not run here, but they must still build: ./build.sh bench is an entry point too.
+    for src in "$ROOT"/tests/bench/bench_*.cpp; do
+        [ -e "$src" ] && selected "$src" || continue
+        local bname; bname="bench-build-$(basename "$src" .cpp)"
+        mkdir -p "$B/tests/bench-build"
+        if bench_compile "$src" "$B/tests/bench-build/$(basename "$src" .cpp)" -O0 > "$B/tests/logs/$bname.log" 2>&1; then
+            echo "1 passed, 0 failed" >> "$B/tests/logs/$bname.log"; record_result "$bname" "$B/tests/logs/$bname.log" 0
+        else
+            echo "0 passed, 1 failed" >> "$B/tests/logs/$bname.log"; record_result "$bname" "$B/tests/logs/$bname.log" 1
+        fi
+    done
     for src in "$ROOT"/tests/e2e/test_*.py; do
         [ -e "$src" ] && selected "$src" || continue
         # a hung scenario is killed and counted as a failure (hostlib kills the hosts it started)
@@ -848,6 +859,16 @@ cmd_dist_windows() {
 
 # ---------------------------------------------------------------- benchmarks
 # Each benchmark prints one flat JSON object on its last line; they are merged into build/bench.json.
+bench_compile() {  # src out optimization: a C++ benchmark built as ./build.sh bench builds it
+    local name flags; name="$(basename "$1" .cpp)"
+    # the flags the host and tinyheaders.o ship with (-O2, no -march=native): the numbers are what a user gets;
+    # the collision benchmark with exactly the game's (game_flags + -O2, as game/tinyheaders.o is built)
+    flags="$COMMON_FLAGS $3 -DNDEBUG"
+    [ "$name" = bench_collide ] && flags="$(game_flags g++) $3"
+    # shellcheck disable=SC2046,SC2086
+    g++ $flags -I/usr/include/stb $(sdl2-config --cflags) "$1" -o "$2" $HOST_LIBS
+}
+
 cmd_bench() {
     cmd_deps || exit 1
     cmd_build || exit 1
@@ -856,12 +877,7 @@ cmd_bench() {
     for src in "$ROOT"/tests/bench/bench_*.cpp; do
         [ -e "$src" ] && selected "$src" || continue
         name="$(basename "$src" .cpp)"; out="$B/bench/$name"
-        # the flags the host and tinyheaders.o ship with (-O2, no -march=native): the numbers are what a user gets;
-        # the collision benchmark with exactly the game's (game_flags + -O2, as game/tinyheaders.o is built)
-        local flags="$COMMON_FLAGS -O2 -DNDEBUG"
-        [ "$name" = bench_collide ] && flags="$(game_flags g++) -O2"
-        # shellcheck disable=SC2046,SC2086
-        g++ $flags -I/usr/include/stb $(sdl2-config --cflags) "$src" -o "$out" $HOST_LIBS || exit 1
+        bench_compile "$src" "$out" -O2 || exit 1
         say "bench: $name"
         "$out" > "$B/bench/$name.out" || { say "bench: $name failed"; exit 1; }
         parts+=("$B/bench/$name.out")

@@ -9,12 +9,15 @@
 #include "render.cpp"
 #include "assets.cpp"
 #include "font.cpp"
+#include "notice.cpp"
+#include "archive.cpp"
 #include "os_posix.cpp"
 #include "os_common.cpp"
 
 #include <time.h>
 
 static std::string g_root;
+PlatformAPI g_pf;   /* the host's service table, which notice.cpp draws through */
 
 void host_log(int level, const char *fmt, ...)
 {
