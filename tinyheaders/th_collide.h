@@ -645,7 +645,7 @@ static float thc__core_closest_gjk(const thc__proxy *a, const thc__proxy *b, thc
    normal when a vertex is closest to the inside of an edge, the direction between the points only when two
    vertices are closest. A direction taken from two nearly equal points carries their rounding error
    magnified by 1/distance; a face normal carries none, and it is the exact answer for vertex-face pairs. */
-static float thc__core_closest(const thc__proxy *a, const thc__proxy *b, thc_v2 *pa, thc_v2 *pb, thc_v2 *n)
+THC__INLINE float thc__core_closest_body(const thc__proxy *a, const thc__proxy *b, thc_v2 *pa, thc_v2 *pb, thc_v2 *n)
 {
     *n = thc__v(1, 0);
     if (a->count == 2 && b->count == 2) {   /* two segments that cross touch */
@@ -713,6 +713,14 @@ static float thc__core_closest(const thc__proxy *a, const thc__proxy *b, thc_v2 
         *n = thc__scale(d, 1.0f / dist);
     }
     return dist;
+}
+
+/* Two segments (the capsule pairs, every TOI step of theirs) get a copy of the body with the counts known, so
+   the loops unroll; the answer is the same code's. */
+static float thc__core_closest(const thc__proxy *a, const thc__proxy *b, thc_v2 *pa, thc_v2 *pb, thc_v2 *n)
+{
+    if (a->count == 2 && b->count == 2) return thc__core_closest_body(a, b, pa, pb, n);
+    return thc__core_closest_body(a, b, pa, pb, n);
 }
 
 /* Separation of b from a along the unit axis n (a's support pushed by shift), less the radii, in double:
