@@ -37,7 +37,9 @@
      separating axis (see the comment at thc_toi), so grazing shots at long walls neither miss nor sink.
      thc_distance and thc_toi find those features with GJK (warm-started from step to step in thc_toi) and
      keep GJK's pair only when the exact separation along its normal proves it closest, else the brute
-     force decides. Two boxes sweep exactly (slabs) and a circle is cast as a ray against the other shape
+     force decides. A step that lands within the tolerance ends on the vertex-edge pair it was taken
+     from, moved to the new time, when that pair still projects inside the edge and meets the separation
+     along its normal there (proven closest the same way), without another search. Two boxes sweep exactly (slabs) and a circle is cast as a ray against the other shape
      grown by its radius, both stopping half the tolerance short of the touch; box-box, box-capsule,
      capsule-capsule, circle-polygon and capsule-polygon distances have direct roads, and thc_distance's
      general road works in a polygon's own frame (that polygon as stored, the other shape moved into it).
@@ -645,9 +647,10 @@ static float thc__core_closest_gjk(const thc__proxy *a, const thc__proxy *b, thc
    normal when a vertex is closest to the inside of an edge, the direction between the points only when two
    vertices are closest. A direction taken from two nearly equal points carries their rounding error
    magnified by 1/distance; a face normal carries none, and it is the exact answer for vertex-face pairs. */
-THC__INLINE float thc__core_closest_body(const thc__proxy *a, const thc__proxy *b, thc_v2 *pa, thc_v2 *pb, thc_v2 *n)
+THC__INLINE float thc__core_closest_body(const thc__proxy *a, const thc__proxy *b, thc_v2 *pa, thc_v2 *pb, thc_v2 *n, int *feat)
 {
     *n = thc__v(1, 0);
+    if (feat) feat[0] = 0;
     if (a->count == 2 && b->count == 2) {   /* two segments that cross touch */
         thc_v2 d1 = thc__sub(a->v[1], a->v[0]), d2 = thc__sub(b->v[1], b->v[0]), w = thc__sub(b->v[0], a->v[0]);
         float x = thc__cross(d1, d2);
@@ -700,6 +703,7 @@ THC__INLINE float thc__core_closest_body(const thc__proxy *a, const thc__proxy *
         thc_v2 q = kind ? thc__add(e0, thc__scale(thc__sub(e1, e0), bu)) : bu <= 0 ? e0 : e1;
         if (bside) { *pa = q; *pb = pv->v[bi]; } else { *pa = pv->v[bi]; *pb = q; }
         fi = bj;
+        if (feat) { feat[0] = kind; feat[1] = bj; feat[2] = bi; }
         thc_v2 dq = thc__sub(*pb, *pa);
         best = thc__dot(dq, dq);   /* from the points themselves, as before */
     }
@@ -716,11 +720,19 @@ THC__INLINE float thc__core_closest_body(const thc__proxy *a, const thc__proxy *
 }
 
 /* Two segments (the capsule pairs, every TOI step of theirs) get a copy of the body with the counts known, so
-   the loops unroll; the answer is the same code's. */
+   the loops unroll; the answer is the same code's. feat (or NULL): the deciding pair when a vertex (feat[2]) is
+   closest to the inside of an edge (feat[1]): feat[0] 1 for a's vertex and b's edge, 2 for b's vertex and
+   a's edge, else 0. */
+static float thc__core_closest_feat(const thc__proxy *a, const thc__proxy *b, thc_v2 *pa, thc_v2 *pb, thc_v2 *n, int *feat)
+{
+    if (a->count == 2 && b->count == 2) return thc__core_closest_body(a, b, pa, pb, n, feat);
+    return thc__core_closest_body(a, b, pa, pb, n, feat);
+}
+
 static float thc__core_closest(const thc__proxy *a, const thc__proxy *b, thc_v2 *pa, thc_v2 *pb, thc_v2 *n)
 {
-    if (a->count == 2 && b->count == 2) return thc__core_closest_body(a, b, pa, pb, n);
-    return thc__core_closest_body(a, b, pa, pb, n);
+    if (a->count == 2 && b->count == 2) return thc__core_closest_body(a, b, pa, pb, n, NULL);
+    return thc__core_closest_body(a, b, pa, pb, n, NULL);
 }
 
 /* Separation of b from a along the unit axis n (a's support pushed by shift), less the radii, in double:
@@ -750,10 +762,12 @@ static double thc__axis_sep(const thc__proxy *a, thc_v2 shift, const thc__proxy 
    and when sep(n) reaches d (to rounding) the pair is the closest one. Otherwise (a rare ill-conditioned
    simplex) the brute force decides. *sep returns the exact separation along n (thc__axis_sep) either way. */
 #define THC__GJK_PAIRS 12   /* vertex-edge pairs (count x count) from which GJK beats the brute force */
-typedef struct thc__gjk_cache { int n; unsigned char ia[2], ib[2]; } thc__gjk_cache;
+/* n, ia, ib: the simplex of the last answer; kind, fi, fv: its deciding pair when it was a vertex (fv) inside an
+   edge (fi) and proven (kind 1: a's vertex, b's edge; 2: b's vertex, a's edge), else kind 0 */
+typedef struct thc__gjk_cache { int n; unsigned char ia[2], ib[2]; int kind, fi, fv; } thc__gjk_cache;
 
 static float thc__edge_test(const thc__proxy *pv, int vi, const thc__proxy *pe, int e, int side, float best, int *kind, int *fi,
-                            thc_v2 *pa, thc_v2 *pb)
+                            int *fv, thc_v2 *pa, thc_v2 *pb)
 {
     thc_v2 v = pv->v[vi], e0 = pe->v[e], ev = thc__sub(pe->v[e + 1 < pe->count ? e + 1 : 0], e0), w = thc__sub(v, e0);
     float ee = thc__dot(ev, ev), u = thc__dot(w, ev);
@@ -761,7 +775,7 @@ static float thc__edge_test(const thc__proxy *pv, int vi, const thc__proxy *pe, 
     thc_v2 q = inside ? thc__add(e0, thc__scale(ev, u / ee)) : u <= 0 ? e0 : thc__add(e0, ev), dv = thc__sub(v, q);
     float dd = thc__dot(dv, dv);
     if (dd < best || (inside && dd <= best * (1 + 1e-5f))) {
-        best = dd; *kind = inside ? (side ? 2 : 1) : 0; *fi = e;
+        best = dd; *kind = inside ? (side ? 2 : 1) : 0; *fi = e; *fv = vi;
         if (side) { *pa = q; *pb = v; } else { *pa = v; *pb = q; }
     }
     return best;
@@ -822,15 +836,15 @@ static float thc__closest_checked(const thc__proxy *a, thc_v2 shift, const thc__
             for (int i = 0; i < nea; i++) { int e1 = ea[i] + 1 < a->count ? ea[i] + 1 : 0; am.v[ea[i]] = thc__add(a->v[ea[i]], shift); am.v[e1] = thc__add(a->v[e1], shift); }
         thc_v2 dv = thc__sub(b->v[ib0], am.v[ia0]);
         float best = thc__dot(dv, dv);
-        int kind = 0, fi = 0;
+        int kind = 0, fi = 0, fv = 0;
         *pa = am.v[ia0]; *pb = b->v[ib0];
-        if (vf == 1) best = thc__edge_test(&am, ia0, b, eb[0], 0, best, &kind, &fi, pa, pb);
-        else if (vf == 2) best = thc__edge_test(b, ib0, &am, ea[0], 1, best, &kind, &fi, pa, pb);
+        if (vf == 1) best = thc__edge_test(&am, ia0, b, eb[0], 0, best, &kind, &fi, &fv, pa, pb);
+        else if (vf == 2) best = thc__edge_test(b, ib0, &am, ea[0], 1, best, &kind, &fi, &fv, pa, pb);
         else for (int c = 0; c < 2; c++) {
             int va = c ? ia1 : ia0, vb = c ? ib1 : ib0;
             if (c && va == ia0 && vb == ib0) break;
-            if (!c || va != ia0) for (int i = 0; i < neb; i++) best = thc__edge_test(&am, va, b, eb[i], 0, best, &kind, &fi, pa, pb);
-            if (!c || vb != ib0) for (int i = 0; i < nea; i++) best = thc__edge_test(b, vb, &am, ea[i], 1, best, &kind, &fi, pa, pb);
+            if (!c || va != ia0) for (int i = 0; i < neb; i++) best = thc__edge_test(&am, va, b, eb[i], 0, best, &kind, &fi, &fv, pa, pb);
+            if (!c || vb != ib0) for (int i = 0; i < nea; i++) best = thc__edge_test(b, vb, &am, ea[i], 1, best, &kind, &fi, &fv, pa, pb);
         }
         thc_v2 dq = thc__sub(*pb, *pa);
         d = sqrtf(thc__dot(dq, dq));
@@ -843,10 +857,13 @@ static float thc__closest_checked(const thc__proxy *a, thc_v2 shift, const thc__
         if (d > 0) {
             *sep = thc__axis_sep(a, shift, b, *n);
             float m = thc__maxf(thc__maxf(fabsf(pa->x), fabsf(pa->y)), thc__maxf(fabsf(pb->x), fabsf(pb->y)));
-            if (*sep + (a->r + b->r) >= d - 1e-6 * (m + d)) return d;   /* proven closest (to rounding) */
+            if (*sep + (a->r + b->r) >= d - 1e-6 * (m + d)) {   /* proven closest (to rounding) */
+                if (cache) { cache->kind = kind; cache->fi = fi; cache->fv = fv; }
+                return d;
+            }
         }
     }
-    if (cache) cache->n = 0;
+    if (cache) cache->n = cache->kind = 0;
     if (inside && a->count * b->count >= 12) {   /* what thc__core_closest answers for overlapping cores */
         *pa = *pb = thc__add(a->v[0], shift);
         *n = thc__v(1, 0);
@@ -2593,8 +2610,8 @@ thc_toi_result thc_toi(const void *a, thc_type ta, const thc_transform *ax, thc_
     return r;
 }
 
-static void thc__toi_general(const void *a, thc_type ta, const thc_transform *ax, thc_v2 va,
-                             const void *b, thc_type tb, const thc_transform *bx, thc_v2 vb, thc_toi_result *res)
+static void thc__toi_advance(const void *a, thc_type ta, const thc_transform *ax, thc_v2 va,
+                             const void *b, thc_type tb, const thc_transform *bx, thc_v2 vb, thc_toi_result *res, int settle)
 {
     /* Conservative advancement in B's frame (A moves by v = va - vb, B stands still), with a step that is
        safe by construction. At time t let n be the deciding features' normal (thc__core_closest: a face
@@ -2615,7 +2632,7 @@ static void thc__toi_general(const void *a, thc_type ta, const thc_transform *ax
     double speed = sqrt((double)v.x * v.x + (double)v.y * v.y), t = 0, tol = THC_TOLERANCE;
     float r = pa.r + pb.r;
     thc__gjk_cache cache;   /* the simplex of one step starts the next: one or two GJK iterations per step */
-    cache.n = 0;
+    cache.n = cache.kind = 0;
     int gjk = pa.count * pb.count >= THC__GJK_PAIRS;   /* fewer vertex-edge pairs: the brute force on a moved copy is cheapest */
     thc__proxy moved;
     if (!gjk) moved = pa;
@@ -2627,8 +2644,10 @@ static void thc__toi_general(const void *a, thc_type ta, const thc_transform *ax
         if (gjk) d = thc__closest_checked(&pa, shift, &pb, &cache, &qa, &qb, &n, &sep);
         else {
             for (int i = 0; i < pa.count; i++) moved.v[i] = thc__add(pa.v[i], shift);
-            d = thc__core_closest(&moved, &pb, &qa, &qb, &n);
+            int feat[3] = { 0, 0, 0 };
+            d = thc__core_closest_feat(&moved, &pb, &qa, &qb, &n, feat);
             sep = thc__axis_sep(&pa, shift, &pb, n);
+            cache.kind = feat[0]; cache.fi = feat[1]; cache.fv = feat[2];
         }
         double gap = (double)d - r;
         thc__sat st;
@@ -2662,8 +2681,46 @@ static void thc__toi_general(const void *a, thc_type ta, const thc_transform *ax
         if (!(step > 0)) break;
         t += step;
         if (t > 1) break;
+        if (settle && cache.kind) {
+            /* The vertex-edge pair just proven closest, at the new time: when the vertex still projects inside
+               the edge and the pair's distance meets the separation along the same normal there (the old one
+               less what the move closed along n, exact since A only translates), the pair is still the closest,
+               as the next step's GJK would prove it: when it is within the tolerance this is the hit, with that
+               step's very points and normal, and the step that only confirms the touch is saved. */
+            thc_v2 s1 = thc__v((float)(v.x * t), (float)(v.y * t)), z = thc__v(0, 0);
+            int k = cache.kind, e = cache.fi;
+            const thc__proxy *pv = k == 1 ? &pa : &pb, *pe = k == 1 ? &pb : &pa;
+            thc_v2 sv = k == 1 ? s1 : z, se = k == 1 ? z : s1;
+            thc_v2 p = thc__add(pv->v[cache.fv], sv), e0 = thc__add(pe->v[e], se);
+            thc_v2 ev = thc__sub(thc__add(pe->v[e + 1 < pe->count ? e + 1 : 0], se), e0), w = thc__sub(p, e0);
+            float ee = thc__dot(ev, ev), u = thc__dot(w, ev);
+            if (u > 0 && u < ee) {
+                thc_v2 q = thc__add(e0, thc__scale(ev, u / ee));
+                thc_v2 qa1 = k == 1 ? p : q, qb1 = k == 1 ? q : p, dq = thc__sub(qb1, qa1);
+                float d1 = sqrtf(thc__dot(dq, dq));
+                thc_v2 fn = k == 1 ? thc__neg(pb.n[e]) : pa.n[e];
+                fn = thc__dot(fn, dq) >= 0 ? fn : thc__neg(fn);
+                double sep1 = sep - ((double)n.x * ((double)s1.x - shift.x) + (double)n.y * ((double)s1.y - shift.y));
+                float m = thc__maxf(thc__maxf(fabsf(qa1.x), fabsf(qa1.y)), thc__maxf(fabsf(qb1.x), fabsf(qb1.y)));
+                if (d1 > 0 && fn.x == n.x && fn.y == n.y && sep1 + r >= d1 - 1e-6 * (m + d1) && (double)d1 - r <= tol) {
+                    res->hit = 1;
+                    res->t = (float)t;
+                    res->n = thc__neg(n);
+                    res->p = thc__add(thc__add(o, thc__sub(qb1, thc__scale(n, pb.r))), thc__scale(vb, (float)t));
+                    break;
+                }
+            }
+        }
     }
     return;
+}
+
+/* thc_toi's general road: conservative advancement, the touch taken from the last step's proven pair when it
+   still holds (thc__toi_advance with settle 0 runs GJK at every step, the reference the tests compare with) */
+static void thc__toi_general(const void *a, thc_type ta, const thc_transform *ax, thc_v2 va,
+                             const void *b, thc_type tb, const thc_transform *bx, thc_v2 vb, thc_toi_result *res)
+{
+    thc__toi_advance(a, ta, ax, va, b, tb, bx, vb, res, 1);
 }
 
 /* ---------------------------------------------------------------- pixel masks */

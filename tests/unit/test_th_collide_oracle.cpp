@@ -1124,6 +1124,46 @@ static void test_exact_sweeps_match_general(void)
     }
 }
 
+// ---------------------------------------------------------------- TOI's touch taken from the last step's proven pair
+// thc_toi's general road ends on the vertex-edge pair its last step proved closest, moved to the new time, when
+// that pair still projects inside the edge and meets the separation along its normal there, instead of running
+// GJK (or the brute force) once more to confirm the touch. The reference runs the closest features at every
+// step (thc__toi_advance with settle 0). They must agree on hit, time and normal; the point may differ only
+// where two parallel edges tie (then both points lie on both shapes at the touch, which the oracle checks).
+static void test_toi_settled_touch_matches_stepping(void)
+{
+    const thc_type pairs[7][2] = { { THC_POLY, THC_POLY }, { THC_AABB, THC_POLY }, { THC_POLY, THC_AABB }, { THC_CAPSULE, THC_POLY },
+                                   { THC_POLY, THC_CAPSULE }, { THC_AABB, THC_CAPSULE }, { THC_CAPSULE, THC_CAPSULE } };
+    for (int pi = 0; pi < 7; pi++) {
+        int bad = 0, hits = 0, moved_point = 0, n = COUNT(3000);
+        TOICheck c = { 0, 0, 0, 0 };
+        Rng r(9700 + pi);
+        for (int i = 0; i < n; i++) {
+            double size = i % 3 == 0 ? 1.5 : i % 3 == 1 ? 10 : r.range(0.3, 3), far = i % 5 == 0 ? 4096 : 0;
+            Shape A = random_shape(r, pairs[pi][0], far + r.range(-50, 50), far + r.range(-50, 50), size);
+            Shape B = random_shape(r, pairs[pi][1], far + r.range(-5, 5), far + r.range(-5, 5), size);
+            thc_v2 vb = i % 3 ? V(r.range(-30, 30), r.range(-30, 30)) : V(0, 0);
+            D2 aim = dv(thc_shape_aabb(B.ptr(), B.type, B.x()).min) - dv(thc_shape_aabb(A.ptr(), A.type, A.x()).min);
+            double k = r.range(0.8, 2.5);
+            thc_v2 va = V((float)(aim.x * k + r.range(-15, 15)) + vb.x, (float)(aim.y * k + r.range(-15, 15)) + vb.y);
+            if (i % 4 == 0) va = V(i % 8 ? va.x : vb.x, i % 8 ? vb.y : va.y);   /* along one axis only */
+            thc_toi_result f, g;
+            thc__toi_general(A.ptr(), A.type, A.x(), va, B.ptr(), B.type, B.x(), vb, &f);
+            thc__toi_advance(A.ptr(), A.type, A.x(), va, B.ptr(), B.type, B.x(), vb, &g, 0);
+            hits += f.hit;
+            bool same = f.hit == g.hit && (!f.hit || (f.t == g.t && len(dv(f.n) - dv(g.n)) <= 1e-6));
+            if (!same) { bad++; report("settled touch differs from stepping (t stepping, t settled)", A, B, g.hit ? g.t : -1, f.hit ? f.t : -1); }
+            if (same && f.hit && len(dv(f.p) - dv(g.p)) > 1e-4 * (1 + far)) moved_point++;
+            check_toi(A, va, B, vb, &c, true, true);
+        }
+        const char *na = type_name(pairs[pi][0]), *nb = type_name(pairs[pi][1]);
+        TH_CHECK_MSG(bad == 0, "%s-%s toi: %d of %d settled touches differ from stepping", na, nb, bad, n);
+        TH_CHECK_MSG(moved_point <= n / 50, "%s-%s toi: %d of %d touch points differ from stepping", na, nb, moved_point, n);
+        TH_CHECK_MSG(c.bad_t + c.bad_point + c.bad_normal == 0, "%s-%s toi against the oracle: %d wrong t, %d points, %d normals", na, nb, c.bad_t, c.bad_point, c.bad_normal);
+        TH_CHECK_MSG(hits > n / 4, "%s-%s toi: only %d of %d hit", na, nb, hits, n);
+    }
+}
+
 int main(void)
 {
     g_prints = 0; TH_RUN(test_oracle_sanity);
@@ -1140,6 +1180,7 @@ int main(void)
     g_prints = 0; TH_RUN(test_direct_distance_matches_general);
     g_prints = 0; TH_RUN(test_touching_circles_match_general);
     g_prints = 0; TH_RUN(test_exact_sweeps_match_general);
+    g_prints = 0; TH_RUN(test_toi_settled_touch_matches_stepping);
     g_prints = 0; TH_RUN(test_toi_exact);
     g_prints = 0; TH_RUN(test_toi_point_where_b_is);              // defect 2
     g_prints = 0; TH_RUN(test_grazing_walls);                     // defect 3
