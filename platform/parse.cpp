@@ -23,8 +23,15 @@ static const struct { const char *flag; const char *why; } DEV_ONLY_FLAGS[] = {
 
 void options_usage(FILE *f)
 {
+    /* the executable's own name: a player sees "neon-swarm", not the engine's word for it */
+    char exe[HOST_PATH];
+    const char *name = "game";
+    if (os_exe_path(exe, sizeof exe)) {
+        const char *slash = strrchr(exe, '/');
+        name = slash ? slash + 1 : exe;
+    }
+    fprintf(f, "usage: %s [flags]\n", name);
     fprintf(f,
-        "usage: game [flags]\n"
         "  --window WxH          window size (default 1280x720)\n"
         "  --save-dir DIR        where the save data lives (default: the user's data folder)\n"
         "  --dev-keys            the developer keys F1-F9 and F12 (overlay, pause, step, screenshot)\n"

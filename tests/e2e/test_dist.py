@@ -167,6 +167,9 @@ def dev_flags_refused_dev_keys_off():
     for flag in (["--root", elsewhere], ["--font", "x.ttf"], ["--build-cmd", "make"], ["--no-watch"], ["--record", "r.rec"]):
         rc, out = run(*flag, "--headless", "--frames", "1")
         check(rc == 2 and flag[0] in out and "development flag" in out, f"{flag[0]}: exit {rc}: {out}")
+    rc, out = run("--help")
+    check(rc == 0 and out.startswith(f"usage: {os.path.basename(GAME)} [flags]") and "--root" not in out,
+          f"--help: exit {rc}: {out[:300]}")
     keys = script("keys.txt", "5 tap F8\n10 tap F1\n")
     for extra, want in (([], False), (["--dev-keys"], True)):
         log = os.path.join(work, "keys.jsonl")
