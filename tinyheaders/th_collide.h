@@ -1120,55 +1120,53 @@ static inline int thc__pp_load(const thc_poly *p, int n, thc__lanes *o)
     return area2 > 1e-6f * ext2;
 }
 
+/* B's lanes (every slot) moved into A's frame: rotation R_A^T R_B, translation R_A^T (p_B - p_A). */
+THC__INLINE void thc__pp_move(const thc__lanes *bl, const thc_transform *ax, const thc_transform *bx, thc__lanes *o)
+{
+    float c = ax->c * bx->c + ax->s * bx->s, sn = ax->c * bx->s - ax->s * bx->c;
+    thc_v2 d = thc__sub(bx->p, ax->p);
+    float tx = ax->c * d.x + ax->s * d.y, ty = ax->c * d.y - ax->s * d.x;
+    for (int i = 0; i < THC__L; i++) {
+        o->x[i] = c * bl->x[i] - sn * bl->y[i] + tx;
+        o->y[i] = sn * bl->x[i] + c * bl->y[i] + ty;
+        o->nx[i] = c * bl->nx[i] - sn * bl->ny[i];
+        o->ny[i] = sn * bl->nx[i] + c * bl->ny[i];
+    }
+}
+
+/* The faces of f (nf used) against the vertices of v (nv used): each face's separation of v (the least over
+   v's vertices, less the face's offset); the best face, its separation in *best. */
+THC__INLINE int thc__pp_faces(const thc__lanes *f, int nf, const thc__lanes *v, int nv, float *best)
+{
+    float s[THC__L], off[THC__L];
+    for (int i = 0; i < THC__L; i++) {
+        s[i] = FLT_MAX;
+        off[i] = f->nx[i] * f->x[i] + f->ny[i] * f->y[i];
+    }
+    for (int j = 0; j < nv; j++) {
+        float vx = v->x[j], vy = v->y[j];
+        for (int i = 0; i < THC__L; i++) {
+            float e = f->nx[i] * vx + f->ny[i] * vy;
+            s[i] = e < s[i] ? e : s[i];
+        }
+    }
+    for (int i = 0; i < THC__L; i++) s[i] -= off[i];
+    return thc__lane_max(s, nf, best);
+}
+
 /* -1: not the common case (use the proxies), 0: apart, 1: touching (the SAT result is in q). */
 static int thc__pp_sat(const thc_poly *a, const thc_transform *ax, const thc_poly *b, const thc_transform *bx, thc__pp *q)
 {
     int na = a->count < THC__L ? a->count : THC__L, nb = b->count < THC__L ? b->count : THC__L;
-    float s[THC__L], off[THC__L];
     thc__lanes bl;
     if (na < 3 || nb < 3) return -1;
     if (!thc__pp_load(a, na, &q->a) || !thc__pp_load(b, nb, &bl)) return -1;
     q->na = na;
     q->nb = nb;
-    /* B relative to A: rotation R_A^T R_B, translation R_A^T (p_B - p_A) */
-    float c = ax->c * bx->c + ax->s * bx->s, sn = ax->c * bx->s - ax->s * bx->c;
-    thc_v2 d = thc__sub(bx->p, ax->p);
-    float tx = ax->c * d.x + ax->s * d.y, ty = ax->c * d.y - ax->s * d.x;
-    for (int i = 0; i < THC__L; i++) {
-        q->b.x[i] = c * bl.x[i] - sn * bl.y[i] + tx;
-        q->b.y[i] = sn * bl.x[i] + c * bl.y[i] + ty;
-        q->b.nx[i] = c * bl.nx[i] - sn * bl.ny[i];
-        q->b.ny[i] = sn * bl.nx[i] + c * bl.ny[i];
-    }
-    /* A's faces: each one's separation of B (the least over B's vertices), less the face's offset */
-    for (int i = 0; i < THC__L; i++) {
-        s[i] = FLT_MAX;
-        off[i] = q->a.nx[i] * q->a.x[i] + q->a.ny[i] * q->a.y[i];
-    }
-    for (int j = 0; j < nb; j++) {
-        float vx = q->b.x[j], vy = q->b.y[j];
-        for (int i = 0; i < THC__L; i++) {
-            float e = q->a.nx[i] * vx + q->a.ny[i] * vy;
-            s[i] = e < s[i] ? e : s[i];
-        }
-    }
-    for (int i = 0; i < THC__L; i++) s[i] -= off[i];
-    q->fa = thc__lane_max(s, na, &q->sa);
+    thc__pp_move(&bl, ax, bx, &q->b);
+    q->fa = thc__pp_faces(&q->a, na, &q->b, nb, &q->sa);   /* A's faces against B's vertices */
     if (q->sa > 0) return 0;
-    /* B's faces against A's vertices */
-    for (int i = 0; i < THC__L; i++) {
-        s[i] = FLT_MAX;
-        off[i] = q->b.nx[i] * q->b.x[i] + q->b.ny[i] * q->b.y[i];
-    }
-    for (int j = 0; j < na; j++) {
-        float vx = q->a.x[j], vy = q->a.y[j];
-        for (int i = 0; i < THC__L; i++) {
-            float e = q->b.nx[i] * vx + q->b.ny[i] * vy;
-            s[i] = e < s[i] ? e : s[i];
-        }
-    }
-    for (int i = 0; i < THC__L; i++) s[i] -= off[i];
-    q->fb = thc__lane_max(s, nb, &q->sb);
+    q->fb = thc__pp_faces(&q->b, nb, &q->a, na, &q->sb);   /* B's faces against A's vertices */
     return q->sb > 0 ? 0 : 1;
 }
 
@@ -2026,6 +2024,140 @@ static float thc__distance_direct(const void *a, const void *b, thc_type t, thc_
     return dist - ra - rb;
 }
 
+/* ---------------------------------------------------------------- distance by the separating axis, in lanes
+   Two cores without radius laid out as thc__pp_sat lays them out (A in its own frame, B moved into it, a
+   segment as a 2-vertex polygon with the faces n and -n), apart: s, the greater of both sides' best face
+   separations, is a lower bound of the distance (projection never lengthens one). The vertex of the other
+   core that realises s (the witness) is then looked at against that face:
+     - projected inside the face's span, it and its projection are s apart: the distance is s, reached by
+       that pair, with the face's own normal (exact for a vertex-face answer; a near-tie goes to the face);
+     - else the face's end nearer it and the witness are the candidate pair, and they are the closest pair
+       when each is the support point of its core along the direction between them (so the separation
+       along that axis equals their distance): the two edges at each vertex decide, as the cores are
+       convex. Otherwise -1 (a tie between faces or witnesses, say), and the caller takes another road.
+   Returns the distance with the points (pa on A, pb on B) and the normal from A toward B, in A's frame. */
+/* Vertex v of X against edge i of Y (Y's vertex i to the next, outward normal n_i), both in lanes: the pair is
+   the closest one when v projects inside the edge's span, lies outside it (distance n_i.(x_v - y_i) > 0) and is
+   X's support point along -n_i (both its edges turn away from the face; convexity makes that global), so the
+   separation along n_i is reached. 0 else. */
+static int thc__pp_vf(const thc__lanes *X, int nx, int v, const thc__lanes *Y, int ny, int i, float *d, thc_v2 *x, thc_v2 *y)
+{
+    int i1 = i + 1 < ny ? i + 1 : 0, vp = v ? v - 1 : nx - 1, vn = v + 1 < nx ? v + 1 : 0;
+    thc_v2 n = thc__v(Y->nx[i], Y->ny[i]), y0 = thc__v(Y->x[i], Y->y[i]), t = thc__v(Y->x[i1] - y0.x, Y->y[i1] - y0.y);
+    thc_v2 xv = thc__v(X->x[v], X->y[v]), w = thc__sub(xv, y0);
+    float u = thc__dot(w, t), s = thc__dot(n, w);
+    if (!(u > 0 && u < thc__dot(t, t) && s > 0)) return 0;
+    if (n.x * (X->x[vn] - xv.x) + n.y * (X->y[vn] - xv.y) < 0 || n.x * (X->x[vp] - xv.x) + n.y * (X->y[vp] - xv.y) < 0) return 0;
+    *d = s;
+    *x = xv;
+    *y = thc__sub(xv, thc__scale(n, s));
+    return 1;
+}
+
+static float thc__pp_closest(const thc__pp *q, int side, thc_v2 *pa, thc_v2 *pb, thc_v2 *n)
+{
+    const thc__lanes *rl = side ? &q->b : &q->a, *il = side ? &q->a : &q->b;
+    int f = side ? q->fb : q->fa, nr = side ? q->nb : q->na, ni = side ? q->na : q->nb, g = f + 1 < nr ? f + 1 : 0;
+    float s = side ? q->sb : q->sa, dv[THC__L], lo;
+    thc_v2 nf = thc__v(rl->nx[f], rl->ny[f]), v1 = thc__v(rl->x[f], rl->y[f]), t = thc__sub(thc__v(rl->x[g], rl->y[g]), v1);
+    for (int j = 0; j < THC__L; j++) dv[j] = -(nf.x * il->x[j] + nf.y * il->y[j]);
+    int j = thc__lane_max(dv, ni, &lo);
+    thc_v2 w = thc__v(il->x[j], il->y[j]), p, m = nf;   /* w on the incident side, p on the reference side, m from p toward w */
+    float u = thc__dot(t, thc__sub(w, v1)), d;
+    if (u > 0 && u < thc__dot(t, t)) {
+        d = s;
+        p = thc__sub(w, thc__scale(nf, s));
+    } else {
+        int k = u <= 0 ? f : g, kp = k ? k - 1 : nr - 1, kn = k + 1 < nr ? k + 1 : 0, jp = j ? j - 1 : ni - 1, jn = j + 1 < ni ? j + 1 : 0;
+        p = thc__v(rl->x[k], rl->y[k]);
+        thc_v2 e = thc__sub(w, p);
+        float c1 = thc__dot(e, thc__v(rl->x[kn] - p.x, rl->y[kn] - p.y)), c2 = thc__dot(e, thc__v(rl->x[kp] - p.x, rl->y[kp] - p.y));
+        float c3 = thc__dot(e, thc__v(il->x[jn] - w.x, il->y[jn] - w.y)), c4 = thc__dot(e, thc__v(il->x[jp] - w.x, il->y[jp] - w.y));
+        if (c1 > 0 || c2 > 0 || c3 < 0 || c4 < 0) {
+            /* not the two vertices: a face next to one of them, against the other vertex */
+            if (c1 > 0 && thc__pp_vf(il, ni, j, rl, nr, k, &d, &w, &p)) m = thc__v(rl->nx[k], rl->ny[k]);
+            else if (c2 > 0 && thc__pp_vf(il, ni, j, rl, nr, kp, &d, &w, &p)) m = thc__v(rl->nx[kp], rl->ny[kp]);
+            else if (c3 < 0 && thc__pp_vf(rl, nr, k, il, ni, j, &d, &p, &w)) m = thc__v(-il->nx[j], -il->ny[j]);
+            else if (c4 < 0 && thc__pp_vf(rl, nr, k, il, ni, jp, &d, &p, &w)) m = thc__v(-il->nx[jp], -il->ny[jp]);
+            else return -1;
+        } else {
+            d = sqrtf(thc__dot(e, e));
+            if (!(d > 0)) return -1;
+            m = thc__scale(e, 1.0f / d);
+        }
+    }
+    *n = side ? thc__neg(m) : m;
+    if (side) { *pa = w; *pb = p; } else { *pa = p; *pb = w; }
+    return d;
+}
+
+/* thc_distance for two polygons with area (a box as one, thc__aabb_poly), in A's own frame: touching (the
+   manifold's own test, so the two always agree) gives 0 at the manifold's first contact point, apart the
+   distance by the separating axis above. -1 for what it leaves to the general road: a polygon with no area,
+   A given in world vertices (no transform), a pair the separating axis does not settle. */
+static float thc__pp_distance(const thc_poly *a, const thc_transform *ax, const thc_poly *b, const thc_transform *bx, thc_v2 *pa, thc_v2 *pb)
+{
+    int na = a->count < THC__L ? a->count : THC__L, nb = b->count < THC__L ? b->count : THC__L;
+    thc__pp q;
+    thc__lanes bl;
+    thc_transform bt;
+    if (!ax || na < 3 || nb < 3 || !thc__pp_load(a, na, &q.a) || !thc__pp_load(b, nb, &bl)) return -1;
+    if (!bx) { bt.p = thc__v(0, 0); bt.c = 1; bt.s = 0; bx = &bt; }
+    q.na = na;
+    q.nb = nb;
+    thc__pp_move(&bl, ax, bx, &q.b);
+    thc_v2 qa, qb, n;
+    float d = -1;
+    q.fa = thc__pp_faces(&q.a, na, &q.b, nb, &q.sa);
+    if (q.sa > 0) d = thc__pp_closest(&q, 0, &qa, &qb, &n);
+    if (d < 0) {
+        q.fb = thc__pp_faces(&q.b, nb, &q.a, na, &q.sb);
+        if (q.sa <= 0 && q.sb <= 0) {
+            thc_manifold m;
+            thc__pp_manifold(a, ax, b, bx, &q, &m);
+            *pa = *pb = m.contact_points[0];
+            return 0;
+        }
+        if (q.sb > 0) d = thc__pp_closest(&q, 1, &qa, &qb, &n);
+        if (d < 0) return -1;
+    }
+    *pa = thc__place(ax, qa);
+    *pb = thc__place(ax, qb);
+    return d;
+}
+
+/* thc_distance for a capsule and a polygon with area, the same way in the polygon's own frame (the capsule's
+   segment moved into it as a 2-vertex polygon), the radius taken off at the end. -1 when it leaves the pair
+   to thc__capsule_poly_distance (not settled, no transform, a flat polygon), -2 when the cores touch or the
+   shapes nearly do (the manifold decides). *pk on the capsule, *pp on the polygon. */
+static float thc__capsule_poly_lanes(const thc_capsule *k, const thc_poly *p, const thc_transform *xf, thc_v2 *pk, thc_v2 *pp)
+{
+    int n = p->count < THC__L ? p->count : THC__L;
+    thc__pp q;
+    if (!xf || n < 3 || !thc__pp_load(p, n, &q.a)) return -1;
+    thc_v2 s0 = thc__unplace(xf, k->a), s1 = thc__unplace(xf, k->b), e = thc__sub(s1, s0);
+    float l = thc__len(e), r = k->r > 0 ? k->r : 0;
+    if (!(l > 1e-12f)) return -1;
+    memset(&q.b, 0, sizeof q.b);
+    q.b.x[0] = s0.x; q.b.y[0] = s0.y; q.b.x[1] = s1.x; q.b.y[1] = s1.y;
+    q.b.nx[0] = e.y / l; q.b.ny[0] = -e.x / l; q.b.nx[1] = -q.b.nx[0]; q.b.ny[1] = -q.b.ny[0];
+    q.na = n;
+    q.nb = 2;
+    thc_v2 qa, qb, ln;
+    float d = -1;
+    q.fa = thc__pp_faces(&q.a, n, &q.b, 2, &q.sa);
+    if (q.sa - r > THC__APART) d = thc__pp_closest(&q, 0, &qa, &qb, &ln);
+    if (d < 0) {
+        q.fb = thc__pp_faces(&q.b, 2, &q.a, n, &q.sb);
+        if (!(thc__maxf(q.sa, q.sb) - r > THC__APART)) return -2;
+        if (q.sb - r > THC__APART) d = thc__pp_closest(&q, 1, &qa, &qb, &ln);
+        if (d < 0) return -1;
+    }
+    *pp = thc__place(xf, qa);
+    *pk = thc__place(xf, thc__sub(qb, thc__scale(ln, r)));
+    return d - r;
+}
+
 /* thc_distance's direct roads, the shapes in either order (by type: circle, box, capsule, polygon); -1 when none
    applies or the one that does declines (touching, nearly touching, a flat polygon). */
 static float thc__distance_roads(const void *a, thc_type ta, const thc_transform *ax, const void *b, thc_type tb,
@@ -2037,8 +2169,26 @@ static float thc__distance_roads(const void *a, thc_type ta, const thc_transform
     const thc_transform *yx = swap ? ax : bx;
     thc_v2 qx, qy;
     float d = -1;
+    if (ty == THC_POLY && (tx == THC_POLY || tx == THC_AABB)) {   /* A and B as given: the manifold's order */
+        thc_poly box;
+        thc_transform bxf;
+        if (tx == THC_AABB) thc__aabb_poly((const thc_aabb *)x, &box, &bxf);
+        const thc_poly *p = ta == THC_AABB ? &box : (const thc_poly *)a, *o = tb == THC_AABB ? &box : (const thc_poly *)b;
+        return thc__pp_distance(p, ta == THC_AABB ? &bxf : ax, o, tb == THC_AABB ? &bxf : bx, pa, pb);
+    }
     if (tx == THC_CIRCLE && ty == THC_POLY) d = thc__circle_poly_distance((const thc_circle *)x, (const thc_poly *)y, yx, &qx, &qy);
-    else if (tx == THC_CAPSULE && ty == THC_POLY) d = thc__capsule_poly_distance((const thc_capsule *)x, (const thc_poly *)y, yx, &qx, &qy);
+    else if (tx == THC_CAPSULE && ty == THC_POLY) {
+        d = thc__capsule_poly_lanes((const thc_capsule *)x, (const thc_poly *)y, yx, &qx, &qy);
+        if (d == -1) d = thc__capsule_poly_distance((const thc_capsule *)x, (const thc_poly *)y, yx, &qx, &qy);
+        else if (d == -2) {   /* touching: 0 at the manifold's first contact point (thc_collide's own road) */
+            thc_manifold m;
+            d = -1;
+            if (thc__capsule_poly_manifold((const thc_capsule *)x, (const thc_poly *)y, yx, ta == THC_CAPSULE, &m) && m.count) {
+                qx = qy = m.contact_points[0];
+                d = 0;
+            }
+        }
+    }
     else if (tx == THC_AABB && ty == THC_CAPSULE) d = thc__box_capsule_distance((const thc_aabb *)x, (const thc_capsule *)y, &qx, &qy);
     else if (tx == ty && (tx == THC_AABB || tx == THC_CAPSULE)) d = thc__distance_direct(x, y, tx, &qx, &qy);
     if (d >= 0) { *pa = swap ? qy : qx; *pb = swap ? qx : qy; }
