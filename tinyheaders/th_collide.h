@@ -1100,19 +1100,41 @@ static int thc__poly_flat(const thc_poly *p)
     return !(area2 > 1e-6f * ext2);
 }
 
+/* n points (of the THC__L a polygon holds) into x and y lanes, the unused slots 0. With SSE2 four slots at a
+   time (a slot past n is read, as every polygon holds THC__L, and masked), so the lanes are written by whole
+   vectors and the loops reading them whole get their values forwarded from the stores, not stalled. */
+#if (defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2)) && THC__L % 4 == 0
+#define THC__SSE2 1
+#include <emmintrin.h>
+#endif
+THC__INLINE void thc__pp_split(const thc_v2 *v, int n, float *x, float *y)
+{
+#ifdef THC__SSE2
+    __m128i cnt = _mm_set1_epi32(n);
+    for (int i = 0; i < THC__L; i += 4) {
+        __m128 lo = _mm_loadu_ps(&v[i].x), hi = _mm_loadu_ps(&v[i + 2].x);   /* x0 y0 x1 y1, x2 y2 x3 y3 */
+        __m128 used = _mm_castsi128_ps(_mm_cmplt_epi32(_mm_setr_epi32(i, i + 1, i + 2, i + 3), cnt));
+        _mm_storeu_ps(x + i, _mm_and_ps(used, _mm_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0))));
+        _mm_storeu_ps(y + i, _mm_and_ps(used, _mm_shuffle_ps(lo, hi, _MM_SHUFFLE(3, 1, 3, 1))));
+    }
+#else
+    for (int i = 0; i < THC__L; i++) {
+        x[i] = i < n ? v[i].x : 0;
+        y[i] = i < n ? v[i].y : 0;
+    }
+#endif
+}
+
 /* Loads a polygon's n used slots (the rest as 0) and answers thc__proxy_make's test for a polygon with
    (almost) no area, which it flattens to a segment: 0 then. One pass over the vertices. */
 static inline int thc__pp_load(const thc_poly *p, int n, thc__lanes *o)
 {
     thc_v2 v0 = p->verts[0], a = thc__v(0, 0);
     float area2 = 0, ext2 = 0;   /* twice the area as a fan around v0, and the farthest vertex from it */
-    memset(o, 0, sizeof *o);
+    thc__pp_split(p->verts, n, o->x, o->y);
+    thc__pp_split(p->norms, n, o->nx, o->ny);
     for (int i = 0; i < n; i++) {
-        thc_v2 v = p->verts[i], b = thc__sub(v, v0);
-        o->x[i] = v.x;
-        o->y[i] = v.y;
-        o->nx[i] = p->norms[i].x;
-        o->ny[i] = p->norms[i].y;
+        thc_v2 b = thc__sub(p->verts[i], v0);
         area2 += a.x * b.y - a.y * b.x;
         ext2 = thc__maxf(ext2, b.x * b.x + b.y * b.y);
         a = b;
@@ -2091,39 +2113,84 @@ static float thc__pp_closest(const thc__pp *q, int side, thc_v2 *pa, thc_v2 *pb,
     return d;
 }
 
-/* thc_distance for two polygons with area (a box as one, thc__aabb_poly), in A's own frame: touching (the
-   manifold's own test, so the two always agree) gives 0 at the manifold's first contact point, apart the
-   distance by the separating axis above. -1 for what it leaves to the general road: a polygon with no area,
-   A given in world vertices (no transform), a pair the separating axis does not settle. */
-static float thc__pp_distance(const thc_poly *a, const thc_transform *ax, const thc_poly *b, const thc_transform *bx, thc_v2 *pa, thc_v2 *pb)
+/* A box as thc__aabb_poly gives it (min corner at the origin, extent e) straight into lanes, with the test
+   thc__pp_load makes (it comes out the same: twice the area 2 e.x e.y, the farthest corner |e|^2). */
+static inline int thc__pp_box(thc_v2 e, thc__lanes *o)
 {
-    int na = a->count < THC__L ? a->count : THC__L, nb = b->count < THC__L ? b->count : THC__L;
-    thc__pp q;
-    thc__lanes bl;
-    thc_transform bt;
-    if (!ax || na < 3 || nb < 3 || !thc__pp_load(a, na, &q.a) || !thc__pp_load(b, nb, &bl)) return -1;
-    if (!bx) { bt.p = thc__v(0, 0); bt.c = 1; bt.s = 0; bx = &bt; }
-    q.na = na;
-    q.nb = nb;
-    thc__pp_move(&bl, ax, bx, &q.b);
+    static const float ux[THC__L] = { 0, 1, 1, 0 }, uy[THC__L] = { 0, 0, 1, 1 }, nx[THC__L] = { 0, 1, 0, -1 }, ny[THC__L] = { -1, 0, 1, 0 };
+    for (int i = 0; i < THC__L; i++) {
+        o->x[i] = ux[i] * e.x;
+        o->y[i] = uy[i] * e.y;
+        o->nx[i] = nx[i];
+        o->ny[i] = ny[i];
+    }
+    return 2 * e.x * e.y > 1e-6f * (e.x * e.x + e.y * e.y);
+}
+
+/* thc_distance for two polygons with area (A's lanes in q->a, B's own in bl, both counts in q), or a box (box,
+   in place of the NULL one of a and b) and a polygon, in A's own frame (a box's: at its min corner): touching
+   (the manifold's own test, so the two always agree) gives 0 at the manifold's first contact point, apart the
+   distance by the separating axis above. -1 for what it leaves to the general road: a pair the separating
+   axis does not settle. */
+THC__INLINE float thc__pp_distance_lanes(thc__pp *q, const thc__lanes *bl, const thc_poly *a, const thc_transform *ax, const thc_poly *b,
+                                         const thc_transform *bx, const thc_aabb *box, thc_v2 *pa, thc_v2 *pb)
+{
     thc_v2 qa, qb, n;
     float d = -1;
-    q.fa = thc__pp_faces(&q.a, na, &q.b, nb, &q.sa);
-    if (q.sa > 0) d = thc__pp_closest(&q, 0, &qa, &qb, &n);
+    thc__pp_move(bl, ax, bx, &q->b);
+    q->fa = thc__pp_faces(&q->a, q->na, &q->b, q->nb, &q->sa);
+    if (q->sa > 0) d = thc__pp_closest(q, 0, &qa, &qb, &n);
     if (d < 0) {
-        q.fb = thc__pp_faces(&q.b, nb, &q.a, na, &q.sb);
-        if (q.sa <= 0 && q.sb <= 0) {
+        q->fb = thc__pp_faces(&q->b, q->nb, &q->a, q->na, &q->sb);
+        if (q->sa <= 0 && q->sb <= 0) {
             thc_manifold m;
-            thc__pp_manifold(a, ax, b, bx, &q, &m);
+            thc_poly bp;
+            thc_transform bt;
+            if (box) thc__aabb_poly(box, &bp, &bt);
+            thc__pp_manifold(a ? a : &bp, ax, b ? b : &bp, bx, q, &m);
             *pa = *pb = m.contact_points[0];
             return 0;
         }
-        if (q.sb > 0) d = thc__pp_closest(&q, 1, &qa, &qb, &n);
+        if (q->sb > 0) d = thc__pp_closest(q, 1, &qa, &qb, &n);
         if (d < 0) return -1;
     }
     *pa = thc__place(ax, qa);
     *pb = thc__place(ax, qb);
     return d;
+}
+
+/* Two polygons; -1 also for a polygon with no area or A given in world vertices (no transform). */
+static float thc__pp_distance(const thc_poly *a, const thc_transform *ax, const thc_poly *b, const thc_transform *bx, thc_v2 *pa, thc_v2 *pb)
+{
+    thc__pp q;
+    thc__lanes bl;
+    thc_transform bt;
+    q.na = a->count < THC__L ? a->count : THC__L;
+    q.nb = b->count < THC__L ? b->count : THC__L;
+    if (!ax || q.na < 3 || q.nb < 3 || !thc__pp_load(a, q.na, &q.a) || !thc__pp_load(b, q.nb, &bl)) return -1;
+    if (!bx) { bt.p = thc__v(0, 0); bt.c = 1; bt.s = 0; bx = &bt; }
+    return thc__pp_distance_lanes(&q, &bl, a, ax, b, bx, NULL, pa, pb);
+}
+
+/* A box (A when box_a) and a polygon, the box as thc__aabb_poly makes it; -1 also for a flat one. */
+static float thc__box_poly_distance(const thc_aabb *box, const thc_poly *p, const thc_transform *px, int box_a, thc_v2 *pa, thc_v2 *pb)
+{
+    thc__pp q;
+    thc__lanes bl;
+    thc_transform f, bt;
+    f.p = box->min; f.c = 1; f.s = 0;
+    if (!px) { bt.p = thc__v(0, 0); bt.c = 1; bt.s = 0; px = &bt; }
+    int n = p->count < THC__L ? p->count : THC__L;
+    if (n < 3) return -1;
+    thc_v2 e = thc__sub(box->max, box->min);
+    q.na = box_a ? 4 : n;
+    q.nb = box_a ? n : 4;
+    if (box_a) {
+        if (!thc__pp_box(e, &q.a) || !thc__pp_load(p, n, &bl)) return -1;
+        return thc__pp_distance_lanes(&q, &bl, NULL, &f, p, px, box, pa, pb);
+    }
+    if (!thc__pp_box(e, &bl) || !thc__pp_load(p, n, &q.a) || px == &bt) return -1;   /* a polygon A in world vertices: the general road */
+    return thc__pp_distance_lanes(&q, &bl, p, px, NULL, &f, box, pa, pb);
 }
 
 /* thc_distance for a capsule and a polygon with area, the same way in the polygon's own frame (the capsule's
@@ -2169,13 +2236,9 @@ static float thc__distance_roads(const void *a, thc_type ta, const thc_transform
     const thc_transform *yx = swap ? ax : bx;
     thc_v2 qx, qy;
     float d = -1;
-    if (ty == THC_POLY && (tx == THC_POLY || tx == THC_AABB)) {   /* A and B as given: the manifold's order */
-        thc_poly box;
-        thc_transform bxf;
-        if (tx == THC_AABB) thc__aabb_poly((const thc_aabb *)x, &box, &bxf);
-        const thc_poly *p = ta == THC_AABB ? &box : (const thc_poly *)a, *o = tb == THC_AABB ? &box : (const thc_poly *)b;
-        return thc__pp_distance(p, ta == THC_AABB ? &bxf : ax, o, tb == THC_AABB ? &bxf : bx, pa, pb);
-    }
+    /* A and B as given for these (the manifold's order, which decides the contact point of touching ones) */
+    if (tx == THC_POLY) return thc__pp_distance((const thc_poly *)a, ax, (const thc_poly *)b, bx, pa, pb);
+    if (tx == THC_AABB && ty == THC_POLY) return thc__box_poly_distance((const thc_aabb *)x, (const thc_poly *)y, yx, !swap, pa, pb);
     if (tx == THC_CIRCLE && ty == THC_POLY) d = thc__circle_poly_distance((const thc_circle *)x, (const thc_poly *)y, yx, &qx, &qy);
     else if (tx == THC_CAPSULE && ty == THC_POLY) {
         d = thc__capsule_poly_lanes((const thc_capsule *)x, (const thc_poly *)y, yx, &qx, &qy);
