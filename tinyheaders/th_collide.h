@@ -2515,14 +2515,34 @@ static int thc__ray_proxy(const thc__proxy *px, thc_v2 p, thc_v2 d, float tmax, 
 }
 
 /* ---------------------------------------------------------------- direct paths: the same answers as the proxies without building them */
+/* The ray p + d t against the circle c, r: where it enters (0 when p starts inside) and the normal there.
+   A ray that neither starts inside nor heads towards the centre misses; else it misses when it passes
+   farther than r from the centre, (m x d)^2 > r^2 |d|^2: the one test a mix of rays cannot predict, on a
+   short chain (no division, no square root). The entry t = cc / (-b + sqrt(disc)) has no cancellation.
+   Worked coordinate by coordinate (no packing of the pairs into vector registers and out again). */
 THC__INLINE int thc__ray_circle(thc_v2 p, thc_v2 d, float tmax, thc_v2 c, float r, thc_ray_hit *out)
 {
-    thc_v2 m = thc__sub(p, c);
-    float t = thc__ray_circle_t(m, d, thc__v(0, 0), r);
-    if (t < 0 || !(t <= tmax)) return 0;
+    float mx = p.x - c.x, my = p.y - c.y, dx = d.x, dy = d.y, rr = r * r;
+    float cc = mx * mx + my * my - rr, b = mx * dx + my * dy, x = mx * dy - my * dx;
+    float disc = (dx * dx + dy * dy) * rr - x * x;
+    if (cc <= 0) {
+        if (!(tmax >= 0)) return 0;
+        out->t = 0;
+        out->n = thc__norm_or(thc__v(-dx, -dy), thc__v(-1, 0));
+        return 1;
+    }
+    if (!(b < 0) || disc < 0) return 0;   /* heading away (a zero d gives b = 0 too), or passing by */
+    float t = cc / (-b + sqrtf(disc));
+    if (!(t <= tmax)) return 0;
     out->t = t;
-    if (t > 0 && r > 0) out->n = thc__scale(thc__add(m, thc__scale(d, t)), 1.0f / r);
-    else out->n = thc__norm_or(t == 0 ? thc__neg(d) : thc__add(m, thc__scale(d, t)), thc__v(-1, 0));
+    float qx = mx + dx * t, qy = my + dy * t;
+    if (r > 0) {
+        float ir = 1.0f / r;
+        out->n.x = qx * ir;
+        out->n.y = qy * ir;
+    } else {
+        out->n = thc__norm_or(thc__v(qx, qy), thc__v(-1, 0));
+    }
     return 1;
 }
 
