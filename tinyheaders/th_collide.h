@@ -1277,13 +1277,23 @@ static int thc__poly_poly(const thc_poly *a, const thc_transform *ax, const thc_
    The same answers thc__manifold gives for these pairs (a point core against a segment or polygon core),
    without building proxies. They return 0 for what they leave to it: a centre on the segment, a
    polygon with no area, or cores closer than THC__APART. */
+/* x clamped to [0, 1] (NaN to 0) with no branch: min/max instructions where the compiler would branch */
+#if defined(__SSE__) || defined(_M_X64) || defined(_M_AMD64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 1)
+#include <xmmintrin.h>
+THC__INLINE float thc__clamp01(float x) { return _mm_cvtss_f32(_mm_min_ss(_mm_max_ss(_mm_set_ss(x), _mm_setzero_ps()), _mm_set_ss(1.0f))); }
+#else
+THC__INLINE float thc__clamp01(float x) { return x > 0 ? (x < 1 ? x : 1) : 0; }
+#endif
+
+/* The closest point of the segment at the clamped fraction, without branching on which part is closest
+   (a mix of circles makes that unpredictable); a zero-length segment gives 0 / 0, clamped to 0. */
 static int thc__circle_capsule_overlap(const thc_circle *c, const thc_capsule *k)
 {
-    thc_v2 b = thc__sub(k->b, k->a), p = thc__sub(c->p, k->a);
-    float ee = thc__dot(b, b), u = thc__dot(p, b);
-    thc_v2 d = u <= 0 || !(ee > 0) ? p : u >= ee ? thc__sub(p, b) : thc__sub(p, thc__scale(b, u / ee));
-    float r = (c->r > 0 ? c->r : 0) + (k->r > 0 ? k->r : 0);
-    return thc__dot(d, d) <= r * r;
+    float bx = k->b.x - k->a.x, by = k->b.y - k->a.y, px = c->p.x - k->a.x, py = c->p.y - k->a.y;
+    float t = (px * bx + py * by) / (bx * bx + by * by);
+    t = thc__clamp01(t);
+    float dx = px - bx * t, dy = py - by * t, ra = c->r > 0 ? c->r : 0, rb = k->r > 0 ? k->r : 0, r = ra + rb;
+    return dx * dx + dy * dy <= r * r;
 }
 
 static int thc__circle_capsule_manifold(const thc_circle *c, const thc_capsule *k, thc_manifold *m)
@@ -1714,9 +1724,11 @@ THC__INLINE int thc__ca_overlap(const thc_circle *a, const thc_aabb *b)
     return dx * dx + dy * dy <= a->r * a->r;
 }
 
+/* All four compares combined without branching: a mix of touching and apart boxes makes any one of them
+   unpredictable. */
 THC__INLINE int thc__aa_overlap(const thc_aabb *a, const thc_aabb *b)
 {
-    return a->min.x <= b->max.x && b->min.x <= a->max.x && a->min.y <= b->max.y && b->min.y <= a->max.y;
+    return (a->min.x <= b->max.x) & (b->min.x <= a->max.x) & (a->min.y <= b->max.y) & (b->min.y <= a->max.y);
 }
 
 /* The simple pairs read their shapes without a NULL check, as thc_circle_to_circle does; every other
