@@ -1067,6 +1067,141 @@ static void test_direct_distance_matches_general(void)
     TH_CHECK_MSG(total > n / 2, "direct box/capsule distance: only %d apart", total);
 }
 
+// ---------------------------------------------------------------- distance by the separating axis (lanes)
+// thc_distance answers two polygons, a box and a polygon, and a capsule and a polygon by the greatest face
+// separation and its witness vertex (vertex-face), else the proven vertex pair or a face next to it, GJK and
+// the brute force only as a fallback. Checked against the exact double oracle: the road itself (when it
+// answers, and it must answer nearly always) and thc_distance: the distance, the points on both surfaces that
+// far apart, the normal (the oracle's closest-feature direction, or one whose exact separation reaches the
+// distance, as at a vertex-face near-tie), and for touching shapes 0 exactly where thc_collide says they touch,
+// at its first contact point. Random placements, parallel faces (tied witnesses), corners nearly past a face's
+// end (vertex-face against vertex-vertex near-ties), pixel scale and around +-1e5.
+static Shape road_shape(Rng &r, thc_type t, D2 c, double size, double ang)
+{
+    if (t == THC_POLY && r.u32() % 3 == 0) return obb(c, r.range(0.3 * size, size), r.range(0.3 * size, size), ang);
+    Shape s = random_shape(r, t, c.x, c.y, size);
+    if (t == THC_POLY) s.xf = thc_make_transform(V((float)c.x, (float)c.y), (float)ang);
+    return s;
+}
+
+// The road's own answer with its normal (from A toward B, world): the lanes built as thc_distance builds them.
+static float road_answer(const Shape &A, const Shape &B, thc_v2 *pa, thc_v2 *pb, thc_v2 *n)
+{
+    *n = V(0, 0);
+    if (A.type == THC_CAPSULE || B.type == THC_CAPSULE) {
+        bool ka = A.type == THC_CAPSULE;
+        const Shape &K = ka ? A : B, &P = ka ? B : A;
+        thc_v2 pk, pp;
+        float d = thc__capsule_poly_lanes(&K.k, &P.p, &P.xf, &pk, &pp);
+        if (d < 0) return d;
+        *pa = ka ? pk : pp;
+        *pb = ka ? pp : pk;
+        D2 e = dv(*pb) - dv(*pa);
+        double l = len(e);
+        if (l > 0) *n = V((float)(e.x / l), (float)(e.y / l));
+        return d;
+    }
+    /* two polygons, or a box (at its min corner) and a polygon: thc__pp_distance's steps, keeping the normal */
+    thc__pp q;
+    thc__lanes bl;
+    thc_transform fa = A.xf, fb = B.xf;
+    q.na = A.type == THC_AABB ? 4 : A.p.count;
+    q.nb = B.type == THC_AABB ? 4 : B.p.count;
+    if (A.type == THC_AABB) { fa = thc_make_transform(A.b.min, 0); if (!thc__pp_box(thc__sub(A.b.max, A.b.min), &q.a)) return -1; }
+    else if (!thc__pp_load(&A.p, q.na, &q.a)) return -1;
+    if (B.type == THC_AABB) { fb = thc_make_transform(B.b.min, 0); if (!thc__pp_box(thc__sub(B.b.max, B.b.min), &bl)) return -1; }
+    else if (!thc__pp_load(&B.p, q.nb, &bl)) return -1;
+    thc__pp_move(&bl, &fa, &fb, &q.b);
+    q.fa = thc__pp_faces(&q.a, q.na, &q.b, q.nb, &q.sa);
+    q.fb = thc__pp_faces(&q.b, q.nb, &q.a, q.na, &q.sb);
+    thc_v2 qa, qb, ln;
+    float d = -1;
+    if (q.sa > 0) d = thc__pp_closest(&q, 0, &qa, &qb, &ln);
+    if (d < 0 && q.sb > 0) d = thc__pp_closest(&q, 1, &qa, &qb, &ln);
+    if (d < 0) return d;
+    *pa = thc_mul_xf(fa, qa);
+    *pb = thc_mul_xf(fa, qb);
+    *n = thc_mul_rot(fa, ln);
+    return d;
+}
+
+static double surface_gap(const Shape &S, thc_v2 p) { return oracle_depth(minkowski(circle(dv(p), 0), S)); }
+
+static void test_sat_distance_road_exact(void)
+{
+    const thc_type T[3] = { THC_POLY, THC_AABB, THC_CAPSULE };
+    int bad = 0, bad_touch = 0, apart = 0, answered = 0, faces = 0, corners = 0, n = COUNT(12000);
+    Rng r(9400);
+    for (int i = 0; i < n; i++) {
+        int kind = i % 3, place = (i / 6) % 4;
+        double size = i % 5 == 0 ? 0.05 : i % 5 == 1 ? 1.5 : 10, far = (i / 3) % 7 == 0 ? ((i / 21) % 2 ? 1e5 : -1e5) : (i / 3) % 7 == 1 ? 4096 : 0;
+        thc_type ta = THC_POLY, tb = T[kind];
+        if ((i / 3) % 2) std::swap(ta, tb);
+        double angA = r.range(-3.14159, 3.14159), angB = place == 1 ? angA : r.range(-3.14159, 3.14159);
+        D2 ca = d2(far + r.range(-1, 1), far + r.range(-1, 1)), cb = ca + d2(r.range(-3 * size, 3 * size), r.range(-3 * size, 3 * size));
+        if (place == 1 || place == 2) {   /* side by side along a turned axis: faces parallel (1) or a corner near a face's end (2) */
+            double gap = size * (r.u32() % 2 ? r.range(1e-4, 1e-2) : r.range(0.05, 1)), lat = size * r.range(-1.2, 1.2);
+            D2 ax = d2(cos(angA), sin(angA)), ay = d2(-sin(angA), cos(angA));
+            cb = ca + ax * (2 * size + gap) + ay * lat;
+        }
+        Shape A = road_shape(r, ta, ca, size, angA), B = road_shape(r, tb, cb, size, angB);
+        if (place == 3 && A.type == THC_POLY && B.type == THC_POLY) {
+            /* B's vertex just past or just short of A's corner, off the face by a small gap: a vertex-face /
+               vertex-vertex near-tie */
+            D2 a0 = dv(thc_mul_xf(A.xf, A.p.verts[0])), a1 = dv(thc_mul_xf(A.xf, A.p.verts[1])), e = a1 - a0;
+            D2 nn = dv(thc_mul_rot(A.xf, A.p.norms[0]));
+            D2 want = a1 + nn * (size * r.range(1e-3, 0.2)) + e * (r.range(-1e-5, 1e-5));
+            int k = (int)(r.u32() % (unsigned)B.p.count);
+            D2 bk = dv(thc_mul_xf(B.xf, B.p.verts[k])), move = want - bk;
+            B.xf.p = V((float)(B.xf.p.x + move.x), (float)(B.xf.p.y + move.y));
+        }
+        Mink m = minkowski(A, B);
+        double depth = oracle_depth(m), tol = 2e-5 * (size + fabs(far));
+        thc_manifold mf;
+        thc_collide(A.ptr(), A.type, A.x(), B.ptr(), B.type, B.x(), &mf);
+        thc_v2 pa, pb;
+        float got = thc_distance(A.ptr(), A.type, A.x(), B.ptr(), B.type, B.x(), &pa, &pb);
+        if (mf.count) {   /* touching: 0 at the manifold's first contact point, to the bit */
+            if (got != 0 || pa.x != mf.contact_points[0].x || pa.y != mf.contact_points[0].y || pb.x != pa.x || pb.y != pa.y) {
+                bad_touch++;
+                report("lane distance of touching shapes (depth, distance)", A, B, depth, got);
+            }
+            continue;
+        }
+        if (!(got >= 0)) { bad++; report("lane distance of shapes apart is negative (depth, distance)", A, B, depth, got); continue; }
+        if (-depth <= 1e-3 * size) continue;   /* nearly touching: another road may answer */
+        apart++;
+        double want = -depth;
+        D2 on;
+        sdist(m, d2(0, 0), &on);   /* from Q = A - B toward the origin: from A toward B */
+        /* thc_distance */
+        if (fabs(got - want) > tol || fabs(surface_gap(A, pa)) > tol || fabs(surface_gap(B, pb)) > tol || fabs(len(dv(pb) - dv(pa)) - want) > tol) {
+            bad++;
+            report("lane distance differs from the oracle (oracle, thc_distance)", A, B, want, got);
+            continue;
+        }
+        /* the road itself, with its normal */
+        thc_v2 ra, rb, rn;
+        float rd = road_answer(A, B, &ra, &rb, &rn);
+        if (rd < 0) continue;
+        answered++;
+        bool ok = fabs(rd - want) <= tol && fabs(surface_gap(A, ra)) <= tol && fabs(surface_gap(B, rb)) <= tol && fabs(len(dv(rb) - dv(ra)) - want) <= tol;
+        if (ok && (rn.x != 0 || rn.y != 0) && len(dv(rn) - on) > 1e-4) {   /* (a capsule's points can coincide in float far away) */
+            /* another normal is right only if the exact separation along it (-h_Q(n) - r) reaches the distance */
+            D2 nd = dv(rn);
+            ok = fabs(len(nd) - 1) < 1e-5 && -support(m, nd) >= want - tol;
+        }
+        if (!ok) { bad++; report("lane road differs from the oracle (oracle, road)", A, B, want, rd); }
+        if (place == 1) faces++;
+        if (place == 3) corners++;
+    }
+    TH_CHECK_MSG(bad == 0, "separating-axis distance: %d of %d wrong against the oracle", bad, apart);
+    TH_CHECK_MSG(bad_touch == 0, "separating-axis distance: %d touching pairs not at the manifold's contact point", bad_touch);
+    TH_CHECK_MSG(apart > n / 2, "separating-axis distance: only %d of %d apart", apart, n);
+    TH_CHECK_MSG(answered > apart * 95 / 100, "separating-axis distance: the road answered only %d of %d (the rest fell back)", answered, apart);
+    TH_CHECK_MSG(faces > n / 20 && corners > n / 40, "separating-axis distance: only %d parallel-face and %d corner cases", faces, corners);
+}
+
 // ---------------------------------------------------------------- exact sweeps in thc_toi: two boxes, a circle against anything
 // Two AABBs sweep exactly (slabs), and a circle is cast as a ray against the other shape grown by its radius,
 // instead of conservative advancement; the general road must agree on hit and on the gap where they stop (both
@@ -1178,6 +1313,7 @@ int main(void)
     g_prints = 0; TH_RUN(test_circle_poly_odd_polygons);
     g_prints = 0; TH_RUN(test_poly_pair_matches_general);
     g_prints = 0; TH_RUN(test_direct_distance_matches_general);
+    g_prints = 0; TH_RUN(test_sat_distance_road_exact);
     g_prints = 0; TH_RUN(test_touching_circles_match_general);
     g_prints = 0; TH_RUN(test_exact_sweeps_match_general);
     g_prints = 0; TH_RUN(test_toi_settled_touch_matches_stepping);
