@@ -33,14 +33,20 @@
      decide the normal - the face's own normal when a vertex is closest to a face, never a direction
      taken from two nearly equal points - and a reference face lined up with it gives two contact points.
      Segment-segment distance is the crossing point or the best end-to-segment distance (exact for
-     nearly parallel segments). thc_toi advances by a step proven safe along the deciding features'
-     separating axis (see the comment at thc_toi), so grazing shots at long walls neither miss nor sink.
+     nearly parallel segments). thc_toi sweeps exactly where it can (below); what the sweeps leave (shapes
+     touching at the start, polygons with no area or no transform, a grazing pass within rounding of a
+     corner) it advances by a step proven safe along the deciding features' separating axis (see the
+     comment at thc__toi_advance), so grazing shots at long walls neither miss nor sink.
      thc_distance and thc_toi find those features with GJK (warm-started from step to step in thc_toi) and
      keep GJK's pair only when the exact separation along its normal proves it closest, else the brute
      force decides. A step that lands within the tolerance ends on the vertex-edge pair it was taken
      from, moved to the new time, when that pair still projects inside the edge and meets the separation
-     along its normal there (proven closest the same way), without another search. Two boxes sweep exactly (slabs) and a circle is cast as a ray against the other shape
-     grown by its radius, both stopping half the tolerance short of the touch; box-box, box-capsule,
+     along its normal there (proven closest the same way), without another search. Two boxes sweep exactly
+     (slabs), a circle is cast as a ray against the other shape grown by its radius, and any two of
+     polygons, boxes and capsules are a ray against their Minkowski difference: its faces are both
+     shapes' faces (a capsule's core is a 2-vertex polygon), cut lane by lane like the SAT, and when
+     rounded, the circle at its vertex past the entering face's end; all stop half the tolerance of
+     travel short of the touch; box-box, box-capsule,
      capsule-capsule, circle-polygon and capsule-polygon distances have direct roads, and thc_distance's
      general road works in a polygon's own frame (that polygon as stored, the other shape moved into it).
      Two polygons with area take a shorter road to the same answers (up to rounding): B is moved into
@@ -2837,6 +2843,237 @@ static int thc__toi_circle_cast(const thc_circle *c, thc_v2 vc, const void *o, t
     return 1;
 }
 
+/* A shape's core in the frame f (world = f->p + rot(f) local) for the Minkowski sweep below: a polygon's
+   vertices and outward normals (as stored when f is its own transform: own), a box's four corners, a
+   capsule's two ends with the segment's two normals; unused lanes hold zeros (normals of zero length, which
+   no sweep axis can come from). Returns the vertex count, 0 for what the sweep leaves to advancement: a
+   polygon with (almost) no area or without a transform, a capsule with no length, a circle. */
+static int thc__sweep_core(const void *s, thc_type t, const thc_transform *xf, const thc_transform *f, int own, thc__lanes *o, float *r)
+{
+    *r = 0;
+    if (t == THC_POLY) {
+        const thc_poly *p = (const thc_poly *)s;
+        int n = p->count;
+        if (!xf || n < 3 || n > THC__L) return 0;
+        if (own) return thc__pp_load(p, n, o) ? n : 0;
+        thc__lanes l;
+        if (!thc__pp_load(p, n, &l)) return 0;
+        float c = f->c * xf->c + f->s * xf->s, sn = f->c * xf->s - f->s * xf->c;   /* rot(f)^T rot(xf) */
+        thc_v2 d = thc__unplace(f, xf->p);
+        for (int i = 0; i < THC__L; i++) {
+            o->x[i] = c * l.x[i] - sn * l.y[i] + d.x;
+            o->y[i] = sn * l.x[i] + c * l.y[i] + d.y;
+            o->nx[i] = c * l.nx[i] - sn * l.ny[i];
+            o->ny[i] = sn * l.nx[i] + c * l.ny[i];
+        }
+        return n;
+    }
+    memset(o, 0, sizeof *o);
+    int turn = f->s != 0 || f->c != 1;   /* a polygon's frame; else the world axes, moved only */
+    if (t == THC_AABB) {
+        const thc_aabb *b = (const thc_aabb *)s;
+        thc_v2 lo = thc__sub(b->min, f->p), hi = thc__sub(b->max, f->p);
+        if (!turn) {
+            o->x[0] = lo.x; o->y[0] = lo.y; o->x[1] = hi.x; o->y[1] = lo.y; o->x[2] = hi.x; o->y[2] = hi.y; o->x[3] = lo.x; o->y[3] = hi.y;
+            o->ny[0] = -1; o->nx[1] = 1; o->ny[2] = 1; o->nx[3] = -1;
+            return 4;
+        }
+        thc_v2 v[4] = { lo, thc__v(hi.x, lo.y), hi, thc__v(lo.x, hi.y) }, ex = thc__v(f->c, -f->s), ey = thc__v(f->s, f->c);   /* the world axes in the frame */
+        thc_v2 n[4] = { thc__neg(ey), ex, ey, thc__neg(ex) };
+        for (int i = 0; i < 4; i++) {
+            thc_v2 p = thc__unrot(f, v[i]);
+            o->x[i] = p.x; o->y[i] = p.y; o->nx[i] = n[i].x; o->ny[i] = n[i].y;
+        }
+        return 4;
+    }
+    if (t == THC_CAPSULE) {
+        const thc_capsule *k = (const thc_capsule *)s;
+        thc_v2 a = thc__sub(k->a, f->p), b = thc__sub(k->b, f->p);
+        if (turn) { a = thc__unrot(f, a); b = thc__unrot(f, b); }
+        thc_v2 e = thc__sub(b, a);
+        float l = thc__len(e);
+        if (!(l > 1e-12f)) return 0;
+        float il = 1 / l;
+        o->x[0] = a.x; o->y[0] = a.y; o->x[1] = b.x; o->y[1] = b.y;
+        o->nx[0] = e.y * il; o->ny[0] = -e.x * il; o->nx[1] = -o->nx[0]; o->ny[1] = -o->ny[0];
+        *r = k->r > 0 ? k->r : 0;
+        return 2;
+    }
+    return 0;
+}
+
+/* Two polygons, boxes or capsules (not two boxes, not a circle): the exact sweep. A only translates relative
+   to B, by v = va - vb, so A + v t meets B exactly when v t lies in the Minkowski difference M = B - A grown
+   by r = ra + rb. M's faces are B's faces and A's faces turned around (a capsule's core is a 2-vertex polygon
+   with the segment's two normals), and M's separation along each is the SAT's: the least projection of the
+   other shape's vertices less the face's offset. Cut the ray v t by those half-planes pushed out by r
+   (Cyrus-Beck): the latest entry, unless an exit comes first or a still axis separates, is where the ray
+   enters the polygon whose faces are M's pushed out by r, computed in B's frame (a polygon as stored, else
+   the box's min corner or the capsule's first end) lane by lane like the SAT. Where the entry lies on the
+   entering face of M (the supports of A and B along it overlap sideways, at the entry: ties of parallel
+   faces count) that is the touch, with the face's own normal. Otherwise, rounded, the ray enters the corner
+   past M's vertex b - a at that face's end, which the ray can leave into M_r only through that vertex's
+   circle: the touch is on the circle or there is none (sharp, the entry is M's vertex itself). Like two
+   boxes, the sweep stops half the tolerance of travel short of the touch, so the gap there lies in
+   (0, tol/2], and the point is on B where B is then. -1 for what advancement decides: shapes whose cores
+   (the faces pushed out) meet at the start, nil motion, a grazing pass within the tolerance of a corner,
+   and what thc__sweep_core declines. */
+static int thc__toi_sweep(const void *a, thc_type ta, const thc_transform *ax, thc_v2 va,
+                          const void *b, thc_type tb, const thc_transform *bx, thc_v2 vb, thc_toi_result *res)
+{
+    thc_transform f;
+    if (tb == THC_POLY) {
+        if (!bx) return -1;
+        f = *bx;
+    } else {
+        f.p = tb == THC_AABB ? ((const thc_aabb *)b)->min : ((const thc_capsule *)b)->a;
+        f.c = 1;
+        f.s = 0;
+    }
+    thc__lanes A, B;
+    float ra, rb;
+    int na = thc__sweep_core(a, ta, ax, &f, 0, &A, &ra), nb = thc__sweep_core(b, tb, bx, &f, 1, &B, &rb);
+    thc_v2 vw = thc__sub(va, vb), v = thc__unrot(&f, vw);
+    if (!na || !nb || !(vw.x != 0 || vw.y != 0)) return -1;
+    float r = ra + rb;
+    /* per axis (B's faces in lanes 0..L-1, A's in L..2L-1): the separation less r and the closing speed */
+    float g[2 * THC__L], c[2 * THC__L];
+    for (int i = 0; i < THC__L; i++) { g[i] = FLT_MAX; g[THC__L + i] = FLT_MAX; }
+    for (int j = 0; j < na; j++) {
+        float px = A.x[j], py = A.y[j];
+        for (int i = 0; i < THC__L; i++) {
+            float e = B.nx[i] * px + B.ny[i] * py;
+            g[i] = e < g[i] ? e : g[i];
+        }
+    }
+    for (int j = 0; j < nb; j++) {
+        float px = B.x[j], py = B.y[j];
+        for (int i = 0; i < THC__L; i++) {
+            float e = A.nx[i] * px + A.ny[i] * py;
+            g[THC__L + i] = e < g[THC__L + i] ? e : g[THC__L + i];
+        }
+    }
+    for (int i = 0; i < THC__L; i++) {
+        g[i] -= B.nx[i] * B.x[i] + B.ny[i] * B.y[i] + r;
+        c[i] = -(B.nx[i] * v.x + B.ny[i] * v.y);
+        g[THC__L + i] -= A.nx[i] * A.x[i] + A.ny[i] * A.y[i] + r;
+        c[THC__L + i] = A.nx[i] * v.x + A.ny[i] * v.y;
+    }
+    /* per lane the entry time (entering faces, else -FLT_MAX) and the exit time (leaving faces; -FLT_MAX
+       for a face apart and not closing: never inside; else FLT_MAX), then the latest entry and the first exit
+       over the used lanes */
+    float ti[2 * THC__L], to[2 * THC__L], tin = -FLT_MAX, tout = FLT_MAX;
+    for (int i = 0; i < 2 * THC__L; i++) {
+        float cc = c[i] != 0 ? c[i] : 1.0f, q = g[i] / cc;
+        float never = g[i] > 0 ? -FLT_MAX : FLT_MAX, out = c[i] > 0 ? FLT_MAX : never;
+        ti[i] = c[i] > 0 ? q : -FLT_MAX;
+        to[i] = c[i] < 0 ? q : out;
+    }
+    int k = 0;
+    for (int i = 0; i < nb; i++) {
+        k = ti[i] > tin ? i : k;
+        tin = ti[i] > tin ? ti[i] : tin;
+        tout = to[i] < tout ? to[i] : tout;
+    }
+    for (int i = THC__L; i < THC__L + na; i++) {
+        k = ti[i] > tin ? i : k;
+        tin = ti[i] > tin ? ti[i] : tin;
+        tout = to[i] < tout ? to[i] : tout;
+    }
+    if (tin > tout || tin > 1) return 0;
+    if (!(tin > 0)) return -1;   /* the pushed-out faces meet at the start, or none is closing */
+    float speed = sqrtf(vw.x * vw.x + vw.y * vw.y);
+    /* Of the faces the entry lies on (to within rounding), the one the motion is most nearly parallel to: its
+       entry time divides the rounding by its small closing speed, so at a grazing pass by M's vertex it may
+       come out a hair early while the ray runs along it into M. Where the entry is at the end of the entering
+       face's part of M (the supports barely overlap), the touch is on that face instead, if it lies within
+       that face's part; else advancement decides. */
+    float noise = 4e-6f * (1 + speed * tin + fabsf(A.x[0]) + fabsf(A.y[0]) + fabsf(B.x[0]) + fabsf(B.y[0]) + r), ck = c[k];
+    int along = k;
+    for (int i = 0; i < 2 * THC__L; i++) {
+        int on = c[i] > 0 && c[i] < ck && g[i] - c[i] * tin >= -noise;
+        along = on ? i : along;
+        ck = on ? c[i] : ck;
+    }
+    thc_v2 m;
+    float h, l, eps, shift, blo, bhi, alo, ahi, lo, hi;
+    int jlo, jhi, ilo, ihi;
+    for (int pass = 0;; pass++) {
+        /* the entering face's normal m (from B toward A) and the supports of both shapes along it: their
+           vertices within rounding of the extreme, and how far those reach sideways (A's where it enters) */
+        m = k < THC__L ? thc__v(B.nx[k], B.ny[k]) : thc__v(-A.nx[k - THC__L], -A.ny[k - THC__L]);
+        h = -FLT_MAX; l = FLT_MAX;
+        for (int j = 0; j < nb; j++) h = thc__maxf(h, m.x * B.x[j] + m.y * B.y[j]);
+        for (int j = 0; j < na; j++) l = thc__minf(l, m.x * A.x[j] + m.y * A.y[j]);
+        eps = 1e-5f * (1 + fabsf(h) + fabsf(l));
+        shift = (m.x * v.y - m.y * v.x) * tin;   /* sideways: (-m.y, m.x) */
+        blo = FLT_MAX; bhi = -FLT_MAX; alo = FLT_MAX; ahi = -FLT_MAX;
+        jlo = jhi = ilo = ihi = 0;
+        for (int j = 0; j < nb; j++) {
+            if (m.x * B.x[j] + m.y * B.y[j] < h - eps) continue;
+            float s = m.x * B.y[j] - m.y * B.x[j];
+            if (s < blo) { blo = s; jlo = j; }
+            if (s > bhi) { bhi = s; jhi = j; }
+        }
+        for (int j = 0; j < na; j++) {
+            if (m.x * A.x[j] + m.y * A.y[j] > l + eps) continue;
+            float s = m.x * A.y[j] - m.y * A.x[j] + shift;
+            if (s < alo) { alo = s; ilo = j; }
+            if (s > ahi) { ahi = s; ihi = j; }
+        }
+        lo = thc__maxf(alo, blo);
+        hi = thc__minf(ahi, bhi);
+        if (pass == 0 && along != k && !(lo < hi - eps)) { k = along; continue; }
+        if (pass == 1 && !(lo <= hi + eps)) return -1;
+        break;
+    }
+    float t, side;
+    thc_v2 n, p;
+    if (lo <= hi + eps) {
+        /* on the face: the middle of the supports' overlap (apart by a rounding: B's nearer end) */
+        side = lo <= hi ? 0.5f * (lo + hi) : alo > bhi ? bhi : blo;
+        t = thc__maxf(tin - 0.5f * THC_TOLERANCE / speed, 0);
+        n = m;
+        p = thc__add(thc__v(m.x * h - m.y * side, m.y * h + m.x * side), thc__scale(m, rb));
+    } else if (r == 0) {
+        /* Sharp, the entry lies on M, so past the face's end only when the entry time carries rounding: a face
+           nearly parallel to the motion (a grazing pass at a corner) divides the rounding by its small closing
+           speed and can come out latest; which face the touch is on is then advancement's to prove. */
+        return -1;
+    } else {
+        /* past the face's end: M's vertex there, b - a, grown by r */
+        int jb = alo > bhi ? jhi : jlo, ia = alo > bhi ? ilo : ihi;
+        thc_v2 w = thc__v(A.x[ia] - B.x[jb], A.y[ia] - B.y[jb]);
+        /* solved from where the ray enters the corner (close to the circle), in double: from the start the
+           quadratic's terms are the squared distance, and cancel down to r^2 */
+        double wx = (double)w.x + (double)v.x * tin, wy = (double)w.y + (double)v.y * tin, rr = r;
+        double qa = (double)v.x * v.x + (double)v.y * v.y, qb = wx * v.x + wy * v.y, qc = wx * wx + wy * wy - rr * rr, disc = qb * qb - qa * qc;
+        double near = THC_TOLERANCE * (2 * rr + THC_TOLERANCE), s0 = 0;
+        if (qc > 0) {
+            if (qb >= 0 || disc < 0) return (qb >= 0 ? qc : -disc / qa) < near ? -1 : 0;   /* passes: closer than r + tol is advancement's */
+            s0 = qc / (-qb + sqrt(disc));
+        }
+        double tc = tin + s0;
+        if (tc > 1) return 0;
+        t = thc__maxf((float)(tc - 0.5 * THC_TOLERANCE / speed), 0);
+        double dx = (double)w.x + (double)v.x * t, dy = (double)w.y + (double)v.y * t, dl = sqrt(dx * dx + dy * dy);   /* the normal from the vertex where A stops */
+        if (!(dl > 0)) return -1;
+        n = thc__v((float)(dx / dl), (float)(dy / dl));
+        /* the vertex's circle is M_r's boundary only where n lies in both vertices' normal cones; a short
+           face of M past the vertex (near-parallel faces, a short edge) can put the touch beyond it */
+        int bp = jb ? jb - 1 : nb - 1, ap = ia ? ia - 1 : na - 1;
+        float cone = -1e-4f;
+        if (n.y * B.nx[bp] - n.x * B.ny[bp] < cone || n.x * B.ny[jb] - n.y * B.nx[jb] < cone ||
+            n.x * A.ny[ap] - n.y * A.nx[ap] < cone || n.y * A.nx[ia] - n.x * A.ny[ia] < cone) return -1;
+        p = thc__add(thc__v(B.x[jb], B.y[jb]), thc__scale(n, rb));
+    }
+    res->hit = 1;
+    res->t = t;
+    res->n = thc__rot(&f, n);
+    res->p = thc__add(thc__place(&f, p), thc__scale(vb, t));
+    return 1;
+}
+
 static void thc__toi_general(const void *a, thc_type ta, const thc_transform *ax, thc_v2 va,
                              const void *b, thc_type tb, const thc_transform *bx, thc_v2 vb, thc_toi_result *res);
 
@@ -2850,6 +3087,8 @@ thc_toi_result thc_toi(const void *a, thc_type ta, const thc_transform *ax, thc_
         if (thc__toi_circle_cast((const thc_circle *)a, va, b, tb, bx, vb, 1, &r) >= 0) return r;
     } else if (a && b && tb == THC_CIRCLE && ta != THC_CIRCLE) {
         if (thc__toi_circle_cast((const thc_circle *)b, vb, a, ta, ax, va, 0, &r) >= 0) return r;
+    } else if (a && b && ta >= THC_AABB && ta <= THC_POLY && tb >= THC_AABB && tb <= THC_POLY) {
+        if (thc__toi_sweep(a, ta, ax, va, b, tb, bx, vb, &r) >= 0) return r;
     }
     thc__toi_general(a, ta, ax, va, b, tb, bx, vb, &r);   /* straight into the answer: no copy */
     return r;
