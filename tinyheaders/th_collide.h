@@ -2669,9 +2669,28 @@ static THC__NOINLINE int thc__raycast_proxy(const thc_ray *r, const void *s, thc
     return thc__ray_proxy(&px, thc__sub(r->p, o), r->d, r->t, out);
 }
 
+/* A ray along neither axis: the slabs with min/max in place of the branches on the direction's signs and on
+   which slab is entered last (both unpredictable over a mix of rays); the one branch left is hit or miss.
+   The same entry t as thc__ray_box, which takes the rays along an axis. */
 static THC__NOINLINE int thc__raycast_aabb(const thc_ray *r, const thc_aabb *b, thc_ray_hit *out)
 {
-    return thc__ray_box(thc__sub(r->p, b->min), r->d, r->t, thc__v(0, 0), thc__sub(b->max, b->min), out);
+    float px = r->p.x - b->min.x, py = r->p.y - b->min.y, hx = b->max.x - b->min.x, hy = b->max.y - b->min.y;
+    float dx = r->d.x, dy = r->d.y, tmax = r->t;
+    if (dx == 0 || dy == 0 || !(tmax >= 0)) return thc__ray_box(thc__v(px, py), r->d, tmax, thc__v(0, 0), thc__v(hx, hy), out);
+    float ax = -px / dx, bx = (hx - px) / dx, ay = -py / dy, by = (hy - py) / dy;
+    float inx = thc__minf(ax, bx), iny = thc__minf(ay, by), tin = thc__maxf(inx, iny);
+    float tout = thc__minf(thc__maxf(ax, bx), thc__maxf(ay, by));
+    float t0 = thc__maxf(tin, 0), t1 = thc__minf(tout, tmax);
+    if (t0 > t1) return 0;
+    out->t = t0;
+    if (!(tin > 0)) {   /* starts inside */
+        out->n = thc__norm_or(thc__v(-dx, -dy), thc__v(-1, 0));
+        return 1;
+    }
+    float fx = (float)(inx >= iny);   /* the x slab is entered last (it wins a tie) */
+    out->n.x = (dx > 0 ? -fx : fx) + 0.0f;
+    out->n.y = (dy > 0 ? fx - 1.0f : 1.0f - fx) + 0.0f;
+    return 1;
 }
 
 static THC__NOINLINE int thc__raycast_capsule(const thc_ray *r, const thc_capsule *c, thc_ray_hit *out)
