@@ -1132,11 +1132,42 @@ THC__INLINE void thc__pp_split(const thc_v2 *v, int n, float *x, float *y)
 }
 
 /* Loads a polygon's n used slots (the rest as 0) and answers thc__proxy_make's test for a polygon with
-   (almost) no area, which it flattens to a segment: 0 then. One pass over the vertices. */
+   (almost) no area, which it flattens to a segment: 0 then. Twice the area as a fan around v0 and the farthest
+   vertex from it; with SSE2 lane by lane (each vertex's cross product with the next one's, the unused slots
+   and the fan's first and last triangles adding nothing), summed in another order, else one vertex at a time. */
 static inline int thc__pp_load(const thc_poly *p, int n, thc__lanes *o)
 {
-    thc_v2 v0 = p->verts[0], a = thc__v(0, 0);
-    float area2 = 0, ext2 = 0;   /* twice the area as a fan around v0, and the farthest vertex from it */
+    thc_v2 v0 = p->verts[0];
+    float area2 = 0, ext2 = 0;
+#ifdef THC__SSE2
+    __m128i cnt = _mm_set1_epi32(n);
+    __m128 x0 = _mm_set1_ps(v0.x), y0 = _mm_set1_ps(v0.y), zero = _mm_setzero_ps(), bx[THC__L / 4], by[THC__L / 4];
+    for (int i = 0; i < THC__L; i += 4) {
+        __m128 used = _mm_castsi128_ps(_mm_cmplt_epi32(_mm_setr_epi32(i, i + 1, i + 2, i + 3), cnt));
+        __m128 lo = _mm_loadu_ps(&p->verts[i].x), hi = _mm_loadu_ps(&p->verts[i + 2].x);   /* x0 y0 x1 y1, x2 y2 x3 y3 */
+        __m128 x = _mm_and_ps(used, _mm_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0))), y = _mm_and_ps(used, _mm_shuffle_ps(lo, hi, _MM_SHUFFLE(3, 1, 3, 1)));
+        _mm_storeu_ps(o->x + i, x);
+        _mm_storeu_ps(o->y + i, y);
+        bx[i / 4] = _mm_and_ps(used, _mm_sub_ps(x, x0));
+        by[i / 4] = _mm_and_ps(used, _mm_sub_ps(y, y0));
+        lo = _mm_loadu_ps(&p->norms[i].x);
+        hi = _mm_loadu_ps(&p->norms[i + 2].x);
+        _mm_storeu_ps(o->nx + i, _mm_and_ps(used, _mm_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0))));
+        _mm_storeu_ps(o->ny + i, _mm_and_ps(used, _mm_shuffle_ps(lo, hi, _MM_SHUFFLE(3, 1, 3, 1))));
+    }
+    __m128 ar = zero, ex = zero;
+    for (int k = 0; k < THC__L / 4; k++) {   /* the next slot's vertex beside each: (b1 b2 b3 b4) from (b0 b1 b2 b3), (b4 ..) */
+        __m128 tx = _mm_move_ss(bx[k], k + 1 < THC__L / 4 ? bx[k + 1] : zero), ty = _mm_move_ss(by[k], k + 1 < THC__L / 4 ? by[k + 1] : zero);
+        __m128 sx = _mm_shuffle_ps(tx, tx, _MM_SHUFFLE(0, 3, 2, 1)), sy = _mm_shuffle_ps(ty, ty, _MM_SHUFFLE(0, 3, 2, 1));
+        ar = _mm_add_ps(ar, _mm_sub_ps(_mm_mul_ps(bx[k], sy), _mm_mul_ps(by[k], sx)));
+        ex = _mm_max_ps(ex, _mm_add_ps(_mm_mul_ps(bx[k], bx[k]), _mm_mul_ps(by[k], by[k])));
+    }
+    ar = _mm_add_ps(ar, _mm_movehl_ps(ar, ar));
+    ex = _mm_max_ps(ex, _mm_movehl_ps(ex, ex));
+    area2 = _mm_cvtss_f32(_mm_add_ss(ar, _mm_shuffle_ps(ar, ar, _MM_SHUFFLE(1, 1, 1, 1))));
+    ext2 = _mm_cvtss_f32(_mm_max_ss(ex, _mm_shuffle_ps(ex, ex, _MM_SHUFFLE(1, 1, 1, 1))));
+#else
+    thc_v2 a = thc__v(0, 0);
     thc__pp_split(p->verts, n, o->x, o->y);
     thc__pp_split(p->norms, n, o->nx, o->ny);
     for (int i = 0; i < n; i++) {
@@ -1145,6 +1176,7 @@ static inline int thc__pp_load(const thc_poly *p, int n, thc__lanes *o)
         ext2 = thc__maxf(ext2, b.x * b.x + b.y * b.y);
         a = b;
     }
+#endif
     return area2 > 1e-6f * ext2;
 }
 
@@ -2178,7 +2210,7 @@ THC__INLINE float thc__pp_distance_lanes(thc__pp *q, const thc__lanes *bl, const
 }
 
 /* Two polygons; -1 also for a polygon with no area or A given in world vertices (no transform). */
-static float thc__pp_distance(const thc_poly *a, const thc_transform *ax, const thc_poly *b, const thc_transform *bx, thc_v2 *pa, thc_v2 *pb)
+static THC__NOINLINE float thc__pp_distance(const thc_poly *a, const thc_transform *ax, const thc_poly *b, const thc_transform *bx, thc_v2 *pa, thc_v2 *pb)
 {
     thc__pp q;
     thc__lanes bl;
@@ -2191,7 +2223,7 @@ static float thc__pp_distance(const thc_poly *a, const thc_transform *ax, const 
 }
 
 /* A box (A when box_a) and a polygon, the box as thc__aabb_poly makes it; -1 also for a flat one. */
-static float thc__box_poly_distance(const thc_aabb *box, const thc_poly *p, const thc_transform *px, int box_a, thc_v2 *pa, thc_v2 *pb)
+static THC__NOINLINE float thc__box_poly_distance(const thc_aabb *box, const thc_poly *p, const thc_transform *px, int box_a, thc_v2 *pa, thc_v2 *pb)
 {
     thc__pp q;
     thc__lanes bl;
@@ -2243,6 +2275,21 @@ static float thc__capsule_poly_lanes(const thc_capsule *k, const thc_poly *p, co
     return d - r;
 }
 
+/* A capsule and a polygon: the lanes above, else the direct road; touching (or nearly), 0 at the first contact
+   point of thc_collide's own road (seg_a: the capsule is A) when it finds them touching. -1: the general road. */
+static THC__NOINLINE float thc__capsule_poly_road(const thc_capsule *k, const thc_poly *p, const thc_transform *xf, int seg_a, thc_v2 *pk, thc_v2 *pp)
+{
+    float d = thc__capsule_poly_lanes(k, p, xf, pk, pp);
+    if (d == -1) return thc__capsule_poly_distance(k, p, xf, pk, pp);
+    if (d == -2) {
+        thc_manifold m;
+        if (!thc__capsule_poly_manifold(k, p, xf, seg_a, &m) || !m.count) return -1;
+        *pk = *pp = m.contact_points[0];
+        return 0;
+    }
+    return d;
+}
+
 /* thc_distance's direct roads, the shapes in either order (by type: circle, box, capsule, polygon); -1 when none
    applies or the one that does declines (touching, nearly touching, a flat polygon). */
 static float thc__distance_roads(const void *a, thc_type ta, const thc_transform *ax, const void *b, thc_type tb,
@@ -2254,24 +2301,16 @@ static float thc__distance_roads(const void *a, thc_type ta, const thc_transform
     const thc_transform *yx = swap ? ax : bx;
     thc_v2 qx, qy;
     float d = -1;
+    switch (THC__PAIR(tx, ty)) {
+    case THC__PAIR(THC_CIRCLE, THC_POLY): d = thc__circle_poly_distance((const thc_circle *)x, (const thc_poly *)y, yx, &qx, &qy); break;
+    case THC__PAIR(THC_CAPSULE, THC_POLY): d = thc__capsule_poly_road((const thc_capsule *)x, (const thc_poly *)y, yx, ta == THC_CAPSULE, &qx, &qy); break;
+    case THC__PAIR(THC_AABB, THC_CAPSULE): d = thc__box_capsule_distance((const thc_aabb *)x, (const thc_capsule *)y, &qx, &qy); break;
+    case THC__PAIR(THC_AABB, THC_AABB): case THC__PAIR(THC_CAPSULE, THC_CAPSULE): d = thc__distance_direct(x, y, tx, &qx, &qy); break;
     /* A and B as given for these (the manifold's order, which decides the contact point of touching ones) */
-    if (tx == THC_POLY) return thc__pp_distance((const thc_poly *)a, ax, (const thc_poly *)b, bx, pa, pb);
-    if (tx == THC_AABB && ty == THC_POLY) return thc__box_poly_distance((const thc_aabb *)x, (const thc_poly *)y, yx, !swap, pa, pb);
-    if (tx == THC_CIRCLE && ty == THC_POLY) d = thc__circle_poly_distance((const thc_circle *)x, (const thc_poly *)y, yx, &qx, &qy);
-    else if (tx == THC_CAPSULE && ty == THC_POLY) {
-        d = thc__capsule_poly_lanes((const thc_capsule *)x, (const thc_poly *)y, yx, &qx, &qy);
-        if (d == -1) d = thc__capsule_poly_distance((const thc_capsule *)x, (const thc_poly *)y, yx, &qx, &qy);
-        else if (d == -2) {   /* touching: 0 at the manifold's first contact point (thc_collide's own road) */
-            thc_manifold m;
-            d = -1;
-            if (thc__capsule_poly_manifold((const thc_capsule *)x, (const thc_poly *)y, yx, ta == THC_CAPSULE, &m) && m.count) {
-                qx = qy = m.contact_points[0];
-                d = 0;
-            }
-        }
+    case THC__PAIR(THC_POLY, THC_POLY): return thc__pp_distance((const thc_poly *)a, ax, (const thc_poly *)b, bx, pa, pb);
+    case THC__PAIR(THC_AABB, THC_POLY): return thc__box_poly_distance((const thc_aabb *)x, (const thc_poly *)y, yx, !swap, pa, pb);
+    default: break;
     }
-    else if (tx == THC_AABB && ty == THC_CAPSULE) d = thc__box_capsule_distance((const thc_aabb *)x, (const thc_capsule *)y, &qx, &qy);
-    else if (tx == ty && (tx == THC_AABB || tx == THC_CAPSULE)) d = thc__distance_direct(x, y, tx, &qx, &qy);
     if (d >= 0) { *pa = swap ? qy : qx; *pb = swap ? qx : qy; }
     return d;
 }
