@@ -1109,7 +1109,7 @@ static int thc__poly_flat(const thc_poly *p)
 /* n points (of the THC__L a polygon holds) into x and y lanes, the unused slots 0. With SSE2 four slots at a
    time (a slot past n is read, as every polygon holds THC__L, and masked), so the lanes are written by whole
    vectors and the loops reading them whole get their values forwarded from the stores, not stalled. */
-#if (defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2)) && THC__L % 4 == 0
+#if !defined(THC_NO_SIMD) && (defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2)) && THC__L % 4 == 0
 #define THC__SSE2 1
 #include <emmintrin.h>
 #endif
