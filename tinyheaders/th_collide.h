@@ -2916,14 +2916,7 @@ static int thc__sweep_core(const void *s, thc_type t, const thc_transform *xf, c
         if (own) return thc__pp_load(p, n, o) ? n : 0;
         thc__lanes l;
         if (!thc__pp_load(p, n, &l)) return 0;
-        float c = f->c * xf->c + f->s * xf->s, sn = f->c * xf->s - f->s * xf->c;   /* rot(f)^T rot(xf) */
-        thc_v2 d = thc__unplace(f, xf->p);
-        for (int i = 0; i < THC__L; i++) {
-            o->x[i] = c * l.x[i] - sn * l.y[i] + d.x;
-            o->y[i] = sn * l.x[i] + c * l.y[i] + d.y;
-            o->nx[i] = c * l.nx[i] - sn * l.ny[i];
-            o->ny[i] = sn * l.nx[i] + c * l.ny[i];
-        }
+        thc__pp_move(&l, f, xf, o);
         return n;
     }
     memset(o, 0, sizeof *o);
@@ -3059,10 +3052,16 @@ static int thc__toi_sweep(const void *a, thc_type ta, const thc_transform *ax, t
     for (int pass = 0;; pass++) {
         /* the entering face's normal m (from B toward A) and the supports of both shapes along it: their
            vertices within rounding of the extreme, and how far those reach sideways (A's where it enters) */
-        m = k < THC__L ? thc__v(B.nx[k], B.ny[k]) : thc__v(-A.nx[k - THC__L], -A.ny[k - THC__L]);
-        h = -FLT_MAX; l = FLT_MAX;
-        for (int j = 0; j < nb; j++) h = thc__maxf(h, m.x * B.x[j] + m.y * B.y[j]);
-        for (int j = 0; j < na; j++) l = thc__minf(l, m.x * A.x[j] + m.y * A.y[j]);
+        if (k < THC__L) {   /* B's face: its offset, and A's least projection from the SAT */
+            m = thc__v(B.nx[k], B.ny[k]);
+            h = m.x * B.x[k] + m.y * B.y[k];
+            l = g[k] + h + r;
+        } else {            /* A's face turned around: B's greatest projection, and the face's offset */
+            int i = k - THC__L;
+            m = thc__v(-A.nx[i], -A.ny[i]);
+            l = m.x * A.x[i] + m.y * A.y[i];
+            h = l - g[k] - r;
+        }
         eps = 1e-5f * (1 + fabsf(h) + fabsf(l));
         shift = (m.x * v.y - m.y * v.x) * tin;   /* sideways: (-m.y, m.x) */
         blo = FLT_MAX; bhi = -FLT_MAX; alo = FLT_MAX; ahi = -FLT_MAX;
