@@ -2126,7 +2126,7 @@ static int thc__pp_vf(const thc__lanes *X, int nx, int v, const thc__lanes *Y, i
     return 1;
 }
 
-static float thc__pp_closest(const thc__pp *q, int side, thc_v2 *pa, thc_v2 *pb, thc_v2 *n)
+THC__INLINE float thc__pp_closest(const thc__pp *q, int side, thc_v2 *pa, thc_v2 *pb, thc_v2 *n)
 {
     const thc__lanes *rl = side ? &q->b : &q->a, *il = side ? &q->a : &q->b;
     int f = side ? q->fb : q->fa, nr = side ? q->nb : q->na, ni = side ? q->na : q->nb, g = f + 1 < nr ? f + 1 : 0;
@@ -2185,7 +2185,7 @@ static inline int thc__pp_box(thc_v2 e, thc__lanes *o)
 THC__INLINE float thc__pp_distance_lanes(thc__pp *q, const thc__lanes *bl, const thc_poly *a, const thc_transform *ax, const thc_poly *b,
                                          const thc_transform *bx, const thc_aabb *box, thc_v2 *pa, thc_v2 *pb)
 {
-    thc_v2 qa, qb, n;
+    thc_v2 qa = thc__v(0, 0), qb = qa, n = qa;
     float d = -1;
     thc__pp_move(bl, ax, bx, &q->b);
     q->fa = thc__pp_faces(&q->a, q->na, &q->b, q->nb, &q->sa);
@@ -2247,7 +2247,7 @@ static THC__NOINLINE float thc__box_poly_distance(const thc_aabb *box, const thc
    segment moved into it as a 2-vertex polygon), the radius taken off at the end. -1 when it leaves the pair
    to thc__capsule_poly_distance (not settled, no transform, a flat polygon), -2 when the cores touch or the
    shapes nearly do (the manifold decides). *pk on the capsule, *pp on the polygon. */
-static float thc__capsule_poly_lanes(const thc_capsule *k, const thc_poly *p, const thc_transform *xf, thc_v2 *pk, thc_v2 *pp)
+THC__INLINE float thc__capsule_poly_lanes(const thc_capsule *k, const thc_poly *p, const thc_transform *xf, thc_v2 *pk, thc_v2 *pp)
 {
     int n = p->count < THC__L ? p->count : THC__L;
     thc__pp q;
@@ -2255,12 +2255,22 @@ static float thc__capsule_poly_lanes(const thc_capsule *k, const thc_poly *p, co
     thc_v2 s0 = thc__unplace(xf, k->a), s1 = thc__unplace(xf, k->b), e = thc__sub(s1, s0);
     float l = thc__len(e), r = k->r > 0 ? k->r : 0;
     if (!(l > 1e-12f)) return -1;
+    float il = 1.0f / l, nx = e.y * il, ny = -e.x * il;
+#ifdef THC__SSE2
+    __m128 zero = _mm_setzero_ps();   /* whole-vector stores, as thc__pp_load makes them */
+    _mm_storeu_ps(q.b.x, _mm_setr_ps(s0.x, s1.x, 0, 0));
+    _mm_storeu_ps(q.b.y, _mm_setr_ps(s0.y, s1.y, 0, 0));
+    _mm_storeu_ps(q.b.nx, _mm_setr_ps(nx, -nx, 0, 0));
+    _mm_storeu_ps(q.b.ny, _mm_setr_ps(ny, -ny, 0, 0));
+    for (int i = 4; i < THC__L; i += 4) { _mm_storeu_ps(q.b.x + i, zero); _mm_storeu_ps(q.b.y + i, zero); _mm_storeu_ps(q.b.nx + i, zero); _mm_storeu_ps(q.b.ny + i, zero); }
+#else
     memset(&q.b, 0, sizeof q.b);
     q.b.x[0] = s0.x; q.b.y[0] = s0.y; q.b.x[1] = s1.x; q.b.y[1] = s1.y;
-    q.b.nx[0] = e.y / l; q.b.ny[0] = -e.x / l; q.b.nx[1] = -q.b.nx[0]; q.b.ny[1] = -q.b.ny[0];
+    q.b.nx[0] = nx; q.b.ny[0] = ny; q.b.nx[1] = -nx; q.b.ny[1] = -ny;
+#endif
     q.na = n;
     q.nb = 2;
-    thc_v2 qa, qb, ln;
+    thc_v2 qa = thc__v(0, 0), qb = qa, ln = qa;
     float d = -1;
     q.fa = thc__pp_faces(&q.a, n, &q.b, 2, &q.sa);
     if (q.sa - r > THC__APART) d = thc__pp_closest(&q, 0, &qa, &qb, &ln);
