@@ -1609,8 +1609,21 @@ static void thc__aabb_poly(const thc_aabb *b, thc_poly *p, thc_transform *x)
 {
     thc_v2 e = thc__sub(b->max, b->min);
     p->count = 4;
+#ifdef THC__SSE2
+    /* two vertices (or normals) to a store, every slot written: the lanes' vector loads that follow are
+       forwarded from these stores, where loads spanning two 8-byte stores would wait for them to retire */
+    _mm_storeu_ps(&p->verts[0].x, _mm_setr_ps(0, 0, e.x, 0));
+    _mm_storeu_ps(&p->verts[2].x, _mm_setr_ps(e.x, e.y, 0, e.y));
+    _mm_storeu_ps(&p->norms[0].x, _mm_setr_ps(0, -1, 1, 0));
+    _mm_storeu_ps(&p->norms[2].x, _mm_setr_ps(0, 1, -1, 0));
+    for (int i = 4; i < THC__L; i += 2) {
+        _mm_storeu_ps(&p->verts[i].x, _mm_setzero_ps());
+        _mm_storeu_ps(&p->norms[i].x, _mm_setzero_ps());
+    }
+#else
     p->verts[0] = thc__v(0, 0); p->verts[1] = thc__v(e.x, 0); p->verts[2] = e; p->verts[3] = thc__v(0, e.y);
     p->norms[0] = thc__v(0, -1); p->norms[1] = thc__v(1, 0); p->norms[2] = thc__v(0, 1); p->norms[3] = thc__v(-1, 0);
+#endif
     x->p = b->min;
     x->c = 1;
     x->s = 0;
