@@ -2976,6 +2976,159 @@ static int thc__sweep_core(const void *s, thc_type t, const thc_transform *xf, c
     return 0;
 }
 
+/* thc__toi_sweep past the cores: A's and B's lanes (na, nb used, ra, rb their radii) in the frame f, the
+   relative motion vw in the world, on the first L lanes (4 when both have at most 4 vertices, else all). */
+THC__INLINE int thc__toi_sweep_lanes(const thc__lanes *A, int na, float ra, const thc__lanes *B, int nb, float rb,
+                                    const thc_transform *f, thc_v2 vw, thc_v2 vb, int L, thc_toi_result *res)
+{
+    thc_v2 v = thc__unrot(f, vw);
+    float r = ra + rb;
+    /* per axis (B's faces in lanes 0..L-1, A's in THC__L..THC__L+L-1): the separation less r and the closing speed */
+    float g[2 * THC__L], c[2 * THC__L];
+    for (int i = 0; i < L; i++) { g[i] = FLT_MAX; g[THC__L + i] = FLT_MAX; }
+    for (int j = 0; j < na; j++) {
+        float px = A->x[j], py = A->y[j];
+        for (int i = 0; i < L; i++) {
+            float e = B->nx[i] * px + B->ny[i] * py;
+            g[i] = e < g[i] ? e : g[i];
+        }
+    }
+    for (int j = 0; j < nb; j++) {
+        float px = B->x[j], py = B->y[j];
+        for (int i = 0; i < L; i++) {
+            float e = A->nx[i] * px + A->ny[i] * py;
+            g[THC__L + i] = e < g[THC__L + i] ? e : g[THC__L + i];
+        }
+    }
+    for (int i = 0; i < L; i++) {
+        g[i] -= B->nx[i] * B->x[i] + B->ny[i] * B->y[i] + r;
+        c[i] = -(B->nx[i] * v.x + B->ny[i] * v.y);
+        g[THC__L + i] -= A->nx[i] * A->x[i] + A->ny[i] * A->y[i] + r;
+        c[THC__L + i] = A->nx[i] * v.x + A->ny[i] * v.y;
+    }
+    /* per lane the entry time (entering faces, else -FLT_MAX) and the exit time (leaving faces; -FLT_MAX
+       for a face apart and not closing: never inside; else FLT_MAX), then the latest entry and the first exit
+       over the used lanes */
+    float ti[2 * THC__L], to[2 * THC__L], tin = -FLT_MAX, tout = FLT_MAX;
+    for (int h = 0; h < 2; h++)
+        for (int i = h * THC__L; i < h * THC__L + L; i++) {
+            float cc = c[i] != 0 ? c[i] : 1.0f, q = g[i] / cc;
+            float never = g[i] > 0 ? -FLT_MAX : FLT_MAX, out = c[i] > 0 ? FLT_MAX : never;
+            ti[i] = c[i] > 0 ? q : -FLT_MAX;
+            to[i] = c[i] < 0 ? q : out;
+        }
+    int k = 0;
+    for (int i = 0; i < nb; i++) {
+        k = ti[i] > tin ? i : k;
+        tin = ti[i] > tin ? ti[i] : tin;
+        tout = to[i] < tout ? to[i] : tout;
+    }
+    for (int i = THC__L; i < THC__L + na; i++) {
+        k = ti[i] > tin ? i : k;
+        tin = ti[i] > tin ? ti[i] : tin;
+        tout = to[i] < tout ? to[i] : tout;
+    }
+    if (tin > tout || tin > 1) return 0;
+    if (!(tin > 0)) return -1;   /* the pushed-out faces meet at the start, or none is closing */
+    float speed = sqrtf(vw.x * vw.x + vw.y * vw.y);
+    /* Of the faces the entry lies on (to within rounding), the one the motion is most nearly parallel to: its
+       entry time divides the rounding by its small closing speed, so at a grazing pass by M's vertex it may
+       come out a hair early while the ray runs along it into M. Where the entry is at the end of the entering
+       face's part of M (the supports barely overlap), the touch is on that face instead, if it lies within
+       that face's part; else advancement decides. */
+    float noise = 4e-6f * (1 + speed * tin + fabsf(A->x[0]) + fabsf(A->y[0]) + fabsf(B->x[0]) + fabsf(B->y[0]) + r), ck = c[k];
+    int along = k;
+    for (int h = 0; h < 2; h++)
+        for (int i = h * THC__L; i < h * THC__L + L; i++) {
+            int on = c[i] > 0 && c[i] < ck && g[i] - c[i] * tin >= -noise;
+            along = on ? i : along;
+            ck = on ? c[i] : ck;
+        }
+    thc_v2 m;
+    float h, l, eps, shift, blo, bhi, alo, ahi, lo, hi;
+    int jlo, jhi, ilo, ihi;
+    for (int pass = 0;; pass++) {
+        /* the entering face's normal m (from B toward A) and the supports of both shapes along it: their
+           vertices within rounding of the extreme, and how far those reach sideways (A's where it enters) */
+        if (k < THC__L) {   /* B's face: its offset, and A's least projection from the SAT */
+            m = thc__v(B->nx[k], B->ny[k]);
+            h = m.x * B->x[k] + m.y * B->y[k];
+            l = g[k] + h + r;
+        } else {            /* A's face turned around: B's greatest projection, and the face's offset */
+            int i = k - THC__L;
+            m = thc__v(-A->nx[i], -A->ny[i]);
+            l = m.x * A->x[i] + m.y * A->y[i];
+            h = l - g[k] - r;
+        }
+        eps = 1e-5f * (1 + fabsf(h) + fabsf(l));
+        shift = (m.x * v.y - m.y * v.x) * tin;   /* sideways: (-m.y, m.x) */
+        blo = FLT_MAX; bhi = -FLT_MAX; alo = FLT_MAX; ahi = -FLT_MAX;
+        jlo = jhi = ilo = ihi = 0;
+        for (int j = 0; j < nb; j++) {
+            if (m.x * B->x[j] + m.y * B->y[j] < h - eps) continue;
+            float s = m.x * B->y[j] - m.y * B->x[j];
+            if (s < blo) { blo = s; jlo = j; }
+            if (s > bhi) { bhi = s; jhi = j; }
+        }
+        for (int j = 0; j < na; j++) {
+            if (m.x * A->x[j] + m.y * A->y[j] > l + eps) continue;
+            float s = m.x * A->y[j] - m.y * A->x[j] + shift;
+            if (s < alo) { alo = s; ilo = j; }
+            if (s > ahi) { ahi = s; ihi = j; }
+        }
+        lo = thc__maxf(alo, blo);
+        hi = thc__minf(ahi, bhi);
+        if (pass == 0 && along != k && !(lo < hi - eps)) { k = along; continue; }
+        if (pass == 1 && !(lo <= hi + eps)) return -1;
+        break;
+    }
+    float t, side;
+    thc_v2 n, p;
+    if (lo <= hi + eps) {
+        /* on the face: the middle of the supports' overlap (apart by a rounding: B's nearer end) */
+        side = lo <= hi ? 0.5f * (lo + hi) : alo > bhi ? bhi : blo;
+        t = thc__maxf(tin - 0.5f * THC_TOLERANCE / speed, 0);
+        n = m;
+        p = thc__add(thc__v(m.x * h - m.y * side, m.y * h + m.x * side), thc__scale(m, rb));
+    } else if (r == 0) {
+        /* Sharp, the entry lies on M, so past the face's end only when the entry time carries rounding: a face
+           nearly parallel to the motion (a grazing pass at a corner) divides the rounding by its small closing
+           speed and can come out latest; which face the touch is on is then advancement's to prove. */
+        return -1;
+    } else {
+        /* past the face's end: M's vertex there, b - a, grown by r */
+        int jb = alo > bhi ? jhi : jlo, ia = alo > bhi ? ilo : ihi;
+        thc_v2 w = thc__v(A->x[ia] - B->x[jb], A->y[ia] - B->y[jb]);
+        /* solved from where the ray enters the corner (close to the circle), in double: from the start the
+           quadratic's terms are the squared distance, and cancel down to r^2 */
+        double wx = (double)w.x + (double)v.x * tin, wy = (double)w.y + (double)v.y * tin, rr = r;
+        double qa = (double)v.x * v.x + (double)v.y * v.y, qb = wx * v.x + wy * v.y, qc = wx * wx + wy * wy - rr * rr, disc = qb * qb - qa * qc;
+        double near = THC_TOLERANCE * (2 * rr + THC_TOLERANCE), s0 = 0;
+        if (qc > 0) {
+            if (qb >= 0 || disc < 0) return (qb >= 0 ? qc : -disc / qa) < near ? -1 : 0;   /* passes: closer than r + tol is advancement's */
+            s0 = qc / (-qb + sqrt(disc));
+        }
+        double tc = tin + s0;
+        if (tc > 1) return 0;
+        t = thc__maxf((float)(tc - 0.5 * THC_TOLERANCE / speed), 0);
+        double dx = (double)w.x + (double)v.x * t, dy = (double)w.y + (double)v.y * t, dl = sqrt(dx * dx + dy * dy);   /* the normal from the vertex where A stops */
+        if (!(dl > 0)) return -1;
+        n = thc__v((float)(dx / dl), (float)(dy / dl));
+        /* the vertex's circle is M_r's boundary only where n lies in both vertices' normal cones; a short
+           face of M past the vertex (near-parallel faces, a short edge) can put the touch beyond it */
+        int bp = jb ? jb - 1 : nb - 1, ap = ia ? ia - 1 : na - 1;
+        float cone = -1e-4f;
+        if (n.y * B->nx[bp] - n.x * B->ny[bp] < cone || n.x * B->ny[jb] - n.y * B->nx[jb] < cone ||
+            n.x * A->ny[ap] - n.y * A->nx[ap] < cone || n.y * A->nx[ia] - n.x * A->ny[ia] < cone) return -1;
+        p = thc__add(thc__v(B->x[jb], B->y[jb]), thc__scale(n, rb));
+    }
+    res->hit = 1;
+    res->t = t;
+    res->n = thc__rot(f, n);
+    res->p = thc__add(thc__place(f, p), thc__scale(vb, t));
+    return 1;
+}
+
 /* Two polygons, boxes or capsules (not two boxes, not a circle): the exact sweep. A only translates relative
    to B, by v = va - vb, so A + v t meets B exactly when v t lies in the Minkowski difference M = B - A grown
    by r = ra + rb. M's faces are B's faces and A's faces turned around (a capsule's core is a 2-vertex polygon
@@ -3007,151 +3160,10 @@ static int thc__toi_sweep(const void *a, thc_type ta, const thc_transform *ax, t
     thc__lanes A, B;
     float ra, rb;
     int na = thc__sweep_core(a, ta, ax, &f, 0, &A, &ra), nb = thc__sweep_core(b, tb, bx, &f, 1, &B, &rb);
-    thc_v2 vw = thc__sub(va, vb), v = thc__unrot(&f, vw);
+    thc_v2 vw = thc__sub(va, vb);
     if (!na || !nb || !(vw.x != 0 || vw.y != 0)) return -1;
-    float r = ra + rb;
-    /* per axis (B's faces in lanes 0..L-1, A's in L..2L-1): the separation less r and the closing speed */
-    float g[2 * THC__L], c[2 * THC__L];
-    for (int i = 0; i < THC__L; i++) { g[i] = FLT_MAX; g[THC__L + i] = FLT_MAX; }
-    for (int j = 0; j < na; j++) {
-        float px = A.x[j], py = A.y[j];
-        for (int i = 0; i < THC__L; i++) {
-            float e = B.nx[i] * px + B.ny[i] * py;
-            g[i] = e < g[i] ? e : g[i];
-        }
-    }
-    for (int j = 0; j < nb; j++) {
-        float px = B.x[j], py = B.y[j];
-        for (int i = 0; i < THC__L; i++) {
-            float e = A.nx[i] * px + A.ny[i] * py;
-            g[THC__L + i] = e < g[THC__L + i] ? e : g[THC__L + i];
-        }
-    }
-    for (int i = 0; i < THC__L; i++) {
-        g[i] -= B.nx[i] * B.x[i] + B.ny[i] * B.y[i] + r;
-        c[i] = -(B.nx[i] * v.x + B.ny[i] * v.y);
-        g[THC__L + i] -= A.nx[i] * A.x[i] + A.ny[i] * A.y[i] + r;
-        c[THC__L + i] = A.nx[i] * v.x + A.ny[i] * v.y;
-    }
-    /* per lane the entry time (entering faces, else -FLT_MAX) and the exit time (leaving faces; -FLT_MAX
-       for a face apart and not closing: never inside; else FLT_MAX), then the latest entry and the first exit
-       over the used lanes */
-    float ti[2 * THC__L], to[2 * THC__L], tin = -FLT_MAX, tout = FLT_MAX;
-    for (int i = 0; i < 2 * THC__L; i++) {
-        float cc = c[i] != 0 ? c[i] : 1.0f, q = g[i] / cc;
-        float never = g[i] > 0 ? -FLT_MAX : FLT_MAX, out = c[i] > 0 ? FLT_MAX : never;
-        ti[i] = c[i] > 0 ? q : -FLT_MAX;
-        to[i] = c[i] < 0 ? q : out;
-    }
-    int k = 0;
-    for (int i = 0; i < nb; i++) {
-        k = ti[i] > tin ? i : k;
-        tin = ti[i] > tin ? ti[i] : tin;
-        tout = to[i] < tout ? to[i] : tout;
-    }
-    for (int i = THC__L; i < THC__L + na; i++) {
-        k = ti[i] > tin ? i : k;
-        tin = ti[i] > tin ? ti[i] : tin;
-        tout = to[i] < tout ? to[i] : tout;
-    }
-    if (tin > tout || tin > 1) return 0;
-    if (!(tin > 0)) return -1;   /* the pushed-out faces meet at the start, or none is closing */
-    float speed = sqrtf(vw.x * vw.x + vw.y * vw.y);
-    /* Of the faces the entry lies on (to within rounding), the one the motion is most nearly parallel to: its
-       entry time divides the rounding by its small closing speed, so at a grazing pass by M's vertex it may
-       come out a hair early while the ray runs along it into M. Where the entry is at the end of the entering
-       face's part of M (the supports barely overlap), the touch is on that face instead, if it lies within
-       that face's part; else advancement decides. */
-    float noise = 4e-6f * (1 + speed * tin + fabsf(A.x[0]) + fabsf(A.y[0]) + fabsf(B.x[0]) + fabsf(B.y[0]) + r), ck = c[k];
-    int along = k;
-    for (int i = 0; i < 2 * THC__L; i++) {
-        int on = c[i] > 0 && c[i] < ck && g[i] - c[i] * tin >= -noise;
-        along = on ? i : along;
-        ck = on ? c[i] : ck;
-    }
-    thc_v2 m;
-    float h, l, eps, shift, blo, bhi, alo, ahi, lo, hi;
-    int jlo, jhi, ilo, ihi;
-    for (int pass = 0;; pass++) {
-        /* the entering face's normal m (from B toward A) and the supports of both shapes along it: their
-           vertices within rounding of the extreme, and how far those reach sideways (A's where it enters) */
-        if (k < THC__L) {   /* B's face: its offset, and A's least projection from the SAT */
-            m = thc__v(B.nx[k], B.ny[k]);
-            h = m.x * B.x[k] + m.y * B.y[k];
-            l = g[k] + h + r;
-        } else {            /* A's face turned around: B's greatest projection, and the face's offset */
-            int i = k - THC__L;
-            m = thc__v(-A.nx[i], -A.ny[i]);
-            l = m.x * A.x[i] + m.y * A.y[i];
-            h = l - g[k] - r;
-        }
-        eps = 1e-5f * (1 + fabsf(h) + fabsf(l));
-        shift = (m.x * v.y - m.y * v.x) * tin;   /* sideways: (-m.y, m.x) */
-        blo = FLT_MAX; bhi = -FLT_MAX; alo = FLT_MAX; ahi = -FLT_MAX;
-        jlo = jhi = ilo = ihi = 0;
-        for (int j = 0; j < nb; j++) {
-            if (m.x * B.x[j] + m.y * B.y[j] < h - eps) continue;
-            float s = m.x * B.y[j] - m.y * B.x[j];
-            if (s < blo) { blo = s; jlo = j; }
-            if (s > bhi) { bhi = s; jhi = j; }
-        }
-        for (int j = 0; j < na; j++) {
-            if (m.x * A.x[j] + m.y * A.y[j] > l + eps) continue;
-            float s = m.x * A.y[j] - m.y * A.x[j] + shift;
-            if (s < alo) { alo = s; ilo = j; }
-            if (s > ahi) { ahi = s; ihi = j; }
-        }
-        lo = thc__maxf(alo, blo);
-        hi = thc__minf(ahi, bhi);
-        if (pass == 0 && along != k && !(lo < hi - eps)) { k = along; continue; }
-        if (pass == 1 && !(lo <= hi + eps)) return -1;
-        break;
-    }
-    float t, side;
-    thc_v2 n, p;
-    if (lo <= hi + eps) {
-        /* on the face: the middle of the supports' overlap (apart by a rounding: B's nearer end) */
-        side = lo <= hi ? 0.5f * (lo + hi) : alo > bhi ? bhi : blo;
-        t = thc__maxf(tin - 0.5f * THC_TOLERANCE / speed, 0);
-        n = m;
-        p = thc__add(thc__v(m.x * h - m.y * side, m.y * h + m.x * side), thc__scale(m, rb));
-    } else if (r == 0) {
-        /* Sharp, the entry lies on M, so past the face's end only when the entry time carries rounding: a face
-           nearly parallel to the motion (a grazing pass at a corner) divides the rounding by its small closing
-           speed and can come out latest; which face the touch is on is then advancement's to prove. */
-        return -1;
-    } else {
-        /* past the face's end: M's vertex there, b - a, grown by r */
-        int jb = alo > bhi ? jhi : jlo, ia = alo > bhi ? ilo : ihi;
-        thc_v2 w = thc__v(A.x[ia] - B.x[jb], A.y[ia] - B.y[jb]);
-        /* solved from where the ray enters the corner (close to the circle), in double: from the start the
-           quadratic's terms are the squared distance, and cancel down to r^2 */
-        double wx = (double)w.x + (double)v.x * tin, wy = (double)w.y + (double)v.y * tin, rr = r;
-        double qa = (double)v.x * v.x + (double)v.y * v.y, qb = wx * v.x + wy * v.y, qc = wx * wx + wy * wy - rr * rr, disc = qb * qb - qa * qc;
-        double near = THC_TOLERANCE * (2 * rr + THC_TOLERANCE), s0 = 0;
-        if (qc > 0) {
-            if (qb >= 0 || disc < 0) return (qb >= 0 ? qc : -disc / qa) < near ? -1 : 0;   /* passes: closer than r + tol is advancement's */
-            s0 = qc / (-qb + sqrt(disc));
-        }
-        double tc = tin + s0;
-        if (tc > 1) return 0;
-        t = thc__maxf((float)(tc - 0.5 * THC_TOLERANCE / speed), 0);
-        double dx = (double)w.x + (double)v.x * t, dy = (double)w.y + (double)v.y * t, dl = sqrt(dx * dx + dy * dy);   /* the normal from the vertex where A stops */
-        if (!(dl > 0)) return -1;
-        n = thc__v((float)(dx / dl), (float)(dy / dl));
-        /* the vertex's circle is M_r's boundary only where n lies in both vertices' normal cones; a short
-           face of M past the vertex (near-parallel faces, a short edge) can put the touch beyond it */
-        int bp = jb ? jb - 1 : nb - 1, ap = ia ? ia - 1 : na - 1;
-        float cone = -1e-4f;
-        if (n.y * B.nx[bp] - n.x * B.ny[bp] < cone || n.x * B.ny[jb] - n.y * B.nx[jb] < cone ||
-            n.x * A.ny[ap] - n.y * A.nx[ap] < cone || n.y * A.nx[ia] - n.x * A.ny[ia] < cone) return -1;
-        p = thc__add(thc__v(B.x[jb], B.y[jb]), thc__scale(n, rb));
-    }
-    res->hit = 1;
-    res->t = t;
-    res->n = thc__rot(&f, n);
-    res->p = thc__add(thc__place(&f, p), thc__scale(vb, t));
-    return 1;
+    if (na <= THC__L / 2 && nb <= THC__L / 2) return thc__toi_sweep_lanes(&A, na, ra, &B, nb, rb, &f, vw, vb, THC__L / 2, res);
+    return thc__toi_sweep_lanes(&A, na, ra, &B, nb, rb, &f, vw, vb, THC__L, res);
 }
 
 static void thc__toi_general(const void *a, thc_type ta, const thc_transform *ax, thc_v2 va,
