@@ -2313,6 +2313,30 @@ static THC__NOINLINE float thc__capsule_poly_road(const thc_capsule *k, const th
     return d;
 }
 
+/* A box and a capsule the direct road leaves (touching or nearly): 0 at the first contact point of thc_collide's
+   own road for them (the box as a polygon at its min corner; seg_a: the capsule is A) when it finds them
+   touching, else -1 (the general road). */
+static THC__NOINLINE float thc__box_capsule_touch(const thc_aabb *b, const thc_capsule *k, int seg_a, thc_v2 *pb, thc_v2 *pk)
+{
+    thc_poly box;
+    thc_transform f;
+    thc_manifold m;
+    thc__aabb_poly(b, &box, &f);
+    if (!thc__capsule_poly_manifold(k, &box, &f, seg_a, &m) || !m.count) return -1;
+    *pb = *pk = m.contact_points[0];
+    return 0;
+}
+
+/* Two capsules the direct road leaves (touching or nearly): 0 at the first contact point of thc_collide's own
+   road for them when it finds them touching, else -1 (the general road). */
+static THC__NOINLINE float thc__capsule_pair_touch(const thc_capsule *a, const thc_capsule *b, thc_v2 *pa, thc_v2 *pb)
+{
+    thc_manifold m;
+    if (!thc__capsule_capsule_manifold(a, b, &m) || !m.count) return -1;
+    *pa = *pb = m.contact_points[0];
+    return 0;
+}
+
 /* thc_distance's direct roads, the shapes in either order (by type: circle, box, capsule, polygon); -1 when none
    applies or the one that does declines (touching, nearly touching, a flat polygon). */
 static float thc__distance_roads(const void *a, thc_type ta, const thc_transform *ax, const void *b, thc_type tb,
@@ -2327,8 +2351,15 @@ static float thc__distance_roads(const void *a, thc_type ta, const thc_transform
     switch (THC__PAIR(tx, ty)) {
     case THC__PAIR(THC_CIRCLE, THC_POLY): d = thc__circle_poly_distance((const thc_circle *)x, (const thc_poly *)y, yx, &qx, &qy); break;
     case THC__PAIR(THC_CAPSULE, THC_POLY): d = thc__capsule_poly_road((const thc_capsule *)x, (const thc_poly *)y, yx, ta == THC_CAPSULE, &qx, &qy); break;
-    case THC__PAIR(THC_AABB, THC_CAPSULE): d = thc__box_capsule_distance((const thc_aabb *)x, (const thc_capsule *)y, &qx, &qy); break;
-    case THC__PAIR(THC_AABB, THC_AABB): case THC__PAIR(THC_CAPSULE, THC_CAPSULE): d = thc__distance_direct(x, y, tx, &qx, &qy); break;
+    case THC__PAIR(THC_AABB, THC_CAPSULE):
+        d = thc__box_capsule_distance((const thc_aabb *)x, (const thc_capsule *)y, &qx, &qy);
+        if (d < 0) d = thc__box_capsule_touch((const thc_aabb *)x, (const thc_capsule *)y, ta == THC_CAPSULE, &qx, &qy);
+        break;
+    case THC__PAIR(THC_AABB, THC_AABB): d = thc__distance_direct(x, y, tx, &qx, &qy); break;
+    case THC__PAIR(THC_CAPSULE, THC_CAPSULE):
+        d = thc__distance_direct(x, y, tx, &qx, &qy);
+        if (d < 0) d = thc__capsule_pair_touch((const thc_capsule *)x, (const thc_capsule *)y, &qx, &qy);
+        break;
     /* A and B as given for these (the manifold's order, which decides the contact point of touching ones) */
     case THC__PAIR(THC_POLY, THC_POLY): return thc__pp_distance((const thc_poly *)a, ax, (const thc_poly *)b, bx, pa, pb);
     case THC__PAIR(THC_AABB, THC_POLY): return thc__box_poly_distance((const thc_aabb *)x, (const thc_poly *)y, yx, !swap, pa, pb);
