@@ -2327,6 +2327,16 @@ static THC__NOINLINE float thc__box_capsule_touch(const thc_aabb *b, const thc_c
     return 0;
 }
 
+/* A circle and a polygon the direct road leaves (touching or nearly): 0 at the first contact point of
+   thc_collide's own road for them when it finds them touching, else -1 (the general road). */
+static THC__NOINLINE float thc__circle_poly_touch(const thc_circle *c, const thc_poly *p, const thc_transform *xf, thc_v2 *pc, thc_v2 *pp)
+{
+    thc_manifold m;
+    if (!thc__circle_poly_manifold(c, p, xf, &m) || !m.count) return -1;
+    *pc = *pp = m.contact_points[0];
+    return 0;
+}
+
 /* Two capsules the direct road leaves (touching or nearly): 0 at the first contact point of thc_collide's own
    road for them when it finds them touching, else -1 (the general road). */
 static THC__NOINLINE float thc__capsule_pair_touch(const thc_capsule *a, const thc_capsule *b, thc_v2 *pa, thc_v2 *pb)
@@ -2349,7 +2359,10 @@ static float thc__distance_roads(const void *a, thc_type ta, const thc_transform
     thc_v2 qx, qy;
     float d = -1;
     switch (THC__PAIR(tx, ty)) {
-    case THC__PAIR(THC_CIRCLE, THC_POLY): d = thc__circle_poly_distance((const thc_circle *)x, (const thc_poly *)y, yx, &qx, &qy); break;
+    case THC__PAIR(THC_CIRCLE, THC_POLY):
+        d = thc__circle_poly_distance((const thc_circle *)x, (const thc_poly *)y, yx, &qx, &qy);
+        if (d < 0) d = thc__circle_poly_touch((const thc_circle *)x, (const thc_poly *)y, yx, &qx, &qy);
+        break;
     case THC__PAIR(THC_CAPSULE, THC_POLY): d = thc__capsule_poly_road((const thc_capsule *)x, (const thc_poly *)y, yx, ta == THC_CAPSULE, &qx, &qy); break;
     case THC__PAIR(THC_AABB, THC_CAPSULE):
         d = thc__box_capsule_distance((const thc_aabb *)x, (const thc_capsule *)y, &qx, &qy);

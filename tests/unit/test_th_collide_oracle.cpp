@@ -1074,8 +1074,8 @@ static void test_direct_distance_matches_general(void)
 // answers, and it must answer nearly always) and thc_distance: the distance, the points on both surfaces that
 // far apart, the normal (the oracle's closest-feature direction, or one whose exact separation reaches the
 // distance, as at a vertex-face near-tie), and for touching shapes 0 exactly where thc_collide says they touch,
-// at its first contact point (box-capsule and capsule-capsule pairs too: their touching ones answer from
-// thc_collide's road). Random placements, parallel faces (tied witnesses), corners nearly past a face's end
+// at its first contact point (box-capsule, capsule-capsule and circle-polygon pairs too: their touching ones
+// answer from thc_collide's road). Random placements, parallel faces (tied witnesses), corners nearly past a face's end
 // (vertex-face against vertex-vertex near-ties), pixel scale and around +-1e5.
 static Shape road_shape(Rng &r, thc_type t, D2 c, double size, double ang)
 {
@@ -1130,14 +1130,16 @@ static double surface_gap(const Shape &S, thc_v2 p) { return oracle_depth(minkow
 
 static void test_sat_distance_road_exact(void)
 {
-    const thc_type TA[5] = { THC_POLY, THC_POLY, THC_POLY, THC_AABB, THC_CAPSULE }, TB[5] = { THC_POLY, THC_AABB, THC_CAPSULE, THC_CAPSULE, THC_CAPSULE };
-    int bad = 0, bad_touch = 0, apart = 0, lane_apart = 0, answered = 0, faces = 0, corners = 0, touching = 0, n = COUNT(20000);
+    const thc_type TA[6] = { THC_POLY, THC_POLY, THC_POLY, THC_AABB, THC_CAPSULE, THC_CIRCLE };
+    const thc_type TB[6] = { THC_POLY, THC_AABB, THC_CAPSULE, THC_CAPSULE, THC_CAPSULE, THC_POLY };
+    int bad = 0, bad_touch = 0, apart = 0, lane_apart = 0, answered = 0, faces = 0, corners = 0, touching = 0, n = COUNT(24000);
     Rng r(9400);
     for (int i = 0; i < n; i++) {
-        int kind = i % 5, place = (i / 10) % 4;   /* kinds 3 and 4 (box-capsule, capsule-capsule): touching ones only take a new road */
-        double size = i % 3 == 0 ? 0.05 : i % 3 == 1 ? 1.5 : 10, far = (i / 5) % 7 == 0 ? ((i / 35) % 2 ? 1e5 : -1e5) : (i / 5) % 7 == 1 ? 4096 : 0;
+        /* kinds 3-5 (box-capsule, capsule-capsule, circle-polygon): only their touching pairs take a new road */
+        int kind = i % 6, place = (i / 12) % 4;
+        double size = i % 5 == 0 ? 0.05 : i % 5 == 1 ? 1.5 : 10, far = (i / 6) % 7 == 0 ? ((i / 42) % 2 ? 1e5 : -1e5) : (i / 6) % 7 == 1 ? 4096 : 0;
         thc_type ta = TA[kind], tb = TB[kind];
-        if ((i / 5) % 2) std::swap(ta, tb);
+        if ((i / 6) % 2) std::swap(ta, tb);
         double angA = r.range(-3.14159, 3.14159), angB = place == 1 ? angA : r.range(-3.14159, 3.14159);
         D2 ca = d2(far + r.range(-1, 1), far + r.range(-1, 1)), cb = ca + d2(r.range(-3 * size, 3 * size), r.range(-3 * size, 3 * size));
         if (place == 1 || place == 2) {   /* side by side along a turned axis: faces parallel (1) or a corner near a face's end (2) */
