@@ -2986,6 +2986,7 @@ static int thc__sweep_core(const void *s, thc_type t, const thc_transform *xf, c
         thc__pp_move(&l, f, xf, o);
         return n;
     }
+    if (THC__L < 4) return 0;   /* a box takes four lanes */
     memset(o, 0, sizeof *o);
     int turn = f->s != 0 || f->c != 1;   /* a polygon's frame; else the world axes, moved only */
     if (t == THC_AABB) {
@@ -3206,7 +3207,7 @@ static int thc__toi_sweep(const void *a, thc_type ta, const thc_transform *ax, t
     int na = thc__sweep_core(a, ta, ax, &f, 0, &A, &ra), nb = thc__sweep_core(b, tb, bx, &f, 1, &B, &rb);
     thc_v2 vw = thc__sub(va, vb);
     if (!na || !nb || !(vw.x != 0 || vw.y != 0)) return -1;
-    if (na <= THC__L / 2 && nb <= THC__L / 2) return thc__toi_sweep_lanes(&A, na, ra, &B, nb, rb, &f, vw, vb, THC__L / 2, res);
+    if (THC__L >= 8 && na <= 4 && nb <= 4) return thc__toi_sweep_lanes(&A, na, ra, &B, nb, rb, &f, vw, vb, 4, res);
     return thc__toi_sweep_lanes(&A, na, ra, &B, nb, rb, &f, vw, vb, THC__L, res);
 }
 
