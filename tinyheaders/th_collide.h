@@ -2299,50 +2299,29 @@ THC__INLINE float thc__capsule_poly_lanes(const thc_capsule *k, const thc_poly *
 }
 
 /* A capsule and a polygon: the lanes above, else the direct road; touching (or nearly), 0 at the first contact
-   point of thc_collide's own road (seg_a: the capsule is A) when it finds them touching. -1: the general road. */
+   point of thc_collide's own road for them (seg_a: the capsule is A; the polygon is known to have area here, so
+   the manifold's road is called directly) when it finds them touching, else -1 (the general road). */
 static THC__NOINLINE float thc__capsule_poly_road(const thc_capsule *k, const thc_poly *p, const thc_transform *xf, int seg_a, thc_v2 *pk, thc_v2 *pp)
 {
     float d = thc__capsule_poly_lanes(k, p, xf, pk, pp);
     if (d == -1) return thc__capsule_poly_distance(k, p, xf, pk, pp);
     if (d == -2) {
         thc_manifold m;
-        if (!thc__capsule_poly_manifold(k, p, xf, seg_a, &m) || !m.count) return -1;
+        if (!thc__capsule_poly_manifold(k, p, xf, seg_a, &m) || !m.count) return -3;
         *pk = *pp = m.contact_points[0];
         return 0;
     }
     return d;
 }
 
-/* A box and a capsule the direct road leaves (touching or nearly): 0 at the first contact point of thc_collide's
-   own road for them (the box as a polygon at its min corner; seg_a: the capsule is A) when it finds them
-   touching, else -1 (the general road). */
-static THC__NOINLINE float thc__box_capsule_touch(const thc_aabb *b, const thc_capsule *k, int seg_a, thc_v2 *pb, thc_v2 *pk)
-{
-    thc_poly box;
-    thc_transform f;
-    thc_manifold m;
-    thc__aabb_poly(b, &box, &f);
-    if (!thc__capsule_poly_manifold(k, &box, &f, seg_a, &m) || !m.count) return -1;
-    *pb = *pk = m.contact_points[0];
-    return 0;
-}
-
-/* A circle and a polygon the direct road leaves (touching or nearly): 0 at the first contact point of
-   thc_collide's own road for them when it finds them touching, else -1 (the general road). */
-static THC__NOINLINE float thc__circle_poly_touch(const thc_circle *c, const thc_poly *p, const thc_transform *xf, thc_v2 *pc, thc_v2 *pp)
+/* Shapes a direct road leaves (touching or nearly): 0 at the first contact point of thc_collide's answer when it
+   finds them touching, so the two always agree (and its direct manifolds are cheap), else -1 (the general road). */
+static THC__NOINLINE float thc__distance_touch(const void *a, thc_type ta, const thc_transform *ax, const void *b, thc_type tb,
+                                              const thc_transform *bx, thc_v2 *pa, thc_v2 *pb)
 {
     thc_manifold m;
-    if (!thc__circle_poly_manifold(c, p, xf, &m) || !m.count) return -1;
-    *pc = *pp = m.contact_points[0];
-    return 0;
-}
-
-/* Two capsules the direct road leaves (touching or nearly): 0 at the first contact point of thc_collide's own
-   road for them when it finds them touching, else -1 (the general road). */
-static THC__NOINLINE float thc__capsule_pair_touch(const thc_capsule *a, const thc_capsule *b, thc_v2 *pa, thc_v2 *pb)
-{
-    thc_manifold m;
-    if (!thc__capsule_capsule_manifold(a, b, &m) || !m.count) return -1;
+    thc_collide(a, ta, ax, b, tb, bx, &m);
+    if (!m.count) return -1;
     *pa = *pb = m.contact_points[0];
     return 0;
 }
@@ -2359,26 +2338,22 @@ static float thc__distance_roads(const void *a, thc_type ta, const thc_transform
     thc_v2 qx, qy;
     float d = -1;
     switch (THC__PAIR(tx, ty)) {
-    case THC__PAIR(THC_CIRCLE, THC_POLY):
-        d = thc__circle_poly_distance((const thc_circle *)x, (const thc_poly *)y, yx, &qx, &qy);
-        if (d < 0) d = thc__circle_poly_touch((const thc_circle *)x, (const thc_poly *)y, yx, &qx, &qy);
+    case THC__PAIR(THC_CIRCLE, THC_POLY): d = thc__circle_poly_distance((const thc_circle *)x, (const thc_poly *)y, yx, &qx, &qy); break;
+    case THC__PAIR(THC_CAPSULE, THC_POLY):
+        d = thc__capsule_poly_road((const thc_capsule *)x, (const thc_poly *)y, yx, ta == THC_CAPSULE, &qx, &qy);
+        if (d == -3) return -1;   /* the manifold found them apart after all: the general road */
         break;
-    case THC__PAIR(THC_CAPSULE, THC_POLY): d = thc__capsule_poly_road((const thc_capsule *)x, (const thc_poly *)y, yx, ta == THC_CAPSULE, &qx, &qy); break;
-    case THC__PAIR(THC_AABB, THC_CAPSULE):
-        d = thc__box_capsule_distance((const thc_aabb *)x, (const thc_capsule *)y, &qx, &qy);
-        if (d < 0) d = thc__box_capsule_touch((const thc_aabb *)x, (const thc_capsule *)y, ta == THC_CAPSULE, &qx, &qy);
-        break;
-    case THC__PAIR(THC_AABB, THC_AABB): d = thc__distance_direct(x, y, tx, &qx, &qy); break;
-    case THC__PAIR(THC_CAPSULE, THC_CAPSULE):
-        d = thc__distance_direct(x, y, tx, &qx, &qy);
-        if (d < 0) d = thc__capsule_pair_touch((const thc_capsule *)x, (const thc_capsule *)y, &qx, &qy);
-        break;
+    case THC__PAIR(THC_AABB, THC_CAPSULE): d = thc__box_capsule_distance((const thc_aabb *)x, (const thc_capsule *)y, &qx, &qy); break;
+    case THC__PAIR(THC_CAPSULE, THC_CAPSULE): d = thc__distance_direct(x, y, tx, &qx, &qy); break;
+    case THC__PAIR(THC_AABB, THC_AABB): return thc__distance_direct(x, y, tx, pa, pb);   /* (the general road when they touch) */
     /* A and B as given for these (the manifold's order, which decides the contact point of touching ones) */
     case THC__PAIR(THC_POLY, THC_POLY): return thc__pp_distance((const thc_poly *)a, ax, (const thc_poly *)b, bx, pa, pb);
     case THC__PAIR(THC_AABB, THC_POLY): return thc__box_poly_distance((const thc_aabb *)x, (const thc_poly *)y, yx, !swap, pa, pb);
-    default: break;
+    default: return -1;
     }
-    if (d >= 0) { *pa = swap ? qy : qx; *pb = swap ? qx : qy; }
+    if (d < 0) return thc__distance_touch(a, ta, ax, b, tb, bx, pa, pb);
+    *pa = swap ? qy : qx;
+    *pb = swap ? qx : qy;
     return d;
 }
 
