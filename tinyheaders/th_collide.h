@@ -2614,16 +2614,19 @@ static int thc__ray_proxy(const thc__proxy *px, thc_v2 p, thc_v2 d, float tmax, 
 }
 
 /* ---------------------------------------------------------------- direct paths: the same answers as the proxies without building them */
-/* The ray p + d t against the circle c, r: where it enters (0 when p starts inside) and the normal there.
-   A ray that neither starts inside nor heads towards the centre misses; else it misses when it passes
-   farther than r from the centre, (m x d)^2 > r^2 |d|^2: the one test a mix of rays cannot predict, on a
-   short chain (no division, no square root). The entry t = cc / (-b + sqrt(disc)) has no cancellation.
-   Worked coordinate by coordinate (no packing of the pairs into vector registers and out again). */
-THC__INLINE int thc__ray_circle(thc_v2 p, thc_v2 d, float tmax, thc_v2 c, float r, thc_ray_hit *out)
+/* The ray p + d t against the circle c, r (a negative radius is 0): where it enters (0 when p starts inside)
+   and the normal there. A ray that neither starts inside nor heads towards the centre misses; else it
+   misses when it passes farther than r from the centre, (m x d)^2 > r^2 |d|^2: the one test a mix of rays
+   cannot predict, on a short chain (no division, no square root). The entry t = cc / (-b + sqrt(disc)) has
+   no cancellation. Worked coordinate by coordinate. The common case (a radius, p outside) goes with one
+   branch for hit or miss and one for the ray's end; the rest is out of line (rare = 1). */
+static THC__NOINLINE int thc__ray_circle_rare(float mx, float my, float dx, float dy, float tmax, float r, thc_ray_hit *out);
+/* m = p - c, the ray's start from the centre */
+THC__INLINE int thc__ray_circle_m(float mx, float my, float dx, float dy, float tmax, float r, int rare, thc_ray_hit *out)
 {
-    float mx = p.x - c.x, my = p.y - c.y, dx = d.x, dy = d.y, rr = r * r;
-    float cc = mx * mx + my * my - rr, b = mx * dx + my * dy, x = mx * dy - my * dx;
+    float rr = r * r, cc = mx * mx + my * my - rr, b = mx * dx + my * dy, x = mx * dy - my * dx;
     float disc = (dx * dx + dy * dy) * rr - x * x;
+    if (!rare && ((cc <= 0) | !(r > 0))) return thc__ray_circle_rare(mx, my, dx, dy, tmax, r, out);
     if (cc <= 0) {
         if (!(tmax >= 0)) return 0;
         out->t = 0;
@@ -2643,6 +2646,17 @@ THC__INLINE int thc__ray_circle(thc_v2 p, thc_v2 d, float tmax, thc_v2 c, float 
         out->n = thc__norm_or(thc__v(qx, qy), thc__v(-1, 0));
     }
     return 1;
+}
+
+static THC__NOINLINE int thc__ray_circle_rare(float mx, float my, float dx, float dy, float tmax, float r, thc_ray_hit *out)
+{
+    return thc__ray_circle_m(mx, my, dx, dy, tmax, thc__maxf(r, 0), 1, out);
+}
+
+/* every case inline (r >= 0): for the capsule's end circles */
+THC__INLINE int thc__ray_circle(thc_v2 p, thc_v2 d, float tmax, thc_v2 c, float r, thc_ray_hit *out)
+{
+    return thc__ray_circle_m(p.x - c.x, p.y - c.y, d.x, d.y, tmax, r, 1, out);
 }
 
 /* The ray against the box [lo, hi] by slabs; the entering face gives the normal (the ray's reverse when it starts inside). */
@@ -2801,7 +2815,7 @@ int thc_raycast(thc_ray r, const void *s, thc_type t, const thc_transform *xf, t
     if (!out) return thc__raycast_no_out(r, s, t, xf);
     if (t == THC_CIRCLE) {
         const thc_circle *c = (const thc_circle *)s;
-        return thc__ray_circle(r.p, r.d, r.t, c->p, thc__maxf(c->r, 0), out);
+        return thc__ray_circle_m(r.p.x - c->p.x, r.p.y - c->p.y, r.d.x, r.d.y, r.t, c->r, 0, out);
     }
     switch (t) {
     case THC_AABB: return thc__raycast_aabb(&r, (const thc_aabb *)s, out);

@@ -606,6 +606,34 @@ static void test_rays_exact(void)
     }
 }
 
+// Rays from anywhere near a shape, inside it as often as not, in any direction (not aimed at it), over any
+// length: a ray starting inside enters at t = 0, one starting outside takes every road the shape has
+// (a circle's common case and the rest: inside, a zero radius). The exact answer decides.
+static void test_rays_from_anywhere(void)
+{
+    for (int it = 0; it < 4; it++) {
+        Rng r(8100 + it);
+        int bad = 0, hits = 0, inside = 0, n = COUNT(4000);
+        for (int i = 0; i < n; i++) {
+            double size = i % 2 ? 1.5 : 10;
+            Shape S = random_shape(r, TYPES[it], r.range(-3, 3), r.range(-3, 3), size);
+            if (TYPES[it] == THC_CIRCLE && i % 8 == 0) S.c.r = 0;   // a point
+            double a = r.range(0, 6.2831853), far = r.range(0, 2) * size;
+            thc_aabb bb = thc_shape_aabb(S.ptr(), S.type, S.x());
+            thc_v2 p = V((float)(0.5 * (bb.min.x + bb.max.x) + cos(a) * far), (float)(0.5 * (bb.min.y + bb.max.y) + sin(a) * far));
+            double da = r.range(0, 6.2831853);
+            thc_v2 d = V((float)cos(da), (float)sin(da));
+            thc_ray ray = { p, d, (float)(r.range(0.05, 3) * size) };
+            thc_ray_hit h;
+            if (thc_raycast(ray, S.ptr(), S.type, S.x(), &h) && h.t == 0) inside++;
+            bad += check_ray(S, ray, 2e-5 * (size + far), &hits);
+        }
+        TH_CHECK_MSG(bad == 0, "rays from anywhere at %s: %d of %d wrong (%d hits, %d from inside)", type_name(TYPES[it]), bad, n, hits, inside);
+        TH_CHECK_MSG(hits > n / 4 && inside > n / 10 && hits - inside > n / 20, "rays from anywhere at %s: %d hits, %d from inside, of %d",
+                     type_name(TYPES[it]), hits, inside, n);
+    }
+}
+
 // Rays at polygons with (almost) no area, which the library treats as the segment they span, and at thin
 // slivers just thick enough to be polygons: crossing them at any angle, running along them, missing past
 // their ends. The polygon ray clips against the faces and looks at the area only after a miss that a
@@ -1418,6 +1446,7 @@ int main(void)
     g_prints = 0; TH_RUN(test_rest_queries_exact);
     g_prints = 0; TH_RUN(test_nearly_parallel_segments);          // defect 1
     g_prints = 0; TH_RUN(test_rays_exact);
+    g_prints = 0; TH_RUN(test_rays_from_anywhere);
     g_prints = 0; TH_RUN(test_rays_at_flat_polygons);
     g_prints = 0; TH_RUN(test_direct_paths_match_general);
     g_prints = 0; TH_RUN(test_gjk_closest_matches_brute_force);
