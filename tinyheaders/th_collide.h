@@ -3094,7 +3094,8 @@ THC__INLINE int thc__toi_sweep_lanes(const thc__lanes *A, int na, float ra, cons
             l = m.x * A->x[i] + m.y * A->y[i];
             h = l - g[k] - r;
         }
-        eps = 1e-5f * (1 + fabsf(h) + fabsf(l));
+        eps = 2e-6f * (1 + fabsf(h) + fabsf(l));   /* a few roundings of the projections: a vertex counted in too
+                                                      could put the touch early by eps along m, so it stays small */
         shift = (m.x * v.y - m.y * v.x) * tin;   /* sideways: (-m.y, m.x) */
         blo = FLT_MAX; bhi = -FLT_MAX; alo = FLT_MAX; ahi = -FLT_MAX;
         jlo = jhi = ilo = ihi = 0;
