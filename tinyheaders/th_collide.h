@@ -2793,7 +2793,7 @@ static THC__NOINLINE int thc__raycast_capsule(const thc_ray *r, const thc_capsul
     return thc__ray_capsule(thc__sub(r->p, c->a), r->d, r->t, thc__sub(c->b, c->a), c->r > 0 ? c->r : 0, out);
 }
 
-static THC__NOINLINE int thc__raycast_poly(const thc_ray *r, const thc_poly *p, const thc_transform *xf, thc_ray_hit *out)
+THC__INLINE int thc__raycast_poly(const thc_ray *r, const thc_poly *p, const thc_transform *xf, thc_ray_hit *out)
 {
     /* a polygon with no area is the segment it spans (the proxy path); the clip can only miss it, so
        the area is looked at only after a miss that could be one */
