@@ -37,9 +37,16 @@
      touching at the start, polygons with no area or no transform, a grazing pass within rounding of a
      corner) it advances by a step proven safe along the deciding features' separating axis (see the
      comment at thc__toi_advance), so grazing shots at long walls neither miss nor sink.
-     thc_distance and thc_toi find those features with GJK (warm-started from step to step in thc_toi) and
-     keep GJK's pair only when the exact separation along its normal proves it closest, else the brute
-     force decides. A step that lands within the tolerance ends on the vertex-edge pair it was taken
+     thc_distance between two polygons, a box and a polygon, or a capsule and a polygon works by the
+     separating axis in the lanes described below: the greatest face separation s of either side is a
+     lower bound of the distance, and the other core's vertex that realises it, projected inside that
+     face, reaches it (the face's own normal); else that face's nearer end and the vertex, or a face next
+     to one of them against the other, are proven closest by each vertex being its core's support point
+     along the pair's direction (convexity makes the local check global). Touching pairs, and those the
+     direct roads leave, answer 0 at the first contact point of thc_collide's own answer. What none of
+     this settles, and thc_toi's advancement, find the features with GJK (warm-started from step to step
+     in thc_toi) and keep GJK's pair only when the exact separation along its normal proves it closest,
+     else the brute force decides. A step that lands within the tolerance ends on the vertex-edge pair it was taken
      from, moved to the new time, when that pair still projects inside the edge and meets the separation
      along its normal there (proven closest the same way), without another search. Two boxes sweep exactly
      (slabs), a circle is cast as a ray against the other shape grown by its radius, and any two of
@@ -51,8 +58,9 @@
      general road works in a polygon's own frame (that polygon as stored, the other shape moved into it).
      Two polygons with area take a shorter road to the same answers (up to rounding): B is moved into
      A's own frame once and every face is measured against every vertex of the other lane by lane
-     (vertex slots side by side, x and y apart, unused slots zeroed), with no branch on the vertex
-     counts inside. Two capsules, and a circle against a capsule or a polygon, take direct roads to the
+     (vertex slots side by side, x and y apart, unused slots zeroed; with SSE2 loaded four slots at a
+     time, so the vector loads that follow are forwarded from whole-vector stores, THC_NO_SIMD to keep
+     plain C), with no branch on the vertex counts inside. Two capsules, and a circle against a capsule or a polygon, take direct roads to the
      same manifolds: the capsule pair is the steps above written out for two segments; a circle outside
      a polygon is closest to the face of greatest separation (or the next face past its end), worked in
      the polygon's frame, and the polygon's area is looked at only where the normals barely turn; a
@@ -82,6 +90,7 @@
      THC_MAX_POLY_VERTS   (8)     vertices per polygon
      THC_GRID_MAX_CELLS   (16)    cells one body may cover before it goes on the grid's "large" list
      THC_TOLERANCE        (1e-3f) how close thc_toi brings two shapes before it calls them touching
+     THC_NO_SIMD          (undefined) define it to keep the polygon lanes' loading in plain C (no SSE2)
 
    EXAMPLE (compiled verbatim by tests/unit/test_th_collide_c.c)
      static float example_collide(void) {
