@@ -3074,19 +3074,6 @@ THC__INLINE int thc__toi_sweep_lanes(const thc__lanes *A, int na, float ra, cons
     if (tin > tout || tin > 1) return 0;
     if (!(tin > 0)) return -1;   /* the pushed-out faces meet at the start, or none is closing */
     float speed = sqrtf(vw.x * vw.x + vw.y * vw.y);
-    /* Of the faces the entry lies on (to within rounding), the one the motion is most nearly parallel to: its
-       entry time divides the rounding by its small closing speed, so at a grazing pass by M's vertex it may
-       come out a hair early while the ray runs along it into M. Where the entry is at the end of the entering
-       face's part of M (the supports barely overlap), the touch is on that face instead, if it lies within
-       that face's part; else advancement decides. */
-    float noise = 4e-6f * (1 + speed * tin + fabsf(A->x[0]) + fabsf(A->y[0]) + fabsf(B->x[0]) + fabsf(B->y[0]) + r), ck = c[k];
-    int along = k;
-    for (int h = 0; h < 2; h++)
-        for (int i = h * THC__L; i < h * THC__L + L; i++) {
-            int on = c[i] > 0 && c[i] < ck && g[i] - c[i] * tin >= -noise;
-            along = on ? i : along;
-            ck = on ? c[i] : ck;
-        }
     thc_v2 m;
     float h, l, eps, shift, blo, bhi, alo, ahi, lo, hi;
     int jlo, jhi, ilo, ihi;
@@ -3122,7 +3109,23 @@ THC__INLINE int thc__toi_sweep_lanes(const thc__lanes *A, int na, float ra, cons
         }
         lo = thc__maxf(alo, blo);
         hi = thc__minf(ahi, bhi);
-        if (pass == 0 && along != k && !(lo < hi - eps)) { k = along; continue; }
+        /* At M's vertex (the supports meet end to end, or miss each other): of the faces the entry lies on (to
+           within rounding), the one the motion is most nearly parallel to. Its entry time divides the rounding
+           by its small closing speed, so at a grazing pass by the vertex it may come out a hair early while the
+           ray runs along it into M: the touch is then on that face, if it lies within that face's part of M;
+           else advancement decides. */
+        int corner = lo > hi + eps || (hi - lo <= eps && (lo >= bhi - eps || hi <= blo + eps) && (lo >= ahi - eps || hi <= alo + eps));
+        if (pass == 0 && corner) {
+            float noise = 4e-6f * (1 + speed * tin + fabsf(A->x[0]) + fabsf(A->y[0]) + fabsf(B->x[0]) + fabsf(B->y[0]) + r), ck = c[k];
+            int along = k;
+            for (int e = 0; e < 2; e++)
+                for (int i = e * THC__L; i < e * THC__L + L; i++) {
+                    int on = c[i] > 0 && c[i] < ck && g[i] - c[i] * tin >= -noise;
+                    along = on ? i : along;
+                    ck = on ? c[i] : ck;
+                }
+            if (along != k) { k = along; continue; }
+        }
         if (pass == 1 && !(lo <= hi + eps)) return -1;
         break;
     }
