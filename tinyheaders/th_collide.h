@@ -2776,7 +2776,7 @@ static THC__NOINLINE int thc__raycast_proxy(const thc_ray *r, const void *s, thc
 /* A ray along neither axis: the slabs with min/max in place of the branches on the direction's signs and on
    which slab is entered last (both unpredictable over a mix of rays); the one branch left is hit or miss.
    The same entry t as thc__ray_box, which takes the rays along an axis. */
-static THC__NOINLINE int thc__raycast_aabb(const thc_ray *r, const thc_aabb *b, thc_ray_hit *out)
+THC__INLINE int thc__raycast_aabb(const thc_ray *r, const thc_aabb *b, thc_ray_hit *out)
 {
     float px = r->p.x - b->min.x, py = r->p.y - b->min.y, hx = b->max.x - b->min.x, hy = b->max.y - b->min.y;
     float dx = r->d.x, dy = r->d.y, tmax = r->t;
