@@ -2731,21 +2731,24 @@ static int thc__ray_poly_local(const thc_ray *r, const thc_poly *poly, const thc
     float c = 1, sn = 0, rx = r->p.x, ry = r->p.y, dx = r->d.x, dy = r->d.y, tmax = r->t;
     if (xf) { c = xf->c; sn = xf->s; rx -= xf->p.x; ry -= xf->p.y; }
     float lpx = c * rx + sn * ry, lpy = -sn * rx + c * ry, ldx = c * dx + sn * dy, ldy = -sn * dx + c * dy;
-    float lo = 0, hi = tmax, slo = FLT_MAX, shi = FLT_MAX, margin;   /* slo, shi: the closing speeds of the faces that set lo, hi */
+    /* slo, shi: the closing speeds of the faces that set lo, hi; hi starts finite (a ray with no end too), so a
+       face parallel to the ray is tested by num < hi * 0 */
+    float lo = 0, hi = thc__minf(tmax, FLT_MAX), slo = FLT_MAX, shi = FLT_MAX, margin;
     int face = -1;
     if (!(tmax >= 0)) return 0;
     THC__UNROLL
     for (int i = 0; i < poly->count; i++) {
         float nx = poly->norms[i].x, ny = poly->norms[i].y;
         float num = nx * (poly->verts[i].x - lpx) + ny * (poly->verts[i].y - lpy), den = nx * ldx + ny * ldy;
-        /* t = num / den, divided only when it moves a bound; the bounds can cross only when one moves */
-        if (den < 0) {
-            if (num < lo * den) { lo = num / den; slo = -den; face = i; if (lo > hi) break; }
-        } else if (den > 0) {
-            if (num < hi * den) { hi = num / den; shi = den; if (lo > hi) break; }
-        } else if (num < 0) {
-            margin = -num;   /* parallel to the face, outside it */
-            goto miss;
+        /* t = num / den, divided only when it moves a bound (an entering face's t above lo, a leaving one's
+           below hi: num < bound * den either way, and for a face parallel to the ray, num < 0 puts the ray
+           outside it); one test a face, the bounds can cross only when one moves */
+        float bound = den < 0 ? lo : hi;
+        if (num < bound * den) {
+            if (den < 0) { lo = num / den; slo = -den; face = i; }
+            else if (den > 0) { hi = num / den; shi = den; }
+            else { margin = -num; goto miss; }
+            if (lo > hi) break;
         }
     }
     if (lo > hi) {

@@ -634,6 +634,39 @@ static void test_rays_from_anywhere(void)
     }
 }
 
+// Rays with no end (t = infinity) at every shape, and along the faces of unrotated boxes given as polygons,
+// outside them: a face the ray runs parallel to (exactly, in the polygon's frame) shuts it out whatever the
+// other faces say. The exact answer decides.
+static void test_rays_unbounded(void)
+{
+    Rng r(8200);
+    int bad = 0, hits = 0, n = COUNT(4000);
+    for (int i = 0; i < n; i++) {
+        double size = i % 2 ? 1.5 : 10;
+        thc_type type = TYPES[i % 4];
+        Shape S = random_shape(r, type, r.range(-3, 3), r.range(-3, 3), size);
+        thc_aabb bb = thc_shape_aabb(S.ptr(), S.type, S.x());
+        double cx = 0.5 * (bb.min.x + bb.max.x), cy = 0.5 * (bb.min.y + bb.max.y), a = r.range(0, 6.2831853), far = r.range(0, 3) * size;
+        thc_v2 p = V((float)(cx + cos(a) * far), (float)(cy + sin(a) * far)), d;
+        if (type == THC_POLY && i % 8 == 3) {   // a box polygon, unrotated; the ray along x or y beside it
+            float hw = r.range(0.2 * size, size), hh = r.range(0.2 * size, size), off = r.range(0.01, 1) * (float)size;
+            thc_make_box(&S.p, hw, hh);
+            S.xf = thc_make_transform(V((float)cx, (float)cy), 0);
+            int side = (int)(r.u32() % 4);
+            float along = r.range(-3, 3) * (float)size;
+            if (side < 2) { p = V((float)cx + along, (float)cy + (side ? hh + off : -hh - off)); d = V(r.u32() % 2 ? 1.0f : -1.0f, 0); }
+            else { p = V((float)cx + (side == 3 ? hw + off : -hw - off), (float)cy + along); d = V(0, r.u32() % 2 ? 1.0f : -1.0f); }
+        } else {
+            double da = r.range(0, 6.2831853);
+            d = V((float)cos(da), (float)sin(da));
+        }
+        thc_ray ray = { p, d, INFINITY };
+        bad += check_ray(S, ray, 2e-5 * (size + far), &hits);
+    }
+    TH_CHECK_MSG(bad == 0, "unbounded rays: %d of %d wrong (%d hits)", bad, n, hits);
+    TH_CHECK(hits > n / 10);
+}
+
 // Rays at polygons with (almost) no area, which the library treats as the segment they span, and at thin
 // slivers just thick enough to be polygons: crossing them at any angle, running along them, missing past
 // their ends. The polygon ray clips against the faces and looks at the area only after a miss that a
@@ -1447,6 +1480,7 @@ int main(void)
     g_prints = 0; TH_RUN(test_nearly_parallel_segments);          // defect 1
     g_prints = 0; TH_RUN(test_rays_exact);
     g_prints = 0; TH_RUN(test_rays_from_anywhere);
+    g_prints = 0; TH_RUN(test_rays_unbounded);
     g_prints = 0; TH_RUN(test_rays_at_flat_polygons);
     g_prints = 0; TH_RUN(test_direct_paths_match_general);
     g_prints = 0; TH_RUN(test_gjk_closest_matches_brute_force);
