@@ -2189,7 +2189,9 @@ THC__INLINE float thc__pp_closest(const thc__pp *q, int side, thc_v2 *pa, thc_v2
    thc__pp_load makes (it comes out the same: twice the area 2 e.x e.y, the farthest corner |e|^2). */
 static inline int thc__pp_box(thc_v2 e, thc__lanes *o)
 {
-    static const float ux[THC__L] = { 0, 1, 1, 0 }, uy[THC__L] = { 0, 0, 1, 1 }, nx[THC__L] = { 0, 1, 0, -1 }, ny[THC__L] = { -1, 0, 1, 0 };
+#define THC__BOXL (THC__L > 4 ? THC__L : 4)
+    static const float ux[THC__BOXL] = { 0, 1, 1, 0 }, uy[THC__BOXL] = { 0, 0, 1, 1 }, nx[THC__BOXL] = { 0, 1, 0, -1 }, ny[THC__BOXL] = { -1, 0, 1, 0 };
+    if (THC__L < 4) return 0;   /* a box takes four lanes: the general road then */
     for (int i = 0; i < THC__L; i++) {
         o->x[i] = ux[i] * e.x;
         o->y[i] = uy[i] * e.y;
