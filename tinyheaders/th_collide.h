@@ -1259,32 +1259,44 @@ static void thc__pp_manifold(const thc_poly *a, const thc_transform *ax, const t
     w[1] = thc__v(il->x[k1], il->y[k1]);
     thc_v2 t = thc__sub(v2, v1);
     int nw = thc__clip(&w[0], &w[1], t, thc__dot(t, v1)) && thc__clip(&w[0], &w[1], thc__neg(t), -thc__dot(t, v2)) ? 2 : 0;
-    m->count = 0;
-    for (int i = 0; i < nw; i++) {
-        float s = thc__dot(nref, thc__sub(w[i], v1));
-        if (s > 0) continue;
-        m->depths[m->count] = 0 - s;
-        m->contact_points[m->count] = thc__sub(w[i], thc__scale(nref, 0.5f * s));
-        m->count++;
+    /* the kept points (below the reference face) in locals, written to m once at the end: through m each
+       point was stored, loaded back and stored again, and the count read back after every store */
+    int cnt = 0;
+    float d0 = 0, d1 = 0;
+    thc_v2 c0 = thc__v(0, 0), c1 = c0;
+    if (nw) {
+        float s0 = thc__dot(nref, thc__sub(w[0], v1)), s1 = thc__dot(nref, thc__sub(w[1], v1));
+        if (!(s0 > 0)) { d0 = 0 - s0; c0 = thc__sub(w[0], thc__scale(nref, 0.5f * s0)); cnt = 1; }
+        if (!(s1 > 0)) {
+            float dd = 0 - s1;
+            thc_v2 cc = thc__sub(w[1], thc__scale(nref, 0.5f * s1));
+            if (cnt) { d1 = dd; c1 = cc; } else { d0 = dd; c0 = cc; }
+            cnt++;
+        }
     }
-    if (m->count == 2 && thc__dot(thc__sub(m->contact_points[0], m->contact_points[1]),
-                                  thc__sub(m->contact_points[0], m->contact_points[1])) <= 1e-12f) m->count = 1;
-    float sdeep = thc__dot(nref, thc__sub(deep, v1)), ddeep = 0 - sdeep, dmax = -FLT_MAX;
-    for (int i = 0; i < m->count; i++) dmax = thc__maxf(dmax, m->depths[i]);
-    if (m->count == 0) {
+    if (cnt == 2 && thc__dot(thc__sub(c0, c1), thc__sub(c0, c1)) <= 1e-12f) cnt = 1;
+    float sdeep = thc__dot(nref, thc__sub(deep, v1)), ddeep = 0 - sdeep;
+    float dmax = cnt == 2 ? thc__maxf(thc__maxf(-FLT_MAX, d0), d1) : thc__maxf(-FLT_MAX, d0);
+    if (cnt == 0) {
         /* clipping kept nothing: one point at the deepest incident vertex, slid onto the reference face's span */
         float tt = thc__dot(t, t), u = tt > 0 ? thc__clamp(thc__dot(thc__sub(deep, v1), t) / tt, 0, 1) : 0;
         thc_v2 on = thc__add(thc__add(v1, thc__scale(t, u)), thc__scale(nref, sdeep));
-        m->count = 1;
-        m->depths[0] = ddeep > 0 ? ddeep : 0;
-        m->contact_points[0] = thc__sub(on, thc__scale(nref, 0.5f * sdeep));
+        cnt = 1;
+        d0 = ddeep > 0 ? ddeep : 0;
+        c0 = thc__sub(on, thc__scale(nref, 0.5f * sdeep));
     } else if (dmax < ddeep) {
         /* the deepest point lies past the reference face's side: the deepest kept point carries the full depth */
-        int kk = m->count == 2 && m->depths[1] > m->depths[0] ? 1 : 0;
-        m->depths[kk] = ddeep;
+        if (cnt == 2 && d1 > d0) d1 = ddeep;
+        else d0 = ddeep;
     }
     /* back to the world (the normal turned as the proxies turn it, so it comes out the same) */
-    for (int i = 0; i < m->count; i++) m->contact_points[i] = thc_mul_xf(*ax, m->contact_points[i]);
+    m->count = cnt;
+    m->depths[0] = d0;
+    m->contact_points[0] = thc_mul_xf(*ax, c0);
+    if (cnt == 2) {
+        m->depths[1] = d1;
+        m->contact_points[1] = thc_mul_xf(*ax, c1);
+    }
     m->n = flip ? thc__neg(thc_mul_rot(*bx, b->norms[q->fb])) : thc_mul_rot(*ax, a->norms[q->fa]);
 }
 
