@@ -1823,35 +1823,40 @@ THC__INLINE void thc__cc_manifold(const thc_circle *a, const thc_circle *b, thc_
     float dx = b->p.x - a->p.x, dy = b->p.y - a->p.y, dist2 = dx * dx + dy * dy, r = a->r + b->r;
     m->count = 0;
     if (dist2 > r * r) return;
-    float dist = sqrtf(dist2);
+    float dist = sqrtf(dist2), depth = r - dist;
+    thc_v2 n = dist > 1e-6f ? thc__v(dx / dist, dy / dist) : thc__v(1, 0);   /* coincident centres: any axis, but a fixed one */
     m->count = 1;
-    m->n = dist > 1e-6f ? thc__v(dx / dist, dy / dist) : thc__v(1, 0);   /* coincident centres: any axis, but a fixed one */
-    m->depths[0] = r - dist;
-    m->contact_points[0] = thc__add(a->p, thc__scale(m->n, a->r - 0.5f * m->depths[0]));
+    m->n = n;
+    m->depths[0] = depth;
+    m->contact_points[0] = thc__add(a->p, thc__scale(n, a->r - 0.5f * depth));
 }
 
 THC__INLINE void thc__ca_manifold(const thc_circle *a, const thc_aabb *b, thc_manifold *m)
 {
     float dx = thc__maxf(b->min.x, thc__minf(a->p.x, b->max.x)) - a->p.x, dy = thc__maxf(b->min.y, thc__minf(a->p.y, b->max.y)) - a->p.y;
-    float dist2 = dx * dx + dy * dy;
+    float dist2 = dx * dx + dy * dy, r = a->r, depth;
+    thc_v2 n, p = a->p;
     m->count = 0;
-    if (dist2 > a->r * a->r) return;
-    m->count = 1;
+    if (dist2 > r * r) return;
+    /* the normal and depth in locals, stored once (read back through m they waited for their own stores) */
     if (dist2 > 1e-12f) {
         float dist = sqrtf(dist2);
-        m->n = thc__v(dx / dist, dy / dist);
-        m->depths[0] = a->r - dist;
+        n = thc__v(dx / dist, dy / dist);
+        depth = r - dist;
     } else {
         /* the centre is inside (or on the boundary): leave through the nearest face */
-        float dl = a->p.x - b->min.x, dr = b->max.x - a->p.x, db = a->p.y - b->min.y, dt = b->max.y - a->p.y;
+        float dl = p.x - b->min.x, dr = b->max.x - p.x, db = p.y - b->min.y, dt = b->max.y - p.y;
         float best = dl;
-        m->n = thc__v(1, 0);
-        if (dr < best) { best = dr; m->n = thc__v(-1, 0); }
-        if (db < best) { best = db; m->n = thc__v(0, 1); }
-        if (dt < best) { best = dt; m->n = thc__v(0, -1); }
-        m->depths[0] = a->r + (best > 0 ? best : 0);
+        n = thc__v(1, 0);
+        if (dr < best) { best = dr; n = thc__v(-1, 0); }
+        if (db < best) { best = db; n = thc__v(0, 1); }
+        if (dt < best) { best = dt; n = thc__v(0, -1); }
+        depth = r + (best > 0 ? best : 0);
     }
-    m->contact_points[0] = thc__add(a->p, thc__scale(m->n, a->r - 0.5f * m->depths[0]));
+    m->count = 1;
+    m->n = n;
+    m->depths[0] = depth;
+    m->contact_points[0] = thc__add(p, thc__scale(n, r - 0.5f * depth));
 }
 
 /* Every pair but the simple ones: the direct paths, else the proxies. */
