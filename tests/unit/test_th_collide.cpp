@@ -815,10 +815,48 @@ static void test_grid_relocatable_and_full(void)
 }
 
 #define TH_RUN_FRESH(fn) do { g_dumps = 0; TH_RUN(fn); } while (0)
+// Circle-circle and circle-box contact points lie midway between the circle's deepest point (centre + n r)
+// and the other surface's (the other circle's centre - n r; the box's closest point to the centre, or, with
+// the centre inside, its projection on the face the normal leaves through), in both argument orders.
+static void test_circle_contacts_midway(void)
+{
+    Rng r(7300);
+    int bad = 0, touching = 0, inside = 0;
+    for (int i = 0; i < 8000; i++) {
+        thc_circle c = { V(r.range(-10, 10), r.range(-10, 10)), r.range(0.5f, 6) };
+        thc_manifold m, mr;
+        thc_v2 other;
+        if (i % 2) {
+            thc_circle d = { V(c.p.x + r.range(-10, 10), c.p.y + r.range(-10, 10)), r.range(0.5f, 6) };
+            thc_collide(&c, THC_CIRCLE, NULL, &d, THC_CIRCLE, NULL, &m);
+            thc_collide(&d, THC_CIRCLE, NULL, &c, THC_CIRCLE, NULL, &mr);
+            other = V(d.p.x - m.n.x * d.r, d.p.y - m.n.y * d.r);
+        } else {
+            float cx = c.p.x + r.range(-10, 10), cy = c.p.y + r.range(-10, 10), hw = r.range(0.5f, 8), hh = r.range(0.5f, 8);
+            thc_aabb b = { V(cx - hw, cy - hh), V(cx + hw, cy + hh) };
+            thc_collide(&c, THC_CIRCLE, NULL, &b, THC_AABB, NULL, &m);
+            thc_collide(&b, THC_AABB, NULL, &c, THC_CIRCLE, NULL, &mr);
+            bool in = c.p.x >= b.min.x && c.p.x <= b.max.x && c.p.y >= b.min.y && c.p.y <= b.max.y;
+            inside += in && m.count;
+            other = in ? V(m.n.x > 0 ? b.min.x : m.n.x < 0 ? b.max.x : c.p.x, m.n.y > 0 ? b.min.y : m.n.y < 0 ? b.max.y : c.p.y)
+                       : V(fmaxf(b.min.x, fminf(c.p.x, b.max.x)), fmaxf(b.min.y, fminf(c.p.y, b.max.y)));
+        }
+        if (m.count != mr.count) { bad++; continue; }
+        if (!m.count) continue;
+        touching++;
+        thc_v2 want = V(0.5f * (c.p.x + m.n.x * c.r + other.x), 0.5f * (c.p.y + m.n.y * c.r + other.y));
+        float e = fabsf(m.contact_points[0].x - want.x) + fabsf(m.contact_points[0].y - want.y);
+        float er = fabsf(mr.contact_points[0].x - want.x) + fabsf(mr.contact_points[0].y - want.y);
+        if (e > 1e-4f || er > 1e-4f || fabsf(mr.n.x + m.n.x) > 1e-6f || fabsf(mr.n.y + m.n.y) > 1e-6f) bad++;
+    }
+    TH_CHECK_MSG(bad == 0 && touching > 2000 && inside > 100, "circle contacts midway: %d wrong of %d touching (%d inside a box)", bad, touching, inside);
+}
+
 int main(void)
 {
     TH_RUN_FRESH(test_pairs_properties);
     TH_RUN_FRESH(test_pairs_sampling_oracle);
+    TH_RUN_FRESH(test_circle_contacts_midway);
     TH_RUN_FRESH(test_far_from_origin);
     TH_RUN_FRESH(test_rays);
     TH_RUN_FRESH(test_toi);
