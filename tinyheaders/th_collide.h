@@ -1207,6 +1207,27 @@ THC__INLINE void thc__pp_move(const thc__lanes *bl, const thc_transform *ax, con
    v's vertices, less the face's offset); the best face, its separation in *best. */
 THC__INLINE int thc__pp_faces(const thc__lanes *f, int nf, const thc__lanes *v, int nv, float *best)
 {
+#ifdef THC__SSE2
+    /* the minima kept in registers: as plain loops they went through memory at every vertex, each step
+       waiting on the last one's stores */
+    __m128 s[THC__L / 4], fx[THC__L / 4], fy[THC__L / 4];
+    float sm[THC__L];
+    for (int i = 0; i < THC__L; i += 4) {
+        s[i / 4] = _mm_set1_ps(FLT_MAX);
+        fx[i / 4] = _mm_loadu_ps(f->nx + i);
+        fy[i / 4] = _mm_loadu_ps(f->ny + i);
+    }
+    for (int j = 0; j < nv; j++) {
+        __m128 vx = _mm_set1_ps(v->x[j]), vy = _mm_set1_ps(v->y[j]);
+        for (int i = 0; i < THC__L / 4; i++) s[i] = _mm_min_ps(_mm_add_ps(_mm_mul_ps(fx[i], vx), _mm_mul_ps(fy[i], vy)), s[i]);
+    }
+    for (int i = 0; i < THC__L; i += 4) {
+        __m128 off = _mm_add_ps(_mm_mul_ps(fx[i / 4], _mm_loadu_ps(f->x + i)), _mm_mul_ps(fy[i / 4], _mm_loadu_ps(f->y + i)));
+        s[i / 4] = _mm_sub_ps(s[i / 4], off);
+        _mm_storeu_ps(sm + i, s[i / 4]);
+    }
+    return thc__lane_max(sm, nf, best);
+#else
     float s[THC__L], off[THC__L];
     for (int i = 0; i < THC__L; i++) {
         s[i] = FLT_MAX;
@@ -1221,6 +1242,7 @@ THC__INLINE int thc__pp_faces(const thc__lanes *f, int nf, const thc__lanes *v, 
     }
     for (int i = 0; i < THC__L; i++) s[i] -= off[i];
     return thc__lane_max(s, nf, best);
+#endif
 }
 
 /* -1: not the common case (use the proxies), 0: apart, 1: touching (the SAT result is in q). */
