@@ -960,32 +960,47 @@ THC__INLINE void thc__contacts(thc_v2 v1, thc_v2 v2, thc_v2 nref, thc_v2 nd, thc
     float r = rr + ri;
     thc_v2 t = thc__sub(v2, v1);
     if (nw == 2) nw = thc__clip(&w[0], &w[1], t, thc__dot(t, v1)) && thc__clip(&w[0], &w[1], thc__neg(t), -thc__dot(t, v2)) ? 2 : 0;
-    m->count = 0;
-    for (int i = 0; i < nw; i++) {
-        float s = thc__dot(nd, thc__sub(w[i], pd));
-        if (s > r) continue;
-        m->depths[m->count] = r - s;
-        m->contact_points[m->count] = thc__sub(w[i], thc__scale(nd, 0.5f * (ri + s - rr)));
-        m->count++;
+    /* the kept points in locals, written to m once at the end: through m each point was stored, loaded back to
+       be moved by o and stored again, and the count read back after every store */
+    int cnt = 0;
+    float d0 = 0, d1 = 0;
+    thc_v2 c0 = thc__v(0, 0), c1 = c0;
+    if (nw) {   /* nw is 0, 1 (a point incident) or 2 */
+        float s0 = thc__dot(nd, thc__sub(w[0], pd));
+        if (!(s0 > r)) { d0 = r - s0; c0 = thc__sub(w[0], thc__scale(nd, 0.5f * (ri + s0 - rr))); cnt = 1; }
     }
-    if (m->count == 2 && thc__dot(thc__sub(m->contact_points[0], m->contact_points[1]),
-                                  thc__sub(m->contact_points[0], m->contact_points[1])) <= 1e-12f) m->count = 1;
-    float sdeep = thc__dot(nd, thc__sub(deep, pd)), ddeep = r - sdeep, dmax = -FLT_MAX;
-    for (int i = 0; i < m->count; i++) dmax = thc__maxf(dmax, m->depths[i]);
-    if (m->count == 0) {
+    if (nw == 2) {
+        float s1 = thc__dot(nd, thc__sub(w[1], pd));
+        if (!(s1 > r)) {
+            float dd = r - s1;
+            thc_v2 cc = thc__sub(w[1], thc__scale(nd, 0.5f * (ri + s1 - rr)));
+            if (cnt) { d1 = dd; c1 = cc; } else { d0 = dd; c0 = cc; }
+            cnt++;
+        }
+    }
+    if (cnt == 2 && thc__dot(thc__sub(c0, c1), thc__sub(c0, c1)) <= 1e-12f) cnt = 1;
+    float sdeep = thc__dot(nd, thc__sub(deep, pd)), ddeep = r - sdeep;
+    float dmax = cnt == 2 ? thc__maxf(thc__maxf(-FLT_MAX, d0), d1) : thc__maxf(-FLT_MAX, d0);
+    if (cnt == 0) {
         /* clipping kept nothing: one point at the deepest incident feature, slid onto the reference face's span */
         float tt = thc__dot(t, t), u = tt > 0 ? thc__clamp(thc__dot(thc__sub(deep, v1), t) / tt, 0, 1) : 0;
         thc_v2 on = thc__add(thc__add(v1, thc__scale(t, u)), thc__scale(nref, thc__dot(nref, thc__sub(deep, v1))));
-        m->count = 1;
-        m->depths[0] = ddeep > 0 ? ddeep : 0;
-        m->contact_points[0] = thc__sub(on, thc__scale(nd, 0.5f * (ri + sdeep - rr)));
+        cnt = 1;
+        d0 = ddeep > 0 ? ddeep : 0;
+        c0 = thc__sub(on, thc__scale(nd, 0.5f * (ri + sdeep - rr)));
     } else if (dmax < ddeep) {
         /* the deepest point lies past the reference face's side: the deepest kept point carries the
            axis's full depth, so pushing out by the largest depth always separates the shapes */
-        int k = m->count == 2 && m->depths[1] > m->depths[0] ? 1 : 0;
-        m->depths[k] = ddeep;
+        if (cnt == 2 && d1 > d0) d1 = ddeep;
+        else d0 = ddeep;
     }
-    for (int i = 0; i < m->count; i++) m->contact_points[i] = thc__add(m->contact_points[i], o);
+    m->count = cnt;
+    m->depths[0] = d0;
+    m->contact_points[0] = thc__add(c0, o);
+    if (cnt == 2) {
+        m->depths[1] = d1;
+        m->contact_points[1] = thc__add(c1, o);
+    }
     m->n = out_n;
 }
 
