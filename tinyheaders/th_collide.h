@@ -1730,19 +1730,19 @@ static int thc__capsule_poly_manifold(const thc_capsule *k, const thc_poly *p, c
                     thc__end_vs_seg(s0, v0, pe, pee, pinv, 2 * j, &best, &id, &bu, &inside);
                     thc__end_vs_seg(s1, v0, pe, pee, pinv, 2 * j + 1, &best, &id, &bu, &inside);
                 }
-            } else {   /* each vertex against the segment: id 16 + i */
-                for (int i = 0; i < n; i++) thc__end_vs_seg(p->verts[i], s0, e, ee, inv, 16 + i, &best, &id, &bu, &inside);
+            } else {   /* each vertex against the segment: id 2 * THC_MAX_POLY_VERTS + i, past every edge's */
+                for (int i = 0; i < n; i++) thc__end_vs_seg(p->verts[i], s0, e, ee, inv, 2 * THC_MAX_POLY_VERTS + i, &best, &id, &bu, &inside);
             }
         }
         thc_v2 qs, qp, fn;
-        if (id < 16) {
+        if (id < 2 * THC_MAX_POLY_VERTS) {
             int j = id >> 1;
             thc_v2 v0 = p->verts[j], v1 = p->verts[j + 1 < n ? j + 1 : 0];
             qs = id & 1 ? s1 : s0;
             qp = inside ? thc__add(v0, thc__scale(thc__sub(v1, v0), bu)) : bu <= 0 ? v0 : v1;
             fn = p->norms[j];
         } else {
-            qp = p->verts[id - 16];
+            qp = p->verts[id - 2 * THC_MAX_POLY_VERTS];
             qs = inside ? thc__add(s0, thc__scale(e, bu)) : bu <= 0 ? s0 : s1;
             fn = sn;
         }
