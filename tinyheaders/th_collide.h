@@ -87,7 +87,8 @@
      zero-length capsule is a circle, a zero-area polygon is the segment it spans, zero radii work.
 
    CUSTOMIZATION
-     THC_MAX_POLY_VERTS   (8)     vertices per polygon
+     THC_MAX_POLY_VERTS   (8)     vertices per polygon, at least 4 (a box is answered as a 4-vertex polygon;
+                                  fewer is a compile error); any count from 4 works, the speed is tuned at 8
      THC_GRID_MAX_CELLS   (16)    cells one body may cover before it goes on the grid's "large" list
      THC_TOLERANCE        (1e-3f) how close thc_toi brings two shapes before it calls them touching
      THC_NO_SIMD          (undefined) define it to keep the polygon lanes' loading in plain C (no SSE2)
@@ -124,6 +125,9 @@
 
 #ifndef THC_MAX_POLY_VERTS
 #define THC_MAX_POLY_VERTS 8
+#endif
+#if THC_MAX_POLY_VERTS < 4
+#error "th_collide.h: THC_MAX_POLY_VERTS must be at least 4 (a box is answered as a 4-vertex polygon)"
 #endif
 #ifndef THC_GRID_MAX_CELLS
 #define THC_GRID_MAX_CELLS 16
