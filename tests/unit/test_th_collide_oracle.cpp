@@ -1004,8 +1004,12 @@ static int capsule_poly_differs(const Shape &A, const Shape &B, double size, dou
         D2 pf[2], pg[2];
         double df[2], dg[2], mf = 0, mg = 0;
         int nf = 0, ng = 0;
-        for (int k = 0; k < fast.count; k++) if (fast.depths[k] > tol) { pf[nf] = dv(fast.contact_points[k]); mf = std::max(mf, df[nf++] = fast.depths[k]); }
-        for (int k = 0; k < slow.count; k++) if (slow.depths[k] > tol) { pg[ng] = dv(slow.contact_points[k]); mg = std::max(mg, dg[ng++] = slow.depths[k]); }
+        /* a point near depth tol may fall either side of it by rounding: then leave out the points up to 2 tol */
+        for (int cut = 1; cut <= 2 && (cut == 1 || nf != ng); cut++) {
+            nf = ng = 0; mf = mg = 0;
+            for (int k = 0; k < fast.count; k++) if (fast.depths[k] > cut * tol) { pf[nf] = dv(fast.contact_points[k]); mf = std::max(mf, df[nf++] = fast.depths[k]); }
+            for (int k = 0; k < slow.count; k++) if (slow.depths[k] > cut * tol) { pg[ng] = dv(slow.contact_points[k]); mg = std::max(mg, dg[ng++] = slow.depths[k]); }
+        }
         bool same = nf == ng;
         if (same && nf && len(dv(fast.n) - dv(slow.n)) > 1e-4) same = fabs(mf - mg) <= tol;   /* a tie, else wrong */
         else for (int k = 0; same && k < nf; k++) same = fabs(df[k] - dg[k]) <= tol && len(pf[k] - pg[k]) <= tol;
