@@ -291,9 +291,9 @@ run_test_program() {  # name command...
     record_result "$name" "$log" "$rc"
 }
 
-build_and_run_unit() {  # variant(normal|asan) source
-    local variant="$1" src="$2" name ext out cc flags
-    name="$(basename "$src")"; ext="${name##*.}"; name="${name%.*}"
+build_and_run_unit() {  # variant(normal|asan) source [extra flags] [name suffix]
+    local variant="$1" src="$2" extra="${3:-}" name ext out cc flags
+    name="$(basename "$src")"; ext="${name##*.}"; name="${name%.*}${4:+-$4}"
     out="$B/tests/$variant/$name-$ext"
     mkdir -p "$B/tests/$variant"
     if [ "$ext" = c ]; then
@@ -302,6 +302,7 @@ build_and_run_unit() {  # variant(normal|asan) source
         cc="g++"; flags="$COMMON_FLAGS -O1 -Werror -I/usr/include/stb $(sdl2-config --cflags)"
     fi
     [ "$variant" = asan ] && flags="$flags -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
+    flags="$flags $extra"
     # shellcheck disable=SC2086
     if ! $cc $flags "$src" -o "$out" $HOST_LIBS > "$B/tests/logs/$variant-$name-$ext.build.log" 2>&1; then
         record_result "$variant/$name.$ext" "$B/tests/logs/$variant-$name-$ext.build.log" 1
@@ -371,6 +372,15 @@ cmd_test() {
     for src in "$ROOT"/tests/unit/test_*.cpp "$ROOT"/tests/unit/test_*.c; do
         [ -e "$src" ] && selected "$src" && build_and_run_unit normal "$src"
     done
+    # th_collide.h's customizations, each an extra named result: other polygon sizes (lane counts past 8 and
+    # below it, a multiple of the SSE2 width and not) and the plain-C lanes
+    local t="$ROOT/tests/unit/test_th_collide"
+    if selected "$t.cpp" || selected "${t}_oracle.cpp"; then
+        build_and_run_unit normal "${t}_oracle.cpp" "-DTHC_MAX_POLY_VERTS=10" verts10
+        build_and_run_unit normal "${t}_oracle.cpp" "-DTHC_NO_SIMD" nosimd
+        build_and_run_unit normal "$t.cpp" "-DTHC_MAX_POLY_VERTS=12" verts12
+        build_and_run_unit normal "$t.cpp" "-DTHC_MAX_POLY_VERTS=6 -DTHC_NO_SIMD" verts6-nosimd
+    fi
     # The C++ benchmarks are not run here, but they must still build: ./build.sh bench is an entry point too.
     for src in "$ROOT"/tests/bench/bench_*.cpp; do
         [ -e "$src" ] && selected "$src" || continue
