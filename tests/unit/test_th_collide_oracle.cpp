@@ -910,6 +910,121 @@ static void test_poly_pair_matches_general(void)
     TH_CHECK_MSG(disagree == 0, "polygon pairs: overlap and manifold disagree on %d of %d", disagree, n);
 }
 
+// The lane road's face scan (thc__pp_faces, with SSE2 the minima kept in registers) and the clip shared by the
+// capsule and general manifolds (thc__contacts, its kept points in locals) against the plain loops they
+// replaced, copied here: the same face, the same separation, the same contacts, depths and normal, to the
+// last bit, for random polygon pairs (3 to 8 vertices, pixel scale and around +-1e5) and random clips.
+static int plain_faces(const thc__lanes *f, int nf, const thc__lanes *v, int nv, float *best)
+{
+    float s[THC__L], off[THC__L];
+    for (int i = 0; i < THC__L; i++) {
+        s[i] = FLT_MAX;
+        off[i] = f->nx[i] * f->x[i] + f->ny[i] * f->y[i];
+    }
+    for (int j = 0; j < nv; j++)
+        for (int i = 0; i < THC__L; i++) {
+            float e = f->nx[i] * v->x[j] + f->ny[i] * v->y[j];
+            s[i] = e < s[i] ? e : s[i];
+        }
+    for (int i = 0; i < THC__L; i++) s[i] -= off[i];
+    int k = 0;
+    float top = s[0];
+    for (int i = 1; i < nf; i++) {
+        k = s[i] > top ? i : k;
+        top = s[i] > top ? s[i] : top;
+    }
+    *best = top;
+    return k;
+}
+
+static void plain_contacts(thc_v2 v1, thc_v2 v2, thc_v2 nref, thc_v2 nd, thc_v2 pd, thc_v2 *w, int nw, thc_v2 deep,
+                           float rr, float ri, thc_v2 out_n, thc_v2 o, thc_manifold *m)
+{
+    float r = rr + ri;
+    thc_v2 t = thc__sub(v2, v1);
+    if (nw == 2) nw = thc__clip(&w[0], &w[1], t, thc__dot(t, v1)) && thc__clip(&w[0], &w[1], thc__neg(t), -thc__dot(t, v2)) ? 2 : 0;
+    m->count = 0;
+    for (int i = 0; i < nw; i++) {
+        float s = thc__dot(nd, thc__sub(w[i], pd));
+        if (s > r) continue;
+        m->depths[m->count] = r - s;
+        m->contact_points[m->count] = thc__sub(w[i], thc__scale(nd, 0.5f * (ri + s - rr)));
+        m->count++;
+    }
+    if (m->count == 2 && thc__dot(thc__sub(m->contact_points[0], m->contact_points[1]),
+                                  thc__sub(m->contact_points[0], m->contact_points[1])) <= 1e-12f) m->count = 1;
+    float sdeep = thc__dot(nd, thc__sub(deep, pd)), ddeep = r - sdeep, dmax = -FLT_MAX;
+    for (int i = 0; i < m->count; i++) dmax = thc__maxf(dmax, m->depths[i]);
+    if (m->count == 0) {
+        float tt = thc__dot(t, t), u = tt > 0 ? thc__clamp(thc__dot(thc__sub(deep, v1), t) / tt, 0, 1) : 0;
+        thc_v2 on = thc__add(thc__add(v1, thc__scale(t, u)), thc__scale(nref, thc__dot(nref, thc__sub(deep, v1))));
+        m->count = 1;
+        m->depths[0] = ddeep > 0 ? ddeep : 0;
+        m->contact_points[0] = thc__sub(on, thc__scale(nd, 0.5f * (ri + sdeep - rr)));
+    } else if (dmax < ddeep) {
+        int k = m->count == 2 && m->depths[1] > m->depths[0] ? 1 : 0;
+        m->depths[k] = ddeep;
+    }
+    for (int i = 0; i < m->count; i++) m->contact_points[i] = thc__add(m->contact_points[i], o);
+    m->n = out_n;
+}
+
+static bool same_bits(float a, float b) { return memcmp(&a, &b, sizeof a) == 0; }
+
+static void test_lane_steps_match_plain_loops(void)
+{
+    int bad_faces = 0, bad_clip = 0, pairs = 0, two = 0, n = COUNT(20000);
+    Rng r(9411);
+    for (int i = 0; i < n; i++) {
+        double size = i % 3 == 0 ? 1.5 : 10, far = i % 7 == 0 ? (i % 2 ? 1e5 : -1e5) : 0;
+        Shape A = random_shape(r, THC_POLY, far + r.range(-1, 1), far + r.range(-1, 1), size);
+        Shape B = random_shape(r, THC_POLY, A.xf.p.x + r.range(-1.5 * size, 1.5 * size), A.xf.p.y + r.range(-1.5 * size, 1.5 * size), size);
+        int na = A.p.count < THC__L ? A.p.count : THC__L, nb = B.p.count < THC__L ? B.p.count : THC__L;
+        thc__lanes la, lb, mb;
+        if (na < 3 || nb < 3 || !thc__pp_load(&A.p, na, &la) || !thc__pp_load(&B.p, nb, &lb)) continue;
+        thc__pp_move(&lb, &A.xf, &B.xf, &mb);
+        pairs++;
+        float s1, s2;
+        int f1 = thc__pp_faces(&la, na, &mb, nb, &s1), f2 = plain_faces(&la, na, &mb, nb, &s2);
+        if (f1 != f2 || !same_bits(s1, s2)) bad_faces++;
+        f1 = thc__pp_faces(&mb, nb, &la, na, &s1);
+        f2 = plain_faces(&mb, nb, &la, na, &s2);
+        if (f1 != f2 || !same_bits(s1, s2)) bad_faces++;
+    }
+    for (int i = 0; i < n; i++) {
+        float size = i % 3 == 0 ? 1.5f : 10, far = i % 7 == 0 ? (i % 2 ? 1e5f : -1e5f) : 0;
+        thc_v2 v1 = V(far + (float)r.range(-size, size), far + (float)r.range(-size, size));
+        float ang = (float)r.range(0, 6.2831853), len = (float)r.range(0.1, 2) * size;
+        thc_v2 v2 = V(v1.x + cosf(ang) * len, v1.y + sinf(ang) * len), nref = V(sinf(ang), -cosf(ang)), nd = nref, pd = v1;
+        if (i % 4 == 3) {   // cores apart: another normal and plane
+            float b = ang + (float)r.range(-0.5, 0.5);
+            nd = V(sinf(b), -cosf(b));
+            pd = V(v1.x + (float)r.range(-1, 1), v1.y + (float)r.range(-1, 1));
+        }
+        thc_v2 w[2], w2[2], deep, o = V(far + (float)r.range(-5, 5), (float)r.range(-5, 5));
+        for (int k = 0; k < 2; k++) w[k] = V(v1.x + (float)r.range(-1.5, 1.5) * size, v1.y + (float)r.range(-1.5, 1.5) * size);
+        if (i % 5 == 4) w[1] = V(w[0].x + (float)r.range(-1e-7, 1e-7), w[0].y);   // nearly one point
+        deep = (r.u32() & 1) ? w[0] : w[1];
+        int nw = i % 9 == 8 ? 1 : 2;
+        float rr = (float)r.range(0, 0.5) * size, ri = (float)r.range(0, 0.5) * size;
+        thc_manifold m1, m2;
+        w2[0] = w[0];
+        w2[1] = w[1];
+        thc__contacts(v1, v2, nref, nd, pd, w, nw, deep, rr, ri, nd, o, &m1);
+        plain_contacts(v1, v2, nref, nd, pd, w2, nw, deep, rr, ri, nd, o, &m2);
+        bool same = m1.count == m2.count && same_bits(m1.n.x, m2.n.x) && same_bits(m1.n.y, m2.n.y);
+        for (int k = 0; same && k < m1.count; k++)
+            same = same_bits(m1.depths[k], m2.depths[k]) && same_bits(m1.contact_points[k].x, m2.contact_points[k].x) &&
+                   same_bits(m1.contact_points[k].y, m2.contact_points[k].y);
+        bad_clip += !same;
+        two += m1.count == 2;
+    }
+    TH_CHECK_MSG(bad_faces == 0, "lane face scan: %d of %d differ from the plain loops", bad_faces, 2 * pairs);
+    TH_CHECK_MSG(pairs > n / 2, "lane face scan: only %d of %d pairs loaded", pairs, n);
+    TH_CHECK_MSG(bad_clip == 0, "contact clip: %d of %d differ from the plain loop", bad_clip, n);
+    TH_CHECK_MSG(two > n / 8, "contact clip: only %d of %d clips kept two points", two, n);
+}
+
 // Capsule-capsule manifolds take a direct segment-segment road: it must agree with the general road on every
 // field, and with the oracle on depth and normal, for random pairs, nearly parallel ones (two contacts),
 // exactly touching ones, deep ones (crossing cores), at pixel scale and around +-1e5.
@@ -1504,6 +1619,7 @@ int main(void)
     g_prints = 0; TH_RUN(test_capsule_poly_matches_general);
     g_prints = 0; TH_RUN(test_circle_poly_odd_polygons);
     g_prints = 0; TH_RUN(test_poly_pair_matches_general);
+    g_prints = 0; TH_RUN(test_lane_steps_match_plain_loops);
     g_prints = 0; TH_RUN(test_direct_distance_matches_general);
     g_prints = 0; TH_RUN(test_sat_distance_road_exact);
     g_prints = 0; TH_RUN(test_touching_circles_match_general);
