@@ -1063,11 +1063,11 @@ static void thc__manifold(const thc__proxy *a, const thc__proxy *b, thc_v2 o, th
     thc_v2 w[2];
     int nw = 1;
     w[0] = inc->v[0];
-    if (inc->count >= 2) {   /* the incident edge: the most anti-parallel face */
+    if (inc->count >= 2) {   /* the incident edge: the face most anti-parallel to the normal the depths use */
         int k = 0;
         float lo = FLT_MAX;
         for (int j = 0; j < inc->count; j++) {
-            float dd = thc__dot(nref, inc->n[j]);
+            float dd = thc__dot(nd, inc->n[j]);
             if (dd < lo) { lo = dd; k = j; }
         }
         w[0] = inc->v[k];
@@ -1782,7 +1782,7 @@ static int thc__capsule_poly_manifold(const thc_capsule *k, const thc_poly *p, c
             int kf = 0, kd = 0;
             float lo_n = FLT_MAX, lo_d = FLT_MAX;
             for (int j = 0; j < n; j++) {
-                float dn = thc__dot(nref, p->norms[j]), dd = thc__dot(nd, p->verts[j]);
+                float dn = thc__dot(nd, p->norms[j]), dd = thc__dot(nd, p->verts[j]);
                 if (dn < lo_n) { lo_n = dn; kf = j; }
                 if (dd < lo_d) { lo_d = dd; kd = j; }
             }
