@@ -1900,6 +1900,8 @@ THC__INLINE void thc__ca_manifold(const thc_circle *a, const thc_aabb *b, thc_ma
     m->contact_points[0] = thc__add(p, thc__scale(n, r - 0.5f * depth));
 }
 
+static int thc__box_poly_manifold(const thc_aabb *box, const thc_poly *p, const thc_transform *px, int box_a, thc_manifold *m);
+
 /* Every pair but the simple ones: the direct paths, else the proxies. */
 static THC__NOINLINE void thc__collide_other(const void *a, thc_type ta, const thc_transform *ax, const void *b, thc_type tb,
                                              const thc_transform *bx, thc_manifold *m)
@@ -1917,6 +1919,7 @@ static THC__NOINLINE void thc__collide_other(const void *a, thc_type ta, const t
     case THC__PAIR(THC_CAPSULE, THC_CAPSULE): if (thc__capsule_capsule_manifold((const thc_capsule *)a, (const thc_capsule *)b, m)) return; break;
     case THC__PAIR(THC_POLY, THC_POLY): if (thc__poly_poly((const thc_poly *)a, ax, (const thc_poly *)b, bx, m) >= 0) return; break;
     case THC__PAIR(THC_AABB, THC_POLY): {
+        if (thc__box_poly_manifold((const thc_aabb *)a, (const thc_poly *)b, bx, 1, m) >= 0) return;
         thc_poly box;
         thc_transform bxf;
         thc__aabb_poly((const thc_aabb *)a, &box, &bxf);
@@ -1924,6 +1927,7 @@ static THC__NOINLINE void thc__collide_other(const void *a, thc_type ta, const t
         break;
     }
     case THC__PAIR(THC_POLY, THC_AABB): {
+        if (thc__box_poly_manifold((const thc_aabb *)b, (const thc_poly *)a, ax, 0, m) >= 0) return;
         thc_poly box;
         thc_transform bxf;
         thc__aabb_poly((const thc_aabb *)b, &box, &bxf);
@@ -2257,6 +2261,40 @@ static inline int thc__pp_box(thc_v2 e, thc__lanes *o)
         o->ny[i] = ny[i];
     }
     return 2 * e.x * e.y > 1e-6f * (e.x * e.x + e.y * e.y);
+}
+
+/* thc_collide for a box (A when box_a) and a polygon by the lane road, as thc__poly_poly takes them with the box
+   as thc__aabb_poly makes it, the box's lanes filled straight from its extent (the same values for a box with
+   positive extent, so the same answers); -1 for what it leaves to that road (a box without positive extent, a
+   polygon A in world vertices, a polygon without area). */
+static int thc__box_poly_manifold(const thc_aabb *box, const thc_poly *p, const thc_transform *px, int box_a, thc_manifold *m)
+{
+    thc__pp q;
+    thc__lanes bl;
+    thc_transform f, bt;
+    thc_v2 e = thc__sub(box->max, box->min);
+    int n = p->count < THC__L ? p->count : THC__L;
+    if (!(e.x > 0 && e.y > 0) || n < 3) return -1;
+    if (!px) {
+        if (!box_a) return -1;
+        bt.p = thc__v(0, 0); bt.c = 1; bt.s = 0;
+        px = &bt;
+    }
+    f.p = box->min; f.c = 1; f.s = 0;
+    const thc_transform *ax = box_a ? &f : px, *bx = box_a ? px : &f;
+    q.na = box_a ? 4 : n;
+    q.nb = box_a ? n : 4;
+    if (!thc__pp_box(e, box_a ? &q.a : &bl) || !thc__pp_load(p, n, box_a ? &bl : &q.a)) return -1;
+    thc__pp_move(&bl, ax, bx, &q.b);
+    q.fa = thc__pp_faces(&q.a, q.na, &q.b, q.nb, &q.sa);
+    if (q.sa > 0) return 0;
+    q.fb = thc__pp_faces(&q.b, q.nb, &q.a, q.na, &q.sb);
+    if (q.sb > 0) return 0;
+    thc_poly bp;   /* the box as a polygon for the normal the manifold turns to the world */
+    thc_transform bf;
+    thc__aabb_poly(box, &bp, &bf);
+    thc__pp_manifold(box_a ? &bp : p, ax, box_a ? p : &bp, bx, &q, m);
+    return 1;
 }
 
 /* thc_distance for two polygons with area (A's lanes in q->a, B's own in bl, both counts in q), or a box (box,

@@ -1025,6 +1025,63 @@ static void test_lane_steps_match_plain_loops(void)
     TH_CHECK_MSG(two > n / 8, "contact clip: only %d of %d clips kept two points", two, n);
 }
 
+// A box and a polygon take thc__box_poly_manifold, the box's lanes filled from its extent: the same manifold,
+// to the last bit, as the road it stands in for (the box made a polygon by thc__aabb_poly, then thc__poly_poly),
+// both argument orders, for random and touching pairs, a polygon given in world vertices, at pixel scale and
+// around +-1e5.
+static bool same_manifold(const thc_manifold &a, const thc_manifold &b)
+{
+    if (a.count != b.count) return false;
+    if (!a.count) return true;
+    bool same = same_bits(a.n.x, b.n.x) && same_bits(a.n.y, b.n.y);
+    for (int k = 0; same && k < a.count; k++)
+        same = same_bits(a.depths[k], b.depths[k]) && same_bits(a.contact_points[k].x, b.contact_points[k].x) &&
+               same_bits(a.contact_points[k].y, b.contact_points[k].y);
+    return same;
+}
+
+static void test_box_poly_lanes_match_polygon_road(void)
+{
+    int bad = 0, touching = 0, n = COUNT(20000);
+    Rng r(9412);
+    for (int i = 0; i < n; i++) {
+        double size = i % 3 == 0 ? 1.5 : 10, far = i % 7 == 0 ? (i % 2 ? 1e5 : -1e5) : 0;
+        Shape A = random_shape(r, THC_AABB, far + r.range(-1, 1), far + r.range(-1, 1), size);
+        Shape B = random_shape(r, THC_POLY, A.b.min.x + r.range(-1.5 * size, 1.5 * size), A.b.min.y + r.range(-1.5 * size, 1.5 * size), size);
+        const thc_transform *bx = B.x();
+        thc_poly world;   // every 5th pair: B in world vertices (no transform)
+        if (i % 5 == 4) {
+            world = B.p;
+            for (int k = 0; k < world.count; k++) {
+                world.verts[k] = thc_mul_xf(B.xf, B.p.verts[k]);
+                world.norms[k] = thc_mul_rot(B.xf, B.p.norms[k]);
+            }
+            bx = NULL;
+        }
+        const thc_poly *bp = bx ? &B.p : &world;
+        thc_poly box;
+        thc_transform boxf;
+        thc__aabb_poly(&A.b, &box, &boxf);
+        for (int order = 0; order < 2; order++) {
+            thc_manifold m1, m2;
+            m1.count = m2.count = 0;
+            int r2;
+            if (order == 0) {
+                thc_collide(&A.b, THC_AABB, NULL, bp, THC_POLY, bx, &m1);
+                r2 = thc__poly_poly(&box, &boxf, bp, bx, &m2);
+            } else {
+                thc_collide(bp, THC_POLY, bx, &A.b, THC_AABB, NULL, &m1);
+                r2 = thc__poly_poly(bp, bx, &box, &boxf, &m2);
+            }
+            if (r2 < 0) continue;   // the general road for both
+            touching += m2.count > 0;
+            if (!same_manifold(m1, m2)) { bad++; report("box-polygon: lanes differ from the polygon road (count lanes, count road)", A, B, m1.count, m2.count); }
+        }
+    }
+    TH_CHECK_MSG(bad == 0, "box-polygon: %d of %d manifolds differ from the polygon road", bad, 2 * n);
+    TH_CHECK_MSG(touching > n / 2, "box-polygon: only %d of %d touching", touching, 2 * n);
+}
+
 // Capsule-capsule manifolds take a direct segment-segment road: it must agree with the general road on every
 // field, and with the oracle on depth and normal, for random pairs, nearly parallel ones (two contacts),
 // exactly touching ones, deep ones (crossing cores), at pixel scale and around +-1e5.
@@ -1620,6 +1677,7 @@ int main(void)
     g_prints = 0; TH_RUN(test_circle_poly_odd_polygons);
     g_prints = 0; TH_RUN(test_poly_pair_matches_general);
     g_prints = 0; TH_RUN(test_lane_steps_match_plain_loops);
+    g_prints = 0; TH_RUN(test_box_poly_lanes_match_polygon_road);
     g_prints = 0; TH_RUN(test_direct_distance_matches_general);
     g_prints = 0; TH_RUN(test_sat_distance_road_exact);
     g_prints = 0; TH_RUN(test_touching_circles_match_general);
