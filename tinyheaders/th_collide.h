@@ -1062,7 +1062,7 @@ static void thc__manifold(const thc__proxy *a, const thc__proxy *b, thc_v2 o, th
         if (thc__dot(nd, inc->v[j]) < thc__dot(nd, deep)) deep = inc->v[j];
     thc_v2 w[2];
     int nw = 1;
-    w[0] = inc->v[0];
+    w[0] = w[1] = inc->v[0];   /* w[1] read only with nw == 2; set so no compiler takes it for unset */
     if (inc->count >= 2) {   /* the incident edge: the face most anti-parallel to the normal the depths use */
         int k = 0;
         float lo = FLT_MAX;
