@@ -1475,14 +1475,16 @@ static int sweep_differs(const Shape &A, thc_v2 va, const Shape &B, thc_v2 vb, d
     if (exact == 0 || speed < 1e-3) return 0;   /* touching at the start: the general road answers both */
     *hits += f.hit;
     bool same = f.hit == g.hit;
-    if (!same) same = !f.hit && !(exact > 0 && exact < 1 - eps / speed);   /* the general road's near miss */
-    else if (f.hit) {
+    if (!same) {
+        same = !f.hit && !(exact > 0 && exact < 1 - eps / speed);   /* the general road's near miss */
+        if (!same) report("sweep hit differs (hit general, hit sweep)", A, B, g.hit, f.hit);
+    } else if (f.hit) {
         /* a grazing mover covers more than the tolerance in that time: compare the gaps, not the times */
         same = sdist(m, v * -(double)f.t, &nrm) <= sdist(m, v * -(double)g.t, &nrm) + THC_TOLERANCE;
         /* near a corner the general road may stop at two corners, with the direction between them */
         if (same && A.type == THC_AABB && len(dv(f.n) - dv(g.n)) > 1e-6) same = fabs(g.n.x) > 1e-6 && fabs(g.n.y) > 1e-6;
         if (!same) report("sweep differs from the general road (t general, t sweep)", A, B, g.t, f.t);
-    } else report("sweep hit differs (hit general, hit sweep)", A, B, g.hit, f.hit);
+    }
     return !same;
 }
 
