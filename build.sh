@@ -376,7 +376,9 @@ cmd_test() {
     # below it, a multiple of the SSE2 width and not) and the plain-C lanes
     local t="$ROOT/tests/unit/test_th_collide"
     if selected "$t.cpp" || selected "${t}_oracle.cpp"; then
+        build_and_run_unit normal "${t}_oracle.cpp" "-DTHC_MAX_POLY_VERTS=6" verts6
         build_and_run_unit normal "${t}_oracle.cpp" "-DTHC_MAX_POLY_VERTS=10" verts10
+        build_and_run_unit normal "${t}_oracle.cpp" "-DTHC_MAX_POLY_VERTS=12" verts12
         build_and_run_unit normal "${t}_oracle.cpp" "-DTHC_MAX_POLY_VERTS=16" verts16
         build_and_run_unit normal "${t}_oracle.cpp" "-DTHC_NO_SIMD" nosimd
         build_and_run_unit normal "$t.cpp" "-DTHC_MAX_POLY_VERTS=12" verts12

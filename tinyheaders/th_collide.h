@@ -953,12 +953,24 @@ static inline int thc__clip(thc_v2 *w0, thc_v2 *w1, thc_v2 t, float off)
     return 1;
 }
 
-/* The contacts once the reference face v1-v2 (outward normal nref, radius rr) is chosen: the incident
+/* The plane the depths are measured from when the cores are apart: through the farthest along nd of the
+   reference core's closest point pd and its face's ends v1, v2. With the exact closest-feature normal that is
+   pd itself; at a near tie in picking the closest features the normal may be off the true one (a vertex's
+   direction where a face was closest), and then a face end reaches further along it: measuring from pd left
+   the shapes overlapping by that much after pushing them apart by the depth. */
+static inline thc_v2 thc__depth_plane(thc_v2 nd, thc_v2 pd, thc_v2 v1, thc_v2 v2)
+{
+    float s = thc__dot(nd, pd), s1 = thc__dot(nd, v1), s2 = thc__dot(nd, v2);
+    if (s1 > s) { pd = v1; s = s1; }
+    return s2 > s ? v2 : pd;
+}
+
+/* The contacts once the reference face v1-v2 (radius rr) is chosen: the incident
    edge w[0]-w[1] (nw 2; nw 1 for a single incident point, which is not clipped) is clipped to the face's
    side planes and its points within reach (r = rr + ri) kept, with depths measured along nd from the
    plane through pd. deep is the deepest incident point, which the contacts must reach. The contacts go
    back to the world by o; the normal is out_n. */
-THC__INLINE void thc__contacts(thc_v2 v1, thc_v2 v2, thc_v2 nref, thc_v2 nd, thc_v2 pd, thc_v2 *w, int nw, thc_v2 deep,
+THC__INLINE void thc__contacts(thc_v2 v1, thc_v2 v2, thc_v2 nd, thc_v2 pd, thc_v2 *w, int nw, thc_v2 deep,
                           float rr, float ri, thc_v2 out_n, thc_v2 o, thc_manifold *m)
 {
     float r = rr + ri;
@@ -986,9 +998,12 @@ THC__INLINE void thc__contacts(thc_v2 v1, thc_v2 v2, thc_v2 nref, thc_v2 nd, thc
     float sdeep = thc__dot(nd, thc__sub(deep, pd)), ddeep = r - sdeep;
     float dmax = cnt == 2 ? thc__maxf(thc__maxf(-FLT_MAX, d0), d1) : thc__maxf(-FLT_MAX, d0);
     if (cnt == 0) {
-        /* clipping kept nothing: one point at the deepest incident feature, slid onto the reference face's span */
+        /* clipping kept nothing: one point at the deepest incident feature, slid onto the reference face's span
+           and out along nd to its level (not along nref: two incident points tied along nd, as the ends of an
+           edge square to it, then give the same point, whichever of them rounding made the deepest; nd is nref
+           when the cores overlap) */
         float tt = thc__dot(t, t), u = tt > 0 ? thc__clamp(thc__dot(thc__sub(deep, v1), t) / tt, 0, 1) : 0;
-        thc_v2 on = thc__add(thc__add(v1, thc__scale(t, u)), thc__scale(nref, thc__dot(nref, thc__sub(deep, v1))));
+        thc_v2 on = thc__add(thc__add(v1, thc__scale(t, u)), thc__scale(nd, thc__dot(nd, thc__sub(deep, v1))));
         cnt = 1;
         d0 = ddeep > 0 ? ddeep : 0;
         c0 = thc__sub(on, thc__scale(nd, 0.5f * (ri + sdeep - rr)));
@@ -1055,7 +1070,7 @@ static void thc__manifold(const thc__proxy *a, const thc__proxy *b, thc_v2 o, th
        core's closest point (it separates the cores, and the closest incident point lies at exactly st.d),
        so the answer is the true least depth r - st.d, not the depth along a face that is merely close to it. */
     thc_v2 nd = nref, pd = v1;
-    if (st.d > 0) { nd = flip ? thc__neg(exact_n) : exact_n; pd = flip ? st.pb : st.pa; }
+    if (st.d > 0) { nd = flip ? thc__neg(exact_n) : exact_n; pd = thc__depth_plane(nd, flip ? st.pb : st.pa, v1, v2); }
     /* the deepest incident point, which the contacts must reach */
     thc_v2 deep = inc->v[0];
     for (int j = 1; j < inc->count; j++)
@@ -1074,7 +1089,7 @@ static void thc__manifold(const thc__proxy *a, const thc__proxy *b, thc_v2 o, th
         w[1] = inc->v[(k + 1) % inc->count];
         nw = 2;
     }
-    thc__contacts(v1, v2, nref, nd, pd, w, nw, deep, ref->r, inc->r, flip ? thc__neg(nd) : nd, o, m);
+    thc__contacts(v1, v2, nd, pd, w, nw, deep, ref->r, inc->r, flip ? thc__neg(nd) : nd, o, m);
 }
 
 /* ---------------------------------------------------------------- polygon against polygon, the common case
@@ -1570,12 +1585,12 @@ static int thc__capsule_capsule_manifold(const thc_capsule *ka, const thc_capsul
     if (flip) { v1 = fb ? b1 : b0; v2 = fb ? b0 : b1; nref = fb ? thc__neg(nb) : nb; i0 = zero; i1 = a1; in0 = na; }
     else { v1 = fa ? a1 : zero; v2 = fa ? zero : a1; nref = fa ? thc__neg(na) : na; i0 = b0; i1 = b1; in0 = nb; }
     thc_v2 nd = nref, pd = v1;
-    if (apart) { nd = flip ? thc__neg(n) : n; pd = flip ? pb : pa; }
+    if (apart) { nd = flip ? thc__neg(n) : n; pd = thc__depth_plane(nd, flip ? pb : pa, v1, v2); }
     thc_v2 deep = thc__dot(nd, i1) < thc__dot(nd, i0) ? i1 : i0;
     int k = thc__dot(nref, in0) > 0;   /* the incident face: the more anti-parallel of in0 and -in0 */
     w[0] = k ? i1 : i0;
     w[1] = k ? i0 : i1;
-    thc__contacts(v1, v2, nref, nd, pd, w, 2, deep, flip ? rb : ra, flip ? ra : rb, flip ? thc__neg(nd) : nd, o, m);
+    thc__contacts(v1, v2, nd, pd, w, 2, deep, flip ? rb : ra, flip ? ra : rb, flip ? thc__neg(nd) : nd, o, m);
     return 1;
 }
 
@@ -1777,7 +1792,7 @@ static int thc__capsule_poly_manifold(const thc_capsule *k, const thc_poly *p, c
             v1 = p->verts[fp]; v2 = p->verts[fp + 1 < n ? fp + 1 : 0]; nref = p->norms[fp]; rr = 0; ri = r;
         }
         thc_v2 nd = nref, pd = v1;
-        if (apart) { nd = flip ? thc__neg(nab) : nab; pd = flip ? pb : pa; }
+        if (apart) { nd = flip ? thc__neg(nab) : nab; pd = thc__depth_plane(nd, flip ? pb : pa, v1, v2); }
         if (ref_seg) {
             int kf = 0, kd = 0;
             float lo_n = FLT_MAX, lo_d = FLT_MAX;
@@ -1795,7 +1810,7 @@ static int thc__capsule_poly_manifold(const thc_capsule *k, const thc_poly *p, c
             w[0] = kk ? s1 : s0;
             w[1] = kk ? s0 : s1;
         }
-        thc__contacts(v1, v2, nref, nd, pd, w, 2, deep, rr, ri, flip ? thc__neg(nd) : nd, zero, m);
+        thc__contacts(v1, v2, nd, pd, w, 2, deep, rr, ri, flip ? thc__neg(nd) : nd, zero, m);
     }
 world:
     for (int i = 0; i < m->count; i++) m->contact_points[i] = thc__place(f, m->contact_points[i]);

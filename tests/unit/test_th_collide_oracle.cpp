@@ -937,7 +937,7 @@ static int plain_faces(const thc__lanes *f, int nf, const thc__lanes *v, int nv,
     return k;
 }
 
-static void plain_contacts(thc_v2 v1, thc_v2 v2, thc_v2 nref, thc_v2 nd, thc_v2 pd, thc_v2 *w, int nw, thc_v2 deep,
+static void plain_contacts(thc_v2 v1, thc_v2 v2, thc_v2 nd, thc_v2 pd, thc_v2 *w, int nw, thc_v2 deep,
                            float rr, float ri, thc_v2 out_n, thc_v2 o, thc_manifold *m)
 {
     float r = rr + ri;
@@ -957,7 +957,7 @@ static void plain_contacts(thc_v2 v1, thc_v2 v2, thc_v2 nref, thc_v2 nd, thc_v2 
     for (int i = 0; i < m->count; i++) dmax = thc__maxf(dmax, m->depths[i]);
     if (m->count == 0) {
         float tt = thc__dot(t, t), u = tt > 0 ? thc__clamp(thc__dot(thc__sub(deep, v1), t) / tt, 0, 1) : 0;
-        thc_v2 on = thc__add(thc__add(v1, thc__scale(t, u)), thc__scale(nref, thc__dot(nref, thc__sub(deep, v1))));
+        thc_v2 on = thc__add(thc__add(v1, thc__scale(t, u)), thc__scale(nd, thc__dot(nd, thc__sub(deep, v1))));
         m->count = 1;
         m->depths[0] = ddeep > 0 ? ddeep : 0;
         m->contact_points[0] = thc__sub(on, thc__scale(nd, 0.5f * (ri + sdeep - rr)));
@@ -1010,8 +1010,8 @@ static void test_lane_steps_match_plain_loops(void)
         thc_manifold m1, m2;
         w2[0] = w[0];
         w2[1] = w[1];
-        thc__contacts(v1, v2, nref, nd, pd, w, nw, deep, rr, ri, nd, o, &m1);
-        plain_contacts(v1, v2, nref, nd, pd, w2, nw, deep, rr, ri, nd, o, &m2);
+        thc__contacts(v1, v2, nd, pd, w, nw, deep, rr, ri, nd, o, &m1);
+        plain_contacts(v1, v2, nd, pd, w2, nw, deep, rr, ri, nd, o, &m2);
         bool same = m1.count == m2.count && same_bits(m1.n.x, m2.n.x) && same_bits(m1.n.y, m2.n.y);
         for (int k = 0; same && k < m1.count; k++)
             same = same_bits(m1.depths[k], m2.depths[k]) && same_bits(m1.contact_points[k].x, m2.contact_points[k].x) &&
