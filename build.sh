@@ -377,6 +377,7 @@ cmd_test() {
     local t="$ROOT/tests/unit/test_th_collide"
     if selected "$t.cpp" || selected "${t}_oracle.cpp"; then
         build_and_run_unit normal "${t}_oracle.cpp" "-DTHC_MAX_POLY_VERTS=6" verts6
+        build_and_run_unit normal "${t}_oracle.cpp" "-DTHC_MAX_POLY_VERTS=9" verts9
         build_and_run_unit normal "${t}_oracle.cpp" "-DTHC_MAX_POLY_VERTS=10" verts10
         build_and_run_unit normal "${t}_oracle.cpp" "-DTHC_MAX_POLY_VERTS=12" verts12
         build_and_run_unit normal "${t}_oracle.cpp" "-DTHC_MAX_POLY_VERTS=16" verts16

@@ -965,6 +965,11 @@ static inline thc_v2 thc__depth_plane(thc_v2 nd, thc_v2 pd, thc_v2 v1, thc_v2 v2
     return s2 > s ? v2 : pd;
 }
 
+/* Two incident faces whose alignment with the normal differs by less than this are tied (rounding in one frame
+   or another, as a polygon's two faces at equal angles to it, would pick either): every road takes the first
+   of them, so the roads agree on the incident edge. */
+#define THC__TIE 5e-7f
+
 /* The contacts once the reference face v1-v2 (radius rr) is chosen: the incident
    edge w[0]-w[1] (nw 2; nw 1 for a single incident point, which is not clipped) is clipped to the face's
    side planes and its points within reach (r = rr + ri) kept, with depths measured along nd from the
@@ -1085,6 +1090,7 @@ static void thc__manifold(const thc__proxy *a, const thc__proxy *b, thc_v2 o, th
             float dd = thc__dot(nd, inc->n[j]);
             if (dd < lo) { lo = dd; k = j; }
         }
+        for (k = 0; thc__dot(nd, inc->n[k]) > lo + THC__TIE; k++) {}   /* the first of faces tied within rounding */
         w[0] = inc->v[k];
         w[1] = inc->v[(k + 1) % inc->count];
         nw = 2;
@@ -1309,7 +1315,9 @@ static void thc__pp_manifold(const thc_poly *a, const thc_transform *ax, const t
         dv[j] = -(nref.x * il->x[j] + nref.y * il->y[j]);
         dn[j] = -(nref.x * il->nx[j] + nref.y * il->ny[j]);
     }
-    int kd = thc__lane_max(dv, ni, &lo), k = thc__lane_max(dn, ni, &lo), k1 = k + 1 < ni ? k + 1 : 0;
+    int kd = thc__lane_max(dv, ni, &lo), k = thc__lane_max(dn, ni, &lo);
+    for (int j = ni - 1; j >= 0; j--) k = dn[j] >= lo - THC__TIE ? j : k;   /* the first of faces tied within rounding */
+    int k1 = k + 1 < ni ? k + 1 : 0;
     thc_v2 deep = thc__v(il->x[kd], il->y[kd]), w[2];
     w[0] = thc__v(il->x[k], il->y[k]);
     w[1] = thc__v(il->x[k1], il->y[k1]);
@@ -1801,6 +1809,7 @@ static int thc__capsule_poly_manifold(const thc_capsule *k, const thc_poly *p, c
                 if (dn < lo_n) { lo_n = dn; kf = j; }
                 if (dd < lo_d) { lo_d = dd; kd = j; }
             }
+            for (kf = 0; thc__dot(nd, p->norms[kf]) > lo_n + THC__TIE; kf++) {}   /* as thc__manifold picks it */
             deep = p->verts[kd];
             w[0] = p->verts[kf];
             w[1] = p->verts[kf + 1 < n ? kf + 1 : 0];
