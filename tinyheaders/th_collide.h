@@ -1803,13 +1803,13 @@ static int thc__capsule_poly_manifold(const thc_capsule *k, const thc_poly *p, c
         if (apart) { nd = flip ? thc__neg(nab) : nab; pd = thc__depth_plane(nd, flip ? pb : pa, v1, v2); }
         if (ref_seg) {
             int kf = 0, kd = 0;
-            float lo_n = FLT_MAX, lo_d = FLT_MAX;
+            float lo_n = FLT_MAX, lo_d = FLT_MAX, dns[THC_MAX_POLY_VERTS];
             for (int j = 0; j < n; j++) {
-                float dn = thc__dot(nd, p->norms[j]), dd = thc__dot(nd, p->verts[j]);
+                float dn = dns[j] = thc__dot(nd, p->norms[j]), dd = thc__dot(nd, p->verts[j]);
                 if (dn < lo_n) { lo_n = dn; kf = j; }
                 if (dd < lo_d) { lo_d = dd; kd = j; }
             }
-            for (kf = 0; thc__dot(nd, p->norms[kf]) > lo_n + THC__TIE; kf++) {}   /* as thc__manifold picks it */
+            for (kf = 0; dns[kf] > lo_n + THC__TIE; kf++) {}   /* as thc__manifold picks it */
             deep = p->verts[kd];
             w[0] = p->verts[kf];
             w[1] = p->verts[kf + 1 < n ? kf + 1 : 0];
