@@ -1877,8 +1877,9 @@ int thc_overlap(const void *a, thc_type ta, const thc_transform *ax, const void 
     case THC__PAIR(THC_CIRCLE, THC_AABB): return thc__ca_overlap((const thc_circle *)a, (const thc_aabb *)b);
     case THC__PAIR(THC_AABB, THC_CIRCLE): return thc__ca_overlap((const thc_circle *)b, (const thc_aabb *)a);
     case THC__PAIR(THC_AABB, THC_AABB): return thc__aa_overlap((const thc_aabb *)a, (const thc_aabb *)b);
-    case THC__PAIR(THC_CIRCLE, THC_CAPSULE): return a && b && thc__circle_capsule_overlap((const thc_circle *)a, (const thc_capsule *)b);
-    case THC__PAIR(THC_CAPSULE, THC_CIRCLE): return a && b && thc__circle_capsule_overlap((const thc_circle *)b, (const thc_capsule *)a);
+    /* a tail call (its answer is already 0 or 1), so no case pays for a stack frame */
+    case THC__PAIR(THC_CIRCLE, THC_CAPSULE): return a && b ? thc__circle_capsule_overlap((const thc_circle *)a, (const thc_capsule *)b) : 0;
+    case THC__PAIR(THC_CAPSULE, THC_CIRCLE): return a && b ? thc__circle_capsule_overlap((const thc_circle *)b, (const thc_capsule *)a) : 0;
     default: return thc__overlap_general(a, ta, ax, b, tb, bx);
     }
 }
