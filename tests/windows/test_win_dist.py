@@ -123,7 +123,14 @@ def archive_missing_or_damaged():
             f.write(data)
 
 
+def help_names_the_executable():
+    rc, out = run("--help")
+    # the usage line names the program as the player sees it: its file name, not a Windows path to it
+    check(rc == 0 and f"usage: {EXE} [flags]" in out and "usage: Z:" not in out, f"--help: exit {rc}: {out[:300]}")
+
+
 checks.case("folder_contents", folder_contents)
+checks.case("help_names_the_executable", help_names_the_executable)
 checks.case("imports_only_system_dlls", imports_only_system_dlls)
 checks.case("plays_without_the_project", plays_without_the_project)
 checks.case("archive_missing_or_damaged", archive_missing_or_damaged)
