@@ -42,14 +42,22 @@
      thm_mix(m, out, frames)                      RENDER side: writes frames*2 floats
 
    PLAY PARAMETERS (zero means default)
-     volume 0 -> 1, pitch 0 -> 1, pan -1..1, bus 0 -> THM_BUS_EFFECTS, priority 0..255 (higher
+     volume 0 -> 1 (at most THM_MAX_VOLUME), pitch 0 -> 1 (THM_MIN_PITCH..THM_MAX_PITCH), pan -1..1, bus 0 -> THM_BUS_EFFECTS, priority 0..255 (higher
      wins a voice), loop, fade_in_s, cooldown_s (refuse a play of the same slot sooner than
      this after the last one), max_instances (0 = unlimited; beyond it the oldest instance of
      that slot is stolen), unique (if that slot already plays, return its handle).
 
+   UNTRUSTED VALUES
+     Every float a caller passes (volume, pan, pitch, fade and cooldown seconds, bus volume) is
+     checked: NaN takes the default (volume 1 on play, unchanged on thm_set; pan 0; pitch 1; no
+     fade; no cooldown), infinities and out-of-range values are clamped (fades and cooldowns to
+     THM_MAX_SECONDS). The render side checks each voice's and bus's state every block and each
+     voice's output: a voice that produces NaN or infinity anyway (a sound file holding NaN
+     samples) ends, a bus is reset to its target or 1, and no such sample reaches the output.
+
    CUSTOMIZATION
      THM_MAX_VOICES (default 64, at most 255), THM_MAX_SOUNDS (512), THM_QUEUE (1024, power
-     of two), THM_XFADE (frames, 256), THM_BLOCK (frames per gain ramp, 64).
+     of two), THM_XFADE (frames, 256), THM_BLOCK (frames per gain ramp, 64), THM_MAX_VOLUME (16).
 
    EXAMPLE (compiled by tests/unit/test_th_mixer.cpp)
 
@@ -87,6 +95,12 @@
 #ifndef THM_BLOCK
 #define THM_BLOCK 64
 #endif
+#ifndef THM_MAX_VOLUME
+#define THM_MAX_VOLUME 16.0f        /* volumes (voice and bus) are clamped to 0..this */
+#endif
+#define THM_MIN_PITCH (1.0f / 64)   /* pitch is clamped to this..THM_MAX_PITCH */
+#define THM_MAX_PITCH 64.0f
+#define THM_MAX_SECONDS 3600.0f     /* fades and cooldowns */
 #define THM_RETIRE 64
 
 #ifdef __cplusplus
@@ -211,6 +225,17 @@ static int thm__push(thm_mixer *m, const thm__cmd *c)
 }
 
 /* ---------------------------------------------------------------- control side */
+/* x clamped to lo..hi; NaN gives nan_value (x != x only for NaN; infinities clamp) */
+static float thm__clamp(float x, float lo, float hi, float nan_value)
+{
+    if (x != x) return nan_value;
+    return x < lo ? lo : x > hi ? hi : x;
+}
+
+static float thm__seconds(float s) { return thm__clamp(s, 0.0f, THM_MAX_SECONDS, 0.0f); }
+
+/* pitch 0, negative or NaN -> 1 (the default) */
+static float thm__pitch(float p) { return p > 0 ? thm__clamp(p, THM_MIN_PITCH, THM_MAX_PITCH, 1.0f) : 1.0f; }
 static int thm__busy(thm_mixer *m, int i)
 {
     return m->cv[i].live && thm__load(&m->ended_gen[i]) != m->cv[i].gen;
@@ -273,7 +298,8 @@ uint32_t thm_play(thm_mixer *m, uint32_t slot, const thm_play_params *pp, double
         for (int i = 0; i < THM_MAX_VOICES; i++)
             if (m->cv[i].slot == slot && thm__busy(m, i)) return (uint32_t)(i + 1) | (m->cv[i].gen << 8);
     }
-    if (p.cooldown_s > 0 && now_s - m->last_play[slot] < p.cooldown_s) return 0;
+    float cooldown = thm__seconds(p.cooldown_s);
+    if (cooldown > 0 && now_s - m->last_play[slot] < cooldown) return 0;
     int pick = -1, same = 0, oldest_same = -1;
     for (int i = 0; i < THM_MAX_VOICES; i++) {
         if (!thm__busy(m, i)) { if (pick < 0) pick = i; continue; }
@@ -301,10 +327,10 @@ uint32_t thm_play(thm_mixer *m, uint32_t slot, const thm_play_params *pp, double
     c.voice = (uint8_t)pick;
     c.gen = gen;
     c.slot = slot;
-    c.a = p.volume > 0 ? p.volume : (p.volume < 0 ? 0 : 1.0f);
-    c.b = p.pan < -1 ? -1 : p.pan > 1 ? 1 : p.pan;
-    c.c = p.pitch > 0 ? p.pitch : 1.0f;
-    c.d = p.fade_in_s;
+    c.a = p.volume == 0 ? 1.0f : thm__clamp(p.volume, 0.0f, THM_MAX_VOLUME, 1.0f);
+    c.b = thm__clamp(p.pan, -1.0f, 1.0f, 0.0f);
+    c.c = thm__pitch(p.pitch);
+    c.d = thm__seconds(p.fade_in_s);
     c.bus = p.bus == THM_BUS_MUSIC ? THM_BUS_MUSIC : THM_BUS_EFFECTS;
     c.loop = p.loop ? 1 : 0;
     if (!thm__push(m, &c)) return 0;
@@ -327,7 +353,7 @@ void thm_stop(thm_mixer *m, uint32_t handle, float fade_s)
     c.kind = THM__STOP;
     c.voice = (uint8_t)i;
     c.gen = m->cv[i].gen;
-    c.d = fade_s;
+    c.d = thm__seconds(fade_s);
     thm__push(m, &c);
 }
 
@@ -340,9 +366,9 @@ void thm_set(thm_mixer *m, uint32_t handle, float volume, float pan, float pitch
     c.kind = THM__SET;
     c.voice = (uint8_t)i;
     c.gen = m->cv[i].gen;
-    c.a = volume < 0 ? 0 : volume;
-    c.b = pan < -1 ? -1 : pan > 1 ? 1 : pan;
-    c.c = pitch > 0 ? pitch : 1.0f;
+    c.a = thm__clamp(volume, 0.0f, THM_MAX_VOLUME, -1.0f);   /* -1: NaN keeps the voice's volume */
+    c.b = thm__clamp(pan, -1.0f, 1.0f, 0.0f);
+    c.c = thm__pitch(pitch);
     thm__push(m, &c);
 }
 
@@ -353,8 +379,9 @@ void thm_bus(thm_mixer *m, int bus, float volume, float fade_s)
     memset(&c, 0, sizeof c);
     c.kind = THM__BUS;
     c.bus = (uint8_t)bus;
-    c.a = volume < 0 ? 0 : volume;
-    c.d = fade_s;
+    if (volume != volume) return;   /* NaN: no new target */
+    c.a = thm__clamp(volume, 0.0f, THM_MAX_VOLUME, 1.0f);
+    c.d = thm__seconds(fade_s);
     thm__push(m, &c);
 }
 
@@ -363,7 +390,7 @@ void thm_stop_all(thm_mixer *m, float fade_s)
     thm__cmd c;
     memset(&c, 0, sizeof c);
     c.kind = THM__STOP_ALL;
-    c.d = fade_s;
+    c.d = thm__seconds(fade_s);
     thm__push(m, &c);
 }
 
@@ -379,6 +406,7 @@ int thm_voices_busy(thm_mixer *m)
 }
 
 /* ---------------------------------------------------------------- render side */
+#define thm__finite(x) ((x) - (x) == 0)   /* 0 for NaN and both infinities */
 static void thm__end(thm_mixer *m, int i)
 {
     m->v[i].active = 0;
@@ -439,7 +467,7 @@ static void thm__apply(thm_mixer *m, const thm__cmd *c)
         break;
     case THM__SET:
         if (!v || !v->active || v->gen != c->gen) break;
-        v->volume = c->a;
+        if (c->a >= 0) v->volume = c->a;
         v->pan = c->b;
         if (c->c != v->pitch) {
             v->pitch = c->c;
@@ -478,17 +506,21 @@ static void thm__apply(thm_mixer *m, const thm__cmd *c)
     }
 }
 
-/* Adds n frames of s to out with gains ramping gl->gl+n*dgl. Returns 0 when a one-shot source ran out. */
-static int thm__render_src(thm__src *s, int loop, float *out, int n, float gl, float gr, float dgl, float dgr)
+/* Adds n frames of s to out with gains ramping gl->gl+n*dgl. Returns 0 when a one-shot source ran out.
+   *sum gets the sum of what was added: not finite if any of it was NaN or infinite. */
+static int thm__render_src(thm__src *s, int loop, float *out, int n, float gl, float gr, float dgl, float dgr, float *sum)
 {
+    float acc = 0;
+    *sum = 0;
     if (!s->data || !s->frames) return 0;
     const float *d = s->data;
     const uint32_t frames = s->frames;
     double pos = s->pos;
     const double step = s->step;
+    *sum = 0;
     for (int i = 0; i < n; i++) {
         if (pos >= frames) {
-            if (!loop) { s->pos = pos; return 0; }
+            if (!loop) { s->pos = pos; *sum = acc; return 0; }
             pos = fmod(pos, (double)frames);
         }
         uint32_t a = (uint32_t)pos;
@@ -500,17 +532,20 @@ static int thm__render_src(thm__src *s, int loop, float *out, int n, float gl, f
             if (b == a && !loop) { l *= 1 - t; r *= 1 - t; }
             out[2 * i] += l * gl;
             out[2 * i + 1] += r * gr;
+            acc += l * gl + r * gr;
         } else {
             float x = d[a] + (d[b] - d[a]) * t;
             if (b == a && !loop) x *= 1 - t;
             out[2 * i] += x * gl;
             out[2 * i + 1] += x * gr;
+            acc += x * (gl + gr);
         }
         gl += dgl;
         gr += dgr;
         pos += step;
     }
     s->pos = pos;
+    *sum = acc;
     return !(pos >= frames && !loop);
 }
 
@@ -531,10 +566,23 @@ static float thm__advance(float x, float *step, float target, int n)
     return y;
 }
 
+/* A voice whose state is not finite (it would play NaN from here on) */
+static int thm__voice_broken(const thm__voice *v)
+{
+    float f = v->volume + v->pan + v->pitch + v->fade + v->fade_step + v->fade_target + v->gl + v->gr;
+    if (v->xfade_left) f += v->prev_gl + v->prev_gr + (float)v->prev.pos + (float)v->prev.step;
+    return !thm__finite(f) || !thm__finite(v->cur.pos) || !thm__finite(v->cur.step);
+}
+
 static void thm__mix_block(thm_mixer *m, float *out, int n)
 {
     float bus0[THM_BUS_COUNT], bus1[THM_BUS_COUNT];
     for (int b = 0; b < THM_BUS_COUNT; b++) {
+        if (!thm__finite(m->bus_vol[b] + m->bus_target[b] + m->bus_step[b])) {   /* reset: the target, or 1 */
+            m->bus_target[b] = thm__finite(m->bus_target[b]) ? m->bus_target[b] : 1.0f;
+            m->bus_vol[b] = m->bus_target[b];
+            m->bus_step[b] = 0;
+        }
         bus0[b] = m->bus_vol[b];
         bus1[b] = m->bus_vol[b] = thm__advance(m->bus_vol[b], &m->bus_step[b], m->bus_target[b], n);
     }
@@ -543,6 +591,7 @@ static void thm__mix_block(thm_mixer *m, float *out, int n)
     for (int i = 0; i < THM_MAX_VOICES; i++) {
         thm__voice *v = &m->v[i];
         if (!v->active) continue;
+        if (thm__voice_broken(v)) { thm__end(m, i); continue; }
         float f0 = v->fade;
         float f1 = v->fade = thm__advance(v->fade, &v->fade_step, v->fade_target, n);
         float pl, pr;
@@ -555,15 +604,16 @@ static void thm__mix_block(thm_mixer *m, float *out, int n)
         }
         float tl = g1 * pl, tr = g1 * pr, gl = v->gl, gr = v->gr;
         int alive;
+        float sum = 0, psum = 0;
         if (!v->xfade_left) {
-            alive = thm__render_src(&v->cur, v->loop, out, n, gl, gr, (tl - gl) * inv_n, (tr - gr) * inv_n);
+            alive = thm__render_src(&v->cur, v->loop, out, n, gl, gr, (tl - gl) * inv_n, (tr - gr) * inv_n, &sum);
         } else {
             /* old source weighted x (falling to 0 over THM_XFADE frames), new one 1 - x */
             memset(cur, 0, sizeof(float) * 2 * (size_t)n);
             memset(prev, 0, sizeof(float) * 2 * (size_t)n);
-            alive = thm__render_src(&v->cur, v->loop, cur, n, gl, gr, (tl - gl) * inv_n, (tr - gr) * inv_n);
+            alive = thm__render_src(&v->cur, v->loop, cur, n, gl, gr, (tl - gl) * inv_n, (tr - gr) * inv_n, &sum);
             int k = n < (int)v->xfade_left ? n : (int)v->xfade_left;
-            thm__render_src(&v->prev, v->loop, prev, k, v->prev_gl, v->prev_gr, 0, 0);
+            thm__render_src(&v->prev, v->loop, prev, k, v->prev_gl, v->prev_gr, 0, 0, &psum);
             for (int j = 0; j < n; j++) {
                 float x = j < k ? (float)(v->xfade_left - (uint32_t)j) / (float)THM_XFADE : 0.0f;
                 out[2 * j] += cur[2 * j] * (1 - x) + prev[2 * j] * x;
@@ -573,7 +623,9 @@ static void thm__mix_block(thm_mixer *m, float *out, int n)
         }
         v->gl = tl;
         v->gr = tr;
-        if ((!alive && !v->xfade_left) || (v->stopping && f1 <= 0.0f)) thm__end(m, i);
+        /* NaN or infinity out of this voice (its samples, or a state gone bad during the block): it ends;
+           thm_mix keeps what it added out of the output */
+        if (!thm__finite(sum + psum) || (!alive && !v->xfade_left) || (v->stopping && f1 <= 0.0f)) thm__end(m, i);
     }
 }
 
@@ -592,7 +644,12 @@ void thm_mix(thm_mixer *m, float *out, uint32_t frames)
         /* peak limiter: the gain falls towards what keeps the block under 0.98 and recovers over
            ~100 ms, ramped across the block so it never steps; a clamp catches the ramp's first frames */
         float peak = 0;
-        for (int j = 0; j < 2 * n; j++) { float a = fabsf(o[j]); if (a > peak) peak = a; }
+        for (int j = 0; j < 2 * n; j++) {
+            float a = fabsf(o[j]);
+            if (!thm__finite(a)) { o[j] = 0; a = 0; }   /* a voice that went bad in this block (it has ended) */
+            if (a > peak) peak = a;
+        }
+        if (!thm__finite(m->limiter_gain)) m->limiter_gain = 1.0f;
         float target = peak > 0.98f ? 0.98f / peak : 1.0f;
         float g0 = m->limiter_gain;
         float g1 = target < g0 ? target : g0 + (1.0f - g0) * (float)n / (0.1f * (float)m->rate);

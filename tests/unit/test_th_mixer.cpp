@@ -331,6 +331,65 @@ static void test_queue_full_is_refused(void)
     TH_CHECK(thm_play(&g_m, 1, &p, 0) != 0);
 }
 
+static int all_finite(const float *x, int n)
+{
+    for (int i = 0; i < n; i++) if (!(x[i] - x[i] == 0)) return 0;
+    return 1;
+}
+
+// NaN and infinities into every entry: the output stays finite, and a good call afterwards is heard
+// (the audit's case: one NaN bus volume made every later sample NaN, even after sound_bus(..., 1, 0)).
+static void test_untrusted_values(void)
+{
+    const float bad[] = { NAN, INFINITY, -INFINITY, 1e30f, -1e30f };
+    thm_init(&g_m, 48000);
+    auto s = sine(4800, 300, 0.5f);
+    thm_sound_data sd = { s.data(), 4800, 1, 48000 };
+    thm_set_sound(&g_m, 1, &sd);
+    static float out[2 * 4800];
+    for (float x : bad) {
+        for (int b = 0; b < THM_BUS_COUNT; b++) { thm_bus(&g_m, b, x, 0); thm_bus(&g_m, b, 1, x); }
+        thm_play_params p = params();
+        p.loop = 1;
+        p.volume = p.pan = p.pitch = p.fade_in_s = x;
+        uint32_t h = thm_play(&g_m, 1, &p, 0);
+        thm_set(&g_m, h, x, x, x);
+        thm_mix(&g_m, out, 4800);
+        TH_CHECK(all_finite(out, 2 * 4800));
+        thm_stop(&g_m, h, x);
+        thm_stop_all(&g_m, x);
+        thm_mix(&g_m, out, 4800);
+        TH_CHECK(all_finite(out, 2 * 4800));
+        p = params();
+        p.cooldown_s = x;
+        thm_play(&g_m, 1, &p, 0);
+        thm_mix(&g_m, out, 4800);
+        TH_CHECK(all_finite(out, 2 * 4800));
+    }
+    // the fix: buses back to 1, a plain play is heard at its own level
+    thm_stop_all(&g_m, 0);
+    thm_mix(&g_m, out, 4800);
+    for (int b = 0; b < THM_BUS_COUNT; b++) thm_bus(&g_m, b, 1, 0);
+    thm_play_params p = params();
+    TH_CHECK(thm_play(&g_m, 1, &p, 100.0) != 0);
+    thm_mix(&g_m, out, 4800);
+    TH_CHECK(all_finite(out, 2 * 4800) && fabsf(peak(out + 2 * 100, 2 * 4000) - 0.5f) < 0.01f);
+
+    // a sound whose samples hold NaN: that voice ends, the output stays finite and the others play on
+    static float poisoned[4800];
+    for (int i = 0; i < 4800; i++) poisoned[i] = i == 1000 ? NAN : 0.25f;
+    thm_sound_data pd = { poisoned, 4800, 1, 48000 };
+    thm_set_sound(&g_m, 2, &pd);
+    p = params();
+    p.loop = 1;
+    uint32_t good = thm_play(&g_m, 1, &p, 200.0), bad_voice = thm_play(&g_m, 2, &p, 200.0);
+    thm_mix(&g_m, out, 4800);
+    TH_CHECK(all_finite(out, 2 * 4800));
+    TH_CHECK(thm_playing(&g_m, good) && !thm_playing(&g_m, bad_voice));
+    thm_mix(&g_m, out, 4800);
+    TH_CHECK(all_finite(out, 2 * 4800) && fabsf(peak(out, 2 * 4800) - 0.5f) < 0.01f);
+}
+
 // The control side and the render side on two threads, as in the host.
 static void test_two_threads(void)
 {
@@ -388,6 +447,7 @@ int main(void)
     TH_RUN(test_replace_while_playing);
     TH_RUN(test_replace_with_silence_and_missing);
     TH_RUN(test_queue_full_is_refused);
+    TH_RUN(test_untrusted_values);
     TH_RUN(test_two_threads);
     return th_test_finish();
 }
