@@ -129,9 +129,11 @@ typedef struct PlatformAPI {
     /* Logging: to the console, the log file and the event log. */
     void     (*log)(int level, const char *fmt, ...);
     /* A game event in the JSON-lines event log: {"ev":"game","name":name, <fields_json>}.
-       fields_json is the inside of a JSON object, e.g. "\"score\":12,\"x\":3.5" (may be ""). */
+       fields_json is the inside of a JSON object, e.g. "\"score\":12,\"x\":3.5" (may be ""); fields that are
+       not (a raw newline in a string, a key "t"/"wall"/"frame"/"ev"/"name") are written as text instead. */
     void     (*event)(const char *name, const char *fields_json);
-    /* Reads a file below the project root into dst (at most cap bytes); returns the size or -1. */
+    /* Reads a file below the project root into dst (at most cap bytes); returns the size or -1. A path that
+       resolves outside the project (.., an absolute path, a symlink) and a cap < 0 or > 1 GiB are refused. */
     int64_t  (*read_file)(const char *path, void *dst, int64_t cap);
     double   (*time_seconds)(void);              /* wall clock since the host started */
 
@@ -172,6 +174,7 @@ typedef struct PlatformAPI {
 } PlatformAPI;
 
 /* ------------------------------------------------------------------ memory */
+/* Each call gets its own copy of this struct: the host reads back only `used` (clamped to `size`). */
 typedef struct GameMemory {
     void    *base;        /* the block, zeroed when the state (re)starts; position-stable */
     uint64_t size;

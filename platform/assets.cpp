@@ -10,6 +10,7 @@
            except a font: the last one that baked keeps drawing, and the error shows on screen. */
 #include "render_internal.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -440,25 +441,53 @@ void assets_shutdown(void)
     g_render.have_manifest_st = 0;
 }
 
-/* PlatformAPI read_file: a file of the project (or an absolute path) into the game's buffer; in a
-   release, the file of that name in the archive. */
+/* PlatformAPI read_file: a file below the project root into the game's buffer; in a release, the file of
+   that name in the archive. The path is resolved (symlinks, "..") and must stay below the root's own
+   resolved path: the game reads its project, never the rest of the disk. cap is the game's buffer size:
+   negative or beyond READ_FILE_MAX_CAP is refused (never handed to fread as a huge size). */
+#define READ_FILE_MAX_CAP (1ll << 30)
+
 int64_t assets_read_file(const char *path, void *dst, int64_t cap)
 {
+    if (!path || !path[0]) { host_log(LOG_WARN, "read_file: an empty path"); return -1; }
+    if (cap < 0 || cap > READ_FILE_MAX_CAP || (!dst && cap > 0)) {
+        host_log(LOG_WARN, "read_file: %s: refused: buffer size %lld (0..%lld bytes, and a buffer)", path, (long long)cap,
+                 (long long)READ_FILE_MAX_CAP);
+        return -1;
+    }
     if (archive_mounted()) {
         char err[512];
         size_t n = 0;
-        char *data = cap >= 0 ? asset_read(path, &n, (size_t)-2, err, sizeof err) : NULL;
-        if (!data) { host_log(LOG_WARN, "read_file: %s: %s", path, cap >= 0 ? err : "negative size"); return -1; }
+        char *data = asset_read(path, &n, (size_t)-2, err, sizeof err);
+        if (!data) { host_log(LOG_WARN, "read_file: %s: %s", path, err); return -1; }
         int64_t take = (int64_t)n < cap ? (int64_t)n : cap;
         memcpy(dst, data, (size_t)take);
         free(data);
         return take;
     }
-    char full[HOST_PATH];
-    if (path[0] == '/' || (path[0] && path[1] == ':')) snprintf(full, sizeof full, "%s", path);
+    char full[HOST_PATH], real[HOST_PATH], root[HOST_PATH];
+    int absolute = path[0] == '/' || path[0] == '\\' || (path[0] && path[1] == ':');
+    if (absolute) snprintf(full, sizeof full, "%s", path);
     else snprintf(full, sizeof full, "%s/%s", host_root(), path);
-    FILE *f = fopen(full, "rb");
-    if (!f) { host_log(LOG_WARN, "read_file: %s: %s", full, strerror(errno)); return -1; }
+    if (!os_real_path(full, real, sizeof real)) { host_log(LOG_WARN, "read_file: %s: %s", full, os_error_text()); return -1; }
+    if (!os_real_path(host_root(), root, sizeof root)) snprintf(root, sizeof root, "%s", host_root());
+    size_t rl = strlen(root);
+    while (rl > 1 && root[rl - 1] == '/') root[--rl] = 0;
+    int below = strlen(real) > rl && real[rl] == '/';
+    for (size_t i = 0; below && i < rl; i++) {
+#if defined(_WIN32)
+        below = tolower((unsigned char)real[i]) == tolower((unsigned char)root[i]);   /* drive letters, NTFS */
+#else
+        below = real[i] == root[i];
+#endif
+    }
+    if (!below) {
+        host_log(LOG_WARN, "read_file: %s: refused: it resolves to %s, outside the project %s (the game reads only "
+                 "files below its project folder)", path, real, root);
+        return -1;
+    }
+    FILE *f = fopen(real, "rb");
+    if (!f) { host_log(LOG_WARN, "read_file: %s: %s", real, strerror(errno)); return -1; }
     int64_t n = (int64_t)fread(dst, 1, (size_t)cap, f);
     fclose(f);
     return n;

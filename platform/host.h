@@ -88,6 +88,8 @@ int         recording_parse(const uint8_t *data, size_t len, const RecordingExpe
                             char *err, size_t cap);                               /* header, layout, size, every step */
 int         recording_input_check(const GameInput *gi, char *err, size_t cap);    /* one step as live input makes it */
 void        host_json_escape(const char *in, char *out, size_t cap);  /* for strings inside event fields */
+int         event_fields_check(const char *in, char *out, size_t cap, const char **why); /* a game event's fields:
+                                  the inside of a JSON object, one line, none of the line's own keys; 1 + out, or 0 + why */
 
 /* ---------------------------------------------------------------- the frame loop (main.cpp) */
 typedef struct FrameLoop {
@@ -126,6 +128,8 @@ extern Memory g_memory;
 
 int      memory_init(uint64_t bytes);
 uint64_t memory_used(void);                /* the game's high-water mark, clamped to the block */
+GameMemory memory_lend(void);              /* a copy of the block's description, for one call into the game */
+void     memory_take_back(const GameMemory *lent); /* after the call: only `used` comes back, clamped */
 void     memory_reset(void);               /* zero the used part: a fresh state */
 uint64_t memory_hash(void);                /* of the used part (replay checks) */
 void     snapshot_prefault(void);          /* touch a little more of the snapshot area each frame */
@@ -133,8 +137,8 @@ double   snapshot_take(uint64_t step);     /* returns ms */
 void     snapshot_restore(void);
 
 typedef struct PointerHit { uint64_t state_offset; uintptr_t value; int range; } PointerHit;
-/* 8-byte-aligned words of the used block whose value lies inside one of the ranges; returns how many
-   (the first max are stored, in address order) */
+/* words of the used block, at any byte offset, whose value lies inside one of the ranges; returns how
+   many (the first max are stored, in address order) */
 int      memory_find_pointers(const OsRange *ranges, int range_count, PointerHit *hits, int max);
 
 /* ---------------------------------------------------------------- guarded calls (guard.cpp) */

@@ -136,10 +136,19 @@ static void game_event(const char *name, const char *fields_json)
     guard_service_enter();
     char *text = game_log_slot(LOG_INFO, 1);
     if (text) {
-        char esc[256];
+        /* the fields go into the line as they are: only the inside of a JSON object that cannot end the
+           line or stand in for the line's own keys (event_fields_check); anything else is written as text */
+        char esc[256], fields[1536];
+        const char *why = NULL;
         host_json_escape(name ? name : "", esc, sizeof esc);
-        snprintf(text, sizeof g_game_log.slot[0].text, "\"name\":\"%s\"%s%s", esc,
-                 fields_json && fields_json[0] ? "," : "", fields_json ? fields_json : "");
+        if (event_fields_check(fields_json, fields, sizeof fields, &why)) {
+            snprintf(text, sizeof g_game_log.slot[0].text, "\"name\":\"%s\"%s%s", esc, fields[0] ? "," : "", fields);
+        } else {
+            char raw[1024];
+            host_json_escape(fields_json, raw, sizeof raw);
+            snprintf(text, sizeof g_game_log.slot[0].text, "\"name\":\"%s\",\"fields_refused\":\"%s\",\"fields_text\":\"%s\"",
+                     esc, why ? why : "", raw);
+        }
         g_game_log.head++;
     }
     guard_service_leave();

@@ -29,6 +29,15 @@ uint64_t memory_used(void)
     return g_memory.game.used > g_memory.game.size ? g_memory.game.size : g_memory.game.used;
 }
 
+/* The game is handed a copy of the block's description on every call: whatever it writes into that
+   copy (base, size), the host reads back only `used`, clamped to the block. */
+GameMemory memory_lend(void) { return g_memory.game; }
+
+void memory_take_back(const GameMemory *lent)
+{
+    g_memory.game.used = lent->used > g_memory.game.size ? g_memory.game.size : lent->used;
+}
+
 /* The first write to a fresh page costs a fault (about 160 ms per 64 MiB here): touch the snapshot
    area a little every frame, ahead of the game's growth, so a reload never pays for it. */
 void snapshot_prefault(void)
@@ -70,6 +79,14 @@ uint64_t memory_hash(void)
     return th_hash_bytes64(g_memory.game.base, (size_t)memory_used());
 }
 
+/* Which of the ranges holds v: its index, or -1. */
+static int pointer_range(const OsRange *ranges, int range_count, uintptr_t v)
+{
+    for (int r = 0; r < range_count; r++)
+        if (v >= ranges[r].lo && v < ranges[r].hi) return r;
+    return -1;
+}
+
 int memory_find_pointers(const OsRange *ranges, int range_count, PointerHit *hits, int max)
 {
     if (range_count <= 0) return 0;
@@ -79,18 +96,34 @@ int memory_find_pointers(const OsRange *ranges, int range_count, PointerHit *hit
         if (ranges[r].hi > hi) hi = ranges[r].hi;
     }
     const uint8_t *base = (const uint8_t *)g_memory.game.base;
-    uint64_t words = memory_used() / 8;
+    uint64_t used = memory_used();
+    if (used < sizeof(uintptr_t) || hi <= lo) return 0;
+    uint64_t last = used - sizeof(uintptr_t);     /* the last byte a word can start at */
     int count = 0;
-    for (uint64_t i = 0; i < words; i++) {
-        uintptr_t v;
-        memcpy(&v, base + i * 8, 8);
-        if (v < lo || v >= hi) continue;          /* nearly every word: outside the image's span */
-        for (int r = 0; r < range_count; r++) {
-            if (v < ranges[r].lo || v >= ranges[r].hi) continue;
-            if (count < max) { hits[count].state_offset = i * 8; hits[count].value = v; hits[count].range = r; }
-            count++;
-            break;
+    /* Every byte offset, not only aligned words (a packed struct or a memcpy puts a pointer anywhere).
+       When the image's span shares its top three bytes (it lies within one 1 TiB-aligned region), a word
+       inside it has byte 5 equal to the span's: memchr finds those candidates, nearly every other byte
+       is skipped at memchr's speed. Otherwise every offset is read. */
+    const int KEY = 5;
+    uint8_t key = (uint8_t)(lo >> (8 * KEY));
+    int keyed = (lo >> (8 * KEY)) == ((hi - 1) >> (8 * KEY));
+    uint64_t i = 0;
+    while (i <= last) {
+        if (keyed) {
+            const uint8_t *p = (const uint8_t *)memchr(base + i + KEY, key, (size_t)(last - i + 1));
+            if (!p) break;
+            i = (uint64_t)(p - base) - KEY;
         }
+        uintptr_t v;
+        memcpy(&v, base + i, sizeof v);
+        if (v >= lo && v < hi) {
+            int r = pointer_range(ranges, range_count, v);
+            if (r >= 0) {
+                if (count < max) { hits[count].state_offset = i; hits[count].value = v; hits[count].range = r; }
+                count++;
+            }
+        }
+        i++;
     }
     return count;
 }

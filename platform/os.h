@@ -101,6 +101,9 @@ void *os_lib_open(const char *path, char *err, size_t cap);  /* runs the library
 void *os_lib_symbol(void *lib, const char *name);
 void  os_lib_close(void *lib);
 int   os_mapped_ranges(const char *path, OsRange *out, int max);  /* where the file is mapped now; count */
+/* The whole image of the library opened from path, as the loader laid it out (every loaded segment,
+   including zero-filled .bss pages that no file backs); count, 0 if it is not loaded. */
+int   os_lib_image(const char *path, OsRange *out, int max);
 /* Names the code at pc inside the library at path, mapped from base: fn gets the function, where gets
    "file:line", each "?" when the symbolizer does not know (POSIX: addr2line in a child). On Windows
    (DbgHelp: the build's PDB, else the export table) where is "module!+0xOFFSET" when no line is known,

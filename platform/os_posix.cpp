@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <execinfo.h>
 #include <fcntl.h>
+#include <link.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -444,6 +445,40 @@ int os_mapped_ranges(const char *path, OsRange *out, int max)
     }
     fclose(f);
     return count < max ? count : max;
+}
+
+/* The loader's own record of the image (its program headers), not names in /proc/self/maps: the .bss
+   past the file's last page is an anonymous mapping with no name there. */
+typedef struct ImageQuery { const char *path; OsRange *out; int max, count; } ImageQuery;
+
+static int image_segments(struct dl_phdr_info *info, size_t size, void *ctx)
+{
+    (void)size;
+    ImageQuery *q = (ImageQuery *)ctx;
+    if (!info->dlpi_name || strcmp(info->dlpi_name, q->path) != 0) return 0;
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD || !ph->p_memsz) continue;
+        if (q->count < q->max) {
+            OsRange *r = &q->out[q->count];
+            uintptr_t at = (uintptr_t)info->dlpi_addr + (uintptr_t)ph->p_vaddr;
+            r->lo = at & ~(page - 1);
+            r->hi = (at + (uintptr_t)ph->p_memsz + page - 1) & ~(page - 1);
+            r->file_offset = (uint64_t)ph->p_offset & ~(uint64_t)(page - 1);
+            r->prot = ((ph->p_flags & PF_R) ? OS_PROT_READ : 0) | ((ph->p_flags & PF_W) ? OS_PROT_WRITE : 0) |
+                      ((ph->p_flags & PF_X) ? OS_PROT_EXEC : 0);
+        }
+        q->count++;
+    }
+    return 1;
+}
+
+int os_lib_image(const char *path, OsRange *out, int max)
+{
+    ImageQuery q = { path, out, max, 0 };
+    dl_iterate_phdr(image_segments, &q);
+    return q.count < max ? q.count : max;
 }
 
 void os_describe_code(const char *path, uintptr_t base, uintptr_t pc, char *fn, size_t fncap, char *where, size_t wcap)

@@ -592,6 +592,9 @@ int os_mapped_ranges(const char *path, OsRange *out, int max)
     return count < max ? count : max;
 }
 
+/* A module's committed runs above cover its whole image (SizeOfImage includes .bss). */
+int os_lib_image(const char *path, OsRange *out, int max) { return os_mapped_ranges(path, out, max); }
+
 /* DbgHelp reads the PDB the build wrote (clang/lld -gcodeview, or MSVC /Zi); it looks where the DLL's
    debug directory says, then in the DLL's folder and the one above it (the host runs a copy from
    build\game\loaded\, the PDB stays in build\game\). Without a PDB it knows the exported names only. Each

@@ -3,6 +3,7 @@
    with no SDL and no globals, so the fuzz targets in tests/fuzz/ can drive them directly. */
 #include "host.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -387,4 +388,119 @@ void host_json_escape(const char *in, char *out, size_t cap)
         s += seq;
     }
     out[o] = 0;
+}
+
+/* ---------------------------------------------------------------- a game event's fields */
+/* The fields a game hands pf->event go into one line of the event log as they are, so they are checked
+   as the inside of a JSON object: members "key": value, values of any JSON kind (nested at most 16 deep),
+   no raw control character inside a string (the one way to break the line: JSON escapes them), and
+   none of the keys the log line itself carries at the top. Whitespace between tokens becomes spaces.
+   Nothing is allocated: this runs inside the game's call. */
+typedef struct FieldsParser { const char *p; char *out; size_t o, cap; const char *why; } FieldsParser;
+
+static int fp_fail(FieldsParser *f, const char *why) { if (!f->why) f->why = why; return 0; }
+static int fp_put(FieldsParser *f, char c)
+{
+    if (f->o + 1 >= f->cap) return fp_fail(f, "longer than the event line allows");
+    f->out[f->o++] = c;
+    return 1;
+}
+static void fp_space(FieldsParser *f)
+{
+    while (*f->p == ' ' || *f->p == '\n' || *f->p == '\r' || *f->p == '\t') { f->p++; }
+}
+static int fp_string(FieldsParser *f, char *key, size_t keycap)
+{
+    if (*f->p != '"') return fp_fail(f, "a string was expected");
+    size_t k = 0;
+    if (!fp_put(f, *f->p++)) return 0;
+    for (;;) {
+        unsigned char c = (unsigned char)*f->p;
+        if (!c) return fp_fail(f, "a string is not closed");
+        if (c < 0x20) return fp_fail(f, "a control character (a newline?) inside a string: escape it as \\n");
+        if (c == '"') { f->p++; if (key) key[k] = 0; return fp_put(f, '"'); }
+        if (c == '\\') {
+            char e = f->p[1];
+            if (!e || !strchr("\"\\/bfnrtu", e)) return fp_fail(f, "a bad escape inside a string");
+            if (e == 'u') {
+                for (int i = 2; i < 6; i++) if (!isxdigit((unsigned char)f->p[i])) return fp_fail(f, "a bad \\u escape");
+            }
+            if (!fp_put(f, *f->p++)) return 0;
+            c = (unsigned char)*f->p;
+        }
+        if (key && k + 1 < keycap) key[k++] = (char)c;
+        if (!fp_put(f, *f->p++)) return 0;
+    }
+}
+static int fp_value(FieldsParser *f, int depth);
+static int fp_members(FieldsParser *f, int depth, char close)
+{
+    fp_space(f);
+    if (*f->p == close) return 1;
+    for (;;) {
+        char key[16];
+        if (close == ']') {
+            if (!fp_value(f, depth)) return 0;
+        } else {
+            if (!fp_string(f, key, sizeof key)) return 0;
+            if (!depth && (!strcmp(key, "t") || !strcmp(key, "wall") || !strcmp(key, "frame") || !strcmp(key, "ev") ||
+                           !strcmp(key, "name")))
+                return fp_fail(f, "a key the event line itself carries (t, wall, frame, ev, name)");
+            fp_space(f);
+            if (*f->p != ':') return fp_fail(f, "':' was expected after a key");
+            if (!fp_put(f, *f->p++)) return 0;
+            fp_space(f);
+            if (!fp_value(f, depth)) return 0;
+        }
+        fp_space(f);
+        if (*f->p != ',') return 1;
+        if (!fp_put(f, *f->p++)) return 0;
+        fp_space(f);
+    }
+}
+static int fp_value(FieldsParser *f, int depth)
+{
+    char c = *f->p;
+    if (c == '"') return fp_string(f, NULL, 0);
+    if (c == '{' || c == '[') {
+        char close = c == '{' ? '}' : ']';
+        if (depth >= 16) return fp_fail(f, "nested more than 16 deep");
+        if (!fp_put(f, *f->p++) || !fp_members(f, depth + 1, close)) return 0;
+        if (*f->p != close) return fp_fail(f, c == '{' ? "an object is not closed" : "an array is not closed");
+        return fp_put(f, *f->p++);
+    }
+    static const char *const WORDS[] = { "true", "false", "null" };
+    for (int i = 0; i < 3; i++) {
+        size_t n = strlen(WORDS[i]);
+        if (!strncmp(f->p, WORDS[i], n)) {
+            for (size_t k = 0; k < n; k++) if (!fp_put(f, *f->p++)) return 0;
+            return 1;
+        }
+    }
+    /* a number: -?digits(.digits)?([eE][+-]?digits)? */
+    const char *start = f->p;
+    if (*f->p == '-') f->p++;
+    if (!isdigit((unsigned char)*f->p)) { f->p = start; return fp_fail(f, "a value was expected (string, number, true, false, null, object, array)"); }
+    while (isdigit((unsigned char)*f->p)) f->p++;
+    if (*f->p == '.') { f->p++; if (!isdigit((unsigned char)*f->p)) return fp_fail(f, "a bad number"); while (isdigit((unsigned char)*f->p)) f->p++; }
+    if (*f->p == 'e' || *f->p == 'E') {
+        f->p++;
+        if (*f->p == '+' || *f->p == '-') f->p++;
+        if (!isdigit((unsigned char)*f->p)) return fp_fail(f, "a bad number");
+        while (isdigit((unsigned char)*f->p)) f->p++;
+    }
+    for (const char *q = start; q < f->p; q++) if (!fp_put(f, *q)) return 0;
+    return 1;
+}
+
+int event_fields_check(const char *in, char *out, size_t cap, const char **why)
+{
+    FieldsParser f = { in ? in : "", out, 0, cap, NULL };
+    if (!cap) return 0;
+    out[0] = 0;
+    int ok = fp_members(&f, 0, 0);
+    if (ok && *f.p) ok = fp_fail(&f, "',' or the end was expected");
+    out[ok ? f.o : 0] = 0;
+    *why = f.why;
+    return ok;
 }

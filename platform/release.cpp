@@ -87,7 +87,9 @@ void reload_on_crash(GuardWhat what) { release_crash(what); }
 /* ---------------------------------------------------------------- the game, linked in */
 static void run_load_hook(void)
 {
-    if (guarded(GUARD_LOAD, [] { g_api.load(&g_memory.game, &g_pf); })) release_crash(GUARD_LOAD);
+    GameMemory mem = memory_lend();
+    if (guarded(GUARD_LOAD, [&mem] { g_api.load(&mem, &g_pf); })) release_crash(GUARD_LOAD);
+    else memory_take_back(&mem);
 }
 
 void reload_init(void) { memset(&g_api, 0, sizeof g_api); }
@@ -114,20 +116,24 @@ void reload_start(void)
 
 int game_call_update(const GameInput *gi)
 {
-    if (guarded(GUARD_UPDATE, [gi] { g_api.update(&g_memory.game, gi, &g_pf); })) release_crash(GUARD_UPDATE);
+    GameMemory mem = memory_lend();
+    if (guarded(GUARD_UPDATE, [gi, &mem] { g_api.update(&mem, gi, &g_pf); })) release_crash(GUARD_UPDATE);
+    else memory_take_back(&mem);
     return 0;
 }
 
 int game_call_render(float alpha)
 {
-    if (guarded(GUARD_RENDER, [alpha] { g_api.render(&g_memory.game, alpha, &g_pf); })) release_crash(GUARD_RENDER);
+    GameMemory mem = memory_lend();
+    if (guarded(GUARD_RENDER, [alpha, &mem] { g_api.render(&mem, alpha, &g_pf); })) release_crash(GUARD_RENDER);
+    else memory_take_back(&mem);
     return 0;
 }
 
 void game_call_stats(char *buf, int cap)
 {
     buf[0] = 0;
-    if (g_api.stats && g_reload.loaded && guarded(GUARD_STATS, [buf, cap] { g_api.stats(&g_memory.game, buf, cap); }))
+    if (g_api.stats && g_reload.loaded && guarded(GUARD_STATS, [buf, cap] { GameMemory mem = memory_lend(); g_api.stats(&mem, buf, cap); }))
         release_crash(GUARD_STATS);
 }
 

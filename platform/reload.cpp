@@ -25,16 +25,20 @@ static void use_stub(void)
 void reload_init(void) { use_stub(); }
 
 /* ---------------------------------------------------------------- calls into the game */
+/* Each call gets its own copy of GameMemory (memory_lend): a game that rewrites base or size changes
+   nothing the host relies on; only `used` is read back, clamped to the block. */
 int game_call_update(const GameInput *gi)
 {
-    if (!guarded(GUARD_UPDATE, [gi] { g_api.update(&g_memory.game, gi, &g_pf); })) return 0;
+    GameMemory mem = memory_lend();
+    if (!guarded(GUARD_UPDATE, [gi, &mem] { g_api.update(&mem, gi, &g_pf); })) { memory_take_back(&mem); return 0; }
     reload_on_crash(GUARD_UPDATE);
     return 1;
 }
 
 int game_call_render(float alpha)
 {
-    if (!guarded(GUARD_RENDER, [alpha] { g_api.render(&g_memory.game, alpha, &g_pf); })) return 0;
+    GameMemory mem = memory_lend();
+    if (!guarded(GUARD_RENDER, [alpha, &mem] { g_api.render(&mem, alpha, &g_pf); })) { memory_take_back(&mem); return 0; }
     reload_on_crash(GUARD_RENDER);
     return 1;
 }
@@ -42,29 +46,36 @@ int game_call_render(float alpha)
 void game_call_stats(char *buf, int cap)
 {
     buf[0] = 0;
-    if (g_api.stats && g_reload.loaded && guarded(GUARD_STATS, [buf, cap] { g_api.stats(&g_memory.game, buf, cap); })) buf[0] = 0;
+    GameMemory mem = memory_lend();   /* stats only reads: nothing comes back */
+    if (g_api.stats && g_reload.loaded && guarded(GUARD_STATS, [buf, cap, &mem] { g_api.stats(&mem, buf, cap); })) buf[0] = 0;
 }
 
 static int call_migrate(uint32_t old_sv, uint64_t old_ss, int *migrated)
 {
     *migrated = 0;
-    return guarded(GUARD_MIGRATE, [=] { *migrated = g_api.migrate(&g_memory.game, old_sv, old_ss, &g_pf); });
+    GameMemory mem = memory_lend();
+    int crashed = guarded(GUARD_MIGRATE, [=, &mem] { *migrated = g_api.migrate(&mem, old_sv, old_ss, &g_pf); });
+    if (!crashed) memory_take_back(&mem);
+    return crashed;
 }
 
 /* Runs the load hook of a freshly swapped library; a crash there is handled like any other. */
 static void run_load_hook(void)
 {
-    if (guarded(GUARD_LOAD, [] { g_api.load(&g_memory.game, &g_pf); })) reload_on_crash(GUARD_LOAD);
+    GameMemory mem = memory_lend();
+    if (guarded(GUARD_LOAD, [&mem] { g_api.load(&mem, &g_pf); })) reload_on_crash(GUARD_LOAD);
+    else memory_take_back(&mem);
 }
 
 /* ---------------------------------------------------------------- pointers into a library that unloads */
-/* Just before a library unloads: any 8-byte word of the game's used memory that points into its mapped
-   image (a string literal, a function pointer, a vtable stored in the state) dangles once it is gone.
-   Each is reported with its offset in the block: a warning now instead of a crash frames later. */
+/* Just before a library unloads: any 8-byte word of the game's used memory, at any byte offset, that
+   points into its loaded image, .bss included (a string literal, a function pointer, a vtable, a
+   static buffer stored in the state) dangles once it is gone. Each is reported with its offset in the
+   block: a warning now instead of a crash frames later. */
 static void report_image_pointers(const GameLib *lib)
 {
     OsRange ranges[32];
-    int n = os_mapped_ranges(lib->path, ranges, 32);
+    int n = os_lib_image(lib->path, ranges, 32);
     if (n <= 0) return;
     PointerHit hits[16];
     int count = memory_find_pointers(ranges, n, hits, 16);

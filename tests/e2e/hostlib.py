@@ -189,6 +189,18 @@ class Host:
             return e.get("ev") == name and all(e.get(k) == v for k, v in fields.items())
         return self.wait_for(pred, timeout, since, what=f"{name} {fields}")
 
+    def next_reload(self, since, timeout=60.0):
+        """The first reload at index >= since. A failed build or a refused reload fails at once: a case
+        never waits out its timeout for a reload that cannot come."""
+        def pred(e):
+            ev = e.get("ev")
+            if ev == "build_end" and e.get("ok") is False:
+                raise AssertionError(f"the build failed: {e.get('errors')}")
+            if ev == "reload_failed":
+                raise AssertionError(f"the reload was refused: {e}")
+            return ev == "reload"
+        return self.wait_for(pred, timeout, since, what="reload")
+
     def mark(self):
         self.poll()
         return len(self.events)

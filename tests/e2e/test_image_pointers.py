@@ -1,8 +1,9 @@
 """End to end: before a library unloads, the host finds the words of the game's state that point into
 its image and reports each one with its offset - a warning instead of a crash three frames later.
 
-The edit adds a `const char *` to GameState and stores a string literal in it (what GUIDE.md §2
-forbids). The reload that brings it in restarts the state (new layout), so nothing points into the old
+The edit adds pointers to GameState and stores in them what GUIDE.md §2 forbids: a string literal, a
+pointer deep into a static buffer of the library (its .bss pages past the first are an anonymous mapping
+that no file name marks) and the same kind of pointer copied to an odd offset (a packed field). The reload that brings it in restarts the state (new layout), so nothing points into the old
 library yet. The next code edit unloads the library that literal lives in: the host must report the
 pointer (its offset in the block, that it points into read-only data, the text) in the log, as a JSON
 event, and on the overlay, and the game keeps running.
@@ -39,8 +40,13 @@ def clean_state_no_warning():
 
 def literal_stored_in_state():
     m = host.mark()
-    edit(state_h, "    uint64_t   steps;", "    const char *label;    /* forbidden: points into the library */\n    uint64_t   steps;")
-    edit(game_cpp, "    gs->steps++;\n", f"    gs->steps++;\n    gs->label = \"{LITERAL}\";\n")
+    edit(state_h, "    uint64_t   steps;", "    const char *label;    /* forbidden: points into the library */\n"
+         "    char *deep;           /* forbidden: into the library's .bss */\n"
+         "    uint8_t packed[16];   /* forbidden: the same, at an odd offset */\n    uint64_t   steps;")
+    edit(game_cpp, "static GAME_UPDATE(game_update)", "static char g_big_bss[1 << 16];\n\nstatic GAME_UPDATE(game_update)")
+    edit(game_cpp, "    gs->steps++;\n", f"    gs->steps++;\n    gs->label = \"{LITERAL}\";\n"
+         "    gs->deep = &g_big_bss[40000];\n"
+         "    { char *p = &g_big_bss[50000]; memcpy(gs->packed + 3, &p, sizeof p); }\n")
     r = host.wait_ev("reload", timeout=60, since=m)
     check(r["state"] == "restarted", f"a new field should restart the state: {r}")
     check(not host.of("image_pointers", m), "the restarted state cannot point into the old library")
@@ -60,11 +66,14 @@ def next_reload_reports_it():
     found["warn_t"] = ev["t"]
     r = host.wait_ev("reload", timeout=30, since=m)
     check(ev["version"] == found["version"], f"reported for version {ev['version']}, the unloading one is {found['version']}")
-    check(ev["count"] == 1, f"{ev['count']} pointers reported, the state holds one: {ev}")
-    hit = ev["hits"][0]
+    check(ev["count"] == 3, f"{ev['count']} pointers reported, the state holds three: {ev}")
+    hit, deep, packed = ev["hits"]
     check(hit["kind"] == "read-only data" and hit["text"] == LITERAL, f"hit: {hit}")
     check(0 < hit["offset"] < r["state_size"], f"offset {hit['offset']} is not inside GameState ({r['state_size']} bytes)")
-    check(hit["offset"] % 8 == 0, "offsets are of 8-byte words")
+    check(hit["offset"] % 8 == 0, f"the literal's field is an aligned word: {hit}")
+    check(deep["kind"] == "data" and deep["offset"] == hit["offset"] + 8, f"the pointer into .bss: {deep}")
+    check(packed["kind"] == "data" and packed["offset"] == hit["offset"] + 16 + 3, f"the packed pointer: {packed}")
+    check(packed["library_offset"] == deep["library_offset"] + 10000, f"the two .bss pointers: {deep} {packed}")
     logs = [e for e in host.of("log", m) if e.get("level") == "warn" and "pointer" in e.get("msg", "")]
     check(logs and ("block+0x%x" % hit["offset"]) in logs[0]["msg"] and LITERAL in logs[0]["msg"],
           f"no log line naming the offset and the text: {logs}")
