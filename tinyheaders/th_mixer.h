@@ -49,11 +49,12 @@
 
    UNTRUSTED VALUES
      Every float a caller passes (volume, pan, pitch, fade and cooldown seconds, bus volume) is
-     checked: NaN takes the default (volume 1 on play, unchanged on thm_set; pan 0; pitch 1; no
-     fade; no cooldown), infinities and out-of-range values are clamped (fades and cooldowns to
-     THM_MAX_SECONDS). The render side checks each voice's and bus's state every block and each
-     voice's output: a voice that produces NaN or infinity anyway (a sound file holding NaN
-     samples) ends, a bus is reset to its target or 1, and no such sample reaches the output.
+     checked: NaN takes the default (volume 1 on play, unchanged on thm_set, a bus volume is not
+     changed; pan 0; pitch 1; no fade; no cooldown), infinities and out-of-range values are
+     clamped (fades and cooldowns to THM_MAX_SECONDS). The render side checks each voice's and
+     bus's state every block and each voice's output: a voice that produces NaN or infinity
+     anyway (a sound file holding NaN samples) ends, a bus is reset to its target or 1, and no
+     such sample reaches the output.
 
    CUSTOMIZATION
      THM_MAX_VOICES (default 64, at most 255), THM_MAX_SOUNDS (512), THM_QUEUE (1024, power
@@ -506,21 +507,17 @@ static void thm__apply(thm_mixer *m, const thm__cmd *c)
     }
 }
 
-/* Adds n frames of s to out with gains ramping gl->gl+n*dgl. Returns 0 when a one-shot source ran out.
-   *sum gets the sum of what was added: not finite if any of it was NaN or infinite. */
-static int thm__render_src(thm__src *s, int loop, float *out, int n, float gl, float gr, float dgl, float dgr, float *sum)
+/* Adds n frames of s to out with gains ramping gl->gl+n*dgl. Returns 0 when a one-shot source ran out. */
+static int thm__render_src(thm__src *s, int loop, float *out, int n, float gl, float gr, float dgl, float dgr)
 {
-    float acc = 0;
-    *sum = 0;
     if (!s->data || !s->frames) return 0;
     const float *d = s->data;
     const uint32_t frames = s->frames;
     double pos = s->pos;
     const double step = s->step;
-    *sum = 0;
     for (int i = 0; i < n; i++) {
         if (pos >= frames) {
-            if (!loop) { s->pos = pos; *sum = acc; return 0; }
+            if (!loop) { s->pos = pos; return 0; }
             pos = fmod(pos, (double)frames);
         }
         uint32_t a = (uint32_t)pos;
@@ -532,20 +529,17 @@ static int thm__render_src(thm__src *s, int loop, float *out, int n, float gl, f
             if (b == a && !loop) { l *= 1 - t; r *= 1 - t; }
             out[2 * i] += l * gl;
             out[2 * i + 1] += r * gr;
-            acc += l * gl + r * gr;
         } else {
             float x = d[a] + (d[b] - d[a]) * t;
             if (b == a && !loop) x *= 1 - t;
             out[2 * i] += x * gl;
             out[2 * i + 1] += x * gr;
-            acc += x * (gl + gr);
         }
         gl += dgl;
         gr += dgr;
         pos += step;
     }
     s->pos = pos;
-    *sum = acc;
     return !(pos >= frames && !loop);
 }
 
@@ -572,6 +566,25 @@ static int thm__voice_broken(const thm__voice *v)
     float f = v->volume + v->pan + v->pitch + v->fade + v->fade_step + v->fade_target + v->gl + v->gr;
     if (v->xfade_left) f += v->prev_gl + v->prev_gr + (float)v->prev.pos + (float)v->prev.step;
     return !thm__finite(f) || !thm__finite(v->cur.pos) || !thm__finite(v->cur.step);
+}
+
+static int thm__data_broken(const thm__src *s)
+{
+    if (!s->data) return 0;
+    size_t count = (size_t)s->frames * s->channels;
+    for (size_t k = 0; k < count; k++) if (!thm__finite(s->data[k])) return 1;
+    return 0;
+}
+
+/* A block came out with NaN or infinity (rare: the entries are checked): the voices whose state went bad
+   during it, or whose samples hold such a value (a sound file), end. */
+static void thm__end_broken(thm_mixer *m)
+{
+    for (int i = 0; i < THM_MAX_VOICES; i++) {
+        thm__voice *v = &m->v[i];
+        if (v->active && (thm__voice_broken(v) || thm__data_broken(&v->cur) || (v->xfade_left && thm__data_broken(&v->prev))))
+            thm__end(m, i);
+    }
 }
 
 static void thm__mix_block(thm_mixer *m, float *out, int n)
@@ -604,16 +617,15 @@ static void thm__mix_block(thm_mixer *m, float *out, int n)
         }
         float tl = g1 * pl, tr = g1 * pr, gl = v->gl, gr = v->gr;
         int alive;
-        float sum = 0, psum = 0;
         if (!v->xfade_left) {
-            alive = thm__render_src(&v->cur, v->loop, out, n, gl, gr, (tl - gl) * inv_n, (tr - gr) * inv_n, &sum);
+            alive = thm__render_src(&v->cur, v->loop, out, n, gl, gr, (tl - gl) * inv_n, (tr - gr) * inv_n);
         } else {
             /* old source weighted x (falling to 0 over THM_XFADE frames), new one 1 - x */
             memset(cur, 0, sizeof(float) * 2 * (size_t)n);
             memset(prev, 0, sizeof(float) * 2 * (size_t)n);
-            alive = thm__render_src(&v->cur, v->loop, cur, n, gl, gr, (tl - gl) * inv_n, (tr - gr) * inv_n, &sum);
+            alive = thm__render_src(&v->cur, v->loop, cur, n, gl, gr, (tl - gl) * inv_n, (tr - gr) * inv_n);
             int k = n < (int)v->xfade_left ? n : (int)v->xfade_left;
-            thm__render_src(&v->prev, v->loop, prev, k, v->prev_gl, v->prev_gr, 0, 0, &psum);
+            thm__render_src(&v->prev, v->loop, prev, k, v->prev_gl, v->prev_gr, 0, 0);
             for (int j = 0; j < n; j++) {
                 float x = j < k ? (float)(v->xfade_left - (uint32_t)j) / (float)THM_XFADE : 0.0f;
                 out[2 * j] += cur[2 * j] * (1 - x) + prev[2 * j] * x;
@@ -623,9 +635,7 @@ static void thm__mix_block(thm_mixer *m, float *out, int n)
         }
         v->gl = tl;
         v->gr = tr;
-        /* NaN or infinity out of this voice (its samples, or a state gone bad during the block): it ends;
-           thm_mix keeps what it added out of the output */
-        if (!thm__finite(sum + psum) || (!alive && !v->xfade_left) || (v->stopping && f1 <= 0.0f)) thm__end(m, i);
+        if ((!alive && !v->xfade_left) || (v->stopping && f1 <= 0.0f)) thm__end(m, i);
     }
 }
 
@@ -644,11 +654,13 @@ void thm_mix(thm_mixer *m, float *out, uint32_t frames)
         /* peak limiter: the gain falls towards what keeps the block under 0.98 and recovers over
            ~100 ms, ramped across the block so it never steps; a clamp catches the ramp's first frames */
         float peak = 0;
+        int bad = 0;
         for (int j = 0; j < 2 * n; j++) {
             float a = fabsf(o[j]);
-            if (!thm__finite(a)) { o[j] = 0; a = 0; }   /* a voice that went bad in this block (it has ended) */
+            if (!thm__finite(a)) { o[j] = 0; a = 0; bad = 1; }   /* never out of the mixer */
             if (a > peak) peak = a;
         }
+        if (bad) thm__end_broken(m);
         if (!thm__finite(m->limiter_gain)) m->limiter_gain = 1.0f;
         float target = peak > 0.98f ? 0.98f / peak : 1.0f;
         float g0 = m->limiter_gain;
