@@ -16,39 +16,43 @@ def inits():
 
 
 def field_added_restarts_state():
-    host.wait_ev("new_code_running", version=1, timeout=20)
+    host.wait_ev("new_code_running", timeout=20)
     before = host.wait_for(lambda e: e.get("ev") == "frame_stats" and e.get("game", {}).get("steps", 0) >= 60,
                            20, what="some steps")
     m = host.mark()
+    n0 = len(inits())
     edit(os.path.join(root, "game", "state.h"), "    float      rot;", "    float      rot;\n    float      added_field;")
-    r = host.wait_ev("reload", version=2, timeout=60, since=m)
+    r = host.next_reload(m, 60)
     check(r["state"] == "restarted", f"a layout change must restart (no migrate hook): {r}")
     warn = [e for e in host.of("log", m) if "state layout changed" in e.get("msg", "")]
     check(warn, "no message says the layout changed")
     # the fresh state's first step logs it, just after the reload event
-    host.wait_for(lambda e: len(inits()) >= 2, 10, m, what="the new code initialising a fresh state")
-    check(len(inits()) == 2, f"the new code should have initialised a fresh state, inits={len(inits())}")
-    after = host.wait_for(lambda e: e.get("ev") == "frame_stats" and e.get("version") == 2, 20, m, what="v2 stats")
+    host.wait_for(lambda e: len(inits()) >= n0 + 1, 10, m, what="the new code initialising a fresh state")
+    check(len(inits()) == n0 + 1, f"the new code should have initialised a fresh state once, inits {n0} -> {len(inits())}")
+    after = host.wait_for(lambda e: e.get("ev") == "frame_stats" and e.get("version") == r["version"], 20, m,
+                          what="the new version's stats")
     check(after["game"]["steps"] < before["game"]["steps"] + 60,
           f"steps should restart from 0 with the new layout: before {before['game']['steps']} after {after['game']['steps']}")
 
 
 def comment_only_edit_keeps_state():
     m = host.mark()
+    n0 = len(inits())
     edit(os.path.join(root, "game", "state.h"), "/* swarms straight at the player */", "/* swarms right at the player */")
-    r = host.wait_ev("reload", version=3, timeout=60, since=m)
+    r = host.next_reload(m, 60)
     check(r["state"] == "kept", f"a comment is not a layout change: {r}")
-    check(len(inits()) == 2, "a comment edit re-initialised the state")
+    check(len(inits()) == n0, "a comment edit re-initialised the state")
 
 
 def tinyheader_function_body_edit_keeps_state():
     # th_math.h is part of the state's types (v2, th_rng) but an inline helper's body is not layout
     m = host.mark()
+    n0 = len(inits())
     edit(os.path.join(root, "tinyheaders", "th_math.h"), "static inline float v2_len(v2 a) { return sqrtf(v2_len2(a)); }",
          "static inline float v2_len(v2 a) { float l2 = v2_len2(a); return sqrtf(l2); }")
-    r = host.wait_ev("reload", version=4, timeout=240, since=m)  # a tinyheader edit rebuilds the -O2 object too
+    r = host.next_reload(m, 240)  # a tinyheader edit rebuilds the -O2 object too
     check(r["state"] == "kept", f"a helper's body is not a layout change: {r}")
-    check(len(inits()) == 2, "editing a tinyheader function body re-initialised the state")
+    check(len(inits()) == n0, "editing a tinyheader function body re-initialised the state")
     # build.sh dates compile.cmd to when it read the inputs, before the -O2 object it then compiled: a
     # tinyheader saved during that compile is newer, and the host's next build goes through build.sh
     cmd, obj = (os.stat(os.path.join(root, "build", "game", n)).st_mtime for n in ("compile.cmd", "tinyheaders.o"))
@@ -58,21 +62,24 @@ def tinyheader_function_body_edit_keeps_state():
 def embedded_tinyheader_struct_restarts_state():
     # GameState holds a tha_arena: a field added to it moves everything after it
     m = host.mark()
+    n0 = len(inits())
     edit(os.path.join(root, "tinyheaders", "th_arena.h"), "size_t used; size_t high_water; } tha_arena;",
          "size_t used; size_t high_water; size_t spare; } tha_arena;")
-    r = host.wait_ev("reload", version=5, timeout=240, since=m)  # a tinyheader edit rebuilds the -O2 object too
+    r = host.next_reload(m, 240)  # a tinyheader edit rebuilds the -O2 object too
     check(r["state"] == "restarted", f"a struct the state embeds changed: {r}")
-    check(len(inits()) == 3, f"the new layout should start a fresh state, inits={len(inits())}")
+    host.wait_for(lambda e: len(inits()) >= n0 + 1, 10, m, what="the new code initialising a fresh state")
+    check(len(inits()) == n0 + 1, f"the new layout should start a fresh state once, inits {n0} -> {len(inits())}")
 
 
 def unembedded_tinyheader_struct_keeps_state():
     # thc_ray_hit never lives in the state
     m = host.mark()
+    n0 = len(inits())
     edit(os.path.join(root, "tinyheaders", "th_collide.h"), "typedef struct thc_ray_hit { float t; thc_v2 n; } thc_ray_hit;",
          "typedef struct thc_ray_hit { float t; thc_v2 n; float spare; } thc_ray_hit;")
-    r = host.wait_ev("reload", version=6, timeout=240, since=m)  # a tinyheader edit rebuilds the -O2 object too
+    r = host.next_reload(m, 240)  # a tinyheader edit rebuilds the -O2 object too
     check(r["state"] == "kept", f"a struct outside the state is not a layout change: {r}")
-    check(len(inits()) == 3, "a type the state does not embed re-initialised the state")
+    check(len(inits()) == n0, "a type the state does not embed re-initialised the state")
 
 
 def stamp_failure_fails_the_build():

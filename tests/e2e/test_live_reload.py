@@ -16,6 +16,8 @@ import time
 
 from hostlib import Checks, Host, check, edit, end_run, input_script, project_copy
 
+DEBOUNCE_MS = 100   # a loose bound: the watcher's quiet time is 10 ms
+
 checks = Checks()
 root = project_copy()
 entities = os.path.join(root, "game", "entities.cpp")
@@ -35,41 +37,44 @@ def inits():
 
 
 def starts_and_plays():
-    host.wait_ev("reload", version=1, timeout=20)
-    host.wait_ev("new_code_running", version=1, timeout=20)
-    state["before"] = firing_stats(0, 1100, version=1)
+    r = host.wait_ev("reload", timeout=20)
+    host.wait_ev("new_code_running", version=r["version"], timeout=20)
+    state["before"] = firing_stats(0, 1100, version=r["version"])
+    state["v1"] = r["version"]
 
 
 def edit_reloads_in_place():
     m = host.mark()
     before = host.wait_for(lambda e: e.get("ev") == "frame_stats", 10, m)["game"]
     edit(entities, "b->vel = v2_scale(d, BULLET_SPEED);", "b->vel = v2_scale(d, BULLET_SPEED * 1.5f);")
-    r = host.wait_ev("reload", version=2, timeout=60, since=m)
+    r = host.next_reload(m)
     start = host.wait_ev("build_start", timeout=5, since=m)
     check(start["direct"] is False, f"the copy's first build should run build.sh (no compile.cmd yet): {start}")
     check(os.path.exists(os.path.join(root, "build", "game", "compile.cmd")), "build.sh wrote no build/game/compile.cmd")
     check(r["state"] == "kept", f"state should be kept across a code edit: {r}")
     check(r["old_unmapped"] is True, f"the old library should be unmapped: {r}")
-    check(not host.mapped(".v1.so"), "version 1 is still in /proc/<pid>/maps")
-    check(host.mapped(".v2.so"), "version 2 is not mapped")
-    after = firing_stats(m, 1650, version=2)
+    check(not host.mapped(f".v{state['v1']}.so"), "the first version is still in /proc/<pid>/maps")
+    check(host.mapped(f".v{r['version']}.so"), "the new version is not mapped")
+    after = firing_stats(m, 1650, version=r["version"])
     check(after["steps"] > before["steps"], f"the game's step counter went back: {before['steps']} -> {after['steps']}")
     check(after["runs"] >= before["runs"] and after["player_handle"] != 0, f"run state lost: {before} -> {after}")
     check(len(inits()) == 1, f"the game state was re-initialised ({len(inits())} inits)")
     state["after"] = after
+    state["v2"] = r["version"]
 
 
 def second_edit_reloads_too():
     m = host.mark()
     edit(entities, "BULLET_SPEED * 1.5f", "BULLET_SPEED * 0.5f")
-    r = host.wait_ev("reload", version=3, timeout=60, since=m)
+    r = host.next_reload(m)
+    v = r["version"]
     check(r["state"] == "kept" and r["old_unmapped"] is True, f"second reload: {r}")
-    ran = host.wait_ev("new_code_running", version=3, timeout=20, since=m)
+    ran = host.wait_ev("new_code_running", version=v, timeout=20, since=m)
     # the stages of a direct build, in the order they happen, each stamped no earlier than the one before
     host.poll()
     names = [("watch_batch", {"code": True}), ("build_start", {"direct": True}), ("build_stage", {"stage": "compile", "ok": True}),
              ("build_stage", {"stage": "link", "ok": True}), ("build_end", {"ok": True, "direct": True}),
-             ("reload", {"version": 3}), ("new_code_running", {"version": 3})]
+             ("reload", {"version": v}), ("new_code_running", {"version": v})]
     at, prev = m, None
     for name, fields in names:
         found = [i for i in range(at, len(host.events)) if host.events[i].get("ev") == name
@@ -81,8 +86,8 @@ def second_edit_reloads_too():
     end = host.wait_ev("build_end", timeout=5, since=m, ok=True)
     check(end["compile_ms"] > 0 and end["link_ms"] > 0 and end["cpu_ms"] > 0, f"build_end lacks its stage times: {end}")
     check(ran["wall"] >= end["wall"], "new code ran before its build ended")
-    check(not host.mapped(".v2.so"), "version 2 is still mapped after the second reload")
-    g = firing_stats(m, 550, version=3)
+    check(not host.mapped(f".v{state['v2']}.so"), "the previous version is still mapped after the second reload")
+    g = firing_stats(m, 550, version=v)
     check(g["steps"] > state["after"]["steps"], "step counter went back on the second reload")
     check(len(inits()) == 1, "re-initialised on the second reload")
 
@@ -100,7 +105,7 @@ def state_h_save_runs_build_sh():
     m = host.mark()
     with open(os.path.join(root, "game", "state.h"), "a") as f:
         f.write("\n/* a comment */\n")
-    r = host.wait_ev("reload", version=4, timeout=60, since=m)
+    r = host.next_reload(m)
     start = host.wait_ev("build_start", timeout=5, since=m)
     check(start["direct"] is False, f"a state.h save should rebuild through build.sh: {start}")
     check(r["state"] == "kept", f"a comment changed the layout stamp: {r}")
@@ -119,8 +124,8 @@ def split_save_is_one_build():
         time.sleep(0.15)
         f.write(text[half:])
     os.remove(entities + "~")
-    r = host.wait_ev("reload", version=5, timeout=60, since=m)
-    firing_stats(m, 825, version=5)
+    r = host.next_reload(m)
+    firing_stats(m, 825, version=r["version"])
     check(len(host.of("build_start", m)) == 1, f"{len(host.of('build_start', m))} builds for one save")
     failed = [e for e in host.of("build_end", m) if not e["ok"]]
     check(not failed, f"a build of the half-written file: {failed[:1]}")
@@ -161,6 +166,18 @@ def two_files_one_batch():
     raise AssertionError("the two closes were never within 8 ms of each other")
 
 
+def debounce_is_short():
+    # The watcher hands a save over DEBOUNCE_MS at most after its first event (it waits 10 ms of quiet, more
+    # only while a file is half written). The host's own watch_batch events say how long each batch waited;
+    # the shortest of this run's saves is the debounce plus the frame loop's delay, far below the bound on
+    # any machine, and a debounce raised to 250 ms puts every one of them above it.
+    batches = [b for b in host.of("watch_batch") if b["code"]]
+    check(len(batches) >= 3, f"too few saves to measure: {batches}")
+    waits = sorted(b["debounce_ms"] for b in batches)
+    print(f"      debounce: {', '.join(f'{w:.1f}' for w in waits)} ms over {len(waits)} batches")
+    check(waits[0] <= DEBOUNCE_MS, f"the shortest debounce was {waits[0]:.1f} ms (bound {DEBOUNCE_MS} ms): {waits}")
+
+
 checks.case("starts_and_plays", starts_and_plays)
 checks.case("edit_reloads_in_place", edit_reloads_in_place)
 checks.case("second_edit_reloads_too", second_edit_reloads_too)
@@ -168,5 +185,6 @@ checks.case("state_h_save_runs_build_sh", state_h_save_runs_build_sh)
 checks.case("split_save_is_one_build", split_save_is_one_build)
 checks.case("two_files_one_batch", two_files_one_batch)
 checks.case("frames_keep_flowing", frames_keep_flowing)
+checks.case("debounce_is_short", debounce_is_short)
 end_run(checks, host, root,
         final=lambda rc: check(rc == 0 and host.of("quit"), f"host exit code {rc}, quit event {host.of('quit')}"))

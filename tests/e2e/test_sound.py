@@ -122,7 +122,7 @@ def reload_during_playback():
             music = [e for e in h.of("sound_play") if e["name"] == "music/loop"][-1]
             m = h.mark()
             edit(os.path.join(root, "game", "sound.cpp"), "what NEON SWARM sounds like", "what NEON SWARM sounds like (edited)")
-            h.wait_ev("reload", version=2, timeout=60, since=m)
+            h.next_reload(m, 60)
             m = h.mark()
             edit(loop, "pattern = A3", "pattern = C4")
             loaded = h.wait_for(lambda e: e.get("ev") == "sound_loaded" and e["name"] == "music/loop" and e["reload"], 10, m,

@@ -14,6 +14,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "e2e"))
 import hostlib  # noqa: E402
+from faults import faults_for  # noqa: E402
 from hostlib import Checks, Host, check, cleanup, edit, inject, project_copy, uninject  # noqa: E402
 
 WIN = os.environ["WIN_DIR"]
@@ -50,7 +51,7 @@ def stats(since, version=None, timeout=60):
 
 
 def next_reload(since, timeout=120):
-    r = host.wait_for(lambda e: e.get("ev") == "reload", timeout, since, what="reload")
+    r = host.next_reload(since, timeout)
     current["version"] = r["version"]
     return r
 
@@ -64,10 +65,11 @@ def pdb_of(dll):
 
 
 def starts():
-    r = host.wait_ev("reload", version=1, timeout=60)
+    r = host.wait_ev("reload", timeout=60)
     check(r["state"] == "new" and r["path"].endswith(".dll"), f"first load: {r}")
-    host.wait_ev("new_code_running", version=1, timeout=30)
-    s = stats(0, version=1)
+    current["version"] = r["version"]
+    host.wait_ev("new_code_running", version=r["version"], timeout=30)
+    s = stats(0, version=r["version"])
     check(s["game"]["steps"] > 0, f"the game does not step: {s}")
 
 
@@ -111,22 +113,38 @@ def compile_error_is_shown_and_survived():
     check(fixed["state"] == "kept", f"fix: {fixed}")
 
 
-def fault(name, entry, code, expect_signal, expect_in, expect_fn):
+def remove_injected():
+    """After a failed check: the injected code goes, and the case waits for the clean build."""
+    m = host.mark()
+    uninject(game_cpp)
+    try:
+        if host.alive():
+            next_reload(m)
+    except AssertionError as e:
+        print(f"  (the clean code did not load either: {e})", flush=True)
+
+
+def fault(name, entry, code, expect_in, expect_signal, expect_fn):
     def case():
         m = host.mark()
         before = stats(m)
         inject(game_cpp, entry, code)
-        bad = next_reload(m)
-        crash = host.wait_ev("crash", timeout=60, since=m)
-        check(crash["signal"] == expect_signal, f"signal {crash['signal']}, want {expect_signal}")
-        check(crash["in"] == expect_in, f"crashed in {crash['in']}, want {expect_in}")
-        check(crash["version"] == bad["version"], f"crash for version {crash['version']}, loaded {bad['version']}")
-        check(crash["rolled_back_to"] > 0 and not crash["halted"], f"no rollback: {crash}")
-        back = host.wait_for(lambda e: e.get("ev") == "frame_stats" and e.get("t", 0) > crash["t"] + 0.5, 60, m,
-                             what="stats after rollback")
-        check(back["game"].get("steps", 0) >= before["game"]["steps"] - 1,
-              f"state lost: steps {before['game']['steps']} -> {back['game'].get('steps')}")
-        check(host.alive(), "host died")
+        try:
+            bad = next_reload(m)
+            crash = host.wait_ev("crash", timeout=60, since=m)
+            check(crash["signal"] == expect_signal, f"signal {crash['signal']}, want {expect_signal}")
+            check(crash["in"] == expect_in, f"crashed in {crash['in']}, want {expect_in}")
+            check(crash["version"] == bad["version"], f"crash for version {crash['version']}, loaded {bad['version']}")
+            check(crash["rolled_back_to"] > 0 and not crash["halted"], f"no rollback: {crash}")
+            back = host.wait_for(lambda e: e.get("ev") == "frame_stats" and e.get("t", 0) > crash["t"] + 0.5, 60, m,
+                                 what="stats after rollback")
+            # the injected code zeroed the step counter before it faulted: only the snapshot brings it back
+            check(back["game"].get("steps", 0) >= before["game"]["steps"] - 1,
+                  f"state lost: steps {before['game']['steps']} -> {back['game'].get('steps')}")
+            check(host.alive(), "host died")
+        except Exception:
+            remove_injected()   # the next case starts from clean code
+            raise
         m2 = host.mark()
         uninject(game_cpp)
         fixed = next_reload(m2)
@@ -155,17 +173,8 @@ def tweak_is_live():
 checks.case("starts", starts)
 checks.case("edit_rebuilds_and_keeps_state", edit_rebuilds_and_keeps_state)
 checks.case("compile_error_is_shown_and_survived", compile_error_is_shown_and_survived)
-fault("access_violation_in_update", "GAME_UPDATE(game_update)", "*(volatile int *)0 = 1;", "access violation", "update",
-      "game_update")
-fault("divide_by_zero_in_update", "GAME_UPDATE(game_update)",
-      "{ volatile int zero = 0; volatile int x = 1000 / zero; (void)x; }", "divide by zero", "update", "game_update")
-fault("abort_in_update", "GAME_UPDATE(game_update)", "if (in->step > 0) __builtin_abort();", "abort", "update", "game_update")
-fault("stack_overflow_in_update", "GAME_UPDATE(game_update)",
-      "{ struct R { static int down(volatile int n) { volatile char pad[4096]; pad[0] = (char)n; "
-      "return down(n + 1) + pad[0]; } }; if (in->step > 0) R::down(0); }", "access violation", "update",
-      None)   # the fault is in the stack probe (libgcc's ___chkstk_ms, no debug info) and no frame is walked after an overflow
-fault("illegal_instruction_in_render", "GAME_RENDER(game_render)", "__builtin_trap();", "illegal instruction", "render", "game_render")
-fault("endless_loop_in_update", "GAME_UPDATE(game_update)", "for (volatile int spin = 1; spin;) {}", "hang", "update", "game_update")
+for name, entry, code, where, signal, fn in faults_for("windows"):   # shared with test_survive_faults.py
+    fault(name, entry, code, where, signal, fn)
 checks.case("tweak_is_live", tweak_is_live)
 
 host.stop()
