@@ -11,6 +11,7 @@ host did with it, and removes it again (also when the case fails, so the next ca
 - NaN and infinities into every sound service (sound_bus volume and fade, sound_play's volume, pan,
   pitch, fade and cooldown, sound_set, sound_stop), then sound_bus(..., 1, 0) every step: no NaN
   ever reaches the output (SDL's disk audio driver writes it to a file) and the music is heard again.
+ASAN_SCENARIO: also run against the sanitizer build of the host.
 """
 import array
 import math
