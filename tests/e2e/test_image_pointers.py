@@ -33,7 +33,7 @@ def startup():
 def clean_state_no_warning():
     m = host.mark()
     edit(game_cpp, "    gs->steps++;\n", "    gs->steps++;\n    gs->steps += 0;\n")
-    r = host.wait_ev("reload", timeout=60, since=m)
+    r = host.next_reload(m, 240)   # the copy's first build may rebuild the tinyheader object (sanitized: minutes)
     host.wait_ev("new_code_running", version=r["version"], timeout=30, since=m)
     check(not host.of("image_pointers", m), f"a state without such pointers was reported: {host.of('image_pointers', m)}")
 

@@ -47,7 +47,7 @@ def edit_reloads_in_place():
     m = host.mark()
     before = host.wait_for(lambda e: e.get("ev") == "frame_stats", 10, m)["game"]
     edit(entities, "b->vel = v2_scale(d, BULLET_SPEED);", "b->vel = v2_scale(d, BULLET_SPEED * 1.5f);")
-    r = host.next_reload(m)
+    r = host.next_reload(m, 240)   # the copy's first build may rebuild the tinyheader object (sanitized: minutes)
     start = host.wait_ev("build_start", timeout=5, since=m)
     check(start["direct"] is False, f"the copy's first build should run build.sh (no compile.cmd yet): {start}")
     check(os.path.exists(os.path.join(root, "build", "game", "compile.cmd")), "build.sh wrote no build/game/compile.cmd")
