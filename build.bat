@@ -119,8 +119,12 @@ for /f "tokens=1-4 delims=:.," %%a in ("%time: =0%") do set STAMP=%%a%%b%%c%%d
 set STAMP=%RANDOM%%STAMP%
 echo building > "%B%\game\build.lock"
 del /q "%B%\game\game_*.pdb" 2>nul
-rem (build.sh also stamps the library with tools\layout_stamp.py; here only state_size guards the layout)
-cl %COMMON% /Od /LD /DGAME_LAYOUT_HASH=0u "%ROOT%\game\game.cpp" "%ROOT%\game\tinyheaders.cpp" /Fo"%B%\game\\" /Fd"%B%\game\game_vc.pdb" ^
+rem The layout stamp and the description of the state's types (build\game\state_types.inc, which game.cpp
+rem includes), made by the same script as build.sh's with cl's preprocessor. Without Python the library has
+rem no description and only state_size guards the layout: a layout change then restarts the state.
+set LAYOUT=0
+for /f %%s in ('python "%ROOT%\tools\layout_stamp.py" cl "%ROOT%\game\state.h" /std:c++17 /I"%ROOT%\tinyheaders" /I"%ROOT%\game" /DTH_MATH_NO_MATH_H') do set LAYOUT=%%s
+cl %COMMON% /Od /LD /DGAME_LAYOUT_HASH=%LAYOUT%u "%ROOT%\game\game.cpp" "%ROOT%\game\tinyheaders.cpp" /Fo"%B%\game\\" /Fd"%B%\game\game_vc.pdb" ^
    /link /DLL /PDB:"%B%\game\game_%STAMP%.pdb" /OUT:"%B%\game\game.tmp.dll" /INCREMENTAL:NO
 set RC=%errorlevel%
 if %RC%==0 move /y "%B%\game\game.tmp.dll" "%B%\game\game.dll" >nul

@@ -83,7 +83,8 @@ same_key() {  # file key: was this part last built from exactly these inputs?
 
 # The game library = game/game.cpp (one unity translation unit at -O0, compiled on every save)
 #                  + build/game/tinyheaders.o (game/tinyheaders.cpp at -O2, rebuilt when a tinyheader changes)
-#                  + GAME_LAYOUT_HASH, the layout stamp (tools/layout_stamp.py, recomputed when its inputs change).
+#                  + GAME_LAYOUT_HASH, the layout stamp, and build/game/state_types.inc, the description of the
+#                    state's types (tools/layout_stamp.py, both recomputed when their inputs change).
 # Both cached parts are keyed by the content of their inputs (one cksum); a save of game code costs one compile.
 cmd_game() {
     mkdir -p "$B/game"
@@ -109,7 +110,8 @@ cmd_game() {
         echo "$th_key" > "$B/game/tinyheaders.key"
     fi
 
-    if [ -f "$B/game/layout.stamp" ] && same_key "$B/game/layout.key" "$stamp_key"; then
+    # the stamp and the description of the state's types (build/game/state_types.inc, which game.cpp includes)
+    if [ -f "$B/game/layout.stamp" ] && [ -f "$ROOT/build/game/state_types.inc" ] && same_key "$B/game/layout.key" "$stamp_key"; then
         read -r layout < "$B/game/layout.stamp"
     fi
     if [ -z "$layout" ]; then

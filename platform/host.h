@@ -7,6 +7,7 @@
      guard.cpp    running library code guarded: faults and the watchdog (nothing else)
      reload.cpp   the reload policy: build finished -> copy -> load -> stamp check -> snapshot -> swap ->
                   verify unload; crash rollback; the calls into the running game
+     migrate.cpp  the state across a layout change: the libraries' descriptions of their state, the rewrite
      library.cpp  one game library: versioned copy, open, resolve the entry point, close, verify unmapped
      watch.cpp    debounced batches of changed source/asset files
      build.cpp    the game build in a child process (build.sh game), its output and errors
@@ -237,6 +238,12 @@ typedef struct GameRun {
     int      mem_has_layout;     /* the block holds state laid out by some library ... */
     uint32_t mem_state_version;  /* ... with this stamp and size (kept while halted on the stub) */
     uint64_t mem_state_size;
+    uint32_t snap_state_version; /* the layout of the crash snapshot: the old one after a migration */
+    uint64_t snap_state_size;
+    int      load_migrated;      /* the next load is told the state was migrated */
+    char     migrate_what[4096]; /* the last migration: what changed (JSON-escaped), by what, how long */
+    char     migrate_how[16];
+    double   migrate_ms;
 } GameRun;
 
 extern GameRun g_reload;
@@ -254,6 +261,29 @@ int  game_call_update(const GameInput *gi);      /* 1 if it crashed (already rol
 int  game_call_render(float alpha);
 void game_call_stats(char *buf, int cap);        /* "" when there are none */
 
+/* ---------------------------------------------------------------- the state across a layout change (migrate.cpp) */
+typedef struct StateTypes {      /* a library's description of its state, copied out of its image */
+    uint64_t *blob;              /* th_reflect.h's table (malloc'ed), NULL if none */
+    size_t    size;
+    int       valid;             /* checked by thr_read and against state_size */
+    int       has_default;
+    char      error[320];        /* why not valid */
+    uint32_t  state_version;
+    uint64_t  state_size;
+} StateTypes;
+
+extern StateTypes g_mem_types;   /* the layout the block holds */
+extern StateTypes g_snap_types;  /* the layout of the crash snapshot */
+
+void types_take(const GameAPI *api, StateTypes *out);   /* copy the table out of a loaded library and check it */
+void types_copy(StateTypes *dst, const StateTypes *src);
+void types_clear(StateTypes *t);
+/* old (old_used bytes, laid out as from) -> out (to's layout, out_cap bytes); 1 + what changed, or 0 + why not */
+int  migrate_bytes(const StateTypes *from, const StateTypes *to, const GameAPI *api, const uint8_t *old, uint64_t old_used,
+                   uint8_t *out, uint64_t out_cap, char *what, size_t cap);
+/* the block itself, through a scratch area: swapped in only when every field had a rule */
+int  migrate_block(const StateTypes *from, const StateTypes *to, const GameAPI *api, char *what, size_t cap, double *ms);
+
 /* ---------------------------------------------------------------- a release (release.cpp, only with -DHOST_RELEASE) */
 /* The folder of the executable becomes the root and its game.pak is mounted; 0 + why (naming the file).
    In a release, release.cpp also supplies the reload, library, watch, build and tweak functions above. */
@@ -269,7 +299,9 @@ void     recording_step(GameInput *gi);               /* records or replaces thi
 int      recording_file_open(const char *path);       /* --record */
 int      recording_file_load(const char *path);       /* --replay */
 void     recording_close(void);
-void     recording_layout_changed(void);              /* new code, new layout: old-layout recordings end */
+/* new code, new layout: the F7 loop's start is migrated (or the loop ends); a --record file ends */
+void     recording_layout_changed(const StateTypes *from, const StateTypes *to, const GameAPI *api);
+void     reload_run_load(int migrated);               /* the running library's load hook, guarded */
 
 /* ---------------------------------------------------------------- input (input.cpp) */
 int       input_init(void);                           /* --input script; 0 + message on a bad script */

@@ -19,6 +19,7 @@ static struct {
     char       file_path[HOST_PATH];
     uint64_t   file_steps;
     int        replaying_file;    /* --replay: play once, then report the state hash */
+    int        start_migrated;    /* the start was rewritten for a new layout: load runs after each restore */
 } g_recording;
 
 LoopMode recording_mode(void) { return g_recording.mode; }
@@ -39,6 +40,7 @@ static void rec_capture_start(void)
     memcpy(g_recording.start_state, g_memory.game.base, g_recording.start_used);
     g_recording.start_version = g_reload.mem_state_version;
     g_recording.start_size = g_reload.mem_state_size;
+    g_recording.start_migrated = 0;
     g_recording.count = 0;
 }
 
@@ -60,6 +62,8 @@ static int rec_restore_start(void)
     if (now_used > g_recording.start_used)
         memset((uint8_t *)g_memory.game.base + g_recording.start_used, 0, now_used - g_recording.start_used);
     g_recording.cursor = 0;
+    /* a migrated start holds no caches (they are transient): the game's load rebuilds them */
+    if (g_recording.start_migrated) reload_run_load(1);
     return 1;
 }
 
@@ -108,11 +112,37 @@ void recording_step(GameInput *gi)
     if (g_recording.file) { fwrite(gi, sizeof *gi, 1, g_recording.file); g_recording.file_steps++; }
 }
 
-void recording_layout_changed(void)
+/* The loop's start state is rewritten for the new layout as the block was (from NULL: the block was not
+   migrated by description, so the loop ends). */
+static int rec_migrate_start(const StateTypes *from, const StateTypes *to, const GameAPI *api)
 {
-    if (g_recording.mode != LOOP_OFF) {
+    if (!from || g_recording.mode == LOOP_OFF || g_recording.start_version != from->state_version ||
+        g_recording.start_size != from->state_size)
+        return 0;
+    uint64_t size = to->state_size;
+    uint8_t *out = (uint8_t *)malloc(size ? size : 1);
+    char what[2048];
+    if (!out || !migrate_bytes(from, to, api, g_recording.start_state, g_recording.start_used, out, size, what, sizeof what)) {
+        host_log(LOG_WARN, "F7 loop: its start could not be migrated (%s)", out ? what : "out of memory");
+        free(out);
+        return 0;
+    }
+    free(g_recording.start_state);
+    g_recording.start_state = out;
+    g_recording.start_used = size;
+    g_recording.start_version = to->state_version;
+    g_recording.start_size = to->state_size;
+    g_recording.start_migrated = 1;
+    host_log(LOG_INFO, "F7 loop: its start migrated to the new layout; it keeps looping");
+    host_event("loop", "\"state\":\"migrated\",\"steps\":%llu", (unsigned long long)g_recording.count);
+    return 1;
+}
+
+void recording_layout_changed(const StateTypes *from, const StateTypes *to, const GameAPI *api)
+{
+    if (g_recording.mode != LOOP_OFF && !rec_migrate_start(from, to, api)) {
         host_log(LOG_WARN, "F7 loop ended: the state layout changed, and a loop recorded on the old layout cannot "
-                 "play on the new one (F7 records a new loop)");
+                 "play on the new one without a migration (F7 records a new loop)");
         host_event("loop", "\"state\":\"off\",\"reason\":\"layout_changed\"");
         g_recording.mode = LOOP_OFF;
         g_recording.replaying_file = 0;

@@ -92,6 +92,13 @@ static void run_load_hook(void)
 
 void reload_init(void) { memset(&g_api, 0, sizeof g_api); }
 
+void reload_run_load(int migrated)
+{
+    g_memory.game.migrated = (uint32_t)migrated;
+    if (g_reload.loaded) run_load_hook();
+    g_memory.game.migrated = 0;
+}
+
 void reload_start(void)
 {
     GameAPI api;

@@ -51,10 +51,22 @@ static int call_migrate(uint32_t old_sv, uint64_t old_ss, int *migrated)
     return guarded(GUARD_MIGRATE, [=] { *migrated = g_api.migrate(&g_memory.game, old_sv, old_ss, &g_pf); });
 }
 
-/* Runs the load hook of a freshly swapped library; a crash there is handled like any other. */
+/* Runs the load hook of a freshly swapped library; a crash there is handled like any other. The hook is
+   told (GameMemory.migrated) when the state it finds was just rewritten for its layout. */
 static void run_load_hook(void)
 {
-    if (guarded(GUARD_LOAD, [] { g_api.load(&g_memory.game, &g_pf); })) reload_on_crash(GUARD_LOAD);
+    g_memory.game.migrated = (uint32_t)g_reload.load_migrated;
+    g_reload.load_migrated = 0;
+    int crashed = guarded(GUARD_LOAD, [] { g_api.load(&g_memory.game, &g_pf); });
+    g_memory.game.migrated = 0;
+    if (crashed) reload_on_crash(GUARD_LOAD);
+}
+
+void reload_run_load(int migrated)
+{
+    if (!g_reload.loaded) return;
+    g_reload.load_migrated = migrated;
+    run_load_hook();
 }
 
 /* ---------------------------------------------------------------- pointers into a library that unloads */
@@ -146,6 +158,9 @@ int reload_from(const char *src, const char *why)
         return 0;
     }
     g_reload.version_counter = version;
+    StateTypes next_types;
+    memset(&next_types, 0, sizeof next_types);
+    types_take(&next.api, &next_types);   /* now: the image this points into unloads with the library */
     int had_state = g_reload.mem_has_layout;
     uint32_t old_sv = g_reload.mem_state_version;
     uint64_t old_ss = g_reload.mem_state_size;
@@ -164,6 +179,15 @@ int reload_from(const char *src, const char *why)
         }
     }
     double snap_ms = snapshot_take(g_loop.step);
+    /* the snapshot has the layout the block had (a first load's empty snapshot fits the new one) */
+    g_reload.snap_state_version = had_state ? old_sv : next.api.state_version;
+    g_reload.snap_state_size = had_state ? old_ss : next.api.state_size;
+    types_copy(&g_snap_types, had_state ? &g_mem_types : &next_types);
+
+    /* the game's own view of the state on both sides of a layout change, at the same step (the "migrated" event) */
+    static char stats_before[2048];
+    stats_before[0] = 0;
+    if (layout_changed) game_call_stats(stats_before, sizeof stats_before);
 
     GameLib old = g_lib;
     g_lib = next;
@@ -175,28 +199,46 @@ int reload_from(const char *src, const char *why)
 
     const char *state_action = had_state ? "kept" : "new";
     if (layout_changed) {
-        recording_layout_changed();   /* a loop or --record file of the old layout ends here */
-        /* Never run new code on memory laid out for the old code. */
-        int migrated = 0;
-        if (g_api.migrate) {
+        /* Never run new code on memory laid out for the old code: rewrite it with the two descriptions,
+           else the game's migrate hook, else a clean restart. The pre-migration snapshot stays the crash
+           snapshot, with its own layout: a crash in the new code goes back to it under the old library. */
+        char what[2048] = "", why[1024] = "";
+        double migrate_ms = 0;
+        const char *how = "";
+        int migrated = migrate_block(&g_mem_types, &next_types, &g_api, what, sizeof what, &migrate_ms);
+        if (migrated) how = "description";
+        else snprintf(why, sizeof why, "%s", what);
+        if (!migrated && g_api.migrate) {
             if (call_migrate(old_sv, old_ss, &migrated)) { migrated = 0; snapshot_restore(); }
+            if (migrated) { how = "hook"; snprintf(what, sizeof what, "the game's migrate hook rewrote it"); }
         }
+        /* the F7 loop's start follows when the descriptions carried the block; a --record file ends */
+        recording_layout_changed(!strcmp(how, "description") ? &g_mem_types : NULL, &next_types, &g_api);
+        char wesc[4096];
         if (migrated) {
             state_action = "migrated";
-            host_log(LOG_INFO, "reload: state layout changed (version %u -> %u, %llu -> %llu bytes): migrated",
-                     old_sv, g_api.state_version, (unsigned long long)old_ss, (unsigned long long)g_api.state_size);
+            g_reload.load_migrated = 1;
+            host_log(LOG_INFO, "reload: game/state.h changed; the state was migrated: %s", what);
+            notice_post(LOG_INFO, "State migrated: %s", what);
+            host_json_escape(what, g_reload.migrate_what, sizeof g_reload.migrate_what);
+            g_reload.migrate_ms = migrate_ms;
+            snprintf(g_reload.migrate_how, sizeof g_reload.migrate_how, "%s", how);
         } else {
             memory_reset();
             state_action = "restarted";
-            host_log(LOG_WARN, "reload: state layout changed (version %u -> %u, %llu -> %llu bytes) and the game has no "
-                     "migration for it: the game state restarted from scratch", old_sv, g_api.state_version,
-                     (unsigned long long)old_ss, (unsigned long long)g_api.state_size);
-            notice_post(LOG_WARN, "The game state restarted: its layout changed (game/state.h: version %u -> %u, %llu -> %llu "
-                        "bytes) and the game has no migrate hook for it", old_sv, g_api.state_version,
-                        (unsigned long long)old_ss, (unsigned long long)g_api.state_size);
+            host_log(LOG_WARN, "reload: game/state.h changed and the state could not be carried over (%s): the game state "
+                     "restarted from scratch", why);
+            notice_post(LOG_WARN, "Restarted: %s", why);
+            host_json_escape(why, wesc, sizeof wesc);
+            host_event("migrate_refused", "\"version\":%d,\"why\":\"%s\"", version, wesc);
+            snapshot_take(g_loop.step);
+            g_reload.snap_state_version = g_api.state_version;
+            g_reload.snap_state_size = g_api.state_size;
+            types_copy(&g_snap_types, &next_types);
         }
-        snapshot_take(g_loop.step);
     }
+    types_copy(&g_mem_types, &next_types);
+    types_clear(&next_types);
 
     char uerr[2048] = "";
     int unmapped = 1;
@@ -221,7 +263,16 @@ int reload_from(const char *src, const char *why)
     }
     host_log(LOG_INFO, "reload: version %d loaded in %.2f ms (%s), state %s", version, swap_ms, why, state_action);
     tweak_library_loaded(version, 0);
+    int migrated_now = g_reload.load_migrated;
     run_load_hook();
+    if (migrated_now && g_lib.version == version) {   /* (not when its load crashed and rolled back) */
+        static char stats_after[2048];
+        game_call_stats(stats_after, sizeof stats_after);
+        host_event("migrated", "\"version\":%d,\"by\":\"%s\",\"what\":\"%s\",\"ms\":%.3f,\"from_size\":%llu,\"to_size\":%llu,"
+                   "\"step\":%llu,\"before\":{%s},\"after\":{%s}", version, g_reload.migrate_how, g_reload.migrate_what,
+                   g_reload.migrate_ms, (unsigned long long)old_ss, (unsigned long long)g_api.state_size,
+                   (unsigned long long)g_loop.step, stats_before, stats_after);
+    }
     return 1;
 }
 
@@ -239,8 +290,12 @@ void reload_on_crash(GuardWhat what)
              GUARD_NAMES[what], where[0] ? ": " : "", where);
     snprintf(g_reload.crash_text, sizeof g_reload.crash_text, "version %d: %s in %s %s", crashed_version, kind, GUARD_NAMES[what], where);
 
-    /* Back to the state from just before this code first ran, and to the code that ran before it. */
+    /* Back to the state from just before this code first ran, and to the code that ran before it; after a
+       migration that state has the old layout. */
     snapshot_restore();
+    g_reload.mem_state_version = g_reload.snap_state_version;
+    g_reload.mem_state_size = g_reload.snap_state_size;
+    types_copy(&g_mem_types, &g_snap_types);
     char err[1024];
     GameLib bad = g_lib;
     memset(&g_lib, 0, sizeof g_lib);

@@ -2,8 +2,8 @@
 its image and reports each one with its offset - a warning instead of a crash three frames later.
 
 The edit adds a `const char *` to GameState and stores a string literal in it (what GUIDE.md §2
-forbids). The reload that brings it in restarts the state (new layout), so nothing points into the old
-library yet. The next code edit unloads the library that literal lives in: the host must report the
+forbids). The reload that brings it in migrates the state (new layout, the new field null), so nothing
+points into the old library yet. The next code edit unloads the library that literal lives in: the host must report the
 pointer (its offset in the block, that it points into read-only data, the text) in the log, as a JSON
 event, and on the overlay, and the game keeps running.
 ASAN_SCENARIO, ASAN_GAME_SCENARIO: also run with the sanitizer build of the host and a sanitized game.
@@ -42,8 +42,8 @@ def literal_stored_in_state():
     edit(state_h, "    uint64_t   steps;", "    const char *label;    /* forbidden: points into the library */\n    uint64_t   steps;")
     edit(game_cpp, "    gs->steps++;\n", f"    gs->steps++;\n    gs->label = \"{LITERAL}\";\n")
     r = host.wait_ev("reload", timeout=60, since=m)
-    check(r["state"] == "restarted", f"a new field should restart the state: {r}")
-    check(not host.of("image_pointers", m), "the restarted state cannot point into the old library")
+    check(r["state"] == "migrated", f"a new field should migrate the state: {r}")
+    check(not host.of("image_pointers", m), "the migrated state (its new field null) cannot point into the old library")
     found["version"] = r["version"]
     host.wait_ev("new_code_running", version=r["version"], timeout=30, since=m)
 
