@@ -20,7 +20,7 @@ checks = Checks()
 root = project_copy()
 G = os.path.join(root, "game")
 STATE, ENTS, WAVES, GAME = (os.path.join(G, n) for n in ("state.h", "entities.cpp", "waves.cpp", "game.cpp"))
-LOOP_START, LOOP_PLAY, LOOP_STOP = 600, 720, 2520   # F7 records steps 600..720, loops them until 2520
+LOOP_START, LOOP_PLAY, LOOP_STOP = 600, 720, 4320   # F7 records steps 600..720, loops them until 4320 (a minute for the edit)
 host = Host(root, "--input", input_script(root, f"5 tap F10\n{LOOP_START} tap F7\n{LOOP_PLAY} tap F7\n{LOOP_STOP} tap F7\n"))
 KEPT = ("mode", "steps", "score", "best", "wave", "entities", "enemies", "walls", "player_handle", "player_x", "player_y",
         "player_hp", "runs", "deaths", "particles", "autopilot")
@@ -89,7 +89,7 @@ def f7_loop_across_an_edit():
                       what="stats in the migrated loop")
     check(s["game"]["consistent"], f"{s['game']}")
     check(not host.of("crash", m), f"crashed: {host.of('crash', m)}")
-    off = host.wait_ev("loop", state="off", timeout=90, since=m)   # the script's third F7
+    off = host.wait_ev("loop", state="off", timeout=120, since=m)   # the script's third F7
     check(off.get("reason") is None, f"the loop ended for {off}")
     results.append(("f7_loop_across_an_edit", "kept", mig["what"]))
 
