@@ -218,7 +218,7 @@ int reload_from(const char *src, const char *why)
         if (migrated) {
             state_action = "migrated";
             g_reload.load_migrated = 1;
-            host_log(LOG_INFO, "reload: game/state.h changed; the state was migrated: %s", what);
+            host_log(LOG_INFO, "reload: the state's layout changed and the state was migrated: %s", what);
             notice_post(LOG_INFO, "State migrated: %s", what);
             host_json_escape(what, g_reload.migrate_what, sizeof g_reload.migrate_what);
             g_reload.migrate_ms = migrate_ms;
@@ -226,7 +226,7 @@ int reload_from(const char *src, const char *why)
         } else {
             memory_reset();
             state_action = "restarted";
-            host_log(LOG_WARN, "reload: game/state.h changed and the state could not be carried over (%s): the game state "
+            host_log(LOG_WARN, "reload: the state's layout changed and the state could not be carried over (%s): the game state "
                      "restarted from scratch", why);
             notice_post(LOG_WARN, "Restarted: %s", why);
             host_json_escape(why, wesc, sizeof wesc);
