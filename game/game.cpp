@@ -122,6 +122,8 @@ static void state_after_migration(GameState *gs, const PlatformAPI *pf)
         if ((uint32_t)e->type >= ENTITY_TYPE_COUNT) { e->type = ENTITY_GEM; e->dead = 1; thh_fixed_free(&gs->handles.head, h); }
         else e->self = h;
     }
+    /* a smaller MAX_ENTITIES may have cut the player off: the run is over, as if it had died */
+    if (gs->mode == MODE_PLAY && !entity_get(gs, gs->player)) { gs->mode = MODE_GAMEOVER; gs->mode_time = 0; }
     char why[128];
     if (!state_check(gs, why, sizeof why)) pf->log(LOG_WARN, "state after migration: %s", why);
 }

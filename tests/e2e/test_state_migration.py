@@ -4,7 +4,7 @@ ONE host runs the sample game with the autopilot playing, and receives a corpus 
 edits in sequence (with the game code an edit needs, saved in the same moment): fields added (zeroed,
 with a default member initializer), removed, reordered, renamed with STATE_RENAMED, ints widened and
 narrowed, int to float, float to double, a fixed array bound grown and shrunk (MAX_POPUPS), MAX_ENTITIES
-grown, a nested struct added, an enum value inserted in the middle, an entity type added, an F7 loop
+grown and shrunk, a nested struct added, an enum value inserted in the middle, an entity type added, an F7 loop
 across an edit, a crash in the first step after a migration. After each the host's "migrated" event
 carries the game's own stats just before and just after, at the same step: mode, score, wave, steps,
 entity count and kinds, the player's position must be the same, the game's consistency check must pass,
@@ -186,6 +186,8 @@ CORPUS = [
                                           "    float      hitstop;       /* seconds the world stays frozen after a big hit */",
                                    "    float      hitstop;       /* seconds the world stays frozen after a big hit */\n"
                                    "    float      trauma;        /* screen shake, 0..1 */")], "GameState: fields reordered"),
+    # slots are handed out lowest first after a migration rebuilt the pool, so every live entity still fits
+    ("shrink_max_entities", [(STATE, "#define MAX_ENTITIES  3072", "#define MAX_ENTITIES  2560")], "entities 3072 -> 2560 elements"),
 ]
 
 checks.case("started", started)
