@@ -278,6 +278,8 @@ extern StateTypes g_snap_types;  /* the layout of the crash snapshot */
 void types_take(const GameAPI *api, StateTypes *out);   /* copy the table out of a loaded library and check it */
 void types_copy(StateTypes *dst, const StateTypes *src);
 void types_clear(StateTypes *t);
+int  types_save(const StateTypes *t, const char *path);   /* the table alone, beside a --record file; 0 if none */
+int  types_load(const char *path, uint32_t state_version, uint64_t state_size, StateTypes *out);  /* read + check */
 /* old (old_used bytes, laid out as from) -> out (to's layout, out_cap bytes); 1 + what changed, or 0 + why not */
 int  migrate_bytes(const StateTypes *from, const StateTypes *to, const GameAPI *api, const uint8_t *old, uint64_t old_used,
                    uint8_t *out, uint64_t out_cap, char *what, size_t cap);

@@ -69,6 +69,39 @@ void types_take(const GameAPI *api, StateTypes *out)
     out->valid = 1;
 }
 
+int types_save(const StateTypes *t, const char *path)
+{
+    if (!t->valid) return 0;
+    FILE *f = fopen(path, "wb");
+    if (!f) return 0;
+    int ok = fwrite(t->blob, 1, t->size, f) == t->size;
+    return fclose(f) == 0 && ok;
+}
+
+int types_load(const char *path, uint32_t state_version, uint64_t state_size, StateTypes *out)
+{
+    types_clear(out);
+    out->state_version = state_version;
+    out->state_size = state_size;
+    size_t n = 0;
+    void *data = os_read_file(path, &n, 64u << 20);
+    if (!data) { snprintf(out->error, sizeof out->error, "%s: %s", path, os_error_text()); return 0; }
+    out->blob = (uint64_t *)malloc(n + 8);
+    memcpy(out->blob, data, n);
+    free(data);
+    out->size = n;
+    thr_types t;
+    char err[256];
+    if (!thr_read(out->blob, n, &t, err, sizeof err)) { snprintf(out->error, sizeof out->error, "%s: %s", path, err); return 0; }
+    if (t.types[t.header->root].size != state_size) {
+        snprintf(out->error, sizeof out->error, "%s describes a %u-byte state, the recording holds %llu", path,
+                 t.types[t.header->root].size, (unsigned long long)state_size);
+        return 0;
+    }
+    out->valid = 1;
+    return 1;
+}
+
 /* A default-constructed state of the new library, under the guard; NULL if it crashed. */
 static uint8_t *default_state(const GameAPI *api, uint64_t size)
 {

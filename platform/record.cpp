@@ -177,6 +177,10 @@ int recording_file_open(const char *path)
     recording_header_write(head, &h);
     fwrite(head, 1, sizeof head, g_recording.file);
     fwrite(g_memory.game.base, 1, h.snapshot_bytes, g_recording.file);
+    /* the description of the snapshot's layout beside it: a replay under a later state.h migrates it */
+    char types_path[HOST_PATH + 8];
+    snprintf(types_path, sizeof types_path, "%s.types", path);
+    if (!types_save(&g_mem_types, types_path)) os_remove_file(types_path);
     char esc[HOST_PATH * 2];
     host_json_escape(path, esc, sizeof esc);
     host_event("record_start", "\"path\":\"%s\",\"bytes\":%llu", esc, (unsigned long long)h.snapshot_bytes);
@@ -190,27 +194,72 @@ int recording_file_load(const char *path)
     if (!data) { host_log(LOG_ERROR, "--replay %s: %s", path, os_error_text()); return 0; }
     RecordingHeader h;
     char err[512];
-    const RecordingExpect want = { GAME_API_VERSION, g_api.state_version, g_api.state_size, g_memory.game.size };
+    RecordingExpect want = { GAME_API_VERSION, g_api.state_version, g_api.state_size, g_memory.game.size };
+    /* recorded on another layout: with its description (<file>.types, written by --record) the snapshot is
+       migrated to the running one; without it the file is refused below */
+    StateTypes was;
+    memset(&was, 0, sizeof was);
+    char types_path[HOST_PATH + 8];
+    snprintf(types_path, sizeof types_path, "%s.types", path);
+    int migrate = 0;
+    OsFileStamp types_stamp;
+    if (recording_header_parse(data, got, &h, err, sizeof err) && h.api == GAME_API_VERSION &&
+        (h.state_version != g_api.state_version || h.state_size != g_api.state_size) && os_file_stamp(types_path, &types_stamp)) {
+        if (!types_load(types_path, h.state_version, h.state_size, &was)) {
+            host_log(LOG_ERROR, "--replay %s: recorded on another state layout, and its description cannot be used: %s",
+                     path, was.error);
+            free(data);
+            return 0;
+        }
+        want.state_version = h.state_version;
+        want.state_size = h.state_size;
+        migrate = 1;
+    }
     if (!recording_parse(data, got, &want, &h, err, sizeof err)) {
         host_log(LOG_ERROR, "--replay %s: %s", path, err);
         free(data);
+        types_clear(&was);
         return 0;
     }
     const uint8_t *snap = data + RECORDING_HEADER_BYTES;
+    g_recording.start_migrated = 0;
+    if (migrate) {
+        char what[2048];
+        uint8_t *out = (uint8_t *)malloc(g_api.state_size ? g_api.state_size : 1);
+        if (!out || !migrate_bytes(&was, &g_mem_types, &g_api, snap, h.snapshot_bytes, out, g_api.state_size, what, sizeof what)) {
+            host_log(LOG_ERROR, "--replay %s: recorded on another state layout, and its snapshot cannot be migrated: %s", path,
+                     out ? what : "out of memory");
+            free(out);
+            free(data);
+            types_clear(&was);
+            return 0;
+        }
+        host_log(LOG_INFO, "--replay %s: recorded on another state layout; its snapshot migrated: %s", path, what);
+        free(g_recording.start_state);
+        g_recording.start_state = out;
+        h.snapshot_bytes = g_api.state_size;
+        g_recording.start_migrated = 1;
+        snap = NULL;
+    }
+    types_clear(&was);
     g_recording.start_used = h.snapshot_bytes;
-    g_recording.start_state = (uint8_t *)realloc(g_recording.start_state, h.snapshot_bytes ? h.snapshot_bytes : 1);
-    memcpy(g_recording.start_state, snap, h.snapshot_bytes);
+    if (snap) {
+        g_recording.start_state = (uint8_t *)realloc(g_recording.start_state, h.snapshot_bytes ? h.snapshot_bytes : 1);
+        memcpy(g_recording.start_state, snap, h.snapshot_bytes);
+    }
+    const uint8_t *inputs = data + RECORDING_HEADER_BYTES + (got - RECORDING_HEADER_BYTES - h.steps * sizeof(GameInput));
     g_recording.count = 0;
     for (uint64_t i = 0; i < h.steps; i++) {
         GameInput gi;
-        memcpy(&gi, snap + h.snapshot_bytes + i * sizeof gi, sizeof gi);
+        memcpy(&gi, inputs + i * sizeof gi, sizeof gi);
         rec_push(&gi);
     }
     free(data);
     memcpy(g_memory.game.base, g_recording.start_state, h.snapshot_bytes);
     g_memory.game.used = h.snapshot_bytes;
-    g_recording.start_version = h.state_version;
-    g_recording.start_size = h.state_size;
+    g_recording.start_version = g_recording.start_migrated ? g_api.state_version : h.state_version;
+    g_recording.start_size = g_recording.start_migrated ? g_api.state_size : h.state_size;
+    if (g_recording.start_migrated) reload_run_load(1);
     g_recording.cursor = 0;
     g_recording.mode = LOOP_PLAYING;
     g_recording.replaying_file = 1;

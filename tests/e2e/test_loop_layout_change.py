@@ -7,6 +7,7 @@ which used to crash the new code). A change no rule can carry ends the loop inst
 (whose snapshot and header hold the old layout) ends at the change, and a later --replay of it against
 the new layout is refused with a message naming the file.
 """
+import json
 import os
 import subprocess
 import time
@@ -78,9 +79,28 @@ def change_without_a_rule_ends_the_loop():
     check(host.alive(), "host died")
 
 
-def replay_of_the_old_layout_is_refused():
+def replay_of_the_old_layout_is_migrated():
+    # --record wrote the description of its snapshot's layout beside the file: a replay under the new
+    # state.h migrates the snapshot and plays the recorded input on it
     rc = host.stop()
     check(rc == 0, f"host exit code {rc}")
+    check(os.path.exists(rec + ".types"), "--record wrote no description of its layout beside the file")
+    log = os.path.join(root, "replay.jsonl")
+    out = subprocess.run([HOST, "--root", root, "--headless", "--no-watch", "--replay", rec, "--frames", "150",
+                          "--log-json", log], capture_output=True, text=True, timeout=60)
+    text = out.stdout + out.stderr
+    check(out.returncode == 0, f"the migrated replay did not run (exit {out.returncode}):\n{text[-2000:]}")
+    check("its snapshot migrated" in text, f"the replay should say its snapshot was migrated:\n{text[-2000:]}")
+    with open(log) as f:
+        events = [json.loads(line) for line in f if line.strip()]
+    check([e for e in events if e.get("ev") == "replay_start"], "no replay_start")
+    check(not [e for e in events if e.get("ev") == "crash"], "the replay crashed")
+    stats = [e for e in events if e.get("ev") == "frame_stats"]
+    check(stats and stats[-1]["game"]["consistent"], f"the game's own check on the migrated replay: {stats[-1:]}")
+
+
+def replay_without_its_description_is_refused():
+    os.remove(rec + ".types")
     out = subprocess.run([HOST, "--root", root, "--headless", "--no-watch", "--replay", rec, "--frames", "30"],
                          capture_output=True, text=True, timeout=60)
     check(out.returncode != 0, "a replay recorded on another layout was run")
@@ -91,7 +111,8 @@ def replay_of_the_old_layout_is_refused():
 checks.case("loop_playing", loop_playing)
 checks.case("layout_change_migrates_the_loop", layout_change_migrates_the_loop)
 checks.case("change_without_a_rule_ends_the_loop", change_without_a_rule_ends_the_loop)
-checks.case("replay_of_the_old_layout_is_refused", replay_of_the_old_layout_is_refused)
+checks.case("replay_of_the_old_layout_is_migrated", replay_of_the_old_layout_is_migrated)
+checks.case("replay_without_its_description_is_refused", replay_without_its_description_is_refused)
 if host.alive():
     host.stop()
 if checks.failed:
