@@ -281,7 +281,9 @@ record_result() {   # name logfile exitcode
     fi
 }
 
-selected() { [ -z "${TEST_FILTER:-}" ] || [[ "$1" == *"$TEST_FILTER"* ]]; }
+# TEST_FILTER is matched against the path below the project folder, so the folder's own name (a checkout
+# named after a test, say) never selects everything.
+selected() { [ -z "${TEST_FILTER:-}" ] || [[ "${1#"$ROOT"/}" == *"$TEST_FILTER"* ]]; }
 
 run_test_program() {  # name command...
     local name="$1"; shift
