@@ -71,7 +71,7 @@ enum { SCRIPT_DOWN, SCRIPT_UP, SCRIPT_TAP, SCRIPT_MOUSE, SCRIPT_AXIS, SCRIPT_QUI
 /* A recording file: this header, the snapshot, then one GameInput per step to the end. */
 #define RECORDING_HEADER_BYTES 40
 typedef struct RecordingHeader {
-    uint32_t api, state_version;
+    uint32_t api, layout_hash;
     uint64_t state_size, snapshot_bytes, start_step;
     uint64_t steps;              /* filled by the parser from the file length */
 } RecordingHeader;
@@ -83,7 +83,7 @@ int         key_by_name(const char *name);                                      
 int         script_parse(const char *text, const char *name, ScriptEvent **out, int *count, char *err, size_t cap);
 void        recording_header_write(uint8_t out[RECORDING_HEADER_BYTES], const RecordingHeader *h);
 int         recording_header_parse(const uint8_t *data, size_t len, RecordingHeader *h, char *err, size_t cap);
-typedef struct RecordingExpect { uint32_t api, state_version; uint64_t state_size, block_size; } RecordingExpect;
+typedef struct RecordingExpect { uint32_t api, layout_hash; uint64_t state_size, block_size; } RecordingExpect;
 int         recording_parse(const uint8_t *data, size_t len, const RecordingExpect *want, RecordingHeader *h,
                             char *err, size_t cap);                               /* header, layout, size, every step */
 int         recording_input_check(const GameInput *gi, char *err, size_t cap);    /* one step as live input makes it */
@@ -235,7 +235,7 @@ typedef struct GameRun {
     OsFileStamp built_stamp;     /* the libgame.so our own build produced last */
     double   change_seen_t;      /* when the watcher delivered the save that led to this build */
     int      mem_has_layout;     /* the block holds state laid out by some library ... */
-    uint32_t mem_state_version;  /* ... with this stamp and size (kept while halted on the stub) */
+    uint32_t mem_layout_hash;    /* ... with this stamp and size (kept while halted on the stub) */
     uint64_t mem_state_size;
 } GameRun;
 

@@ -107,7 +107,7 @@ void reload_start(void)
     snprintf(g_lib.path, sizeof g_lib.path, "%s", g_exe);
     g_reload.loaded = 1;
     g_reload.mem_has_layout = 1;
-    g_reload.mem_state_version = api.state_version;
+    g_reload.mem_layout_hash = api.layout_hash;
     g_reload.mem_state_size = api.state_size;
     run_load_hook();
 }

@@ -45,10 +45,10 @@ void game_call_stats(char *buf, int cap)
     if (g_api.stats && g_reload.loaded && guarded(GUARD_STATS, [buf, cap] { g_api.stats(&g_memory.game, buf, cap); })) buf[0] = 0;
 }
 
-static int call_migrate(uint32_t old_sv, uint64_t old_ss, int *migrated)
+static int call_migrate(uint32_t old_hash, uint64_t old_ss, int *migrated)
 {
     *migrated = 0;
-    return guarded(GUARD_MIGRATE, [=] { *migrated = g_api.migrate(&g_memory.game, old_sv, old_ss, &g_pf); });
+    return guarded(GUARD_MIGRATE, [=] { *migrated = g_api.migrate(&g_memory.game, old_hash, old_ss, &g_pf); });
 }
 
 /* Runs the load hook of a freshly swapped library; a crash there is handled like any other. */
@@ -147,11 +147,11 @@ int reload_from(const char *src, const char *why)
     }
     g_reload.version_counter = version;
     int had_state = g_reload.mem_has_layout;
-    uint32_t old_sv = g_reload.mem_state_version;
+    uint32_t old_hash = g_reload.mem_layout_hash;
     uint64_t old_ss = g_reload.mem_state_size;
-    int layout_changed = had_state && (next.api.state_version != old_sv || next.api.state_size != old_ss);
+    int layout_changed = had_state && (next.api.layout_hash != old_hash || next.api.state_size != old_ss);
     g_reload.mem_has_layout = 1;
-    g_reload.mem_state_version = next.api.state_version;
+    g_reload.mem_layout_hash = next.api.layout_hash;
     g_reload.mem_state_size = next.api.state_size;
 
     /* Keep a copy of the running library: it is where a crash in the new one rolls back to. */
@@ -179,20 +179,20 @@ int reload_from(const char *src, const char *why)
         /* Never run new code on memory laid out for the old code. */
         int migrated = 0;
         if (g_api.migrate) {
-            if (call_migrate(old_sv, old_ss, &migrated)) { migrated = 0; snapshot_restore(); }
+            if (call_migrate(old_hash, old_ss, &migrated)) { migrated = 0; snapshot_restore(); }
         }
         if (migrated) {
             state_action = "migrated";
             host_log(LOG_INFO, "reload: state layout changed (version %u -> %u, %llu -> %llu bytes): migrated",
-                     old_sv, g_api.state_version, (unsigned long long)old_ss, (unsigned long long)g_api.state_size);
+                     old_hash, g_api.layout_hash, (unsigned long long)old_ss, (unsigned long long)g_api.state_size);
         } else {
             memory_reset();
             state_action = "restarted";
             host_log(LOG_WARN, "reload: state layout changed (version %u -> %u, %llu -> %llu bytes) and the game has no "
-                     "migration for it: the game state restarted from scratch", old_sv, g_api.state_version,
+                     "migration for it: the game state restarted from scratch", old_hash, g_api.layout_hash,
                      (unsigned long long)old_ss, (unsigned long long)g_api.state_size);
             notice_post(LOG_WARN, "The game state restarted: its layout changed (game/state.h: version %u -> %u, %llu -> %llu "
-                        "bytes) and the game has no migrate hook for it", old_sv, g_api.state_version,
+                        "bytes) and the game has no migrate hook for it", old_hash, g_api.layout_hash,
                         (unsigned long long)old_ss, (unsigned long long)g_api.state_size);
         }
         snapshot_take(g_loop.step);
@@ -211,7 +211,7 @@ int reload_from(const char *src, const char *why)
     host_json_escape(g_lib.path, path_json, sizeof path_json);
     host_event("reload", "\"version\":%d,\"why\":\"%s\",\"swap_ms\":%.3f,\"snapshot_ms\":%.3f,\"state\":\"%s\","
                "\"state_version\":%u,\"state_size\":%llu,\"old_unmapped\":%s,\"step\":%llu,\"path\":\"%s\"",
-               version, why, swap_ms, snap_ms, state_action, g_api.state_version,
+               version, why, swap_ms, snap_ms, state_action, g_api.layout_hash,
                (unsigned long long)g_api.state_size, unmapped ? "true" : "false", (unsigned long long)g_loop.step, path_json);
     if (!unmapped) {
         host_log(LOG_ERROR, "reload: %s", uerr);
@@ -252,7 +252,7 @@ void reload_on_crash(GuardWhat what)
         g_reload.version_counter++;
         /* The restored memory has the layout of the crashed code; older code may only run on it if it matches. */
         if (library_open(g_reload.prev_good_path, g_reload.version_counter, &prev, err, sizeof err) > 0 &&
-            prev.api.state_version == g_reload.mem_state_version && prev.api.state_size == g_reload.mem_state_size) {
+            prev.api.layout_hash == g_reload.mem_layout_hash && prev.api.state_size == g_reload.mem_state_size) {
             g_lib = prev;
             g_api = prev.api;
             rolled_back = 1;
