@@ -293,9 +293,9 @@ void        render_shutdown(void);
 void        render_fill_api(PlatformAPI *pf);           /* draw_sprite, draw_rect, draw_text, read_file ... */
 void        render_begin_frame(void);                   /* clears the submission buffer */
 RenderStats render_end_frame(void);                     /* sorts, batches and draws what was submitted */
-void        render_asset_changed(const char *path);     /* a file under assets/ changed (absolute path) */
-void        render_update(void);                        /* once per frame: finish pending asset reloads */
 int         render_screenshot(const char *png_path);    /* reads the back buffer; 0 on failure */
+void        assets_file_changed(const char *path);      /* assets.cpp: a file under assets/ changed (absolute path) */
+void        assets_update(void);                        /* once per frame: finish pending asset reloads */
 
 /* ---------------------------------------------------------------- asset bytes (archive.cpp) */
 int         archive_mount(const char *path, char *err, size_t cap);  /* a release: all asset reads come from it; 0 + why */

@@ -196,7 +196,7 @@ int main(int argc, char **argv)
         build_poll(&br);
         g_reload.building = build_running();
         if (br.finished) reload_handle_build(&br);
-        render_update();
+        assets_update();
         sound_assets_update();
         audio_update();
         snapshot_prefault();

@@ -356,7 +356,7 @@ int reload_handle_changes(const FileChanges *c)
         char esc[HOST_PATH * 2];
         host_json_escape(c->paths[i], esc, sizeof esc);
         host_event("file_changed", "\"path\":\"%s\"", esc);
-        if (watch_is_asset(c->paths[i])) { render_asset_changed(c->paths[i]); sound_asset_changed(c->paths[i]); }
+        if (watch_is_asset(c->paths[i])) { assets_file_changed(c->paths[i]); sound_asset_changed(c->paths[i]); }
         else if (!tweak_file_changed(c->paths[i])) rebuild = 1;   /* more than TWEAK literals changed */
         else live = 1;
     }
