@@ -217,7 +217,7 @@ int    library_close(GameLib *lib, char *err, size_t errcap);       /* close + u
 int    library_is_mapped(const char *path);
 
 /* ---------------------------------------------------------------- reload policy and the running game (reload.cpp) */
-typedef struct GameRun {
+typedef struct GameRun {         /* which library runs, and what a rollback returns to */
     int      loaded;             /* a library is loaded */
     int      halted;             /* crashed with nothing to roll back to: wait for a fix */
     int      fresh;              /* the current library has not run an update yet */
@@ -225,23 +225,36 @@ typedef struct GameRun {
     char     prev_good_path[HOST_PATH];  /* a copy of the library that ran before this one */
     int      prev_good_version;
     double   last_reload_t;
-    double   last_build_ms;
-    int      last_build_ok;
-    int      building;
-    double   build_frame_max_ms;
-    char     build_errors[4096]; /* first errors of the last failed build, for the overlay */
-    char     crash_text[2048];
     char     pointer_warning[1024]; /* the state held pointers into an unloaded library (overlay) */
-    OsFileStamp built_stamp;     /* the libgame.so our own build produced last */
-    double   change_seen_t;      /* when the watcher delivered the save that led to this build */
-    int      mem_has_layout;     /* the block holds state laid out by some library ... */
-    uint32_t mem_layout_hash;    /* ... with this stamp and size (kept while halted on the stub) */
-    uint64_t mem_state_size;
 } GameRun;
 
-extern GameRun g_reload;
-extern GameLib g_lib;            /* the running library */
-extern GameAPI g_api;            /* its entry points (a stub until a library loads) */
+typedef struct BuildStatus {     /* the game library's builds, as the frame loop and the overlay see them */
+    int      running;            /* a build is compiling */
+    double   last_ms;
+    int      last_ok;
+    double   frame_max_ms;       /* the longest frame while it compiled */
+    char     errors[4096];       /* first errors of the last failed build, for the overlay */
+    OsFileStamp built_stamp;     /* the libgame.so our own build produced last */
+    double   change_seen_t;      /* when the watcher delivered the save that led to this build */
+} BuildStatus;
+
+typedef struct CrashReport {     /* the last crash or hang of game code, for the overlay; cleared by a load */
+    char     text[2048];         /* "" = none */
+    int      hung;               /* the watchdog stopped it (a hang), not a fault */
+} CrashReport;
+
+typedef struct BlockLayout {     /* the layout of the state in the memory block (kept while halted on the stub) */
+    int      known;              /* the block holds state laid out by some library ... */
+    uint32_t layout_hash;        /* ... with this stamp and size */
+    uint64_t state_size;
+} BlockLayout;
+
+extern GameRun     g_reload;
+extern BuildStatus g_build_status;
+extern CrashReport g_crash;
+extern BlockLayout g_block_layout;
+extern GameLib     g_lib;        /* the running library */
+extern GameAPI     g_api;        /* its entry points (a stub until a library loads) */
 
 void reload_init(void);                          /* the stub game until a library loads */
 int  reload_from(const char *src, const char *why);

@@ -37,8 +37,8 @@ static void rec_capture_start(void)
     g_recording.start_used = memory_used();
     g_recording.start_state = (uint8_t *)realloc(g_recording.start_state, g_recording.start_used ? g_recording.start_used : 1);
     memcpy(g_recording.start_state, g_memory.game.base, g_recording.start_used);
-    g_recording.start_layout_hash = g_reload.mem_layout_hash;
-    g_recording.start_size = g_reload.mem_state_size;
+    g_recording.start_layout_hash = g_block_layout.layout_hash;
+    g_recording.start_size = g_block_layout.state_size;
     g_recording.count = 0;
 }
 
@@ -46,10 +46,10 @@ static void rec_capture_start(void)
    the loop first; this is the last line). */
 static int rec_restore_start(void)
 {
-    if (g_recording.start_layout_hash != g_reload.mem_layout_hash || g_recording.start_size != g_reload.mem_state_size) {
+    if (g_recording.start_layout_hash != g_block_layout.layout_hash || g_recording.start_size != g_block_layout.state_size) {
         host_log(LOG_ERROR, "F7 loop: its snapshot has another state layout (version %u, %llu bytes; running %u, %llu): "
                  "loop ended", g_recording.start_layout_hash, (unsigned long long)g_recording.start_size,
-                 g_reload.mem_layout_hash, (unsigned long long)g_reload.mem_state_size);
+                 g_block_layout.layout_hash, (unsigned long long)g_block_layout.state_size);
         host_event("loop", "\"state\":\"off\",\"reason\":\"layout_mismatch\"");
         g_recording.mode = LOOP_OFF;
         g_recording.replaying_file = 0;
