@@ -27,7 +27,11 @@ B="$ROOT/build"
 
 DEBIAN_PACKAGES="g++ clang libclang-rt-dev libsdl2-dev libstb-dev fonts-dejavu-core python3 pkg-config sox libsox-fmt-base"
 COMMON_FLAGS="-std=c++17 -g -Wall -Wextra -Itinyheaders -Igame -Iplatform"
-HOST_LIBS="-lSDL2 -lstb -ldl -lpthread -lm"
+HOST_LIBS="-lSDL2 -ldl -lpthread -lm"
+# stb: the headers from the system (libstb-dev), the implementations compiled by the project from
+# platform/stb_impl.c into STB_OBJ (cmd_stb), which the host, the tools and the tests link.
+STB_FLAGS="-I/usr/include/stb"
+STB_OBJ="$B/stb/stb_impl.o"
 
 say() { printf '%s\n' "$*" >&2; }
 
@@ -168,8 +172,20 @@ cmd_game() {
     rm -f "$obj" "$lib"; return 1
 }
 
-# Every platform/*.cpp except the other operating system's backend (os_win32*.cpp: build.bat, test-windows).
-host_sources() { local f; for f in platform/*.cpp; do case "$f" in platform/os_win32*) ;; *) echo "$f" ;; esac; done; }
+# The host's files for one operating system: every platform/*.cpp but the other backends behind os.h
+# and os_template.cpp (where a new port starts; compiled only by the test below, test_os_template).
+platform_sources() {  # linux|win32
+    local f
+    for f in platform/*.cpp; do
+        case "$f" in
+            platform/os_template.cpp) continue ;;
+            platform/os_linux.cpp) [ "$1" = linux ] || continue ;;
+            platform/os_win32*) [ "$1" = win32 ] || continue ;;
+        esac
+        echo "$f"
+    done
+}
+host_sources() { platform_sources linux; }
 
 # Host and tools are rebuilt only when their inputs' content or flags changed (a key beside the binary):
 # a second `./build.sh run` with nothing changed starts the game at once. BUILD_FORCE=1 rebuilds anyway.
@@ -181,30 +197,43 @@ up_to_date() {  # binary key
     [ -z "${BUILD_FORCE:-}" ] && [ -x "$1" ] && same_key "$1.key" "$2"
 }
 
+# STB_OBJ, compiled again only when platform/stb_impl.c or the flags change.
+cmd_stb() {
+    local key flags="-O2 $STB_FLAGS"
+    key="$(inputs_key "$flags" platform/stb_impl.c)"
+    [ -z "${BUILD_FORCE:-}" ] && [ -f "$STB_OBJ" ] && same_key "$STB_OBJ.key" "$key" && return 0
+    mkdir -p "$B/stb"
+    say "stb: compiling platform/stb_impl.c (-O2)"
+    # shellcheck disable=SC2086
+    gcc $flags -c platform/stb_impl.c -o "$STB_OBJ.tmp" && mv -f "$STB_OBJ.tmp" "$STB_OBJ" && echo "$key" > "$STB_OBJ.key"
+}
+
 cmd_host() {
     mkdir -p "$B"
+    cmd_stb || return 1
     local flags key
     # shellcheck disable=SC2046,SC2086
-    flags="$COMMON_FLAGS -O2 -Wno-format-truncation $(sdl2-config --cflags) -I/usr/include/stb"
+    flags="$COMMON_FLAGS -O2 -Wno-format-truncation $(sdl2-config --cflags) $STB_FLAGS"
     # shellcheck disable=SC2046
-    key="$(inputs_key "$flags" $(host_sources) platform/*.h)"
+    key="$(inputs_key "$flags $HOST_LIBS" $(host_sources) platform/stb_impl.c platform/*.h)"
     up_to_date "$B/host" "$key" && { say "host: up to date"; return 0; }
     say "host: compiling platform/*.cpp (-O2)"
     # shellcheck disable=SC2046,SC2086
-    g++ $flags $(host_sources) -o "$B/host.tmp" $HOST_LIBS && mv -f "$B/host.tmp" "$B/host" && echo "$key" > "$B/host.key"
+    g++ $flags $(host_sources) "$STB_OBJ" -o "$B/host.tmp" $HOST_LIBS && mv -f "$B/host.tmp" "$B/host" && echo "$key" > "$B/host.key"
 }
 
 cmd_tools() {
     mkdir -p "$B/tools"
+    cmd_stb || return 1
     local f name key ok=0
     for f in "$ROOT"/tools/*.cpp; do
         [ -e "$f" ] || continue
         name="$(basename "$f" .cpp)"
-        key="$(inputs_key "$COMMON_FLAGS -O2" "tools/$name.cpp")"
+        key="$(inputs_key "$COMMON_FLAGS -O2 $STB_FLAGS" "tools/$name.cpp" platform/stb_impl.c)"
         up_to_date "$B/tools/$name" "$key" && continue
         say "tools: compiling $name"
         # shellcheck disable=SC2086
-        if g++ $COMMON_FLAGS -O2 -I/usr/include/stb "$f" -o "$B/tools/$name" -lstb -lm; then
+        if g++ $COMMON_FLAGS -O2 $STB_FLAGS "$f" "$STB_OBJ" -o "$B/tools/$name" -lm; then
             echo "$key" > "$B/tools/$name.key"
         else
             ok=1
@@ -224,11 +253,11 @@ write_compile_commands() {
     local first=1 f
     {
         echo "["
-        for f in $(host_sources) "$ROOT"/game/game.cpp "$ROOT"/tools/*.cpp "$ROOT"/tests/unit/*.cpp "$ROOT"/tests/bench/*.cpp; do
+        for f in $(host_sources) platform/os_template.cpp "$ROOT"/game/game.cpp "$ROOT"/tools/*.cpp "$ROOT"/tests/unit/*.cpp "$ROOT"/tests/bench/*.cpp; do
             [ -e "$f" ] || continue
             [ $first = 1 ] || echo ","
             first=0
-            printf '  {"directory": "%s", "file": "%s", "command": "g++ %s -I/usr/include/stb -c %s"}' \
+            printf '  {"directory": "%s", "file": "%s", "command": "g++ %s $STB_FLAGS -c %s"}' \
                 "$ROOT" "$f" "$COMMON_FLAGS" "$f"
         done
         echo; echo "]"
@@ -301,16 +330,37 @@ build_and_run_unit() {  # variant(normal|asan) source [extra flags] [name suffix
     if [ "$ext" = c ]; then
         cc="gcc"; flags="-std=c99 -g -O1 -Wall -Wextra -Werror -Itinyheaders"
     else
-        cc="g++"; flags="$COMMON_FLAGS -O1 -Werror -I/usr/include/stb $(sdl2-config --cflags)"
+        cc="g++"; flags="$COMMON_FLAGS -O1 -Werror $STB_FLAGS $(sdl2-config --cflags)"
     fi
     [ "$variant" = asan ] && flags="$flags -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
     flags="$flags $extra"
     # shellcheck disable=SC2086
-    if ! $cc $flags "$src" -o "$out" $HOST_LIBS > "$B/tests/logs/$variant-$name-$ext.build.log" 2>&1; then
+    if ! $cc $flags "$src" "$STB_OBJ" -o "$out" $HOST_LIBS > "$B/tests/logs/$variant-$name-$ext.build.log" 2>&1; then
         record_result "$variant/$name.$ext" "$B/tests/logs/$variant-$name-$ext.build.log" 1
         return
     fi
     run_test_program "$variant-$name-$ext" env ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 "$out"
+}
+
+# platform/os_template.cpp stays complete: a program that takes the address of every function os.h
+# declares, linked with the template and os_common.cpp alone (a function without a stub: a link error).
+test_os_template() {
+    local dir="$B/tests/os_template" log="$B/tests/logs/os_template.build.log" fns f
+    mkdir -p "$dir" "$B/tests/logs"
+    fns="$(grep -E '^[A-Za-z]' platform/os.h | grep -vE '^(typedef|enum|#)' | grep -oE '\bos_[a-z0-9_]+\(' | tr -d '(' | sort -u)"
+    {
+        printf '#include "os.h"\n#include <stdio.h>\nstatic const uintptr_t FNS[] = {\n'
+        for f in $fns; do printf '    (uintptr_t)&%s,\n' "$f"; done
+        printf '};\nint main(void)\n{\n    for (uintptr_t f : FNS) if (!f) { puts("0 passed, 1 failed"); return 1; }\n'
+        printf '    printf("os_template.cpp and os_common.cpp define the %%d functions of os.h\\n1 passed, 0 failed\\n", (int)(sizeof FNS / sizeof FNS[0]));\n'
+        printf '    return 0;\n}\n'
+    } > "$dir/check.cpp"
+    # shellcheck disable=SC2086
+    if g++ $COMMON_FLAGS -Werror "$dir/check.cpp" platform/os_template.cpp platform/os_common.cpp -o "$dir/check" > "$log" 2>&1; then
+        run_test_program unit-os_template "$dir/check"
+    else
+        record_result unit-os_template "$log" 1
+    fi
 }
 
 cmd_asan_build() {
@@ -318,7 +368,7 @@ cmd_asan_build() {
     mkdir -p "$B/asan"
     local san="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
     # shellcheck disable=SC2046,SC2086
-    g++ $COMMON_FLAGS -O1 -Wno-format-truncation $san $(sdl2-config --cflags) -I/usr/include/stb $(host_sources) -o "$B/asan/host" $HOST_LIBS
+    g++ $COMMON_FLAGS -O1 -Wno-format-truncation $san $(sdl2-config --cflags) $STB_FLAGS $(host_sources) "$STB_OBJ" -o "$B/asan/host" $HOST_LIBS
 }
 
 # Each fuzz target runs FUZZ_SECONDS under ASan + UBSan with every sanitizer report fatal
@@ -349,7 +399,7 @@ cmd_fuzz() {
         out="$B/fuzz/$name"
         # shellcheck disable=SC2086
         if ! clang++ $COMMON_FLAGS -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
-                -I/usr/include/stb "$src" -o "$out" > "$B/tests/logs/$name.build.log" 2>&1; then
+                $STB_FLAGS "$src" -o "$out" > "$B/tests/logs/$name.build.log" 2>&1; then
             record_result "$name" "$B/tests/logs/$name.build.log" 1; continue
         fi
         mkdir -p "$B/fuzz/corpus-$name"
@@ -387,6 +437,7 @@ cmd_test() {
         build_and_run_unit normal "$t.cpp" "-DTHC_MAX_POLY_VERTS=12" verts12
         build_and_run_unit normal "$t.cpp" "-DTHC_MAX_POLY_VERTS=6 -DTHC_NO_SIMD" verts6-nosimd
     fi
+    selected "unit/os_template platform/os_template.cpp" && test_os_template
     # The C++ benchmarks are not run here, but they must still build: ./build.sh bench is an entry point too.
     for src in "$ROOT"/tests/bench/bench_*.cpp; do
         [ -e "$src" ] && selected "$src" || continue
@@ -570,19 +621,20 @@ win_compile() {  # objdir "flags" sources...
 }
 
 # How every host file is compiled for Windows (the release adds -DHOST_RELEASE), and stb's implementations.
-win_host_flags() { echo "$COMMON_FLAGS -O2 -Wno-format-truncation -I/usr/include/stb -DSDL_MAIN_HANDLED -I$1/include/SDL2"; }  # sdl2 dir
+win_host_flags() { echo "$COMMON_FLAGS -O2 -Wno-format-truncation $STB_FLAGS -DSDL_MAIN_HANDLED -I$1/include/SDL2"; }  # sdl2 dir
 win_stb_impl() {  # out.o
-    write_stb_impl "${1%.o}.c" && x86_64-w64-mingw32-gcc -O2 -I/usr/include/stb -c "${1%.o}.c" -o "$1"
+    # shellcheck disable=SC2086
+    x86_64-w64-mingw32-gcc -O2 $STB_FLAGS -c platform/stb_impl.c -o "$1"
 }
 
-# host.exe: every platform file but the POSIX backend, stb's implementations compiled from the distro's
-# headers, SDL2 linked statically.
+# host.exe: every platform file but the Linux backend, stb's implementations (platform/stb_impl.c),
+# SDL2 linked statically.
 win_build_host() {  # sdl2 dir
     local flags; flags="$(win_sdl2_flags "$1")"
     mkdir -p "$WIN/obj"
     win_stb_impl "$WIN/obj/stb_impl.o" || return 1
     # shellcheck disable=SC2046
-    win_compile "$WIN/obj/host" "$(win_host_flags "$1")" $(ls platform/*.cpp | grep -v '/os_posix\.cpp$') || return 1
+    win_compile "$WIN/obj/host" "$(win_host_flags "$1")" $(platform_sources win32) || return 1
     # shellcheck disable=SC2086
     $WIN_CXX -static "$WIN"/obj/host/*.o "$WIN/obj/stb_impl.o" -o "$WIN/host.tmp.exe" $flags -lpsapi \
         && mv -f "$WIN/host.tmp.exe" "$WIN/host.exe" || return 1
@@ -690,14 +742,9 @@ GAME_NAME="neon-swarm"
 DEV_ONLY_SOURCES="platform/library.cpp platform/reload.cpp platform/watch.cpp platform/build.cpp platform/tweak.cpp"
 SYSTEM_FONT="/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"   # the text font when assets/fonts/default.ttf is absent
 
-release_sources() {
+release_sources() {  # [linux|win32]
     local f
-    for f in $(host_sources); do case " $DEV_ONLY_SOURCES " in *" $f "*) ;; *) echo "$f" ;; esac; done
-}
-
-write_stb_impl() {  # out.c: the stb implementations a host links (Debian's libstb is not on a player's machine)
-    printf '#define STB_IMAGE_IMPLEMENTATION\n#include <stb_image.h>\n#define STB_IMAGE_WRITE_IMPLEMENTATION\n#include <stb_image_write.h>\n#define STB_RECT_PACK_IMPLEMENTATION\n#include <stb_rect_pack.h>\n#define STB_TRUETYPE_IMPLEMENTATION\n#include <stb_truetype.h>\n' \
-        > "$1"
+    for f in $(platform_sources "${1:-linux}"); do case " $DEV_ONLY_SOURCES " in *" $f "*) ;; *) echo "$f" ;; esac; done
 }
 
 # The release executable: the game (one relocatable object whose hidden symbols are made local, so only
@@ -707,25 +754,24 @@ dist_executable() {  # out
     local D="$B/dist" flags layout game_flags key
     flags="$COMMON_FLAGS -O2 -g1 -ffunction-sections -fdata-sections"
     # shellcheck disable=SC2046
-    key="$(inputs_key "dist $flags" $(release_sources) platform/*.h game/*.cpp game/*.h tools/layout_stamp.py)"
+    key="$(inputs_key "dist $flags" $(release_sources) platform/stb_impl.c platform/*.h game/*.cpp game/*.h tools/layout_stamp.py)"
     up_to_date "$1" "$key" && { say "dist: the executable is up to date"; return 0; }
     mkdir -p "$D/obj"
     layout="$(python3 tools/layout_stamp.py g++ game/state.h -std=c++17 -Itinyheaders -Igame -DTH_MATH_NO_MATH_H)" \
         || { say "dist: no layout stamp (the reason is above)"; return 1; }
     game_flags="$flags -fno-exceptions -fno-rtti -fvisibility=hidden -DTHTW_LITERALS -DGAME_LAYOUT_HASH=${layout}u"
     say "dist: compiling the game and the release host (-O2)"
-    write_stb_impl "$D/obj/stb_impl.c"
     rm -f "$D"/obj/*.o
-    export DIST_CXX_FLAGS="$flags -Wno-format-truncation -DHOST_RELEASE $(sdl2-config --cflags) -I/usr/include/stb" \
-        DIST_GAME_FLAGS="$game_flags" DIST_OBJ="$D/obj" DIST_PREFIX_MAP="-ffile-prefix-map=$ROOT=."
+    export DIST_CXX_FLAGS="$flags -Wno-format-truncation -DHOST_RELEASE $(sdl2-config --cflags) $STB_FLAGS" \
+        DIST_STB_FLAGS="$STB_FLAGS" DIST_GAME_FLAGS="$game_flags" DIST_OBJ="$D/obj" DIST_PREFIX_MAP="-ffile-prefix-map=$ROOT=."
     # one compiler per core: the game's two files, then every release host file
     # shellcheck disable=SC2016
-    { echo "game:game/game.cpp"; echo "game:game/tinyheaders.cpp"; echo "c:$D/obj/stb_impl.c"; release_sources | sed 's/^/host:/'; } \
+    { echo "game:game/game.cpp"; echo "game:game/tinyheaders.cpp"; echo "c:platform/stb_impl.c"; release_sources | sed 's/^/host:/'; } \
         | xargs -P "$(nproc)" -I{} sh -c '
             kind="${1%%:*}"; src="${1#*:}"; o="$DIST_OBJ/$kind-$(basename "$src" | sed "s/\.[a-z]*$//").o"
             case "$kind" in
                 game) exec g++ $DIST_GAME_FLAGS "$DIST_PREFIX_MAP" -c "$src" -o "$o" ;;
-                c)    exec gcc -O2 -g1 -ffunction-sections -fdata-sections "$DIST_PREFIX_MAP" -I/usr/include/stb -c "$src" -o "$o" ;;
+                c)    exec gcc -O2 -g1 -ffunction-sections -fdata-sections "$DIST_PREFIX_MAP" $DIST_STB_FLAGS -c "$src" -o "$o" ;;
                 *)    exec g++ $DIST_CXX_FLAGS "$DIST_PREFIX_MAP" -c "$src" -o "$o" ;;
             esac' _ {} || { say "dist: compile failed"; return 1; }
     ld -r "$D/obj/game-game.o" "$D/obj/game-tinyheaders.o" -o "$D/obj/game.o" && objcopy --localize-hidden "$D/obj/game.o" \
@@ -819,7 +865,7 @@ win_dist_executable() {  # sdl2-dll-dir sdl2-dir out.exe [host.exe's object fold
     local D="$WIN/dist-obj" layout sources compile f game_pid rc=0
     layout="$(python3 tools/layout_stamp.py "$WIN_CXX" game/state.h -std=c++17 -Itinyheaders -Igame -DTH_MATH_NO_MATH_H)" \
         || { say "dist-windows: no layout stamp (the reason is above)"; return 1; }
-    sources="$(release_sources | grep -v '^platform/os_posix\.cpp$'; ls platform/os_win32*.cpp)"
+    sources="$(release_sources win32)"
     compile="$sources"
     # The test leg has just compiled host.exe with the same flags: stb and a file in which HOST_RELEASE appears
     # nowhere (nor as a condition in a header) compile to the same objects, so only the others are compiled.
@@ -882,7 +928,8 @@ bench_compile() {  # src out optimization: a C++ benchmark built as ./build.sh b
     flags="$COMMON_FLAGS $3 -DNDEBUG"
     [ "$name" = bench_collide ] && flags="$(game_flags g++) $3"
     # shellcheck disable=SC2046,SC2086
-    g++ $flags -I/usr/include/stb $(sdl2-config --cflags) "$1" -o "$2" $HOST_LIBS
+    cmd_stb || return 1
+    g++ $flags $STB_FLAGS $(sdl2-config --cflags) "$1" "$STB_OBJ" -o "$2" $HOST_LIBS
 }
 
 cmd_bench() {

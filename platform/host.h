@@ -22,7 +22,7 @@
      sound_assets.cpp  sound files (WAV, OGG, .sfx) found, decoded in a child process, reloaded on save
      parse.cpp    reading outside input: flags, input scripts, recording headers, JSON escaping
      release.cpp  a release (-DHOST_RELEASE): the game linked in, assets from the archive, no reload/watch/build/tweak
-     os.h         the operating system (os_posix.cpp / os_win32*.cpp, shared parts in os_common.cpp);
+     os.h         the operating system (os_linux.cpp / os_win32*.cpp, shared parts in os_common.cpp);
                   nothing else includes system headers */
 #ifndef HOST_H
 #define HOST_H

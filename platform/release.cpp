@@ -45,7 +45,7 @@ static void keep_game_frames(char *where, size_t cap)
         snprintf(frame, sizeof frame, "%.*s", (int)n, p);
         p += n + (sep ? 4 : 0);
         if (strstr(frame, "os_guarded_call")) break;
-        if (!started && (strstr(frame, "(os_posix.cpp") || strstr(frame, "(os_win32"))) continue;
+        if (!started && (strstr(frame, "(os_linux.cpp") || strstr(frame, "(os_win32"))) continue;
         started = 1;
         int w = snprintf(out + len, sizeof out - len, "%s%s", len ? " <- " : "", frame);
         if (w < 0 || (size_t)w >= sizeof out - len) break;

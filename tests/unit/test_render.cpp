@@ -9,7 +9,7 @@
 #include "font.cpp"
 #include "notice.cpp"
 #include "archive.cpp"
-#include "os_posix.cpp"
+#include "os_linux.cpp"
 #include "os_common.cpp"
 
 #include <dirent.h>
