@@ -130,7 +130,7 @@ static void atlas_job_run(AtlasJob *j)
     thal_init(&j->m);
     j->have_st = os_file_stamp(j->manifest_path.c_str(), &j->manifest_st);
     size_t len = 0;
-    char *text = asset_read(j->manifest_path.c_str(), &len, 64u << 20, j->manifest_err, sizeof j->manifest_err);
+    char *text = archive_read(j->manifest_path.c_str(), &len, 64u << 20, j->manifest_err, sizeof j->manifest_err);
     j->manifest_ok = text && thal_parse(&j->m, text, len, j->manifest_err, sizeof j->manifest_err);
     free(text);
     if (!j->manifest_ok) return;
@@ -147,7 +147,7 @@ static void atlas_job_run(AtlasJob *j)
         int w = 0, h = 0, comp = 0;
         char err[512];
         size_t n = 0;
-        char *png = asset_read(path.c_str(), &n, 256u << 20, err, sizeof err);
+        char *png = archive_read(path.c_str(), &n, 256u << 20, err, sizeof err);
         o.pixels = png && n <= 0x7fffffff ? stbi_load_from_memory((const stbi_uc *)png, (int)n, &w, &h, &comp, 4) : nullptr;
         free(png);
         if (!png) {
@@ -447,7 +447,7 @@ int64_t assets_read_file(const char *path, void *dst, int64_t cap)
     if (archive_mounted()) {
         char err[512];
         size_t n = 0;
-        char *data = cap >= 0 ? asset_read(path, &n, (size_t)-2, err, sizeof err) : NULL;
+        char *data = cap >= 0 ? archive_read(path, &n, (size_t)-2, err, sizeof err) : NULL;
         if (!data) { host_log(LOG_WARN, "read_file: %s: %s", path, cap >= 0 ? err : "negative size"); return -1; }
         int64_t take = (int64_t)n < cap ? (int64_t)n : cap;
         memcpy(dst, data, (size_t)take);

@@ -95,7 +95,7 @@ FontBake *font_bake(const std::string &path, int seq)
     if (archive_mounted()) {   /* a release: baked when it was packed, read from the archive */
         char err[512];
         size_t n = 0;
-        char *data = asset_read(path.c_str(), &n, (size_t)THFB_MAX_SIDE * THFB_MAX_SIDE + (64u << 20), err, sizeof err);
+        char *data = archive_read(path.c_str(), &n, (size_t)THFB_MAX_SIDE * THFB_MAX_SIDE + (64u << 20), err, sizeof err);
         if (data) bytes.assign((unsigned char *)data, (unsigned char *)data + n);
         else why = err;
         free(data);

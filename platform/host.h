@@ -20,10 +20,14 @@
      tweak.cpp    live TWEAK() literal values from the game sources
      audio.cpp    the audio device and the mixer behind the game's sound services
      sound_assets.cpp  sound files (WAV, OGG, .sfx) found, decoded in a child process, reloaded on save
+     savedata.cpp the game's save data: named blobs in the user's data folder (or --save-dir)
+     window.cpp   the window: the game's title, fullscreen, Quit, focus
+     notice.cpp   short messages along the bottom of the screen (a corrupt save, a failed asset)
      parse.cpp    reading outside input: flags, input scripts, recording headers, JSON escaping
      release.cpp  a release (-DHOST_RELEASE): the game linked in, assets from the archive, no reload/watch/build/tweak
-     os.h         the operating system (os_linux.cpp / os_win32*.cpp, shared parts in os_common.cpp);
-                  nothing else includes system headers */
+     stb_impl.c   stb's implementations (images, rectangle packing, TrueType), compiled in every build
+     os.h         the operating system (os_linux.cpp / os_win32*.cpp, shared parts in os_common.cpp,
+                  os_template.cpp where a new port starts); nothing else includes system headers */
 #ifndef HOST_H
 #define HOST_H
 
@@ -128,9 +132,9 @@ int      memory_init(uint64_t bytes);
 uint64_t memory_used(void);                /* the game's high-water mark, clamped to the block */
 void     memory_reset(void);               /* zero the used part: a fresh state */
 uint64_t memory_hash(void);                /* of the used part (replay checks) */
-void     snapshot_prefault(void);          /* touch a little more of the snapshot area each frame */
-double   snapshot_take(uint64_t step);     /* returns ms */
-void     snapshot_restore(void);
+void     memory_snapshot_prefault(void);   /* touch a little more of the snapshot area each frame */
+double   memory_snapshot_take(uint64_t step); /* returns ms */
+void     memory_snapshot_restore(void);
 
 typedef struct PointerHit { uint64_t state_offset; uintptr_t value; int range; } PointerHit;
 /* 8-byte-aligned words of the used block whose value lies inside one of the ranges; returns how many
@@ -319,7 +323,7 @@ int         archive_count(void);                        /* files in the mounted 
 const char *archive_name(int i);
 /* The one asset reader: a file path in development, a name inside the archive once one is mounted.
    malloc'ed and NUL-terminated; NULL and why in err. */
-char       *asset_read(const char *path, size_t *len, size_t max_bytes, char *err, size_t cap);
+char       *archive_read(const char *path, size_t *len, size_t max_bytes, char *err, size_t cap);
 
 /* ---------------------------------------------------------------- tweakables (tweak.cpp) */
 void        tweak_query(const char *file, int line, int counter, int kind, const char *literal, void *value_inout);

@@ -207,7 +207,7 @@ int main(int argc, char **argv)
         assets_update();
         sound_assets_update();
         audio_update();
-        snapshot_prefault();
+        memory_snapshot_prefault();
 
         /* ---- step: fixed steps of the game */
         double now = os_mono_seconds();

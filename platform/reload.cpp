@@ -160,7 +160,7 @@ int reload_from(const char *src, const char *why)
             g_reload.prev_good_version = g_lib.version;
         }
     }
-    double snap_ms = snapshot_take(g_loop.step);
+    double snap_ms = memory_snapshot_take(g_loop.step);
 
     GameLib old = g_lib;
     g_lib = next;
@@ -176,7 +176,7 @@ int reload_from(const char *src, const char *why)
         /* Never run new code on memory laid out for the old code. */
         int migrated = 0;
         if (g_api.migrate) {
-            if (call_migrate(old_hash, old_ss, &migrated)) { migrated = 0; snapshot_restore(); }
+            if (call_migrate(old_hash, old_ss, &migrated)) { migrated = 0; memory_snapshot_restore(); }
         }
         if (migrated) {
             state_action = "migrated";
@@ -192,7 +192,7 @@ int reload_from(const char *src, const char *why)
                         "bytes) and the game has no migrate hook for it", old_hash, g_api.layout_hash,
                         (unsigned long long)old_ss, (unsigned long long)g_api.state_size);
         }
-        snapshot_take(g_loop.step);
+        memory_snapshot_take(g_loop.step);
     }
 
     char uerr[2048] = "";
@@ -238,7 +238,7 @@ void reload_on_crash(GuardWhat what)
     g_crash.hung = hang;
 
     /* Back to the state from just before this code first ran, and to the code that ran before it. */
-    snapshot_restore();
+    memory_snapshot_restore();
     char err[1024];
     GameLib bad = g_lib;
     memset(&g_lib, 0, sizeof g_lib);
