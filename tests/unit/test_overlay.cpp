@@ -10,16 +10,13 @@
 #include <vector>
 
 /* ---------------------------------------------------------------- host stubs */
-Options     g_options;
+PlatformAPI g_pf;                      /* the host globals overlay.cpp and notice.cpp read */
 FrameLoop   g_loop;
-PlatformAPI g_pf;
 Memory      g_memory;
+GameLib     g_lib;
 GameRun     g_reload;
 BuildStatus g_build_status;
 CrashReport g_crash;
-BlockLayout g_block_layout;
-GameLib     g_lib;
-GameAPI     g_api;
 
 double      host_time(void) { return 1.0; }
 void        host_json_escape(const char *in, char *out, size_t cap) { snprintf(out, cap, "%s", in); }
@@ -64,21 +61,17 @@ static void draw_with(const char *text, int hung, int halted)
 /* ---------------------------------------------------------------- tests */
 static void test_hang_from_the_report_not_its_words(void)
 {
-    draw_with("version 3: watchdog in update game/game.cpp:12", 1, 0);
-    TH_CHECK_MSG(drew_starting("HANG - the game stopped responding; rolled back"), "a hung call shows as a hang");
-    TH_CHECK(!drew_starting("CRASHED"));
-    draw_with("version 3: watchdog in update game/game.cpp:12", 1, 1);
-    TH_CHECK(drew_starting("HANG - the game stopped responding; waiting for a fix"));
-}
-
-static void test_fault_is_a_crash_whatever_the_text(void)
-{
-    /* a fault whose backtrace happens to hold the words ": hang in" (a function of the game's) */
-    draw_with("version 4: SIGSEGV in update player.cpp:40: hang in the air", 0, 0);
-    TH_CHECK_MSG(drew_starting("CRASHED - rolled back to the last good code"), "a fault shows as a crash");
-    TH_CHECK(!drew_starting("HANG"));
-    draw_with("version 4: SIGSEGV in update", 0, 1);
-    TH_CHECK(drew_starting("CRASHED - waiting for a fix"));
+    static const struct { const char *text; int hung, halted; const char *shown, *not_shown; } CASES[] = {
+        { "version 3: watchdog in update game/game.cpp:12", 1, 0, "HANG - the game stopped responding; rolled back", "CRASHED" },
+        { "version 3: watchdog in update game/game.cpp:12", 1, 1, "HANG - the game stopped responding; waiting for a fix", "CRASHED" },
+        /* a fault whose backtrace happens to hold the words ": hang in" (a function of the game's) */
+        { "version 4: SIGSEGV in update player.cpp:40: hang in the air", 0, 0, "CRASHED - rolled back to the last good code", "HANG" },
+        { "version 4: SIGSEGV in update", 0, 1, "CRASHED - waiting for a fix", "HANG" },
+    };
+    for (const auto &c : CASES) {
+        draw_with(c.text, c.hung, c.halted);
+        TH_CHECK_MSG(drew_starting(c.shown) && !drew_starting(c.not_shown), "hung %d, \"%s\": \"%s\" not shown", c.hung, c.text, c.shown);
+    }
 }
 
 static void test_no_crash_no_panel(void)
@@ -95,7 +88,6 @@ int main(void)
     g_pf.view_width = 1280;
     g_pf.view_height = 720;
     TH_RUN(test_hang_from_the_report_not_its_words);
-    TH_RUN(test_fault_is_a_crash_whatever_the_text);
     TH_RUN(test_no_crash_no_panel);
     return th_test_finish();
 }
