@@ -9,7 +9,7 @@
    - Nothing stored in that block points into the library image: no function pointers, no vtables,
      no string literals. Per-type behaviour is an integer index into a static table in the library.
    - The PlatformAPI pointer is handed in on every call and never stored: a reload resets globals.
-   - state_version / state_size name the layout of the block, state_types describes it. When the layout
+   - layout_hash / state_size name the layout of the block, state_types describes it. When the layout
      changes the host never runs new code on old memory: it rewrites the state with the description
      (fields matched by name, see "the state's description" below), else calls migrate, else restarts.
 */
@@ -205,7 +205,7 @@ typedef struct GameMemory {
 #define GAME_LOAD(name)    void name(GameMemory *mem, const PlatformAPI *pf)
 #define GAME_UPDATE(name)  void name(GameMemory *mem, const GameInput *in, const PlatformAPI *pf)
 #define GAME_RENDER(name)  void name(GameMemory *mem, float alpha, const PlatformAPI *pf)
-#define GAME_MIGRATE(name) int  name(GameMemory *mem, uint32_t old_version, uint64_t old_size, const PlatformAPI *pf)
+#define GAME_MIGRATE(name) int  name(GameMemory *mem, uint32_t old_layout_hash, uint64_t old_size, const PlatformAPI *pf)
 #define GAME_STATS(name)   int  name(GameMemory *mem, char *buf, int cap)
 #define GAME_STATE_DEFAULT(name) void name(void *dst, uint64_t cap)
 
@@ -218,7 +218,7 @@ typedef GAME_STATE_DEFAULT(game_state_default_fn); /* a default-constructed root
 
 typedef struct GameAPI {
     uint32_t api_version;        /* GAME_API_VERSION the library was built with */
-    uint32_t state_version;      /* the game's layout stamp */
+    uint32_t layout_hash;        /* the game's layout stamp: GAME_LAYOUT_HASH */
     uint64_t state_size;         /* sizeof the game's root state struct */
     game_load_fn    *load;
     game_update_fn  *update;

@@ -37,7 +37,7 @@ void types_copy(StateTypes *dst, const StateTypes *src)
 void types_take(const GameAPI *api, StateTypes *out)
 {
     types_clear(out);
-    out->state_version = api->state_version;
+    out->layout_hash = api->layout_hash;
     out->state_size = api->state_size;
     out->has_default = api->state_default != NULL;
     if (!api->state_types || !api->state_types_size) {
@@ -78,10 +78,10 @@ int types_save(const StateTypes *t, const char *path)
     return fclose(f) == 0 && ok;
 }
 
-int types_load(const char *path, uint32_t state_version, uint64_t state_size, StateTypes *out)
+int types_load(const char *path, uint32_t layout_hash, uint64_t state_size, StateTypes *out)
 {
     types_clear(out);
-    out->state_version = state_version;
+    out->layout_hash = layout_hash;
     out->state_size = state_size;
     size_t n = 0;
     void *data = os_read_file(path, &n, 64u << 20);

@@ -13,7 +13,7 @@ static struct {
     uint64_t   count, cap, cursor;
     uint8_t   *start_state;       /* the recording's own snapshot (separate from crash snapshots) */
     uint64_t   start_used;
-    uint32_t   start_version;     /* the layout that snapshot has */
+    uint32_t   start_layout_hash; /* the layout that snapshot has */
     uint64_t   start_size;
     FILE      *file;              /* --record */
     char       file_path[HOST_PATH];
@@ -38,8 +38,8 @@ static void rec_capture_start(void)
     g_recording.start_used = memory_used();
     g_recording.start_state = (uint8_t *)realloc(g_recording.start_state, g_recording.start_used ? g_recording.start_used : 1);
     memcpy(g_recording.start_state, g_memory.game.base, g_recording.start_used);
-    g_recording.start_version = g_reload.mem_state_version;
-    g_recording.start_size = g_reload.mem_state_size;
+    g_recording.start_layout_hash = g_block_layout.layout_hash;
+    g_recording.start_size = g_block_layout.state_size;
     g_recording.start_migrated = 0;
     g_recording.count = 0;
 }
@@ -48,10 +48,10 @@ static void rec_capture_start(void)
    the loop first; this is the last line). */
 static int rec_restore_start(void)
 {
-    if (g_recording.start_version != g_reload.mem_state_version || g_recording.start_size != g_reload.mem_state_size) {
+    if (g_recording.start_layout_hash != g_block_layout.layout_hash || g_recording.start_size != g_block_layout.state_size) {
         host_log(LOG_ERROR, "F7 loop: its snapshot has another state layout (version %u, %llu bytes; running %u, %llu): "
-                 "loop ended", g_recording.start_version, (unsigned long long)g_recording.start_size,
-                 g_reload.mem_state_version, (unsigned long long)g_reload.mem_state_size);
+                 "loop ended", g_recording.start_layout_hash, (unsigned long long)g_recording.start_size,
+                 g_block_layout.layout_hash, (unsigned long long)g_block_layout.state_size);
         host_event("loop", "\"state\":\"off\",\"reason\":\"layout_mismatch\"");
         g_recording.mode = LOOP_OFF;
         g_recording.replaying_file = 0;
@@ -116,7 +116,7 @@ void recording_step(GameInput *gi)
    migrated by description, so the loop ends). */
 static int rec_migrate_start(const StateTypes *from, const StateTypes *to, const GameAPI *api)
 {
-    if (!from || g_recording.mode == LOOP_OFF || g_recording.start_version != from->state_version ||
+    if (!from || g_recording.mode == LOOP_OFF || g_recording.start_layout_hash != from->layout_hash ||
         g_recording.start_size != from->state_size)
         return 0;
     uint64_t size = to->state_size;
@@ -130,7 +130,7 @@ static int rec_migrate_start(const StateTypes *from, const StateTypes *to, const
     free(g_recording.start_state);
     g_recording.start_state = out;
     g_recording.start_used = size;
-    g_recording.start_version = to->state_version;
+    g_recording.start_layout_hash = to->layout_hash;
     g_recording.start_size = to->state_size;
     g_recording.start_migrated = 1;
     host_log(LOG_INFO, "F7 loop: its start migrated to the new layout; it keeps looping");
@@ -169,7 +169,7 @@ int recording_file_open(const char *path)
     RecordingHeader h;
     memset(&h, 0, sizeof h);
     h.api = GAME_API_VERSION;
-    h.state_version = g_api.state_version;
+    h.layout_hash = g_api.layout_hash;
     h.state_size = g_api.state_size;
     h.snapshot_bytes = memory_used();
     h.start_step = g_loop.step;
@@ -194,7 +194,7 @@ int recording_file_load(const char *path)
     if (!data) { host_log(LOG_ERROR, "--replay %s: %s", path, os_error_text()); return 0; }
     RecordingHeader h;
     char err[512];
-    RecordingExpect want = { GAME_API_VERSION, g_api.state_version, g_api.state_size, g_memory.game.size };
+    RecordingExpect want = { GAME_API_VERSION, g_api.layout_hash, g_api.state_size, g_memory.game.size };
     /* recorded on another layout: with its description (<file>.types, written by --record) the snapshot is
        migrated to the running one; without it the file is refused below */
     StateTypes was;
@@ -204,14 +204,14 @@ int recording_file_load(const char *path)
     int migrate = 0;
     OsFileStamp types_stamp;
     if (recording_header_parse(data, got, &h, err, sizeof err) && h.api == GAME_API_VERSION &&
-        (h.state_version != g_api.state_version || h.state_size != g_api.state_size) && os_file_stamp(types_path, &types_stamp)) {
-        if (!types_load(types_path, h.state_version, h.state_size, &was)) {
+        (h.layout_hash != g_api.layout_hash || h.state_size != g_api.state_size) && os_file_stamp(types_path, &types_stamp)) {
+        if (!types_load(types_path, h.layout_hash, h.state_size, &was)) {
             host_log(LOG_ERROR, "--replay %s: recorded on another state layout, and its description cannot be used: %s",
                      path, was.error);
             free(data);
             return 0;
         }
-        want.state_version = h.state_version;
+        want.layout_hash = h.layout_hash;
         want.state_size = h.state_size;
         migrate = 1;
     }
@@ -257,7 +257,7 @@ int recording_file_load(const char *path)
     free(data);
     memcpy(g_memory.game.base, g_recording.start_state, h.snapshot_bytes);
     g_memory.game.used = h.snapshot_bytes;
-    g_recording.start_version = g_recording.start_migrated ? g_api.state_version : h.state_version;
+    g_recording.start_layout_hash = g_recording.start_migrated ? g_api.layout_hash : h.layout_hash;
     g_recording.start_size = g_recording.start_migrated ? g_api.state_size : h.state_size;
     if (g_recording.start_migrated) reload_run_load(1);
     g_recording.cursor = 0;
