@@ -177,6 +177,9 @@ void    *os_session_attach(int64_t handle, uint64_t bytes, uintptr_t required);
 void     os_session_close(int64_t handle, void *base, uint64_t bytes);
 int      os_session_exec_prepare(int64_t handle, const char *env_name, int argc, char **argv);
 void     os_session_exec(void);
+void     os_close_inherited(int64_t keep);                     /* closes every descriptor above stderr but keep: what
+                                                                 the previous image left open (its window's display
+                                                                 connection would keep its window alive) */
 void     os_signals_reset(void);                               /* no signal blocked (an exec keeps the caller's mask) */
 void     os_write_stderr(const char *s);                       /* async-signal-safe */
 

@@ -929,6 +929,23 @@ void os_session_exec(void)
     fcntl(g_session_exec.fd, F_SETFD, FD_CLOEXEC);
 }
 
+void os_close_inherited(int64_t keep)
+{
+    DIR *d = opendir("/proc/self/fd");
+    if (!d) return;
+    int fds[1024];
+    int n = 0, own = dirfd(d);
+    struct dirent *e;
+    while ((e = readdir(d)) && n < 1024) {
+        char *end;
+        long fd = strtol(e->d_name, &end, 10);
+        if (end == e->d_name || *end || fd <= 2 || fd == keep || fd == own) continue;
+        fds[n++] = (int)fd;
+    }
+    closedir(d);
+    for (int i = 0; i < n; i++) close(fds[i]);
+}
+
 /* The new process starts with the signal mask of the thread that called execve (abort() blocks signals). */
 void os_signals_reset(void)
 {

@@ -114,6 +114,7 @@ int restart_open(int argc, char **argv)
     os_signals_reset();
     g_session.handle = os_session_inherited(SESSION_ENV);
     if (g_session.handle < 0) return 1;
+    os_close_inherited(g_session.handle);   /* the previous image's files, sockets and display connection */
     SessionHeader peek;
     if (!os_session_read(g_session.handle, &peek, sizeof peek) || peek.magic != SESSION_MAGIC ||
         peek.header_bytes != SESSION_HEADER_BYTES || peek.total_bytes != session_bytes(peek.block_bytes)) {

@@ -333,6 +333,37 @@ def live_values_kept():
         raise
 
 
+def failed_unloads_pile_up():
+    # A thread_local with a destructor pins its library (the loader keeps it for the thread's exit): every
+    # unload of it leaves it mapped. The third one in a process restarts the host, which starts clean.
+    root = project_copy()
+    good, pinned = prebuilt(root, "struct TlsPin { int v; ~TlsPin() { v = 0; } }; static thread_local TlsPin g_tls_pin; "
+                                  "static int g_tls_touch = (g_tls_pin.v = 1);")
+    host = Host(root, "--watchdog", "1")
+    try:
+        host.wait_ev("new_code_running", version=1, timeout=30)
+        before = stats(host, 0, lambda e: e["game"]["steps"] > 30)
+        m = host.mark()
+        for i in range(4):   # the first swap unloads the clean library; the next three the pinned ones
+            n = len(host.of("reload", m))
+            swap_library(root, pinned)
+            wait_count(host, ("reload",), m, n + 1, 30, f"reload {i + 1}")
+        hr = host.wait_ev("hot_restart", timeout=60, since=m)
+        check(hr["kept"] and hr["mode"] == "keep" and "still mapped" in hr["reason"], f"restart: {hr}")
+        check(len(host.of("unload_failed", m)) == 3, f"unload failures: {host.of('unload_failed', m)}")
+        after = stats(host, m, lambda e: e.get("t", 0) > hr["t"] + 0.5, what="stats after the restart")
+        check(after["game"]["steps"] >= before["game"]["steps"], "state lost")
+        rc = host.stop()
+        check(rc == 0, f"host exit code {rc}")
+        cleanup(root)
+    except Exception:
+        print(host.tail(60))
+        if host.alive():
+            host.proc.kill()
+            host.proc.wait()
+        raise
+
+
 def static_initializer_storm():
     root = project_copy()
     good, bad = prebuilt(root, "static int *volatile g_init_null; struct InitCrash { InitCrash() { *g_init_null = 1; } }; "
@@ -382,6 +413,7 @@ case("allocating_endless_loop_under_the_watchdog", allocating_hang)
 case("stalled_frame_loop_signals_blocked", stop_that_cannot_land)
 case("game_thread_stack_overflow", game_thread_stack_overflow)
 case("crashing_static_destructor_then_20_clean_reloads", crashing_static_destructor)
+case("failed_unloads_pile_up", failed_unloads_pile_up)
 case("storm_of_200_static_initializer_crashes", static_initializer_storm)
 case("three_restarts_within_a_minute_stop", three_restarts_in_a_minute_stop)
 case("tweak_values_and_f7_loop_kept", live_values_kept)
