@@ -653,7 +653,11 @@ static uintptr_t context_pc(void *uc, uintptr_t *sp)
 #endif
 }
 
-/* Hands an unsafe fault to the host (which restarts the process and does not return) - see os.h. */
+/* Hands an unsafe fault to the host (which restarts the process and does not return) - see os.h. The
+   frame scan reads the stack's raw words, redzones included: not instrumented under AddressSanitizer. */
+#if defined(__SANITIZE_ADDRESS__)
+__attribute__((no_sanitize_address))
+#endif
 static void report_unsafe(int kind, int where, int is_main, uint64_t running, const siginfo_t *si, void *uc)
 {
     if (!g_faults.on_unsafe) return;
