@@ -375,7 +375,7 @@ typedef struct SessionLoop {            /* the F7 loop as the session keeps it (
 } SessionLoop;
 
 int    restart_open(int argc, char **argv);     /* first thing: finds the session a previous process handed over */
-int    restart_is_restart(void);                /* this process is a hot restart that kept the session */
+int    restart_is_restart(void);                /* this process is a hot restart (the session kept or not) */
 double restart_start_mono(void);                /* the session's start (event times go on from it); 0 if none */
 int    restart_memory(uint64_t bytes, uint8_t **block, uint8_t **snapshot); /* the block and snapshot, shared */
 int    restart_arm(int argc, char **argv);      /* after the services start; 0: too many restarts, stop */

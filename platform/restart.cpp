@@ -60,7 +60,8 @@ enum { RESTART_NONE, RESTART_KEEP, RESTART_ROLLBACK };
 static struct {
     SessionHeader       *h;
     int64_t              handle;
-    int                  restarted;          /* this process is a hot restart */
+    int                  inherited;          /* this process was handed a session (kept or not) */
+    int                  restarted;          /* this process is a hot restart that kept the session */
     int                  enabled;            /* hot restarts armed (after start) */
     char                 fresh_reason[512];  /* an inherited session that could not be used */
     char                 planned[256];       /* a planned restart at the end of this frame */
@@ -68,7 +69,9 @@ static struct {
     std::atomic<int>     in_restart;
     double               stall_s;
     int                  first_frame_told;
-} g_session = { NULL, -1, 0, 0, "", "", {0}, {0}, 0, 0 };
+    uint32_t             prev_restarts;      /* a session that could not be mapped: its restart history */
+    double               prev_restart_mono[RESTART_LIMIT];
+} g_session;
 
 /* ---------------------------------------------------------------- async-signal-safe bits */
 static void say(const char *s) { os_write_stderr(s); }
@@ -114,12 +117,16 @@ int restart_open(int argc, char **argv)
     os_signals_reset();
     g_session.handle = os_session_inherited(SESSION_ENV);
     if (g_session.handle < 0) return 1;
+    g_session.inherited = 1;
     os_close_inherited(g_session.handle);   /* the previous image's files, sockets and display connection */
-    SessionHeader peek;
+    static SessionHeader peek;
     if (!os_session_read(g_session.handle, &peek, sizeof peek) || peek.magic != SESSION_MAGIC ||
         peek.header_bytes != SESSION_HEADER_BYTES || peek.total_bytes != session_bytes(peek.block_bytes)) {
         snprintf(g_session.fresh_reason, sizeof g_session.fresh_reason, "the previous process's memory is not a session of this host");
     } else {
+        /* a fresh state still counts its restarts: a fault that keeps coming back must not loop */
+        g_session.prev_restarts = peek.restarts;
+        memcpy(g_session.prev_restart_mono, peek.restart_mono, sizeof peek.restart_mono);
         void *p = os_session_attach(g_session.handle, peek.total_bytes, (uintptr_t)peek.base);
         if (!p) snprintf(g_session.fresh_reason, sizeof g_session.fresh_reason, "its block cannot be mapped at the same address: %s",
                          os_error_text());
@@ -135,7 +142,7 @@ int restart_open(int argc, char **argv)
     return 1;
 }
 
-int    restart_is_restart(void) { return g_session.restarted; }
+int    restart_is_restart(void) { return g_session.inherited; }
 double restart_start_mono(void) { return g_session.h ? g_session.h->start_mono : 0; }
 
 int restart_memory(uint64_t bytes, uint8_t **block, uint8_t **snapshot)
@@ -143,6 +150,8 @@ int restart_memory(uint64_t bytes, uint8_t **block, uint8_t **snapshot)
     if (g_session.h && g_session.h->block_bytes != bytes) {
         snprintf(g_session.fresh_reason, sizeof g_session.fresh_reason, "its block is %llu MB, this process asks for %llu MB",
                  (unsigned long long)(g_session.h->block_bytes >> 20), (unsigned long long)(bytes >> 20));
+        g_session.prev_restarts = g_session.h->restarts;
+        memcpy(g_session.prev_restart_mono, g_session.h->restart_mono, sizeof g_session.prev_restart_mono);
         os_session_close(g_session.handle, g_session.h, g_session.h->total_bytes);
         g_session.h = NULL;
         g_session.handle = -1;
@@ -162,6 +171,8 @@ int restart_memory(uint64_t bytes, uint8_t **block, uint8_t **snapshot)
         h->start_mono = os_mono_seconds();
         h->what = -1;
         h->loop.cap = SESSION_LOOP_STEPS;
+        h->restarts = g_session.prev_restarts;
+        memcpy(h->restart_mono, g_session.prev_restart_mono, sizeof h->restart_mono);
         g_session.h = h;
     }
     *block = (uint8_t *)g_session.h + SESSION_HEADER_BYTES;
@@ -182,7 +193,7 @@ int restart_arm(int argc, char **argv)
         host_event("hot_restart", "\"kept\":false,\"reason\":\"%s\"", esc);
     }
     if (!h) return 1;
-    if (g_session.restarted) {
+    if (g_session.inherited) {
         double now = os_mono_seconds();
         int recent = 1;
         for (int i = 0; i < RESTART_LIMIT; i++) if (h->restart_mono[i] > 0 && now - h->restart_mono[i] < RESTART_WINDOW_S) recent++;

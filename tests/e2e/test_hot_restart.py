@@ -8,6 +8,7 @@ event log that the process restarted itself (same pid: it re-executes), reloaded
 restored the state (the counter did not go back, the game did not re-initialise), told the person why,
 and goes on; then the fix loads over the kept state.
 """
+import json
 import os
 import shutil
 import subprocess
@@ -364,6 +365,36 @@ def failed_unloads_pile_up():
         raise
 
 
+def foreign_session_starts_fresh():
+    # A host handed something that is not a session of its own (here a plain file) starts with a fresh
+    # state and says why, instead of mapping it.
+    root = project_copy()
+    junk = os.path.join(root, "junk.bin")
+    with open(junk, "wb") as f:
+        f.write(os.urandom(1 << 16))
+    fd = os.open(junk, os.O_RDWR)
+    log = os.path.join(root, "events.jsonl")
+    out = open(os.path.join(root, "host.out"), "w")
+    proc = subprocess.Popen([os.environ.get("HOST_BIN") or os.path.join(ROOT, "build", "host"), "--root", root, "--headless",
+                             "--log-json", log, "--save-dir", os.path.join(root, "save"), "--frames", "30"],
+                            stdout=out, stderr=subprocess.STDOUT, pass_fds=(fd,), env=dict(os.environ, ENGINE_SESSION_FD=str(fd)))
+    try:
+        rc = proc.wait(60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(fd)
+        out.close()
+    with open(log) as f:
+        events = [json.loads(l) for l in f if l.strip()]
+    check(rc == 0, f"host exit code {rc}")
+    fresh = [e for e in events if e.get("ev") == "hot_restart"]
+    check(fresh and fresh[0]["kept"] is False and "not a session" in fresh[0]["reason"], f"no fresh-start message: {fresh}")
+    check(any(e.get("ev") == "reload" and e.get("state") == "new" for e in events), "the game did not start on a fresh state")
+    cleanup(root)
+
+
 def static_initializer_storm():
     root = project_copy()
     good, bad = prebuilt(root, "static int *volatile g_init_null; struct InitCrash { InitCrash() { *g_init_null = 1; } }; "
@@ -417,4 +448,5 @@ case("failed_unloads_pile_up", failed_unloads_pile_up)
 case("storm_of_200_static_initializer_crashes", static_initializer_storm)
 case("three_restarts_within_a_minute_stop", three_restarts_in_a_minute_stop)
 case("tweak_values_and_f7_loop_kept", live_values_kept)
+case("foreign_session_starts_fresh", foreign_session_starts_fresh)
 checks.finish()
