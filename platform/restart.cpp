@@ -259,9 +259,9 @@ void restart_note_library(void)
     snprintf(h->running_path, sizeof h->running_path, "%s", g_lib.handle ? g_lib.path : "");
     h->prev_good_version = g_reload.prev_good_version;
     snprintf(h->prev_good_path, sizeof h->prev_good_path, "%s", g_reload.prev_good_path);
-    h->mem_has_layout = g_reload.mem_has_layout;
-    h->mem_state_version = g_reload.mem_state_version;
-    h->mem_state_size = g_reload.mem_state_size;
+    h->mem_has_layout = g_block_layout.known;
+    h->mem_state_version = g_block_layout.layout_hash;
+    h->mem_state_size = g_block_layout.state_size;
     /* the running image's code: for the handler (game threads, frames) and a later crash report */
     OsRange r[32];
     int n = g_lib.handle ? os_mapped_ranges(g_lib.path, r, 32) : 0;
