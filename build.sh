@@ -221,7 +221,9 @@ cmd_host() {
     up_to_date "$BUILD_DIR/host" "$key" && { say "host: up to date"; return 0; }
     say "host: compiling platform/*.cpp (-O2)"
     # shellcheck disable=SC2046,SC2086
-    g++ $flags $(host_sources) "$STB_OBJ" -o "$BUILD_DIR/host.tmp" $HOST_LIBS && mv -f "$BUILD_DIR/host.tmp" "$BUILD_DIR/host" && echo "$key" > "$BUILD_DIR/host.key"
+    # pthread_create exported: the threads the game and SDL start get a signal stack (os_linux.cpp)
+    g++ $flags $(host_sources) "$STB_OBJ" -o "$BUILD_DIR/host.tmp" $HOST_LIBS -Wl,--export-dynamic-symbol=pthread_create \
+        && mv -f "$BUILD_DIR/host.tmp" "$BUILD_DIR/host" && echo "$key" > "$BUILD_DIR/host.key"
 }
 
 cmd_tools() {

@@ -320,6 +320,7 @@ int      recording_file_load(const char *path);       /* --replay */
 void     recording_close(void);
 /* new code, new layout: the F7 loop's start is migrated (or the loop ends); a --record file ends */
 void     recording_layout_changed(const StateTypes *from, const StateTypes *to, const GameAPI *api);
+void     recording_resume(void);                      /* after a hot restart: the F7 loop as it was */
 void     reload_run_load(int migrated);               /* the running library's load hook, guarded */
 
 /* ---------------------------------------------------------------- input (input.cpp) */
@@ -366,6 +367,8 @@ void        tweak_build_started(void);                  /* snapshot the sources 
 void        tweak_build_finished(int ok);               /* 0: its snapshot will never be loaded */
 void        tweak_library_loaded(int version, int code_of_version); /* baselines: the sources of the last build
                                                            (code_of_version 0) or of an earlier version (rollback) */
+void        tweak_library_resumed(int version, int code_of_version); /* after a hot restart: the baseline the
+                                                           previous process kept for its version code_of_version */
 void        tweak_shutdown(void);
 const char *tweak_status(void);                         /* the last live change, for the overlay ("" if none) */
 
@@ -399,6 +402,51 @@ const char *window_title(void);                         /* what the game called 
 void        window_toggle_fullscreen(void);             /* F11, Alt+Enter */
 int         window_handle_event(const union SDL_Event *e); /* 1 if the event was the window's (focus, keys) */
 int         window_take_focus_lost(void);               /* 1 once after the window lost focus */
+
+/* ---------------------------------------------------------------- hot restart (restart.cpp) */
+typedef struct RestartResume {          /* what a restarted process goes on from (restart.cpp -> reload.cpp) */
+    int         rollback;               /* the running code was at fault: its snapshot and the code before it */
+    int         what;                   /* GuardWhat at the fault, -1 */
+    const char *signal, *reason, *where;
+    int         version_counter, running_version, prev_good_version;
+    const char *running_path, *prev_good_path;
+    int         mem_has_layout;
+    uint32_t    mem_state_version;
+    uint64_t    mem_state_size;
+    int         restarts;
+    double      since_fault_ms;
+} RestartResume;
+
+typedef struct SessionLoop {            /* the F7 loop as the session keeps it (record.cpp writes it every step) */
+    int      mode;                      /* LoopMode */
+    uint64_t count, cursor, cap;        /* recorded steps (at most cap are kept), the next one to play */
+    uint64_t start_used;                /* the loop's snapshot: bytes, and the layout it has */
+    uint32_t start_version;
+    uint64_t start_size;
+} SessionLoop;
+
+int    restart_open(int argc, char **argv);     /* first thing: finds the session a previous process handed over */
+int    restart_is_restart(void);                /* this process is a hot restart (the session kept or not) */
+double restart_start_mono(void);                /* the session's start (event times go on from it); 0 if none */
+int    restart_memory(uint64_t bytes, uint8_t **block, uint8_t **snapshot); /* the block and snapshot, shared */
+int    restart_arm(int argc, char **argv);      /* after the services start; 0: too many restarts, stop */
+int    restart_pending_mode(void);              /* non-zero in a restarted process: call restart_resume */
+void   restart_resume(void);                    /* instead of reload_start */
+void   restart_reason(char *out, size_t cap);
+void   restart_note_library(void);              /* the reload bookkeeping changed */
+void   restart_note_snapshot(void);
+void   restart_note_bus(int bus, float volume);
+int    restart_bus(int bus, float *volume);     /* 1 if the session holds this bus's volume */
+void   restart_note_unload_failed(void);        /* a library stayed mapped; enough of them restart */
+void   restart_note_frame(void);                /* at the end of every frame */
+SessionLoop *restart_loop(GameInput **inputs, uint8_t **start_state); /* the loop's shared part; NULL without a session */
+uint8_t *restart_tweak_area(uint64_t *cap);      /* tweak.cpp's kept sources; NULL without a session */
+void   restart_request(const char *reason);     /* a planned restart at the end of this frame */
+int    restart_requested(void);
+void   restart_now(void);
+void   restart_check_stall(int running_guarded); /* the watchdog's thread, every poll */
+void   reload_resume(const RestartResume *r);   /* reload.cpp: libraries and state after a restart */
+GuardWhat guard_current(void);                  /* guard.cpp: the guarded call running now (any thread may ask) */
 
 /* ---------------------------------------------------------------- on-screen notices (notice.cpp) */
 void        notice_post(int level, const char *fmt, ...);  /* a message for the player, shown ~6 s, wrapped */

@@ -113,6 +113,7 @@ int main(int argc, char **argv)
     }
 #else
     find_root(argv[0]);
+    restart_open(argc, argv);   /* a hot restart: the session the previous process handed over */
 #endif
     os_on_terminate(on_terminate);
     if (!log_open()) return 2;
@@ -120,8 +121,8 @@ int main(int argc, char **argv)
 
     char root_json[HOST_PATH * 2];   /* a project folder's name may hold quotes or backslashes */
     host_json_escape(o->root, root_json, sizeof root_json);
-    host_event("start", "\"pid\":%d,\"root\":\"%s\",\"memory_mb\":%llu,\"headless\":%s", os_pid(), root_json,
-               (unsigned long long)o->memory_mb, o->headless ? "true" : "false");
+    host_event("start", "\"pid\":%d,\"root\":\"%s\",\"memory_mb\":%llu,\"headless\":%s,\"hot_restart\":%s", os_pid(), root_json,
+               (unsigned long long)o->memory_mb, o->headless ? "true" : "false", restart_is_restart() ? "true" : "false");
 
     /* ---- window and renderer */
     if (o->headless) {
@@ -176,13 +177,31 @@ int main(int argc, char **argv)
     guard_wrap_services(&g_pf);
     reload_init();
     if (o->watch && !watch_init(o->root)) host_log(LOG_WARN, "live reload is off: cannot watch %s", o->root);
+#if !defined(HOST_RELEASE)
+    if (!restart_arm(argc, argv)) return 70;
+    int resumed = restart_pending_mode() != 0;
+    if (resumed) {
+        for (int bus = 0; bus < 3; bus++) {   /* the volumes the game set before the restart */
+            float v;
+            if (restart_bus(bus, &v)) g_pf.sound_bus(bus, v, 0);
+        }
+        restart_resume();
+        recording_resume();
+    } else {
+        reload_start();
+    }
+#else
+    int resumed = 0;
     reload_start();
+#endif
     log_drain_game();
-    if (o->replay_path && !(g_reload.loaded && recording_file_load(o->replay_path))) {
+    if (o->replay_path && !resumed && !(g_reload.loaded && recording_file_load(o->replay_path))) {
         host_log(LOG_ERROR, "--replay %s: nothing to replay", o->replay_path);
         return 1;
     }
-    if (o->record_path && !recording_file_open(o->record_path)) return 1;
+    if (o->record_path && !resumed && !recording_file_open(o->record_path)) return 1;
+    if (resumed && (o->record_path || o->replay_path))
+        host_log(LOG_WARN, "hot restart: the --record/--replay file ended at the restart");
 
     const double STEP = 1.0 / 60.0;
     double acc = 0, prev = os_mono_seconds(), stats_t = prev, fps = 0;
@@ -192,6 +211,9 @@ int main(int argc, char **argv)
     int run_now = 0;   /* new code was loaded between frames: step it at once */
 
     while (!g_loop.quit) {
+#if !defined(HOST_RELEASE)
+        if (restart_requested()) restart_now();   /* between frames: nothing of the host is half done */
+#endif
         double frame_start = os_mono_seconds();
         /* ---- poll: window and input events */
         SDL_Event e;
@@ -290,6 +312,9 @@ int main(int argc, char **argv)
             stats_sum_ms = stats_max_ms = stats_max_interval = 0;
         }
         g_loop.frame++;
+#if !defined(HOST_RELEASE)
+        restart_note_frame();
+#endif
         if (o->frames >= 0 && (int64_t)g_loop.frame >= o->frames) g_loop.quit = 1;
     }
 

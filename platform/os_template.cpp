@@ -85,3 +85,22 @@ const char *os_fault_name(int) { return "fault"; }
 uint64_t    os_guard_jumps(void) { return 0; }
 void        os_guard_service_enter(void) {}
 void        os_guard_service_leave(void) {}
+
+/* Without these, a fault that no jump can leave (in the C library, on another thread) ends the host:
+   the handler has no one to tell. */
+void os_fault_on_unsafe(os_unsafe_fault_fn *) {}
+void os_fault_game_code(uintptr_t, uintptr_t) {}
+int  os_system_code_ranges(OsRange *, int) { return 0; }
+
+/* ---------------------------------------------------------------- a session that outlives the process */
+/* Without a port, the host has no hot restart: restart.cpp's other half keeps the block in os_reserve. */
+void    *os_session_create(uint64_t, uintptr_t, int64_t *handle) { *handle = -1; os_set_error(NOT_PORTED); return NULL; }
+int64_t  os_session_inherited(const char *) { return -1; }
+int      os_session_read(int64_t, void *, size_t) { os_set_error(NOT_PORTED); return 0; }
+void    *os_session_attach(int64_t, uint64_t, uintptr_t) { os_set_error(NOT_PORTED); return NULL; }
+void     os_session_close(int64_t, void *, uint64_t) {}
+int      os_session_exec_prepare(int64_t, const char *, int, char **) { os_set_error(NOT_PORTED); return 0; }
+void     os_session_exec(void) {}
+void     os_close_inherited(int64_t) {}
+void     os_signals_reset(void) {}
+void     os_write_stderr(const char *s) { fputs(s, stderr); }

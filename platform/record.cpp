@@ -24,6 +24,25 @@ static struct {
 
 LoopMode recording_mode(void) { return g_recording.mode; }
 
+/* The F7 loop is kept in the session as well (restart.cpp), written as it changes, so a hot restart finds it:
+   its snapshot, its inputs (up to the session's cap), its mode and cursor. A --replay file is not kept. */
+static struct { SessionLoop *loop; GameInput *inputs; uint8_t *start_state; int looked; } g_kept;
+
+static SessionLoop *kept(void)
+{
+    if (!g_kept.looked) { g_kept.looked = 1; g_kept.loop = restart_loop(&g_kept.inputs, &g_kept.start_state); }
+    return g_kept.loop;
+}
+
+static void keep_position(void)
+{
+    SessionLoop *k = kept();
+    if (!k) return;
+    k->mode = g_recording.replaying_file ? LOOP_OFF : g_recording.mode;
+    k->cursor = g_recording.cursor;
+    k->count = g_recording.count < k->cap ? g_recording.count : k->cap;
+}
+
 static void rec_push(const GameInput *gi)
 {
     if (g_recording.count == g_recording.cap) {
@@ -31,6 +50,20 @@ static void rec_push(const GameInput *gi)
         g_recording.inputs = (GameInput *)realloc(g_recording.inputs, sizeof(GameInput) * g_recording.cap);
     }
     g_recording.inputs[g_recording.count++] = *gi;
+    SessionLoop *k = kept();
+    if (k && !g_recording.replaying_file && g_recording.count <= k->cap) g_kept.inputs[g_recording.count - 1] = *gi;
+}
+
+/* the loop's start state into the session, as it is now (taken, or migrated to a new layout) */
+static void keep_start(void)
+{
+    SessionLoop *k = kept();
+    if (!k) return;
+    k->mode = LOOP_OFF;   /* until the copy below is whole; keep_position() sets it again */
+    memcpy(g_kept.start_state, g_recording.start_state, g_recording.start_used);
+    k->start_used = g_recording.start_used;
+    k->start_version = g_recording.start_layout_hash;
+    k->start_size = g_recording.start_size;
 }
 
 static void rec_capture_start(void)
@@ -42,6 +75,9 @@ static void rec_capture_start(void)
     g_recording.start_size = g_block_layout.state_size;
     g_recording.start_migrated = 0;
     g_recording.count = 0;
+    keep_start();
+    SessionLoop *k = kept();
+    if (k) k->count = k->cursor = 0;
 }
 
 /* The loop's snapshot only goes back into a block laid out the same way (recording_layout_changed ends
@@ -87,9 +123,31 @@ void recording_toggle_loop(void)
         host_event("loop", "\"state\":\"off\"");
         host_log(LOG_INFO, "F7: back to live play");
     }
+    keep_position();
 }
 
-void recording_stop(void) { g_recording.mode = LOOP_OFF; }
+void recording_stop(void) { g_recording.mode = LOOP_OFF; keep_position(); }
+
+void recording_resume(void)
+{
+    SessionLoop *k = kept();
+    if (!k || k->mode == LOOP_OFF || k->count == 0 || k->start_used > g_memory.game.size) return;
+    g_recording.inputs = (GameInput *)realloc(g_recording.inputs, sizeof(GameInput) * k->count);
+    g_recording.start_state = (uint8_t *)realloc(g_recording.start_state, k->start_used ? k->start_used : 1);
+    if (!g_recording.inputs || !g_recording.start_state) return;
+    memcpy(g_recording.inputs, g_kept.inputs, sizeof(GameInput) * k->count);
+    memcpy(g_recording.start_state, g_kept.start_state, k->start_used);
+    g_recording.cap = g_recording.count = k->count;
+    g_recording.cursor = k->cursor <= k->count ? k->cursor : 0;
+    g_recording.start_used = k->start_used;
+    g_recording.start_layout_hash = k->start_version;
+    g_recording.start_size = k->start_size;
+    g_recording.mode = (LoopMode)k->mode;
+    host_event("loop", "\"state\":\"%s\",\"steps\":%llu,\"resumed\":true", g_recording.mode == LOOP_PLAYING ? "playing" : "recording",
+               (unsigned long long)g_recording.count);
+    host_log(LOG_INFO, "F7 loop kept over the restart: %s %llu steps", g_recording.mode == LOOP_PLAYING ? "looping" : "recording",
+             (unsigned long long)g_recording.count);
+}
 
 /* Once per fixed step, before the game sees gi: record it, or replace it with the recorded one. */
 void recording_step(GameInput *gi)
@@ -109,6 +167,7 @@ void recording_step(GameInput *gi)
         }
         if (g_recording.mode == LOOP_PLAYING) *gi = g_recording.inputs[g_recording.cursor++];
     }
+    keep_position();
     if (g_recording.file) { fwrite(gi, sizeof *gi, 1, g_recording.file); g_recording.file_steps++; }
 }
 
@@ -133,6 +192,8 @@ static int rec_migrate_start(const StateTypes *from, const StateTypes *to, const
     g_recording.start_layout_hash = to->layout_hash;
     g_recording.start_size = to->state_size;
     g_recording.start_migrated = 1;
+    keep_start();
+    keep_position();
     host_log(LOG_INFO, "F7 loop: its start migrated to the new layout; it keeps looping");
     host_event("loop", "\"state\":\"migrated\",\"steps\":%llu", (unsigned long long)g_recording.count);
     return 1;
@@ -148,6 +209,7 @@ void recording_layout_changed(const StateTypes *from, const StateTypes *to, cons
         g_recording.replaying_file = 0;
         g_recording.count = g_recording.cursor = 0;
         g_recording.start_used = 0;
+        keep_position();
     }
     if (g_recording.file) {
         char esc[HOST_PATH * 2];

@@ -145,6 +145,7 @@ int reload_from(const char *src, const char *why)
     if (opened < 0) {
         g_reload.version_counter = version;
         report_load_crash(version, err);
+        restart_note_library();
         return 0;
     }
     if (!opened) {
@@ -193,6 +194,7 @@ int reload_from(const char *src, const char *why)
     g_reload.halted = 0;
     g_reload.fresh = 1;
     memset(&g_crash, 0, sizeof g_crash);
+    restart_note_library();   /* before the old one unloads: a restart from here on goes on with the new code */
 
     const char *state_action = had_state ? "kept" : "new";
     if (layout_changed) {
@@ -257,6 +259,7 @@ int reload_from(const char *src, const char *why)
         char esc[4096];
         host_json_escape(uerr, esc, sizeof esc);
         host_event("unload_failed", "\"reason\":\"%s\"", esc);
+        restart_note_unload_failed();
     }
     host_log(LOG_INFO, "reload: version %d loaded in %.2f ms (%s), state %s", version, swap_ms, why, state_action);
     tweak_library_loaded(version, 0);
@@ -324,6 +327,7 @@ void reload_on_crash(GuardWhat what)
                "\"halted\":%s,\"snapshot_step\":%llu,\"step\":%llu",
                crashed_version, kind, GUARD_NAMES[what], wesc, rolled_back ? g_reload.prev_good_version : 0,
                g_reload.halted ? "true" : "false", (unsigned long long)g_memory.snapshot_step, (unsigned long long)g_loop.step);
+    restart_note_library();
     if (rolled_back) tweak_library_loaded(g_lib.version, g_reload.prev_good_version);  /* the old code's sources */
     if (rolled_back) {
         host_log(LOG_WARN, "rolled back to version %d and the state from step %llu; fix the code and save",
@@ -331,6 +335,97 @@ void reload_on_crash(GuardWhat what)
         run_load_hook();
     } else {
         host_log(LOG_WARN, "nothing to roll back to: the game is halted until a build loads");
+    }
+}
+
+/* ---------------------------------------------------------------- after a hot restart */
+/* A new process, the same session: the block is as it was (restore.cpp mapped it back). When the running
+   code was at fault, its snapshot goes back and the code before it loads (as reload_on_crash does);
+   otherwise the running library loads again over the state as it is. The old process's copies go. */
+/* The old process's versioned copies (one it was loading when it stopped, say): nothing maps them now. */
+typedef struct StaleCopies { char dir[HOST_PATH]; char prefix[64]; const char *keep; } StaleCopies;
+static void remove_stale_copy(void *ctx, const char *name, int is_dir)
+{
+    StaleCopies *sc = (StaleCopies *)ctx;
+    if (is_dir || strncmp(name, sc->prefix, strlen(sc->prefix)) != 0) return;
+    char path[HOST_PATH];
+    snprintf(path, sizeof path, "%s/%s", sc->dir, name);
+    if (strcmp(path, sc->keep) != 0) os_remove_file(path);
+}
+
+static void remove_stale_copies(const char *keep)
+{
+    StaleCopies sc;
+    snprintf(sc.dir, sizeof sc.dir, "%s/build/game/loaded", g_options.root);
+    snprintf(sc.prefix, sizeof sc.prefix, OS_LIB_PREFIX "game.%d.v", os_pid());
+    sc.keep = keep;
+    os_list_dir(sc.dir, remove_stale_copy, &sc);
+}
+
+void reload_resume(const RestartResume *r)
+{
+    g_reload.version_counter = r->version_counter;
+    g_block_layout.known = r->mem_has_layout;
+    g_block_layout.layout_hash = r->mem_state_version;
+    g_block_layout.state_size = r->mem_state_size;
+    if (r->rollback) memory_snapshot_restore();
+    const char *path = r->rollback ? r->prev_good_path : r->running_path;
+    GameLib next;
+    memset(&next, 0, sizeof next);
+    char err[2048] = "";
+    int ok = 0;
+    if (path[0]) {
+        int opened = library_open(path, ++g_reload.version_counter, &next, err, sizeof err);
+        if (opened > 0 && r->mem_has_layout &&
+            (next.api.layout_hash != r->mem_state_version || next.api.state_size != r->mem_state_size)) {
+            snprintf(err, sizeof err, "%s has another state layout than the kept state", path);
+            library_close(&next, err + strlen(err), sizeof err - strlen(err));
+        } else {
+            ok = opened > 0;
+        }
+    }
+    if (r->running_path[0]) os_remove_file(r->running_path);
+    remove_stale_copies(ok ? next.path : "");
+    if (r->rollback) {
+        if (r->prev_good_path[0]) os_remove_file(r->prev_good_path);
+        g_reload.prev_good_path[0] = 0;   /* a rolled-back library is not a target to roll back to again */
+        g_reload.prev_good_version = r->prev_good_version;
+    } else {
+        snprintf(g_reload.prev_good_path, sizeof g_reload.prev_good_path, "%s", r->prev_good_path);
+        g_reload.prev_good_version = r->prev_good_version;
+    }
+    if (ok) {
+        g_lib = next;
+        g_api = next.api;
+        g_reload.loaded = 1;
+        g_reload.halted = 0;
+        g_reload.fresh = 1;
+    } else {
+        use_stub();
+        g_reload.loaded = 0;
+        g_reload.halted = path[0] != 0 || r->rollback;
+        if (path[0]) host_log(LOG_ERROR, "hot restart: cannot load %s again: %s", path, err);
+    }
+    os_file_stamp(library_built_path(g_options.root), &g_build_status.built_stamp);   /* not loaded again as an outside build */
+    const char *in = r->what >= 0 && r->what <= GUARD_UNLOAD ? GUARD_NAMES[r->what] : "host";
+    char wesc[3000], resc[1100];
+    host_json_escape(r->where, wesc, sizeof wesc);
+    host_json_escape(r->reason, resc, sizeof resc);
+    if (r->rollback) {
+        snprintf(g_crash.text, sizeof g_crash.text, "version %d: %s in %s %s", r->running_version, r->signal, in, r->where);
+        g_crash.hung = !strcmp(r->signal, "hang");
+        host_log(LOG_ERROR, "game version %d %s in %s%s%s", r->running_version, r->signal, in, r->where[0] ? ": " : "", r->where);
+        host_event("crash", "\"version\":%d,\"signal\":\"%s\",\"in\":\"%s\",\"where\":\"%s\",\"rolled_back_to\":%d,"
+                   "\"halted\":%s,\"snapshot_step\":%llu,\"step\":%llu,\"restarted\":true",
+                   r->running_version, r->signal, in, wesc, ok ? r->prev_good_version : 0, g_reload.halted ? "true" : "false",
+                   (unsigned long long)g_memory.snapshot_step, (unsigned long long)g_loop.step);
+    }
+    host_event("hot_restart", "\"kept\":true,\"reason\":\"%s\",\"mode\":\"%s\",\"version\":%d,\"loaded\":%s,\"restarts\":%d,"
+               "\"since_fault_ms\":%.1f,\"step\":%llu", resc, r->rollback ? "rollback" : "keep", g_lib.version,
+               ok ? "true" : "false", r->restarts, r->since_fault_ms, (unsigned long long)g_loop.step);
+    if (ok) {
+        tweak_library_resumed(g_lib.version, r->rollback ? r->prev_good_version : r->running_version);
+        run_load_hook();
     }
 }
 

@@ -390,6 +390,94 @@ void tweak_build_finished(int ok)
     if (!ok) sources_free(&g_tweak.building);   /* nothing will be loaded from it */
 }
 
+/* ---------------------------------------------------------------- kept over a hot restart */
+/* The kept source copies are written into the session as well (restart.cpp), each time they change: a
+   restarted host maps a literal changed live against the text its library was built from, not against
+   the file on disk (which holds the changed literal and would make it look compiled in).
+   Layout: u32 count (0 while being written), then per copy i32 version, u32 files, and per file u32
+   path length, the path, u64 text length, the text. */
+static void keep_in_session(void)
+{
+    uint64_t cap = 0;
+    uint8_t *area = restart_tweak_area(&cap);
+    if (!area || cap < 8) return;
+    uint32_t count = 0;
+    memcpy(area, &count, 4);
+    uint64_t at = 8;
+    for (int k = 0; k < TWEAK_KEPT_SOURCE_COPIES; k++) {
+        const SourceCopies *s = &g_tweak.kept[k];
+        if (!s->files || s->version <= 0) continue;
+        uint64_t need = 8;
+        for (int i = 0; i < s->count; i++) need += 12 + strlen(s->files[i].path) + s->files[i].len;
+        if (at + need > cap) continue;   /* too big to keep: a restart falls back to the files on disk */
+        int32_t v = s->version;
+        uint32_t n = (uint32_t)s->count;
+        memcpy(area + at, &v, 4); memcpy(area + at + 4, &n, 4); at += 8;
+        for (int i = 0; i < s->count; i++) {
+            uint32_t pl = (uint32_t)strlen(s->files[i].path);
+            uint64_t tl = s->files[i].len;
+            memcpy(area + at, &pl, 4); memcpy(area + at + 4, s->files[i].path, pl); at += 4 + pl;
+            memcpy(area + at, &tl, 8); memcpy(area + at + 8, s->files[i].text, tl); at += 8 + tl;
+        }
+        count++;
+    }
+    memcpy(area, &count, 4);
+}
+
+/* The source copies the previous process kept for its library `version`; 0 if it has none. Checked like any
+   input: the area may be anything. */
+static int from_session(int version, SourceCopies *out)
+{
+    uint64_t cap = 0;
+    const uint8_t *area = restart_tweak_area(&cap);
+    if (!area || cap < 8) return 0;
+    uint32_t count;
+    memcpy(&count, area, 4);
+    uint64_t at = 8;
+    for (uint32_t k = 0; k < count && k < TWEAK_KEPT_SOURCE_COPIES; k++) {
+        if (at + 8 > cap) return 0;
+        int32_t v;
+        uint32_t n;
+        memcpy(&v, area + at, 4); memcpy(&n, area + at + 4, 4); at += 8;
+        SourceCopies s = { 0, 0, NULL };
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t pl;
+            uint64_t tl;
+            if (at + 4 > cap) { sources_free(&s); return 0; }
+            memcpy(&pl, area + at, 4);
+            if (pl >= HOST_PATH || at + 4 + pl + 8 > cap) { sources_free(&s); return 0; }
+            char path[HOST_PATH];
+            memcpy(path, area + at + 4, pl);
+            path[pl] = 0;
+            at += 4 + pl;
+            memcpy(&tl, area + at, 8);
+            if (tl > cap - at - 8) { sources_free(&s); return 0; }
+            if (v == version) {
+                char *text = (char *)malloc(tl + 1);
+                if (!text) { sources_free(&s); return 0; }
+                memcpy(text, area + at + 8, tl);
+                text[tl] = 0;
+                sources_add(&s, path, text, tl);
+            }
+            at += 8 + tl;
+        }
+        if (v == version) { *out = s; return 1; }
+    }
+    return 0;
+}
+
+static void install_baseline(SourceCopies s, int version);
+
+void tweak_library_resumed(int version, int code_of_version)
+{
+    SourceCopies s = { 0, 0, NULL };
+    if (!from_session(code_of_version, &s)) {
+        host_log(LOG_WARN, "tweak: the restarted host has no sources kept for the code it runs; taking the files on disk as its baseline");
+        s = sources_copy_now();
+    }
+    install_baseline(s, version);
+}
+
 void tweak_library_loaded(int version, int code_of_version)
 {
     SourceCopies s = { 0, 0, NULL };
@@ -408,6 +496,11 @@ void tweak_library_loaded(int version, int code_of_version)
             host_log(LOG_WARN, "tweak: no sources kept for version %d; taking the files on disk as its baseline", code_of_version);
         s = sources_copy_now();          /* at start, or a library built outside the host */
     }
+    install_baseline(s, version);
+}
+
+static void install_baseline(SourceCopies s, int version)
+{
     s.version = version;
     int slot = 0;                         /* replaces the oldest */
     for (int i = 0; i < TWEAK_KEPT_SOURCE_COPIES; i++) {
@@ -427,6 +520,7 @@ void tweak_library_loaded(int version, int code_of_version)
         if (!base) { base = (char *)calloc(1, 1); base_len = 0; }
         file_rebase(f, base, base_len);
     }
+    keep_in_session();
 }
 
 const char *tweak_status(void) { return g_tweak.status; }

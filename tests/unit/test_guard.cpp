@@ -20,6 +20,11 @@ Options     g_options;
 FrameLoop   g_loop;
 PlatformAPI g_pf;
 
+/* restart.cpp is not part of this program: no session, no hot restart (the old behaviour, exit 70) */
+void   restart_check_stall(int running_guarded) { (void)running_guarded; }
+double restart_start_mono(void) { return 0; }
+int    restart_is_restart(void) { return 0; }
+
 static const double LIMIT_S = 0.005;
 static std::atomic<uint64_t> g_progress;      /* bumped by every guarded call: the deadlock detector reads it */
 static const char *g_self;
