@@ -77,27 +77,17 @@ if not exist "%STB_DIR%\stb_image.h" ( echo build.bat: %STB_DIR%\stb_image.h not
 exit /b 0
 
 :stb_impl
-rem Linux links the distro's compiled stb; here the implementations are compiled once from the headers.
+rem stb's implementations, compiled from the headers in STB_DIR, as build.sh does on Linux.
 if not exist "%B%\obj" mkdir "%B%\obj"
-(
-    echo #define STB_IMAGE_IMPLEMENTATION
-    echo #include "stb_image.h"
-    echo #define STB_IMAGE_WRITE_IMPLEMENTATION
-    echo #include "stb_image_write.h"
-    echo #define STB_RECT_PACK_IMPLEMENTATION
-    echo #include "stb_rect_pack.h"
-    echo #define STB_TRUETYPE_IMPLEMENTATION
-    echo #include "stb_truetype.h"
-) > "%B%\obj\stb_impl.c"
-cl /nologo /O2 /c /I"%STB_DIR%" "%B%\obj\stb_impl.c" /Fo"%B%\obj\stb_impl.obj" || exit /b 1
+cl /nologo /O2 /c /I"%STB_DIR%" "%ROOT%\platform\stb_impl.c" /Fo"%B%\obj\stb_impl.obj" || exit /b 1
 exit /b 0
 
 :host
 if not exist "%B%" mkdir "%B%"
 call :stb_impl || exit /b 1
-rem Every platform file but the POSIX backend (os_win32.cpp stands in for it).
+rem Every platform file but the Linux backend and the porting template (os_win32*.cpp stand in for them).
 set HOST_SOURCES=
-for %%F in ("%ROOT%\platform\*.cpp") do if /i not "%%~nF"=="os_posix" set HOST_SOURCES=!HOST_SOURCES! "%%F"
+for %%F in ("%ROOT%\platform\*.cpp") do if /i not "%%~nF"=="os_linux" if /i not "%%~nF"=="os_template" set HOST_SOURCES=!HOST_SOURCES! "%%F"
 cl %COMMON% /O2 /DSDL_MAIN_HANDLED /I"%SDL2_DIR%\include" /I"%STB_DIR%" !HOST_SOURCES! "%B%\obj\stb_impl.obj" ^
    /Fe"%B%\host.exe" /Fo"%B%\obj\\" /Fd"%B%\host.pdb" ^
    /link /SUBSYSTEM:CONSOLE /LIBPATH:"%SDL2_DIR%\lib\x64" SDL2.lib shell32.lib user32.lib || exit /b 1
@@ -119,8 +109,12 @@ for /f "tokens=1-4 delims=:.," %%a in ("%time: =0%") do set STAMP=%%a%%b%%c%%d
 set STAMP=%RANDOM%%STAMP%
 echo building > "%B%\game\build.lock"
 del /q "%B%\game\game_*.pdb" 2>nul
-rem (build.sh also stamps the library with tools\layout_stamp.py; here only state_size guards the layout)
-cl %COMMON% /Od /LD /DGAME_LAYOUT_HASH=0u "%ROOT%\game\game.cpp" "%ROOT%\game\tinyheaders.cpp" /Fo"%B%\game\\" /Fd"%B%\game\game_vc.pdb" ^
+rem The layout stamp and the description of the state's types (build\game\state_types.inc, which game.cpp
+rem includes), made by the same script as build.sh's with cl's preprocessor. Without Python the library has
+rem no description and only state_size guards the layout: a layout change then restarts the state.
+set LAYOUT=0
+for /f %%s in ('python "%ROOT%\tools\layout_stamp.py" cl "%ROOT%\game\state.h" /std:c++17 /I"%ROOT%\tinyheaders" /I"%ROOT%\game" /DTH_MATH_NO_MATH_H') do set LAYOUT=%%s
+cl %COMMON% /Od /LD /DGAME_LAYOUT_HASH=%LAYOUT%u "%ROOT%\game\game.cpp" "%ROOT%\game\tinyheaders.cpp" /Fo"%B%\game\\" /Fd"%B%\game\game_vc.pdb" ^
    /link /DLL /PDB:"%B%\game\game_%STAMP%.pdb" /OUT:"%B%\game\game.tmp.dll" /INCREMENTAL:NO
 set RC=%errorlevel%
 if %RC%==0 move /y "%B%\game\game.tmp.dll" "%B%\game\game.dll" >nul

@@ -16,8 +16,8 @@ static Controls bot_controls(GameState *gs, float dt)
     v2 push = v2_make(0, 0);
     Entity *nearest = NULL;
     float nearest_d = 1e9f;
-    for (uint32_t i = 0; i < thh_count(&gs->handles); i++) {
-        Entity *e = &gs->entities[thh_index(thh_at(&gs->handles, i))];
+    for (uint32_t i = 0; i < thh_fixed_count(&gs->handles.head); i++) {
+        Entity *e = &gs->entities[thh_index(thh_fixed_at(&gs->handles.head, i))];
         if (e->dead) continue;
         v2 to = v2_sub(e->pos, pl->pos);
         float d = th_maxf(1, v2_len(to));

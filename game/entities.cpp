@@ -53,16 +53,16 @@ static float wave_pressure(GameState *gs)
 
 static Entity *entity_get(GameState *gs, thh_handle h)
 {
-    return thh_valid(&gs->handles, h) ? &gs->entities[thh_index(h)] : NULL;
+    return thh_fixed_valid(&gs->handles.head, h) ? &gs->entities[thh_index(h)] : NULL;
 }
 
 static Entity *entity_spawn(GameState *gs, EntityType type, v2 pos)
 {
-    thh_handle h = thh_alloc(&gs->handles);
+    thh_handle h = thh_fixed_alloc(&gs->handles.head);
     if (!h.value) return NULL;
     Entity *e = &gs->entities[thh_index(h)];
-    memset(e, 0, sizeof *e);
-    e->type = (uint32_t)type;
+    *e = Entity();   /* zero, and the default member initializers of state.h */
+    e->type = type;
     e->self = h;
     e->pos = e->prev_pos = pos;
     return e;

@@ -14,6 +14,13 @@
 #include "th_tweak.h"   /* TWEAK(340.0f): constants that change on save, no rebuild (README "Live editing") */
 
 #include "state.h"
+#include "th_reflect.h" /* the table format of state_types.inc, the build's description of state.h's types */
+#if defined(__has_include)
+#if __has_include("../build/game/state_types.inc")
+#include "../build/game/state_types.inc"
+#define GAME_HAS_STATE_TYPES 1
+#endif
+#endif
 
 #ifndef GAME_LAYOUT_HASH
 #error "GAME_LAYOUT_HASH is the layout stamp of state.h; build the game with ./build.sh game"
@@ -61,15 +68,21 @@ static int     stragglers_hunt(GameState *gs);
 /* ---------------------------------------------------------------- entry points */
 static GameState *game_state(GameMemory *mem) { return (GameState *)mem->base; }
 
-static void game_init(GameState *gs, GameMemory *mem, const PlatformAPI *pf)
+/* The arena after the state holds only caches (the broadphase grid): every load lays it out anew. */
+static void caches_init(GameState *gs, GameMemory *mem)
 {
     uint8_t *after = (uint8_t *)mem->base + sizeof(GameState);
     tha_arena_init(&gs->arena, after, (size_t)(mem->size - sizeof(GameState)));
-    gs->rng = th_rng_seed(0x5eed5eedull);
-    thh_pool_init(&gs->handles, tha_push(&gs->arena, thh_pool_bytes(MAX_ENTITIES), 16), MAX_ENTITIES);
-    gs->entities = tha_push_array(&gs->arena, Entity, MAX_ENTITIES);
-    gs->particles = tha_push_array(&gs->arena, Particle, MAX_PARTICLES);
+    gs->grid_mem = NULL;
+    gs->grid_bytes = 0;
     world_init(gs);
+}
+
+static void game_init(GameState *gs, GameMemory *mem, const PlatformAPI *pf)
+{
+    gs->rng = th_rng_seed(0x5eed5eedull);
+    thh_fixed_init(&gs->handles.head, MAX_ENTITIES);
+    caches_init(gs, mem);
     arena_build(gs);
     gs->cam = gs->prev_cam = v2_make(ARENA_W / 2, ARENA_H / 2);
     gs->aim = v2_make(1, 0);
@@ -80,6 +93,41 @@ static void game_init(GameState *gs, GameMemory *mem, const PlatformAPI *pf)
     pf->log(LOG_INFO, "NEON SWARM started (best %d)", gs->best_score);
 }
 
+/* Everything the rest of the code takes for granted about the state; what the host's tests read after a
+   migration ("consistent" in the stats). Returns 1, or 0 and what is wrong in why. */
+static int state_check(GameState *gs, char *why, size_t cap)
+{
+    thh_fixed *h = &gs->handles.head;
+    why[0] = 0;
+    if (h->capacity != MAX_ENTITIES || h->count > MAX_ENTITIES) { snprintf(why, cap, "handle pool %u/%u", h->count, h->capacity); return 0; }
+    if (gs->particle_count > MAX_PARTICLES) { snprintf(why, cap, "particle_count %u", gs->particle_count); return 0; }
+    for (uint32_t i = 0; i < thh_fixed_count(h); i++) {
+        thh_handle e = thh_fixed_at(h, i);
+        if (!thh_fixed_valid(h, e)) { snprintf(why, cap, "dense handle %u invalid", i); return 0; }
+        if ((uint32_t)gs->entities[thh_index(e)].type >= ENTITY_TYPE_COUNT) { snprintf(why, cap, "entity %u has type %u", thh_index(e), (uint32_t)gs->entities[thh_index(e)].type); return 0; }
+    }
+    if (gs->mode == MODE_PLAY && !entity_get(gs, gs->player)) { snprintf(why, cap, "playing without a player"); return 0; }
+    if ((uint32_t)gs->mode > MODE_GAMEOVER) { snprintf(why, cap, "mode %u", (uint32_t)gs->mode); return 0; }
+    return 1;
+}
+
+/* The host rewrote the state for a new state.h (matched by name, new fields at their defaults): what
+   derives from the arrays is rebuilt here, and what only the game knows is checked. */
+static void state_after_migration(GameState *gs, const PlatformAPI *pf)
+{
+    thh_fixed_rebuild(&gs->handles.head, MAX_ENTITIES);   /* MAX_ENTITIES may have changed: the free list follows */
+    for (uint32_t i = thh_fixed_count(&gs->handles.head); i-- > 0;) {
+        thh_handle h = thh_fixed_at(&gs->handles.head, i);
+        Entity *e = &gs->entities[thh_index(h)];
+        if ((uint32_t)e->type >= ENTITY_TYPE_COUNT) { e->type = ENTITY_GEM; e->dead = 1; thh_fixed_free(&gs->handles.head, h); }
+        else e->self = h;
+    }
+    /* a smaller MAX_ENTITIES may have cut the player off: the run is over, as if it had died */
+    if (gs->mode == MODE_PLAY && !entity_get(gs, gs->player)) { gs->mode = MODE_GAMEOVER; gs->mode_time = 0; }
+    char why[128];
+    if (!state_check(gs, why, sizeof why)) pf->log(LOG_WARN, "state after migration: %s", why);
+}
+
 static GAME_LOAD(game_load)
 {
     thtw_set_hook(pf->tweak);   /* every entry point: a reload resets the library's globals */
@@ -88,7 +136,8 @@ static GAME_LOAD(game_load)
     pf->set_title("NEON SWARM");
     GameState *gs = game_state(mem);
     if (!gs->initialized) game_init(gs, mem, pf);
-    else world_init(gs);
+    else caches_init(gs, mem);
+    if (mem->migrated && gs->initialized) state_after_migration(gs, pf);
     mem->used = sizeof(GameState) + gs->arena.high_water;
 }
 
@@ -118,18 +167,18 @@ static void play_step(GameState *gs, float dt, const PlatformAPI *pf)
 {
     if (gs->hitstop > 0) { gs->hitstop -= dt; fx_update(gs, dt * 0.25f); return; }
     world_begin_step(gs);
-    for (uint32_t i = 0; i < thh_count(&gs->handles); i++) {
-        Entity *e = &gs->entities[thh_index(thh_at(&gs->handles, i))];
+    for (uint32_t i = 0; i < thh_fixed_count(&gs->handles.head); i++) {
+        Entity *e = &gs->entities[thh_index(thh_fixed_at(&gs->handles.head, i))];
         if (e->dead) continue;
         e->prev_pos = e->pos;
         ENTITY_KINDS[e->type].update(gs, e, dt);
     }
     world_resolve_contacts(gs);
     /* the dead leave at the end of the step; backwards, because freeing swaps the live list */
-    for (uint32_t i = thh_count(&gs->handles); i-- > 0;) {
-        thh_handle h = thh_at(&gs->handles, i);
+    for (uint32_t i = thh_fixed_count(&gs->handles.head); i-- > 0;) {
+        thh_handle h = thh_fixed_at(&gs->handles.head, i);
         Entity *e = &gs->entities[thh_index(h)];
-        if (e->dead && e->type != ENTITY_PLAYER) thh_free(&gs->handles, h);
+        if (e->dead && e->type != ENTITY_PLAYER) thh_fixed_free(&gs->handles.head, h);
     }
     waves_update(gs, dt, pf);
     Entity *pl = entity_get(gs, gs->player);
@@ -223,8 +272,8 @@ static GAME_RENDER(game_render)
     if (!gs->initialized) return;
     camera_apply(gs, alpha, pf);
     floor_draw(gs, alpha, pf);
-    for (uint32_t i = 0; i < thh_count(&gs->handles); i++) {
-        Entity *e = &gs->entities[thh_index(thh_at(&gs->handles, i))];
+    for (uint32_t i = 0; i < thh_fixed_count(&gs->handles.head); i++) {
+        Entity *e = &gs->entities[thh_index(thh_fixed_at(&gs->handles.head, i))];
         if (e->dead) continue;
         v2 p = v2_lerp(e->prev_pos, e->pos, alpha);
         float a = e->prev_angle + th_wrap_anglef(e->angle - e->prev_angle) * alpha;
@@ -248,20 +297,34 @@ static GAME_STATS(game_stats)
     GameState *gs = game_state(mem);
     if (!gs->initialized) return snprintf(buf, (size_t)cap, "\"initialized\":false");
     Entity *pl = entity_get(gs, gs->player);
-    int enemies = 0;
+    int enemies = 0, walls = 0;
     float bullet_speed = 0;   /* of a live player bullet: shows a BULLET_SPEED edit taking effect */
-    for (uint32_t i = 0; i < thh_count(&gs->handles); i++) {
-        Entity *e = &gs->entities[thh_index(thh_at(&gs->handles, i))];
+    for (uint32_t i = 0; i < thh_fixed_count(&gs->handles.head); i++) {
+        Entity *e = &gs->entities[thh_index(thh_fixed_at(&gs->handles.head, i))];
         enemies += is_enemy(e->type);
+        walls += e->type == ENTITY_WALL;
         if (e->type == ENTITY_BULLET && !e->dead) bullet_speed = v2_len(e->vel);
     }
+    char why[128];
+    int consistent = state_check(gs, why, sizeof why);
     return snprintf(buf, (size_t)cap,
-                    "\"mode\":%u,\"steps\":%llu,\"entities\":%u,\"enemies\":%d,\"particles\":%u,\"score\":%d,\"best\":%d,"
+                    "\"consistent\":%s,\"mode\":%u,\"steps\":%llu,\"entities\":%u,\"enemies\":%d,\"walls\":%d,\"particles\":%u,\"score\":%d,\"best\":%d,"
                     "\"wave\":%d,\"wave_shown\":%d,\"enemies_left\":%d,\"paused\":%u,\"runs\":%d,\"deaths\":%d,\"player_handle\":%u,\"player_x\":%.2f,\"player_y\":%.2f,"
                     "\"player_hp\":%.0f,\"autopilot\":%u,\"bullet_speed\":%.1f",
-                    gs->mode, (unsigned long long)gs->steps, thh_count(&gs->handles), enemies, gs->particle_count,
+                    consistent ? "true" : "false", (uint32_t)gs->mode, (unsigned long long)gs->steps, thh_fixed_count(&gs->handles.head), enemies, walls, gs->particle_count,
                     gs->score, gs->best_score, gs->wave, wave_shown(gs), gs->enemies_left, gs->paused, gs->runs, gs->deaths, gs->player.value,
                     pl ? pl->pos.x : 0.0f, pl ? pl->pos.y : 0.0f, pl ? pl->hp : 0.0f, gs->autopilot, bullet_speed);
+}
+
+/* A default-constructed state: what a migration takes new fields' values from (their default member
+   initializers, zero otherwise). */
+struct GamePlacement {};   /* new (GamePlacement(), p) T(): construction in place without <new> */
+inline void *operator new(size_t, GamePlacement, void *p) { return p; }
+inline void operator delete(void *, GamePlacement, void *) {}
+
+static GAME_STATE_DEFAULT(game_state_default)
+{
+    if (cap >= sizeof(GameState)) new (GamePlacement(), dst) GameState();
 }
 
 GAME_EXPORT GAME_GET_API(game_get_api)
@@ -269,11 +332,16 @@ GAME_EXPORT GAME_GET_API(game_get_api)
     GameAPI api;
     memset(&api, 0, sizeof api);
     api.api_version = GAME_API_VERSION;
-    api.state_version = GAME_LAYOUT_HASH;
+    api.layout_hash = GAME_LAYOUT_HASH;
     api.state_size = sizeof(GameState);
     api.load = game_load;
     api.update = game_update;
     api.render = game_render;
     api.stats = game_stats;
+#ifdef GAME_HAS_STATE_TYPES
+    api.state_types = &GAME_STATE_TYPES;
+    api.state_types_size = sizeof GAME_STATE_TYPES;
+    api.state_default = game_state_default;
+#endif
     return api;
 }

@@ -9,8 +9,9 @@
    - Nothing stored in that block points into the library image: no function pointers, no vtables,
      no string literals. Per-type behaviour is an integer index into a static table in the library.
    - The PlatformAPI pointer is handed in on every call and never stored: a reload resets globals.
-   - GAME_STATE_VERSION / state_size describe the layout of the block. When they change the host
-     does not run the new code on the old memory: it calls migrate (if any) or restarts the state.
+   - layout_hash / state_size name the layout of the block, state_types describes it. When the layout
+     changes the host never runs new code on old memory: it rewrites the state with the description
+     (fields matched by name, see "the state's description" below), else calls migrate, else restarts.
 */
 #ifndef GAME_API_H
 #define GAME_API_H
@@ -18,7 +19,7 @@
 #include <stdint.h>
 #include <stddef.h>
 
-#define GAME_API_VERSION 3   /* bump when anything in this header changes shape */
+#define GAME_API_VERSION 4   /* bump when anything in this header changes shape */
 
 /* ------------------------------------------------------------------ input */
 typedef enum GameKey {
@@ -179,30 +180,57 @@ typedef struct GameMemory {
     void    *base;        /* the block, zeroed when the state (re)starts; position-stable */
     uint64_t size;
     uint64_t used;        /* the game keeps this at its high-water mark: snapshots copy [0, used) */
+    uint32_t migrated;    /* 1 during the load right after the host rewrote the state for a new layout */
+    uint32_t reserved_;
 } GameMemory;
+
+/* ------------------------------------------------------------------ the state's description
+   The build describes the state's types (tools/layout_stamp.py writes the names, the compiler fills in
+   sizes, offsets, kinds and enum values: tinyheaders/th_reflect.h's table). When game/state.h changes, the
+   host migrates the running state with it: fields matched by name through nested structs and arrays,
+   numbers converted with clamping, enums mapped by value name, fixed arrays grown or cut, new fields from
+   the default member initializers (`float wobble = 1.0f;`), removed fields dropped. Three declarations,
+   written in front of a field, say what the build cannot guess:
+     STATE_TRANSIENT            a cache that load rebuilds: a migration zeroes it
+     STATE_RENAMED(old_name)    the field was called old_name: a migration carries its value over
+     STATE_COUNT_OF(array)      counts the first elements of array: clamped when the array shrinks */
+#ifdef STATE_REFLECT_PASS   /* the build's own pass: the markers stay in the text it reads */
+#define STATE_TRANSIENT          __state_transient
+#define STATE_RENAMED(old_name)  __state_renamed(old_name)
+#define STATE_COUNT_OF(array)    __state_count_of(array)
+#else
+#define STATE_TRANSIENT
+#define STATE_RENAMED(old_name)
+#define STATE_COUNT_OF(array)
+#endif
 
 /* ------------------------------------------------------------------ the game's entry points */
 #define GAME_LOAD(name)    void name(GameMemory *mem, const PlatformAPI *pf)
 #define GAME_UPDATE(name)  void name(GameMemory *mem, const GameInput *in, const PlatformAPI *pf)
 #define GAME_RENDER(name)  void name(GameMemory *mem, float alpha, const PlatformAPI *pf)
-#define GAME_MIGRATE(name) int  name(GameMemory *mem, uint32_t old_version, uint64_t old_size, const PlatformAPI *pf)
+#define GAME_MIGRATE(name) int  name(GameMemory *mem, uint32_t old_layout_hash, uint64_t old_size, const PlatformAPI *pf)
 #define GAME_STATS(name)   int  name(GameMemory *mem, char *buf, int cap)
+#define GAME_STATE_DEFAULT(name) void name(void *dst, uint64_t cap)
 
 typedef GAME_LOAD(game_load_fn);       /* after every load, before the first update */
 typedef GAME_UPDATE(game_update_fn);   /* one fixed step */
 typedef GAME_RENDER(game_render_fn);   /* once per displayed frame; alpha in [0,1) between steps */
 typedef GAME_MIGRATE(game_migrate_fn); /* rewrite an old layout in place; 1 = done, 0 = restart */
 typedef GAME_STATS(game_stats_fn);     /* a JSON object's inside for the overlay and event log */
+typedef GAME_STATE_DEFAULT(game_state_default_fn); /* a default-constructed root state into dst (cap >= state_size) */
 
 typedef struct GameAPI {
     uint32_t api_version;        /* GAME_API_VERSION the library was built with */
-    uint32_t state_version;      /* the game's layout stamp */
+    uint32_t layout_hash;        /* the game's layout stamp: GAME_LAYOUT_HASH */
     uint64_t state_size;         /* sizeof the game's root state struct */
     game_load_fn    *load;
     game_update_fn  *update;
     game_render_fn  *render;
     game_migrate_fn *migrate;    /* may be NULL */
     game_stats_fn   *stats;      /* may be NULL */
+    const void      *state_types;       /* th_reflect.h table of the state's types, or NULL; the host copies */
+    uint64_t         state_types_size;  /* it out at load and checks it like any untrusted input */
+    game_state_default_fn *state_default; /* with state_types: where new fields take their defaults from */
 } GameAPI;
 
 #if defined(_WIN32)

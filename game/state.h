@@ -4,21 +4,29 @@
    down into the tinyheaders (tools/layout_stamp.py; comments, spacing and function bodies ignored):
    change a struct here, or a tinyheader struct the state holds, and the host sees a new layout, so it
    migrates or restarts the state instead of running new code on old memory. Tuning constants stay
-   out of this file - they sit at the top of the code that uses them. */
+   out of this file - they sit at the top of the code that uses them.
+
+   The state is plain values: fixed arrays, enums with a fixed underlying type, handles as index +
+   generation, no pointers except the transient ones. The build also describes these types field by
+   field, so an edit here migrates the running game instead of restarting it (game_api.h, "the state's
+   description"): a field added takes its default member initializer, a field removed is dropped, enums
+   keep their values' names. STATE_RENAMED(old) in front of a renamed field carries its value over,
+   STATE_TRANSIENT marks a cache load rebuilds, STATE_COUNT_OF(array) a count that must fit its array. */
 #ifndef GAME_STATE_H
 #define GAME_STATE_H
 
 #include <stdint.h>
+#include "game_api.h"    /* STATE_TRANSIENT, STATE_RENAMED, STATE_COUNT_OF */
 #include "th_math.h"     /* v2, th_rng */
 #include "th_arena.h"    /* tha_arena */
-#include "th_handle.h"   /* thh_pool, thh_handle */
+#include "th_handle.h"   /* thh_handle, THH_FIXED_POOL */
 
 #define MAX_ENTITIES  2048
 #define MAX_PARTICLES 4096
 #define MAX_POPUPS    48
 
 /* Index into ENTITY_KINDS (entities.cpp): per-type update, draw and collision response. */
-typedef enum EntityType {
+enum EntityType : uint32_t {
     ENTITY_PLAYER,
     ENTITY_DRONE,         /* swarms straight at the player */
     ENTITY_SHOOTER,       /* keeps its distance and fires */
@@ -31,10 +39,10 @@ typedef enum EntityType {
     ENTITY_WALL,
     ENTITY_SPAWNER,       /* a warning marker that becomes an enemy */
     ENTITY_TYPE_COUNT
-} EntityType;
+};
 
 typedef struct Entity {
-    uint32_t   type;         /* EntityType */
+    EntityType type;
     uint32_t   dead;         /* removed at the end of the step */
     thh_handle self;
     v2         pos, prev_pos;/* prev_pos: one step ago, for render interpolation */
@@ -47,12 +55,12 @@ typedef struct Entity {
     float      cooldown2;    /* player: seconds until the next dash */
     float      flash;        /* seconds of hit flash left */
     int32_t    phase;        /* per-type state machine (player: steps of dash left) */
-    int32_t    spawn_type;   /* ENTITY_SPAWNER: what it becomes */
+    EntityType spawn_type;   /* ENTITY_SPAWNER: what it becomes */
     v2         half;         /* ENTITY_WALL: half extents */
     float      rot;          /* ENTITY_WALL: rotation in radians (0 = axis aligned) */
 } Entity;
 
-typedef enum ParticleLook { LOOK_DOT, LOOK_SPARK, LOOK_RING, LOOK_COUNT } ParticleLook;
+enum ParticleLook : uint32_t { LOOK_DOT, LOOK_SPARK, LOOK_RING, LOOK_COUNT };
 
 typedef struct Particle {
     v2       pos, vel;
@@ -61,7 +69,7 @@ typedef struct Particle {
     float    drag;           /* fraction of speed left after one second */
     float    angle;
     uint32_t color, color_end;
-    uint32_t look;           /* ParticleLook */
+    ParticleLook look;
 } Particle;
 
 typedef struct Popup {       /* "+30" floating over a kill */
@@ -71,29 +79,32 @@ typedef struct Popup {       /* "+30" floating over a kill */
     uint32_t color;
 } Popup;
 
-typedef enum GameMode { MODE_TITLE, MODE_PLAY, MODE_GAMEOVER } GameMode;
-typedef enum PauseItem { PAUSE_RESUME, PAUSE_RESTART, PAUSE_QUIT, PAUSE_ITEM_COUNT } PauseItem;
-typedef enum WavePhase { WAVE_BREAK, WAVE_SPAWNING, WAVE_FIGHTING } WavePhase;
+enum GameMode : uint32_t { MODE_TITLE, MODE_PLAY, MODE_GAMEOVER };
+enum PauseItem { PAUSE_RESUME, PAUSE_RESTART, PAUSE_QUIT, PAUSE_ITEM_COUNT };
+enum WavePhase : uint32_t { WAVE_BREAK, WAVE_SPAWNING, WAVE_FIGHTING };
+
+/* The entities' handles: a pool with its arrays inside (th_handle.h); entity i is entities[i]. */
+typedef struct EntityPool THH_FIXED_POOL(MAX_ENTITIES) EntityPool;
 
 typedef struct GameState {
     uint32_t   initialized;
-    uint32_t   mode;          /* GameMode */
+    GameMode   mode;
     uint64_t   steps;         /* fixed steps this state has run: survives reloads */
     float      mode_time;     /* seconds in the current mode */
     th_rng     rng;
-    tha_arena  arena;         /* everything after this struct in the block */
-    thh_pool   handles;
-    Entity    *entities;      /* MAX_ENTITIES records, indexed by thh_index(handle) */
+    EntityPool handles;
+    Entity     entities[MAX_ENTITIES];   /* indexed by thh_index(handle) */
     thh_handle player;
-    Particle  *particles;     /* MAX_PARTICLES, the first particle_count alive */
-    uint32_t   particle_count;
+    Particle   particles[MAX_PARTICLES]; /* the first particle_count alive */
+    STATE_COUNT_OF(particles) uint32_t particle_count;
     Popup      popups[MAX_POPUPS];
-    void      *grid_mem;      /* the broadphase's buffers, carved from the arena */
-    uint64_t   grid_bytes;
+    STATE_TRANSIENT tha_arena arena;     /* the block after this struct: only caches that load rebuilds */
+    STATE_TRANSIENT void *grid_mem;      /* the broadphase's buffers, carved from the arena */
+    STATE_TRANSIENT uint64_t grid_bytes;
 
     /* the run */
     int32_t    wave;
-    uint32_t   wave_phase;    /* WavePhase */
+    WavePhase  wave_phase;
     float      wave_timer;
     int32_t    wave_left_to_spawn;
     int32_t    wave_total;    /* enemies this wave sends (brute splits add to it) */
@@ -101,7 +112,7 @@ typedef struct GameState {
     int32_t    enemies_left;  /* alive + warning markers + still to spawn, counted once a step */
     float      wave_clock;    /* seconds since the wave's first spawn */
     int32_t    pack_left;     /* spawns left in the current pack */
-    int32_t    pack_type;     /* EntityType of the current pack */
+    EntityType pack_type;     /* of the current pack */
     v2         pack_at;       /* where the current pack comes in */
     int32_t    score, best_score, multiplier, kills;
     int32_t    best_before_run;/* the best when this run started: "NEW BEST" compares with it */

@@ -101,8 +101,8 @@ static void offscreen_markers_draw(GameState *gs, float alpha, const PlatformAPI
     static const int SPRITE_OF[ENTITY_TYPE_COUNT] = { 0, SPR_DRONE, SPR_SHOOTER, SPR_DASHER, SPR_BRUTE };
     int hunt = stragglers_hunt(gs);
     float pulse = 1.0f + (hunt ? 0.25f * sinf(gs->mode_time * 10.0f) : 0.0f);
-    for (uint32_t i = 0; i < thh_count(&gs->handles); i++) {
-        Entity *e = &gs->entities[thh_index(thh_at(&gs->handles, i))];
+    for (uint32_t i = 0; i < thh_fixed_count(&gs->handles.head); i++) {
+        Entity *e = &gs->entities[thh_index(thh_fixed_at(&gs->handles.head, i))];
         if (e->dead || !is_enemy(e->type)) continue;
         v2 p = v2_sub(e->pos, top_left);
         if (p.x > -e->radius && p.x < W + e->radius && p.y > -e->radius && p.y < H + e->radius) continue;

@@ -85,7 +85,7 @@ static int score_add(GameState *gs, int points)
 
 static void run_start(GameState *gs, const PlatformAPI *pf)
 {
-    thh_clear(&gs->handles);
+    thh_fixed_clear(&gs->handles.head);
     gs->particle_count = 0;
     memset(gs->popups, 0, sizeof gs->popups);
     arena_build(gs);
@@ -124,14 +124,14 @@ static void score_kill(GameState *gs, Entity *e, int points)
     gs->kills++;
     if (gs->kills % KILLS_PER_MULTIPLIER == 0 && gs->multiplier < MULTIPLIER_MAX) gs->multiplier++;
     static const uint32_t COLORS[] = { 0xFFFFFFFF, 0xFF9BEAFF, 0xFFC08AFF, 0xFFF08AFF, 0xFF8A8AFF };
-    fx_popup(gs, e->pos, gained, COLORS[e->type < 5 ? e->type : 0]);
+    fx_popup(gs, e->pos, gained, COLORS[e->type < 5 ? (uint32_t)e->type : 0u]);
 }
 
 static int enemies_alive(GameState *gs)
 {
     int n = 0;
-    for (uint32_t i = 0; i < thh_count(&gs->handles); i++) {
-        Entity *e = &gs->entities[thh_index(thh_at(&gs->handles, i))];
+    for (uint32_t i = 0; i < thh_fixed_count(&gs->handles.head); i++) {
+        Entity *e = &gs->entities[thh_index(thh_fixed_at(&gs->handles.head, i))];
         n += !e->dead && (is_enemy(e->type) || e->type == ENTITY_SPAWNER);
     }
     return n;

@@ -99,8 +99,8 @@ static void world_init(GameState *gs)
 static int world_blocked(GameState *gs, v2 at, float radius)
 {
     thc_manifold m;
-    for (uint32_t i = 0; i < thh_count(&gs->handles); i++) {
-        Entity *w = &gs->entities[thh_index(thh_at(&gs->handles, i))];
+    for (uint32_t i = 0; i < thh_fixed_count(&gs->handles.head); i++) {
+        Entity *w = &gs->entities[thh_index(thh_fixed_at(&gs->handles.head, i))];
         if (w->type == ENTITY_WALL && circle_wall_manifold(w, at, radius, &m)) return 1;
     }
     return 0;
@@ -110,8 +110,8 @@ static int world_push_out(GameState *gs, v2 *pos, float radius, v2 *normal)
 {
     int hit = 0;
     for (int pass = 0; pass < 2; pass++)   /* a second pass settles corners where two walls meet */
-        for (uint32_t i = 0; i < thh_count(&gs->handles); i++) {
-            Entity *w = &gs->entities[thh_index(thh_at(&gs->handles, i))];
+        for (uint32_t i = 0; i < thh_fixed_count(&gs->handles.head); i++) {
+            Entity *w = &gs->entities[thh_index(thh_fixed_at(&gs->handles.head, i))];
             thc_manifold m;
             if (w->type != ENTITY_WALL || !circle_wall_manifold(w, *pos, radius, &m)) continue;
             v2 n = from_thc(m.n);
@@ -126,8 +126,8 @@ static int world_push_out(GameState *gs, v2 *pos, float radius, v2 *normal)
 static int world_sweep_walls(GameState *gs, v2 from, v2 to, float radius, float *t, v2 *normal)
 {
     int hit = 0;
-    for (uint32_t i = 0; i < thh_count(&gs->handles); i++) {
-        Entity *w = &gs->entities[thh_index(thh_at(&gs->handles, i))];
+    for (uint32_t i = 0; i < thh_fixed_count(&gs->handles.head); i++) {
+        Entity *w = &gs->entities[thh_index(thh_fixed_at(&gs->handles.head, i))];
         float wt;
         v2 wn;
         if (w->type == ENTITY_WALL && circle_wall_toi(w, from, to, radius, &wt, &wn) && wt <= *t) {
@@ -174,8 +174,8 @@ static void world_begin_step(GameState *gs)
     g_debug_contact_count = 0;
     thc_grid *g = world_grid(gs);
     thc_grid_clear(g);
-    for (uint32_t i = 0; i < thh_count(&gs->handles); i++) {
-        Entity *e = &gs->entities[thh_index(thh_at(&gs->handles, i))];
+    for (uint32_t i = 0; i < thh_fixed_count(&gs->handles.head); i++) {
+        Entity *e = &gs->entities[thh_index(thh_fixed_at(&gs->handles.head, i))];
         if (e->dead || !(is_enemy(e->type) || e->type == ENTITY_PLAYER)) continue;
         thc_aabb b;
         b.min = to_thc(v2_sub(e->pos, v2_make(e->radius, e->radius)));
@@ -240,8 +240,8 @@ static void debug_circle(const PlatformAPI *pf, v2 c, float r, uint32_t color)
 
 static void world_debug_draw(GameState *gs, const PlatformAPI *pf)
 {
-    for (uint32_t i = 0; i < thh_count(&gs->handles); i++) {
-        Entity *e = &gs->entities[thh_index(thh_at(&gs->handles, i))];
+    for (uint32_t i = 0; i < thh_fixed_count(&gs->handles.head); i++) {
+        Entity *e = &gs->entities[thh_index(thh_fixed_at(&gs->handles.head, i))];
         if (e->type == ENTITY_WALL) {
             thc_poly poly;
             thc_transform xf;

@@ -139,6 +139,7 @@ static PLATFORM_SOUND_SET(api_sound_set) { thm_set(&g_audio.mixer, handle, volum
 static PLATFORM_SOUND_PLAYING(api_sound_playing) { return thm_playing(&g_audio.mixer, handle); }
 static PLATFORM_SOUND_BUS(api_sound_bus)
 {
+    restart_note_bus(bus, volume);
     thm_bus(&g_audio.mixer, bus == SOUND_BUS_MUSIC ? THM_BUS_MUSIC : bus == SOUND_BUS_EFFECTS ? THM_BUS_EFFECTS : THM_BUS_MASTER,
             volume, fade_s);
 }

@@ -1,6 +1,6 @@
 /* guard.cpp - running library code guarded: a fault inside the call, or a call the watchdog finds
    running longer than --watchdog seconds, returns here (1) instead of ending the host. Nothing else.
-   The OS side (handlers, the jump, the interrupt that carries the call's number) is in os_posix.cpp
+   The OS side (handlers, the jump, the interrupt that carries the call's number) is in os_linux.cpp
    (os_win32_guard.cpp on Windows). */
 #include "host.h"
 
@@ -19,7 +19,10 @@ static struct {
     uint64_t              next_seq;
     double                limit_s;
     OsThread              watchdog;
+    std::atomic<int>      what;         /* GuardWhat of the call running now */
 } g_watchdog;
+
+GuardWhat guard_current(void) { return (GuardWhat)g_watchdog.what.load(); }
 
 /* Every 20 ms (or a quarter of the limit): a call running past the limit is interrupted by its own number, so an interrupt that
    arrives after the call returned cannot hit the next one. */
@@ -32,6 +35,7 @@ static void *watchdog_main(void *arg)
     for (;;) {
         os_sleep_ms(poll_ms);
         uint64_t seq = g_watchdog.seq.load();
+        restart_check_stall(seq != 0);
         double started = g_watchdog.started.load();
         if (!seq || seq == interrupted || seq != g_watchdog.seq.load()) continue;
         if (os_mono_seconds() - started <= g_watchdog.limit_s) continue;
@@ -59,6 +63,7 @@ int guard_run(GuardWhat what, void (*fn)(void *), void *arg)
     static OsFault fault;
     uint64_t seq = ++g_watchdog.next_seq;
     g_watchdog.started.store(os_mono_seconds());
+    g_watchdog.what.store((int)what);
     g_watchdog.seq.store(seq);
     int crashed = os_guarded_call(fn, arg, seq, &fault);
     g_watchdog.seq.store(0);

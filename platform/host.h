@@ -7,6 +7,7 @@
      guard.cpp    running library code guarded: faults and the watchdog (nothing else)
      reload.cpp   the reload policy: build finished -> copy -> load -> stamp check -> snapshot -> swap ->
                   verify unload; crash rollback; the calls into the running game
+     migrate.cpp  the state across a layout change: the libraries' descriptions of their state, the rewrite
      library.cpp  one game library: versioned copy, open, resolve the entry point, close, verify unmapped
      watch.cpp    debounced batches of changed source/asset files
      build.cpp    the game build in a child process (build.sh game), its output and errors
@@ -20,10 +21,14 @@
      tweak.cpp    live TWEAK() literal values from the game sources
      audio.cpp    the audio device and the mixer behind the game's sound services
      sound_assets.cpp  sound files (WAV, OGG, .sfx) found, decoded in a child process, reloaded on save
+     savedata.cpp the game's save data: named blobs in the user's data folder (or --save-dir)
+     window.cpp   the window: the game's title, fullscreen, Quit, focus
+     notice.cpp   short messages along the bottom of the screen (a corrupt save, a failed asset)
      parse.cpp    reading outside input: flags, input scripts, recording headers, JSON escaping
      release.cpp  a release (-DHOST_RELEASE): the game linked in, assets from the archive, no reload/watch/build/tweak
-     os.h         the operating system (os_posix.cpp / os_win32*.cpp, shared parts in os_common.cpp);
-                  nothing else includes system headers */
+     stb_impl.c   stb's implementations (images, rectangle packing, TrueType), compiled in every build
+     os.h         the operating system (os_linux.cpp / os_win32*.cpp, shared parts in os_common.cpp,
+                  os_template.cpp where a new port starts); nothing else includes system headers */
 #ifndef HOST_H
 #define HOST_H
 
@@ -71,7 +76,7 @@ enum { SCRIPT_DOWN, SCRIPT_UP, SCRIPT_TAP, SCRIPT_MOUSE, SCRIPT_AXIS, SCRIPT_QUI
 /* A recording file: this header, the snapshot, then one GameInput per step to the end. */
 #define RECORDING_HEADER_BYTES 40
 typedef struct RecordingHeader {
-    uint32_t api, state_version;
+    uint32_t api, layout_hash;
     uint64_t state_size, snapshot_bytes, start_step;
     uint64_t steps;              /* filled by the parser from the file length */
 } RecordingHeader;
@@ -83,7 +88,7 @@ int         key_by_name(const char *name);                                      
 int         script_parse(const char *text, const char *name, ScriptEvent **out, int *count, char *err, size_t cap);
 void        recording_header_write(uint8_t out[RECORDING_HEADER_BYTES], const RecordingHeader *h);
 int         recording_header_parse(const uint8_t *data, size_t len, RecordingHeader *h, char *err, size_t cap);
-typedef struct RecordingExpect { uint32_t api, state_version; uint64_t state_size, block_size; } RecordingExpect;
+typedef struct RecordingExpect { uint32_t api, layout_hash; uint64_t state_size, block_size; } RecordingExpect;
 int         recording_parse(const uint8_t *data, size_t len, const RecordingExpect *want, RecordingHeader *h,
                             char *err, size_t cap);                               /* header, layout, size, every step */
 int         recording_input_check(const GameInput *gi, char *err, size_t cap);    /* one step as live input makes it */
@@ -132,9 +137,9 @@ GameMemory memory_lend(void);              /* a copy of the block's description,
 void     memory_take_back(const GameMemory *lent); /* after the call: only `used` comes back, clamped */
 void     memory_reset(void);               /* zero the used part: a fresh state */
 uint64_t memory_hash(void);                /* of the used part (replay checks) */
-void     snapshot_prefault(void);          /* touch a little more of the snapshot area each frame */
-double   snapshot_take(uint64_t step);     /* returns ms */
-void     snapshot_restore(void);
+void     memory_snapshot_prefault(void);   /* touch a little more of the snapshot area each frame */
+double   memory_snapshot_take(uint64_t step); /* returns ms */
+void     memory_snapshot_restore(void);
 
 typedef struct PointerHit { uint64_t state_offset; uintptr_t value; int range; } PointerHit;
 /* words of the used block, at any byte offset, whose value lies inside one of the ranges; returns how
@@ -221,7 +226,7 @@ int    library_close(GameLib *lib, char *err, size_t errcap);       /* close + u
 int    library_is_mapped(const char *path);
 
 /* ---------------------------------------------------------------- reload policy and the running game (reload.cpp) */
-typedef struct GameRun {
+typedef struct GameRun {         /* which library runs, and what a rollback returns to */
     int      loaded;             /* a library is loaded */
     int      halted;             /* crashed with nothing to roll back to: wait for a fix */
     int      fresh;              /* the current library has not run an update yet */
@@ -229,23 +234,42 @@ typedef struct GameRun {
     char     prev_good_path[HOST_PATH];  /* a copy of the library that ran before this one */
     int      prev_good_version;
     double   last_reload_t;
-    double   last_build_ms;
-    int      last_build_ok;
-    int      building;
-    double   build_frame_max_ms;
-    char     build_errors[4096]; /* first errors of the last failed build, for the overlay */
-    char     crash_text[2048];
     char     pointer_warning[1024]; /* the state held pointers into an unloaded library (overlay) */
-    OsFileStamp built_stamp;     /* the libgame.so our own build produced last */
-    double   change_seen_t;      /* when the watcher delivered the save that led to this build */
-    int      mem_has_layout;     /* the block holds state laid out by some library ... */
-    uint32_t mem_state_version;  /* ... with this stamp and size (kept while halted on the stub) */
-    uint64_t mem_state_size;
+    uint32_t snap_layout_hash;   /* the layout of the crash snapshot: the old one after a migration */
+    uint64_t snap_state_size;
+    int      load_migrated;      /* the next load is told the state was migrated */
+    char     migrate_what[4096]; /* the last migration: what changed (JSON-escaped), by what, how long */
+    char     migrate_how[16];
+    double   migrate_ms;
 } GameRun;
 
-extern GameRun g_reload;
-extern GameLib g_lib;            /* the running library */
-extern GameAPI g_api;            /* its entry points (a stub until a library loads) */
+typedef struct BuildStatus {     /* the game library's builds, as the frame loop and the overlay see them */
+    int      running;            /* a build is compiling */
+    double   last_ms;
+    int      last_ok;
+    double   frame_max_ms;       /* the longest frame while it compiled */
+    char     errors[4096];       /* first errors of the last failed build, for the overlay */
+    OsFileStamp built_stamp;     /* the libgame.so our own build produced last */
+    double   change_seen_t;      /* when the watcher delivered the save that led to this build */
+} BuildStatus;
+
+typedef struct CrashReport {     /* the last crash or hang of game code, for the overlay; cleared by a load */
+    char     text[2048];         /* "" = none */
+    int      hung;               /* the watchdog stopped it (a hang), not a fault */
+} CrashReport;
+
+typedef struct BlockLayout {     /* the layout of the state in the memory block (kept while halted on the stub) */
+    int      known;              /* the block holds state laid out by some library ... */
+    uint32_t layout_hash;        /* ... with this stamp and size */
+    uint64_t state_size;
+} BlockLayout;
+
+extern GameRun     g_reload;
+extern BuildStatus g_build_status;
+extern CrashReport g_crash;
+extern BlockLayout g_block_layout;
+extern GameLib     g_lib;        /* the running library */
+extern GameAPI     g_api;        /* its entry points (a stub until a library loads) */
 
 void reload_init(void);                          /* the stub game until a library loads */
 int  reload_from(const char *src, const char *why);
@@ -257,6 +281,31 @@ void reload_on_crash(GuardWhat what);            /* roll back to the last good c
 int  game_call_update(const GameInput *gi);      /* 1 if it crashed (already rolled back) */
 int  game_call_render(float alpha);
 void game_call_stats(char *buf, int cap);        /* "" when there are none */
+
+/* ---------------------------------------------------------------- the state across a layout change (migrate.cpp) */
+typedef struct StateTypes {      /* a library's description of its state, copied out of its image */
+    uint64_t *blob;              /* th_reflect.h's table (malloc'ed), NULL if none */
+    size_t    size;
+    int       valid;             /* checked by thr_read and against state_size */
+    int       has_default;
+    char      error[320];        /* why not valid */
+    uint32_t  layout_hash;
+    uint64_t  state_size;
+} StateTypes;
+
+extern StateTypes g_mem_types;   /* the layout the block holds */
+extern StateTypes g_snap_types;  /* the layout of the crash snapshot */
+
+void types_take(const GameAPI *api, StateTypes *out);   /* copy the table out of a loaded library and check it */
+void types_copy(StateTypes *dst, const StateTypes *src);
+void types_clear(StateTypes *t);
+int  types_save(const StateTypes *t, const char *path);   /* the table alone, beside a --record file; 0 if none */
+int  types_load(const char *path, uint32_t layout_hash, uint64_t state_size, StateTypes *out);  /* read + check */
+/* old (old_used bytes, laid out as from) -> out (to's layout, out_cap bytes); 1 + what changed, or 0 + why not */
+int  migrate_bytes(const StateTypes *from, const StateTypes *to, const GameAPI *api, const uint8_t *old, uint64_t old_used,
+                   uint8_t *out, uint64_t out_cap, char *what, size_t cap);
+/* the block itself, through a scratch area: swapped in only when every field had a rule */
+int  migrate_block(const StateTypes *from, const StateTypes *to, const GameAPI *api, char *what, size_t cap, double *ms);
 
 /* ---------------------------------------------------------------- a release (release.cpp, only with -DHOST_RELEASE) */
 /* The folder of the executable becomes the root and its game.pak is mounted; 0 + why (naming the file).
@@ -273,7 +322,10 @@ void     recording_step(GameInput *gi);               /* records or replaces thi
 int      recording_file_open(const char *path);       /* --record */
 int      recording_file_load(const char *path);       /* --replay */
 void     recording_close(void);
-void     recording_layout_changed(void);              /* new code, new layout: old-layout recordings end */
+/* new code, new layout: the F7 loop's start is migrated (or the loop ends); a --record file ends */
+void     recording_layout_changed(const StateTypes *from, const StateTypes *to, const GameAPI *api);
+void     recording_resume(void);                      /* after a hot restart: the F7 loop as it was */
+void     reload_run_load(int migrated);               /* the running library's load hook, guarded */
 
 /* ---------------------------------------------------------------- input (input.cpp) */
 int       input_init(void);                           /* --input script; 0 + message on a bad script */
@@ -297,9 +349,9 @@ void        render_shutdown(void);
 void        render_fill_api(PlatformAPI *pf);           /* draw_sprite, draw_rect, draw_text, read_file ... */
 void        render_begin_frame(void);                   /* clears the submission buffer */
 RenderStats render_end_frame(void);                     /* sorts, batches and draws what was submitted */
-void        render_asset_changed(const char *path);     /* a file under assets/ changed (absolute path) */
-void        render_update(void);                        /* once per frame: finish pending asset reloads */
 int         render_screenshot(const char *png_path);    /* reads the back buffer; 0 on failure */
+void        assets_file_changed(const char *path);      /* assets.cpp: a file under assets/ changed (absolute path) */
+void        assets_update(void);                        /* once per frame: finish pending asset reloads */
 
 /* ---------------------------------------------------------------- asset bytes (archive.cpp) */
 int         archive_mount(const char *path, char *err, size_t cap);  /* a release: all asset reads come from it; 0 + why */
@@ -310,7 +362,7 @@ int         archive_count(void);                        /* files in the mounted 
 const char *archive_name(int i);
 /* The one asset reader: a file path in development, a name inside the archive once one is mounted.
    malloc'ed and NUL-terminated; NULL and why in err. */
-char       *asset_read(const char *path, size_t *len, size_t max_bytes, char *err, size_t cap);
+char       *archive_read(const char *path, size_t *len, size_t max_bytes, char *err, size_t cap);
 
 /* ---------------------------------------------------------------- tweakables (tweak.cpp) */
 void        tweak_query(const char *file, int line, int counter, int kind, const char *literal, void *value_inout);
@@ -319,6 +371,8 @@ void        tweak_build_started(void);                  /* snapshot the sources 
 void        tweak_build_finished(int ok);               /* 0: its snapshot will never be loaded */
 void        tweak_library_loaded(int version, int code_of_version); /* baselines: the sources of the last build
                                                            (code_of_version 0) or of an earlier version (rollback) */
+void        tweak_library_resumed(int version, int code_of_version); /* after a hot restart: the baseline the
+                                                           previous process kept for its version code_of_version */
 void        tweak_shutdown(void);
 const char *tweak_status(void);                         /* the last live change, for the overlay ("" if none) */
 
@@ -352,6 +406,51 @@ const char *window_title(void);                         /* what the game called 
 void        window_toggle_fullscreen(void);             /* F11, Alt+Enter */
 int         window_handle_event(const union SDL_Event *e); /* 1 if the event was the window's (focus, keys) */
 int         window_take_focus_lost(void);               /* 1 once after the window lost focus */
+
+/* ---------------------------------------------------------------- hot restart (restart.cpp) */
+typedef struct RestartResume {          /* what a restarted process goes on from (restart.cpp -> reload.cpp) */
+    int         rollback;               /* the running code was at fault: its snapshot and the code before it */
+    int         what;                   /* GuardWhat at the fault, -1 */
+    const char *signal, *reason, *where;
+    int         version_counter, running_version, prev_good_version;
+    const char *running_path, *prev_good_path;
+    int         mem_has_layout;
+    uint32_t    mem_state_version;
+    uint64_t    mem_state_size;
+    int         restarts;
+    double      since_fault_ms;
+} RestartResume;
+
+typedef struct SessionLoop {            /* the F7 loop as the session keeps it (record.cpp writes it every step) */
+    int      mode;                      /* LoopMode */
+    uint64_t count, cursor, cap;        /* recorded steps (at most cap are kept), the next one to play */
+    uint64_t start_used;                /* the loop's snapshot: bytes, and the layout it has */
+    uint32_t start_version;
+    uint64_t start_size;
+} SessionLoop;
+
+int    restart_open(int argc, char **argv);     /* first thing: finds the session a previous process handed over */
+int    restart_is_restart(void);                /* this process is a hot restart (the session kept or not) */
+double restart_start_mono(void);                /* the session's start (event times go on from it); 0 if none */
+int    restart_memory(uint64_t bytes, uint8_t **block, uint8_t **snapshot); /* the block and snapshot, shared */
+int    restart_arm(int argc, char **argv);      /* after the services start; 0: too many restarts, stop */
+int    restart_pending_mode(void);              /* non-zero in a restarted process: call restart_resume */
+void   restart_resume(void);                    /* instead of reload_start */
+void   restart_reason(char *out, size_t cap);
+void   restart_note_library(void);              /* the reload bookkeeping changed */
+void   restart_note_snapshot(void);
+void   restart_note_bus(int bus, float volume);
+int    restart_bus(int bus, float *volume);     /* 1 if the session holds this bus's volume */
+void   restart_note_unload_failed(void);        /* a library stayed mapped; enough of them restart */
+void   restart_note_frame(void);                /* at the end of every frame */
+SessionLoop *restart_loop(GameInput **inputs, uint8_t **start_state); /* the loop's shared part; NULL without a session */
+uint8_t *restart_tweak_area(uint64_t *cap);      /* tweak.cpp's kept sources; NULL without a session */
+void   restart_request(const char *reason);     /* a planned restart at the end of this frame */
+int    restart_requested(void);
+void   restart_now(void);
+void   restart_check_stall(int running_guarded); /* the watchdog's thread, every poll */
+void   reload_resume(const RestartResume *r);   /* reload.cpp: libraries and state after a restart */
+GuardWhat guard_current(void);                  /* guard.cpp: the guarded call running now (any thread may ask) */
 
 /* ---------------------------------------------------------------- on-screen notices (notice.cpp) */
 void        notice_post(int level, const char *fmt, ...);  /* a message for the player, shown ~6 s, wrapped */

@@ -132,6 +132,9 @@ int input_init(void)
 static void script_apply(uint64_t step)
 {
     static int pending_up[KEY_COUNT];
+    static int started;
+    /* a hot restart goes on at the step it reached: what the script did before that is done already */
+    if (!started) { started = 1; while (g_script.next < g_script.count && g_script.ev[g_script.next].step < step) g_script.next++; }
     for (int k = 0; k < KEY_COUNT; k++) if (pending_up[k]) { pending_up[k] = 0; input_key((GameKey)k, 0); }
     while (g_script.next < g_script.count && g_script.ev[g_script.next].step <= step) {
         ScriptEvent *e = &g_script.ev[g_script.next++];

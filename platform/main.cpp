@@ -11,6 +11,14 @@ Options     g_options;
 FrameLoop   g_loop;
 PlatformAPI g_pf;
 
+/* The running game, as reload.cpp (development) or release.cpp (a release) keeps it. */
+GameRun     g_reload;
+BuildStatus g_build_status;
+CrashReport g_crash;
+BlockLayout g_block_layout;
+GameLib     g_lib;
+GameAPI     g_api;
+
 static void on_terminate(void) { g_loop.quit = 1; }
 
 #if !defined(HOST_RELEASE)
@@ -53,7 +61,7 @@ static int wait_for_work(double until)
         if (g_options.watch && watch_poll(&changes) && reload_handle_changes(&changes)) { step_now = 1; break; }
         BuildResult br;
         build_poll(&br);
-        g_reload.building = build_running();
+        g_build_status.running = build_running();
         if (br.finished) {
             int before = g_reload.version_counter;
             reload_handle_build(&br);
@@ -105,6 +113,7 @@ int main(int argc, char **argv)
     }
 #else
     find_root(argv[0]);
+    restart_open(argc, argv);   /* a hot restart: the session the previous process handed over */
 #endif
     os_on_terminate(on_terminate);
     if (!log_open()) return 2;
@@ -112,8 +121,8 @@ int main(int argc, char **argv)
 
     char root_json[HOST_PATH * 2];   /* a project folder's name may hold quotes or backslashes */
     host_json_escape(o->root, root_json, sizeof root_json);
-    host_event("start", "\"pid\":%d,\"root\":\"%s\",\"memory_mb\":%llu,\"headless\":%s", os_pid(), root_json,
-               (unsigned long long)o->memory_mb, o->headless ? "true" : "false");
+    host_event("start", "\"pid\":%d,\"root\":\"%s\",\"memory_mb\":%llu,\"headless\":%s,\"hot_restart\":%s", os_pid(), root_json,
+               (unsigned long long)o->memory_mb, o->headless ? "true" : "false", restart_is_restart() ? "true" : "false");
 
     /* ---- window and renderer */
     if (o->headless) {
@@ -168,13 +177,31 @@ int main(int argc, char **argv)
     guard_wrap_services(&g_pf);
     reload_init();
     if (o->watch && !watch_init(o->root)) host_log(LOG_WARN, "live reload is off: cannot watch %s", o->root);
+#if !defined(HOST_RELEASE)
+    if (!restart_arm(argc, argv)) return 70;
+    int resumed = restart_pending_mode() != 0;
+    if (resumed) {
+        for (int bus = 0; bus < 3; bus++) {   /* the volumes the game set before the restart */
+            float v;
+            if (restart_bus(bus, &v)) g_pf.sound_bus(bus, v, 0);
+        }
+        restart_resume();
+        recording_resume();
+    } else {
+        reload_start();
+    }
+#else
+    int resumed = 0;
     reload_start();
+#endif
     log_drain_game();
-    if (o->replay_path && !(g_reload.loaded && recording_file_load(o->replay_path))) {
+    if (o->replay_path && !resumed && !(g_reload.loaded && recording_file_load(o->replay_path))) {
         host_log(LOG_ERROR, "--replay %s: nothing to replay", o->replay_path);
         return 1;
     }
-    if (o->record_path && !recording_file_open(o->record_path)) return 1;
+    if (o->record_path && !resumed && !recording_file_open(o->record_path)) return 1;
+    if (resumed && (o->record_path || o->replay_path))
+        host_log(LOG_WARN, "hot restart: the --record/--replay file ended at the restart");
 
     const double STEP = 1.0 / 60.0;
     double acc = 0, prev = os_mono_seconds(), stats_t = prev, fps = 0;
@@ -184,6 +211,9 @@ int main(int argc, char **argv)
     int run_now = 0;   /* new code was loaded between frames: step it at once */
 
     while (!g_loop.quit) {
+#if !defined(HOST_RELEASE)
+        if (restart_requested()) restart_now();   /* between frames: nothing of the host is half done */
+#endif
         double frame_start = os_mono_seconds();
         /* ---- poll: window and input events */
         SDL_Event e;
@@ -194,12 +224,12 @@ int main(int argc, char **argv)
         if (o->watch && watch_poll(&changes)) reload_handle_changes(&changes);
         BuildResult br;
         build_poll(&br);
-        g_reload.building = build_running();
+        g_build_status.running = build_running();
         if (br.finished) reload_handle_build(&br);
-        render_update();
+        assets_update();
         sound_assets_update();
         audio_update();
-        snapshot_prefault();
+        memory_snapshot_prefault();
 
         /* ---- step: fixed steps of the game */
         double now = os_mono_seconds();
@@ -224,7 +254,7 @@ int main(int argc, char **argv)
                     g_reload.fresh = 0;
                     host_event("new_code_running", "\"version\":%d,\"step\":%llu,\"since_change_ms\":%.1f", g_lib.version,
                                (unsigned long long)g_loop.step,
-                               g_reload.change_seen_t > 0 ? (host_time() - g_reload.change_seen_t) * 1000 : -1.0);
+                               g_build_status.change_seen_t > 0 ? (host_time() - g_build_status.change_seen_t) * 1000 : -1.0);
                 }
             }
             g_loop.step++;
@@ -238,7 +268,7 @@ int main(int argc, char **argv)
         if (g_reload.loaded) game_call_render(o->fast || g_loop.paused ? 0.0f : (float)(acc / STEP));
         if (!g_reload.loaded) {
             const char *msg = g_reload.halted ? "The game crashed and there is no earlier version: fix it and save."
-                                              : g_reload.building ? "Building the game..." : "No game library: see the log.";
+                                              : g_build_status.running ? "Building the game..." : "No game library: see the log.";
             g_pf.draw_text(msg, 40, 300, 28, 0xFFFFFFFFu, 30000);
         }
         overlay_draw(rs, fps);
@@ -262,7 +292,7 @@ int main(int argc, char **argv)
         last_frame_start = frame_start;
         log_frame_line(work_ms, rs.sprites, rs.draw_calls);
         overlay_note_frame(work_ms);
-        if (g_reload.building || br.finished) { if (interval_ms > g_reload.build_frame_max_ms) g_reload.build_frame_max_ms = interval_ms; }
+        if (g_build_status.running || br.finished) { if (interval_ms > g_build_status.frame_max_ms) g_build_status.frame_max_ms = interval_ms; }
         stats_frames++;
         stats_sum_ms += work_ms;
         if (work_ms > stats_max_ms) stats_max_ms = work_ms;
@@ -275,13 +305,16 @@ int main(int argc, char **argv)
                        "\"step\":%llu,\"version\":%d,\"building\":%s,\"sprites\":%d,\"batches\":%d,\"draw_calls\":%d,"
                        "\"mem_used\":%llu,\"guard_jumps\":%llu,\"game\":{%s}",
                        fps, stats_sum_ms / stats_frames, stats_max_ms, stats_max_interval, (unsigned long long)g_loop.step,
-                       g_lib.version, g_reload.building ? "true" : "false", rs.sprites, rs.batches, rs.draw_calls,
+                       g_lib.version, g_build_status.running ? "true" : "false", rs.sprites, rs.batches, rs.draw_calls,
                        (unsigned long long)g_memory.game.used, (unsigned long long)os_guard_jumps(), gstats);
             stats_t = os_mono_seconds();
             stats_frames = 0;
             stats_sum_ms = stats_max_ms = stats_max_interval = 0;
         }
         g_loop.frame++;
+#if !defined(HOST_RELEASE)
+        restart_note_frame();
+#endif
         if (o->frames >= 0 && (int64_t)g_loop.frame >= o->frames) g_loop.quit = 1;
     }
 

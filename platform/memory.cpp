@@ -10,12 +10,13 @@ Memory g_memory;
 
 int memory_init(uint64_t bytes)
 {
-    /* A fixed address in development keeps pointers inside the block valid across host runs
-       (recordings, snapshots); any address works if the OS refuses it. */
-    void *p = os_reserve(bytes, (uintptr_t)0x200000000000ull);
-    if (!p) { host_log(LOG_ERROR, "memory: cannot reserve %llu MB: %s", (unsigned long long)(bytes >> 20), os_error_text()); return 0; }
-    void *s = os_reserve(bytes, 0);
-    if (!s) { host_log(LOG_ERROR, "memory: cannot reserve the snapshot area: %s", os_error_text()); return 0; }
+    /* Shared memory that outlives the process (restart.cpp), at a fixed address where the OS allows: pointers
+       inside the block stay valid across a hot restart, recordings and snapshots. */
+    uint8_t *p = NULL, *s = NULL;
+    if (!restart_memory(bytes, &p, &s)) {
+        host_log(LOG_ERROR, "memory: cannot reserve %llu MB: %s", (unsigned long long)(bytes >> 20), os_error_text());
+        return 0;
+    }
     g_memory.game.base = p;
     g_memory.game.size = bytes;
     g_memory.game.used = 0;
@@ -40,7 +41,7 @@ void memory_take_back(const GameMemory *lent)
 
 /* The first write to a fresh page costs a fault (about 160 ms per 64 MiB here): touch the snapshot
    area a little every frame, ahead of the game's growth, so a reload never pays for it. */
-void snapshot_prefault(void)
+void memory_snapshot_prefault(void)
 {
     const uint64_t PER_FRAME = 2u << 20;
     uint64_t want = memory_used();
@@ -50,17 +51,18 @@ void snapshot_prefault(void)
     g_memory.snapshot_faulted += n;
 }
 
-double snapshot_take(uint64_t step)
+double memory_snapshot_take(uint64_t step)
 {
     double t = os_mono_seconds();
     g_memory.snapshot_used = memory_used();
     memcpy(g_memory.snapshot, g_memory.game.base, g_memory.snapshot_used);
     if (g_memory.snapshot_used > g_memory.snapshot_faulted) g_memory.snapshot_faulted = g_memory.snapshot_used;
     g_memory.snapshot_step = step;
+    restart_note_snapshot();
     return (os_mono_seconds() - t) * 1000.0;
 }
 
-void snapshot_restore(void)
+void memory_snapshot_restore(void)
 {
     uint64_t now_used = memory_used();
     memcpy(g_memory.game.base, g_memory.snapshot, g_memory.snapshot_used);

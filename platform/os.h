@@ -1,7 +1,13 @@
 /* os.h - the only place the operating system shows. Everything else in platform/ calls these.
 
-   os_posix.cpp implements it for Linux (and the POSIX parts of macOS), os_win32.cpp (+ os_win32_guard.cpp)
-   for Windows; os_common.cpp holds what is the same on both, written on top of them (os_run, the error
+   One backend per operating system, and one build links exactly one:
+     os_linux.cpp                      Linux only (inotify, /proc/self/maps and /proc/self/exe, posix_spawn,
+                                       dlopen, mmap, signals). macOS or a BSD needs its own backend (kqueue
+                                       or FSEvents, dyld's image list, its own fault context), not this one.
+     os_win32.cpp + os_win32_guard.cpp Windows (ReadDirectoryChangesW, CreateProcess, LoadLibrary, VEH).
+     os_template.cpp                   every function below as a stub that compiles: a new port starts
+                                       from a copy of it (the test suite compiles it, so it stays complete).
+   os_common.cpp holds what is the same on every backend, written on top of them (os_run, the error
    text). No other platform file includes <dlfcn.h>, <signal.h>, <pthread.h>, <unistd.h>, <execinfo.h>,
    <sys/...> or <windows.h>.
 
@@ -27,7 +33,7 @@ void        os_set_error(const char *what);                       /* for the bac
 void        os_on_terminate(void (*fn)(void));                    /* Ctrl-C / termination request -> fn (async) */
 /* A Windows GUI program (the release) has no console of its own: os_attach_console sends stdout/stderr to
    the console it was started from, if any; os_alert shows a message box when nobody reads stderr (started
-   from Explorer). Both do nothing where stderr is always there (POSIX, console programs). */
+   from Explorer). Both do nothing where stderr is always there (Linux, console programs). */
 void        os_attach_console(void);
 void        os_alert(const char *title, const char *text);
 
@@ -105,7 +111,7 @@ int   os_mapped_ranges(const char *path, OsRange *out, int max);  /* where the f
    including zero-filled .bss pages that no file backs); count, 0 if it is not loaded. */
 int   os_lib_image(const char *path, OsRange *out, int max);
 /* Names the code at pc inside the library at path, mapped from base: fn gets the function, where gets
-   "file:line", each "?" when the symbolizer does not know (POSIX: addr2line in a child). On Windows
+   "file:line", each "?" when the symbolizer does not know (Linux: addr2line in a child). On Windows
    (DbgHelp: the build's PDB, else the export table) where is "module!+0xOFFSET" when no line is known,
    and a function known only from the export table is "export+0xDISP". Call outside game code. */
 void  os_describe_code(const char *path, uintptr_t base, uintptr_t pc, char *fn, size_t fncap, char *where, size_t wcap);
@@ -143,5 +149,47 @@ uint64_t    os_guard_jumps(void);                      /* guarded calls that end
    until it returns (a jump out of it could strand a lock the service holds), then jumps. */
 void        os_guard_service_enter(void);
 void        os_guard_service_leave(void);
+
+/* A fault or stop that no jump can leave safely: its code was in the C library or the loader (which may
+   hold a lock: malloc's arena, stdio, the loader's own), inside a host service, on another thread, or on
+   the main thread outside any guarded call. The handler fills this and calls the function given to
+   os_fault_on_unsafe, inside the signal handler (async-signal-safe code only); if that returns, the old
+   behaviour follows (a jump, or exit code 70). System code is libc and ld.so, their ranges recorded by
+   os_fault_init. frames: return addresses found on the stack inside the range given by os_fault_game_code
+   (main thread only; a scan, not an unwind, so a stale word may be among them). */
+enum { OS_UNSAFE_SYSTEM_CODE = 1, OS_UNSAFE_SERVICE, OS_UNSAFE_THREAD, OS_UNSAFE_HOST };
+typedef struct OsUnsafeFault {
+    int       kind;                    /* OS_FAULT_* */
+    int       where;                   /* OS_UNSAFE_* */
+    int       game_thread;             /* OS_UNSAFE_THREAD: the thread was started by code in the game's range */
+    int       guarded;                 /* a guarded call was running on the main thread */
+    uintptr_t pc, addr;
+    uintptr_t frames[16];
+    int       frame_count;
+    double    mono;                    /* os_mono_seconds() at the fault */
+} OsUnsafeFault;
+typedef void os_unsafe_fault_fn(const OsUnsafeFault *f);
+void        os_fault_on_unsafe(os_unsafe_fault_fn *fn);
+void        os_fault_game_code(uintptr_t lo, uintptr_t hi);    /* the running library's code (0, 0: none) */
+int         os_system_code_ranges(OsRange *out, int max);      /* what os_fault_init recorded; count */
+
+/* ---------------------------------------------------------------- a session that outlives the process */
+/* Shared memory that a re-executed host finds again: Linux a memfd handed over as an inherited file
+   descriptor, named by an environment variable. os_session_create maps it at `preferred` if free (else
+   anywhere); os_session_attach only at exactly `required` (NULL, and why, if that address is taken).
+   os_session_exec_prepare records everything os_session_exec needs (the executable, argv, the environment
+   plus name=<handle>); os_session_exec is async-signal-safe and returns only if the exec failed. */
+void    *os_session_create(uint64_t bytes, uintptr_t preferred, int64_t *handle);
+int64_t  os_session_inherited(const char *env_name);          /* the handle a previous process left, -1; clears the variable */
+int      os_session_read(int64_t handle, void *out, size_t n); /* the first n bytes, without mapping */
+void    *os_session_attach(int64_t handle, uint64_t bytes, uintptr_t required);
+void     os_session_close(int64_t handle, void *base, uint64_t bytes);
+int      os_session_exec_prepare(int64_t handle, const char *env_name, int argc, char **argv);
+void     os_session_exec(void);
+void     os_close_inherited(int64_t keep);                     /* closes every descriptor above stderr but keep: what
+                                                                 the previous image left open (its window's display
+                                                                 connection would keep its window alive) */
+void     os_signals_reset(void);                               /* no signal blocked (an exec keeps the caller's mask) */
+void     os_write_stderr(const char *s);                       /* async-signal-safe */
 
 #endif /* OS_H */

@@ -13,15 +13,35 @@ static struct {
     uint64_t   count, cap, cursor;
     uint8_t   *start_state;       /* the recording's own snapshot (separate from crash snapshots) */
     uint64_t   start_used;
-    uint32_t   start_version;     /* the layout that snapshot has */
+    uint32_t   start_layout_hash; /* the layout that snapshot has */
     uint64_t   start_size;
     FILE      *file;              /* --record */
     char       file_path[HOST_PATH];
     uint64_t   file_steps;
     int        replaying_file;    /* --replay: play once, then report the state hash */
+    int        start_migrated;    /* the start was rewritten for a new layout: load runs after each restore */
 } g_recording;
 
 LoopMode recording_mode(void) { return g_recording.mode; }
+
+/* The F7 loop is kept in the session as well (restart.cpp), written as it changes, so a hot restart finds it:
+   its snapshot, its inputs (up to the session's cap), its mode and cursor. A --replay file is not kept. */
+static struct { SessionLoop *loop; GameInput *inputs; uint8_t *start_state; int looked; } g_kept;
+
+static SessionLoop *kept(void)
+{
+    if (!g_kept.looked) { g_kept.looked = 1; g_kept.loop = restart_loop(&g_kept.inputs, &g_kept.start_state); }
+    return g_kept.loop;
+}
+
+static void keep_position(void)
+{
+    SessionLoop *k = kept();
+    if (!k) return;
+    k->mode = g_recording.replaying_file ? LOOP_OFF : g_recording.mode;
+    k->cursor = g_recording.cursor;
+    k->count = g_recording.count < k->cap ? g_recording.count : k->cap;
+}
 
 static void rec_push(const GameInput *gi)
 {
@@ -30,6 +50,20 @@ static void rec_push(const GameInput *gi)
         g_recording.inputs = (GameInput *)realloc(g_recording.inputs, sizeof(GameInput) * g_recording.cap);
     }
     g_recording.inputs[g_recording.count++] = *gi;
+    SessionLoop *k = kept();
+    if (k && !g_recording.replaying_file && g_recording.count <= k->cap) g_kept.inputs[g_recording.count - 1] = *gi;
+}
+
+/* the loop's start state into the session, as it is now (taken, or migrated to a new layout) */
+static void keep_start(void)
+{
+    SessionLoop *k = kept();
+    if (!k) return;
+    k->mode = LOOP_OFF;   /* until the copy below is whole; keep_position() sets it again */
+    memcpy(g_kept.start_state, g_recording.start_state, g_recording.start_used);
+    k->start_used = g_recording.start_used;
+    k->start_version = g_recording.start_layout_hash;
+    k->start_size = g_recording.start_size;
 }
 
 static void rec_capture_start(void)
@@ -37,19 +71,23 @@ static void rec_capture_start(void)
     g_recording.start_used = memory_used();
     g_recording.start_state = (uint8_t *)realloc(g_recording.start_state, g_recording.start_used ? g_recording.start_used : 1);
     memcpy(g_recording.start_state, g_memory.game.base, g_recording.start_used);
-    g_recording.start_version = g_reload.mem_state_version;
-    g_recording.start_size = g_reload.mem_state_size;
+    g_recording.start_layout_hash = g_block_layout.layout_hash;
+    g_recording.start_size = g_block_layout.state_size;
+    g_recording.start_migrated = 0;
     g_recording.count = 0;
+    keep_start();
+    SessionLoop *k = kept();
+    if (k) k->count = k->cursor = 0;
 }
 
 /* The loop's snapshot only goes back into a block laid out the same way (recording_layout_changed ends
    the loop first; this is the last line). */
 static int rec_restore_start(void)
 {
-    if (g_recording.start_version != g_reload.mem_state_version || g_recording.start_size != g_reload.mem_state_size) {
+    if (g_recording.start_layout_hash != g_block_layout.layout_hash || g_recording.start_size != g_block_layout.state_size) {
         host_log(LOG_ERROR, "F7 loop: its snapshot has another state layout (version %u, %llu bytes; running %u, %llu): "
-                 "loop ended", g_recording.start_version, (unsigned long long)g_recording.start_size,
-                 g_reload.mem_state_version, (unsigned long long)g_reload.mem_state_size);
+                 "loop ended", g_recording.start_layout_hash, (unsigned long long)g_recording.start_size,
+                 g_block_layout.layout_hash, (unsigned long long)g_block_layout.state_size);
         host_event("loop", "\"state\":\"off\",\"reason\":\"layout_mismatch\"");
         g_recording.mode = LOOP_OFF;
         g_recording.replaying_file = 0;
@@ -60,6 +98,8 @@ static int rec_restore_start(void)
     if (now_used > g_recording.start_used)
         memset((uint8_t *)g_memory.game.base + g_recording.start_used, 0, now_used - g_recording.start_used);
     g_recording.cursor = 0;
+    /* a migrated start holds no caches (they are transient): the game's load rebuilds them */
+    if (g_recording.start_migrated) reload_run_load(1);
     return 1;
 }
 
@@ -83,9 +123,31 @@ void recording_toggle_loop(void)
         host_event("loop", "\"state\":\"off\"");
         host_log(LOG_INFO, "F7: back to live play");
     }
+    keep_position();
 }
 
-void recording_stop(void) { g_recording.mode = LOOP_OFF; }
+void recording_stop(void) { g_recording.mode = LOOP_OFF; keep_position(); }
+
+void recording_resume(void)
+{
+    SessionLoop *k = kept();
+    if (!k || k->mode == LOOP_OFF || k->count == 0 || k->start_used > g_memory.game.size) return;
+    g_recording.inputs = (GameInput *)realloc(g_recording.inputs, sizeof(GameInput) * k->count);
+    g_recording.start_state = (uint8_t *)realloc(g_recording.start_state, k->start_used ? k->start_used : 1);
+    if (!g_recording.inputs || !g_recording.start_state) return;
+    memcpy(g_recording.inputs, g_kept.inputs, sizeof(GameInput) * k->count);
+    memcpy(g_recording.start_state, g_kept.start_state, k->start_used);
+    g_recording.cap = g_recording.count = k->count;
+    g_recording.cursor = k->cursor <= k->count ? k->cursor : 0;
+    g_recording.start_used = k->start_used;
+    g_recording.start_layout_hash = k->start_version;
+    g_recording.start_size = k->start_size;
+    g_recording.mode = (LoopMode)k->mode;
+    host_event("loop", "\"state\":\"%s\",\"steps\":%llu,\"resumed\":true", g_recording.mode == LOOP_PLAYING ? "playing" : "recording",
+               (unsigned long long)g_recording.count);
+    host_log(LOG_INFO, "F7 loop kept over the restart: %s %llu steps", g_recording.mode == LOOP_PLAYING ? "looping" : "recording",
+             (unsigned long long)g_recording.count);
+}
 
 /* Once per fixed step, before the game sees gi: record it, or replace it with the recorded one. */
 void recording_step(GameInput *gi)
@@ -105,19 +167,49 @@ void recording_step(GameInput *gi)
         }
         if (g_recording.mode == LOOP_PLAYING) *gi = g_recording.inputs[g_recording.cursor++];
     }
+    keep_position();
     if (g_recording.file) { fwrite(gi, sizeof *gi, 1, g_recording.file); g_recording.file_steps++; }
 }
 
-void recording_layout_changed(void)
+/* The loop's start state is rewritten for the new layout as the block was (from NULL: the block was not
+   migrated by description, so the loop ends). */
+static int rec_migrate_start(const StateTypes *from, const StateTypes *to, const GameAPI *api)
 {
-    if (g_recording.mode != LOOP_OFF) {
+    if (!from || g_recording.mode == LOOP_OFF || g_recording.start_layout_hash != from->layout_hash ||
+        g_recording.start_size != from->state_size)
+        return 0;
+    uint64_t size = to->state_size;
+    uint8_t *out = (uint8_t *)malloc(size ? size : 1);
+    char what[2048];
+    if (!out || !migrate_bytes(from, to, api, g_recording.start_state, g_recording.start_used, out, size, what, sizeof what)) {
+        host_log(LOG_WARN, "F7 loop: its start could not be migrated (%s)", out ? what : "out of memory");
+        free(out);
+        return 0;
+    }
+    free(g_recording.start_state);
+    g_recording.start_state = out;
+    g_recording.start_used = size;
+    g_recording.start_layout_hash = to->layout_hash;
+    g_recording.start_size = to->state_size;
+    g_recording.start_migrated = 1;
+    keep_start();
+    keep_position();
+    host_log(LOG_INFO, "F7 loop: its start migrated to the new layout; it keeps looping");
+    host_event("loop", "\"state\":\"migrated\",\"steps\":%llu", (unsigned long long)g_recording.count);
+    return 1;
+}
+
+void recording_layout_changed(const StateTypes *from, const StateTypes *to, const GameAPI *api)
+{
+    if (g_recording.mode != LOOP_OFF && !rec_migrate_start(from, to, api)) {
         host_log(LOG_WARN, "F7 loop ended: the state layout changed, and a loop recorded on the old layout cannot "
-                 "play on the new one (F7 records a new loop)");
+                 "play on the new one without a migration (F7 records a new loop)");
         host_event("loop", "\"state\":\"off\",\"reason\":\"layout_changed\"");
         g_recording.mode = LOOP_OFF;
         g_recording.replaying_file = 0;
         g_recording.count = g_recording.cursor = 0;
         g_recording.start_used = 0;
+        keep_position();
     }
     if (g_recording.file) {
         char esc[HOST_PATH * 2];
@@ -139,7 +231,7 @@ int recording_file_open(const char *path)
     RecordingHeader h;
     memset(&h, 0, sizeof h);
     h.api = GAME_API_VERSION;
-    h.state_version = g_api.state_version;
+    h.layout_hash = g_api.layout_hash;
     h.state_size = g_api.state_size;
     h.snapshot_bytes = memory_used();
     h.start_step = g_loop.step;
@@ -147,6 +239,10 @@ int recording_file_open(const char *path)
     recording_header_write(head, &h);
     fwrite(head, 1, sizeof head, g_recording.file);
     fwrite(g_memory.game.base, 1, h.snapshot_bytes, g_recording.file);
+    /* the description of the snapshot's layout beside it: a replay under a later state.h migrates it */
+    char types_path[HOST_PATH + 8];
+    snprintf(types_path, sizeof types_path, "%s.types", path);
+    if (!types_save(&g_mem_types, types_path)) os_remove_file(types_path);
     char esc[HOST_PATH * 2];
     host_json_escape(path, esc, sizeof esc);
     host_event("record_start", "\"path\":\"%s\",\"bytes\":%llu", esc, (unsigned long long)h.snapshot_bytes);
@@ -160,27 +256,72 @@ int recording_file_load(const char *path)
     if (!data) { host_log(LOG_ERROR, "--replay %s: %s", path, os_error_text()); return 0; }
     RecordingHeader h;
     char err[512];
-    const RecordingExpect want = { GAME_API_VERSION, g_api.state_version, g_api.state_size, g_memory.game.size };
+    RecordingExpect want = { GAME_API_VERSION, g_api.layout_hash, g_api.state_size, g_memory.game.size };
+    /* recorded on another layout: with its description (<file>.types, written by --record) the snapshot is
+       migrated to the running one; without it the file is refused below */
+    StateTypes was;
+    memset(&was, 0, sizeof was);
+    char types_path[HOST_PATH + 8];
+    snprintf(types_path, sizeof types_path, "%s.types", path);
+    int migrate = 0;
+    OsFileStamp types_stamp;
+    if (recording_header_parse(data, got, &h, err, sizeof err) && h.api == GAME_API_VERSION &&
+        (h.layout_hash != g_api.layout_hash || h.state_size != g_api.state_size) && os_file_stamp(types_path, &types_stamp)) {
+        if (!types_load(types_path, h.layout_hash, h.state_size, &was)) {
+            host_log(LOG_ERROR, "--replay %s: recorded on another state layout, and its description cannot be used: %s",
+                     path, was.error);
+            free(data);
+            return 0;
+        }
+        want.layout_hash = h.layout_hash;
+        want.state_size = h.state_size;
+        migrate = 1;
+    }
     if (!recording_parse(data, got, &want, &h, err, sizeof err)) {
         host_log(LOG_ERROR, "--replay %s: %s", path, err);
         free(data);
+        types_clear(&was);
         return 0;
     }
     const uint8_t *snap = data + RECORDING_HEADER_BYTES;
+    g_recording.start_migrated = 0;
+    if (migrate) {
+        char what[2048];
+        uint8_t *out = (uint8_t *)malloc(g_api.state_size ? g_api.state_size : 1);
+        if (!out || !migrate_bytes(&was, &g_mem_types, &g_api, snap, h.snapshot_bytes, out, g_api.state_size, what, sizeof what)) {
+            host_log(LOG_ERROR, "--replay %s: recorded on another state layout, and its snapshot cannot be migrated: %s", path,
+                     out ? what : "out of memory");
+            free(out);
+            free(data);
+            types_clear(&was);
+            return 0;
+        }
+        host_log(LOG_INFO, "--replay %s: recorded on another state layout; its snapshot migrated: %s", path, what);
+        free(g_recording.start_state);
+        g_recording.start_state = out;
+        h.snapshot_bytes = g_api.state_size;
+        g_recording.start_migrated = 1;
+        snap = NULL;
+    }
+    types_clear(&was);
     g_recording.start_used = h.snapshot_bytes;
-    g_recording.start_state = (uint8_t *)realloc(g_recording.start_state, h.snapshot_bytes ? h.snapshot_bytes : 1);
-    memcpy(g_recording.start_state, snap, h.snapshot_bytes);
+    if (snap) {
+        g_recording.start_state = (uint8_t *)realloc(g_recording.start_state, h.snapshot_bytes ? h.snapshot_bytes : 1);
+        memcpy(g_recording.start_state, snap, h.snapshot_bytes);
+    }
+    const uint8_t *inputs = data + RECORDING_HEADER_BYTES + (got - RECORDING_HEADER_BYTES - h.steps * sizeof(GameInput));
     g_recording.count = 0;
     for (uint64_t i = 0; i < h.steps; i++) {
         GameInput gi;
-        memcpy(&gi, snap + h.snapshot_bytes + i * sizeof gi, sizeof gi);
+        memcpy(&gi, inputs + i * sizeof gi, sizeof gi);
         rec_push(&gi);
     }
     free(data);
     memcpy(g_memory.game.base, g_recording.start_state, h.snapshot_bytes);
     g_memory.game.used = h.snapshot_bytes;
-    g_recording.start_version = h.state_version;
-    g_recording.start_size = h.state_size;
+    g_recording.start_layout_hash = g_recording.start_migrated ? g_api.layout_hash : h.layout_hash;
+    g_recording.start_size = g_recording.start_migrated ? g_api.state_size : h.state_size;
+    if (g_recording.start_migrated) reload_run_load(1);
     g_recording.cursor = 0;
     g_recording.mode = LOOP_PLAYING;
     g_recording.replaying_file = 1;

@@ -6,10 +6,6 @@
 
 #include <string.h>
 
-GameRun g_reload;
-GameLib g_lib;
-GameAPI g_api;
-
 static GAME_LOAD(stub_load) { (void)mem; (void)pf; }
 static GAME_UPDATE(stub_update) { (void)mem; (void)in; (void)pf; }
 static GAME_RENDER(stub_render) { (void)mem; (void)alpha; (void)pf; }
@@ -50,21 +46,31 @@ void game_call_stats(char *buf, int cap)
     if (g_api.stats && g_reload.loaded && guarded(GUARD_STATS, [buf, cap, &mem] { g_api.stats(&mem, buf, cap); })) buf[0] = 0;
 }
 
-static int call_migrate(uint32_t old_sv, uint64_t old_ss, int *migrated)
+static int call_migrate(uint32_t old_hash, uint64_t old_ss, int *migrated)
 {
     *migrated = 0;
     GameMemory mem = memory_lend();
-    int crashed = guarded(GUARD_MIGRATE, [=, &mem] { *migrated = g_api.migrate(&mem, old_sv, old_ss, &g_pf); });
+    int crashed = guarded(GUARD_MIGRATE, [=, &mem] { *migrated = g_api.migrate(&mem, old_hash, old_ss, &g_pf); });
     if (!crashed) memory_take_back(&mem);
     return crashed;
 }
 
-/* Runs the load hook of a freshly swapped library; a crash there is handled like any other. */
+/* Runs the load hook of a freshly swapped library; a crash there is handled like any other. The hook is
+   told (GameMemory.migrated) when the state it finds was just rewritten for its layout. */
 static void run_load_hook(void)
 {
     GameMemory mem = memory_lend();
+    mem.migrated = (uint32_t)g_reload.load_migrated;
+    g_reload.load_migrated = 0;
     if (guarded(GUARD_LOAD, [&mem] { g_api.load(&mem, &g_pf); })) reload_on_crash(GUARD_LOAD);
     else memory_take_back(&mem);
+}
+
+void reload_run_load(int migrated)
+{
+    if (!g_reload.loaded) return;
+    g_reload.load_migrated = migrated;
+    run_load_hook();
 }
 
 /* ---------------------------------------------------------------- pointers into a library that unloads */
@@ -127,7 +133,8 @@ static void report_load_crash(int version, const char *where)
     host_log(LOG_ERROR, "reload: the new build (version %d) %s in %s%s%s; %s", version, hang ? "hung (watchdog)" : kind, in,
              where[0] ? ": " : "", where,
              g_reload.loaded ? "still running the last good code" : "nothing loaded: fix it and save");
-    snprintf(g_reload.crash_text, sizeof g_reload.crash_text, "version %d: %s in %s %s", version, kind, in, where);
+    snprintf(g_crash.text, sizeof g_crash.text, "version %d: %s in %s %s", version, kind, in, where);
+    g_crash.hung = hang;
     if (!g_reload.loaded) g_reload.halted = 1;
     host_event("crash", "\"version\":%d,\"signal\":\"%s\",\"in\":\"%s\",\"where\":\"%s\",\"rolled_back_to\":%d,"
                "\"halted\":%s,\"snapshot_step\":%llu,\"step\":%llu",
@@ -147,6 +154,7 @@ int reload_from(const char *src, const char *why)
     if (opened < 0) {
         g_reload.version_counter = version;
         report_load_crash(version, err);
+        restart_note_library();
         return 0;
     }
     if (!opened) {
@@ -157,13 +165,16 @@ int reload_from(const char *src, const char *why)
         return 0;
     }
     g_reload.version_counter = version;
-    int had_state = g_reload.mem_has_layout;
-    uint32_t old_sv = g_reload.mem_state_version;
-    uint64_t old_ss = g_reload.mem_state_size;
-    int layout_changed = had_state && (next.api.state_version != old_sv || next.api.state_size != old_ss);
-    g_reload.mem_has_layout = 1;
-    g_reload.mem_state_version = next.api.state_version;
-    g_reload.mem_state_size = next.api.state_size;
+    StateTypes next_types;
+    memset(&next_types, 0, sizeof next_types);
+    types_take(&next.api, &next_types);   /* now: the image this points into unloads with the library */
+    int had_state = g_block_layout.known;
+    uint32_t old_sv = g_block_layout.layout_hash;
+    uint64_t old_ss = g_block_layout.state_size;
+    int layout_changed = had_state && (next.api.layout_hash != old_sv || next.api.state_size != old_ss);
+    g_block_layout.known = 1;
+    g_block_layout.layout_hash = next.api.layout_hash;
+    g_block_layout.state_size = next.api.state_size;
 
     /* Keep a copy of the running library: it is where a crash in the new one rolls back to. */
     if (g_reload.loaded && !g_reload.halted) {
@@ -174,7 +185,16 @@ int reload_from(const char *src, const char *why)
             g_reload.prev_good_version = g_lib.version;
         }
     }
-    double snap_ms = snapshot_take(g_loop.step);
+    double snap_ms = memory_snapshot_take(g_loop.step);
+    /* the snapshot has the layout the block had (a first load's empty snapshot fits the new one) */
+    g_reload.snap_layout_hash = had_state ? old_sv : next.api.layout_hash;
+    g_reload.snap_state_size = had_state ? old_ss : next.api.state_size;
+    types_copy(&g_snap_types, had_state ? &g_mem_types : &next_types);
+
+    /* the game's own view of the state on both sides of a layout change, at the same step (the "migrated" event) */
+    static char stats_before[2048];
+    stats_before[0] = 0;
+    if (layout_changed) game_call_stats(stats_before, sizeof stats_before);
 
     GameLib old = g_lib;
     g_lib = next;
@@ -182,32 +202,51 @@ int reload_from(const char *src, const char *why)
     g_reload.loaded = 1;
     g_reload.halted = 0;
     g_reload.fresh = 1;
-    g_reload.crash_text[0] = 0;
+    memset(&g_crash, 0, sizeof g_crash);
+    restart_note_library();   /* before the old one unloads: a restart from here on goes on with the new code */
 
     const char *state_action = had_state ? "kept" : "new";
     if (layout_changed) {
-        recording_layout_changed();   /* a loop or --record file of the old layout ends here */
-        /* Never run new code on memory laid out for the old code. */
-        int migrated = 0;
-        if (g_api.migrate) {
-            if (call_migrate(old_sv, old_ss, &migrated)) { migrated = 0; snapshot_restore(); }
+        /* Never run new code on memory laid out for the old code: rewrite it with the two descriptions,
+           else the game's migrate hook, else a clean restart. The pre-migration snapshot stays the crash
+           snapshot, with its own layout: a crash in the new code goes back to it under the old library. */
+        char what[2048] = "", why[1024] = "";
+        double migrate_ms = 0;
+        const char *how = "";
+        int migrated = migrate_block(&g_mem_types, &next_types, &g_api, what, sizeof what, &migrate_ms);
+        if (migrated) how = "description";
+        else snprintf(why, sizeof why, "%s", what);
+        if (!migrated && g_api.migrate) {
+            if (call_migrate(old_sv, old_ss, &migrated)) { migrated = 0; memory_snapshot_restore(); }
+            if (migrated) { how = "hook"; snprintf(what, sizeof what, "the game's migrate hook rewrote it"); }
         }
+        /* the F7 loop's start follows when the descriptions carried the block; a --record file ends */
+        recording_layout_changed(!strcmp(how, "description") ? &g_mem_types : NULL, &next_types, &g_api);
+        char wesc[4096];
         if (migrated) {
             state_action = "migrated";
-            host_log(LOG_INFO, "reload: state layout changed (version %u -> %u, %llu -> %llu bytes): migrated",
-                     old_sv, g_api.state_version, (unsigned long long)old_ss, (unsigned long long)g_api.state_size);
+            g_reload.load_migrated = 1;
+            host_log(LOG_INFO, "reload: the state's layout changed and the state was migrated: %s", what);
+            notice_post(LOG_INFO, "State migrated: %s", what);
+            host_json_escape(what, g_reload.migrate_what, sizeof g_reload.migrate_what);
+            g_reload.migrate_ms = migrate_ms;
+            snprintf(g_reload.migrate_how, sizeof g_reload.migrate_how, "%s", how);
         } else {
             memory_reset();
             state_action = "restarted";
-            host_log(LOG_WARN, "reload: state layout changed (version %u -> %u, %llu -> %llu bytes) and the game has no "
-                     "migration for it: the game state restarted from scratch", old_sv, g_api.state_version,
-                     (unsigned long long)old_ss, (unsigned long long)g_api.state_size);
-            notice_post(LOG_WARN, "The game state restarted: its layout changed (game/state.h: version %u -> %u, %llu -> %llu "
-                        "bytes) and the game has no migrate hook for it", old_sv, g_api.state_version,
-                        (unsigned long long)old_ss, (unsigned long long)g_api.state_size);
+            host_log(LOG_WARN, "reload: the state's layout changed and the state could not be carried over (%s): the game state "
+                     "restarted from scratch", why);
+            notice_post(LOG_WARN, "Restarted: %s", why);
+            host_json_escape(why, wesc, sizeof wesc);
+            host_event("migrate_refused", "\"version\":%d,\"why\":\"%s\"", version, wesc);
+            memory_snapshot_take(g_loop.step);
+            g_reload.snap_layout_hash = g_api.layout_hash;
+            g_reload.snap_state_size = g_api.state_size;
+            types_copy(&g_snap_types, &next_types);
         }
-        snapshot_take(g_loop.step);
     }
+    types_copy(&g_mem_types, &next_types);
+    types_clear(&next_types);
 
     char uerr[2048] = "";
     int unmapped = 1;
@@ -222,17 +261,27 @@ int reload_from(const char *src, const char *why)
     host_json_escape(g_lib.path, path_json, sizeof path_json);
     host_event("reload", "\"version\":%d,\"why\":\"%s\",\"swap_ms\":%.3f,\"snapshot_ms\":%.3f,\"state\":\"%s\","
                "\"state_version\":%u,\"state_size\":%llu,\"old_unmapped\":%s,\"step\":%llu,\"path\":\"%s\"",
-               version, why, swap_ms, snap_ms, state_action, g_api.state_version,
+               version, why, swap_ms, snap_ms, state_action, g_api.layout_hash,
                (unsigned long long)g_api.state_size, unmapped ? "true" : "false", (unsigned long long)g_loop.step, path_json);
     if (!unmapped) {
         host_log(LOG_ERROR, "reload: %s", uerr);
         char esc[4096];
         host_json_escape(uerr, esc, sizeof esc);
         host_event("unload_failed", "\"reason\":\"%s\"", esc);
+        restart_note_unload_failed();
     }
     host_log(LOG_INFO, "reload: version %d loaded in %.2f ms (%s), state %s", version, swap_ms, why, state_action);
     tweak_library_loaded(version, 0);
+    int migrated_now = g_reload.load_migrated;
     run_load_hook();
+    if (migrated_now && g_lib.version == version) {   /* (not when its load crashed and rolled back) */
+        static char stats_after[2048];
+        game_call_stats(stats_after, sizeof stats_after);
+        host_event("migrated", "\"version\":%d,\"by\":\"%s\",\"what\":\"%s\",\"ms\":%.3f,\"from_size\":%llu,\"to_size\":%llu,"
+                   "\"step\":%llu,\"before\":{%s},\"after\":{%s}", version, g_reload.migrate_how, g_reload.migrate_what,
+                   g_reload.migrate_ms, (unsigned long long)old_ss, (unsigned long long)g_api.state_size,
+                   (unsigned long long)g_loop.step, stats_before, stats_after);
+    }
     return 1;
 }
 
@@ -248,10 +297,15 @@ void reload_on_crash(GuardWhat what)
     int crashed_version = g_lib.version;
     host_log(LOG_ERROR, "game version %d %s in %s%s%s", crashed_version, hang ? "hung (watchdog)" : kind,
              GUARD_NAMES[what], where[0] ? ": " : "", where);
-    snprintf(g_reload.crash_text, sizeof g_reload.crash_text, "version %d: %s in %s %s", crashed_version, kind, GUARD_NAMES[what], where);
+    snprintf(g_crash.text, sizeof g_crash.text, "version %d: %s in %s %s", crashed_version, kind, GUARD_NAMES[what], where);
+    g_crash.hung = hang;
 
-    /* Back to the state from just before this code first ran, and to the code that ran before it. */
-    snapshot_restore();
+    /* Back to the state from just before this code first ran, and to the code that ran before it; after a
+       migration that state has the old layout. */
+    memory_snapshot_restore();
+    g_block_layout.layout_hash = g_reload.snap_layout_hash;
+    g_block_layout.state_size = g_reload.snap_state_size;
+    types_copy(&g_mem_types, &g_snap_types);
     char err[1024];
     GameLib bad = g_lib;
     memset(&g_lib, 0, sizeof g_lib);
@@ -263,7 +317,7 @@ void reload_on_crash(GuardWhat what)
         g_reload.version_counter++;
         /* The restored memory has the layout of the crashed code; older code may only run on it if it matches. */
         if (library_open(g_reload.prev_good_path, g_reload.version_counter, &prev, err, sizeof err) > 0 &&
-            prev.api.state_version == g_reload.mem_state_version && prev.api.state_size == g_reload.mem_state_size) {
+            prev.api.layout_hash == g_block_layout.layout_hash && prev.api.state_size == g_block_layout.state_size) {
             g_lib = prev;
             g_api = prev.api;
             rolled_back = 1;
@@ -282,6 +336,7 @@ void reload_on_crash(GuardWhat what)
                "\"halted\":%s,\"snapshot_step\":%llu,\"step\":%llu",
                crashed_version, kind, GUARD_NAMES[what], wesc, rolled_back ? g_reload.prev_good_version : 0,
                g_reload.halted ? "true" : "false", (unsigned long long)g_memory.snapshot_step, (unsigned long long)g_loop.step);
+    restart_note_library();
     if (rolled_back) tweak_library_loaded(g_lib.version, g_reload.prev_good_version);  /* the old code's sources */
     if (rolled_back) {
         host_log(LOG_WARN, "rolled back to version %d and the state from step %llu; fix the code and save",
@@ -289,6 +344,97 @@ void reload_on_crash(GuardWhat what)
         run_load_hook();
     } else {
         host_log(LOG_WARN, "nothing to roll back to: the game is halted until a build loads");
+    }
+}
+
+/* ---------------------------------------------------------------- after a hot restart */
+/* A new process, the same session: the block is as it was (restore.cpp mapped it back). When the running
+   code was at fault, its snapshot goes back and the code before it loads (as reload_on_crash does);
+   otherwise the running library loads again over the state as it is. The old process's copies go. */
+/* The old process's versioned copies (one it was loading when it stopped, say): nothing maps them now. */
+typedef struct StaleCopies { char dir[HOST_PATH]; char prefix[64]; const char *keep; } StaleCopies;
+static void remove_stale_copy(void *ctx, const char *name, int is_dir)
+{
+    StaleCopies *sc = (StaleCopies *)ctx;
+    if (is_dir || strncmp(name, sc->prefix, strlen(sc->prefix)) != 0) return;
+    char path[HOST_PATH];
+    snprintf(path, sizeof path, "%s/%s", sc->dir, name);
+    if (strcmp(path, sc->keep) != 0) os_remove_file(path);
+}
+
+static void remove_stale_copies(const char *keep)
+{
+    StaleCopies sc;
+    snprintf(sc.dir, sizeof sc.dir, "%s/build/game/loaded", g_options.root);
+    snprintf(sc.prefix, sizeof sc.prefix, OS_LIB_PREFIX "game.%d.v", os_pid());
+    sc.keep = keep;
+    os_list_dir(sc.dir, remove_stale_copy, &sc);
+}
+
+void reload_resume(const RestartResume *r)
+{
+    g_reload.version_counter = r->version_counter;
+    g_block_layout.known = r->mem_has_layout;
+    g_block_layout.layout_hash = r->mem_state_version;
+    g_block_layout.state_size = r->mem_state_size;
+    if (r->rollback) memory_snapshot_restore();
+    const char *path = r->rollback ? r->prev_good_path : r->running_path;
+    GameLib next;
+    memset(&next, 0, sizeof next);
+    char err[2048] = "";
+    int ok = 0;
+    if (path[0]) {
+        int opened = library_open(path, ++g_reload.version_counter, &next, err, sizeof err);
+        if (opened > 0 && r->mem_has_layout &&
+            (next.api.layout_hash != r->mem_state_version || next.api.state_size != r->mem_state_size)) {
+            snprintf(err, sizeof err, "%s has another state layout than the kept state", path);
+            library_close(&next, err + strlen(err), sizeof err - strlen(err));
+        } else {
+            ok = opened > 0;
+        }
+    }
+    if (r->running_path[0]) os_remove_file(r->running_path);
+    remove_stale_copies(ok ? next.path : "");
+    if (r->rollback) {
+        if (r->prev_good_path[0]) os_remove_file(r->prev_good_path);
+        g_reload.prev_good_path[0] = 0;   /* a rolled-back library is not a target to roll back to again */
+        g_reload.prev_good_version = r->prev_good_version;
+    } else {
+        snprintf(g_reload.prev_good_path, sizeof g_reload.prev_good_path, "%s", r->prev_good_path);
+        g_reload.prev_good_version = r->prev_good_version;
+    }
+    if (ok) {
+        g_lib = next;
+        g_api = next.api;
+        g_reload.loaded = 1;
+        g_reload.halted = 0;
+        g_reload.fresh = 1;
+    } else {
+        use_stub();
+        g_reload.loaded = 0;
+        g_reload.halted = path[0] != 0 || r->rollback;
+        if (path[0]) host_log(LOG_ERROR, "hot restart: cannot load %s again: %s", path, err);
+    }
+    os_file_stamp(library_built_path(g_options.root), &g_build_status.built_stamp);   /* not loaded again as an outside build */
+    const char *in = r->what >= 0 && r->what <= GUARD_UNLOAD ? GUARD_NAMES[r->what] : "host";
+    char wesc[3000], resc[1100];
+    host_json_escape(r->where, wesc, sizeof wesc);
+    host_json_escape(r->reason, resc, sizeof resc);
+    if (r->rollback) {
+        snprintf(g_crash.text, sizeof g_crash.text, "version %d: %s in %s %s", r->running_version, r->signal, in, r->where);
+        g_crash.hung = !strcmp(r->signal, "hang");
+        host_log(LOG_ERROR, "game version %d %s in %s%s%s", r->running_version, r->signal, in, r->where[0] ? ": " : "", r->where);
+        host_event("crash", "\"version\":%d,\"signal\":\"%s\",\"in\":\"%s\",\"where\":\"%s\",\"rolled_back_to\":%d,"
+                   "\"halted\":%s,\"snapshot_step\":%llu,\"step\":%llu,\"restarted\":true",
+                   r->running_version, r->signal, in, wesc, ok ? r->prev_good_version : 0, g_reload.halted ? "true" : "false",
+                   (unsigned long long)g_memory.snapshot_step, (unsigned long long)g_loop.step);
+    }
+    host_event("hot_restart", "\"kept\":true,\"reason\":\"%s\",\"mode\":\"%s\",\"version\":%d,\"loaded\":%s,\"restarts\":%d,"
+               "\"since_fault_ms\":%.1f,\"step\":%llu", resc, r->rollback ? "rollback" : "keep", g_lib.version,
+               ok ? "true" : "false", r->restarts, r->since_fault_ms, (unsigned long long)g_loop.step);
+    if (ok) {
+        tweak_library_resumed(g_lib.version, r->rollback ? r->prev_good_version : r->running_version);
+        run_load_hook();
     }
 }
 
@@ -315,8 +461,8 @@ static const char *find_in(const char *p, size_t n, const char *needle)
    (MSVC's "file(line): error C1234" too). */
 static void keep_build_errors(const char *output)
 {
-    char *out = g_reload.build_errors;
-    size_t cap = sizeof g_reload.build_errors;
+    char *out = g_build_status.errors;
+    size_t cap = sizeof g_build_status.errors;
     out[0] = 0;
     size_t len = 0;
     int lines = 0;
@@ -348,7 +494,7 @@ void reload_start(void)
     const char *lib = library_built_path(g_options.root);
     OsFileStamp st;
     if (os_file_stamp(lib, &st)) {
-        g_reload.built_stamp = st;
+        g_build_status.built_stamp = st;
         reload_from(lib, "start");
     }
     if (!g_reload.loaded) {
@@ -367,20 +513,20 @@ int reload_handle_changes(const FileChanges *c)
         char esc[HOST_PATH * 2];
         host_json_escape(c->paths[i], esc, sizeof esc);
         host_event("file_changed", "\"path\":\"%s\"", esc);
-        if (watch_is_asset(c->paths[i])) { render_asset_changed(c->paths[i]); sound_asset_changed(c->paths[i]); }
+        if (watch_is_asset(c->paths[i])) { assets_file_changed(c->paths[i]); sound_asset_changed(c->paths[i]); }
         else if (!tweak_file_changed(c->paths[i])) rebuild = 1;   /* more than TWEAK literals changed */
         else live = 1;
     }
     /* after a failed build, any save rebuilds: the errors on screen must go when the code is fixed */
-    if (c->code && (rebuild || g_reload.build_errors[0])) {
-        g_reload.change_seen_t = host_time();
+    if (c->code && (rebuild || g_build_status.errors[0])) {
+        g_build_status.change_seen_t = host_time();
         build_start(g_options.root);
     }
     if (c->library && !build_running()) {
         OsFileStamp st;
         const char *lib = library_built_path(g_options.root);
-        if (os_file_stamp(lib, &st) && (st.ino != g_reload.built_stamp.ino || st.mtime_ns / 1000000000 != g_reload.built_stamp.mtime_ns / 1000000000)) {
-            g_reload.built_stamp = st;
+        if (os_file_stamp(lib, &st) && (st.ino != g_build_status.built_stamp.ino || st.mtime_ns / 1000000000 != g_build_status.built_stamp.mtime_ns / 1000000000)) {
+            g_build_status.built_stamp = st;
             reload_from(lib, "outside build");
         }
     }
@@ -389,16 +535,16 @@ int reload_handle_changes(const FileChanges *c)
 
 void reload_handle_build(const BuildResult *b)
 {
-    host_event("build_frames", "\"max_frame_interval_ms\":%.2f,\"ok\":%s", g_reload.build_frame_max_ms, b->ok ? "true" : "false");
-    g_reload.build_frame_max_ms = 0;
-    g_reload.last_build_ms = b->ms;
-    g_reload.last_build_ok = b->ok;
+    host_event("build_frames", "\"max_frame_interval_ms\":%.2f,\"ok\":%s", g_build_status.frame_max_ms, b->ok ? "true" : "false");
+    g_build_status.frame_max_ms = 0;
+    g_build_status.last_ms = b->ms;
+    g_build_status.last_ok = b->ok;
     if (!b->ok) {
         keep_build_errors(b->output);
-        host_log(LOG_ERROR, "build failed in %.0f ms; still running version %d\n%s", b->ms, g_lib.version, g_reload.build_errors);
+        host_log(LOG_ERROR, "build failed in %.0f ms; still running version %d\n%s", b->ms, g_lib.version, g_build_status.errors);
         return;
     }
-    g_reload.build_errors[0] = 0;
-    os_file_stamp(library_built_path(g_options.root), &g_reload.built_stamp);
+    g_build_status.errors[0] = 0;
+    os_file_stamp(library_built_path(g_options.root), &g_build_status.built_stamp);
     reload_from(library_built_path(g_options.root), "build");
 }

@@ -42,6 +42,20 @@
          for (uint32_t i = thh_count(&pool); i-- > 0;)
              if (is_dead(thh_index(thh_at(&pool, i)))) thh_free(&pool, thh_at(&pool, i));
 
+   FIXED-CAPACITY POOL (plain values)
+     THH_FIXED_POOL(capacity) is the body of a struct that holds a pool and its four arrays by value:
+     no pointers, so it can be copied, snapshotted, and migrated by th_reflect.h (each array grows or
+     shrinks on its own when the capacity changes). Name it once, pass &pool.head:
+
+         typedef struct EntityPool THH_FIXED_POOL(2048) EntityPool;
+         thh_fixed_init(&pool.head, 2048);
+         thh_handle h = thh_fixed_alloc(&pool.head);
+
+     thh_fixed_alloc/free/valid/count/at/clear mirror the functions above. After the struct was
+     rewritten for a new capacity (grown: new slots zeroed; shrunk: cut), thh_fixed_rebuild(&head,
+     capacity) makes it whole again: the live slots that still fit keep their index, generation and
+     dense order, every other slot is free, and the free list is built anew.
+
    REUSE ORDER AND WRAP-AROUND
      Freed slots are reused first-in first-out, so a slot's generation only
      advances once every other free slot has been used. With G generation
@@ -221,6 +235,125 @@ static inline thh_handle thh_at(const thh_pool *p, uint32_t dense_i)
 static inline uint32_t thh_dense_index(const thh_pool *p, thh_handle h)
 {
     return thh_valid(p, h) ? p->sparse_to_dense[thh_index(h)] : THH_NONE;
+}
+
+/* ---------------------------------------------------------------- fixed-capacity pool */
+
+typedef struct thh_fixed {
+    uint32_t capacity, count, free_head, free_tail;
+} thh_fixed;
+
+/* The four arrays follow the head in this order, each `capacity` long. */
+#define THH_FIXED_POOL(capacity) { thh_fixed head; uint32_t generations[capacity]; uint32_t next_free[capacity]; \
+                                   uint32_t dense_to_sparse[capacity]; uint32_t sparse_to_dense[capacity]; }
+
+static inline thh_pool thh__fixed_view(const thh_fixed *f)
+{
+    thh_pool p;
+    uint32_t *w = (uint32_t *)(f + 1);
+    p.capacity = f->capacity;
+    p.count = f->count;
+    p.free_head = f->free_head;
+    p.free_tail = f->free_tail;
+    p.generations = w;
+    p.next_free = w + f->capacity;
+    p.dense_to_sparse = w + 2u * (size_t)f->capacity;
+    p.sparse_to_dense = w + 3u * (size_t)f->capacity;
+    return p;
+}
+
+static inline void thh__fixed_keep(thh_fixed *f, const thh_pool *p)
+{
+    f->count = p->count;
+    f->free_head = p->free_head;
+    f->free_tail = p->free_tail;
+}
+
+static inline void thh_fixed_init(thh_fixed *f, uint32_t capacity)
+{
+    thh_pool p;
+    f->capacity = thh__clamp_capacity(capacity);
+    thh_pool_init(&p, f + 1, f->capacity);
+    thh__fixed_keep(f, &p);
+}
+
+static inline thh_handle thh_fixed_alloc(thh_fixed *f)
+{
+    thh_pool p = thh__fixed_view(f);
+    thh_handle h = thh_alloc(&p);
+    thh__fixed_keep(f, &p);
+    return h;
+}
+
+static inline int thh_fixed_free(thh_fixed *f, thh_handle h)
+{
+    thh_pool p = thh__fixed_view(f);
+    int r = thh_free(&p, h);
+    thh__fixed_keep(f, &p);
+    return r;
+}
+
+static inline void thh_fixed_clear(thh_fixed *f)
+{
+    thh_pool p = thh__fixed_view(f);
+    thh_clear(&p);
+    thh__fixed_keep(f, &p);
+}
+
+static inline int thh_fixed_valid(const thh_fixed *f, thh_handle h)
+{
+    thh_pool p = thh__fixed_view(f);
+    return thh_valid(&p, h);
+}
+
+static inline uint32_t thh_fixed_count(const thh_fixed *f) { return f->count; }
+
+static inline thh_handle thh_fixed_at(const thh_fixed *f, uint32_t dense_i)
+{
+    thh_pool p = thh__fixed_view(f);
+    return thh_at(&p, dense_i);
+}
+
+/* After the pool's struct was rewritten for `capacity` (any values in it; nothing is trusted that the
+   arrays do not confirm): a slot below capacity is live if its dense entry points back at it, or - its
+   dense entry cut off with a shrunk array - if its dense position is below the old count. Live slots keep
+   their index and generation, so their handles stay valid; the dense order is kept (the cut-off ones
+   follow in slot order); every other slot is free, in slot order. */
+static inline void thh_fixed_rebuild(thh_fixed *f, uint32_t capacity)
+{
+    uint32_t i, k, n = 0, old_count = f->count;
+    thh_pool p;
+    f->capacity = thh__clamp_capacity(capacity);
+    p = thh__fixed_view(f);
+    for (i = 0; i < p.capacity; i++) {
+        if (p.generations[i] == 0 || p.generations[i] > THH_MAX_GENERATION) p.generations[i] = 1u;
+        p.next_free[i] = 0;   /* scratch until the free list is built: 1 = taken */
+    }
+    for (k = 0; k < old_count && k < p.capacity; k++) {
+        uint32_t slot = p.dense_to_sparse[k];
+        if (slot >= p.capacity || p.sparse_to_dense[slot] != k || p.next_free[slot]) continue;
+        p.next_free[slot] = 1;
+        p.dense_to_sparse[n++] = slot;
+    }
+    for (i = 0; i < p.capacity; i++) {
+        uint32_t d = p.sparse_to_dense[i];
+        if (p.next_free[i] || d < p.capacity || d >= old_count) continue;
+        p.next_free[i] = 1;
+        p.dense_to_sparse[n++] = i;
+    }
+    for (i = 0; i < p.capacity; i++) p.sparse_to_dense[i] = THH_NONE;
+    for (k = 0; k < n; k++) p.sparse_to_dense[p.dense_to_sparse[k]] = k;
+    for (k = n; k < p.capacity; k++) p.dense_to_sparse[k] = THH_NONE;
+    p.count = n;
+    p.free_head = p.free_tail = THH_NONE;
+    for (i = 0; i < p.capacity; i++) {
+        if (p.sparse_to_dense[i] != THH_NONE) continue;
+        p.next_free[i] = THH_NONE;
+        if (p.free_tail == THH_NONE) p.free_head = i;
+        else p.next_free[p.free_tail] = i;
+        p.free_tail = i;
+    }
+    thh__fixed_keep(f, &p);
 }
 
 #endif /* TH_HANDLE_H */

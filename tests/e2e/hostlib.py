@@ -107,7 +107,7 @@ def project_copy(with_library=True):
     if with_library and os.path.exists(lib):
         shutil.copy2(lib, os.path.join(tmp, "build", "game", "libgame.so"))
     # build.sh's caches (tinyheader object, layout stamp) are keyed by content, so they hold in the copy too
-    for name in ("tinyheaders.o", "tinyheaders.key", "layout.stamp", "layout.key"):
+    for name in ("tinyheaders.o", "tinyheaders.key", "layout.stamp", "layout.key", "state_types.inc"):
         cached = os.path.join(ROOT, "build", "game", name)
         if with_library and os.path.exists(cached):
             shutil.copy2(cached, os.path.join(tmp, "build", "game", name))

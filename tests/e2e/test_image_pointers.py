@@ -3,8 +3,8 @@ its image and reports each one with its offset - a warning instead of a crash th
 
 The edit adds pointers to GameState and stores in them what GUIDE.md §2 forbids: a string literal, a
 pointer deep into a static buffer of the library (its .bss pages past the first are an anonymous mapping
-that no file name marks) and the same kind of pointer copied to an odd offset (a packed field). The reload that brings it in restarts the state (new layout), so nothing points into the old
-library yet. The next code edit unloads the library that literal lives in: the host must report the
+that no file name marks) and the same kind of pointer copied to an odd offset (a packed field). The reload that brings it in migrates the state (new layout, the new fields null), so nothing
+points into the old library yet. The next code edit unloads the library that literal lives in: the host must report the
 pointer (its offset in the block, that it points into read-only data, the text) in the log, as a JSON
 event, and on the overlay, and the game keeps running.
 ASAN_SCENARIO, ASAN_GAME_SCENARIO: also run with the sanitizer build of the host and a sanitized game.
@@ -48,8 +48,8 @@ def literal_stored_in_state():
          "    gs->deep = &g_big_bss[40000];\n"
          "    { char *p = &g_big_bss[50000]; memcpy(gs->packed + 3, &p, sizeof p); }\n")
     r = host.wait_ev("reload", timeout=60, since=m)
-    check(r["state"] == "restarted", f"a new field should restart the state: {r}")
-    check(not host.of("image_pointers", m), "the restarted state cannot point into the old library")
+    check(r["state"] == "migrated", f"a new field should migrate the state: {r}")
+    check(not host.of("image_pointers", m), "the migrated state (its new field null) cannot point into the old library")
     found["version"] = r["version"]
     host.wait_ev("new_code_running", version=r["version"], timeout=30, since=m)
 

@@ -278,6 +278,62 @@ static void test_snapshot_copy(void)
     TH_CHECK(thh_equal(thh_alloc(&s.pool), c));
 }
 
+// The fixed-capacity pool: plain values, and whole again after its arrays were grown or cut the way a
+// migration rewrites them (each array on its own: new slots zeroed, cut slots gone).
+typedef struct Pool8 THH_FIXED_POOL(8) Pool8;
+typedef struct Pool12 THH_FIXED_POOL(12) Pool12;
+typedef struct Pool4 THH_FIXED_POOL(4) Pool4;
+
+template <class A, class B> static void resize_like_a_migration(const A *from, B *to)
+{
+    memset(to, 0, sizeof *to);
+    to->head = from->head;
+    uint32_t a = sizeof from->generations / 4, b = sizeof to->generations / 4, n = a < b ? a : b;
+    memcpy(to->generations, from->generations, n * 4);
+    memcpy(to->next_free, from->next_free, n * 4);
+    memcpy(to->dense_to_sparse, from->dense_to_sparse, n * 4);
+    memcpy(to->sparse_to_dense, from->sparse_to_dense, n * 4);
+}
+
+static void test_fixed_pool_rebuilt_after_resize(void)
+{
+    Pool8 p;
+    thh_fixed_init(&p.head, 8);
+    thh_handle h[8];
+    for (int i = 0; i < 8; i++) h[i] = thh_fixed_alloc(&p.head);
+    TH_CHECK(thh_is_null(thh_fixed_alloc(&p.head)));
+    thh_fixed_free(&p.head, h[2]);
+    thh_fixed_free(&p.head, h[6]);
+    h[2] = thh_fixed_alloc(&p.head);   // generation 2 in slot 2
+    TH_CHECK(thh_generation(h[2]) == 2);
+
+    Pool12 big;
+    resize_like_a_migration(&p, &big);
+    thh_fixed_rebuild(&big.head, 12);
+    thh_pool view = thh__fixed_view(&big.head);
+    TH_CHECK(pool_consistent(&view));
+    TH_CHECK_EQ_INT(thh_fixed_count(&big.head), 7);
+    for (int i = 0; i < 8; i++) TH_CHECK(thh_fixed_valid(&big.head, h[i]) == (i != 6));
+    for (uint32_t i = 0; i < 7; i++) TH_CHECK(thh_fixed_at(&big.head, i).value == thh_fixed_at(&p.head, i).value);
+    int got = 0;   // the new slots and the freed one are free
+    while (!thh_is_null(thh_fixed_alloc(&big.head))) got++;
+    TH_CHECK_EQ_INT(got, 5);
+
+    Pool4 small;
+    resize_like_a_migration(&p, &small);
+    thh_fixed_rebuild(&small.head, 4);
+    view = thh__fixed_view(&small.head);
+    TH_CHECK(pool_consistent(&view));
+    TH_CHECK_EQ_INT(thh_fixed_count(&small.head), 4);
+    for (int i = 0; i < 8; i++) TH_CHECK(thh_fixed_valid(&small.head, h[i]) == (i < 4));
+
+    // garbage in the arrays (a state that was never a pool): still a consistent pool
+    memset(&p, 0x5A, sizeof p);
+    thh_fixed_rebuild(&p.head, 8);
+    view = thh__fixed_view(&p.head);
+    TH_CHECK(pool_consistent(&view));
+}
+
 int main(void)
 {
     TH_RUN(test_handle_encoding);
@@ -289,5 +345,6 @@ int main(void)
     TH_RUN(test_empty_and_clamped);
     TH_RUN(test_random_against_model);
     TH_RUN(test_snapshot_copy);
+    TH_RUN(test_fixed_pool_rebuilt_after_resize);
     return th_test_finish();
 }

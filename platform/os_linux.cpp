@@ -1,5 +1,6 @@
-/* os_posix.cpp - os.h for Linux: clocks, files, inotify, posix_spawn, dlopen, mmap, pthreads, signals.
-   The only platform file that includes system headers beyond the C/C++ standard library. */
+/* os_linux.cpp - os.h for Linux: clocks, files, inotify, posix_spawn, dlopen, mmap, pthreads, signals.
+   Linux only (inotify and /proc are not POSIX). With os_common.cpp, the only platform file that
+   includes system headers beyond the C/C++ standard library. */
 #include "os.h"
 
 #include <dirent.h>
@@ -17,9 +18,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <poll.h>
+#include <link.h>
 #include <sys/inotify.h>
+#include <ucontext.h>
 #include <sys/resource.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -544,8 +548,71 @@ static struct {
     std::atomic<uint64_t>  jumps;
     volatile sig_atomic_t  in_service;    /* depth of host services the guarded call is inside */
     std::atomic<uint64_t>  deferred_seq;  /* an interrupt that arrived inside a service */
+    uintptr_t              guard_sp;      /* the stack of os_guarded_call: the top of a frame scan */
+    os_unsafe_fault_fn    *on_unsafe;
+    OsRange                system_code[8];/* libc's and ld.so's executable segments */
+    int                    system_count;
+    std::atomic<uintptr_t> game_lo, game_hi;
     uint8_t                altstack[1 << 16];
 } g_faults;
+
+/* Threads other than the main one get their own signal stack, so that a stack overflow there reaches the
+   handler (which ends or restarts the process) instead of killing it silently. The host's executable
+   exports pthread_create (build.sh: --export-dynamic-symbol), so the threads SDL and the game start come
+   through here too. Not under AddressSanitizer, which intercepts pthread_create itself. */
+static __thread int t_game_thread;   /* started by code inside os_fault_game_code's range */
+
+#if !defined(__SANITIZE_ADDRESS__) && !defined(HOST_RELEASE)
+#define OS_ALTSTACK_BYTES (1 << 16)
+typedef struct ThreadStart { void *(*fn)(void *); void *arg; int game; } ThreadStart;
+static pthread_key_t  g_altstack_key;
+static pthread_once_t g_altstack_once = PTHREAD_ONCE_INIT;
+
+static void altstack_release(void *p)
+{
+    stack_t ss;
+    memset(&ss, 0, sizeof ss);
+    ss.ss_flags = SS_DISABLE;
+    sigaltstack(&ss, NULL);
+    munmap(p, OS_ALTSTACK_BYTES);
+}
+static void altstack_key_init(void) { pthread_key_create(&g_altstack_key, altstack_release); }
+
+static void *thread_start(void *p)
+{
+    ThreadStart ts = *(ThreadStart *)p;
+    free(p);
+    t_game_thread = ts.game;
+    void *stack = mmap(NULL, OS_ALTSTACK_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (stack != MAP_FAILED) {
+        stack_t ss;
+        ss.ss_sp = stack;
+        ss.ss_size = OS_ALTSTACK_BYTES;
+        ss.ss_flags = 0;
+        if (sigaltstack(&ss, NULL) == 0) pthread_setspecific(g_altstack_key, stack);
+        else munmap(stack, OS_ALTSTACK_BYTES);
+    }
+    return ts.fn(ts.arg);
+}
+
+extern "C" int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
+{
+    typedef int real_fn(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+    static real_fn *real;
+    if (!real) real = (real_fn *)dlsym(RTLD_NEXT, "pthread_create");
+    if (!real) return EAGAIN;
+    pthread_once(&g_altstack_once, altstack_key_init);
+    ThreadStart *ts = (ThreadStart *)malloc(sizeof *ts);
+    if (!ts) return real(th, attr, fn, arg);
+    uintptr_t caller = (uintptr_t)__builtin_return_address(0);
+    ts->fn = fn;
+    ts->arg = arg;
+    ts->game = caller >= g_faults.game_lo.load() && caller < g_faults.game_hi.load();
+    int rc = real(th, attr, thread_start, ts);
+    if (rc != 0) free(ts);
+    return rc;
+}
+#endif
 
 const char *os_fault_name(int kind)
 {
@@ -565,6 +632,7 @@ static int fault_kind(int sig)
 }
 
 static void write_str(const char *s) { ssize_t r = write(2, s, strlen(s)); (void)r; }
+void os_write_stderr(const char *s) { write_str(s); }
 
 static void write_num(unsigned long long v)
 {
@@ -598,18 +666,77 @@ static void fault_fatal(int sig, const siginfo_t *si)
     _exit(70);
 }
 
+static int in_system_code(uintptr_t pc)
+{
+    for (int i = 0; i < g_faults.system_count; i++)
+        if (pc >= g_faults.system_code[i].lo && pc < g_faults.system_code[i].hi) return 1;
+    return 0;
+}
+
+static uintptr_t context_pc(void *uc, uintptr_t *sp)
+{
+    ucontext_t *u = (ucontext_t *)uc;
+    *sp = 0;
+    if (!u) return 0;
+#if defined(__x86_64__)
+    *sp = (uintptr_t)u->uc_mcontext.gregs[REG_RSP];
+    return (uintptr_t)u->uc_mcontext.gregs[REG_RIP];
+#elif defined(__aarch64__)
+    *sp = (uintptr_t)u->uc_mcontext.sp;
+    return (uintptr_t)u->uc_mcontext.pc;
+#else
+    return 0;
+#endif
+}
+
+/* Hands an unsafe fault to the host (which restarts the process and does not return) - see os.h. The
+   frame scan reads the stack's raw words, redzones included: not instrumented under AddressSanitizer. */
+#if defined(__SANITIZE_ADDRESS__)
+__attribute__((no_sanitize_address))
+#endif
+static void report_unsafe(int kind, int where, int is_main, uint64_t running, const siginfo_t *si, void *uc)
+{
+    if (!g_faults.on_unsafe) return;
+    OsUnsafeFault f;
+    memset(&f, 0, sizeof f);
+    f.kind = kind;
+    f.where = where;
+    f.game_thread = !is_main && t_game_thread;
+    f.guarded = is_main && running != 0;
+    uintptr_t sp;
+    f.pc = context_pc(uc, &sp);
+    f.addr = si && kind != OS_FAULT_HANG ? (uintptr_t)si->si_addr : 0;
+    f.mono = os_mono_seconds();
+    uintptr_t lo = g_faults.game_lo.load(), hi = g_faults.game_hi.load();
+    if (f.pc >= lo && f.pc < hi) f.frames[f.frame_count++] = f.pc;
+    /* the live part of the main thread's stack, from the interrupted frame up to the guarded call */
+    int overflow = f.addr && f.addr + 65536 > sp && f.addr < sp + 65536;
+    if (f.guarded && sp && !overflow && g_faults.guard_sp > sp && g_faults.guard_sp - sp < (8u << 20))
+        for (uintptr_t a = sp & ~(uintptr_t)7; a + 8 <= g_faults.guard_sp && f.frame_count < 16; a += 8) {
+            uintptr_t v = *(const uintptr_t *)a;
+            if (v >= lo && v < hi && v != f.pc) f.frames[f.frame_count++] = v;
+        }
+    g_faults.on_unsafe(&f);
+}
+
 static void fault_handler(int sig, siginfo_t *si, void *uc)
 {
-    (void)uc;
     int is_main = pthread_equal(pthread_self(), g_faults.main_thread);
     uint64_t running = g_faults.running_seq.load();
     int kind;
+    uintptr_t sp;
+    uintptr_t pc = context_pc(uc, &sp);
     if (sig == SIGUSR2) {
         uint64_t meant = si && si->si_code == SI_QUEUE ? (uint64_t)(uintptr_t)si->si_value.sival_ptr : 0;
         if (!is_main || !meant || meant != running) return;   /* late or stray: that call already returned */
         if (g_faults.in_service) { g_faults.deferred_seq.store(meant); return; }  /* jump when the service returns */
         kind = OS_FAULT_HANG;
+        if (in_system_code(pc)) report_unsafe(kind, OS_UNSAFE_SYSTEM_CODE, is_main, running, si, uc);
     } else {
+        if (!is_main) report_unsafe(fault_kind(sig), OS_UNSAFE_THREAD, is_main, running, si, uc);
+        else if (!running) report_unsafe(fault_kind(sig), OS_UNSAFE_HOST, is_main, running, si, uc);
+        else if (in_system_code(pc)) report_unsafe(fault_kind(sig), OS_UNSAFE_SYSTEM_CODE, is_main, running, si, uc);
+        else if (g_faults.in_service) report_unsafe(fault_kind(sig), OS_UNSAFE_SERVICE, is_main, running, si, uc);
         if (!is_main || !running) {
             if (is_main && sig == SIGABRT) { signal(sig, SIG_DFL); raise(sig); return; }
             fault_fatal(sig, si);
@@ -627,8 +754,48 @@ static void fault_handler(int sig, siginfo_t *si, void *uc)
     siglongjmp(g_faults.jmp, 1);
 }
 
+/* libc's and ld.so's executable segments, recorded once at start (the handler only compares numbers) */
+static int record_system_code(struct dl_phdr_info *info, size_t size, void *ctx)
+{
+    (void)size; (void)ctx;
+    const char *name = info->dlpi_name ? info->dlpi_name : "";
+    const char *slash = strrchr(name, '/');
+    const char *base = slash ? slash + 1 : name;
+    if (strncmp(base, "libc.so", 7) != 0 && strncmp(base, "ld-linux", 8) != 0 && strncmp(base, "ld64.so", 7) != 0 &&
+        strncmp(base, "libpthread.so", 13) != 0)
+        return 0;
+    for (int i = 0; i < info->dlpi_phnum && g_faults.system_count < 8; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X)) continue;
+        OsRange *r = &g_faults.system_code[g_faults.system_count++];
+        r->lo = info->dlpi_addr + ph->p_vaddr;
+        r->hi = r->lo + ph->p_memsz;
+        r->file_offset = ph->p_offset;
+        r->prot = OS_PROT_READ | OS_PROT_EXEC;
+    }
+    return 0;
+}
+
+void os_fault_on_unsafe(os_unsafe_fault_fn *fn) { g_faults.on_unsafe = fn; }
+
+void os_fault_game_code(uintptr_t lo, uintptr_t hi)
+{
+    g_faults.game_lo.store(0);
+    g_faults.game_hi.store(hi);
+    g_faults.game_lo.store(lo);
+}
+
+int os_system_code_ranges(OsRange *out, int max)
+{
+    int n = g_faults.system_count < max ? g_faults.system_count : max;
+    memcpy(out, g_faults.system_code, sizeof(OsRange) * (size_t)n);
+    return n;
+}
+
 void os_fault_init(void)
 {
+    g_faults.system_count = 0;
+    dl_iterate_phdr(record_system_code, NULL);
     void *warm[2];
     backtrace(warm, 2);  /* loads the unwinder now, not inside a signal handler */
     stack_t ss;
@@ -657,6 +824,8 @@ int os_guarded_call(void (*fn)(void *), void *arg, uint64_t seq, OsFault *fault)
         g_faults.in_service = 0;
         return 1;
     }
+    volatile char top;
+    g_faults.guard_sp = (uintptr_t)&top;
     g_faults.running_seq.store(seq);
     fn(arg);
     g_faults.running_seq.store(0);
@@ -692,4 +861,135 @@ void os_guard_service_leave(void)
     }
     g_faults.jumps.fetch_add(1);
     siglongjmp(g_faults.jmp, 1);
+}
+
+/* ================================================================ a session that outlives the process */
+static struct {
+    char  exe[64];
+    char *argv[256];
+    char *envp[1024];
+    char  env_entry[128];
+    int   fd;
+} g_session_exec = { "", {}, {}, "", -1 };
+
+void *os_session_create(uint64_t bytes, uintptr_t preferred, int64_t *handle)
+{
+    *handle = -1;
+    int fd = (int)syscall(SYS_memfd_create, "engine-session", 1u /* MFD_CLOEXEC */);
+    if (fd < 0) { set_errno_error(); return NULL; }
+    if (ftruncate(fd, (off_t)bytes) != 0) { set_errno_error(); close(fd); return NULL; }
+    void *p = MAP_FAILED;
+#ifdef MAP_FIXED_NOREPLACE
+    if (preferred) p = mmap((void *)preferred, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE | MAP_FIXED_NOREPLACE, fd, 0);
+#endif
+    if (p == MAP_FAILED) p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, fd, 0);
+    if (p == MAP_FAILED) { set_errno_error(); close(fd); return NULL; }
+    *handle = fd;
+    return p;
+}
+
+int64_t os_session_inherited(const char *env_name)
+{
+    const char *v = getenv(env_name);
+    if (!v) return -1;
+    char *end;
+    long fd = strtol(v, &end, 10);
+    unsetenv(env_name);
+    if (end == v || *end || fd < 3 || fd > 65535 || fcntl((int)fd, F_GETFD) < 0) return -1;
+    fcntl((int)fd, F_SETFD, FD_CLOEXEC);   /* build children must not hold the session */
+    return fd;
+}
+
+int os_session_read(int64_t handle, void *out, size_t n)
+{
+    ssize_t r = pread((int)handle, out, n, 0);
+    if (r != (ssize_t)n) { if (r < 0) set_errno_error(); else os_set_error("the session is shorter than its header"); return 0; }
+    return 1;
+}
+
+void *os_session_attach(int64_t handle, uint64_t bytes, uintptr_t required)
+{
+    struct stat st;
+    if (fstat((int)handle, &st) != 0) { set_errno_error(); return NULL; }
+    if ((uint64_t)st.st_size < bytes) { os_set_error("the session memory is smaller than it says"); return NULL; }
+#ifdef MAP_FIXED_NOREPLACE
+    void *p = mmap((void *)required, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE | MAP_FIXED_NOREPLACE, (int)handle, 0);
+    if (p == MAP_FAILED) {
+        char why[160];
+        snprintf(why, sizeof why, "address 0x%llx is not free (%s)", (unsigned long long)required, strerror(errno));
+        os_set_error(why);
+        return NULL;
+    }
+    if ((uintptr_t)p != required) {   /* a kernel older than 4.17 takes the flag as a hint */
+        munmap(p, bytes);
+        os_set_error("the kernel placed the session elsewhere (MAP_FIXED_NOREPLACE unsupported)");
+        return NULL;
+    }
+    return p;
+#else
+    (void)required;
+    os_set_error("no MAP_FIXED_NOREPLACE on this system");
+    return NULL;
+#endif
+}
+
+void os_session_close(int64_t handle, void *base, uint64_t bytes)
+{
+    if (base) munmap(base, bytes);
+    if (handle >= 0) close((int)handle);
+}
+
+int os_session_exec_prepare(int64_t handle, const char *env_name, int argc, char **argv)
+{
+    snprintf(g_session_exec.exe, sizeof g_session_exec.exe, "/proc/self/exe");
+    int n = 0;
+    for (int i = 0; i < argc && n < 255; i++) g_session_exec.argv[n++] = strdup(argv[i]);
+    g_session_exec.argv[n] = NULL;
+    snprintf(g_session_exec.env_entry, sizeof g_session_exec.env_entry, "%s=%d", env_name, (int)handle);
+    size_t nlen = strlen(env_name);
+    int e = 0;
+    for (char **v = environ; v && *v && e < 1022; v++)
+        if (!(strncmp(*v, env_name, nlen) == 0 && (*v)[nlen] == '=')) g_session_exec.envp[e++] = strdup(*v);
+    g_session_exec.envp[e++] = g_session_exec.env_entry;
+    g_session_exec.envp[e] = NULL;
+    g_session_exec.fd = (int)handle;
+    return 1;
+}
+
+void os_session_exec(void)
+{
+    if (g_session_exec.fd < 0) return;
+    /* the session survives the exec; a watchdog interrupt still pending must not end the new process */
+    fcntl(g_session_exec.fd, F_SETFD, 0);
+    struct sigaction ign;
+    memset(&ign, 0, sizeof ign);
+    ign.sa_handler = SIG_IGN;
+    sigaction(SIGUSR2, &ign, NULL);
+    execve(g_session_exec.exe, g_session_exec.argv, g_session_exec.envp);
+    fcntl(g_session_exec.fd, F_SETFD, FD_CLOEXEC);
+}
+
+void os_close_inherited(int64_t keep)
+{
+    DIR *d = opendir("/proc/self/fd");
+    if (!d) return;
+    int fds[1024];
+    int n = 0, own = dirfd(d);
+    struct dirent *e;
+    while ((e = readdir(d)) && n < 1024) {
+        char *end;
+        long fd = strtol(e->d_name, &end, 10);
+        if (end == e->d_name || *end || fd <= 2 || fd == keep || fd == own) continue;
+        fds[n++] = (int)fd;
+    }
+    closedir(d);
+    for (int i = 0; i < n; i++) close(fds[i]);
+}
+
+/* The new process starts with the signal mask of the thread that called execve (abort() blocks signals). */
+void os_signals_reset(void)
+{
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
 }

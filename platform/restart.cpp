@@ -1,0 +1,484 @@
+/* restart.cpp - the session outlives the process. The game's block, the rollback snapshot and what the
+   host needs to go on (the reload bookkeeping, the step, bus volumes, the restart count) live in one
+   shared memory object (a memfd), kept current as plain data at all times. When continuing is unsafe -
+   a fault or watchdog stop inside the C library or the loader, a fault on another thread or in the host's
+   own code, a static destructor that crashed, unloaded libraries piling up, a frame loop that stopped -
+   the host re-executes itself with the memfd handed over: nothing is saved at fault time (the heap may be
+   locked or corrupt). The new process maps the block at the same address, reloads the last good library
+   (or the running one), restores the snapshot when the code was at fault, and goes on. */
+#include "host.h"
+
+#include <atomic>
+#include <string.h>
+
+#if !defined(_WIN32) && !defined(HOST_RELEASE)
+
+#define SESSION_MAGIC        0x31736e6f69737365ull   /* "essions1" */
+#define SESSION_HEADER_BYTES (64u << 10)
+#define SESSION_ENV          "ENGINE_SESSION_FD"
+#define SESSION_BLOCK_AT     0x200000000000ull       /* the block's fixed address (the header sits below it) */
+#define RESTART_LIMIT        3                        /* hot restarts within RESTART_WINDOW_S stop the host */
+#define RESTART_WINDOW_S     60.0
+#define SESSION_LOOP_STEPS   (60ull * 60 * 10)        /* the F7 loop keeps up to 10 minutes of input across a restart */
+#define SESSION_TWEAK_BYTES  (16ull << 20)            /* the sources TWEAK baselines come from */
+
+typedef struct SessionHeader {
+    uint64_t magic, header_bytes, block_bytes, total_bytes;
+    uint64_t base;                          /* where the mapping (this header) sits */
+    double   start_mono;                    /* the first process's start: event times go on from it */
+    /* restarts */
+    uint32_t restarts;
+    double   restart_mono[RESTART_LIMIT];   /* the most recent ones, oldest first */
+    int      pending;                       /* RESTART_* of the restart in progress */
+    int      what;                          /* the GuardWhat running at the fault (-1: none) */
+    char     reason[256];                   /* planned restarts: why */
+    OsUnsafeFault fault;                    /* fault restarts: what happened */
+    /* the reload bookkeeping */
+    int      version_counter, loaded, halted, running_version, prev_good_version;
+    int      mem_has_layout;
+    uint32_t mem_state_version;
+    uint64_t mem_state_size;
+    char     running_path[HOST_PATH];
+    char     prev_good_path[HOST_PATH];
+    uint64_t running_base;                  /* the running image's base (to name code in a crash report) */
+    int      unload_failures;               /* unloaded libraries still mapped in this process */
+    /* memory and the loop */
+    uint64_t used, snapshot_used, snapshot_step, step, frame;
+    float    bus_volume[3];
+    int      bus_set[3];
+    SessionLoop loop;                       /* its snapshot and inputs follow the rollback snapshot */
+} SessionHeader;
+
+/* header | block | rollback snapshot | F7 loop snapshot | F7 loop inputs | TWEAK baselines */
+static uint64_t session_bytes(uint64_t block)
+{
+    return SESSION_HEADER_BYTES + 3 * block + SESSION_LOOP_STEPS * sizeof(GameInput) + SESSION_TWEAK_BYTES;
+}
+
+enum { RESTART_NONE, RESTART_KEEP, RESTART_ROLLBACK };
+
+static struct {
+    SessionHeader       *h;
+    int64_t              handle;
+    int                  inherited;          /* this process was handed a session (kept or not) */
+    int                  restarted;          /* this process is a hot restart that kept the session */
+    int                  enabled;            /* hot restarts armed (after start) */
+    char                 fresh_reason[512];  /* an inherited session that could not be used */
+    char                 planned[256];       /* a planned restart at the end of this frame */
+    std::atomic<double>  heartbeat;          /* os_mono_seconds() of the last frame */
+    std::atomic<int>     in_restart;
+    double               stall_s;
+    int                  first_frame_told;
+    uint32_t             prev_restarts;      /* a session that could not be mapped: its restart history */
+    double               prev_restart_mono[RESTART_LIMIT];
+} g_session;
+
+/* ---------------------------------------------------------------- async-signal-safe bits */
+static void say(const char *s) { os_write_stderr(s); }
+
+static void restart_exec(int mode, double at)
+{
+    SessionHeader *h = g_session.h;
+    if (!h || !g_session.enabled) return;
+    if (g_session.in_restart.exchange(1)) { for (;;) os_sleep_ms(1000); }   /* another thread is restarting */
+    h->pending = mode;
+    h->fault.mono = at;
+    say("host: restarting the process to recover; the game state is kept\n");
+    os_session_exec();
+    say("host: the restart failed\n");
+    g_session.in_restart.store(0);
+}
+
+/* In the signal handler: no locks, no allocation, no stdio. */
+static void on_unsafe_fault(const OsUnsafeFault *f)
+{
+    SessionHeader *h = g_session.h;
+    if (!h || !g_session.enabled) return;
+    int what = f->guarded ? guard_current() : -1;
+    int mode = RESTART_KEEP;
+    if (f->where == OS_UNSAFE_THREAD) mode = f->game_thread ? RESTART_ROLLBACK : RESTART_KEEP;
+    else if (f->guarded && what != GUARD_OPEN && what != GUARD_GET_API && what != GUARD_UNLOAD) mode = RESTART_ROLLBACK;
+    h->fault = *f;
+    h->what = what;
+    h->reason[0] = 0;
+    restart_exec(mode, f->mono);
+}
+
+/* ---------------------------------------------------------------- opening the session */
+static void append(char *out, size_t cap, const char *s)
+{
+    size_t n = strlen(out);
+    while (*s && n + 1 < cap) out[n++] = *s++;
+    out[n] = 0;
+}
+
+int restart_open(int argc, char **argv)
+{
+    os_signals_reset();
+    g_session.handle = os_session_inherited(SESSION_ENV);
+    if (g_session.handle < 0) return 1;
+    g_session.inherited = 1;
+    os_close_inherited(g_session.handle);   /* the previous image's files, sockets and display connection */
+    static SessionHeader peek;
+    if (!os_session_read(g_session.handle, &peek, sizeof peek) || peek.magic != SESSION_MAGIC ||
+        peek.header_bytes != SESSION_HEADER_BYTES || peek.total_bytes != session_bytes(peek.block_bytes)) {
+        snprintf(g_session.fresh_reason, sizeof g_session.fresh_reason, "the previous process's memory is not a session of this host");
+    } else {
+        /* a fresh state still counts its restarts: a fault that keeps coming back must not loop */
+        g_session.prev_restarts = peek.restarts;
+        memcpy(g_session.prev_restart_mono, peek.restart_mono, sizeof peek.restart_mono);
+        void *p = os_session_attach(g_session.handle, peek.total_bytes, (uintptr_t)peek.base);
+        if (!p) snprintf(g_session.fresh_reason, sizeof g_session.fresh_reason, "its block cannot be mapped at the same address: %s",
+                         os_error_text());
+        else g_session.h = (SessionHeader *)p;
+    }
+    if (!g_session.h) {
+        os_session_close(g_session.handle, NULL, 0);
+        g_session.handle = -1;
+        return 1;
+    }
+    g_session.restarted = 1;
+    (void)argc; (void)argv;
+    return 1;
+}
+
+int    restart_is_restart(void) { return g_session.inherited; }
+double restart_start_mono(void) { return g_session.h ? g_session.h->start_mono : 0; }
+
+int restart_memory(uint64_t bytes, uint8_t **block, uint8_t **snapshot)
+{
+    if (g_session.h && g_session.h->block_bytes != bytes) {
+        snprintf(g_session.fresh_reason, sizeof g_session.fresh_reason, "its block is %llu MB, this process asks for %llu MB",
+                 (unsigned long long)(g_session.h->block_bytes >> 20), (unsigned long long)(bytes >> 20));
+        g_session.prev_restarts = g_session.h->restarts;
+        memcpy(g_session.prev_restart_mono, g_session.h->restart_mono, sizeof g_session.prev_restart_mono);
+        os_session_close(g_session.handle, g_session.h, g_session.h->total_bytes);
+        g_session.h = NULL;
+        g_session.handle = -1;
+        g_session.restarted = 0;
+    }
+    if (!g_session.h) {
+        uint64_t total = session_bytes(bytes);
+        void *p = os_session_create(total, (uintptr_t)(SESSION_BLOCK_AT - SESSION_HEADER_BYTES), &g_session.handle);
+        if (!p) return 0;
+        SessionHeader *h = (SessionHeader *)p;
+        memset(h, 0, sizeof *h);
+        h->magic = SESSION_MAGIC;
+        h->header_bytes = SESSION_HEADER_BYTES;
+        h->block_bytes = bytes;
+        h->total_bytes = total;
+        h->base = (uint64_t)(uintptr_t)p;
+        h->start_mono = os_mono_seconds();
+        h->what = -1;
+        h->loop.cap = SESSION_LOOP_STEPS;
+        h->restarts = g_session.prev_restarts;
+        memcpy(h->restart_mono, g_session.prev_restart_mono, sizeof h->restart_mono);
+        g_session.h = h;
+    }
+    *block = (uint8_t *)g_session.h + SESSION_HEADER_BYTES;
+    *snapshot = *block + bytes;
+    return 1;
+}
+
+/* After the services are up: arms the restart and, in a restarted process, says why it happened and stops
+   a loop of them. 0: the host must stop (the message is out). */
+int restart_arm(int argc, char **argv)
+{
+    SessionHeader *h = g_session.h;
+    if (g_session.fresh_reason[0]) {
+        host_log(LOG_ERROR, "hot restart: the game state starts fresh: %s", g_session.fresh_reason);
+        notice_post(LOG_ERROR, "The host restarted itself but could not keep your game state: %s", g_session.fresh_reason);
+        char esc[1024];
+        host_json_escape(g_session.fresh_reason, esc, sizeof esc);
+        host_event("hot_restart", "\"kept\":false,\"reason\":\"%s\"", esc);
+    }
+    if (!h) return 1;
+    if (g_session.inherited) {
+        double now = os_mono_seconds();
+        int recent = 1;
+        for (int i = 0; i < RESTART_LIMIT; i++) if (h->restart_mono[i] > 0 && now - h->restart_mono[i] < RESTART_WINDOW_S) recent++;
+        memmove(h->restart_mono, h->restart_mono + 1, sizeof(double) * (RESTART_LIMIT - 1));
+        h->restart_mono[RESTART_LIMIT - 1] = now;
+        h->restarts++;
+        if (recent >= RESTART_LIMIT) {
+            char why[512];
+            restart_reason(why, sizeof why);
+            host_log(LOG_ERROR, "hot restart: %d restarts within %.0f s (the last to recover from %s): stopping instead of "
+                     "looping. Fix the cause and start the host again; the game state is in the last save only",
+                     recent, RESTART_WINDOW_S, why);
+            char esc[1024];
+            host_json_escape(why, esc, sizeof esc);
+            host_event("hot_restart_loop", "\"restarts\":%d,\"window_s\":%.0f,\"reason\":\"%s\"", recent, RESTART_WINDOW_S, esc);
+            return 0;
+        }
+    }
+    h->unload_failures = 0;
+    if (!os_session_exec_prepare(g_session.handle, SESSION_ENV, argc, argv)) {
+        host_log(LOG_WARN, "hot restart is off: %s", os_error_text());
+        return 1;
+    }
+    g_session.stall_s = 10.0 + 3.0 * g_options.watchdog_s;
+    os_fault_on_unsafe(on_unsafe_fault);
+    g_session.enabled = 1;
+    return 1;
+}
+
+int restart_pending_mode(void) { return g_session.restarted && g_session.h ? g_session.h->pending : RESTART_NONE; }
+
+/* Why the last restart happened, as a person reads it. */
+void restart_reason(char *out, size_t cap)
+{
+    SessionHeader *h = g_session.h;
+    out[0] = 0;
+    if (!h) return;
+    if (h->reason[0]) { snprintf(out, cap, "%s", h->reason); return; }
+    const OsUnsafeFault *f = &h->fault;
+    const char *kind = f->kind == OS_FAULT_HANG ? "a hang (watchdog)" : os_fault_name(f->kind);
+    const char *in = h->what >= 0 && h->what <= GUARD_UNLOAD ? GUARD_NAMES[h->what] : "";
+    switch (f->where) {
+    case OS_UNSAFE_SYSTEM_CODE:
+        snprintf(out, cap, "%s inside the C library or the loader, during the game's %s", kind, in); break;
+    case OS_UNSAFE_SERVICE:
+        snprintf(out, cap, "%s inside a host service the game's %s called", kind, in); break;
+    case OS_UNSAFE_THREAD:
+        snprintf(out, cap, "%s on a thread %s", kind, f->game_thread ? "the game started" : "of the host"); break;
+    default:
+        snprintf(out, cap, "%s in the host's own code, outside the game", kind); break;
+    }
+}
+
+/* ---------------------------------------------------------------- kept current */
+void restart_note_library(void)
+{
+    SessionHeader *h = g_session.h;
+    if (!h) return;
+    h->version_counter = g_reload.version_counter;
+    h->loaded = g_reload.loaded;
+    h->halted = g_reload.halted;
+    h->running_version = g_lib.version;
+    snprintf(h->running_path, sizeof h->running_path, "%s", g_lib.handle ? g_lib.path : "");
+    h->prev_good_version = g_reload.prev_good_version;
+    snprintf(h->prev_good_path, sizeof h->prev_good_path, "%s", g_reload.prev_good_path);
+    h->mem_has_layout = g_block_layout.known;
+    h->mem_state_version = g_block_layout.layout_hash;
+    h->mem_state_size = g_block_layout.state_size;
+    /* the running image's code: for the handler (game threads, frames) and a later crash report */
+    OsRange r[32];
+    int n = g_lib.handle ? os_mapped_ranges(g_lib.path, r, 32) : 0;
+    uintptr_t lo = 0, hi = 0, base = 0;
+    for (int i = 0; i < n; i++) {
+        if (r[i].file_offset == 0 && (!base || r[i].lo < base)) base = r[i].lo;
+        if (!(r[i].prot & OS_PROT_EXEC)) continue;
+        if (!lo || r[i].lo < lo) lo = r[i].lo;
+        if (r[i].hi > hi) hi = r[i].hi;
+    }
+    h->running_base = base;
+    os_fault_game_code(lo, hi);
+}
+
+void restart_note_snapshot(void)
+{
+    SessionHeader *h = g_session.h;
+    if (!h) return;
+    h->snapshot_used = g_memory.snapshot_used;
+    h->snapshot_step = g_memory.snapshot_step;
+}
+
+void restart_note_bus(int bus, float volume)
+{
+    SessionHeader *h = g_session.h;
+    if (!h || bus < 0 || bus > 2) return;
+    h->bus_volume[bus] = volume;
+    h->bus_set[bus] = 1;
+}
+
+int restart_bus(int bus, float *volume)
+{
+    SessionHeader *h = g_session.h;
+    if (!h || bus < 0 || bus > 2 || !h->bus_set[bus]) return 0;
+    *volume = h->bus_volume[bus];
+    return 1;
+}
+
+void restart_note_unload_failed(void)
+{
+    SessionHeader *h = g_session.h;
+    if (!h) return;
+    if (++h->unload_failures >= 3) {
+        char why[160];
+        snprintf(why, sizeof why, "%d unloaded game libraries still mapped (the loader cannot free them)", h->unload_failures);
+        restart_request(why);
+    }
+}
+
+/* Once per frame, at its end: the step and the game's high-water mark, and a heartbeat for the stall check. */
+void restart_note_frame(void)
+{
+    SessionHeader *h = g_session.h;
+    if (!h) return;
+    h->step = g_loop.step;
+    h->frame = g_loop.frame;
+    h->used = g_memory.game.used;
+    g_session.heartbeat.store(os_mono_seconds());
+    if (g_session.restarted && !g_session.first_frame_told) {
+        g_session.first_frame_told = 1;
+        host_event("hot_restart_frame", "\"since_fault_ms\":%.1f", (os_mono_seconds() - h->fault.mono) * 1000.0);
+    }
+}
+
+SessionLoop *restart_loop(GameInput **inputs, uint8_t **start_state)
+{
+    SessionHeader *h = g_session.h;
+    if (!h) return NULL;
+    *start_state = (uint8_t *)h + SESSION_HEADER_BYTES + 2 * h->block_bytes;
+    *inputs = (GameInput *)(*start_state + h->block_bytes);
+    return &h->loop;
+}
+
+uint8_t *restart_tweak_area(uint64_t *cap)
+{
+    SessionHeader *h = g_session.h;
+    *cap = 0;
+    if (!h) return NULL;
+    *cap = SESSION_TWEAK_BYTES;
+    return (uint8_t *)h + SESSION_HEADER_BYTES + 3 * h->block_bytes + SESSION_LOOP_STEPS * sizeof(GameInput);
+}
+
+/* ---------------------------------------------------------------- planned restarts and the stall check */
+void restart_request(const char *reason)
+{
+    if (!g_session.h || g_session.planned[0]) return;
+    snprintf(g_session.planned, sizeof g_session.planned, "%s", reason);
+    host_log(LOG_WARN, "hot restart planned at the end of this frame: %s", reason);
+}
+
+int restart_requested(void) { return g_session.planned[0] != 0 && g_session.enabled; }
+
+void restart_now(void)
+{
+    SessionHeader *h = g_session.h;
+    if (!h || !g_session.enabled) return;
+    restart_note_frame();
+    h->what = -1;
+    memset(&h->fault, 0, sizeof h->fault);
+    snprintf(h->reason, sizeof h->reason, "%s", g_session.planned);
+    char esc[600];
+    host_json_escape(g_session.planned, esc, sizeof esc);
+    host_event("hot_restart_begin", "\"reason\":\"%s\"", esc);
+    log_drain_game();
+    restart_exec(RESTART_KEEP, os_mono_seconds());
+    g_session.planned[0] = 0;
+}
+
+/* From the watchdog's thread: a frame loop that has not finished a frame for stall_s seconds (a handler
+   that deadlocked, a host service blocked for good, a loop in host code) restarts the process. No locks:
+   the main thread may hold them. `running_guarded`: a guarded call is in progress (its code is the cause). */
+void restart_check_stall(int running_guarded)
+{
+    static double last_tick;
+    if (!g_session.enabled) return;
+    double now = os_mono_seconds(), beat = g_session.heartbeat.load();
+    /* the whole process was stopped (a debugger, Ctrl-Z): the frame loop was not stalled */
+    if (last_tick > 0 && now - last_tick > 1.0) { last_tick = now; g_session.heartbeat.store(now); return; }
+    last_tick = now;
+    if (beat <= 0 || now - beat < g_session.stall_s) return;
+    SessionHeader *h = g_session.h;
+    int what = running_guarded ? guard_current() : -1;
+    h->what = what;
+    memset(&h->fault, 0, sizeof h->fault);
+    h->fault.kind = OS_FAULT_HANG;
+    char secs[16];
+    int s = (int)(now - beat);
+    int i = (int)sizeof secs;
+    secs[--i] = 0;
+    do { secs[--i] = (char)('0' + s % 10); s /= 10; } while (s && i > 0);
+    h->reason[0] = 0;
+    append(h->reason, sizeof h->reason, "the frame loop stalled for ");
+    append(h->reason, sizeof h->reason, secs + i);
+    append(h->reason, sizeof h->reason, running_guarded ? " s inside a call into the game that could not be stopped"
+                                                        : " s in the host's own code");
+    restart_exec(running_guarded && what != GUARD_OPEN && what != GUARD_GET_API && what != GUARD_UNLOAD ? RESTART_ROLLBACK
+                                                                                                      : RESTART_KEEP, now);
+}
+
+/* ---------------------------------------------------------------- going on after a restart */
+/* In a restarted process, in place of reload_start: the state, the step and the libraries as they were. */
+void restart_resume(void)
+{
+    SessionHeader *h = g_session.h;
+    int mode = h->pending;
+    h->pending = RESTART_NONE;
+    g_loop.step = h->step;
+    g_loop.frame = h->frame;
+    g_memory.game.used = h->used;
+    g_memory.snapshot_used = h->snapshot_used;
+    g_memory.snapshot_step = h->snapshot_step;
+    char why[512];
+    restart_reason(why, sizeof why);
+    /* the crashed code, named while its file is still there */
+    char where[1500] = "";
+    size_t wl = 0;
+    for (int i = 0; i < h->fault.frame_count && h->running_path[0] && h->running_base && wl + 200 < sizeof where; i++) {
+        char fn[256], loc[300];
+        os_describe_code(h->running_path, (uintptr_t)h->running_base, (uintptr_t)h->fault.frames[i] - (i ? 1 : 0), fn, sizeof fn,
+                         loc, sizeof loc);
+        if (!strcmp(fn, "?") && !strcmp(loc, "?")) continue;
+        int w = snprintf(where + wl, sizeof where - wl, "%s%s (%s)", wl ? " <- " : "", fn, loc);
+        if (w > 0 && (size_t)w < sizeof where - wl) wl += (size_t)w;
+    }
+    RestartResume r;
+    memset(&r, 0, sizeof r);
+    r.rollback = mode == RESTART_ROLLBACK;
+    r.what = h->what;
+    r.signal = h->fault.kind == OS_FAULT_HANG ? "hang" : os_fault_name(h->fault.kind);
+    r.reason = why;
+    r.where = where;
+    r.version_counter = h->version_counter;
+    r.running_version = h->running_version;
+    r.running_path = h->running_path;
+    r.prev_good_version = h->prev_good_version;
+    r.prev_good_path = h->prev_good_path;
+    r.mem_has_layout = h->mem_has_layout;
+    r.mem_state_version = h->mem_state_version;
+    r.mem_state_size = h->mem_state_size;
+    r.restarts = (int)h->restarts;
+    r.since_fault_ms = (os_mono_seconds() - h->fault.mono) * 1000.0;
+    reload_resume(&r);
+    restart_note_library();
+    restart_note_snapshot();
+    char note[600];
+    snprintf(note, sizeof note, "the host restarted itself to recover from %s; your game state was kept", why);
+    notice_post(LOG_WARN, "%s", note);
+    host_log(LOG_WARN, "%s", note);
+}
+
+#else /* Windows and a release: no hot restart (yet); the block and the snapshot are private memory */
+
+int    restart_open(int argc, char **argv) { (void)argc; (void)argv; return 1; }
+int    restart_is_restart(void) { return 0; }
+double restart_start_mono(void) { return 0; }
+int restart_memory(uint64_t bytes, uint8_t **block, uint8_t **snapshot)
+{
+    /* a fixed address where the OS allows it; anywhere otherwise */
+    *block = (uint8_t *)os_reserve(bytes, (uintptr_t)0x200000000000ull);
+    *snapshot = *block ? (uint8_t *)os_reserve(bytes, 0) : NULL;
+    return *block && *snapshot;
+}
+int    restart_arm(int argc, char **argv) { (void)argc; (void)argv; return 1; }
+int    restart_pending_mode(void) { return 0; }
+void   restart_resume(void) {}
+void   restart_reason(char *out, size_t cap) { if (cap) out[0] = 0; }
+void   restart_note_library(void) {}
+void   restart_note_snapshot(void) {}
+void   restart_note_bus(int bus, float volume) { (void)bus; (void)volume; }
+int    restart_bus(int bus, float *volume) { (void)bus; (void)volume; return 0; }
+void   restart_note_unload_failed(void) {}
+void   restart_note_frame(void) {}
+void   restart_request(const char *reason) { (void)reason; }
+int    restart_requested(void) { return 0; }
+void   restart_now(void) {}
+void   restart_check_stall(int running_guarded) { (void)running_guarded; }
+SessionLoop *restart_loop(GameInput **inputs, uint8_t **start_state) { *inputs = NULL; *start_state = NULL; return NULL; }
+uint8_t *restart_tweak_area(uint64_t *cap) { *cap = 0; return NULL; }
+
+#endif
