@@ -66,9 +66,11 @@ def embedded_tinyheader_struct_migrates_state():
     edit(os.path.join(root, "tinyheaders", "th_arena.h"), "size_t used; size_t high_water; } tha_arena;",
          "size_t used; size_t high_water; size_t spare; } tha_arena;")
     r = host.next_reload(m, 240)  # a tinyheader edit rebuilds the -O2 object too
-    check(r["state"] == "restarted", f"a struct the state embeds changed: {r}")
-    host.wait_for(lambda e: len(inits()) >= n0 + 1, 10, m, what="the new code initialising a fresh state")
-    check(len(inits()) == n0 + 1, f"the new layout should start a fresh state once, inits {n0} -> {len(inits())}")
+    check(r["state"] == "migrated", f"a struct the state embeds changed: {r}")
+    check(len(inits()) == n0, f"the migrated state must not start afresh, inits {n0} -> {len(inits())}")
+    s = host.wait_for(lambda e: e.get("ev") == "frame_stats" and e.get("version") == r["version"], 20, m,
+                      what="the new version's stats")
+    check(s["game"]["consistent"], f"the game's own check after the migration: {s}")
 
 
 def unembedded_tinyheader_struct_keeps_state():

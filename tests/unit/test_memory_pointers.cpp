@@ -5,7 +5,7 @@
 #pragma GCC diagnostic ignored "-Wformat-truncation"
 #define TH_TEST_IMPLEMENTATION
 #include "th_test.h"
-#include "os_posix.cpp"
+#include "os_linux.cpp"
 #include "os_common.cpp"
 #include "memory.cpp"
 
