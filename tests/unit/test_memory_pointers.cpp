@@ -21,6 +21,15 @@ void host_log(int level, const char *fmt, ...)
     printf("\n");
 }
 
+/* the block as restart.cpp would hand it out, without the session around it */
+int restart_memory(uint64_t bytes, uint8_t **block, uint8_t **snapshot)
+{
+    *block = (uint8_t *)calloc(1, bytes);
+    *snapshot = (uint8_t *)calloc(1, bytes);
+    return *block && *snapshot;
+}
+void restart_note_snapshot(void) {}
+
 static void put(uint64_t offset, uintptr_t v) { memcpy((uint8_t *)g_memory.game.base + offset, &v, sizeof v); }
 
 static void check_scan(uintptr_t lo, uintptr_t hi)
