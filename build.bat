@@ -120,7 +120,7 @@ set STAMP=%RANDOM%%STAMP%
 echo building > "%B%\game\build.lock"
 del /q "%B%\game\game_*.pdb" 2>nul
 rem (build.sh also stamps the library with tools\layout_stamp.py; here only state_size guards the layout)
-cl %COMMON% /Od /LD /DGAME_LAYOUT_HASH=0u "%ROOT%\game\game.cpp" "%ROOT%\game\tinyheaders.cpp" /Fo"%B%\game\\" /Fd"%B%\game\game_vc.pdb" ^
+cl %COMMON% /Od /LD /DTHC_VALIDATE /DGAME_LAYOUT_HASH=0u "%ROOT%\game\game.cpp" "%ROOT%\game\tinyheaders.cpp" /Fo"%B%\game\\" /Fd"%B%\game\game_vc.pdb" ^
    /link /DLL /PDB:"%B%\game\game_%STAMP%.pdb" /OUT:"%B%\game\game.tmp.dll" /INCREMENTAL:NO
 set RC=%errorlevel%
 if %RC%==0 move /y "%B%\game\game.tmp.dll" "%B%\game\game.dll" >nul
