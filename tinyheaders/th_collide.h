@@ -3068,16 +3068,20 @@ static THC__NOINLINE int thc__raycast_proxy(const thc_ray *r, const void *s, thc
 /* A ray along neither axis: the slabs with min/max in place of the branches on the direction's signs and on
    which slab is entered last (both unpredictable over a mix of rays); the one branch left is hit or miss.
    The same entry t as thc__ray_box, which takes the rays along an axis. */
+/* the sum of the ray's numbers and the box's: s - s is NaN when one of them is NaN or infinite */
+#define THC__RAY_BOX_BAD(r, b) thc__nonfinite((r)->p.x + (r)->p.y + (r)->d.x + (r)->d.y + (b)->min.x + (b)->min.y + (b)->max.x + (b)->max.y)
+
 THC__INLINE int thc__raycast_aabb(const thc_ray *r, const thc_aabb *b, thc_ray_hit *out)
 {
     float px = r->p.x - b->min.x, py = r->p.y - b->min.y, hx = b->max.x - b->min.x, hy = b->max.y - b->min.y;
     float dx = r->d.x, dy = r->d.y, tmax = r->t;
-    if (dx == 0 || dy == 0 || !(tmax >= 0)) return thc__ray_box(thc__v(px, py), r->d, tmax, thc__v(0, 0), thc__v(hx, hy), out);
+    if (dx == 0 || dy == 0 || !(tmax >= 0))
+        return thc__ray_box(thc__v(px, py), r->d, tmax, thc__v(0, 0), thc__v(hx, hy), out) && !THC__RAY_BOX_BAD(r, b);
     float ax = -px / dx, bx = (hx - px) / dx, ay = -py / dy, by = (hy - py) / dy;
     float inx = thc__minf(ax, bx), iny = thc__minf(ay, by), tin = thc__maxf(inx, iny);
     float tout = thc__minf(thc__maxf(ax, bx), thc__maxf(ay, by));
     float t0 = thc__maxf(tin, 0), t1 = thc__minf(tout, tmax);
-    if (t0 > t1) return 0;
+    if (!(t0 <= t1) || THC__RAY_BOX_BAD(r, b)) return 0;
     out->t = t0;
     if (!(tin > 0)) {   /* starts inside */
         out->n = thc__norm_or(thc__v(-dx, -dy), thc__v(-1, 0));
@@ -3091,10 +3095,11 @@ THC__INLINE int thc__raycast_aabb(const thc_ray *r, const thc_aabb *b, thc_ray_h
 
 static THC__NOINLINE int thc__raycast_capsule(const thc_ray *r, const thc_capsule *c, thc_ray_hit *out)
 {
-    return thc__ray_capsule(thc__sub(r->p, c->a), r->d, r->t, thc__sub(c->b, c->a), c->r > 0 ? c->r : 0, out);
+    return thc__ray_capsule(thc__sub(r->p, c->a), r->d, r->t, thc__sub(c->b, c->a), c->r > 0 ? c->r : 0, out) &&
+           !thc__nonfinite(r->p.x + r->p.y + r->d.x + r->d.y + c->a.x + c->a.y + c->b.x + c->b.y + c->r);
 }
 
-THC__INLINE int thc__raycast_poly(const thc_ray *r, const thc_poly *p, const thc_transform *xf, thc_ray_hit *out)
+THC__INLINE int thc__raycast_poly_roads(const thc_ray *r, const thc_poly *p, const thc_transform *xf, thc_ray_hit *out)
 {
     /* a polygon with no area is the segment it spans (the proxy path); the clip can only miss it, so
        the area is looked at only after a miss that could be one */
@@ -3102,6 +3107,12 @@ THC__INLINE int thc__raycast_poly(const thc_ray *r, const thc_poly *p, const thc
     int hit = thc__ray_poly_local(r, p, xf, out);
     if (hit >= 0 || !thc__poly_flat(p)) return hit > 0;
     return thc__raycast_proxy(r, p, THC_POLY, xf, out);
+}
+
+THC__INLINE int thc__raycast_poly(const thc_ray *r, const thc_poly *p, const thc_transform *xf, thc_ray_hit *out)
+{
+    return thc__raycast_poly_roads(r, p, xf, out) &&
+           !thc__nonfinite(r->p.x + r->p.y + r->d.x + r->d.y + (xf ? xf->p.x + xf->p.y + xf->c + xf->s : 0));
 }
 
 static THC__NOINLINE int thc__raycast_no_out(thc_ray r, const void *s, thc_type t, const thc_transform *xf)
@@ -3118,14 +3129,12 @@ int thc_raycast(thc_ray r, const void *s, thc_type t, const thc_transform *xf, t
         const thc_circle *c = (const thc_circle *)s;
         return thc__ray_circle_m(r.p.x - c->p.x, r.p.y - c->p.y, r.d.x, r.d.y, r.t, c->r, 0, out);
     }
-    int hit;
-    switch (t) {
-    case THC_AABB: hit = thc__raycast_aabb(&r, (const thc_aabb *)s, out); break;
-    case THC_CAPSULE: hit = thc__raycast_capsule(&r, (const thc_capsule *)s, out); break;
-    case THC_POLY: hit = thc__raycast_poly(&r, (const thc_poly *)s, xf, out); break;
+    switch (t) {   /* each looks at NaN and infinity only once it would answer a hit */
+    case THC_AABB: return thc__raycast_aabb(&r, (const thc_aabb *)s, out);
+    case THC_CAPSULE: return thc__raycast_capsule(&r, (const thc_capsule *)s, out);
+    case THC_POLY: return thc__raycast_poly(&r, (const thc_poly *)s, xf, out);
     default: return 0;
     }
-    return hit && !thc__bad_pair(s, t, xf, NULL, THC_NONE, NULL, r.p.x + r.p.y + r.d.x + r.d.y) && r.t == r.t;
 }
 
 int thc_ray_to_circle(thc_ray r, const thc_circle *c, thc_ray_hit *out) { return thc_raycast(r, c, THC_CIRCLE, NULL, out); }
