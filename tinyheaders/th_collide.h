@@ -2638,7 +2638,15 @@ static float thc__distance_roads(const void *a, thc_type ta, const thc_transform
         break;
     case THC__PAIR(THC_AABB, THC_CAPSULE): d = thc__box_capsule_distance((const thc_aabb *)x, (const thc_capsule *)y, &qx, &qy); break;
     case THC__PAIR(THC_CAPSULE, THC_CAPSULE): d = thc__distance_direct(x, y, tx, &qx, &qy); break;
-    case THC__PAIR(THC_AABB, THC_AABB): return thc__distance_direct(x, y, tx, pa, pb);   /* (the general road when they touch) */
+    case THC__PAIR(THC_AABB, THC_AABB): {   /* touching: 0 at thc_collide's own first contact point, no proxies */
+        d = thc__distance_direct(x, y, tx, pa, pb);
+        if (d >= 0) return d;
+        thc_manifold m;
+        thc_aabb_to_aabb_manifold((const thc_aabb *)a, (const thc_aabb *)b, &m);
+        if (!m.count) return -1;
+        *pa = *pb = m.contact_points[0];
+        return 0;
+    }
     /* A and B as given for these (the manifold's order, which decides the contact point of touching ones) */
     case THC__PAIR(THC_POLY, THC_POLY): return thc__pp_distance((const thc_poly *)a, ax, (const thc_poly *)b, bx, pa, pb);
     case THC__PAIR(THC_AABB, THC_POLY): return thc__box_poly_distance((const thc_aabb *)x, (const thc_poly *)y, yx, !swap, pa, pb);
