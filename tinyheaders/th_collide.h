@@ -2692,6 +2692,18 @@ float thc_distance(const void *a, thc_type ta, const thc_transform *ax, const vo
             if (pb) *pb = swap ? sa : sb;
             return dist - ra - rb;
         }
+        if (to != THC_CIRCLE && dist <= ra + rb) {
+            /* overlapping a box or a capsule: 0 at thc_collide's own first contact point, without proxies */
+            thc_manifold m;
+            m.count = 0;
+            if (to == THC_AABB) thc__ca_manifold(c, (const thc_aabb *)other, &m);
+            else if (!thc__circle_capsule_manifold(c, (const thc_capsule *)other, &m)) m.count = 0;
+            if (m.count && !thc__nonfinite(thc__shape_sum(c, THC_CIRCLE, NULL) + thc__shape_sum(other, to, NULL))) {
+                if (pa) *pa = m.contact_points[0];
+                if (pb) *pb = m.contact_points[0];
+                return 0;
+            }
+        }
         if (to == THC_CIRCLE && dist <= ra + rb && ra + rb < FLT_MAX) {
             /* two circles touching: 0 at the manifold's contact point, as the general road answers (its
                normal and depth from the centres, (1, 0) when they (nearly) coincide) */
