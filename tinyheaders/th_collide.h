@@ -332,6 +332,11 @@ THC__INLINE float thc__shape_sum(const void *s, thc_type t, const thc_transform 
     }
 }
 static int thc__nonfinite(float sum) { return !(sum - sum == 0); }
+/* The same sums where the types are known, inline */
+#define THC__SUM_CIRCLE(c) ((c)->p.x + (c)->p.y + (c)->r)
+#define THC__SUM_BOX(b) ((b)->min.x + (b)->min.y + (b)->max.x + (b)->max.y)
+#define THC__SUM_CAPSULE(k) ((k)->a.x + (k)->a.y + (k)->b.x + (k)->b.y + (k)->r)
+#define THC__SUM_XF(f) ((f) ? (f)->p.x + (f)->p.y + (f)->c + (f)->s : 0.0f)
 /* Looked at only where an answer would say "touching" or "hit" (NaN already answers "apart" and "miss"). */
 static THC__NOINLINE int thc__bad_pair(const void *a, thc_type ta, const thc_transform *ax, const void *b, thc_type tb, const thc_transform *bx,
                                       float more)
@@ -2080,50 +2085,58 @@ THC__INLINE void thc__ca_manifold(const thc_circle *a, const thc_aabb *b, thc_ma
 
 static int thc__box_poly_manifold(const thc_aabb *box, const thc_poly *p, const thc_transform *px, int box_a, thc_manifold *m);
 
-/* Every pair but the simple ones: the direct paths, else the proxies. */
-static THC__NOINLINE void thc__collide_other(const void *a, thc_type ta, const thc_transform *ax, const void *b, thc_type tb,
-                                             const thc_transform *bx, thc_manifold *m)
+/* Every pair but the simple ones: the direct paths, else the proxies. A contact is kept only when every number
+   of the input is finite (THC__KEEP: NaN and infinity answer no contact), looked at once the answer is known. */
+#define THC__KEEP(sum) do { if (m->count && thc__nonfinite(sum)) m->count = 0; return; } while (0)
+static THC__NOINLINE void thc__collide_general(const void *a, thc_type ta, const thc_transform *ax, const void *b, thc_type tb,
+                                               const thc_transform *bx, thc_manifold *m)
 {
     if (!a || !b) return;
+    const thc_circle *ca = (const thc_circle *)a, *cb = (const thc_circle *)b;
+    const thc_capsule *ka = (const thc_capsule *)a, *kb = (const thc_capsule *)b;
+    const thc_aabb *ba = (const thc_aabb *)a, *bb = (const thc_aabb *)b;
+    const thc_poly *pa_ = (const thc_poly *)a, *pb_ = (const thc_poly *)b;
     switch (THC__PAIR(ta, tb)) {
-    case THC__PAIR(THC_CIRCLE, THC_CAPSULE): if (thc__circle_capsule_manifold((const thc_circle *)a, (const thc_capsule *)b, m)) return; break;
+    case THC__PAIR(THC_CIRCLE, THC_CAPSULE): if (thc__circle_capsule_manifold(ca, kb, m)) THC__KEEP(THC__SUM_CIRCLE(ca) + THC__SUM_CAPSULE(kb)); break;
     case THC__PAIR(THC_CAPSULE, THC_CIRCLE):
-        if (thc__circle_capsule_manifold((const thc_circle *)b, (const thc_capsule *)a, m)) { if (m->count) m->n = thc__neg(m->n); return; }
+        if (thc__circle_capsule_manifold(cb, ka, m)) { if (m->count) m->n = thc__neg(m->n); THC__KEEP(THC__SUM_CIRCLE(cb) + THC__SUM_CAPSULE(ka)); }
         break;
-    case THC__PAIR(THC_CIRCLE, THC_POLY): if (thc__circle_poly_manifold((const thc_circle *)a, (const thc_poly *)b, bx, m)) return; break;
+    case THC__PAIR(THC_CIRCLE, THC_POLY): if (thc__circle_poly_manifold(ca, pb_, bx, m)) THC__KEEP(THC__SUM_CIRCLE(ca) + THC__SUM_XF(bx)); break;
     case THC__PAIR(THC_POLY, THC_CIRCLE):
-        if (thc__circle_poly_manifold((const thc_circle *)b, (const thc_poly *)a, ax, m)) { if (m->count) m->n = thc__neg(m->n); return; }
+        if (thc__circle_poly_manifold(cb, pa_, ax, m)) { if (m->count) m->n = thc__neg(m->n); THC__KEEP(THC__SUM_CIRCLE(cb) + THC__SUM_XF(ax)); }
         break;
-    case THC__PAIR(THC_CAPSULE, THC_CAPSULE): if (thc__capsule_capsule_manifold((const thc_capsule *)a, (const thc_capsule *)b, m)) return; break;
-    case THC__PAIR(THC_POLY, THC_POLY): if (thc__poly_poly((const thc_poly *)a, ax, (const thc_poly *)b, bx, m) >= 0) return; break;
+    case THC__PAIR(THC_CAPSULE, THC_CAPSULE): if (thc__capsule_capsule_manifold(ka, kb, m)) THC__KEEP(THC__SUM_CAPSULE(ka) + THC__SUM_CAPSULE(kb)); break;
+    case THC__PAIR(THC_POLY, THC_POLY): if (thc__poly_poly(pa_, ax, pb_, bx, m) >= 0) THC__KEEP(THC__SUM_XF(ax) + THC__SUM_XF(bx)); break;
     case THC__PAIR(THC_AABB, THC_POLY): {
-        if (thc__box_poly_manifold((const thc_aabb *)a, (const thc_poly *)b, bx, 1, m) >= 0) return;
+        if (thc__box_poly_manifold(ba, pb_, bx, 1, m) >= 0) THC__KEEP(THC__SUM_BOX(ba) + THC__SUM_XF(bx));
         thc_poly box;
         thc_transform bxf;
-        thc__aabb_poly((const thc_aabb *)a, &box, &bxf);
-        if (thc__poly_poly(&box, &bxf, (const thc_poly *)b, bx, m) >= 0) return;
+        thc__aabb_poly(ba, &box, &bxf);
+        if (thc__poly_poly(&box, &bxf, pb_, bx, m) >= 0) THC__KEEP(THC__SUM_BOX(ba) + THC__SUM_XF(bx));
         break;
     }
     case THC__PAIR(THC_POLY, THC_AABB): {
-        if (thc__box_poly_manifold((const thc_aabb *)b, (const thc_poly *)a, ax, 0, m) >= 0) return;
+        if (thc__box_poly_manifold(bb, pa_, ax, 0, m) >= 0) THC__KEEP(THC__SUM_BOX(bb) + THC__SUM_XF(ax));
         thc_poly box;
         thc_transform bxf;
-        thc__aabb_poly((const thc_aabb *)b, &box, &bxf);
-        if (thc__poly_poly((const thc_poly *)a, ax, &box, &bxf, m) >= 0) return;
+        thc__aabb_poly(bb, &box, &bxf);
+        if (thc__poly_poly(pa_, ax, &box, &bxf, m) >= 0) THC__KEEP(THC__SUM_BOX(bb) + THC__SUM_XF(ax));
         break;
     }
     case THC__PAIR(THC_CAPSULE, THC_POLY):
-        if (bx && !thc__poly_flat((const thc_poly *)b) && thc__capsule_poly_manifold((const thc_capsule *)a, (const thc_poly *)b, bx, 1, m)) return;
+        if (bx && !thc__poly_flat(pb_) && thc__capsule_poly_manifold(ka, pb_, bx, 1, m)) THC__KEEP(THC__SUM_CAPSULE(ka) + THC__SUM_XF(bx));
         break;
     case THC__PAIR(THC_POLY, THC_CAPSULE):
-        if (ax && !thc__poly_flat((const thc_poly *)a) && thc__capsule_poly_manifold((const thc_capsule *)b, (const thc_poly *)a, ax, 0, m)) return;
+        if (ax && !thc__poly_flat(pa_) && thc__capsule_poly_manifold(kb, pa_, ax, 0, m)) THC__KEEP(THC__SUM_CAPSULE(kb) + THC__SUM_XF(ax));
         break;
     case THC__PAIR(THC_AABB, THC_CAPSULE): case THC__PAIR(THC_CAPSULE, THC_AABB): {   /* a box is a polygon at its min corner */
         int box_a = ta == THC_AABB;
+        const thc_aabb *bo = box_a ? ba : bb;
+        const thc_capsule *k = box_a ? kb : ka;
         thc_poly box;
         thc_transform bxf;
-        thc__aabb_poly((const thc_aabb *)(box_a ? a : b), &box, &bxf);
-        if (thc__capsule_poly_manifold((const thc_capsule *)(box_a ? b : a), &box, &bxf, !box_a, m)) return;
+        thc__aabb_poly(bo, &box, &bxf);
+        if (thc__capsule_poly_manifold(k, &box, &bxf, !box_a, m)) THC__KEEP(THC__SUM_BOX(bo) + THC__SUM_CAPSULE(k));
         break;
     }
     default: break;
@@ -2133,14 +2146,9 @@ static THC__NOINLINE void thc__collide_other(const void *a, thc_type ta, const t
     m->count = 0;
     if (!thc__pair_proxies(a, ta, ax, b, tb, bx, &pa, &pb, &o)) return;
     thc__manifold(&pa, &pb, o, m);
-}
-
-static THC__NOINLINE void thc__collide_general(const void *a, thc_type ta, const thc_transform *ax, const void *b, thc_type tb,
-                                               const thc_transform *bx, thc_manifold *m)
-{
-    thc__collide_other(a, ta, ax, b, tb, bx, m);
     if (m->count && thc__bad_pair(a, ta, ax, b, tb, bx, 0)) m->count = 0;
 }
+#undef THC__KEEP
 
 /* As thc_overlap: the simple pairs read their shapes without a NULL check. */
 void thc_collide(const void *a, thc_type ta, const thc_transform *ax, const void *b, thc_type tb, const thc_transform *bx, thc_manifold *m)
