@@ -3551,27 +3551,28 @@ static int thc__toi_sweep(const void *a, thc_type ta, const thc_transform *ax, t
 static void thc__toi_general(const void *a, thc_type ta, const thc_transform *ax, thc_v2 va,
                              const void *b, thc_type tb, const thc_transform *bx, thc_v2 vb, thc_toi_result *res);
 
-THC__INLINE void thc__toi_any(const void *a, thc_type ta, const thc_transform *ax, thc_v2 va,
-                              const void *b, thc_type tb, const thc_transform *bx, thc_v2 vb, thc_toi_result *r)
-{
-    if (a && b && ta == THC_AABB && tb == THC_AABB) {
-        if (thc__toi_boxes((const thc_aabb *)a, va, (const thc_aabb *)b, vb, r) >= 0) return;
-    } else if (a && b && ta == THC_CIRCLE) {
-        if (thc__toi_circle_cast((const thc_circle *)a, va, b, tb, bx, vb, 1, r) >= 0) return;
-    } else if (a && b && tb == THC_CIRCLE && ta != THC_CIRCLE) {
-        if (thc__toi_circle_cast((const thc_circle *)b, vb, a, ta, ax, va, 0, r) >= 0) return;
-    } else if (a && b && ta >= THC_AABB && ta <= THC_POLY && tb >= THC_AABB && tb <= THC_POLY) {
-        if (thc__toi_sweep(a, ta, ax, va, b, tb, bx, vb, r) >= 0) return;
-    }
-    thc__toi_general(a, ta, ax, va, b, tb, bx, vb, r);   /* straight into the answer: no copy */
-}
-
+/* A time of impact is kept only when every number of the input is finite (NaN and infinity: no hit), looked at
+   once a hit is found; with the types known for two boxes. */
 thc_toi_result thc_toi(const void *a, thc_type ta, const thc_transform *ax, thc_v2 va,
                        const void *b, thc_type tb, const thc_transform *bx, thc_v2 vb)
 {
     thc_toi_result r = thc__miss();
     if (THC__INVALID(a, ta, b, tb, "thc_toi")) return r;
-    thc__toi_any(a, ta, ax, va, b, tb, bx, vb, &r);
+    if (a && b && ta == THC_AABB && tb == THC_AABB) {
+        const thc_aabb *ba = (const thc_aabb *)a, *bb = (const thc_aabb *)b;
+        if (thc__toi_boxes(ba, va, bb, vb, &r) >= 0) {
+            if (r.hit && thc__nonfinite(THC__SUM_BOX(ba) + THC__SUM_BOX(bb) + va.x + va.y + vb.x + vb.y)) r = thc__miss();
+            return r;
+        }
+    } else if (a && b && ta == THC_CIRCLE) {
+        if (thc__toi_circle_cast((const thc_circle *)a, va, b, tb, bx, vb, 1, &r) >= 0) goto found;
+    } else if (a && b && tb == THC_CIRCLE && ta != THC_CIRCLE) {
+        if (thc__toi_circle_cast((const thc_circle *)b, vb, a, ta, ax, va, 0, &r) >= 0) goto found;
+    } else if (a && b && ta >= THC_AABB && ta <= THC_POLY && tb >= THC_AABB && tb <= THC_POLY) {
+        if (thc__toi_sweep(a, ta, ax, va, b, tb, bx, vb, &r) >= 0) goto found;
+    }
+    thc__toi_general(a, ta, ax, va, b, tb, bx, vb, &r);   /* straight into the answer: no copy */
+found:
     if (r.hit && thc__bad_pair(a, ta, ax, b, tb, bx, va.x + va.y + vb.x + vb.y)) r = thc__miss();
     return r;
 }
