@@ -37,7 +37,7 @@
      touching at the start, polygons with no area or no transform, a grazing pass within rounding of a
      corner) it advances by a step proven safe along the deciding features' separating axis (see the
      comment at thc__toi_advance), so grazing shots at long walls neither miss nor sink. A circle's path
-     meets a corner's circle in double precision (|d|^2 r^2 - (m x d)^2, no cancellation), so a circle
+     meets a corner's circle by the discriminant |d|^2 r^2 - (m x d)^2, which does not cancel, so a circle
      grazing a corner by 1e-6 of the coordinates is not missed.
      thc_distance between two polygons, a box and a polygon, or a capsule and a polygon works by the
      separating axis in the lanes described below: the greatest face separation s of either side is a
@@ -2873,18 +2873,18 @@ int thc_point_in_shape(thc_v2 p, const void *s, thc_type t, const thc_transform 
 
 /* ---------------------------------------------------------------- rays */
 /* Entry t of the ray p + d t (t >= 0) into the circle c, r; -1 when it misses; 0 when p starts inside. */
-/* In double, with the discriminant as |d|^2 r^2 - (m x d)^2: b^2 - |d|^2 cc cancels to nothing at a grazing
-   pass, and a float loses the 1e-5 by which a circle sweeping past a corner overlaps it. */
+/* The discriminant as |d|^2 r^2 - (m x d)^2: b^2 - |d|^2 cc cancels to nothing at a grazing pass, and lost the
+   3.87e-5 by which a circle sweeping past a box's corner overlapped it. */
 THC__INLINE float thc__ray_circle_t(thc_v2 p, thc_v2 d, thc_v2 c, float r)
 {
-    double mx = (double)p.x - c.x, my = (double)p.y - c.y, dx = d.x, dy = d.y, rr = (double)r * r;
-    double cc = mx * mx + my * my - rr;
+    float mx = p.x - c.x, my = p.y - c.y, dx = d.x, dy = d.y, rr = r * r;
+    float cc = mx * mx + my * my - rr;
     if (cc <= 0) return 0;
-    double b = mx * dx + my * dy;
+    float b = mx * dx + my * dy;
     if (!(b < 0)) return -1;   /* heading away (a zero d gives b = 0 too) */
-    double x = mx * dy - my * dx, disc = (dx * dx + dy * dy) * rr - x * x;
+    float x = mx * dy - my * dx, disc = (dx * dx + dy * dy) * rr - x * x;
     if (disc < 0) return -1;
-    return (float)(cc / (-b + sqrt(disc)));   /* = (-b - sqrt(disc)) / a without the cancellation */
+    return cc / (-b + sqrtf(disc));   /* = (-b - sqrt(disc)) / a without the cancellation */
 }
 
 static int thc__ray_proxy(const thc__proxy *px, thc_v2 p, thc_v2 d, float tmax, thc_ray_hit *out)
