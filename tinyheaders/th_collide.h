@@ -1978,32 +1978,30 @@ world:
     return 1;
 }
 
-THC__INLINE int thc__overlap_roads(const void *a, thc_type ta, const thc_transform *ax, const void *b, thc_type tb,
-                                   const thc_transform *bx)
+/* A "touching" answer is kept only when every number of the input is finite (NaN and infinity: no overlap),
+   with the types known on the polygon roads. */
+static THC__NOINLINE int thc__overlap_general(const void *a, thc_type ta, const thc_transform *ax, const void *b, thc_type tb,
+                                              const thc_transform *bx)
 {
-    if (ta == THC_POLY && tb == THC_POLY && a && b) {
+    if (!a || !b) return 0;
+    if (ta == THC_POLY && tb == THC_POLY) {
         int r = thc__poly_poly((const thc_poly *)a, ax, (const thc_poly *)b, bx, NULL);
-        if (r >= 0) return r;
+        if (r >= 0) return r && !thc__nonfinite(THC__SUM_XF(ax) + THC__SUM_XF(bx));
     }
-    if (a && b && ((ta == THC_AABB && tb == THC_POLY) || (ta == THC_POLY && tb == THC_AABB))) {   /* as thc_collide does */
+    if ((ta == THC_AABB && tb == THC_POLY) || (ta == THC_POLY && tb == THC_AABB)) {   /* as thc_collide does */
         thc_poly box;
         thc_transform bxf;
         int r;
-        thc__aabb_poly((const thc_aabb *)(ta == THC_AABB ? a : b), &box, &bxf);
+        const thc_aabb *bo = (const thc_aabb *)(ta == THC_AABB ? a : b);
+        thc__aabb_poly(bo, &box, &bxf);
         if (ta == THC_AABB) r = thc__poly_poly(&box, &bxf, (const thc_poly *)b, bx, NULL);
         else r = thc__poly_poly((const thc_poly *)a, ax, &box, &bxf, NULL);
-        if (r >= 0) return r;
+        if (r >= 0) return r && !thc__nonfinite(THC__SUM_BOX(bo) + THC__SUM_XF(ta == THC_AABB ? bx : ax));
     }
     thc__proxy pa, pb;
     thc_v2 o;
     if (!thc__pair_proxies(a, ta, ax, b, tb, bx, &pa, &pb, &o)) return 0;
-    return thc__proxy_overlap(&pa, &pb);
-}
-
-static THC__NOINLINE int thc__overlap_general(const void *a, thc_type ta, const thc_transform *ax, const void *b, thc_type tb,
-                                              const thc_transform *bx)
-{
-    return thc__overlap_roads(a, ta, ax, b, tb, bx) && !thc__bad_pair(a, ta, ax, b, tb, bx, 0);
+    return thc__proxy_overlap(&pa, &pb) && !thc__bad_pair(a, ta, ax, b, tb, bx, 0);
 }
 
 THC__INLINE int thc__cc_overlap(const thc_circle *a, const thc_circle *b)
