@@ -114,7 +114,7 @@ rem includes), made by the same script as build.sh's with cl's preprocessor. Wit
 rem no description and only state_size guards the layout: a layout change then restarts the state.
 set LAYOUT=0
 for /f %%s in ('python "%ROOT%\tools\layout_stamp.py" cl "%ROOT%\game\state.h" /std:c++17 /I"%ROOT%\tinyheaders" /I"%ROOT%\game" /DTH_MATH_NO_MATH_H') do set LAYOUT=%%s
-cl %COMMON% /Od /LD /DGAME_LAYOUT_HASH=%LAYOUT%u "%ROOT%\game\game.cpp" "%ROOT%\game\tinyheaders.cpp" /Fo"%B%\game\\" /Fd"%B%\game\game_vc.pdb" ^
+cl %COMMON% /Od /LD /DTHC_VALIDATE /DGAME_LAYOUT_HASH=%LAYOUT%u "%ROOT%\game\game.cpp" "%ROOT%\game\tinyheaders.cpp" /Fo"%B%\game\\" /Fd"%B%\game\game_vc.pdb" ^
    /link /DLL /PDB:"%B%\game\game_%STAMP%.pdb" /OUT:"%B%\game\game.tmp.dll" /INCREMENTAL:NO
 set RC=%errorlevel%
 if %RC%==0 move /y "%B%\game\game.tmp.dll" "%B%\game\game.dll" >nul

@@ -27,6 +27,7 @@ BUILD_DIR="$ROOT/build"
 
 DEBIAN_PACKAGES="g++ clang libclang-rt-dev libsdl2-dev libstb-dev fonts-dejavu-core python3 pkg-config sox libsox-fmt-base"
 COMMON_FLAGS="-std=c++17 -g -Wall -Wextra -Itinyheaders -Igame -Iplatform"
+DEV_CHECKS="-DTHC_VALIDATE"   # development builds and tests; ./build.sh dist and the benchmarks leave it out
 HOST_LIBS="-lSDL2 -ldl -lpthread -lm"
 # stb: the headers from the system (libstb-dev), the implementations compiled by the project from
 # platform/stb_impl.c into STB_OBJ (cmd_stb), which the host, the tools and the tests link.
@@ -72,7 +73,8 @@ game_cxx() {
 }
 game_flags() {
     # -gno-column-info: line tables without columns, 5 % fewer compiler instructions; crash reports need lines only
-    local cxx="$1" f="$COMMON_FLAGS -gno-column-info -fPIC -fno-exceptions -fno-rtti -fvisibility=hidden -fdiagnostics-color=never"
+    # $DEV_CHECKS: the development build's validation (th_collide names a bad hand-built polygon); not in a release
+    local cxx="$1" f="$COMMON_FLAGS $DEV_CHECKS -gno-column-info -fPIC -fno-exceptions -fno-rtti -fvisibility=hidden -fdiagnostics-color=never"
     # g++ marks some symbols STB_GNU_UNIQUE, which makes dlclose a no-op; clang never emits them.
     case "$cxx" in *clang*) ;; *) f="$f -fno-gnu-unique";; esac
     echo "$f ${GAME_EXTRA_FLAGS:-}"
@@ -332,9 +334,9 @@ build_and_run_unit() {  # variant(normal|asan) source [extra flags] [name suffix
     out="$BUILD_DIR/tests/$variant/$name-$ext"
     mkdir -p "$BUILD_DIR/tests/$variant"
     if [ "$ext" = c ]; then
-        cc="gcc"; flags="-std=c99 -g -O1 -Wall -Wextra -Werror -Itinyheaders"
+        cc="gcc"; flags="-std=c99 -g -O1 -Wall -Wextra -Werror -Itinyheaders $DEV_CHECKS"
     else
-        cc="g++"; flags="$COMMON_FLAGS -O1 -Werror $STB_FLAGS $(sdl2-config --cflags)"
+        cc="g++"; flags="$COMMON_FLAGS $DEV_CHECKS -O1 -Werror $STB_FLAGS $(sdl2-config --cflags)"
     fi
     [ "$variant" = asan ] && flags="$flags -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
     flags="$flags $extra"
@@ -930,7 +932,7 @@ bench_compile() {  # src out optimization: a C++ benchmark built as ./build.sh b
     # the flags the host and tinyheaders.o ship with (-O2, no -march=native): the numbers are what a user gets;
     # the collision benchmark with exactly the game's (game_flags + -O2, as game/tinyheaders.o is built)
     flags="$COMMON_FLAGS $3 -DNDEBUG"
-    [ "$name" = bench_collide ] && flags="$(game_flags g++) $3"
+    [ "$name" = bench_collide ] && flags="$(DEV_CHECKS="" game_flags g++) $3"
     # shellcheck disable=SC2046,SC2086
     cmd_stb || return 1
     g++ $flags $STB_FLAGS $(sdl2-config --cflags) "$1" "$STB_OBJ" -o "$2" $HOST_LIBS

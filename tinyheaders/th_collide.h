@@ -36,7 +36,9 @@
      nearly parallel segments). thc_toi sweeps exactly where it can (below); what the sweeps leave (shapes
      touching at the start, polygons with no area or no transform, a grazing pass within rounding of a
      corner) it advances by a step proven safe along the deciding features' separating axis (see the
-     comment at thc__toi_advance), so grazing shots at long walls neither miss nor sink.
+     comment at thc__toi_advance), so grazing shots at long walls neither miss nor sink. A circle's path
+     meets a corner's circle by the discriminant |d|^2 r^2 - (m x d)^2, which does not cancel, so a circle
+     grazing a corner by 1e-6 of the coordinates is not missed.
      thc_distance between two polygons, a box and a polygon, or a capsule and a polygon works by the
      separating axis in the lanes described below: the greatest face separation s of either side is a
      lower bound of the distance, and the other core's vertex that realises it, projected inside that
@@ -86,12 +88,34 @@
      Degenerate input is answered, never crashed on: coincident centres give the normal (1, 0), a
      zero-length capsule is a circle, a zero-area polygon is the segment it spans, zero radii work.
 
+   BAD INPUT
+     thc_make_poly keeps the convex hull of any point cloud: repeated and collinear points, any order, any
+     count (gift wrapping, count x hull-size steps, no memory of its own). A hull with more vertices than
+     THC_MAX_POLY_VERTS is not cut: thc_make_poly returns 0, and thc_hull(&poly, pts, n), the same call,
+     returns the reason (THC_ERR_TOO_MANY_VERTS, _FEW_POINTS, _NO_AREA, _NOT_FINITE); thc_error_text names it.
+     Nothing is kept between calls (no global or thread-local state): the reason is the return value.
+     A hand-built polygon (count, verts and norms filled in by the caller) must have 3..THC_MAX_POLY_VERTS
+     vertices, counter-clockwise and convex, with thc_poly_normals' normals; thc_poly_check names its mistake.
+     With THC_VALIDATE defined every query checks the polygons it is handed, reports a mistake through
+     THC_REPORT(where, text) (default: one line on stderr) and answers as for NaN input. build.sh defines it in
+     the game's development build and the tests, not in ./build.sh dist or the benchmarks (NDEBUG plays no
+     part). Without it a polygon's count and vertices are trusted.
+     NaN in any number, or an infinite centre, corner, end, transform, ray start or direction or velocity:
+     no overlap, no contact (count 0, mtv zero), distance NaN, no ray hit, no time of impact (hit 0); never
+     a FLT_MAX depth. The exception: the bare formulas of the circle-circle, circle-box and box-box overlap and
+     manifold, and the circle-capsule overlap (22 to 79 instructions, where one more test would cost over
+     2%), read an infinite radius and a NaN or infinite box side literally (a side at infinity is a half-plane,
+     a NaN side is no side); a NaN centre or radius still answers no overlap there. An infinite ray length is
+     a ray without an end.
+
    CUSTOMIZATION
      THC_MAX_POLY_VERTS   (8)     vertices per polygon, at least 4 (a box is answered as a 4-vertex polygon;
                                   fewer is a compile error); any count from 4 works, the speed is tuned at 8
      THC_GRID_MAX_CELLS   (16)    cells one body may cover before it goes on the grid's "large" list
      THC_TOLERANCE        (1e-3f) how close thc_toi brings two shapes before it calls them touching
      THC_NO_SIMD          (undefined) define it to keep the polygon lanes' loading in plain C (no SSE2)
+     THC_VALIDATE         (undefined) check hand-built polygons in every query (BAD INPUT above)
+     THC_REPORT(where, text)  how THC_VALIDATE reports: fprintf(stderr, ...) unless defined before the include
 
    EXAMPLE (compiled verbatim by tests/unit/test_th_collide_c.c)
      static float example_collide(void) {
@@ -152,9 +176,23 @@ typedef struct thc_toi_result { int hit; float t; thc_v2 n; thc_v2 p; } thc_toi_
 typedef struct thc_ray { thc_v2 p, d; float t; } thc_ray;           /* p + d * t, t in [0, ray.t] */
 typedef struct thc_ray_hit { float t; thc_v2 n; } thc_ray_hit;      /* where the ray enters, and the surface normal there */
 typedef enum thc_type { THC_NONE = 0, THC_CIRCLE, THC_AABB, THC_CAPSULE, THC_POLY } thc_type;
+typedef enum thc_error {            /* why a polygon was refused; thc_error_text names it */
+    THC_OK = 0,
+    THC_ERR_FEW_POINTS,                 /* fewer than 3 points (or pts NULL) */
+    THC_ERR_NOT_FINITE,                 /* a NaN or infinite coordinate */
+    THC_ERR_NO_AREA,                    /* every point on one line */
+    THC_ERR_TOO_MANY_VERTS,             /* the hull has more vertices than THC_MAX_POLY_VERTS */
+    THC_ERR_COUNT,                      /* a polygon's count is outside 3..THC_MAX_POLY_VERTS */
+    THC_ERR_CLOCKWISE,                  /* the vertices turn clockwise (y up) */
+    THC_ERR_NOT_CONVEX,                 /* a vertex lies outside another edge (a dent, or winding twice) */
+    THC_ERR_NORMALS                     /* an edge has no length, or its normal is not its unit outward normal */
+} thc_error;
 
 /* ---------------------------------------------------------------- shapes and helpers */
-int           thc_make_poly(thc_poly *out, const thc_v2 *pts, int count);  /* convex hull; returns vertex count (0 if degenerate) */
+int           thc_make_poly(thc_poly *out, const thc_v2 *pts, int count);  /* convex hull; returns vertex count (0 on failure: thc_hull says why) */
+thc_error     thc_hull(thc_poly *out, const thc_v2 *pts, int count);      /* thc_make_poly with the reason: THC_OK or why out->count is 0 */
+thc_error     thc_poly_check(const thc_poly *p);                           /* a hand-built polygon: THC_OK or its mistake */
+const char   *thc_error_text(thc_error e);                                 /* one line naming the error */
 int           thc_make_box(thc_poly *out, float half_w, float half_h);     /* centred box; with a transform it is an OBB */
 int           thc_poly_normals(thc_poly *p);                               /* outward normals from verts; 0 if an edge has no length */
 thc_transform thc_make_transform(thc_v2 p, float radians);
@@ -281,6 +319,31 @@ static thc_v2 thc__norm_or(thc_v2 a, thc_v2 fallback)
     return l > 1e-20f ? thc__scale(a, 1.0f / l) : fallback;
 }
 
+/* NaN and infinity: the sum of a shape's numbers (a polygon's transform; its vertices are thc_poly_check's)
+   is NaN or infinite when one of them is (and, harmlessly, when they add past FLT_MAX), and s - s is then NaN,
+   else 0. The queries answer such input as none: no overlap, no contact, distance NaN, no hit. */
+THC__INLINE float thc__shape_sum(const void *s, thc_type t, const thc_transform *xf)
+{
+    switch (t) {
+    case THC_CIRCLE: { const thc_circle *c = (const thc_circle *)s; return c->p.x + c->p.y + c->r; }
+    case THC_AABB: { const thc_aabb *b = (const thc_aabb *)s; return b->min.x + b->min.y + b->max.x + b->max.y; }
+    case THC_CAPSULE: { const thc_capsule *k = (const thc_capsule *)s; return k->a.x + k->a.y + k->b.x + k->b.y + k->r; }
+    default: return xf ? xf->p.x + xf->p.y + xf->c + xf->s : 0;
+    }
+}
+static int thc__nonfinite(float sum) { return !(sum - sum == 0); }
+/* The same sums where the types are known, inline */
+#define THC__SUM_CIRCLE(c) ((c)->p.x + (c)->p.y + (c)->r)
+#define THC__SUM_BOX(b) ((b)->min.x + (b)->min.y + (b)->max.x + (b)->max.y)
+#define THC__SUM_CAPSULE(k) ((k)->a.x + (k)->a.y + (k)->b.x + (k)->b.y + (k)->r)
+#define THC__SUM_XF(f) ((f) ? (f)->p.x + (f)->p.y + (f)->c + (f)->s : 0.0f)
+/* Looked at only where an answer would say "touching" or "hit" (NaN already answers "apart" and "miss"). */
+static THC__NOINLINE int thc__bad_pair(const void *a, thc_type ta, const thc_transform *ax, const void *b, thc_type tb, const thc_transform *bx,
+                                      float more)
+{
+    return thc__nonfinite(thc__shape_sum(a, ta, ax) + (b ? thc__shape_sum(b, tb, bx) : 0) + more);
+}
+
 thc_transform thc_make_transform(thc_v2 p, float radians)
 {
     thc_transform xf;
@@ -308,35 +371,104 @@ int thc_poly_normals(thc_poly *p)
     return 1;
 }
 
+/* Gift wrapping from the lowest-then-leftmost point: the next vertex is the point no other lies clockwise of
+   (the farthest of those on the line, so collinear and repeated points drop out). Turns are measured in double
+   from float differences, which makes them exact up to one rounding; the walk ends back at the first point,
+   compared by value. It costs count x hull size and keeps nothing but the hull, so any count works. */
+thc_error thc_hull(thc_poly *out, const thc_v2 *pts, int count)
+{
+    out->count = 0;
+    if (!pts || count < 3) return THC_ERR_FEW_POINTS;
+    int start = 0;
+    for (int i = 0; i < count; i++) {
+        if (!(pts[i].x - pts[i].x == 0 && pts[i].y - pts[i].y == 0)) return THC_ERR_NOT_FINITE;
+        if (pts[i].y < pts[start].y || (pts[i].y == pts[start].y && pts[i].x < pts[start].x)) start = i;
+    }
+    thc_v2 hull[THC_MAX_POLY_VERTS];
+    int n = 0;
+    thc_v2 cur = pts[start];
+    for (;;) {
+        if (n == THC_MAX_POLY_VERTS) return THC_ERR_TOO_MANY_VERTS;
+        hull[n++] = cur;
+        int next = -1;
+        double nx = 0, ny = 0, nd = 0;
+        for (int i = 0; i < count; i++) {
+            double ex = (double)pts[i].x - cur.x, ey = (double)pts[i].y - cur.y, dd = ex * ex + ey * ey;
+            if (dd == 0) continue;
+            double c = nx * ey - ny * ex;
+            if (next < 0 || c < 0 || (c == 0 && dd > nd)) { next = i; nx = ex; ny = ey; nd = dd; }
+        }
+        if (next < 0) return THC_ERR_NO_AREA;
+        cur = pts[next];
+        if (cur.x == hull[0].x && cur.y == hull[0].y) break;
+    }
+    double area2 = 0;
+    for (int i = 0; i < n; i++) {
+        thc_v2 a = hull[i], b = hull[(i + 1) % n];
+        area2 += ((double)a.x - hull[0].x) * ((double)b.y - hull[0].y) - ((double)a.y - hull[0].y) * ((double)b.x - hull[0].x);
+    }
+    if (n < 3 || !(area2 > 0)) return THC_ERR_NO_AREA;
+    for (int i = 0; i < n; i++) out->verts[i] = hull[i];
+    out->count = n;
+    if (!thc_poly_normals(out)) { out->count = 0; return THC_ERR_NO_AREA; }
+    return THC_OK;
+}
+
 int thc_make_poly(thc_poly *out, const thc_v2 *pts, int count)
 {
-    /* gift wrap: start at the lowest-then-leftmost point, keep turning left */
-    out->count = 0;
-    if (count < 3) return 0;
-    if (count > 64) count = 64;
-    int start = 0;
-    for (int i = 1; i < count; i++)
-        if (pts[i].y < pts[start].y || (pts[i].y == pts[start].y && pts[i].x < pts[start].x)) start = i;
-    int hull[THC_MAX_POLY_VERTS], n = 0, cur = start;
-    do {
-        if (n == THC_MAX_POLY_VERTS) break;
-        hull[n++] = cur;
-        int next = (cur + 1) % count;
-        for (int i = 0; i < count; i++) {
-            float c = thc__cross(thc__sub(pts[next], pts[cur]), thc__sub(pts[i], pts[cur]));
-            float farther = thc__dot(thc__sub(pts[i], pts[cur]), thc__sub(pts[i], pts[cur])) >
-                            thc__dot(thc__sub(pts[next], pts[cur]), thc__sub(pts[next], pts[cur]));
-            if (c < 0 || (c == 0 && farther)) next = i;
-        }
-        cur = next;
-    } while (cur != start);
-    if (n < 3) return 0;
-    for (int i = 0; i < n; i++) out->verts[i] = pts[hull[i]];
-    out->count = n;
-    float area2 = 0;
-    for (int i = 0; i < n; i++) area2 += thc__cross(out->verts[i], out->verts[(i + 1) % n]);
-    if (!(area2 > 0) || !thc_poly_normals(out)) { out->count = 0; return 0; }
-    return n;
+    thc_hull(out, pts, count);
+    return out->count;
+}
+
+/* Count, finite values, edge normals, winding (the signed area, and the vertices going once around their
+   mean), convexity (every vertex inside or on every edge's line), each to a tolerance relative to the size. */
+thc_error thc_poly_check(const thc_poly *p)
+{
+    if (!p || p->count < 3 || p->count > THC_MAX_POLY_VERTS) return THC_ERR_COUNT;
+    int n = p->count;
+    double area2 = 0, mx = 0, my = 0, longest = 0, turn = 0, far = 0;   /* far: the rounding of the coordinates */
+    for (int i = 0; i < n; i++) {
+        thc_v2 v = p->verts[i], q = p->norms[i];
+        if (!(v.x - v.x == 0 && v.y - v.y == 0 && q.x - q.x == 0 && q.y - q.y == 0)) return THC_ERR_NOT_FINITE;
+        mx += v.x / (double)n; my += v.y / (double)n;
+        far = fabs(v.x) > far ? fabs(v.x) : far;
+        far = fabs(v.y) > far ? fabs(v.y) : far;
+    }
+    far *= 1e-6;
+    for (int i = 0; i < n; i++) {
+        thc_v2 a = p->verts[i], b = p->verts[(i + 1) % n];
+        double ex = (double)b.x - a.x, ey = (double)b.y - a.y, l = sqrt(ex * ex + ey * ey), tn = 1e-3 + far / l;
+        if (l == 0 || fabs(p->norms[i].x - ey / l) > tn || fabs(p->norms[i].y + ex / l) > tn) return THC_ERR_NORMALS;
+        double ax = a.x - mx, ay = a.y - my, bx = b.x - mx, by = b.y - my;
+        area2 += ax * by - ay * bx;
+        turn += atan2(ax * by - ay * bx, ax * bx + ay * by);
+        longest = l > longest ? l : longest;
+    }
+    double tol = 1e-5 * longest + far;
+    if (area2 < -tol * longest) return THC_ERR_CLOCKWISE;
+    if (area2 > tol * longest && turn > 7) return THC_ERR_NOT_CONVEX;   /* once around is 2 pi */
+    for (int i = 0; i < n; i++) {
+        thc_v2 a = p->verts[i];
+        for (int k = 0; k < n; k++)
+            if (((double)p->verts[k].x - a.x) * p->norms[i].x + ((double)p->verts[k].y - a.y) * p->norms[i].y > tol) return THC_ERR_NOT_CONVEX;
+    }
+    return THC_OK;
+}
+
+const char *thc_error_text(thc_error e)
+{
+    switch (e) {
+    case THC_OK: return "no error";
+    case THC_ERR_FEW_POINTS: return "fewer than 3 points";
+    case THC_ERR_NOT_FINITE: return "a coordinate is NaN or infinite";
+    case THC_ERR_NO_AREA: return "the points have no area (all on one line)";
+    case THC_ERR_TOO_MANY_VERTS: return "the hull has more vertices than THC_MAX_POLY_VERTS (define it larger before the include)";
+    case THC_ERR_COUNT: return "count is outside 3..THC_MAX_POLY_VERTS";
+    case THC_ERR_CLOCKWISE: return "the vertices are clockwise (th_collide wants counter-clockwise, y up)";
+    case THC_ERR_NOT_CONVEX: return "the polygon is not convex (a vertex lies outside another edge)";
+    case THC_ERR_NORMALS: return "an edge has no length or its normal is wrong (call thc_poly_normals)";
+    }
+    return "unknown error";
 }
 
 int thc_make_box(thc_poly *out, float half_w, float half_h)
@@ -344,6 +476,25 @@ int thc_make_box(thc_poly *out, float half_w, float half_h)
     thc_v2 pts[4] = { { -half_w, -half_h }, { half_w, -half_h }, { half_w, half_h }, { -half_w, half_h } };
     return thc_make_poly(out, pts, 4);
 }
+
+/* THC_VALIDATE: every query checks the polygons it is handed (thc_poly_check), reports a mistake through
+   THC_REPORT(where, text) and answers as for NaN input (no overlap, no contact, distance NaN, no hit). */
+#ifdef THC_VALIDATE
+#ifndef THC_REPORT
+#include <stdio.h>
+#define THC_REPORT(where, text) fprintf(stderr, "th_collide: %s: %s\n", (where), (text))
+#endif
+static int thc__invalid(const void *s, thc_type t, const char *where)
+{
+    thc_error e = t == THC_POLY && s ? thc_poly_check((const thc_poly *)s) : THC_OK;
+    if (e == THC_OK) return 0;
+    THC_REPORT(where, thc_error_text(e));
+    return 1;
+}
+#define THC__INVALID(a, ta, b, tb, where) (thc__invalid(a, ta, where) || thc__invalid(b, tb, where))
+#else
+#define THC__INVALID(a, ta, b, tb, where) 0
+#endif
 
 /* ---------------------------------------------------------------- closest points */
 thc_v2 thc_closest_on_segment(thc_v2 p, thc_v2 a, thc_v2 b)
@@ -1415,7 +1566,7 @@ static int thc__circle_capsule_overlap(const thc_circle *c, const thc_capsule *k
     float bx = k->b.x - k->a.x, by = k->b.y - k->a.y, px = c->p.x - k->a.x, py = c->p.y - k->a.y;
     float t = (px * bx + py * by) / (bx * bx + by * by);
     t = thc__clamp01(t);
-    float dx = px - bx * t, dy = py - by * t, ra = c->r > 0 ? c->r : 0, rb = k->r > 0 ? k->r : 0, r = ra + rb;
+    float dx = px - bx * t, dy = py - by * t, ra = c->r < 0 ? 0 : c->r, rb = k->r < 0 ? 0 : k->r, r = ra + rb;   /* NaN stays NaN */
     return dx * dx + dy * dy <= r * r;
 }
 
@@ -1827,26 +1978,30 @@ world:
     return 1;
 }
 
+/* A "touching" answer is kept only when every number of the input is finite (NaN and infinity: no overlap),
+   with the types known on the polygon roads. */
 static THC__NOINLINE int thc__overlap_general(const void *a, thc_type ta, const thc_transform *ax, const void *b, thc_type tb,
                                               const thc_transform *bx)
 {
-    if (ta == THC_POLY && tb == THC_POLY && a && b) {
+    if (!a || !b) return 0;
+    if (ta == THC_POLY && tb == THC_POLY) {
         int r = thc__poly_poly((const thc_poly *)a, ax, (const thc_poly *)b, bx, NULL);
-        if (r >= 0) return r;
+        if (r >= 0) return r && !thc__nonfinite(THC__SUM_XF(ax) + THC__SUM_XF(bx));
     }
-    if (a && b && ((ta == THC_AABB && tb == THC_POLY) || (ta == THC_POLY && tb == THC_AABB))) {   /* as thc_collide does */
+    if ((ta == THC_AABB && tb == THC_POLY) || (ta == THC_POLY && tb == THC_AABB)) {   /* as thc_collide does */
         thc_poly box;
         thc_transform bxf;
         int r;
-        thc__aabb_poly((const thc_aabb *)(ta == THC_AABB ? a : b), &box, &bxf);
+        const thc_aabb *bo = (const thc_aabb *)(ta == THC_AABB ? a : b);
+        thc__aabb_poly(bo, &box, &bxf);
         if (ta == THC_AABB) r = thc__poly_poly(&box, &bxf, (const thc_poly *)b, bx, NULL);
         else r = thc__poly_poly((const thc_poly *)a, ax, &box, &bxf, NULL);
-        if (r >= 0) return r;
+        if (r >= 0) return r && !thc__nonfinite(THC__SUM_BOX(bo) + THC__SUM_XF(ta == THC_AABB ? bx : ax));
     }
     thc__proxy pa, pb;
     thc_v2 o;
     if (!thc__pair_proxies(a, ta, ax, b, tb, bx, &pa, &pb, &o)) return 0;
-    return thc__proxy_overlap(&pa, &pb);
+    return thc__proxy_overlap(&pa, &pb) && !thc__bad_pair(a, ta, ax, b, tb, bx, 0);
 }
 
 THC__INLINE int thc__cc_overlap(const thc_circle *a, const thc_circle *b)
@@ -1872,6 +2027,7 @@ THC__INLINE int thc__aa_overlap(const thc_aabb *a, const thc_aabb *b)
    path answers 0 (no contact) for a NULL shape. */
 int thc_overlap(const void *a, thc_type ta, const thc_transform *ax, const void *b, thc_type tb, const thc_transform *bx)
 {
+    if (THC__INVALID(a, ta, b, tb, "thc_overlap")) return 0;
     switch (THC__PAIR(ta, tb)) {
     case THC__PAIR(THC_CIRCLE, THC_CIRCLE): return thc__cc_overlap((const thc_circle *)a, (const thc_circle *)b);
     case THC__PAIR(THC_CIRCLE, THC_AABB): return thc__ca_overlap((const thc_circle *)a, (const thc_aabb *)b);
@@ -1888,7 +2044,7 @@ THC__INLINE void thc__cc_manifold(const thc_circle *a, const thc_circle *b, thc_
 {
     float dx = b->p.x - a->p.x, dy = b->p.y - a->p.y, dist2 = dx * dx + dy * dy, r = a->r + b->r;
     m->count = 0;
-    if (dist2 > r * r) return;
+    if (!(dist2 <= r * r)) return;   /* NaN: no contact */
     float dist = sqrtf(dist2), depth = r - dist;
     thc_v2 n = dist > 1e-6f ? thc__v(dx / dist, dy / dist) : thc__v(1, 0);   /* coincident centres: any axis, but a fixed one */
     m->count = 1;
@@ -1903,7 +2059,7 @@ THC__INLINE void thc__ca_manifold(const thc_circle *a, const thc_aabb *b, thc_ma
     float dist2 = dx * dx + dy * dy, r = a->r, depth;
     thc_v2 n, p = a->p;
     m->count = 0;
-    if (dist2 > r * r) return;
+    if (!(dist2 <= r * r)) return;   /* NaN: no contact */
     /* the normal and depth in locals, stored once (read back through m they waited for their own stores) */
     if (dist2 > 1e-12f) {
         float dist = sqrtf(dist2);
@@ -1927,50 +2083,58 @@ THC__INLINE void thc__ca_manifold(const thc_circle *a, const thc_aabb *b, thc_ma
 
 static int thc__box_poly_manifold(const thc_aabb *box, const thc_poly *p, const thc_transform *px, int box_a, thc_manifold *m);
 
-/* Every pair but the simple ones: the direct paths, else the proxies. */
-static THC__NOINLINE void thc__collide_other(const void *a, thc_type ta, const thc_transform *ax, const void *b, thc_type tb,
-                                             const thc_transform *bx, thc_manifold *m)
+/* Every pair but the simple ones: the direct paths, else the proxies. A contact is kept only when every number
+   of the input is finite (THC__KEEP: NaN and infinity answer no contact), looked at once the answer is known. */
+#define THC__KEEP(sum) do { if (m->count && thc__nonfinite(sum)) m->count = 0; return; } while (0)
+static THC__NOINLINE void thc__collide_general(const void *a, thc_type ta, const thc_transform *ax, const void *b, thc_type tb,
+                                               const thc_transform *bx, thc_manifold *m)
 {
     if (!a || !b) return;
+    const thc_circle *ca = (const thc_circle *)a, *cb = (const thc_circle *)b;
+    const thc_capsule *ka = (const thc_capsule *)a, *kb = (const thc_capsule *)b;
+    const thc_aabb *ba = (const thc_aabb *)a, *bb = (const thc_aabb *)b;
+    const thc_poly *pa_ = (const thc_poly *)a, *pb_ = (const thc_poly *)b;
     switch (THC__PAIR(ta, tb)) {
-    case THC__PAIR(THC_CIRCLE, THC_CAPSULE): if (thc__circle_capsule_manifold((const thc_circle *)a, (const thc_capsule *)b, m)) return; break;
+    case THC__PAIR(THC_CIRCLE, THC_CAPSULE): if (thc__circle_capsule_manifold(ca, kb, m)) THC__KEEP(THC__SUM_CIRCLE(ca) + THC__SUM_CAPSULE(kb)); break;
     case THC__PAIR(THC_CAPSULE, THC_CIRCLE):
-        if (thc__circle_capsule_manifold((const thc_circle *)b, (const thc_capsule *)a, m)) { if (m->count) m->n = thc__neg(m->n); return; }
+        if (thc__circle_capsule_manifold(cb, ka, m)) { if (m->count) m->n = thc__neg(m->n); THC__KEEP(THC__SUM_CIRCLE(cb) + THC__SUM_CAPSULE(ka)); }
         break;
-    case THC__PAIR(THC_CIRCLE, THC_POLY): if (thc__circle_poly_manifold((const thc_circle *)a, (const thc_poly *)b, bx, m)) return; break;
+    case THC__PAIR(THC_CIRCLE, THC_POLY): if (thc__circle_poly_manifold(ca, pb_, bx, m)) THC__KEEP(THC__SUM_CIRCLE(ca) + THC__SUM_XF(bx)); break;
     case THC__PAIR(THC_POLY, THC_CIRCLE):
-        if (thc__circle_poly_manifold((const thc_circle *)b, (const thc_poly *)a, ax, m)) { if (m->count) m->n = thc__neg(m->n); return; }
+        if (thc__circle_poly_manifold(cb, pa_, ax, m)) { if (m->count) m->n = thc__neg(m->n); THC__KEEP(THC__SUM_CIRCLE(cb) + THC__SUM_XF(ax)); }
         break;
-    case THC__PAIR(THC_CAPSULE, THC_CAPSULE): if (thc__capsule_capsule_manifold((const thc_capsule *)a, (const thc_capsule *)b, m)) return; break;
-    case THC__PAIR(THC_POLY, THC_POLY): if (thc__poly_poly((const thc_poly *)a, ax, (const thc_poly *)b, bx, m) >= 0) return; break;
+    case THC__PAIR(THC_CAPSULE, THC_CAPSULE): if (thc__capsule_capsule_manifold(ka, kb, m)) THC__KEEP(THC__SUM_CAPSULE(ka) + THC__SUM_CAPSULE(kb)); break;
+    case THC__PAIR(THC_POLY, THC_POLY): if (thc__poly_poly(pa_, ax, pb_, bx, m) >= 0) THC__KEEP(THC__SUM_XF(ax) + THC__SUM_XF(bx)); break;
     case THC__PAIR(THC_AABB, THC_POLY): {
-        if (thc__box_poly_manifold((const thc_aabb *)a, (const thc_poly *)b, bx, 1, m) >= 0) return;
+        if (thc__box_poly_manifold(ba, pb_, bx, 1, m) >= 0) THC__KEEP(THC__SUM_BOX(ba) + THC__SUM_XF(bx));
         thc_poly box;
         thc_transform bxf;
-        thc__aabb_poly((const thc_aabb *)a, &box, &bxf);
-        if (thc__poly_poly(&box, &bxf, (const thc_poly *)b, bx, m) >= 0) return;
+        thc__aabb_poly(ba, &box, &bxf);
+        if (thc__poly_poly(&box, &bxf, pb_, bx, m) >= 0) THC__KEEP(THC__SUM_BOX(ba) + THC__SUM_XF(bx));
         break;
     }
     case THC__PAIR(THC_POLY, THC_AABB): {
-        if (thc__box_poly_manifold((const thc_aabb *)b, (const thc_poly *)a, ax, 0, m) >= 0) return;
+        if (thc__box_poly_manifold(bb, pa_, ax, 0, m) >= 0) THC__KEEP(THC__SUM_BOX(bb) + THC__SUM_XF(ax));
         thc_poly box;
         thc_transform bxf;
-        thc__aabb_poly((const thc_aabb *)b, &box, &bxf);
-        if (thc__poly_poly((const thc_poly *)a, ax, &box, &bxf, m) >= 0) return;
+        thc__aabb_poly(bb, &box, &bxf);
+        if (thc__poly_poly(pa_, ax, &box, &bxf, m) >= 0) THC__KEEP(THC__SUM_BOX(bb) + THC__SUM_XF(ax));
         break;
     }
     case THC__PAIR(THC_CAPSULE, THC_POLY):
-        if (bx && !thc__poly_flat((const thc_poly *)b) && thc__capsule_poly_manifold((const thc_capsule *)a, (const thc_poly *)b, bx, 1, m)) return;
+        if (bx && !thc__poly_flat(pb_) && thc__capsule_poly_manifold(ka, pb_, bx, 1, m)) THC__KEEP(THC__SUM_CAPSULE(ka) + THC__SUM_XF(bx));
         break;
     case THC__PAIR(THC_POLY, THC_CAPSULE):
-        if (ax && !thc__poly_flat((const thc_poly *)a) && thc__capsule_poly_manifold((const thc_capsule *)b, (const thc_poly *)a, ax, 0, m)) return;
+        if (ax && !thc__poly_flat(pa_) && thc__capsule_poly_manifold(kb, pa_, ax, 0, m)) THC__KEEP(THC__SUM_CAPSULE(kb) + THC__SUM_XF(ax));
         break;
     case THC__PAIR(THC_AABB, THC_CAPSULE): case THC__PAIR(THC_CAPSULE, THC_AABB): {   /* a box is a polygon at its min corner */
         int box_a = ta == THC_AABB;
+        const thc_aabb *bo = box_a ? ba : bb;
+        const thc_capsule *k = box_a ? kb : ka;
         thc_poly box;
         thc_transform bxf;
-        thc__aabb_poly((const thc_aabb *)(box_a ? a : b), &box, &bxf);
-        if (thc__capsule_poly_manifold((const thc_capsule *)(box_a ? b : a), &box, &bxf, !box_a, m)) return;
+        thc__aabb_poly(bo, &box, &bxf);
+        if (thc__capsule_poly_manifold(k, &box, &bxf, !box_a, m)) THC__KEEP(THC__SUM_BOX(bo) + THC__SUM_CAPSULE(k));
         break;
     }
     default: break;
@@ -1980,12 +2144,15 @@ static THC__NOINLINE void thc__collide_other(const void *a, thc_type ta, const t
     m->count = 0;
     if (!thc__pair_proxies(a, ta, ax, b, tb, bx, &pa, &pb, &o)) return;
     thc__manifold(&pa, &pb, o, m);
+    if (m->count && thc__bad_pair(a, ta, ax, b, tb, bx, 0)) m->count = 0;
 }
+#undef THC__KEEP
 
 /* As thc_overlap: the simple pairs read their shapes without a NULL check. */
 void thc_collide(const void *a, thc_type ta, const thc_transform *ax, const void *b, thc_type tb, const thc_transform *bx, thc_manifold *m)
 {
     m->count = 0;
+    if (THC__INVALID(a, ta, b, tb, "thc_collide")) return;
     switch (THC__PAIR(ta, tb)) {
     case THC__PAIR(THC_CIRCLE, THC_CIRCLE): thc__cc_manifold((const thc_circle *)a, (const thc_circle *)b, m); return;
     case THC__PAIR(THC_CIRCLE, THC_AABB): thc__ca_manifold((const thc_circle *)a, (const thc_aabb *)b, m); return;
@@ -1994,7 +2161,7 @@ void thc_collide(const void *a, thc_type ta, const thc_transform *ax, const void
         if (m->count) m->n = thc__neg(m->n);
         return;
     case THC__PAIR(THC_AABB, THC_AABB): thc_aabb_to_aabb_manifold((const thc_aabb *)a, (const thc_aabb *)b, m); return;
-    default: thc__collide_other(a, ta, ax, b, tb, bx, m); return;
+    default: thc__collide_general(a, ta, ax, b, tb, bx, m); return;
     }
 }
 
@@ -2477,7 +2644,15 @@ static float thc__distance_roads(const void *a, thc_type ta, const thc_transform
         break;
     case THC__PAIR(THC_AABB, THC_CAPSULE): d = thc__box_capsule_distance((const thc_aabb *)x, (const thc_capsule *)y, &qx, &qy); break;
     case THC__PAIR(THC_CAPSULE, THC_CAPSULE): d = thc__distance_direct(x, y, tx, &qx, &qy); break;
-    case THC__PAIR(THC_AABB, THC_AABB): return thc__distance_direct(x, y, tx, pa, pb);   /* (the general road when they touch) */
+    case THC__PAIR(THC_AABB, THC_AABB): {   /* touching: 0 at thc_collide's own first contact point, no proxies */
+        d = thc__distance_direct(x, y, tx, pa, pb);
+        if (d >= 0) return d;
+        thc_manifold m;
+        thc_aabb_to_aabb_manifold((const thc_aabb *)a, (const thc_aabb *)b, &m);
+        if (!m.count) return -1;
+        *pa = *pb = m.contact_points[0];
+        return 0;
+    }
     /* A and B as given for these (the manifold's order, which decides the contact point of touching ones) */
     case THC__PAIR(THC_POLY, THC_POLY): return thc__pp_distance((const thc_poly *)a, ax, (const thc_poly *)b, bx, pa, pb);
     case THC__PAIR(THC_AABB, THC_POLY): return thc__box_poly_distance((const thc_aabb *)x, (const thc_poly *)y, yx, !swap, pa, pb);
@@ -2498,6 +2673,7 @@ float thc_distance(const void *a, thc_type ta, const thc_transform *ax, const vo
     thc_v2 qa, qb;
     if (pa) *pa = thc__v(0, 0);
     if (pb) *pb = thc__v(0, 0);
+    if (THC__INVALID(a, ta, b, tb, "thc_distance")) return NAN;
     if (a && b && (ta == THC_CIRCLE || tb == THC_CIRCLE) && ta != THC_POLY && tb != THC_POLY) {
         /* a circle against a circle, a box or a capsule, clearly apart: the nearest point of the other
            shape's core, directly */
@@ -2506,7 +2682,7 @@ float thc_distance(const void *a, thc_type ta, const thc_transform *ax, const vo
         const void *other = swap ? a : b;
         thc_type to = swap ? ta : tb;
         thc_v2 d;   /* the nearest core point, relative to the centre (far from the origin loses nothing) */
-        float rb = 0, ra = c->r > 0 ? c->r : 0;
+        float rb = 0, ra = c->r < 0 ? 0 : c->r;   /* NaN stays NaN */
         if (to == THC_CIRCLE) { d = thc__sub(((const thc_circle *)other)->p, c->p); rb = ((const thc_circle *)other)->r; }
         else if (to == THC_AABB) d = thc__sub(thc_closest_on_aabb(c->p, (const thc_aabb *)other), c->p);
         else {
@@ -2514,15 +2690,27 @@ float thc_distance(const void *a, thc_type ta, const thc_transform *ax, const vo
             d = thc_closest_on_segment(thc__v(0, 0), thc__sub(k->a, c->p), thc__sub(k->b, c->p));
             rb = k->r;
         }
-        rb = rb > 0 ? rb : 0;
+        rb = rb < 0 ? 0 : rb;
         float dist = thc__len(d);
-        if (dist - ra - rb > THC__APART) {
+        if (dist - ra - rb > THC__APART && dist < FLT_MAX) {   /* an infinite centre goes on to the NaN answer */
             thc_v2 n = thc__scale(d, 1.0f / dist), sa = thc__add(c->p, thc__scale(n, ra)), sb = thc__add(c->p, thc__sub(d, thc__scale(n, rb)));
             if (pa) *pa = swap ? sb : sa;
             if (pb) *pb = swap ? sa : sb;
             return dist - ra - rb;
         }
-        if (to == THC_CIRCLE && !(dist > ra + rb)) {
+        if (to != THC_CIRCLE && dist <= ra + rb) {
+            /* overlapping a box or a capsule: 0 at thc_collide's own first contact point, without proxies */
+            thc_manifold m;
+            m.count = 0;
+            if (to == THC_AABB) thc__ca_manifold(c, (const thc_aabb *)other, &m);
+            else if (!thc__circle_capsule_manifold(c, (const thc_capsule *)other, &m)) m.count = 0;
+            if (m.count && !thc__nonfinite(thc__shape_sum(c, THC_CIRCLE, NULL) + thc__shape_sum(other, to, NULL))) {
+                if (pa) *pa = m.contact_points[0];
+                if (pb) *pb = m.contact_points[0];
+                return 0;
+            }
+        }
+        if (to == THC_CIRCLE && dist <= ra + rb && ra + rb < FLT_MAX) {
             /* two circles touching: 0 at the manifold's contact point, as the general road answers (its
                normal and depth from the centres, (1, 0) when they (nearly) coincide) */
             int sep = dist > THC__APART;
@@ -2534,6 +2722,7 @@ float thc_distance(const void *a, thc_type ta, const thc_transform *ax, const vo
             return 0;
         }
     }
+    if (!a || !b || thc__bad_pair(a, ta, ax, b, tb, bx, 0)) return NAN;
     if (a && b) {
         float d = thc__distance_roads(a, ta, ax, b, tb, bx, &qa, &qb);
         if (d >= 0) {
@@ -2646,6 +2835,7 @@ void thc_capsule_to_poly_manifold(const thc_capsule *a, const thc_poly *b, const
 void thc_poly_to_poly_manifold(const thc_poly *a, const thc_transform *ax, const thc_poly *b, const thc_transform *bx, thc_manifold *m)
 {
     m->count = 0;
+    if (THC__INVALID(a, THC_POLY, b, THC_POLY, "thc_poly_to_poly_manifold")) return;
     if (a && b && thc__poly_poly(a, ax, b, bx, m) >= 0) return;
     thc_collide(a, THC_POLY, ax, b, THC_POLY, bx, m);
 }
@@ -2681,14 +2871,16 @@ int thc_point_in_shape(thc_v2 p, const void *s, thc_type t, const thc_transform 
 
 /* ---------------------------------------------------------------- rays */
 /* Entry t of the ray p + d t (t >= 0) into the circle c, r; -1 when it misses; 0 when p starts inside. */
+/* The discriminant as |d|^2 r^2 - (m x d)^2: b^2 - |d|^2 cc cancels to nothing at a grazing pass, and lost the
+   3.87e-5 by which a circle sweeping past a box's corner overlapped it. */
 THC__INLINE float thc__ray_circle_t(thc_v2 p, thc_v2 d, thc_v2 c, float r)
 {
-    thc_v2 m = thc__sub(p, c);
-    float cc = thc__dot(m, m) - r * r;
+    float mx = p.x - c.x, my = p.y - c.y, dx = d.x, dy = d.y, rr = r * r;
+    float cc = mx * mx + my * my - rr;
     if (cc <= 0) return 0;
-    float b = thc__dot(m, d);
+    float b = mx * dx + my * dy;
     if (!(b < 0)) return -1;   /* heading away (a zero d gives b = 0 too) */
-    float a = thc__dot(d, d), disc = b * b - a * cc;
+    float x = mx * dy - my * dx, disc = (dx * dx + dy * dy) * rr - x * x;
     if (disc < 0) return -1;
     return cc / (-b + sqrtf(disc));   /* = (-b - sqrt(disc)) / a without the cancellation */
 }
@@ -2760,7 +2952,7 @@ THC__INLINE int thc__ray_circle_m(float mx, float my, float dx, float dy, float 
     float disc = (dx * dx + dy * dy) * rr - x * x;
     if (!rare && ((cc <= 0) | !(r > 0))) return thc__ray_circle_rare(mx, my, dx, dy, tmax, r, out);
     if (cc <= 0) {
-        if (!(tmax >= 0)) return 0;
+        if (!(tmax >= 0) || thc__nonfinite(dx + dy + r)) return 0;
         out->t = 0;
         out->n = thc__norm_or(thc__v(-dx, -dy), thc__v(-1, 0));
         return 1;
@@ -2902,16 +3094,20 @@ static THC__NOINLINE int thc__raycast_proxy(const thc_ray *r, const void *s, thc
 /* A ray along neither axis: the slabs with min/max in place of the branches on the direction's signs and on
    which slab is entered last (both unpredictable over a mix of rays); the one branch left is hit or miss.
    The same entry t as thc__ray_box, which takes the rays along an axis. */
+/* the sum of the ray's numbers and the box's: s - s is NaN when one of them is NaN or infinite */
+#define THC__RAY_BOX_BAD(r, b) thc__nonfinite((r)->p.x + (r)->p.y + (r)->d.x + (r)->d.y + (b)->min.x + (b)->min.y + (b)->max.x + (b)->max.y)
+
 THC__INLINE int thc__raycast_aabb(const thc_ray *r, const thc_aabb *b, thc_ray_hit *out)
 {
     float px = r->p.x - b->min.x, py = r->p.y - b->min.y, hx = b->max.x - b->min.x, hy = b->max.y - b->min.y;
     float dx = r->d.x, dy = r->d.y, tmax = r->t;
-    if (dx == 0 || dy == 0 || !(tmax >= 0)) return thc__ray_box(thc__v(px, py), r->d, tmax, thc__v(0, 0), thc__v(hx, hy), out);
+    if (dx == 0 || dy == 0 || !(tmax >= 0))
+        return thc__ray_box(thc__v(px, py), r->d, tmax, thc__v(0, 0), thc__v(hx, hy), out) && !THC__RAY_BOX_BAD(r, b);
     float ax = -px / dx, bx = (hx - px) / dx, ay = -py / dy, by = (hy - py) / dy;
     float inx = thc__minf(ax, bx), iny = thc__minf(ay, by), tin = thc__maxf(inx, iny);
     float tout = thc__minf(thc__maxf(ax, bx), thc__maxf(ay, by));
     float t0 = thc__maxf(tin, 0), t1 = thc__minf(tout, tmax);
-    if (t0 > t1) return 0;
+    if (!(t0 <= t1) || THC__RAY_BOX_BAD(r, b)) return 0;
     out->t = t0;
     if (!(tin > 0)) {   /* starts inside */
         out->n = thc__norm_or(thc__v(-dx, -dy), thc__v(-1, 0));
@@ -2925,10 +3121,11 @@ THC__INLINE int thc__raycast_aabb(const thc_ray *r, const thc_aabb *b, thc_ray_h
 
 static THC__NOINLINE int thc__raycast_capsule(const thc_ray *r, const thc_capsule *c, thc_ray_hit *out)
 {
-    return thc__ray_capsule(thc__sub(r->p, c->a), r->d, r->t, thc__sub(c->b, c->a), c->r > 0 ? c->r : 0, out);
+    return thc__ray_capsule(thc__sub(r->p, c->a), r->d, r->t, thc__sub(c->b, c->a), c->r > 0 ? c->r : 0, out) &&
+           !thc__nonfinite(r->p.x + r->p.y + r->d.x + r->d.y + c->a.x + c->a.y + c->b.x + c->b.y + c->r);
 }
 
-THC__INLINE int thc__raycast_poly(const thc_ray *r, const thc_poly *p, const thc_transform *xf, thc_ray_hit *out)
+THC__INLINE int thc__raycast_poly_roads(const thc_ray *r, const thc_poly *p, const thc_transform *xf, thc_ray_hit *out)
 {
     /* a polygon with no area is the segment it spans (the proxy path); the clip can only miss it, so
        the area is looked at only after a miss that could be one */
@@ -2936,6 +3133,12 @@ THC__INLINE int thc__raycast_poly(const thc_ray *r, const thc_poly *p, const thc
     int hit = thc__ray_poly_local(r, p, xf, out);
     if (hit >= 0 || !thc__poly_flat(p)) return hit > 0;
     return thc__raycast_proxy(r, p, THC_POLY, xf, out);
+}
+
+THC__INLINE int thc__raycast_poly(const thc_ray *r, const thc_poly *p, const thc_transform *xf, thc_ray_hit *out)
+{
+    return thc__raycast_poly_roads(r, p, xf, out) &&
+           !thc__nonfinite(r->p.x + r->p.y + r->d.x + r->d.y + (xf ? xf->p.x + xf->p.y + xf->c + xf->s : 0));
 }
 
 static THC__NOINLINE int thc__raycast_no_out(thc_ray r, const void *s, thc_type t, const thc_transform *xf)
@@ -2946,13 +3149,13 @@ static THC__NOINLINE int thc__raycast_no_out(thc_ray r, const void *s, thc_type 
 
 int thc_raycast(thc_ray r, const void *s, thc_type t, const thc_transform *xf, thc_ray_hit *out)
 {
-    if (!s) return 0;
+    if (!s || THC__INVALID(s, t, NULL, THC_NONE, "thc_raycast")) return 0;
     if (!out) return thc__raycast_no_out(r, s, t, xf);
-    if (t == THC_CIRCLE) {
+    if (t == THC_CIRCLE) {   /* NaN misses by itself; the start inside (out of line) looks at the ray */
         const thc_circle *c = (const thc_circle *)s;
         return thc__ray_circle_m(r.p.x - c->p.x, r.p.y - c->p.y, r.d.x, r.d.y, r.t, c->r, 0, out);
     }
-    switch (t) {
+    switch (t) {   /* each looks at NaN and infinity only once it would answer a hit */
     case THC_AABB: return thc__raycast_aabb(&r, (const thc_aabb *)s, out);
     case THC_CAPSULE: return thc__raycast_capsule(&r, (const thc_capsule *)s, out);
     case THC_POLY: return thc__raycast_poly(&r, (const thc_poly *)s, xf, out);
@@ -2971,8 +3174,9 @@ static thc_toi_result thc__miss(void) { thc_toi_result r; memset(&r, 0, sizeof r
 thc_toi_result thc_toi_circle_circle(const thc_circle *a, thc_v2 vel, const thc_circle *b)
 {
     thc_toi_result r = thc__miss();
+    if (thc__nonfinite(thc__shape_sum(a, THC_CIRCLE, NULL) + thc__shape_sum(b, THC_CIRCLE, NULL) + vel.x + vel.y)) return r;
     float t = thc__ray_circle_t(a->p, vel, b->p, a->r + b->r);
-    if (t < 0 || t > 1) return r;
+    if (!(t >= 0 && t <= 1)) return r;
     r.hit = 1;
     r.t = t;
     thc_v2 d = thc__add(thc__sub(a->p, b->p), thc__scale(vel, t));
@@ -3009,6 +3213,7 @@ thc_toi_result thc_toi_circle_aabb(const thc_circle *a, thc_v2 vel, const thc_aa
 {
     thc__proxy px;
     thc_v2 o = b->min;
+    if (thc__nonfinite(thc__shape_sum(a, THC_CIRCLE, NULL) + thc__shape_sum(b, THC_AABB, NULL) + vel.x + vel.y)) return thc__miss();
     thc__proxy_make(&px, b, THC_AABB, NULL, o);
     thc_toi_result r = thc__toi_circle_proxy(&px, thc__sub(a->p, o), a->r, vel);
     r.p = thc__add(r.p, o);
@@ -3018,6 +3223,8 @@ thc_toi_result thc_toi_circle_aabb(const thc_circle *a, thc_v2 vel, const thc_aa
 thc_toi_result thc_toi_circle_poly(const thc_circle *a, thc_v2 vel, const thc_poly *b, const thc_transform *bx)
 {
     thc__proxy px;
+    if (THC__INVALID(b, THC_POLY, NULL, THC_NONE, "thc_toi_circle_poly") ||
+        thc__nonfinite(thc__shape_sum(a, THC_CIRCLE, NULL) + thc__shape_sum(b, THC_POLY, bx) + vel.x + vel.y)) return thc__miss();
     thc_v2 o = thc__anchor(b, THC_POLY, bx);
     if (!thc__proxy_make(&px, b, THC_POLY, bx, o)) return thc__miss();
     thc_toi_result r = thc__toi_circle_proxy(&px, thc__sub(a->p, o), a->r, vel);
@@ -3342,20 +3549,29 @@ static int thc__toi_sweep(const void *a, thc_type ta, const thc_transform *ax, t
 static void thc__toi_general(const void *a, thc_type ta, const thc_transform *ax, thc_v2 va,
                              const void *b, thc_type tb, const thc_transform *bx, thc_v2 vb, thc_toi_result *res);
 
+/* A time of impact is kept only when every number of the input is finite (NaN and infinity: no hit), looked at
+   once a hit is found; with the types known for two boxes. */
 thc_toi_result thc_toi(const void *a, thc_type ta, const thc_transform *ax, thc_v2 va,
                        const void *b, thc_type tb, const thc_transform *bx, thc_v2 vb)
 {
     thc_toi_result r = thc__miss();
+    if (THC__INVALID(a, ta, b, tb, "thc_toi")) return r;
     if (a && b && ta == THC_AABB && tb == THC_AABB) {
-        if (thc__toi_boxes((const thc_aabb *)a, va, (const thc_aabb *)b, vb, &r) >= 0) return r;
+        const thc_aabb *ba = (const thc_aabb *)a, *bb = (const thc_aabb *)b;
+        if (thc__toi_boxes(ba, va, bb, vb, &r) >= 0) {
+            if (r.hit && thc__nonfinite(THC__SUM_BOX(ba) + THC__SUM_BOX(bb) + va.x + va.y + vb.x + vb.y)) r = thc__miss();
+            return r;
+        }
     } else if (a && b && ta == THC_CIRCLE) {
-        if (thc__toi_circle_cast((const thc_circle *)a, va, b, tb, bx, vb, 1, &r) >= 0) return r;
+        if (thc__toi_circle_cast((const thc_circle *)a, va, b, tb, bx, vb, 1, &r) >= 0) goto found;
     } else if (a && b && tb == THC_CIRCLE && ta != THC_CIRCLE) {
-        if (thc__toi_circle_cast((const thc_circle *)b, vb, a, ta, ax, va, 0, &r) >= 0) return r;
+        if (thc__toi_circle_cast((const thc_circle *)b, vb, a, ta, ax, va, 0, &r) >= 0) goto found;
     } else if (a && b && ta >= THC_AABB && ta <= THC_POLY && tb >= THC_AABB && tb <= THC_POLY) {
-        if (thc__toi_sweep(a, ta, ax, va, b, tb, bx, vb, &r) >= 0) return r;
+        if (thc__toi_sweep(a, ta, ax, va, b, tb, bx, vb, &r) >= 0) goto found;
     }
     thc__toi_general(a, ta, ax, va, b, tb, bx, vb, &r);   /* straight into the answer: no copy */
+found:
+    if (r.hit && thc__bad_pair(a, ta, ax, b, tb, bx, va.x + va.y + vb.x + vb.y)) r = thc__miss();
     return r;
 }
 

@@ -7,7 +7,9 @@
    collide_<query>_<a>_<b>_ns: one call of every query (overlap, manifold, distance, toi) for every pair of
    shape types through the any-pair entry points, and collide_ray_<shape>_ns, on seeded pools of 1024
    inputs: overlap/manifold pools mostly touch, distance pools mostly apart, TOI movers start ~45 units
-   away aimed at a still target (about two thirds hit), rays start 30 units out aimed near the shape. */
+   away aimed at a still target (about two thirds hit), rays start 30 units out aimed near the shape.
+   collide_distance_mixed_<a>_<b>_ns: thc_distance on a seeded pool half overlapping and half apart, half near
+   the origin and half at +-1e5. */
 #define TH_COLLIDE_IMPLEMENTATION
 #include "th_collide.h"
 
@@ -117,6 +119,12 @@ static Shape make_shape(thc_type t, float cx, float cy)
     return s;
 }
 
+static void shift(Shape &s, float o)
+{
+    s.c.p.x += o; s.c.p.y += o; s.b.min.x += o; s.b.min.y += o; s.b.max.x += o; s.b.max.y += o;
+    s.k.a.x += o; s.k.a.y += o; s.k.b.x += o; s.k.b.y += o; s.xf.p.x += o; s.xf.p.y += o;
+}
+
 static const char *shape_name(thc_type t) { return t == THC_CIRCLE ? "circle" : t == THC_AABB ? "aabb" : t == THC_CAPSULE ? "capsule" : "poly"; }
 
 // Appends "collide_<query>_<pair>_ns": value pairs to out.
@@ -171,6 +179,27 @@ static void bench_every_pair(std::string &out, volatile float &sink)
                     }
                 sink = sink + s;
             });
+            // the mixed pool (seeded): half of the pairs overlapping and half apart, half of each near the origin
+            // and half at +-1e5, so neither the apart nor the overlapping answer hides the other
+            std::vector<Shape> XA, XB;
+            srand(9090 + ia * 4 + ib);
+            while ((int)XA.size() < POOL) {
+                int i = (int)XA.size();
+                Shape a = make_shape(T[ia], frand(-20, 20), frand(-20, 20)), b = make_shape(T[ib], frand(-20, 20), frand(-20, 20));
+                if ((thc_overlap(a.ptr(), a.type, a.x(), b.ptr(), b.type, b.x()) != 0) != (i % 2 == 0)) continue;
+                float o = (i / 2) % 2 ? ((i / 4) % 2 ? 1e5f : -1e5f) : 0;
+                shift(a, o); shift(b, o);
+                XA.push_back(a); XB.push_back(b);
+            }
+            double mixed = time_ns_per_call(POOL * LOOPS, [&] {
+                float s = 0;
+                thc_v2 qa, qb;
+                for (int l = 0; l < LOOPS; l++)
+                    for (int i = 0; i < POOL; i++) s += thc_distance(XA[i].ptr(), XA[i].type, XA[i].x(), XB[i].ptr(), XB[i].type, XB[i].x(), &qa, &qb) + qa.x + qb.y;
+                sink = sink + s;
+            });
+            snprintf(buf, sizeof buf, ", \"collide_distance_mixed_%s_%s_ns\": %.1f", pa, pb, mixed);
+            out += buf;
             const char *q[4] = { "overlap", "manifold", "distance", "toi" };
             for (int k = 0; k < 4; k++) {
                 snprintf(key, sizeof key, "collide_%s_%s_%s_ns", q[k], pa, pb);

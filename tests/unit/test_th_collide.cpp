@@ -852,6 +852,34 @@ static void test_circle_contacts_midway(void)
     TH_CHECK_MSG(bad == 0 && touching > 2000 && inside > 100, "circle contacts midway: %d wrong of %d touching (%d inside a box)", bad, touching, inside);
 }
 
+// Overlapping shapes are at distance 0, at the first contact point of thc_collide's own manifold (the boxes'
+// road answers this from the box manifold, without the general road's proxies).
+static void test_touching_distance_is_the_contact_point(void)
+{
+    for (int ia = 0; ia < 4; ia++)
+        for (int ib = 0; ib < 4; ib++) {
+            Rng r(2900 + ia * 4 + ib);
+            int checked = 0, bad = 0;
+            for (int i = 0; i < 3000; i++) {
+                Shape A = random_shape(r, TYPES[ia], 4, i % 2 == 0), B = random_shape(r, TYPES[ib], 4, i % 2 == 0);
+                if (i % 4 == 1) { A.move(V(1e5f, -1e5f)); B.move(V(1e5f, -1e5f)); }
+                thc_manifold m;
+                thc_collide(A.ptr(), A.type, A.x(), B.ptr(), B.type, B.x(), &m);
+                if (!m.count) continue;
+                thc_v2 pa, pb;
+                float d = thc_distance(A.ptr(), A.type, A.x(), B.ptr(), B.type, B.x(), &pa, &pb);
+                checked++;
+                thc_v2 c = m.contact_points[0];
+                float tol = 1e-5f * (8 + fabsf(c.x) + fabsf(c.y));   // the roads round the same point their own way
+                if (d != 0 || fabsf(pa.x - c.x) > tol || fabsf(pa.y - c.y) > tol || fabsf(pb.x - c.x) > tol || fabsf(pb.y - c.y) > tol) {
+                    if (bad++ == 0) { dump("touching distance", A, B); printf("  d %g at (%g, %g), contact (%g, %g)\n", d, pa.x, pa.y, m.contact_points[0].x, m.contact_points[0].y); }
+                }
+            }
+            TH_CHECK_MSG(bad == 0 && checked > 300, "%s-%s: %d of %d touching pairs not at distance 0 at the contact point",
+                         type_name(TYPES[ia]), type_name(TYPES[ib]), bad, checked);
+        }
+}
+
 int main(void)
 {
     TH_RUN_FRESH(test_pairs_properties);
@@ -863,6 +891,7 @@ int main(void)
     TH_RUN_FRESH(test_toi_bullet_and_circle_helpers);
     TH_RUN_FRESH(test_degenerate_cases);
     TH_RUN_FRESH(test_no_jitter);
+    TH_RUN_FRESH(test_touching_distance_is_the_contact_point);
     TH_RUN_FRESH(test_masks);
     TH_RUN_FRESH(test_grid_pairs_vs_brute);
     TH_RUN_FRESH(test_grid_relocatable_and_full);

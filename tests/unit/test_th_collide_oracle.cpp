@@ -500,6 +500,66 @@ static void test_grazing_walls(void)
         }
 }
 
+// ---------------------------------------------------------------- issue 29: grazing shots at every pair, at corners too
+// Each shot's relative path is a line at depth delta inside the rounded difference Q (its support along the
+// line's normal minus delta), delta from 1e-6 to 1e-3 of the size either way, near the origin and at +-1e5. No
+// miss while the exact path overlaps by more than tol = 1e-6 x max(1, coordinates), and no stop deeper than tol
+// (the issue asks for 1e-5; with the corner's discriminant as b^2 - |d|^2 cc circle movers missed at 1e-6).
+static double deepest_along(const Mink &m, D2 p0, D2 d)   // max over t in [0, 1] of -sdist(p0 + d t)
+{
+    double lo = 0, hi = 1;
+    D2 n;
+    for (int k = 0; k < 80; k++) {
+        double a = lo + (hi - lo) / 3, b = hi - (hi - lo) / 3;
+        if (sdist(m, p0 + d * a, &n) < sdist(m, p0 + d * b, &n)) hi = b; else lo = a;
+    }
+    return -sdist(m, p0 + d * (0.5 * (lo + hi)), &n);
+}
+
+static void test_grazing_every_pair(void)
+{
+    const int shots = COUNT(100000) / 16;
+    for (int ia = 0; ia < 4; ia++)
+        for (int ib = 0; ib < 4; ib++) {
+            Rng r(29000 + ia * 4 + ib);
+            int missed = 0, sunk = 0, grazes = 0, hits = 0;
+            for (int i = 0; i < shots; i++) {
+                double size = i % 3 ? 4 : 40, far = i % 4 == 3 ? (i % 8 == 3 ? 1e5 : -1e5) : 0;
+                Shape A = random_shape(r, TYPES[ia], 0, 0, size), B = random_shape(r, TYPES[ib], far + r.range(-size, size), far + r.range(-size, size), size);
+                double tol = 1e-6 * std::max(1.0, fabs(far) + 3 * size);
+                Mink m = minkowski(A, B);
+                double ang = r.range(0, 6.2831853);
+                D2 u = d2(cos(ang), sin(ang)), n = d2(-u.y, u.x);
+                double umin = 1e300, umax = -1e300;
+                for (int k = 0; k < m.n; k++) { umin = std::min(umin, dot(m.v[k], u)); umax = std::max(umax, dot(m.v[k], u)); }
+                double delta = (r.u32() & 1 ? 1 : -1) * size * pow(10.0, r.range(-6, -3));
+                double s = support(m, n) - delta, back = r.range(1, 3) * size;
+                // the path y(t) = y0 + u L t in Q's frame; A is moved by w = -y0 and moves by v = -u L
+                D2 y0 = n * s + u * (umin - m.r - back);
+                double L = umax - umin + 2 * m.r + back + r.range(0.2, 2) * size;
+                Shape M = A;
+                M.move(V((float)-y0.x, (float)-y0.y));
+                thc_v2 v = V((float)(-u.x * L), (float)(-u.y * L)), still = V(0, 0);
+                Mink mm = minkowski(M, B);
+                D2 vel = dv(v), nrm;
+                if (sdist(mm, d2(0, 0), &nrm) <= tol) continue;   // must start apart
+                thc_toi_result res = thc_toi(M.ptr(), M.type, M.x(), v, B.ptr(), B.type, B.x(), still);
+                grazes += fabs(delta) < 10 * tol;
+                if (!res.hit) {
+                    double deep = deepest_along(mm, d2(0, 0), vel * -1.0);
+                    if (deep > tol) { missed++; report("grazing miss (depth along the path, delta)", M, B, deep, delta); }
+                    continue;
+                }
+                hits++;
+                double gap = sdist(mm, vel * -(double)res.t, &nrm);
+                if (gap < -tol) { sunk++; report("grazing sink (gap at t, t)", M, B, gap, res.t); }
+            }
+            TH_CHECK_MSG(missed == 0 && sunk == 0, "grazing %s-%s: %d missed, %d sunk beyond tol, of %d shots (%d within 10 tol of grazing, %d hits)",
+                         type_name(TYPES[ia]), type_name(TYPES[ib]), missed, sunk, shots, grazes, hits);
+            TH_CHECK(hits > shots / 4);
+        }
+}
+
 // ---------------------------------------------------------------- defect 4: a circle's centre just outside a polygon
 static void test_circle_core_just_outside(void)
 {
@@ -734,7 +794,8 @@ static void test_rays_at_flat_polygons(void)
     }
     TH_CHECK_MSG(bad == 0, "rays at flat polygons: %d of %d differ from the clip-then-area reference and the exact answer (%d hits)", bad, n, hits);
     TH_CHECK_MSG(differ < n / 20, "rays at flat polygons: %d of %d differ from the clip-then-area reference", differ, n);
-    TH_CHECK_MSG(hits > n / 4 && segment > n / 50, "rays at flat polygons: %d hits, %d of them on the segment", hits, segment);
+    // (the segment's corners are circles of radius 0, solved exactly: a ray that passes one by a rounding misses it)
+    TH_CHECK_MSG(hits > n / 4 && segment > n / 200, "rays at flat polygons: %d hits, %d of them on the segment", hits, segment);
 }
 
 // ---------------------------------------------------------------- direct paths against the general one
@@ -1689,6 +1750,7 @@ int main(void)
     g_prints = 0; TH_RUN(test_toi_exact);
     g_prints = 0; TH_RUN(test_toi_point_where_b_is);              // defect 2
     g_prints = 0; TH_RUN(test_grazing_walls);                     // defect 3
+    g_prints = 0; TH_RUN(test_grazing_every_pair);                // issue 29
     g_prints = 0; TH_RUN(test_circle_core_just_outside);          // defect 4
     g_prints = 0; TH_RUN(test_toi_normal_pixel_scale);            // defect 5
     return th_test_finish();

@@ -1,0 +1,347 @@
+// Bad input to tinyheaders/th_collide.h, from the repros of issue 29: point clouds thc_make_poly must hull
+// (a repeated point, more points than fit, more than 64 points), hand-built polygons THC_VALIDATE must name
+// (clockwise, count 9, count 0), NaN and infinite inputs (no overlap, no hit, distance NaN, no contact),
+// and the grazing circle sweep that tunnelled by 3.87e-5 at a box corner.
+// Compiled with THC_VALIDATE on, as the game's development build is; mistakes are caught by THC_REPORT.
+#define TH_TEST_IMPLEMENTATION
+#include "th_test.h"
+#ifndef THC_VALIDATE
+#define THC_VALIDATE
+#endif
+static char g_report[256];
+static int g_reports = 0;
+#include <stdio.h>
+#define THC_REPORT(where, text) (snprintf(g_report, sizeof g_report, "%s: %s", (where), (text)), g_reports++)
+#define TH_COLLIDE_IMPLEMENTATION
+#include "th_collide.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "collide_shapes.h"
+
+static double poly_area(const thc_poly &p)
+{
+    double a = 0;
+    for (int i = 0; i < p.count; i++) {
+        thc_v2 u = p.verts[i], v = p.verts[(i + 1) % p.count];
+        a += (double)u.x * v.y - (double)u.y * v.x;
+    }
+    return a / 2;
+}
+
+// The hull's vertices are points of the cloud, counter-clockwise, strictly convex, with unit outward normals.
+static bool is_hull_of(const thc_poly &p, const thc_v2 *pts, int n)
+{
+    if (p.count < 3) return false;
+    for (int i = 0; i < p.count; i++) {
+        thc_v2 a = p.verts[i], b = p.verts[(i + 1) % p.count], c = p.verts[(i + 2) % p.count];
+        if ((double)(b.x - a.x) * (c.y - b.y) - (double)(b.y - a.y) * (c.x - b.x) <= 0) return false;
+        double ex = b.x - a.x, ey = b.y - a.y, l = sqrt(ex * ex + ey * ey);
+        if (fabs(p.norms[i].x - ey / l) > 1e-5 || fabs(p.norms[i].y + ex / l) > 1e-5) return false;
+        bool found = false;
+        for (int k = 0; k < n; k++) found |= pts[k].x == a.x && pts[k].y == a.y;
+        if (!found) return false;
+        for (int k = 0; k < n; k++)   // every point inside or on this edge's line
+            if ((double)(pts[k].x - a.x) * p.norms[i].x + (double)(pts[k].y - a.y) * p.norms[i].y > 1e-4 * (1 + l)) return false;
+    }
+    return true;
+}
+
+static void test_repeated_point_is_the_triangle(void)
+{
+    thc_v2 pts[4] = { { 0, 0 }, { 4, 0 }, { 4, 4 }, { 0, 0 } };
+    thc_poly p;
+    TH_CHECK_EQ_INT(thc_make_poly(&p, pts, 4), 3);
+    TH_CHECK(is_hull_of(p, pts, 4));
+    TH_CHECK_NEAR(poly_area(p), 8.0, 1e-9);
+    thc_circle c = { { 3, 1 }, 0.5f };
+    TH_CHECK(thc_circle_to_poly(&c, &p, NULL));
+    TH_CHECK(thc_distance(&c, THC_CIRCLE, NULL, &p, THC_POLY, NULL, NULL, NULL) == 0);
+    thc_manifold m;
+    thc_circle_to_poly_manifold(&c, &p, NULL, &m);
+    TH_CHECK(m.count > 0);
+    thc_ray ray = { { -10, 2 }, { 1, 0 }, 100 };
+    thc_ray_hit h;
+    TH_CHECK(thc_ray_to_poly(ray, &p, NULL, &h));
+    TH_CHECK_NEAR(h.t, 12.0, 1e-4);
+}
+
+// Duplicates, collinear points, any order and any count (here 1000 points of which 5 are corners).
+static void test_hull_of_any_cloud(void)
+{
+    uint32_t s = 12345;
+    for (int round = 0; round < 2000; round++) {
+        thc_v2 pts[300];
+        int n = 3 + (int)((s = s * 1664525u + 1013904223u) >> 8) % 250;
+        int corners = 3 + round % (THC_MAX_POLY_VERTS - 2);
+        float r = round % 3 == 0 ? 1e5f : 10.0f;
+        for (int i = 0; i < n; i++) {
+            s = s * 1664525u + 1013904223u;
+            int k = (int)(s >> 8) % corners, k2 = (k + 1) % corners;
+            float a0 = 6.2831853f * k / corners, a1 = 6.2831853f * k2 / corners;
+            thc_v2 c0 = V(roundf(r * cosf(a0)), roundf(r * sinf(a0))), c1 = V(roundf(r * cosf(a1)), roundf(r * sinf(a1)));
+            int kind = (int)(s >> 4) % 4;
+            float t = (float)((s >> 12) % 5) / 4.0f;   // 0, 1/4, 1/2, 3/4, 1 of an edge: exactly on it
+            if (kind == 0) pts[i] = c0;                                     // a corner (repeated)
+            else if (kind == 1) pts[i] = V(c0.x + (c1.x - c0.x) * t, c0.y + (c1.y - c0.y) * t);   // on an edge
+            else pts[i] = V(c0.x * 0.3f * t, c0.y * 0.3f * t);              // inside
+        }
+        for (int k = 0; k < corners; k++) {   // every corner at least once, somewhere
+            float a = 6.2831853f * k / corners;
+            pts[(k * 7919) % n] = V(roundf(r * cosf(a)), roundf(r * sinf(a)));
+        }
+        thc_poly p;
+        int got = thc_make_poly(&p, pts, n);
+        TH_CHECK_MSG(got == p.count && is_hull_of(p, pts, n), "round %d: %d points, %d corners, got %d", round, n, corners, got);
+        if (!(got == p.count && is_hull_of(p, pts, n))) return;
+    }
+    thc_v2 many[1000];
+    for (int i = 0; i < 1000; i++) {
+        float a = 6.2831853f * (i % 5) / 5.0f;
+        float f = (float)(i % 7) / 7.0f;
+        many[i] = V(roundf(100 * cosf(a)) * (i < 5 ? 1 : f), roundf(100 * sinf(a)) * (i < 5 ? 1 : f));
+    }
+    many[999] = many[0]; many[0] = V(0, 0);
+    thc_poly p;
+    TH_CHECK_EQ_INT(thc_make_poly(&p, many, 1000), 5);
+    TH_CHECK(is_hull_of(p, many, 1000));
+}
+
+static void test_too_many_vertices_fail_with_a_reason(void)
+{
+    thc_v2 pts[THC_MAX_POLY_VERTS * 2];
+    int n = THC_MAX_POLY_VERTS * 2;
+    for (int i = 0; i < n; i++) pts[i] = V(10 * cosf(6.2831853f * i / n), 10 * sinf(6.2831853f * i / n));
+    thc_poly p;
+    p.count = 7;
+    TH_CHECK_EQ_INT(thc_make_poly(&p, pts, n), 0);
+    TH_CHECK_EQ_INT(p.count, 0);
+    TH_CHECK_EQ_INT(thc_hull(&p, pts, n), THC_ERR_TOO_MANY_VERTS);
+    TH_CHECK(strstr(thc_error_text(THC_ERR_TOO_MANY_VERTS), "THC_MAX_POLY_VERTS") != NULL);
+    // the 16-gon of radius 10 at the default size; a circle inside its hull is never answered "apart"
+    thc_v2 g[16];
+    for (int i = 0; i < 16; i++) g[i] = V(10 * cosf(6.2831853f * i / 16), 10 * sinf(6.2831853f * i / 16));
+    int got = thc_make_poly(&p, g, 16);
+    if (THC_MAX_POLY_VERTS < 16) {
+        TH_CHECK_EQ_INT(got, 0);
+        TH_CHECK_EQ_INT(thc_hull(&p, g, 16), THC_ERR_TOO_MANY_VERTS);
+    } else {
+        TH_CHECK_EQ_INT(got, 16);
+        TH_CHECK_NEAR(poly_area(p), 306.1467, 1e-3);
+    }
+    // more than 64 points, 4 of them corners: the hull is the square, whatever their order
+    thc_v2 cloud[100];
+    for (int i = 0; i < 100; i++) cloud[i] = V((float)(i % 10), (float)(i / 10) * 0.5f);
+    cloud[99] = V(20, 20);
+    TH_CHECK_EQ_INT(thc_make_poly(&p, cloud, 100), 4);
+    TH_CHECK(is_hull_of(p, cloud, 100));
+    // fewer than 3 points, no area, and a NaN: each its own reason
+    TH_CHECK_EQ_INT(thc_hull(&p, cloud, 2), THC_ERR_FEW_POINTS);
+    thc_v2 line[5] = { { 0, 0 }, { 1, 1 }, { 2, 2 }, { 0, 0 }, { 3, 3 } };
+    TH_CHECK_EQ_INT(thc_hull(&p, line, 5), THC_ERR_NO_AREA);
+    thc_v2 bad[3] = { { 0, 0 }, { 1, 0 }, { NAN, 1 } };
+    TH_CHECK_EQ_INT(thc_hull(&p, bad, 3), THC_ERR_NOT_FINITE);
+    TH_CHECK_EQ_INT(thc_hull(&p, pts, 3), THC_OK);
+    for (int e = THC_OK; e <= THC_ERR_NORMALS; e++) TH_CHECK(strlen(thc_error_text((thc_error)e)) > 5);
+}
+
+// Hand-built polygons: thc_poly_check names the mistake, and under THC_VALIDATE every query reports it
+// (THC_REPORT) and answers as for NaN input instead of reading past the array.
+static void test_hand_built_polygons_are_validated(void)
+{
+    thc_poly cw;
+    memset(&cw, 0, sizeof cw);
+    thc_v2 v[4] = { { -5, -5 }, { -5, 5 }, { 5, 5 }, { 5, -5 } };   // clockwise
+    cw.count = 4;
+    for (int i = 0; i < 4; i++) cw.verts[i] = v[i];
+    thc_poly_normals(&cw);
+    TH_CHECK_EQ_INT(thc_poly_check(&cw), THC_ERR_CLOCKWISE);
+    thc_circle c = { { 0, 0 }, 1 };
+    g_reports = 0;
+    g_report[0] = 0;
+    TH_CHECK_EQ_INT(thc_circle_to_poly(&c, &cw, NULL), 0);
+    TH_CHECK(g_reports == 1 && strstr(g_report, "clockwise") != NULL);
+    TH_CHECK_MSG(strstr(g_report, "thc_overlap: ") == g_report, "report: %s", g_report);
+    thc_circle far = { { 20, 0 }, 0 };
+    TH_CHECK(isnan(thc_distance(&far, THC_CIRCLE, NULL, &cw, THC_POLY, NULL, NULL, NULL)));
+    thc_manifold m;
+    m.count = 5;
+    thc_collide(&c, THC_CIRCLE, NULL, &cw, THC_POLY, NULL, &m);
+    TH_CHECK_EQ_INT(m.count, 0);
+
+    thc_poly nine = cw;
+    thc_make_box(&nine, 5, 5);
+    TH_CHECK_EQ_INT(thc_poly_check(&nine), THC_OK);
+    nine.count = THC_MAX_POLY_VERTS + 1;
+    TH_CHECK_EQ_INT(thc_poly_check(&nine), THC_ERR_COUNT);
+    g_reports = 0;
+    TH_CHECK_EQ_INT(thc_overlap(&c, THC_CIRCLE, NULL, &nine, THC_POLY, NULL), 0);
+    TH_CHECK(g_reports == 1 && strstr(g_report, "count") != NULL);
+    thc_poly zero = nine;
+    zero.count = 0;
+    TH_CHECK_EQ_INT(thc_poly_check(&zero), THC_ERR_COUNT);
+    TH_CHECK(isnan(thc_distance(&far, THC_CIRCLE, NULL, &zero, THC_POLY, NULL, NULL, NULL)));
+    thc_ray ray = { { -10, 0 }, { 1, 0 }, 100 };
+    thc_ray_hit h;
+    TH_CHECK_EQ_INT(thc_ray_to_poly(ray, &zero, NULL, &h), 0);
+    thc_toi_result t = thc_toi_circle_poly(&far, V(-40, 0), &zero, NULL);
+    TH_CHECK_EQ_INT(t.hit, 0);
+
+    thc_poly dent;   // counter-clockwise but not convex
+    thc_v2 d[5] = { { 0, 0 }, { 4, 0 }, { 4, 4 }, { 2, 1 }, { 0, 4 } };
+    dent.count = 5 <= THC_MAX_POLY_VERTS ? 5 : 0;
+    for (int i = 0; i < 5; i++) dent.verts[i] = d[i];
+    thc_poly_normals(&dent);
+    TH_CHECK_EQ_INT(thc_poly_check(&dent), THC_ERR_NOT_CONVEX);
+    thc_poly wrong_normal;
+    thc_make_box(&wrong_normal, 2, 2);
+    wrong_normal.norms[1] = V(0, 1);
+    TH_CHECK_EQ_INT(thc_poly_check(&wrong_normal), THC_ERR_NORMALS);
+    thc_poly nan_vert;
+    thc_make_box(&nan_vert, 2, 2);
+    nan_vert.verts[2].x = NAN;
+    TH_CHECK_EQ_INT(thc_poly_check(&nan_vert), THC_ERR_NOT_FINITE);
+}
+
+// NaN or infinity in a centre, a corner, a radius, a transform, a ray or a velocity: no overlap, no contact,
+// distance NaN, mtv zero, no ray hit, no time of impact. Every pair, every field, both orders.
+static Shape base_shape(thc_type t)
+{
+    Shape s;
+    memset(&s, 0, sizeof s);
+    s.type = t;
+    s.c.p = V(0.5f, 0.25f); s.c.r = 2;
+    s.b.min = V(-1.5f, -1); s.b.max = V(2, 1.5f);
+    s.k.a = V(-1, 0.5f); s.k.b = V(1.5f, -0.5f); s.k.r = 1;
+    thc_make_box(&s.p, 1.5f, 1);
+    s.xf = thc_make_transform(V(0.25f, 0.5f), 0.3f);
+    return s;
+}
+
+static int field_count(thc_type t) { return t == THC_CIRCLE ? 3 : t == THC_AABB ? 4 : t == THC_CAPSULE ? 5 : 4; }
+
+static float *field(Shape &s, int i)
+{
+    switch (s.type) {
+    case THC_CIRCLE: { float *f[3] = { &s.c.p.x, &s.c.p.y, &s.c.r }; return f[i]; }
+    case THC_AABB: { float *f[4] = { &s.b.min.x, &s.b.min.y, &s.b.max.x, &s.b.max.y }; return f[i]; }
+    case THC_CAPSULE: { float *f[5] = { &s.k.a.x, &s.k.a.y, &s.k.b.x, &s.k.b.y, &s.k.r }; return f[i]; }
+    default: { float *f[4] = { &s.xf.p.x, &s.xf.p.y, &s.xf.c, &s.xf.s }; return f[i]; }
+    }
+}
+
+// Wrong answers counted per query and pair, one failed check each, with the first case printed.
+static const char *QUERIES[5] = { "overlap", "manifold", "mtv", "distance", "toi" };
+static int g_wrong[5][5][5];
+static void bad_answer(int q, float v, int i, const Shape &a, const Shape &b)
+{
+    if (g_wrong[q][a.type][b.type]++ == 0) {
+        printf("  %s %s-%s wrong with %g in field %d of A or B:\n", QUERIES[q], type_name(a.type), type_name(b.type), v, i);
+        print_shape("A", a);
+        print_shape("B", b);
+    }
+}
+
+// The documented exception: the bare formulas of the circle-circle, circle-box and box-box overlap and manifold
+// and of the circle-capsule overlap read an infinite radius, and a box side that is NaN or infinite, literally.
+static bool literal(int q, const Shape &a, const Shape &b, thc_type bad_type, int i)
+{
+    bool simple = (a.type == THC_CIRCLE || a.type == THC_AABB) && (b.type == THC_CIRCLE || b.type == THC_AABB);
+    bool radius = (bad_type == THC_CIRCLE && i == 2) || (bad_type == THC_CAPSULE && i == 4);
+    if (q <= 2 && simple && (bad_type == THC_AABB || radius)) return true;
+    return q == 0 && radius && (a.type == THC_CAPSULE || b.type == THC_CAPSULE) && (a.type == THC_CIRCLE || b.type == THC_CIRCLE);
+}
+
+static void check_bad_pair(const Shape &a, const Shape &b, float v, int i, thc_type bad_type)
+{
+    if (thc_overlap(a.ptr(), a.type, a.x(), b.ptr(), b.type, b.x()) && !literal(0, a, b, bad_type, i)) bad_answer(0, v, i, a, b);
+    thc_manifold m;
+    thc_collide(a.ptr(), a.type, a.x(), b.ptr(), b.type, b.x(), &m);
+    if (m.count != 0 && !literal(1, a, b, bad_type, i)) bad_answer(1, v, i, a, b);
+    thc_v2 mtv = thc_mtv(a.ptr(), a.type, a.x(), b.ptr(), b.type, b.x());
+    if ((mtv.x != 0 || mtv.y != 0) && !literal(2, a, b, bad_type, i)) bad_answer(2, v, i, a, b);
+    float d = thc_distance(a.ptr(), a.type, a.x(), b.ptr(), b.type, b.x(), NULL, NULL);
+    if (!isnan(d)) bad_answer(3, v, i, a, b);
+    thc_toi_result t = thc_toi(a.ptr(), a.type, a.x(), V(3, 1), b.ptr(), b.type, b.x(), V(0, 0));
+    if (t.hit) bad_answer(4, v, i, a, b);
+}
+
+static void test_nan_and_inf_inputs(void)
+{
+    const float bad[3] = { NAN, INFINITY, -INFINITY };
+    for (int ta = 0; ta < 4; ta++)
+        for (int tb = 0; tb < 4; tb++)
+            for (int k = 0; k < 3; k++) {
+                Shape a0 = base_shape(TYPES[ta]), b0 = base_shape(TYPES[tb]);
+                TH_CHECK(thc_overlap(a0.ptr(), a0.type, a0.x(), b0.ptr(), b0.type, b0.x()));
+                for (int i = 0; i < field_count(a0.type); i++) {
+                    bool radius = (a0.type == THC_CIRCLE && i == 2) || (a0.type == THC_CAPSULE && i == 4);
+                    if (radius && bad[k] < 0) continue;   // a negative radius is another matter
+                    Shape a = a0;
+                    *field(a, i) = bad[k];
+                    check_bad_pair(a, b0, bad[k], i, a0.type);
+                    check_bad_pair(b0, a, bad[k], i, a0.type);
+                }
+            }
+    for (int q = 0; q < 5; q++)
+        for (int ta = 1; ta < 5; ta++)
+            for (int tb = 1; tb < 5; tb++)
+                TH_CHECK_MSG(g_wrong[q][ta][tb] == 0, "%s %s-%s: %d wrong answers", QUERIES[q], type_name((thc_type)ta),
+                             type_name((thc_type)tb), g_wrong[q][ta][tb]);
+    // rays: a NaN or infinite direction, start or length never hits; a NaN shape is never hit
+    for (int t = 0; t < 4; t++)
+        for (int k = 0; k < 3; k++) {
+            Shape s = base_shape(TYPES[t]);
+            thc_ray_hit h;
+            for (int f = 0; f < 5; f++) {
+                thc_ray r = { { -10, 0.5f }, { 1, 0 }, 100 };
+                float *fs[5] = { &r.p.x, &r.p.y, &r.d.x, &r.d.y, &r.t };
+                *fs[f] = bad[k];
+                if (f == 4 && bad[k] > 0) continue;   // an endless ray is a ray
+                TH_CHECK_MSG(!thc_raycast(r, s.ptr(), s.type, s.x(), &h), "ray field %d = %g hits a %s", f, bad[k], type_name(s.type));
+            }
+            thc_ray in = { { 0.5f, 0.5f }, { NAN, 0 }, 100 };   // starting inside
+            in.d.x = bad[k];
+            TH_CHECK_MSG(!thc_raycast(in, s.ptr(), s.type, s.x(), &h), "a ray from inside with direction %g hits a %s", bad[k], type_name(s.type));
+            for (int i = 0; i < field_count(s.type); i++) {
+                bool radius = (s.type == THC_CIRCLE && i == 2) || (s.type == THC_CAPSULE && i == 4);
+                if (radius && bad[k] < 0) continue;
+                Shape b = s;
+                *field(b, i) = bad[k];
+                thc_ray r = { { -10, 0.5f }, { 1, 0 }, 100 };
+                TH_CHECK_MSG(!thc_raycast(r, b.ptr(), b.type, b.x(), &h), "ray hits a %s with %g in field %d", type_name(b.type), bad[k], i);
+            }
+        }
+    // a NaN velocity never hits
+    Shape c = base_shape(THC_CIRCLE), p = base_shape(THC_POLY);
+    c.c.p = V(-20, 0);
+    thc_toi_result t = thc_toi(c.ptr(), c.type, c.x(), V(NAN, 0), p.ptr(), p.type, p.x(), V(0, 0));
+    TH_CHECK(!t.hit);
+    t = thc_toi(c.ptr(), c.type, c.x(), V(40, 0), p.ptr(), p.type, p.x(), V(0, INFINITY));
+    TH_CHECK(!t.hit);
+}
+
+// The grazing sweep of issue 29: the circle overlaps the box's corner by 3.87e-5 at t = 0.78525.
+static void test_grazing_circle_at_a_corner(void)
+{
+    thc_circle c = { { 43.3899994f, 6.73881912f }, 1.54832387f };
+    thc_aabb b = { { -6.60272455f, -4.73572493f }, { 6.60272455f, 4.73572493f } };
+    thc_v2 v = { -63.6690941f, -0.579148293f };
+    thc_toi_result r = thc_toi(&c, THC_CIRCLE, NULL, v, &b, THC_AABB, NULL, V(0, 0));
+    TH_CHECK_MSG(r.hit, "the circle passes the corner with an overlap of 3.87e-5 and no hit");
+    thc_toi_result r2 = thc_toi_circle_aabb(&c, v, &b);
+    TH_CHECK(r2.hit);
+    if (r.hit) TH_CHECK(r.t < 0.78525f);
+}
+
+int main(void)
+{
+    TH_RUN(test_repeated_point_is_the_triangle);
+    TH_RUN(test_hull_of_any_cloud);
+    TH_RUN(test_too_many_vertices_fail_with_a_reason);
+    TH_RUN(test_hand_built_polygons_are_validated);
+    TH_RUN(test_nan_and_inf_inputs);
+    TH_RUN(test_grazing_circle_at_a_corner);
+    return th_test_finish();
+}
