@@ -161,7 +161,8 @@ void        guard_init(double watchdog_s);
 int         guard_run(GuardWhat what, void (*fn)(void *), void *arg);   /* 0 returned; 1 crashed or hung */
 const char *guard_fault_name(void);                                     /* "SIGSEGV", "hang", ... */
 void        guard_describe_backtrace(const char *lib_path, char *out, size_t cap); /* "fn (file:line) <- ..." */
-void        guard_wrap_services(PlatformAPI *pf);   /* each service finishes before a watchdog interrupt lands */
+void        guard_wrap_services(PlatformAPI *pf);   /* each service finishes before a watchdog interrupt lands; a NULL one is logged */
+int         guard_missing_services(const PlatformAPI *pf, char *out, size_t cap);  /* how many are NULL, their names in out */
 void        guard_service_enter(void);              /* the same by hand, for services with varargs */
 void        guard_service_leave(void);
 
