@@ -1,6 +1,9 @@
 /* th_collide.h - 2D collision: shapes, overlap tests, manifolds, distance, rays, swept tests,
    pixel masks and a broadphase grid.
 
+   th_collide.h v1.0 - MIT or public domain, your choice: the texts are at the end of this file (and in
+   the repository's LICENSE).
+
    WHAT IT DOES
      Shapes: circle, AABB, capsule (a segment with a radius; radius 0 is a plain segment), convex
      polygon of up to THC_MAX_POLY_VERTS vertices placed by a transform (position + rotation: an
@@ -3832,3 +3835,22 @@ int thc_grid_query_ray(thc_grid *g, thc_ray ray, uint32_t *ids, int max_ids)
 
 #endif /* TH_COLLIDE_IMPLEMENTED */
 #endif /* TH_COLLIDE_IMPLEMENTATION */
+
+/*
+   LICENCE - this file is offered under your choice of A or B.
+
+   A -
+
+   B - Public domain
+
+   The authors dedicate this file to the public domain, giving up every copyright interest in
+   it, for the benefit of the public and to the detriment of their heirs and successors, and
+   meaning it as a permanent act. Anyone may copy, modify, publish, use, compile, sell or distribute
+   it, as source or as a compiled binary, for any purpose, commercial or not, and by any means,
+   with no need to name the authors. Where a dedication to the public domain is not recognised, the
+   authors grant everyone the same rights under the MIT License above, without its condition.
+
+   THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR IMPLIED. IN NO EVENT
+   SHALL THE AUTHORS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER LIABILITY ARISING FROM, OUT OF OR IN
+   CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE SOFTWARE.
+*/
