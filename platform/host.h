@@ -13,7 +13,8 @@
      record.cpp   the F7 input loop and --record/--replay files
      input.cpp    SDL events and --input scripts -> GameInput; the hot keys
      overlay.cpp  the F1 overlay, crash and build-error panels
-     render.cpp   drawing services (sprite batch, text, camera, screenshots)
+     render.cpp   drawing services (sprite batch, text, camera, screenshots); render_internal.h holds what it
+                  shares with assets.cpp and font.cpp
      assets.cpp   what is loaded from disk for drawing: atlas pages, the packer child
      archive.cpp  where asset bytes come from: the project's files, or (a release) the archive beside the executable
      font.cpp     the text font: checked, baked on a worker, installed
@@ -26,8 +27,10 @@
      parse.cpp    reading outside input: flags, input scripts, recording headers, JSON escaping
      release.cpp  a release (-DHOST_RELEASE): the game linked in, assets from the archive, no reload/watch/build/tweak
      stb_impl.c   stb's implementations (images, rectangle packing, TrueType), compiled in every build
-     os.h         the operating system (os_linux.cpp / os_win32*.cpp, shared parts in os_common.cpp,
-                  os_template.cpp where a new port starts); nothing else includes system headers */
+     os.h         the operating system (os_linux.cpp on Linux; os_win32.cpp and os_win32_guard.cpp on
+                  Windows; shared parts in os_common.cpp; os_template.cpp where a new port starts); nothing
+                  else includes system headers
+     host.h       this file */
 #ifndef HOST_H
 #define HOST_H
 
