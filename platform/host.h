@@ -209,6 +209,19 @@ int    build_fd(void);                          /* readable when the build child
 void   build_poll(BuildResult *out);            /* non-blocking */
 void   build_shutdown(void);
 
+/* One error line of a build's output: a line holding ": error" or "fatal error", with its location when
+   it has one, "file:line:col: error: message" (gcc, clang) or "file(line): error C1234: message" (MSVC);
+   a linker's error has none (line 0, message = the whole line). */
+typedef struct BuildError {
+    const char *text;                   /* the line in the output, len bytes, no newline */
+    size_t      len;
+    char        file[512];
+    int         line, col;              /* 0 when not given */
+    char        message[1024];
+} BuildError;
+int    build_next_error(const char **cursor, BuildError *e);  /* the next one from *cursor on; 0 at the end */
+void   build_error_summary(const char *output, char *out, size_t cap);  /* the first 6, for the overlay */
+
 /* ---------------------------------------------------------------- one game library (library.cpp) */
 typedef struct GameLib {
     void   *handle;
