@@ -1,7 +1,9 @@
 /* Tests for the one list of services, PLATFORM_SERVICES (game/game_api.h), and what platform/guard.cpp
    generates from it: the struct keeps the member order and offsets of API version 3, every service but
    the self-guarded log and event gets a wrapper that runs the real one inside a service (the watchdog's
-   interrupt waits for it), and a service the host left NULL is named and stays NULL. */
+   interrupt waits for it), and a service the host left NULL is named and stays NULL. And the gate that
+   makes the interrupt wait (os_service_gate.h): it jumps when the outermost service returns, for the
+   call still running only. */
 #pragma GCC diagnostic ignored "-Wformat-truncation"
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 #define TH_TEST_IMPLEMENTATION
@@ -54,7 +56,7 @@ static_assert(offsetof(PlatformAPI, debug_draw) == offsetof(PlatformAPIv3, debug
 /* ---------------------------------------------------------------- fakes, generated from the same list */
 static int g_calls, g_calls_in_service;
 #define FAKE(ret, name, params, args) \
-    static ret fake_##name params { g_calls++; g_calls_in_service += g_faults.in_service > 0; return ret(); }
+    static ret fake_##name params { g_calls++; g_calls_in_service += g_faults.gate.depth > 0; return ret(); }
 PLATFORM_SERVICES(FAKE, FAKE)
 
 static PlatformAPI fake_api(void)
@@ -107,7 +109,7 @@ static void test_every_service_is_wrapped(void)
     pf.quit();
     TH_CHECK_EQ_INT(g_calls, 19);
     TH_CHECK_EQ_INT(g_calls_in_service, 19);
-    TH_CHECK_EQ_INT(g_faults.in_service, 0);
+    TH_CHECK_EQ_INT(g_faults.gate.depth, 0);
 }
 
 static void test_a_null_service_is_named(void)
@@ -127,6 +129,30 @@ static void test_a_null_service_is_named(void)
     TH_CHECK_MSG(strlen(missing) == 7 && !strncmp(missing, "log, ev", 7), "missing: %s", missing);
 }
 
+/* ---------------------------------------------------------------- the deferred interrupt (os_service_gate.h) */
+static void test_interrupt_waits_for_the_outermost_service(void)
+{
+    OsServiceGate g;
+    std::atomic<uint64_t> running{ 5 };
+    os_gate_reset(&g);
+    TH_CHECK_EQ_INT(os_gate_defer(&g, 5), 0);          /* outside a service: interrupt now */
+    os_gate_enter(&g);
+    os_gate_enter(&g);
+    TH_CHECK_EQ_INT(os_gate_defer(&g, 5), 1);          /* inside: noted */
+    TH_CHECK_EQ_INT(os_gate_leave(&g, &running), 0);   /* the inner service returns: not yet */
+    TH_CHECK_EQ_INT(os_gate_leave(&g, &running), 1);   /* the outermost returns: jump now */
+    TH_CHECK_EQ_INT(g.depth, 0);
+    os_gate_enter(&g);
+    TH_CHECK_EQ_INT(os_gate_leave(&g, &running), 0);   /* nothing deferred: return normally */
+
+    os_gate_enter(&g);
+    TH_CHECK_EQ_INT(os_gate_defer(&g, 5), 1);
+    running.store(6);                                  /* that call returned; another runs */
+    TH_CHECK_EQ_INT(os_gate_leave(&g, &running), 0);   /* a stale interrupt is dropped */
+    os_gate_enter(&g);
+    TH_CHECK_EQ_INT(os_gate_leave(&g, &running), 0);
+}
+
 int main(void)
 {
     char logfile[] = "/tmp/test_platform_services_log_XXXXXX";
@@ -137,6 +163,7 @@ int main(void)
     log_open();
     TH_RUN(test_every_service_is_wrapped);
     TH_RUN(test_a_null_service_is_named);
+    TH_RUN(test_interrupt_waits_for_the_outermost_service);
     log_close();
     remove(logfile);
     return th_test_finish();
