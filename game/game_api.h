@@ -19,7 +19,7 @@
 #include <stdint.h>
 #include <stddef.h>
 
-#define GAME_API_VERSION 3   /* bump when anything in this header changes shape */
+#define GAME_API_VERSION 4   /* bump when anything in this header changes shape */
 
 /* ------------------------------------------------------------------ input */
 typedef enum GameKey {
@@ -167,6 +167,12 @@ typedef struct PlatformAPI {
     /* The window: its title (the game's name), and a request to end the session (the game's Quit). */
     void     (*set_title)(const char *utf8);
     void     (*quit)(void);
+
+    /* Profiler zones (tinyheaders/th_profile.h; the game's PROFILE_ZONE("name") calls these). The host copies
+       the name, so a string literal of the library is fine; end closes the innermost zone the game opened
+       (an extra end is ignored, and zones left open when a call returns or faults are closed by the host). */
+    void     (*profile_begin)(const char *name);
+    void     (*profile_end)(void);
 
     int      view_width, view_height;   /* logical resolution in game pixels */
     int      debug_draw;                /* 1 while the collision debug view (F2) is on */
