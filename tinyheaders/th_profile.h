@@ -194,7 +194,7 @@ static inline void thp_end(thp_profile *p)
 #define PROFILE_BEGIN(name) ((void)0)
 #define PROFILE_END() ((void)0)
 #define PROFILE_ZONE(name) ((void)0)
-#else
+#elif defined(THP_BEGIN) || defined(THP_PROFILE)   /* where zones go is known: the macros exist */
 #ifndef THP_BEGIN
 #define THP_BEGIN(name) thp_begin(THP_PROFILE, name)
 #define THP_END() thp_end(THP_PROFILE)
