@@ -4,7 +4,7 @@ The host runs headless with --profile for 60 frames while the autopilot plays: t
 JSON, its zones nest (per thread, each child inside its parent, at the depth it says), and the zones of
 each frame sum to no more than the frame's time. The game's zones (through pf->profile_begin) appear by
 name, also those recorded before a reload unloaded the library their names were literals in (the host
-copies the names). Shift+F4 opens the view and captures to build/profile-<time>.json; P pauses it, and
+copies the names: the paused view draws them after the reload). Shift+F4 opens the view and captures to build/profile-<time>.json; P pauses it, and
 the keys the view takes never reach the game (its recorded input does not have them).
 """
 import glob
@@ -86,7 +86,9 @@ def trace_of_60_frames():
 
 
 def game_names_survive_a_reload():
-    script = input_script(root, "5 tap F10\n")
+    # the view is opened and paused before the reload: it keeps drawing v1's frames, their names included,
+    # after the library whose literals they were is gone
+    script = input_script(root, "5 tap F10\n6 down LSHIFT\n7 tap F4\n9 up LSHIFT\n30 tap P\n", "reload.txt")
     path = os.path.join(root, "reload-trace.json")
     host = Host(root, "--input", script, "--profile", path, "--profile-frames", "100000")
     try:
@@ -98,6 +100,7 @@ def game_names_survive_a_reload():
         check(r["old_unmapped"] is True, f"the first library is still mapped: {r}")
         host.wait_ev("new_code_running", version=2, timeout=60, since=m)
         host.wait_for(lambda e: e.get("ev") == "frame_stats" and e.get("version") == 2, 30, m, what="v2 frames")
+        check([v.get("paused") for v in host.of("profile_view")] == [None, True], f"{host.of('profile_view')}")
     finally:
         rc = host.stop()
     check(rc == 0, f"host exit {rc}: {host.tail()}")
