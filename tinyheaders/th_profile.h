@@ -72,6 +72,9 @@
 
 #include <stdint.h>
 #include <stddef.h>
+#if defined(_MSC_VER) && (defined(_M_X64) || defined(_M_IX86))
+#include <intrin.h>   /* __rdtsc */
+#endif
 
 #define THP_VERSION 1
 
@@ -146,7 +149,6 @@ const char     *thp_intern(thp_names *t, const char *name);
 static inline uint64_t thp_ticks(void) { uint32_t lo, hi; __asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi)); return ((uint64_t)hi << 32) | lo; }
 #define THP__HAS_TSC 1
 #elif defined(_MSC_VER) && (defined(_M_X64) || defined(_M_IX86))
-#include <intrin.h>
 static inline uint64_t thp_ticks(void) { return __rdtsc(); }
 #define THP__HAS_TSC 1
 #else
