@@ -19,7 +19,7 @@
 #include <stdint.h>
 #include <stddef.h>
 
-#define GAME_API_VERSION 3   /* bump when anything in this header changes shape */
+#define GAME_API_VERSION 4   /* bump when anything in this header changes shape */
 
 /* ------------------------------------------------------------------ input */
 typedef enum GameKey {
@@ -180,6 +180,12 @@ enum { LOG_DEBUG = 0, LOG_INFO, LOG_WARN, LOG_ERROR };
 
 typedef struct PlatformAPI {
     PLATFORM_SERVICES(PLATFORM_SERVICE_MEMBER, PLATFORM_SERVICE_MEMBER)
+
+    /* Profiler zones (tinyheaders/th_profile.h; the game's PROFILE_ZONE("name") calls these). The host copies
+       the name, so a string literal of the library is fine; end closes the innermost zone the game opened
+       (an extra end is ignored, and zones left open when a call returns or faults are closed by the host). */
+    void     (*profile_begin)(const char *name);
+    void     (*profile_end)(void);
 
     int      view_width, view_height;   /* logical resolution in game pixels */
     int      debug_draw;                /* 1 while the collision debug view (F2) is on */

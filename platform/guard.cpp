@@ -61,7 +61,9 @@ int guard_run(GuardWhat what, void (*fn)(void *), void *arg)
     uint64_t seq = ++g_watchdog.next_seq;
     g_watchdog.started.store(os_mono_seconds());
     g_watchdog.seq.store(seq);
+    int zone_depth = profile_guard_enter();
     int crashed = os_guarded_call(fn, arg, seq, &fault);
+    profile_guard_leave(zone_depth);   /* the game's zones a jump (or a missing end) left open */
     g_watchdog.seq.store(0);
     if (crashed) {
         g_guard_report.what = what;

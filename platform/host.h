@@ -24,6 +24,8 @@
      savedata.cpp the game's save data: named blobs in the user's data folder (or --save-dir)
      window.cpp   the window: the game's title, fullscreen, Quit, focus
      notice.cpp   short messages along the bottom of the screen (a corrupt save, a failed asset)
+     profile.cpp  the frame profiler: zones (th_profile.h), the game's zone service, --profile and Shift+F4
+                  traces, the flame-chart view
      parse.cpp    reading outside input: flags, input scripts, recording headers, JSON escaping
      release.cpp  a release (-DHOST_RELEASE): the game linked in, assets from the archive, no reload/watch/build/tweak
      stb_impl.c   stb's implementations (images, rectangle packing, TrueType), compiled in every build
@@ -71,6 +73,8 @@ typedef struct Options {
     int         window_w, window_h;
     const char *save_dir;        /* --save-dir: where save data lives (default: the user's data folder) */
     int         dev_keys;        /* --dev-keys: F1-F9 and F12 in a release (always on in development) */
+    const char *profile_path;    /* --profile PATH: the first profile_frames frames as a Chrome trace */
+    int         profile_frames;  /* --profile-frames N (default 120); also what Shift+F4 captures */
 } Options;
 
 typedef struct ScriptEvent { uint64_t step; int kind; int key; float a, b; } ScriptEvent;
@@ -388,5 +392,25 @@ int         window_take_focus_lost(void);               /* 1 once after the wind
 void        notice_post(int level, const char *fmt, ...);  /* a message for the player, shown ~6 s, wrapped */
 void        notice_draw(void);                          /* the current notices, bottom of the screen */
 int         notice_wrap(const char *text, float px, float max_w, char *out, size_t cap); /* '\n' where lines break; line count */
+
+/* ---------------------------------------------------------------- the profiler (profile.cpp) */
+/* PROFILE_ZONE("name") in any host file: a zone of the main thread's ring. A release has none unless it is
+   built with -DPROFILE_IN_RELEASE. */
+#if defined(HOST_RELEASE) && !defined(PROFILE_IN_RELEASE)
+#define THP_DISABLE
+#endif
+extern struct thp_profile g_profile_main;               /* the main thread's zones */
+#define THP_PROFILE (&g_profile_main)
+#include "th_profile.h"
+void        profile_init(void);                         /* calibrates the clock; starts --profile's capture */
+void        profile_fill_api(PlatformAPI *pf);          /* profile_begin, profile_end: the game's zones, names interned */
+void        profile_audio_begin(void);                  /* the audio thread's zone around a mix */
+void        profile_audio_end(void);
+int         profile_guard_enter(void);                  /* before a guarded call into the game: the depth to return to */
+void        profile_guard_leave(int depth);             /* after it: closes the zones the game left open (a jump) */
+void        profile_frame_end(void);                    /* the frame marker; writes a finished capture */
+void        profile_shutdown(void);                     /* writes a capture still running */
+int         profile_key(GameKey k, int down, int shift);/* Shift+F4 and the view's keys; 1 = the game does not see it */
+void        profile_view_draw(void);                    /* the flame chart and the frames' bars, when open */
 
 #endif /* HOST_H */
