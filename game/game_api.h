@@ -174,18 +174,18 @@ enum { LOG_DEBUG = 0, LOG_INFO, LOG_WARN, LOG_ERROR };
     \
     /* The window: its title (the game's name), and a request to end the session (the game's Quit). */ \
     X(void,       set_title,    (const char *utf8), (utf8)) \
-    X(void,       quit,         (void), ())
+    X(void,       quit,         (void), ()) \
+    \
+    /* Profiler zones (tinyheaders/th_profile.h; the game's PROFILE_ZONE("name") calls these). The host \
+       copies the name, so a string literal of the library is fine; end closes the innermost zone the game \
+       opened (an extra end is ignored; zones left open when a call returns or faults are closed by the host). */ \
+    X(void,       profile_begin, (const char *name), (name)) \
+    X(void,       profile_end,   (void), ())
 
 #define PLATFORM_SERVICE_MEMBER(ret, name, params, args) ret (*name) params;
 
 typedef struct PlatformAPI {
     PLATFORM_SERVICES(PLATFORM_SERVICE_MEMBER, PLATFORM_SERVICE_MEMBER)
-
-    /* Profiler zones (tinyheaders/th_profile.h; the game's PROFILE_ZONE("name") calls these). The host copies
-       the name, so a string literal of the library is fine; end closes the innermost zone the game opened
-       (an extra end is ignored, and zones left open when a call returns or faults are closed by the host). */
-    void     (*profile_begin)(const char *name);
-    void     (*profile_end)(void);
 
     int      view_width, view_height;   /* logical resolution in game pixels */
     int      debug_draw;                /* 1 while the collision debug view (F2) is on */

@@ -53,29 +53,29 @@ static struct {
 } g_prof;
 
 /* ---------------------------------------------------------------- the game's zones */
-static void svc_profile_begin(const char *name)
+static void profile_service_begin(const char *name)
 {
     thp_begin(&g_profile_main, thp_intern(&g_prof.names, name));
 }
 
-static void svc_profile_end(void)
+static void profile_service_end(void)
 {
     if (g_profile_main.depth > g_prof.game_floor) thp_end(&g_profile_main);
 }
 
-static void svc_profile_nothing(const char *name) { (void)name; }
-static void svc_profile_end_nothing(void) {}
+static void profile_service_nothing(const char *name) { (void)name; }
+static void profile_service_end_nothing(void) {}
 
 void profile_fill_api(PlatformAPI *pf)
 {
 #if defined(THP_DISABLE)
-    pf->profile_begin = svc_profile_nothing;
-    pf->profile_end = svc_profile_end_nothing;
+    pf->profile_begin = profile_service_nothing;
+    pf->profile_end = profile_service_end_nothing;
 #else
-    (void)svc_profile_nothing;
-    (void)svc_profile_end_nothing;
-    pf->profile_begin = svc_profile_begin;
-    pf->profile_end = svc_profile_end;
+    (void)profile_service_nothing;
+    (void)profile_service_end_nothing;
+    pf->profile_begin = profile_service_begin;
+    pf->profile_end = profile_service_end;
 #endif
 }
 
