@@ -13,6 +13,16 @@
 #include "th_collide.h" /* the implementations of these two: game/tinyheaders.cpp, built once at -O2 */
 #include "th_tweak.h"   /* TWEAK(340.0f): constants that change on save, no rebuild (README "Live editing") */
 
+/* PROFILE_ZONE("name"): a zone in the host's profiler (docs/profiling.md), through pf->profile_begin/end. The
+   pointer is set by every entry point (a reload resets the library's globals); a release has no zones. */
+static const PlatformAPI *g_zone_pf;
+#if defined(THTW_LITERALS) && !defined(PROFILE_IN_RELEASE)
+#define THP_DISABLE
+#endif
+#define THP_BEGIN(name) g_zone_pf->profile_begin(name)
+#define THP_END() g_zone_pf->profile_end()
+#include "th_profile.h"
+
 #include "state.h"
 #include "th_reflect.h" /* the table format of state_types.inc, the build's description of state.h's types */
 #if defined(__has_include)
@@ -131,6 +141,7 @@ static void state_after_migration(GameState *gs, const PlatformAPI *pf)
 static GAME_LOAD(game_load)
 {
     thtw_set_hook(pf->tweak);   /* every entry point: a reload resets the library's globals */
+    g_zone_pf = pf;
     for (int i = 0; i < SPR_COUNT; i++) g_sprite_ids[i] = game_sprite_id(SPRITE_NAMES[i]);
     sound_load(pf);
     pf->set_title("NEON SWARM");
@@ -165,6 +176,7 @@ static Controls read_controls(GameState *gs, const GameInput *in, const Platform
 
 static void play_step(GameState *gs, float dt, const PlatformAPI *pf)
 {
+    PROFILE_ZONE("play step");
     if (gs->hitstop > 0) { gs->hitstop -= dt; fx_update(gs, dt * 0.25f); return; }
     world_begin_step(gs);
     for (uint32_t i = 0; i < thh_fixed_count(&gs->handles.head); i++) {
@@ -226,6 +238,8 @@ static void pause_update(GameState *gs, const GameInput *in, const PlatformAPI *
 static GAME_UPDATE(game_update)
 {
     thtw_set_hook(pf->tweak);
+    g_zone_pf = pf;
+    PROFILE_ZONE("game update");
     GameState *gs = game_state(mem);
     if (!gs->initialized) game_init(gs, mem, pf);
     float dt = in->dt;
@@ -268,6 +282,8 @@ static GAME_UPDATE(game_update)
 static GAME_RENDER(game_render)
 {
     thtw_set_hook(pf->tweak);
+    g_zone_pf = pf;
+    PROFILE_ZONE("game render");
     GameState *gs = game_state(mem);
     if (!gs->initialized) return;
     camera_apply(gs, alpha, pf);

@@ -126,49 +126,68 @@ enum { TWEAK_FLOAT = 1, TWEAK_INT, TWEAK_BOOL, TWEAK_VEC2, TWEAK_COLOR };
 /* ------------------------------------------------------------------ platform services */
 enum { LOG_DEBUG = 0, LOG_INFO, LOG_WARN, LOG_ERROR };
 
+/* Every service, once, in the order of the struct (the order is the ABI: append only, and bump
+   GAME_API_VERSION). X(ret, name, params, args): the member `ret (*name) params`, and `args` forwards
+   the parameters (unused by SELF entries). The struct below, the host's guard wrappers and its check
+   that every service is filled (platform/guard.cpp) are generated from this list: a new service is
+   one line here plus the host function that implements it. Varargs cannot be forwarded, so log and
+   event are SELF entries: they keep the watchdog out themselves (platform/log.cpp). */
+#define PLATFORM_SERVICES(X, SELF) \
+    /* Logging: to the console, the log file and the event log. */ \
+    SELF(void,    log,          (int level, const char *fmt, ...), ()) \
+    /* A game event in the JSON-lines event log: {"ev":"game","name":name, <fields_json>}. \
+       fields_json is the inside of a JSON object, e.g. "\"score\":12,\"x\":3.5" (may be ""); fields that are \
+       not (a raw newline in a string, a key "t"/"wall"/"frame"/"ev"/"name") are written as text instead. */ \
+    SELF(void,    event,        (const char *name, const char *fields_json), (name, fields_json)) \
+    /* Reads a file below the project root into dst (at most cap bytes); returns the size or -1. A path that \
+       resolves outside the project (.., an absolute path, a symlink) and a cap < 0 or > 1 GiB are refused. */ \
+    X(int64_t,    read_file,    (const char *path, void *dst, int64_t cap), (path, dst, cap)) \
+    X(double,     time_seconds, (void), ())   /* wall clock since the host started */ \
+    \
+    /* Drawing: submissions are batched by the host and drawn after render() returns. */ \
+    X(void,       draw_sprite,  (const GameSprite *s), (s)) \
+    X(void,       draw_rect,    (float x, float y, float w, float h, uint32_t color, int layer), (x, y, w, h, color, layer)) \
+    X(float,      draw_text,    (const char *utf8, float x, float y, float px_size, uint32_t color, int layer), \
+                                (utf8, x, y, px_size, color, layer))   /* returns width */ \
+    X(void,       measure_text, (const char *utf8, float px_size, float *w, float *h), (utf8, px_size, w, h)) \
+    X(int,        sprite_size,  (uint32_t sprite, float *w, float *h), (sprite, w, h))   /* 0 if the id is unknown */ \
+    X(void,       set_camera,   (float x, float y, float zoom), (x, y, zoom))   /* world point at the view's top-left */ \
+    \
+    /* Live tweaking: value_inout holds the compiled value; the host overwrites it with the value \
+       now in the source file when it can map the literal back. See tinyheaders/th_tweak.h. */ \
+    X(void,       tweak,        (const char *file, int line, int counter, int kind, const char *literal, void *value_inout), \
+                                (file, line, counter, kind, literal, value_inout)) \
+    \
+    /* Sound: the host's mixer plays on while the library reloads or the state rolls back. */ \
+    X(uint32_t,   sound_play,    (uint32_t sound_id, const GameSoundPlay *how), (sound_id, how)) \
+    X(void,       sound_stop,    (uint32_t handle, float fade_s), (handle, fade_s)) \
+    X(void,       sound_set,     (uint32_t handle, float volume, float pan, float pitch), (handle, volume, pan, pitch)) \
+    X(int,        sound_playing, (uint32_t handle), (handle)) \
+    X(void,       sound_bus,     (int bus, float volume, float fade_s), (bus, volume, fade_s)) \
+    X(void,       sound_name,    (const char *sound_name), (sound_name)) \
+    \
+    /* Save data: small named blobs kept across runs in the user's data folder (SDL_GetPrefPath, or \
+       the host's --save-dir). name is 1..64 of [A-Za-z0-9_-]. A save is written to a temporary file \
+       and renamed into place, so a crash never leaves half a file. load returns the size, or -1 when \
+       there is no such blob or the file is corrupt (the host then says which file, on screen and in \
+       the log, and sets it aside); the game starts from its defaults either way. */ \
+    X(int,        save,         (const char *name, const void *data, int64_t size), (name, data, size))   /* 1 written, 0 failed (logged) */ \
+    X(int64_t,    load,         (const char *name, void *dst, int64_t cap), (name, dst, cap)) \
+    \
+    /* The window: its title (the game's name), and a request to end the session (the game's Quit). */ \
+    X(void,       set_title,    (const char *utf8), (utf8)) \
+    X(void,       quit,         (void), ()) \
+    \
+    /* Profiler zones (tinyheaders/th_profile.h; the game's PROFILE_ZONE("name") calls these). The host \
+       copies the name, so a string literal of the library is fine; end closes the innermost zone the game \
+       opened (an extra end is ignored; zones left open when a call returns or faults are closed by the host). */ \
+    X(void,       profile_begin, (const char *name), (name)) \
+    X(void,       profile_end,   (void), ())
+
+#define PLATFORM_SERVICE_MEMBER(ret, name, params, args) ret (*name) params;
+
 typedef struct PlatformAPI {
-    /* Logging: to the console, the log file and the event log. */
-    void     (*log)(int level, const char *fmt, ...);
-    /* A game event in the JSON-lines event log: {"ev":"game","name":name, <fields_json>}.
-       fields_json is the inside of a JSON object, e.g. "\"score\":12,\"x\":3.5" (may be ""); fields that are
-       not (a raw newline in a string, a key "t"/"wall"/"frame"/"ev"/"name") are written as text instead. */
-    void     (*event)(const char *name, const char *fields_json);
-    /* Reads a file below the project root into dst (at most cap bytes); returns the size or -1. A path that
-       resolves outside the project (.., an absolute path, a symlink) and a cap < 0 or > 1 GiB are refused. */
-    int64_t  (*read_file)(const char *path, void *dst, int64_t cap);
-    double   (*time_seconds)(void);              /* wall clock since the host started */
-
-    /* Drawing: submissions are batched by the host and drawn after render() returns. */
-    void     (*draw_sprite)(const GameSprite *s);
-    void     (*draw_rect)(float x, float y, float w, float h, uint32_t color, int layer);
-    float    (*draw_text)(const char *utf8, float x, float y, float px_size, uint32_t color, int layer); /* returns width */
-    void     (*measure_text)(const char *utf8, float px_size, float *w, float *h);
-    int      (*sprite_size)(uint32_t sprite, float *w, float *h);  /* 0 if the id is unknown */
-    void     (*set_camera)(float x, float y, float zoom);            /* world point at the view's top-left */
-
-    /* Live tweaking: value_inout holds the compiled value; the host overwrites it with the value
-       now in the source file when it can map the literal back. See tinyheaders/th_tweak.h. */
-    void     (*tweak)(const char *file, int line, int counter, int kind, const char *literal, void *value_inout);
-
-    /* Sound: the host's mixer plays on while the library reloads or the state rolls back. */
-    PLATFORM_SOUND_PLAY((*sound_play));
-    PLATFORM_SOUND_STOP((*sound_stop));
-    PLATFORM_SOUND_SET((*sound_set));
-    PLATFORM_SOUND_PLAYING((*sound_playing));
-    PLATFORM_SOUND_BUS((*sound_bus));
-    PLATFORM_SOUND_NAME((*sound_name));
-
-    /* Save data: small named blobs kept across runs in the user's data folder (SDL_GetPrefPath, or
-       the host's --save-dir). name is 1..64 of [A-Za-z0-9_-]. A save is written to a temporary file
-       and renamed into place, so a crash never leaves half a file. load returns the size, or -1 when
-       there is no such blob or the file is corrupt (the host then says which file, on screen and in
-       the log, and sets it aside); the game starts from its defaults either way. */
-    int      (*save)(const char *name, const void *data, int64_t size);   /* 1 written, 0 failed (logged) */
-    int64_t  (*load)(const char *name, void *dst, int64_t cap);
-
-    /* The window: its title (the game's name), and a request to end the session (the game's Quit). */
-    void     (*set_title)(const char *utf8);
-    void     (*quit)(void);
+    PLATFORM_SERVICES(PLATFORM_SERVICE_MEMBER, PLATFORM_SERVICE_MEMBER)
 
     int      view_width, view_height;   /* logical resolution in game pixels */
     int      debug_draw;                /* 1 while the collision debug view (F2) is on */

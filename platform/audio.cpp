@@ -32,7 +32,9 @@ static struct {
 static void audio_callback(void *user, Uint8 *stream, int len)
 {
     (void)user;
+    profile_audio_begin();
     thm_mix(&g_audio.mixer, (float *)(void *)stream, (uint32_t)len / (2 * sizeof(float)));
+    profile_audio_end();
 }
 
 int audio_init(void)
@@ -74,6 +76,7 @@ void audio_update(void)
         double frames = (now - g_audio.silent_clock) * g_audio.mixer.rate;
         if (frames > 4096) { frames = 4096; g_audio.silent_clock = now; }
         else g_audio.silent_clock += floor(frames) / g_audio.mixer.rate;
+        PROFILE_ZONE("audio mix");
         if (frames >= 1) thm_mix(&g_audio.mixer, g_audio.scratch, (uint32_t)frames);
     }
     const float *old;

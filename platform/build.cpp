@@ -213,32 +213,91 @@ static void build_drain(void)
     }
 }
 
-/* Compiler diagnostics "file:line:col: error: message" become one JSON object each. */
+/* ---------------------------------------------------------------- compiler errors */
+/* Where needle starts within p[0, n), or NULL (memmem is not in every C library). */
+static const char *find_in(const char *p, size_t n, const char *needle)
+{
+    size_t k = strlen(needle);
+    for (size_t i = 0; i + k <= n; i++)
+        if (!memcmp(p + i, needle, k)) return p + i;
+    return NULL;
+}
+
+int build_next_error(const char **cursor, BuildError *e)
+{
+    const char *p = *cursor;
+    while (*p) {
+        const char *line = p, *end = strchr(p, '\n');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        p += n + (end ? 1 : 0);
+        if (!find_in(line, n, ": error") && !find_in(line, n, "fatal error")) continue;
+        memset(e, 0, sizeof *e);
+        e->text = line;
+        e->len = n;
+        char l[1024], kind[32];
+        snprintf(l, sizeof l, "%.*s", (int)(n < sizeof l - 1 ? n : sizeof l - 1), line);
+        int consumed = 0;
+        if (sscanf(l, "%511[^:]:%d:%d: %31[^:]: %n", e->file, &e->line, &e->col, kind, &consumed) == 4 && consumed > 0 &&
+            (!strcmp(kind, "error") || !strcmp(kind, "fatal error"))) {
+            snprintf(e->message, sizeof e->message, "%s", l + consumed);                  /* gcc, clang */
+        } else if (consumed = 0, sscanf(l, "%511[^(](%d): %31[^:]: %n", e->file, &e->line, kind, &consumed) == 3 &&
+                   consumed > 0 && (!strncmp(kind, "error ", 6) || !strncmp(kind, "fatal error ", 12))) {
+            e->col = 0;                                                                   /* MSVC */
+            snprintf(e->message, sizeof e->message, "%s", l + consumed);
+        } else {
+            e->file[0] = 0;                                                               /* a linker's */
+            e->line = e->col = 0;
+            snprintf(e->message, sizeof e->message, "%s", l);
+        }
+        *cursor = p;
+        return 1;
+    }
+    *cursor = p;
+    return 0;
+}
+
+void build_error_summary(const char *output, char *out, size_t cap)
+{
+    out[0] = 0;
+    size_t len = 0;
+    int lines = 0;
+    BuildError e;
+    for (const char *p = output; lines < 6 && build_next_error(&p, &e);) {
+        if (len + e.len + 2 >= cap) continue;
+        const char *base = e.text;
+        const char *game = find_in(e.text, e.len, "/game/");
+        if (!game) game = find_in(e.text, e.len, "\\game\\");
+        if (game) base = game + 1;
+        size_t m = e.len - (size_t)(base - e.text);
+        if (m > 110) m = 110;
+        memcpy(out + len, base, m);
+        len += m;
+        out[len++] = '\n';
+        out[len] = 0;
+        lines++;
+    }
+    if (!lines) snprintf(out, cap, "%.300s", output);
+}
+
+/* The located errors (a file and a line) of the build's output, one JSON object each (the first 10);
+   returns how many there are. */
 static int build_report_errors(char *json, size_t cap)
 {
     int count = 0;
     size_t len = 0;
     json[0] = 0;
-    const char *line = g_build.output;
-    while (*line) {
-        const char *end = strchr(line, '\n');
-        size_t n = end ? (size_t)(end - line) : strlen(line);
-        char l[1024];
-        snprintf(l, sizeof l, "%.*s", (int)(n < sizeof l - 1 ? n : sizeof l - 1), line);
-        char file[512]; int ln = 0, col = 0; char kind[32]; int consumed = 0;
-        if (sscanf(l, "%511[^:]:%d:%d: %31[^:]: %n", file, &ln, &col, kind, &consumed) == 4 && consumed > 0 &&
-            (strcmp(kind, "error") == 0 || strcmp(kind, "fatal error") == 0)) {
-            count++;
-            if (count <= 10 && len + 64 < cap) {
-                char ef[1024], em[1024];
-                host_json_escape(file, ef, sizeof ef);
-                host_json_escape(l + consumed, em, sizeof em);
-                int w = snprintf(json + len, cap - len, "%s{\"file\":\"%s\",\"line\":%d,\"col\":%d,\"message\":\"%s\"}",
-                                 count > 1 ? "," : "", ef, ln, col, em);
-                if (w > 0 && (size_t)w < cap - len) len += (size_t)w; else json[len] = 0;
-            }
+    BuildError e;
+    for (const char *p = g_build.output; build_next_error(&p, &e);) {
+        if (!e.line) continue;
+        count++;
+        if (count <= 10 && len + 64 < cap) {
+            char ef[1024], em[2048];
+            host_json_escape(e.file, ef, sizeof ef);
+            host_json_escape(e.message, em, sizeof em);
+            int w = snprintf(json + len, cap - len, "%s{\"file\":\"%s\",\"line\":%d,\"col\":%d,\"message\":\"%s\"}",
+                             count > 1 ? "," : "", ef, e.line, e.col, em);
+            if (w > 0 && (size_t)w < cap - len) len += (size_t)w; else json[len] = 0;
         }
-        line += n + (end ? 1 : 0);
     }
     return count;
 }

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <stdio.h>
 #include <string.h>
+#include <type_traits>
 
 const char *const GUARD_NAMES[] = { "load", "update", "render", "migrate", "stats", "static initializers",
                                      "game_get_api", "static destructors" };
@@ -65,7 +66,9 @@ int guard_run(GuardWhat what, void (*fn)(void *), void *arg)
     g_watchdog.started.store(os_mono_seconds());
     g_watchdog.what.store((int)what);
     g_watchdog.seq.store(seq);
+    int zone_depth = profile_guard_enter();
     int crashed = os_guarded_call(fn, arg, seq, &fault);
+    profile_guard_leave(zone_depth);   /* the game's zones a jump (or a missing end) left open */
     g_watchdog.seq.store(0);
     if (crashed) {
         g_guard_report.what = what;
@@ -109,66 +112,42 @@ static PlatformAPI g_real_services;
 void guard_service_enter(void) { os_guard_service_enter(); }
 void guard_service_leave(void) { os_guard_service_leave(); }
 
-#define SERVICE_CALL(expr) do { os_guard_service_enter(); expr; os_guard_service_leave(); } while (0)
-
-static int64_t svc_read_file(const char *path, void *dst, int64_t cap)
+/* enter, the service, leave: a deferred interrupt jumps in leave, once the service has returned */
+template <typename F> static auto service_call(F call) -> decltype(call())
 {
-    int64_t r;
-    SERVICE_CALL(r = g_real_services.read_file(path, dst, cap));
-    return r;
-}
-static double svc_time_seconds(void) { double r; SERVICE_CALL(r = g_real_services.time_seconds()); return r; }
-static void svc_draw_sprite(const GameSprite *sp) { SERVICE_CALL(g_real_services.draw_sprite(sp)); }
-static void svc_draw_rect(float x, float y, float w, float h, uint32_t color, int layer)
-{
-    SERVICE_CALL(g_real_services.draw_rect(x, y, w, h, color, layer));
-}
-static float svc_draw_text(const char *utf8, float x, float y, float px, uint32_t color, int layer)
-{
-    float r;
-    SERVICE_CALL(r = g_real_services.draw_text(utf8, x, y, px, color, layer));
-    return r;
-}
-static void svc_measure_text(const char *utf8, float px, float *w, float *h) { SERVICE_CALL(g_real_services.measure_text(utf8, px, w, h)); }
-static int svc_sprite_size(uint32_t sprite, float *w, float *h) { int r; SERVICE_CALL(r = g_real_services.sprite_size(sprite, w, h)); return r; }
-static void svc_set_camera(float x, float y, float zoom) { SERVICE_CALL(g_real_services.set_camera(x, y, zoom)); }
-static void svc_tweak(const char *file, int line, int counter, int kind, const char *literal, void *value_inout)
-{
-    SERVICE_CALL(g_real_services.tweak(file, line, counter, kind, literal, value_inout));
+    os_guard_service_enter();
+    if constexpr (std::is_void_v<decltype(call())>) { call(); os_guard_service_leave(); }
+    else { auto r = call(); os_guard_service_leave(); return r; }
 }
 
-static PLATFORM_SOUND_PLAY(svc_sound_play) { uint32_t r; SERVICE_CALL(r = g_real_services.sound_play(sound_id, how)); return r; }
-static PLATFORM_SOUND_STOP(svc_sound_stop) { SERVICE_CALL(g_real_services.sound_stop(handle, fade_s)); }
-static PLATFORM_SOUND_SET(svc_sound_set) { SERVICE_CALL(g_real_services.sound_set(handle, volume, pan, pitch)); }
-static PLATFORM_SOUND_PLAYING(svc_sound_playing) { int r; SERVICE_CALL(r = g_real_services.sound_playing(handle)); return r; }
-static PLATFORM_SOUND_BUS(svc_sound_bus) { SERVICE_CALL(g_real_services.sound_bus(bus, volume, fade_s)); }
-static PLATFORM_SOUND_NAME(svc_sound_name) { SERVICE_CALL(g_real_services.sound_name(sound_name)); }
+/* svc_<name> for each X entry of PLATFORM_SERVICES (game_api.h); SELF entries guard themselves */
+#define SERVICE_WRAPPER(ret, name, params, args) \
+    static ret svc_##name params { return service_call([&] { return g_real_services.name args; }); }
+#define SERVICE_SELF(ret, name, params, args)
+PLATFORM_SERVICES(SERVICE_WRAPPER, SERVICE_SELF)
 
-static int svc_save(const char *name, const void *data, int64_t size) { int r; SERVICE_CALL(r = g_real_services.save(name, data, size)); return r; }
-static int64_t svc_load(const char *name, void *dst, int64_t cap) { int64_t r; SERVICE_CALL(r = g_real_services.load(name, dst, cap)); return r; }
-static void svc_set_title(const char *utf8) { SERVICE_CALL(g_real_services.set_title(utf8)); }
-static void svc_quit(void) { SERVICE_CALL(g_real_services.quit()); }
+int guard_missing_services(const PlatformAPI *pf, char *out, size_t cap)
+{
+    int missing = 0;
+    size_t len = 0;
+    out[0] = 0;
+#define SERVICE_CHECK(ret, name, params, args) \
+    if (!pf->name) { \
+        int w = snprintf(out + len, cap - len, "%s%s", missing++ ? ", " : "", #name); \
+        if (w > 0) len = len + (size_t)w < cap ? len + (size_t)w : cap - 1; \
+    }
+    PLATFORM_SERVICES(SERVICE_CHECK, SERVICE_CHECK)
+#undef SERVICE_CHECK
+    return missing;
+}
 
 void guard_wrap_services(PlatformAPI *pf)
 {
+    char missing[512];
+    if (guard_missing_services(pf, missing, sizeof missing))
+        host_log(LOG_ERROR, "PlatformAPI: the host filled no function for %s (a game that calls one crashes)", missing);
     g_real_services = *pf;
-    if (pf->read_file) pf->read_file = svc_read_file;
-    if (pf->time_seconds) pf->time_seconds = svc_time_seconds;
-    if (pf->draw_sprite) pf->draw_sprite = svc_draw_sprite;
-    if (pf->draw_rect) pf->draw_rect = svc_draw_rect;
-    if (pf->draw_text) pf->draw_text = svc_draw_text;
-    if (pf->measure_text) pf->measure_text = svc_measure_text;
-    if (pf->sprite_size) pf->sprite_size = svc_sprite_size;
-    if (pf->set_camera) pf->set_camera = svc_set_camera;
-    if (pf->tweak) pf->tweak = svc_tweak;
-    if (pf->sound_play) pf->sound_play = svc_sound_play;
-    if (pf->sound_stop) pf->sound_stop = svc_sound_stop;
-    if (pf->sound_set) pf->sound_set = svc_sound_set;
-    if (pf->sound_playing) pf->sound_playing = svc_sound_playing;
-    if (pf->sound_bus) pf->sound_bus = svc_sound_bus;
-    if (pf->sound_name) pf->sound_name = svc_sound_name;
-    if (pf->save) pf->save = svc_save;
-    if (pf->load) pf->load = svc_load;
-    if (pf->set_title) pf->set_title = svc_set_title;
-    if (pf->quit) pf->quit = svc_quit;
+#define SERVICE_WRAP(ret, name, params, args) if (pf->name) pf->name = svc_##name;
+    PLATFORM_SERVICES(SERVICE_WRAP, SERVICE_SELF)
+#undef SERVICE_WRAP
 }

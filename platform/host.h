@@ -14,7 +14,8 @@
      record.cpp   the F7 input loop and --record/--replay files
      input.cpp    SDL events and --input scripts -> GameInput; the hot keys
      overlay.cpp  the F1 overlay, crash and build-error panels
-     render.cpp   drawing services (sprite batch, text, camera, screenshots)
+     render.cpp   drawing services (sprite batch, text, camera, screenshots); render_internal.h holds what it
+                  shares with assets.cpp and font.cpp
      assets.cpp   what is loaded from disk for drawing: atlas pages, the packer child
      archive.cpp  where asset bytes come from: the project's files, or (a release) the archive beside the executable
      font.cpp     the text font: checked, baked on a worker, installed
@@ -24,11 +25,16 @@
      savedata.cpp the game's save data: named blobs in the user's data folder (or --save-dir)
      window.cpp   the window: the game's title, fullscreen, Quit, focus
      notice.cpp   short messages along the bottom of the screen (a corrupt save, a failed asset)
+     profile.cpp  the frame profiler: zones (th_profile.h), the game's zone service, --profile and Shift+F4
+                  traces, the flame-chart view
      parse.cpp    reading outside input: flags, input scripts, recording headers, JSON escaping
      release.cpp  a release (-DHOST_RELEASE): the game linked in, assets from the archive, no reload/watch/build/tweak
      stb_impl.c   stb's implementations (images, rectangle packing, TrueType), compiled in every build
-     os.h         the operating system (os_linux.cpp / os_win32*.cpp, shared parts in os_common.cpp,
-                  os_template.cpp where a new port starts); nothing else includes system headers */
+     os.h         the operating system (os_linux.cpp on Linux; os_win32.cpp and os_win32_guard.cpp on
+                  Windows; shared parts in os_common.cpp, and os_service_gate.h, the watchdog's deferred
+                  interrupt both fault backends follow; os_template.cpp where a new port starts); nothing
+                  else includes system headers
+     host.h       this file */
 #ifndef HOST_H
 #define HOST_H
 
@@ -68,6 +74,8 @@ typedef struct Options {
     int         window_w, window_h;
     const char *save_dir;        /* --save-dir: where save data lives (default: the user's data folder) */
     int         dev_keys;        /* --dev-keys: F1-F9 and F12 in a release (always on in development) */
+    const char *profile_path;    /* --profile PATH: the first profile_frames frames as a Chrome trace */
+    int         profile_frames;  /* --profile-frames N (default 120); also what Shift+F4 captures */
 } Options;
 
 typedef struct ScriptEvent { uint64_t step; int kind; int key; float a, b; } ScriptEvent;
@@ -166,7 +174,8 @@ void        guard_init(double watchdog_s);
 int         guard_run(GuardWhat what, void (*fn)(void *), void *arg);   /* 0 returned; 1 crashed or hung */
 const char *guard_fault_name(void);                                     /* "SIGSEGV", "hang", ... */
 void        guard_describe_backtrace(const char *lib_path, char *out, size_t cap); /* "fn (file:line) <- ..." */
-void        guard_wrap_services(PlatformAPI *pf);   /* each service finishes before a watchdog interrupt lands */
+void        guard_wrap_services(PlatformAPI *pf);   /* each service finishes before a watchdog interrupt lands; a NULL one is logged */
+int         guard_missing_services(const PlatformAPI *pf, char *out, size_t cap);  /* how many are NULL, their names in out */
 void        guard_service_enter(void);              /* the same by hand, for services with varargs */
 void        guard_service_leave(void);
 
@@ -209,6 +218,19 @@ int    build_running(void);
 int    build_fd(void);                          /* readable when the build child writes or ends; -1 */
 void   build_poll(BuildResult *out);            /* non-blocking */
 void   build_shutdown(void);
+
+/* One error line of a build's output: a line holding ": error" or "fatal error", with its location when
+   it has one, "file:line:col: error: message" (gcc, clang) or "file(line): error C1234: message" (MSVC);
+   a linker's error has none (line 0, message = the whole line). */
+typedef struct BuildError {
+    const char *text;                   /* the line in the output, len bytes, no newline */
+    size_t      len;
+    char        file[512];
+    int         line, col;              /* 0 when not given */
+    char        message[1024];
+} BuildError;
+int    build_next_error(const char **cursor, BuildError *e);  /* the next one from *cursor on; 0 at the end */
+void   build_error_summary(const char *output, char *out, size_t cap);  /* the first 6, for the overlay */
 
 /* ---------------------------------------------------------------- one game library (library.cpp) */
 typedef struct GameLib {
@@ -456,5 +478,25 @@ GuardWhat guard_current(void);                  /* guard.cpp: the guarded call r
 void        notice_post(int level, const char *fmt, ...);  /* a message for the player, shown ~6 s, wrapped */
 void        notice_draw(void);                          /* the current notices, bottom of the screen */
 int         notice_wrap(const char *text, float px, float max_w, char *out, size_t cap); /* '\n' where lines break; line count */
+
+/* ---------------------------------------------------------------- the profiler (profile.cpp) */
+/* PROFILE_ZONE("name") in any host file: a zone of the main thread's ring. A release has none unless it is
+   built with -DPROFILE_IN_RELEASE. */
+#if defined(HOST_RELEASE) && !defined(PROFILE_IN_RELEASE)
+#define THP_DISABLE
+#endif
+extern struct thp_profile g_profile_main;               /* the main thread's zones */
+#define THP_PROFILE (&g_profile_main)
+#include "th_profile.h"
+void        profile_init(void);                         /* calibrates the clock; starts --profile's capture */
+void        profile_fill_api(PlatformAPI *pf);          /* profile_begin, profile_end: the game's zones, names interned */
+void        profile_audio_begin(void);                  /* the audio thread's zone around a mix */
+void        profile_audio_end(void);
+int         profile_guard_enter(void);                  /* before a guarded call into the game: the depth to return to */
+void        profile_guard_leave(int depth);             /* after it: closes the zones the game left open (a jump) */
+void        profile_frame_end(void);                    /* the frame marker; writes a finished capture */
+void        profile_shutdown(void);                     /* writes a capture still running */
+int         profile_key(GameKey k, int down, int shift);/* Shift+F4 and the view's keys; 1 = the game does not see it */
+void        profile_view_draw(void);                    /* the flame chart and the frames' bars, when open */
 
 #endif /* HOST_H */

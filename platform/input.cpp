@@ -63,6 +63,13 @@ static void hotkey(GameKey k)
 static void input_key(GameKey k, int down)
 {
     if (k <= KEY_NONE || k >= KEY_COUNT) return;
+#if defined(HOST_RELEASE)
+    int dev = g_options.dev_keys;
+#else
+    int dev = 1;
+#endif
+    /* the profiler's view takes its keys; a key the game saw go down still reaches it going up */
+    if (dev && (down || !g_input.down[k]) && profile_key(k, down, g_input.down[KEY_LSHIFT] || g_input.down[KEY_RSHIFT])) return;
     if (down && !g_input.down[k]) { g_input.went_down[k] = 1; if (k >= KEY_F1 && k <= KEY_F12) hotkey(k); }
     if (!down && g_input.down[k]) g_input.went_up[k] = 1;
     g_input.down[k] = (uint8_t)down;

@@ -56,7 +56,9 @@ static int wait_for_work(double until)
         double due = g_options.watch ? watch_due_in() : -1;
         if (due >= 0 && due < timeout) timeout = due;
         int fds[2] = { g_options.watch ? os_watch_fd() : -1, build_fd() };
+        PROFILE_BEGIN("wait (build child, clock)");
         os_wait_readable(fds, 2, timeout);
+        PROFILE_END();
         FileChanges changes;
         if (g_options.watch && watch_poll(&changes) && reload_handle_changes(&changes)) { step_now = 1; break; }
         BuildResult br;
@@ -117,6 +119,7 @@ int main(int argc, char **argv)
 #endif
     os_on_terminate(on_terminate);
     if (!log_open()) return 2;
+    profile_init();
     if (!input_init()) return 2;
 
     char root_json[HOST_PATH * 2];   /* a project folder's name may hold quotes or backslashes */
@@ -173,6 +176,7 @@ int main(int argc, char **argv)
     audio_fill_api(&g_pf);
     savedata_fill_api(&g_pf);
     window_fill_api(&g_pf);
+    profile_fill_api(&g_pf);
     sound_assets_init(o->root);
     guard_wrap_services(&g_pf);
     reload_init();
@@ -215,11 +219,15 @@ int main(int argc, char **argv)
         if (restart_requested()) restart_now();   /* between frames: nothing of the host is half done */
 #endif
         double frame_start = os_mono_seconds();
+        PROFILE_BEGIN("frame");
         /* ---- poll: window and input events */
+        PROFILE_BEGIN("input");
         SDL_Event e;
         while (SDL_PollEvent(&e)) if (!window_handle_event(&e)) input_handle_event(&e);
+        PROFILE_END();
 
         /* ---- live reload: saved files, a finished build, reloaded assets */
+        PROFILE_BEGIN("reload, assets");
         FileChanges changes;
         if (o->watch && watch_poll(&changes)) reload_handle_changes(&changes);
         BuildResult br;
@@ -230,6 +238,7 @@ int main(int argc, char **argv)
         sound_assets_update();
         audio_update();
         memory_snapshot_prefault();
+        PROFILE_END();
 
         /* ---- step: fixed steps of the game */
         double now = os_mono_seconds();
@@ -246,6 +255,7 @@ int main(int argc, char **argv)
         run_now = 0;
         if (g_loop.paused) { steps = g_loop.single_step ? 1 : 0; g_loop.single_step = 0; acc = 0; }
         for (int s = 0; s < steps && !g_loop.quit; s++) {
+            PROFILE_ZONE("update");
             GameInput gi = input_step(g_loop.step, (float)STEP);
             recording_step(&gi);
             if (g_reload.loaded) {
@@ -262,6 +272,7 @@ int main(int argc, char **argv)
         log_drain_game();
 
         /* ---- render: the game, then the overlay, then screenshots of the result */
+        PROFILE_BEGIN("render");
         SDL_SetRenderDrawColor(ren, 16, 18, 24, 255);
         SDL_RenderClear(ren);
         render_begin_frame();
@@ -272,13 +283,19 @@ int main(int argc, char **argv)
             g_pf.draw_text(msg, 40, 300, 28, 0xFFFFFFFFu, 30000);
         }
         overlay_draw(rs, fps);
+        profile_view_draw();
         log_drain_game();
         notice_draw();
+        PROFILE_BEGIN("batch build");
         rs = render_end_frame();
+        PROFILE_END();
         take_screenshots();
+        PROFILE_END();
 
         /* ---- present */
+        PROFILE_BEGIN("present");
         SDL_RenderPresent(ren);
+        PROFILE_END();
 
         /* ---- pacing and stats: work_ms is the frame's own cost, interval_ms what the player sees */
         double work_ms = (os_mono_seconds() - frame_start) * 1000.0;
@@ -316,6 +333,8 @@ int main(int argc, char **argv)
         restart_note_frame();
 #endif
         if (o->frames >= 0 && (int64_t)g_loop.frame >= o->frames) g_loop.quit = 1;
+        PROFILE_END();
+        profile_frame_end();
     }
 
     /* ---- shutdown */
@@ -338,6 +357,7 @@ int main(int argc, char **argv)
     SDL_DestroyRenderer(ren);
     SDL_DestroyWindow(win);
     SDL_Quit();
+    profile_shutdown();
     log_close();
     return 0;
 }

@@ -2,6 +2,7 @@
    Linux only (inotify and /proc are not POSIX). With os_common.cpp, the only platform file that
    includes system headers beyond the C/C++ standard library. */
 #include "os.h"
+#include "os_service_gate.h"
 
 #include <dirent.h>
 #include <dlfcn.h>
@@ -546,8 +547,7 @@ static struct {
     OsFault               *fault;
     pthread_t              main_thread;
     std::atomic<uint64_t>  jumps;
-    volatile sig_atomic_t  in_service;    /* depth of host services the guarded call is inside */
-    std::atomic<uint64_t>  deferred_seq;  /* an interrupt that arrived inside a service */
+    OsServiceGate          gate;          /* an interrupt inside a host service waits for its end */
     uintptr_t              guard_sp;      /* the stack of os_guarded_call: the top of a frame scan */
     os_unsafe_fault_fn    *on_unsafe;
     OsRange                system_code[8];/* libc's and ld.so's executable segments */
@@ -729,14 +729,14 @@ static void fault_handler(int sig, siginfo_t *si, void *uc)
     if (sig == SIGUSR2) {
         uint64_t meant = si && si->si_code == SI_QUEUE ? (uint64_t)(uintptr_t)si->si_value.sival_ptr : 0;
         if (!is_main || !meant || meant != running) return;   /* late or stray: that call already returned */
-        if (g_faults.in_service) { g_faults.deferred_seq.store(meant); return; }  /* jump when the service returns */
+        if (os_gate_defer(&g_faults.gate, meant)) return;   /* jump when the service returns */
         kind = OS_FAULT_HANG;
         if (in_system_code(pc)) report_unsafe(kind, OS_UNSAFE_SYSTEM_CODE, is_main, running, si, uc);
     } else {
         if (!is_main) report_unsafe(fault_kind(sig), OS_UNSAFE_THREAD, is_main, running, si, uc);
         else if (!running) report_unsafe(fault_kind(sig), OS_UNSAFE_HOST, is_main, running, si, uc);
         else if (in_system_code(pc)) report_unsafe(fault_kind(sig), OS_UNSAFE_SYSTEM_CODE, is_main, running, si, uc);
-        else if (g_faults.in_service) report_unsafe(fault_kind(sig), OS_UNSAFE_SERVICE, is_main, running, si, uc);
+        else if (g_faults.gate.depth) report_unsafe(fault_kind(sig), OS_UNSAFE_SERVICE, is_main, running, si, uc);
         if (!is_main || !running) {
             if (is_main && sig == SIGABRT) { signal(sig, SIG_DFL); raise(sig); return; }
             fault_fatal(sig, si);
@@ -817,11 +817,10 @@ int os_guarded_call(void (*fn)(void *), void *arg, uint64_t seq, OsFault *fault)
 {
     memset(fault, 0, sizeof *fault);
     g_faults.fault = fault;
-    g_faults.in_service = 0;
-    g_faults.deferred_seq.store(0);
+    os_gate_reset(&g_faults.gate);
     if (sigsetjmp(g_faults.jmp, 1)) {
         g_faults.running_seq.store(0);
-        g_faults.in_service = 0;
+        g_faults.gate.depth = 0;
         return 1;
     }
     volatile char top;
@@ -842,15 +841,11 @@ int os_interrupt_guarded_call(uint64_t seq)
 
 uint64_t os_guard_jumps(void) { return g_faults.jumps.load(); }
 
-void os_guard_service_enter(void) { g_faults.in_service = g_faults.in_service + 1; }
+void os_guard_service_enter(void) { os_gate_enter(&g_faults.gate); }
 
 void os_guard_service_leave(void)
 {
-    g_faults.in_service = g_faults.in_service - 1;
-    if (g_faults.in_service > 0) return;
-    if (!g_faults.deferred_seq.load(std::memory_order_relaxed)) return;
-    uint64_t deferred = g_faults.deferred_seq.exchange(0);
-    if (!deferred || deferred != g_faults.running_seq.load()) return;
+    if (!os_gate_leave(&g_faults.gate, &g_faults.running_seq)) return;
     /* the watchdog's interrupt for this call came while a service ran: the service is done, jump now */
     g_faults.running_seq.store(0);
     OsFault *f = g_faults.fault;

@@ -17,6 +17,7 @@
 #define NOMINMAX
 #endif
 #include "os.h"
+#include "os_service_gate.h"
 
 #include <windows.h>
 #include <malloc.h>
@@ -52,8 +53,7 @@ static struct {
     uintptr_t              landing_sp;     /* below os_guarded_call's frame: dead stack once fn faulted */
     std::atomic<uint64_t>  jumps;
     volatile int           stack_overflowed;
-    volatile int           in_service;     /* depth of host services the guarded call is inside */
-    std::atomic<uint64_t>  deferred_seq;   /* a watchdog interrupt that arrived inside a service */
+    OsServiceGate          gate;           /* an interrupt inside a host service waits for its end */
     char                   blocked_in[64]; /* the system DLL a hung call was stuck in, if any */
 } g_guard;
 
@@ -199,13 +199,12 @@ GUARD_NOINLINE int os_guarded_call(void (*fn)(void *), void *arg, uint64_t seq, 
     memset(fault, 0, sizeof *fault);
     g_guard.fault = fault;
     g_guard.blocked_in[0] = 0;
-    g_guard.in_service = 0;
-    g_guard.deferred_seq.store(0);
+    os_gate_reset(&g_guard.gate);
     volatile char below;   /* the landing runs under this frame, on the stack fn was using */
     g_guard.landing_sp = (uintptr_t)&below - 512;
     if (guard_setjmp(g_guard.jmp)) {
         g_guard.running_seq.store(0);
-        g_guard.in_service = 0;
+        g_guard.gate.depth = 0;
         if (g_guard.stack_overflowed) {   /* the guard page was used up: put it back for the next overflow */
             g_guard.stack_overflowed = 0;
             _resetstkoflw();
@@ -246,9 +245,8 @@ int os_interrupt_guarded_call(uint64_t seq)
         memset(&ctx, 0, sizeof ctx);
         ctx.ContextFlags = CONTEXT_FULL;
         if (!GetThreadContext(g_guard.main_thread, &ctx)) { os_win32_set_error("GetThreadContext"); ResumeThread(g_guard.main_thread); return 0; }
-        if (g_guard.in_service) {
+        if (os_gate_defer(&g_guard.gate, seq)) {
             /* inside a host service (it may hold a lock): the jump happens when the service returns */
-            g_guard.deferred_seq.store(seq);
             ResumeThread(g_guard.main_thread);
             return 1;
         }
@@ -284,14 +282,11 @@ int os_interrupt_guarded_call(uint64_t seq)
 
 uint64_t os_guard_jumps(void) { return g_guard.jumps.load(); }
 
-void os_guard_service_enter(void) { g_guard.in_service = g_guard.in_service + 1; }
+void os_guard_service_enter(void) { os_gate_enter(&g_guard.gate); }
 
 void os_guard_service_leave(void)
 {
-    g_guard.in_service = g_guard.in_service - 1;
-    if (g_guard.in_service > 0 || !g_guard.deferred_seq.load()) return;
-    uint64_t deferred = g_guard.deferred_seq.exchange(0);
-    if (!deferred || deferred != g_guard.running_seq.load()) return;
+    if (!os_gate_leave(&g_guard.gate, &g_guard.running_seq)) return;
     /* the watchdog's interrupt for this call came while a service ran: the service is done, jump now */
     g_guard.running_seq.store(0);
     OsFault *f = g_guard.fault;

@@ -20,6 +20,10 @@ static const struct { const char *flag; const char *why; } DEV_ONLY_FLAGS[] = {
     { "--font", "the release's font is baked into game.pak" },
     { "--record", "recordings belong to the development host" },
     { "--replay", "recordings belong to the development host" },
+#if !defined(PROFILE_IN_RELEASE)
+    { "--profile", "a release has no profiler zones (build it with -DPROFILE_IN_RELEASE to have them)" },
+    { "--profile-frames", "a release has no profiler zones (build it with -DPROFILE_IN_RELEASE to have them)" },
+#endif
 };
 
 void options_usage(FILE *f)
@@ -64,6 +68,7 @@ void options_usage(FILE *f)
         "  --screenshot F:PATH   write a PNG of frame F (repeatable)\n"
         "  --input PATH          replay scripted input events (\"<step> down|up|tap KEY\", ...)\n"
         "  --record PATH         record a snapshot + every step's input to PATH\n"
+        "  --profile PATH        the first --profile-frames N frames' zones (default 120) as a Chrome trace\n"
         "  --replay PATH         restore a recording's snapshot and replay its input\n"
         "  --no-watch            do not watch the sources (no live reload)\n"
         "  --watchdog SEC        a step running longer than this is interrupted (default 2)\n"
@@ -96,6 +101,7 @@ int options_parse(int argc, char **argv, Options *o, char *err, size_t cap)
     o->watchdog_s = 2.0;
     o->window_w = 1280;
     o->window_h = 720;
+    o->profile_frames = 120;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -124,6 +130,12 @@ int options_parse(int argc, char **argv, Options *o, char *err, size_t cap)
             o->build_cmd = v;
         }
         else if (!strcmp(a, "--save-dir")) { NEED_VALUE(); o->save_dir = v; }
+        else if (!strcmp(a, "--profile")) { NEED_VALUE(); o->profile_path = v; }
+        else if (!strcmp(a, "--profile-frames")) {
+            NEED_VALUE();
+            if (!parse_int64(v, &n) || n < 1 || n > 100000) { snprintf(err, cap, "--profile-frames wants a count 1..100000, got '%s'", v); return 0; }
+            o->profile_frames = (int)n;
+        }
         else if (!strcmp(a, "--memory")) {
             NEED_VALUE();
             if (!parse_int64(v, &n) || n < 1 || n > 65536) { snprintf(err, cap, "--memory wants megabytes 1..65536, got '%s'", v); return 0; }

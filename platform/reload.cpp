@@ -121,6 +121,19 @@ static void report_image_pointers(const GameLib *lib)
 }
 
 /* ---------------------------------------------------------------- the reload sequence */
+/* The crash event, for running code and for a new build's own code alike: what crashed (or hung) where,
+   the version it rolled back to (0: none) and whether the game is halted. */
+static void crash_event(int version, const char *kind, const char *in, const char *where, int rolled_back_to, int halted,
+                        int restarted = 0)
+{
+    char wesc[3000];
+    host_json_escape(where, wesc, sizeof wesc);
+    host_event("crash", "\"version\":%d,\"signal\":\"%s\",\"in\":\"%s\",\"where\":\"%s\",\"rolled_back_to\":%d,"
+               "\"halted\":%s,\"snapshot_step\":%llu,\"step\":%llu%s",
+               version, kind, in, wesc, rolled_back_to, halted ? "true" : "false",
+               (unsigned long long)g_memory.snapshot_step, (unsigned long long)g_loop.step, restarted ? ",\"restarted\":true" : "");
+}
+
 /* The new library's own code (static initializers, game_get_api) crashed or hung while it was being
    opened: nothing was swapped and the state was never touched, so the running code simply goes on. */
 static void report_load_crash(int version, const char *where)
@@ -128,18 +141,13 @@ static void report_load_crash(int version, const char *where)
     const char *kind = guard_fault_name();
     const char *in = GUARD_NAMES[g_guard_report.what];
     int hang = g_guard_report.fault.kind == OS_FAULT_HANG;
-    char wesc[3000];
-    host_json_escape(where, wesc, sizeof wesc);
     host_log(LOG_ERROR, "reload: the new build (version %d) %s in %s%s%s; %s", version, hang ? "hung (watchdog)" : kind, in,
              where[0] ? ": " : "", where,
              g_reload.loaded ? "still running the last good code" : "nothing loaded: fix it and save");
     snprintf(g_crash.text, sizeof g_crash.text, "version %d: %s in %s %s", version, kind, in, where);
     g_crash.hung = hang;
     if (!g_reload.loaded) g_reload.halted = 1;
-    host_event("crash", "\"version\":%d,\"signal\":\"%s\",\"in\":\"%s\",\"where\":\"%s\",\"rolled_back_to\":%d,"
-               "\"halted\":%s,\"snapshot_step\":%llu,\"step\":%llu",
-               version, kind, in, wesc, g_reload.loaded ? g_lib.version : 0, g_reload.loaded ? "false" : "true",
-               (unsigned long long)g_memory.snapshot_step, (unsigned long long)g_loop.step);
+    crash_event(version, kind, in, where, g_reload.loaded ? g_lib.version : 0, !g_reload.loaded);
 }
 
 /* Open the new build under a fresh name, check its layout stamp, snapshot, swap, unload the old one
@@ -292,8 +300,6 @@ void reload_on_crash(GuardWhat what)
     const char *kind = guard_fault_name();
     char where[1500];
     guard_describe_backtrace(g_lib.path, where, sizeof where);
-    char wesc[3000];
-    host_json_escape(where, wesc, sizeof wesc);
     int crashed_version = g_lib.version;
     host_log(LOG_ERROR, "game version %d %s in %s%s%s", crashed_version, hang ? "hung (watchdog)" : kind,
              GUARD_NAMES[what], where[0] ? ": " : "", where);
@@ -332,10 +338,7 @@ void reload_on_crash(GuardWhat what)
         g_reload.halted = 1;
         g_reload.loaded = 0;
     }
-    host_event("crash", "\"version\":%d,\"signal\":\"%s\",\"in\":\"%s\",\"where\":\"%s\",\"rolled_back_to\":%d,"
-               "\"halted\":%s,\"snapshot_step\":%llu,\"step\":%llu",
-               crashed_version, kind, GUARD_NAMES[what], wesc, rolled_back ? g_reload.prev_good_version : 0,
-               g_reload.halted ? "true" : "false", (unsigned long long)g_memory.snapshot_step, (unsigned long long)g_loop.step);
+    crash_event(crashed_version, kind, GUARD_NAMES[what], where, rolled_back ? g_reload.prev_good_version : 0, g_reload.halted);
     restart_note_library();
     if (rolled_back) tweak_library_loaded(g_lib.version, g_reload.prev_good_version);  /* the old code's sources */
     if (rolled_back) {
@@ -417,17 +420,13 @@ void reload_resume(const RestartResume *r)
     }
     os_file_stamp(library_built_path(g_options.root), &g_build_status.built_stamp);   /* not loaded again as an outside build */
     const char *in = r->what >= 0 && r->what <= GUARD_UNLOAD ? GUARD_NAMES[r->what] : "host";
-    char wesc[3000], resc[1100];
-    host_json_escape(r->where, wesc, sizeof wesc);
+    char resc[1100];
     host_json_escape(r->reason, resc, sizeof resc);
     if (r->rollback) {
         snprintf(g_crash.text, sizeof g_crash.text, "version %d: %s in %s %s", r->running_version, r->signal, in, r->where);
         g_crash.hung = !strcmp(r->signal, "hang");
         host_log(LOG_ERROR, "game version %d %s in %s%s%s", r->running_version, r->signal, in, r->where[0] ? ": " : "", r->where);
-        host_event("crash", "\"version\":%d,\"signal\":\"%s\",\"in\":\"%s\",\"where\":\"%s\",\"rolled_back_to\":%d,"
-                   "\"halted\":%s,\"snapshot_step\":%llu,\"step\":%llu,\"restarted\":true",
-                   r->running_version, r->signal, in, wesc, ok ? r->prev_good_version : 0, g_reload.halted ? "true" : "false",
-                   (unsigned long long)g_memory.snapshot_step, (unsigned long long)g_loop.step);
+        crash_event(r->running_version, r->signal, in, r->where, ok ? r->prev_good_version : 0, g_reload.halted, 1);
     }
     host_event("hot_restart", "\"kept\":true,\"reason\":\"%s\",\"mode\":\"%s\",\"version\":%d,\"loaded\":%s,\"restarts\":%d,"
                "\"since_fault_ms\":%.1f,\"step\":%llu", resc, r->rollback ? "rollback" : "keep", g_lib.version,
@@ -448,46 +447,6 @@ void reload_restart_state(void)
 }
 
 /* ---------------------------------------------------------------- what starts a reload */
-/* Where needle starts within p[0, n), or NULL (memmem is not in every C library). */
-static const char *find_in(const char *p, size_t n, const char *needle)
-{
-    size_t k = strlen(needle);
-    for (size_t i = 0; i + k <= n; i++)
-        if (!memcmp(p + i, needle, k)) return p + i;
-    return NULL;
-}
-
-/* Keeps the first few "file:line:col: message" lines of a failed build for the overlay
-   (MSVC's "file(line): error C1234" too). */
-static void keep_build_errors(const char *output)
-{
-    char *out = g_build_status.errors;
-    size_t cap = sizeof g_build_status.errors;
-    out[0] = 0;
-    size_t len = 0;
-    int lines = 0;
-    const char *p = output;
-    while (*p && lines < 6) {
-        const char *end = strchr(p, '\n');
-        size_t n = end ? (size_t)(end - p) : strlen(p);
-        if ((find_in(p, n, ": error") || find_in(p, n, "fatal error")) && len + n + 2 < cap) {
-            const char *base = p;
-            const char *game = find_in(p, n, "/game/");
-            if (!game) game = find_in(p, n, "\\game\\");
-            if (game) base = game + 1;
-            size_t m = n - (size_t)(base - p);
-            if (m > 110) m = 110;
-            memcpy(out + len, base, m);
-            len += m;
-            out[len++] = '\n';
-            out[len] = 0;
-            lines++;
-        }
-        p += n + (end ? 1 : 0);
-    }
-    if (!lines) snprintf(out, cap, "%.300s", output);
-}
-
 void reload_start(void)
 {
     /* Start from the library on disk if it is there; build it otherwise (the frames don't wait). */
@@ -540,7 +499,7 @@ void reload_handle_build(const BuildResult *b)
     g_build_status.last_ms = b->ms;
     g_build_status.last_ok = b->ok;
     if (!b->ok) {
-        keep_build_errors(b->output);
+        build_error_summary(b->output, g_build_status.errors, sizeof g_build_status.errors);
         host_log(LOG_ERROR, "build failed in %.0f ms; still running version %d\n%s", b->ms, g_lib.version, g_build_status.errors);
         return;
     }

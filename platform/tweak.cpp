@@ -350,6 +350,7 @@ void tweak_query(const char *file, int line, int counter, int kind, const char *
 
 int tweak_file_changed(const char *path)
 {
+    PROFILE_ZONE("tweak");
     char canon[HOST_PATH];
     canonical(path, canon, sizeof canon);
     int i = file_find(canon);

@@ -273,68 +273,63 @@ static void usage()
     fprintf(stderr, "usage: atlas_pack [--force] [--no-cache] [--page-size N] [--padding N] <src_dir> <out_dir>\n");
 }
 
-int main(int argc, char **argv)
-{
-    double t0 = now_ms();
+struct Settings {
     bool force = false, no_cache = false;
     int page_max = 512, padding = 1;
+    std::string src_dir, out_dir;
+};
+
+struct PageInfo { int w = 1, h = 1; };
+
+/* The command line; false after printing the usage. */
+static bool parse_args(int argc, char **argv, Settings *st)
+{
     const char *src = nullptr, *out = nullptr;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--force")) force = true;
-        else if (!strcmp(argv[i], "--no-cache")) no_cache = true;
-        else if (!strcmp(argv[i], "--page-size") && i + 1 < argc) page_max = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--padding") && i + 1 < argc) padding = atoi(argv[++i]);
-        else if (argv[i][0] == '-') { usage(); return 2; }
+        if (!strcmp(argv[i], "--force")) st->force = true;
+        else if (!strcmp(argv[i], "--no-cache")) st->no_cache = true;
+        else if (!strcmp(argv[i], "--page-size") && i + 1 < argc) st->page_max = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--padding") && i + 1 < argc) st->padding = atoi(argv[++i]);
+        else if (argv[i][0] == '-') { usage(); return false; }
         else if (!src) src = argv[i];
         else if (!out) out = argv[i];
-        else { usage(); return 2; }
+        else { usage(); return false; }
     }
-    if (!src || !out || page_max < 16 || page_max > 16384 || padding < 0 || padding > 16) { usage(); return 2; }
-    std::string src_dir = src, out_dir = out;
-    while (src_dir.size() > 1 && src_dir.back() == '/') src_dir.pop_back();
-    while (out_dir.size() > 1 && out_dir.back() == '/') out_dir.pop_back();
+    if (!src || !out || st->page_max < 16 || st->page_max > 16384 || st->padding < 0 || st->padding > 16) { usage(); return false; }
+    st->src_dir = src;
+    st->out_dir = out;
+    while (st->src_dir.size() > 1 && st->src_dir.back() == '/') st->src_dir.pop_back();
+    while (st->out_dir.size() > 1 && st->out_dir.back() == '/') st->out_dir.pop_back();
+    return true;
+}
 
-    if (!mkdirs(out_dir)) {
-        fprintf(stderr, "atlas_pack: %s: cannot create the output directory (%s)\n", out_dir.c_str(), strerror(errno));
-        return 1;
-    }
-    struct stat sst;
-    if (stat(src_dir.c_str(), &sst) != 0 || !S_ISDIR(sst.st_mode))
-        fprintf(stderr, "atlas_pack: %s: no such directory, writing an empty atlas\n", src_dir.c_str());
-
-    std::vector<Input> inputs;
-    scan(src_dir, "", inputs);
-    std::sort(inputs.begin(), inputs.end(), [](const Input &a, const Input &b) { return a.rel < b.rel; });
-
-    thal_manifest now;
-    thal_init(&now);
-    now.page_max = page_max;
-    now.padding = padding;
+/* The new manifest's settings and inputs (path, size, mtime): what "up to date" compares. */
+static bool list_sources(const std::vector<Input> &inputs, const Settings &st, thal_manifest *now)
+{
+    now->page_max = st.page_max;
+    now->padding = st.padding;
     for (const Input &in : inputs) {
-        thal_source *s = thal_add_source(&now);
-        if (!s) { fprintf(stderr, "atlas_pack: out of memory\n"); return 1; }
+        thal_source *s = thal_add_source(now);
+        if (!s) { fprintf(stderr, "atlas_pack: out of memory\n"); return false; }
         s->size = in.size;
         s->mtime_ns = in.mtime_ns;
         snprintf(s->path, sizeof s->path, "%s", in.rel.c_str());
     }
+    return true;
+}
 
-    std::string manifest_path = out_dir + "/atlas.txt";
-    thal_manifest old;
-    thal_init(&old);
-    char err[512];
-    bool have_old = thal_load(&old, manifest_path.c_str(), err, sizeof err);
-    if (have_old && !force && thal_same_sources(&old, &now)) {
-        bool pages_there = true;
-        for (int i = 0; i < old.page_count; i++) pages_there = pages_there && file_exists(out_dir + "/" + old.pages[i].file);
-        if (pages_there) {
-            printf("atlas_pack: up to date (%d sprites, %d pages)\n", old.sprite_count, old.page_count);
-            thal_free(&old);
-            thal_free(&now);
-            return 0;
-        }
-    }
+/* The old manifest lists the same inputs and settings, and its pages are there. */
+static bool up_to_date(const thal_manifest &old, const thal_manifest &now, const Settings &st)
+{
+    if (st.force || !thal_same_sources(&old, &now)) return false;
+    for (int i = 0; i < old.page_count; i++)
+        if (!file_exists(st.out_dir + "/" + old.pages[i].file)) return false;
+    return true;
+}
 
-    /* ---- decode: names and ids first (cheap, in order), then the pixels on a few threads */
+/* One Image per PNG, in path order, with its name, id and pivot; a bad name is its error. */
+static std::vector<Image> name_images(const std::vector<Input> &inputs)
+{
     std::vector<Image> images;
     for (const Input &in : inputs) {
         if (!ends_with_ci(in.rel, ".png")) continue;
@@ -358,11 +353,15 @@ int main(int argc, char **argv)
                 fprintf(stderr, "atlas_pack: %s: expected two numbers like \"0.5 1\", using the centre\n", p.abs.c_str());
         images.push_back(im);
     }
-    Mapped cache_map;
+    return images;
+}
+
+/* The pixels: unchanged PNGs from the mapped cache, the others decoded on a few threads. An image that
+   does not decode or is too large for any page gets its error (printed). Returns how many were decoded. */
+static int decode_images(std::vector<Image> &images, const Settings &st, Mapped *cache_map)
+{
     std::map<std::string, Cached> cache;
-    std::string cache_path = out_dir + "/atlas.cache";
-    if (!no_cache && map_file(cache_path, &cache_map)) cache = cache_parse(cache_map.p, cache_map.n);
-    int decoded = 0;
+    if (!st.no_cache && map_file(st.out_dir + "/atlas.cache", cache_map)) cache = cache_parse(cache_map->p, cache_map->n);
     for (Image &im : images) {
         auto it = cache.find(im.rel);
         if (!im.error.empty() || it == cache.end() || it->second.size != im.size || it->second.mtime_ns != im.mtime_ns) continue;
@@ -371,6 +370,7 @@ int main(int argc, char **argv)
         im.w = it->second.w;
         im.h = it->second.h;
     }
+    const int padding = st.padding;
     std::atomic<size_t> next_image{ 0 };
     auto decode = [&]() {
         for (size_t i; (i = next_image++) < images.size();) {
@@ -396,13 +396,19 @@ int main(int argc, char **argv)
     for (unsigned t = 1; t < nthreads; t++) pool.emplace_back(decode);
     decode();
     for (std::thread &t : pool) t.join();
+    int decoded = 0;
     for (const Image &im : images) {
         if (!im.error.empty()) fprintf(stderr, "atlas_pack: %s: %s\n", im.abs.c_str(), im.error.c_str());
         decoded += im.pixels && !im.cached;
     }
+    return decoded;
+}
 
-    /* ---- place: fill page 0, whatever did not fit goes to page 1, and so on; then one page for
-       each image too big for a shared page */
+/* Fill page 0, whatever did not fit goes to page 1, and so on; then one page for each image too big for
+   a shared page. Sets each image's page and place; returns the pages' sizes. */
+static std::vector<PageInfo> place_images(std::vector<Image> &images, const Settings &st)
+{
+    const int page_max = st.page_max, padding = st.padding;
     std::vector<int> todo, big;
     for (int i = 0; i < (int)images.size(); i++) {
         const Image &im = images[(size_t)i];
@@ -411,7 +417,6 @@ int main(int argc, char **argv)
         else todo.push_back(i);
     }
     std::vector<stbrp_node> nodes((size_t)page_max);
-    struct PageInfo { int w = 1, h = 1; };
     std::vector<PageInfo> pages;
     while (!todo.empty()) {
         std::vector<stbrp_rect> rects(todo.size());
@@ -457,24 +462,29 @@ int main(int argc, char **argv)
         im.x = im.y = padding;
         pages.push_back(pi);
     }
+    return pages;
+}
 
-    /* ---- compose and write the pages that changed. A page is left alone without even composing it
-       when it holds the same sprites at the same places as before and none of their pixels changed. */
+/* Compose and write the pages that changed, each added to the new manifest with its hash. A page is left
+   alone without even composing it when it holds the same sprites at the same places as before and none
+   of their pixels changed. False when a page could not be written. */
+static bool write_pages(const std::vector<PageInfo> &pages, const std::vector<Image> &images, const thal_manifest &old,
+                        bool have_old, const Settings &st, thal_manifest *now, int *written)
+{
     std::vector<int> old_on_page((size_t)std::max(old.page_count, 0), 0);
     std::map<std::string, const thal_sprite *> old_by_name;
-    bool old_comparable = have_old && old.page_max == page_max && old.padding == padding;
+    bool old_comparable = have_old && old.page_max == st.page_max && old.padding == st.padding;
     if (old_comparable)
         for (int i = 0; i < old.sprite_count; i++)
             if (!old.sprites[i].error) { old_by_name[old.sprites[i].name] = &old.sprites[i]; old_on_page[(size_t)old.sprites[i].page]++; }
-    int written = 0, failed = 0;
     for (int p = 0; p < (int)pages.size(); p++) {
         const PageInfo &pi = pages[(size_t)p];
-        thal_page *tp = thal_add_page(&now);
-        if (!tp) { fprintf(stderr, "atlas_pack: out of memory\n"); return 1; }
+        thal_page *tp = thal_add_page(now);
+        if (!tp) { fprintf(stderr, "atlas_pack: out of memory\n"); return false; }
         tp->w = pi.w;
         tp->h = pi.h;
         snprintf(tp->file, sizeof tp->file, "atlas_%d.png", p);
-        std::string final_path = out_dir + "/" + tp->file;
+        std::string final_path = st.out_dir + "/" + tp->file;
         bool untouched = old_comparable && p < old.page_count && old.pages[p].w == pi.w && old.pages[p].h == pi.h &&
                          !strcmp(old.pages[p].file, tp->file) && file_exists(final_path);
         int on_page = 0;
@@ -492,37 +502,38 @@ int main(int argc, char **argv)
         }
         std::vector<unsigned char> px((size_t)pi.w * pi.h * 4, 0);
         for (const Image &im : images)
-            if (im.pixels && im.page == p) blit_extruded(px.data(), pi.w, im, padding);
+            if (im.pixels && im.page == p) blit_extruded(px.data(), pi.w, im, st.padding);
         tp->hash = thal_hash(px.data(), px.size(), ((uint64_t)(uint32_t)pi.w << 32) | (uint32_t)pi.h);
         bool same = have_old && p < old.page_count && old.pages[p].hash == tp->hash && old.pages[p].w == tp->w &&
                     old.pages[p].h == tp->h && !strcmp(old.pages[p].file, tp->file) && file_exists(final_path);
         if (same) continue;
-        std::string tmp = out_dir + "/.atlas_" + std::to_string(p) + ".png.tmp";
+        std::string tmp = st.out_dir + "/.atlas_" + std::to_string(p) + ".png.tmp";
         stbi_write_png_compression_level = 5;
         stbi_write_force_png_filter = 1;    /* one filter for every row: 2-3x faster to write, similar size */
         if (!stbi_write_png(tmp.c_str(), pi.w, pi.h, 4, px.data(), pi.w * 4)) {
             fprintf(stderr, "atlas_pack: %s: cannot write the page\n", tmp.c_str());
-            failed = 1;
             remove(tmp.c_str());
-            break;
+            return false;
         }
         if (rename(tmp.c_str(), final_path.c_str()) != 0) {
             fprintf(stderr, "atlas_pack: %s: cannot rename into place (%s)\n", final_path.c_str(), strerror(errno));
-            failed = 1;
             remove(tmp.c_str());
-            break;
+            return false;
         }
-        written++;
+        (*written)++;
     }
-    if (failed) return 1;
+    return true;
+}
 
-    /* ---- manifest: sprites in name order, then the errors */
+/* The manifest's sprites: in name order, then the errors. */
+static bool list_sprites(const std::vector<Image> &images, thal_manifest *now)
+{
     for (int pass = 0; pass < 2; pass++)
         for (const Image &im : images) {
             bool bad = !im.pixels;
             if (bad != (pass == 1)) continue;
-            thal_sprite *s = thal_add_sprite(&now);
-            if (!s) { fprintf(stderr, "atlas_pack: out of memory\n"); return 1; }
+            thal_sprite *s = thal_add_sprite(now);
+            if (!s) { fprintf(stderr, "atlas_pack: out of memory\n"); return false; }
             s->id = im.id;
             snprintf(s->name, sizeof s->name, "%s", im.name.c_str());
             snprintf(s->file, sizeof s->file, "%s", im.rel.c_str());
@@ -536,22 +547,69 @@ int main(int argc, char **argv)
                 s->pivot_x = im.pivot_x; s->pivot_y = im.pivot_y;
             }
         }
-    if (!thal_save(&now, manifest_path.c_str(), err, sizeof err)) {
-        fprintf(stderr, "atlas_pack: %s: %s\n", manifest_path.c_str(), err);
-        return 1;
-    }
+    return true;
+}
 
-    /* pages beyond the new count belong to an older, larger atlas */
+/* Pages beyond the new count belong to an older, larger atlas. */
+static void remove_stale_pages(const std::string &out_dir, int page_count)
+{
     if (DIR *d = opendir(out_dir.c_str())) {
         while (struct dirent *e = readdir(d)) {
             int n = -1;
-            if (sscanf(e->d_name, "atlas_%d", &n) == 1 && n >= (int)pages.size() &&
+            if (sscanf(e->d_name, "atlas_%d", &n) == 1 && n >= page_count &&
                 std::string(e->d_name) == "atlas_" + std::to_string(n) + ".png")
                 remove((out_dir + "/" + e->d_name).c_str());
         }
         closedir(d);
     }
+}
 
+int main(int argc, char **argv)
+{
+    double t0 = now_ms();
+    Settings st;
+    if (!parse_args(argc, argv, &st)) return 2;
+    if (!mkdirs(st.out_dir)) {
+        fprintf(stderr, "atlas_pack: %s: cannot create the output directory (%s)\n", st.out_dir.c_str(), strerror(errno));
+        return 1;
+    }
+    struct stat sst;
+    if (stat(st.src_dir.c_str(), &sst) != 0 || !S_ISDIR(sst.st_mode))
+        fprintf(stderr, "atlas_pack: %s: no such directory, writing an empty atlas\n", st.src_dir.c_str());
+
+    std::vector<Input> inputs;
+    scan(st.src_dir, "", inputs);
+    std::sort(inputs.begin(), inputs.end(), [](const Input &a, const Input &b) { return a.rel < b.rel; });
+    thal_manifest now;
+    thal_init(&now);
+    if (!list_sources(inputs, st, &now)) return 1;
+
+    std::string manifest_path = st.out_dir + "/atlas.txt";
+    thal_manifest old;
+    thal_init(&old);
+    char err[512];
+    bool have_old = thal_load(&old, manifest_path.c_str(), err, sizeof err);
+    if (have_old && up_to_date(old, now, st)) {
+        printf("atlas_pack: up to date (%d sprites, %d pages)\n", old.sprite_count, old.page_count);
+        thal_free(&old);
+        thal_free(&now);
+        return 0;
+    }
+
+    std::vector<Image> images = name_images(inputs);
+    Mapped cache_map;
+    int decoded = decode_images(images, st, &cache_map);
+    std::vector<PageInfo> pages = place_images(images, st);
+    int written = 0;
+    if (!write_pages(pages, images, old, have_old, st, &now, &written)) return 1;
+    if (!list_sprites(images, &now)) return 1;
+    if (!thal_save(&now, manifest_path.c_str(), err, sizeof err)) {
+        fprintf(stderr, "atlas_pack: %s: %s\n", manifest_path.c_str(), err);
+        return 1;
+    }
+    remove_stale_pages(st.out_dir, (int)pages.size());
+
+    std::string cache_path = st.out_dir + "/atlas.cache";
     if (!cache_write(cache_path, images)) fprintf(stderr, "atlas_pack: %s: cannot write the cache (next run decodes everything)\n", cache_path.c_str());
     int errors = 0;
     for (Image &im : images) {

@@ -12,6 +12,7 @@
    the origin and half at +-1e5. */
 #define TH_COLLIDE_IMPLEMENTATION
 #include "th_collide.h"
+#include "bench_time.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,18 +23,6 @@
 #include <string>
 #include <vector>
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
 
 static float frand(float a, float b) { return a + (b - a) * (float)rand() / (float)RAND_MAX; }
 static thc_v2 V(float x, float y) { thc_v2 r = { x, y }; return r; }
@@ -81,11 +70,11 @@ template <typename F> static double time_ns_per_call(int calls, F f)
 {
     std::vector<double> reps;
     for (int r = 0; r < 15; r++) {
-        double t0 = now_ms();
+        double t0 = bench_now_ms();
         f();
-        reps.push_back((now_ms() - t0) * 1e6 / calls);
+        reps.push_back((bench_now_ms() - t0) * 1e6 / calls);
     }
-    return median(reps);
+    return bench_median(reps);
 }
 
 // ---------------------------------------------------------------- every query, every pair
@@ -249,15 +238,15 @@ int main(void)
     int grid_count = 0, brute_count = 0;
     for (int f = 0; f < FRAMES; f++) {
         step(bodies, boxes, WORLD);
-        double t0 = now_ms();
+        double t0 = bench_now_ms();
         thc_grid_clear(g);
         for (int i = 0; i < N; i++) thc_grid_insert(g, (uint32_t)i, boxes[(size_t)i]);
         grid_count = thc_grid_pairs(g, pairs, 1 << 20);
-        grid_ms.push_back(now_ms() - t0);
+        grid_ms.push_back(bench_now_ms() - t0);
         if (f % 20 == 0) {
-            double t1 = now_ms();
+            double t1 = bench_now_ms();
             brute_count = brute_pairs(boxes, pairs, 1 << 20);
-            brute_ms.push_back(now_ms() - t1);
+            brute_ms.push_back(bench_now_ms() - t1);
             if (brute_count != grid_count) { fprintf(stderr, "bench_collide: grid %d pairs, brute force %d\n", grid_count, brute_count); return 1; }
         }
     }
@@ -336,7 +325,7 @@ int main(void)
         thc_poly_to_poly_manifold(&polys[(size_t)i * 2], &xfs[(size_t)i * 2], &polys[(size_t)i * 2 + 1], &xfs[(size_t)i * 2 + 1], &m);
         touching += m.count > 0;
     }
-    double grid = median(grid_ms), brute = median(brute_ms);
+    double grid = bench_median(grid_ms), brute = bench_median(brute_ms);
     fprintf(stderr, "bench_collide: %d pairs among %d bodies; %d of %d poly pairs touch (sink %g)\n", grid_count, N, touching, POOL, (double)sink);
     std::string every;
     bench_every_pair(every, sink);

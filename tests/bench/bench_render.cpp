@@ -13,6 +13,7 @@
 #include "archive.cpp"
 #include "os_linux.cpp"
 #include "os_common.cpp"
+#include "bench_time.h"
 
 #include <time.h>
 
@@ -37,12 +38,6 @@ double host_time(void)
 }
 const char *host_root(void) { return g_root.c_str(); }
 void host_json_escape(const char *in, char *out, size_t cap) { snprintf(out, cap, "%s", in); }
-
-static double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
 
 int main(void)
 {
@@ -131,7 +126,7 @@ int main(void)
         SDL_RenderFlush(ren);
         t_copy.push_back((host_time() - t0) * 1000);
     }
-    double b = median(t_batch), c = median(t_copy), cpu = median(t_cpu);
+    double b = bench_median(t_batch), c = bench_median(t_copy), cpu = bench_median(t_cpu);
     fprintf(stderr, "bench_render: %d sprites, %d batches, %d draw calls\n", st.sprites, st.batches, st.draw_calls);
     render_shutdown();
     SDL_DestroyRenderer(ren);

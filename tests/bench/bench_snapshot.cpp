@@ -4,40 +4,32 @@
    steady state (the area has been touched once); the first copy into a never-touched area also pays the
    page faults and is reported beside it. snapshot_64mib_private_ms: the same into private anonymous
    memory (what the host used before the session moved into a memfd), the baseline. */
+#include "bench_time.h"
+
 #include <stdio.h>
 #include <stdint.h>
 #include <string.h>
-#include <algorithm>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-#include <time.h>
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 /* steady-state and first copy of `used` bytes from block to snap; returns the median */
 static double measure(uint8_t *block, uint8_t *snap, size_t used, double *first_ms)
 {
     for (size_t i = 0; i < used; i += 64) block[i] = (uint8_t)(i * 31);
-    double t = now_ms();
+    double t = bench_now_ms();
     memcpy(snap, block, used);
-    *first_ms = now_ms() - t;
-    double runs[15];
+    *first_ms = bench_now_ms() - t;
+    std::vector<double> runs(15);
     for (double &r : runs) {
         block[(size_t)(r * 7) % used] ^= 1;
-        t = now_ms();
+        t = bench_now_ms();
         memcpy(snap, block, used);
-        r = now_ms() - t;
+        r = bench_now_ms() - t;
     }
-    std::sort(runs, runs + 15);
     volatile uint8_t sink = snap[used - 1];
     (void)sink;
-    return runs[7];
+    return bench_median(runs);
 }
 
 int main(void)

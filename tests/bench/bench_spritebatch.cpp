@@ -3,6 +3,7 @@
    Also reports the same build when the pushes already arrive in (layer, page) order. */
 #define TH_SPRITEBATCH_IMPLEMENTATION
 #include "th_spritebatch.h"
+#include "bench_time.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,18 +12,6 @@
 #include <algorithm>
 #include <vector>
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
 
 int main(void)
 {
@@ -59,15 +48,15 @@ int main(void)
         for (int k = 0; k < 2; k++) {
             thsb_begin(&sb);
             for (const thsb_sprite &s : *sets[k]) thsb_push(&sb, &s);
-            double t0 = now_ms();
+            double t0 = bench_now_ms();
             batches = thsb_end(&sb);
-            double t1 = now_ms();
+            double t1 = bench_now_ms();
             (k ? t_ordered : t_random).push_back(t1 - t0);
             sink += sb.vertices[sb.vertex_count - 1].x;
         }
     }
     fprintf(stderr, "bench_spritebatch: %d sprites -> %d batches, %d vertices (checksum %.1f)\n", N, batches, sb.vertex_count, sink);
     printf("{\"spritebatch_100k_build_ms\": %.3f, \"spritebatch_100k_presorted_build_ms\": %.3f}\n",
-           median(t_random), median(t_ordered));
+           bench_median(t_random), bench_median(t_ordered));
     return 0;
 }

@@ -12,6 +12,8 @@
 #include "guard.cpp"
 #include "log.cpp"
 #include "parse.cpp"
+#include "profile.cpp"
+#include "notice.cpp"
 
 #include <atomic>
 #include <string>
@@ -203,6 +205,32 @@ static void check_child(const char *mode)
     TH_CHECK(os_mono_seconds() - t < 4.0);   /* it ended at the fault, not when the main thread finished */
 }
 
+/* ---------------------------------------------------------------- the game's zones and a jump */
+static void test_zones_closed_at_the_jump(void)
+{
+    profile_init();
+    profile_fill_api(&g_pf);
+    PROFILE_BEGIN("host update");
+    uint32_t first = g_profile_main.head;
+    int r = guarded(GUARD_UPDATE, [] {
+        g_pf.profile_begin("game update");
+        g_pf.profile_begin("stuck");
+        spin_until(os_mono_seconds() + 2.0);   /* the watchdog jumps out of both zones */
+    });
+    TH_CHECK_EQ_INT(r, 1);
+    TH_CHECK_EQ_INT(g_profile_main.depth, 1);  /* the host's zone is still open, the game's are closed */
+    for (uint32_t i = first; i < first + 2; i++) TH_CHECK_MSG(thp_zone_at(&g_profile_main, i)->end_ns != 0, "zone %u open", i);
+    TH_CHECK(!strcmp(thp_zone_at(&g_profile_main, first)->name, "game update"));
+    /* a call that returns with a zone open, and one that ends more zones than it began */
+    guarded(GUARD_UPDATE, [] { g_pf.profile_begin("no end"); });
+    TH_CHECK_EQ_INT(g_profile_main.depth, 1);
+    guarded(GUARD_UPDATE, [] { g_pf.profile_end(); g_pf.profile_end(); });
+    TH_CHECK_EQ_INT(g_profile_main.depth, 1);
+    TH_CHECK(thp_zone_at(&g_profile_main, first - 1)->end_ns == 0);   /* the host's zone was not closed by the game */
+    PROFILE_END();
+    TH_CHECK_EQ_INT(g_profile_main.depth, 0);
+}
+
 static void test_fault_on_worker_during_guarded_call(void) { check_child("--child-worker-fault-guarded"); }
 static void test_fault_on_worker_outside_guarded_call(void) { check_child("--child-worker-fault"); }
 
@@ -224,6 +252,7 @@ int main(int argc, char **argv)
     TH_RUN(test_interrupt_carries_the_call_number);
     TH_RUN(test_no_interrupt_before_the_limit);
     TH_RUN(test_thousand_interrupts_while_logging);
+    TH_RUN(test_zones_closed_at_the_jump);
     TH_RUN(test_fault_on_worker_during_guarded_call);
     TH_RUN(test_fault_on_worker_outside_guarded_call);
     log_close();

@@ -1,0 +1,103 @@
+"""The maps of the source tree stay true: the README's Layout section and host.h's file list name every
+file that `ls` shows in the folders they describe, and no file that is not there; every tinyheader
+carries its version and licence line at the top and the licence texts at its end, beside the root LICENSE."""
+import os
+import re
+
+from hostlib import Checks, check
+
+ROOT = os.environ.get("PROJECT_ROOT") or os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SOURCE = re.compile(r"\.(cpp|c|h|py|sh|bat|txt|png)$")
+checks = Checks()
+
+
+def ls(folder):
+    path = os.path.join(ROOT, folder)
+    return sorted(f for f in os.listdir(path) if not f.startswith(".") and os.path.isfile(os.path.join(path, f)))
+
+
+def named(text, name):
+    return re.search(r"(?<![\w.])" + re.escape(name) + r"(?![\w])", text) is not None
+
+
+def file_tokens(text):
+    """Every word of text that looks like a file name (no globs)."""
+    return {t for t in re.findall(r"[\w./-]+\.(?:cpp|c|h|py|sh|bat|txt|png)\b", text) if "*" not in t}
+
+
+def exists_somewhere(token):
+    if os.path.exists(os.path.join(ROOT, token)):
+        return True
+    base = os.path.basename(token)
+    for folder in ("platform", "game", "tools", "tinyheaders", "docs", "tests/unit", "tests/e2e", "tests/bench",
+                   "tests/fuzz", "tests/windows", "."):
+        if base in ls(folder):
+            return True
+    return False
+
+
+def readme_layout():
+    text = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
+    start = text.index("\n## Layout")
+    end = text.find("\n## ", start + 1)
+    return text[start:end if end > 0 else len(text)]
+
+
+def readme_names_every_file():
+    layout = readme_layout()
+    missing = []
+    for folder in ("platform", "game", "tinyheaders", "tools", "docs"):
+        check(named(layout, folder + "/"), f"the Layout section does not name {folder}/")
+        for f in ls(folder):
+            stem = os.path.splitext(f)[0]
+            # a tool or a tinyheader may be named without its extension (atlas_pack, th_math)
+            if not named(layout, f) and not (folder in ("tools", "tinyheaders") and named(layout, stem)):
+                missing.append(f"{folder}/{f}")
+    for sub in ("unit", "e2e", "bench", "fuzz", "windows"):
+        if not named(layout, sub + "/"):
+            missing.append(f"tests/{sub}/")
+    for f in ("build.sh", "build.bat", "LICENSE"):
+        if not named(layout, f):
+            missing.append(f)
+    check(not missing, f"README's Layout section does not name: {', '.join(missing)}")
+
+
+def readme_names_no_missing_file():
+    ghosts = sorted(t for t in file_tokens(readme_layout()) if not exists_somewhere(t))
+    check(not ghosts, f"README's Layout section names files that do not exist: {', '.join(ghosts)}")
+
+
+def host_h_map():
+    text = open(os.path.join(ROOT, "platform", "host.h"), encoding="utf-8").read()
+    return text[:text.index("*/")]
+
+
+def host_h_names_every_platform_file():
+    text = host_h_map()
+    missing = [f for f in ls("platform") if not named(text, f)]
+    check(not missing, f"host.h's file map does not name: {', '.join(missing)}")
+    ghosts = sorted(t for t in file_tokens(text) if not exists_somewhere(t))
+    check(not ghosts, f"host.h's file map names files that do not exist: {', '.join(ghosts)}")
+
+
+def tinyheaders_carry_version_and_licence():
+    check(os.path.isfile(os.path.join(ROOT, "LICENSE")), "no LICENSE at the root")
+    lic = open(os.path.join(ROOT, "LICENSE"), encoding="utf-8").read()
+    check("MIT License" in lic and "public domain" in lic, "LICENSE lacks the MIT text or the public-domain dedication")
+    bad = []
+    for f in ls("tinyheaders"):
+        text = open(os.path.join(ROOT, "tinyheaders", f), encoding="utf-8").read()
+        head = "\n".join(text.split("\n")[:8])
+        if not re.search(re.escape(f) + r" v\d+\.\d+ - MIT or public domain", head):
+            bad.append(f + " (no version and licence line at the top)")
+        tail = text[-4000:]
+        if "A - MIT License" not in tail or "B - Public domain" not in tail:
+            bad.append(f + " (no licence texts at the end)")
+    check(not bad, "; ".join(bad))
+
+
+checks.case("readme_names_every_file", readme_names_every_file)
+checks.case("readme_names_no_missing_file", readme_names_no_missing_file)
+checks.case("host_h_names_every_platform_file", host_h_names_every_platform_file)
+checks.case("tinyheaders_carry_version_and_licence", tinyheaders_carry_version_and_licence)
+checks.finish()

@@ -1,0 +1,396 @@
+/* th_profile.h - a frame profiler: named, nested zones in a ring, written out as a Chrome trace.
+   version 1 (THP_VERSION); licence: the project's own (see README), no third-party code.
+
+   WHAT IT DOES
+     PROFILE_ZONE("name") opens a zone where it stands and closes it at the end of the scope (C++); in C,
+     PROFILE_BEGIN("name") ... PROFILE_END() do the same. A zone records its name (a pointer: the string
+     must outlive the ring, or be interned, see NAMES), its start and end in nanoseconds, its nesting depth
+     and the frame it began in. Zones go into a ring of the caller's buffer: the newest zones overwrite
+     the oldest. thp_frame_mark() ends a frame; the last THP_MAX_FRAMES frames are remembered (where they
+     start in time and in the ring), so a viewer can draw "the last frame" or "the last N frames".
+
+     Time comes from the CPU's timestamp counter (rdtsc on x86 / x86-64), calibrated once against the
+     monotonic clock in thp_init (a few milliseconds), so a zone costs two counter reads and no system
+     call. Elsewhere the monotonic clock itself is read.
+
+     There is no global or thread-local state: everything is in a thp_profile the caller owns. A program
+     that loads code it will unload (a hot-reloaded game library) keeps the thp_profile (and a thp_names)
+     on its own side and has the library's zones go through a function it provides (THP_BEGIN/THP_END).
+     One thp_profile is for one thread; give each thread its own, with its own tid.
+
+   USE
+     #define TH_PROFILE_IMPLEMENTATION in exactly one C or C++ file before including it.
+     Before including it where zones are used, say which profile they go to:
+         #define THP_PROFILE (&my_profile)     // an expression of type thp_profile *
+     or how a zone begins and ends (a library calling through its host):
+         #define THP_BEGIN(name) host->profile_begin(name)
+         #define THP_END()       host->profile_end()
+     #define THP_DISABLE before including it to compile every zone out (a release build).
+
+     thp_init(p, zones, capacity, clock)   capacity: a power of two; clock: seconds, monotonic (NULL: built-in)
+     thp_begin(p, name) / thp_end(p)       open / close the innermost zone (an extra end is ignored)
+     thp_close_to_depth(p, depth)          closes every zone open deeper than depth; returns how many
+                                           (a longjmp out of zones, a crash guard's jump)
+     thp_frame_mark(p)                     ends the current frame, starts the next
+     thp_now_ns(p)                         nanoseconds since thp_init
+     thp_zone_at(p, i)                     zone number i (0 = first ever), NULL once overwritten or not yet
+     thp_frame_zones(p, back, &first, &end, &t0, &t1)  zones and time span of the frame `back` frames ago
+                                           (0 = the last complete frame); 0 when it is gone
+     thp_write_trace(p, count, frame_from, frame_to, out, cap, first)  the zones of those frames as Chrome
+                                           trace events; returns the length (or what it needs if > cap)
+
+   NAMES
+     thp_names_init(t, buf, buf_cap, slots, slot_count)  a table of copied names (slot_count a power of 2)
+     thp_intern(t, name)                   a stable copy of name in the table (at most THP_NAME_MAX - 1
+                                           chars), the same pointer for the same text; "?" when it is full
+
+   CUSTOMIZATION
+     THP_MAX_DEPTH   deepest tracked nesting (default 32); deeper zones are counted, not recorded
+     THP_MAX_FRAMES  frames remembered (default 256)
+     THP_NAME_MAX    longest interned name with its NUL (default 64)
+
+   EXAMPLE (compiled verbatim by tests/unit/test_th_profile.cpp)
+
+     static int example_profile(thp_profile *p, thp_zone *ring) {
+         thp_init(p, ring, 256, NULL);
+         {
+             PROFILE_ZONE("frame");
+             { PROFILE_ZONE("update"); }
+             { PROFILE_ZONE("render"); }
+         }
+         thp_frame_mark(p);
+         uint32_t first, end; uint64_t t0, t1;
+         if (!thp_frame_zones(p, 0, &first, &end, &t0, &t1)) return 0;
+         const thp_zone *update = thp_zone_at(p, first + 1);
+         return end - first == 3 && update->depth == 1 && update->start_ns >= thp_zone_at(p, first)->start_ns;
+     }
+
+   END EXAMPLE
+*/
+#ifndef TH_PROFILE_H
+#define TH_PROFILE_H
+
+#include <stdint.h>
+#include <stddef.h>
+#if defined(_MSC_VER) && (defined(_M_X64) || defined(_M_IX86))
+#include <intrin.h>   /* __rdtsc */
+#endif
+
+#define THP_VERSION 1
+
+#ifndef THP_MAX_DEPTH
+#define THP_MAX_DEPTH 32
+#endif
+#ifndef THP_MAX_FRAMES
+#define THP_MAX_FRAMES 256
+#endif
+#ifndef THP_NAME_MAX
+#define THP_NAME_MAX 64
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct thp_zone {
+    const char *name;
+    uint64_t    start_ns, end_ns;   /* end_ns = 0 while open */
+    uint32_t    frame;
+    uint16_t    depth;
+    uint16_t    tid;
+} thp_zone;
+
+typedef double (*thp_clock_fn)(void);   /* monotonic seconds */
+
+typedef struct thp_frame {
+    uint64_t start_ns;
+    uint32_t first_zone;   /* the first zone begun in this frame */
+    uint32_t pad_;
+} thp_frame;
+
+typedef struct thp_profile {
+    thp_zone *zones;
+    uint32_t  mask;                     /* capacity - 1 */
+    uint32_t  head;                     /* zones begun, ever */
+    int32_t   depth;                    /* zones open now (may exceed THP_MAX_DEPTH) */
+    uint16_t  tid;
+    uint16_t  pad_;
+    uint32_t  open[THP_MAX_DEPTH];      /* the zone number of each open zone */
+    uint32_t  frame;                    /* the current frame's number */
+    thp_frame frames[THP_MAX_FRAMES];   /* frames[n % THP_MAX_FRAMES]: where frame n started */
+    uint64_t  tick0;
+    double    ns_per_tick;
+    thp_clock_fn clock;
+} thp_profile;
+
+typedef struct thp_names {
+    char     *buf;
+    uint32_t  cap, used;
+    uint32_t *slots;                    /* offset + 1 into buf, 0 = empty */
+    uint32_t  slot_mask;
+    uint32_t  count;
+    const char *cache_ptr[64];          /* the last pointers seen and their copies (checked by content) */
+    const char *cache_copy[64];
+} thp_names;
+
+void            thp_init(thp_profile *p, thp_zone *zones, uint32_t capacity, thp_clock_fn clock);
+uint64_t        thp_now_ns(const thp_profile *p);
+void            thp_frame_mark(thp_profile *p);
+int             thp_close_to_depth(thp_profile *p, int depth);
+const thp_zone *thp_zone_at(const thp_profile *p, uint32_t i);
+int             thp_frame_zones(const thp_profile *p, uint32_t back, uint32_t *first, uint32_t *end, uint64_t *t0, uint64_t *t1);
+size_t          thp_write_trace(const thp_profile *const *profiles, int count, uint32_t frame_from, uint32_t frame_to,
+                                char *out, size_t cap, int first);
+void            thp_names_init(thp_names *t, char *buf, uint32_t buf_cap, uint32_t *slots, uint32_t slot_count);
+const char     *thp_intern(thp_names *t, const char *name);
+
+/* ---------------------------------------------------------------- the clock */
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+static inline uint64_t thp_ticks(void) { uint32_t lo, hi; __asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi)); return ((uint64_t)hi << 32) | lo; }
+#define THP__HAS_TSC 1
+#elif defined(_MSC_VER) && (defined(_M_X64) || defined(_M_IX86))
+static inline uint64_t thp_ticks(void) { return __rdtsc(); }
+#define THP__HAS_TSC 1
+#else
+uint64_t thp__clock_ticks(void);   /* nanoseconds of the monotonic clock */
+static inline uint64_t thp_ticks(void) { return thp__clock_ticks(); }
+#define THP__HAS_TSC 0
+#endif
+
+/* ---------------------------------------------------------------- zones (inline: two counter reads) */
+static inline uint64_t thp__ns(const thp_profile *p, uint64_t t) { return (uint64_t)((double)(t - p->tick0) * p->ns_per_tick); }
+
+static inline void thp_begin(thp_profile *p, const char *name)
+{
+    int32_t d = p->depth++;
+    if (d >= THP_MAX_DEPTH) return;
+    uint32_t i = p->head++;
+    thp_zone *z = &p->zones[i & p->mask];
+    z->name = name;
+    z->end_ns = 0;
+    z->frame = p->frame;
+    z->depth = (uint16_t)d;
+    z->tid = p->tid;
+    p->open[d] = i;
+    z->start_ns = thp__ns(p, thp_ticks());
+}
+
+static inline void thp_end(thp_profile *p)
+{
+    uint64_t t = thp_ticks();
+    if (p->depth <= 0) return;
+    int32_t d = --p->depth;
+    if (d >= THP_MAX_DEPTH) return;
+    uint32_t i = p->open[d];
+    if (p->head - i <= p->mask + 1) p->zones[i & p->mask].end_ns = thp__ns(p, t);
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+/* ---------------------------------------------------------------- the macros */
+#define THP__CAT2(a, b) a##b
+#define THP__CAT(a, b) THP__CAT2(a, b)
+#if defined(THP_DISABLE)
+#define PROFILE_BEGIN(name) ((void)0)
+#define PROFILE_END() ((void)0)
+#define PROFILE_ZONE(name) ((void)0)
+#elif defined(THP_BEGIN) || defined(THP_PROFILE)   /* where zones go is known: the macros exist */
+#ifndef THP_BEGIN
+#define THP_BEGIN(name) thp_begin(THP_PROFILE, name)
+#define THP_END() thp_end(THP_PROFILE)
+#endif
+#define PROFILE_BEGIN(name) THP_BEGIN(name)
+#define PROFILE_END() THP_END()
+#ifdef __cplusplus
+#define PROFILE_ZONE(name) thp__scope THP__CAT(thp__zone_, __LINE__)(name)
+struct thp__scope {
+    explicit thp__scope(const char *name) { THP_BEGIN(name); }
+    ~thp__scope() { THP_END(); }
+    thp__scope(const thp__scope &) = delete;
+    thp__scope &operator=(const thp__scope &) = delete;
+};
+#endif
+#endif
+
+#endif /* TH_PROFILE_H */
+
+/* ================================================================ implementation */
+#ifdef TH_PROFILE_IMPLEMENTATION
+#ifndef TH_PROFILE_IMPLEMENTED
+#define TH_PROFILE_IMPLEMENTED
+#include <string.h>
+#include <stdio.h>
+#include <time.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+static double thp__builtin_clock(void)
+{
+#if defined(CLOCK_MONOTONIC)
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+#elif defined(TIME_UTC)
+    struct timespec ts;
+    timespec_get(&ts, TIME_UTC);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+#else
+    return (double)clock() / CLOCKS_PER_SEC;
+#endif
+}
+
+#if !THP__HAS_TSC
+uint64_t thp__clock_ticks(void) { return (uint64_t)(thp__builtin_clock() * 1e9); }
+#endif
+
+void thp_init(thp_profile *p, thp_zone *zones, uint32_t capacity, thp_clock_fn clock_fn)
+{
+    uint32_t cap = 1;
+    while (cap * 2 <= capacity && cap < 0x80000000u) cap *= 2;   /* the largest power of two that fits */
+    memset(p, 0, sizeof *p);
+    p->zones = zones;
+    p->mask = cap - 1;
+    p->clock = clock_fn ? clock_fn : thp__builtin_clock;
+#if THP__HAS_TSC
+    {   /* the counter's rate against the clock over ~5 ms */
+        double c0 = p->clock(), c1;
+        uint64_t t0 = thp_ticks(), t1;
+        do { c1 = p->clock(); t1 = thp_ticks(); } while (c1 - c0 < 0.005);
+        p->ns_per_tick = t1 > t0 ? (c1 - c0) * 1e9 / (double)(t1 - t0) : 1.0;
+        p->tick0 = t0;
+    }
+#else
+    p->ns_per_tick = 1.0;
+    p->tick0 = thp_ticks();
+#endif
+    p->frames[0].start_ns = thp_now_ns(p);
+}
+
+uint64_t thp_now_ns(const thp_profile *p) { return thp__ns(p, thp_ticks()); }
+
+void thp_frame_mark(thp_profile *p)
+{
+    p->frame++;
+    thp_frame *f = &p->frames[p->frame % THP_MAX_FRAMES];
+    f->start_ns = thp_now_ns(p);
+    f->first_zone = p->head;
+}
+
+int thp_close_to_depth(thp_profile *p, int depth)
+{
+    int n = 0;
+    if (depth < 0) depth = 0;
+    while (p->depth > depth) { thp_end(p); n++; }
+    return n;
+}
+
+const thp_zone *thp_zone_at(const thp_profile *p, uint32_t i)
+{
+    if (i >= p->head || p->head - i > p->mask + 1) return NULL;
+    return &p->zones[i & p->mask];
+}
+
+int thp_frame_zones(const thp_profile *p, uint32_t back, uint32_t *first, uint32_t *end, uint64_t *t0, uint64_t *t1)
+{
+    if (back >= p->frame || back >= THP_MAX_FRAMES - 1) return 0;
+    uint32_t n = p->frame - 1 - back;   /* a complete frame: n + 1 has started */
+    const thp_frame *a = &p->frames[n % THP_MAX_FRAMES], *b = &p->frames[(n + 1) % THP_MAX_FRAMES];
+    if (p->head - a->first_zone > p->mask + 1) return 0;   /* overwritten */
+    *first = a->first_zone;
+    *end = b->first_zone;
+    *t0 = a->start_ns;
+    *t1 = b->start_ns;
+    return 1;
+}
+
+static void thp__json_name(const char *s, char *out, size_t cap)
+{
+    size_t o = 0;
+    for (; *s && o + 7 < cap; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') { out[o++] = '\\'; out[o++] = (char)c; }
+        else if (c < 0x20) o += (size_t)snprintf(out + o, cap - o, "\\u%04x", c);
+        else out[o++] = (char)c;
+    }
+    out[o] = 0;
+}
+
+size_t thp_write_trace(const thp_profile *const *profiles, int count, uint32_t frame_from, uint32_t frame_to,
+                       char *out, size_t cap, int first)
+{
+    size_t n = 0;
+    char line[THP_NAME_MAX * 6 + 160], name[THP_NAME_MAX * 6];
+    if (cap) out[0] = 0;
+    for (int k = 0; k < count; k++) {
+        const thp_profile *p = profiles[k];
+        uint32_t lo = p->head > p->mask + 1 ? p->head - (p->mask + 1) : 0;
+        for (uint32_t i = lo; i < p->head; i++) {
+            const thp_zone *z = &p->zones[i & p->mask];
+            if (z->frame < frame_from || z->frame >= frame_to || !z->end_ns || z->end_ns < z->start_ns) continue;
+            thp__json_name(z->name ? z->name : "?", name, sizeof name);
+            int len = snprintf(line, sizeof line, "%s{\"name\":\"%s\",\"ph\":\"X\",\"ts\":%.3f,\"dur\":%.3f,\"pid\":1,\"tid\":%u,"
+                               "\"args\":{\"frame\":%u,\"depth\":%u}}",
+                               first ? "" : ",\n", name, z->start_ns / 1000.0, (z->end_ns - z->start_ns) / 1000.0,
+                               (unsigned)z->tid, (unsigned)z->frame, (unsigned)z->depth);
+            first = 0;
+            if (len > 0 && n + (size_t)len < cap) memcpy(out + n, line, (size_t)len + 1);
+            n += len > 0 ? (size_t)len : 0;
+        }
+    }
+    if (n < cap) out[n] = 0;
+    return n;
+}
+
+/* ---------------------------------------------------------------- names */
+void thp_names_init(thp_names *t, char *buf, uint32_t buf_cap, uint32_t *slots, uint32_t slot_count)
+{
+    uint32_t sc = 1;
+    while (sc * 2 <= slot_count && sc < 0x80000000u) sc *= 2;
+    memset(t, 0, sizeof *t);
+    t->buf = buf;
+    t->cap = buf_cap;
+    t->slots = slots;
+    t->slot_mask = sc - 1;
+    memset(slots, 0, sc * sizeof *slots);
+}
+
+const char *thp_intern(thp_names *t, const char *name)
+{
+    if (!name) return "?";
+    uint32_t c = (uint32_t)(((uintptr_t)name >> 3) & 63u);
+    /* a pointer seen before, still holding the same text (a reloaded library may put another name there) */
+    if (t->cache_ptr[c] == name && strncmp(name, t->cache_copy[c], THP_NAME_MAX - 1) == 0) return t->cache_copy[c];
+    uint32_t h = 2166136261u, len = 0;
+    while (len < THP_NAME_MAX - 1 && name[len]) { h ^= (uint8_t)name[len++]; h *= 16777619u; }
+    for (uint32_t s = h & t->slot_mask, probes = 0; probes <= t->slot_mask; s = (s + 1) & t->slot_mask, probes++) {
+        if (!t->slots[s]) {
+            if (t->count * 4 >= (t->slot_mask + 1) * 3 || t->used + len + 1 > t->cap) return "?";   /* full */
+            char *copy = t->buf + t->used;
+            memcpy(copy, name, len);
+            copy[len] = 0;
+            t->slots[s] = t->used + 1;
+            t->used += len + 1;
+            t->count++;
+            t->cache_ptr[c] = name;
+            t->cache_copy[c] = copy;
+            return copy;
+        }
+        const char *have = t->buf + t->slots[s] - 1;
+        if (strncmp(have, name, len) == 0 && have[len] == 0) {
+            t->cache_ptr[c] = name;
+            t->cache_copy[c] = have;
+            return have;
+        }
+    }
+    return "?";
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TH_PROFILE_IMPLEMENTED */
+#endif /* TH_PROFILE_IMPLEMENTATION */
