@@ -20,6 +20,8 @@ static struct {
     std::atomic<double>   held;         /* seconds the whole process was held (debugger, SIGSTOP) */
     uint64_t              next_seq;
     double                limit_s;
+    double                started_watching;   /* os_mono_seconds() in guard_init: a thread that starts late
+                                                 still sees a stop that came before its first sleep */
     OsThread              watchdog;
 } g_watchdog;
 
@@ -37,7 +39,7 @@ static void *watchdog_main(void *arg)
     uint64_t interrupted = 0, told = 0;
     int poll_ms = (int)(g_watchdog.limit_s * 1000 / 4);
     poll_ms = poll_ms < 1 ? 1 : poll_ms > 20 ? 20 : poll_ms;
-    double woke = os_mono_seconds();
+    double woke = g_watchdog.started_watching;
     for (;;) {
         os_sleep_ms(poll_ms);
         double now = os_mono_seconds(), over = now - woke - poll_ms / 1000.0;
@@ -64,6 +66,7 @@ void guard_init(double watchdog_s)
 {
     g_watchdog.limit_s = watchdog_s;
     os_fault_init();
+    g_watchdog.started_watching = os_mono_seconds();
     if (watchdog_s > 0) os_thread_start(&g_watchdog.watchdog, watchdog_main, NULL);   /* --watchdog 0: off */
 }
 
