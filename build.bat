@@ -77,27 +77,17 @@ if not exist "%STB_DIR%\stb_image.h" ( echo build.bat: %STB_DIR%\stb_image.h not
 exit /b 0
 
 :stb_impl
-rem Linux links the distro's compiled stb; here the implementations are compiled once from the headers.
+rem stb's implementations, compiled from the headers in STB_DIR, as build.sh does on Linux.
 if not exist "%B%\obj" mkdir "%B%\obj"
-(
-    echo #define STB_IMAGE_IMPLEMENTATION
-    echo #include "stb_image.h"
-    echo #define STB_IMAGE_WRITE_IMPLEMENTATION
-    echo #include "stb_image_write.h"
-    echo #define STB_RECT_PACK_IMPLEMENTATION
-    echo #include "stb_rect_pack.h"
-    echo #define STB_TRUETYPE_IMPLEMENTATION
-    echo #include "stb_truetype.h"
-) > "%B%\obj\stb_impl.c"
-cl /nologo /O2 /c /I"%STB_DIR%" "%B%\obj\stb_impl.c" /Fo"%B%\obj\stb_impl.obj" || exit /b 1
+cl /nologo /O2 /c /I"%STB_DIR%" "%ROOT%\platform\stb_impl.c" /Fo"%B%\obj\stb_impl.obj" || exit /b 1
 exit /b 0
 
 :host
 if not exist "%B%" mkdir "%B%"
 call :stb_impl || exit /b 1
-rem Every platform file but the POSIX backend (os_win32.cpp stands in for it).
+rem Every platform file but the Linux backend and the porting template (os_win32*.cpp stand in for them).
 set HOST_SOURCES=
-for %%F in ("%ROOT%\platform\*.cpp") do if /i not "%%~nF"=="os_posix" set HOST_SOURCES=!HOST_SOURCES! "%%F"
+for %%F in ("%ROOT%\platform\*.cpp") do if /i not "%%~nF"=="os_linux" if /i not "%%~nF"=="os_template" set HOST_SOURCES=!HOST_SOURCES! "%%F"
 cl %COMMON% /O2 /DSDL_MAIN_HANDLED /I"%SDL2_DIR%\include" /I"%STB_DIR%" !HOST_SOURCES! "%B%\obj\stb_impl.obj" ^
    /Fe"%B%\host.exe" /Fo"%B%\obj\\" /Fd"%B%\host.pdb" ^
    /link /SUBSYSTEM:CONSOLE /LIBPATH:"%SDL2_DIR%\lib\x64" SDL2.lib shell32.lib user32.lib || exit /b 1

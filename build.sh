@@ -22,7 +22,7 @@
 set -u
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$ROOT"
-B="$ROOT/build"
+BUILD_DIR="$ROOT/build"
 # Every command runs from $ROOT and names project files relative to it: the project folder may be
 # anywhere, with spaces in its name, and a flag string like COMMON_FLAGS is split on spaces.
 
@@ -31,7 +31,11 @@ DEBIAN_PACKAGES="g++ clang libclang-rt-dev libsdl2-dev libstb-dev fonts-dejavu-c
 # mingw-w64's headers; gdb across reloads)
 TEST_PACKAGES="clangd gdb g++-mingw-w64-x86-64-win32"
 COMMON_FLAGS="-std=c++17 -g -Wall -Wextra -Itinyheaders -Igame -Iplatform"
-HOST_LIBS="-lSDL2 -lstb -ldl -lpthread -lm"
+HOST_LIBS="-lSDL2 -ldl -lpthread -lm"
+# stb: the headers from the system (libstb-dev), the implementations compiled by the project from
+# platform/stb_impl.c into STB_OBJ (cmd_stb), which the host, the tools and the tests link.
+STB_FLAGS="-I/usr/include/stb"
+STB_OBJ="$BUILD_DIR/stb/stb_impl.o"
 
 say() { printf '%s\n' "$*" >&2; }
 
@@ -90,7 +94,7 @@ same_key() {  # file key: was this part last built from exactly these inputs?
 #                  + GAME_LAYOUT_HASH, the layout stamp (tools/layout_stamp.py, recomputed when its inputs change).
 # Both cached parts are keyed by the content of their inputs (one cksum); a save of game code costs one compile.
 cmd_game() {
-    mkdir -p "$B/game"
+    mkdir -p "$BUILD_DIR/game"
     local cxx flags sums line th_key stamp_key layout="" tmp
     cxx="$(game_cxx)"; flags="$(game_flags "$cxx")"
     th_key="$cxx $flags"; stamp_key="$cxx"
@@ -104,24 +108,24 @@ cmd_game() {
         esac
     done <<< "$sums"
 
-    if [ ! -f "$B/game/tinyheaders.o" ] || ! same_key "$B/game/tinyheaders.key" "$th_key"; then
+    if [ ! -f "$BUILD_DIR/game/tinyheaders.o" ] || ! same_key "$BUILD_DIR/game/tinyheaders.key" "$th_key"; then
         say "game: compiling the tinyheader implementations at -O2 (only when a tinyheader changed)"
-        tmp="$B/game/.tinyheaders.$$.o"
+        tmp="$BUILD_DIR/game/.tinyheaders.$$.o"
         # shellcheck disable=SC2086
-        $cxx $flags -O2 -c game/tinyheaders.cpp -o "$tmp" && mv -f "$tmp" "$B/game/tinyheaders.o" \
+        $cxx $flags -O2 -c game/tinyheaders.cpp -o "$tmp" && mv -f "$tmp" "$BUILD_DIR/game/tinyheaders.o" \
             || { rm -f "$tmp"; return 1; }
-        echo "$th_key" > "$B/game/tinyheaders.key"
+        echo "$th_key" > "$BUILD_DIR/game/tinyheaders.key"
     fi
 
-    if [ -f "$B/game/layout.stamp" ] && same_key "$B/game/layout.key" "$stamp_key"; then
-        read -r layout < "$B/game/layout.stamp"
+    if [ -f "$BUILD_DIR/game/layout.stamp" ] && same_key "$BUILD_DIR/game/layout.key" "$stamp_key"; then
+        read -r layout < "$BUILD_DIR/game/layout.stamp"
     fi
     if [ -z "$layout" ]; then
         # shellcheck disable=SC2086
         layout="$(python3 tools/layout_stamp.py "$cxx" game/state.h -std=c++17 -Itinyheaders -Igame -DTH_MATH_NO_MATH_H)" \
             || { say "game: no layout stamp, so no library (the reason is above)"; return 1; }
-        echo "$layout" > "$B/game/layout.stamp"
-        echo "$stamp_key" > "$B/game/layout.key"
+        echo "$layout" > "$BUILD_DIR/game/layout.stamp"
+        echo "$stamp_key" > "$BUILD_DIR/game/layout.key"
     fi
 
     # The two commands, one word a line, for the host too: it runs them itself on a save of game code
@@ -143,7 +147,7 @@ cmd_game() {
             link=("${words[@]/#$probe/@OBJ@}")
         fi ;;
     esac
-    tmp="$B/game/.compile.cmd.$$"
+    tmp="$BUILD_DIR/game/.compile.cmd.$$"
     { echo "# the game library's compile and link, written by ./build.sh game; one argument a line"
       # the environment that chose the compiler and flags: the host goes back to build.sh when it differs
       echo "::env GAME_CXX=${GAME_CXX:-}"; echo "::env GAME_EXTRA_FLAGS=${GAME_EXTRA_FLAGS:-}"
@@ -154,15 +158,15 @@ cmd_game() {
     # tinyheader saved while this build ran is newer than compile.cmd, so the host's next build runs
     # build.sh again instead of these commands with a stale layout stamp.
     local us=$(( ${inputs_t//[.,]/} - 20000 ))
-    touch -d "@$(( us / 1000000 )).$(printf '%06d' $(( us % 1000000 )))" "$tmp" && mv -f "$tmp" "$B/game/compile.cmd" || return 1
-    obj="$B/game/.game.$$.o"; lib="$B/game/.libgame.$$.so"
+    touch -d "@$(( us / 1000000 )).$(printf '%06d' $(( us % 1000000 )))" "$tmp" && mv -f "$tmp" "$BUILD_DIR/game/compile.cmd" || return 1
+    obj="$BUILD_DIR/game/.game.$$.o"; lib="$BUILD_DIR/game/.libgame.$$.so"
     t0=$EPOCHREALTIME
     if "${compile[@]/#@OBJ@/$obj}"; then
         t1=$EPOCHREALTIME
         link=("${link[@]/#@OBJ@/$obj}")
         if "${link[@]/#@LIB@/$lib}"; then
             t2=$EPOCHREALTIME
-            mv -f "$lib" "$B/game/libgame.so"; rm -f "$obj"
+            mv -f "$lib" "$BUILD_DIR/game/libgame.so"; rm -f "$obj"
             # the wrapper's own cost is everything but these two (tests/bench/bench_reload.py)
             t0=${t0//[.,]/}; t1=${t1//[.,]/}; t2=${t2//[.,]/}   # microseconds, no process started for it
             say "game: compile $(( (t1 - t0) / 1000 )) ms, link $(( (t2 - t1) / 1000 )) ms"
@@ -172,8 +176,20 @@ cmd_game() {
     rm -f "$obj" "$lib"; return 1
 }
 
-# Every platform/*.cpp except the other operating system's backend (os_win32*.cpp: build.bat, test-windows).
-host_sources() { local f; for f in platform/*.cpp; do case "$f" in platform/os_win32*) ;; *) echo "$f" ;; esac; done; }
+# The host's files for one operating system: every platform/*.cpp but the other backends behind os.h
+# and os_template.cpp (where a new port starts; compiled only by the test below, test_os_template).
+platform_sources() {  # linux|win32
+    local f
+    for f in platform/*.cpp; do
+        case "$f" in
+            platform/os_template.cpp) continue ;;
+            platform/os_linux.cpp) [ "$1" = linux ] || continue ;;
+            platform/os_win32*) [ "$1" = win32 ] || continue ;;
+        esac
+        echo "$f"
+    done
+}
+host_sources() { platform_sources linux; }
 
 # Host and tools are rebuilt only when their inputs' content or flags changed (a key beside the binary):
 # a second `./build.sh run` with nothing changed starts the game at once. BUILD_FORCE=1 rebuilds anyway.
@@ -185,10 +201,21 @@ up_to_date() {  # binary key
     [ -z "${BUILD_FORCE:-}" ] && [ -x "$1" ] && same_key "$1.key" "$2"
 }
 
+# STB_OBJ, compiled again only when platform/stb_impl.c or the flags change.
+cmd_stb() {
+    local key flags="-O2 $STB_FLAGS"
+    key="$(inputs_key "$flags" platform/stb_impl.c)"
+    [ -z "${BUILD_FORCE:-}" ] && [ -f "$STB_OBJ" ] && same_key "$STB_OBJ.key" "$key" && return 0
+    mkdir -p "$BUILD_DIR/stb"
+    say "stb: compiling platform/stb_impl.c (-O2)"
+    # shellcheck disable=SC2086
+    gcc $flags -c platform/stb_impl.c -o "$STB_OBJ.tmp" && mv -f "$STB_OBJ.tmp" "$STB_OBJ" && echo "$key" > "$STB_OBJ.key"
+}
+
 # How each kind of file is compiled: the builds below and compile_commands.json (what an editor's clangd
 # reads) take their flags from here, so the two never disagree.
-host_flags() { echo "$COMMON_FLAGS -O2 -Wno-format-truncation $(sdl2-config --cflags) -I/usr/include/stb"; }
-tool_flags() { echo "$COMMON_FLAGS -O2 -I/usr/include/stb"; }
+host_flags() { echo "$COMMON_FLAGS -O2 -Wno-format-truncation $(sdl2-config --cflags) $STB_FLAGS"; }
+tool_flags() { echo "$COMMON_FLAGS -O2 $STB_FLAGS"; }
 
 # One object per source, one compiler per core: <objdir>/<source's name>.o. A source is recompiled when its
 # object is missing, older than the source or than a header it included last time (gcc -MMD's .d file), or
@@ -222,7 +249,7 @@ build_objects() {  # objdir compiler "flags" sources...
             && mv -f "$o.d.tmp" "$o.d" && mv -f "$o.o.tmp" "$o.o" || { rm -f "$o.o.tmp" "$o.d.tmp"; exit 1; }' _ {}
 }
 newer_than() {  # file others...: is any of the others newer than file (or file missing)?
-    local f="$1"; shift
+    local f="$1" o; shift
     [ -e "$f" ] || return 0
     for o in "$@"; do [ "$o" -nt "$f" ] && return 0; done
     return 1
@@ -231,45 +258,47 @@ newer_than() {  # file others...: is any of the others newer than file (or file 
 # The host: every platform file its own object (build/obj/host/), compiled in parallel and only when it or a
 # header it includes changed; then one link. A one-file platform edit costs one compile and the link.
 cmd_host() {
-    mkdir -p "$B"
+    mkdir -p "$BUILD_DIR"
+    cmd_stb || return 1
     local objs=() f
     # shellcheck disable=SC2046
-    build_objects "$B/obj/host" g++ "$(host_flags)" $(host_sources) || { say "host: compile failed"; return 1; }
-    for f in $(host_sources); do f="${f##*/}"; objs+=("$B/obj/host/${f%.cpp}.o"); done
-    if [ "$OBJECTS_BUILT" = 0 ] && ! newer_than "$B/host" "${objs[@]}"; then say "host: up to date"; return 0; fi
+    build_objects "$BUILD_DIR/obj/host" g++ "$(host_flags)" $(host_sources) || { say "host: compile failed"; return 1; }
+    for f in $(host_sources); do f="${f##*/}"; objs+=("$BUILD_DIR/obj/host/${f%.cpp}.o"); done
+    if [ "$OBJECTS_BUILT" = 0 ] && ! newer_than "$BUILD_DIR/host" "${objs[@]}" "$STB_OBJ"; then say "host: up to date"; return 0; fi
     say "host: $OBJECTS_BUILT of ${#objs[@]} platform files compiled (-O2), linking"
     # shellcheck disable=SC2086
-    g++ "${objs[@]}" -o "$B/host.tmp" $HOST_LIBS && mv -f "$B/host.tmp" "$B/host"
+    g++ "${objs[@]}" "$STB_OBJ" -o "$BUILD_DIR/host.tmp" $HOST_LIBS && mv -f "$BUILD_DIR/host.tmp" "$BUILD_DIR/host"
 }
 
 # Each tool is one source file: compiled and linked in one go, all tools at once, again by -MMD dependencies
 # (build/tools/<tool>.d).
 cmd_tools() {
-    mkdir -p "$B/tools"
+    mkdir -p "$BUILD_DIR/tools"
+    cmd_stb || return 1
     local f n stale=() flags old=""
     flags="$(tool_flags)"
-    [ -f "$B/tools/flags" ] && read -r old < "$B/tools/flags"
-    [ "$old" = "$flags" ] && [ -z "${BUILD_FORCE:-}" ] || { rm -f "$B"/tools/*.d; echo "$flags" > "$B/tools/flags"; }
+    [ -f "$BUILD_DIR/tools/flags" ] && read -r old < "$BUILD_DIR/tools/flags"
+    [ "$old" = "$flags" ] && [ -z "${BUILD_FORCE:-}" ] || { rm -f "$BUILD_DIR"/tools/*.d; echo "$flags" > "$BUILD_DIR/tools/flags"; }
     for f in tools/*.cpp; do
         [ -e "$f" ] || continue
         n="${f##*/}"; n="${n%.cpp}"
-        obj_stale "$B/tools/$n" "$B/tools/$n.d" && stale+=("$f")
+        { obj_stale "$BUILD_DIR/tools/$n" "$BUILD_DIR/tools/$n.d" || newer_than "$BUILD_DIR/tools/$n" "$STB_OBJ"; } && stale+=("$f")
     done
     [ ${#stale[@]} = 0 ] && return 0
     say "tools: compiling ${stale[*]}"
-    export TOOLS_DIR="$B/tools" TOOLS_FLAGS="$flags"
+    export TOOLS_DIR="$BUILD_DIR/tools" TOOLS_FLAGS="$flags" TOOLS_STB="$STB_OBJ"
     # shellcheck disable=SC2016
     printf '%s\n' "${stale[@]}" | xargs -P "$(nproc)" -I{} sh -c '
         o="$TOOLS_DIR/$(basename "$1" .cpp)"; t="$(date +%s.%N)"
-        g++ $TOOLS_FLAGS -MMD -MF "$o.d.tmp" -MT "$o" "$1" -o "$o.tmp" -lstb -lm && touch -d "@$t" "$o.tmp" \
+        g++ $TOOLS_FLAGS -MMD -MF "$o.d.tmp" -MT "$o" "$1" "$TOOLS_STB" -o "$o.tmp" -lm && touch -d "@$t" "$o.tmp" \
             && mv -f "$o.d.tmp" "$o.d" && mv -f "$o.tmp" "$o" || { rm -f "$o.tmp" "$o.d.tmp"; exit 1; }' _ {}
 }
 
 cmd_assets() {
-    [ -x "$B/tools/atlas_pack" ] || return 0
-    "$B/tools/atlas_pack" "$ROOT/assets/sprites" "$B/assets" || return 1
+    [ -x "$BUILD_DIR/tools/atlas_pack" ] || return 0
+    "$BUILD_DIR/tools/atlas_pack" "$ROOT/assets/sprites" "$BUILD_DIR/assets" || return 1
     # sounds from parameter files (the host re-renders a .sfx newer than its WAV by itself)
-    [ ! -x "$B/tools/make_sfx" ] || "$B/tools/make_sfx" --all "$ROOT/assets/sfx" "$B/sounds"
+    [ ! -x "$BUILD_DIR/tools/make_sfx" ] || "$BUILD_DIR/tools/make_sfx" --all "$ROOT/assets/sfx" "$BUILD_DIR/sounds"
 }
 
 # compile_commands.json: how every source file is compiled, for clangd and other editors' tools; each entry
@@ -282,7 +311,7 @@ cmd_assets() {
 compile_entries() {  # "file<TAB>compiler and flags" lines
     local f cxx layout="" sdl win_cxx_inc="" win_sdl
     cxx="$(game_cxx)"
-    [ -f "$B/game/layout.stamp" ] && read -r layout < "$B/game/layout.stamp"
+    [ -f "$BUILD_DIR/game/layout.stamp" ] && read -r layout < "$BUILD_DIR/game/layout.stamp"
     [ -n "$layout" ] || layout="$(python3 tools/layout_stamp.py "$cxx" game/state.h -std=c++17 -Itinyheaders -Igame -DTH_MATH_NO_MATH_H 2>/dev/null)" || layout=0
     for f in $(host_sources); do
         case "$f" in platform/release.cpp) printf '%s\tg++ %s -DHOST_RELEASE\n' "$f" "$(host_flags)" ;;
@@ -296,6 +325,8 @@ compile_entries() {  # "file<TAB>compiler and flags" lines
                    "$f" "$cxx" "$(game_flags "$cxx")" "$layout" ;;
         esac
     done
+    printf '%s\tgcc -O2 %s\n' platform/stb_impl.c "$STB_FLAGS"
+    printf '%s\tg++ %s -Werror\n' platform/os_template.cpp "$COMMON_FLAGS"   # as test_os_template builds it
     for f in tools/*.cpp; do printf '%s\tg++ %s\n' "$f" "$(tool_flags)"; done
     for f in tests/unit/*.cpp; do printf '%s\tg++ %s\n' "$f" "$(unit_flags cpp)"; done
     for f in tests/unit/*.c; do printf '%s\tgcc %s\n' "$f" "$(unit_flags c)"; done
@@ -307,8 +338,8 @@ compile_entries() {  # "file<TAB>compiler and flags" lines
     fi
     win_sdl="$(ls -d "$WIN"/sdl2-*/include/SDL2 2>/dev/null | head -n 1)"
     if [ -n "$win_sdl" ]; then sdl="-I$win_sdl"; else sdl="-I/usr/include/SDL2 -idirafter /usr/include/$(gcc -dumpmachine 2>/dev/null || echo x86_64-linux-gnu)"; fi
-    for f in platform/os_win32*.cpp tests/windows/*.cpp; do
-        printf '%s\t%s %s %s -O2 -Wno-format-truncation -I/usr/include/stb -DSDL_MAIN_HANDLED %s\n' "$f" "$WIN_CXX" "$win_cxx_inc" "$COMMON_FLAGS" "$sdl"
+    for f in $(platform_sources win32 | grep '^platform/os_') tests/windows/*.cpp; do
+        printf '%s\t%s %s %s -O2 -Wno-format-truncation %s -DSDL_MAIN_HANDLED %s\n' "$f" "$WIN_CXX" "$win_cxx_inc" "$COMMON_FLAGS" "$STB_FLAGS" "$sdl"
     done
 }
 # Two flags are left out of the file: -fno-gnu-unique (g++ only; clang refuses it and it changes nothing a
@@ -337,10 +368,10 @@ cmd_build() {
     # The game library too, unless its sources are unchanged (the host's own builds on save always compile).
     local game_key
     game_key="$(inputs_key "$(game_cxx) $(game_flags "$(game_cxx)")" game/*.cpp game/*.h tools/layout_stamp.py)"
-    if up_to_date "$B/game/libgame.so" "$game_key"; then say "game: up to date"
+    if up_to_date "$BUILD_DIR/game/libgame.so" "$game_key"; then say "game: up to date"
     else
         cmd_game || { say "build: game failed"; return 1; }
-        echo "$game_key" > "$B/game/libgame.so.key"
+        echo "$game_key" > "$BUILD_DIR/game/libgame.so.key"
     fi
     write_compile_commands   # after the game: its entries carry the current layout stamp
 }
@@ -349,7 +380,7 @@ cmd_run() {
     cmd_deps || exit 1
     cmd_build || exit 1
     say "run: build/host --root $ROOT $*"
-    exec "$B/host" --root "$ROOT" "$@"
+    exec "$BUILD_DIR/host" --root "$ROOT" "$@"
 }
 
 # ./build.sh debug [host flags]: the host under gdb with tools/gdb_engine.py (docs/debugging.md): the watchdog's
@@ -361,9 +392,9 @@ cmd_debug() {
     if command -v gdb >/dev/null 2>&1; then
         [ -n "${GDB_FLAGS:-}" ] || say "debug: set breakpoints (break game_update), then run; docs/debugging.md"
         # shellcheck disable=SC2086
-        exec gdb -q -x "$ROOT/tools/gdb_engine.py" ${GDB_FLAGS:-} --args "$B/host" --root "$ROOT" "$@"
+        exec gdb -q -x "$ROOT/tools/gdb_engine.py" ${GDB_FLAGS:-} --args "$BUILD_DIR/host" --root "$ROOT" "$@"
     elif command -v lldb >/dev/null 2>&1; then
-        exec lldb -o "process handle SIGUSR2 --stop false --notify false --pass true" -- "$B/host" --root "$ROOT" "$@"
+        exec lldb -o "process handle SIGUSR2 --stop false --notify false --pass true" -- "$BUILD_DIR/host" --root "$ROOT" "$@"
     fi
     say "debug: no gdb (sudo apt-get install gdb)"; exit 1
 }
@@ -394,60 +425,83 @@ record_result() {   # name logfile exitcode
     fi
 }
 
-selected() { [ -z "${TEST_FILTER:-}" ] || [[ "$1" == *"$TEST_FILTER"* ]]; }
+# TEST_FILTER is matched against the path below the project folder, so the folder's own name (a checkout
+# named after a test, say) never selects everything.
+selected() { [ -z "${TEST_FILTER:-}" ] || [[ "${1#"$ROOT"/}" == *"$TEST_FILTER"* ]]; }
 
 run_test_program() {  # name command...
     local name="$1"; shift
-    local log="$B/tests/logs/$name.log" rc
-    mkdir -p "$B/tests/logs"
+    local log="$BUILD_DIR/tests/logs/$name.log" rc
+    mkdir -p "$BUILD_DIR/tests/logs"
     "$@" > "$log" 2>&1; rc=$?
     record_result "$name" "$log" "$rc"
 }
 
 unit_flags() {  # c|cpp
     if [ "$1" = c ]; then echo "-std=c99 -g -O1 -Wall -Wextra -Werror -Itinyheaders"
-    else echo "$COMMON_FLAGS -O1 -Werror -I/usr/include/stb $(sdl2-config --cflags)"; fi
+    else echo "$COMMON_FLAGS -O1 -Werror $STB_FLAGS $(sdl2-config --cflags)"; fi
 }
 
 build_and_run_unit() {  # variant(normal|asan) source [extra flags] [name suffix]
     local variant="$1" src="$2" extra="${3:-}" name ext out cc flags
     name="$(basename "$src")"; ext="${name##*.}"; name="${name%.*}${4:+-$4}"
-    out="$B/tests/$variant/$name-$ext"
-    mkdir -p "$B/tests/$variant"
+    out="$BUILD_DIR/tests/$variant/$name-$ext"
+    mkdir -p "$BUILD_DIR/tests/$variant"
     if [ "$ext" = c ]; then cc="gcc"; else cc="g++"; fi
     flags="$(unit_flags "$ext")"
     [ "$variant" = asan ] && flags="$flags -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
     flags="$flags $extra"
     # shellcheck disable=SC2086
-    if ! $cc $flags "$src" -o "$out" $HOST_LIBS > "$B/tests/logs/$variant-$name-$ext.build.log" 2>&1; then
-        record_result "$variant/$name.$ext" "$B/tests/logs/$variant-$name-$ext.build.log" 1
+    if ! $cc $flags "$src" "$STB_OBJ" -o "$out" $HOST_LIBS > "$BUILD_DIR/tests/logs/$variant-$name-$ext.build.log" 2>&1; then
+        record_result "$variant/$name.$ext" "$BUILD_DIR/tests/logs/$variant-$name-$ext.build.log" 1
         return
     fi
     run_test_program "$variant-$name-$ext" env ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 "$out"
 }
 
+# platform/os_template.cpp stays complete: a program that takes the address of every function os.h
+# declares, linked with the template and os_common.cpp alone (a function without a stub: a link error).
+test_os_template() {
+    local dir="$BUILD_DIR/tests/os_template" log="$BUILD_DIR/tests/logs/os_template.build.log" fns f
+    mkdir -p "$dir" "$BUILD_DIR/tests/logs"
+    fns="$(grep -E '^[A-Za-z]' platform/os.h | grep -vE '^(typedef|enum|#)' | grep -oE '\bos_[a-z0-9_]+\(' | tr -d '(' | sort -u)"
+    {
+        printf '#include "os.h"\n#include <stdio.h>\nstatic const uintptr_t FNS[] = {\n'
+        for f in $fns; do printf '    (uintptr_t)&%s,\n' "$f"; done
+        printf '};\nint main(void)\n{\n    for (uintptr_t f : FNS) if (!f) { puts("0 passed, 1 failed"); return 1; }\n'
+        printf '    printf("os_template.cpp and os_common.cpp define the %%d functions of os.h\\n1 passed, 0 failed\\n", (int)(sizeof FNS / sizeof FNS[0]));\n'
+        printf '    return 0;\n}\n'
+    } > "$dir/check.cpp"
+    # shellcheck disable=SC2086
+    if g++ $COMMON_FLAGS -Werror "$dir/check.cpp" platform/os_template.cpp platform/os_common.cpp -o "$dir/check" > "$log" 2>&1; then
+        run_test_program unit-os_template "$dir/check"
+    else
+        record_result unit-os_template "$log" 1
+    fi
+}
+
 cmd_asan_build() {
     # Host and game under AddressSanitizer + UndefinedBehaviorSanitizer, for the sanitizer test pass.
-    mkdir -p "$B/asan"
+    mkdir -p "$BUILD_DIR/asan"
     local san="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
     local objs=() f
     # per-file objects, as for the host (build_objects)
     # shellcheck disable=SC2046
-    build_objects "$B/asan/obj" g++ "$COMMON_FLAGS -O1 -Wno-format-truncation $san $(sdl2-config --cflags) -I/usr/include/stb" \
+    build_objects "$BUILD_DIR/asan/obj" g++ "$COMMON_FLAGS -O1 -Wno-format-truncation $san $(sdl2-config --cflags) $STB_FLAGS" \
         $(host_sources) || return 1
-    for f in $(host_sources); do f="${f##*/}"; objs+=("$B/asan/obj/${f%.cpp}.o"); done
+    for f in $(host_sources); do f="${f##*/}"; objs+=("$BUILD_DIR/asan/obj/${f%.cpp}.o"); done
     # shellcheck disable=SC2086
-    g++ $san "${objs[@]}" -o "$B/asan/host" $HOST_LIBS
+    g++ $san "${objs[@]}" "$STB_OBJ" -o "$BUILD_DIR/asan/host" $HOST_LIBS
 }
 
 # Each fuzz target runs FUZZ_SECONDS under ASan + UBSan with every sanitizer report fatal
 # (-fno-sanitize-recover=all), so a report is a crash and a crash fails the target; the log is also
 # searched for a report in case a sanitizer printed one and carried on. No fuzzer toolchain (clang++
 # with libclang-rt-dev) is a failure, never a silent pass.
-FUZZ_FLAGS="$COMMON_FLAGS -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -I/usr/include/stb"
+FUZZ_FLAGS="$COMMON_FLAGS -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer $STB_FLAGS"
 fuzz_toolchain_ok() {
     command -v clang++ >/dev/null 2>&1 || { echo "clang++ is missing"; return 1; }
-    local probe="$B/fuzz/.probe"
+    local probe="$BUILD_DIR/fuzz/.probe"
     printf '#include <stdint.h>\n#include <stddef.h>\nextern "C" int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { (void)d; (void)n; return 0; }\n' \
         | clang++ -x c++ -fsanitize=fuzzer,address,undefined - -o "$probe" 2>&1 || { echo "clang++ cannot link -fsanitize=fuzzer (libclang-rt-dev missing?)"; return 1; }
     rm -f "$probe"
@@ -455,28 +509,28 @@ fuzz_toolchain_ok() {
 
 cmd_fuzz() {
     local secs="${FUZZ_SECONDS:-8}" src name out why
-    mkdir -p "$B/fuzz" "$B/tests/logs"
+    mkdir -p "$BUILD_DIR/fuzz" "$BUILD_DIR/tests/logs"
     if ! why="$(fuzz_toolchain_ok)"; then
         { echo "fuzz: no fuzzer toolchain: $why"; echo "fuzz: install it with ./build.sh deps (packages: clang libclang-rt-dev)"; } \
-            > "$B/tests/logs/fuzz-toolchain.log"
-        record_result "fuzz-toolchain" "$B/tests/logs/fuzz-toolchain.log" 1
+            > "$BUILD_DIR/tests/logs/fuzz-toolchain.log"
+        record_result "fuzz-toolchain" "$BUILD_DIR/tests/logs/fuzz-toolchain.log" 1
         return
     fi
     for src in "$ROOT"/tests/fuzz/fuzz_*.cpp; do
         [ -e "$src" ] || continue
         name="$(basename "$src" .cpp)"
         selected "$name" || continue
-        out="$B/fuzz/$name"
+        out="$BUILD_DIR/fuzz/$name"
         # shellcheck disable=SC2086
-        if ! clang++ $FUZZ_FLAGS "$src" -o "$out" > "$B/tests/logs/$name.build.log" 2>&1; then
-            record_result "$name" "$B/tests/logs/$name.build.log" 1; continue
+        if ! clang++ $FUZZ_FLAGS "$src" -o "$out" > "$BUILD_DIR/tests/logs/$name.build.log" 2>&1; then
+            record_result "$name" "$BUILD_DIR/tests/logs/$name.build.log" 1; continue
         fi
-        mkdir -p "$B/fuzz/corpus-$name"
+        mkdir -p "$BUILD_DIR/fuzz/corpus-$name"
         local seeds=""; [ -d "$ROOT/tests/fuzz/seeds/$name" ] && seeds="$ROOT/tests/fuzz/seeds/$name"
-        local log="$B/tests/logs/$name.log" rc
+        local log="$BUILD_DIR/tests/logs/$name.log" rc
         # shellcheck disable=SC2086
         UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
-            "$out" -max_total_time="$secs" -print_final_stats=1 -artifact_prefix="$B/fuzz/$name-" "$B/fuzz/corpus-$name" ${seeds:+"$seeds"} > "$log" 2>&1; rc=$?
+            "$out" -max_total_time="$secs" -print_final_stats=1 -artifact_prefix="$BUILD_DIR/fuzz/$name-" "$BUILD_DIR/fuzz/corpus-$name" ${seeds:+"$seeds"} > "$log" 2>&1; rc=$?
         if [ $rc = 0 ] && grep -qE 'runtime error:|ERROR: (Address|Leak|UndefinedBehavior)Sanitizer|SUMMARY: .*Sanitizer' "$log"; then
             echo "fuzz: a sanitizer report in the log" >> "$log"; rc=1
         fi
@@ -488,7 +542,7 @@ cmd_fuzz() {
 cmd_test() {
     cmd_deps "$DEBIAN_PACKAGES $TEST_PACKAGES" || exit 1
     cmd_build || { echo "0 passed, 1 failed"; exit 1; }
-    mkdir -p "$B/tests/logs"
+    mkdir -p "$BUILD_DIR/tests/logs"
     local src
     for src in "$ROOT"/tests/unit/test_*.cpp "$ROOT"/tests/unit/test_*.c; do
         [ -e "$src" ] && selected "$src" && build_and_run_unit normal "$src"
@@ -506,26 +560,27 @@ cmd_test() {
         build_and_run_unit normal "$t.cpp" "-DTHC_MAX_POLY_VERTS=12" verts12
         build_and_run_unit normal "$t.cpp" "-DTHC_MAX_POLY_VERTS=6 -DTHC_NO_SIMD" verts6-nosimd
     fi
+    selected "unit/os_template platform/os_template.cpp" && test_os_template
     # The C++ benchmarks are not run here, but they must still build: ./build.sh bench is an entry point too.
     for src in "$ROOT"/tests/bench/bench_*.cpp; do
         [ -e "$src" ] && selected "$src" || continue
         local bname; bname="bench-build-$(basename "$src" .cpp)"
-        mkdir -p "$B/tests/bench-build"
-        if bench_compile "$src" "$B/tests/bench-build/$(basename "$src" .cpp)" -O0 > "$B/tests/logs/$bname.log" 2>&1; then
-            echo "1 passed, 0 failed" >> "$B/tests/logs/$bname.log"; record_result "$bname" "$B/tests/logs/$bname.log" 0
+        mkdir -p "$BUILD_DIR/tests/bench-build"
+        if bench_compile "$src" "$BUILD_DIR/tests/bench-build/$(basename "$src" .cpp)" -O0 > "$BUILD_DIR/tests/logs/$bname.log" 2>&1; then
+            echo "1 passed, 0 failed" >> "$BUILD_DIR/tests/logs/$bname.log"; record_result "$bname" "$BUILD_DIR/tests/logs/$bname.log" 0
         else
-            echo "0 passed, 1 failed" >> "$B/tests/logs/$bname.log"; record_result "$bname" "$B/tests/logs/$bname.log" 1
+            echo "0 passed, 1 failed" >> "$BUILD_DIR/tests/logs/$bname.log"; record_result "$bname" "$BUILD_DIR/tests/logs/$bname.log" 1
         fi
     done
     for src in "$ROOT"/tests/e2e/test_*.py; do
         [ -e "$src" ] && selected "$src" || continue
         # a hung scenario is killed and counted as a failure (hostlib kills the hosts it started)
         run_test_program "$(basename "$src" .py)" timeout -k 10 "${E2E_TIMEOUT:-900}" \
-            env HOST_BIN="$B/host" PROJECT_ROOT="$ROOT" python3 "$src"
+            env HOST_BIN="$BUILD_DIR/host" PROJECT_ROOT="$ROOT" python3 "$src"
     done
     # Sanitizer pass: every unit test, and the reload scenarios marked for it, under ASan + UBSan.
     if [ -z "${TEST_FILTER:-}" ] || [[ "asan" == *"$TEST_FILTER"* ]]; then
-        if cmd_asan_build > "$B/tests/logs/asan-host.build.log" 2>&1; then
+        if cmd_asan_build > "$BUILD_DIR/tests/logs/asan-host.build.log" 2>&1; then
             for src in "$ROOT"/tests/unit/test_*.cpp "$ROOT"/tests/unit/test_*.c; do
                 [ -e "$src" ] && build_and_run_unit asan "$src"
             done
@@ -540,14 +595,14 @@ cmd_test() {
                     game_cxx=g++; game_flags="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
                 fi
                 run_test_program "asan-$(basename "$src" .py)" timeout -k 10 "${E2E_TIMEOUT:-900}" \
-                    env HOST_BIN="$B/asan/host" PROJECT_ROOT="$ROOT" \
+                    env HOST_BIN="$BUILD_DIR/asan/host" PROJECT_ROOT="$ROOT" \
                     ASAN_OPTIONS=detect_leaks=1:handle_segv=0:handle_abort=0:handle_sigfpe=0:handle_sigill=0 \
                     UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
                     GAME_CXX="${game_cxx:-${GAME_CXX:-}}" GAME_EXTRA_FLAGS="$game_flags" \
                     SANITIZED=1 python3 "$src"
             done
         else
-            record_result "asan-host-build" "$B/tests/logs/asan-host.build.log" 1
+            record_result "asan-host-build" "$BUILD_DIR/tests/logs/asan-host.build.log" 1
         fi
     fi
     cmd_fuzz
@@ -562,7 +617,7 @@ cmd_test() {
 # clang++ --target=x86_64-w64-mingw32, which also writes a PDB), SDL2 cross-built from Debian's own
 # source package and cached under build/win/, every test run under wine with SDL's offscreen driver.
 WINDOWS_PACKAGES="g++-mingw-w64-x86-64-win32 wine wine64 dpkg-dev"
-WIN="$B/win"
+WIN="$BUILD_DIR/win"
 WIN_CXX="x86_64-w64-mingw32-g++"
 WIN_GCC_LIB="/usr/lib/gcc/x86_64-w64-mingw32/12-win32"   # Debian's clang finds mingw's libstdc++ here
 # SDL2 for the host: video (offscreen + windows), render (software), events, gamecontroller, audio,
@@ -661,19 +716,19 @@ win_path() { local p="$1"; echo "Z:${p//\//\\}"; }   # wine maps / to drive Z:
 # The game DLL as the host on Windows rebuilds it: build/game/game.dll, a PDB with its own name per build
 # (a debugger may hold the last one open), a lock file while compiling and linking.
 cmd_game_win() {
-    mkdir -p "$B/game"
-    local lock="$B/game/build.lock" rc=1 th="$B/game/tinyheaders.win.o" th_key layout
+    mkdir -p "$BUILD_DIR/game"
+    local lock="$BUILD_DIR/game/build.lock" rc=1 th="$BUILD_DIR/game/tinyheaders.win.o" th_key layout
     echo building > "$lock"
-    rm -f "$B"/game/game_*.pdb
+    rm -f "$BUILD_DIR"/game/game_*.pdb
     # the tinyheader implementations at -O2 once per change of their inputs, as on Linux
     th_key="win $(cksum game/tinyheaders.cpp tinyheaders/*.h | tr '\n' '|')"
-    if [ ! -f "$th" ] || ! same_key "$B/game/tinyheaders.win.key" "$th_key"; then
+    if [ ! -f "$th" ] || ! same_key "$BUILD_DIR/game/tinyheaders.win.key" "$th_key"; then
         # shellcheck disable=SC2086
         clang++ --target=x86_64-w64-mingw32 $COMMON_FLAGS -O2 -fno-exceptions -fno-rtti -c game/tinyheaders.cpp -o "$th.tmp" \
-            && mv -f "$th.tmp" "$th" && echo "$th_key" > "$B/game/tinyheaders.win.key"
+            && mv -f "$th.tmp" "$th" && echo "$th_key" > "$BUILD_DIR/game/tinyheaders.win.key"
     fi
     if [ -f "$th" ] && layout="$(python3 tools/layout_stamp.py clang++ game/state.h -std=c++17 -Itinyheaders -Igame -DTH_MATH_NO_MATH_H)"; then
-        win_build_game "$B/game/game.dll" "$B/game/game_$(date +%s%N).pdb" "$layout" "$th"; rc=$?
+        win_build_game "$BUILD_DIR/game/game.dll" "$BUILD_DIR/game/game_$(date +%s%N).pdb" "$layout" "$th"; rc=$?
     fi
     rm -f "$lock"
     return $rc
@@ -689,19 +744,20 @@ win_compile() {  # objdir "flags" sources...
 }
 
 # How every host file is compiled for Windows (the release adds -DHOST_RELEASE), and stb's implementations.
-win_host_flags() { echo "$COMMON_FLAGS -O2 -Wno-format-truncation -I/usr/include/stb -DSDL_MAIN_HANDLED -I$1/include/SDL2"; }  # sdl2 dir
+win_host_flags() { echo "$COMMON_FLAGS -O2 -Wno-format-truncation $STB_FLAGS -DSDL_MAIN_HANDLED -I$1/include/SDL2"; }  # sdl2 dir
 win_stb_impl() {  # out.o
-    write_stb_impl "${1%.o}.c" && x86_64-w64-mingw32-gcc -O2 -I/usr/include/stb -c "${1%.o}.c" -o "$1"
+    # shellcheck disable=SC2086
+    x86_64-w64-mingw32-gcc -O2 $STB_FLAGS -c platform/stb_impl.c -o "$1"
 }
 
-# host.exe: every platform file but the POSIX backend, stb's implementations compiled from the distro's
-# headers, SDL2 linked statically.
+# host.exe: every platform file but the Linux backend, stb's implementations (platform/stb_impl.c),
+# SDL2 linked statically.
 win_build_host() {  # sdl2 dir
     local flags; flags="$(win_sdl2_flags "$1")"
     mkdir -p "$WIN/obj"
     win_stb_impl "$WIN/obj/stb_impl.o" || return 1
     # shellcheck disable=SC2046
-    win_compile "$WIN/obj/host" "$(win_host_flags "$1")" $(ls platform/*.cpp | grep -v '/os_posix\.cpp$') || return 1
+    win_compile "$WIN/obj/host" "$(win_host_flags "$1")" $(platform_sources win32) || return 1
     # shellcheck disable=SC2086
     $WIN_CXX -static "$WIN"/obj/host/*.o "$WIN/obj/stb_impl.o" -o "$WIN/host.tmp.exe" $flags -lpsapi \
         && mv -f "$WIN/host.tmp.exe" "$WIN/host.exe" || return 1
@@ -714,9 +770,9 @@ win_run() {  # log exe args...: runs under wine, output to the log file (never a
 }
 
 cmd_test_windows_leg() {
-    mkdir -p "$WIN" "$B/tests/logs"
+    mkdir -p "$WIN" "$BUILD_DIR/tests/logs"
     : > "$WIN/timings.txt"
-    local t_leg t0 sdl flags log="$B/tests/logs/windows-setup.log"
+    local t_leg t0 sdl flags log="$BUILD_DIR/tests/logs/windows-setup.log"
     t_leg="$(win_now)"
     { t0="$(win_now)"; win_deps && win_time "packages" "$t0"; } > "$log" 2>&1 \
         || { record_result "windows-setup" "$log" 1; return; }
@@ -731,15 +787,15 @@ cmd_test_windows_leg() {
     t0="$(win_now)"
     # shellcheck disable=SC2086
     if $WIN_CXX $COMMON_FLAGS -O1 -static "$ROOT/tests/windows/test_win_smoke.cpp" -o "$WIN/smoke/test_win_smoke.exe" $flags \
-            > "$B/tests/logs/windows-smoke.build.log" 2>&1 \
-        && win_build_game "$WIN/smoke/game.dll" "$WIN/smoke/game_smoke.pdb" >> "$B/tests/logs/windows-smoke.build.log" 2>&1; then
+            > "$BUILD_DIR/tests/logs/windows-smoke.build.log" 2>&1 \
+        && win_build_game "$WIN/smoke/game.dll" "$WIN/smoke/game_smoke.pdb" >> "$BUILD_DIR/tests/logs/windows-smoke.build.log" 2>&1; then
         win_time "smoke_build" "$t0"; t0="$(win_now)"
-        win_run "$B/tests/logs/windows-smoke.log" "$WIN/smoke/test_win_smoke.exe" \
+        win_run "$BUILD_DIR/tests/logs/windows-smoke.log" "$WIN/smoke/test_win_smoke.exe" \
             "$(win_path "$WIN/smoke/game.dll")" "$(win_path "$WIN/smoke")"
-        record_result "windows-smoke" "$B/tests/logs/windows-smoke.log" $?
+        record_result "windows-smoke" "$BUILD_DIR/tests/logs/windows-smoke.log" $?
         win_time "smoke_run" "$t0"
     else
-        record_result "windows-smoke" "$B/tests/logs/windows-smoke.build.log" 1
+        record_result "windows-smoke" "$BUILD_DIR/tests/logs/windows-smoke.build.log" 1
     fi
 
     # os_win32*.cpp on their own: files, watching, children, DLLs, faults and the watchdog.
@@ -748,44 +804,44 @@ cmd_test_windows_leg() {
     # shellcheck disable=SC2086
     if $WIN_CXX $COMMON_FLAGS -O1 -static "$ROOT/tests/windows/test_os_win32.cpp" "$ROOT/platform/os_win32.cpp" \
             "$ROOT/platform/os_win32_guard.cpp" "$ROOT/platform/os_common.cpp" \
-            -o "$WIN/os/test_os_win32.exe" -lpsapi > "$B/tests/logs/windows-os.build.log" 2>&1 \
+            -o "$WIN/os/test_os_win32.exe" -lpsapi > "$BUILD_DIR/tests/logs/windows-os.build.log" 2>&1 \
         && ( for v in 1 2; do
                clang++ --target=x86_64-w64-mingw32 -fuse-ld=lld -L"$WIN_GCC_LIB" -O0 -shared -DTESTLIB_VALUE=$v \
                    -gcodeview -gdwarf-4 -Wl,--pdb="$WIN/os/testlib$v.pdb" \
                    "$ROOT/tests/windows/win_testlib.cpp" -o "$WIN/os/testlib$v.dll" || exit 1
-           done ) >> "$B/tests/logs/windows-os.build.log" 2>&1; then
+           done ) >> "$BUILD_DIR/tests/logs/windows-os.build.log" 2>&1; then
         rm -rf "$WIN/os/scratch"
-        win_run "$B/tests/logs/windows-os.log" "$WIN/os/test_os_win32.exe" "$(win_path "$WIN/os/scratch")" \
+        win_run "$BUILD_DIR/tests/logs/windows-os.log" "$WIN/os/test_os_win32.exe" "$(win_path "$WIN/os/scratch")" \
             "$(win_path "$WIN/os/testlib1.dll")" "$(win_path "$WIN/os/testlib2.dll")"
-        record_result "windows-os" "$B/tests/logs/windows-os.log" $?
+        record_result "windows-os" "$BUILD_DIR/tests/logs/windows-os.log" $?
     else
-        record_result "windows-os" "$B/tests/logs/windows-os.build.log" 1
+        record_result "windows-os" "$BUILD_DIR/tests/logs/windows-os.build.log" 1
     fi
     win_time "os_test" "$t0"
 
     # The real host.exe under wine on a copy of the project: reload, faults, watchdog, TWEAK.
     t0="$(win_now)"
-    if win_build_host "$sdl" > "$B/tests/logs/windows-host.build.log" 2>&1 \
-        && ( B="$WIN/e2e-lib"; cmd_game_win ) >> "$B/tests/logs/windows-host.build.log" 2>&1; then
+    if win_build_host "$sdl" > "$BUILD_DIR/tests/logs/windows-host.build.log" 2>&1 \
+        && ( BUILD_DIR="$WIN/e2e-lib"; cmd_game_win ) >> "$BUILD_DIR/tests/logs/windows-host.build.log" 2>&1; then
         win_time "host_build" "$t0"; t0="$(win_now)"
         WIN_DIR="$WIN" WIN_GAME_DLL="$WIN/e2e-lib/game/game.dll" PROJECT_ROOT="$ROOT" \
-            timeout -k 5 600 python3 "$ROOT/tests/windows/test_win_e2e.py" > "$B/tests/logs/windows-e2e.log" 2>&1
-        record_result "windows-e2e" "$B/tests/logs/windows-e2e.log" $?
+            timeout -k 5 600 python3 "$ROOT/tests/windows/test_win_e2e.py" > "$BUILD_DIR/tests/logs/windows-e2e.log" 2>&1
+        record_result "windows-e2e" "$BUILD_DIR/tests/logs/windows-e2e.log" $?
         win_time "e2e_run" "$t0"
     else
-        record_result "windows-e2e" "$B/tests/logs/windows-host.build.log" 1
+        record_result "windows-e2e" "$BUILD_DIR/tests/logs/windows-host.build.log" 1
     fi
 
     # The release (./build.sh dist-windows) built into build/win/release/, its .zip unpacked and run as a player would.
     t0="$(win_now)"
-    if { cmd_tools && cmd_assets && win_dist "$sdl" "$WIN/release" "$WIN/obj"; } > "$B/tests/logs/windows-dist.build.log" 2>&1; then
+    if { cmd_tools && cmd_assets && win_dist "$sdl" "$WIN/release" "$WIN/obj"; } > "$BUILD_DIR/tests/logs/windows-dist.build.log" 2>&1; then
         win_time "dist_build" "$t0"; t0="$(win_now)"
         WIN_DIST_ZIP="$WIN/release/$GAME_NAME-windows-x86_64.zip" PROJECT_ROOT="$ROOT" \
-            timeout -k 5 300 python3 "$ROOT/tests/windows/test_win_dist.py" > "$B/tests/logs/windows-dist.log" 2>&1
-        record_result "windows-dist" "$B/tests/logs/windows-dist.log" $?
+            timeout -k 5 300 python3 "$ROOT/tests/windows/test_win_dist.py" > "$BUILD_DIR/tests/logs/windows-dist.log" 2>&1
+        record_result "windows-dist" "$BUILD_DIR/tests/logs/windows-dist.log" $?
         win_time "dist_run" "$t0"
     else
-        record_result "windows-dist" "$B/tests/logs/windows-dist.build.log" 1
+        record_result "windows-dist" "$BUILD_DIR/tests/logs/windows-dist.build.log" 1
     fi
     win_wine_stop
     win_time "leg_total" "$t_leg"
@@ -809,60 +865,52 @@ GAME_NAME="neon-swarm"
 DEV_ONLY_SOURCES="platform/library.cpp platform/reload.cpp platform/watch.cpp platform/build.cpp platform/tweak.cpp"
 SYSTEM_FONT="/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"   # the text font when assets/fonts/default.ttf is absent
 
-release_sources() {
+release_sources() {  # [linux|win32]
     local f
-    for f in $(host_sources); do case " $DEV_ONLY_SOURCES " in *" $f "*) ;; *) echo "$f" ;; esac; done
-}
-
-write_stb_impl() {  # out.c: the stb implementations a host links (Debian's libstb is not on a player's machine)
-    printf '#define STB_IMAGE_IMPLEMENTATION\n#include <stb_image.h>\n#define STB_IMAGE_WRITE_IMPLEMENTATION\n#include <stb_image_write.h>\n#define STB_RECT_PACK_IMPLEMENTATION\n#include <stb_rect_pack.h>\n#define STB_TRUETYPE_IMPLEMENTATION\n#include <stb_truetype.h>\n' \
-        > "$1"
+    for f in $(platform_sources "${1:-linux}"); do case " $DEV_ONLY_SOURCES " in *" $f "*) ;; *) echo "$f" ;; esac; done
 }
 
 # The release executable: the game (one relocatable object whose hidden symbols are made local, so only
 # game_get_api meets the host) linked with the release host, libstdc++ and libgcc static, stb compiled in.
 # Paths in the debug lines (kept at -g1 for the crash report's function and file:line) are relative.
 dist_executable() {  # out
-    local D="$B/dist" flags layout game_flags key
+    local dist_dir="$BUILD_DIR/dist" flags layout game_flags key
     flags="$COMMON_FLAGS -O2 -g1 -ffunction-sections -fdata-sections"
     # shellcheck disable=SC2046
-    key="$(inputs_key "dist $flags" $(release_sources) platform/*.h game/*.cpp game/*.h tools/layout_stamp.py)"
+    key="$(inputs_key "dist $flags" $(release_sources) platform/stb_impl.c platform/*.h game/*.cpp game/*.h tools/layout_stamp.py)"
     up_to_date "$1" "$key" && { say "dist: the executable is up to date"; return 0; }
-    mkdir -p "$D/obj"
+    mkdir -p "$dist_dir/obj"
     layout="$(python3 tools/layout_stamp.py g++ game/state.h -std=c++17 -Itinyheaders -Igame -DTH_MATH_NO_MATH_H)" \
         || { say "dist: no layout stamp (the reason is above)"; return 1; }
     game_flags="$flags -fno-exceptions -fno-rtti -fvisibility=hidden -DTHTW_LITERALS -DGAME_LAYOUT_HASH=${layout}u"
     say "dist: compiling the game and the release host (-O2)"
-    # the stb implementations' source is rewritten only when it changes, so its object is kept
-    write_stb_impl "$D/obj/stb_impl.c.tmp" && { cmp -s "$D/obj/stb_impl.c.tmp" "$D/obj/stb_impl.c" || mv -f "$D/obj/stb_impl.c.tmp" "$D/obj/stb_impl.c"; }
-    local host_flags="$flags -Wno-format-truncation -DHOST_RELEASE $(sdl2-config --cflags) -I/usr/include/stb" game_pid rc=0
+    local host_flags="$flags -Wno-format-truncation -DHOST_RELEASE $(sdl2-config --cflags) $STB_FLAGS" game_pid rc=0 objs=() f
     # objects as for the development host (build_objects: incremental by -MMD, one compiler per core); the
     # game's two files beside the release host's; paths in the debug lines relative to the project
     export OBJ_EXTRA="-ffile-prefix-map=$ROOT=."
-    build_objects "$D/obj/game" g++ "$game_flags" game/game.cpp game/tinyheaders.cpp & game_pid=$!
+    build_objects "$dist_dir/obj/game" g++ "$game_flags" game/game.cpp game/tinyheaders.cpp & game_pid=$!
     # shellcheck disable=SC2046
-    build_objects "$D/obj/host" g++ "$host_flags" $(release_sources) || rc=1
-    build_objects "$D/obj/c" gcc "-O2 -g1 -ffunction-sections -fdata-sections -I/usr/include/stb" "$D/obj/stb_impl.c" || rc=1
+    build_objects "$dist_dir/obj/host" g++ "$host_flags" $(release_sources) || rc=1
+    build_objects "$dist_dir/obj/c" gcc "-O2 -g1 -ffunction-sections -fdata-sections $STB_FLAGS" platform/stb_impl.c || rc=1
     wait "$game_pid" || rc=1
     unset OBJ_EXTRA
     [ "$rc" = 0 ] || { say "dist: compile failed"; return 1; }
-    ld -r "$D/obj/game/game.o" "$D/obj/game/tinyheaders.o" -o "$D/obj/game.o" && objcopy --localize-hidden "$D/obj/game.o" \
+    ld -r "$dist_dir/obj/game/game.o" "$dist_dir/obj/game/tinyheaders.o" -o "$dist_dir/obj/game.o" && objcopy --localize-hidden "$dist_dir/obj/game.o" \
         || { say "dist: cannot make the game object"; return 1; }
-    local objs=() f
-    for f in $(release_sources); do objs+=("$D/obj/host/$(basename "$f" .cpp).o"); done
-    g++ -O2 "${objs[@]}" "$D/obj/c/stb_impl.o" "$D/obj/game.o" -o "$1.tmp" -static-libstdc++ -static-libgcc -Wl,--gc-sections \
+    for f in $(release_sources); do f="${f##*/}"; objs+=("$dist_dir/obj/host/${f%.cpp}.o"); done
+    g++ -O2 "${objs[@]}" "$dist_dir/obj/c/stb_impl.o" "$dist_dir/obj/game.o" -o "$1.tmp" -static-libstdc++ -static-libgcc -Wl,--gc-sections \
         -lSDL2 -lpthread -lm && mv -f "$1.tmp" "$1" && echo "$key" > "$1.key"
 }
 
 # game.pak: what the release reads - the atlas manifest and pages (not the packer's cache), the text font
 # baked by font_bake, every sound decoded by sound_decode (the samples the mixer plays).
 dist_archive() {  # out
-    local stage="$B/dist/stage" font f rel name
+    local stage="$BUILD_DIR/dist/stage" font f rel name
     rm -rf "$stage"; mkdir -p "$stage/atlas" "$stage/fonts" "$stage/sounds"
-    [ -f "$B/assets/atlas.txt" ] || { say "dist: no atlas (build/assets/atlas.txt): run ./build.sh assets"; return 1; }
-    cp "$B/assets/atlas.txt" "$B"/assets/*.png "$stage/atlas/" || return 1
+    [ -f "$BUILD_DIR/assets/atlas.txt" ] || { say "dist: no atlas (build/assets/atlas.txt): run ./build.sh assets"; return 1; }
+    cp "$BUILD_DIR/assets/atlas.txt" "$BUILD_DIR"/assets/*.png "$stage/atlas/" || return 1
     font="assets/fonts/default.ttf"; [ -f "$font" ] || font="$SYSTEM_FONT"
-    "$B/tools/font_bake" "$font" "$stage/fonts/default.thfb" || { say "dist: $font does not bake"; return 1; }
+    "$BUILD_DIR/tools/font_bake" "$font" "$stage/fonts/default.thfb" || { say "dist: $font does not bake"; return 1; }
     # a sound is assets/sfx/<name>.sfx (rendered by ./build.sh assets to build/sounds/<name>.wav) or
     # assets/sounds/<name>.wav|.ogg; the .sfx wins, as in the host
     while IFS= read -r f; do
@@ -870,16 +918,16 @@ dist_archive() {  # out
         rel="${f#assets/sounds/}"; name="${rel%.*}"
         [ -f "assets/sfx/$name.sfx" ] && continue
         mkdir -p "$(dirname "$stage/sounds/$name.pcm")"
-        "$B/tools/sound_decode" "$f" "$stage/sounds/$name.pcm" || { say "dist: $f does not decode"; return 1; }
+        "$BUILD_DIR/tools/sound_decode" "$f" "$stage/sounds/$name.pcm" || { say "dist: $f does not decode"; return 1; }
     done < <(find assets/sounds -type f \( -iname '*.wav' -o -iname '*.ogg' \) 2>/dev/null | sort)
     while IFS= read -r f; do
         [ -n "$f" ] || continue
         rel="${f#assets/sfx/}"; name="${rel%.sfx}"
         mkdir -p "$(dirname "$stage/sounds/$name.pcm")"
-        [ -f "$B/sounds/$name.wav" ] || { say "dist: $f was not rendered (build/sounds/$name.wav)"; return 1; }
-        "$B/tools/sound_decode" "$B/sounds/$name.wav" "$stage/sounds/$name.pcm" || { say "dist: $B/sounds/$name.wav does not decode"; return 1; }
+        [ -f "$BUILD_DIR/sounds/$name.wav" ] || { say "dist: $f was not rendered (build/sounds/$name.wav)"; return 1; }
+        "$BUILD_DIR/tools/sound_decode" "$BUILD_DIR/sounds/$name.wav" "$stage/sounds/$name.pcm" || { say "dist: $BUILD_DIR/sounds/$name.wav does not decode"; return 1; }
     done < <(find assets/sfx -type f -name '*.sfx' 2>/dev/null | sort)
-    "$B/tools/pack_assets" "$1" atlas/="$stage/atlas" fonts/="$stage/fonts" sounds/="$stage/sounds" > /dev/null
+    "$BUILD_DIR/tools/pack_assets" "$1" atlas/="$stage/atlas" fonts/="$stage/fonts" sounds/="$stage/sounds" > /dev/null
 }
 
 # README.txt for players from docs/player_readme.txt: lines starting "@linux " or "@windows " are kept
@@ -893,11 +941,11 @@ cmd_dist() {
     cmd_tools || { say "dist: tools failed"; return 1; }
     cmd_assets || { say "dist: assets failed"; return 1; }
     local name="$GAME_NAME-linux-x86_64" out="$ROOT/dist/$GAME_NAME-linux-x86_64"
-    mkdir -p "$B/dist"
-    dist_executable "$B/dist/$GAME_NAME" || return 1
-    dist_archive "$B/dist/game.pak" || return 1
+    mkdir -p "$BUILD_DIR/dist"
+    dist_executable "$BUILD_DIR/dist/$GAME_NAME" || return 1
+    dist_archive "$BUILD_DIR/dist/game.pak" || return 1
     rm -rf "$out" "$ROOT/dist/$name.tar.gz"; mkdir -p "$out"
-    cp "$B/dist/$GAME_NAME" "$B/dist/game.pak" "$out/" || return 1
+    cp "$BUILD_DIR/dist/$GAME_NAME" "$BUILD_DIR/dist/game.pak" "$out/" || return 1
     player_readme linux "$out/README.txt" || return 1
     tar -C "$ROOT/dist" -czf "$ROOT/dist/$name.tar.gz.tmp" "$name" && mv -f "$ROOT/dist/$name.tar.gz.tmp" "$ROOT/dist/$name.tar.gz" || return 1
     say "dist: $out/ ($(du -sk "$out" | cut -f1) KB) and dist/$name.tar.gz ($(($(stat -c %s "$ROOT/dist/$name.tar.gz") / 1024)) KB)"
@@ -935,30 +983,30 @@ win_sdl2_dll() {  # sdl2 dir
 # (objcopy) breaks the COMDAT copies of inline functions the host and the game share (the executable
 # then jumps into discarded code): the objects are linked as they are, a name defined twice is a link error.
 win_dist_executable() {  # sdl2-dll-dir sdl2-dir out.exe [host.exe's object folder to reuse]
-    local D="$WIN/dist-obj" layout sources compile f game_pid rc=0
+    local obj_dir="$WIN/dist-obj" layout sources compile f game_pid rc=0
     layout="$(python3 tools/layout_stamp.py "$WIN_CXX" game/state.h -std=c++17 -Itinyheaders -Igame -DTH_MATH_NO_MATH_H)" \
         || { say "dist-windows: no layout stamp (the reason is above)"; return 1; }
-    sources="$(release_sources | grep -v '^platform/os_posix\.cpp$'; ls platform/os_win32*.cpp)"
+    sources="$(release_sources win32)"
     compile="$sources"
     # The test leg has just compiled host.exe with the same flags: stb and a file in which HOST_RELEASE appears
     # nowhere (nor as a condition in a header) compile to the same objects, so only the others are compiled.
     # shellcheck disable=SC2086
     if [ -n "${4:-}" ] && ! grep -q '^#.*HOST_RELEASE' platform/*.h; then compile="$(grep -l HOST_RELEASE $sources)"; fi
     say "dist-windows: compiling the game and the release host (-O2)"
-    mkdir -p "$D"
+    mkdir -p "$obj_dir"
     # the game beside the host files (both use every core)
-    win_compile "$D/game" "$COMMON_FLAGS -O2 -ffunction-sections -fdata-sections -fno-exceptions -fno-rtti -DTHTW_LITERALS \
+    win_compile "$obj_dir/game" "$COMMON_FLAGS -O2 -ffunction-sections -fdata-sections -fno-exceptions -fno-rtti -DTHTW_LITERALS \
         -DGAME_LAYOUT_HASH=${layout}u" game/game.cpp game/tinyheaders.cpp & game_pid=$!
     # shellcheck disable=SC2086
-    win_compile "$D/host" "$(win_host_flags "$2") -DHOST_RELEASE" $compile || rc=1
+    win_compile "$obj_dir/host" "$(win_host_flags "$2") -DHOST_RELEASE" $compile || rc=1
     wait "$game_pid" || { say "dist-windows: the game does not compile"; return 1; }
     [ "$rc" = 0 ] || { say "dist-windows: the host does not compile"; return 1; }
     for f in $sources; do
         f="$(basename "$f" .cpp).o"
-        [ -f "$D/host/$f" ] || cp "$4/host/$f" "$D/host/$f" || return 1
+        [ -f "$obj_dir/host/$f" ] || cp "$4/host/$f" "$obj_dir/host/$f" || return 1
     done
-    if [ "$compile" != "$sources" ]; then cp "$4/stb_impl.o" "$D/stb_impl.o"; else win_stb_impl "$D/stb_impl.o"; fi || return 1
-    $WIN_CXX -O2 -s -mwindows -static "$D"/host/*.o "$D/stb_impl.o" "$D"/game/*.o "$1/libSDL2.dll.a" -o "$3.tmp" -Wl,--gc-sections,--no-insert-timestamp \
+    if [ "$compile" != "$sources" ]; then cp "$4/stb_impl.o" "$obj_dir/stb_impl.o"; else win_stb_impl "$obj_dir/stb_impl.o"; fi || return 1
+    $WIN_CXX -O2 -s -mwindows -static "$obj_dir"/host/*.o "$obj_dir/stb_impl.o" "$obj_dir"/game/*.o "$1/libSDL2.dll.a" -o "$3.tmp" -Wl,--gc-sections,--no-insert-timestamp \
         -lpsapi -luser32 && mv -f "$3.tmp" "$3"
 }
 
@@ -999,25 +1047,26 @@ bench_flags() {  # src optimization
     # the collision benchmark with exactly the game's (game_flags + -O2, as game/tinyheaders.o is built)
     local flags="$COMMON_FLAGS $2 -DNDEBUG"
     [ "$(basename "$1" .cpp)" = bench_collide ] && flags="$(game_flags g++) $2"
-    echo "$flags -I/usr/include/stb $(sdl2-config --cflags)"
+    echo "$flags $STB_FLAGS $(sdl2-config --cflags)"
 }
 bench_compile() {  # src out optimization: a C++ benchmark built as ./build.sh bench builds it
+    cmd_stb || return 1
     # shellcheck disable=SC2046
-    g++ $(bench_flags "$1" "$3") "$1" -o "$2" $HOST_LIBS
+    g++ $(bench_flags "$1" "$3") "$1" "$STB_OBJ" -o "$2" $HOST_LIBS
 }
 
 cmd_bench() {
     cmd_deps || exit 1
     cmd_build || exit 1
-    mkdir -p "$B/bench"
+    mkdir -p "$BUILD_DIR/bench"
     local parts=() src name out
     for src in "$ROOT"/tests/bench/bench_*.cpp; do
         [ -e "$src" ] && selected "$src" || continue
-        name="$(basename "$src" .cpp)"; out="$B/bench/$name"
+        name="$(basename "$src" .cpp)"; out="$BUILD_DIR/bench/$name"
         bench_compile "$src" "$out" -O2 || exit 1
         say "bench: $name"
-        "$out" > "$B/bench/$name.out" || { say "bench: $name failed"; exit 1; }
-        parts+=("$B/bench/$name.out")
+        "$out" > "$BUILD_DIR/bench/$name.out" || { say "bench: $name failed"; exit 1; }
+        parts+=("$BUILD_DIR/bench/$name.out")
     done
     for src in "$ROOT"/tests/bench/bench_*.py; do
         [ -e "$src" ] && selected "$src" || continue
@@ -1025,12 +1074,12 @@ cmd_bench() {
         say "bench: $name"
         # bounded: a hung benchmark is killed and named, never waited on forever (BENCH_TIMEOUT seconds each)
         local rc=0
-        HOST_BIN="$B/host" PROJECT_ROOT="$ROOT" timeout -k 10 "${BENCH_TIMEOUT:-900}" python3 "$src" > "$B/bench/$name.out" || rc=$?
+        HOST_BIN="$BUILD_DIR/host" PROJECT_ROOT="$ROOT" timeout -k 10 "${BENCH_TIMEOUT:-900}" python3 "$src" > "$BUILD_DIR/bench/$name.out" || rc=$?
         [ $rc = 124 ] && { say "bench: $name did not finish in ${BENCH_TIMEOUT:-900} s (BENCH_TIMEOUT): stopped"; exit 1; }
         [ $rc = 0 ] || { say "bench: $name failed (exit $rc)"; exit 1; }
-        parts+=("$B/bench/$name.out")
+        parts+=("$BUILD_DIR/bench/$name.out")
     done
-    python3 - "$B/bench.json" "${parts[@]}" <<'EOF'
+    python3 - "$BUILD_DIR/bench.json" "${parts[@]}" <<'EOF'
 import json, sys
 merged = {}
 for path in sys.argv[2:]:
@@ -1058,8 +1107,8 @@ case "$cmd" in
     bench)  cmd_bench ;;
     dist)   cmd_dist ;;
     dist-windows) cmd_dist_windows ;;
-    fuzz)   mkdir -p "$B/tests/logs"; cmd_fuzz; echo "$TOTAL_PASS passed, $TOTAL_FAIL failed"; [ "$TOTAL_FAIL" = 0 ] ;;
+    fuzz)   mkdir -p "$BUILD_DIR/tests/logs"; cmd_fuzz; echo "$TOTAL_PASS passed, $TOTAL_FAIL failed"; [ "$TOTAL_FAIL" = 0 ] ;;
     deps)   cmd_deps ;;
-    clean)  rm -rf "$B" "$ROOT/compile_commands.json" ;;
+    clean)  rm -rf "$BUILD_DIR" "$ROOT/compile_commands.json" ;;
     *)      say "build.sh: unknown command '$cmd' (run, debug, host, game, tools, assets, build, test, test-windows, bench, dist, dist-windows, fuzz, deps, clean)"; exit 2 ;;
 esac

@@ -227,7 +227,7 @@ GAME_EXPORT GAME_GET_API(game_get_api)
     GameAPI api;
     memset(&api, 0, sizeof api);
     api.api_version = GAME_API_VERSION;
-    api.state_version = GAME_LAYOUT_HASH;
+    api.layout_hash = GAME_LAYOUT_HASH;
     api.state_size = sizeof(GameState);
     api.load = game_load;
     api.update = game_update;

@@ -9,8 +9,9 @@
    - Nothing stored in that block points into the library image: no function pointers, no vtables,
      no string literals. Per-type behaviour is an integer index into a static table in the library.
    - The PlatformAPI pointer is handed in on every call and never stored: a reload resets globals.
-   - GAME_STATE_VERSION / state_size describe the layout of the block. When they change the host
-     does not run the new code on the old memory: it calls migrate (if any) or restarts the state.
+   - layout_hash / state_size describe the layout of the block (layout_hash is GAME_LAYOUT_HASH, a hash
+     of the types in game/state.h that build.sh computes). When either changes the host does not run
+     the new code on the old memory: it calls migrate (if any) or restarts the state.
 */
 #ifndef GAME_API_H
 #define GAME_API_H
@@ -182,7 +183,7 @@ typedef struct GameMemory {
 #define GAME_LOAD(name)    void name(GameMemory *mem, const PlatformAPI *pf)
 #define GAME_UPDATE(name)  void name(GameMemory *mem, const GameInput *in, const PlatformAPI *pf)
 #define GAME_RENDER(name)  void name(GameMemory *mem, float alpha, const PlatformAPI *pf)
-#define GAME_MIGRATE(name) int  name(GameMemory *mem, uint32_t old_version, uint64_t old_size, const PlatformAPI *pf)
+#define GAME_MIGRATE(name) int  name(GameMemory *mem, uint32_t old_layout_hash, uint64_t old_size, const PlatformAPI *pf)
 #define GAME_STATS(name)   int  name(GameMemory *mem, char *buf, int cap)
 
 typedef GAME_LOAD(game_load_fn);       /* after every load, before the first update */
@@ -193,7 +194,7 @@ typedef GAME_STATS(game_stats_fn);     /* a JSON object's inside for the overlay
 
 typedef struct GameAPI {
     uint32_t api_version;        /* GAME_API_VERSION the library was built with */
-    uint32_t state_version;      /* the game's layout stamp */
+    uint32_t layout_hash;        /* the game's layout stamp: GAME_LAYOUT_HASH */
     uint64_t state_size;         /* sizeof the game's root state struct */
     game_load_fn    *load;
     game_update_fn  *update;

@@ -53,7 +53,7 @@ const char *archive_path(void) { return g_archive.path; }
 int         archive_count(void) { return g_archive.mounted ? (int)g_archive.pack.count : 0; }
 const char *archive_name(int i) { return g_archive.mounted ? thpk_name(&g_archive.pack, i) : NULL; }
 
-char *asset_read(const char *path, size_t *len, size_t max_bytes, char *err, size_t cap)
+char *archive_read(const char *path, size_t *len, size_t max_bytes, char *err, size_t cap)
 {
     size_t n = 0;
     if (!g_archive.mounted) {

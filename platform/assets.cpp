@@ -1,8 +1,8 @@
 /* assets.cpp - what is loaded from disk for drawing: atlas pages, fonts, and the atlas_pack child
    that repacks them while the host runs.
 
-   Reload: render_asset_changed() starts atlas_pack as a child process for a changed PNG or .pivot;
-           render_update() polls it, then decodes the new manifest and only the pages whose hash changed
+   Reload: assets_file_changed() starts atlas_pack as a child process for a changed PNG or .pivot;
+           assets_update() polls it, then decodes the new manifest and only the pages whose hash changed
            on a worker thread, and swaps them in on the frame after. A changed TTF is re-baked on a
            worker thread the same way. The frame never waits for either.
    Errors: a missing or broken manifest, page, image or font is logged once with the file and the
@@ -23,7 +23,7 @@
 #include "th_atlas.h"
 
 /* ---------------------------------------------------------------- small helpers */
-bool file_exists(const std::string &p) { return os_is_file(p.c_str()); }
+bool assets_file_exists(const std::string &p) { return os_is_file(p.c_str()); }
 
 static bool ends_with_ci(const char *s, const char *suffix)
 {
@@ -42,21 +42,21 @@ static bool starts_with(const char *s, const std::string &prefix)
     return strncmp(s, prefix.c_str(), prefix.size()) == 0;
 }
 
-std::string escaped(const std::string &s)
+std::string assets_json_escaped(const std::string &s)
 {
     std::vector<char> out(s.size() * 6 + 8);
     host_json_escape(s.c_str(), out.data(), out.size());
     return std::string(out.data());
 }
 
-void asset_error(const std::string &file, const std::string &reason)
+void assets_error(const std::string &file, const std::string &reason)
 {
     host_log(LOG_ERROR, "asset %s: %s", file.c_str(), reason.c_str());
-    host_event("asset_error", "\"file\":\"%s\",\"reason\":\"%s\"", escaped(file).c_str(), escaped(reason).c_str());
+    host_event("asset_error", "\"file\":\"%s\",\"reason\":\"%s\"", assets_json_escaped(file).c_str(), assets_json_escaped(reason).c_str());
     notice_post(LOG_ERROR, "asset %s: %s", file.c_str(), reason.c_str());
 }
 
-bool same_file(const std::string &a, const std::string &b)
+bool assets_same_file(const std::string &a, const std::string &b)
 {
     if (a == b) return true;
     char ra[HOST_PATH], rb[HOST_PATH];
@@ -65,13 +65,13 @@ bool same_file(const std::string &a, const std::string &b)
 }
 
 
-void start_worker(Worker *w, void *(*fn)(void *), void *arg)
+void assets_worker_start(Worker *w, void *(*fn)(void *), void *arg)
 {
     w->state = 1;
     if (!os_thread_start(&w->th, fn, arg)) fn(arg);   /* no thread: do it now rather than not at all */
 }
 
-bool worker_finished(Worker *w)
+bool assets_worker_finished(Worker *w)
 {
     if (w->state != 2) return false;
     os_thread_join(&w->th);
@@ -79,10 +79,10 @@ bool worker_finished(Worker *w)
     return true;
 }
 
-void worker_wait(Worker *w)
+void assets_worker_wait(Worker *w)
 {
     while (w->state == 1) os_sleep_ms(1);
-    worker_finished(w);
+    assets_worker_finished(w);
 }
 
 /* ---------------------------------------------------------------- sprite table */
@@ -100,7 +100,7 @@ static void table_build(const thal_manifest *m)
         info.page = -1;
         info.w = info.h = PLACEHOLDER_SIZE;
         info.pivot_x = info.pivot_y = 0.5f;
-        const SpriteInfo *old = sprite_lookup(s->id);
+        const SpriteInfo *old = render_sprite_lookup(s->id);
         if (old) { info.w = old->w; info.h = old->h; info.pivot_x = old->pivot_x; info.pivot_y = old->pivot_y; }
         if (!s->error) {
             info.w = (float)s->w;
@@ -130,7 +130,7 @@ static void atlas_job_run(AtlasJob *j)
     thal_init(&j->m);
     j->have_st = os_file_stamp(j->manifest_path.c_str(), &j->manifest_st);
     size_t len = 0;
-    char *text = asset_read(j->manifest_path.c_str(), &len, 64u << 20, j->manifest_err, sizeof j->manifest_err);
+    char *text = archive_read(j->manifest_path.c_str(), &len, 64u << 20, j->manifest_err, sizeof j->manifest_err);
     j->manifest_ok = text && thal_parse(&j->m, text, len, j->manifest_err, sizeof j->manifest_err);
     free(text);
     if (!j->manifest_ok) return;
@@ -147,7 +147,7 @@ static void atlas_job_run(AtlasJob *j)
         int w = 0, h = 0, comp = 0;
         char err[512];
         size_t n = 0;
-        char *png = asset_read(path.c_str(), &n, 256u << 20, err, sizeof err);
+        char *png = archive_read(path.c_str(), &n, 256u << 20, err, sizeof err);
         o.pixels = png && n <= 0x7fffffff ? stbi_load_from_memory((const stbi_uc *)png, (int)n, &w, &h, &comp, 4) : nullptr;
         free(png);
         if (!png) {
@@ -198,7 +198,7 @@ static int atlas_apply(AtlasJob *j, bool announce)
     g_render.have_manifest_st = j->have_st;
     if (j->have_st) g_render.manifest_st = j->manifest_st;
     if (!j->manifest_ok) {
-        asset_error(j->manifest_path, std::string(j->manifest_err) +
+        assets_error(j->manifest_path, std::string(j->manifest_err) +
                     (j->have_st ? "; every sprite draws as a placeholder" : "; run ./build.sh assets (sprites draw as placeholders)"));
         for (int i = 0; i < g_render.page_count; i++) if (g_render.pages[i].tex) SDL_DestroyTexture(g_render.pages[i].tex);
         for (int i = 0; i < g_render.page_count; i++) g_render.pages[i] = Page();
@@ -232,17 +232,17 @@ static int atlas_apply(AtlasJob *j, bool announce)
             continue;
         }
         if (o.pixels) {
-            next[i].tex = make_texture(o.pixels, mp.w, mp.h, g_render.page_filter);
+            next[i].tex = render_make_texture(o.pixels, mp.w, mp.h, g_render.page_filter);
             if (!next[i].tex) o.err = std::string("cannot create a texture: ") + SDL_GetError();
             else reloaded++;
         }
         if (!next[i].tex) {
-            asset_error(j->dir + "/" + mp.file, o.err + "; its sprites draw as placeholders");
+            assets_error(j->dir + "/" + mp.file, o.err + "; its sprites draw as placeholders");
             errors++;
         }
     }
     if (j->m.page_count > MAX_ATLAS_PAGES) {
-        asset_error(j->manifest_path, "more than " + std::to_string(MAX_ATLAS_PAGES) + " pages; the sprites beyond them draw as placeholders");
+        assets_error(j->manifest_path, "more than " + std::to_string(MAX_ATLAS_PAGES) + " pages; the sprites beyond them draw as placeholders");
         errors++;
     }
     for (int i = 0; i < g_render.page_count; i++) if (g_render.pages[i].tex) SDL_DestroyTexture(g_render.pages[i].tex);
@@ -252,14 +252,14 @@ static int atlas_apply(AtlasJob *j, bool announce)
     for (int i = 0; i < j->m.sprite_count; i++) {
         const thal_sprite &s = j->m.sprites[i];
         if (!s.error) continue;
-        asset_error(g_render.sprites_dir + "/" + s.file, s.reason);
+        assets_error(g_render.sprites_dir + "/" + s.file, s.reason);
         errors++;
     }
     if (announce) {
         double ms = j->change_t >= 0 ? (host_time() - j->change_t) * 1000.0 : -1.0;
         host_log(LOG_INFO, "assets: atlas reloaded (%d pages, %d new) %.1f ms after %s", n, reloaded, ms, j->trigger.c_str());
         host_event("asset_reload", "\"file\":\"%s\",\"ms\":%.1f,\"pages\":%d,\"pages_reloaded\":%d,\"errors\":%d",
-                   escaped(j->trigger).c_str(), ms, n, reloaded, errors);
+                   assets_json_escaped(j->trigger).c_str(), ms, n, reloaded, errors);
     }
     return errors;
 }
@@ -269,7 +269,7 @@ static int atlas_apply(AtlasJob *j, bool announce)
 static void pack_start(const std::string &trigger, double change_t, bool force, bool from_change)
 {
     if (!os_is_file(g_render.packer.c_str())) {
-        asset_error(trigger, "cannot repack: " + g_render.packer + " is missing (run ./build.sh tools)");
+        assets_error(trigger, "cannot repack: " + g_render.packer + " is missing (run ./build.sh tools)");
         return;
     }
     std::vector<const char *> argv;
@@ -279,7 +279,7 @@ static void pack_start(const std::string &trigger, double change_t, bool force, 
     argv.push_back(g_render.assets_out.c_str());
     argv.push_back(nullptr);
     if (!os_child_start(&g_render.pack, argv.data(), OS_CHILD_STDERR)) {
-        asset_error(trigger, std::string("cannot start atlas_pack: ") + os_error_text());
+        assets_error(trigger, std::string("cannot start atlas_pack: ") + os_error_text());
         return;
     }
     g_render.pack_err.clear();
@@ -314,7 +314,7 @@ static int pack_poll(int *ok)
         char b[64];
         if (!sig) snprintf(b, sizeof b, "atlas_pack exited with %d", code);
         else snprintf(b, sizeof b, "atlas_pack killed by signal %d", sig);
-        asset_error(g_render.assets_out, std::string(b) + (out.empty() ? "" : ": " + out) + "; keeping the previous atlas");
+        assets_error(g_render.assets_out, std::string(b) + (out.empty() ? "" : ": " + out) + "; keeping the previous atlas");
     }
     return 1;
 }
@@ -339,7 +339,7 @@ static bool manifest_changed_on_disk(void)
     return !os_same_stamp(&st, &g_render.manifest_st);
 }
 
-void render_asset_changed(const char *path)
+void assets_file_changed(const char *path)
 {
     if (!path || !g_render.ren) return;
     double now = host_time();
@@ -351,17 +351,17 @@ void render_asset_changed(const char *path)
     if (ends_with_ci(path, ".ttf") || ends_with_ci(path, ".otf")) {
         std::string p = path, target;
         if (g_render.font_configured) {
-            if (same_file(p, g_render.font_path)) target = g_render.font_path;
+            if (assets_same_file(p, g_render.font_path)) target = g_render.font_path;
         } else if (p == g_render.root + "/" + PROJECT_FONT) {
             target = font_resolve(nullptr);
-        } else if (same_file(p, g_render.font_path)) {
+        } else if (assets_same_file(p, g_render.font_path)) {
             target = g_render.font_path;
         }
         if (!target.empty()) font_start_bake(target, p, now);
     }
 }
 
-void render_update(void)
+void assets_update(void)
 {
     if (!g_render.ren) return;
     int ok = 0;
@@ -369,10 +369,10 @@ void render_update(void)
     if (pack_poll(&ok)) {
         if (ok && (manifest_changed_on_disk() || g_render.pack_trigger != "start")) {
             g_render.atlas_job = atlas_job_new(g_render.pack_trigger, g_render.pack_change_t);
-            start_worker(&g_render.atlas_worker, atlas_thread, g_render.atlas_job);
+            assets_worker_start(&g_render.atlas_worker, atlas_thread, g_render.atlas_job);
         }
     }
-    if (worker_finished(&g_render.atlas_worker) && g_render.atlas_job) {
+    if (assets_worker_finished(&g_render.atlas_worker) && g_render.atlas_job) {
         atlas_apply(g_render.atlas_job, true);
         atlas_job_free(g_render.atlas_job);
         g_render.atlas_job = nullptr;
@@ -383,7 +383,7 @@ void render_update(void)
         g_render.queued_change_t = -1;
         pack_start(g_render.queued_trigger, t, true, false);
     }
-    if (worker_finished(&g_render.font_worker) && g_render.font_job) {
+    if (assets_worker_finished(&g_render.font_worker) && g_render.font_job) {
         FontBake *fb = g_render.font_job;
         g_render.font_job = nullptr;
         font_install(fb, true, g_render.font_job_trigger, g_render.font_job_change_t);
@@ -418,9 +418,9 @@ int assets_init(const char *font_path)
 void assets_shutdown(void)
 {
     os_child_kill(&g_render.pack);
-    worker_wait(&g_render.atlas_worker);
+    assets_worker_wait(&g_render.atlas_worker);
     if (g_render.atlas_job) { atlas_job_free(g_render.atlas_job); g_render.atlas_job = nullptr; }
-    worker_wait(&g_render.font_worker);
+    assets_worker_wait(&g_render.font_worker);
     delete g_render.font_job;
     g_render.font_job = nullptr;
     for (int i = 0; i < g_render.page_count; i++) if (g_render.pages[i].tex) SDL_DestroyTexture(g_render.pages[i].tex);
@@ -447,7 +447,7 @@ int64_t assets_read_file(const char *path, void *dst, int64_t cap)
     if (archive_mounted()) {
         char err[512];
         size_t n = 0;
-        char *data = cap >= 0 ? asset_read(path, &n, (size_t)-2, err, sizeof err) : NULL;
+        char *data = cap >= 0 ? archive_read(path, &n, (size_t)-2, err, sizeof err) : NULL;
         if (!data) { host_log(LOG_WARN, "read_file: %s: %s", path, cap >= 0 ? err : "negative size"); return -1; }
         int64_t take = (int64_t)n < cap ? (int64_t)n : cap;
         memcpy(dst, data, (size_t)take);

@@ -95,7 +95,7 @@ FontBake *font_bake(const std::string &path, int seq)
     if (archive_mounted()) {   /* a release: baked when it was packed, read from the archive */
         char err[512];
         size_t n = 0;
-        char *data = asset_read(path.c_str(), &n, (size_t)THFB_MAX_SIDE * THFB_MAX_SIDE + (64u << 20), err, sizeof err);
+        char *data = archive_read(path.c_str(), &n, (size_t)THFB_MAX_SIDE * THFB_MAX_SIDE + (64u << 20), err, sizeof err);
         if (data) bytes.assign((unsigned char *)data, (unsigned char *)data + n);
         else why = err;
         free(data);
@@ -144,7 +144,7 @@ void font_install(FontBake *fb, bool announce, const std::string &trigger, doubl
     if (!fb->ok) {
         std::string reason = fb->error + (have_good ? "; text keeps drawing in " + g_render.font->path
                                                     : std::string("; text draws as boxes until a font loads"));
-        asset_error(fb->path, reason);
+        assets_error(fb->path, reason);
         g_render.notice = "font " + fb->path + ": " + reason;   /* on screen until this font bakes */
         g_render.notice_file = fb->path;
     } else if (g_render.notice_file == fb->path || fb->path == g_render.font_path) {
@@ -155,11 +155,11 @@ void font_install(FontBake *fb, bool announce, const std::string &trigger, doubl
         double ms = change_t >= 0 ? (host_time() - change_t) * 1000.0 : -1.0;
         host_log(fb->ok ? LOG_INFO : LOG_WARN, "assets: font %s %s %.1f ms after the change", fb->path.c_str(),
                  fb->ok ? "re-baked" : "failed to bake", ms);
-        host_event("asset_reload", "\"file\":\"%s\",\"ms\":%.1f,\"font\":true,\"ok\":%s", escaped(trigger).c_str(), ms,
+        host_event("asset_reload", "\"file\":\"%s\",\"ms\":%.1f,\"font\":true,\"ok\":%s", assets_json_escaped(trigger).c_str(), ms,
                    fb->ok ? "true" : "false");
     }
     if (!fb->ok && have_good) { delete fb; return; }
-    SDL_Texture *t = make_texture(fb->rgba.data(), fb->w, fb->h, SDL_ScaleModeLinear);
+    SDL_Texture *t = render_make_texture(fb->rgba.data(), fb->w, fb->h, SDL_ScaleModeLinear);
     if (!t) {
         host_log(LOG_ERROR, "render: cannot create the text texture: %s", SDL_GetError());
         delete fb;
@@ -186,7 +186,7 @@ int font_init(const char *configured)
     g_render.font_path = font_resolve(configured);
     FontBake *wanted = font_bake(g_render.font_path, ++g_render.font_seq);
     const int ok = wanted->ok;
-    if (!ok && !archive_mounted() && !same_file(g_render.font_path, DEFAULT_FONT) && file_exists(DEFAULT_FONT)) {
+    if (!ok && !archive_mounted() && !assets_same_file(g_render.font_path, DEFAULT_FONT) && assets_file_exists(DEFAULT_FONT)) {
         FontBake *fallback = font_bake(DEFAULT_FONT, ++g_render.font_seq);
         if (fallback->ok) font_install(fallback, false, "", -1);
         else {
@@ -202,12 +202,12 @@ std::string font_resolve(const char *configured)
 {
     if (archive_mounted()) return PACKED_FONT;
     if (configured && *configured) {
-        if (configured[0] == '/' || file_exists(configured)) return configured;
+        if (configured[0] == '/' || assets_file_exists(configured)) return configured;
         std::string in_root = g_render.root + "/" + configured;
-        return file_exists(in_root) ? in_root : std::string(configured);
+        return assets_file_exists(in_root) ? in_root : std::string(configured);
     }
     std::string project = g_render.root + "/" + PROJECT_FONT;
-    return file_exists(project) ? project : std::string(DEFAULT_FONT);
+    return assets_file_exists(project) ? project : std::string(DEFAULT_FONT);
 }
 
 void font_start_bake(const std::string &path, const std::string &trigger, double change_t)
@@ -223,6 +223,6 @@ void font_start_bake(const std::string &path, const std::string &trigger, double
     g_render.font_job_seq = ++g_render.font_seq;
     g_render.font_job_trigger = trigger;
     g_render.font_job_change_t = change_t;
-    start_worker(&g_render.font_worker, font_thread, nullptr);
+    assets_worker_start(&g_render.font_worker, font_thread, nullptr);
 }
 

@@ -1,6 +1,6 @@
 /* guard.cpp - running library code guarded: a fault inside the call, or a call the watchdog finds
    running longer than --watchdog seconds, returns here (1) instead of ending the host. Nothing else.
-   The OS side (handlers, the jump, the interrupt that carries the call's number) is in os_posix.cpp
+   The OS side (handlers, the jump, the interrupt that carries the call's number) is in os_linux.cpp
    (os_win32_guard.cpp on Windows). */
 #include "host.h"
 

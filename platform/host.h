@@ -20,10 +20,14 @@
      tweak.cpp    live TWEAK() literal values from the game sources
      audio.cpp    the audio device and the mixer behind the game's sound services
      sound_assets.cpp  sound files (WAV, OGG, .sfx) found, decoded in a child process, reloaded on save
+     savedata.cpp the game's save data: named blobs in the user's data folder (or --save-dir)
+     window.cpp   the window: the game's title, fullscreen, Quit, focus
+     notice.cpp   short messages along the bottom of the screen (a corrupt save, a failed asset)
      parse.cpp    reading outside input: flags, input scripts, recording headers, JSON escaping
      release.cpp  a release (-DHOST_RELEASE): the game linked in, assets from the archive, no reload/watch/build/tweak
-     os.h         the operating system (os_posix.cpp / os_win32*.cpp, shared parts in os_common.cpp);
-                  nothing else includes system headers */
+     stb_impl.c   stb's implementations (images, rectangle packing, TrueType), compiled in every build
+     os.h         the operating system (os_linux.cpp / os_win32*.cpp, shared parts in os_common.cpp,
+                  os_template.cpp where a new port starts); nothing else includes system headers */
 #ifndef HOST_H
 #define HOST_H
 
@@ -71,7 +75,7 @@ enum { SCRIPT_DOWN, SCRIPT_UP, SCRIPT_TAP, SCRIPT_MOUSE, SCRIPT_AXIS, SCRIPT_QUI
 /* A recording file: this header, the snapshot, then one GameInput per step to the end. */
 #define RECORDING_HEADER_BYTES 40
 typedef struct RecordingHeader {
-    uint32_t api, state_version;
+    uint32_t api, layout_hash;
     uint64_t state_size, snapshot_bytes, start_step;
     uint64_t steps;              /* filled by the parser from the file length */
 } RecordingHeader;
@@ -83,7 +87,7 @@ int         key_by_name(const char *name);                                      
 int         script_parse(const char *text, const char *name, ScriptEvent **out, int *count, char *err, size_t cap);
 void        recording_header_write(uint8_t out[RECORDING_HEADER_BYTES], const RecordingHeader *h);
 int         recording_header_parse(const uint8_t *data, size_t len, RecordingHeader *h, char *err, size_t cap);
-typedef struct RecordingExpect { uint32_t api, state_version; uint64_t state_size, block_size; } RecordingExpect;
+typedef struct RecordingExpect { uint32_t api, layout_hash; uint64_t state_size, block_size; } RecordingExpect;
 int         recording_parse(const uint8_t *data, size_t len, const RecordingExpect *want, RecordingHeader *h,
                             char *err, size_t cap);                               /* header, layout, size, every step */
 int         recording_input_check(const GameInput *gi, char *err, size_t cap);    /* one step as live input makes it */
@@ -128,9 +132,9 @@ int      memory_init(uint64_t bytes);
 uint64_t memory_used(void);                /* the game's high-water mark, clamped to the block */
 void     memory_reset(void);               /* zero the used part: a fresh state */
 uint64_t memory_hash(void);                /* of the used part (replay checks) */
-void     snapshot_prefault(void);          /* touch a little more of the snapshot area each frame */
-double   snapshot_take(uint64_t step);     /* returns ms */
-void     snapshot_restore(void);
+void     memory_snapshot_prefault(void);   /* touch a little more of the snapshot area each frame */
+double   memory_snapshot_take(uint64_t step); /* returns ms */
+void     memory_snapshot_restore(void);
 
 typedef struct PointerHit { uint64_t state_offset; uintptr_t value; int range; } PointerHit;
 /* 8-byte-aligned words of the used block whose value lies inside one of the ranges; returns how many
@@ -217,7 +221,7 @@ int    library_close(GameLib *lib, char *err, size_t errcap);       /* close + u
 int    library_is_mapped(const char *path);
 
 /* ---------------------------------------------------------------- reload policy and the running game (reload.cpp) */
-typedef struct GameRun {
+typedef struct GameRun {         /* which library runs, and what a rollback returns to */
     int      loaded;             /* a library is loaded */
     int      halted;             /* crashed with nothing to roll back to: wait for a fix */
     int      fresh;              /* the current library has not run an update yet */
@@ -225,23 +229,36 @@ typedef struct GameRun {
     char     prev_good_path[HOST_PATH];  /* a copy of the library that ran before this one */
     int      prev_good_version;
     double   last_reload_t;
-    double   last_build_ms;
-    int      last_build_ok;
-    int      building;
-    double   build_frame_max_ms;
-    char     build_errors[4096]; /* first errors of the last failed build, for the overlay */
-    char     crash_text[2048];
     char     pointer_warning[1024]; /* the state held pointers into an unloaded library (overlay) */
-    OsFileStamp built_stamp;     /* the libgame.so our own build produced last */
-    double   change_seen_t;      /* when the watcher delivered the save that led to this build */
-    int      mem_has_layout;     /* the block holds state laid out by some library ... */
-    uint32_t mem_state_version;  /* ... with this stamp and size (kept while halted on the stub) */
-    uint64_t mem_state_size;
 } GameRun;
 
-extern GameRun g_reload;
-extern GameLib g_lib;            /* the running library */
-extern GameAPI g_api;            /* its entry points (a stub until a library loads) */
+typedef struct BuildStatus {     /* the game library's builds, as the frame loop and the overlay see them */
+    int      running;            /* a build is compiling */
+    double   last_ms;
+    int      last_ok;
+    double   frame_max_ms;       /* the longest frame while it compiled */
+    char     errors[4096];       /* first errors of the last failed build, for the overlay */
+    OsFileStamp built_stamp;     /* the libgame.so our own build produced last */
+    double   change_seen_t;      /* when the watcher delivered the save that led to this build */
+} BuildStatus;
+
+typedef struct CrashReport {     /* the last crash or hang of game code, for the overlay; cleared by a load */
+    char     text[2048];         /* "" = none */
+    int      hung;               /* the watchdog stopped it (a hang), not a fault */
+} CrashReport;
+
+typedef struct BlockLayout {     /* the layout of the state in the memory block (kept while halted on the stub) */
+    int      known;              /* the block holds state laid out by some library ... */
+    uint32_t layout_hash;        /* ... with this stamp and size */
+    uint64_t state_size;
+} BlockLayout;
+
+extern GameRun     g_reload;
+extern BuildStatus g_build_status;
+extern CrashReport g_crash;
+extern BlockLayout g_block_layout;
+extern GameLib     g_lib;        /* the running library */
+extern GameAPI     g_api;        /* its entry points (a stub until a library loads) */
 
 void reload_init(void);                          /* the stub game until a library loads */
 int  reload_from(const char *src, const char *why);
@@ -293,9 +310,9 @@ void        render_shutdown(void);
 void        render_fill_api(PlatformAPI *pf);           /* draw_sprite, draw_rect, draw_text, read_file ... */
 void        render_begin_frame(void);                   /* clears the submission buffer */
 RenderStats render_end_frame(void);                     /* sorts, batches and draws what was submitted */
-void        render_asset_changed(const char *path);     /* a file under assets/ changed (absolute path) */
-void        render_update(void);                        /* once per frame: finish pending asset reloads */
 int         render_screenshot(const char *png_path);    /* reads the back buffer; 0 on failure */
+void        assets_file_changed(const char *path);      /* assets.cpp: a file under assets/ changed (absolute path) */
+void        assets_update(void);                        /* once per frame: finish pending asset reloads */
 
 /* ---------------------------------------------------------------- asset bytes (archive.cpp) */
 int         archive_mount(const char *path, char *err, size_t cap);  /* a release: all asset reads come from it; 0 + why */
@@ -306,7 +323,7 @@ int         archive_count(void);                        /* files in the mounted 
 const char *archive_name(int i);
 /* The one asset reader: a file path in development, a name inside the archive once one is mounted.
    malloc'ed and NUL-terminated; NULL and why in err. */
-char       *asset_read(const char *path, size_t *len, size_t max_bytes, char *err, size_t cap);
+char       *archive_read(const char *path, size_t *len, size_t max_bytes, char *err, size_t cap);
 
 /* ---------------------------------------------------------------- tweakables (tweak.cpp) */
 void        tweak_query(const char *file, int line, int counter, int kind, const char *literal, void *value_inout);

@@ -21,22 +21,21 @@ const char *host_root(void) { return g_options.root; }
 
 int log_open(void)
 {
-    const Options *o = &g_options;
     g_log.t0 = os_mono_seconds();
-    if (o->log_json) {
-        g_log.json = fopen(o->log_json, "w");
-        if (!g_log.json) { fprintf(stderr, "host: --log-json %s: %s\n", o->log_json, strerror(errno)); return 0; }
+    if (g_options.log_json) {
+        g_log.json = fopen(g_options.log_json, "w");
+        if (!g_log.json) { fprintf(stderr, "host: --log-json %s: %s\n", g_options.log_json, strerror(errno)); return 0; }
     }
     char logpath[HOST_PATH];
 #if defined(HOST_RELEASE)
-    if (!o->log_file) return 1;   /* a release writes nothing beside itself: the console, or --log-file */
+    if (!g_options.log_file) return 1;   /* a release writes nothing beside itself: the console, or --log-file */
 #endif
-    if (o->log_file) snprintf(logpath, sizeof logpath, "%s", o->log_file);
-    else { snprintf(logpath, sizeof logpath, "%s/build", o->root); os_make_dir(logpath); snprintf(logpath, sizeof logpath, "%s/build/host.log", o->root); }
+    if (g_options.log_file) snprintf(logpath, sizeof logpath, "%s", g_options.log_file);
+    else { snprintf(logpath, sizeof logpath, "%s/build", g_options.root); os_make_dir(logpath); snprintf(logpath, sizeof logpath, "%s/build/host.log", g_options.root); }
     g_log.file = fopen(logpath, "a");
     if (!g_log.file) fprintf(stderr, "host: cannot open log file %s: %s\n", logpath, strerror(errno));
-    if (o->frame_log && !(g_log.frames = fopen(o->frame_log, "w"))) {
-        fprintf(stderr, "host: --frame-log %s: %s\n", o->frame_log, strerror(errno));
+    if (g_options.frame_log && !(g_log.frames = fopen(g_options.frame_log, "w"))) {
+        fprintf(stderr, "host: --frame-log %s: %s\n", g_options.frame_log, strerror(errno));
         return 0;
     }
     return 1;

@@ -11,6 +11,14 @@ Options     g_options;
 FrameLoop   g_loop;
 PlatformAPI g_pf;
 
+/* The running game, as reload.cpp (development) or release.cpp (a release) keeps it. */
+GameRun     g_reload;
+BuildStatus g_build_status;
+CrashReport g_crash;
+BlockLayout g_block_layout;
+GameLib     g_lib;
+GameAPI     g_api;
+
 static void on_terminate(void) { g_loop.quit = 1; }
 
 #if !defined(HOST_RELEASE)
@@ -53,7 +61,7 @@ static int wait_for_work(double until)
         if (g_options.watch && watch_poll(&changes) && reload_handle_changes(&changes)) { step_now = 1; break; }
         BuildResult br;
         build_poll(&br);
-        g_reload.building = build_running();
+        g_build_status.running = build_running();
         if (br.finished) {
             int before = g_reload.version_counter;
             reload_handle_build(&br);
@@ -194,12 +202,12 @@ int main(int argc, char **argv)
         if (o->watch && watch_poll(&changes)) reload_handle_changes(&changes);
         BuildResult br;
         build_poll(&br);
-        g_reload.building = build_running();
+        g_build_status.running = build_running();
         if (br.finished) reload_handle_build(&br);
-        render_update();
+        assets_update();
         sound_assets_update();
         audio_update();
-        snapshot_prefault();
+        memory_snapshot_prefault();
 
         /* ---- step: fixed steps of the game */
         double now = os_mono_seconds();
@@ -224,7 +232,7 @@ int main(int argc, char **argv)
                     g_reload.fresh = 0;
                     host_event("new_code_running", "\"version\":%d,\"step\":%llu,\"since_change_ms\":%.1f", g_lib.version,
                                (unsigned long long)g_loop.step,
-                               g_reload.change_seen_t > 0 ? (host_time() - g_reload.change_seen_t) * 1000 : -1.0);
+                               g_build_status.change_seen_t > 0 ? (host_time() - g_build_status.change_seen_t) * 1000 : -1.0);
                 }
             }
             g_loop.step++;
@@ -238,7 +246,7 @@ int main(int argc, char **argv)
         if (g_reload.loaded) game_call_render(o->fast || g_loop.paused ? 0.0f : (float)(acc / STEP));
         if (!g_reload.loaded) {
             const char *msg = g_reload.halted ? "The game crashed and there is no earlier version: fix it and save."
-                                              : g_reload.building ? "Building the game..." : "No game library: see the log.";
+                                              : g_build_status.running ? "Building the game..." : "No game library: see the log.";
             g_pf.draw_text(msg, 40, 300, 28, 0xFFFFFFFFu, 30000);
         }
         overlay_draw(rs, fps);
@@ -262,7 +270,7 @@ int main(int argc, char **argv)
         last_frame_start = frame_start;
         log_frame_line(work_ms, rs.sprites, rs.draw_calls);
         overlay_note_frame(work_ms);
-        if (g_reload.building || br.finished) { if (interval_ms > g_reload.build_frame_max_ms) g_reload.build_frame_max_ms = interval_ms; }
+        if (g_build_status.running || br.finished) { if (interval_ms > g_build_status.frame_max_ms) g_build_status.frame_max_ms = interval_ms; }
         stats_frames++;
         stats_sum_ms += work_ms;
         if (work_ms > stats_max_ms) stats_max_ms = work_ms;
@@ -275,7 +283,7 @@ int main(int argc, char **argv)
                        "\"step\":%llu,\"version\":%d,\"building\":%s,\"sprites\":%d,\"batches\":%d,\"draw_calls\":%d,"
                        "\"mem_used\":%llu,\"guard_jumps\":%llu,\"game\":{%s}",
                        fps, stats_sum_ms / stats_frames, stats_max_ms, stats_max_interval, (unsigned long long)g_loop.step,
-                       g_lib.version, g_reload.building ? "true" : "false", rs.sprites, rs.batches, rs.draw_calls,
+                       g_lib.version, g_build_status.running ? "true" : "false", rs.sprites, rs.batches, rs.draw_calls,
                        (unsigned long long)g_memory.game.used, (unsigned long long)os_guard_jumps(), gstats);
             stats_t = os_mono_seconds();
             stats_frames = 0;

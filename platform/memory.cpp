@@ -31,7 +31,7 @@ uint64_t memory_used(void)
 
 /* The first write to a fresh page costs a fault (about 160 ms per 64 MiB here): touch the snapshot
    area a little every frame, ahead of the game's growth, so a reload never pays for it. */
-void snapshot_prefault(void)
+void memory_snapshot_prefault(void)
 {
     const uint64_t PER_FRAME = 2u << 20;
     uint64_t want = memory_used();
@@ -41,7 +41,7 @@ void snapshot_prefault(void)
     g_memory.snapshot_faulted += n;
 }
 
-double snapshot_take(uint64_t step)
+double memory_snapshot_take(uint64_t step)
 {
     double t = os_mono_seconds();
     g_memory.snapshot_used = memory_used();
@@ -51,7 +51,7 @@ double snapshot_take(uint64_t step)
     return (os_mono_seconds() - t) * 1000.0;
 }
 
-void snapshot_restore(void)
+void memory_snapshot_restore(void)
 {
     uint64_t now_used = memory_used();
     memcpy(g_memory.game.base, g_memory.snapshot, g_memory.snapshot_used);

@@ -1,7 +1,13 @@
 /* os.h - the only place the operating system shows. Everything else in platform/ calls these.
 
-   os_posix.cpp implements it for Linux (and the POSIX parts of macOS), os_win32.cpp (+ os_win32_guard.cpp)
-   for Windows; os_common.cpp holds what is the same on both, written on top of them (os_run, the error
+   One backend per operating system, and one build links exactly one:
+     os_linux.cpp                      Linux only (inotify, /proc/self/maps and /proc/self/exe, posix_spawn,
+                                       dlopen, mmap, signals). macOS or a BSD needs its own backend (kqueue
+                                       or FSEvents, dyld's image list, its own fault context), not this one.
+     os_win32.cpp + os_win32_guard.cpp Windows (ReadDirectoryChangesW, CreateProcess, LoadLibrary, VEH).
+     os_template.cpp                   every function below as a stub that compiles: a new port starts
+                                       from a copy of it (the test suite compiles it, so it stays complete).
+   os_common.cpp holds what is the same on every backend, written on top of them (os_run, the error
    text). No other platform file includes <dlfcn.h>, <signal.h>, <pthread.h>, <unistd.h>, <execinfo.h>,
    <sys/...> or <windows.h>.
 
@@ -27,7 +33,7 @@ void        os_set_error(const char *what);                       /* for the bac
 void        os_on_terminate(void (*fn)(void));                    /* Ctrl-C / termination request -> fn (async) */
 /* A Windows GUI program (the release) has no console of its own: os_attach_console sends stdout/stderr to
    the console it was started from, if any; os_alert shows a message box when nobody reads stderr (started
-   from Explorer). Both do nothing where stderr is always there (POSIX, console programs). */
+   from Explorer). Both do nothing where stderr is always there (Linux, console programs). */
 void        os_attach_console(void);
 void        os_alert(const char *title, const char *text);
 
@@ -102,7 +108,7 @@ void *os_lib_symbol(void *lib, const char *name);
 void  os_lib_close(void *lib);
 int   os_mapped_ranges(const char *path, OsRange *out, int max);  /* where the file is mapped now; count */
 /* Names the code at pc inside the library at path, mapped from base: fn gets the function, where gets
-   "file:line", each "?" when the symbolizer does not know (POSIX: addr2line in a child). On Windows
+   "file:line", each "?" when the symbolizer does not know (Linux: addr2line in a child). On Windows
    (DbgHelp: the build's PDB, else the export table) where is "module!+0xOFFSET" when no line is known,
    and a function known only from the export table is "export+0xDISP". Call outside game code. */
 void  os_describe_code(const char *path, uintptr_t base, uintptr_t pc, char *fn, size_t fncap, char *where, size_t wcap);

@@ -1,5 +1,5 @@
 /* os_common.cpp - the parts of os.h that are the same on every operating system, written once on top of
-   the OS-specific calls (os_posix.cpp on Linux, os_win32.cpp on Windows): the text of the last failure,
+   the OS-specific calls (os_linux.cpp on Linux, os_win32.cpp on Windows): the text of the last failure,
    comparing file stamps, and os_run (a blocking child run built from os_child_start/read/poll/kill).
    Includes no system header. */
 #include "os.h"

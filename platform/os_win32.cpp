@@ -21,7 +21,7 @@
 
 #include <atomic>
 
-void set_win_error(const char *what)
+void os_win32_set_error(const char *what)
 {
     DWORD code = GetLastError();
     char msg[256] = "";
@@ -131,7 +131,7 @@ static HANDLE open_for_read(const char *path)
     if (!to_wide(path, &w)) return INVALID_HANDLE_VALUE;
     HANDLE h = CreateFileW(w.s, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL, OPEN_EXISTING,
                            FILE_ATTRIBUTE_NORMAL, NULL);
-    if (h == INVALID_HANDLE_VALUE) set_win_error(path);
+    if (h == INVALID_HANDLE_VALUE) os_win32_set_error(path);
     return h;
 }
 
@@ -141,14 +141,14 @@ char *os_read_file(const char *path, size_t *len, size_t max_bytes)
     HANDLE h = open_for_read(path);
     if (h == INVALID_HANDLE_VALUE) return NULL;
     LARGE_INTEGER size;
-    if (!GetFileSizeEx(h, &size)) { set_win_error(path); CloseHandle(h); return NULL; }
+    if (!GetFileSizeEx(h, &size)) { os_win32_set_error(path); CloseHandle(h); return NULL; }
     if ((uint64_t)size.QuadPart > max_bytes) { os_set_error("file too large"); CloseHandle(h); return NULL; }
     size_t cap = (size_t)size.QuadPart, n = 0;
     char *buf = (char *)malloc(cap + 1);
     if (!buf) { os_set_error("out of memory"); CloseHandle(h); return NULL; }
     while (n < cap) {
         DWORD got = 0, want = (DWORD)((cap - n) > (1u << 30) ? (1u << 30) : (cap - n));
-        if (!ReadFile(h, buf + n, want, &got, NULL)) { set_win_error(path); free(buf); CloseHandle(h); return NULL; }
+        if (!ReadFile(h, buf + n, want, &got, NULL)) { os_win32_set_error(path); free(buf); CloseHandle(h); return NULL; }
         if (got == 0) break;   /* shrank while reading */
         n += got;
     }
@@ -163,7 +163,7 @@ int os_copy_file(const char *src, const char *dst)
     Wide ws, wd;
     if (!to_wide(src, &ws) || !to_wide(dst, &wd)) return 0;
     if (CopyFileW(ws.s, wd.s, FALSE)) return 1;
-    set_win_error(dst);
+    os_win32_set_error(dst);
     return 0;
 }
 
@@ -172,7 +172,7 @@ int os_rename_file(const char *from, const char *to)
     Wide wf, wt;
     if (!to_wide(from, &wf) || !to_wide(to, &wt)) return 0;
     if (MoveFileExW(wf.s, wt.s, MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH)) return 1;
-    set_win_error(to);
+    os_win32_set_error(to);
     return 0;
 }
 
@@ -184,17 +184,17 @@ int os_write_file_atomic(const char *path, const void *data, size_t len)
     Wide w;
     if (!to_wide(tmp, &w)) return 0;
     HANDLE h = CreateFileW(w.s, GENERIC_WRITE, 0, NULL, CREATE_ALWAYS, FILE_ATTRIBUTE_NORMAL, NULL);
-    if (h == INVALID_HANDLE_VALUE) { set_win_error(tmp); return 0; }
+    if (h == INVALID_HANDLE_VALUE) { os_win32_set_error(tmp); return 0; }
     const char *p = (const char *)data;
     size_t left = len;
     int ok = 1;
     while (left > 0) {
         DWORD put = 0, want = (DWORD)(left > (1u << 30) ? (1u << 30) : left);
-        if (!WriteFile(h, p, want, &put, NULL) || put == 0) { set_win_error(tmp); ok = 0; break; }
+        if (!WriteFile(h, p, want, &put, NULL) || put == 0) { os_win32_set_error(tmp); ok = 0; break; }
         p += put;
         left -= put;
     }
-    if (ok && !FlushFileBuffers(h)) { set_win_error(tmp); ok = 0; }
+    if (ok && !FlushFileBuffers(h)) { os_win32_set_error(tmp); ok = 0; }
     CloseHandle(h);
     if (ok) ok = os_rename_file(tmp, path);
     if (!ok) DeleteFileW(w.s);
@@ -206,7 +206,7 @@ int os_make_dir(const char *path)
     Wide w;
     if (!to_wide(path, &w)) return 0;
     if (CreateDirectoryW(w.s, NULL) || GetLastError() == ERROR_ALREADY_EXISTS) return 1;
-    set_win_error(path);
+    os_win32_set_error(path);
     return 0;
 }
 
@@ -225,7 +225,7 @@ int os_file_stamp(const char *path, OsFileStamp *out)
     if (h == INVALID_HANDLE_VALUE) return 0;
     BY_HANDLE_FILE_INFORMATION info;
     int ok = GetFileInformationByHandle(h, &info) != 0;
-    if (!ok) set_win_error(path);
+    if (!ok) os_win32_set_error(path);
     CloseHandle(h);
     if (!ok) return 0;
     out->dev = info.dwVolumeSerialNumber;
@@ -241,8 +241,8 @@ int os_real_path(const char *path, char *out, size_t cap)
     Wide w, full;
     if (!to_wide(path, &w)) return 0;
     DWORD n = GetFullPathNameW(w.s, (DWORD)(sizeof full.s / sizeof full.s[0]), full.s, NULL);
-    if (n == 0 || n >= sizeof full.s / sizeof full.s[0]) { set_win_error(path); return 0; }
-    if (GetFileAttributesW(full.s) == INVALID_FILE_ATTRIBUTES) { set_win_error(path); return 0; }
+    if (n == 0 || n >= sizeof full.s / sizeof full.s[0]) { os_win32_set_error(path); return 0; }
+    if (GetFileAttributesW(full.s) == INVALID_FILE_ATTRIBUTES) { os_win32_set_error(path); return 0; }
     return from_wide(full.s, out, cap);
 }
 
@@ -250,7 +250,7 @@ int os_exe_path(char *out, size_t cap)
 {
     Wide w;
     DWORD n = GetModuleFileNameW(NULL, w.s, (DWORD)(sizeof w.s / sizeof w.s[0]));
-    if (n == 0 || n >= sizeof w.s / sizeof w.s[0]) { set_win_error("GetModuleFileNameW"); return 0; }
+    if (n == 0 || n >= sizeof w.s / sizeof w.s[0]) { os_win32_set_error("GetModuleFileNameW"); return 0; }
     return from_wide(w.s, out, cap);
 }
 
@@ -259,7 +259,7 @@ int os_remove_file(const char *path)
     Wide w;
     if (!to_wide(path, &w)) return 0;
     if (DeleteFileW(w.s)) return 1;
-    set_win_error(path);
+    os_win32_set_error(path);
     return 0;
 }
 
@@ -271,7 +271,7 @@ int os_list_dir(const char *dir, os_dir_entry_fn *fn, void *ctx)
     if (!to_wide(pattern, &w)) return 0;
     WIN32_FIND_DATAW fd;
     HANDLE h = FindFirstFileW(w.s, &fd);
-    if (h == INVALID_HANDLE_VALUE) { set_win_error(dir); return 0; }
+    if (h == INVALID_HANDLE_VALUE) { os_win32_set_error(dir); return 0; }
     do {
         if (!wcscmp(fd.cFileName, L".") || !wcscmp(fd.cFileName, L"..")) continue;
         char name[1024];
@@ -302,7 +302,7 @@ static int watch_arm(Watch *w)
     DWORD filter = FILE_NOTIFY_CHANGE_FILE_NAME | FILE_NOTIFY_CHANGE_DIR_NAME | FILE_NOTIFY_CHANGE_LAST_WRITE |
                    FILE_NOTIFY_CHANGE_SIZE | FILE_NOTIFY_CHANGE_ATTRIBUTES;
     w->armed = ReadDirectoryChangesW(w->dir, w->buf, sizeof w->buf, FALSE, filter, NULL, &w->ov, NULL) != 0;
-    if (!w->armed) set_win_error(w->path);
+    if (!w->armed) os_win32_set_error(w->path);
     return w->armed;
 }
 
@@ -320,7 +320,7 @@ int os_watch_add(const char *dir)
     if (!to_wide(full, &w)) return -1;
     HANDLE h = CreateFileW(w.s, FILE_LIST_DIRECTORY, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL,
                            OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS | FILE_FLAG_OVERLAPPED, NULL);
-    if (h == INVALID_HANDLE_VALUE) { set_win_error(dir); return -1; }
+    if (h == INVALID_HANDLE_VALUE) { os_win32_set_error(dir); return -1; }
     Watch *watch = (Watch *)calloc(1, sizeof(Watch));
     if (!watch) { CloseHandle(h); os_set_error("out of memory"); return -1; }
     watch->dir = h;
@@ -425,7 +425,7 @@ int os_child_start_in(OsChild *c, const char *const argv[], unsigned capture, co
 
     SECURITY_ATTRIBUTES sa = {sizeof sa, NULL, TRUE};
     HANDLE rd = NULL, wr = NULL;
-    if (!CreatePipe(&rd, &wr, &sa, 1 << 16)) { set_win_error("CreatePipe"); return 0; }
+    if (!CreatePipe(&rd, &wr, &sa, 1 << 16)) { os_win32_set_error("CreatePipe"); return 0; }
     SetHandleInformation(rd, HANDLE_FLAG_INHERIT, 0);
     HANDLE nul_in = CreateFileW(L"NUL", GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE, &sa, OPEN_EXISTING, 0, NULL);
     HANDLE nul_out = CreateFileW(L"NUL", GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE, &sa, OPEN_EXISTING, 0, NULL);
@@ -440,7 +440,7 @@ int os_child_start_in(OsChild *c, const char *const argv[], unsigned capture, co
     memset(&pi, 0, sizeof pi);
     DWORD how = CREATE_NO_WINDOW | ((capture & OS_CHILD_LOW_PRIORITY) ? BELOW_NORMAL_PRIORITY_CLASS : 0);
     BOOL ok = CreateProcessW(NULL, wcmd, NULL, NULL, TRUE, how, NULL, cwd ? wcwd : NULL, &si, &pi);
-    if (!ok) set_win_error(argv[0]);
+    if (!ok) os_win32_set_error(argv[0]);
     CloseHandle(wr);
     if (nul_in != INVALID_HANDLE_VALUE) CloseHandle(nul_in);
     if (nul_out != INVALID_HANDLE_VALUE) CloseHandle(nul_out);
@@ -479,7 +479,7 @@ int os_child_poll(OsChild *c, int *exit_code, int *signal_no)
         uint64_t u = ((uint64_t)user.dwHighDateTime << 32) | user.dwLowDateTime;
         c->cpu_ms = (double)(k + u) / 10000.0;
     }
-    if (!ok) set_win_error("waiting for the child");
+    if (!ok) os_win32_set_error("waiting for the child");
     CloseHandle(p);
     c->pid = 0;
     if (!ok) return -1;
@@ -546,7 +546,7 @@ void *os_lib_open(const char *path, char *err, size_t cap)
     UINT old_mode = SetErrorMode(SEM_FAILCRITICALERRORS | SEM_NOOPENFILEERRORBOX);
     HMODULE h = LoadLibraryExW(w.s, NULL, LOAD_WITH_ALTERED_SEARCH_PATH);
     SetErrorMode(old_mode);
-    if (!h) { set_win_error(path); snprintf(err, cap, "%s", os_error_text()); }
+    if (!h) { os_win32_set_error(path); snprintf(err, cap, "%s", os_error_text()); }
     return (void *)h;
 }
 
@@ -561,7 +561,7 @@ int os_mapped_ranges(const char *path, OsRange *out, int max)
     if (!os_real_path(path, want, sizeof want)) snprintf(want, sizeof want, "%s", path);
     HMODULE mods[1024];
     DWORD bytes = 0;
-    if (!K32EnumProcessModules(GetCurrentProcess(), mods, sizeof mods, &bytes)) { set_win_error("EnumProcessModules"); return 0; }
+    if (!K32EnumProcessModules(GetCurrentProcess(), mods, sizeof mods, &bytes)) { os_win32_set_error("EnumProcessModules"); return 0; }
     int count = 0;
     for (DWORD i = 0; i < bytes / sizeof(HMODULE) && i < 1024; i++) {
         wchar_t wname[4096];
@@ -614,7 +614,7 @@ static int dbghelp_ready(void)
     if (g_dbghelp.ready) return g_dbghelp.ready > 0;
     g_dbghelp.ready = -1;
     HMODULE m = LoadLibraryW(L"dbghelp.dll");
-    if (!m) { set_win_error("dbghelp.dll"); return 0; }
+    if (!m) { os_win32_set_error("dbghelp.dll"); return 0; }
 #define DBGHELP_FN(field, name) \
     (g_dbghelp.field = (decltype(g_dbghelp.field))(void (*)(void))GetProcAddress(m, name)) != NULL
     if (!(DBGHELP_FN(set_options, "SymSetOptions") && DBGHELP_FN(initialize, "SymInitializeW") &&
@@ -626,7 +626,7 @@ static int dbghelp_ready(void)
     }
 #undef DBGHELP_FN
     g_dbghelp.set_options(SYMOPT_UNDNAME | SYMOPT_LOAD_LINES | SYMOPT_FAIL_CRITICAL_ERRORS | SYMOPT_NO_PROMPTS);
-    if (!g_dbghelp.initialize(GetCurrentProcess(), NULL, FALSE)) { set_win_error("SymInitialize"); return 0; }
+    if (!g_dbghelp.initialize(GetCurrentProcess(), NULL, FALSE)) { os_win32_set_error("SymInitialize"); return 0; }
     g_dbghelp.ready = 1;
     return 1;
 }
@@ -651,7 +651,7 @@ void os_describe_code(const char *path, uintptr_t base, uintptr_t pc, char *fn, 
         g_dbghelp.set_search_path(proc, dirs.s);
     }
     if (!g_dbghelp.load_module(proc, NULL, w.s, NULL, (DWORD64)base, 0, NULL, 0) && GetLastError() != ERROR_SUCCESS) {
-        set_win_error("SymLoadModuleEx");
+        os_win32_set_error("SymLoadModuleEx");
         return;
     }
     IMAGEHLP_MODULEW64 mi;
@@ -688,7 +688,7 @@ void *os_reserve(uint64_t bytes, uintptr_t preferred)
     void *p = NULL;
     if (preferred) p = VirtualAlloc((void *)preferred, (SIZE_T)bytes, MEM_RESERVE | MEM_COMMIT, PAGE_READWRITE);
     if (!p) p = VirtualAlloc(NULL, (SIZE_T)bytes, MEM_RESERVE | MEM_COMMIT, PAGE_READWRITE);
-    if (!p) set_win_error("VirtualAlloc");
+    if (!p) os_win32_set_error("VirtualAlloc");
     return p;
 }
 
@@ -710,7 +710,7 @@ int os_thread_start(OsThread *t, void *(*fn)(void *), void *arg)
     s->fn = fn;
     s->arg = arg;
     HANDLE h = CreateThread(NULL, 0, thread_trampoline, s, 0, NULL);
-    if (!h) { free(s); set_win_error("CreateThread"); return 0; }
+    if (!h) { free(s); os_win32_set_error("CreateThread"); return 0; }
     t->handle = (uint64_t)(uintptr_t)h;
     t->started = 1;
     return 1;

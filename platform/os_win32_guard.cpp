@@ -40,7 +40,7 @@ typedef void *GuardJump[5];
 #define guard_longjmp(b) __builtin_longjmp(b, 1)
 #endif
 
-void set_win_error(const char *what);           /* os_win32.cpp */
+void os_win32_set_error(const char *what);           /* os_win32.cpp */
 
 /* ================================================================ faults and the watchdog */
 static struct {
@@ -240,12 +240,12 @@ int os_interrupt_guarded_call(uint64_t seq)
 {
     if (!seq || g_guard.running_seq.load() != seq) return 0;
     for (int attempt = 0; attempt < 50; attempt++) {
-        if (SuspendThread(g_guard.main_thread) == (DWORD)-1) { set_win_error("SuspendThread"); return 0; }
+        if (SuspendThread(g_guard.main_thread) == (DWORD)-1) { os_win32_set_error("SuspendThread"); return 0; }
         if (g_guard.running_seq.load() != seq) { ResumeThread(g_guard.main_thread); return 0; }   /* returned meanwhile */
         CONTEXT ctx;
         memset(&ctx, 0, sizeof ctx);
         ctx.ContextFlags = CONTEXT_FULL;
-        if (!GetThreadContext(g_guard.main_thread, &ctx)) { set_win_error("GetThreadContext"); ResumeThread(g_guard.main_thread); return 0; }
+        if (!GetThreadContext(g_guard.main_thread, &ctx)) { os_win32_set_error("GetThreadContext"); ResumeThread(g_guard.main_thread); return 0; }
         if (g_guard.in_service) {
             /* inside a host service (it may hold a lock): the jump happens when the service returns */
             g_guard.deferred_seq.store(seq);
@@ -270,7 +270,7 @@ int os_interrupt_guarded_call(uint64_t seq)
         g_guard.jumps.fetch_add(1);
         redirect_to_landing(&ctx);
         int ok = SetThreadContext(g_guard.main_thread, &ctx) != 0;
-        if (!ok) set_win_error("SetThreadContext");
+        if (!ok) os_win32_set_error("SetThreadContext");
         ResumeThread(g_guard.main_thread);
         return ok;
     }

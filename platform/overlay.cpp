@@ -25,12 +25,11 @@ void overlay_draw(RenderStats rs, double fps)
 {
     const int L = 30000;   /* above anything the game draws */
     const float S = 16;
-    const GameRun *R = &g_reload;
-    int show_errors = R->build_errors[0] && !R->last_build_ok;
+    int show_errors = g_build_status.errors[0] && !g_build_status.last_ok;
     const char *sound_problem = sound_assets_status();
     LoopMode mode = recording_mode();
     const char *loop = mode == LOOP_RECORDING ? "RECORDING (F7 to loop)" : mode == LOOP_PLAYING ? "LOOPING (F7 to stop)" : NULL;
-    if (!g_overlay.visible && !show_errors && !R->crash_text[0] && !R->halted && !R->pointer_warning[0] && !sound_problem[0] && !loop) return;
+    if (!g_overlay.visible && !show_errors && !g_crash.text[0] && !g_reload.halted && !g_reload.pointer_warning[0] && !sound_problem[0] && !loop) return;
     char line[1024];
     float x = 10, y = 10;
     float w = 600;
@@ -50,11 +49,11 @@ void overlay_draw(RenderStats rs, double fps)
         g_pf.draw_rect(gx, gy - 20, FRAME_HISTORY * 4, 1, 0xFFFFFF80u, L + 2);
         y += 46;
         snprintf(line, sizeof line, "library v%d  reloaded %.1fs ago   build: %s", g_lib.version,
-                 R->last_reload_t > 0 ? host_time() - R->last_reload_t : 0.0,
-                 R->building ? "compiling..." : R->last_build_ms <= 0 ? "-" : R->last_build_ok ? "ok" : "FAILED");
-        g_pf.draw_text(line, x, y, S, R->building ? grey : R->last_build_ok || R->last_build_ms <= 0 ? green : red, L + 1); y += S + 4;
-        if (R->last_build_ms > 0) {
-            snprintf(line, sizeof line, "last build %.0f ms", R->last_build_ms);
+                 g_reload.last_reload_t > 0 ? host_time() - g_reload.last_reload_t : 0.0,
+                 g_build_status.running ? "compiling..." : g_build_status.last_ms <= 0 ? "-" : g_build_status.last_ok ? "ok" : "FAILED");
+        g_pf.draw_text(line, x, y, S, g_build_status.running ? grey : g_build_status.last_ok || g_build_status.last_ms <= 0 ? green : red, L + 1); y += S + 4;
+        if (g_build_status.last_ms > 0) {
+            snprintf(line, sizeof line, "last build %.0f ms", g_build_status.last_ms);
             g_pf.draw_text(line, x, y, S, grey, L + 1); y += S + 4;
         }
         if (tweak_status()[0]) { g_pf.draw_text(tweak_status(), x, y, S, grey, L + 1); y += S + 4; }
@@ -85,26 +84,26 @@ void overlay_draw(RenderStats rs, double fps)
     if (loop) { g_pf.draw_text(loop, x, y, S, red, L + 1); y += S + 4; }   /* shown with or without the overlay */
     const float max_w = g_pf.view_width - 2 * x - 12;   /* long messages wrap inside the screen */
     static char wrapped[8192];
-    if (R->crash_text[0]) {
-        int hung = strstr(R->crash_text, ": hang in") != NULL;   /* the watchdog, not a fault */
-        const char *what = hung ? (R->halted ? "HANG - the game stopped responding; waiting for a fix (save a file)"
+    if (g_crash.text[0]) {
+        int hung = g_crash.hung;   /* the watchdog, not a fault */
+        const char *what = hung ? (g_reload.halted ? "HANG - the game stopped responding; waiting for a fix (save a file)"
                                              : "HANG - the game stopped responding; rolled back to the last good code")
-                                : (R->halted ? "CRASHED - waiting for a fix (save a file)" : "CRASHED - rolled back to the last good code");
+                                : (g_reload.halted ? "CRASHED - waiting for a fix (save a file)" : "CRASHED - rolled back to the last good code");
         g_pf.draw_text(what, x, y, S, red, L + 1);
         y += S + 4;
-        notice_wrap(R->crash_text, 13, max_w, wrapped, sizeof wrapped);
+        notice_wrap(g_crash.text, 13, max_w, wrapped, sizeof wrapped);
         g_pf.draw_text(wrapped, x, y, 13, white, L + 1);
         float tw, th;
         g_pf.measure_text(wrapped, 13, &tw, &th);
         y += th + 6;
         if (tw + 12 > w) w = tw + 12;
     }
-    if (R->pointer_warning[0]) {
+    if (g_reload.pointer_warning[0]) {
         g_pf.draw_text("WARNING - the state points into code that was unloaded", x, y, S, 0xFFD040FFu, L + 1);
         y += S + 4;
-        g_pf.draw_text(R->pointer_warning, x, y, 13, white, L + 1);
+        g_pf.draw_text(g_reload.pointer_warning, x, y, 13, white, L + 1);
         float tw, th;
-        g_pf.measure_text(R->pointer_warning, 13, &tw, &th);
+        g_pf.measure_text(g_reload.pointer_warning, 13, &tw, &th);
         y += th + 6;
         if (tw + 12 > w) w = tw + 12;
     }
@@ -118,7 +117,7 @@ void overlay_draw(RenderStats rs, double fps)
     if (show_errors) {
         g_pf.draw_text("BUILD FAILED - still running the last good code", x, y, S, red, L + 1);
         y += S + 4;
-        notice_wrap(R->build_errors, 13, max_w, wrapped, sizeof wrapped);
+        notice_wrap(g_build_status.errors, 13, max_w, wrapped, sizeof wrapped);
         g_pf.draw_text(wrapped, x, y, 13, white, L + 1);
         float tw, th;
         g_pf.measure_text(wrapped, 13, &tw, &th);

@@ -274,7 +274,7 @@ void recording_header_write(uint8_t out[RECORDING_HEADER_BYTES], const Recording
 {
     memcpy(out, REC_MAGIC, 8);
     memcpy(out + 8, &h->api, 4);
-    memcpy(out + 12, &h->state_version, 4);
+    memcpy(out + 12, &h->layout_hash, 4);
     memcpy(out + 16, &h->state_size, 8);
     memcpy(out + 24, &h->snapshot_bytes, 8);
     memcpy(out + 32, &h->start_step, 8);
@@ -287,7 +287,7 @@ int recording_header_parse(const uint8_t *data, size_t len, RecordingHeader *h, 
         return 0;
     }
     memcpy(&h->api, data + 8, 4);
-    memcpy(&h->state_version, data + 12, 4);
+    memcpy(&h->layout_hash, data + 12, 4);
     memcpy(&h->state_size, data + 16, 8);
     memcpy(&h->snapshot_bytes, data + 24, 8);
     memcpy(&h->start_step, data + 32, 8);
@@ -328,9 +328,9 @@ int recording_input_check(const GameInput *gi, char *err, size_t cap)
 int recording_parse(const uint8_t *data, size_t len, const RecordingExpect *want, RecordingHeader *h, char *err, size_t cap)
 {
     if (!recording_header_parse(data, len, h, err, cap)) return 0;
-    if (h->api != want->api || h->state_version != want->state_version || h->state_size != want->state_size) {
+    if (h->api != want->api || h->layout_hash != want->layout_hash || h->state_size != want->state_size) {
         snprintf(err, cap, "recorded with another state layout (api %u version %u size %llu; running %u %u %llu)", h->api,
-                 h->state_version, (unsigned long long)h->state_size, want->api, want->state_version,
+                 h->layout_hash, (unsigned long long)h->state_size, want->api, want->layout_hash,
                  (unsigned long long)want->state_size);
         return 0;
     }

@@ -13,7 +13,7 @@ static struct {
     uint64_t   count, cap, cursor;
     uint8_t   *start_state;       /* the recording's own snapshot (separate from crash snapshots) */
     uint64_t   start_used;
-    uint32_t   start_version;     /* the layout that snapshot has */
+    uint32_t   start_layout_hash; /* the layout that snapshot has */
     uint64_t   start_size;
     FILE      *file;              /* --record */
     char       file_path[HOST_PATH];
@@ -37,8 +37,8 @@ static void rec_capture_start(void)
     g_recording.start_used = memory_used();
     g_recording.start_state = (uint8_t *)realloc(g_recording.start_state, g_recording.start_used ? g_recording.start_used : 1);
     memcpy(g_recording.start_state, g_memory.game.base, g_recording.start_used);
-    g_recording.start_version = g_reload.mem_state_version;
-    g_recording.start_size = g_reload.mem_state_size;
+    g_recording.start_layout_hash = g_block_layout.layout_hash;
+    g_recording.start_size = g_block_layout.state_size;
     g_recording.count = 0;
 }
 
@@ -46,10 +46,10 @@ static void rec_capture_start(void)
    the loop first; this is the last line). */
 static int rec_restore_start(void)
 {
-    if (g_recording.start_version != g_reload.mem_state_version || g_recording.start_size != g_reload.mem_state_size) {
+    if (g_recording.start_layout_hash != g_block_layout.layout_hash || g_recording.start_size != g_block_layout.state_size) {
         host_log(LOG_ERROR, "F7 loop: its snapshot has another state layout (version %u, %llu bytes; running %u, %llu): "
-                 "loop ended", g_recording.start_version, (unsigned long long)g_recording.start_size,
-                 g_reload.mem_state_version, (unsigned long long)g_reload.mem_state_size);
+                 "loop ended", g_recording.start_layout_hash, (unsigned long long)g_recording.start_size,
+                 g_block_layout.layout_hash, (unsigned long long)g_block_layout.state_size);
         host_event("loop", "\"state\":\"off\",\"reason\":\"layout_mismatch\"");
         g_recording.mode = LOOP_OFF;
         g_recording.replaying_file = 0;
@@ -139,7 +139,7 @@ int recording_file_open(const char *path)
     RecordingHeader h;
     memset(&h, 0, sizeof h);
     h.api = GAME_API_VERSION;
-    h.state_version = g_api.state_version;
+    h.layout_hash = g_api.layout_hash;
     h.state_size = g_api.state_size;
     h.snapshot_bytes = memory_used();
     h.start_step = g_loop.step;
@@ -160,7 +160,7 @@ int recording_file_load(const char *path)
     if (!data) { host_log(LOG_ERROR, "--replay %s: %s", path, os_error_text()); return 0; }
     RecordingHeader h;
     char err[512];
-    const RecordingExpect want = { GAME_API_VERSION, g_api.state_version, g_api.state_size, g_memory.game.size };
+    const RecordingExpect want = { GAME_API_VERSION, g_api.layout_hash, g_api.state_size, g_memory.game.size };
     if (!recording_parse(data, got, &want, &h, err, sizeof err)) {
         host_log(LOG_ERROR, "--replay %s: %s", path, err);
         free(data);
@@ -179,7 +179,7 @@ int recording_file_load(const char *path)
     free(data);
     memcpy(g_memory.game.base, g_recording.start_state, h.snapshot_bytes);
     g_memory.game.used = h.snapshot_bytes;
-    g_recording.start_version = h.state_version;
+    g_recording.start_layout_hash = h.layout_hash;
     g_recording.start_size = h.state_size;
     g_recording.cursor = 0;
     g_recording.mode = LOOP_PLAYING;

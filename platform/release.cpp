@@ -18,10 +18,6 @@
 
 extern "C" GAME_GET_API(game_get_api);   /* the game's entry point, linked in */
 
-GameRun g_reload;
-GameLib g_lib;
-GameAPI g_api;
-
 static char g_exe[HOST_PATH];            /* this executable: where the archive is, what the symbolizer reads */
 
 int release_start(char *err, size_t cap)
@@ -49,7 +45,7 @@ static void keep_game_frames(char *where, size_t cap)
         snprintf(frame, sizeof frame, "%.*s", (int)n, p);
         p += n + (sep ? 4 : 0);
         if (strstr(frame, "os_guarded_call")) break;
-        if (!started && (strstr(frame, "(os_posix.cpp") || strstr(frame, "(os_win32"))) continue;
+        if (!started && (strstr(frame, "(os_linux.cpp") || strstr(frame, "(os_win32"))) continue;
         started = 1;
         int w = snprintf(out + len, sizeof out - len, "%s%s", len ? " <- " : "", frame);
         if (w < 0 || (size_t)w >= sizeof out - len) break;
@@ -106,9 +102,9 @@ void reload_start(void)
     g_lib.version = 1;
     snprintf(g_lib.path, sizeof g_lib.path, "%s", g_exe);
     g_reload.loaded = 1;
-    g_reload.mem_has_layout = 1;
-    g_reload.mem_state_version = api.state_version;
-    g_reload.mem_state_size = api.state_size;
+    g_block_layout.known = 1;
+    g_block_layout.layout_hash = api.layout_hash;
+    g_block_layout.state_size = api.state_size;
     run_load_hook();
 }
 

@@ -6,10 +6,6 @@
 
 #include <string.h>
 
-GameRun g_reload;
-GameLib g_lib;
-GameAPI g_api;
-
 static GAME_LOAD(stub_load) { (void)mem; (void)pf; }
 static GAME_UPDATE(stub_update) { (void)mem; (void)in; (void)pf; }
 static GAME_RENDER(stub_render) { (void)mem; (void)alpha; (void)pf; }
@@ -45,10 +41,10 @@ void game_call_stats(char *buf, int cap)
     if (g_api.stats && g_reload.loaded && guarded(GUARD_STATS, [buf, cap] { g_api.stats(&g_memory.game, buf, cap); })) buf[0] = 0;
 }
 
-static int call_migrate(uint32_t old_sv, uint64_t old_ss, int *migrated)
+static int call_migrate(uint32_t old_hash, uint64_t old_ss, int *migrated)
 {
     *migrated = 0;
-    return guarded(GUARD_MIGRATE, [=] { *migrated = g_api.migrate(&g_memory.game, old_sv, old_ss, &g_pf); });
+    return guarded(GUARD_MIGRATE, [=] { *migrated = g_api.migrate(&g_memory.game, old_hash, old_ss, &g_pf); });
 }
 
 /* Runs the load hook of a freshly swapped library; a crash there is handled like any other. */
@@ -116,7 +112,8 @@ static void report_load_crash(int version, const char *where)
     host_log(LOG_ERROR, "reload: the new build (version %d) %s in %s%s%s; %s", version, hang ? "hung (watchdog)" : kind, in,
              where[0] ? ": " : "", where,
              g_reload.loaded ? "still running the last good code" : "nothing loaded: fix it and save");
-    snprintf(g_reload.crash_text, sizeof g_reload.crash_text, "version %d: %s in %s %s", version, kind, in, where);
+    snprintf(g_crash.text, sizeof g_crash.text, "version %d: %s in %s %s", version, kind, in, where);
+    g_crash.hung = hang;
     if (!g_reload.loaded) g_reload.halted = 1;
     host_event("crash", "\"version\":%d,\"signal\":\"%s\",\"in\":\"%s\",\"where\":\"%s\",\"rolled_back_to\":%d,"
                "\"halted\":%s,\"snapshot_step\":%llu,\"step\":%llu",
@@ -146,13 +143,13 @@ int reload_from(const char *src, const char *why)
         return 0;
     }
     g_reload.version_counter = version;
-    int had_state = g_reload.mem_has_layout;
-    uint32_t old_sv = g_reload.mem_state_version;
-    uint64_t old_ss = g_reload.mem_state_size;
-    int layout_changed = had_state && (next.api.state_version != old_sv || next.api.state_size != old_ss);
-    g_reload.mem_has_layout = 1;
-    g_reload.mem_state_version = next.api.state_version;
-    g_reload.mem_state_size = next.api.state_size;
+    int had_state = g_block_layout.known;
+    uint32_t old_hash = g_block_layout.layout_hash;
+    uint64_t old_ss = g_block_layout.state_size;
+    int layout_changed = had_state && (next.api.layout_hash != old_hash || next.api.state_size != old_ss);
+    g_block_layout.known = 1;
+    g_block_layout.layout_hash = next.api.layout_hash;
+    g_block_layout.state_size = next.api.state_size;
 
     /* Keep a copy of the running library: it is where a crash in the new one rolls back to. */
     if (g_reload.loaded && !g_reload.halted) {
@@ -163,7 +160,7 @@ int reload_from(const char *src, const char *why)
             g_reload.prev_good_version = g_lib.version;
         }
     }
-    double snap_ms = snapshot_take(g_loop.step);
+    double snap_ms = memory_snapshot_take(g_loop.step);
 
     GameLib old = g_lib;
     g_lib = next;
@@ -171,7 +168,7 @@ int reload_from(const char *src, const char *why)
     g_reload.loaded = 1;
     g_reload.halted = 0;
     g_reload.fresh = 1;
-    g_reload.crash_text[0] = 0;
+    memset(&g_crash, 0, sizeof g_crash);
 
     const char *state_action = had_state ? "kept" : "new";
     if (layout_changed) {
@@ -179,23 +176,23 @@ int reload_from(const char *src, const char *why)
         /* Never run new code on memory laid out for the old code. */
         int migrated = 0;
         if (g_api.migrate) {
-            if (call_migrate(old_sv, old_ss, &migrated)) { migrated = 0; snapshot_restore(); }
+            if (call_migrate(old_hash, old_ss, &migrated)) { migrated = 0; memory_snapshot_restore(); }
         }
         if (migrated) {
             state_action = "migrated";
             host_log(LOG_INFO, "reload: state layout changed (version %u -> %u, %llu -> %llu bytes): migrated",
-                     old_sv, g_api.state_version, (unsigned long long)old_ss, (unsigned long long)g_api.state_size);
+                     old_hash, g_api.layout_hash, (unsigned long long)old_ss, (unsigned long long)g_api.state_size);
         } else {
             memory_reset();
             state_action = "restarted";
             host_log(LOG_WARN, "reload: state layout changed (version %u -> %u, %llu -> %llu bytes) and the game has no "
-                     "migration for it: the game state restarted from scratch", old_sv, g_api.state_version,
+                     "migration for it: the game state restarted from scratch", old_hash, g_api.layout_hash,
                      (unsigned long long)old_ss, (unsigned long long)g_api.state_size);
             notice_post(LOG_WARN, "The game state restarted: its layout changed (game/state.h: version %u -> %u, %llu -> %llu "
-                        "bytes) and the game has no migrate hook for it", old_sv, g_api.state_version,
+                        "bytes) and the game has no migrate hook for it", old_hash, g_api.layout_hash,
                         (unsigned long long)old_ss, (unsigned long long)g_api.state_size);
         }
-        snapshot_take(g_loop.step);
+        memory_snapshot_take(g_loop.step);
     }
 
     char uerr[2048] = "";
@@ -211,7 +208,7 @@ int reload_from(const char *src, const char *why)
     host_json_escape(g_lib.path, path_json, sizeof path_json);
     host_event("reload", "\"version\":%d,\"why\":\"%s\",\"swap_ms\":%.3f,\"snapshot_ms\":%.3f,\"state\":\"%s\","
                "\"state_version\":%u,\"state_size\":%llu,\"old_unmapped\":%s,\"step\":%llu,\"path\":\"%s\"",
-               version, why, swap_ms, snap_ms, state_action, g_api.state_version,
+               version, why, swap_ms, snap_ms, state_action, g_api.layout_hash,
                (unsigned long long)g_api.state_size, unmapped ? "true" : "false", (unsigned long long)g_loop.step, path_json);
     if (!unmapped) {
         host_log(LOG_ERROR, "reload: %s", uerr);
@@ -237,10 +234,11 @@ void reload_on_crash(GuardWhat what)
     int crashed_version = g_lib.version;
     host_log(LOG_ERROR, "game version %d %s in %s%s%s", crashed_version, hang ? "hung (watchdog)" : kind,
              GUARD_NAMES[what], where[0] ? ": " : "", where);
-    snprintf(g_reload.crash_text, sizeof g_reload.crash_text, "version %d: %s in %s %s", crashed_version, kind, GUARD_NAMES[what], where);
+    snprintf(g_crash.text, sizeof g_crash.text, "version %d: %s in %s %s", crashed_version, kind, GUARD_NAMES[what], where);
+    g_crash.hung = hang;
 
     /* Back to the state from just before this code first ran, and to the code that ran before it. */
-    snapshot_restore();
+    memory_snapshot_restore();
     char err[1024];
     GameLib bad = g_lib;
     memset(&g_lib, 0, sizeof g_lib);
@@ -252,7 +250,7 @@ void reload_on_crash(GuardWhat what)
         g_reload.version_counter++;
         /* The restored memory has the layout of the crashed code; older code may only run on it if it matches. */
         if (library_open(g_reload.prev_good_path, g_reload.version_counter, &prev, err, sizeof err) > 0 &&
-            prev.api.state_version == g_reload.mem_state_version && prev.api.state_size == g_reload.mem_state_size) {
+            prev.api.layout_hash == g_block_layout.layout_hash && prev.api.state_size == g_block_layout.state_size) {
             g_lib = prev;
             g_api = prev.api;
             rolled_back = 1;
@@ -304,8 +302,8 @@ static const char *find_in(const char *p, size_t n, const char *needle)
    (MSVC's "file(line): error C1234" too). */
 static void keep_build_errors(const char *output)
 {
-    char *out = g_reload.build_errors;
-    size_t cap = sizeof g_reload.build_errors;
+    char *out = g_build_status.errors;
+    size_t cap = sizeof g_build_status.errors;
     out[0] = 0;
     size_t len = 0;
     int lines = 0;
@@ -337,7 +335,7 @@ void reload_start(void)
     const char *lib = library_built_path(g_options.root);
     OsFileStamp st;
     if (os_file_stamp(lib, &st)) {
-        g_reload.built_stamp = st;
+        g_build_status.built_stamp = st;
         reload_from(lib, "start");
     }
     if (!g_reload.loaded) {
@@ -356,20 +354,20 @@ int reload_handle_changes(const FileChanges *c)
         char esc[HOST_PATH * 2];
         host_json_escape(c->paths[i], esc, sizeof esc);
         host_event("file_changed", "\"path\":\"%s\"", esc);
-        if (watch_is_asset(c->paths[i])) { render_asset_changed(c->paths[i]); sound_asset_changed(c->paths[i]); }
+        if (watch_is_asset(c->paths[i])) { assets_file_changed(c->paths[i]); sound_asset_changed(c->paths[i]); }
         else if (!tweak_file_changed(c->paths[i])) rebuild = 1;   /* more than TWEAK literals changed */
         else live = 1;
     }
     /* after a failed build, any save rebuilds: the errors on screen must go when the code is fixed */
-    if (c->code && (rebuild || g_reload.build_errors[0])) {
-        g_reload.change_seen_t = host_time();
+    if (c->code && (rebuild || g_build_status.errors[0])) {
+        g_build_status.change_seen_t = host_time();
         build_start(g_options.root);
     }
     if (c->library && !build_running()) {
         OsFileStamp st;
         const char *lib = library_built_path(g_options.root);
-        if (os_file_stamp(lib, &st) && (st.ino != g_reload.built_stamp.ino || st.mtime_ns / 1000000000 != g_reload.built_stamp.mtime_ns / 1000000000)) {
-            g_reload.built_stamp = st;
+        if (os_file_stamp(lib, &st) && (st.ino != g_build_status.built_stamp.ino || st.mtime_ns / 1000000000 != g_build_status.built_stamp.mtime_ns / 1000000000)) {
+            g_build_status.built_stamp = st;
             reload_from(lib, "outside build");
         }
     }
@@ -378,16 +376,16 @@ int reload_handle_changes(const FileChanges *c)
 
 void reload_handle_build(const BuildResult *b)
 {
-    host_event("build_frames", "\"max_frame_interval_ms\":%.2f,\"ok\":%s", g_reload.build_frame_max_ms, b->ok ? "true" : "false");
-    g_reload.build_frame_max_ms = 0;
-    g_reload.last_build_ms = b->ms;
-    g_reload.last_build_ok = b->ok;
+    host_event("build_frames", "\"max_frame_interval_ms\":%.2f,\"ok\":%s", g_build_status.frame_max_ms, b->ok ? "true" : "false");
+    g_build_status.frame_max_ms = 0;
+    g_build_status.last_ms = b->ms;
+    g_build_status.last_ok = b->ok;
     if (!b->ok) {
         keep_build_errors(b->output);
-        host_log(LOG_ERROR, "build failed in %.0f ms; still running version %d\n%s", b->ms, g_lib.version, g_reload.build_errors);
+        host_log(LOG_ERROR, "build failed in %.0f ms; still running version %d\n%s", b->ms, g_lib.version, g_build_status.errors);
         return;
     }
-    g_reload.build_errors[0] = 0;
-    os_file_stamp(library_built_path(g_options.root), &g_reload.built_stamp);
+    g_build_status.errors[0] = 0;
+    os_file_stamp(library_built_path(g_options.root), &g_build_status.built_stamp);
     reload_from(library_built_path(g_options.root), "build");
 }

@@ -30,7 +30,7 @@ static_assert(offsetof(thsb_vertex, u) == offsetof(SDL_Vertex, tex_coord), "thsb
 RenderState g_render;
 
 /* ---------------------------------------------------------------- small helpers */
-SDL_Texture *make_texture(const unsigned char *rgba, int w, int h, SDL_ScaleMode mode)
+SDL_Texture *render_make_texture(const unsigned char *rgba, int w, int h, SDL_ScaleMode mode)
 {
     SDL_Texture *t = SDL_CreateTexture(g_render.ren, SDL_PIXELFORMAT_RGBA32, SDL_TEXTUREACCESS_STATIC, w, h);
     if (!t) return nullptr;
@@ -41,7 +41,7 @@ SDL_Texture *make_texture(const unsigned char *rgba, int w, int h, SDL_ScaleMode
 }
 
 /* ---------------------------------------------------------------- sprite table */
-const SpriteInfo *sprite_lookup(uint32_t id)
+const SpriteInfo *render_sprite_lookup(uint32_t id)
 {
     if (!g_render.table || !id) return nullptr;
     for (uint32_t i = id & g_render.table_mask;; i = (i + 1) & g_render.table_mask) {
@@ -160,7 +160,7 @@ static void api_draw_sprite(const GameSprite *gs)
         s.w = s.h = 1;
         s.u0 = g_render.white_u0; s.v0 = g_render.white_v0; s.u1 = g_render.white_u1; s.v1 = g_render.white_v1;
     } else {
-        const SpriteInfo *si = sprite_lookup(gs->sprite);
+        const SpriteInfo *si = render_sprite_lookup(gs->sprite);
         if (si && si->page >= 0) {
             s.page = (uint16_t)si->page;
             s.u0 = si->u0; s.v0 = si->v0; s.u1 = si->u1; s.v1 = si->v1;
@@ -210,7 +210,7 @@ static int api_sprite_size(uint32_t sprite, float *w, float *h)
     float sw = PLACEHOLDER_SIZE, sh = PLACEHOLDER_SIZE;
     int known = 0;
     if (sprite == 0) { sw = sh = 1; known = 1; }
-    else if (const SpriteInfo *si = sprite_lookup(sprite)) { sw = si->w; sh = si->h; known = si->page >= 0; }
+    else if (const SpriteInfo *si = render_sprite_lookup(sprite)) { sw = si->w; sh = si->h; known = si->page >= 0; }
     if (w) *w = sw;
     if (h) *h = sh;
     return known;
@@ -235,7 +235,7 @@ static void make_placeholder(void)
             bool magenta = ((x / CELL) + (y / CELL)) % 2 == 0;
             p[0] = magenta ? 255 : 0; p[1] = 0; p[2] = magenta ? 255 : 0; p[3] = 255;
         }
-    g_render.placeholder = make_texture(px.data(), N, N, SDL_ScaleModeNearest);
+    g_render.placeholder = render_make_texture(px.data(), N, N, SDL_ScaleModeNearest);
 }
 
 int render_init(SDL_Renderer *r, int view_w, int view_h, const char *font_path)

@@ -126,16 +126,16 @@ struct RenderState {
 
 extern RenderState g_render;
 
-/* ---------------------------------------------------------------- shared between the two files */
-SDL_Texture      *make_texture(const unsigned char *rgba, int w, int h, SDL_ScaleMode mode);  /* render.cpp */
-const SpriteInfo *sprite_lookup(uint32_t id);                                                  /* render.cpp */
-void              asset_error(const std::string &file, const std::string &reason);  /* log + "asset_error" event */
-std::string       escaped(const std::string &s);                                  /* JSON-escaped */
-bool              file_exists(const std::string &p);
-bool              same_file(const std::string &a, const std::string &b);          /* assets.cpp */
-void              start_worker(Worker *w, void *(*fn)(void *), void *arg);        /* state 1 -> 2 when fn returns */
-bool              worker_finished(Worker *w);                                     /* joins a finished worker */
-void              worker_wait(Worker *w);
+/* ---------------------------------------------------------------- shared between the three files */
+SDL_Texture      *render_make_texture(const unsigned char *rgba, int w, int h, SDL_ScaleMode mode);  /* render.cpp */
+const SpriteInfo *render_sprite_lookup(uint32_t id);                                 /* render.cpp */
+void              assets_error(const std::string &file, const std::string &reason); /* assets.cpp; log + "asset_error" event */
+std::string       assets_json_escaped(const std::string &s);
+bool              assets_file_exists(const std::string &p);
+bool              assets_same_file(const std::string &a, const std::string &b);
+void              assets_worker_start(Worker *w, void *(*fn)(void *), void *arg);   /* state 1 -> 2 when fn returns */
+bool              assets_worker_finished(Worker *w);                                /* joins a finished worker */
+void              assets_worker_wait(Worker *w);
 int               font_init(const char *configured);        /* font.cpp; 1 if the font asked for baked */
 FontBake         *font_bake(const std::string &path, int seq);  /* runs font_bake; never NULL; ->ok = 0 and ->error on a bad font */
 void              font_install(FontBake *fb, bool announce, const std::string &trigger, double change_t);

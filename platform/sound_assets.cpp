@@ -262,7 +262,7 @@ static void load_packed(void)
         s->change_t = host_time();
         char err[512];
         size_t len = 0;
-        char *buf = asset_read(entry, &len, thw_pcm_bytes(THW_MAX_FRAMES, 2), err, sizeof err);
+        char *buf = archive_read(entry, &len, thw_pcm_bytes(THW_MAX_FRAMES, 2), err, sizeof err);
         install_pcm(s, buf, len, err);
     }
 }

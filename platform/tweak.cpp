@@ -3,9 +3,10 @@
 
    The game calls tweak_query for every read of a TWEAK site, with the site's file, line, counter,
    literal text and compiled value. Each source file with sites has a baseline: its text as the
-   running library was compiled from it. Every build takes a snapshot of the game's sources that hold
-   TWEAKs when it starts; the library it produces keeps that snapshot under its version, and a
-   rollback to an older library brings back that library's snapshot, so the baseline always belongs
+   running library was compiled from it. Every build copies the game's sources that hold TWEAKs when it
+   starts (its source copies, not to be confused with memory.cpp's snapshots of the block); the
+   library it produces keeps those copies under its version, and a rollback to an older library
+   brings back that library's copies, so the baseline always belongs
    to the code that runs - also for a file first read after a failed build or a crash, whose text on
    disk may be newer than the code. When the file changes and
    differs from the baseline only inside TWEAK literals (thtw_same_shape), each site's new literal is
@@ -50,32 +51,32 @@ typedef struct TweakFile {
 typedef struct TweakEntry {        /* one compiled site, keyed by the library's own strings */
     const char *file_ptr;          /* NULL = empty slot; valid only until the next load */
     int         line, counter;
-    int         file;              /* index into T.files, -1 if the file cannot be read */
+    int         file;              /* index into g_tweak.files, -1 if the file cannot be read */
     int         site;              /* index into the file's base sites, -1 = not mapped */
     uint32_t    gen_reported;
 } TweakEntry;
 
 typedef struct SourceFile { char path[HOST_PATH]; char *text; size_t len; } SourceFile;
 
-typedef struct SourceSnapshot {    /* the sources one library was built from */
+typedef struct SourceCopies {      /* the sources one library was built from */
     int         version;           /* the library version it belongs to; 0 = a build not loaded yet */
     int         count;
     SourceFile *files;
-} SourceSnapshot;
+} SourceCopies;
 
-#define TWEAK_KEPT_SNAPSHOTS 4     /* the running library, and the ones a rollback may return to */
+#define TWEAK_KEPT_SOURCE_COPIES 4 /* the running library, and the ones a rollback may return to */
 
 static struct {
-    TweakFile  files[TWEAK_MAX_FILES];
-    int        file_count;
-    TweakEntry table[TWEAK_TABLE_SLOTS];
-    int        entries;
-    uint32_t   gen_counter;
-    char       status[256];
-    SourceSnapshot building;       /* taken when the running build started */
-    SourceSnapshot kept[TWEAK_KEPT_SNAPSHOTS];
-    int        loaded_version;     /* whose snapshot the baselines come from */
-} T;
+    TweakFile    files[TWEAK_MAX_FILES];
+    int          file_count;
+    TweakEntry   table[TWEAK_TABLE_SLOTS];
+    int          entries;
+    uint32_t     gen_counter;
+    char         status[256];
+    SourceCopies building;         /* taken when the running build started */
+    SourceCopies kept[TWEAK_KEPT_SOURCE_COPIES];
+    int          loaded_version;   /* whose source copies the baselines come from */
+} g_tweak;
 
 static double wall_now(void) { return os_wall_seconds(); }
 
@@ -110,7 +111,7 @@ static void canonical(const char *file, char *out, size_t cap)
 
 static int file_find(const char *canon)
 {
-    for (int i = 0; i < T.file_count; i++) if (strcmp(T.files[i].path, canon) == 0) return i;
+    for (int i = 0; i < g_tweak.file_count; i++) if (strcmp(g_tweak.files[i].path, canon) == 0) return i;
     return -1;
 }
 
@@ -136,12 +137,12 @@ static int file_values_from(TweakFile *f, const TweakText *now, int report)
         memcpy(f->value[i], &parsed[i], sizeof parsed[i]);
         f->has_value[i] = 1;
         if (report) {
-            f->gen[i] = ++T.gen_counter;
+            f->gen[i] = ++g_tweak.gen_counter;
             f->changed_wall[i] = t;
             changed++;
             host_log(LOG_INFO, "tweak: %s:%d = %s", f->path, s->line, s->literal);
             const char *slash = strrchr(f->path, '/');
-            snprintf(T.status, sizeof T.status, "tweak: %s:%d = %s (live, no rebuild)", slash ? slash + 1 : f->path, s->line, s->literal);
+            snprintf(g_tweak.status, sizeof g_tweak.status, "tweak: %s:%d = %s (live, no rebuild)", slash ? slash + 1 : f->path, s->line, s->literal);
         }
     }
     free(parsed);
@@ -176,23 +177,23 @@ static void file_rebase(TweakFile *f, char *base, size_t base_len)
     text_free(&cur);
 }
 
-/* ---------------------------------------------------------------- source snapshots */
-static void snapshot_free(SourceSnapshot *s)
+/* ---------------------------------------------------------------- source copies (the baselines' origin) */
+static void sources_free(SourceCopies *s)
 {
     for (int i = 0; i < s->count; i++) free(s->files[i].text);
     free(s->files);
     memset(s, 0, sizeof *s);
 }
 
-static const SourceFile *snapshot_find(const SourceSnapshot *s, const char *canon)
+static const SourceFile *sources_find(const SourceCopies *s, const char *canon)
 {
     for (int i = 0; i < s->count; i++) if (strcmp(s->files[i].path, canon) == 0) return &s->files[i];
     return NULL;
 }
 
-static void snapshot_add(SourceSnapshot *s, const char *canon, char *text, size_t len)
+static void sources_add(SourceCopies *s, const char *canon, char *text, size_t len)
 {
-    if (snapshot_find(s, canon)) { free(text); return; }
+    if (sources_find(s, canon)) { free(text); return; }
     s->files = (SourceFile *)realloc(s->files, sizeof(SourceFile) * (size_t)(s->count + 1));
     SourceFile *f = &s->files[s->count++];
     snprintf(f->path, sizeof f->path, "%s", canon);
@@ -207,18 +208,18 @@ static int is_source_name(const char *name)
                    !strcmp(dot, ".hpp") || !strcmp(dot, ".inl"));
 }
 
-typedef struct SnapshotWalk { SourceSnapshot *snap; char dir[HOST_PATH]; int depth; } SnapshotWalk;
+typedef struct SourcesWalk { SourceCopies *copies; char dir[HOST_PATH]; int depth; } SourcesWalk;
 
-static void snapshot_walk_entry(void *ctx, const char *name, int is_dir)
+static void sources_walk_entry(void *ctx, const char *name, int is_dir)
 {
-    SnapshotWalk *w = (SnapshotWalk *)ctx;
+    SourcesWalk *w = (SourcesWalk *)ctx;
     char path[HOST_PATH * 2];
     snprintf(path, sizeof path, "%s/%s", w->dir, name);
     if (is_dir) {
         if (w->depth >= 8 || name[0] == '.') return;
-        SnapshotWalk sub = { w->snap, "", w->depth + 1 };
+        SourcesWalk sub = { w->copies, "", w->depth + 1 };
         snprintf(sub.dir, sizeof sub.dir, "%s", path);
-        os_list_dir(sub.dir, snapshot_walk_entry, &sub);
+        os_list_dir(sub.dir, sources_walk_entry, &sub);
         return;
     }
     if (!is_source_name(name)) return;
@@ -228,36 +229,36 @@ static void snapshot_walk_entry(void *ctx, const char *name, int is_dir)
     if (!strstr(text, "TWEAK")) { free(text); return; }   /* read_text ends it with a NUL (no memmem on Windows) */
     char canon[HOST_PATH];
     canonical(path, canon, sizeof canon);
-    snapshot_add(w->snap, canon, text, len);
+    sources_add(w->copies, canon, text, len);
 }
 
 /* The sources as they are now: every file under game/ that holds a TWEAK, and every file open here. */
-static SourceSnapshot snapshot_take_now(void)
+static SourceCopies sources_copy_now(void)
 {
-    SourceSnapshot s = { 0, 0, NULL };
-    SnapshotWalk w = { &s, "", 0 };
+    SourceCopies s = { 0, 0, NULL };
+    SourcesWalk w = { &s, "", 0 };
     snprintf(w.dir, sizeof w.dir, "%s/game", host_root());
-    os_list_dir(w.dir, snapshot_walk_entry, &w);
-    for (int i = 0; i < T.file_count; i++) {
+    os_list_dir(w.dir, sources_walk_entry, &w);
+    for (int i = 0; i < g_tweak.file_count; i++) {
         size_t len;
-        char *text = read_text(T.files[i].path, &len);
-        if (text) snapshot_add(&s, T.files[i].path, text, len);
+        char *text = read_text(g_tweak.files[i].path, &len);
+        if (text) sources_add(&s, g_tweak.files[i].path, text, len);
     }
     return s;
 }
 
-static SourceSnapshot *snapshot_of(int version)
+static SourceCopies *sources_of(int version)
 {
-    for (int i = 0; i < TWEAK_KEPT_SNAPSHOTS; i++) if (T.kept[i].files && T.kept[i].version == version) return &T.kept[i];
+    for (int i = 0; i < TWEAK_KEPT_SOURCE_COPIES; i++) if (g_tweak.kept[i].files && g_tweak.kept[i].version == version) return &g_tweak.kept[i];
     return NULL;
 }
 
-/* A file's baseline text: as the loaded library's snapshot has it, or (a file it does not hold) as on
+/* A file's baseline text: as the loaded library's source copies have it, or (a file it does not hold) as on
    disk. Malloc'ed; NULL if neither has it. */
 static char *baseline_text(const char *canon, size_t *len)
 {
-    const SourceSnapshot *s = snapshot_of(T.loaded_version);
-    const SourceFile *sf = s ? snapshot_find(s, canon) : NULL;
+    const SourceCopies *s = sources_of(g_tweak.loaded_version);
+    const SourceFile *sf = s ? sources_find(s, canon) : NULL;
     if (!sf) return read_text(canon, len);
     char *copy = (char *)malloc(sf->len + 1);
     memcpy(copy, sf->text, sf->len);
@@ -270,15 +271,15 @@ static int file_open(const char *canon)
 {
     int i = file_find(canon);
     if (i >= 0) return i;
-    if (T.file_count >= TWEAK_MAX_FILES) return -1;
+    if (g_tweak.file_count >= TWEAK_MAX_FILES) return -1;
     size_t len;
     char *text = baseline_text(canon, &len);
     if (!text) return -1;
-    TweakFile *f = &T.files[T.file_count];
+    TweakFile *f = &g_tweak.files[g_tweak.file_count];
     memset(f, 0, sizeof *f);
     snprintf(f->path, sizeof f->path, "%s", canon);
     file_rebase(f, text, len);
-    return T.file_count++;
+    return g_tweak.file_count++;
 }
 
 static uint32_t entry_hash(const char *p, int line, int counter)
@@ -294,24 +295,24 @@ static TweakEntry *entry_resolve(const char *file, int line, int counter, int ki
 {
     uint32_t mask = TWEAK_TABLE_SLOTS - 1, i = entry_hash(file, line, counter) & mask;
     for (;;) {
-        TweakEntry *e = &T.table[i];
+        TweakEntry *e = &g_tweak.table[i];
         if (e->file_ptr == file && e->line == line && e->counter == counter) return e;
         if (!e->file_ptr) break;
         i = (i + 1) & mask;
     }
-    if (T.entries >= TWEAK_TABLE_SLOTS * 3 / 4) return NULL;   /* full: compiled values from here on */
-    TweakEntry *e = &T.table[i];
+    if (g_tweak.entries >= TWEAK_TABLE_SLOTS * 3 / 4) return NULL;   /* full: compiled values from here on */
+    TweakEntry *e = &g_tweak.table[i];
     e->file_ptr = file;
     e->line = line;
     e->counter = counter;
     e->site = -1;
     e->gen_reported = 0;
-    T.entries++;
+    g_tweak.entries++;
     char canon[HOST_PATH];
     canonical(file, canon, sizeof canon);
     e->file = file_open(canon);
     if (e->file < 0) return e;
-    TweakFile *f = &T.files[e->file];
+    TweakFile *f = &g_tweak.files[e->file];
     int site = thtw_find(f->base.sites, f->base.count, line, literal);
     if (site == -2)
         host_log(LOG_WARN, "tweak: %s:%d has two TWEAKs with the literal %s: put them on separate lines to tweak them live",
@@ -326,7 +327,7 @@ void tweak_query(const char *file, int line, int counter, int kind, const char *
     if (!file || !literal || !value_inout) return;
     TweakEntry *e = entry_resolve(file, line, counter, kind, literal);
     if (!e || e->file < 0 || e->site < 0) return;
-    TweakFile *f = &T.files[e->file];
+    TweakFile *f = &g_tweak.files[e->file];
     if (!f->has_value[e->site]) return;
     size_t size = kind == TWEAK_VEC2 ? 8 : 4;
     memcpy(value_inout, f->value[e->site], size);
@@ -353,7 +354,7 @@ int tweak_file_changed(const char *path)
     canonical(path, canon, sizeof canon);
     int i = file_find(canon);
     if (i < 0) return 0;
-    TweakFile *f = &T.files[i];
+    TweakFile *f = &g_tweak.files[i];
     size_t len;
     char *text = read_text(f->path, &len);
     char esc[HOST_PATH * 2];
@@ -380,47 +381,47 @@ int tweak_file_changed(const char *path)
 
 void tweak_build_started(void)
 {
-    snapshot_free(&T.building);
-    T.building = snapshot_take_now();
+    sources_free(&g_tweak.building);
+    g_tweak.building = sources_copy_now();
 }
 
 void tweak_build_finished(int ok)
 {
-    if (!ok) snapshot_free(&T.building);   /* nothing will be loaded from it */
+    if (!ok) sources_free(&g_tweak.building);   /* nothing will be loaded from it */
 }
 
 void tweak_library_loaded(int version, int code_of_version)
 {
-    SourceSnapshot s = { 0, 0, NULL };
-    const SourceSnapshot *older = code_of_version > 0 ? snapshot_of(code_of_version) : NULL;
+    SourceCopies s = { 0, 0, NULL };
+    const SourceCopies *older = code_of_version > 0 ? sources_of(code_of_version) : NULL;
     if (older) {                          /* a rollback: the sources of the code it returns to */
         for (int i = 0; i < older->count; i++) {
             char *copy = (char *)malloc(older->files[i].len + 1);
             memcpy(copy, older->files[i].text, older->files[i].len + 1);
-            snapshot_add(&s, older->files[i].path, copy, older->files[i].len);
+            sources_add(&s, older->files[i].path, copy, older->files[i].len);
         }
-    } else if (T.building.files && code_of_version == 0) {
-        s = T.building;                   /* the build this library came from */
-        memset(&T.building, 0, sizeof T.building);
+    } else if (g_tweak.building.files && code_of_version == 0) {
+        s = g_tweak.building;                   /* the build this library came from */
+        memset(&g_tweak.building, 0, sizeof g_tweak.building);
     } else {
         if (code_of_version > 0)
             host_log(LOG_WARN, "tweak: no sources kept for version %d; taking the files on disk as its baseline", code_of_version);
-        s = snapshot_take_now();          /* at start, or a library built outside the host */
+        s = sources_copy_now();          /* at start, or a library built outside the host */
     }
     s.version = version;
     int slot = 0;                         /* replaces the oldest */
-    for (int i = 0; i < TWEAK_KEPT_SNAPSHOTS; i++) {
-        if (!T.kept[i].files) { slot = i; break; }
-        if (T.kept[i].version < T.kept[slot].version) slot = i;
+    for (int i = 0; i < TWEAK_KEPT_SOURCE_COPIES; i++) {
+        if (!g_tweak.kept[i].files) { slot = i; break; }
+        if (g_tweak.kept[i].version < g_tweak.kept[slot].version) slot = i;
     }
-    snapshot_free(&T.kept[slot]);
-    T.kept[slot] = s;
-    T.loaded_version = version;
+    sources_free(&g_tweak.kept[slot]);
+    g_tweak.kept[slot] = s;
+    g_tweak.loaded_version = version;
 
-    memset(T.table, 0, sizeof T.table);
-    T.entries = 0;
-    for (int i = 0; i < T.file_count; i++) {
-        TweakFile *f = &T.files[i];
+    memset(g_tweak.table, 0, sizeof g_tweak.table);
+    g_tweak.entries = 0;
+    for (int i = 0; i < g_tweak.file_count; i++) {
+        TweakFile *f = &g_tweak.files[i];
         size_t base_len = 0;
         char *base = baseline_text(f->path, &base_len);
         if (!base) { base = (char *)calloc(1, 1); base_len = 0; }
@@ -428,16 +429,16 @@ void tweak_library_loaded(int version, int code_of_version)
     }
 }
 
-const char *tweak_status(void) { return T.status; }
+const char *tweak_status(void) { return g_tweak.status; }
 
 void tweak_shutdown(void)
 {
-    for (int i = 0; i < T.file_count; i++) {
-        TweakFile *f = &T.files[i];
+    for (int i = 0; i < g_tweak.file_count; i++) {
+        TweakFile *f = &g_tweak.files[i];
         text_free(&f->base);
         free(f->value); free(f->has_value); free(f->gen); free(f->changed_wall);
     }
-    snapshot_free(&T.building);
-    for (int i = 0; i < TWEAK_KEPT_SNAPSHOTS; i++) snapshot_free(&T.kept[i]);
-    memset(&T, 0, sizeof T);
+    sources_free(&g_tweak.building);
+    for (int i = 0; i < TWEAK_KEPT_SOURCE_COPIES; i++) sources_free(&g_tweak.kept[i]);
+    memset(&g_tweak, 0, sizeof g_tweak);
 }

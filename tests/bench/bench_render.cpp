@@ -11,7 +11,7 @@
 #include "font.cpp"
 #include "notice.cpp"
 #include "archive.cpp"
-#include "os_posix.cpp"
+#include "os_linux.cpp"
 #include "os_common.cpp"
 
 #include <time.h>
@@ -102,7 +102,7 @@ int main(void)
     struct Copy { SDL_Texture *tex; SDL_Rect src; SDL_FRect dst; };
     std::vector<Copy> copies;
     for (const GameSprite &s : ordered) {
-        const SpriteInfo *si = sprite_lookup(s.sprite);
+        const SpriteInfo *si = render_sprite_lookup(s.sprite);
         if (!si || si->page < 0) { fprintf(stderr, "bench_render: sprite missing from the atlas\n"); return 1; }
         const Page &pg = g_render.pages[si->page];
         copies.push_back({ pg.tex, { (int)lroundf(si->u0 * pg.w), (int)lroundf(si->v0 * pg.h), 32, 32 }, { s.x, s.y, 32, 32 } });

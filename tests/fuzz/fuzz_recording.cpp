@@ -13,7 +13,7 @@ static void check_parsed(const uint8_t *data, size_t size, const RecordingExpect
         if (!err[0]) __builtin_trap();                       /* a refusal always says why */
         return;
     }
-    if (h.api != want->api || h.state_version != want->state_version || h.state_size != want->state_size) __builtin_trap();
+    if (h.api != want->api || h.layout_hash != want->layout_hash || h.state_size != want->state_size) __builtin_trap();
     if (h.snapshot_bytes > want->block_size) __builtin_trap();
     if (RECORDING_HEADER_BYTES + h.snapshot_bytes + h.steps * sizeof(GameInput) != size) __builtin_trap();
     uint8_t again[RECORDING_HEADER_BYTES];
@@ -38,13 +38,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size >= RECORDING_HEADER_BYTES) {
         RecordingExpect own = fixed;
         memcpy(&own.api, data + 8, 4);
-        memcpy(&own.state_version, data + 12, 4);
+        memcpy(&own.layout_hash, data + 12, 4);
         memcpy(&own.state_size, data + 16, 8);
         check_parsed(data, size, &own);
     }
     /* a well-formed file: 16 bytes of snapshot and the input as its one step record */
     static uint8_t file[RECORDING_HEADER_BYTES + 16 + sizeof(GameInput)];
-    RecordingHeader h = { fixed.api, fixed.state_version, fixed.state_size, 16, 0, 0 };
+    RecordingHeader h = { fixed.api, fixed.layout_hash, fixed.state_size, 16, 0, 0 };
     recording_header_write(file, &h);
     memset(file + RECORDING_HEADER_BYTES, 0xAB, 16);
     GameInput gi;

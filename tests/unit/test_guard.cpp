@@ -1,4 +1,4 @@
-/* Tests for platform/guard.cpp and the fault/watchdog part of platform/os_posix.cpp, compiled into this
+/* Tests for platform/guard.cpp and the fault/watchdog part of platform/os_linux.cpp, compiled into this
    program with the host's real log.cpp: interrupts carry the guarded call's number (a late or stray one
    is ignored), the watchdog never interrupts a call before its limit even under a flood of stale
    interrupts, a thousand interrupts of code that logs through pf->log leave no lock behind, and a fault
@@ -11,7 +11,7 @@
 #endif
 #define TH_TEST_IMPLEMENTATION
 #include "th_test.h"
-#include "os_posix.cpp"
+#include "os_linux.cpp"
 #include "os_common.cpp"
 #include "guard.cpp"
 #include "log.cpp"

@@ -12,7 +12,7 @@ static const RecordingExpect WANT = { GAME_API_VERSION, 3, 1024, 1 << 20 };
 
 static std::vector<uint8_t> recording(int steps, void (*damage)(GameInput *, int))
 {
-    RecordingHeader h = { WANT.api, WANT.state_version, WANT.state_size, 64, 0, 0 };
+    RecordingHeader h = { WANT.api, WANT.layout_hash, WANT.state_size, 64, 0, 0 };
     std::vector<uint8_t> out(RECORDING_HEADER_BYTES + 64 + (size_t)steps * sizeof(GameInput));
     recording_header_write(out.data(), &h);
     for (int i = 0; i < steps; i++) {
@@ -75,7 +75,7 @@ static void test_layout_and_size(void)
     char err[256] = "";
     std::vector<uint8_t> f = recording(2, nullptr);
     RecordingExpect other = WANT;
-    other.state_version = 4;
+    other.layout_hash = 4;
     TH_CHECK(!parse(f, &other, err) && strstr(err, "another state layout"));
     other = WANT;
     other.state_size = 2048;

@@ -9,7 +9,7 @@
 #include "font.cpp"
 #include "notice.cpp"
 #include "archive.cpp"
-#include "os_posix.cpp"
+#include "os_linux.cpp"
 #include "os_common.cpp"
 
 #include <dirent.h>
@@ -151,7 +151,7 @@ static void wait_idle(double seconds = 5)
 {
     double end = host_time() + seconds;
     while (host_time() < end) {
-        render_update();
+        assets_update();
         if (!g_render.pack.pid && g_render.atlas_worker.state == 0 && !g_render.pack_queued && g_render.font_worker.state == 0 && !g_render.font_queued) return;
         SDL_Delay(2);
     }
@@ -161,7 +161,7 @@ static bool wait_event(const char *ev, const char *needle, int before, double se
 {
     double end = host_time() + seconds;
     while (host_time() < end) {
-        render_update();
+        assets_update();
         if (count_events(ev, needle) > before) return true;
         SDL_Delay(2);
     }
@@ -210,7 +210,7 @@ static void draw_reference(const std::vector<GameSprite> &in)
     struct Item { int idx, page; };
     std::vector<Item> items;
     for (int i = 0; i < (int)in.size(); i++) {
-        const SpriteInfo *si = sprite_lookup(in[(size_t)i].sprite);
+        const SpriteInfo *si = render_sprite_lookup(in[(size_t)i].sprite);
         int page = in[(size_t)i].sprite == 0 ? PAGE_SYSTEM : si && si->page >= 0 ? si->page : PAGE_PLACEHOLDER;
         items.push_back({ i, page });
     }
@@ -232,7 +232,7 @@ static void draw_reference(const std::vector<GameSprite> &in)
             src = { 0, 0, 16, 16 };
             api_sprite_size(s.sprite, &w, &h);
         } else {
-            const SpriteInfo *si = sprite_lookup(s.sprite);
+            const SpriteInfo *si = render_sprite_lookup(s.sprite);
             const Page &pg = g_render.pages[it.page];
             tex = pg.tex;
             src = { (int)lroundf(si->u0 * pg.w), (int)lroundf(si->v0 * pg.h), (int)si->w, (int)si->h };
@@ -290,7 +290,7 @@ static void save_png(const char *name, const std::vector<uint32_t> &px, int w = 
 static void test_atlas_loaded(void)
 {
     TH_CHECK_EQ_INT(g_render.page_count, 3);
-    const SpriteInfo *b1 = sprite_lookup(game_sprite_id("big1")), *b2 = sprite_lookup(game_sprite_id("big2"));
+    const SpriteInfo *b1 = render_sprite_lookup(game_sprite_id("big1")), *b2 = render_sprite_lookup(game_sprite_id("big2"));
     TH_CHECK(b1 && b2 && b1->page != b2->page);
     float w = 0, h = 0;
     TH_CHECK_EQ_INT(g_pf.sprite_size(game_sprite_id("b"), &w, &h), 1);
@@ -333,7 +333,7 @@ static int expected_runs(const std::vector<GameSprite> &in)
 {
     std::vector<std::pair<int, int>> keys;
     for (const GameSprite &s : in) {
-        const SpriteInfo *si = sprite_lookup(s.sprite);
+        const SpriteInfo *si = render_sprite_lookup(s.sprite);
         keys.push_back({ s.layer, s.sprite == 0 ? PAGE_SYSTEM : si && si->page >= 0 ? si->page : PAGE_PLACEHOLDER });
     }
     std::sort(keys.begin(), keys.end());
@@ -583,7 +583,7 @@ static void test_png_reload_break_and_fix(void)
     /* new art */
     int before = count_events("asset_reload");
     write_png("a.png", 32, 32, 0, 0x00FF00);
-    render_asset_changed(a.c_str());
+    assets_file_changed(a.c_str());
     TH_CHECK(wait_event("asset_reload", "a.png", before - 0));
     uint32_t p = pixel_of_sprite("a");
     TH_CHECK_MSG(rgba(p, 0) == 0 && rgba(p, 1) == 255 && rgba(p, 2) == 0, "after reload a is %08x", p);
@@ -591,7 +591,7 @@ static void test_png_reload_break_and_fix(void)
     /* broken: placeholder + error event naming the file */
     int errors = count_events("asset_error", "a.png");
     write_file(a, "garbage");
-    render_asset_changed(a.c_str());
+    assets_file_changed(a.c_str());
     TH_CHECK(wait_event("asset_error", "a.png", errors));
     wait_idle();
     p = pixel_of_sprite("a");
@@ -603,7 +603,7 @@ static void test_png_reload_break_and_fix(void)
     /* fixed: back to the original pixels */
     before = count_events("asset_reload");
     run("cp '" + saved + "' '" + a + "'");
-    render_asset_changed(a.c_str());
+    assets_file_changed(a.c_str());
     TH_CHECK(wait_event("asset_reload", "a.png", before));
     int x0 = 0;
     std::vector<GameSprite> one = { spr("a", 100, 100, 0) };
@@ -620,9 +620,9 @@ static void test_png_reload_break_and_fix(void)
     /* several changes while a pack runs: exactly one more pack, then quiet */
     int packs_before = count_events("asset_reload");
     write_png("b.png", 20, 12, 77);
-    render_asset_changed((g_root + "/assets/sprites/b.png").c_str());
-    render_update();
-    for (int i = 0; i < 5; i++) render_asset_changed((g_root + "/assets/sprites/c/d.png").c_str());
+    assets_file_changed((g_root + "/assets/sprites/b.png").c_str());
+    assets_update();
+    for (int i = 0; i < 5; i++) assets_file_changed((g_root + "/assets/sprites/c/d.png").c_str());
     TH_CHECK_EQ_INT(g_render.pack_queued, 1);
     wait_idle();
     TH_CHECK_EQ_INT(count_events("asset_reload") - packs_before, 2);
@@ -639,7 +639,7 @@ static void test_font_reload_and_missing_font(void)
     std::string proj = g_root + "/assets/fonts/default.ttf";
     run("cp /usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf '" + proj + "'");
     int n = count_events("asset_reload", "default.ttf");
-    render_asset_changed(proj.c_str());
+    assets_file_changed(proj.c_str());
     TH_CHECK(wait_event("asset_reload", "default.ttf", n));
     g_pf.measure_text("iiii", 32, &after, &h);
     TH_CHECK_MSG(after > before * 1.5f, "monospace 'iiii' %.1f vs proportional %.1f", after, before);
@@ -647,7 +647,7 @@ static void test_font_reload_and_missing_font(void)
     const float mono = after;
     int errs = count_events("asset_error", "default.ttf");
     write_file(proj, std::string(4000, 'x'));
-    render_asset_changed(proj.c_str());
+    assets_file_changed(proj.c_str());
     TH_CHECK(wait_event("asset_error", "default.ttf", errs));
     clear();
     render_begin_frame();
@@ -659,14 +659,14 @@ static void test_font_reload_and_missing_font(void)
     /* truncated copy of a real font: the same */
     run("head -c 30000 /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf > '" + proj + "'");
     errs = count_events("asset_error", "default.ttf");
-    render_asset_changed(proj.c_str());
+    assets_file_changed(proj.c_str());
     TH_CHECK(wait_event("asset_error", "default.ttf", errs));
     TH_CHECK(g_render.font->ok && g_render.font->path == proj);
     TH_CHECK(g_render.font_path == proj);                         /* still the font it wants: a fix reloads it */
     /* removing it goes back to the default font */
     remove(proj.c_str());
     n = count_events("asset_reload", "default.ttf");
-    render_asset_changed(proj.c_str());
+    assets_file_changed(proj.c_str());
     TH_CHECK(wait_event("asset_reload", "default.ttf", n));
     TH_CHECK(g_render.font->ok);
     g_pf.measure_text("iiii", 32, &after, &h);
@@ -727,8 +727,8 @@ static void test_missing_manifest_keeps_running(void)
     TH_CHECK((rgba(p, 0) == 255 && rgba(p, 1) == 0 && rgba(p, 2) == 255) || (rgba(p, 0) == 0 && rgba(p, 1) == 0 && rgba(p, 2) == 0));
     /* a change with no packer: reported, not fatal */
     errs = count_events("asset_error", "build/tools/atlas_pack");
-    render_asset_changed((g_root + "/assets/sprites/a.png").c_str());
-    render_update();
+    assets_file_changed((g_root + "/assets/sprites/a.png").c_str());
+    assets_update();
     TH_CHECK_EQ_INT(count_events("asset_error", "atlas_pack") - errs, 1);
     render_shutdown();
     run("mv '" + saved + "' '" + g_root + "/build/assets'");

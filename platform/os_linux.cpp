@@ -1,5 +1,6 @@
-/* os_posix.cpp - os.h for Linux: clocks, files, inotify, posix_spawn, dlopen, mmap, pthreads, signals.
-   The only platform file that includes system headers beyond the C/C++ standard library. */
+/* os_linux.cpp - os.h for Linux: clocks, files, inotify, posix_spawn, dlopen, mmap, pthreads, signals.
+   Linux only (inotify and /proc are not POSIX). With os_common.cpp, the only platform file that
+   includes system headers beyond the C/C++ standard library. */
 #include "os.h"
 
 #include <dirent.h>

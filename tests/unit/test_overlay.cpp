@@ -1,0 +1,93 @@
+/* Tests for platform/overlay.cpp, compiled into this program with notice.cpp and stub host services:
+   the crash panel names a hang when the crash report says the watchdog stopped the call (g_crash.hung),
+   whatever words the report's text holds, and a fault as a crash. */
+#define TH_TEST_IMPLEMENTATION
+#include "th_test.h"
+#include "overlay.cpp"
+#include "notice.cpp"
+
+#include <string>
+#include <vector>
+
+/* ---------------------------------------------------------------- host stubs */
+PlatformAPI g_pf;                      /* the host globals overlay.cpp and notice.cpp read */
+FrameLoop   g_loop;
+Memory      g_memory;
+GameLib     g_lib;
+GameRun     g_reload;
+BuildStatus g_build_status;
+CrashReport g_crash;
+
+double      host_time(void) { return 1.0; }
+void        host_json_escape(const char *in, char *out, size_t cap) { snprintf(out, cap, "%s", in); }
+void        host_event(const char *ev, const char *fields_fmt, ...) { (void)ev; (void)fields_fmt; }
+void        game_call_stats(char *buf, int cap) { if (cap > 0) buf[0] = 0; }
+LoopMode    recording_mode(void) { return LOOP_OFF; }
+const char *tweak_status(void) { return ""; }
+const char *sound_assets_status(void) { return ""; }
+
+static std::vector<std::string> g_drawn;   /* every text the overlay drew this frame */
+
+static float stub_draw_text(const char *utf8, float x, float y, float px, uint32_t color, int layer)
+{
+    (void)x; (void)y; (void)color; (void)layer;
+    g_drawn.push_back(utf8);
+    return (float)strlen(utf8) * px * 0.5f;
+}
+static void stub_measure_text(const char *utf8, float px, float *w, float *h) { *w = (float)strlen(utf8) * px * 0.5f; *h = px; }
+static void stub_draw_rect(float x, float y, float w, float h, uint32_t color, int layer)
+{
+    (void)x; (void)y; (void)w; (void)h; (void)color; (void)layer;
+}
+
+static bool drew_starting(const char *prefix)
+{
+    for (const std::string &s : g_drawn) if (s.compare(0, strlen(prefix), prefix) == 0) return true;
+    return false;
+}
+
+static void draw_with(const char *text, int hung, int halted)
+{
+    memset(&g_crash, 0, sizeof g_crash);
+    snprintf(g_crash.text, sizeof g_crash.text, "%s", text);
+    g_crash.hung = hung;
+    g_reload.halted = halted;
+    g_drawn.clear();
+    RenderStats rs;
+    memset(&rs, 0, sizeof rs);
+    overlay_draw(rs, 60);
+}
+
+/* ---------------------------------------------------------------- tests */
+static void test_hang_from_the_report_not_its_words(void)
+{
+    static const struct { const char *text; int hung, halted; const char *shown, *not_shown; } CASES[] = {
+        { "version 3: watchdog in update game/game.cpp:12", 1, 0, "HANG - the game stopped responding; rolled back", "CRASHED" },
+        { "version 3: watchdog in update game/game.cpp:12", 1, 1, "HANG - the game stopped responding; waiting for a fix", "CRASHED" },
+        /* a fault whose backtrace happens to hold the words ": hang in" (a function of the game's) */
+        { "version 4: SIGSEGV in update player.cpp:40: hang in the air", 0, 0, "CRASHED - rolled back to the last good code", "HANG" },
+        { "version 4: SIGSEGV in update", 0, 1, "CRASHED - waiting for a fix", "HANG" },
+    };
+    for (const auto &c : CASES) {
+        draw_with(c.text, c.hung, c.halted);
+        TH_CHECK_MSG(drew_starting(c.shown) && !drew_starting(c.not_shown), "hung %d, \"%s\": \"%s\" not shown", c.hung, c.text, c.shown);
+    }
+}
+
+static void test_no_crash_no_panel(void)
+{
+    draw_with("", 0, 0);
+    TH_CHECK(!drew_starting("CRASHED") && !drew_starting("HANG"));
+}
+
+int main(void)
+{
+    g_pf.draw_text = stub_draw_text;
+    g_pf.measure_text = stub_measure_text;
+    g_pf.draw_rect = stub_draw_rect;
+    g_pf.view_width = 1280;
+    g_pf.view_height = 720;
+    TH_RUN(test_hang_from_the_report_not_its_words);
+    TH_RUN(test_no_crash_no_panel);
+    return th_test_finish();
+}
