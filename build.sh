@@ -2,6 +2,7 @@
 # build.sh - every action of the engine on Linux.
 #
 #   ./build.sh run [host flags]   install what is missing, build, start the game
+#   ./build.sh debug [host flags] the same under gdb, set up for reloads (docs/debugging.md)
 #   ./build.sh host               the persistent host executable   -> build/host
 #   ./build.sh game               the game library only (what the host runs on save)
 #   ./build.sh tools              offline tools (atlas packer...)   -> build/tools/
@@ -26,6 +27,9 @@ BUILD_DIR="$ROOT/build"
 # anywhere, with spaces in its name, and a flag string like COMMON_FLAGS is split on spaces.
 
 DEBIAN_PACKAGES="g++ clang libclang-rt-dev libsdl2-dev libstb-dev fonts-dejavu-core python3 pkg-config sox libsox-fmt-base"
+# and for ./build.sh test: the editor and debugger checks (clangd on every kind of file, Windows' with
+# mingw-w64's headers; gdb across reloads)
+TEST_PACKAGES="clangd gdb g++-mingw-w64-x86-64-win32"
 COMMON_FLAGS="-std=c++17 -g -Wall -Wextra -Itinyheaders -Igame -Iplatform"
 DEV_CHECKS="-DTHC_VALIDATE"   # development builds and tests; ./build.sh dist and the benchmarks leave it out
 HOST_LIBS="-lSDL2 -ldl -lpthread -lm"
@@ -49,9 +53,9 @@ missing_packages() {  # [package list; default DEBIAN_PACKAGES]
     printf '%s' "$missing"
 }
 
-cmd_deps() {
+cmd_deps() {  # [package list; default DEBIAN_PACKAGES]
     command -v dpkg-query >/dev/null 2>&1 || { say "deps: not a Debian system; install SDL2, stb, clang and DejaVu fonts yourself"; return 0; }
-    local missing; missing="$(missing_packages)"
+    local missing; missing="$(missing_packages "${1:-$DEBIAN_PACKAGES}")"
     [ -z "$missing" ] && return 0
     if [ "$(id -u)" = 0 ]; then
         say "deps: installing$missing"
@@ -212,40 +216,88 @@ cmd_stb() {
     gcc $flags -c platform/stb_impl.c -o "$STB_OBJ.tmp" && mv -f "$STB_OBJ.tmp" "$STB_OBJ" && echo "$key" > "$STB_OBJ.key"
 }
 
+# How each kind of file is compiled: the builds below and compile_commands.json (what an editor's clangd
+# reads) take their flags from here, so the two never disagree.
+host_flags() { echo "$COMMON_FLAGS -O2 -Wno-format-truncation $(sdl2-config --cflags) $STB_FLAGS"; }
+tool_flags() { echo "$COMMON_FLAGS -O2 $STB_FLAGS"; }
+
+# One object per source, one compiler per core: <objdir>/<source's name>.o. A source is recompiled when its
+# object is missing, older than the source or than a header it included last time (gcc -MMD's .d file), or
+# was built with other flags (<objdir>/flags); objects are written to a temporary name and renamed, so a
+# build stopped half-way leaves no object that looks newer than its sources. OBJECTS_BUILT: how many were.
+obj_stale() {  # target [its .d; default: the target's name with .d for .o]
+    local d="${2:-${1%.o}.d}" f deps
+    [ -f "$1" ] && [ -f "$d" ] || return 0
+    # the .d: "target: source header header \", paths relative to $ROOT (system headers are left out);
+    # read by bash itself: a check of every file with nothing to do stays quick
+    deps="$(< "$d")"; deps="${deps#*: }"; deps="${deps//\\$'\n'/ }"
+    for f in $deps; do
+        [ -e "$f" ] && [ ! "$f" -nt "$1" ] || return 0
+    done
+    return 1
+}
+build_objects() {  # objdir compiler "flags" sources...
+    local obj="$1" cc="$2" flags="$3" f n stale=() old=""
+    shift 3
+    mkdir -p "$obj"
+    [ -f "$obj/flags" ] && read -r old < "$obj/flags"
+    if [ "$old" != "$cc $flags" ] || [ -n "${BUILD_FORCE:-}" ]; then rm -f "$obj"/*.o "$obj"/*.d; echo "$cc $flags" > "$obj/flags"; fi
+    for f in "$@"; do n="${f##*/}"; obj_stale "$obj/${n%.*}.o" && stale+=("$f"); done
+    OBJECTS_BUILT=${#stale[@]}
+    [ ${#stale[@]} = 0 ] && return 0
+    export OBJ_DIR="$obj" OBJ_CC="$cc" OBJ_FLAGS="$flags"
+    # shellcheck disable=SC2016
+    printf '%s\n' "${stale[@]}" | xargs -P "$(nproc)" -I{} sh -c '
+        o="$OBJ_DIR/$(basename "${1%.*}")"; t="$(date +%s.%N)"   # dated to when the inputs were read
+        $OBJ_CC $OBJ_FLAGS ${OBJ_EXTRA:+"$OBJ_EXTRA"} -MMD -MF "$o.d.tmp" -MT "$o.o" -c "$1" -o "$o.o.tmp" && touch -d "@$t" "$o.o.tmp" \
+            && mv -f "$o.d.tmp" "$o.d" && mv -f "$o.o.tmp" "$o.o" || { rm -f "$o.o.tmp" "$o.d.tmp"; exit 1; }' _ {}
+}
+newer_than() {  # file others...: is any of the others newer than file (or file missing)?
+    local f="$1" o; shift
+    [ -e "$f" ] || return 0
+    for o in "$@"; do [ "$o" -nt "$f" ] && return 0; done
+    return 1
+}
+
+# The host: every platform file its own object (build/obj/host/), compiled in parallel and only when it or a
+# header it includes changed; then one link. A one-file platform edit costs one compile and the link.
 cmd_host() {
     mkdir -p "$BUILD_DIR"
     cmd_stb || return 1
-    local flags key
-    # shellcheck disable=SC2046,SC2086
-    flags="$COMMON_FLAGS -O2 -Wno-format-truncation $(sdl2-config --cflags) $STB_FLAGS"
+    local objs=() f
     # shellcheck disable=SC2046
-    key="$(inputs_key "$flags $HOST_LIBS" $(host_sources) platform/stb_impl.c platform/*.h)"
-    up_to_date "$BUILD_DIR/host" "$key" && { say "host: up to date"; return 0; }
-    say "host: compiling platform/*.cpp (-O2)"
-    # shellcheck disable=SC2046,SC2086
+    build_objects "$BUILD_DIR/obj/host" g++ "$(host_flags)" $(host_sources) || { say "host: compile failed"; return 1; }
+    for f in $(host_sources); do f="${f##*/}"; objs+=("$BUILD_DIR/obj/host/${f%.cpp}.o"); done
+    if [ "$OBJECTS_BUILT" = 0 ] && ! newer_than "$BUILD_DIR/host" "${objs[@]}" "$STB_OBJ"; then say "host: up to date"; return 0; fi
+    say "host: $OBJECTS_BUILT of ${#objs[@]} platform files compiled (-O2), linking"
     # pthread_create exported: the threads the game and SDL start get a signal stack (os_linux.cpp)
-    g++ $flags $(host_sources) "$STB_OBJ" -o "$BUILD_DIR/host.tmp" $HOST_LIBS -Wl,--export-dynamic-symbol=pthread_create \
-        && mv -f "$BUILD_DIR/host.tmp" "$BUILD_DIR/host" && echo "$key" > "$BUILD_DIR/host.key"
+    # shellcheck disable=SC2086
+    g++ "${objs[@]}" "$STB_OBJ" -o "$BUILD_DIR/host.tmp" $HOST_LIBS -Wl,--export-dynamic-symbol=pthread_create \
+        && mv -f "$BUILD_DIR/host.tmp" "$BUILD_DIR/host"
 }
 
+# Each tool is one source file: compiled and linked in one go, all tools at once, again by -MMD dependencies
+# (build/tools/<tool>.d).
 cmd_tools() {
     mkdir -p "$BUILD_DIR/tools"
     cmd_stb || return 1
-    local f name key ok=0
-    for f in "$ROOT"/tools/*.cpp; do
+    local f n stale=() flags old=""
+    flags="$(tool_flags)"
+    [ -f "$BUILD_DIR/tools/flags" ] && read -r old < "$BUILD_DIR/tools/flags"
+    [ "$old" = "$flags" ] && [ -z "${BUILD_FORCE:-}" ] || { rm -f "$BUILD_DIR"/tools/*.d; echo "$flags" > "$BUILD_DIR/tools/flags"; }
+    for f in tools/*.cpp; do
         [ -e "$f" ] || continue
-        name="$(basename "$f" .cpp)"
-        key="$(inputs_key "$COMMON_FLAGS -O2 $STB_FLAGS" "tools/$name.cpp" platform/stb_impl.c)"
-        up_to_date "$BUILD_DIR/tools/$name" "$key" && continue
-        say "tools: compiling $name"
-        # shellcheck disable=SC2086
-        if g++ $COMMON_FLAGS -O2 $STB_FLAGS "$f" "$STB_OBJ" -o "$BUILD_DIR/tools/$name" -lm; then
-            echo "$key" > "$BUILD_DIR/tools/$name.key"
-        else
-            ok=1
-        fi
+        n="${f##*/}"; n="${n%.cpp}"
+        { obj_stale "$BUILD_DIR/tools/$n" "$BUILD_DIR/tools/$n.d" || newer_than "$BUILD_DIR/tools/$n" "$STB_OBJ"; } && stale+=("$f")
     done
-    return $ok
+    [ ${#stale[@]} = 0 ] && return 0
+    say "tools: compiling ${stale[*]}"
+    export TOOLS_DIR="$BUILD_DIR/tools" TOOLS_FLAGS="$flags" TOOLS_STB="$STB_OBJ"
+    # shellcheck disable=SC2016
+    printf '%s\n' "${stale[@]}" | xargs -P "$(nproc)" -I{} sh -c '
+        o="$TOOLS_DIR/$(basename "$1" .cpp)"; t="$(date +%s.%N)"
+        g++ $TOOLS_FLAGS -MMD -MF "$o.d.tmp" -MT "$o" "$1" "$TOOLS_STB" -o "$o.tmp" -lm && touch -d "@$t" "$o.tmp" \
+            && mv -f "$o.d.tmp" "$o.d" && mv -f "$o.tmp" "$o" || { rm -f "$o.tmp" "$o.d.tmp"; exit 1; }' _ {}
 }
 
 cmd_assets() {
@@ -255,32 +307,79 @@ cmd_assets() {
     [ ! -x "$BUILD_DIR/tools/make_sfx" ] || "$BUILD_DIR/tools/make_sfx" --all "$ROOT/assets/sfx" "$BUILD_DIR/sounds"
 }
 
+# compile_commands.json: how every source file is compiled, for clangd and other editors' tools; each entry
+# takes its flags from the function that builds that kind of file. The game's pieces (game/*.cpp but game.cpp
+# and tinyheaders.cpp) are not translation units of their own: they get the game's flags and stand alone by
+# including game/game.h, with the warnings about cross-file statics left out. release.cpp is compiled only
+# with -DHOST_RELEASE; the other files built both ways get the development flags. Windows sources get the
+# mingw-w64 compiler, its C++ headers named (clang does not find Debian's) and the cross-built SDL2 when
+# build/win has one (else the Linux SDL2 headers, whose config is found with the multiarch folder).
+compile_entries() {  # "file<TAB>compiler and flags" lines
+    local f cxx layout="" sdl win_cxx_inc="" win_sdl
+    cxx="$(game_cxx)"
+    [ -f "$BUILD_DIR/game/layout.stamp" ] && read -r layout < "$BUILD_DIR/game/layout.stamp"
+    [ -n "$layout" ] || layout="$(python3 tools/layout_stamp.py "$cxx" game/state.h -std=c++17 -Itinyheaders -Igame -DTH_MATH_NO_MATH_H 2>/dev/null)" || layout=0
+    for f in $(host_sources); do
+        case "$f" in platform/release.cpp) printf '%s\tg++ %s -DHOST_RELEASE\n' "$f" "$(host_flags)" ;;
+                     *) printf '%s\tg++ %s\n' "$f" "$(host_flags)" ;; esac
+    done
+    for f in game/*.cpp; do
+        case "$f" in
+            game/tinyheaders.cpp) printf '%s\t%s %s -O2\n' "$f" "$cxx" "$(game_flags "$cxx")" ;;
+            game/game.cpp) printf '%s\t%s %s -O0 -DGAME_LAYOUT_HASH=%su\n' "$f" "$cxx" "$(game_flags "$cxx")" "$layout" ;;
+            *) printf '%s\t%s %s -O0 -DGAME_LAYOUT_HASH=%su -Wno-unused-function -Wno-undefined-internal -Wno-unused-const-variable\n' \
+                   "$f" "$cxx" "$(game_flags "$cxx")" "$layout" ;;
+        esac
+    done
+    printf '%s\tgcc -O2 %s\n' platform/stb_impl.c "$STB_FLAGS"
+    printf '%s\tg++ %s -Werror\n' platform/os_template.cpp "$COMMON_FLAGS"   # as test_os_template builds it
+    for f in tools/*.cpp; do printf '%s\tg++ %s\n' "$f" "$(tool_flags)"; done
+    for f in tests/unit/*.cpp; do printf '%s\tg++ %s\n' "$f" "$(unit_flags cpp)"; done
+    for f in tests/unit/*.c; do printf '%s\tgcc %s\n' "$f" "$(unit_flags c)"; done
+    for f in tests/fuzz/*.cpp; do printf '%s\tclang++ %s\n' "$f" "$FUZZ_FLAGS"; done
+    for f in tests/bench/*.cpp; do printf '%s\tg++ %s\n' "$f" "$(bench_flags "$f" -O2)"; done
+    # Windows
+    if command -v "$WIN_CXX" >/dev/null 2>&1; then
+        win_cxx_inc="$(echo | "$WIN_CXX" -x c++ -E -v - 2>&1 | sed -n '/^#include <...>/,/^End of search/p' | grep '^ ' | grep 'c++' | sed 's/^ */-isystem /' | tr '\n' ' ')"
+    fi
+    win_sdl="$(ls -d "$WIN"/sdl2-*/include/SDL2 2>/dev/null | head -n 1)"
+    if [ -n "$win_sdl" ]; then sdl="-I$win_sdl"; else sdl="-I/usr/include/SDL2 -idirafter /usr/include/$(gcc -dumpmachine 2>/dev/null || echo x86_64-linux-gnu)"; fi
+    for f in $(platform_sources win32 | grep '^platform/os_') tests/windows/*.cpp; do
+        printf '%s\t%s %s %s -O2 -Wno-format-truncation %s -DSDL_MAIN_HANDLED %s\n' "$f" "$WIN_CXX" "$win_cxx_inc" "$COMMON_FLAGS" "$STB_FLAGS" "$sdl"
+    done
+}
+# Two flags are left out of the file: -fno-gnu-unique (g++ only; clang refuses it and it changes nothing a
+# parser sees), and -Werror: clangd parses a file's #include block apart (its preamble), where the static
+# functions of a header-only implementation look unused, and -Werror would turn that into errors.
 write_compile_commands() {
-    local first=1 f
-    {
-        echo "["
-        for f in $(host_sources) platform/os_template.cpp "$ROOT"/game/game.cpp "$ROOT"/tools/*.cpp "$ROOT"/tests/unit/*.cpp "$ROOT"/tests/bench/*.cpp; do
-            [ -e "$f" ] || continue
-            [ $first = 1 ] || echo ","
-            first=0
-            printf '  {"directory": "%s", "file": "%s", "command": "g++ %s $STB_FLAGS -c %s"}' \
-                "$ROOT" "$f" "$COMMON_FLAGS" "$f"
-        done
-        echo; echo "]"
-    } > "$ROOT/compile_commands.json"
+    compile_entries | python3 -c '
+import json, os, sys
+root = sys.argv[1]
+left_out = {"-fno-gnu-unique", "-Werror"}
+entries = []
+for line in sys.stdin.read().splitlines():
+    f, cmd = line.split("\t", 1)
+    path = os.path.join(root, f)
+    entries.append({"directory": root, "file": path, "arguments": [a for a in cmd.split() if a not in left_out] + ["-c", path]})
+tmp = os.path.join(root, "compile_commands.json.tmp")
+with open(tmp, "w") as out:
+    json.dump(entries, out, indent=1)
+os.replace(tmp, os.path.join(root, "compile_commands.json"))' "$ROOT"
 }
 
 cmd_build() {
-    write_compile_commands
     cmd_host || { say "build: host failed"; return 1; }
     cmd_tools || { say "build: tools failed"; return 1; }
     cmd_assets || { say "build: assets failed"; return 1; }
     # The game library too, unless its sources are unchanged (the host's own builds on save always compile).
     local game_key
     game_key="$(inputs_key "$(game_cxx) $(game_flags "$(game_cxx)")" game/*.cpp game/*.h tools/layout_stamp.py)"
-    if up_to_date "$BUILD_DIR/game/libgame.so" "$game_key"; then say "game: up to date"; return 0; fi
-    cmd_game || { say "build: game failed"; return 1; }
-    echo "$game_key" > "$BUILD_DIR/game/libgame.so.key"
+    if up_to_date "$BUILD_DIR/game/libgame.so" "$game_key"; then say "game: up to date"
+    else
+        cmd_game || { say "build: game failed"; return 1; }
+        echo "$game_key" > "$BUILD_DIR/game/libgame.so.key"
+    fi
+    write_compile_commands   # after the game: its entries carry the current layout stamp
 }
 
 cmd_run() {
@@ -288,6 +387,22 @@ cmd_run() {
     cmd_build || exit 1
     say "run: build/host --root $ROOT $*"
     exec "$BUILD_DIR/host" --root "$ROOT" "$@"
+}
+
+# ./build.sh debug [host flags]: the host under gdb with tools/gdb_engine.py (docs/debugging.md): the watchdog's
+# signal passed silently, no fork/vfork lines, pending breakpoints, source re-read after each reload, printers
+# for v2, handles and entities. lldb where there is no gdb. GDB_FLAGS: more gdb options (the tests: -batch -x ...).
+cmd_debug() {
+    cmd_deps || exit 1
+    cmd_build || exit 1
+    if command -v gdb >/dev/null 2>&1; then
+        [ -n "${GDB_FLAGS:-}" ] || say "debug: set breakpoints (break game_update), then run; docs/debugging.md"
+        # shellcheck disable=SC2086
+        exec gdb -q -x "$ROOT/tools/gdb_engine.py" ${GDB_FLAGS:-} --args "$BUILD_DIR/host" --root "$ROOT" "$@"
+    elif command -v lldb >/dev/null 2>&1; then
+        exec lldb -o "process handle SIGUSR2 --stop false --notify false --pass true" -- "$BUILD_DIR/host" --root "$ROOT" "$@"
+    fi
+    say "debug: no gdb (sudo apt-get install gdb)"; exit 1
 }
 
 # ---------------------------------------------------------------- tests
@@ -328,16 +443,18 @@ run_test_program() {  # name command...
     record_result "$name" "$log" "$rc"
 }
 
+unit_flags() {  # c|cpp
+    if [ "$1" = c ]; then echo "-std=c99 -g -O1 -Wall -Wextra -Werror -Itinyheaders $DEV_CHECKS"
+    else echo "$COMMON_FLAGS $DEV_CHECKS -O1 -Werror $STB_FLAGS $(sdl2-config --cflags)"; fi
+}
+
 build_and_run_unit() {  # variant(normal|asan) source [extra flags] [name suffix]
     local variant="$1" src="$2" extra="${3:-}" name ext out cc flags
     name="$(basename "$src")"; ext="${name##*.}"; name="${name%.*}${4:+-$4}"
     out="$BUILD_DIR/tests/$variant/$name-$ext"
     mkdir -p "$BUILD_DIR/tests/$variant"
-    if [ "$ext" = c ]; then
-        cc="gcc"; flags="-std=c99 -g -O1 -Wall -Wextra -Werror -Itinyheaders $DEV_CHECKS"
-    else
-        cc="g++"; flags="$COMMON_FLAGS $DEV_CHECKS -O1 -Werror $STB_FLAGS $(sdl2-config --cflags)"
-    fi
+    if [ "$ext" = c ]; then cc="gcc"; else cc="g++"; fi
+    flags="$(unit_flags "$ext")"
     [ "$variant" = asan ] && flags="$flags -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
     flags="$flags $extra"
     # shellcheck disable=SC2086
@@ -373,14 +490,21 @@ cmd_asan_build() {
     # Host and game under AddressSanitizer + UndefinedBehaviorSanitizer, for the sanitizer test pass.
     mkdir -p "$BUILD_DIR/asan"
     local san="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
-    # shellcheck disable=SC2046,SC2086
-    g++ $COMMON_FLAGS -O1 -Wno-format-truncation $san $(sdl2-config --cflags) $STB_FLAGS $(host_sources) "$STB_OBJ" -o "$BUILD_DIR/asan/host" $HOST_LIBS
+    local objs=() f
+    # per-file objects, as for the host (build_objects)
+    # shellcheck disable=SC2046
+    build_objects "$BUILD_DIR/asan/obj" g++ "$COMMON_FLAGS -O1 -Wno-format-truncation $san $(sdl2-config --cflags) $STB_FLAGS" \
+        $(host_sources) || return 1
+    for f in $(host_sources); do f="${f##*/}"; objs+=("$BUILD_DIR/asan/obj/${f%.cpp}.o"); done
+    # shellcheck disable=SC2086
+    g++ $san "${objs[@]}" "$STB_OBJ" -o "$BUILD_DIR/asan/host" $HOST_LIBS
 }
 
 # Each fuzz target runs FUZZ_SECONDS under ASan + UBSan with every sanitizer report fatal
 # (-fno-sanitize-recover=all), so a report is a crash and a crash fails the target; the log is also
 # searched for a report in case a sanitizer printed one and carried on. No fuzzer toolchain (clang++
 # with libclang-rt-dev) is a failure, never a silent pass.
+FUZZ_FLAGS="$COMMON_FLAGS -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer $STB_FLAGS"
 fuzz_toolchain_ok() {
     command -v clang++ >/dev/null 2>&1 || { echo "clang++ is missing"; return 1; }
     local probe="$BUILD_DIR/fuzz/.probe"
@@ -404,8 +528,7 @@ cmd_fuzz() {
         selected "$name" || continue
         out="$BUILD_DIR/fuzz/$name"
         # shellcheck disable=SC2086
-        if ! clang++ $COMMON_FLAGS -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
-                $STB_FLAGS "$src" -o "$out" > "$BUILD_DIR/tests/logs/$name.build.log" 2>&1; then
+        if ! clang++ $FUZZ_FLAGS "$src" -o "$out" > "$BUILD_DIR/tests/logs/$name.build.log" 2>&1; then
             record_result "$name" "$BUILD_DIR/tests/logs/$name.build.log" 1; continue
         fi
         mkdir -p "$BUILD_DIR/fuzz/corpus-$name"
@@ -423,7 +546,7 @@ cmd_fuzz() {
 }
 
 cmd_test() {
-    cmd_deps || exit 1
+    cmd_deps "$DEBIAN_PACKAGES $TEST_PACKAGES" || exit 1
     cmd_build || { echo "0 passed, 1 failed"; exit 1; }
     mkdir -p "$BUILD_DIR/tests/logs"
     local src
@@ -767,23 +890,21 @@ dist_executable() {  # out
         || { say "dist: no layout stamp (the reason is above)"; return 1; }
     game_flags="$flags -fno-exceptions -fno-rtti -fvisibility=hidden -DTHTW_LITERALS -DGAME_LAYOUT_HASH=${layout}u"
     say "dist: compiling the game and the release host (-O2)"
-    rm -f "$dist_dir"/obj/*.o
-    export DIST_CXX_FLAGS="$flags -Wno-format-truncation -DHOST_RELEASE $(sdl2-config --cflags) $STB_FLAGS" \
-        DIST_STB_FLAGS="$STB_FLAGS" DIST_GAME_FLAGS="$game_flags" DIST_OBJ="$dist_dir/obj" DIST_PREFIX_MAP="-ffile-prefix-map=$ROOT=."
-    # one compiler per core: the game's two files, then every release host file
-    # shellcheck disable=SC2016
-    { echo "game:game/game.cpp"; echo "game:game/tinyheaders.cpp"; echo "c:platform/stb_impl.c"; release_sources | sed 's/^/host:/'; } \
-        | xargs -P "$(nproc)" -I{} sh -c '
-            kind="${1%%:*}"; src="${1#*:}"; o="$DIST_OBJ/$kind-$(basename "$src" | sed "s/\.[a-z]*$//").o"
-            case "$kind" in
-                game) exec g++ $DIST_GAME_FLAGS "$DIST_PREFIX_MAP" -c "$src" -o "$o" ;;
-                c)    exec gcc -O2 -g1 -ffunction-sections -fdata-sections "$DIST_PREFIX_MAP" $DIST_STB_FLAGS -c "$src" -o "$o" ;;
-                *)    exec g++ $DIST_CXX_FLAGS "$DIST_PREFIX_MAP" -c "$src" -o "$o" ;;
-            esac' _ {} || { say "dist: compile failed"; return 1; }
-    ld -r "$dist_dir/obj/game-game.o" "$dist_dir/obj/game-tinyheaders.o" -o "$dist_dir/obj/game.o" && objcopy --localize-hidden "$dist_dir/obj/game.o" \
+    local host_flags="$flags -Wno-format-truncation -DHOST_RELEASE $(sdl2-config --cflags) $STB_FLAGS" game_pid rc=0 objs=() f
+    # objects as for the development host (build_objects: incremental by -MMD, one compiler per core); the
+    # game's two files beside the release host's; paths in the debug lines relative to the project
+    export OBJ_EXTRA="-ffile-prefix-map=$ROOT=."
+    build_objects "$dist_dir/obj/game" g++ "$game_flags" game/game.cpp game/tinyheaders.cpp & game_pid=$!
+    # shellcheck disable=SC2046
+    build_objects "$dist_dir/obj/host" g++ "$host_flags" $(release_sources) || rc=1
+    build_objects "$dist_dir/obj/c" gcc "-O2 -g1 -ffunction-sections -fdata-sections $STB_FLAGS" platform/stb_impl.c || rc=1
+    wait "$game_pid" || rc=1
+    unset OBJ_EXTRA
+    [ "$rc" = 0 ] || { say "dist: compile failed"; return 1; }
+    ld -r "$dist_dir/obj/game/game.o" "$dist_dir/obj/game/tinyheaders.o" -o "$dist_dir/obj/game.o" && objcopy --localize-hidden "$dist_dir/obj/game.o" \
         || { say "dist: cannot make the game object"; return 1; }
-    # shellcheck disable=SC2086
-    g++ -O2 "$dist_dir"/obj/host-*.o "$dist_dir/obj/c-stb_impl.o" "$dist_dir/obj/game.o" -o "$1.tmp" -static-libstdc++ -static-libgcc -Wl,--gc-sections \
+    for f in $(release_sources); do f="${f##*/}"; objs+=("$dist_dir/obj/host/${f%.cpp}.o"); done
+    g++ -O2 "${objs[@]}" "$dist_dir/obj/c/stb_impl.o" "$dist_dir/obj/game.o" -o "$1.tmp" -static-libstdc++ -static-libgcc -Wl,--gc-sections \
         -lSDL2 -lpthread -lm && mv -f "$1.tmp" "$1" && echo "$key" > "$1.key"
 }
 
@@ -927,15 +1048,17 @@ cmd_dist_windows() {
 
 # ---------------------------------------------------------------- benchmarks
 # Each benchmark prints one flat JSON object on its last line; they are merged into build/bench.json.
-bench_compile() {  # src out optimization: a C++ benchmark built as ./build.sh bench builds it
-    local name flags; name="$(basename "$1" .cpp)"
+bench_flags() {  # src optimization
     # the flags the host and tinyheaders.o ship with (-O2, no -march=native): the numbers are what a user gets;
     # the collision benchmark with exactly the game's (game_flags + -O2, as game/tinyheaders.o is built)
-    flags="$COMMON_FLAGS $3 -DNDEBUG"
-    [ "$name" = bench_collide ] && flags="$(DEV_CHECKS="" game_flags g++) $3"
-    # shellcheck disable=SC2046,SC2086
+    local flags="$COMMON_FLAGS $2 -DNDEBUG"
+    [ "$(basename "$1" .cpp)" = bench_collide ] && flags="$(DEV_CHECKS="" game_flags g++) $2"
+    echo "$flags $STB_FLAGS $(sdl2-config --cflags)"
+}
+bench_compile() {  # src out optimization: a C++ benchmark built as ./build.sh bench builds it
     cmd_stb || return 1
-    g++ $flags $STB_FLAGS $(sdl2-config --cflags) "$1" "$STB_OBJ" -o "$2" $HOST_LIBS
+    # shellcheck disable=SC2046
+    g++ $(bench_flags "$1" "$3") "$1" "$STB_OBJ" -o "$2" $HOST_LIBS
 }
 
 cmd_bench() {
@@ -978,6 +1101,7 @@ EOF
 cmd="${1:-run}"; [ $# -gt 0 ] && shift
 case "$cmd" in
     run)    cmd_run "$@" ;;
+    debug)  cmd_debug "$@" ;;
     host)   write_compile_commands; cmd_host ;;
     game)   cmd_game ;;
     tools)  cmd_tools ;;
@@ -992,5 +1116,5 @@ case "$cmd" in
     fuzz)   mkdir -p "$BUILD_DIR/tests/logs"; cmd_fuzz; echo "$TOTAL_PASS passed, $TOTAL_FAIL failed"; [ "$TOTAL_FAIL" = 0 ] ;;
     deps)   cmd_deps ;;
     clean)  rm -rf "$BUILD_DIR" "$ROOT/compile_commands.json" ;;
-    *)      say "build.sh: unknown command '$cmd' (run, host, game, tools, assets, build, test, test-windows, bench, dist, dist-windows, fuzz, deps, clean)"; exit 2 ;;
+    *)      say "build.sh: unknown command '$cmd' (run, debug, host, game, tools, assets, build, test, test-windows, bench, dist, dist-windows, fuzz, deps, clean)"; exit 2 ;;
 esac

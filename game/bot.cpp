@@ -1,6 +1,7 @@
 /* bot.cpp - the autopilot (F10): plays from the same Controls a person produces. It keeps away from
    enemies and their bullets, collects pickups, shoots the nearest threat, and dashes out of trouble.
    Good enough to clear a few waves, not good enough to live forever. */
+#include "game.h"
 
 static constexpr auto BOT_FEAR_RADIUS   = TWEAK(230.0f);
 static constexpr auto BOT_BULLET_RADIUS = TWEAK(140.0f);
@@ -45,7 +46,7 @@ static Controls bot_controls(GameState *gs, float dt)
     push = v2_add(push, gs->bot_dodge);
     c.move = v2_len2(push) > 0.0001f ? v2_norm(push) : push;
     if (nearest) {
-        v2 lead = v2_add(nearest->pos, v2_scale(nearest->vel, nearest_d / BULLET_SPEED));
+        v2 lead = v2_add(nearest->pos, v2_scale(nearest->vel, nearest_d / bullet_speed()));
         c.aim = v2_norm(v2_sub(lead, pl->pos));
         c.fire = nearest_d < 900;
         c.dash = nearest_d < nearest->radius + pl->radius + 30 && pl->cooldown2 <= 0;

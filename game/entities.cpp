@@ -1,5 +1,6 @@
 /* entities.cpp - every entity kind: its tuning, its step, its look. The per-type table at the bottom
    is what persistent entities index with their integer `type`. */
+#include "game.h"
 
 /* ---------------------------------------------------------------- tuning */
 static constexpr auto PLAYER_SPEED        = TWEAK(340.0f);   /* pixels per second */
@@ -44,6 +45,12 @@ static constexpr auto DRONE_COLOR         = TWEAK_COLOR(0xFF4FD8FF);
 static constexpr auto SHOOTER_COLOR       = TWEAK_COLOR(0xFF9A3CFF);
 static constexpr auto DASHER_COLOR        = TWEAK_COLOR(0xFFE14AFF);
 static constexpr auto BRUTE_COLOR         = TWEAK_COLOR(0xFF3B3BFF);
+
+/* the tuning other pieces read (game.h) */
+static float player_radius(void) { return PLAYER_RADIUS; }
+static float player_max_hp(void) { return PLAYER_HP; }
+static float bullet_speed(void) { return BULLET_SPEED; }
+static float spawn_warning_seconds(void) { return SPAWN_WARNING; }
 
 /* ---------------------------------------------------------------- helpers */
 static float wave_pressure(GameState *gs)
@@ -154,7 +161,6 @@ static void player_hurt(GameState *gs, Entity *pl, v2 from)
 }
 
 /* ---------------------------------------------------------------- per-type steps */
-typedef struct Controls { v2 move, aim; int fire, dash; } Controls;
 static Controls g_controls;   /* this step's controls, set by game_update before the entities run */
 
 static void player_update(GameState *gs, Entity *e, float dt)

@@ -1,4 +1,5 @@
 /* fx.cpp - what makes hits feel like hits: particles, screen shake, hit-stop, score popups, camera. */
+#include "game.h"
 
 static constexpr auto SHAKE_MAX_OFFSET   = TWEAK(14.0f);   /* pixels at full trauma */
 static constexpr auto SHAKE_DECAY        = TWEAK(1.6f);    /* trauma lost per second */

@@ -1,72 +1,13 @@
 /* game.cpp - NEON SWARM, the sample game, and the one translation unit the build compiles.
    It includes every other game file, talks to the host only through game_api.h, and keeps all its
    state in GameMemory. Start reading at game_update. */
-#include "game_api.h"
-#include <stdio.h>
-#include <string.h>
-
-/* No C++ standard library headers here: this file is compiled on every save (README "Build speed"). */
-#define TH_MATH_NO_MATH_H   /* th_math.h declares sqrtf & co. itself instead of pulling in <cmath> */
-#include "th_math.h"
-#include "th_arena.h"
-#include "th_handle.h"
-#include "th_collide.h" /* the implementations of these two: game/tinyheaders.cpp, built once at -O2 */
-#include "th_tweak.h"   /* TWEAK(340.0f): constants that change on save, no rebuild (README "Live editing") */
-
-/* PROFILE_ZONE("name"): a zone in the host's profiler (docs/profiling.md), through pf->profile_begin/end. The
-   pointer is set by every entry point (a reload resets the library's globals); a release has no zones. */
-static const PlatformAPI *g_zone_pf;
-#if defined(THTW_LITERALS) && !defined(PROFILE_IN_RELEASE)
-#define THP_DISABLE
-#endif
-#define THP_BEGIN(name) g_zone_pf->profile_begin(name)
-#define THP_END() g_zone_pf->profile_end()
-#include "th_profile.h"
-
-#include "state.h"
-#include "th_reflect.h" /* the table format of state_types.inc, the build's description of state.h's types */
-#if defined(__has_include)
-#if __has_include("../build/game/state_types.inc")
-#include "../build/game/state_types.inc"
-#define GAME_HAS_STATE_TYPES 1
-#endif
-#endif
+#include "game.h"
 
 #ifndef GAME_LAYOUT_HASH
 #error "GAME_LAYOUT_HASH is the layout stamp of state.h; build the game with ./build.sh game"
 #endif
 
-/* ---------------------------------------------------------------- shared by every game file */
-static const float ARENA_W = 2400.0f;
-static const float ARENA_H = 1500.0f;
-
-enum Layer {
-    LAYER_FLOOR = 0, LAYER_WALL = 10, LAYER_PICKUP = 20, LAYER_ENEMY = 30, LAYER_PLAYER = 40,
-    LAYER_BULLET = 50, LAYER_FX = 60, LAYER_DEBUG = 80, LAYER_POPUP = 90, LAYER_HUD = GAME_LAYER_UI,
-};
-
-#define SPRITE_LIST(X) \
-    X(PLAYER, "player/ship") X(DRONE, "enemy/drone") X(SHOOTER, "enemy/shooter") X(DASHER, "enemy/dasher") \
-    X(BRUTE, "enemy/brute") X(BULLET, "bullet/player") X(ENEMY_BULLET, "bullet/enemy") X(GEM, "pickup/gem") \
-    X(HEART, "pickup/health") X(WALL, "wall/block") X(FX_DOT, "fx/dot") X(FX_RING, "fx/ring") \
-    X(FX_SPARK, "fx/spark") X(UI_HEART, "ui/heart")
-#define SPRITE_ENUM(id, name) SPR_##id,
-#define SPRITE_NAME(id, name) name,
-enum SpriteName { SPRITE_LIST(SPRITE_ENUM) SPR_COUNT };
-static const char *const SPRITE_NAMES[SPR_COUNT] = { SPRITE_LIST(SPRITE_NAME) };
-static uint32_t g_sprite_ids[SPR_COUNT];   /* library globals: refilled by every load */
-#define SPR(id) g_sprite_ids[SPR_##id]
-
-/* Cross-file functions (defined in the files below). */
-static Entity *entity_get(GameState *gs, thh_handle h);
-static int     world_push_out(GameState *gs, v2 *pos, float radius, v2 *normal);
-static int     world_sweep_walls(GameState *gs, v2 from, v2 to, float radius, float *t, v2 *normal);
-static Entity *world_sweep_enemies(GameState *gs, v2 from, v2 to, float radius, float *t);
-static int     world_sweep_circle(v2 from, v2 to, float radius, v2 center, float center_radius, float *t);
-static int     world_blocked(GameState *gs, v2 at, float radius);
-static int     score_add(GameState *gs, int points);
-static int     stragglers_hunt(GameState *gs);
-
+/* ---------------------------------------------------------------- the pieces (each includes game.h) */
 #include "fx.cpp"
 #include "sound.cpp"
 #include "entities.cpp"

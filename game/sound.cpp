@@ -7,8 +7,9 @@
    host's voices are busy, the player's own sounds win over the swarm's). The music loop's handle is
    kept in the state; the host keeps it playing across reloads and rollbacks.
    The sounds themselves are assets/sfx/<name>.sfx parameter files: edit one and save to hear it. */
+#include "game.h"
 
-/* name, volume, priority, cooldown s, max copies, pitch wobble (fraction) */
+/* name, volume, priority, cooldown s, max copies, pitch wobble (fraction); one row per SoundName (game.h), in its order */
 #define SOUND_LIST(X) \
     X(SHOT,        "player/shot",       0.30f, 120, 0.045f, 3, 0.05f) \
     X(DASH,        "player/dash",       0.70f, 200, 0.10f,  1, 0.00f) \
@@ -32,12 +33,12 @@ static constexpr float SOUND_PAN_WIDTH   = 0.8f;     /* |pan| at the edge of the
 static constexpr float MUSIC_FADE_IN     = 1.5f;
 static constexpr float MUSIC_FADE_OUT    = 2.0f;
 
-#define SOUND_ENUM(id, name, vol, prio, cool, maxn, wob) SND_##id,
-enum SoundName { SOUND_LIST(SOUND_ENUM) SND_COUNT };
-static const struct { const char *name; float volume; uint8_t priority; float cooldown; uint16_t max_instances; float wobble; } SOUNDS[SND_COUNT] = {
-#define SOUND_ROW(id, name, vol, prio, cool, maxn, wob) { name, vol, prio, cool, maxn, wob },
+static constexpr struct { int id; const char *name; float volume; uint8_t priority; float cooldown; uint16_t max_instances; float wobble; } SOUNDS[SND_COUNT] = {
+#define SOUND_ROW(id, name, vol, prio, cool, maxn, wob) { SND_##id, name, vol, prio, cool, maxn, wob },
     SOUND_LIST(SOUND_ROW)
 };
+static constexpr bool sounds_in_order(int i) { return i == SND_COUNT || (SOUNDS[i].id == i && sounds_in_order(i + 1)); }
+static_assert(sounds_in_order(0), "SOUND_LIST has a row for every SoundName in game.h, in the same order");
 static uint32_t g_sound_ids[SND_COUNT];   /* library globals: refilled by every load */
 
 /* This step's sound events: library globals, emptied by sound_flush at the end of every update. */

@@ -1,4 +1,5 @@
 /* ui.cpp - the HUD, the title screen, the game-over screen and the floor. Screen-space layers. */
+#include "game.h"
 
 static constexpr auto UI_TEXT      = TWEAK_COLOR(0xE8F4FFFF);
 static constexpr auto UI_DIM       = TWEAK_COLOR(0x8FA3B8FF);
@@ -63,13 +64,13 @@ static void hud_draw(GameState *gs, const PlatformAPI *pf)
     snprintf(s, sizeof s, "WAVE %d", wave_shown(gs));
     text_centered(pf, s, W / 2, 14, 28, UI_TEXT);
     if (gs->wave_phase == WAVE_BREAK) snprintf(s, sizeof s, "get ready");
-    else snprintf(s, sizeof s, "%s   %d left", THEME_NAMES[wave_theme(gs->wave)], gs->enemies_left);
+    else snprintf(s, sizeof s, "%s   %d left", wave_theme_name(gs->wave), gs->enemies_left);
     text_centered(pf, s, W / 2, 50, 16, stragglers_hunt(gs) ? UI_WARN : UI_DIM);
     float done = gs->wave_phase == WAVE_BREAK ? 1.0f : 1.0f - (float)gs->enemies_left / (float)(gs->wave_total > 0 ? gs->wave_total : 1);
     pf->draw_rect(W / 2 - 110, 74, 220, 4, 0x2A3444FF, UI_WORDS);
     pf->draw_rect(W / 2 - 110, 74, 220 * th_clampf(done, 0, 1), 4, UI_ACCENT, UI_WORDS);
     /* hearts: top right */
-    int max_hp = (int)PLAYER_HP;
+    int max_hp = (int)player_max_hp();
     panel(pf, W - 24 - max_hp * 30, 10, max_hp * 30 + 12, 50, UI_WARN);
     Entity *pl = entity_get(gs, gs->player);
     int hp = pl ? (int)pl->hp : 0;
@@ -157,7 +158,7 @@ static void crosshair_draw(GameState *gs, float alpha, const PlatformAPI *pf)
 static void wave_banner_draw(GameState *gs, const PlatformAPI *pf)
 {
     if (gs->wave_phase != WAVE_BREAK || gs->mode != MODE_PLAY) return;
-    float t = 1.0f - gs->wave_timer / WAVE_BREAK_SECONDS;
+    float t = 1.0f - gs->wave_timer / wave_break_seconds();
     if (gs->wave == 0) t = 1.0f - gs->wave_timer;
     float size = 64 * th_ease_out_back(th_clampf(t * 2.5f, 0, 1));
     if (size < 4) return;
@@ -165,7 +166,7 @@ static void wave_banner_draw(GameState *gs, const PlatformAPI *pf)
     float cy = pf->view_height / 2.0f - 120;
     pf->draw_rect(0, cy - 14, (float)pf->view_width, 150, with_alpha(UI_BACKING, a), UI_PANEL);
     char s[64];
-    snprintf(s, sizeof s, "WAVE %d  %s", gs->wave + 1, THEME_NAMES[wave_theme(gs->wave + 1)]);
+    snprintf(s, sizeof s, "WAVE %d  %s", gs->wave + 1, wave_theme_name(gs->wave + 1));
     text_centered(pf, s, pf->view_width / 2.0f, cy, size, with_alpha(UI_ACCENT, a));
     if (gs->wave > 0) {
         snprintf(s, sizeof s, "wave %d cleared  +%d", gs->wave, 50 * gs->wave);

@@ -2,6 +2,7 @@
    of one enemy kind arriving together from just off screen, a new kind introduced every early wave,
    every fifth wave a swarm. The last few enemies of a wave stop keeping their distance and come for
    the player (no hunting for stragglers), and a wave that drags on is overrun by the next. */
+#include "game.h"
 
 static constexpr auto WAVE_BREAK_SECONDS   = TWEAK(2.5f);
 static constexpr auto WAVE_BASE_ENEMIES    = TWEAK(12);
@@ -90,8 +91,8 @@ static void run_start(GameState *gs, const PlatformAPI *pf)
     memset(gs->popups, 0, sizeof gs->popups);
     arena_build(gs);
     Entity *pl = entity_spawn(gs, ENTITY_PLAYER, v2_make(ARENA_W / 2, ARENA_H / 2));
-    pl->radius = PLAYER_RADIUS;
-    pl->hp = PLAYER_HP;
+    pl->radius = player_radius();
+    pl->hp = player_max_hp();
     gs->player = pl->self;
     gs->aim = v2_make(1, 0);
     gs->cam = gs->prev_cam = pl->pos;
@@ -147,6 +148,8 @@ static WaveTheme wave_theme(int wave)
     static const WaveTheme CYCLE[5] = { THEME_SWARM, THEME_MIXED, THEME_SHOOTERS, THEME_DASHERS, THEME_BRUTES };
     return CYCLE[wave % 5];
 }
+static const char *wave_theme_name(int wave) { return THEME_NAMES[wave_theme(wave)]; }
+static float wave_break_seconds(void) { return WAVE_BREAK_SECONDS; }
 
 static int wave_size(int wave)
 {
@@ -185,7 +188,7 @@ static void spawn_marker(GameState *gs, v2 at, EntityType kind)
     Entity *s = entity_spawn(gs, ENTITY_SPAWNER, at);
     if (!s) return;
     s->spawn_type = kind;
-    s->timer = SPAWN_WARNING;
+    s->timer = spawn_warning_seconds();
     s->radius = 1;
 }
 
@@ -254,7 +257,7 @@ static void wave_swarm(GameState *gs)
         Entity *s = entity_spawn(gs, ENTITY_SPAWNER, at);
         if (!s) return;
         s->spawn_type = KINDS[i % 6];
-        s->timer = SPAWN_WARNING;
+        s->timer = spawn_warning_seconds();
         s->radius = 1;
     }
     gs->wave_phase = WAVE_FIGHTING;

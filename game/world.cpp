@@ -1,5 +1,6 @@
 /* world.cpp - collisions: walls, the broadphase over moving bodies, swept tests for bullets, and
    the F2 debug view of shapes, contacts and normals. All shape math is tinyheaders/th_collide.h. */
+#include "game.h"
 
 static const float GRID_CELL        = 96.0f;   /* broadphase cell size, about two big enemies */
 static constexpr auto SEPARATION_PUSH  = TWEAK(0.5f);    /* share of an enemy-enemy overlap resolved per step */

@@ -17,35 +17,52 @@ GuardReport g_guard_report;
 static struct {
     std::atomic<uint64_t> seq;          /* the guarded call running now; 0 = none */
     std::atomic<double>   started;      /* os_mono_seconds() when it began */
+    std::atomic<double>   held_at_start; /* `held` when it began */
+    std::atomic<double>   held;         /* seconds the whole process was held (debugger, SIGSTOP) */
     uint64_t              next_seq;
     double                limit_s;
+    double                started_watching;   /* os_mono_seconds() in guard_init: a thread that starts late
+                                                 still sees a stop that came before its first sleep */
     OsThread              watchdog;
     std::atomic<int>      what;         /* GuardWhat of the call running now */
 } g_watchdog;
 
 GuardWhat guard_current(void) { return (GuardWhat)g_watchdog.what.load(); }
 
+/* An oversleep of the watchdog's own sleep longer than this means every thread of the process was held: a
+   debugger's breakpoint (all-stop), SIGSTOP, a suspended laptop - holds of seconds. Shorter ones are the
+   scheduler's on a loaded machine, when the step may well have been running, and count (at 0.05 s a
+   loaded 2-core machine lost half the watchdog's interrupts of a 0.05 s limit to "held" time). */
+static const double HELD_MIN_S = 0.25;
+
 /* Every 20 ms (or a quarter of the limit): a call running past the limit is interrupted by its own number, so an interrupt that
-   arrives after the call returned cannot hit the next one. */
+   arrives after the call returned cannot hit the next one. Time the process was held is nobody's step: it is
+   kept in `held` and left out of a call's running time. A call blocked in a system call is not held (this
+   thread runs on) and counts. */
 static void *watchdog_main(void *arg)
 {
     (void)arg;
     uint64_t interrupted = 0, told = 0;
     int poll_ms = (int)(g_watchdog.limit_s * 1000 / 4);
     poll_ms = poll_ms < 1 ? 1 : poll_ms > 20 ? 20 : poll_ms;
+    double woke = g_watchdog.started_watching;
     for (;;) {
         os_sleep_ms(poll_ms);
+        double now = os_mono_seconds(), over = now - woke - poll_ms / 1000.0;
+        woke = now;
+        if (over > HELD_MIN_S) g_watchdog.held.store(g_watchdog.held.load() + over);
         uint64_t seq = g_watchdog.seq.load();
         restart_check_stall(seq != 0);
-        double started = g_watchdog.started.load();
+        double started = g_watchdog.started.load(), held = g_watchdog.held.load() - g_watchdog.held_at_start.load();
         if (!seq || seq == interrupted || seq != g_watchdog.seq.load()) continue;
-        if (os_mono_seconds() - started <= g_watchdog.limit_s) continue;
+        double running = now - started - held;
+        if (running <= g_watchdog.limit_s) continue;
         if (os_interrupt_guarded_call(seq)) interrupted = seq;
         else if (seq == g_watchdog.seq.load() && seq != told) {
             /* still running and not interruptible (Windows: blocked inside a system call); stdio, not
                the host log: this is the watchdog's thread */
             fprintf(stderr, "host: watchdog: the step has run %.1f s and cannot be interrupted: %s\n",
-                    os_mono_seconds() - started, os_error_text());
+                    running, os_error_text());
             told = seq;
         }
     }
@@ -56,13 +73,15 @@ void guard_init(double watchdog_s)
 {
     g_watchdog.limit_s = watchdog_s;
     os_fault_init();
-    os_thread_start(&g_watchdog.watchdog, watchdog_main, NULL);
+    g_watchdog.started_watching = os_mono_seconds();
+    if (watchdog_s > 0) os_thread_start(&g_watchdog.watchdog, watchdog_main, NULL);   /* --watchdog 0: off */
 }
 
 int guard_run(GuardWhat what, void (*fn)(void *), void *arg)
 {
     static OsFault fault;
     uint64_t seq = ++g_watchdog.next_seq;
+    g_watchdog.held_at_start.store(g_watchdog.held.load());
     g_watchdog.started.store(os_mono_seconds());
     g_watchdog.what.store((int)what);
     g_watchdog.seq.store(seq);

@@ -37,10 +37,10 @@ void options_usage(FILE *f)
     }
     fprintf(f, "usage: %s [flags]\n", name);
     fprintf(f,
-        "  --window WxH          window size (default 1280x720)\n"
+        "  --window WxH          window size (64..16384 each way, default 1280x720)\n"
         "  --save-dir DIR        where the save data lives (default: the user's data folder)\n"
         "  --dev-keys            the developer keys F1-F9 and F12 (overlay, pause, step, screenshot)\n"
-        "  --memory MB           size of the game's memory block (default 256)\n"
+        "  --memory MB           size of the game's memory block (1..65536, default 256)\n"
         "  --headless            no window (SDL's offscreen driver); with --frames N for a test run\n"
         "  --frames N            exit after N frames\n"
         "  --fast                one fixed step per frame without waiting for the clock\n"
@@ -49,7 +49,8 @@ void options_usage(FILE *f)
         "  --frame-log PATH      one line per frame: frame, work ms, sprites, draw calls\n"
         "  --screenshot F:PATH   write a PNG of frame F (repeatable)\n"
         "  --input PATH          scripted input events (\"<step> down|up|tap KEY\", ...)\n"
-        "  --watchdog SEC        a step running longer than this ends the game with a report (default 2)\n"
+        "  --watchdog SEC        a step running longer than this ends the game with a report\n"
+        "                        (0.01..3600, 0: off; default 2)\n"
         "  --help\n");
 }
 #else
@@ -58,7 +59,7 @@ void options_usage(FILE *f)
     fprintf(f,
         "usage: host [flags]\n"
         "  --root DIR            project root (default: the folder above build/host)\n"
-        "  --memory MB           size of the game's memory block (default 256)\n"
+        "  --memory MB           size of the game's memory block (1..65536, default 256)\n"
         "  --headless            SDL offscreen video driver: real rendering, no display\n"
         "  --frames N            exit after N frames\n"
         "  --fast                run one fixed step per frame without waiting for the clock\n"
@@ -71,11 +72,12 @@ void options_usage(FILE *f)
         "  --profile PATH        the first --profile-frames N frames' zones (default 120) as a Chrome trace\n"
         "  --replay PATH         restore a recording's snapshot and replay its input\n"
         "  --no-watch            do not watch the sources (no live reload)\n"
-        "  --watchdog SEC        a step running longer than this is interrupted (default 2)\n"
+        "  --watchdog SEC        a step running longer than this is interrupted (0.01..3600,\n"
+        "                        0: off; default 2; time held by a debugger does not count)\n"
         "  --font PATH           TTF for text (default DejaVu Sans)\n"
         "  --build-cmd CMD       command line that builds the game library (default: build.sh game,\n"
         "                        on Windows build.bat game); \"double quotes\" group words\n"
-        "  --window WxH          window size (default 1280x720)\n"
+        "  --window WxH          window size (64..16384 each way, default 1280x720)\n"
         "  --save-dir DIR        where the game's save data lives (default: the user's data folder)\n"
         "  --dev-keys            accepted for the release's sake (the hot keys are always on here)\n"
         "  --help\n");
@@ -148,7 +150,11 @@ int options_parse(int argc, char **argv, Options *o, char *err, size_t cap)
             NEED_VALUE();
             char *end;
             double s = strtod(v, &end);
-            if (end == v || *end || !(s > 0.01 && s < 3600)) { snprintf(err, cap, "--watchdog wants seconds (0.01..3600), got '%s'", v); return 0; }
+            /* the documented range, both ends included; 0 switches the watchdog off */
+            if (end == v || *end || !(s == 0 || (s >= 0.01 && s <= 3600))) {
+                snprintf(err, cap, "--watchdog wants seconds 0.01..3600 (0: off), got '%s'", v);
+                return 0;
+            }
             o->watchdog_s = s;
         } else if (!strcmp(a, "--window")) {
             NEED_VALUE();

@@ -26,6 +26,8 @@ checks.case("frames_missing_value", bad(["--frames"], "--frames needs a value"))
 checks.case("screenshot_malformed", bad(["--screenshot", "nocolon.png"], "--screenshot wants FRAME:PATH"))
 checks.case("memory_out_of_range", bad(["--memory", "0"], "--memory wants megabytes"))
 checks.case("window_malformed", bad(["--window", "big"], "--window wants WxH"))
+checks.case("watchdog_below_range", bad(["--watchdog", "0.005"], "--watchdog wants seconds 0.01..3600"))
+checks.case("watchdog_above_range", bad(["--watchdog", "3600.5"], "--watchdog wants seconds 0.01..3600"))
 checks.case("input_missing_file", bad(["--input", "/nonexistent/script.txt"], "/nonexistent/script.txt"))
 
 
@@ -75,6 +77,19 @@ def no_display_stops_with_a_message():
     cleanup(root)
 
 
+def bounds_accepted():
+    # the documented ranges include both ends, and --watchdog 0 switches the watchdog off (a step is never "hung")
+    root = project_copy()
+    for args in (["--watchdog", "3600"], ["--watchdog", "0.01"], ["--watchdog", "0"], ["--memory", "1"], ["--window", "64x64"]):
+        h = Host(root, "--frames", "20", "--fast", "--no-watch", *args)
+        rc = h.proc.wait(60)
+        h.stop()
+        check(rc == 0, f"{args}: exit code {rc}\n{h.tail()}")
+        check(not h.of("crash"), f"{args}: {h.of('crash')}")
+    cleanup(root)
+
+
+checks.case("bounds_accepted", bounds_accepted)
 checks.case("help_lists_flags", help_lists_flags)
 checks.case("bad_script_line", bad_script_line)
 checks.case("frames_and_screenshot", frames_and_screenshot)

@@ -1,0 +1,104 @@
+/* game.h - what the pieces of the game share: the headers they use, the arena and sprite names, and the
+   functions one piece calls in another. game.cpp includes it, then every piece (one translation unit,
+   README "Build speed"); each piece includes it too, so a piece opened on its own in an editor parses
+   (clangd, compile_commands.json). No SDL and no C++ standard library headers here. */
+#ifndef GAME_H
+#define GAME_H
+
+#include "game_api.h"
+#include <stdio.h>
+#include <string.h>
+
+/* No C++ standard library headers here: this file is compiled on every save (README "Build speed"). */
+#define TH_MATH_NO_MATH_H   /* th_math.h declares sqrtf & co. itself instead of pulling in <cmath> */
+#include "th_math.h"
+#include "th_arena.h"
+#include "th_handle.h"
+#include "th_collide.h" /* the implementations of these two: game/tinyheaders.cpp, built once at -O2 */
+#include "th_tweak.h"   /* TWEAK(340.0f): constants that change on save, no rebuild (README "Live editing") */
+
+/* PROFILE_ZONE("name"): a zone in the host's profiler (docs/profiling.md), through pf->profile_begin/end. The
+   pointer is set by every entry point (a reload resets the library's globals); a release has no zones. */
+static const PlatformAPI *g_zone_pf;
+#if defined(THTW_LITERALS) && !defined(PROFILE_IN_RELEASE)
+#define THP_DISABLE
+#endif
+#define THP_BEGIN(name) g_zone_pf->profile_begin(name)
+#define THP_END() g_zone_pf->profile_end()
+#include "th_profile.h"
+
+#include "state.h"
+#include "th_reflect.h" /* the table format of state_types.inc, the build's description of state.h's types */
+#if defined(__has_include)
+#if __has_include("../build/game/state_types.inc")
+#include "../build/game/state_types.inc"
+#define GAME_HAS_STATE_TYPES 1
+#endif
+#endif
+
+static const float ARENA_W = 2400.0f;
+static const float ARENA_H = 1500.0f;
+
+enum Layer {
+    LAYER_FLOOR = 0, LAYER_WALL = 10, LAYER_PICKUP = 20, LAYER_ENEMY = 30, LAYER_PLAYER = 40,
+    LAYER_BULLET = 50, LAYER_FX = 60, LAYER_DEBUG = 80, LAYER_POPUP = 90, LAYER_HUD = GAME_LAYER_UI,
+};
+
+#define SPRITE_LIST(X) \
+    X(PLAYER, "player/ship") X(DRONE, "enemy/drone") X(SHOOTER, "enemy/shooter") X(DASHER, "enemy/dasher") \
+    X(BRUTE, "enemy/brute") X(BULLET, "bullet/player") X(ENEMY_BULLET, "bullet/enemy") X(GEM, "pickup/gem") \
+    X(HEART, "pickup/health") X(WALL, "wall/block") X(FX_DOT, "fx/dot") X(FX_RING, "fx/ring") \
+    X(FX_SPARK, "fx/spark") X(UI_HEART, "ui/heart")
+#define SPRITE_ENUM(id, name) SPR_##id,
+#define SPRITE_NAME(id, name) name,
+enum SpriteName { SPRITE_LIST(SPRITE_ENUM) SPR_COUNT };
+static const char *const SPRITE_NAMES[SPR_COUNT] = { SPRITE_LIST(SPRITE_NAME) };
+static uint32_t g_sprite_ids[SPR_COUNT];   /* library globals: refilled by every load */
+#define SPR(id) g_sprite_ids[SPR_##id]
+
+/* The player's controls for one step: from the keyboard/mouse/gamepad (game.cpp) or the autopilot (bot.cpp). */
+typedef struct Controls { v2 move, aim; int fire, dash; } Controls;
+
+/* The game's sounds by name. Their table (asset, volume, priority...) is SOUND_LIST in sound.cpp, row for
+   row in this order (a compile-time check there says so when they differ). */
+enum SoundName {
+    SND_SHOT, SND_DASH, SND_HURT, SND_HIT, SND_EXPLODE, SND_EXPLODE_BIG, SND_ENEMY_SHOOT, SND_SPAWN, SND_CHARGE,
+    SND_GEM, SND_HEALTH, SND_START, SND_WAVE_START, SND_GAME_OVER, SND_MUSIC, SND_COUNT
+};
+
+/* ---------------------------------------------------------------- cross-file functions, by the piece defining them */
+/* fx.cpp */
+static void    fx_burst(GameState *gs, v2 at, int count, uint32_t color, uint32_t color_end, float speed_lo, float speed_hi,
+                        float size, float life);
+static void    fx_ring(GameState *gs, v2 at, float from, float to, float life, uint32_t color);
+static void    fx_sparks(GameState *gs, v2 at, v2 normal, uint32_t color, int count);
+static void    fx_trail(GameState *gs, v2 at, v2 vel, uint32_t color, float size);
+static void    fx_shake(GameState *gs, float amount);
+static void    fx_popup(GameState *gs, v2 at, int value, uint32_t color);
+/* sound.cpp */
+static void    sfx(GameState *gs, SoundName s, v2 pos);   /* a sound at a place in the world */
+static void    sfx_ui(SoundName s);                        /* a sound with no place (menus, the HUD) */
+/* entities.cpp */
+static Entity *entity_get(GameState *gs, thh_handle h);
+static Entity *entity_spawn(GameState *gs, EntityType type, v2 pos);
+static int     is_enemy(uint32_t type);
+static void    damage_enemy(GameState *gs, Entity *e, float amount, v2 push);
+static void    player_hurt(GameState *gs, Entity *pl, v2 from);
+static float   player_radius(void);                        /* the tuning at the top of entities.cpp */
+static float   player_max_hp(void);
+static float   bullet_speed(void);
+static float   spawn_warning_seconds(void);
+/* world.cpp */
+static int     world_push_out(GameState *gs, v2 *pos, float radius, v2 *normal);
+static int     world_sweep_walls(GameState *gs, v2 from, v2 to, float radius, float *t, v2 *normal);
+static Entity *world_sweep_enemies(GameState *gs, v2 from, v2 to, float radius, float *t);
+static int     world_sweep_circle(v2 from, v2 to, float radius, v2 center, float center_radius, float *t);
+static int     world_blocked(GameState *gs, v2 at, float radius);
+/* waves.cpp */
+static int     score_add(GameState *gs, int points);
+static int     stragglers_hunt(GameState *gs);
+static int     wave_shown(GameState *gs);
+static const char *wave_theme_name(int wave);
+static float   wave_break_seconds(void);
+
+#endif
