@@ -8,6 +8,9 @@
      reload.cpp   the reload policy: build finished -> copy -> load -> stamp check -> snapshot -> swap ->
                   verify unload; crash rollback; the calls into the running game
      migrate.cpp  the state across a layout change: the libraries' descriptions of their state, the rewrite
+                  of the block from one layout to the next (th_reflect.h)
+     restart.cpp  the hot restart: the session (block, snapshot, bookkeeping) in a memfd, the host re-executed
+                  with it when the process cannot go on safely
      library.cpp  one game library: versioned copy, open, resolve the entry point, close, verify unmapped
      watch.cpp    debounced batches of changed source/asset files
      build.cpp    the game build in a child process (build.sh game), its output and errors

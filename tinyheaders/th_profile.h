@@ -1,5 +1,7 @@
 /* th_profile.h - a frame profiler: named, nested zones in a ring, written out as a Chrome trace.
-   version 1 (THP_VERSION); licence: the project's own (see README), no third-party code.
+
+   th_profile.h v1.0 - MIT or public domain, your choice: the texts are at the end of this file (and in
+   the repository's LICENSE).
 
    WHAT IT DOES
      PROFILE_ZONE("name") opens a zone where it stands and closes it at the end of the scope (C++); in C,
@@ -394,3 +396,39 @@ const char *thp_intern(thp_names *t, const char *name)
 #endif
 #endif /* TH_PROFILE_IMPLEMENTED */
 #endif /* TH_PROFILE_IMPLEMENTATION */
+
+/*
+   LICENCE - this file is offered under your choice of A or B.
+
+   A - MIT License
+
+   Copyright (c) 2026 the engine's maintainers
+
+   Permission is hereby granted, free of charge, to any person obtaining a copy of this software and
+   associated documentation files (the "Software"), to deal in the Software without restriction,
+   including without limitation the rights to use, copy, modify, merge, publish, distribute,
+   sublicense, and/or sell copies of the Software, and to permit persons to whom the Software is
+   furnished to do so, subject to the following conditions:
+
+   The above copyright notice and this permission notice shall be included in all copies or
+   substantial portions of the Software.
+
+   THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR IMPLIED, INCLUDING BUT
+   NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY, FITNESS FOR A PARTICULAR PURPOSE AND
+   NONINFRINGEMENT. IN NO EVENT SHALL THE AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES
+   OR OTHER LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM, OUT OF OR IN
+   CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE SOFTWARE.
+
+   B - Public domain
+
+   The authors dedicate this file to the public domain, giving up every copyright interest in
+   it, for the benefit of the public and to the detriment of their heirs and successors, and
+   meaning it as a permanent act. Anyone may copy, modify, publish, use, compile, sell or distribute
+   it, as source or as a compiled binary, for any purpose, commercial or not, and by any means,
+   with no need to name the authors. Where a dedication to the public domain is not recognised, the
+   authors grant everyone the same rights under the MIT License above, without its condition.
+
+   THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR IMPLIED. IN NO EVENT
+   SHALL THE AUTHORS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER LIABILITY ARISING FROM, OUT OF OR IN
+   CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE SOFTWARE.
+*/
