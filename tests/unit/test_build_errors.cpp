@@ -10,6 +10,11 @@
 #include "parse.cpp"
 #include "build.cpp"
 
+/* restart.cpp is not part of this program: no session, no hot restart */
+void   restart_check_stall(int running_guarded) { (void)running_guarded; }
+double restart_start_mono(void) { return 0; }
+int    restart_is_restart(void) { return 0; }
+
 Options     g_options;
 FrameLoop   g_loop;
 PlatformAPI g_pf;
