@@ -57,6 +57,7 @@ int   os_lib_complete(const char *, char *err, size_t cap) { if (cap) snprintf(e
 void *os_lib_open(const char *, char *err, size_t cap) { if (cap) snprintf(err, cap, "%s", NOT_PORTED); return NULL; }
 void *os_lib_symbol(void *, const char *) { return NULL; }
 void  os_lib_close(void *) {}
+int   os_lib_image(const char *, OsRange *, int) { return 0; }
 int   os_mapped_ranges(const char *, OsRange *, int) { return 0; }
 void  os_describe_code(const char *, uintptr_t, uintptr_t, char *fn, size_t fncap, char *where, size_t wcap)
 {

@@ -122,7 +122,7 @@ class EngineEntities(gdb.Command):
         except gdb.error:
             raise gdb.GdbError("engine-entities: no game state here (stop inside game code, e.g. break game_update)")
         handles = gs["handles"]
-        count = int(handles["count"])
+        count = int(handles["head"]["count"])   # THH_FIXED_POOL: the counts in its head, the arrays beside it
         for i in range(min(count, limit)):
             print(EntityPrinter(gs["entities"][int(handles["dense_to_sparse"][i])]).to_string())
         if count > limit:
