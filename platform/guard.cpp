@@ -113,9 +113,11 @@ void guard_describe_backtrace(const char *lib_path, char *out, size_t cap)
         int inside = 0;
         for (int r = 0; r < count; r++) inside |= pc >= ranges[r].lo && pc < ranges[r].hi;
         if (!inside || !base) continue;
-        /* return addresses point after the call; step back into it (the faulting frame is exact) */
+        /* return addresses point after the call; step back into it (the interrupted instruction itself is
+           exact: stepping back from it could name the code laid out before it, another function's line) */
         char fn[256], where[300];
-        os_describe_code(lib_path, base, pc - (len ? 1 : 0), fn, sizeof fn, where, sizeof where);
+        int exact = !len || pc == (uintptr_t)f->pc;
+        os_describe_code(lib_path, base, pc - (exact ? 0 : 1), fn, sizeof fn, where, sizeof where);
         int w = snprintf(out + len, cap - len, "%s%s (%s)", len ? " <- " : "", fn, where);
         if (w < 0 || (size_t)w >= cap - len) break;
         len += (size_t)w;

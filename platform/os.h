@@ -138,6 +138,8 @@ typedef struct OsFault {
     void  *addr;                       /* faulting address, if any */
     void  *bt[OS_MAX_BACKTRACE];       /* return addresses at the fault */
     int    bt_count;
+    void  *pc;                         /* the interrupted instruction itself, where the backend knows it
+                                          (NULL: treat bt[] as return addresses throughout) */
 } OsFault;
 
 void        os_fault_init(void);                       /* installs the handlers; the caller is the main thread */

@@ -748,6 +748,7 @@ static void fault_handler(int sig, siginfo_t *si, void *uc)
     if (f) {
         f->kind = kind;
         f->addr = sig == SIGUSR2 ? NULL : (si ? si->si_addr : NULL);
+        f->pc = (void *)pc;
         f->bt_count = backtrace(f->bt, OS_MAX_BACKTRACE);
     }
     g_faults.jumps.fetch_add(1);

@@ -144,6 +144,7 @@ static LONG CALLBACK guard_vectored_handler(EXCEPTION_POINTERS *ep)
                       ? (void *)ep->ExceptionRecord->ExceptionInformation[1] : ep->ExceptionRecord->ExceptionAddress;
         /* After a stack overflow only a page or so is left (wine ignores SetThreadStackGuarantee):
            no unwinding here, just where it happened. */
+        f->pc = ep->ExceptionRecord->ExceptionAddress;
         if (code == EXCEPTION_STACK_OVERFLOW) { f->bt[0] = ep->ExceptionRecord->ExceptionAddress; f->bt_count = 1; }
         else f->bt_count = walk_stack(*ep->ContextRecord, f->bt, OS_MAX_BACKTRACE);
     }

@@ -69,6 +69,8 @@ static void profile_service_end_nothing(void) {}
 void profile_fill_api(PlatformAPI *pf)
 {
 #if defined(THP_DISABLE)
+    (void)profile_service_begin;
+    (void)profile_service_end;
     pf->profile_begin = profile_service_nothing;
     pf->profile_end = profile_service_end_nothing;
 #else
@@ -248,6 +250,7 @@ int profile_key(GameKey k, int down, int shift)
 {
 #if defined(THP_DISABLE)
     (void)k; (void)down; (void)shift;
+    (void)capture_to_build_folder;
     return 0;
 #else
     if (k == KEY_F4 && shift) {
