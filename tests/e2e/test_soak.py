@@ -71,7 +71,10 @@ if __name__ == "__main__":
         check(result["rss_growth_mb"] < 2.0, f"resident memory grew {result['rss_growth_mb']:.2f} MB")
         check(result["fd_growth"] <= 0, f"open file descriptors grew by {result['fd_growth']}")
         check(result["libgame_mappings_after"] <= result["libgame_mappings_before"], "library mappings pile up")
-        check(result["maps_growth"] <= 0, f"the address space map grew by {result['maps_growth']} entries")
+        # a leak per reload grows the map by about one entry a reload (50 here); a single long-lived malloc'd
+        # block that lands in the hole an unloaded library left (seen: one anonymous entry, in some runs)
+        # is not one, so two entries of slack
+        check(result["maps_growth"] <= 2, f"the address space map grew by {result['maps_growth']} entries")
 
     checks.case(f"soak_{RELOADS}_reloads", run)
     checks.finish()
