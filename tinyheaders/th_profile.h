@@ -230,13 +230,16 @@ struct thp__scope {
 extern "C" {
 #endif
 
+/* The clock a profile is calibrated against when the caller passes none. On Windows the C library has
+   neither clock_gettime (mingw-w64 takes it from winpthreads, which a program may not link) nor a
+   dependable timespec_get: clock() there is wall time in milliseconds, so pass a finer clock to thp_init. */
 static double thp__builtin_clock(void)
 {
-#if defined(CLOCK_MONOTONIC)
+#if defined(CLOCK_MONOTONIC) && !defined(_WIN32)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-#elif defined(TIME_UTC)
+#elif defined(TIME_UTC) && !defined(_WIN32)
     struct timespec ts;
     timespec_get(&ts, TIME_UTC);
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
