@@ -94,7 +94,7 @@ def check(cond, what):
 def project_copy(with_library=True):
     """A temporary copy of the project's sources plus its built tools, assets and game library."""
     tmp = tempfile.mkdtemp(prefix="engine-e2e-")
-    for d in ("game", "tinyheaders", "assets", "tools"):
+    for d in ("game", "include", "tinyheaders", "assets", "tools"):
         if os.path.isdir(os.path.join(ROOT, d)):
             shutil.copytree(os.path.join(ROOT, d), os.path.join(tmp, d))
     shutil.copy2(os.path.join(ROOT, "build.sh"), tmp)
