@@ -5,18 +5,7 @@
    minimap, and the drones' name tags, placed by projecting world points with the same formula the host
    uses, screen = (world - camera) * zoom. WASD flies, the wheel or Q/E zooms, 0 resets.
    Live edit: START_ZOOM, FOLLOW, the world's size. */
-#include "game_api.h"
-#include <stdio.h>
-#include <string.h>
-#define TH_MATH_NO_MATH_H
-#include "th_math.h"
-#include "th_tweak.h"
-#include "state.h"
-#include "th_reflect.h"
-#if defined(__has_include) && __has_include("state_types.inc")
-#include "state_types.inc"
-#define GAME_HAS_STATE_TYPES 1
-#endif
+#include "game_engine.h"
 
 static constexpr auto START_ZOOM = TWEAK(1.5f);
 static constexpr auto FOLLOW = TWEAK(6.0f);          /* how fast the camera catches up, per second */
@@ -71,6 +60,14 @@ static void sprite(const PlatformAPI *pf, const char *name, v2 at, float scale, 
     pf->draw_sprite(&s);
 }
 
+/* A world rect cut to the part in view: the host's software renderer pays for every pixel of a quad,
+   even off screen, and a zoomed-in floor is many screens big. */
+static void world_rect(const PlatformAPI *pf, v2 view_min, v2 view_max, float x, float y, float w, float h, uint32_t color, int layer)
+{
+    float x0 = th_maxf(x, view_min.x), y0 = th_maxf(y, view_min.y), x1 = th_minf(x + w, view_max.x), y1 = th_minf(y + h, view_max.y);
+    if (x1 > x0 && y1 > y0) pf->draw_rect(x0, y0, x1 - x0, y1 - y0, color, layer);
+}
+
 static GAME_RENDER(game_render)
 {
     thtw_set_hook(pf->tweak);
@@ -79,10 +76,10 @@ static GAME_RENDER(game_render)
     float vw = (float)pf->view_width, vh = (float)pf->view_height, z = gs->zoom;
     v2 top_left = v2_sub(gs->cam, v2_make(vw / 2 / z, vh / 2 / z));
     pf->set_camera(top_left.x, top_left.y, z);
-    pf->draw_rect(-2000, -2000, WORLD_W + 4000, WORLD_H + 4000, 0x07080CFF, 0);    /* world layers: 0..40 */
-    pf->draw_rect(0, 0, WORLD_W, WORLD_H, 0x141824FF, 1);
-    for (float x = 0; x <= WORLD_W; x += 100) pf->draw_rect(x - 1, 0, 2, WORLD_H, 0x232A3CFF, 2);
-    for (float y = 0; y <= WORLD_H; y += 100) pf->draw_rect(0, y - 1, WORLD_W, 2, 0x232A3CFF, 2);
+    v2 lo = top_left, hi = v2_add(top_left, v2_make(vw / z, vh / z));
+    world_rect(pf, lo, hi, 0, 0, WORLD_W, WORLD_H, 0x141824FF, 1);      /* world layers: 1..30 */
+    for (float x = 0; x <= WORLD_W; x += 100) world_rect(pf, lo, hi, x - 1, 0, 2, WORLD_H, 0x232A3CFF, 2);
+    for (float y = 0; y <= WORLD_H; y += 100) world_rect(pf, lo, hi, 0, y - 1, WORLD_W, 2, 0x232A3CFF, 2);
     for (int i = 0; i < 10; i++) {
         v2 at = v2_make(200 + (float)((i * 911) % 2000), 150 + (float)((i * 577) % 1300));
         sprite(pf, "wall/block", at, 1, 0, 0xFFFFFFFF, 10);
@@ -126,26 +123,12 @@ static GAME_STATS(game_stats)
     return snprintf(buf, (size_t)cap, "\"steps\":%llu,\"zoom\":%.3f", (unsigned long long)gs->steps, (double)gs->zoom);
 }
 
-struct GamePlacement {};   /* new (GamePlacement(), p) T(): construction in place without <new> */
-inline void *operator new(size_t, GamePlacement, void *p) { return p; }
-inline void operator delete(void *, GamePlacement, void *) {}
-static GAME_STATE_DEFAULT(game_state_default) { if (cap >= sizeof(GameState)) new (GamePlacement(), dst) GameState(); }
-
 GAME_EXPORT GAME_GET_API(game_get_api)
 {
-    GameAPI api;
-    memset(&api, 0, sizeof api);
-    api.api_version = GAME_API_VERSION;
-    api.layout_hash = GAME_LAYOUT_HASH;
-    api.state_size = sizeof(GameState);
+    GameAPI api = game_api_defaults();
     api.load = game_load;
     api.update = game_update;
     api.render = game_render;
     api.stats = game_stats;
-#ifdef GAME_HAS_STATE_TYPES
-    api.state_types = &GAME_STATE_TYPES;
-    api.state_types_size = sizeof GAME_STATE_TYPES;
-    api.state_default = game_state_default;
-#endif
     return api;
 }

@@ -4,19 +4,7 @@
    follows the mouse and shows the surface normal where it enters. Along the same line a ball makes one
    huge step: where it would land without a sweep (the ghost, past the thin wall) and where thc_toi stops
    it, touching. Right button moves the eye. Live edit: RAYS, BALL_RADIUS, STEP_LENGTH. */
-#include "game_api.h"
-#include <stdio.h>
-#include <string.h>
-#define TH_MATH_NO_MATH_H
-#include "th_math.h"
-#include "th_collide.h"
-#include "th_tweak.h"
-#include "state.h"
-#include "th_reflect.h"
-#if defined(__has_include) && __has_include("state_types.inc")
-#include "state_types.inc"
-#define GAME_HAS_STATE_TYPES 1
-#endif
+#include "game_engine.h"
 
 static constexpr auto RAYS = TWEAK(90);               /* rays in the fan */
 static constexpr auto BALL_RADIUS = TWEAK(22.0f);
@@ -162,26 +150,12 @@ static GAME_STATS(game_stats)
     return snprintf(buf, (size_t)cap, "\"steps\":%llu", (unsigned long long)gs->steps);
 }
 
-struct GamePlacement {};   /* new (GamePlacement(), p) T(): construction in place without <new> */
-inline void *operator new(size_t, GamePlacement, void *p) { return p; }
-inline void operator delete(void *, GamePlacement, void *) {}
-static GAME_STATE_DEFAULT(game_state_default) { if (cap >= sizeof(GameState)) new (GamePlacement(), dst) GameState(); }
-
 GAME_EXPORT GAME_GET_API(game_get_api)
 {
-    GameAPI api;
-    memset(&api, 0, sizeof api);
-    api.api_version = GAME_API_VERSION;
-    api.layout_hash = GAME_LAYOUT_HASH;
-    api.state_size = sizeof(GameState);
+    GameAPI api = game_api_defaults();
     api.load = game_load;
     api.update = game_update;
     api.render = game_render;
     api.stats = game_stats;
-#ifdef GAME_HAS_STATE_TYPES
-    api.state_types = &GAME_STATE_TYPES;
-    api.state_types_size = sizeof GAME_STATE_TYPES;
-    api.state_default = game_state_default;
-#endif
     return api;
 }

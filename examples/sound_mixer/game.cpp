@@ -5,18 +5,7 @@
    sweep (D toggles) plays a gem across the stereo field, climbing in pitch. Z/X and C/V turn the music
    and effects buses down/up, B/N the master. Each dot is one play: across = pan, up = pitch.
    Live edit: DEMO_EVERY, the SOUNDS table. */
-#include "game_api.h"
-#include <stdio.h>
-#include <string.h>
-#define TH_MATH_NO_MATH_H
-#include "th_math.h"
-#include "th_tweak.h"
-#include "state.h"
-#include "th_reflect.h"
-#if defined(__has_include) && __has_include("state_types.inc")
-#include "state_types.inc"
-#define GAME_HAS_STATE_TYPES 1
-#endif
+#include "game_engine.h"
 
 static constexpr auto DEMO_EVERY = TWEAK(12);       /* steps between the demo's plays */
 static constexpr auto DOT = TWEAK_COLOR(0x60E0FF);
@@ -27,10 +16,6 @@ static const struct { const char *name; uint32_t color; } SOUNDS[] = {
 };
 enum { SOUND_COUNT = sizeof SOUNDS / sizeof SOUNDS[0], DEMO_SOUND = 2 };
 static const char *const BUS_NAMES[3] = { "master", "music", "effects" };
-
-struct GamePlacement {};   /* new (GamePlacement(), p) T(): construction in place without <new> */
-inline void *operator new(size_t, GamePlacement, void *p) { return p; }
-inline void operator delete(void *, GamePlacement, void *) {}
 
 static void play(GameState *gs, int sound, float pan, float pitch, const PlatformAPI *pf)
 {
@@ -65,7 +50,7 @@ static GAME_LOAD(game_load)
     for (int i = 0; i < SOUND_COUNT; i++) pf->sound_name(SOUNDS[i].name);   /* a missing file is named at once */
     pf->sound_name("music/loop");
     GameState *gs = (GameState *)mem->base;
-    if (!gs->initialized) { new (GamePlacement(), gs) GameState(); gs->initialized = 1; }   /* the block starts zeroed */
+    if (!gs->initialized) { *gs = GameState(); gs->initialized = 1; }   /* the block starts zeroed */
     mixer_apply(gs, pf);
     mem->used = sizeof(GameState);
 }
@@ -144,23 +129,12 @@ static GAME_STATS(game_stats)
     return snprintf(buf, (size_t)cap, "\"steps\":%llu,\"music\":%u", (unsigned long long)gs->steps, gs->music);
 }
 
-static GAME_STATE_DEFAULT(game_state_default) { if (cap >= sizeof(GameState)) new (GamePlacement(), dst) GameState(); }
-
 GAME_EXPORT GAME_GET_API(game_get_api)
 {
-    GameAPI api;
-    memset(&api, 0, sizeof api);
-    api.api_version = GAME_API_VERSION;
-    api.layout_hash = GAME_LAYOUT_HASH;
-    api.state_size = sizeof(GameState);
+    GameAPI api = game_api_defaults();
     api.load = game_load;
     api.update = game_update;
     api.render = game_render;
     api.stats = game_stats;
-#ifdef GAME_HAS_STATE_TYPES
-    api.state_types = &GAME_STATE_TYPES;
-    api.state_types_size = sizeof GAME_STATE_TYPES;
-    api.state_default = game_state_default;
-#endif
     return api;
 }

@@ -3,31 +3,20 @@
    Each mover is a plain struct in the state; render() submits one GameSprite per mover and the host
    sorts them by layer and draws them in batches. Live edit: change COUNT, SPEED or a layer's tint below
    and save - the running scene follows without a restart. Space pauses, F1 shows the host's draw calls. */
-#include "game_api.h"
-#include <stdio.h>
-#include <string.h>
-#define TH_MATH_NO_MATH_H
-#include "th_math.h"
-#include "th_tweak.h"
-#include "state.h"
-#include "th_reflect.h"
-#if defined(__has_include) && __has_include("state_types.inc")
-#include "state_types.inc"
-#define GAME_HAS_STATE_TYPES 1
-#endif
+#include "game_engine.h"
 
-static constexpr auto COUNT = TWEAK(6000);          /* how many sprites move (up to MAX_SPRITES) */
+static constexpr auto COUNT = TWEAK(5000);          /* how many sprites move (up to MAX_SPRITES) */
 static constexpr auto SPEED = TWEAK(60.0f);         /* pixels per second of the back layer; nearer layers go faster */
 static constexpr auto TINT_BACK = TWEAK_COLOR(0x5060A0);
 static constexpr auto TINT_MID = TWEAK_COLOR(0xB080F0);
 static constexpr auto TINT_FRONT = TWEAK_COLOR(0xFFE080);
 
 static const char *const LAYER_SPRITES[3] = { "fx/dot", "enemy/drone", "pickup/gem" };
-static const float LAYER_SCALE[3] = { 0.6f, 0.7f, 0.9f };
+static const float LAYER_SCALE[3] = { 0.5f, 0.55f, 0.75f };
 
 static void mover_spawn(GameState *gs, Mover *m, int i, const PlatformAPI *pf)
 {
-    m->layer = (uint32_t)(i % 7 == 0 ? 2 : i % 3 == 0 ? 1 : 0);   /* most in the back, few in front */
+    m->layer = (uint32_t)(i % 8 == 0 ? 2 : i % 4 == 0 ? 1 : 0);   /* most in the back, few in front */
     m->pos = v2_make(th_rng_range(&gs->rng, 0, (float)pf->view_width), th_rng_range(&gs->rng, 0, (float)pf->view_height));
     float a = th_rng_range(&gs->rng, 0, 2 * TH_PI);
     m->vel = v2_scale(v2_make(cosf(a), sinf(a)), th_rng_range(&gs->rng, 0.5f, 1.5f));
@@ -95,7 +84,7 @@ static GAME_RENDER(game_render)
         per_layer[m->layer]++;
     }
     char line[160];
-    pf->draw_rect(16, 16, 560, 112, 0x000000B0, GAME_LAYER_UI);
+    pf->draw_rect(16, 16, 580, 112, 0x05060CE8, GAME_LAYER_UI);
     pf->draw_text("sprites_batch", 28, 24, 32, 0xFFFFFFFF, GAME_LAYER_UI + 1);
     snprintf(line, sizeof line, "%d sprites on 3 layers: %d back, %d middle, %d front", n, per_layer[0], per_layer[1], per_layer[2]);
     pf->draw_text(line, 28, 64, 16, 0xC8D0F0FF, GAME_LAYER_UI + 1);
@@ -109,26 +98,12 @@ static GAME_STATS(game_stats)
     return snprintf(buf, (size_t)cap, "\"steps\":%llu,\"sprites\":%d", (unsigned long long)gs->steps, live_count());
 }
 
-struct GamePlacement {};   /* new (GamePlacement(), p) T(): construction in place without <new> */
-inline void *operator new(size_t, GamePlacement, void *p) { return p; }
-inline void operator delete(void *, GamePlacement, void *) {}
-static GAME_STATE_DEFAULT(game_state_default) { if (cap >= sizeof(GameState)) new (GamePlacement(), dst) GameState(); }
-
 GAME_EXPORT GAME_GET_API(game_get_api)
 {
-    GameAPI api;
-    memset(&api, 0, sizeof api);
-    api.api_version = GAME_API_VERSION;
-    api.layout_hash = GAME_LAYOUT_HASH;
-    api.state_size = sizeof(GameState);
+    GameAPI api = game_api_defaults();
     api.load = game_load;
     api.update = game_update;
     api.render = game_render;
     api.stats = game_stats;
-#ifdef GAME_HAS_STATE_TYPES
-    api.state_types = &GAME_STATE_TYPES;
-    api.state_types_size = sizeof GAME_STATE_TYPES;
-    api.state_default = game_state_default;
-#endif
     return api;
 }

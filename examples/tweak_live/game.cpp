@@ -4,18 +4,7 @@
    file and the next step uses it - no compile, no reload, the balls keep flying. Every kind of literal is
    here: float, int, bool, a vec2 and a colour. Changing anything outside a TWEAK's parentheses recompiles
    and reloads instead (the state survives that too). The panel prints what each TWEAK reads right now. */
-#include "game_api.h"
-#include <stdio.h>
-#include <string.h>
-#define TH_MATH_NO_MATH_H
-#include "th_math.h"
-#include "th_tweak.h"
-#include "state.h"
-#include "th_reflect.h"
-#if defined(__has_include) && __has_include("state_types.inc")
-#include "state_types.inc"
-#define GAME_HAS_STATE_TYPES 1
-#endif
+#include "game_engine.h"
 
 static constexpr auto GRAVITY = TWEAK_V2(0.0f, 900.0f);    /* pixels per second squared */
 static constexpr auto BOUNCE = TWEAK(0.85f);               /* speed kept by a bounce */
@@ -117,26 +106,12 @@ static GAME_STATS(game_stats)
     return snprintf(buf, (size_t)cap, "\"steps\":%llu,\"balls\":%d,\"radius\":%.1f", (unsigned long long)gs->steps, ball_count(), (double)(float)RADIUS);
 }
 
-struct GamePlacement {};   /* new (GamePlacement(), p) T(): construction in place without <new> */
-inline void *operator new(size_t, GamePlacement, void *p) { return p; }
-inline void operator delete(void *, GamePlacement, void *) {}
-static GAME_STATE_DEFAULT(game_state_default) { if (cap >= sizeof(GameState)) new (GamePlacement(), dst) GameState(); }
-
 GAME_EXPORT GAME_GET_API(game_get_api)
 {
-    GameAPI api;
-    memset(&api, 0, sizeof api);
-    api.api_version = GAME_API_VERSION;
-    api.layout_hash = GAME_LAYOUT_HASH;
-    api.state_size = sizeof(GameState);
+    GameAPI api = game_api_defaults();
     api.load = game_load;
     api.update = game_update;
     api.render = game_render;
     api.stats = game_stats;
-#ifdef GAME_HAS_STATE_TYPES
-    api.state_types = &GAME_STATE_TYPES;
-    api.state_types_size = sizeof GAME_STATE_TYPES;
-    api.state_default = game_state_default;
-#endif
     return api;
 }
