@@ -21,7 +21,8 @@ import tempfile
 import zlib
 
 sys.path.insert(0, os.path.dirname(__file__))
-from hostlib import HOST, ROOT, Checks, check, cleanup  # noqa: E402
+import shutil  # noqa: E402
+from hostlib import HOST, ROOT, Checks, Host, check, cleanup, edit, project_copy  # noqa: E402
 
 CHANNEL_TOLERANCE = 32      # of 255, per channel, after halving
 PIXEL_TOLERANCE = 0.001     # fraction of the halved image's pixels allowed past it (230 of 640x360)
@@ -184,6 +185,61 @@ def example_case(name, tmp):
     return run
 
 
+def game_build_dir(folder):
+    """build/games/<name>-<FNV-1a of the real path> under the folder's project, as build.sh derives it."""
+    real = os.path.realpath(folder)
+    h = 2166136261
+    for c in real.encode():
+        h = ((h ^ c) * 16777619) & 0xFFFFFFFF
+    return f"{os.path.basename(real).lower()}-{h:08x}"
+
+
+def seed_build_cache(folder, built_from):
+    """The tinyheaders' -O2 object is keyed by content: the checkout's holds in a copy (15 s of compiling saved)."""
+    src = os.path.join(ROOT, "build", "games", game_build_dir(built_from))
+    dst = os.path.join(os.path.dirname(os.path.dirname(folder)), "build", "games", game_build_dir(folder))
+    os.makedirs(dst, exist_ok=True)
+    for f in ("tinyheaders.o", "tinyheaders.key"):
+        if os.path.exists(os.path.join(src, f)):
+            shutil.copy2(os.path.join(src, f), os.path.join(dst, f))
+
+
+def live_edit_case():
+    """An example is edited while it runs, on a copy of the project: a TWEAK literal applies with no build,
+    a code edit reloads with the state kept, a state.h edit migrates it (steps and balls carried over)."""
+    root, host = project_copy(), None
+    try:
+        shutil.copytree(os.path.join(ROOT, "examples", "tweak_live"), os.path.join(root, "examples", "tweak_live"))
+        game = os.path.join(root, "examples", "tweak_live")
+        seed_build_cache(game, os.path.join(ROOT, "examples", "tweak_live"))
+        b = subprocess.run(["./build.sh", "game", game], cwd=root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           text=True, timeout=300)
+        check(b.returncode == 0, f"./build.sh game failed:\n{b.stdout[-3000:]}")
+        host = Host(root, "--game", game)
+        stats = lambda m, pred, what: host.wait_for(lambda e: e.get("ev") == "frame_stats" and pred(e.get("game", {})),
+                                                    60, m, what=what)["game"]
+        before = stats(0, lambda g: g.get("steps", 0) > 60 and g.get("radius") == 18, "the balls running at radius 18")
+        m = host.mark()
+        edit(os.path.join(game, "game.cpp"), "RADIUS = TWEAK(18.0f)", "RADIUS = TWEAK(30.0f)")
+        stats(m, lambda g: g.get("radius") == 30, "radius 30 after the TWEAK edit")
+        check(not host.of("build_start", m), "a TWEAK edit started a build")
+        m = host.mark()
+        edit(os.path.join(game, "game.cpp"), "th_rng_range(&gs->rng, 300, 700)", "th_rng_range(&gs->rng, 300, 900)")
+        r = host.wait_ev("reload", timeout=90, since=m)
+        check(r["state"] == "kept", f"a code edit: {r}")
+        after = stats(host.mark(), lambda g: g.get("radius") == 30, "the reloaded game")
+        check(after["steps"] > before["steps"], f"steps went from {before['steps']} to {after['steps']}: the state restarted")
+        m = host.mark()
+        edit(os.path.join(game, "state.h"), "    int32_t  spawned;", "    int32_t  spawned;\n    float    wobble = 1.0f;")
+        mg = host.wait_ev("migrated", timeout=90, since=m)
+        check(mg["after"].get("balls") == mg["before"].get("balls") and mg["after"].get("steps") == mg["before"].get("steps"),
+              f"a state.h edit: {mg}")
+    finally:
+        rc = host.stop() if host else 0
+        cleanup(root)
+    check(rc == 0, f"host exit code {rc}")
+
+
 def readme_case():
     with open(os.path.join(ROOT, "examples", "README.md")) as f:
         text = f.read()
@@ -204,6 +260,8 @@ if __name__ == "__main__":
         if not only or name in only.split(","):
             checks.case(f"example_{name}", example_case(name, tmp))
     checks.case("readme_lists_every_example", readme_case)
+    if not only or "live" in only:
+        checks.case("live_edit_tweak_live", live_edit_case)
     if not checks.failed:
         cleanup(tmp)
     checks.finish()
