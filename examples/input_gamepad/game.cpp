@@ -137,7 +137,9 @@ static GAME_RENDER(game_render)
     s.origin_x = s.origin_y = 0.5f;
     s.layer = 2;
     pf->draw_sprite(&s);
-    pf->draw_text("input_gamepad", 24, 18, 32, 0xFFFFFFFF, GAME_LAYER_UI);
+    float tw, th;                                                    /* top right: the host shows F7's state top left */
+    pf->measure_text("input_gamepad", 32, &tw, &th);
+    pf->draw_text("input_gamepad", (float)pf->view_width - tw - 24, 18, 32, 0xFFFFFFFF, GAME_LAYER_UI);
     pf->draw_text("keys, mouse and pad from GameInput  -  move: WASD / arrows / stick / d-pad, aim: mouse / right stick",
                   24, 58, 16, 0xA8B4C8FF, GAME_LAYER_UI);
     char text[160];
