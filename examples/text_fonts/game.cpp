@@ -11,6 +11,7 @@ static constexpr auto TYPE_SPEED = TWEAK(30.0f);      /* characters per second *
 static constexpr auto INK = TWEAK_COLOR(0xF2E8D0);
 static constexpr auto ACCENT = TWEAK_COLOR(0xFF9A3C);
 
+static constexpr auto WRAP_WIDTH = TWEAK(360.0f);     /* the wrapped paragraph's column */
 static const float SIZES[] = { 12, 14, 16, 20, 24, 28, 32, 40, 48, 64 };
 static const char TYPED[] = "The quick brown fox jumps over the lazy dog - and the host lays out every glyph.";
 static const char *const ALIGN_NAMES[ALIGN_COUNT] = { "left", "centre", "right" };
@@ -43,6 +44,27 @@ static void boxed(const PlatformAPI *pf, const char *text, float x, float y, flo
     pf->draw_rect(x, y, w, th + 12, 0x1E2430FF, 2);
     pf->draw_rect(tx - 4, y + 4, tw + 8, th + 4, 0x34405AFF, 3);
     pf->draw_text(text, tx, y + 6, size, color, 4);
+}
+
+/* Word wrap: draw_text breaks only at '\n', so the game measures and breaks. Returns the height used. */
+static float wrapped(const PlatformAPI *pf, const char *text, float x, float y, float width, float size, uint32_t color)
+{
+    char line[256] = "", trial[256];
+    float top = y, w, h = size;
+    for (const char *p = text; *p;) {
+        const char *end = p;
+        while (*end && *end != ' ') end++;                           /* the next word: [p, end) */
+        snprintf(trial, sizeof trial, "%s%s%.*s", line, line[0] ? " " : "", (int)(end - p), p);
+        pf->measure_text(trial, size, &w, &h);
+        if (w > width && line[0]) {                                  /* it does not fit: the line is done */
+            pf->draw_text(line, x, y, size, color, 5);
+            y += h;
+            snprintf(line, sizeof line, "%.*s", (int)(end - p), p);
+        } else memcpy(line, trial, sizeof line);
+        p = *end ? end + 1 : end;
+    }
+    if (line[0]) { pf->draw_text(line, x, y, size, color, 5); y += h; }
+    return y - top;
 }
 
 static GAME_RENDER(game_render)
@@ -79,6 +101,12 @@ static GAME_RENDER(game_render)
 
     pf->draw_text("UTF-8, Latin-1 and Latin Extended-A:", 880, 200, 16, 0x8890A0FF, 5);
     pf->draw_text("Größe · Déjà vu · Łódź\nčšž ŒÆØ ñ ¿¡ € … “quotes”\nnot baked: \xE2\x98\x83 (shown as U+FFFD)", 880, 224, 20, INK, 5);
+
+    float ww = th_clampf(WRAP_WIDTH, 80, 380);                      /* word wrap to a width */
+    pf->draw_text("wrapped by the game to WRAP_WIDTH with measure_text:", 880, 330, 14, 0x8890A0FF, 5);
+    pf->draw_rect(880 + ww, 352, 1, 72, 0xFF9A3C80, 5);
+    wrapped(pf, "draw_text breaks lines only at a newline; the game measures each word and breaks where the next "
+            "one would cross the column. Change WRAP_WIDTH and save: it wraps again at once.", 880, 354, ww, 16, INK);
 
     char typed[sizeof TYPED];                                        /* the typewriter */
     int n = (int)gs->typed;
