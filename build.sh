@@ -397,6 +397,7 @@ compile_entries() {  # "file<TAB>compiler and flags" lines
     sample="$( (set_game && echo "$GAME_DIR") 2>/dev/null )"
     ( set_game 2>/dev/null && game_entries "$cxx" )
     [ -n "${GAME_DIR:-}" ] && [ "$GAME_DIR" != "$sample" ] && game_entries "$cxx"
+    example_entries "$cxx" "$sample"
     printf '%s\tgcc -O2 %s\n' platform/stb_impl.c "$STB_FLAGS"
     printf '%s\tg++ %s -Werror\n' platform/os_template.cpp "$COMMON_FLAGS"   # as test_os_template builds it
     for f in tools/*.cpp; do printf '%s\tg++ %s\n' "$f" "$(tool_flags)"; done
@@ -412,6 +413,19 @@ compile_entries() {  # "file<TAB>compiler and flags" lines
     if [ -n "$win_sdl" ]; then sdl="-I$win_sdl"; else sdl="-I/usr/include/SDL2 -idirafter /usr/include/$(gcc -dumpmachine 2>/dev/null || echo x86_64-linux-gnu)"; fi
     for f in $(platform_sources win32 | grep '^platform/os_') tests/windows/*.cpp; do
         printf '%s\t%s %s %s -O2 -Wno-format-truncation %s -DSDL_MAIN_HANDLED %s\n' "$f" "$WIN_CXX" "$win_cxx_inc" "$COMMON_FLAGS" "$STB_FLAGS" "$sdl"
+    done
+}
+# Every example (examples/*/) but the game just built, which has its entries already: without its own entry an
+# editor infers a neighbour example's flags, and game_engine.h's #include "state.h" finds that example's state.h.
+# An example not built yet has no layout stamp: its entry says 0 (computing one here would cost every build).
+example_entries() {  # compiler, the sample's folder
+    local ex cur="${GAME_DIR:-}"
+    for ex in "$ROOT"/examples/*/; do
+        [ -f "$ex/game.cpp" ] || continue
+        ( set_game "$ex" 2>/dev/null || exit 0
+          [ "$GAME_DIR" = "$cur" ] || [ "$GAME_DIR" = "$2" ] && exit 0
+          if [ -f "$GAME_BUILD/layout.stamp" ]; then game_entries "$1"
+          else printf '%s\t%s %s -O0 -DGAME_LAYOUT_HASH=0u %s\n' "$GAME_SRC/game.cpp" "$1" "$(game_flags "$1")" "$(game_includes)"; fi )
     done
 }
 game_entries() {  # compiler: the entries of GAME_DIR's files (its game.cpp, and the pieces it includes)

@@ -253,6 +253,32 @@ def live_edit_case():
     check(rc == 0, f"host exit code {rc}")
 
 
+def editor_case():
+    """Each example parses in an editor: compile_commands.json (./build.sh build writes it) has an entry for its
+    game.cpp naming its own folder, and clangd --check finds no error (with a neighbour's flags, game_engine.h's
+    #include "state.h" would find the neighbour's state.h)."""
+    import json
+    import re
+    from concurrent.futures import ThreadPoolExecutor
+    with open(os.path.join(ROOT, "compile_commands.json")) as f:
+        db = {os.path.relpath(e["file"], ROOT): e["arguments"] for e in json.load(f)}
+    for name in NAMES:
+        args = db.get(os.path.join("examples", name, "game.cpp"))
+        check(args, f"compile_commands.json has no entry for examples/{name}/game.cpp")
+        check("-I" + os.path.join("examples", name) in args, f"examples/{name}/game.cpp's entry: {args}")
+    if not shutil.which("clangd"):
+        return   # test_clangd_check.py says clangd is missing
+    def clangd(name):
+        f = os.path.join(ROOT, "examples", name, "game.cpp")
+        p = subprocess.run(["clangd", f"--compile-commands-dir={ROOT}", f"--check={f}", "--check-lines=1"],
+                           capture_output=True, text=True, timeout=300, cwd=ROOT)
+        errors = [l for l in p.stderr.splitlines() if re.match(r"E\[[\d:.]+\] \[", l)]
+        return name, "All checks completed, 0 errors" in p.stderr and not errors, errors[:3]
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        bad = [f"{n}: {e}" for n, ok, e in pool.map(clangd, NAMES) if not ok]
+    check(not bad, "clangd errors: " + "; ".join(bad))
+
+
 def readme_case():
     with open(os.path.join(ROOT, "examples", "README.md")) as f:
         text = f.read()
@@ -273,6 +299,8 @@ if __name__ == "__main__":
         if not only or name in only.split(","):
             checks.case(f"example_{name}", example_case(name, tmp))
     checks.case("readme_lists_every_example", readme_case)
+    if not only or "editor" in only:
+        checks.case("examples_parse_in_an_editor", editor_case)
     if not only or "live" in only:
         checks.case("live_edit_tweak_live", live_edit_case)
     if not checks.failed:
