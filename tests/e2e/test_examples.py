@@ -41,7 +41,8 @@ SCENES = {
     # F7 at step 3 starts a loop, F7 at 24 replays it: the shot shows the replay (step counter about 3 + 12)
     "input_gamepad": (36, "1 mouse 900 600\n2 down D\n2 down W\n12 up W\n2 axis RX 0.7\n2 axis RY -0.5\n2 axis LT 0.6\n"
                           "3 tap F7\n5 down MOUSE_LEFT\n5 down PAD_A\n5 down SPACE\n24 tap F7\n"),
-    "sound_mixer": (120, "2 down LEFT\n30 up LEFT\n30 down UP\n50 up UP\n52 tap 1\n60 tap 2\n70 tap X\n71 tap C\n72 tap C\n80 tap 4\n"),
+    "sound_mixer": (120, "5 tap 1\n8 down LEFT\n30 up LEFT\n32 tap 2\n34 down UP\n52 up UP\n54 tap 4\n60 down RIGHT\n100 up RIGHT\n"
+                        "102 tap 5\n70 tap X\n71 tap C\n72 tap C\n"),
     "tweak_live": (60, ""),
     # two runs on one save folder: the first plays three rounds and saves, the second reads the table back
     "savedata_highscore": (40, "25 tap SPACE\n"),
