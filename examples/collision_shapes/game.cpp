@@ -3,7 +3,8 @@
    Drag a shape with the left mouse button, turn it with the wheel. Every pair is tested each step with
    thc_collide (one call for any two shapes); touching shapes light up and a line lists the pairs in
    contact. F2 (the host's shape view) adds the bounding boxes, the contact points with their depths and
-   the normal n, which points from A to B. Live edit: SPIN, the colours, or a shape's size in shapes_reset. */
+   the normal n, which points from A to B. Live edit: SPIN, the colours, or the layout in shapes_reset
+   (R puts the shapes back to it). */
 #include "game_engine.h"
 
 static constexpr auto SPIN = TWEAK(0.25f);              /* radians per second the rotated shapes turn */
