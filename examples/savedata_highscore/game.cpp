@@ -3,7 +3,7 @@
    Stop the marker in the middle with Space (or a click): the closer, the more points. The best five go
    into a table saved with pf->save("highscores", ...) after every round; the next start reads it back
    with pf->load and checks it (version, count, range) before trusting it. The host writes a save to a
-   temporary file and renames it, so a crash never leaves half a table. Delete it with R.
+   temporary file and renames it, so a crash never leaves half a table. R clears the table (and saves that).
    Live edit: SPEED, SPEED_UP, ZONE. */
 #include "game_engine.h"
 
