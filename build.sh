@@ -113,6 +113,8 @@ set_game() {  # [folder; default game/]
     fi
     case "$GAME_DIR/" in "$real_root"/*) GAME_SRC="${GAME_DIR#"$real_root"/}" ;; *) GAME_SRC="$GAME_DIR" ;; esac
     GAME_BUILD_REL="${GAME_BUILD#"$ROOT"/}"
+    GAME_DIST_BUILD="$GAME_BUILD/dist"
+    if [ "$GAME_BUILD" = "$BUILD_DIR/game" ]; then GAME_DIST_BUILD="$BUILD_DIR/dist"; fi
 }
 # The first argument of a command, when it is a folder (not a flag), is the game: shift it off.
 # Used as: game_arg "$@" && shift $GAME_ARGS
@@ -158,7 +160,8 @@ same_key() {  # file key: was this part last built from exactly these inputs?
 }
 
 # The game library = <game>/game.cpp (one unity translation unit at -O0, compiled on every save)
-#                  + <game build>/tinyheaders.o (include/tinyheaders.cpp at -O2, rebuilt when a tinyheader changes)
+#                  + build/tinyheaders/tinyheaders.o (include/tinyheaders.cpp at -O2, rebuilt when a tinyheader
+#                    changes; one for every game folder, so a new game's first build is one quick compile)
 #                  + GAME_LAYOUT_HASH, the layout stamp, and <game build>/state_types.inc, the description of the
 #                    state's types (tools/layout_stamp.py, both recomputed when their inputs change).
 # Both cached parts are keyed by the content of their inputs (one cksum); a save of game code costs one compile.
@@ -166,8 +169,8 @@ same_key() {  # file key: was this part last built from exactly these inputs?
 # remove it (platform/build.cpp), so `./build.sh run` never calls a library "up to date" that it cannot vouch for.
 cmd_game() {
     [ -n "${GAME_DIR:-}" ] || set_game || return 1
-    local B="$GAME_BUILD" BR="$GAME_BUILD_REL"
-    mkdir -p "$B"
+    local B="$GAME_BUILD" BR="$GAME_BUILD_REL" T="$BUILD_DIR/tinyheaders"
+    mkdir -p "$B" "$T"
     local cxx flags sums line th_key stamp_key layout="" tmp lib_key
     cxx="$(game_cxx)"; flags="$(game_flags "$cxx")"
     th_key="$cxx $flags"; stamp_key="$cxx"
@@ -182,13 +185,13 @@ cmd_game() {
         esac
     done <<< "$sums"
 
-    if [ ! -f "$B/tinyheaders.o" ] || ! same_key "$B/tinyheaders.key" "$th_key"; then
+    if [ ! -f "$T/tinyheaders.o" ] || ! same_key "$T/tinyheaders.key" "$th_key"; then
         say "game: compiling the tinyheader implementations at -O2 (only when a tinyheader changed)"
-        tmp="$B/.tinyheaders.$$.o"
+        tmp="$T/.tinyheaders.$$.o"
         # shellcheck disable=SC2086
-        $cxx $flags -O2 -c include/tinyheaders.cpp -o "$tmp" && mv -f "$tmp" "$B/tinyheaders.o" \
+        $cxx $flags -O2 -c include/tinyheaders.cpp -o "$tmp" && mv -f "$tmp" "$T/tinyheaders.o" \
             || { rm -f "$tmp"; return 1; }
-        echo "$th_key" > "$B/tinyheaders.key"
+        echo "$th_key" > "$T/tinyheaders.key"
     fi
 
     # the stamp and the description of the state's types (<game build>/state_types.inc, which game_engine.h includes)
@@ -209,7 +212,7 @@ cmd_game() {
     # shellcheck disable=SC2206
     local compile=($cxx $flags -O0 -DGAME_LAYOUT_HASH="${layout}u" "-I$GAME_SRC" "-I$BR" -c "$GAME_SRC/game.cpp" -o @OBJ@)
     # shellcheck disable=SC2206
-    local link=($cxx -shared $ld @OBJ@ "$BR/tinyheaders.o" -o @LIB@)   # relative: the host runs it from $ROOT
+    local link=($cxx -shared $ld @OBJ@ build/tinyheaders/tinyheaders.o -o @LIB@)   # relative: the host runs it from $ROOT
     # With clang, the linker itself, as the driver would run it (`-###` prints that command): the driver's
     # own start is a third of the link's instructions (callgrind: 100 -> 66 M).
     case "$cxx" in *clang*)
@@ -392,7 +395,9 @@ compile_entries() {  # "file<TAB>compiler and flags" lines
         case "$f" in platform/release.cpp) printf '%s\tg++ %s -DHOST_RELEASE\n' "$f" "$(host_flags)" ;;
                      *) printf '%s\tg++ %s\n' "$f" "$(host_flags)" ;; esac
     done
-    printf '%s\t%s %s -O2\n' include/tinyheaders.cpp "$cxx" "$(game_flags "$cxx")"
+    # (with the sample's include folders and a layout stamp, which it does not need: clangd opens
+    # include/game_engine.h with the flags of its neighbour, and that header includes the game's state.h)
+    printf '%s\t%s %s -O2 -Igame -Ibuild/game -DGAME_LAYOUT_HASH=0u\n' include/tinyheaders.cpp "$cxx" "$(game_flags "$cxx")"
     # the sample's files, and the game being built when it is another
     sample="$( (set_game && echo "$GAME_DIR") 2>/dev/null )"
     ( set_game 2>/dev/null && game_entries "$cxx" )

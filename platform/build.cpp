@@ -85,7 +85,7 @@ static int load_direct_commands(void)
 {
     const char *root = g_build.root, *out = game_build_folder();
     int64_t cmd_t = mtime_of(out, "compile.cmd");
-    if (cmd_t < 0 || mtime_of(out, "tinyheaders.o") < 0) return 0;
+    if (cmd_t < 0 || mtime_of(root, "build/tinyheaders/tinyheaders.o") < 0) return 0;
     const char *inputs[] = { "build.sh", "include/tinyheaders.cpp", "tools/layout_stamp.py" };
     for (const char *in : inputs) if (mtime_of(root, in) > cmd_t) return 0;
     if (mtime_of(game_folder(), "state.h") > cmd_t) return 0;

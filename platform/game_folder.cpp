@@ -27,9 +27,11 @@ static void resolve(void)
 {
     if (g_game.ready) return;
     g_game.ready = 1;
-    char root[HOST_PATH], sample[HOST_PATH];
+    char root[HOST_PATH], sample[HOST_PATH], sample_real[HOST_PATH];
     if (!os_real_path(host_root(), root, sizeof root)) snprintf(root, sizeof root, "%s", host_root());
     snprintf(sample, sizeof sample, "%s/game", root);
+    /* compared as the OS spells a real path (on Windows: its own separators and case) */
+    if (!os_real_path(sample, sample_real, sizeof sample_real)) snprintf(sample_real, sizeof sample_real, "%s", sample);
     const char *want = g_options.game && g_options.game[0] ? g_options.game : sample;
     if (!os_real_path(want, g_game.dir, sizeof g_game.dir)) {
         host_log(LOG_ERROR, "game folder %s: %s", want, os_error_text());
@@ -49,7 +51,7 @@ static void resolve(void)
     char p[HOST_PATH];
     snprintf(p, sizeof p, "%s/build", root);
     os_make_dir(p);
-    if (!strcmp(g_game.dir, sample)) snprintf(g_game.build, sizeof g_game.build, "%s/build/game", root);
+    if (!strcmp(g_game.dir, sample_real)) snprintf(g_game.build, sizeof g_game.build, "%s/build/game", root);
     else {
         snprintf(p, sizeof p, "%s/build/games", root);
         os_make_dir(p);

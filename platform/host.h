@@ -27,6 +27,7 @@
      sound_assets.cpp  sound files (WAV, OGG, .sfx) found, decoded in a child process, reloaded on save
      savedata.cpp the game's save data: named blobs in the user's data folder (or --save-dir)
      window.cpp   the window: the game's title, fullscreen, Quit, focus
+     game_folder.cpp which game runs (--game DIR): its folder, its build folder, its name
      notice.cpp   short messages along the bottom of the screen (a corrupt save, a failed asset)
      profile.cpp  the frame profiler: zones (th_profile.h), the game's zone service, --profile and Shift+F4
                   traces, the flame-chart view

@@ -23,6 +23,7 @@ static void enter(const PlatformAPI *pf)
 static GAME_LOAD(game_load)
 {
     enter(pf);
+    pf->set_title("@NAME@");   /* first: the title names the folder the save data lives in */
     GameState *gs = game_state(mem);
     if (!gs->initialized) {
         *gs = GameState();
@@ -31,7 +32,6 @@ static GAME_LOAD(game_load)
         gs->initialized = 1;
     }
     mem->used = sizeof(GameState);
-    pf->set_title("@NAME@");
     pf->sound_name("ui/start");   /* "I use this sound": a missing file is reported by name */
 }
 
