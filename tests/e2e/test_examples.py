@@ -154,7 +154,6 @@ def example_case(name, tmp):
         lines = sum(sum(1 for _ in open(os.path.join(folder, f))) for f in ("state.h", "game.cpp", "game.h")
                     if os.path.exists(os.path.join(folder, f)))
         check(lines <= MAX_LINES, f"{name}: {lines} lines of code (at most {MAX_LINES}: an example is read in one sitting)")
-        seed_build_cache(folder)
         b = subprocess.run(["./build.sh", "game", os.path.join("examples", name)], cwd=ROOT, stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, text=True, timeout=300)
         check(b.returncode == 0, f"{name}: ./build.sh game failed:\n{b.stdout[-3000:]}")
@@ -188,36 +187,6 @@ def example_case(name, tmp):
     return run
 
 
-def game_build_dir(folder):
-    """build/games/<name>-<FNV-1a of the real path> under the folder's project, as build.sh derives it."""
-    real = os.path.realpath(folder)
-    h = 2166136261
-    for c in real.encode():
-        h = ((h ^ c) * 16777619) & 0xFFFFFFFF
-    return f"{os.path.basename(real).lower()}-{h:08x}"
-
-
-def seed_build_cache(folder):
-    """The tinyheaders' -O2 object is the same for every game and keyed by its inputs' content: the sample's
-    (built before the tests) is copied to the example's build folder, where build.sh checks its key and
-    rebuilds it if it differs. Nine examples then cost no -O2 compile each on a fresh machine."""
-    src = os.path.join(ROOT, "build", "game")
-    project = os.path.dirname(os.path.dirname(os.path.realpath(folder)))
-    dst = os.path.join(project, "build", "games", game_build_dir(folder))
-    if not os.path.exists(os.path.join(src, "tinyheaders.key")):
-        return
-    def key(d):
-        try:
-            with open(os.path.join(d, "tinyheaders.key")) as f:
-                return f.read()
-        except OSError:
-            return None
-    if key(dst) != key(src):
-        os.makedirs(dst, exist_ok=True)
-        for f in ("tinyheaders.o", "tinyheaders.key"):
-            shutil.copy2(os.path.join(src, f), os.path.join(dst, f))
-
-
 def live_edit_case():
     """An example is edited while it runs, on a copy of the project: a TWEAK literal applies with no build,
     a code edit reloads with the state kept, a state.h edit migrates it (steps and balls carried over)."""
@@ -225,7 +194,6 @@ def live_edit_case():
     try:
         shutil.copytree(os.path.join(ROOT, "examples", "tweak_live"), os.path.join(root, "examples", "tweak_live"))
         game = os.path.join(root, "examples", "tweak_live")
-        seed_build_cache(game)
         b = subprocess.run(["./build.sh", "game", game], cwd=root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                            text=True, timeout=300)
         check(b.returncode == 0, f"./build.sh game failed:\n{b.stdout[-3000:]}")
