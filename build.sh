@@ -323,7 +323,7 @@ build_objects() {  # objdir compiler "flags" sources...
     # shellcheck disable=SC2016
     printf '%s\n' "${stale[@]}" | xargs -P "$(nproc)" -I{} sh -c '
         o="$OBJ_DIR/$(basename "${1%.*}")"; t="$(date +%s.%N)"   # dated to when the inputs were read
-        $OBJ_CC $OBJ_FLAGS ${OBJ_EXTRA:+"$OBJ_EXTRA"} -MMD -MF "$o.d.tmp" -MT "$o.o" -c "$1" -o "$o.o.tmp" && touch -d "@$t" "$o.o.tmp" \
+        $OBJ_CC $OBJ_FLAGS ${OBJ_EXTRA:+"$OBJ_EXTRA"} ${OBJ_EXTRA2:+"$OBJ_EXTRA2"} -MMD -MF "$o.d.tmp" -MT "$o.o" -c "$1" -o "$o.o.tmp" && touch -d "@$t" "$o.o.tmp" \
             && mv -f "$o.d.tmp" "$o.d" && mv -f "$o.o.tmp" "$o.o" || { rm -f "$o.o.tmp" "$o.d.tmp"; exit 1; }' _ {}
 }
 newer_than() {  # file others...: is any of the others newer than file (or file missing)?
@@ -1011,8 +1011,10 @@ dist_executable() {  # out
     local host_flags="$flags -Wno-format-truncation -DHOST_RELEASE $(sdl2-config --cflags) $STB_FLAGS" game_pid rc=0 objs=() f
     # objects as for the development host (build_objects: incremental by -MMD, one compiler per core); the
     # game's two files beside the release host's; paths in the debug lines relative to the project
-    export OBJ_EXTRA="-ffile-prefix-map=$ROOT=. -ffile-prefix-map=$GAME_DIR=$GAME_NAME"
-    build_objects "$dist_dir/obj/game" g++ "$game_flags" "$GAME_SRC/game.cpp" include/tinyheaders.cpp & game_pid=$!
+    # (a game folder outside the project: its own paths as its name; each map one word, for paths with spaces)
+    export OBJ_EXTRA="-ffile-prefix-map=$ROOT=."
+    OBJ_EXTRA2="-ffile-prefix-map=$GAME_DIR=$GAME_NAME" build_objects "$dist_dir/obj/game" g++ "$game_flags" "$GAME_SRC/game.cpp" \
+        include/tinyheaders.cpp & game_pid=$!
     # shellcheck disable=SC2046
     build_objects "$dist_dir/obj/host" g++ "$host_flags" $(release_sources) || rc=1
     build_objects "$dist_dir/obj/c" gcc "-O2 -g1 -ffunction-sections -fdata-sections $STB_FLAGS" platform/stb_impl.c || rc=1
