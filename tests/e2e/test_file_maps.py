@@ -30,7 +30,7 @@ def exists_somewhere(token):
         return True
     base = os.path.basename(token)
     for folder in ("platform", "game", "tools", "tinyheaders", "docs", "tests/unit", "tests/e2e", "tests/bench",
-                   "tests/fuzz", "tests/windows", "."):
+                   "tests/fuzz", "tests/windows", "tests/web", "."):
         if base in ls(folder):
             return True
     return False
@@ -53,7 +53,7 @@ def readme_names_every_file():
             # a tool or a tinyheader may be named without its extension (atlas_pack, th_math)
             if not named(layout, f) and not (folder in ("tools", "tinyheaders") and named(layout, stem)):
                 missing.append(f"{folder}/{f}")
-    for sub in ("unit", "e2e", "bench", "fuzz", "windows"):
+    for sub in ("unit", "e2e", "bench", "fuzz", "windows", "web"):
         if not named(layout, sub + "/"):
             missing.append(f"tests/{sub}/")
     for f in ("build.sh", "build.bat", "LICENSE"):
