@@ -1157,9 +1157,11 @@ cmd_dist_web() {
 # The web leg of ./build.sh test: the sample's web release built (emscripten and SDL2 cached as dist-web does),
 # then played in the system chromium by tests/web/test_web.py through puppeteer-core, installed once from
 # npm into build/web/node (chromium is Debian's; puppeteer's own browser download is skipped).
-WEB_TEST_PACKAGES="chromium nodejs npm"
+WEB_TEST_PACKAGES="chromium"
 web_node_modules() {  # prints the folder NODE_PATH needs
     local dir="$WEB/node"
+    # node and npm: Debian's, unless the machine has its own (a node from elsewhere conflicts with Debian's npm)
+    command -v npm >/dev/null 2>&1 || cmd_deps "nodejs npm" >&2 || return 1
     if [ ! -f "$dir/node_modules/puppeteer-core/package.json" ]; then
         mkdir -p "$dir"
         ( cd "$dir" && PUPPETEER_SKIP_DOWNLOAD=1 npm install --no-audit --no-fund --silent puppeteer-core@24 ) >&2 \
@@ -1240,6 +1242,7 @@ case "$cmd" in
     build)  cmd_deps && cmd_build ;;
     test)   cmd_test ;;
     test-windows) cmd_test_windows ;;
+    web-driver) cmd_deps "$WEB_TEST_PACKAGES" >&2 && web_node_modules ;;   # for tests/bench/bench_web.py
     test-web) mkdir -p "$BUILD_DIR/tests/logs"; cmd_test_web_leg; echo "$TOTAL_PASS passed, $TOTAL_FAIL failed"; [ "$TOTAL_FAIL" = 0 ] ;;
     game-win) cmd_game_win ;;
     bench)  cmd_bench ;;

@@ -1,5 +1,7 @@
 // drive.js - plays a web release in the system chromium, headless, through puppeteer-core (the web leg of
-// ./build.sh test runs it from tests/web/test_web.py). Usage: node drive.js URL OUT_DIR
+// ./build.sh test runs it from tests/web/test_web.py). Usage: node drive.js URL OUT_DIR [firstframe N]
+// With "firstframe N" it only loads the page N times, each in a fresh browser context (nothing cached), and
+// records the page's clock at the end of the first frame (tests/bench/bench_web.py).
 // It loads the page, starts a run by hand (Enter, fire to the right while weaving), restarts it from the
 // pause menu (which saves the best score), lets the autopilot play (F10), takes screenshots, then reloads the
 // page to see the best score come back from the browser's storage. What it saw goes to OUT_DIR/result.json.
@@ -38,6 +40,16 @@ async function load(page) {
     defaultViewport: { width: 1280, height: 720 },
   });
   try {
+    if (process.argv[4] === "firstframe") {
+      for (let i = 0; i < Number(process.argv[5] || 5); i++) {
+        const context = await browser.createBrowserContext();
+        const p = await context.newPage();
+        p.on("pageerror", (e) => result.errors.push(String(e && e.stack || e)));
+        await load(p);
+        await context.close();
+      }
+      return;
+    }
     const page = await browser.newPage();
     page.on("console", (m) => result.console.push(`${m.type()}: ${m.text()}`));
     page.on("pageerror", (e) => result.errors.push(String(e && e.stack || e)));

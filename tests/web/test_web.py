@@ -8,51 +8,33 @@ this process. Checks:
   browser's storage and comes back after the page is reloaded;
 - the folder holds index.html, index.js, index.wasm and index.data, and the .zip beside it.
 WEB_DIST (the folder), WEB_NODE_PATH (where puppeteer-core is) and WEB_OUT come from build.sh."""
-import functools
-import http.server
 import json
 import os
 import re
 import subprocess
 import sys
-import threading
 import zipfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "e2e"))
 from hostlib import Checks, check, check_play_screenshot  # noqa: E402
+from webserve import served  # noqa: E402
 
 DIST = os.environ["WEB_DIST"]
 OUT = os.environ["WEB_OUT"]
 checks = Checks()
 
 
-class Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
-def serve():
-    handler = functools.partial(Quiet, directory=DIST)
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    return httpd
-
-
 def drive():
     os.makedirs(OUT, exist_ok=True)
     for f in os.listdir(OUT):
         os.remove(os.path.join(OUT, f))
-    httpd = serve()
-    try:
-        url = f"http://127.0.0.1:{httpd.server_address[1]}/index.html"
+    with served(DIST) as url:
         env = dict(os.environ, NODE_PATH=os.environ["WEB_NODE_PATH"])
         p = subprocess.run(["node", os.path.join(os.path.dirname(__file__), "drive.js"), url, OUT], env=env,
                            capture_output=True, text=True, timeout=300)
         check(os.path.exists(os.path.join(OUT, "result.json")), f"drive.js wrote no result (exit {p.returncode}): {p.stderr[-2000:]}")
         with open(os.path.join(OUT, "result.json")) as f:
             return json.load(f)
-    finally:
-        httpd.shutdown()
 
 
 R = drive()
