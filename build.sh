@@ -1112,20 +1112,14 @@ web_dist_build() {  # sdl2-dir game.pak out-dir
     layout="$(python3 tools/layout_stamp.py g++ game/state.h -std=c++17 -Itinyheaders -Igame -DTH_MATH_NO_MATH_H)" \
         || { say "dist-web: no layout stamp (the reason is above)"; return 1; }
     say "dist-web: compiling the game and the release host for WebAssembly (-O2)"
-    mkdir -p "$obj_dir/game" "$obj_dir/host" "$obj_dir/c" "$3"
-    for f in game/game.cpp game/tinyheaders.cpp; do
-        # shellcheck disable=SC2086
-        em++ $flags -fno-exceptions -fno-rtti -DTHTW_LITERALS -DGAME_LAYOUT_HASH="${layout}u" -c "$f" \
-            -o "$obj_dir/game/$(basename "$f" .cpp).o" || rc=1
-    done
-    for f in $(release_sources web); do
-        # shellcheck disable=SC2086
-        em++ $flags -DHOST_RELEASE -I"$1/include/SDL2" -I"$1/include" $STB_FLAGS -c "$f" -o "$obj_dir/host/$(basename "$f" .cpp).o" || rc=1
-        objs+=("$obj_dir/host/$(basename "$f" .cpp).o")
-    done
-    # shellcheck disable=SC2086
-    emcc -O2 $STB_FLAGS -c platform/stb_impl.c -o "$obj_dir/c/stb_impl.o" || rc=1
+    # objects as for the other builds (build_objects: incremental by -MMD, one compiler per core)
+    build_objects "$obj_dir/game" em++ "$flags -fno-exceptions -fno-rtti -DTHTW_LITERALS -DGAME_LAYOUT_HASH=${layout}u" \
+        game/game.cpp game/tinyheaders.cpp || rc=1
+    # shellcheck disable=SC2046
+    build_objects "$obj_dir/host" em++ "$flags -DHOST_RELEASE -I$1/include/SDL2 -I$1/include $STB_FLAGS" $(release_sources web) || rc=1
+    build_objects "$obj_dir/c" emcc "-O2 $STB_FLAGS" platform/stb_impl.c || rc=1
     [ "$rc" = 0 ] || { say "dist-web: compile failed"; return 1; }
+    for f in $(release_sources web); do f="${f##*/}"; objs+=("$obj_dir/host/${f%.cpp}.o"); done
     rm -f "$3"/index.*
     em++ -O2 "${objs[@]}" "$obj_dir/c/stb_impl.o" "$obj_dir/game/game.o" "$obj_dir/game/tinyheaders.o" "$1/lib/libSDL2.a" \
         -o "$3/index.html" --shell-file platform/web/shell.html -sMINIFY_HTML=0 \
