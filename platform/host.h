@@ -36,8 +36,8 @@
      stb_impl.c   stb's implementations (images, rectangle packing, TrueType), compiled in every build
      os.h         the operating system (os_linux.cpp on Linux; os_win32.cpp and os_win32_guard.cpp on
                   Windows; shared parts in os_common.cpp, and os_service_gate.h, the watchdog's deferred
-                  interrupt both fault backends follow; os_template.cpp where a new port starts); nothing
-                  else includes system headers
+                  interrupt both fault backends follow; os_web.cpp in a browser (a web release; web/shell.html is
+                  its page); os_template.cpp where a new port starts); nothing else includes system headers
      host.h       this file */
 #ifndef HOST_H
 #define HOST_H
@@ -201,13 +201,13 @@ typedef struct FileChanges {            /* one debounced batch of changed files 
     int  count;
     int  code;                          /* 1 if a game/ or tinyheaders/ source file is among them */
     int  assets;                        /* 1 if something under assets/ is among them */
-    int  library;                       /* 1 if build/game/libgame.so was replaced by an outside build */
+    int  library;                       /* 1 if the game build folder's libgame.so was replaced by an outside build */
     double first_seen_t;                /* when the watcher read the batch's first event (os_mono_seconds) */
     double first_seen_wall;             /* the same on the wall clock (events) */
     char paths[HOST_MAX_CHANGES][HOST_PATH];
 } FileChanges;
 
-int    watch_init(const char *root);            /* game/, tinyheaders/, assets/, build/game/ */
+int    watch_init(const char *root);            /* the game folder, include/, tinyheaders/, assets/, its build folder */
 int    watch_poll(FileChanges *out);            /* 1 when a debounced batch is ready */
 double watch_due_in(void);                      /* seconds until the pending batch is ready (0 now), -1: none */
 int    watch_is_asset(const char *path);        /* 1 if path is under <root>/assets/ */
@@ -304,7 +304,7 @@ extern GameAPI     g_api;        /* its entry points (a stub until a library loa
 
 void reload_init(void);                          /* the stub game until a library loads */
 int  reload_from(const char *src, const char *why);
-void reload_start(void);                         /* load build/game/libgame.so, or build it */
+void reload_start(void);                         /* load the game's libgame.so, or build it */
 int  reload_handle_changes(const FileChanges *c);  /* 1 if TWEAK values went live (step them at once) */
 void reload_handle_build(const BuildResult *b);
 void reload_restart_state(void);                 /* F6 */
