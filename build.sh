@@ -40,11 +40,11 @@ usage: ./build.sh [command] [GAME] [host flags]     GAME: a game folder (default
   build                deps, host, tools, assets and the game
   test                 build everything, run every test; ends with "N passed, N failed" (TEST_FILTER=part)
   test-windows         the Windows leg alone: mingw-w64 cross build, tests run under wine
+  test-web             the web leg alone: the web release played in headless chromium
   bench                run the benchmarks                        -> build/bench.json
   dist [GAME]          the game for players (game linked in, assets in game.pak) -> dist/<name>-linux-x86_64/
   dist-windows [GAME]  the same for Windows (mingw-w64), with SDL2.dll        -> dist/<name>-windows-x86_64/
-  dist-web [GAME]      the same for a web browser (Emscripten, WebAssembly)    -> dist/<name>-web/
-  test-web             the web leg alone: dist-web, played in headless chromium
+  dist-web [GAME]      the same for a web browser (WebAssembly)              -> dist/<name>-web/
   fuzz                 the fuzz targets alone (FUZZ_SECONDS each)
   deps                 install the Debian packages the engine needs
   clean                remove build/
@@ -1224,16 +1224,17 @@ web_sdl2() {
 # SDL2; game.pak preloaded at /game/game.pak, where os_exe_path says the executable is. Function names stay
 # in the module (--profiling-funcs) so a trap's report names them.
 web_dist_build() {  # sdl2-dir game.pak out-dir
-    local obj_dir="$GAME_DIST_BUILD/web-obj" layout f rc=0 objs=() flags key
+    local obj_dir="$WEB/obj" game_obj="$WEB/obj/game" layout f rc=0 objs=() flags key
     flags="$COMMON_FLAGS -O2"
+    [ "$GAME_BUILD" = "$BUILD_DIR/game" ] || game_obj="$GAME_BUILD/web-obj"   # another game folder's objects apart
     # shellcheck disable=SC2046
-    key="$(inputs_key "web $flags $SDL2_WEB_OPTIONS $GAME_SRC" $(release_sources web) platform/stb_impl.c platform/*.h \
-        platform/web/shell.html "$GAME_SRC"/*.cpp "$GAME_SRC"/*.h include/* tools/layout_stamp.py "$2")"
+    key="$(inputs_key "web $flags $SDL2_WEB_OPTIONS $GAME_SRC" $(release_sources web) platform/stb_impl.c platform/*.h platform/web/shell.html \
+        "$GAME_SRC"/*.cpp "$GAME_SRC"/*.h include/* tools/layout_stamp.py "$2")"
     if up_to_date "$3/index.wasm" "$key"; then say "dist-web: up to date"; return 0; fi
     layout="$(layout_stamp g++)" || { say "dist-web: no layout stamp (the reason is above)"; return 1; }
     say "dist-web: compiling the game and the release host for WebAssembly (-O2)"
     # objects as for the other builds (build_objects: incremental by -MMD, one compiler per core)
-    build_objects "$obj_dir/game" em++ "$flags $(game_includes) -fno-exceptions -fno-rtti -DTHTW_LITERALS -DGAME_LAYOUT_HASH=${layout}u" \
+    build_objects "$game_obj" em++ "$flags $(game_includes) -fno-exceptions -fno-rtti -DTHTW_LITERALS -DGAME_LAYOUT_HASH=${layout}u" \
         "$GAME_SRC/game.cpp" include/tinyheaders.cpp || rc=1
     # shellcheck disable=SC2046
     build_objects "$obj_dir/host" em++ "$flags -DHOST_RELEASE -I$1/include/SDL2 -I$1/include $STB_FLAGS" $(release_sources web) || rc=1
@@ -1241,7 +1242,7 @@ web_dist_build() {  # sdl2-dir game.pak out-dir
     [ "$rc" = 0 ] || { say "dist-web: compile failed"; return 1; }
     for f in $(release_sources web); do f="${f##*/}"; objs+=("$obj_dir/host/${f%.cpp}.o"); done
     rm -f "$3"/index.*
-    em++ -O2 "${objs[@]}" "$obj_dir/c/stb_impl.o" "$obj_dir/game/game.o" "$obj_dir/game/tinyheaders.o" "$1/lib/libSDL2.a" \
+    em++ -O2 "${objs[@]}" "$obj_dir/c/stb_impl.o" "$game_obj/game.o" "$game_obj/tinyheaders.o" "$1/lib/libSDL2.a" \
         -o "$3/index.html" --shell-file platform/web/shell.html -sMINIFY_HTML=0 \
         --preload-file "$2@/game/game.pak" -lidbfs.js -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=134217728 \
         -sDEFAULT_LIBRARY_FUNCS_TO_INCLUDE="['\$autoResumeAudioContext','\$dynCall']" --profiling-funcs \
@@ -1257,13 +1258,13 @@ cmd_dist_web() {
     web_env
     cmd_tools || { say "dist-web: tools failed"; return 1; }
     cmd_assets || { say "dist-web: assets failed"; return 1; }
-    local sdl name="$GAME_NAME-web" out="$ROOT/dist/$GAME_NAME-web" web_out="$GAME_DIST_BUILD/web"
+    local sdl name="$GAME_NAME-web" out="$ROOT/dist/$GAME_NAME-web"
     sdl="$(web_sdl2)" || return 1
-    mkdir -p "$web_out"
-    dist_archive "$GAME_DIST_BUILD/game.pak" || return 1
-    web_dist_build "$sdl" "$GAME_DIST_BUILD/game.pak" "$web_out" || return 1
+    mkdir -p "$WEB/out"
+    dist_archive "$WEB/game.pak" || return 1
+    web_dist_build "$sdl" "$WEB/game.pak" "$WEB/out" || return 1
     rm -rf "$out" "$ROOT/dist/$name.zip"; mkdir -p "$out"
-    cp "$web_out"/index.html "$web_out"/index.js "$web_out"/index.wasm "$web_out"/index.data "$out/" || return 1
+    cp "$WEB"/out/index.html "$WEB"/out/index.js "$WEB"/out/index.wasm "$WEB"/out/index.data "$out/" || return 1
     dist_zip "$ROOT/dist" "$name" || return 1
     say "dist-web: $out/ ($(du -sk "$out" | cut -f1) KB) and dist/$name.zip ($(($(stat -c %s "$ROOT/dist/$name.zip") / 1024)) KB)"
 }
@@ -1347,7 +1348,7 @@ EOF
 # ---------------------------------------------------------------- main
 cmd="${1:-run}"; [ $# -gt 0 ] && shift
 case "$cmd" in
-    run|debug|game|game-win|dist|dist-windows) ;;
+    run|debug|game|game-win|dist|dist-windows|dist-web) ;;
     *) set_game 2>/dev/null ;;   # the sample, for the commands that take no game folder (if it is there)
 esac
 case "$cmd" in
