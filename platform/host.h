@@ -207,7 +207,7 @@ typedef struct FileChanges {            /* one debounced batch of changed files 
     char paths[HOST_MAX_CHANGES][HOST_PATH];
 } FileChanges;
 
-int    watch_init(const char *root);            /* the game folder, include/, tinyheaders/, assets/, its build folder */
+int    watch_init(const char *root);            /* the game folder, platform/include/, tinyheaders/, assets/, its build folder */
 int    watch_poll(FileChanges *out);            /* 1 when a debounced batch is ready */
 double watch_due_in(void);                      /* seconds until the pending batch is ready (0 now), -1: none */
 int    watch_is_asset(const char *path);        /* 1 if path is under <root>/assets/ */
