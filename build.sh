@@ -1232,7 +1232,7 @@ web_sdl2() {
 # SDL2; game.pak preloaded at /game/game.pak, where os_exe_path says the executable is. Function names stay
 # in the module (--profiling-funcs) so a trap's report names them.
 web_dist_build() {  # sdl2-dir game.pak out-dir
-    local obj_dir="$GAME_DIST_BUILD/web-obj" layout f rc=0 objs=() flags key
+    local obj_dir="$WEB/obj" game_obj="$GAME_DIST_BUILD/web-obj" layout f rc=0 objs=() flags key   # the host's objects serve every game
     flags="$COMMON_FLAGS -O2"
     # shellcheck disable=SC2046
     key="$(inputs_key "web $flags $SDL2_WEB_OPTIONS $GAME_SRC" $(release_sources web) platform/stb_impl.c platform/*.h \
@@ -1241,7 +1241,7 @@ web_dist_build() {  # sdl2-dir game.pak out-dir
     layout="$(layout_stamp g++)" || { say "dist-web: no layout stamp (the reason is above)"; return 1; }
     say "dist-web: compiling the game and the release host for WebAssembly (-O2)"
     # objects as for the other builds (build_objects: incremental by -MMD, one compiler per core)
-    build_objects "$obj_dir/game" em++ "$flags $(game_includes) -fno-exceptions -fno-rtti -DTHTW_LITERALS -DGAME_LAYOUT_HASH=${layout}u" \
+    build_objects "$game_obj" em++ "$flags $(game_includes) -fno-exceptions -fno-rtti -DTHTW_LITERALS -DGAME_LAYOUT_HASH=${layout}u" \
         "$GAME_SRC/game.cpp" platform/include/tinyheaders.cpp || rc=1
     # shellcheck disable=SC2046
     build_objects "$obj_dir/host" em++ "$flags -DHOST_RELEASE -I$1/include/SDL2 -I$1/include $STB_FLAGS" $(release_sources web) || rc=1
@@ -1249,7 +1249,7 @@ web_dist_build() {  # sdl2-dir game.pak out-dir
     [ "$rc" = 0 ] || { say "dist-web: compile failed"; return 1; }
     for f in $(release_sources web); do f="${f##*/}"; objs+=("$obj_dir/host/${f%.cpp}.o"); done
     rm -f "$3"/index.*
-    em++ -O2 "${objs[@]}" "$obj_dir/c/stb_impl.o" "$obj_dir/game/game.o" "$obj_dir/game/tinyheaders.o" "$1/lib/libSDL2.a" \
+    em++ -O2 "${objs[@]}" "$obj_dir/c/stb_impl.o" "$game_obj/game.o" "$game_obj/tinyheaders.o" "$1/lib/libSDL2.a" \
         -o "$3/index.html" --shell-file platform/web/shell.html -sMINIFY_HTML=0 \
         --preload-file "$2@/game/game.pak" -lidbfs.js -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=134217728 \
         -sDEFAULT_LIBRARY_FUNCS_TO_INCLUDE="['\$autoResumeAudioContext','\$dynCall']" --profiling-funcs \
