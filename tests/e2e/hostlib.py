@@ -113,7 +113,7 @@ def project_copy(with_library=True, with_host=False):
         if with_library and os.path.exists(cached):
             shutil.copy2(cached, os.path.join(tmp, "build", "game", name))
     if with_host:
-        shutil.copytree(os.path.join(ROOT, "platform"), os.path.join(tmp, "platform"))
+        shutil.copytree(os.path.join(ROOT, "platform"), os.path.join(tmp, "platform"), dirs_exist_ok=True)   # platform/include: copied
         for d in ("obj", "stb"):
             shutil.copytree(os.path.join(ROOT, "build", d), os.path.join(tmp, "build", d))
         shutil.copy2(os.path.join(ROOT, "build", "host"), os.path.join(tmp, "build", "host"))
