@@ -575,7 +575,7 @@ void tweak_shutdown(void)
 #define TWEAK_UNDO_MAX 256
 
 typedef struct TweakUndo {
-    int  file, site, gesture;
+    int  file, site, line, gesture;
     char before[THTW_MAX_LITERAL * 2], after[THTW_MAX_LITERAL * 2];   /* the raw text between the parentheses */
 } TweakUndo;
 
@@ -728,6 +728,7 @@ int tweak_write(int file, int site, const void *value, int gesture, char *msg, s
         top = &g_undo.entries[g_undo.applied++];
         top->file = file;
         top->site = site;
+        top->line = f->base.sites[site].line;
         top->gesture = gesture;
         snprintf(top->before, sizeof top->before, "%s", before);
     }
@@ -743,7 +744,7 @@ int tweak_undo(int redo, char *msg, size_t cap)
     TweakUndo *u = &g_undo.entries[redo ? g_undo.applied : g_undo.applied - 1];
     if (u->file >= g_tweak.file_count) return 0;
     TweakFile *f = &g_tweak.files[u->file];
-    if (u->site >= f->base.count) { snprintf(msg, cap, "%s was rebuilt since: nothing to %s", short_name(f->path), redo ? "redo" : "undo"); return 0; }
+    if (u->site >= f->base.count || f->base.sites[u->site].line != u->line) { snprintf(msg, cap, "%s was rebuilt since: nothing to %s", short_name(f->path), redo ? "redo" : "undo"); return 0; }
     char *text;
     size_t len;
     TweakText cur;

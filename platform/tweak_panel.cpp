@@ -190,8 +190,15 @@ static void change_live(int file, int site, const void *value)
     tweak_set_live(file, site, value);
     g_panel.dirty = 1;
     g_panel.last_change = os_mono_seconds();
-    host_event("tweak_panel_change", "\"file\":\"%s\",\"line\":%d", file_short(tweak_file_path(file)),
-               [&] { TweakSiteInfo si; return tweak_site_info(file, site, &si) ? si.line : 0; }());
+    TweakSiteInfo si;
+    if (!tweak_site_info(file, site, &si)) return;
+    char v[64];   /* as the tweak_applied event writes it */
+    const float *f = (const float *)value;
+    if (si.kind == TWEAK_FLOAT) snprintf(v, sizeof v, "%.9g", (double)f[0]);
+    else if (si.kind == TWEAK_VEC2 || is_pos(si.kind)) snprintf(v, sizeof v, "[%.9g,%.9g]", (double)f[0], (double)f[1]);
+    else if (si.kind == TWEAK_COLOR) snprintf(v, sizeof v, "%u", *(const uint32_t *)value);
+    else snprintf(v, sizeof v, "%d", *(const int32_t *)value);
+    host_event("tweak_panel_change", "\"file\":\"%s\",\"line\":%d,\"value\":%s", file_short(tweak_file_path(file)), si.line, v);
 }
 
 static void write_back(int file, int site)
@@ -421,7 +428,7 @@ int tweak_panel_key(GameKey k, int down, int ctrl)
         if (down) {
             int f, s;
             if (!over_panel(g_panel.mx, g_panel.my) && !handle_at(g_panel.mx, g_panel.my, &f, &s)) {
-                if (g_panel.focus == FOCUS_VALUE) g_panel.focus = FOCUS_NONE;
+                g_panel.focus = FOCUS_NONE;
                 return 0;   /* the game's click */
             }
             g_panel.captured = 1;
