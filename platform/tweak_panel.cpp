@@ -491,6 +491,7 @@ static void draw_picker(const PanelRow *row, uint32_t c)
         for (int j = 0; j < N; j++)
             g_pf.draw_rect(px + i * 10, py + j * 10, 10, 10, hsv_to_rgb(g_panel.hue, (i + 0.5f) / N, 1 - (j + 0.5f) / N, 255), LAYER + 1);
     for (int j = 0; j < 20; j++) g_pf.draw_rect(px + 110, py + j * 5, 16, 5, hsv_to_rgb((j + 0.5f) / 20, 1, 1, 255), LAYER + 1);
+    for (int j = 0; j < 10; j++) g_pf.draw_rect(px + 134 + (j & 1) * 8, py + j * 10, 8, 10, 0x909090FFu, LAYER);   /* a checker under the alpha */
     for (int j = 0; j < 20; j++) g_pf.draw_rect(px + 134, py + j * 5, 16, 5, (c & 0xFFFFFF00u) | (uint32_t)(255 - j * 255 / 19), LAYER + 1);
     g_pf.draw_rect(px + s * 100 - 2, py + (1 - v) * 100 - 2, 5, 5, 0xFFFFFFFFu, LAYER + 3);
     g_pf.draw_rect(px + 108, py + g_panel.hue * 100 - 1, 20, 3, 0xFFFFFFFFu, LAYER + 3);

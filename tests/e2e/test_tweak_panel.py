@@ -3,6 +3,7 @@
 - dragging a float rewrites that literal only (the file differs from before in one token), the game reads the
   new value on the frame of the change, and no build starts, not even while build errors are showing;
 - Ctrl+Z gives back a byte-identical file, Ctrl+Y the dragged one;
+- a value typed into its box is written;
 - a colour keeps its hex style (0xRRGGBB grows to 8 digits for an alpha below FF) and a position dragged by
   its handle in the view keeps its pair's style;
 - a file saved on disk since the host last read it is not overwritten ("changed on disk"), and a read-only file
@@ -172,6 +173,21 @@ def read_only_stays_live_in_memory():
         os.chmod(ui, stat.S_IRUSR | stat.S_IWUSR)
 
 
+def typed_value_is_written():
+    root = copy()
+    ui = os.path.join(root, "game", "ui.cpp")
+    before = open(ui).read()
+    line = line_of(ui, "GRID         = TWEAK(64.0f)")
+    s = Script().at("tap ENTER").open_panel().filter(f"uicpp{line}grid").click(*VALUE).at("tap 7").at("tap 5").at("tap ENTER").wait(10)
+    host = Host(root, "--input", input_script(root, s.text()), "--fast")
+    try:
+        w = host.wait_ev("tweak_written", timeout=60)
+        check(w["literal"] == "75.0f", f"{w}")
+        check(token_changes(before, open(ui).read()) == [(["64.0f"], ["75.0f"])], "typed value")
+    finally:
+        host.stop()
+
+
 def KEY(root, name):
     with open(os.path.join(root, "game", "game_api.h")) as f:
         text = f.read()
@@ -222,6 +238,7 @@ checks.case("drag_float_is_one_token_live_and_unbuilt", drag_float_is_one_token_
 checks.case("colour_and_position_keep_their_style", colour_and_position_keep_their_style)
 checks.case("a_save_in_between_is_not_overwritten", a_save_in_between_is_not_overwritten)
 checks.case("read_only_stays_live_in_memory", read_only_stays_live_in_memory)
+checks.case("typed_value_is_written", typed_value_is_written)
 checks.case("panel_input_is_not_the_games", panel_input_is_not_the_games)
 if not checks.failed:
     for r in roots:
