@@ -189,7 +189,7 @@ def typed_value_is_written():
 
 
 def KEY(root, name):
-    with open(os.path.join(root, "game", "game_api.h")) as f:
+    with open(os.path.join(root, "platform", "include", "game_api.h")) as f:
         text = f.read()
     body = text[text.index("typedef enum GameKey {"):text.index("} GameKey;")]
     keys = [k.split("=")[0].strip() for k in body.split("{", 1)[1].replace("\n", " ").split(",") if k.strip()]
