@@ -203,6 +203,17 @@ int os_write_file_atomic(const char *path, const void *data, size_t len)
     return ok;
 }
 
+/* Windows keeps no mode bits beyond read-only: a read-only file is refused, anything else is replaced. */
+int os_replace_file(const char *path, const void *data, size_t len)
+{
+    Wide w;
+    if (!to_wide(path, &w)) return 0;
+    DWORD attr = GetFileAttributesW(w.s);
+    if (attr == INVALID_FILE_ATTRIBUTES) { os_win32_set_error(path); return 0; }
+    if (attr & FILE_ATTRIBUTE_READONLY) { os_set_error("Permission denied (read-only)"); return 0; }
+    return os_write_file_atomic(path, data, len);
+}
+
 int os_make_dir(const char *path)
 {
     Wide w;
