@@ -84,7 +84,9 @@ def restarted(since, reason_has):
     starts = [e for e in host.of("start", since) if e.get("hot_restart")]
     check(starts, "no restarted process logged its start")
     crash = host.of("crash", since)
-    check(crash and crash[-1].get("restarted") and crash[-1]["rolled_back_to"] == state["good"]["version"],
+    good = state["good"]["version"]
+    state["good"] = {"version": hr["version"]}   # what the new process loaded: the next rollback's target
+    check(crash and crash[-1].get("restarted") and crash[-1]["rolled_back_to"] == good,
           f"no rollback to the counting build: {crash}")
     after = stats(since, lambda e: e.get("t", 0) > hr["t"] + 0.5, what="frame_stats after the restart")
     before = state["before"]["game"]
@@ -102,7 +104,6 @@ def restarted(since, reason_has):
     print(f"  {hr['reason']} ({hr['mode']}, pid {starts[-1]['pid']}); fault to first frame "
           f"{frame[-1]['since_fault_ms'] if frame else '?'} ms", flush=True)
     state["before"] = later
-    state["good"] = {"version": hr["version"]}   # what the new process loaded: the next rollback's target
 
 
 def fault_inside_the_c_runtime():
