@@ -5,6 +5,7 @@ the game's state changes first (a counter its code adds to every step), then new
 and faults where a jump would strand a lock or has nowhere to land:
   - inside the C runtime (msvcrt's memset on a bad pointer, called from game_update);
   - on a thread the game started (CreateThread; the fault reaches the unhandled-exception filter).
+  - (a second host) an endless malloc/free loop stopped by the watchdog, inside msvcrt or not.
 Each time the host must start a new host.exe with CreateProcess, hand it the paging-file section (mapped
 at the same fixed address), and the new process must restore the snapshot (the counter did not go back),
 reload the last good code without re-initialising the game, and say "the host restarted itself to recover
@@ -137,11 +138,14 @@ def fix_loads():
 
 
 def stopped():
-    # Wine ends a Windows process on SIGTERM without a console event (-15, restarted or not); the new
+    # Wine ends a Windows process on SIGTERM without a console event (-15, restarted or not); a new
     # process sees its stand-in gone and quits in order ("quit" in the same event log).
     since = host.mark()
+    restarted_here = any(e.get("hot_restart") for e in host.of("start"))
     rc = host.stop(timeout=30)
     check(rc in (0, -15), f"exit code {rc}")
+    if not restarted_here:
+        return
     deadline = time.time() + 30
     while time.time() < deadline:
         with open(host.log_path) as f:
@@ -151,11 +155,38 @@ def stopped():
     raise AssertionError("the restarted host.exe did not end after its stand-in was stopped")
 
 
+def allocating_loop_under_the_watchdog():
+    # A second host (three restarts within a minute would stop the first): the game allocates and frees
+    # for ever. The watchdog's stop finds the main thread inside msvcrt (a restart, started from the
+    # watchdog's thread with the main thread held), or in the loop's own code (a plain rollback), or
+    # inside ntdll (it looks again). Either way the state is kept and nothing deadlocks.
+    global host
+    host = Host(root, "--watchdog", "1", "--build-cmd", build_cmd)
+    host.wait_ev("new_code_running", version=1, timeout=120)
+    state["good"] = {"version": 1}
+    state["before"] = stats(0, lambda e: e["game"]["score"] > state["before"]["game"]["score"] + 60, timeout=90,
+                            what="the counter going on in a new host")
+    state["inits"] = inits()
+    m = host.mark()
+    inject(game_cpp, UPDATE, SPOIL + " for (;;) { void *volatile p = __builtin_malloc(5000); __builtin_free(p); }")
+    crash = host.wait_ev("crash", timeout=240, since=m)
+    if crash.get("restarted"):
+        restarted(m, "inside the C library or the loader")
+    else:
+        check(crash["rolled_back_to"] == 1 and crash["signal"] == "hang", f"no rollback: {crash}")
+        after = stats(m, lambda e: e.get("t", 0) > crash["t"] + 0.5, what="stats after the rollback")
+        check(after["game"]["score"] >= state["before"]["game"]["score"], "state lost")
+        print("  the watchdog stopped the loop in its own code: a rollback without a restart", flush=True)
+
+
 checks.case("counting", counting)
 checks.case("fault_inside_the_c_runtime", fault_inside_the_c_runtime)
 checks.case("fault_on_a_game_thread", fault_on_a_game_thread)
 checks.case("fix_loads", fix_loads)
 checks.case("stopped", stopped)
+checks.case("allocating_loop_under_the_watchdog", allocating_loop_under_the_watchdog)
+checks.case("fix_loads_again", fix_loads)
+checks.case("stopped_again", stopped)
 if checks.failed:
     print(host.tail(80))
 else:
