@@ -914,6 +914,8 @@ cmd_test_windows_leg() {
     win_wine_start >> "$log" 2>&1 || { record_result "windows-wine" "$log" 1; return; }
 
     # Smoke: SDL2 offscreen under wine, the game DLL loaded, run and unloaded.
+    # TEST_FILTER=windows/<file> runs one part of the leg (the setup, SDL2 and wine always).
+    if selected "$ROOT/tests/windows/test_win_smoke.cpp"; then
     mkdir -p "$WIN/smoke"
     t0="$(win_now)"
     # shellcheck disable=SC2086
@@ -928,8 +930,10 @@ cmd_test_windows_leg() {
     else
         record_result "windows-smoke" "$BUILD_DIR/tests/logs/windows-smoke.build.log" 1
     fi
+    fi
 
     # os_win32*.cpp on their own: files, watching, children, DLLs, faults and the watchdog.
+    if selected "$ROOT/tests/windows/test_os_win32.cpp"; then
     t0="$(win_now)"
     mkdir -p "$WIN/os"
     # shellcheck disable=SC2086
@@ -949,21 +953,35 @@ cmd_test_windows_leg() {
         record_result "windows-os" "$BUILD_DIR/tests/logs/windows-os.build.log" 1
     fi
     win_time "os_test" "$t0"
+    fi
 
-    # The real host.exe under wine on a copy of the project: reload, faults, watchdog, TWEAK.
+    # The real host.exe under wine on a copy of the project: reload, faults, watchdog, TWEAK; the hot restart.
+    if selected "$ROOT/tests/windows/test_win_e2e.py" || selected "$ROOT/tests/windows/test_win_restart.py"; then
     t0="$(win_now)"
     if win_build_host "$sdl" > "$BUILD_DIR/tests/logs/windows-host.build.log" 2>&1 \
         && ( BUILD_DIR="$WIN/e2e-lib"; cmd_game_win ) >> "$BUILD_DIR/tests/logs/windows-host.build.log" 2>&1; then
-        win_time "host_build" "$t0"; t0="$(win_now)"
-        WIN_DIR="$WIN" WIN_GAME_DLL="$WIN/e2e-lib/game/game.dll" PROJECT_ROOT="$ROOT" \
-            timeout -k 5 600 python3 "$ROOT/tests/windows/test_win_e2e.py" > "$BUILD_DIR/tests/logs/windows-e2e.log" 2>&1
-        record_result "windows-e2e" "$BUILD_DIR/tests/logs/windows-e2e.log" $?
-        win_time "e2e_run" "$t0"
+        win_time "host_build" "$t0"
+        if selected "$ROOT/tests/windows/test_win_e2e.py"; then
+            t0="$(win_now)"
+            WIN_DIR="$WIN" WIN_GAME_DLL="$WIN/e2e-lib/game/game.dll" PROJECT_ROOT="$ROOT" \
+                timeout -k 5 600 python3 "$ROOT/tests/windows/test_win_e2e.py" > "$BUILD_DIR/tests/logs/windows-e2e.log" 2>&1
+            record_result "windows-e2e" "$BUILD_DIR/tests/logs/windows-e2e.log" $?
+            win_time "e2e_run" "$t0"
+        fi
+        if selected "$ROOT/tests/windows/test_win_restart.py"; then
+            t0="$(win_now)"
+            WIN_DIR="$WIN" WIN_GAME_DLL="$WIN/e2e-lib/game/game.dll" PROJECT_ROOT="$ROOT" \
+                timeout -k 5 600 python3 "$ROOT/tests/windows/test_win_restart.py" > "$BUILD_DIR/tests/logs/windows-restart.log" 2>&1
+            record_result "windows-restart" "$BUILD_DIR/tests/logs/windows-restart.log" $?
+            win_time "restart_run" "$t0"
+        fi
     else
         record_result "windows-e2e" "$BUILD_DIR/tests/logs/windows-host.build.log" 1
     fi
+    fi
 
     # The release (./build.sh dist-windows) built into build/win/release/, its .zip unpacked and run as a player would.
+    if selected "$ROOT/tests/windows/test_win_dist.py"; then
     t0="$(win_now)"
     if { cmd_tools && cmd_assets && win_dist "$sdl" "$WIN/release" "$WIN/obj"; } > "$BUILD_DIR/tests/logs/windows-dist.build.log" 2>&1; then
         win_time "dist_build" "$t0"; t0="$(win_now)"
@@ -973,6 +991,7 @@ cmd_test_windows_leg() {
         win_time "dist_run" "$t0"
     else
         record_result "windows-dist" "$BUILD_DIR/tests/logs/windows-dist.build.log" 1
+    fi
     fi
     win_wine_stop
     win_time "leg_total" "$t_leg"
@@ -992,7 +1011,7 @@ cmd_test_windows() {
 # development-only files below) at -O2 with TWEAK sites as literals; game.pak holds the atlas, the baked font
 # and the decoded sounds, so the player needs no tools, sources or compiler. GAME_NAME is the game's name (set_game; the
 # sample's is SAMPLE_NAME).
-DEV_ONLY_SOURCES="platform/library.cpp platform/reload.cpp platform/watch.cpp platform/build.cpp platform/tweak.cpp platform/game_folder.cpp"
+DEV_ONLY_SOURCES="platform/library.cpp platform/reload.cpp platform/watch.cpp platform/build.cpp platform/tweak.cpp platform/tweak_panel.cpp platform/game_folder.cpp"
 SYSTEM_FONT="/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"   # the text font when assets/fonts/default.ttf is absent
 
 release_sources() {  # [linux|win32]
@@ -1218,7 +1237,7 @@ web_sdl2() {
 # SDL2; game.pak preloaded at /game/game.pak, where os_exe_path says the executable is. Function names stay
 # in the module (--profiling-funcs) so a trap's report names them.
 web_dist_build() {  # sdl2-dir game.pak out-dir
-    local obj_dir="$GAME_DIST_BUILD/web-obj" layout f rc=0 objs=() flags key
+    local obj_dir="$WEB/obj" game_obj="$GAME_DIST_BUILD/web-obj" layout f rc=0 objs=() flags key   # the host's objects serve every game
     flags="$COMMON_FLAGS -O2"
     # shellcheck disable=SC2046
     key="$(inputs_key "web $flags $SDL2_WEB_OPTIONS $GAME_SRC" $(release_sources web) platform/stb_impl.c platform/*.h \
@@ -1227,7 +1246,7 @@ web_dist_build() {  # sdl2-dir game.pak out-dir
     layout="$(layout_stamp g++)" || { say "dist-web: no layout stamp (the reason is above)"; return 1; }
     say "dist-web: compiling the game and the release host for WebAssembly (-O2)"
     # objects as for the other builds (build_objects: incremental by -MMD, one compiler per core)
-    build_objects "$obj_dir/game" em++ "$flags $(game_includes) -fno-exceptions -fno-rtti -DTHTW_LITERALS -DGAME_LAYOUT_HASH=${layout}u" \
+    build_objects "$game_obj" em++ "$flags $(game_includes) -fno-exceptions -fno-rtti -DTHTW_LITERALS -DGAME_LAYOUT_HASH=${layout}u" \
         "$GAME_SRC/game.cpp" platform/include/tinyheaders.cpp || rc=1
     # shellcheck disable=SC2046
     build_objects "$obj_dir/host" em++ "$flags -DHOST_RELEASE -I$1/include/SDL2 -I$1/include $STB_FLAGS" $(release_sources web) || rc=1
@@ -1235,7 +1254,7 @@ web_dist_build() {  # sdl2-dir game.pak out-dir
     [ "$rc" = 0 ] || { say "dist-web: compile failed"; return 1; }
     for f in $(release_sources web); do f="${f##*/}"; objs+=("$obj_dir/host/${f%.cpp}.o"); done
     rm -f "$3"/index.*
-    em++ -O2 "${objs[@]}" "$obj_dir/c/stb_impl.o" "$obj_dir/game/game.o" "$obj_dir/game/tinyheaders.o" "$1/lib/libSDL2.a" \
+    em++ -O2 "${objs[@]}" "$obj_dir/c/stb_impl.o" "$game_obj/game.o" "$game_obj/tinyheaders.o" "$1/lib/libSDL2.a" \
         -o "$3/index.html" --shell-file platform/web/shell.html -sMINIFY_HTML=0 \
         --preload-file "$2@/game/game.pak" -lidbfs.js -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=134217728 \
         -sDEFAULT_LIBRARY_FUNCS_TO_INCLUDE="['\$autoResumeAudioContext','\$dynCall']" --profiling-funcs \

@@ -7,6 +7,7 @@ static constexpr auto BOT_FEAR_RADIUS   = TWEAK(230.0f);
 static constexpr auto BOT_BULLET_RADIUS = TWEAK(140.0f);
 static constexpr auto BOT_GREED_RADIUS  = TWEAK(380.0f);
 static constexpr auto BOT_CENTER_PULL   = TWEAK(0.35f);
+static constexpr auto BOT_HOME          = TWEAK_POS(1200.0f, 750.0f);   /* where the autopilot drifts back to */
 
 static Controls bot_controls(GameState *gs, float dt)
 {
@@ -35,7 +36,8 @@ static Controls bot_controls(GameState *gs, float dt)
             push = v2_sub(push, v2_scale(to, 1.0f / d));
         }
     }
-    v2 to_center = v2_sub(v2_make(ARENA_W / 2, ARENA_H / 2), pl->pos);
+    v2 home = BOT_HOME;
+    v2 to_center = v2_sub(home, pl->pos);
     push = v2_add(push, v2_scale(to_center, BOT_CENTER_PULL / 800.0f));
     /* now and then a committed sidestep, so it does not just orbit */
     gs->bot_dodge_timer -= dt;

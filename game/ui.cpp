@@ -14,6 +14,8 @@ enum {
 };
 static constexpr auto UI_BACKING   = TWEAK_COLOR(0x070A12D0);
 static constexpr auto MARKER_INSET = TWEAK(26.0f);      /* pixels from the screen edge */
+static constexpr auto HUD_SCORE_AT = TWEAK_SCREEN_POS(12.0f, 10.0f);    /* the score's plate, top left */
+static constexpr auto HUD_WAVE_AT  = TWEAK_SCREEN_POS(640.0f, 10.0f);   /* the wave's plate, top centre */
 
 static void text_at(const PlatformAPI *pf, const char *s, float x, float y, float size, uint32_t color, int layer)
 {
@@ -52,23 +54,25 @@ static void hud_draw(GameState *gs, const PlatformAPI *pf)
     char s[96];
     float W = (float)pf->view_width;
     /* score, multiplier, best: top left */
-    panel(pf, 12, 10, 240, 112, gs->multiplier > 1 ? UI_ACCENT : UI_DIM);
+    v2 at = HUD_SCORE_AT;
+    panel(pf, at.x, at.y, 240, 112, gs->multiplier > 1 ? UI_ACCENT : UI_DIM);
     snprintf(s, sizeof s, "%d", gs->score);
-    text_at(pf, s, 24, 14, 40, UI_TEXT, UI_WORDS);
+    text_at(pf, s, at.x + 12, at.y + 4, 40, UI_TEXT, UI_WORDS);
     snprintf(s, sizeof s, "x%d", gs->multiplier);
-    text_at(pf, s, 26, 60, 24, gs->multiplier > 1 ? UI_ACCENT : UI_DIM, UI_WORDS);
+    text_at(pf, s, at.x + 14, at.y + 50, 24, gs->multiplier > 1 ? UI_ACCENT : UI_DIM, UI_WORDS);
     snprintf(s, sizeof s, "BEST %d", gs->best_score);
-    text_at(pf, s, 26, 92, 16, gs->score > 0 && gs->score >= gs->best_score ? UI_ACCENT : UI_DIM, UI_WORDS);
+    text_at(pf, s, at.x + 14, at.y + 82, 16, gs->score > 0 && gs->score >= gs->best_score ? UI_ACCENT : UI_DIM, UI_WORDS);
     /* the wave and what is left of it: top centre */
-    panel(pf, W / 2 - 130, 10, 260, 78, stragglers_hunt(gs) ? UI_WARN : UI_ACCENT);
+    v2 wv = HUD_WAVE_AT;
+    panel(pf, wv.x - 130, wv.y, 260, 78, stragglers_hunt(gs) ? UI_WARN : UI_ACCENT);
     snprintf(s, sizeof s, "WAVE %d", wave_shown(gs));
-    text_centered(pf, s, W / 2, 14, 28, UI_TEXT);
+    text_centered(pf, s, wv.x, wv.y + 4, 28, UI_TEXT);
     if (gs->wave_phase == WAVE_BREAK) snprintf(s, sizeof s, "get ready");
     else snprintf(s, sizeof s, "%s   %d left", wave_theme_name(gs->wave), gs->enemies_left);
-    text_centered(pf, s, W / 2, 50, 16, stragglers_hunt(gs) ? UI_WARN : UI_DIM);
+    text_centered(pf, s, wv.x, wv.y + 40, 16, stragglers_hunt(gs) ? UI_WARN : UI_DIM);
     float done = gs->wave_phase == WAVE_BREAK ? 1.0f : 1.0f - (float)gs->enemies_left / (float)(gs->wave_total > 0 ? gs->wave_total : 1);
-    pf->draw_rect(W / 2 - 110, 74, 220, 4, 0x2A3444FF, UI_WORDS);
-    pf->draw_rect(W / 2 - 110, 74, 220 * th_clampf(done, 0, 1), 4, UI_ACCENT, UI_WORDS);
+    pf->draw_rect(wv.x - 110, wv.y + 64, 220, 4, 0x2A3444FF, UI_WORDS);
+    pf->draw_rect(wv.x - 110, wv.y + 64, 220 * th_clampf(done, 0, 1), 4, UI_ACCENT, UI_WORDS);
     /* hearts: top right */
     int max_hp = (int)player_max_hp();
     panel(pf, W - 24 - max_hp * 30, 10, max_hp * 30 + 12, 50, UI_WARN);

@@ -16,6 +16,7 @@ static constexpr auto STRAGGLERS           = TWEAK(3);       /* this few left: t
 static constexpr auto WAVE_OVERRUN_SECONDS = TWEAK(30.0f);   /* after the last spawn, the next wave comes anyway */
 static constexpr auto MULTIPLIER_MAX       = TWEAK(8);
 static constexpr auto KILLS_PER_MULTIPLIER = TWEAK(6);
+static constexpr auto PLAYER_SPAWN         = TWEAK_POS(1200.0f, 750.0f);   /* where a run starts (the F4 panel drags it) */
 
 static const char *const SAVE_NAME = "best";   /* the save-data blob with the best score */
 
@@ -90,7 +91,8 @@ static void run_start(GameState *gs, const PlatformAPI *pf)
     gs->particle_count = 0;
     memset(gs->popups, 0, sizeof gs->popups);
     arena_build(gs);
-    Entity *pl = entity_spawn(gs, ENTITY_PLAYER, v2_make(ARENA_W / 2, ARENA_H / 2));
+    v2 spawn = PLAYER_SPAWN;
+    Entity *pl = entity_spawn(gs, ENTITY_PLAYER, spawn);
     pl->radius = player_radius();
     pl->hp = player_max_hp();
     gs->player = pl->self;

@@ -23,6 +23,7 @@
      archive.cpp  where asset bytes come from: the project's files, or (a release) the archive beside the executable
      font.cpp     the text font: checked, baked on a worker, installed
      tweak.cpp    live TWEAK() literal values from the game sources
+     tweak_panel.cpp  the F4 tweak panel: every TWEAK site read, edited with the mouse, written back into its literal
      audio.cpp    the audio device and the mixer behind the game's sound services
      sound_assets.cpp  sound files (WAV, OGG, .sfx) found, decoded in a child process, reloaded on save
      savedata.cpp the game's save data: named blobs in the user's data folder (or --save-dir)
@@ -381,6 +382,7 @@ void        render_fill_api(PlatformAPI *pf);           /* draw_sprite, draw_rec
 void        render_begin_frame(void);                   /* clears the submission buffer */
 RenderStats render_end_frame(void);                     /* sorts, batches and draws what was submitted */
 int         render_screenshot(const char *png_path);    /* reads the back buffer; 0 on failure */
+void        render_camera(float *x, float *y, float *zoom); /* the game's camera: screen = (world - xy) * zoom */
 void        assets_file_changed(const char *path);      /* assets.cpp: a file under assets/ changed (absolute path) */
 void        assets_update(void);                        /* once per frame: finish pending asset reloads */
 
@@ -397,7 +399,8 @@ char       *archive_read(const char *path, size_t *len, size_t max_bytes, char *
 
 /* ---------------------------------------------------------------- tweakables (tweak.cpp) */
 void        tweak_query(const char *file, int line, int counter, int kind, const char *literal, void *value_inout);
-int         tweak_file_changed(const char *path);       /* 1: only TWEAK literals changed and are live; 0: rebuild */
+int         tweak_file_changed(const char *path);       /* 1: only TWEAK literals changed and are live; 0: rebuild;
+                                                           2: the host's own write-back (nothing to do) */
 void        tweak_build_started(void);                  /* snapshot the sources the build compiles */
 void        tweak_build_finished(int ok);               /* 0: its snapshot will never be loaded */
 void        tweak_library_loaded(int version, int code_of_version); /* baselines: the sources of the last build
@@ -406,6 +409,28 @@ void        tweak_library_resumed(int version, int code_of_version); /* after a 
                                                            previous process kept for its version code_of_version */
 void        tweak_shutdown(void);
 const char *tweak_status(void);                         /* the last live change, for the overlay ("" if none) */
+/* The F4 panel's side (tweak.cpp): files and sites as the running code compiled them. */
+typedef struct TweakSiteInfo {
+    int     line, kind;                                 /* TWEAK_FLOAT ... TWEAK_SCREEN_POS */
+    int     has_value;                                  /* value holds the literal (0: a macro name, compiled value) */
+    uint8_t value[8];                                   /* float, int32, int32 0/1, uint32 colour, float[2] */
+    char    source[160];                                /* the site's source line, trimmed */
+} TweakSiteInfo;
+int         tweak_file_count(void);
+const char *tweak_file_path(int file);
+int         tweak_site_count(int file);
+int         tweak_site_info(int file, int site, TweakSiteInfo *out); /* 0 if the running code has not read it */
+void        tweak_set_live(int file, int site, const void *value);  /* the next read returns it (in memory only) */
+int         tweak_write(int file, int site, const void *value, int gesture, char *msg, size_t cap); /* live, and the
+                                                           literal rewritten on disk in its style: 1; 0 + why not */
+int         tweak_undo(int redo, char *msg, size_t cap);  /* Ctrl+Z / Ctrl+Y: the last write-back, on disk too */
+
+/* ---------------------------------------------------------------- the tweak panel (tweak_panel.cpp, F4) */
+int         tweak_panel_key(GameKey k, int down, int ctrl);  /* F4, Ctrl+Z/Y, the mouse and typing while open: 1 = taken */
+int         tweak_panel_mouse(float x, float y);        /* every pointer move; 1 = the panel has it (not the game) */
+void        tweak_panel_text(const char *utf8);         /* typed characters (SDL_TEXTINPUT) for a focused field */
+int         tweak_panel_wheel(float dy);                /* 1 = it scrolled the panel (not the game's wheel) */
+void        tweak_panel_draw(void);                     /* once per frame: a paused drag written back, the panel */
 
 /* ---------------------------------------------------------------- sound (audio.cpp, sound_assets.cpp) */
 int         audio_init(void);                           /* 0: no device, the game runs silent (logged once) */
@@ -458,6 +483,8 @@ typedef struct SessionLoop {            /* the F7 loop as the session keeps it (
     uint64_t start_used;                /* the loop's snapshot: bytes, and the layout it has */
     uint32_t start_version;
     uint64_t start_size;
+    int      record_on;                 /* --record: its file is open, and holds record_steps steps (flushed) */
+    uint64_t record_steps;
 } SessionLoop;
 
 int    restart_open(int argc, char **argv);     /* first thing: finds the session a previous process handed over */

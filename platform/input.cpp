@@ -70,9 +70,19 @@ static void input_key(GameKey k, int down)
 #endif
     /* the profiler's view takes its keys; a key the game saw go down still reaches it going up */
     if (dev && (down || !g_input.down[k]) && profile_key(k, down, g_input.down[KEY_LSHIFT] || g_input.down[KEY_RSHIFT])) return;
+    /* so does the tweak panel (F4): its clicks, drags and typing are not the game's */
+    if (dev && (down || !g_input.down[k]) && tweak_panel_key(k, down, g_input.down[KEY_LCTRL] || g_input.down[KEY_RCTRL])) return;
     if (down && !g_input.down[k]) { g_input.went_down[k] = 1; if (k >= KEY_F1 && k <= KEY_F12) hotkey(k); }
     if (!down && g_input.down[k]) g_input.went_up[k] = 1;
     g_input.down[k] = (uint8_t)down;
+}
+
+/* The pointer: the panel sees every move; the game the ones the panel does not take. */
+static void mouse_to(float x, float y)
+{
+    if (tweak_panel_mouse(x, y)) return;
+    g_input.mouse_x = x;
+    g_input.mouse_y = y;
 }
 
 static float axis_value(Sint16 raw, int trigger)
@@ -94,12 +104,13 @@ void input_handle_event(const SDL_Event *e)
         if (e->key.keysym.scancode == SDL_SCANCODE_ESCAPE && e->type == SDL_KEYDOWN && !g_reload.loaded) { g_loop.quit = 1; break; }
         for (auto &k : KEYMAP) if (k.sc == e->key.keysym.scancode) input_key(k.key, e->type == SDL_KEYDOWN);
         break;
-    case SDL_MOUSEMOTION: g_input.mouse_x = (float)e->motion.x; g_input.mouse_y = (float)e->motion.y; break;
+    case SDL_MOUSEMOTION: mouse_to((float)e->motion.x, (float)e->motion.y); break;
+    case SDL_TEXTINPUT: tweak_panel_text(e->text.text); break;
     case SDL_MOUSEBUTTONDOWN: case SDL_MOUSEBUTTONUP: {
         GameKey k = e->button.button == SDL_BUTTON_LEFT ? KEY_MOUSE_LEFT : e->button.button == SDL_BUTTON_RIGHT ? KEY_MOUSE_RIGHT : KEY_MOUSE_MIDDLE;
         input_key(k, e->type == SDL_MOUSEBUTTONDOWN);
     } break;
-    case SDL_MOUSEWHEEL: g_input.wheel += (float)e->wheel.y; break;
+    case SDL_MOUSEWHEEL: if (!tweak_panel_wheel((float)e->wheel.y)) g_input.wheel += (float)e->wheel.y; break;
     case SDL_CONTROLLERDEVICEADDED:
         if (!g_input.pad) {
             g_input.pad = SDL_GameControllerOpen(e->cdevice.which);
@@ -149,7 +160,7 @@ static void script_apply(uint64_t step)
         case SCRIPT_DOWN: input_key((GameKey)e->key, 1); break;
         case SCRIPT_UP:   input_key((GameKey)e->key, 0); break;
         case SCRIPT_TAP:  input_key((GameKey)e->key, 1); pending_up[e->key] = 1; break;
-        case SCRIPT_MOUSE: g_input.mouse_x = e->a; g_input.mouse_y = e->b; break;
+        case SCRIPT_MOUSE: mouse_to(e->a, e->b); break;
         case SCRIPT_AXIS: g_input.axis[e->key] = e->a; break;
         case SCRIPT_QUIT: g_loop.quit = 1; break;
         }

@@ -55,6 +55,8 @@ int   os_exe_path(char *out, size_t cap);                             /* this ex
 int   os_remove_file(const char *path);
 int   os_write_file_atomic(const char *path, const void *data, size_t len);  /* temp file, flushed, renamed over path */
 int   os_rename_file(const char *from, const char *to);
+int   os_replace_file(const char *path, const void *data, size_t len);  /* an existing file, atomically, its mode
+                                                                          kept; 0 if it is read-only or missing */
 typedef void os_dir_entry_fn(void *ctx, const char *name, int is_dir);
 int   os_list_dir(const char *dir, os_dir_entry_fn *fn, void *ctx);   /* skips "." and ".." */
 

@@ -137,12 +137,13 @@ int os_copy_file(const char *src, const char *dst)
     return ok;
 }
 
-int os_write_file_atomic(const char *path, const void *data, size_t len)
+static int write_file_atomic(const char *path, const void *data, size_t len, int mode)
 {
     char tmp[4096];
     snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, (int)getpid());
     int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) { set_errno_error(); return 0; }
+    if (mode >= 0 && fchmod(fd, (mode_t)mode) != 0) { set_errno_error(); close(fd); unlink(tmp); return 0; }
     const char *p = (const char *)data;
     size_t left = len;
     int ok = 1;
@@ -157,6 +158,18 @@ int os_write_file_atomic(const char *path, const void *data, size_t len)
     if (ok && rename(tmp, path) != 0) { set_errno_error(); ok = 0; }
     if (!ok) unlink(tmp);
     return ok;
+}
+
+int os_write_file_atomic(const char *path, const void *data, size_t len) { return write_file_atomic(path, data, len, -1); }
+
+int os_replace_file(const char *path, const void *data, size_t len)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) { set_errno_error(); return 0; }
+    /* rename would replace a read-only file; no write bit at all is read-only too, even for root */
+    if (access(path, W_OK) != 0) { set_errno_error(); return 0; }
+    if (!(st.st_mode & 0222)) { os_set_error("Permission denied (read-only)"); return 0; }
+    return write_file_atomic(path, data, len, (int)(st.st_mode & 07777));
 }
 
 int os_rename_file(const char *from, const char *to)

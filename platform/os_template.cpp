@@ -36,6 +36,7 @@ int   os_exe_path(char *, size_t) { os_set_error(NOT_PORTED); return 0; }
 int   os_remove_file(const char *) { os_set_error(NOT_PORTED); return 0; }
 int   os_write_file_atomic(const char *, const void *, size_t) { os_set_error(NOT_PORTED); return 0; }
 int   os_rename_file(const char *, const char *) { os_set_error(NOT_PORTED); return 0; }
+int   os_replace_file(const char *, const void *, size_t) { os_set_error(NOT_PORTED); return 0; }
 int   os_list_dir(const char *, os_dir_entry_fn *, void *) { os_set_error(NOT_PORTED); return 0; }
 
 /* ---------------------------------------------------------------- directory watching */

@@ -189,6 +189,14 @@ int os_rename_file(const char *from, const char *to)
     return 1;
 }
 
+/* Only the development host rewrites sources (the F4 panel); a page has none to rewrite. */
+int os_replace_file(const char *path, const void *data, size_t len)
+{
+    (void)path; (void)data; (void)len;
+    os_set_error("not in a web page");
+    return 0;
+}
+
 int os_list_dir(const char *dir, os_dir_entry_fn *fn, void *ctx)
 {
     DIR *d = opendir(dir);

@@ -29,6 +29,7 @@ void overlay_draw(RenderStats rs, double fps)
     const char *sound_problem = sound_assets_status();
     LoopMode mode = recording_mode();
     const char *loop = mode == LOOP_RECORDING ? "RECORDING (F7 to loop)" : mode == LOOP_PLAYING ? "LOOPING (F7 to stop)" : NULL;
+    tweak_panel_draw();   /* F4, beside the overlay */
     if (!g_overlay.visible && !show_errors && !g_crash.text[0] && !g_reload.halted && !g_reload.pointer_warning[0] && !sound_problem[0] && !loop) return;
     char line[1024];
     float x = 10, y = 10;
@@ -76,7 +77,7 @@ void overlay_draw(RenderStats rs, double fps)
         int rows = 1;
         for (size_t i = 0; i < o; i++) rows += pretty[i] == '\n';
         g_pf.draw_text(pretty, x, y, 14, grey, L + 1); y += rows * 17 + 4;
-        g_pf.draw_text("F1 overlay F2 shapes F5 reload F6 restart F7 loop F8 pause F9 step F11 fullscreen F12 shot", x, y, 13, grey, L + 1);
+        g_pf.draw_text("F1 overlay F2 shapes F4 tweaks F5 reload F6 restart F7 loop F8 pause F9 step F11 fullscreen F12 shot", x, y, 13, grey, L + 1);
         y += S + 6;
     } else {
         g_pf.draw_text("F1 for the overlay", x, y, S, grey, L + 1); y += S + 4;

@@ -167,5 +167,10 @@ void tweak_query(const char *file, int line, int counter, int kind, const char *
 }
 void tweak_shutdown(void) {}
 const char *tweak_status(void) { return ""; }
+int tweak_panel_key(GameKey, int, int) { return 0; }
+int tweak_panel_mouse(float, float) { return 0; }
+void tweak_panel_text(const char *) {}
+int tweak_panel_wheel(float) { return 0; }
+void tweak_panel_draw(void) {}
 
 #endif /* HOST_RELEASE */

@@ -464,7 +464,7 @@ void reload_start(void)
 
 int reload_handle_changes(const FileChanges *c)
 {
-    int rebuild = 0, live = 0;
+    int rebuild = 0, live = 0, others = 0;   /* others: changes that are not the F4 panel's own writes */
     /* the debounce: from the batch's first event to now, when it is handed over */
     host_event("watch_batch", "\"count\":%d,\"code\":%s,\"seen_wall\":%.4f,\"debounce_ms\":%.2f", c->count,
                c->code ? "true" : "false", c->first_seen_wall, (os_mono_seconds() - c->first_seen_t) * 1000.0);
@@ -473,11 +473,15 @@ int reload_handle_changes(const FileChanges *c)
         host_json_escape(c->paths[i], esc, sizeof esc);
         host_event("file_changed", "\"path\":\"%s\"", esc);
         if (watch_is_asset(c->paths[i])) { assets_file_changed(c->paths[i]); sound_asset_changed(c->paths[i]); }
-        else if (!tweak_file_changed(c->paths[i])) rebuild = 1;   /* more than TWEAK literals changed */
-        else live = 1;
+        else {
+            int r = tweak_file_changed(c->paths[i]);   /* 2: the host's own write-back, live already */
+            if (r == 0) rebuild = 1;                   /* more than TWEAK literals changed */
+            else if (r == 1) live = 1;
+            if (r != 2) others++;
+        }
     }
     /* after a failed build, any save rebuilds: the errors on screen must go when the code is fixed */
-    if (c->code && (rebuild || g_build_status.errors[0])) {
+    if (c->code && (rebuild || (g_build_status.errors[0] && others))) {
         g_build_status.change_seen_t = host_time();
         build_start(g_options.root);
     }

@@ -223,6 +223,8 @@ static void api_set_camera(float x, float y, float zoom)
     g_render.cam_zoom = zoom > 0 ? zoom : 1;
 }
 
+void render_camera(float *x, float *y, float *zoom) { *x = g_render.cam_x; *y = g_render.cam_y; *zoom = g_render.cam_zoom; }
+
 
 /* ---------------------------------------------------------------- the rendering section of host.h */
 static void make_placeholder(void)

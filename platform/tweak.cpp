@@ -25,7 +25,8 @@
 #include <string.h>
 
 static_assert((int)TWEAK_FLOAT == THTW_FLOAT && (int)TWEAK_INT == THTW_INT && (int)TWEAK_BOOL == THTW_BOOL &&
-              (int)TWEAK_VEC2 == THTW_VEC2 && (int)TWEAK_COLOR == THTW_COLOR, "game_api.h and th_tweak.h kinds differ");
+              (int)TWEAK_VEC2 == THTW_VEC2 && (int)TWEAK_COLOR == THTW_COLOR && (int)TWEAK_POS == THTW_POS &&
+              (int)TWEAK_SCREEN_POS == THTW_SCREEN_POS, "game_api.h and th_tweak.h kinds differ");
 
 #define TWEAK_MAX_FILES   64
 #define TWEAK_MAX_SITES   2048    /* per file */
@@ -46,6 +47,10 @@ typedef struct TweakFile {
     uint32_t  *gen;                /* per base site: change counter, 0 = as compiled */
     double    *changed_wall;       /* per base site: when the change was seen (wall clock seconds) */
     int        diverged;           /* the file changed beyond its literals; waiting for a rebuild */
+    uint8_t   *seen;               /* per base site: the running code has read it (the F4 panel lists it) */
+    char      *disk;               /* the file's text as the host last read or wrote it (write-back's check) */
+    size_t     disk_len;
+    int        own_write;          /* disk holds the host's own write: a watcher event with that text is ours */
 } TweakFile;
 
 typedef struct TweakEntry {        /* one compiled site, keyed by the library's own strings */
@@ -153,11 +158,27 @@ static int file_values_from(TweakFile *f, const TweakText *now, int report)
 static void file_alloc_sites(TweakFile *f)
 {
     int n = f->base.count ? f->base.count : 1;
-    free(f->value); free(f->has_value); free(f->gen); free(f->changed_wall);
+    free(f->value); free(f->has_value); free(f->gen); free(f->changed_wall); free(f->seen);
+    f->seen = (uint8_t *)calloc((size_t)n, 1);
     f->value = (uint64_t(*)[1])calloc((size_t)n, sizeof *f->value);
     f->has_value = (uint8_t *)calloc((size_t)n, 1);
     f->gen = (uint32_t *)calloc((size_t)n, sizeof *f->gen);
     f->changed_wall = (double *)calloc((size_t)n, sizeof *f->changed_wall);
+}
+
+static void disk_remember(TweakFile *f, const char *text, size_t len, int own)
+{
+    free(f->disk);
+    f->disk = (char *)malloc(len + 1);
+    memcpy(f->disk, text, len);
+    f->disk[len] = 0;
+    f->disk_len = len;
+    f->own_write = own;
+}
+
+static int disk_is(const TweakFile *f, const char *text, size_t len)
+{
+    return f->disk && f->disk_len == len && memcmp(f->disk, text, len) == 0;
 }
 
 /* New baseline: `base` (taken over), then the values of the file as it is on disk now. */
@@ -171,6 +192,7 @@ static void file_rebase(TweakFile *f, char *base, size_t base_len)
     size_t len;
     char *now = read_text(f->path, &len);
     if (!now) return;
+    disk_remember(f, now, len, 0);
     TweakText cur;
     text_scan(&cur, now, len);
     if (file_values_from(f, &cur, 1) < 0) f->diverged = 1;
@@ -328,8 +350,9 @@ void tweak_query(const char *file, int line, int counter, int kind, const char *
     TweakEntry *e = entry_resolve(file, line, counter, kind, literal);
     if (!e || e->file < 0 || e->site < 0) return;
     TweakFile *f = &g_tweak.files[e->file];
+    f->seen[e->site] = 1;
     if (!f->has_value[e->site]) return;
-    size_t size = kind == TWEAK_VEC2 ? 8 : 4;
+    size_t size = THTW_IS_PAIR(kind) ? 8 : 4;
     memcpy(value_inout, f->value[e->site], size);
     uint32_t g = f->gen[e->site];
     if (g && g != e->gen_reported) {
@@ -340,7 +363,7 @@ void tweak_query(const char *file, int line, int counter, int kind, const char *
         host_json_escape(f->path, esc, sizeof esc);
         char val[64];
         if (kind == TWEAK_FLOAT) snprintf(val, sizeof val, "%.9g", (double)*(float *)value_inout);
-        else if (kind == TWEAK_VEC2) snprintf(val, sizeof val, "[%.9g,%.9g]", (double)((float *)value_inout)[0], (double)((float *)value_inout)[1]);
+        else if (THTW_IS_PAIR(kind)) snprintf(val, sizeof val, "[%.9g,%.9g]", (double)((float *)value_inout)[0], (double)((float *)value_inout)[1]);
         else if (kind == TWEAK_COLOR) snprintf(val, sizeof val, "%u", *(uint32_t *)value_inout);
         else snprintf(val, sizeof val, "%d", *(int32_t *)value_inout);
         host_event("tweak_applied", "\"file\":\"%s\",\"line\":%d,\"value\":%s,\"since_change_ms\":%.2f",
@@ -364,6 +387,12 @@ int tweak_file_changed(const char *path)
         host_event("tweak", "\"file\":\"%s\",\"live\":false,\"reason\":\"unreadable\"", esc);
         return 0;
     }
+    if (f->own_write && disk_is(f, text, len)) {   /* the panel's write-back: already live, nothing to build */
+        free(text);
+        host_event("tweak_own_write", "\"file\":\"%s\"", esc);
+        return 2;
+    }
+    disk_remember(f, text, len, 0);
     TweakText now;
     text_scan(&now, text, len);
     int changed = file_values_from(f, &now, 1);
@@ -531,9 +560,209 @@ void tweak_shutdown(void)
     for (int i = 0; i < g_tweak.file_count; i++) {
         TweakFile *f = &g_tweak.files[i];
         text_free(&f->base);
-        free(f->value); free(f->has_value); free(f->gen); free(f->changed_wall);
+        free(f->value); free(f->has_value); free(f->gen); free(f->changed_wall); free(f->seen); free(f->disk);
     }
     sources_free(&g_tweak.building);
     for (int i = 0; i < TWEAK_KEPT_SOURCE_COPIES; i++) sources_free(&g_tweak.kept[i]);
     memset(&g_tweak, 0, sizeof g_tweak);
+}
+
+
+/* ---------------------------------------------------------------- the F4 panel's side: sites, live values, write-back */
+/* A change from the panel is live at once (the next read returns it) and is written back into the literal at
+   its file:line: the file as it is now must still map onto the running code's baseline (thtw_map), and must
+   be what the host last read or wrote of it - a save made in between is never overwritten. */
+#define TWEAK_UNDO_MAX 256
+
+typedef struct TweakUndo {
+    int  file, site, line, gesture;
+    char before[THTW_MAX_LITERAL * 2], after[THTW_MAX_LITERAL * 2];   /* the raw text between the parentheses */
+} TweakUndo;
+
+static struct {
+    TweakUndo entries[TWEAK_UNDO_MAX];
+    int       count, applied;     /* entries[0..applied) are on disk; [applied..count) can be redone */
+} g_undo;
+
+int tweak_file_count(void) { return g_tweak.file_count; }
+
+const char *tweak_file_path(int file) { return file >= 0 && file < g_tweak.file_count ? g_tweak.files[file].path : ""; }
+
+int tweak_site_count(int file) { return file >= 0 && file < g_tweak.file_count ? g_tweak.files[file].base.count : 0; }
+
+int tweak_site_info(int file, int site, TweakSiteInfo *out)
+{
+    if (file < 0 || file >= g_tweak.file_count) return 0;
+    const TweakFile *f = &g_tweak.files[file];
+    if (site < 0 || site >= f->base.count || !f->seen[site]) return 0;
+    const thtw_site *s = &f->base.sites[site];
+    memset(out, 0, sizeof *out);
+    out->line = s->line;
+    out->kind = s->kind;
+    out->has_value = f->has_value[site];
+    memcpy(out->value, f->value[site], 8);
+    /* the source line, trimmed: from the line's start to its end */
+    int a = s->arg_begin, b = s->arg_begin;
+    while (a > 0 && f->base.text[a - 1] != '\n') a--;
+    while ((size_t)b < f->base.len && f->base.text[b] != '\n') b++;
+    while (a < b && (f->base.text[a] == ' ' || f->base.text[a] == '\t')) a++;
+    static const char DECL[] = "static constexpr auto ";   /* the usual start of a site's line says nothing */
+    if (b - a > (int)sizeof DECL && memcmp(f->base.text + a, DECL, sizeof DECL - 1) == 0) a += (int)sizeof DECL - 1;
+    size_t n = 0;
+    for (int i = a; i < b && n + 1 < sizeof out->source; i++) {   /* runs of blanks as one */
+        char c = f->base.text[i] == '\t' ? ' ' : f->base.text[i];
+        if (c == ' ' && n > 0 && out->source[n - 1] == ' ') continue;
+        out->source[n++] = c;
+    }
+    out->source[n] = 0;
+    return 1;
+}
+
+void tweak_set_live(int file, int site, const void *value)
+{
+    if (file < 0 || file >= g_tweak.file_count) return;
+    TweakFile *f = &g_tweak.files[file];
+    if (site < 0 || site >= f->base.count) return;
+    memcpy(f->value[site], value, 8);
+    f->has_value[site] = 1;
+    f->gen[site] = ++g_tweak.gen_counter;
+    f->changed_wall[site] = wall_now();
+}
+
+static const char *short_name(const char *path) { const char *s = strrchr(path, '/'); return s ? s + 1 : path; }
+
+/* The file as it is on disk, checked and mapped: 1 + text and sites; 0 + why (the value stays live in memory). */
+static int disk_mapped(TweakFile *f, char **text, size_t *len, TweakText *cur, char *msg, size_t cap)
+{
+    *text = read_text(f->path, len);
+    if (!*text) { snprintf(msg, cap, "%s: cannot read it (%s): live in memory only", short_name(f->path), os_error_text()); return 0; }
+    if (!disk_is(f, *text, *len)) {
+        snprintf(msg, cap, "%s changed on disk: read again, not overwritten", short_name(f->path));
+        free(*text);
+        tweak_file_changed(f->path);
+        return 0;
+    }
+    text_scan(cur, *text, *len);
+    *text = NULL;   /* cur owns it */
+    if (f->diverged || !thtw_same_shape(f->base.text, f->base.len, f->base.sites, f->base.count, cur->text, cur->len, cur->sites, cur->count)) {
+        snprintf(msg, cap, "%s differs from the running code beyond its literals (a rebuild or rollback pending): live in memory only",
+                 short_name(f->path));
+        text_free(cur);
+        return 0;
+    }
+    return 1;
+}
+
+/* Replaces site `site`'s argument text in `cur` with `lit` and writes the file (temp file, rename, mode kept). */
+static int write_literal(TweakFile *f, int site, TweakText *cur, const char *lit, char *msg, size_t cap)
+{
+    double t0 = wall_now();
+    const thtw_site *s = &cur->sites[site];
+    size_t ll = strlen(lit), head = (size_t)s->arg_begin, tail = cur->len - (size_t)s->arg_end;
+    size_t len = head + ll + tail;
+    char *out = (char *)malloc(len + 1);
+    memcpy(out, cur->text, head);
+    memcpy(out + head, lit, ll);
+    memcpy(out + head + ll, cur->text + s->arg_end, tail);
+    out[len] = 0;
+    char esc[HOST_PATH * 2];
+    host_json_escape(f->path, esc, sizeof esc);
+    if (!os_replace_file(f->path, out, len)) {
+        int readonly = !os_is_file(f->path) ? 0 : 1;
+        snprintf(msg, cap, "%s:%d: %s%s: live in memory only", short_name(f->path), s->line,
+                 readonly ? "cannot write the file - read-only? " : "cannot write the file: ", os_error_text());
+        host_event("tweak_write_refused", "\"file\":\"%s\",\"line\":%d,\"reason\":\"write\"", esc, s->line);
+        free(out);
+        return 0;
+    }
+    disk_remember(f, out, len, 1);
+    char lesc[THTW_MAX_LITERAL * 4];
+    host_json_escape(lit, lesc, sizeof lesc);
+    host_event("tweak_written", "\"file\":\"%s\",\"line\":%d,\"literal\":\"%s\",\"write_ms\":%.3f", esc, s->line, lesc,
+               (wall_now() - t0) * 1000.0);
+    snprintf(msg, cap, "%s:%d = %s (written)", short_name(f->path), s->line, lit);
+    free(out);
+    return 1;
+}
+
+static void refused_event(const TweakFile *f, int site, const char *why)
+{
+    char esc[HOST_PATH * 2];
+    host_json_escape(f->path, esc, sizeof esc);
+    host_event("tweak_write_refused", "\"file\":\"%s\",\"line\":%d,\"reason\":\"%s\"", esc, f->base.sites[site].line, why);
+}
+
+int tweak_write(int file, int site, const void *value, int gesture, char *msg, size_t cap)
+{
+    msg[0] = 0;
+    if (file < 0 || file >= g_tweak.file_count) return 0;
+    TweakFile *f = &g_tweak.files[file];
+    if (site < 0 || site >= f->base.count) return 0;
+    tweak_set_live(file, site, value);
+    char *text;
+    size_t len;
+    TweakText cur;
+    if (!disk_mapped(f, &text, &len, &cur, msg, cap)) { refused_event(f, site, strstr(msg, "changed on disk") ? "changed on disk" : "not mapped"); return 0; }
+    const thtw_site *s = &cur.sites[site];
+    char before[THTW_MAX_LITERAL * 2], lit[THTW_MAX_LITERAL * 2];
+    size_t raw = (size_t)(s->arg_end - s->arg_begin);
+    if (raw >= sizeof before || thtw_format(s->kind, cur.text + s->arg_begin, raw, value, lit, sizeof lit) < 0) {
+        snprintf(msg, cap, "%s:%d: not a plain literal: live in memory only", short_name(f->path), s->line);
+        refused_event(f, site, "not a literal");
+        text_free(&cur);
+        return 0;
+    }
+    memcpy(before, cur.text + s->arg_begin, raw);
+    before[raw] = 0;
+    if (!strcmp(before, lit)) { text_free(&cur); return 1; }   /* nothing to write */
+    int ok = write_literal(f, site, &cur, lit, msg, cap);
+    text_free(&cur);
+    if (!ok) return 0;
+    /* one undo step per gesture (a drag writes when it pauses and when it ends) */
+    TweakUndo *top = g_undo.applied > 0 ? &g_undo.entries[g_undo.applied - 1] : NULL;
+    if (!(top && gesture && top->gesture == gesture && top->file == file && top->site == site && g_undo.applied == g_undo.count)) {
+        if (g_undo.applied == TWEAK_UNDO_MAX) {
+            memmove(g_undo.entries, g_undo.entries + 1, sizeof g_undo.entries[0] * (TWEAK_UNDO_MAX - 1));
+            g_undo.applied--;
+        }
+        top = &g_undo.entries[g_undo.applied++];
+        top->file = file;
+        top->site = site;
+        top->line = f->base.sites[site].line;
+        top->gesture = gesture;
+        snprintf(top->before, sizeof top->before, "%s", before);
+    }
+    g_undo.count = g_undo.applied;
+    snprintf(top->after, sizeof top->after, "%s", lit);
+    return 1;
+}
+
+int tweak_undo(int redo, char *msg, size_t cap)
+{
+    msg[0] = 0;
+    if (redo ? g_undo.applied >= g_undo.count : g_undo.applied <= 0) { snprintf(msg, cap, "nothing to %s", redo ? "redo" : "undo"); return 0; }
+    TweakUndo *u = &g_undo.entries[redo ? g_undo.applied : g_undo.applied - 1];
+    if (u->file >= g_tweak.file_count) return 0;
+    TweakFile *f = &g_tweak.files[u->file];
+    if (u->site >= f->base.count || f->base.sites[u->site].line != u->line) { snprintf(msg, cap, "%s was rebuilt since: nothing to %s", short_name(f->path), redo ? "redo" : "undo"); return 0; }
+    char *text;
+    size_t len;
+    TweakText cur;
+    if (!disk_mapped(f, &text, &len, &cur, msg, cap)) { refused_event(f, u->site, "changed on disk"); return 0; }
+    const thtw_site *s = &cur.sites[u->site];
+    const char *expect = redo ? u->before : u->after, *put = redo ? u->after : u->before;
+    size_t raw = (size_t)(s->arg_end - s->arg_begin);
+    if (raw != strlen(expect) || memcmp(cur.text + s->arg_begin, expect, raw) != 0) {
+        snprintf(msg, cap, "%s:%d changed since: nothing to %s", short_name(f->path), s->line, redo ? "redo" : "undo");
+        text_free(&cur);
+        return 0;
+    }
+    int ok = write_literal(f, u->site, &cur, put, msg, cap);
+    text_free(&cur);
+    if (!ok) return 0;
+    uint64_t v = 0;
+    if (thtw_parse(f->base.sites[u->site].kind, put, strlen(put), &v)) tweak_set_live(u->file, u->site, &v);
+    g_undo.applied += redo ? 1 : -1;
+    host_event(redo ? "tweak_redo" : "tweak_undo", "\"line\":%d", f->base.sites[u->site].line);
+    return 1;
 }

@@ -25,6 +25,8 @@
          static constexpr auto GODMODE = TWEAK(false);   // bool
          static constexpr auto TINT = TWEAK_COLOR(0xFF8800FF);  // uint32_t
          static constexpr auto GRAVITY = TWEAK_V2(0.0f, 980.0f); // any {x, y} struct: v2 g = GRAVITY;
+         static constexpr auto SPAWN = TWEAK_POS(640.0f, 360.0f);      // a vec2 that is a place in the world
+         static constexpr auto HUD = TWEAK_SCREEN_POS(24.0f, 20.0f);   // ... or on the screen
          thtw_set_hook(my_hook);   // once per call into the library (a reload resets globals)
        The objects are constant-initialized (no static constructors or destructors) and read the hook
        each time they convert to their value. TWEAK() also works inside expressions: x * TWEAK(2.0f).
@@ -46,7 +48,9 @@
                                                wrap to int32, as the compiled value does); anything
                                                wider, e.g. -9223372036854775808, is refused.
      bool   true  false  (and 0 1, the form TWEAK_B() takes in C)
-     vec2   1.0f, -2.5f                         (TWEAK_V2's two arguments, each a float as above)
+     vec2   1.0f, -2.5f                         (TWEAK_V2's two arguments, each a float as above; the
+                                               same for TWEAK_POS and TWEAK_SCREEN_POS, which only tell
+                                               a tool that the pair is a position, in which space)
      color  0xRRGGBBAA, or any unsigned integer literal up to 0xFFFFFFFF. Exactly six hex digits,
             0xRRGGBB, means an OPAQUE colour: 0x5A1E5A is 0x5A1E5AFF, both compiled (the macro reads
             its own text) and live. Write 0x005A1E5A to mean a transparent one.
@@ -79,7 +83,10 @@ extern "C" {
 #endif
 
 /* Kinds; the values are part of the host contract (game_api.h's TWEAK_FLOAT... match them). */
-enum { THTW_FLOAT = 1, THTW_INT = 2, THTW_BOOL = 3, THTW_VEC2 = 4, THTW_COLOR = 5 };
+enum { THTW_FLOAT = 1, THTW_INT = 2, THTW_BOOL = 3, THTW_VEC2 = 4, THTW_COLOR = 5,
+       THTW_POS = 6,          /* TWEAK_POS(x, y): a position in world space (float[2], like THTW_VEC2) */
+       THTW_SCREEN_POS = 7 }; /* TWEAK_SCREEN_POS(x, y): a position in screen space */
+#define THTW_IS_PAIR(kind) ((kind) == THTW_VEC2 || (kind) == THTW_POS || (kind) == THTW_SCREEN_POS)
 
 /* The hook: value_inout holds the compiled value (float, int32_t, int32_t 0/1, float[2], uint32_t);
    it may overwrite it. literal is the text of the macro's arguments as the preprocessor's # wrote it. */
@@ -93,6 +100,7 @@ int32_t  thtw_read_int(const char *file, int line, int counter, const char *lit,
 int      thtw_read_bool(const char *file, int line, int counter, const char *lit, int v);
 uint32_t thtw_read_color(const char *file, int line, int counter, const char *lit, uint32_t v);
 void     thtw_read_vec2(const char *file, int line, int counter, const char *lit, float v[2]);
+void     thtw_read_pair(const char *file, int line, int counter, int kind, const char *lit, float v[2]); /* VEC2, POS, SCREEN_POS */
 uint32_t thtw_color_value(const char *lit, uint32_t v);  /* v, or 0xRRGGBBFF when lit is 0xRRGGBB (six digits) */
 
 /* ---------------------------------------------------------------- watching side */
@@ -131,6 +139,15 @@ enum { THTW_MAP_OK = 0, THTW_MAP_SHAPE = -1, THTW_MAP_UNPARSED = -2 };
 int  thtw_map(const char *base, size_t blen, const thtw_site *bs, int bn,
               const char *now, size_t nlen, const thtw_site *ns, int nn, uint64_t *values, unsigned char *ok);
 
+/* Writes `value` (layout as for the hook) as a literal of `kind` in the style of `old`, the raw text
+   between a site's parentheses: the whitespace around each number is kept; a float keeps its suffix
+   and its decimal places unless the value needs more (at most 6 significant digits); an int keeps its
+   base (hex digits' case, width at least as before) and suffix; a bool stays true/false or 0/1; a
+   colour stays hex, a 6-digit 0xRRGGBB grows to 8 digits when the alpha is below FF; a pair keeps its
+   comma. Returns the length written (out terminated), or -1 if `old` is not one literal of that
+   kind (comments inside, a macro name) or out is too small. */
+int  thtw_format(int kind, const char *old, size_t old_len, const void *value, char *out, size_t cap);
+
 /* Which of a line's sites a compiled site is: the index of the one site on `line` whose normalized
    literal equals `literal`; -1 if none, -2 if several (ambiguous: not tweakable live). */
 int  thtw_find(const thtw_site *sites, int n, int line, const char *literal);
@@ -158,12 +175,12 @@ struct thtw_color {
     operator uint32_t() const { return thtw_read_color(file, line, counter, lit, value); }
 };
 struct thtw_vec2 {
-    const char *file; int line; int counter; const char *lit; float x, y;
-    float get_x() const { float v[2] = { x, y }; thtw_read_vec2(file, line, counter, lit, v); return v[0]; }
-    float get_y() const { float v[2] = { x, y }; thtw_read_vec2(file, line, counter, lit, v); return v[1]; }
+    const char *file; int line; int counter; const char *lit; float x, y; int kind;
+    float get_x() const { float v[2] = { x, y }; thtw_read_pair(file, line, counter, kind, lit, v); return v[0]; }
+    float get_y() const { float v[2] = { x, y }; thtw_read_pair(file, line, counter, kind, lit, v); return v[1]; }
     /* converts to any struct built from two floats, e.g. struct v2 { float x, y; } */
     template <typename V, typename = decltype(V{ 0.0f, 0.0f })>
-    operator V() const { float v[2] = { x, y }; thtw_read_vec2(file, line, counter, lit, v); return V{ v[0], v[1] }; }
+    operator V() const { float v[2] = { x, y }; thtw_read_pair(file, line, counter, kind, lit, v); return V{ v[0], v[1] }; }
 };
 constexpr thtw_float thtw_make(const char *f, int l, int c, const char *s, float v) { return thtw_float{ f, l, c, s, v }; }
 constexpr thtw_float thtw_make(const char *f, int l, int c, const char *s, double v) { return thtw_float{ f, l, c, s, (float)v }; }
@@ -176,11 +193,13 @@ constexpr int thtw__usuffix(const char *s) { return *s == 0 || ((*s == 'u' || *s
 constexpr int thtw__hexcount(const char *s, int n) { return thtw__hexdigit(*s) ? thtw__hexcount(s + 1, n + 1) : *s == '\'' ? thtw__hexcount(s + 1, n) : (n == 6 && thtw__usuffix(s)); }
 constexpr uint32_t thtw__rgb_opaque(const char *s, uint32_t v) { return (s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && thtw__hexcount(s + 2, 0)) ? (v << 8) | 0xFFu : v; }
 constexpr thtw_color thtw_make_color(const char *f, int l, int c, const char *s, uint32_t v) { return thtw_color{ f, l, c, s, thtw__rgb_opaque(s, v) }; }
-constexpr thtw_vec2  thtw_make_vec2(const char *f, int l, int c, const char *s, float x, float y) { return thtw_vec2{ f, l, c, s, x, y }; }
+constexpr thtw_vec2  thtw_make_vec2(const char *f, int l, int c, const char *s, float x, float y, int kind = THTW_VEC2) { return thtw_vec2{ f, l, c, s, x, y, kind }; }
 
 #define TWEAK(x)        thtw_make(__FILE__, __LINE__, __COUNTER__, #x, x)
 #define TWEAK_COLOR(x)  thtw_make_color(__FILE__, __LINE__, __COUNTER__, #x, (uint32_t)(x))
 #define TWEAK_V2(x, y)  thtw_make_vec2(__FILE__, __LINE__, __COUNTER__, #x ", " #y, (float)(x), (float)(y))
+#define TWEAK_POS(x, y) thtw_make_vec2(__FILE__, __LINE__, __COUNTER__, #x ", " #y, (float)(x), (float)(y), THTW_POS)
+#define TWEAK_SCREEN_POS(x, y) thtw_make_vec2(__FILE__, __LINE__, __COUNTER__, #x ", " #y, (float)(x), (float)(y), THTW_SCREEN_POS)
 #endif
 #define TWEAK_F(x)      thtw_read_float(__FILE__, __LINE__, __COUNTER__, #x, (float)(x))
 #define TWEAK_I(x)      thtw_read_int(__FILE__, __LINE__, __COUNTER__, #x, (int32_t)(x))
@@ -198,6 +217,8 @@ constexpr thtw_vec2  thtw_make_vec2(const char *f, int l, int c, const char *s, 
 #ifdef __cplusplus
 #undef TWEAK
 #undef TWEAK_V2
+#undef TWEAK_POS
+#undef TWEAK_SCREEN_POS
 struct thtw_lit_vec2 {
     float x, y;
     constexpr float get_x() const { return x; }
@@ -212,6 +233,8 @@ constexpr int32_t thtw_lit(unsigned v) { return (int32_t)v; }
 constexpr bool    thtw_lit(bool v) { return v; }
 #define TWEAK(x)        thtw_lit(x)
 #define TWEAK_V2(x, y)  (thtw_lit_vec2{ (float)(x), (float)(y) })
+#define TWEAK_POS(x, y) (thtw_lit_vec2{ (float)(x), (float)(y) })
+#define TWEAK_SCREEN_POS(x, y) (thtw_lit_vec2{ (float)(x), (float)(y) })
 #define TWEAK_COLOR(x)  thtw__rgb_opaque(#x, (uint32_t)(x))
 #else
 #define TWEAK_COLOR(x)  thtw_color_value(#x, (uint32_t)(x))
@@ -227,6 +250,7 @@ constexpr bool    thtw_lit(bool v) { return v; }
 #ifdef TH_TWEAK_IMPLEMENTATION
 #ifndef TH_TWEAK_IMPLEMENTED
 #define TH_TWEAK_IMPLEMENTED
+#include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
 
@@ -263,6 +287,10 @@ uint32_t thtw_read_color(const char *file, int line, int counter, const char *li
 void thtw_read_vec2(const char *file, int line, int counter, const char *lit, float v[2])
 {
     if (thtw__hook) thtw__hook(file, line, counter, THTW_VEC2, lit, v);
+}
+void thtw_read_pair(const char *file, int line, int counter, int kind, const char *lit, float v[2])
+{
+    if (thtw__hook) thtw__hook(file, line, counter, kind, lit, v);
 }
 
 static int thtw__is_rgb6(const char *s, size_t n)
@@ -461,7 +489,7 @@ int thtw_parse(int kind, const char *text, size_t len, void *value_out)
     int n = thtw_normalize(text, len, s, sizeof s);
     if (n <= 0) return 0;
     /* one pair of parentheses around the whole literal is harmless: (-1.5f) */
-    if (s[0] == '(' && s[n - 1] == ')' && kind != THTW_VEC2) { s[n - 1] = 0; return thtw_parse(kind, s + 1, (size_t)n - 2, value_out); }
+    if (s[0] == '(' && s[n - 1] == ')' && !THTW_IS_PAIR(kind)) { s[n - 1] = 0; return thtw_parse(kind, s + 1, (size_t)n - 2, value_out); }
     switch (kind) {
     case THTW_FLOAT: {
         double d;
@@ -501,7 +529,7 @@ int thtw_parse(int kind, const char *text, size_t len, void *value_out)
         memcpy(value_out, &c, sizeof c);
         return 1;
     }
-    case THTW_VEC2: {
+    case THTW_VEC2: case THTW_POS: case THTW_SCREEN_POS: {
         const char *comma = (const char *)memchr(s, ',', (size_t)n);
         if (!comma) return 0;
         float v[2];
@@ -531,7 +559,8 @@ int thtw_scan(const char *t, size_t len, thtw_site *sites, int max_sites)
 {
     static const struct { const char *name; int kind; } MACROS[] = {
         { "TWEAK", 0 }, { "TWEAK_F", THTW_FLOAT }, { "TWEAK_I", THTW_INT }, { "TWEAK_B", THTW_BOOL },
-        { "TWEAK_V2", THTW_VEC2 }, { "TWEAK_COLOR", THTW_COLOR },
+        { "TWEAK_V2", THTW_VEC2 }, { "TWEAK_COLOR", THTW_COLOR }, { "TWEAK_POS", THTW_POS },
+        { "TWEAK_SCREEN_POS", THTW_SCREEN_POS },
     };
     int count = 0, line = 1, line_start = 1;
     size_t i = 0;
@@ -667,6 +696,138 @@ int thtw_map(const char *base, size_t blen, const thtw_site *bs, int bn,
             return THTW_MAP_UNPARSED;
     }
     return THTW_MAP_OK;
+}
+
+/* ---------------------------------------------------------------- writing a literal back */
+/* One number in the style of `old` (trimmed, no comments): 1 and the text, 0 if old is not that kind. */
+static int thtw__format_one(int kind, const char *old, size_t n, const void *value, char *out, size_t cap)
+{
+    char body[64];
+    size_t i = 0;
+    int paren = n >= 2 && old[0] == '(' && old[n - 1] == ')';
+    if (paren) {
+        size_t a = 1, b = n - 1;
+        while (a < b && thtw__space(old[a])) a++;
+        while (b > a && thtw__space(old[b - 1])) b--;
+        char inner[64];
+        if (!thtw__format_one(kind, old + a, b - a, value, inner, sizeof inner)) return 0;
+        return snprintf(out, cap, "(%.*s%s%.*s)", (int)(a - 1), old + 1, inner, (int)(n - 1 - b), old + b) < (int)cap;
+    }
+    if (kind == THTW_BOOL) {
+        int32_t b;
+        memcpy(&b, value, 4);
+        if (n == 1 && (old[0] == '0' || old[0] == '1')) return snprintf(out, cap, "%d", b ? 1 : 0) < (int)cap;
+        if ((n == 4 && !memcmp(old, "true", 4)) || (n == 5 && !memcmp(old, "false", 5))) return snprintf(out, cap, "%s", b ? "true" : "false") < (int)cap;
+        return 0;
+    }
+    if (kind == THTW_FLOAT) {
+        double d;
+        float f, want;
+        size_t dot, decimals = 0, e;
+        char suffix[4] = "";
+        int has_dot, has_exp;
+        if (!thtw__number(old, n, 1, &d, NULL, NULL)) return 0;
+        memcpy(&f, value, 4);
+        if (f != f || f - f != 0) return 0;                                  /* NaN, infinity: no literal */
+        for (dot = 0; dot < n && old[dot] != '.'; dot++) {}
+        has_dot = dot < n;
+        for (e = 0; e < n && old[e] != 'e' && old[e] != 'E'; e++) {}
+        has_exp = e < n;
+        if (has_dot) for (i = dot + 1; i < n && (thtw__digit(old[i]) || old[i] == '\''); i++) decimals += old[i] != '\'';
+        if (n && (old[n - 1] == 'f' || old[n - 1] == 'F' || old[n - 1] == 'l' || old[n - 1] == 'L')) { suffix[0] = old[n - 1]; }
+        snprintf(body, sizeof body, "%.6g", (double)f);                      /* at most 6 significant digits */
+        want = (float)strtod(body, NULL);
+        if (has_exp) {
+            for (int p = 0; p <= 6; p++) {
+                snprintf(body, sizeof body, "%.*e", p, (double)want);
+                if ((float)strtod(body, NULL) == want) break;
+            }
+        } else {
+            for (size_t p = decimals; p <= 40; p++) {
+                snprintf(body, sizeof body, "%.*f", (int)p, (double)want);
+                if ((float)strtod(body, NULL) == want) break;
+            }
+            if (!strchr(body, '.')) { size_t l = strlen(body); if (l + 1 < sizeof body) { body[l] = '.'; body[l + 1] = 0; } }
+        }
+        if (!strcmp(body, "-0.") || (body[0] == '-' && strtod(body, NULL) == 0)) memmove(body, body + 1, strlen(body));
+        return snprintf(out, cap, "%s%s", body, suffix) < (int)cap;
+    }
+    /* int and colour: an integer literal in the old one's base */
+    {
+        unsigned long long mag;
+        int neg, upper = 0, lower = 0, digits = 0;
+        uint32_t u;
+        int32_t v;
+        size_t p = 0, suf;
+        char pre[3] = "";
+        if (!thtw__number(old, n, 0, NULL, &neg, &mag)) return 0;
+        for (suf = n; suf > 0 && (old[suf - 1] == 'u' || old[suf - 1] == 'U' || old[suf - 1] == 'l' || old[suf - 1] == 'L'); suf--) {}
+        if (old[0] == '-' || old[0] == '+') { p = 1; while (p < suf && old[p] == ' ') p++; }
+        if (suf - p >= 2 && old[p] == '0' && (old[p + 1] == 'x' || old[p + 1] == 'X' || old[p + 1] == 'b' || old[p + 1] == 'B')) {
+            pre[0] = '0'; pre[1] = old[p + 1]; p += 2;
+        } else if (suf - p >= 2 && old[p] == '0') { pre[0] = '0'; p += 1; }
+        for (size_t k = p; k < suf; k++) {
+            if (old[k] >= 'a' && old[k] <= 'f') lower = 1;
+            if (old[k] >= 'A' && old[k] <= 'F') upper = 1;
+            if (old[k] != '\'') digits++;
+        }
+        memcpy(&v, value, 4);
+        memcpy(&u, value, 4);
+        if (kind == THTW_COLOR) {
+            if (pre[1] == 'x' || pre[1] == 'X') {
+                int rgb6 = thtw__is_rgb6(old, n) && (u & 0xFFu) == 0xFFu;
+                if (rgb6) u >>= 8;
+                snprintf(body, sizeof body, lower && !upper ? "%0*x" : "%0*X", rgb6 ? 6 : 8, u);
+            } else snprintf(body, sizeof body, "%u", u);
+            neg = 0;
+        } else {
+            unsigned long long m;
+            int unsigned_suffix = memchr(old + suf, 'u', n - suf) || memchr(old + suf, 'U', n - suf);
+            int signed_form = !unsigned_suffix && (old[0] == '-' || !pre[0]);   /* 0xFFFFFFFF stays unsigned-looking */
+            neg = signed_form && v < 0;
+            m = neg ? (unsigned long long)(-(long long)v) : signed_form ? (unsigned long long)(long long)v : (unsigned long long)u;
+            if (pre[1] == 'x' || pre[1] == 'X') snprintf(body, sizeof body, lower && !upper ? "%0*llx" : "%0*llX", digits, m);
+            else if (pre[1] == 'b' || pre[1] == 'B') {
+                char bits[40];
+                int bn = 0;
+                do { bits[bn++] = (char)('0' + (m & 1)); m >>= 1; } while (m);
+                while (bn < digits && bn < 32) bits[bn++] = '0';
+                for (int k = 0; k < bn; k++) body[k] = bits[bn - 1 - k];
+                body[bn] = 0;
+            } else if (pre[0] == '0') snprintf(body, sizeof body, "%llo", m);
+            else { snprintf(body, sizeof body, "%llu", m); pre[0] = 0; }
+        }
+        (void)mag;
+        return snprintf(out, cap, "%s%s%s%.*s", neg ? "-" : "", pre, body, (int)(n - suf), old + suf) < (int)cap;
+    }
+}
+
+int thtw_format(int kind, const char *old, size_t old_len, const void *value, char *out, size_t cap)
+{
+    size_t a = 0, b = old_len;
+    if (!out || cap == 0) return -1;
+    out[0] = 0;
+    for (size_t k = 0; k + 1 < old_len; k++) if (old[k] == '/' && (old[k + 1] == '/' || old[k + 1] == '*')) return -1;
+    if (THTW_IS_PAIR(kind)) {
+        const char *comma = (const char *)memchr(old, ',', old_len);
+        float v[2];
+        char x[80], y[80];
+        size_t c;
+        if (!comma) return -1;
+        c = (size_t)(comma - old);
+        memcpy(v, value, sizeof v);
+        if (thtw_format(THTW_FLOAT, old, c, &v[0], x, sizeof x) < 0 || thtw_format(THTW_FLOAT, comma + 1, old_len - c - 1, &v[1], y, sizeof y) < 0) return -1;
+        if (snprintf(out, cap, "%s,%s", x, y) >= (int)cap) return -1;
+        return (int)strlen(out);
+    }
+    while (a < b && thtw__space(old[a])) a++;
+    while (b > a && thtw__space(old[b - 1])) b--;
+    {
+        char body[96];
+        if (b - a >= 64 || !thtw__format_one(kind, old + a, b - a, value, body, sizeof body)) { out[0] = 0; return -1; }
+        if (snprintf(out, cap, "%.*s%s%.*s", (int)a, old, body, (int)(old_len - b), old + b) >= (int)cap) { out[0] = 0; return -1; }
+    }
+    return (int)strlen(out);
 }
 
 int thtw_find(const thtw_site *sites, int n, int line, const char *literal)

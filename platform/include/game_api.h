@@ -19,7 +19,7 @@
 #include <stdint.h>
 #include <stddef.h>
 
-#define GAME_API_VERSION 4   /* bump when anything in this header changes shape */
+#define GAME_API_VERSION 5   /* bump when anything in this header changes shape */
 
 /* ------------------------------------------------------------------ input */
 typedef enum GameKey {
@@ -121,7 +121,10 @@ typedef struct GameSoundPlay {
 #define PLATFORM_SOUND_NAME(name)    void name(const char *sound_name)  /* "I use this sound": a missing file is reported by name */
 
 /* ------------------------------------------------------------------ tweakables */
-enum { TWEAK_FLOAT = 1, TWEAK_INT, TWEAK_BOOL, TWEAK_VEC2, TWEAK_COLOR };
+/* Kinds a tweak query carries (th_tweak.h's THTW_*). TWEAK_POS and TWEAK_SCREEN_POS (version 5) are float[2]
+   like TWEAK_VEC2, and tell the host the pair is a place (in the world, or on the screen): the F4 panel gives
+   them a handle to drag. */
+enum { TWEAK_FLOAT = 1, TWEAK_INT, TWEAK_BOOL, TWEAK_VEC2, TWEAK_COLOR, TWEAK_POS, TWEAK_SCREEN_POS };
 
 /* ------------------------------------------------------------------ platform services */
 enum { LOG_DEBUG = 0, LOG_INFO, LOG_WARN, LOG_ERROR };

@@ -53,7 +53,7 @@ struct PlatformAPIv4 {
     int      view_width, view_height;
     int      debug_draw;
 };
-static_assert(GAME_API_VERSION == 4, "the hand-written copy above is version 4");
+static_assert(GAME_API_VERSION == 5, "the hand-written copy above is version 4, whose layout version 5 keeps (it added tweak kinds)");
 static_assert(sizeof(PlatformAPI) == sizeof(PlatformAPIv4), "PlatformAPI changed size");
 #define SAME_PLACE(ret, name, params, args) \
     static_assert(offsetof(PlatformAPI, name) == offsetof(PlatformAPIv4, name), "PlatformAPI." #name " moved"); \

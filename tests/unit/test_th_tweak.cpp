@@ -343,6 +343,75 @@ static void test_macros(void)
     TH_CHECK(thtw_get_hook() == NULL);
 }
 
+/* ---------------------------------------------------------------- thtw_format: a value written back in its literal's style */
+static const char *fmt_f(const char *old, float v)
+{
+    static char out[128];
+    if (thtw_format(THTW_FLOAT, old, strlen(old), &v, out, sizeof out) < 0) return "<refused>";
+    return out;
+}
+static const char *fmt_k(int kind, const char *old, const void *v)
+{
+    static char out[128];
+    if (thtw_format(kind, old, strlen(old), v, out, sizeof out) < 0) return "<refused>";
+    return out;
+}
+#define SAME(a, b) TH_CHECK(strcmp((a), (b)) == 0)
+
+static void test_format_float(void)
+{
+    SAME(fmt_f("0.10f", 0.1f), "0.10f");          /* unchanged value: unchanged text */
+    SAME(fmt_f("0.10f", 0.25f), "0.25f");         /* keeps the f and two decimals */
+    SAME(fmt_f("0.10f", 0.3f), "0.30f");
+    SAME(fmt_f("0.10f", 0.125f), "0.125f");       /* more decimals only when the value needs them */
+    SAME(fmt_f("1100.0f", 1234.5678f), "1234.57f"); /* at most 6 significant digits */
+    SAME(fmt_f("1100.0f", 1800.0f), "1800.0f");
+    SAME(fmt_f("1100.0", 5.0f), "5.0");           /* no suffix stays without */
+    SAME(fmt_f("2.F", 3.0f), "3.F");
+    SAME(fmt_f("-.5", -0.75f), "-0.75");
+    SAME(fmt_f("3.5f", -2.0f), "-2.0f");
+    SAME(fmt_f("0.5f", -0.0f), "0.0f");
+    SAME(fmt_f(" 0.5f  ", 1.5f), " 1.5f  ");     /* spacing untouched */
+    SAME(fmt_f("(-1.5f)", 2.5f), "(2.5f)");
+    SAME(fmt_f("1e-3f", 2e-3f), "2e-03f");
+    SAME(fmt_f("0.004f", 0.0001234567f), "0.000123457f");
+    SAME(fmt_f("SPEED", 1.0f), "<refused>");      /* not a literal */
+    SAME(fmt_f("1.0f /* x */", 1.0f), "<refused>");
+    float back;
+    TH_CHECK(thtw_parse(THTW_FLOAT, "1234.57f", 8, &back) && back == 1234.57f);
+}
+
+static void test_format_int_bool_color_pair(void)
+{
+    int32_t i = 7;
+    SAME(fmt_k(THTW_INT, "3", &i), "7");
+    i = -12; SAME(fmt_k(THTW_INT, "5", &i), "-12");
+    i = 31; SAME(fmt_k(THTW_INT, "0x10", &i), "0x1F");
+    i = 31; SAME(fmt_k(THTW_INT, "0x0a", &i), "0x1f");
+    i = 5; SAME(fmt_k(THTW_INT, "0b0001", &i), "0b0101");
+    i = 9; SAME(fmt_k(THTW_INT, "10u", &i), "9u");
+    i = -1; SAME(fmt_k(THTW_INT, "0xFFFFFFFF", &i), "0xFFFFFFFF");
+    int32_t b = 0;
+    SAME(fmt_k(THTW_BOOL, "true", &b), "false");
+    b = 1; SAME(fmt_k(THTW_BOOL, "0", &b), "1");
+    uint32_t c = 0x1B2433FFu;
+    SAME(fmt_k(THTW_COLOR, "0x1B2433FF", &c), "0x1B2433FF");
+    c = 0x11223380u; SAME(fmt_k(THTW_COLOR, "0x1B2433FF", &c), "0x11223380");
+    c = 0x112233FFu; SAME(fmt_k(THTW_COLOR, "0x5A1E5A", &c), "0x112233");      /* opaque: stays 6 digits */
+    c = 0x11223380u; SAME(fmt_k(THTW_COLOR, "0x5A1E5A", &c), "0x11223380");    /* alpha < FF: grows to 8 */
+    c = 0xaabbccffu; SAME(fmt_k(THTW_COLOR, "0xff00ffff", &c), "0xaabbccff");  /* case kept */
+    uint32_t back;
+    TH_CHECK(thtw_parse(THTW_COLOR, "0x112233", 8, &back) && back == 0x112233FFu);
+    float v[2] = { 12.5f, -3.0f };
+    SAME(fmt_k(THTW_VEC2, "1.0f, 2.0f", v), "12.5f, -3.0f");
+    SAME(fmt_k(THTW_POS, "640.0f,360.0f", v), "12.5f,-3.0f");
+    SAME(fmt_k(THTW_SCREEN_POS, " 1.f ,  2.f", v), " 12.5f ,  -3.f");
+    SAME(fmt_k(THTW_POS, "1.0f", v), "<refused>");
+    char small[4];
+    TH_CHECK(thtw_format(THTW_FLOAT, "1100.0f", 7, &v[0], small, sizeof small) < 0);   /* too small: refused, terminated */
+    TH_CHECK(small[0] == 0);
+}
+
 int main(void)
 {
     TH_RUN(test_parse_float);
@@ -357,5 +426,7 @@ int main(void)
     TH_RUN(test_line_splices);
     TH_RUN(test_color_six_digits_is_opaque);
     TH_RUN(test_map_non_literal_site_falls_back_alone);
+    TH_RUN(test_format_float);
+    TH_RUN(test_format_int_bool_color_pair);
     return th_test_finish();
 }
