@@ -928,6 +928,8 @@ cmd_test_windows_leg() {
     win_wine_start >> "$log" 2>&1 || { record_result "windows-wine" "$log" 1; return; }
 
     # Smoke: SDL2 offscreen under wine, the game DLL loaded, run and unloaded.
+    # TEST_FILTER=windows/<file> runs one part of the leg (the setup, SDL2 and wine always).
+    if selected "$ROOT/tests/windows/test_win_smoke.cpp"; then
     mkdir -p "$WIN/smoke"
     t0="$(win_now)"
     # shellcheck disable=SC2086
@@ -942,8 +944,10 @@ cmd_test_windows_leg() {
     else
         record_result "windows-smoke" "$BUILD_DIR/tests/logs/windows-smoke.build.log" 1
     fi
+    fi
 
     # os_win32*.cpp on their own: files, watching, children, DLLs, faults and the watchdog.
+    if selected "$ROOT/tests/windows/test_os_win32.cpp"; then
     t0="$(win_now)"
     mkdir -p "$WIN/os"
     # shellcheck disable=SC2086
@@ -963,21 +967,35 @@ cmd_test_windows_leg() {
         record_result "windows-os" "$BUILD_DIR/tests/logs/windows-os.build.log" 1
     fi
     win_time "os_test" "$t0"
+    fi
 
-    # The real host.exe under wine on a copy of the project: reload, faults, watchdog, TWEAK.
+    # The real host.exe under wine on a copy of the project: reload, faults, watchdog, TWEAK; the hot restart.
+    if selected "$ROOT/tests/windows/test_win_e2e.py" || selected "$ROOT/tests/windows/test_win_restart.py"; then
     t0="$(win_now)"
     if win_build_host "$sdl" > "$BUILD_DIR/tests/logs/windows-host.build.log" 2>&1 \
         && ( BUILD_DIR="$WIN/e2e-lib"; cmd_game_win ) >> "$BUILD_DIR/tests/logs/windows-host.build.log" 2>&1; then
-        win_time "host_build" "$t0"; t0="$(win_now)"
-        WIN_DIR="$WIN" WIN_GAME_DLL="$WIN/e2e-lib/game/game.dll" PROJECT_ROOT="$ROOT" \
-            timeout -k 5 600 python3 "$ROOT/tests/windows/test_win_e2e.py" > "$BUILD_DIR/tests/logs/windows-e2e.log" 2>&1
-        record_result "windows-e2e" "$BUILD_DIR/tests/logs/windows-e2e.log" $?
-        win_time "e2e_run" "$t0"
+        win_time "host_build" "$t0"
+        if selected "$ROOT/tests/windows/test_win_e2e.py"; then
+            t0="$(win_now)"
+            WIN_DIR="$WIN" WIN_GAME_DLL="$WIN/e2e-lib/game/game.dll" PROJECT_ROOT="$ROOT" \
+                timeout -k 5 600 python3 "$ROOT/tests/windows/test_win_e2e.py" > "$BUILD_DIR/tests/logs/windows-e2e.log" 2>&1
+            record_result "windows-e2e" "$BUILD_DIR/tests/logs/windows-e2e.log" $?
+            win_time "e2e_run" "$t0"
+        fi
+        if selected "$ROOT/tests/windows/test_win_restart.py"; then
+            t0="$(win_now)"
+            WIN_DIR="$WIN" WIN_GAME_DLL="$WIN/e2e-lib/game/game.dll" PROJECT_ROOT="$ROOT" \
+                timeout -k 5 600 python3 "$ROOT/tests/windows/test_win_restart.py" > "$BUILD_DIR/tests/logs/windows-restart.log" 2>&1
+            record_result "windows-restart" "$BUILD_DIR/tests/logs/windows-restart.log" $?
+            win_time "restart_run" "$t0"
+        fi
     else
         record_result "windows-e2e" "$BUILD_DIR/tests/logs/windows-host.build.log" 1
     fi
+    fi
 
     # The release (./build.sh dist-windows) built into build/win/release/, its .zip unpacked and run as a player would.
+    if selected "$ROOT/tests/windows/test_win_dist.py"; then
     t0="$(win_now)"
     if { cmd_tools && cmd_assets && win_dist "$sdl" "$WIN/release" "$WIN/obj"; } > "$BUILD_DIR/tests/logs/windows-dist.build.log" 2>&1; then
         win_time "dist_build" "$t0"; t0="$(win_now)"
@@ -987,6 +1005,7 @@ cmd_test_windows_leg() {
         win_time "dist_run" "$t0"
     else
         record_result "windows-dist" "$BUILD_DIR/tests/logs/windows-dist.build.log" 1
+    fi
     fi
     win_wine_stop
     win_time "leg_total" "$t_leg"

@@ -483,6 +483,8 @@ typedef struct SessionLoop {            /* the F7 loop as the session keeps it (
     uint64_t start_used;                /* the loop's snapshot: bytes, and the layout it has */
     uint32_t start_version;
     uint64_t start_size;
+    int      record_on;                 /* --record: its file is open, and holds record_steps steps (flushed) */
+    uint64_t record_steps;
 } SessionLoop;
 
 int    restart_open(int argc, char **argv);     /* first thing: finds the session a previous process handed over */

@@ -85,9 +85,11 @@ int os_wait_readable(const int *fds, int n, double timeout_s)
 int os_pid(void) { return (int)GetCurrentProcessId(); }
 
 static void (*g_terminate_fn)(void);
+static int stand_in_ctrl(void);   /* a session's stand-in passes Ctrl-C on (below) */
 static BOOL WINAPI on_console_ctrl(DWORD type)
 {
     (void)type;
+    if (stand_in_ctrl()) return TRUE;
     if (g_terminate_fn) g_terminate_fn();
     return TRUE;
 }
@@ -706,6 +708,202 @@ void *os_reserve(uint64_t bytes, uintptr_t preferred)
     if (!p) p = VirtualAlloc(NULL, (SIZE_T)bytes, MEM_RESERVE | MEM_COMMIT, PAGE_READWRITE);
     if (!p) os_win32_set_error("VirtualAlloc");
     return p;
+}
+
+/* ================================================================ a session that outlives the process */
+/* A section backed by the paging file (CreateFileMapping on INVALID_HANDLE_VALUE), inherited by a new
+   host.exe that CreateProcess starts with the same command line. The handle values travel in the
+   environment: "<name>=<section>:<this process>". Windows has no exec, so the old process stays as the
+   session's stand-in - the process a terminal, a debugger's parent or a test harness waits on: it waits
+   for the new one and exits with its exit code, and the new one ends (as on Ctrl-C) when it sees the
+   stand-in gone. The section is committed against the paging file in full (SEC_COMMIT); pages cost
+   memory only once touched. */
+void os_win32_stop_main_thread(void);                /* os_win32_guard.cpp */
+
+static struct {
+    HANDLE            section;
+    HANDLE            self;        /* this process, for the new one to watch */
+    HANDLE            parent;      /* the stand-in that started this process, NULL if none */
+    wchar_t           exe[MAX_PATH];
+    wchar_t          *cmdline;     /* prepared at start: nothing is allocated at fault time */
+    wchar_t          *env;
+    HANDLE            child;
+    std::atomic<int>  standing_in;
+} g_session_win;
+
+void *os_session_create(uint64_t bytes, uintptr_t preferred, int64_t *handle)
+{
+    *handle = -1;
+    HANDLE s = CreateFileMappingW(INVALID_HANDLE_VALUE, NULL, PAGE_READWRITE, (DWORD)(bytes >> 32), (DWORD)bytes, NULL);
+    if (!s) { os_win32_set_error("CreateFileMapping"); return NULL; }
+    void *p = preferred ? MapViewOfFileEx(s, FILE_MAP_ALL_ACCESS, 0, 0, (SIZE_T)bytes, (void *)preferred) : NULL;
+    if (!p) p = MapViewOfFileEx(s, FILE_MAP_ALL_ACCESS, 0, 0, (SIZE_T)bytes, NULL);
+    if (!p) { os_win32_set_error("MapViewOfFileEx"); CloseHandle(s); return NULL; }
+    *handle = (int64_t)(uintptr_t)s;
+    return p;
+}
+
+/* The new process's thread that watches its stand-in: the stand-in gone (killed, its console closed)
+   ends this process the way Ctrl-C does, and for good after 10 s. */
+static DWORD WINAPI watch_stand_in(LPVOID parent)
+{
+    WaitForSingleObject((HANDLE)parent, INFINITE);
+    if (g_terminate_fn) g_terminate_fn();
+    else TerminateProcess(GetCurrentProcess(), 1);
+    Sleep(10000);
+    TerminateProcess(GetCurrentProcess(), 1);
+    return 0;
+}
+
+int64_t os_session_inherited(const char *env_name)
+{
+    char v[64];
+    DWORD n = GetEnvironmentVariableA(env_name, v, sizeof v);
+    if (!n || n >= sizeof v) return -1;
+    SetEnvironmentVariableA(env_name, NULL);   /* build children must not see it */
+    char *end;
+    unsigned long long section = strtoull(v, &end, 10), parent = *end == ':' ? strtoull(end + 1, NULL, 10) : 0;
+    DWORD flags;
+    HANDLE s = (HANDLE)(uintptr_t)section, p = (HANDLE)(uintptr_t)parent;
+    if (p && GetHandleInformation(p, &flags)) {
+        SetHandleInformation(p, HANDLE_FLAG_INHERIT, 0);
+        g_session_win.parent = p;
+        HANDLE t = CreateThread(NULL, 64 * 1024, watch_stand_in, p, 0, NULL);
+        if (t) CloseHandle(t);
+    }
+    if (!s || !GetHandleInformation(s, &flags)) return -1;
+    SetHandleInformation(s, HANDLE_FLAG_INHERIT, 0);   /* build children must not hold the session */
+    return (int64_t)section;
+}
+
+int os_session_read(int64_t handle, void *out, size_t n)
+{
+    void *p = MapViewOfFile((HANDLE)(uintptr_t)handle, FILE_MAP_READ, 0, 0, n);
+    if (!p) { os_win32_set_error("MapViewOfFile"); return 0; }
+    memcpy(out, p, n);
+    UnmapViewOfFile(p);
+    return 1;
+}
+
+void *os_session_attach(int64_t handle, uint64_t bytes, uintptr_t required)
+{
+    void *p = MapViewOfFileEx((HANDLE)(uintptr_t)handle, FILE_MAP_ALL_ACCESS, 0, 0, (SIZE_T)bytes, (void *)required);
+    if (!p) {
+        char what[96];
+        snprintf(what, sizeof what, "address 0x%llx is not free (MapViewOfFileEx)", (unsigned long long)required);
+        os_win32_set_error(what);
+        return NULL;
+    }
+    if ((uintptr_t)p != required) { UnmapViewOfFile(p); os_set_error("the section was mapped at another address"); return NULL; }
+    return p;
+}
+
+void os_session_close(int64_t handle, void *base, uint64_t bytes)
+{
+    (void)bytes;
+    if (base) UnmapViewOfFile(base);
+    if (handle >= 0) CloseHandle((HANDLE)(uintptr_t)handle);
+}
+
+int os_session_exec_prepare(int64_t handle, const char *env_name, int argc, char **argv)
+{
+    (void)argc; (void)argv;   /* the command line as this process got it, unparsed */
+    if (!GetModuleFileNameW(NULL, g_session_win.exe, MAX_PATH)) { os_win32_set_error("GetModuleFileName"); return 0; }
+    if (!g_session_win.self &&
+        !DuplicateHandle(GetCurrentProcess(), GetCurrentProcess(), GetCurrentProcess(), &g_session_win.self, SYNCHRONIZE, FALSE, 0)) {
+        os_win32_set_error("DuplicateHandle");
+        return 0;
+    }
+    const wchar_t *cmd = GetCommandLineW();
+    free(g_session_win.cmdline);
+    g_session_win.cmdline = _wcsdup(cmd);
+    char entry8[160];
+    snprintf(entry8, sizeof entry8, "%s=%llu:%llu", env_name, (unsigned long long)handle,
+             (unsigned long long)(uintptr_t)g_session_win.self);
+    wchar_t entry[160], name[64];
+    if (!MultiByteToWideChar(CP_UTF8, 0, env_name, -1, name, 64) || !MultiByteToWideChar(CP_UTF8, 0, entry8, -1, entry, 160)) {
+        os_set_error("the session's variable name is too long");
+        return 0;
+    }
+    wchar_t *block = GetEnvironmentStringsW();
+    size_t total = 0, nlen = wcslen(name);
+    for (const wchar_t *e = block; *e; e += wcslen(e) + 1) total += wcslen(e) + 1;
+    free(g_session_win.env);
+    g_session_win.env = (wchar_t *)malloc((total + wcslen(entry) + 2) * sizeof(wchar_t));
+    if (!g_session_win.cmdline || !g_session_win.env) { FreeEnvironmentStringsW(block); os_set_error("out of memory"); return 0; }
+    wchar_t *out = g_session_win.env;
+    for (const wchar_t *e = block; *e; e += wcslen(e) + 1) {
+        if (!_wcsnicmp(e, name, nlen) && e[nlen] == L'=') continue;
+        size_t l = wcslen(e) + 1;
+        memcpy(out, e, l * sizeof(wchar_t));
+        out += l;
+    }
+    FreeEnvironmentStringsW(block);
+    size_t l = wcslen(entry) + 1;
+    memcpy(out, entry, l * sizeof(wchar_t));
+    out[l] = 0;
+    g_session_win.section = (HANDLE)(uintptr_t)handle;
+    return 1;
+}
+
+static BOOL CALLBACK hide_own_window(HWND w, LPARAM self)
+{
+    DWORD pid = 0, tid = GetWindowThreadProcessId(w, &pid);
+    if (pid == (DWORD)self) { if (tid == GetCurrentThreadId()) ShowWindow(w, SW_HIDE); else ShowWindowAsync(w, SW_HIDE); }
+    return TRUE;
+}
+
+/* The stand-in: Ctrl-C reaches the new process too; its exit code becomes this one's. */
+static int stand_in_ctrl(void)
+{
+    if (!g_session_win.standing_in.load()) return 0;
+    DWORD code = 130;
+    if (WaitForSingleObject(g_session_win.child, 10000) == WAIT_OBJECT_0) GetExitCodeProcess(g_session_win.child, &code);
+    TerminateProcess(GetCurrentProcess(), code);
+    return 1;
+}
+
+void os_session_exec(void)
+{
+    if (!g_session_win.section || !g_session_win.cmdline) return;
+    os_win32_stop_main_thread();   /* from another thread: the frame loop must not write the session any more */
+    HANDLE std3[3] = {GetStdHandle(STD_INPUT_HANDLE), GetStdHandle(STD_OUTPUT_HANDLE), GetStdHandle(STD_ERROR_HANDLE)};
+    for (HANDLE h : std3) if (h && h != INVALID_HANDLE_VALUE) SetHandleInformation(h, HANDLE_FLAG_INHERIT, HANDLE_FLAG_INHERIT);
+    SetHandleInformation(g_session_win.section, HANDLE_FLAG_INHERIT, HANDLE_FLAG_INHERIT);
+    SetHandleInformation(g_session_win.self, HANDLE_FLAG_INHERIT, HANDLE_FLAG_INHERIT);
+    STARTUPINFOW si;
+    memset(&si, 0, sizeof si);
+    si.cb = sizeof si;
+    si.dwFlags = STARTF_USESTDHANDLES;
+    si.hStdInput = std3[0];
+    si.hStdOutput = std3[1];
+    si.hStdError = std3[2];
+    PROCESS_INFORMATION pi;
+    memset(&pi, 0, sizeof pi);
+    BOOL ok = CreateProcessW(g_session_win.exe, g_session_win.cmdline, NULL, NULL, TRUE, CREATE_UNICODE_ENVIRONMENT,
+                             g_session_win.env, NULL, &si, &pi);
+    SetHandleInformation(g_session_win.section, HANDLE_FLAG_INHERIT, 0);
+    SetHandleInformation(g_session_win.self, HANDLE_FLAG_INHERIT, 0);
+    if (!ok) { os_win32_set_error("CreateProcess"); return; }
+    CloseHandle(pi.hThread);
+    g_session_win.child = pi.hProcess;
+    g_session_win.standing_in.store(1);
+    EnumWindows(hide_own_window, (LPARAM)GetCurrentProcessId());
+    HANDLE waits[2] = {pi.hProcess, g_session_win.parent};
+    DWORD r = WaitForMultipleObjects(g_session_win.parent ? 2 : 1, waits, FALSE, INFINITE);
+    DWORD code = 1;
+    if (r == WAIT_OBJECT_0) GetExitCodeProcess(pi.hProcess, &code);
+    TerminateProcess(GetCurrentProcess(), code);
+}
+
+/* Only handles made inheritable pass to a new process: nothing to close. */
+void os_close_inherited(int64_t keep) { (void)keep; }
+void os_signals_reset(void) {}
+
+void os_write_stderr(const char *s)
+{
+    DWORD n;
+    WriteFile(GetStdHandle(STD_ERROR_HANDLE), s, (DWORD)strlen(s), &n, NULL);
 }
 
 /* ================================================================ threads */

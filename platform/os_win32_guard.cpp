@@ -20,6 +20,7 @@
 #include "os_service_gate.h"
 
 #include <windows.h>
+#include <psapi.h>
 #include <malloc.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -55,7 +56,105 @@ static struct {
     volatile int           stack_overflowed;
     OsServiceGate          gate;           /* an interrupt inside a host service waits for its end */
     char                   blocked_in[64]; /* the system DLL a hung call was stuck in, if any */
+    /* faults no jump can leave: what is system code, what is the game's, whom to tell */
+    os_unsafe_fault_fn    *unsafe_fn;
+    OsRange                system[8];      /* ntdll, kernel32, kernelbase (prot 0) and the C runtime (prot 1) */
+    int                    system_count;
+    std::atomic<uintptr_t> game_lo, game_hi;
+    uintptr_t              main_stack_hi;
 } g_guard;
+
+/* The system DLLs whose code may hold a lock a jump would strand: the loader and heap (ntdll), the
+   Win32 layer and the C runtime (its heap, stdio and locale locks). Marked 1: the C runtime. */
+static const struct { const char *name; unsigned crt; } SYSTEM_DLLS[] = {
+    {"ntdll.dll", 0}, {"kernel32.dll", 0}, {"kernelbase.dll", 0},
+    {"msvcrt.dll", 1}, {"ucrtbase.dll", 1}, {"vcruntime140.dll", 1},
+};
+
+static void record_system_code(void)
+{
+    g_guard.system_count = 0;
+    for (const auto &d : SYSTEM_DLLS) {
+        HMODULE m = GetModuleHandleA(d.name);
+        MODULEINFO mi;
+        if (!m || !GetModuleInformation(GetCurrentProcess(), m, &mi, sizeof mi)) continue;
+        OsRange *r = &g_guard.system[g_guard.system_count++];
+        r->lo = (uintptr_t)mi.lpBaseOfDll;
+        r->hi = r->lo + mi.SizeOfImage;
+        r->file_offset = 0;
+        r->prot = d.crt;
+    }
+}
+
+/* 1 if pc lies in a system DLL (crt_only: in the C runtime). No locks, no allocation. */
+static int in_system_code(uintptr_t pc, int crt_only)
+{
+    for (int i = 0; i < g_guard.system_count; i++)
+        if (pc >= g_guard.system[i].lo && pc < g_guard.system[i].hi && (!crt_only || g_guard.system[i].prot)) return 1;
+    return 0;
+}
+
+static int in_game_code(uintptr_t pc) { return pc >= g_guard.game_lo.load() && pc < g_guard.game_hi.load(); }
+
+/* Fills the report of a fault no jump can leave and hands it over (the hot restart); returns only if
+   nobody took it. frames: words on the stack between sp and hi that point into the game's code (a scan,
+   not an unwind: the unwinder can take the loader's lock). */
+static void report_unsafe(int kind, int where, uintptr_t pc, uintptr_t addr, uintptr_t sp, uintptr_t hi)
+{
+    os_unsafe_fault_fn *fn = g_guard.unsafe_fn;
+    if (!fn) return;
+    OsUnsafeFault u;
+    memset(&u, 0, sizeof u);
+    u.kind = kind;
+    u.where = where;
+    u.guarded = GetCurrentThreadId() == g_guard.main_tid ? where == OS_UNSAFE_SYSTEM_CODE || where == OS_UNSAFE_SERVICE
+                                                        : where == OS_UNSAFE_SYSTEM_CODE;
+    u.pc = pc;
+    u.addr = addr;
+    u.mono = os_mono_seconds();
+    if (in_game_code(pc)) u.frames[u.frame_count++] = pc;
+    if (hi > sp + 256 * 1024) hi = sp + 256 * 1024;
+    for (uintptr_t w = (sp + 7) & ~(uintptr_t)7; w + 8 <= hi && u.frame_count < 16; w += 8) {
+        uintptr_t v = *(const uintptr_t *)w;
+        if (in_game_code(v)) u.frames[u.frame_count++] = v;
+    }
+    u.game_thread = where == OS_UNSAFE_THREAD && u.frame_count > 0;
+    fn(&u);
+}
+
+static uintptr_t own_stack_top(void)
+{
+    ULONG_PTR lo = 0, hi = 0;
+    GetCurrentThreadStackLimits(&lo, &hi);
+    return (uintptr_t)hi;
+}
+
+void os_fault_on_unsafe(os_unsafe_fault_fn *fn) { g_guard.unsafe_fn = fn; }
+void os_fault_game_code(uintptr_t lo, uintptr_t hi) { g_guard.game_lo.store(lo); g_guard.game_hi.store(hi); }
+int  os_system_code_ranges(OsRange *out, int max)
+{
+    int n = g_guard.system_count < max ? g_guard.system_count : max;
+    for (int i = 0; i < n; i++) { out[i] = g_guard.system[i]; out[i].prot = OS_PROT_READ | OS_PROT_EXEC; }
+    return n;
+}
+
+/* Before a new process takes the session over from another thread: the main thread stops where it
+   holds no loader or heap lock (not inside ntdll), as far as a few tries can tell. */
+void os_win32_stop_main_thread(void)
+{
+    if (GetCurrentThreadId() == g_guard.main_tid || !g_guard.main_thread) return;
+    for (int attempt = 0; attempt < 20; attempt++) {
+        if (SuspendThread(g_guard.main_thread) == (DWORD)-1) return;
+        CONTEXT ctx;
+        memset(&ctx, 0, sizeof ctx);
+        ctx.ContextFlags = CONTEXT_CONTROL;
+        if (!GetThreadContext(g_guard.main_thread, &ctx) || !g_guard.system_count ||
+            !((uintptr_t)ctx.Rip >= g_guard.system[0].lo && (uintptr_t)ctx.Rip < g_guard.system[0].hi)) return;
+        ResumeThread(g_guard.main_thread);
+        Sleep(5);
+    }
+    SuspendThread(g_guard.main_thread);
+}
 
 const char *os_fault_name(int kind)
 {
@@ -137,6 +236,14 @@ static LONG CALLBACK guard_vectored_handler(EXCEPTION_POINTERS *ep)
     if (kind == OS_FAULT_NONE) return EXCEPTION_CONTINUE_SEARCH;   /* debug strings, C++ throws, thread names... */
     if (GetCurrentThreadId() != g_guard.main_tid || !g_guard.running_seq.load()) return EXCEPTION_CONTINUE_SEARCH;  /* -> the unhandled filter */
     g_guard.running_seq.store(0);
+    /* Inside the C runtime, ntdll (the loader, the heap) or a host service, a jump would strand the
+       lock held there: the hot restart takes over (it returns only when it cannot). */
+    uintptr_t pc = (uintptr_t)ep->ExceptionRecord->ExceptionAddress;
+    int where = in_system_code(pc, 0) ? OS_UNSAFE_SYSTEM_CODE : g_guard.gate.depth > 0 ? OS_UNSAFE_SERVICE : 0;
+    if (where && code != EXCEPTION_STACK_OVERFLOW)
+        report_unsafe(kind, where, pc, code == EXCEPTION_ACCESS_VIOLATION && ep->ExceptionRecord->NumberParameters >= 2
+                                       ? (uintptr_t)ep->ExceptionRecord->ExceptionInformation[1] : pc,
+                      (uintptr_t)ep->ContextRecord->Rsp, own_stack_top());
     OsFault *f = g_guard.fault;
     if (f) {
         f->kind = kind;
@@ -156,6 +263,16 @@ static LONG CALLBACK guard_vectored_handler(EXCEPTION_POINTERS *ep)
 
 static LONG WINAPI guard_unhandled_filter(EXCEPTION_POINTERS *ep)
 {
+    /* nobody handled it: on another thread (a game's thread, SDL's) or in the host's own code. Not after a
+       stack overflow: what is left of the stack cannot start a process. */
+    DWORD code = ep->ExceptionRecord->ExceptionCode;
+    int kind = exception_kind(code);
+    if (kind != OS_FAULT_NONE && code != EXCEPTION_STACK_OVERFLOW)
+        report_unsafe(kind, GetCurrentThreadId() == g_guard.main_tid ? OS_UNSAFE_HOST : OS_UNSAFE_THREAD,
+                      (uintptr_t)ep->ExceptionRecord->ExceptionAddress,
+                      code == EXCEPTION_ACCESS_VIOLATION && ep->ExceptionRecord->NumberParameters >= 2
+                          ? (uintptr_t)ep->ExceptionRecord->ExceptionInformation[1] : 0,
+                      (uintptr_t)ep->ContextRecord->Rsp, own_stack_top());
     report_fatal(ep);
     return EXCEPTION_EXECUTE_HANDLER;
 }
@@ -176,6 +293,9 @@ static void guard_abort_handler(int sig)
         signal(SIGABRT, guard_abort_handler);   /* the runtime resets it to the default before the call */
         guard_longjmp(g_guard.jmp);
     }
+    volatile char here = 0;
+    report_unsafe(OS_FAULT_ABORT, GetCurrentThreadId() == g_guard.main_tid ? OS_UNSAFE_HOST : OS_UNSAFE_THREAD, 0, 0,
+                  (uintptr_t)&here, own_stack_top());
     fprintf(stderr, "host: abort() outside game code; ended (exit code 70)\n");
     fflush(stderr);
     TerminateProcess(GetCurrentProcess(), 70);
@@ -188,6 +308,8 @@ void os_fault_init(void)
                     THREAD_SUSPEND_RESUME | THREAD_GET_CONTEXT | THREAD_SET_CONTEXT | THREAD_QUERY_INFORMATION, FALSE, 0);
     ULONG guarantee = 64 * 1024;   /* stack left for the handler when the guard page is hit */
     SetThreadStackGuarantee(&guarantee);
+    g_guard.main_stack_hi = own_stack_top();
+    record_system_code();
     AddVectoredExceptionHandler(1, guard_vectored_handler);
     SetUnhandledExceptionFilter(guard_unhandled_filter);
     signal(SIGABRT, guard_abort_handler);
@@ -250,6 +372,13 @@ int os_interrupt_guarded_call(uint64_t seq)
             /* inside a host service (it may hold a lock): the jump happens when the service returns */
             ResumeThread(g_guard.main_thread);
             return 1;
+        }
+        if (in_system_code((uintptr_t)ctx.Rip, 1) && g_guard.unsafe_fn) {
+            /* inside the C runtime (malloc, stdio, the locale): a jump would strand its lock; the main
+               thread stays stopped while the hot restart takes over, and goes on only if it cannot */
+            g_guard.running_seq.store(0);
+            report_unsafe(OS_FAULT_HANG, OS_UNSAFE_SYSTEM_CODE, (uintptr_t)ctx.Rip, 0, (uintptr_t)ctx.Rsp, g_guard.main_stack_hi);
+            g_guard.running_seq.store(seq);
         }
         char sys[64];
         if (in_system_module(ctx.Rip, sys, sizeof sys)) {

@@ -128,9 +128,12 @@ void recording_toggle_loop(void)
 
 void recording_stop(void) { g_recording.mode = LOOP_OFF; keep_position(); }
 
+static void recording_file_continue(const char *path, uint64_t steps);
+
 void recording_resume(void)
 {
     SessionLoop *k = kept();
+    if (k && k->record_on && g_options.record_path) recording_file_continue(g_options.record_path, k->record_steps);
     if (!k || k->mode == LOOP_OFF || k->count == 0 || k->start_used > g_memory.game.size) return;
     g_recording.inputs = (GameInput *)realloc(g_recording.inputs, sizeof(GameInput) * k->count);
     g_recording.start_state = (uint8_t *)realloc(g_recording.start_state, k->start_used ? k->start_used : 1);
@@ -168,7 +171,14 @@ void recording_step(GameInput *gi)
         if (g_recording.mode == LOOP_PLAYING) *gi = g_recording.inputs[g_recording.cursor++];
     }
     keep_position();
-    if (g_recording.file) { fwrite(gi, sizeof *gi, 1, g_recording.file); g_recording.file_steps++; }
+    if (g_recording.file) {
+        fwrite(gi, sizeof *gi, 1, g_recording.file);
+        g_recording.file_steps++;
+        /* in the file at every step: nothing can be flushed at a fault, and a hot restart goes on from here */
+        fflush(g_recording.file);
+        SessionLoop *k = kept();
+        if (k) k->record_steps = g_recording.file_steps;
+    }
 }
 
 /* The loop's start state is rewritten for the new layout as the block was (from NULL: the block was not
@@ -246,7 +256,42 @@ int recording_file_open(const char *path)
     char esc[HOST_PATH * 2];
     host_json_escape(path, esc, sizeof esc);
     host_event("record_start", "\"path\":\"%s\",\"bytes\":%llu", esc, (unsigned long long)h.snapshot_bytes);
+    fflush(g_recording.file);
+    SessionLoop *k = kept();
+    if (k) { k->record_on = 1; k->record_steps = 0; }
     return 1;
+}
+
+/* After a hot restart: the --record file goes on from the steps the previous process wrote (it is cut
+   there, should a step have been half written), appended by this one; the same file, one recording. */
+static void recording_file_continue(const char *path, uint64_t steps)
+{
+    size_t got = 0;
+    uint8_t *data = (uint8_t *)os_read_file(path, &got, (size_t)g_memory.game.size + (1ull << 30));
+    RecordingHeader h;
+    char err[512] = "";
+    uint64_t keep = 0;
+    if (!data) snprintf(err, sizeof err, "%s", os_error_text());
+    else if (recording_header_parse(data, got, &h, err, sizeof err)) {
+        keep = RECORDING_HEADER_BYTES + h.snapshot_bytes + steps * sizeof(GameInput);
+        if (keep > got) { snprintf(err, sizeof err, "it holds fewer than the %llu steps recorded", (unsigned long long)steps); keep = 0; }
+    }
+    if (keep && !os_write_file_atomic(path, data, keep)) { snprintf(err, sizeof err, "%s", os_error_text()); keep = 0; }
+    free(data);
+    if (keep && !(g_recording.file = fopen(path, "ab"))) { snprintf(err, sizeof err, "%s", strerror(errno)); keep = 0; }
+    char esc[HOST_PATH * 2];
+    host_json_escape(path, esc, sizeof esc);
+    SessionLoop *k = kept();
+    if (!keep) {
+        host_log(LOG_WARN, "--record %s: ended at the hot restart after %llu steps: %s", path, (unsigned long long)steps, err);
+        host_event("record_end", "\"path\":\"%s\",\"steps\":%llu,\"reason\":\"restart\"", esc, (unsigned long long)steps);
+        if (k) k->record_on = 0;
+        return;
+    }
+    snprintf(g_recording.file_path, sizeof g_recording.file_path, "%s", path);
+    g_recording.file_steps = steps;
+    host_log(LOG_INFO, "--record %s: goes on after the hot restart from step %llu", path, (unsigned long long)steps);
+    host_event("record_continue", "\"path\":\"%s\",\"steps\":%llu", esc, (unsigned long long)steps);
 }
 
 int recording_file_load(const char *path)
@@ -335,4 +380,6 @@ void recording_close(void)
 {
     if (g_recording.file) fclose(g_recording.file);
     g_recording.file = NULL;
+    SessionLoop *k = kept();
+    if (k) k->record_on = 0;   /* ended: a restart does not take it up again */
 }

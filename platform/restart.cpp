@@ -5,13 +5,15 @@
    own code, a static destructor that crashed, unloaded libraries piling up, a frame loop that stopped -
    the host re-executes itself with the memfd handed over: nothing is saved at fault time (the heap may be
    locked or corrupt). The new process maps the block at the same address, reloads the last good library
-   (or the running one), restores the snapshot when the code was at fault, and goes on. */
+   (or the running one), restores the snapshot when the code was at fault, and goes on.
+   What is kept, when to restart and the limit live here, once; the mechanism is os.h's os_session_*
+   (Linux: a memfd and execve; Windows: a paging-file section and CreateProcess, see docs/hot_restart.md). */
 #include "host.h"
 
 #include <atomic>
 #include <string.h>
 
-#if !defined(_WIN32) && !defined(HOST_RELEASE)
+#if !defined(HOST_RELEASE)
 
 #define SESSION_MAGIC        0x31736e6f69737365ull   /* "essions1" */
 #define SESSION_HEADER_BYTES (64u << 10)
@@ -452,7 +454,7 @@ void restart_resume(void)
     host_log(LOG_WARN, "%s", note);
 }
 
-#else /* Windows and a release: no hot restart (yet); the block and the snapshot are private memory */
+#else /* a release: no hot restart; the block and the snapshot are private memory */
 
 int    restart_open(int argc, char **argv) { (void)argc; (void)argv; return 1; }
 int    restart_is_restart(void) { return 0; }

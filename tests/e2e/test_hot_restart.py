@@ -430,6 +430,36 @@ def static_initializer_storm():
         raise
 
 
+def record_file_goes_on():
+    # --record: the file goes on across the restart (the new process appends to the steps the old one
+    # wrote), and replays as one recording with the steps of both processes.
+    import tempfile
+    folder = tempfile.mkdtemp(prefix="record_restart_")
+    path = os.path.join(folder, "session.rec")
+    with Scenario("--record", path) as sc:
+        h = sc.host
+        m = h.mark()
+        inject(sc.game_cpp, UPDATE, SPOIL + " { void *volatile p = __builtin_malloc(5000); __builtin_free(p); __builtin_free(p); }")
+        sc.restarted(m)
+        went_on = h.wait_ev("record_continue", timeout=30, since=m)
+        check(went_on["steps"] >= sc.before["game"]["steps"] - 5, f"the recording lost its first steps: {went_on}")
+        check(not h.of("record_end", m), f"the recording ended: {h.of('record_end', m)}")
+        sc.fix_loads()
+        later = stats(h, h.mark(), lambda e: e["game"]["steps"] > sc.before["game"]["steps"] + 120, what="120 more steps")
+        rc = h.stop()
+        check(rc == 0, f"host exit code {rc}")
+        replay = Host(sc.root, "--replay", path, "--watchdog", "1")
+        try:
+            end = replay.wait_ev("replay_end", timeout=120)
+            check(end["steps"] > went_on["steps"] + 100,
+                  f"the file holds {end['steps']} steps: it ended at the restart ({went_on['steps']} then)")
+            check(end["steps"] >= later["game"]["steps"] - sc.before["game"]["steps"], f"steps missing: {end}")
+        finally:
+            replay.stop()
+        cleanup(sc.root)
+    shutil.rmtree(folder, ignore_errors=True)
+
+
 ONLY = os.environ.get("HOT_RESTART_CASES", "")   # a comma-separated subset, to run one case by hand
 
 
@@ -449,4 +479,5 @@ case("storm_of_200_static_initializer_crashes", static_initializer_storm)
 case("three_restarts_within_a_minute_stop", three_restarts_in_a_minute_stop)
 case("tweak_values_and_f7_loop_kept", live_values_kept)
 case("foreign_session_starts_fresh", foreign_session_starts_fresh)
+case("record_file_goes_on", record_file_goes_on)
 checks.finish()

@@ -249,6 +249,32 @@ static void libraries(const char *v1, const char *v2)
     check(again && again != (uint8_t *)(uintptr_t)0x300000000000ull, "a taken address falls back to anywhere");
 }
 
+/* ---------------------------------------------------------------- the session (hot restart) */
+static void session(void)
+{
+    const uintptr_t AT = 0x310000000000ull, ELSEWHERE = 0x320000000000ull;
+    int64_t h = -1;
+    uint8_t *p = (uint8_t *)os_session_create(1 << 20, AT, &h);
+    check(p == (uint8_t *)AT && h >= 0, "session: a paging-file section mapped at the preferred address");
+    if (!p) return;
+    memcpy(p, "session!", 8);
+    p[(1 << 20) - 1] = 9;
+    char head[8] = "";
+    check(os_session_read(h, head, 8) && !memcmp(head, "session!", 8), "session: its first bytes read without mapping it");
+    check(os_session_attach(h, 1 << 20, AT) == NULL && strstr(os_error_text(), "not free"),
+          "session: a taken address is refused with the reason (no mapping elsewhere)");
+    uint8_t *q = (uint8_t *)os_session_attach(h, 1 << 20, ELSEWHERE);
+    check(q == (uint8_t *)ELSEWHERE && q[(1 << 20) - 1] == 9, "session: attached at a required address, the same memory");
+    if (q) { q[100] = 5; check(p[100] == 5, "session: a write through one view shows in the other"); }
+    os_session_close(-1, q, 1 << 20);
+    os_session_close(h, p, 1 << 20);
+    SetEnvironmentVariableA("TEST_SESSION_VAR", NULL);
+    check(os_session_inherited("TEST_SESSION_VAR") == -1, "session: none inherited without the variable");
+    SetEnvironmentVariableA("TEST_SESSION_VAR", "12345678:0");
+    check(os_session_inherited("TEST_SESSION_VAR") == -1 && !GetEnvironmentVariableA("TEST_SESSION_VAR", head, sizeof head),
+          "session: a handle that is not open is refused, and the variable cleared");
+}
+
 /* ---------------------------------------------------------------- faults, watchdog */
 struct FaultCall { int kind; void *wait_on; int result; };
 static void call_fault(void *p) { FaultCall *c = (FaultCall *)p; c->result = g_fault(c->kind, c->wait_on); }
@@ -426,6 +452,7 @@ int main(int argc, char **argv)
     watching();
     children();
     libraries(argv[2], argv[3]);
+    session();
     faults();
     fatal_outside_guard();
     printf("%d passed, %d failed\n", g_pass, g_fail);
