@@ -1651,15 +1651,19 @@ static int thc__circle_poly_manifold(const thc_circle *c, const thc_poly *p, con
     float cs = 1, sn = 0, rx = c->p.x, ry = c->p.y;
     if (xf) { cs = xf->c; sn = xf->s; rx -= xf->p.x; ry -= xf->p.y; }
     thc_v2 lc = thc__v(cs * rx + sn * ry, -sn * rx + cs * ry);   /* the centre in the polygon's frame */
-    float ra = c->r > 0 ? c->r : 0, best = -FLT_MAX;
+    float ra = c->r < 0 ? 0 : c->r;   /* NaN stays NaN */
     int n = p->count, face = 0;
     if (n < 3 || n > THC_MAX_POLY_VERTS) return 0;
-    for (int i = 0; i < n; i++) {
+    /* NaN and infinity answer no contact without a look of their own: a NaN or infinite centre or transform
+       makes every separation NaN or infinite (so the best is NaN or +inf: apart, or -inf: an infinite depth),
+       a NaN radius fails the reach test, and a contact is kept only with a finite depth bound ra - best. */
+    float best = p->norms[0].x * (lc.x - p->verts[0].x) + p->norms[0].y * (lc.y - p->verts[0].y);
+    for (int i = 1; i < n; i++) {
         float s = p->norms[i].x * (lc.x - p->verts[i].x) + p->norms[i].y * (lc.y - p->verts[i].y);
         if (s > best) { best = s; face = i; }
     }
     m->count = 0;
-    if (best > ra) return 1;   /* a separating face: apart, whatever the polygon's shape */
+    if (!(best <= ra) || !(ra - best < FLT_MAX)) return 1;   /* a separating face: apart, whatever the polygon's shape */
     /* A polygon with no area is the segment between its extreme points (the general path). Its normals
        barely turn at any vertex (they fold back where its points lie on a line), so the area is looked at
        only when they barely turn at an end of the deciding face; a thin polygon with corners answers as the
@@ -1684,7 +1688,7 @@ static int thc__circle_poly_manifold(const thc_circle *c, const thc_poly *p, con
         thc__edge_closest(p, g, lc, &bd, &bq, &kind, &bn);
     }
     float dist = sqrtf(bd);
-    if (dist > ra) return 1;
+    if (!(dist <= ra)) return 1;
     if (!(dist > THC__APART)) return 0;
     thc_v2 ln = kind ? thc__neg(bn) : thc__scale(thc__sub(bq, lc), 1.0f / dist), q = thc__sub(bq, lc);
     thc_v2 wn = thc__v(cs * ln.x - sn * ln.y, sn * ln.x + cs * ln.y), wq = thc__v(cs * q.x - sn * q.y, sn * q.x + cs * q.y);
@@ -2130,14 +2134,14 @@ static THC__NOINLINE void thc__collide_general(const void *a, thc_type ta, const
     const thc_aabb *ba = (const thc_aabb *)a, *bb = (const thc_aabb *)b;
     const thc_poly *pa_ = (const thc_poly *)a, *pb_ = (const thc_poly *)b;
     switch (THC__PAIR(ta, tb)) {
-    /* these roads answer NaN and infinity themselves */
+    /* the circle and capsule roads answer NaN and infinity themselves */
     case THC__PAIR(THC_CIRCLE, THC_CAPSULE): if (thc__circle_capsule_manifold(ca, kb, m)) return; break;
     case THC__PAIR(THC_CAPSULE, THC_CIRCLE):
         if (thc__circle_capsule_manifold(cb, ka, m)) { if (m->count) m->n = thc__neg(m->n); return; }
         break;
-    case THC__PAIR(THC_CIRCLE, THC_POLY): if (thc__circle_poly_manifold(ca, pb_, bx, m)) THC__KEEP(THC__SUM_CIRCLE(ca), THC__SUM_XF(bx)); break;
+    case THC__PAIR(THC_CIRCLE, THC_POLY): if (thc__circle_poly_manifold(ca, pb_, bx, m)) return; break;
     case THC__PAIR(THC_POLY, THC_CIRCLE):
-        if (thc__circle_poly_manifold(cb, pa_, ax, m)) { if (m->count) m->n = thc__neg(m->n); THC__KEEP(THC__SUM_CIRCLE(cb), THC__SUM_XF(ax)); }
+        if (thc__circle_poly_manifold(cb, pa_, ax, m)) { if (m->count) m->n = thc__neg(m->n); return; }
         break;
     case THC__PAIR(THC_CAPSULE, THC_CAPSULE): if (thc__capsule_capsule_manifold(ka, kb, m)) return; break;
     case THC__PAIR(THC_POLY, THC_POLY): if (thc__poly_poly(pa_, ax, pb_, bx, m) >= 0) THC__KEEP(THC__SUM_XF(ax), THC__SUM_XF(bx)); break;
@@ -2662,7 +2666,8 @@ static THC__NOINLINE float thc__distance_touch(const void *a, thc_type ta, const
 }
 
 /* thc_distance's direct roads, the shapes in either order (by type: circle, box, capsule, polygon); -1 when none
-   applies or the one that does declines (touching, nearly touching, a flat polygon). */
+   applies or the one that does declines (touching, nearly touching, a flat polygon). Each looks at NaN and
+   infinity first with the pair's types known (NaN: the general road answers it). */
 static float thc__distance_roads(const void *a, thc_type ta, const thc_transform *ax, const void *b, thc_type tb,
                                  const thc_transform *bx, thc_v2 *pa, thc_v2 *pb)
 {
@@ -2673,14 +2678,24 @@ static float thc__distance_roads(const void *a, thc_type ta, const thc_transform
     thc_v2 qx, qy;
     float d = -1;
     switch (THC__PAIR(tx, ty)) {
-    case THC__PAIR(THC_CIRCLE, THC_POLY): d = thc__circle_poly_distance((const thc_circle *)x, (const thc_poly *)y, yx, &qx, &qy); break;
+    case THC__PAIR(THC_CIRCLE, THC_POLY):
+        if (THC__BAD2(THC__SUM_CIRCLE((const thc_circle *)x), THC__SUM_XF(yx))) return NAN;
+        d = thc__circle_poly_distance((const thc_circle *)x, (const thc_poly *)y, yx, &qx, &qy); break;
     case THC__PAIR(THC_CAPSULE, THC_POLY):
+        if (THC__BAD2(THC__SUM_CAPSULE((const thc_capsule *)x), THC__SUM_XF(yx))) return NAN;
         d = thc__capsule_poly_road((const thc_capsule *)x, (const thc_poly *)y, yx, ta == THC_CAPSULE, &qx, &qy);
         if (d == -3) return -1;   /* the manifold found them apart after all: the general road */
         break;
-    case THC__PAIR(THC_AABB, THC_CAPSULE): d = thc__box_capsule_distance((const thc_aabb *)x, (const thc_capsule *)y, &qx, &qy); break;
-    case THC__PAIR(THC_CAPSULE, THC_CAPSULE): d = thc__distance_direct(x, y, tx, &qx, &qy); break;
+    case THC__PAIR(THC_AABB, THC_CAPSULE):
+        if (THC__BAD2(THC__SUM_BOX((const thc_aabb *)x), THC__SUM_CAPSULE((const thc_capsule *)y))) return NAN;
+        d = thc__box_capsule_distance((const thc_aabb *)x, (const thc_capsule *)y, &qx, &qy);
+        break;
+    case THC__PAIR(THC_CAPSULE, THC_CAPSULE):
+        if (THC__BAD2(THC__SUM_CAPSULE((const thc_capsule *)x), THC__SUM_CAPSULE((const thc_capsule *)y))) return NAN;
+        d = thc__distance_direct(x, y, tx, &qx, &qy);
+        break;
     case THC__PAIR(THC_AABB, THC_AABB): {   /* touching: 0 at thc_collide's own first contact point, no proxies */
+        if (THC__BAD2(THC__SUM_BOX((const thc_aabb *)x), THC__SUM_BOX((const thc_aabb *)y))) return NAN;
         d = thc__distance_direct(x, y, tx, pa, pb);
         if (d >= 0) return d;
         thc_manifold m;
@@ -2690,8 +2705,12 @@ static float thc__distance_roads(const void *a, thc_type ta, const thc_transform
         return 0;
     }
     /* A and B as given for these (the manifold's order, which decides the contact point of touching ones) */
-    case THC__PAIR(THC_POLY, THC_POLY): return thc__pp_distance((const thc_poly *)a, ax, (const thc_poly *)b, bx, pa, pb);
-    case THC__PAIR(THC_AABB, THC_POLY): return thc__box_poly_distance((const thc_aabb *)x, (const thc_poly *)y, yx, !swap, pa, pb);
+    case THC__PAIR(THC_POLY, THC_POLY):
+        if (THC__BAD2(THC__SUM_XF(ax), THC__SUM_XF(bx))) return NAN;
+        return thc__pp_distance((const thc_poly *)a, ax, (const thc_poly *)b, bx, pa, pb);
+    case THC__PAIR(THC_AABB, THC_POLY):
+        if (THC__BAD2(THC__SUM_BOX((const thc_aabb *)x), THC__SUM_XF(yx))) return NAN;
+        return thc__box_poly_distance((const thc_aabb *)x, (const thc_poly *)y, yx, !swap, pa, pb);
     default: return -1;
     }
     if (d < 0) return thc__distance_touch(a, ta, ax, b, tb, bx, pa, pb);
@@ -2765,7 +2784,7 @@ float thc_distance(const void *a, thc_type ta, const thc_transform *ax, const vo
             return 0;
         }
     }
-    if (!a || !b || THC__BAD2(thc__shape_sum(a, ta, ax), thc__shape_sum(b, tb, bx))) return NAN;
+    if (!a || !b) return NAN;
     if (a && b) {
         float d = thc__distance_roads(a, ta, ax, b, tb, bx, &qa, &qb);
         if (d >= 0) {
@@ -2785,6 +2804,7 @@ static THC__NOINLINE float thc__distance_general(const void *a, thc_type ta, con
     thc__proxy xa, xb;
     thc_v2 qa, qb;
     thc_transform f;
+    if (thc__bad_pair(a, ta, ax, b, tb, bx, THC__NO_MORE)) return NAN;
     if (!thc__pair_proxies_framed(a, ta, ax, b, tb, bx, &xa, &xb, &f)) return FLT_MAX;
     {
         /* the common case, shapes apart: the closest features, and their normal proven to separate the
