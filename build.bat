@@ -51,7 +51,7 @@ if /i "%CMD%"=="clean" (
 where cl >nul 2>nul || (echo build.bat: cl.exe not found - open a "x64 Native Tools Command Prompt for VS" & exit /b 1)
 
 rem /MD: host.exe and game.dll share one C runtime (memory or FILE* may cross the boundary).
-set COMMON=/nologo /std:c++17 /W4 /wd4100 /wd4201 /Zi /MD /EHsc- /GR- /I"%ROOT%\tinyheaders" /I"%ROOT%\include" /I"%ROOT%\platform"
+set COMMON=/nologo /std:c++17 /W4 /wd4100 /wd4201 /Zi /MD /EHsc- /GR- /I"%ROOT%\tinyheaders" /I"%ROOT%\platform\include" /I"%ROOT%\platform"
 
 if /i "%CMD%"=="game" (
     call :game
@@ -125,8 +125,8 @@ rem which game_engine.h includes), made by the same script as build.sh's with cl
 rem Python the library has no description and only state_size guards the layout: a layout change then
 rem restarts the state.
 set LAYOUT=0
-for /f %%s in ('python "%ROOT%\tools\layout_stamp.py" --types^="%GB%\state_types.inc" cl "%GAME%\state.h" /std:c++17 /I"%ROOT%\tinyheaders" /I"%ROOT%\include" /I"%GAME%" /DTH_MATH_NO_MATH_H') do set LAYOUT=%%s
-cl %COMMON% /Od /LD /DTHC_VALIDATE /DGAME_LAYOUT_HASH=%LAYOUT%u /I"%GAME%" /I"%GB%" "%GAME%\game.cpp" "%ROOT%\include\tinyheaders.cpp" /Fo"%GB%\\" /Fd"%GB%\game_vc.pdb" ^
+for /f %%s in ('python "%ROOT%\tools\layout_stamp.py" --types^="%GB%\state_types.inc" cl "%GAME%\state.h" /std:c++17 /I"%ROOT%\tinyheaders" /I"%ROOT%\platform\include" /I"%GAME%" /DTH_MATH_NO_MATH_H') do set LAYOUT=%%s
+cl %COMMON% /Od /LD /DTHC_VALIDATE /DGAME_LAYOUT_HASH=%LAYOUT%u /I"%GAME%" /I"%GB%" "%GAME%\game.cpp" "%ROOT%\platform\include\tinyheaders.cpp" /Fo"%GB%\\" /Fd"%GB%\game_vc.pdb" ^
    /link /DLL /PDB:"%GB%\game_%STAMP%.pdb" /OUT:"%GB%\game.tmp.dll" /INCREMENTAL:NO
 set RC=%errorlevel%
 if %RC%==0 move /y "%GB%\game.tmp.dll" "%GB%\game.dll" >nul

@@ -14,9 +14,9 @@ BUILD_DIR="$ROOT/build"
 
 DEBIAN_PACKAGES="g++ clang libclang-rt-dev libsdl2-dev libstb-dev fonts-dejavu-core python3 pkg-config sox libsox-fmt-base"
 # and for ./build.sh test: the editor and debugger checks (clangd on every kind of file, Windows' with
-# mingw-w64's headers; gdb across reloads)
-TEST_PACKAGES="clangd gdb g++-mingw-w64-x86-64-win32"
-COMMON_FLAGS="-std=c++17 -g -Wall -Wextra -Itinyheaders -Iinclude -Iplatform"
+# mingw-w64's headers, the web backend's with emscripten's; gdb across reloads)
+TEST_PACKAGES="clangd gdb g++-mingw-w64-x86-64-win32 emscripten"
+COMMON_FLAGS="-std=c++17 -g -Wall -Wextra -Itinyheaders -Iplatform/include -Iplatform"
 DEV_CHECKS="-DTHC_VALIDATE"   # development builds and tests; ./build.sh dist and the benchmarks leave it out
 HOST_LIBS="-lSDL2 -ldl -lpthread -lm"
 # stb: the headers from the system (libstb-dev), the implementations compiled by the project from
@@ -129,14 +129,14 @@ game_arg() {
 game_includes() { echo "-I$GAME_SRC -I$GAME_BUILD_REL"; }
 layout_stamp() {  # compiler: the layout stamp of GAME_DIR/state.h (and GAME_BUILD/state_types.inc)
     mkdir -p "$GAME_BUILD"
-    python3 tools/layout_stamp.py --types="$GAME_BUILD/state_types.inc" "$1" "$GAME_SRC/state.h" -std=c++17 -Itinyheaders -Iinclude \
+    python3 tools/layout_stamp.py --types="$GAME_BUILD/state_types.inc" "$1" "$GAME_SRC/state.h" -std=c++17 -Itinyheaders -Iplatform/include \
         "-I$GAME_SRC" -DTH_MATH_NO_MATH_H
 }
 # The key of the game library: every file it is built from, with the compiler and flags.
 game_key() {
     local f srcs=()
     for f in "$GAME_SRC"/*.cpp "$GAME_SRC"/*.h "$GAME_SRC"/*/*.cpp "$GAME_SRC"/*/*.h; do [ -f "$f" ] && srcs+=("$f"); done
-    inputs_key "$(game_cxx) $(game_flags "$(game_cxx)") $GAME_SRC" "${srcs[@]}" include/*.h include/tinyheaders.cpp tools/layout_stamp.py
+    inputs_key "$(game_cxx) $(game_flags "$(game_cxx)") $GAME_SRC" "${srcs[@]}" platform/include/*.h platform/include/tinyheaders.cpp tools/layout_stamp.py
 }
 
 # ---------------------------------------------------------------- compilers
@@ -162,7 +162,7 @@ same_key() {  # file key: was this part last built from exactly these inputs?
 }
 
 # The game library = <game>/game.cpp (one unity translation unit at -O0, compiled on every save)
-#                  + build/tinyheaders/tinyheaders.o (include/tinyheaders.cpp at -O2, rebuilt when a tinyheader
+#                  + build/tinyheaders/tinyheaders.o (platform/include/tinyheaders.cpp at -O2, rebuilt when a tinyheader
 #                    changes; one for every game folder, so a new game's first build is one quick compile)
 #                  + GAME_LAYOUT_HASH, the layout stamp, and <game build>/state_types.inc, the description of the
 #                    state's types (tools/layout_stamp.py, both recomputed when their inputs change).
@@ -178,10 +178,10 @@ cmd_game() {
     th_key="$cxx $flags"; stamp_key="$cxx"
     local inputs_t=$EPOCHREALTIME   # compile.cmd is dated to this moment (below)
     lib_key="$(game_key)"           # read before the compile: a save during it leaves a key that differs
-    sums="$(cksum "$GAME_SRC/state.h" include/tinyheaders.cpp include/game_api.h tools/layout_stamp.py tinyheaders/*.h)" || return 1
+    sums="$(cksum "$GAME_SRC/state.h" platform/include/tinyheaders.cpp platform/include/game_api.h tools/layout_stamp.py tinyheaders/*.h)" || return 1
     while read -r line; do
         case "$line" in
-            *" include/tinyheaders.cpp") th_key="$th_key|$line" ;;
+            *" platform/include/tinyheaders.cpp") th_key="$th_key|$line" ;;
             *" $GAME_SRC/state.h"|*" tools/layout_stamp.py") stamp_key="$stamp_key|$line" ;;
             *) th_key="$th_key|$line"; stamp_key="$stamp_key|$line" ;;
         esac
@@ -191,7 +191,7 @@ cmd_game() {
         say "game: compiling the tinyheader implementations at -O2 (only when a tinyheader changed)"
         tmp="$T/.tinyheaders.$$.o"
         # shellcheck disable=SC2086
-        $cxx $flags -O2 -c include/tinyheaders.cpp -o "$tmp" && mv -f "$tmp" "$T/tinyheaders.o" \
+        $cxx $flags -O2 -c platform/include/tinyheaders.cpp -o "$tmp" && mv -f "$tmp" "$T/tinyheaders.o" \
             || { rm -f "$tmp"; return 1; }
         echo "$th_key" > "$T/tinyheaders.key"
     fi
@@ -276,7 +276,7 @@ host_sources() { platform_sources linux; }
 # a second `./build.sh run` with nothing changed starts the game at once. BUILD_FORCE=1 rebuilds anyway.
 inputs_key() {  # flags files...: one line naming the flags and every input's checksum
     local flags="$1"; shift
-    printf '%s|' "$flags"; cksum "$@" include/game_api.h tinyheaders/*.h 2>/dev/null | tr '\n' '|'
+    printf '%s|' "$flags"; cksum "$@" platform/include/game_api.h tinyheaders/*.h 2>/dev/null | tr '\n' '|'
 }
 up_to_date() {  # binary key
     [ -z "${BUILD_FORCE:-}" ] && [ -x "$1" ] && same_key "$1.key" "$2"
@@ -399,8 +399,8 @@ compile_entries() {  # "file<TAB>compiler and flags" lines
                      *) printf '%s\tg++ %s\n' "$f" "$(host_flags)" ;; esac
     done
     # (with the sample's include folders and a layout stamp, which it does not need: clangd opens
-    # include/game_engine.h with the flags of its neighbour, and that header includes the game's state.h)
-    printf '%s\t%s %s -O2 -Igame -Ibuild/game -DGAME_LAYOUT_HASH=0u\n' include/tinyheaders.cpp "$cxx" "$(game_flags "$cxx")"
+    # platform/include/game_engine.h with the flags of its neighbour, and that header includes the game's state.h)
+    printf '%s\t%s %s -O2 -Igame -Ibuild/game -DGAME_LAYOUT_HASH=0u\n' platform/include/tinyheaders.cpp "$cxx" "$(game_flags "$cxx")"
     # the sample's files, and the game being built when it is another
     sample="$( (set_game && echo "$GAME_DIR") 2>/dev/null )"
     ( set_game 2>/dev/null && game_entries "$cxx" )
@@ -418,6 +418,14 @@ compile_entries() {  # "file<TAB>compiler and flags" lines
     fi
     win_sdl="$(ls -d "$WIN"/sdl2-*/include/SDL2 2>/dev/null | head -n 1)"
     if [ -n "$win_sdl" ]; then sdl="-I$win_sdl"; else sdl="-I/usr/include/SDL2 -idirafter /usr/include/$(gcc -dumpmachine 2>/dev/null || echo x86_64-linux-gnu)"; fi
+    # the web backend, with the flags em++ gives clang (a sysroot of its own; clangd needs no emscripten
+    # wrapper), and the SDL2 headers of the web build when it exists
+    local web_cflags web_sdl
+    if command -v em++ >/dev/null 2>&1 && web_cflags="$(web_env; em++ --cflags 2>/dev/null)" && [ -n "$web_cflags" ]; then
+        web_sdl="$(ls -d "$WEB"/sdl2-*/include/SDL2 2>/dev/null | head -n 1)"
+        printf '%s	clang++ %s %s -O2 -DHOST_RELEASE %s %s
+' platform/os_web.cpp "$web_cflags" "$COMMON_FLAGS" "${web_sdl:+-I$web_sdl}" "$STB_FLAGS"
+    fi
     for f in $(platform_sources win32 | grep '^platform/os_') tests/windows/*.cpp; do
         printf '%s\t%s %s %s -O2 -Wno-format-truncation %s -DSDL_MAIN_HANDLED %s\n' "$f" "$WIN_CXX" "$win_cxx_inc" "$COMMON_FLAGS" "$STB_FLAGS" "$sdl"
     done
@@ -829,7 +837,7 @@ win_build_game() {  # out.dll pdb layout tinyheaders.o: the game as a Windows DL
     clang++ --target=x86_64-w64-mingw32 -fuse-ld=lld -L"$WIN_GCC_LIB" $COMMON_FLAGS -O0 -shared -fno-exceptions -fno-rtti \
         -fdiagnostics-color=never -fmacro-prefix-map="$ROOT/=" -DGAME_LAYOUT_HASH="${3:-0}u" \
         -gcodeview -gdwarf-4 -Wl,--pdb="$pdb" -static-libgcc -static-libstdc++ "-I$GAME_SRC" "-I$GAME_BUILD_REL" "$GAME_SRC/game.cpp" \
-        "${4:-include/tinyheaders.cpp}" -o "$tmp" \
+        "${4:-platform/include/tinyheaders.cpp}" -o "$tmp" \
         && mv -f "$tmp" "$out"
 }
 
@@ -844,10 +852,10 @@ cmd_game_win() {
     echo building > "$lock"
     rm -f "$B"/game_*.pdb
     # the tinyheader implementations at -O2 once per change of their inputs, as on Linux
-    th_key="win $(cksum include/tinyheaders.cpp tinyheaders/*.h | tr '\n' '|')"
+    th_key="win $(cksum platform/include/tinyheaders.cpp tinyheaders/*.h | tr '\n' '|')"
     if [ ! -f "$th" ] || ! same_key "$B/tinyheaders.win.key" "$th_key"; then
         # shellcheck disable=SC2086
-        clang++ --target=x86_64-w64-mingw32 $COMMON_FLAGS -O2 -fno-exceptions -fno-rtti -c include/tinyheaders.cpp -o "$th.tmp" \
+        clang++ --target=x86_64-w64-mingw32 $COMMON_FLAGS -O2 -fno-exceptions -fno-rtti -c platform/include/tinyheaders.cpp -o "$th.tmp" \
             && mv -f "$th.tmp" "$th" && echo "$th_key" > "$B/tinyheaders.win.key"
     fi
     if [ -f "$th" ] && layout="$(layout_stamp clang++)"; then
@@ -1000,7 +1008,7 @@ dist_executable() {  # out
     flags="$COMMON_FLAGS -O2 -g1 -ffunction-sections -fdata-sections"
     # shellcheck disable=SC2046
     key="$(inputs_key "dist $flags $GAME_SRC" $(release_sources) platform/stb_impl.c platform/*.h "$GAME_SRC"/*.cpp "$GAME_SRC"/*.h \
-        include/* tools/layout_stamp.py)"
+        platform/include/* tools/layout_stamp.py)"
     up_to_date "$1" "$key" && { say "dist: the executable is up to date"; return 0; }
     mkdir -p "$dist_dir/obj"
     layout="$(layout_stamp g++)" || { say "dist: no layout stamp (the reason is above)"; return 1; }
@@ -1012,7 +1020,7 @@ dist_executable() {  # out
     # (a game folder outside the project: its own paths as its name; each map one word, for paths with spaces)
     export OBJ_EXTRA="-ffile-prefix-map=$ROOT=."
     OBJ_EXTRA2="-ffile-prefix-map=$GAME_DIR=$GAME_NAME" build_objects "$dist_dir/obj/game" g++ "$game_flags" "$GAME_SRC/game.cpp" \
-        include/tinyheaders.cpp & game_pid=$!
+        platform/include/tinyheaders.cpp & game_pid=$!
     # shellcheck disable=SC2046
     build_objects "$dist_dir/obj/host" g++ "$host_flags" $(release_sources) || rc=1
     build_objects "$dist_dir/obj/c" gcc "-O2 -g1 -ffunction-sections -fdata-sections $STB_FLAGS" platform/stb_impl.c || rc=1
@@ -1132,7 +1140,7 @@ win_dist_executable() {  # sdl2-dll-dir sdl2-dir out.exe [host.exe's object fold
     mkdir -p "$obj_dir"
     # the game beside the host files (both use every core)
     win_compile "$obj_dir/game" "$COMMON_FLAGS $(game_includes) -O2 -ffunction-sections -fdata-sections -fno-exceptions -fno-rtti -DTHTW_LITERALS \
-        -DGAME_LAYOUT_HASH=${layout}u" "$GAME_SRC/game.cpp" include/tinyheaders.cpp & game_pid=$!
+        -DGAME_LAYOUT_HASH=${layout}u" "$GAME_SRC/game.cpp" platform/include/tinyheaders.cpp & game_pid=$!
     # shellcheck disable=SC2086
     win_compile "$obj_dir/host" "$(win_host_flags "$2") -DHOST_RELEASE" $compile || rc=1
     wait "$game_pid" || { say "dist-windows: the game does not compile"; return 1; }
@@ -1210,24 +1218,24 @@ web_sdl2() {
 # SDL2; game.pak preloaded at /game/game.pak, where os_exe_path says the executable is. Function names stay
 # in the module (--profiling-funcs) so a trap's report names them.
 web_dist_build() {  # sdl2-dir game.pak out-dir
-    local obj_dir="$GAME_DIST_BUILD/web-obj" layout f rc=0 objs=() flags key
+    local obj_dir="$WEB/obj" game_obj="$GAME_DIST_BUILD/web-obj" layout f rc=0 objs=() flags key   # the host's objects serve every game
     flags="$COMMON_FLAGS -O2"
     # shellcheck disable=SC2046
     key="$(inputs_key "web $flags $SDL2_WEB_OPTIONS $GAME_SRC" $(release_sources web) platform/stb_impl.c platform/*.h \
-        platform/web/shell.html "$GAME_SRC"/*.cpp "$GAME_SRC"/*.h include/* tools/layout_stamp.py "$2")"
+        platform/web/shell.html "$GAME_SRC"/*.cpp "$GAME_SRC"/*.h platform/include/* tools/layout_stamp.py "$2")"
     if up_to_date "$3/index.wasm" "$key"; then say "dist-web: up to date"; return 0; fi
     layout="$(layout_stamp g++)" || { say "dist-web: no layout stamp (the reason is above)"; return 1; }
     say "dist-web: compiling the game and the release host for WebAssembly (-O2)"
     # objects as for the other builds (build_objects: incremental by -MMD, one compiler per core)
-    build_objects "$obj_dir/game" em++ "$flags $(game_includes) -fno-exceptions -fno-rtti -DTHTW_LITERALS -DGAME_LAYOUT_HASH=${layout}u" \
-        "$GAME_SRC/game.cpp" include/tinyheaders.cpp || rc=1
+    build_objects "$game_obj" em++ "$flags $(game_includes) -fno-exceptions -fno-rtti -DTHTW_LITERALS -DGAME_LAYOUT_HASH=${layout}u" \
+        "$GAME_SRC/game.cpp" platform/include/tinyheaders.cpp || rc=1
     # shellcheck disable=SC2046
     build_objects "$obj_dir/host" em++ "$flags -DHOST_RELEASE -I$1/include/SDL2 -I$1/include $STB_FLAGS" $(release_sources web) || rc=1
     build_objects "$obj_dir/c" emcc "-O2 $STB_FLAGS" platform/stb_impl.c || rc=1
     [ "$rc" = 0 ] || { say "dist-web: compile failed"; return 1; }
     for f in $(release_sources web); do f="${f##*/}"; objs+=("$obj_dir/host/${f%.cpp}.o"); done
     rm -f "$3"/index.*
-    em++ -O2 "${objs[@]}" "$obj_dir/c/stb_impl.o" "$obj_dir/game/game.o" "$obj_dir/game/tinyheaders.o" "$1/lib/libSDL2.a" \
+    em++ -O2 "${objs[@]}" "$obj_dir/c/stb_impl.o" "$game_obj/game.o" "$game_obj/tinyheaders.o" "$1/lib/libSDL2.a" \
         -o "$3/index.html" --shell-file platform/web/shell.html -sMINIFY_HTML=0 \
         --preload-file "$2@/game/game.pak" -lidbfs.js -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=134217728 \
         -sDEFAULT_LIBRARY_FUNCS_TO_INCLUDE="['\$autoResumeAudioContext','\$dynCall']" --profiling-funcs \

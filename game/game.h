@@ -14,7 +14,7 @@
 #include "th_math.h"
 #include "th_arena.h"
 #include "th_handle.h"
-#include "th_collide.h" /* the implementations of these two: include/tinyheaders.cpp, built once at -O2 */
+#include "th_collide.h" /* the implementations of these two: platform/include/tinyheaders.cpp, built once at -O2 */
 #include "th_tweak.h"   /* TWEAK(340.0f): constants that change on save, no rebuild (docs/live_editing.md) */
 
 /* PROFILE_ZONE("name"): a zone in the host's profiler (docs/profiling.md), through pf->profile_begin/end. The

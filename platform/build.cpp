@@ -4,7 +4,7 @@
    Two ways to build. "build.sh game <folder>" does everything (the -O2 tinyheader object and the layout
    stamp when their inputs changed, then compile and link) and writes the two command lines it used to
    compile.cmd in the game's build folder (game_folder.cpp). When that file is newer than everything the
-   cached parts depend on (build.sh, <game>/state.h, include/, tools/layout_stamp.py, the tinyheaders), a save of game
+   cached parts depend on (build.sh, <game>/state.h, platform/include/, tools/layout_stamp.py, the tinyheaders), a save of game
    code needs only those two commands: the host runs the compiler and then the linker itself, saving
    the shell's start and the wrapper's checks on every save. build.sh stays the one place the flags are
    written down; the host never makes up a command line. A library built here has no libgame.so.key
@@ -86,10 +86,10 @@ static int load_direct_commands(void)
     const char *root = g_build.root, *out = game_build_folder();
     int64_t cmd_t = mtime_of(out, "compile.cmd");
     if (cmd_t < 0 || mtime_of(root, "build/tinyheaders/tinyheaders.o") < 0) return 0;
-    const char *inputs[] = { "build.sh", "include/tinyheaders.cpp", "tools/layout_stamp.py" };
+    const char *inputs[] = { "build.sh", "platform/include/tinyheaders.cpp", "tools/layout_stamp.py" };
     for (const char *in : inputs) if (mtime_of(root, in) > cmd_t) return 0;
     if (mtime_of(game_folder(), "state.h") > cmd_t) return 0;
-    const char *header_dirs[] = { "tinyheaders", "include" };
+    const char *header_dirs[] = { "tinyheaders", "platform/include" };
     for (const char *d : header_dirs) {
         char dir[HOST_PATH];
         snprintf(dir, sizeof dir, "%s/%s", root, d);

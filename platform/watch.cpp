@@ -1,4 +1,4 @@
-/* watch.cpp - which files changed: the game's folder, include/, tinyheaders/, assets/ and the game's build
+/* watch.cpp - which files changed: the game's folder, platform/include/, tinyheaders/, assets/ and the game's build
    folder are watched (folders
    created or moved in later too), saves are debounced into one batch, editor noise is dropped.
 
@@ -62,7 +62,7 @@ int watch_init(const char *root)
         return 0;
     }
     g_watch.open = 1;
-    const char *trees[] = { "include", "tinyheaders", "assets" };
+    const char *trees[] = { "platform/include", "tinyheaders", "assets" };
     for (const char *t : trees) {
         char p[HOST_PATH];
         snprintf(p, sizeof p, "%s/%s", root, t);

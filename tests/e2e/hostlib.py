@@ -95,7 +95,7 @@ def project_copy(with_library=True, with_host=False):
     """A temporary copy of the project's sources plus its built tools, assets and game library; with_host: the
     host's sources and up-to-date objects too, so ./build.sh build|run in the copy compiles no host file."""
     tmp = tempfile.mkdtemp(prefix="engine-e2e-")
-    for d in ("game", "include", "tinyheaders", "assets", "tools"):
+    for d in ("game", "platform/include", "tinyheaders", "assets", "tools"):
         if os.path.isdir(os.path.join(ROOT, d)):
             shutil.copytree(os.path.join(ROOT, d), os.path.join(tmp, d))
     shutil.copy2(os.path.join(ROOT, "build.sh"), tmp)

@@ -8,31 +8,38 @@ this process. Checks:
   dies) is synced to the
   browser's storage and comes back after the page is reloaded;
 - the folder holds index.html, index.js, index.wasm and index.data, and the .zip beside it;
-- in a browser with WebGL turned off, the page says so and the game does not start.
+- in a browser with WebGL turned off, the page says so and the game does not start;
+- a game folder made by ./build.sh new, with a trap put in its game_update, ships with ./build.sh dist-web DIR;
+  when it traps, the page shows its report naming game_update (the module keeps its function names), offers
+  a reload, and draws no more frames.
 WEB_DIST (the folder), WEB_NODE_PATH (where puppeteer-core is) and WEB_OUT come from build.sh."""
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 import zipfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "e2e"))
 from hostlib import Checks, check, check_play_screenshot  # noqa: E402
 from webserve import served  # noqa: E402
 
+ROOT = os.environ.get("PROJECT_ROOT") or os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DIST = os.environ["WEB_DIST"]
 OUT = os.environ["WEB_OUT"]
 checks = Checks()
 
 
-def drive():
+def drive(folder=None, *mode):
     os.makedirs(OUT, exist_ok=True)
     for f in os.listdir(OUT):
-        os.remove(os.path.join(OUT, f))
-    with served(DIST) as url:
+        if f.endswith(".json"):
+            os.remove(os.path.join(OUT, f))
+    with served(folder or DIST) as url:
         env = dict(os.environ, NODE_PATH=os.environ["WEB_NODE_PATH"])
-        p = subprocess.run(["node", os.path.join(os.path.dirname(__file__), "drive.js"), url, OUT], env=env,
+        p = subprocess.run(["node", os.path.join(os.path.dirname(__file__), "drive.js"), url, OUT, *mode], env=env,
                            capture_output=True, text=True, timeout=300)
         check(os.path.exists(os.path.join(OUT, "result.json")), f"drive.js wrote no result (exit {p.returncode}): {p.stderr[-2000:]}")
         with open(os.path.join(OUT, "result.json")) as f:
@@ -83,10 +90,40 @@ def no_webgl_says_so():
     check(r.get("frames", 1) == 0, f"without WebGL the game still ran {r.get('frames')} frames")
 
 
+def trapping_game_folder():
+    tmp = tempfile.mkdtemp(prefix="web-trap.")
+    game = os.path.join(tmp, "webtrap")
+    out = os.path.join(ROOT, "dist", "webtrap-web")
+    try:
+        build = os.path.join(ROOT, "build.sh")
+        p = subprocess.run(["bash", build, "new", game], capture_output=True, text=True)
+        check(p.returncode == 0, f"./build.sh new: {p.stderr[-1000:]}")
+        src = os.path.join(game, "game.cpp")
+        text = open(src).read()
+        anchor = "gs->time += dt;"
+        check(anchor in text, "the template's game_update moved")
+        open(src, "w").write(text.replace(anchor, anchor + " if (gs->time > 1.0f) __builtin_trap();", 1))
+        p = subprocess.run(["bash", build, "dist-web", game], capture_output=True, text=True, timeout=900)
+        check(p.returncode == 0, f"./build.sh dist-web of a game folder: {p.stderr[-2000:]}")
+        check(sorted(os.listdir(out)) == ["index.data", "index.html", "index.js", "index.wasm"], f"{out}: {os.listdir(out)}")
+        r = drive(out, "trap")
+        t = r.get("trap") or {}
+        check(t.get("shown") and t.get("title") == "The game stopped", f"no report after the trap: {t} {r['errors']}")
+        check("game_update" in t.get("text", ""), f"the report names no game function: {t.get('text', '')[:500]}")
+        check(t.get("reload_button"), "the report has no reload button")
+        check(t.get("frames_after", 1) == 0, f"{t.get('frames_after')} frames after the trap")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+        shutil.rmtree(out, ignore_errors=True)
+        if os.path.exists(out + ".zip"):
+            os.remove(out + ".zip")
+
+
 checks.case("web: the folder and its zip", folder)
 checks.case("web: first frame, no console or page errors", starts_without_errors)
 checks.case("web: a run by hand and the autopilot draw sprites and text", autopilot_screenshot)
 checks.case("web: the best score survives a reload of the page", best_survives_reload)
 checks.case("web: a browser without WebGL gets a message, not a broken page", no_webgl_says_so)
+checks.case("web: a game folder ships to the web, and a trap in it shows the report", trapping_game_folder)
 print(json.dumps({"web_first_frame_ms": R["first_frame_ms"][0] if R["first_frame_ms"] else None}))
 checks.finish()
