@@ -267,21 +267,26 @@ static void check_bad_pair(const Shape &a, const Shape &b, float v, int i, thc_t
     if (t.hit) bad_answer(4, v, i, a, b);
 }
 
+// B where the pair overlaps (first), and moved so that it touches A at other features or stands apart: the
+// answers come from different roads (and from different tests inside one road), each of which must say "none".
+static const thc_v2 B_MOVES[5] = { { 0, 0 }, { 3.9f, 0.4f }, { -0.6f, -3.7f }, { 9, 2 }, { -30, 12 } };
+
 static void test_nan_and_inf_inputs(void)
 {
     const float bad[3] = { NAN, INFINITY, -INFINITY };
     for (int ta = 0; ta < 4; ta++)
         for (int tb = 0; tb < 4; tb++)
-            for (int k = 0; k < 3; k++) {
+            for (int k = 0; k < 3 * 5; k++) {
                 Shape a0 = base_shape(TYPES[ta]), b0 = base_shape(TYPES[tb]);
-                TH_CHECK(thc_overlap(a0.ptr(), a0.type, a0.x(), b0.ptr(), b0.type, b0.x()));
+                b0.move(B_MOVES[k / 3]);
+                if (k < 3) TH_CHECK(thc_overlap(a0.ptr(), a0.type, a0.x(), b0.ptr(), b0.type, b0.x()));
                 for (int i = 0; i < field_count(a0.type); i++) {
                     bool radius = (a0.type == THC_CIRCLE && i == 2) || (a0.type == THC_CAPSULE && i == 4);
-                    if (radius && bad[k] < 0) continue;   // a negative radius is another matter
+                    if (radius && bad[k % 3] < 0) continue;   // a negative radius is another matter
                     Shape a = a0;
-                    *field(a, i) = bad[k];
-                    check_bad_pair(a, b0, bad[k], i, a0.type);
-                    check_bad_pair(b0, a, bad[k], i, a0.type);
+                    *field(a, i) = bad[k % 3];
+                    check_bad_pair(a, b0, bad[k % 3], i, a0.type);
+                    check_bad_pair(b0, a, bad[k % 3], i, a0.type);
                 }
             }
     for (int q = 0; q < 5; q++)
