@@ -21,7 +21,7 @@ rem cross-builds the same sources with mingw-w64 and runs them under wine (see R
 setlocal EnableDelayedExpansion
 set ROOT=%~dp0
 set ROOT=%ROOT:~0,-1%
-set B=%ROOT%\build
+set BUILD_DIR=%ROOT%\build
 set "CMD=%~1"
 if "%CMD%"=="" set CMD=run
 rem Everything after the command goes to host.exe. Collected here, outside any ( ) block: inside one,
@@ -35,7 +35,7 @@ goto next_arg
 :args_done
 
 if /i "%CMD%"=="clean" (
-    if exist "%B%" rmdir /s /q "%B%"
+    if exist "%BUILD_DIR%" rmdir /s /q "%BUILD_DIR%"
     exit /b 0
 )
 
@@ -63,7 +63,7 @@ if /i "%CMD%"=="run" (
     call :host  || exit /b 1
     call :tools || exit /b 1
     call :game  || exit /b 1
-    "%B%\host.exe" --root "%ROOT%" !ARGS!
+    "%BUILD_DIR%\host.exe" --root "%ROOT%" !ARGS!
     exit /b !errorlevel!
 )
 echo build.bat: unknown command '%CMD%' (run, host, game, tools, clean)
@@ -78,45 +78,45 @@ exit /b 0
 
 :stb_impl
 rem stb's implementations, compiled from the headers in STB_DIR, as build.sh does on Linux.
-if not exist "%B%\obj" mkdir "%B%\obj"
-cl /nologo /O2 /c /I"%STB_DIR%" "%ROOT%\platform\stb_impl.c" /Fo"%B%\obj\stb_impl.obj" || exit /b 1
+if not exist "%BUILD_DIR%\obj" mkdir "%BUILD_DIR%\obj"
+cl /nologo /O2 /c /I"%STB_DIR%" "%ROOT%\platform\stb_impl.c" /Fo"%BUILD_DIR%\obj\stb_impl.obj" || exit /b 1
 exit /b 0
 
 :host
-if not exist "%B%" mkdir "%B%"
+if not exist "%BUILD_DIR%" mkdir "%BUILD_DIR%"
 call :stb_impl || exit /b 1
 rem Every platform file but the Linux backend and the porting template (os_win32*.cpp stand in for them).
 set HOST_SOURCES=
 for %%F in ("%ROOT%\platform\*.cpp") do if /i not "%%~nF"=="os_linux" if /i not "%%~nF"=="os_template" set HOST_SOURCES=!HOST_SOURCES! "%%F"
-cl %COMMON% /O2 /DSDL_MAIN_HANDLED /I"%SDL2_DIR%\include" /I"%STB_DIR%" !HOST_SOURCES! "%B%\obj\stb_impl.obj" ^
-   /Fe"%B%\host.exe" /Fo"%B%\obj\\" /Fd"%B%\host.pdb" ^
+cl %COMMON% /O2 /DSDL_MAIN_HANDLED /I"%SDL2_DIR%\include" /I"%STB_DIR%" !HOST_SOURCES! "%BUILD_DIR%\obj\stb_impl.obj" ^
+   /Fe"%BUILD_DIR%\host.exe" /Fo"%BUILD_DIR%\obj\\" /Fd"%BUILD_DIR%\host.pdb" ^
    /link /SUBSYSTEM:CONSOLE /LIBPATH:"%SDL2_DIR%\lib\x64" SDL2.lib shell32.lib user32.lib || exit /b 1
-copy /y "%SDL2_DIR%\lib\x64\SDL2.dll" "%B%\" >nul
+copy /y "%SDL2_DIR%\lib\x64\SDL2.dll" "%BUILD_DIR%\" >nul
 exit /b 0
 
 :tools
-if not exist "%B%\tools" mkdir "%B%\tools"
+if not exist "%BUILD_DIR%\tools" mkdir "%BUILD_DIR%\tools"
 call :stb_impl || exit /b 1
 for %%F in ("%ROOT%\tools\*.cpp") do (
-    cl %COMMON% /O2 /I"%STB_DIR%" "%%F" "%B%\obj\stb_impl.obj" /Fe"%B%\tools\%%~nF.exe" /Fo"%B%\obj\\" /Fd"%B%\tools\%%~nF.pdb" || exit /b 1
+    cl %COMMON% /O2 /I"%STB_DIR%" "%%F" "%BUILD_DIR%\obj\stb_impl.obj" /Fe"%BUILD_DIR%\tools\%%~nF.exe" /Fo"%BUILD_DIR%\obj\\" /Fd"%BUILD_DIR%\tools\%%~nF.pdb" || exit /b 1
 )
 exit /b 0
 
 :game
-if not exist "%B%\game" mkdir "%B%\game"
+if not exist "%BUILD_DIR%\game" mkdir "%BUILD_DIR%\game"
 rem A unique PDB name per build: the running host may hold the previous one open in a debugger.
 for /f "tokens=1-4 delims=:.," %%a in ("%time: =0%") do set STAMP=%%a%%b%%c%%d
 set STAMP=%RANDOM%%STAMP%
-echo building > "%B%\game\build.lock"
-del /q "%B%\game\game_*.pdb" 2>nul
+echo building > "%BUILD_DIR%\game\build.lock"
+del /q "%BUILD_DIR%\game\game_*.pdb" 2>nul
 rem The layout stamp and the description of the state's types (build\game\state_types.inc, which game.cpp
 rem includes), made by the same script as build.sh's with cl's preprocessor. Without Python the library has
 rem no description and only state_size guards the layout: a layout change then restarts the state.
 set LAYOUT=0
 for /f %%s in ('python "%ROOT%\tools\layout_stamp.py" cl "%ROOT%\game\state.h" /std:c++17 /I"%ROOT%\tinyheaders" /I"%ROOT%\game" /DTH_MATH_NO_MATH_H') do set LAYOUT=%%s
-cl %COMMON% /Od /LD /DTHC_VALIDATE /DGAME_LAYOUT_HASH=%LAYOUT%u "%ROOT%\game\game.cpp" "%ROOT%\game\tinyheaders.cpp" /Fo"%B%\game\\" /Fd"%B%\game\game_vc.pdb" ^
-   /link /DLL /PDB:"%B%\game\game_%STAMP%.pdb" /OUT:"%B%\game\game.tmp.dll" /INCREMENTAL:NO
+cl %COMMON% /Od /LD /DTHC_VALIDATE /DGAME_LAYOUT_HASH=%LAYOUT%u "%ROOT%\game\game.cpp" "%ROOT%\game\tinyheaders.cpp" /Fo"%BUILD_DIR%\game\\" /Fd"%BUILD_DIR%\game\game_vc.pdb" ^
+   /link /DLL /PDB:"%BUILD_DIR%\game\game_%STAMP%.pdb" /OUT:"%BUILD_DIR%\game\game.tmp.dll" /INCREMENTAL:NO
 set RC=%errorlevel%
-if %RC%==0 move /y "%B%\game\game.tmp.dll" "%B%\game\game.dll" >nul
-del /q "%B%\game\build.lock" 2>nul
+if %RC%==0 move /y "%BUILD_DIR%\game\game.tmp.dll" "%BUILD_DIR%\game\game.dll" >nul
+del /q "%BUILD_DIR%\game\build.lock" 2>nul
 exit /b %RC%

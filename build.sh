@@ -868,7 +868,7 @@ cmd_test_windows() {
 # and the decoded sounds, so the player needs no tools, sources or compiler. GAME_NAME is the one place the
 # game's name lives.
 GAME_NAME="neon-swarm"
-DEV_ONLY_SOURCES="platform/library.cpp platform/reload.cpp platform/watch.cpp platform/build.cpp platform/tweak.cpp"
+DEV_ONLY_SOURCES="platform/develop.cpp platform/library.cpp platform/reload.cpp platform/watch.cpp platform/build.cpp platform/tweak.cpp"
 SYSTEM_FONT="/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"   # the text font when assets/fonts/default.ttf is absent
 
 release_sources() {  # [linux|win32]

@@ -31,7 +31,9 @@
      profile.cpp  the frame profiler: zones (th_profile.h), the game's zone service, --profile and Shift+F4
                   traces, the flame-chart view
      parse.cpp    reading outside input: flags, input scripts, recording headers, JSON escaping
-     release.cpp  a release (-DHOST_RELEASE): the game linked in, assets from the archive, no reload/watch/build/tweak
+     develop.cpp  the development host's side of HostMode: the project folder, the hot restart's session, watch ->
+                  build -> reload polling, F5, TWEAK
+     release.cpp  a release (-DHOST_RELEASE): the game linked in, assets from the archive, HostMode's stand-ins
      stb_impl.c   stb's implementations (images, rectangle packing, TrueType), compiled in every build
      os.h         the operating system (os_linux.cpp on Linux; os_win32.cpp and os_win32_guard.cpp on
                   Windows; shared parts in os_common.cpp, and os_service_gate.h, the watchdog's deferred
@@ -92,8 +94,17 @@ typedef struct RecordingHeader {
     uint64_t steps;              /* filled by the parser from the file length */
 } RecordingHeader;
 
-void        options_usage(FILE *f);
-int         options_parse(int argc, char **argv, Options *o, char *err, size_t cap);  /* 1 ok, 0 error, 2 --help */
+typedef struct RefusedFlag { const char *flag, *why; } RefusedFlag;
+typedef struct FlagSet {         /* the flags one build takes: the development host's or a release's */
+    const char        *program;  /* the name --help shows; NULL: the executable's own (a player sees the game's) */
+    const char        *help;     /* the flags' lines for --help */
+    const RefusedFlag *refused;  /* flags refused by name, and why; ends with { NULL, NULL } */
+} FlagSet;
+extern const FlagSet FLAGS_DEVELOPMENT, FLAGS_RELEASE;
+
+void        options_usage(const FlagSet *set, const char *exe_path, FILE *f);  /* --help; exe_path may be NULL */
+int         options_parse(int argc, char **argv, const FlagSet *set, Options *o, char *err, size_t cap); /* 1 ok, 0 error,
+                                                                                      2 --help; set NULL: refuse none */
 const char *key_name(int key);
 int         key_by_name(const char *name);                                           /* KEY_NONE if unknown */
 int         script_parse(const char *text, const char *name, ScriptEvent **out, int *count, char *err, size_t cap);
@@ -119,6 +130,40 @@ typedef struct FrameLoop {
 extern Options     g_options;            /* the command line */
 extern FrameLoop   g_loop;
 extern PlatformAPI g_pf;                 /* the services handed to the game on every call */
+
+/* ---------------------------------------------------------------- development or release (develop.cpp, release.cpp) */
+/* What only the development host has - the project folder, the hot restart's session, watching, building and
+   reloading, F5, TWEAK - behind one table. develop.cpp fills it with the real services, release.cpp with a
+   release's stand-ins; the frame loop calls through it and never asks which build it is. Each table is filled
+   from this one list by name (develop_<name>, release_<name>), so a table missing one does not compile. */
+typedef struct ReloadPoll {
+    int build_finished;          /* a build child exited (and its library was loaded, or refused) */
+    int step_now;                /* new code was loaded or TWEAK values went live: run a step at once */
+} ReloadPoll;
+
+#define HOST_MODE_SERVICES(X)                                                                                         \
+    X(int,        start,       (int argc, char **argv, char *err, size_t cap)) /* the root, the defaults of the     \
+                                                     build's flags, the session a hot restart handed over; 0 + why */ \
+    X(int,        start_game,  (int argc, char **argv)) /* the first game: 1 resumed after a hot restart, 0 started,  \
+                                                     -1 stop (too many restarts) */                                   \
+    X(void,       fill_api,    (PlatformAPI *pf))      /* tweak */                                                    \
+    X(void,       frame_begin, (void))                 /* between frames: a hot restart that was asked for */        \
+    X(ReloadPoll, poll,        (void))                 /* saved files and a finished build, handled */                \
+    X(void,       wake_on,     (int fds[2], double *due_in)) /* what ends the wait between frames early */           \
+    X(void,       rebuild,     (void))                 /* F5 */                                                       \
+    X(void,       frame_end,   (void))                 /* the frame is done (the hot restart's stall check) */       \
+    X(void,       shutdown,    (void))                 /* the build child, the watcher, the library, TWEAK */
+
+#define HOST_MODE_FIELD(ret, name, args) ret (*name) args;
+#define HOST_MODE_DEVELOP(ret, name, args) develop_##name,
+#define HOST_MODE_RELEASE(ret, name, args) release_##name,
+typedef struct HostMode {
+    const char    *name;         /* "development", "release" */
+    const FlagSet *flags;        /* the flags it takes (parse.cpp) */
+    HOST_MODE_SERVICES(HOST_MODE_FIELD)
+} HostMode;
+
+extern const HostMode g_host_mode;
 
 /* ---------------------------------------------------------------- log and events (log.cpp) */
 int         log_open(void);                                           /* the files named by g_options; 0 + message */
@@ -331,11 +376,6 @@ int  migrate_bytes(const StateTypes *from, const StateTypes *to, const GameAPI *
                    uint8_t *out, uint64_t out_cap, char *what, size_t cap);
 /* the block itself, through a scratch area: swapped in only when every field had a rule */
 int  migrate_block(const StateTypes *from, const StateTypes *to, const GameAPI *api, char *what, size_t cap, double *ms);
-
-/* ---------------------------------------------------------------- a release (release.cpp, only with -DHOST_RELEASE) */
-/* The folder of the executable becomes the root and its game.pak is mounted; 0 + why (naming the file).
-   In a release, release.cpp also supplies the reload, library, watch, build and tweak functions above. */
-int  release_start(char *err, size_t cap);
 
 /* ---------------------------------------------------------------- recording (record.cpp) */
 typedef enum LoopMode { LOOP_OFF, LOOP_RECORDING, LOOP_PLAYING } LoopMode;

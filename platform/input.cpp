@@ -43,13 +43,11 @@ static struct { ScriptEvent *ev; int count, next; } g_script;
 /* ---------------------------------------------------------------- hot keys */
 static void hotkey(GameKey k)
 {
-#if defined(HOST_RELEASE)
     if (!g_options.dev_keys) return;   /* a player's F-keys are the game's; --dev-keys turns the host's on */
-#endif
     switch (k) {
     case KEY_F1: overlay_toggle(); break;
     case KEY_F2: g_pf.debug_draw = !g_pf.debug_draw; host_event("debug_draw", "\"on\":%s", g_pf.debug_draw ? "true" : "false"); break;
-    case KEY_F5: host_log(LOG_INFO, "F5: rebuild and reload"); build_start(g_options.root); break;
+    case KEY_F5: g_host_mode.rebuild(); break;
     case KEY_F6: reload_restart_state(); break;
     case KEY_F7: recording_toggle_loop(); break;
     case KEY_F8: g_loop.paused = !g_loop.paused; host_event("pause", "\"on\":%s", g_loop.paused ? "true" : "false"); break;
@@ -63,11 +61,7 @@ static void hotkey(GameKey k)
 static void input_key(GameKey k, int down)
 {
     if (k <= KEY_NONE || k >= KEY_COUNT) return;
-#if defined(HOST_RELEASE)
-    int dev = g_options.dev_keys;
-#else
-    int dev = 1;
-#endif
+    int dev = g_options.dev_keys;   /* always on in development (develop.cpp) */
     /* the profiler's view takes its keys; a key the game saw go down still reaches it going up */
     if (dev && (down || !g_input.down[k]) && profile_key(k, down, g_input.down[KEY_LSHIFT] || g_input.down[KEY_RSHIFT])) return;
     if (down && !g_input.down[k]) { g_input.went_down[k] = 1; if (k >= KEY_F1 && k <= KEY_F12) hotkey(k); }

@@ -27,14 +27,12 @@ int log_open(void)
         g_log.json = fopen(g_options.log_json, mode);
         if (!g_log.json) { fprintf(stderr, "host: --log-json %s: %s\n", g_options.log_json, strerror(errno)); return 0; }
     }
-    char logpath[HOST_PATH];
-#if defined(HOST_RELEASE)
-    if (!g_options.log_file) return 1;   /* a release writes nothing beside itself: the console, or --log-file */
-#endif
-    if (g_options.log_file) snprintf(logpath, sizeof logpath, "%s", g_options.log_file);
-    else { snprintf(logpath, sizeof logpath, "%s/build", g_options.root); os_make_dir(logpath); snprintf(logpath, sizeof logpath, "%s/build/host.log", g_options.root); }
-    g_log.file = fopen(logpath, "a");
-    if (!g_log.file) fprintf(stderr, "host: cannot open log file %s: %s\n", logpath, strerror(errno));
+    /* no --log-file: the development host writes <root>/build/host.log (develop.cpp names it), a release
+       nothing beside itself */
+    if (g_options.log_file) {
+        g_log.file = fopen(g_options.log_file, "a");
+        if (!g_log.file) fprintf(stderr, "host: cannot open log file %s: %s\n", g_options.log_file, strerror(errno));
+    }
     if (g_options.frame_log && !(g_log.frames = fopen(g_options.frame_log, mode))) {
         fprintf(stderr, "host: --frame-log %s: %s\n", g_options.frame_log, strerror(errno));
         return 0;

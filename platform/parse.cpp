@@ -10,10 +10,9 @@
 #include <string.h>
 
 /* ================================================================ flags */
-#if defined(HOST_RELEASE)
 /* A release is the game alone: it has no project, sources, compiler or recordings, so the flags that
    drive those are refused by name rather than ignored. */
-static const struct { const char *flag; const char *why; } DEV_ONLY_FLAGS[] = {
+static const RefusedFlag RELEASE_REFUSED[] = {
     { "--root", "the release reads its assets from game.pak next to the executable" },
     { "--no-watch", "the release watches no sources" },
     { "--build-cmd", "the release builds nothing" },
@@ -24,19 +23,13 @@ static const struct { const char *flag; const char *why; } DEV_ONLY_FLAGS[] = {
     { "--profile", "a release has no profiler zones (build it with -DPROFILE_IN_RELEASE to have them)" },
     { "--profile-frames", "a release has no profiler zones (build it with -DPROFILE_IN_RELEASE to have them)" },
 #endif
+    { NULL, NULL },
 };
 
-void options_usage(FILE *f)
-{
-    /* the executable's own name: a player sees "neon-swarm", not the engine's word for it */
-    char exe[HOST_PATH];
-    const char *name = "game";
-    if (os_exe_path(exe, sizeof exe)) {
-        const char *slash = strrchr(exe, '/');
-        name = slash ? slash + 1 : exe;
-    }
-    fprintf(f, "usage: %s [flags]\n", name);
-    fprintf(f,
+static const RefusedFlag NONE_REFUSED[] = { { NULL, NULL } };
+
+const FlagSet FLAGS_RELEASE = {
+    NULL,
         "  --window WxH          window size (64..16384 each way, default 1280x720)\n"
         "  --save-dir DIR        where the save data lives (default: the user's data folder)\n"
         "  --dev-keys            the developer keys F1-F9 and F12 (overlay, pause, step, screenshot)\n"
@@ -51,13 +44,12 @@ void options_usage(FILE *f)
         "  --input PATH          scripted input events (\"<step> down|up|tap KEY\", ...)\n"
         "  --watchdog SEC        a step running longer than this ends the game with a report\n"
         "                        (0.01..3600, 0: off; default 2)\n"
-        "  --help\n");
-}
-#else
-void options_usage(FILE *f)
-{
-    fprintf(f,
-        "usage: host [flags]\n"
+        "  --help\n",
+    RELEASE_REFUSED,
+};
+
+const FlagSet FLAGS_DEVELOPMENT = {
+    "host",
         "  --root DIR            project root (default: the folder above build/host)\n"
         "  --memory MB           size of the game's memory block (1..65536, default 256)\n"
         "  --headless            SDL offscreen video driver: real rendering, no display\n"
@@ -80,9 +72,20 @@ void options_usage(FILE *f)
         "  --window WxH          window size (64..16384 each way, default 1280x720)\n"
         "  --save-dir DIR        where the game's save data lives (default: the user's data folder)\n"
         "  --dev-keys            accepted for the release's sake (the hot keys are always on here)\n"
-        "  --help\n");
+        "  --help\n",
+    NONE_REFUSED,
+};
+
+void options_usage(const FlagSet *set, const char *exe_path, FILE *f)
+{
+    /* without a name of its own, the executable's: a player sees "neon-swarm", not the engine's word for it */
+    const char *name = set->program ? set->program : "game";
+    if (!set->program && exe_path) {
+        const char *slash = strrchr(exe_path, '/');
+        name = slash ? slash + 1 : exe_path;
+    }
+    fprintf(f, "usage: %s [flags]\n%s", name, set->help);
 }
-#endif
 
 static int parse_int64(const char *s, int64_t *out)
 {
@@ -94,7 +97,7 @@ static int parse_int64(const char *s, int64_t *out)
     return 1;
 }
 
-int options_parse(int argc, char **argv, Options *o, char *err, size_t cap)
+int options_parse(int argc, char **argv, const FlagSet *set, Options *o, char *err, size_t cap)
 {
     memset(o, 0, sizeof *o);
     o->memory_mb = 256;
@@ -109,10 +112,8 @@ int options_parse(int argc, char **argv, Options *o, char *err, size_t cap)
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         int64_t n;
 #define NEED_VALUE() do { if (!v) { snprintf(err, cap, "%s needs a value", a); return 0; } i++; } while (0)
-#if defined(HOST_RELEASE)
-        for (const auto &d : DEV_ONLY_FLAGS)
-            if (!strcmp(a, d.flag)) { snprintf(err, cap, "%s is a development flag: %s (see --help)", a, d.why); return 0; }
-#endif
+        for (const RefusedFlag *d = set ? set->refused : NULL; d && d->flag; d++)
+            if (!strcmp(a, d->flag)) { snprintf(err, cap, "%s is a development flag: %s (see --help)", a, d->why); return 0; }
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) return 2;
         else if (!strcmp(a, "--headless")) o->headless = 1;
         else if (!strcmp(a, "--no-watch")) o->watch = 0;
@@ -186,9 +187,6 @@ int options_parse(int argc, char **argv, Options *o, char *err, size_t cap)
 #undef NEED_VALUE
     }
     if (o->record_path && o->replay_path) { snprintf(err, cap, "--record and --replay cannot be used together"); return 0; }
-#if defined(HOST_RELEASE)
-    o->watch = 0;
-#endif
     return 1;
 }
 

@@ -1,12 +1,12 @@
 /* release.cpp - what a release supplies to the frame loop in place of the development host's
-   library.cpp, reload.cpp, watch.cpp, build.cpp and tweak.cpp. The game is linked into the executable
-   and its entry point called directly: no library to load, no sources to watch or build, no TWEAK
-   service (the game is compiled with THTW_LITERALS). Assets come from game.pak beside the executable,
+   develop.cpp, library.cpp, reload.cpp, watch.cpp, build.cpp and tweak.cpp: HostMode's stand-ins and the
+   running game. The game is linked into the executable and its entry point called directly: no library
+   to load, no sources to watch or build, no TWEAK service (the game is compiled with THTW_LITERALS). Assets come from game.pak beside the executable,
    wherever the working directory is. A crash or hang is reported as in development (the fault, the
    function and file:line of each game frame, on stderr and in the logs) and ends the game with exit
    code 70: there is no earlier code to roll back to.
 
-   Compiled only with -DHOST_RELEASE (./build.sh dist links it instead of the five files above); in
+   Compiled only with -DHOST_RELEASE (./build.sh dist links it instead of the six files above); in
    any other build this file is empty. */
 #if defined(HOST_RELEASE)
 #include "host.h"
@@ -20,8 +20,11 @@ extern "C" GAME_GET_API(game_get_api);   /* the game's entry point, linked in */
 
 static char g_exe[HOST_PATH];            /* this executable: where the archive is, what the symbolizer reads */
 
-int release_start(char *err, size_t cap)
+/* The folder of the executable becomes the root and its game.pak is mounted; 0 + why (naming the file). */
+static int release_start(int argc, char **argv, char *err, size_t cap)
 {
+    (void)argc; (void)argv;
+    g_options.watch = 0;   /* no sources to watch */
     if (!os_exe_path(g_exe, sizeof g_exe)) { snprintf(err, cap, "cannot find the executable's folder: %s", os_error_text()); return 0; }
     snprintf(g_options.root, sizeof g_options.root, "%s", g_exe);
     char *slash = strrchr(g_options.root, '/');
@@ -148,24 +151,30 @@ void reload_restart_state(void)   /* F6, with --dev-keys */
     if (g_reload.loaded) run_load_hook();
 }
 
-/* ---------------------------------------------------------------- what a release does not have */
-int  reload_handle_changes(const FileChanges *c) { (void)c; return 0; }
-void reload_handle_build(const BuildResult *b) { (void)b; }
-int  watch_init(const char *root) { (void)root; return 0; }
-int  watch_poll(FileChanges *out) { (void)out; return 0; }
-double watch_due_in(void) { return -1; }
-void watch_shutdown(void) {}
-void build_start(const char *root) { (void)root; host_log(LOG_INFO, "a release has no sources to rebuild"); }
-int  build_running(void) { return 0; }
-int  build_fd(void) { return -1; }
-void build_poll(BuildResult *out) { memset(out, 0, sizeof *out); }
-void build_shutdown(void) {}
-int  library_close(GameLib *lib, char *err, size_t errcap) { (void)lib; (void)err; (void)errcap; return 1; }
-void tweak_query(const char *file, int line, int counter, int kind, const char *literal, void *value_inout)
+/* ---------------------------------------------------------------- HostMode: what a release does not have */
+static int release_start_game(int argc, char **argv)
+{
+    (void)argc; (void)argv;
+    reload_init();
+    reload_start();
+    return 0;
+}
+
+static void release_tweak_query(const char *file, int line, int counter, int kind, const char *literal, void *value_inout)
 {
     (void)file; (void)line; (void)counter; (void)kind; (void)literal; (void)value_inout;   /* the compiled value stands */
 }
-void tweak_shutdown(void) {}
-const char *tweak_status(void) { return ""; }
+
+static void       release_fill_api(PlatformAPI *pf) { pf->tweak = release_tweak_query; }
+static void       release_frame_begin(void) {}
+static ReloadPoll release_poll(void) { ReloadPoll p = { 0, 0 }; return p; }
+static void       release_wake_on(int fds[2], double *due_in) { fds[0] = fds[1] = -1; *due_in = -1; }
+static void       release_rebuild(void) { host_log(LOG_INFO, "a release has no sources to rebuild"); }
+static void       release_frame_end(void) {}
+static void       release_shutdown(void) {}
+
+const HostMode g_host_mode = { "release", &FLAGS_RELEASE, HOST_MODE_SERVICES(HOST_MODE_RELEASE) };
+
+const char *tweak_status(void) { return ""; }   /* the overlay's line: no TWEAK service here */
 
 #endif /* HOST_RELEASE */
