@@ -348,9 +348,9 @@ int  reload_handle_changes(const FileChanges *c);  /* 1 if TWEAK values went liv
 void reload_handle_build(const BuildResult *b);
 void reload_restart_state(void);                 /* F6 */
 void reload_on_crash(GuardWhat what);            /* roll back to the last good code and state */
-int  game_call_update(const GameInput *gi);      /* 1 if it crashed (already rolled back) */
-int  game_call_render(float alpha);
-void game_call_stats(char *buf, int cap);        /* "" when there are none */
+int  reload_call_update(const GameInput *gi);    /* 1 if it crashed (already rolled back) */
+int  reload_call_render(float alpha);
+void reload_call_stats(char *buf, int cap);      /* "" when there are none */
 
 /* ---------------------------------------------------------------- the state across a layout change (migrate.cpp) */
 typedef struct StateTypes {      /* a library's description of its state, copied out of its image */

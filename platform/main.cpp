@@ -162,7 +162,7 @@ static void step_game(void)
         GameInput gi = input_step(g_loop.step, (float)STEP);
         recording_step(&gi);
         if (g_reload.loaded) {
-            if (game_call_update(&gi)) break;
+            if (reload_call_update(&gi)) break;
             if (g_reload.fresh) {
                 g_reload.fresh = 0;
                 host_event("new_code_running", "\"version\":%d,\"step\":%llu,\"since_change_ms\":%.1f", g_lib.version,
@@ -207,7 +207,7 @@ static void render_frame(void)
     SDL_SetRenderDrawColor(g_video.renderer, 16, 18, 24, 255);
     SDL_RenderClear(g_video.renderer);
     render_begin_frame();
-    if (g_reload.loaded) game_call_render(g_options.fast || g_loop.paused ? 0.0f : (float)(g_clock.acc / STEP));
+    if (g_reload.loaded) reload_call_render(g_options.fast || g_loop.paused ? 0.0f : (float)(g_clock.acc / STEP));
     if (!g_reload.loaded) {
         const char *msg = g_reload.halted ? "The game crashed and there is no earlier version: fix it and save."
                                           : g_build_status.running ? "Building the game..." : "No game library: see the log.";
@@ -280,7 +280,7 @@ static void note_frame_stats(double frame_start, double work_ms, const ReloadPol
     const RenderStats *rs = &g_stats.rs;
     g_stats.fps = g_stats.frames / (os_mono_seconds() - g_stats.since);
     char gstats[1024];
-    game_call_stats(gstats, sizeof gstats);
+    reload_call_stats(gstats, sizeof gstats);
     host_event("frame_stats", "\"fps\":%.1f,\"work_ms_avg\":%.2f,\"work_ms_max\":%.2f,\"interval_ms_max\":%.2f,"
                "\"step\":%llu,\"version\":%d,\"building\":%s,\"sprites\":%d,\"batches\":%d,\"draw_calls\":%d,"
                "\"mem_used\":%llu,\"guard_jumps\":%llu,\"game\":{%s}",
@@ -296,7 +296,7 @@ static void note_frame_stats(double frame_start, double work_ms, const ReloadPol
 static void shut_down(void)
 {
     char gstats[1024];
-    game_call_stats(gstats, sizeof gstats);
+    reload_call_stats(gstats, sizeof gstats);
     log_drain_game();
     char hash[32];
     snprintf(hash, sizeof hash, "%016llx", (unsigned long long)memory_hash());

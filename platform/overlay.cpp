@@ -58,7 +58,7 @@ void overlay_draw(RenderStats rs, double fps)
         }
         if (tweak_status()[0]) { g_pf.draw_text(tweak_status(), x, y, S, grey, L + 1); y += S + 4; }
         char stats[1024];
-        game_call_stats(stats, sizeof stats);
+        reload_call_stats(stats, sizeof stats);
         snprintf(line, sizeof line, "memory %.2f / %llu MB   sprites %d  batches %d  draws %d",
                  g_memory.game.used / 1048576.0, (unsigned long long)(g_memory.game.size >> 20), rs.sprites, rs.batches, rs.draw_calls);
         g_pf.draw_text(line, x, y, S, white, L + 1); y += S + 4;

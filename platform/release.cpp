@@ -120,7 +120,7 @@ void reload_start(void)
     run_load_hook();
 }
 
-int game_call_update(const GameInput *gi)
+int reload_call_update(const GameInput *gi)
 {
     GameMemory mem = memory_lend();
     if (guarded(GUARD_UPDATE, [gi, &mem] { g_api.update(&mem, gi, &g_pf); })) release_crash(GUARD_UPDATE);
@@ -128,7 +128,7 @@ int game_call_update(const GameInput *gi)
     return 0;
 }
 
-int game_call_render(float alpha)
+int reload_call_render(float alpha)
 {
     GameMemory mem = memory_lend();
     if (guarded(GUARD_RENDER, [alpha, &mem] { g_api.render(&mem, alpha, &g_pf); })) release_crash(GUARD_RENDER);
@@ -136,7 +136,7 @@ int game_call_render(float alpha)
     return 0;
 }
 
-void game_call_stats(char *buf, int cap)
+void reload_call_stats(char *buf, int cap)
 {
     buf[0] = 0;
     if (g_api.stats && g_reload.loaded && guarded(GUARD_STATS, [buf, cap] { GameMemory mem = memory_lend(); g_api.stats(&mem, buf, cap); }))

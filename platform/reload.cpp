@@ -23,7 +23,7 @@ void reload_init(void) { use_stub(); }
 /* ---------------------------------------------------------------- calls into the game */
 /* Each call gets its own copy of GameMemory (memory_lend): a game that rewrites base or size changes
    nothing the host relies on; only `used` is read back, clamped to the block. */
-int game_call_update(const GameInput *gi)
+int reload_call_update(const GameInput *gi)
 {
     GameMemory mem = memory_lend();
     if (!guarded(GUARD_UPDATE, [gi, &mem] { g_api.update(&mem, gi, &g_pf); })) { memory_take_back(&mem); return 0; }
@@ -31,7 +31,7 @@ int game_call_update(const GameInput *gi)
     return 1;
 }
 
-int game_call_render(float alpha)
+int reload_call_render(float alpha)
 {
     GameMemory mem = memory_lend();
     if (!guarded(GUARD_RENDER, [alpha, &mem] { g_api.render(&mem, alpha, &g_pf); })) { memory_take_back(&mem); return 0; }
@@ -39,7 +39,7 @@ int game_call_render(float alpha)
     return 1;
 }
 
-void game_call_stats(char *buf, int cap)
+void reload_call_stats(char *buf, int cap)
 {
     buf[0] = 0;
     GameMemory mem = memory_lend();   /* stats only reads: nothing comes back */
@@ -202,7 +202,7 @@ int reload_from(const char *src, const char *why)
     /* the game's own view of the state on both sides of a layout change, at the same step (the "migrated" event) */
     static char stats_before[2048];
     stats_before[0] = 0;
-    if (layout_changed) game_call_stats(stats_before, sizeof stats_before);
+    if (layout_changed) reload_call_stats(stats_before, sizeof stats_before);
 
     GameLib old = g_lib;
     g_lib = next;
@@ -284,7 +284,7 @@ int reload_from(const char *src, const char *why)
     run_load_hook();
     if (migrated_now && g_lib.version == version) {   /* (not when its load crashed and rolled back) */
         static char stats_after[2048];
-        game_call_stats(stats_after, sizeof stats_after);
+        reload_call_stats(stats_after, sizeof stats_after);
         host_event("migrated", "\"version\":%d,\"by\":\"%s\",\"what\":\"%s\",\"ms\":%.3f,\"from_size\":%llu,\"to_size\":%llu,"
                    "\"step\":%llu,\"before\":{%s},\"after\":{%s}", version, g_reload.migrate_how, g_reload.migrate_what,
                    g_reload.migrate_ms, (unsigned long long)old_ss, (unsigned long long)g_api.state_size,
