@@ -44,7 +44,7 @@ static int develop_start(int argc, char **argv, char *err, size_t cap)
 static int develop_start_game(int argc, char **argv)
 {
     reload_init();
-    if (g_options.watch && !watch_init(g_options.root)) host_log(LOG_WARN, "live reload is off: cannot watch %s", g_options.root);
+    if (g_options.watch && !watch_init(g_options.root)) log_message(LOG_WARN, "live reload is off: cannot watch %s", g_options.root);
     if (!restart_arm(argc, argv)) return -1;
     if (!restart_pending_mode()) { reload_start(); return 0; }
     for (int bus = 0; bus < 3; bus++) {   /* the volumes the game set before the restart */
@@ -90,7 +90,7 @@ static void develop_wake_on(int fds[2], double *due_in)
 
 static void develop_rebuild(void)
 {
-    host_log(LOG_INFO, "F5: rebuild and reload");
+    log_message(LOG_INFO, "F5: rebuild and reload");
     build_start(g_options.root);
 }
 

@@ -130,6 +130,7 @@ typedef struct FrameLoop {
 extern Options     g_options;            /* the command line */
 extern FrameLoop   g_loop;
 extern PlatformAPI g_pf;                 /* the services handed to the game on every call */
+const char *host_root(void);             /* g_options.root: the project root, no trailing slash */
 
 /* ---------------------------------------------------------------- development or release (develop.cpp, release.cpp) */
 /* What only the development host has - the project folder, the hot restart's session, watching, building and
@@ -171,10 +172,9 @@ void        log_close(void);
 void        log_frame_line(double work_ms, int sprites, int draw_calls);  /* --frame-log */
 void        log_fill_api(PlatformAPI *pf);                            /* log, event, time_seconds */
 void        log_drain_game(void);   /* the game's log lines and events, queued during its calls, written now */
-void        host_log(int level, const char *fmt, ...);                /* console + log file + event log */
-void        host_event(const char *ev, const char *fields_fmt, ...);  /* one JSON line: {"t":..,"ev":ev,<fields>} */
-double      host_time(void);                                          /* seconds since start */
-const char *host_root(void);                                          /* project root, no trailing slash */
+void        log_message(int level, const char *fmt, ...);             /* console + log file + event log */
+void        log_event(const char *ev, const char *fields_fmt, ...);   /* one JSON line: {"t":..,"ev":ev,<fields>} */
+double      log_time(void);                                           /* seconds since start */
 
 /* ---------------------------------------------------------------- memory block and snapshots (memory.cpp) */
 typedef struct Memory {

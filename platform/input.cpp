@@ -46,11 +46,11 @@ static void hotkey(GameKey k)
     if (!g_options.dev_keys) return;   /* a player's F-keys are the game's; --dev-keys turns the host's on */
     switch (k) {
     case KEY_F1: overlay_toggle(); break;
-    case KEY_F2: g_pf.debug_draw = !g_pf.debug_draw; host_event("debug_draw", "\"on\":%s", g_pf.debug_draw ? "true" : "false"); break;
+    case KEY_F2: g_pf.debug_draw = !g_pf.debug_draw; log_event("debug_draw", "\"on\":%s", g_pf.debug_draw ? "true" : "false"); break;
     case KEY_F5: g_host_mode.rebuild(); break;
     case KEY_F6: reload_restart_state(); break;
     case KEY_F7: recording_toggle_loop(); break;
-    case KEY_F8: g_loop.paused = !g_loop.paused; host_event("pause", "\"on\":%s", g_loop.paused ? "true" : "false"); break;
+    case KEY_F8: g_loop.paused = !g_loop.paused; log_event("pause", "\"on\":%s", g_loop.paused ? "true" : "false"); break;
     case KEY_F9: if (g_loop.paused) g_loop.single_step = 1; break;
     case KEY_F12: g_loop.want_screenshot = 1; break;
     default: break;
@@ -97,7 +97,7 @@ void input_handle_event(const SDL_Event *e)
     case SDL_CONTROLLERDEVICEADDED:
         if (!g_input.pad) {
             g_input.pad = SDL_GameControllerOpen(e->cdevice.which);
-            if (g_input.pad) host_log(LOG_INFO, "gamepad: %s", SDL_GameControllerName(g_input.pad));
+            if (g_input.pad) log_message(LOG_INFO, "gamepad: %s", SDL_GameControllerName(g_input.pad));
         }
         break;
     case SDL_CONTROLLERDEVICEREMOVED:

@@ -20,6 +20,8 @@ BlockLayout g_block_layout;
 GameLib     g_lib;
 GameAPI     g_api;
 
+const char *host_root(void) { return g_options.root; }
+
 #define VIEW_W 1280               /* the game's view, scaled to the window */
 #define VIEW_H 720
 static const double STEP = 1.0 / 60.0;
@@ -56,25 +58,25 @@ static int open_window(void)
         SDL_SetHint(SDL_HINT_AUDIODRIVER, "dummy");
     }
     if (SDL_Init(SDL_INIT_VIDEO | SDL_INIT_EVENTS | SDL_INIT_TIMER) != 0) {
-        host_log(LOG_ERROR, "SDL_Init: %s%s", SDL_GetError(), opt->headless ? "" : " (no display? try --headless)");
+        log_message(LOG_ERROR, "SDL_Init: %s%s", SDL_GetError(), opt->headless ? "" : " (no display? try --headless)");
         return 0;
     }
     /* No display: SDL quietly falls back to its offscreen driver and a window nobody sees would run forever. */
     const char *video = SDL_GetCurrentVideoDriver();
     if (!opt->headless && video && (!strcmp(video, "offscreen") || !strcmp(video, "dummy")) && !getenv("SDL_VIDEODRIVER")) {
-        host_log(LOG_ERROR, "no display to open a window on (SDL picked its '%s' video driver): run it on a desktop, "
-                 "or with --headless to run without a window", video);
+        log_message(LOG_ERROR, "no display to open a window on (SDL picked its '%s' video driver): run it on a desktop, "
+                    "or with --headless to run without a window", video);
         SDL_Quit();
         return 0;
     }
-    if (SDL_InitSubSystem(SDL_INIT_GAMECONTROLLER) != 0) host_log(LOG_WARN, "no game controller support: %s", SDL_GetError());
+    if (SDL_InitSubSystem(SDL_INIT_GAMECONTROLLER) != 0) log_message(LOG_WARN, "no game controller support: %s", SDL_GetError());
     g_video.window = SDL_CreateWindow("engine", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, opt->window_w, opt->window_h,
                                       SDL_WINDOW_RESIZABLE);
-    if (!g_video.window) { host_log(LOG_ERROR, "SDL_CreateWindow: %s", SDL_GetError()); return 0; }
+    if (!g_video.window) { log_message(LOG_ERROR, "SDL_CreateWindow: %s", SDL_GetError()); return 0; }
     window_attach(g_video.window);
     SDL_Renderer *ren = opt->headless ? NULL : SDL_CreateRenderer(g_video.window, -1, SDL_RENDERER_ACCELERATED | SDL_RENDERER_PRESENTVSYNC);
     if (!ren) ren = SDL_CreateRenderer(g_video.window, -1, SDL_RENDERER_SOFTWARE);
-    if (!ren) { host_log(LOG_ERROR, "SDL_CreateRenderer: %s", SDL_GetError()); return 0; }
+    if (!ren) { log_message(LOG_ERROR, "SDL_CreateRenderer: %s", SDL_GetError()); return 0; }
     SDL_RendererInfo rinfo;
     SDL_GetRendererInfo(ren, &rinfo);
     g_video.renderer = ren;
@@ -95,7 +97,7 @@ static int start_services(void)
     g_host_mode.fill_api(&g_pf);
     g_pf.view_width = VIEW_W;
     g_pf.view_height = VIEW_H;
-    if (!render_init(g_video.renderer, VIEW_W, VIEW_H, opt->font_path)) host_log(LOG_WARN, "render: started with missing assets (placeholders shown)");
+    if (!render_init(g_video.renderer, VIEW_W, VIEW_H, opt->font_path)) log_message(LOG_WARN, "render: started with missing assets (placeholders shown)");
     render_fill_api(&g_pf);
     audio_init();
     audio_fill_api(&g_pf);
@@ -112,12 +114,12 @@ static int start_recording(int resumed)
 {
     const Options *opt = &g_options;
     if (opt->replay_path && !resumed && !(g_reload.loaded && recording_file_load(opt->replay_path))) {
-        host_log(LOG_ERROR, "--replay %s: nothing to replay", opt->replay_path);
+        log_message(LOG_ERROR, "--replay %s: nothing to replay", opt->replay_path);
         return 0;
     }
     if (opt->record_path && !resumed && !recording_file_open(opt->record_path)) return 0;
     if (resumed && (opt->record_path || opt->replay_path))
-        host_log(LOG_WARN, "hot restart: the --record/--replay file ended at the restart");
+        log_message(LOG_WARN, "hot restart: the --record/--replay file ended at the restart");
     return 1;
 }
 
@@ -165,9 +167,9 @@ static void step_game(void)
             if (reload_call_update(&gi)) break;
             if (g_reload.fresh) {
                 g_reload.fresh = 0;
-                host_event("new_code_running", "\"version\":%d,\"step\":%llu,\"since_change_ms\":%.1f", g_lib.version,
-                           (unsigned long long)g_loop.step,
-                           g_build_status.change_seen_t > 0 ? (host_time() - g_build_status.change_seen_t) * 1000 : -1.0);
+                log_event("new_code_running", "\"version\":%d,\"step\":%llu,\"since_change_ms\":%.1f", g_lib.version,
+                          (unsigned long long)g_loop.step,
+                          g_build_status.change_seen_t > 0 ? (log_time() - g_build_status.change_seen_t) * 1000 : -1.0);
             }
         }
         g_loop.step++;
@@ -182,7 +184,7 @@ static void take_screenshots(void)
             int ok = render_screenshot(g_options.shot_path[i]);
             char esc[HOST_PATH * 2];
             host_json_escape(g_options.shot_path[i], esc, sizeof esc);
-            host_event("screenshot", "\"path\":\"%s\",\"ok\":%s", esc, ok ? "true" : "false");
+            log_event("screenshot", "\"path\":\"%s\",\"ok\":%s", esc, ok ? "true" : "false");
         }
     }
     if (g_loop.want_screenshot) {
@@ -193,10 +195,10 @@ static void take_screenshots(void)
         os_make_dir(p);
         snprintf(p, sizeof p, "%s/build/screenshots/shot_%d_%04d.png", g_options.root, os_pid(), counter++);
         int ok = render_screenshot(p);
-        host_log(ok ? LOG_INFO : LOG_ERROR, "F12: screenshot %s %s", p, ok ? "written" : "failed");
+        log_message(ok ? LOG_INFO : LOG_ERROR, "F12: screenshot %s %s", p, ok ? "written" : "failed");
         char esc[HOST_PATH * 2];
         host_json_escape(p, esc, sizeof esc);
-        host_event("screenshot", "\"path\":\"%s\",\"ok\":%s", esc, ok ? "true" : "false");
+        log_event("screenshot", "\"path\":\"%s\",\"ok\":%s", esc, ok ? "true" : "false");
     }
 }
 
@@ -254,7 +256,7 @@ static int wait_for_work(double until)
 static void pace_frame(double frame_start, double work_ms)
 {
     if (g_video.vsync && work_ms < 5.0) {
-        if (++g_video.fast_frames > 30) { g_video.vsync = 0; host_log(LOG_INFO, "vsync does not wait: pacing with the clock"); }
+        if (++g_video.fast_frames > 30) { g_video.vsync = 0; log_message(LOG_INFO, "vsync does not wait: pacing with the clock"); }
     } else {
         g_video.fast_frames = 0;
     }
@@ -264,7 +266,7 @@ static void pace_frame(double frame_start, double work_ms)
 /* work_ms is the frame's own cost, interval_ms what the player sees; once a second, a frame_stats event. */
 static void note_frame_stats(double frame_start, double work_ms, const ReloadPoll *reload)
 {
-    if (g_loop.frame == 0) host_event("first_frame", "\"since_start_ms\":%.1f", host_time() * 1000.0);
+    if (g_loop.frame == 0) log_event("first_frame", "\"since_start_ms\":%.1f", log_time() * 1000.0);
     double interval_ms = g_loop.frame ? (frame_start - g_stats.last_frame_start) * 1000.0 : work_ms;
     g_stats.last_frame_start = frame_start;
     log_frame_line(work_ms, g_stats.rs.sprites, g_stats.rs.draw_calls);
@@ -281,12 +283,12 @@ static void note_frame_stats(double frame_start, double work_ms, const ReloadPol
     g_stats.fps = g_stats.frames / (os_mono_seconds() - g_stats.since);
     char gstats[1024];
     reload_call_stats(gstats, sizeof gstats);
-    host_event("frame_stats", "\"fps\":%.1f,\"work_ms_avg\":%.2f,\"work_ms_max\":%.2f,\"interval_ms_max\":%.2f,"
-               "\"step\":%llu,\"version\":%d,\"building\":%s,\"sprites\":%d,\"batches\":%d,\"draw_calls\":%d,"
-               "\"mem_used\":%llu,\"guard_jumps\":%llu,\"game\":{%s}",
-               g_stats.fps, g_stats.sum_ms / g_stats.frames, g_stats.max_ms, g_stats.max_interval, (unsigned long long)g_loop.step,
-               g_lib.version, g_build_status.running ? "true" : "false", rs->sprites, rs->batches, rs->draw_calls,
-               (unsigned long long)g_memory.game.used, (unsigned long long)os_guard_jumps(), gstats);
+    log_event("frame_stats", "\"fps\":%.1f,\"work_ms_avg\":%.2f,\"work_ms_max\":%.2f,\"interval_ms_max\":%.2f,"
+              "\"step\":%llu,\"version\":%d,\"building\":%s,\"sprites\":%d,\"batches\":%d,\"draw_calls\":%d,"
+              "\"mem_used\":%llu,\"guard_jumps\":%llu,\"game\":{%s}",
+              g_stats.fps, g_stats.sum_ms / g_stats.frames, g_stats.max_ms, g_stats.max_interval, (unsigned long long)g_loop.step,
+              g_lib.version, g_build_status.running ? "true" : "false", rs->sprites, rs->batches, rs->draw_calls,
+              (unsigned long long)g_memory.game.used, (unsigned long long)os_guard_jumps(), gstats);
     g_stats.since = os_mono_seconds();
     g_stats.frames = 0;
     g_stats.sum_ms = g_stats.max_ms = g_stats.max_interval = 0;
@@ -300,8 +302,8 @@ static void shut_down(void)
     log_drain_game();
     char hash[32];
     snprintf(hash, sizeof hash, "%016llx", (unsigned long long)memory_hash());
-    host_event("quit", "\"frames\":%llu,\"step\":%llu,\"state_hash\":\"%s\",\"version\":%d,\"game\":{%s}",
-               (unsigned long long)g_loop.frame, (unsigned long long)g_loop.step, hash, g_lib.version, gstats);
+    log_event("quit", "\"frames\":%llu,\"step\":%llu,\"state_hash\":\"%s\",\"version\":%d,\"game\":{%s}",
+              (unsigned long long)g_loop.frame, (unsigned long long)g_loop.step, hash, g_lib.version, gstats);
     recording_close();
     g_host_mode.shutdown();
     render_shutdown();
@@ -337,8 +339,8 @@ int main(int argc, char **argv)
 
     char root_json[HOST_PATH * 2];   /* a project folder's name may hold quotes or backslashes */
     host_json_escape(g_options.root, root_json, sizeof root_json);
-    host_event("start", "\"pid\":%d,\"root\":\"%s\",\"memory_mb\":%llu,\"headless\":%s,\"hot_restart\":%s", os_pid(), root_json,
-               (unsigned long long)g_options.memory_mb, g_options.headless ? "true" : "false", restart_is_restart() ? "true" : "false");
+    log_event("start", "\"pid\":%d,\"root\":\"%s\",\"memory_mb\":%llu,\"headless\":%s,\"hot_restart\":%s", os_pid(), root_json,
+              (unsigned long long)g_options.memory_mb, g_options.headless ? "true" : "false", restart_is_restart() ? "true" : "false");
     if (!open_window() || !start_services()) return 1;
     int resumed = g_host_mode.start_game(argc, argv);
     if (resumed < 0) return 70;

@@ -49,7 +49,7 @@ void overlay_draw(RenderStats rs, double fps)
         g_pf.draw_rect(gx, gy - 20, FRAME_HISTORY * 4, 1, 0xFFFFFF80u, L + 2);
         y += 46;
         snprintf(line, sizeof line, "library v%d  reloaded %.1fs ago   build: %s", g_lib.version,
-                 g_reload.last_reload_t > 0 ? host_time() - g_reload.last_reload_t : 0.0,
+                 g_reload.last_reload_t > 0 ? log_time() - g_reload.last_reload_t : 0.0,
                  g_build_status.running ? "compiling..." : g_build_status.last_ms <= 0 ? "-" : g_build_status.last_ok ? "ok" : "FAILED");
         g_pf.draw_text(line, x, y, S, g_build_status.running ? grey : g_build_status.last_ok || g_build_status.last_ms <= 0 ? green : red, L + 1); y += S + 4;
         if (g_build_status.last_ms > 0) {

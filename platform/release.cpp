@@ -64,11 +64,11 @@ static void release_crash(GuardWhat what)
     guard_describe_backtrace(g_exe, where, sizeof where);
     keep_game_frames(where, sizeof where);
     host_json_escape(where, wesc, sizeof wesc);
-    host_event("crash", "\"version\":1,\"signal\":\"%s\",\"in\":\"%s\",\"where\":\"%s\",\"rolled_back_to\":0,\"halted\":true,"
-               "\"step\":%llu", guard_fault_name(), GUARD_NAMES[what], wesc, (unsigned long long)g_loop.step);
-    if (hang) host_log(LOG_ERROR, "the game stopped responding in %s (no step may run longer than %.1f s)%s%s",
-                       GUARD_NAMES[what], g_options.watchdog_s, where[0] ? ": " : "", where);
-    else host_log(LOG_ERROR, "the game crashed (%s) in %s%s%s", guard_fault_name(), GUARD_NAMES[what], where[0] ? ": " : "", where);
+    log_event("crash", "\"version\":1,\"signal\":\"%s\",\"in\":\"%s\",\"where\":\"%s\",\"rolled_back_to\":0,\"halted\":true,"
+              "\"step\":%llu", guard_fault_name(), GUARD_NAMES[what], wesc, (unsigned long long)g_loop.step);
+    if (hang) log_message(LOG_ERROR, "the game stopped responding in %s (no step may run longer than %.1f s)%s%s",
+                          GUARD_NAMES[what], g_options.watchdog_s, where[0] ? ": " : "", where);
+    else log_message(LOG_ERROR, "the game crashed (%s) in %s%s%s", guard_fault_name(), GUARD_NAMES[what], where[0] ? ": " : "", where);
     fprintf(stderr, "The game has ended because of this error. Save data written before it is kept.\n");
     if (!g_options.headless) {
         char text[2000];
@@ -106,7 +106,7 @@ void reload_start(void)
     memset(&api, 0, sizeof api);
     if (guarded(GUARD_GET_API, [&api] { api = game_get_api(); })) release_crash(GUARD_GET_API);
     if (!api.load || !api.update || !api.render) {
-        host_log(LOG_ERROR, "game_get_api() returned a NULL load/update/render: nothing to run");
+        log_message(LOG_ERROR, "game_get_api() returned a NULL load/update/render: nothing to run");
         return;
     }
     g_api = api;
@@ -147,7 +147,7 @@ void reload_restart_state(void)   /* F6, with --dev-keys */
 {
     memory_reset();
     recording_stop();
-    host_event("state_restart", "");
+    log_event("state_restart", "");
     if (g_reload.loaded) run_load_hook();
 }
 
@@ -169,7 +169,7 @@ static void       release_fill_api(PlatformAPI *pf) { pf->tweak = release_tweak_
 static void       release_frame_begin(void) {}
 static ReloadPoll release_poll(void) { ReloadPoll p = { 0, 0 }; return p; }
 static void       release_wake_on(int fds[2], double *due_in) { fds[0] = fds[1] = -1; *due_in = -1; }
-static void       release_rebuild(void) { host_log(LOG_INFO, "a release has no sources to rebuild"); }
+static void       release_rebuild(void) { log_message(LOG_INFO, "a release has no sources to rebuild"); }
 static void       release_frame_end(void) {}
 static void       release_shutdown(void) {}
 

@@ -49,7 +49,7 @@ const char *savedata_dir(void)
     if (g_options.save_dir) {
         snprintf(g_save_dir, sizeof g_save_dir, "%s/", g_options.save_dir);
         if (!os_make_dir(g_options.save_dir)) {
-            host_log(LOG_ERROR, "save data: cannot create --save-dir %s: %s", g_options.save_dir, os_error_text());
+            log_message(LOG_ERROR, "save data: cannot create --save-dir %s: %s", g_options.save_dir, os_error_text());
             g_save_dir[0] = 0;
         }
         return g_save_dir;
@@ -63,17 +63,17 @@ const char *savedata_dir(void)
     }
     app[o] = 0;
     char *pref = SDL_GetPrefPath("", app);   /* creates the folder */
-    if (!pref) { host_log(LOG_ERROR, "save data: no user data folder: %s", SDL_GetError()); return g_save_dir; }
+    if (!pref) { log_message(LOG_ERROR, "save data: no user data folder: %s", SDL_GetError()); return g_save_dir; }
     snprintf(g_save_dir, sizeof g_save_dir, "%s", pref);
     SDL_free(pref);
-    host_log(LOG_INFO, "save data lives in %s", g_save_dir);
+    log_message(LOG_INFO, "save data lives in %s", g_save_dir);
     return g_save_dir;
 }
 
 static int save_path(const char *name, char *out, size_t cap)
 {
     if (!name_ok(name)) {
-        host_log(LOG_ERROR, "save data: bad blob name '%.80s' (want 1..64 of A-Z a-z 0-9 _ -)", name ? name : "(null)");
+        log_message(LOG_ERROR, "save data: bad blob name '%.80s' (want 1..64 of A-Z a-z 0-9 _ -)", name ? name : "(null)");
         return 0;
     }
     const char *dir = savedata_dir();
@@ -87,7 +87,7 @@ static int save_blob(const char *name, const void *data, int64_t size)
     char path[HOST_PATH];
     if (!save_path(name, path, sizeof path)) return 0;
     if (size < 0 || size > SAVE_MAX || (size > 0 && !data)) {
-        host_log(LOG_ERROR, "save data %s: %lld bytes is not a size it keeps (0..%d)", path, (long long)size, SAVE_MAX);
+        log_message(LOG_ERROR, "save data %s: %lld bytes is not a size it keeps (0..%d)", path, (long long)size, SAVE_MAX);
         return 0;
     }
     uint8_t *buf = (uint8_t *)malloc(SAVE_HEADER + (size_t)size);
@@ -102,10 +102,10 @@ static int save_blob(const char *name, const void *data, int64_t size)
     char esc[HOST_PATH * 2];
     host_json_escape(path, esc, sizeof esc);
     if (!ok) {
-        host_log(LOG_ERROR, "save data %s: not written: %s", path, os_error_text());
+        log_message(LOG_ERROR, "save data %s: not written: %s", path, os_error_text());
         notice_post(LOG_ERROR, "could not write save data %s: %s", path, os_error_text());
     }
-    host_event("save", "\"name\":\"%s\",\"path\":\"%s\",\"bytes\":%lld,\"ok\":%s", name, esc, (long long)size, ok ? "true" : "false");
+    log_event("save", "\"name\":\"%s\",\"path\":\"%s\",\"bytes\":%lld,\"ok\":%s", name, esc, (long long)size, ok ? "true" : "false");
     return ok;
 }
 
@@ -132,19 +132,19 @@ static int64_t load_blob(const char *name, void *dst, int64_t cap)
         char aside[HOST_PATH + 16];
         snprintf(aside, sizeof aside, "%s.corrupt", path);
         int moved = os_rename_file(path, aside);
-        host_log(LOG_WARN, "save data %s is corrupt: %s; starting from defaults%s%s", path, why,
-                 moved ? ", the file was kept as " : "", moved ? aside : "");
+        log_message(LOG_WARN, "save data %s is corrupt: %s; starting from defaults%s%s", path, why,
+                    moved ? ", the file was kept as " : "", moved ? aside : "");
         notice_post(LOG_WARN, "save data %s is corrupt (%s): starting from defaults", path, why);
         char wesc[512];
         host_json_escape(why, wesc, sizeof wesc);
-        host_event("save_corrupt", "\"name\":\"%s\",\"path\":\"%s\",\"reason\":\"%s\"", name, esc, wesc);
+        log_event("save_corrupt", "\"name\":\"%s\",\"path\":\"%s\",\"reason\":\"%s\"", name, esc, wesc);
         return -1;
     }
     int64_t size = (int64_t)(len - SAVE_HEADER);
     int64_t n = size < cap ? size : cap;
     if (n > 0) memcpy(dst, buf + SAVE_HEADER, (size_t)n);
     free(buf);
-    host_event("load", "\"name\":\"%s\",\"path\":\"%s\",\"bytes\":%lld", name, esc, (long long)size);
+    log_event("load", "\"name\":\"%s\",\"path\":\"%s\",\"bytes\":%lld", name, esc, (long long)size);
     return size;
 }
 

@@ -140,7 +140,7 @@ static int file_values_from(TweakFile *f, const TweakText *now, int report)
             f->gen[i] = ++g_tweak.gen_counter;
             f->changed_wall[i] = t;
             changed++;
-            host_log(LOG_INFO, "tweak: %s:%d = %s", f->path, s->line, s->literal);
+            log_message(LOG_INFO, "tweak: %s:%d = %s", f->path, s->line, s->literal);
             const char *slash = strrchr(f->path, '/');
             snprintf(g_tweak.status, sizeof g_tweak.status, "tweak: %s:%d = %s (live, no rebuild)", slash ? slash + 1 : f->path, s->line, s->literal);
         }
@@ -315,8 +315,8 @@ static TweakEntry *entry_resolve(const char *file, int line, int counter, int ki
     TweakFile *f = &g_tweak.files[e->file];
     int site = thtw_find(f->base.sites, f->base.count, line, literal);
     if (site == -2)
-        host_log(LOG_WARN, "tweak: %s:%d has two TWEAKs with the literal %s: put them on separate lines to tweak them live",
-                 f->path, line, literal);
+        log_message(LOG_WARN, "tweak: %s:%d has two TWEAKs with the literal %s: put them on separate lines to tweak them live",
+                    f->path, line, literal);
     if (site >= 0 && f->base.sites[site].kind != kind) site = -1;
     e->site = site;
     return e;
@@ -343,8 +343,8 @@ void tweak_query(const char *file, int line, int counter, int kind, const char *
         else if (kind == TWEAK_VEC2) snprintf(val, sizeof val, "[%.9g,%.9g]", (double)((float *)value_inout)[0], (double)((float *)value_inout)[1]);
         else if (kind == TWEAK_COLOR) snprintf(val, sizeof val, "%u", *(uint32_t *)value_inout);
         else snprintf(val, sizeof val, "%d", *(int32_t *)value_inout);
-        host_event("tweak_applied", "\"file\":\"%s\",\"line\":%d,\"value\":%s,\"since_change_ms\":%.2f",
-                   esc, s->line, val, (wall_now() - f->changed_wall[e->site]) * 1000.0);
+        log_event("tweak_applied", "\"file\":\"%s\",\"line\":%d,\"value\":%s,\"since_change_ms\":%.2f",
+                  esc, s->line, val, (wall_now() - f->changed_wall[e->site]) * 1000.0);
     }
 }
 
@@ -361,7 +361,7 @@ int tweak_file_changed(const char *path)
     char esc[HOST_PATH * 2];
     host_json_escape(f->path, esc, sizeof esc);
     if (!text) {
-        host_event("tweak", "\"file\":\"%s\",\"live\":false,\"reason\":\"unreadable\"", esc);
+        log_event("tweak", "\"file\":\"%s\",\"live\":false,\"reason\":\"unreadable\"", esc);
         return 0;
     }
     TweakText now;
@@ -371,12 +371,12 @@ int tweak_file_changed(const char *path)
     if (changed < 0) {
         /* the compiler has to see this one; the values mapped so far stay until the new library loads */
         f->diverged = 1;
-        host_event("tweak", "\"file\":\"%s\",\"live\":false,\"reason\":\"%s\"", esc,
-                   changed == -2 ? "a literal does not parse" : "more than literals changed");
+        log_event("tweak", "\"file\":\"%s\",\"live\":false,\"reason\":\"%s\"", esc,
+                  changed == -2 ? "a literal does not parse" : "more than literals changed");
         return 0;
     }
     f->diverged = 0;
-    host_event("tweak", "\"file\":\"%s\",\"live\":true,\"changed\":%d", esc, changed);
+    log_event("tweak", "\"file\":\"%s\",\"live\":true,\"changed\":%d", esc, changed);
     return 1;
 }
 
@@ -473,7 +473,7 @@ void tweak_library_resumed(int version, int code_of_version)
 {
     SourceCopies s = { 0, 0, NULL };
     if (!from_session(code_of_version, &s)) {
-        host_log(LOG_WARN, "tweak: the restarted host has no sources kept for the code it runs; taking the files on disk as its baseline");
+        log_message(LOG_WARN, "tweak: the restarted host has no sources kept for the code it runs; taking the files on disk as its baseline");
         s = sources_copy_now();
     }
     install_baseline(s, version);
@@ -494,7 +494,7 @@ void tweak_library_loaded(int version, int code_of_version)
         memset(&g_tweak.building, 0, sizeof g_tweak.building);
     } else {
         if (code_of_version > 0)
-            host_log(LOG_WARN, "tweak: no sources kept for version %d; taking the files on disk as its baseline", code_of_version);
+            log_message(LOG_WARN, "tweak: no sources kept for version %d; taking the files on disk as its baseline", code_of_version);
         s = sources_copy_now();          /* at start, or a library built outside the host */
     }
     install_baseline(s, version);
