@@ -46,7 +46,7 @@ static bool starts_with(const char *s, const std::string &prefix)
 std::string assets_json_escaped(const std::string &s)
 {
     std::vector<char> out(s.size() * 6 + 8);
-    host_json_escape(s.c_str(), out.data(), out.size());
+    parse_json_escape(s.c_str(), out.data(), out.size());
     return std::string(out.data());
 }
 

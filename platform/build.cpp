@@ -292,8 +292,8 @@ static int build_report_errors(char *json, size_t cap)
         count++;
         if (count <= 10 && len + 64 < cap) {
             char ef[1024], em[2048];
-            host_json_escape(e.file, ef, sizeof ef);
-            host_json_escape(e.message, em, sizeof em);
+            parse_json_escape(e.file, ef, sizeof ef);
+            parse_json_escape(e.message, em, sizeof em);
             int w = snprintf(json + len, cap - len, "%s{\"file\":\"%s\",\"line\":%d,\"col\":%d,\"message\":\"%s\"}",
                              count > 1 ? "," : "", ef, e.line, e.col, em);
             if (w > 0 && (size_t)w < cap - len) len += (size_t)w; else json[len] = 0;
@@ -353,7 +353,7 @@ void build_poll(BuildResult *out)
     if (!out->ok && out->error_count == 0) out->error_count = 1;
     snprintf(out->output, sizeof out->output, "%s", g_build.output);
     char esc[4096];
-    host_json_escape(g_build.output, esc, sizeof esc);
+    parse_json_escape(g_build.output, esc, sizeof esc);
     log_event("build_end", "\"ok\":%s,\"ms\":%.1f,\"cpu_ms\":%.1f,\"direct\":%s,\"compile_ms\":%.1f,\"link_ms\":%.1f,"
               "\"error_count\":%d,\"errors\":[%s],\"output\":\"%s\",\"queued\":%s",
               out->ok ? "true" : "false", out->ms, cpu_ms, g_build.direct ? "true" : "false", g_build.stage_ms[0],

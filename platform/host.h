@@ -102,20 +102,20 @@ typedef struct FlagSet {         /* the flags one build takes: the development h
 } FlagSet;
 extern const FlagSet FLAGS_DEVELOPMENT, FLAGS_RELEASE;
 
-void        options_usage(const FlagSet *set, const char *exe_path, FILE *f);  /* --help; exe_path may be NULL */
-int         options_parse(int argc, char **argv, const FlagSet *set, Options *o, char *err, size_t cap); /* 1 ok, 0 error,
-                                                                                      2 --help; set NULL: refuse none */
-const char *key_name(int key);
-int         key_by_name(const char *name);                                           /* KEY_NONE if unknown */
-int         script_parse(const char *text, const char *name, ScriptEvent **out, int *count, char *err, size_t cap);
-void        recording_header_write(uint8_t out[RECORDING_HEADER_BYTES], const RecordingHeader *h);
-int         recording_header_parse(const uint8_t *data, size_t len, RecordingHeader *h, char *err, size_t cap);
+void        parse_flags_usage(const FlagSet *set, const char *exe_path, FILE *f);  /* --help; exe_path may be NULL */
+int         parse_flags(int argc, char **argv, const FlagSet *set, Options *o, char *err, size_t cap); /* 1 ok, 0 error,
+                                                                            2 --help; set NULL: refuse none */
+const char *parse_key_name(int key);
+int         parse_key_by_name(const char *name);                                     /* KEY_NONE if unknown */
+int         parse_script(const char *text, const char *name, ScriptEvent **out, int *count, char *err, size_t cap);
+void        parse_recording_header_write(uint8_t out[RECORDING_HEADER_BYTES], const RecordingHeader *h);
+int         parse_recording_header(const uint8_t *data, size_t len, RecordingHeader *h, char *err, size_t cap);
 typedef struct RecordingExpect { uint32_t api, layout_hash; uint64_t state_size, block_size; } RecordingExpect;
-int         recording_parse(const uint8_t *data, size_t len, const RecordingExpect *want, RecordingHeader *h,
-                            char *err, size_t cap);                               /* header, layout, size, every step */
-int         recording_input_check(const GameInput *gi, char *err, size_t cap);    /* one step as live input makes it */
-void        host_json_escape(const char *in, char *out, size_t cap);  /* for strings inside event fields */
-int         event_fields_check(const char *in, char *out, size_t cap, const char **why); /* a game event's fields:
+int         parse_recording(const uint8_t *data, size_t len, const RecordingExpect *want, RecordingHeader *h,
+                            char *err, size_t cap);                              /* header, layout, size, every step */
+int         parse_recording_input(const GameInput *gi, char *err, size_t cap);   /* one step as live input makes it */
+void        parse_json_escape(const char *in, char *out, size_t cap);            /* for strings inside event fields */
+int         parse_event_fields(const char *in, char *out, size_t cap, const char **why); /* a game event's fields:
                                   the inside of a JSON object, one line, none of the line's own keys; 1 + out, or 0 + why */
 
 /* ---------------------------------------------------------------- the frame loop (main.cpp) */

@@ -123,7 +123,7 @@ int input_init(void)
     char *text = os_read_file(path, NULL, 64u << 20);
     if (!text) { fprintf(stderr, "host: --input %s: %s\n", path, os_error_text()); return 0; }
     char err[512];
-    int ok = script_parse(text, path, &g_script.ev, &g_script.count, err, sizeof err);
+    int ok = parse_script(text, path, &g_script.ev, &g_script.count, err, sizeof err);
     free(text);
     if (!ok) fprintf(stderr, "host: %s\n", err);
     return ok;

@@ -81,7 +81,7 @@ static void write_log_line(int level, const char *fmt, va_list ap)
         fflush(g_log.file);
     }
     char esc[8192];
-    host_json_escape(msg, esc, sizeof esc);
+    parse_json_escape(msg, esc, sizeof esc);
     log_event("log", "\"level\":\"%s\",\"msg\":\"%s\"", LEVEL_NAMES[level], esc);
 }
 
@@ -134,15 +134,15 @@ static void game_event(const char *name, const char *fields_json)
     char *text = game_log_slot(LOG_INFO, 1);
     if (text) {
         /* the fields go into the line as they are: only the inside of a JSON object that cannot end the
-           line or stand in for the line's own keys (event_fields_check); anything else is written as text */
+           line or stand in for the line's own keys (parse_event_fields); anything else is written as text */
         char esc[256], fields[1536];
         const char *why = NULL;
-        host_json_escape(name ? name : "", esc, sizeof esc);
-        if (event_fields_check(fields_json, fields, sizeof fields, &why)) {
+        parse_json_escape(name ? name : "", esc, sizeof esc);
+        if (parse_event_fields(fields_json, fields, sizeof fields, &why)) {
             snprintf(text, sizeof g_game_log.slot[0].text, "\"name\":\"%s\"%s%s", esc, fields[0] ? "," : "", fields);
         } else {
             char raw[1024];
-            host_json_escape(fields_json, raw, sizeof raw);
+            parse_json_escape(fields_json, raw, sizeof raw);
             snprintf(text, sizeof g_game_log.slot[0].text, "\"name\":\"%s\",\"fields_refused\":\"%s\",\"fields_text\":\"%s\"",
                      esc, why ? why : "", raw);
         }

@@ -183,7 +183,7 @@ static void take_screenshots(void)
         if ((int64_t)g_loop.frame == g_options.shot_frame[i]) {
             int ok = render_screenshot(g_options.shot_path[i]);
             char esc[HOST_PATH * 2];
-            host_json_escape(g_options.shot_path[i], esc, sizeof esc);
+            parse_json_escape(g_options.shot_path[i], esc, sizeof esc);
             log_event("screenshot", "\"path\":\"%s\",\"ok\":%s", esc, ok ? "true" : "false");
         }
     }
@@ -197,7 +197,7 @@ static void take_screenshots(void)
         int ok = render_screenshot(p);
         log_message(ok ? LOG_INFO : LOG_ERROR, "F12: screenshot %s %s", p, ok ? "written" : "failed");
         char esc[HOST_PATH * 2];
-        host_json_escape(p, esc, sizeof esc);
+        parse_json_escape(p, esc, sizeof esc);
         log_event("screenshot", "\"path\":\"%s\",\"ok\":%s", esc, ok ? "true" : "false");
     }
 }
@@ -320,10 +320,10 @@ int main(int argc, char **argv)
 {
     os_attach_console();   /* a Windows release is a GUI program: its console is the one it was started from */
     char perr[1024];
-    int parsed = options_parse(argc, argv, g_host_mode.flags, &g_options, perr, sizeof perr);
+    int parsed = parse_flags(argc, argv, g_host_mode.flags, &g_options, perr, sizeof perr);
     if (parsed == 2) {
         char exe[HOST_PATH];
-        options_usage(g_host_mode.flags, os_exe_path(exe, sizeof exe) ? exe : NULL, stdout);
+        parse_flags_usage(g_host_mode.flags, os_exe_path(exe, sizeof exe) ? exe : NULL, stdout);
         return 0;
     }
     if (!parsed) { fprintf(stderr, "host: %s\n", perr); return 2; }
@@ -338,7 +338,7 @@ int main(int argc, char **argv)
     if (!input_init()) return 2;
 
     char root_json[HOST_PATH * 2];   /* a project folder's name may hold quotes or backslashes */
-    host_json_escape(g_options.root, root_json, sizeof root_json);
+    parse_json_escape(g_options.root, root_json, sizeof root_json);
     log_event("start", "\"pid\":%d,\"root\":\"%s\",\"memory_mb\":%llu,\"headless\":%s,\"hot_restart\":%s", os_pid(), root_json,
               (unsigned long long)g_options.memory_mb, g_options.headless ? "true" : "false", restart_is_restart() ? "true" : "false");
     if (!open_window() || !start_services()) return 1;

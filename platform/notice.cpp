@@ -21,7 +21,7 @@ void notice_post(int level, const char *fmt, ...)
     g_notices[0].level = level;
     g_notices[0].t = log_time();
     char esc[NOTICE_LEN * 2];
-    host_json_escape(g_notices[0].text, esc, sizeof esc);
+    parse_json_escape(g_notices[0].text, esc, sizeof esc);
     log_event("notice", "\"level\":%d,\"text\":\"%s\"", level, esc);
 }
 

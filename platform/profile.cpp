@@ -161,7 +161,7 @@ static void capture_write(void)
         free(text);
     }
     char esc[HOST_PATH * 2];
-    host_json_escape(g_prof.capture_path, esc, sizeof esc);
+    parse_json_escape(g_prof.capture_path, esc, sizeof esc);
     log_event("profile_written", "\"path\":\"%s\",\"ok\":%s,\"frames\":%u,\"zones\":%d", esc, ok ? "true" : "false", frames,
               g_prof.trace_events);
     if (ok) {

@@ -213,7 +213,7 @@ void recording_layout_changed(const StateTypes *from, const StateTypes *to, cons
     }
     if (g_recording.file) {
         char esc[HOST_PATH * 2];
-        host_json_escape(g_recording.file_path, esc, sizeof esc);
+        parse_json_escape(g_recording.file_path, esc, sizeof esc);
         log_message(LOG_WARN, "--record %s: ended after %llu steps: the state layout changed (the file holds the old one)",
                     g_recording.file_path, (unsigned long long)g_recording.file_steps);
         log_event("record_end", "\"path\":\"%s\",\"steps\":%llu,\"reason\":\"layout_changed\"", esc,
@@ -236,7 +236,7 @@ int recording_file_open(const char *path)
     h.snapshot_bytes = memory_used();
     h.start_step = g_loop.step;
     uint8_t head[RECORDING_HEADER_BYTES];
-    recording_header_write(head, &h);
+    parse_recording_header_write(head, &h);
     fwrite(head, 1, sizeof head, g_recording.file);
     fwrite(g_memory.game.base, 1, h.snapshot_bytes, g_recording.file);
     /* the description of the snapshot's layout beside it: a replay under a later state.h migrates it */
@@ -244,7 +244,7 @@ int recording_file_open(const char *path)
     snprintf(types_path, sizeof types_path, "%s.types", path);
     if (!types_save(&g_mem_types, types_path)) os_remove_file(types_path);
     char esc[HOST_PATH * 2];
-    host_json_escape(path, esc, sizeof esc);
+    parse_json_escape(path, esc, sizeof esc);
     log_event("record_start", "\"path\":\"%s\",\"bytes\":%llu", esc, (unsigned long long)h.snapshot_bytes);
     return 1;
 }
@@ -265,7 +265,7 @@ int recording_file_load(const char *path)
     snprintf(types_path, sizeof types_path, "%s.types", path);
     int migrate = 0;
     OsFileStamp types_stamp;
-    if (recording_header_parse(data, got, &h, err, sizeof err) && h.api == GAME_API_VERSION &&
+    if (parse_recording_header(data, got, &h, err, sizeof err) && h.api == GAME_API_VERSION &&
         (h.layout_hash != g_api.layout_hash || h.state_size != g_api.state_size) && os_file_stamp(types_path, &types_stamp)) {
         if (!types_load(types_path, h.layout_hash, h.state_size, &was)) {
             log_message(LOG_ERROR, "--replay %s: recorded on another state layout, and its description cannot be used: %s",
@@ -277,7 +277,7 @@ int recording_file_load(const char *path)
         want.state_size = h.state_size;
         migrate = 1;
     }
-    if (!recording_parse(data, got, &want, &h, err, sizeof err)) {
+    if (!parse_recording(data, got, &want, &h, err, sizeof err)) {
         log_message(LOG_ERROR, "--replay %s: %s", path, err);
         free(data);
         types_clear(&was);
@@ -326,7 +326,7 @@ int recording_file_load(const char *path)
     g_recording.mode = LOOP_PLAYING;
     g_recording.replaying_file = 1;
     char esc[HOST_PATH * 2];
-    host_json_escape(path, esc, sizeof esc);
+    parse_json_escape(path, esc, sizeof esc);
     log_event("replay_start", "\"path\":\"%s\",\"steps\":%llu", esc, (unsigned long long)g_recording.count);
     return 1;
 }

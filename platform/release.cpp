@@ -63,7 +63,7 @@ static void release_crash(GuardWhat what)
     char where[1500], wesc[3000];
     guard_describe_backtrace(g_exe, where, sizeof where);
     keep_game_frames(where, sizeof where);
-    host_json_escape(where, wesc, sizeof wesc);
+    parse_json_escape(where, wesc, sizeof wesc);
     log_event("crash", "\"version\":1,\"signal\":\"%s\",\"in\":\"%s\",\"where\":\"%s\",\"rolled_back_to\":0,\"halted\":true,"
               "\"step\":%llu", guard_fault_name(), GUARD_NAMES[what], wesc, (unsigned long long)g_loop.step);
     if (hang) log_message(LOG_ERROR, "the game stopped responding in %s (no step may run longer than %.1f s)%s%s",

@@ -104,7 +104,7 @@ static void report_image_pointers(const GameLib *lib)
             str[k] = 0;
         }
         char sesc[128];
-        host_json_escape(str, sesc, sizeof sesc);
+        parse_json_escape(str, sesc, sizeof sesc);
         int w = snprintf(json + jl, sizeof json - jl, "%s{\"offset\":%llu,\"library_offset\":%llu,\"kind\":\"%s\",\"text\":\"%s\"}",
                          i ? "," : "", (unsigned long long)hits[i].state_offset, (unsigned long long)(hits[i].value - image), kind, sesc);
         if (w > 0 && (size_t)w < sizeof json - jl) jl += (size_t)w;
@@ -127,7 +127,7 @@ static void crash_event(int version, const char *kind, const char *in, const cha
                         int restarted = 0)
 {
     char wesc[3000];
-    host_json_escape(where, wesc, sizeof wesc);
+    parse_json_escape(where, wesc, sizeof wesc);
     log_event("crash", "\"version\":%d,\"signal\":\"%s\",\"in\":\"%s\",\"where\":\"%s\",\"rolled_back_to\":%d,"
               "\"halted\":%s,\"snapshot_step\":%llu,\"step\":%llu%s",
               version, kind, in, wesc, rolled_back_to, halted ? "true" : "false",
@@ -168,7 +168,7 @@ int reload_from(const char *src, const char *why)
     if (!opened) {
         log_message(LOG_ERROR, "reload: %s", err);
         char esc[4096];
-        host_json_escape(err, esc, sizeof esc);
+        parse_json_escape(err, esc, sizeof esc);
         log_event("reload_failed", "\"version\":%d,\"reason\":\"%s\"", version, esc);
         return 0;
     }
@@ -236,7 +236,7 @@ int reload_from(const char *src, const char *why)
             g_reload.load_migrated = 1;
             log_message(LOG_INFO, "reload: the state's layout changed and the state was migrated: %s", what);
             notice_post(LOG_INFO, "State migrated: %s", what);
-            host_json_escape(what, g_reload.migrate_what, sizeof g_reload.migrate_what);
+            parse_json_escape(what, g_reload.migrate_what, sizeof g_reload.migrate_what);
             g_reload.migrate_ms = migrate_ms;
             snprintf(g_reload.migrate_how, sizeof g_reload.migrate_how, "%s", how);
         } else {
@@ -245,7 +245,7 @@ int reload_from(const char *src, const char *why)
             log_message(LOG_WARN, "reload: the state's layout changed and the state could not be carried over (%s): the game state "
                         "restarted from scratch", why);
             notice_post(LOG_WARN, "Restarted: %s", why);
-            host_json_escape(why, wesc, sizeof wesc);
+            parse_json_escape(why, wesc, sizeof wesc);
             log_event("migrate_refused", "\"version\":%d,\"why\":\"%s\"", version, wesc);
             memory_snapshot_take(g_loop.step);
             g_reload.snap_layout_hash = g_api.layout_hash;
@@ -266,7 +266,7 @@ int reload_from(const char *src, const char *why)
     double swap_ms = (os_mono_seconds() - t0) * 1000.0;
     g_reload.last_reload_t = log_time();
     char path_json[HOST_PATH * 2];
-    host_json_escape(g_lib.path, path_json, sizeof path_json);
+    parse_json_escape(g_lib.path, path_json, sizeof path_json);
     log_event("reload", "\"version\":%d,\"why\":\"%s\",\"swap_ms\":%.3f,\"snapshot_ms\":%.3f,\"state\":\"%s\","
               "\"state_version\":%u,\"state_size\":%llu,\"old_unmapped\":%s,\"step\":%llu,\"path\":\"%s\"",
               version, why, swap_ms, snap_ms, state_action, g_api.layout_hash,
@@ -274,7 +274,7 @@ int reload_from(const char *src, const char *why)
     if (!unmapped) {
         log_message(LOG_ERROR, "reload: %s", uerr);
         char esc[4096];
-        host_json_escape(uerr, esc, sizeof esc);
+        parse_json_escape(uerr, esc, sizeof esc);
         log_event("unload_failed", "\"reason\":\"%s\"", esc);
         restart_note_unload_failed();
     }
@@ -421,7 +421,7 @@ void reload_resume(const RestartResume *r)
     os_file_stamp(library_built_path(g_options.root), &g_build_status.built_stamp);   /* not loaded again as an outside build */
     const char *in = r->what >= 0 && r->what <= GUARD_UNLOAD ? GUARD_NAMES[r->what] : "host";
     char resc[1100];
-    host_json_escape(r->reason, resc, sizeof resc);
+    parse_json_escape(r->reason, resc, sizeof resc);
     if (r->rollback) {
         snprintf(g_crash.text, sizeof g_crash.text, "version %d: %s in %s %s", r->running_version, r->signal, in, r->where);
         g_crash.hung = !strcmp(r->signal, "hang");
@@ -470,7 +470,7 @@ int reload_handle_changes(const FileChanges *c)
               c->code ? "true" : "false", c->first_seen_wall, (os_mono_seconds() - c->first_seen_t) * 1000.0);
     for (int i = 0; i < c->count; i++) {
         char esc[HOST_PATH * 2];
-        host_json_escape(c->paths[i], esc, sizeof esc);
+        parse_json_escape(c->paths[i], esc, sizeof esc);
         log_event("file_changed", "\"path\":\"%s\"", esc);
         if (watch_is_asset(c->paths[i])) { assets_file_changed(c->paths[i]); sound_asset_changed(c->paths[i]); }
         else if (!tweak_file_changed(c->paths[i])) rebuild = 1;   /* more than TWEAK literals changed */

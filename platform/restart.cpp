@@ -189,7 +189,7 @@ int restart_arm(int argc, char **argv)
         log_message(LOG_ERROR, "hot restart: the game state starts fresh: %s", g_session.fresh_reason);
         notice_post(LOG_ERROR, "The host restarted itself but could not keep your game state: %s", g_session.fresh_reason);
         char esc[1024];
-        host_json_escape(g_session.fresh_reason, esc, sizeof esc);
+        parse_json_escape(g_session.fresh_reason, esc, sizeof esc);
         log_event("hot_restart", "\"kept\":false,\"reason\":\"%s\"", esc);
     }
     if (!h) return 1;
@@ -207,7 +207,7 @@ int restart_arm(int argc, char **argv)
                         "looping. Fix the cause and start the host again; the game state is in the last save only",
                         recent, RESTART_WINDOW_S, why);
             char esc[1024];
-            host_json_escape(why, esc, sizeof esc);
+            parse_json_escape(why, esc, sizeof esc);
             log_event("hot_restart_loop", "\"restarts\":%d,\"window_s\":%.0f,\"reason\":\"%s\"", recent, RESTART_WINDOW_S, esc);
             return 0;
         }
@@ -363,7 +363,7 @@ void restart_now(void)
     memset(&h->fault, 0, sizeof h->fault);
     snprintf(h->reason, sizeof h->reason, "%s", g_session.planned);
     char esc[600];
-    host_json_escape(g_session.planned, esc, sizeof esc);
+    parse_json_escape(g_session.planned, esc, sizeof esc);
     log_event("hot_restart_begin", "\"reason\":\"%s\"", esc);
     log_drain_game();
     restart_exec(RESTART_KEEP, os_mono_seconds());

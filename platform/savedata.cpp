@@ -100,7 +100,7 @@ static int save_blob(const char *name, const void *data, int64_t size)
     int ok = os_write_file_atomic(path, buf, SAVE_HEADER + (size_t)size);
     free(buf);
     char esc[HOST_PATH * 2];
-    host_json_escape(path, esc, sizeof esc);
+    parse_json_escape(path, esc, sizeof esc);
     if (!ok) {
         log_message(LOG_ERROR, "save data %s: not written: %s", path, os_error_text());
         notice_post(LOG_ERROR, "could not write save data %s: %s", path, os_error_text());
@@ -126,7 +126,7 @@ static int64_t load_blob(const char *name, void *dst, int64_t cap)
         why = whybuf;
     } else if (fnv1a(buf + SAVE_HEADER, len - SAVE_HEADER) != get_u32(buf + 16)) why = "checksum mismatch (damaged)";
     char esc[HOST_PATH * 2];
-    host_json_escape(path, esc, sizeof esc);
+    parse_json_escape(path, esc, sizeof esc);
     if (why) {
         free(buf);
         char aside[HOST_PATH + 16];
@@ -136,7 +136,7 @@ static int64_t load_blob(const char *name, void *dst, int64_t cap)
                     moved ? ", the file was kept as " : "", moved ? aside : "");
         notice_post(LOG_WARN, "save data %s is corrupt (%s): starting from defaults", path, why);
         char wesc[512];
-        host_json_escape(why, wesc, sizeof wesc);
+        parse_json_escape(why, wesc, sizeof wesc);
         log_event("save_corrupt", "\"name\":\"%s\",\"path\":\"%s\",\"reason\":\"%s\"", name, esc, wesc);
         return -1;
     }

@@ -77,8 +77,8 @@ static int slot_add(const char *name)
 static void sound_error(SoundSlot *s, const char *file, const char *reason)
 {
     char ef[HOST_PATH * 2], er[1200];
-    host_json_escape(file, ef, sizeof ef);
-    host_json_escape(reason, er, sizeof er);
+    parse_json_escape(file, ef, sizeof ef);
+    parse_json_escape(reason, er, sizeof er);
     log_message(LOG_ERROR, "sound %s: %s: %s (playing silence until it is fixed)", s->name, file, reason);
     const char *rel = strncmp(file, g_snd.root, strlen(g_snd.root)) == 0 ? file + strlen(g_snd.root) + 1 : file;
     snprintf(s->problem, sizeof s->problem, "SOUND %s: %s: %s (silent until fixed)", s->name, rel, reason);
@@ -224,7 +224,7 @@ static void install_pcm(SoundSlot *s, char *buf, size_t len, const char *why)
     }
     double ms = (log_time() - s->change_t) * 1000.0;
     char ef[HOST_PATH * 2];
-    host_json_escape(s->src, ef, sizeof ef);
+    parse_json_escape(s->src, ef, sizeof ef);
     if (s->failed) log_message(LOG_INFO, "sound %s: fixed, loaded from %s", s->name, s->src);
     log_event("sound_loaded", "\"name\":\"%s\",\"file\":\"%s\",\"frames\":%u,\"channels\":%u,\"rate\":%u,\"ms\":%.1f,\"reload\":%s",
               s->name, ef, view.frames, view.channels, view.rate, ms, s->loaded ? "true" : "false");

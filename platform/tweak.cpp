@@ -337,7 +337,7 @@ void tweak_query(const char *file, int line, int counter, int kind, const char *
         e->gen_reported = g;
         const thtw_site *s = &f->base.sites[e->site];
         char esc[HOST_PATH * 2];
-        host_json_escape(f->path, esc, sizeof esc);
+        parse_json_escape(f->path, esc, sizeof esc);
         char val[64];
         if (kind == TWEAK_FLOAT) snprintf(val, sizeof val, "%.9g", (double)*(float *)value_inout);
         else if (kind == TWEAK_VEC2) snprintf(val, sizeof val, "[%.9g,%.9g]", (double)((float *)value_inout)[0], (double)((float *)value_inout)[1]);
@@ -359,7 +359,7 @@ int tweak_file_changed(const char *path)
     size_t len;
     char *text = read_text(f->path, &len);
     char esc[HOST_PATH * 2];
-    host_json_escape(f->path, esc, sizeof esc);
+    parse_json_escape(f->path, esc, sizeof esc);
     if (!text) {
         log_event("tweak", "\"file\":\"%s\",\"live\":false,\"reason\":\"unreadable\"", esc);
         return 0;

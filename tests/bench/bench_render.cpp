@@ -37,7 +37,7 @@ double log_time(void)
     return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 const char *host_root(void) { return g_root.c_str(); }
-void host_json_escape(const char *in, char *out, size_t cap) { snprintf(out, cap, "%s", in); }
+void parse_json_escape(const char *in, char *out, size_t cap) { snprintf(out, cap, "%s", in); }
 
 int main(void)
 {

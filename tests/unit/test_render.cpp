@@ -51,7 +51,7 @@ double log_time(void)
 
 const char *host_root(void) { return g_root.c_str(); }
 
-void host_json_escape(const char *in, char *out, size_t cap)
+void parse_json_escape(const char *in, char *out, size_t cap)
 {
     size_t o = 0;
     for (; *in && o + 7 < cap; in++) {
