@@ -105,4 +105,4 @@ static void develop_shutdown(void)
     tweak_shutdown();
 }
 
-const HostMode g_host_mode = { "development", &FLAGS_DEVELOPMENT, HOST_MODE_SERVICES(HOST_MODE_DEVELOP) };
+const HostMode g_host_mode = { &FLAGS_DEVELOPMENT, HOST_MODE_SERVICES(HOST_MODE_DEVELOP) };

@@ -152,14 +152,13 @@ typedef struct ReloadPoll {
     X(ReloadPoll, poll,        (void))                 /* saved files and a finished build, handled */                \
     X(void,       wake_on,     (int fds[2], double *due_in)) /* what ends the wait between frames early */           \
     X(void,       rebuild,     (void))                 /* F5 */                                                       \
-    X(void,       frame_end,   (void))                 /* the frame is done (the hot restart's stall check) */       \
+    X(void,       frame_end,   (void))                 /* the frame is done: the hot restart's session notes it */   \
     X(void,       shutdown,    (void))                 /* the build child, the watcher, the library, TWEAK */
 
 #define HOST_MODE_FIELD(ret, name, args) ret (*name) args;
 #define HOST_MODE_DEVELOP(ret, name, args) develop_##name,
 #define HOST_MODE_RELEASE(ret, name, args) release_##name,
 typedef struct HostMode {
-    const char    *name;         /* "development", "release" */
     const FlagSet *flags;        /* the flags it takes (parse.cpp) */
     HOST_MODE_SERVICES(HOST_MODE_FIELD)
 } HostMode;
@@ -296,6 +295,8 @@ int    library_close(GameLib *lib, char *err, size_t errcap);       /* close + u
 int    library_is_mapped(const char *path);
 
 /* ---------------------------------------------------------------- reload policy and the running game (reload.cpp) */
+/* A release's release.cpp has its own reload_init/start/run_load/restart_state/on_crash and reload_call_*: the
+   game linked in, a crash reported and the game ended. */
 typedef struct GameRun {         /* which library runs, and what a rollback returns to */
     int      loaded;             /* a library is loaded */
     int      halted;             /* crashed with nothing to roll back to: wait for a fix */

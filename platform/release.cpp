@@ -173,7 +173,7 @@ static void       release_rebuild(void) { log_message(LOG_INFO, "a release has n
 static void       release_frame_end(void) {}
 static void       release_shutdown(void) {}
 
-const HostMode g_host_mode = { "release", &FLAGS_RELEASE, HOST_MODE_SERVICES(HOST_MODE_RELEASE) };
+const HostMode g_host_mode = { &FLAGS_RELEASE, HOST_MODE_SERVICES(HOST_MODE_RELEASE) };
 
 const char *tweak_status(void) { return ""; }   /* the overlay's line: no TWEAK service here */
 
