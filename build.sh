@@ -189,6 +189,7 @@ platform_sources() {  # linux|win32
             platform/os_template.cpp) continue ;;
             platform/os_linux.cpp) [ "$1" = linux ] || continue ;;
             platform/os_win32*) [ "$1" = win32 ] || continue ;;
+            platform/os_web.cpp) [ "$1" = web ] || continue ;;
         esac
         echo "$f"
     done
@@ -613,6 +614,7 @@ cmd_test() {
     fi
     cmd_fuzz
     selected "windows" && cmd_test_windows_leg
+    selected "web" && cmd_test_web_leg
     [ -n "$FAILED_NAMES" ] && say "failed:$FAILED_NAMES"
     echo "$TOTAL_PASS passed, $TOTAL_FAIL failed"
     [ "$TOTAL_FAIL" = 0 ]
@@ -658,6 +660,17 @@ win_deb_src() {
     apt-get update -qq
 }
 
+# Debian's own source of the installed SDL2 (the Windows and web builds compile it for their targets),
+# unpacked into WORK/src; prints that folder.
+sdl2_source() {  # work version label
+    local work="$1" ver="$2"
+    win_deb_src >&2 || { say "$3: could not add a deb-src entry"; return 1; }
+    rm -rf "$work"; mkdir -p "$work"
+    ( cd "$work" && apt-get source -qq --download-only "libsdl2=$ver" ) >&2 || { say "$3: apt-get source libsdl2=$ver failed"; return 1; }
+    dpkg-source -x --no-check "$work"/libsdl2_*.dsc "$work/src" > "$work/extract.log" 2>&1 || { say "$3: dpkg-source failed (see $work/extract.log)"; return 1; }
+    echo "$work/src"
+}
+
 # Prints the install folder of SDL2 for mingw, building it first if this version+options is not cached.
 win_sdl2() {
     local ver upstream hash dir src work
@@ -668,11 +681,8 @@ win_sdl2() {
     dir="$WIN/sdl2-$upstream-$hash"
     if [ -f "$dir/.complete" ]; then echo "$dir"; return 0; fi
     local t0; t0="$(win_now)"
-    win_deb_src >&2 || { say "windows: could not add a deb-src entry"; return 1; }
-    work="$WIN/sdl2-work"; rm -rf "$work" "$dir"; mkdir -p "$work"
-    ( cd "$work" && apt-get source -qq --download-only "libsdl2=$ver" ) >&2 || { say "windows: apt-get source libsdl2=$ver failed"; return 1; }
-    src="$work/src"
-    dpkg-source -x --no-check "$work"/libsdl2_*.dsc "$src" > "$work/extract.log" 2>&1 || { say "windows: dpkg-source failed (see $work/extract.log)"; return 1; }
+    work="$WIN/sdl2-work"; rm -rf "$dir"
+    src="$(sdl2_source "$work" "$ver" windows)" || return 1
     mkdir -p "$work/obj"
     # shellcheck disable=SC2086
     if ! ( cd "$work/obj" && "$src/configure" --host=x86_64-w64-mingw32 --prefix="$dir" $SDL2_WIN_OPTIONS > ../configure.log 2>&1 \
@@ -957,6 +967,19 @@ cmd_dist() {
     say "dist: $out/ ($(du -sk "$out" | cut -f1) KB) and dist/$name.tar.gz ($(($(stat -c %s "$ROOT/dist/$name.tar.gz") / 1024)) KB)"
 }
 
+# ROOT/NAME.zip of the folder ROOT/NAME (python's zipfile: no zip program needed), written to a temporary
+# name and renamed into place.
+dist_zip() {  # root name
+    python3 - "$1" "$2" <<'EOF'
+import os, sys, zipfile
+root, name = sys.argv[1], sys.argv[2]
+with zipfile.ZipFile(os.path.join(root, name + ".zip.tmp"), "w", zipfile.ZIP_DEFLATED) as z:
+    for f in sorted(os.listdir(os.path.join(root, name))):
+        z.write(os.path.join(root, name, f), name + "/" + f)
+os.replace(os.path.join(root, name + ".zip.tmp"), os.path.join(root, name + ".zip"))
+EOF
+}
+
 # ---------------------------------------------------------------- release for Windows
 # ./build.sh dist-windows: the same release cross-built with mingw-w64, in dist/<GAME_NAME>-windows-x86_64/:
 # <GAME_NAME>.exe (the game and the release host, -O2, TWEAK literals, libstdc++/libgcc static, a GUI
@@ -1026,14 +1049,7 @@ win_dist() {  # sdl2-dir out-folder [host.exe's object folder to reuse]
     rm -rf "$out" "$2/$name.zip"; mkdir -p "$out"
     cp "$WIN/$GAME_NAME.exe" "$dll/SDL2.dll" "$WIN/game.pak" "$out/" || return 1
     player_readme windows "$out/README.txt" || return 1
-    python3 - "$2" "$name" <<'EOF' || { say "dist-windows: cannot write $2/$name.zip"; return 1; }
-import os, sys, zipfile
-root, name = sys.argv[1], sys.argv[2]
-with zipfile.ZipFile(os.path.join(root, name + ".zip.tmp"), "w", zipfile.ZIP_DEFLATED) as z:
-    for f in sorted(os.listdir(os.path.join(root, name))):
-        z.write(os.path.join(root, name, f), name + "/" + f)
-os.replace(os.path.join(root, name + ".zip.tmp"), os.path.join(root, name + ".zip"))
-EOF
+    dist_zip "$2" "$name" || { say "dist-windows: cannot write $2/$name.zip"; return 1; }
     say "dist-windows: $out/ ($(du -sk "$out" | cut -f1) KB) and $name.zip ($(($(stat -c %s "$2/$name.zip") / 1024)) KB)"
 }
 
@@ -1044,6 +1060,121 @@ cmd_dist_windows() {
     cmd_assets || { say "dist-windows: assets failed"; return 1; }
     local sdl; sdl="$(win_sdl2)" || return 1
     win_dist "$sdl" "$ROOT/dist"
+}
+
+# ---------------------------------------------------------------- release for the web
+# ./build.sh dist-web: the same release built for WebAssembly with Emscripten (Debian's package), in
+# dist/<GAME_NAME>-web/: index.html (platform/web/shell.html: the canvas, a loading bar, the report of a
+# trap), index.js, index.wasm and index.data (game.pak, preloaded into the page's file system); plus a .zip
+# of the folder. The host is the release's, with platform/os_web.cpp behind os.h; SDL2 is Debian's source
+# built once for Emscripten into build/web/ (Emscripten's own SDL port downloads, which fails offline).
+WEB="$BUILD_DIR/web"
+WEB_PACKAGES="emscripten cmake dpkg-dev"
+SDL2_WEB_OPTIONS="-DSDL_SHARED=OFF -DSDL_STATIC=ON -DSDL_PTHREADS=OFF -DSDL_THREADS=OFF -DSDL_TEST=OFF"
+# emcc runs on node and needs Debian's acorn, which a node from elsewhere on PATH does not find
+web_env() { export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"; }
+
+# Prints the install folder of SDL2 for Emscripten, building it first if this version+options is not cached.
+web_sdl2() {
+    local ver upstream hash dir src work t0
+    ver="$(dpkg-query -W -f='${Version}' libsdl2-dev 2>/dev/null)"
+    [ -n "$ver" ] || { say "web: libsdl2-dev is not installed (its version picks the SDL2 source)"; return 1; }
+    upstream="${ver%%+*}"; upstream="${upstream%%-*}"
+    hash="$(echo "$ver $SDL2_WEB_OPTIONS $(emcc -dumpversion 2>/dev/null)" | cksum | cut -d' ' -f1)"
+    dir="$WEB/sdl2-$upstream-$hash"
+    if [ -f "$dir/.complete" ]; then echo "$dir"; return 0; fi
+    t0=$EPOCHREALTIME
+    work="$WEB/sdl2-work"; rm -rf "$dir"
+    src="$(sdl2_source "$work" "$ver" web)" || return 1
+    say "web: building SDL2 $upstream for Emscripten (once; about 3 minutes)"
+    # shellcheck disable=SC2086
+    if ! ( emcmake cmake -S "$src" -B "$work/obj" -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$dir" $SDL2_WEB_OPTIONS \
+                > "$work/configure.log" 2>&1 \
+            && cmake --build "$work/obj" -j"$(nproc)" > "$work/make.log" 2>&1 \
+            && cmake --install "$work/obj" > "$work/install.log" 2>&1 ); then
+        say "web: SDL2 build failed (logs in $work)"; rm -rf "$dir"; return 1
+    fi
+    touch "$dir/.complete"; rm -rf "$work"
+    say "web: SDL2 built in $(( (${EPOCHREALTIME//[.,]/} - ${t0//[.,]/}) / 1000000 )) s"
+    echo "$dir"
+}
+
+# index.html + .js + .wasm + .data: the release host (release_sources web) and the game, -O2, linked with
+# SDL2; game.pak preloaded at /game/game.pak, where os_exe_path says the executable is. Function names stay
+# in the module (--profiling-funcs) so a trap's report names them.
+web_dist_build() {  # sdl2-dir game.pak out-dir
+    local obj_dir="$WEB/obj" layout f rc=0 objs=() flags key
+    flags="$COMMON_FLAGS -O2"
+    # shellcheck disable=SC2046
+    key="$(inputs_key "web $flags $SDL2_WEB_OPTIONS" $(release_sources web) platform/stb_impl.c platform/*.h platform/web/shell.html \
+        game/*.cpp game/*.h tools/layout_stamp.py "$2")"
+    if up_to_date "$3/index.wasm" "$key"; then say "dist-web: up to date"; return 0; fi
+    layout="$(python3 tools/layout_stamp.py g++ game/state.h -std=c++17 -Itinyheaders -Igame -DTH_MATH_NO_MATH_H)" \
+        || { say "dist-web: no layout stamp (the reason is above)"; return 1; }
+    say "dist-web: compiling the game and the release host for WebAssembly (-O2)"
+    mkdir -p "$obj_dir/game" "$obj_dir/host" "$obj_dir/c" "$3"
+    for f in game/game.cpp game/tinyheaders.cpp; do
+        # shellcheck disable=SC2086
+        em++ $flags -fno-exceptions -fno-rtti -DTHTW_LITERALS -DGAME_LAYOUT_HASH="${layout}u" -c "$f" \
+            -o "$obj_dir/game/$(basename "$f" .cpp).o" || rc=1
+    done
+    for f in $(release_sources web); do
+        # shellcheck disable=SC2086
+        em++ $flags -DHOST_RELEASE -I"$1/include/SDL2" -I"$1/include" $STB_FLAGS -c "$f" -o "$obj_dir/host/$(basename "$f" .cpp).o" || rc=1
+        objs+=("$obj_dir/host/$(basename "$f" .cpp).o")
+    done
+    # shellcheck disable=SC2086
+    emcc -O2 $STB_FLAGS -c platform/stb_impl.c -o "$obj_dir/c/stb_impl.o" || rc=1
+    [ "$rc" = 0 ] || { say "dist-web: compile failed"; return 1; }
+    rm -f "$3"/index.*
+    em++ -O2 "${objs[@]}" "$obj_dir/c/stb_impl.o" "$obj_dir/game/game.o" "$obj_dir/game/tinyheaders.o" "$1/lib/libSDL2.a" \
+        -o "$3/index.html" --shell-file platform/web/shell.html -sMINIFY_HTML=0 \
+        --preload-file "$2@/game/game.pak" -lidbfs.js -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=134217728 \
+        -sDEFAULT_LIBRARY_FUNCS_TO_INCLUDE="['\$autoResumeAudioContext','\$dynCall']" --profiling-funcs \
+        -sEXPORTED_RUNTIME_METHODS="['FS','addRunDependency','removeRunDependency']" \
+        || { say "dist-web: link failed"; return 1; }
+    sed -i "s/@TITLE@/$GAME_NAME/" "$3/index.html"
+    echo "$key" > "$3/index.wasm.key"
+}
+
+cmd_dist_web() {
+    cmd_deps || return 1
+    cmd_deps "$WEB_PACKAGES" || return 1
+    web_env
+    cmd_tools || { say "dist-web: tools failed"; return 1; }
+    cmd_assets || { say "dist-web: assets failed"; return 1; }
+    local sdl name="$GAME_NAME-web" out="$ROOT/dist/$GAME_NAME-web"
+    sdl="$(web_sdl2)" || return 1
+    mkdir -p "$WEB/out"
+    dist_archive "$WEB/game.pak" || return 1
+    web_dist_build "$sdl" "$WEB/game.pak" "$WEB/out" || return 1
+    rm -rf "$out" "$ROOT/dist/$name.zip"; mkdir -p "$out"
+    cp "$WEB"/out/index.html "$WEB"/out/index.js "$WEB"/out/index.wasm "$WEB"/out/index.data "$out/" || return 1
+    dist_zip "$ROOT/dist" "$name" || return 1
+    say "dist-web: $out/ ($(du -sk "$out" | cut -f1) KB) and dist/$name.zip ($(($(stat -c %s "$ROOT/dist/$name.zip") / 1024)) KB)"
+}
+
+# The web leg of ./build.sh test: the sample's web release built (emscripten and SDL2 cached as dist-web does),
+# then played in the system chromium by tests/web/test_web.py through puppeteer-core, installed once from
+# npm into build/web/node (chromium is Debian's; puppeteer's own browser download is skipped).
+WEB_TEST_PACKAGES="chromium nodejs npm"
+web_node_modules() {  # prints the folder NODE_PATH needs
+    local dir="$WEB/node"
+    if [ ! -f "$dir/node_modules/puppeteer-core/package.json" ]; then
+        mkdir -p "$dir"
+        ( cd "$dir" && PUPPETEER_SKIP_DOWNLOAD=1 npm install --no-audit --no-fund --silent puppeteer-core@24 ) >&2 \
+            || { say "web: npm install puppeteer-core failed"; return 1; }
+    fi
+    echo "$dir/node_modules"
+}
+cmd_test_web_leg() {
+    local log="$BUILD_DIR/tests/logs/web-build.log" modules
+    mkdir -p "$BUILD_DIR/tests/logs"
+    if ! { cmd_deps "$WEB_TEST_PACKAGES" && cmd_dist_web && modules="$(web_node_modules)"; } > "$log" 2>&1; then
+        echo "0 passed, 1 failed" >> "$log"; record_result "web-build" "$log" 1; return
+    fi
+    run_test_program "web-play" timeout -k 10 600 env WEB_DIST="$ROOT/dist/$GAME_NAME-web" WEB_OUT="$BUILD_DIR/tests/web" \
+        WEB_NODE_PATH="$modules" python3 tests/web/test_web.py
 }
 
 # ---------------------------------------------------------------- benchmarks
@@ -1109,12 +1240,14 @@ case "$cmd" in
     build)  cmd_deps && cmd_build ;;
     test)   cmd_test ;;
     test-windows) cmd_test_windows ;;
+    test-web) mkdir -p "$BUILD_DIR/tests/logs"; cmd_test_web_leg; echo "$TOTAL_PASS passed, $TOTAL_FAIL failed"; [ "$TOTAL_FAIL" = 0 ] ;;
     game-win) cmd_game_win ;;
     bench)  cmd_bench ;;
     dist)   cmd_dist ;;
     dist-windows) cmd_dist_windows ;;
+    dist-web) cmd_dist_web ;;
     fuzz)   mkdir -p "$BUILD_DIR/tests/logs"; cmd_fuzz; echo "$TOTAL_PASS passed, $TOTAL_FAIL failed"; [ "$TOTAL_FAIL" = 0 ] ;;
     deps)   cmd_deps ;;
     clean)  rm -rf "$BUILD_DIR" "$ROOT/compile_commands.json" ;;
-    *)      say "build.sh: unknown command '$cmd' (run, debug, host, game, tools, assets, build, test, test-windows, bench, dist, dist-windows, fuzz, deps, clean)"; exit 2 ;;
+    *)      say "build.sh: unknown command '$cmd' (run, debug, host, game, tools, assets, build, test, test-windows, bench, dist, dist-windows, dist-web, fuzz, deps, clean)"; exit 2 ;;
 esac

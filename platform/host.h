@@ -37,8 +37,8 @@
      stb_impl.c   stb's implementations (images, rectangle packing, TrueType), compiled in every build
      os.h         the operating system (os_linux.cpp on Linux; os_win32.cpp and os_win32_guard.cpp on
                   Windows; shared parts in os_common.cpp, and os_service_gate.h, the watchdog's deferred
-                  interrupt both fault backends follow; os_template.cpp where a new port starts); nothing
-                  else includes system headers
+                  interrupt both fault backends follow; os_web.cpp in a browser (a web release; web/shell.html is
+                  its page); os_template.cpp where a new port starts); nothing else includes system headers
      host.h       this file */
 #ifndef HOST_H
 #define HOST_H

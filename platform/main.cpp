@@ -294,6 +294,30 @@ static void note_frame_stats(double frame_start, double work_ms, const ReloadPol
     g_stats.sum_ms = g_stats.max_ms = g_stats.max_interval = 0;
 }
 
+/* One frame: poll, reload, step, render, present, then wait for the next. 0 once the host should quit. */
+static int run_frame(void *unused)
+{
+    (void)unused;
+    if (g_loop.quit) return 0;
+    g_host_mode.frame_begin();
+    double frame_start = os_mono_seconds();
+    PROFILE_BEGIN("frame");
+    poll_events();
+    ReloadPoll reload = poll_reload();
+    step_game();
+    render_frame();
+    present_frame();
+    double work_ms = (os_mono_seconds() - frame_start) * 1000.0;
+    pace_frame(frame_start, work_ms);
+    note_frame_stats(frame_start, work_ms, &reload);
+    g_loop.frame++;
+    g_host_mode.frame_end();
+    if (g_options.frames >= 0 && (int64_t)g_loop.frame >= g_options.frames) g_loop.quit = 1;
+    PROFILE_END();
+    profile_frame_end();
+    return 1;
+}
+
 /* ================================================================ the end */
 static void shut_down(void)
 {
@@ -348,24 +372,7 @@ int main(int argc, char **argv)
     if (!start_recording(resumed)) return 1;
 
     g_clock.prev = g_stats.since = g_stats.last_frame_start = os_mono_seconds();
-    while (!g_loop.quit) {
-        g_host_mode.frame_begin();
-        double frame_start = os_mono_seconds();
-        PROFILE_BEGIN("frame");
-        poll_events();
-        ReloadPoll reload = poll_reload();
-        step_game();
-        render_frame();
-        present_frame();
-        double work_ms = (os_mono_seconds() - frame_start) * 1000.0;
-        pace_frame(frame_start, work_ms);
-        note_frame_stats(frame_start, work_ms, &reload);
-        g_loop.frame++;
-        g_host_mode.frame_end();
-        if (g_options.frames >= 0 && (int64_t)g_loop.frame >= g_options.frames) g_loop.quit = 1;
-        PROFILE_END();
-        profile_frame_end();
-    }
+    os_run_frames(run_frame, NULL);   /* in a browser it never returns: what follows runs on a desktop */
     shut_down();
     return 0;
 }
