@@ -14,7 +14,7 @@
 #include "th_math.h"
 #include "th_arena.h"
 #include "th_handle.h"
-#include "th_collide.h" /* the implementations of these two: game/tinyheaders.cpp, built once at -O2 */
+#include "th_collide.h" /* the implementations of these two: include/tinyheaders.cpp, built once at -O2 */
 #include "th_tweak.h"   /* TWEAK(340.0f): constants that change on save, no rebuild (docs/live_editing.md) */
 
 /* PROFILE_ZONE("name"): a zone in the host's profiler (docs/profiling.md), through pf->profile_begin/end. The
@@ -30,8 +30,8 @@ static const PlatformAPI *g_zone_pf;
 #include "state.h"
 #include "th_reflect.h" /* the table format of state_types.inc, the build's description of state.h's types */
 #if defined(__has_include)
-#if __has_include("../build/game/state_types.inc")
-#include "../build/game/state_types.inc"
+#if __has_include("state_types.inc")   /* from the game's build folder (build.sh puts it on the include path) */
+#include "state_types.inc"
 #define GAME_HAS_STATE_TYPES 1
 #endif
 #endif

@@ -105,4 +105,13 @@ static void develop_shutdown(void)
     tweak_shutdown();
 }
 
+static const char *develop_game_folder(void) { return game_folder(); }
+static const char *develop_game_name(void) { return game_folder_name(); }
+
+static void develop_save_folder(const char *app, const char **org, const char **name)
+{
+    *org = app;     /* <data>/<game>/dev/: a development run never touches the release's save data */
+    *name = "dev";
+}
+
 const HostMode g_host_mode = { &FLAGS_DEVELOPMENT, HOST_MODE_SERVICES(HOST_MODE_DEVELOP) };

@@ -27,6 +27,7 @@
      sound_assets.cpp  sound files (WAV, OGG, .sfx) found, decoded in a child process, reloaded on save
      savedata.cpp the game's save data: named blobs in the user's data folder (or --save-dir)
      window.cpp   the window: the game's title, fullscreen, Quit, focus
+     game_folder.cpp which game runs (--game DIR): its folder, its build folder, its name
      notice.cpp   short messages along the bottom of the screen (a corrupt save, a failed asset)
      profile.cpp  the frame profiler: zones (th_profile.h), the game's zone service, --profile and Shift+F4
                   traces, the flame-chart view
@@ -59,6 +60,7 @@ union SDL_Event;
 
 typedef struct Options {
     char        root[1024];
+    const char *game;            /* --game: the game's folder (NULL: <root>/game) */
     uint64_t    memory_mb;
     int         headless;
     int64_t     frames;          /* exit after this many frames; -1 = run until quit */
@@ -133,8 +135,8 @@ extern PlatformAPI g_pf;                 /* the services handed to the game on e
 const char *host_root(void);             /* g_options.root: the project root, no trailing slash */
 
 /* ---------------------------------------------------------------- development or release (develop.cpp, release.cpp) */
-/* What only the development host has - the project folder, the hot restart's session, watching, building and
-   reloading, F5, TWEAK - behind one table. develop.cpp fills it with the real services, release.cpp with a
+/* What only the development host has - the project folder, the game's folder, the hot restart's session, watching,
+   building and reloading, F5, TWEAK - behind one table. develop.cpp fills it with the real services, release.cpp with a
    release's stand-ins; the frame loop calls through it and never asks which build it is. Each table is filled
    from this one list by name (develop_<name>, release_<name>), so a table missing one does not compile. */
 typedef struct ReloadPoll {
@@ -153,7 +155,11 @@ typedef struct ReloadPoll {
     X(void,       wake_on,     (int fds[2], double *due_in)) /* what ends the wait between frames early */           \
     X(void,       rebuild,     (void))                 /* F5 */                                                       \
     X(void,       frame_end,   (void))                 /* the frame is done: the hot restart's session notes it */   \
-    X(void,       shutdown,    (void))                 /* the build child, the watcher, the library, TWEAK */
+    X(void,       shutdown,    (void))                 /* the build child, the watcher, the library, TWEAK */        \
+    X(const char *, game_folder, (void))               /* where the game's files are read first (a release: root) */ \
+    X(const char *, game_name,   (void))  /* the game folder's name, the window's and save data's until the game     \
+                                             names itself; NULL in a release (one game: its title or "game") */       \
+    X(void,       save_folder, (const char *app, const char **org, const char **name)) /* SDL_GetPrefPath's words */
 
 #define HOST_MODE_FIELD(ret, name, args) ret (*name) args;
 #define HOST_MODE_DEVELOP(ret, name, args) develop_##name,
@@ -174,6 +180,11 @@ void        log_drain_game(void);   /* the game's log lines and events, queued d
 void        log_message(int level, const char *fmt, ...);             /* console + log file + event log */
 void        log_event(const char *ev, const char *fields_fmt, ...);   /* one JSON line: {"t":..,"ev":ev,<fields>} */
 double      log_time(void);                                           /* seconds since start */
+
+/* ---------------------------------------------------------------- the game's folder (game_folder.cpp) */
+const char *game_folder(void);        /* real path of the game's folder (--game; <root>/game by default) */
+const char *game_build_folder(void);  /* its build outputs: <root>/build/game, or build/games/<name>-<hash> */
+const char *game_folder_name(void);   /* the folder's name: the window's title until the game sets one */
 
 /* ---------------------------------------------------------------- memory block and snapshots (memory.cpp) */
 typedef struct Memory {
@@ -287,7 +298,7 @@ typedef struct GameLib {
     char    path[HOST_PATH];            /* the versioned copy that was opened */
 } GameLib;
 
-const char *library_built_path(const char *root);                  /* <root>/build/game/libgame.so */
+const char *library_built_path(const char *root);                  /* <game build folder>/libgame.so (root: unused) */
 int    library_open(const char *src, int version, GameLib *out, char *err, size_t errcap); /* copy, open, resolve:
                                                       1 ok; 0 refused (err says why); -1 its code crashed or hung
                                                       (g_guard_report says where, err the backtrace) */

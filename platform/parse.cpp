@@ -14,6 +14,7 @@
    drive those are refused by name rather than ignored. */
 static const RefusedFlag RELEASE_REFUSED[] = {
     { "--root", "the release reads its assets from game.pak next to the executable" },
+    { "--game", "the release is one game, linked in" },
     { "--no-watch", "the release watches no sources" },
     { "--build-cmd", "the release builds nothing" },
     { "--font", "the release's font is baked into game.pak" },
@@ -51,6 +52,7 @@ const FlagSet FLAGS_RELEASE = {
 const FlagSet FLAGS_DEVELOPMENT = {
     "host",
         "  --root DIR            project root (default: the folder above build/host)\n"
+        "  --game DIR            the game's folder: state.h, game.cpp (default: <root>/game)\n"
         "  --memory MB           size of the game's memory block (1..65536, default 256)\n"
         "  --headless            SDL offscreen video driver: real rendering, no display\n"
         "  --frames N            exit after N frames\n"
@@ -120,6 +122,7 @@ int parse_flags(int argc, char **argv, const FlagSet *set, Options *o, char *err
         else if (!strcmp(a, "--fast")) o->fast = 1;
         else if (!strcmp(a, "--dev-keys")) o->dev_keys = 1;
         else if (!strcmp(a, "--root")) { NEED_VALUE(); snprintf(o->root, sizeof o->root, "%s", v); }
+        else if (!strcmp(a, "--game")) { NEED_VALUE(); o->game = v; }
         else if (!strcmp(a, "--log-json")) { NEED_VALUE(); o->log_json = v; }
         else if (!strcmp(a, "--log-file")) { NEED_VALUE(); o->log_file = v; }
         else if (!strcmp(a, "--frame-log")) { NEED_VALUE(); o->frame_log = v; }

@@ -172,6 +172,14 @@ static void       release_wake_on(int fds[2], double *due_in) { fds[0] = fds[1] 
 static void       release_rebuild(void) { log_message(LOG_INFO, "a release has no sources to rebuild"); }
 static void       release_frame_end(void) {}
 static void       release_shutdown(void) {}
+static const char *release_game_folder(void) { return host_root(); }   /* the executable's folder */
+static const char *release_game_name(void) { return NULL; }
+
+static void release_save_folder(const char *app, const char **org, const char **name)
+{
+    *org = "";
+    *name = app;
+}
 
 const HostMode g_host_mode = { &FLAGS_RELEASE, HOST_MODE_SERVICES(HOST_MODE_RELEASE) };
 

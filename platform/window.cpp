@@ -12,7 +12,12 @@ static struct {
     int         focus_lost;      /* latched until the next step reads it */
 } g_window;
 
-void window_attach(SDL_Window *win) { g_window.win = win; }
+void window_attach(SDL_Window *win)
+{
+    g_window.win = win;
+    const char *name = g_host_mode.game_name();
+    if (win && name && !g_window.title[0]) SDL_SetWindowTitle(win, name);   /* until the game names itself */
+}
 const char *window_title(void) { return g_window.title; }
 
 static void set_title(const char *utf8)

@@ -37,6 +37,15 @@ double log_time(void)
     return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 const char *host_root(void) { return g_root.c_str(); }
+/* assets.cpp reads the game's files through g_host_mode: the project root here, nothing else of it */
+static HostMode root_only_mode(void)
+{
+    HostMode m;
+    memset(&m, 0, sizeof m);
+    m.game_folder = host_root;
+    return m;
+}
+const HostMode g_host_mode = root_only_mode();
 void parse_json_escape(const char *in, char *out, size_t cap) { snprintf(out, cap, "%s", in); }
 
 int main(void)

@@ -30,7 +30,7 @@ def exists_somewhere(token):
     if os.path.exists(os.path.join(ROOT, token)):
         return True
     base = os.path.basename(token)
-    for folder in ("platform", "game", "tools", "tinyheaders", "docs", "tests/unit", "tests/e2e", "tests/bench",
+    for folder in ("platform", "include", "game", "tools", "tinyheaders", "docs", "tests/unit", "tests/e2e", "tests/bench",
                    "tests/fuzz", "tests/windows", "tests/web", "."):
         if base in ls(folder):
             return True
@@ -47,7 +47,7 @@ def readme_layout():
 def readme_names_every_file():
     layout = readme_layout()
     missing = []
-    for folder in ("platform", "game", "tinyheaders", "tools", "docs"):
+    for folder in ("platform", "include", "game", "tinyheaders", "tools", "docs"):
         check(named(layout, folder + "/"), f"the Layout section does not name {folder}/")
         for f in ls(folder):
             stem = os.path.splitext(f)[0]
