@@ -22,15 +22,15 @@ rem cross-builds the same sources with mingw-w64 and runs them under wine (see R
 setlocal EnableDelayedExpansion
 set ROOT=%~dp0
 set ROOT=%ROOT:~0,-1%
-set B=%ROOT%\build
+set BUILD_DIR=%ROOT%\build
 set "CMD=%~1"
 if "%CMD%"=="" set CMD=run
 rem The game folder and its build folder (the host names both when it runs "game"; platform\game_folder.cpp).
 set "GAME=%ROOT%\game"
-set "GB=%B%\game"
+set "GAME_BUILD_DIR=%BUILD_DIR%\game"
 set GAME_GIVEN=
 if /i "%CMD%"=="game" if not "%~2"=="" set "GAME=%~f2"
-if /i "%CMD%"=="game" if not "%~3"=="" set "GB=%~f3"
+if /i "%CMD%"=="game" if not "%~3"=="" set "GAME_BUILD_DIR=%~f3"
 if /i "%CMD%"=="run" if exist "%~2\state.h" set "GAME=%~f2"& set GAME_GIVEN=1
 rem Everything after the command goes to host.exe. Collected here, outside any ( ) block: inside one,
 rem %1 is expanded once when the block is read, so a "shift" there would change nothing.
@@ -44,7 +44,7 @@ goto next_arg
 :args_done
 
 if /i "%CMD%"=="clean" (
-    if exist "%B%" rmdir /s /q "%B%"
+    if exist "%BUILD_DIR%" rmdir /s /q "%BUILD_DIR%"
     exit /b 0
 )
 
@@ -73,7 +73,7 @@ if /i "%CMD%"=="run" (
     call :tools || exit /b 1
     rem another game folder's library is built by the host itself, into the folder it derives for it
     if not defined GAME_GIVEN call :game || exit /b 1
-    "%B%\host.exe" --root "%ROOT%" --game "%GAME%" !ARGS!
+    "%BUILD_DIR%\host.exe" --root "%ROOT%" --game "%GAME%" !ARGS!
     exit /b !errorlevel!
 )
 echo build.bat: unknown command '%CMD%' (run, host, game, tools, clean)
@@ -88,47 +88,47 @@ exit /b 0
 
 :stb_impl
 rem stb's implementations, compiled from the headers in STB_DIR, as build.sh does on Linux.
-if not exist "%B%\obj" mkdir "%B%\obj"
-cl /nologo /O2 /c /I"%STB_DIR%" "%ROOT%\platform\stb_impl.c" /Fo"%B%\obj\stb_impl.obj" || exit /b 1
+if not exist "%BUILD_DIR%\obj" mkdir "%BUILD_DIR%\obj"
+cl /nologo /O2 /c /I"%STB_DIR%" "%ROOT%\platform\stb_impl.c" /Fo"%BUILD_DIR%\obj\stb_impl.obj" || exit /b 1
 exit /b 0
 
 :host
-if not exist "%B%" mkdir "%B%"
+if not exist "%BUILD_DIR%" mkdir "%BUILD_DIR%"
 call :stb_impl || exit /b 1
 rem Every platform file but the Linux backend and the porting template (os_win32*.cpp stand in for them).
 set HOST_SOURCES=
 for %%F in ("%ROOT%\platform\*.cpp") do if /i not "%%~nF"=="os_linux" if /i not "%%~nF"=="os_template" set HOST_SOURCES=!HOST_SOURCES! "%%F"
-cl %COMMON% /O2 /DSDL_MAIN_HANDLED /I"%SDL2_DIR%\include" /I"%STB_DIR%" !HOST_SOURCES! "%B%\obj\stb_impl.obj" ^
-   /Fe"%B%\host.exe" /Fo"%B%\obj\\" /Fd"%B%\host.pdb" ^
+cl %COMMON% /O2 /DSDL_MAIN_HANDLED /I"%SDL2_DIR%\include" /I"%STB_DIR%" !HOST_SOURCES! "%BUILD_DIR%\obj\stb_impl.obj" ^
+   /Fe"%BUILD_DIR%\host.exe" /Fo"%BUILD_DIR%\obj\\" /Fd"%BUILD_DIR%\host.pdb" ^
    /link /SUBSYSTEM:CONSOLE /LIBPATH:"%SDL2_DIR%\lib\x64" SDL2.lib shell32.lib user32.lib || exit /b 1
-copy /y "%SDL2_DIR%\lib\x64\SDL2.dll" "%B%\" >nul
+copy /y "%SDL2_DIR%\lib\x64\SDL2.dll" "%BUILD_DIR%\" >nul
 exit /b 0
 
 :tools
-if not exist "%B%\tools" mkdir "%B%\tools"
+if not exist "%BUILD_DIR%\tools" mkdir "%BUILD_DIR%\tools"
 call :stb_impl || exit /b 1
 for %%F in ("%ROOT%\tools\*.cpp") do (
-    cl %COMMON% /O2 /I"%STB_DIR%" "%%F" "%B%\obj\stb_impl.obj" /Fe"%B%\tools\%%~nF.exe" /Fo"%B%\obj\\" /Fd"%B%\tools\%%~nF.pdb" || exit /b 1
+    cl %COMMON% /O2 /I"%STB_DIR%" "%%F" "%BUILD_DIR%\obj\stb_impl.obj" /Fe"%BUILD_DIR%\tools\%%~nF.exe" /Fo"%BUILD_DIR%\obj\\" /Fd"%BUILD_DIR%\tools\%%~nF.pdb" || exit /b 1
 )
 exit /b 0
 
 :game
-if not exist "%B%" mkdir "%B%"
-if not exist "%GB%" mkdir "%GB%"
+if not exist "%BUILD_DIR%" mkdir "%BUILD_DIR%"
+if not exist "%GAME_BUILD_DIR%" mkdir "%GAME_BUILD_DIR%"
 rem A unique PDB name per build: the running host may hold the previous one open in a debugger.
 for /f "tokens=1-4 delims=:.," %%a in ("%time: =0%") do set STAMP=%%a%%b%%c%%d
 set STAMP=%RANDOM%%STAMP%
-echo building > "%GB%\build.lock"
-del /q "%GB%\game_*.pdb" 2>nul
+echo building > "%GAME_BUILD_DIR%\build.lock"
+del /q "%GAME_BUILD_DIR%\game_*.pdb" 2>nul
 rem The layout stamp and the description of the state's types (state_types.inc in the game's build folder,
 rem which game_engine.h includes), made by the same script as build.sh's with cl's preprocessor. Without
 rem Python the library has no description and only state_size guards the layout: a layout change then
 rem restarts the state.
 set LAYOUT=0
-for /f %%s in ('python "%ROOT%\tools\layout_stamp.py" --types^="%GB%\state_types.inc" cl "%GAME%\state.h" /std:c++17 /I"%ROOT%\tinyheaders" /I"%ROOT%\platform\include" /I"%GAME%" /DTH_MATH_NO_MATH_H') do set LAYOUT=%%s
-cl %COMMON% /Od /LD /DTHC_VALIDATE /DGAME_LAYOUT_HASH=%LAYOUT%u /I"%GAME%" /I"%GB%" "%GAME%\game.cpp" "%ROOT%\platform\include\tinyheaders.cpp" /Fo"%GB%\\" /Fd"%GB%\game_vc.pdb" ^
-   /link /DLL /PDB:"%GB%\game_%STAMP%.pdb" /OUT:"%GB%\game.tmp.dll" /INCREMENTAL:NO
+for /f %%s in ('python "%ROOT%\tools\layout_stamp.py" --types^="%GAME_BUILD_DIR%\state_types.inc" cl "%GAME%\state.h" /std:c++17 /I"%ROOT%\tinyheaders" /I"%ROOT%\platform\include" /I"%GAME%" /DTH_MATH_NO_MATH_H') do set LAYOUT=%%s
+cl %COMMON% /Od /LD /DTHC_VALIDATE /DGAME_LAYOUT_HASH=%LAYOUT%u /I"%GAME%" /I"%GAME_BUILD_DIR%" "%GAME%\game.cpp" "%ROOT%\platform\include\tinyheaders.cpp" /Fo"%GAME_BUILD_DIR%\\" /Fd"%GAME_BUILD_DIR%\game_vc.pdb" ^
+   /link /DLL /PDB:"%GAME_BUILD_DIR%\game_%STAMP%.pdb" /OUT:"%GAME_BUILD_DIR%\game.tmp.dll" /INCREMENTAL:NO
 set RC=%errorlevel%
-if %RC%==0 move /y "%GB%\game.tmp.dll" "%GB%\game.dll" >nul
-del /q "%GB%\build.lock" 2>nul
+if %RC%==0 move /y "%GAME_BUILD_DIR%\game.tmp.dll" "%GAME_BUILD_DIR%\game.dll" >nul
+del /q "%GAME_BUILD_DIR%\build.lock" 2>nul
 exit /b %RC%

@@ -1025,7 +1025,7 @@ cmd_test_windows() {
 # development-only files below) at -O2 with TWEAK sites as literals; game.pak holds the atlas, the baked font
 # and the decoded sounds, so the player needs no tools, sources or compiler. GAME_NAME is the game's name (set_game; the
 # sample's is SAMPLE_NAME).
-DEV_ONLY_SOURCES="platform/library.cpp platform/reload.cpp platform/watch.cpp platform/build.cpp platform/tweak.cpp platform/tweak_panel.cpp platform/game_folder.cpp"
+DEV_ONLY_SOURCES="platform/develop.cpp platform/library.cpp platform/reload.cpp platform/watch.cpp platform/build.cpp platform/tweak.cpp platform/tweak_panel.cpp platform/game_folder.cpp"
 SYSTEM_FONT="/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"   # the text font when assets/fonts/default.ttf is absent
 
 release_sources() {  # [linux|win32]

@@ -46,14 +46,14 @@ static bool starts_with(const char *s, const std::string &prefix)
 std::string assets_json_escaped(const std::string &s)
 {
     std::vector<char> out(s.size() * 6 + 8);
-    host_json_escape(s.c_str(), out.data(), out.size());
+    parse_json_escape(s.c_str(), out.data(), out.size());
     return std::string(out.data());
 }
 
 void assets_error(const std::string &file, const std::string &reason)
 {
-    host_log(LOG_ERROR, "asset %s: %s", file.c_str(), reason.c_str());
-    host_event("asset_error", "\"file\":\"%s\",\"reason\":\"%s\"", assets_json_escaped(file).c_str(), assets_json_escaped(reason).c_str());
+    log_message(LOG_ERROR, "asset %s: %s", file.c_str(), reason.c_str());
+    log_event("asset_error", "\"file\":\"%s\",\"reason\":\"%s\"", assets_json_escaped(file).c_str(), assets_json_escaped(reason).c_str());
     notice_post(LOG_ERROR, "asset %s: %s", file.c_str(), reason.c_str());
 }
 
@@ -92,7 +92,7 @@ static void table_build(const thal_manifest *m)
     uint32_t cap = 64;
     while (cap < (uint32_t)m->sprite_count * 2 + 16) cap *= 2;
     SpriteInfo *t = (SpriteInfo *)calloc(cap, sizeof(SpriteInfo));
-    if (!t) { host_log(LOG_ERROR, "render: out of memory for the sprite table"); return; }
+    if (!t) { log_message(LOG_ERROR, "render: out of memory for the sprite table"); return; }
     for (int i = 0; i < m->sprite_count; i++) {
         const thal_sprite *s = &m->sprites[i];
         SpriteInfo info;
@@ -257,10 +257,10 @@ static int atlas_apply(AtlasJob *j, bool announce)
         errors++;
     }
     if (announce) {
-        double ms = j->change_t >= 0 ? (host_time() - j->change_t) * 1000.0 : -1.0;
-        host_log(LOG_INFO, "assets: atlas reloaded (%d pages, %d new) %.1f ms after %s", n, reloaded, ms, j->trigger.c_str());
-        host_event("asset_reload", "\"file\":\"%s\",\"ms\":%.1f,\"pages\":%d,\"pages_reloaded\":%d,\"errors\":%d",
-                   assets_json_escaped(j->trigger).c_str(), ms, n, reloaded, errors);
+        double ms = j->change_t >= 0 ? (log_time() - j->change_t) * 1000.0 : -1.0;
+        log_message(LOG_INFO, "assets: atlas reloaded (%d pages, %d new) %.1f ms after %s", n, reloaded, ms, j->trigger.c_str());
+        log_event("asset_reload", "\"file\":\"%s\",\"ms\":%.1f,\"pages\":%d,\"pages_reloaded\":%d,\"errors\":%d",
+                  assets_json_escaped(j->trigger).c_str(), ms, n, reloaded, errors);
     }
     return errors;
 }
@@ -343,7 +343,7 @@ static bool manifest_changed_on_disk(void)
 void assets_file_changed(const char *path)
 {
     if (!path || !g_render.ren) return;
-    double now = host_time();
+    double now = log_time();
     std::string sprites_prefix = g_render.sprites_dir + "/";
     if (starts_with(path, sprites_prefix) && (ends_with_ci(path, ".png") || ends_with_ci(path, ".pivot"))) {
         pack_request(path, now);
@@ -412,7 +412,7 @@ int assets_init(const char *font_path)
 
     /* the assets may have changed while the host was not running: a no-op when they did not (a release
        has no sources to pack) */
-    if (!archive_mounted() && os_is_file(g_render.packer.c_str())) pack_start("start", host_time(), false, false);
+    if (!archive_mounted() && os_is_file(g_render.packer.c_str())) pack_start("start", log_time(), false, false);
     return font_ok && atlas_ok && errors == 0;
 }
 
@@ -467,17 +467,17 @@ static int path_below(const char *real, const char *root_in)   /* real lies belo
 
 int64_t assets_read_file(const char *path, void *dst, int64_t cap)
 {
-    if (!path || !path[0]) { host_log(LOG_WARN, "read_file: an empty path"); return -1; }
+    if (!path || !path[0]) { log_message(LOG_WARN, "read_file: an empty path"); return -1; }
     if (cap < 0 || cap > READ_FILE_MAX_CAP || (!dst && cap > 0)) {
-        host_log(LOG_WARN, "read_file: %s: refused: buffer size %lld (0..%lld bytes, and a buffer)", path, (long long)cap,
-                 (long long)READ_FILE_MAX_CAP);
+        log_message(LOG_WARN, "read_file: %s: refused: buffer size %lld (0..%lld bytes, and a buffer)", path, (long long)cap,
+                    (long long)READ_FILE_MAX_CAP);
         return -1;
     }
     if (archive_mounted()) {
         char err[512];
         size_t n = 0;
         char *data = cap >= 0 ? archive_read(path, &n, (size_t)-2, err, sizeof err) : NULL;
-        if (!data) { host_log(LOG_WARN, "read_file: %s: %s", path, cap >= 0 ? err : "negative size"); return -1; }
+        if (!data) { log_message(LOG_WARN, "read_file: %s: %s", path, cap >= 0 ? err : "negative size"); return -1; }
         int64_t take = (int64_t)n < cap ? (int64_t)n : cap;
         memcpy(dst, data, (size_t)take);
         free(data);
@@ -485,11 +485,7 @@ int64_t assets_read_file(const char *path, void *dst, int64_t cap)
     }
     char full[HOST_PATH], real[HOST_PATH], root[HOST_PATH];
     int absolute = path[0] == '/' || path[0] == '\\' || (path[0] && path[1] == ':');
-#if defined(HOST_RELEASE)
-    const char *roots[] = { host_root() };
-#else
-    const char *roots[] = { game_folder(), host_root() };
-#endif
+    const char *roots[] = { g_host_mode.game_folder(), host_root() };   /* the same folder twice in a release */
     int found = -1, below = 0;
     for (int r = 0; r < (int)(sizeof roots / sizeof roots[0]) && !below; r++) {
         if (absolute) snprintf(full, sizeof full, "%s", path);
@@ -502,16 +498,16 @@ int64_t assets_read_file(const char *path, void *dst, int64_t cap)
     }
     if (found < 0) {
         if (!absolute) snprintf(full, sizeof full, "%s/%s", roots[0], path);
-        host_log(LOG_WARN, "read_file: %s: %s", full, os_error_text());
+        log_message(LOG_WARN, "read_file: %s: %s", full, os_error_text());
         return -1;
     }
     if (!below) {
-        host_log(LOG_WARN, "read_file: %s: refused: it resolves to %s, outside the game's folder and the project %s (the game "
-                 "reads only files below them)", path, real, host_root());
+        log_message(LOG_WARN, "read_file: %s: refused: it resolves to %s, outside the game's folder and the project %s (the game "
+                    "reads only files below them)", path, real, host_root());
         return -1;
     }
     FILE *f = fopen(real, "rb");
-    if (!f) { host_log(LOG_WARN, "read_file: %s: %s", real, strerror(errno)); return -1; }
+    if (!f) { log_message(LOG_WARN, "read_file: %s: %s", real, strerror(errno)); return -1; }
     int64_t n = (int64_t)fread(dst, 1, (size_t)cap, f);
     fclose(f);
     return n;

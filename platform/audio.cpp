@@ -41,10 +41,10 @@ int audio_init(void)
 {
     thm_init(&g_audio.mixer, 48000);
     g_audio.started = 1;
-    g_audio.silent_clock = host_time();
+    g_audio.silent_clock = log_time();
     if (SDL_InitSubSystem(SDL_INIT_AUDIO) != 0) {
-        host_log(LOG_WARN, "audio: no audio driver (%s): the game runs silent", SDL_GetError());
-        host_event("audio", "\"device\":false,\"rate\":48000");
+        log_message(LOG_WARN, "audio: no audio driver (%s): the game runs silent", SDL_GetError());
+        log_event("audio", "\"device\":false,\"rate\":48000");
         return 0;
     }
     SDL_AudioSpec want, have;
@@ -56,14 +56,14 @@ int audio_init(void)
     want.callback = audio_callback;
     g_audio.device = SDL_OpenAudioDevice(NULL, 0, &want, &have, SDL_AUDIO_ALLOW_FREQUENCY_CHANGE);
     if (!g_audio.device) {
-        host_log(LOG_WARN, "audio: no audio device (%s): the game runs silent", SDL_GetError());
-        host_event("audio", "\"device\":false,\"rate\":48000");
+        log_message(LOG_WARN, "audio: no audio device (%s): the game runs silent", SDL_GetError());
+        log_event("audio", "\"device\":false,\"rate\":48000");
         return 0;
     }
     thm_init(&g_audio.mixer, (uint32_t)have.freq);
     const char *driver = SDL_GetCurrentAudioDriver();
-    host_log(LOG_INFO, "audio: %s, %d Hz, %d frames per callback", driver ? driver : "?", have.freq, have.samples);
-    host_event("audio", "\"device\":true,\"driver\":\"%s\",\"rate\":%d,\"buffer\":%d", driver ? driver : "?", have.freq, have.samples);
+    log_message(LOG_INFO, "audio: %s, %d Hz, %d frames per callback", driver ? driver : "?", have.freq, have.samples);
+    log_event("audio", "\"device\":true,\"driver\":\"%s\",\"rate\":%d,\"buffer\":%d", driver ? driver : "?", have.freq, have.samples);
     SDL_PauseAudioDevice(g_audio.device, 0);
     return 1;
 }
@@ -72,7 +72,7 @@ void audio_update(void)
 {
     if (!g_audio.started) return;
     if (!g_audio.device) {   /* keep the silent mixer's clock with the wall clock */
-        double now = host_time();
+        double now = log_time();
         double frames = (now - g_audio.silent_clock) * g_audio.mixer.rate;
         if (frames > 4096) { frames = 4096; g_audio.silent_clock = now; }
         else g_audio.silent_clock += floor(frames) / g_audio.mixer.rate;
@@ -115,7 +115,7 @@ static PLATFORM_SOUND_PLAY(api_sound_play)
     if (slot < 0) {
         for (int i = 0; i < g_audio.unknown_count; i++) if (g_audio.unknown_reported[i] == sound_id) return 0;
         if (g_audio.unknown_count < 64) g_audio.unknown_reported[g_audio.unknown_count++] = sound_id;
-        host_log(LOG_WARN, "sound: id %08x is no sound the host knows (name it with sound_name() to get the file reported)", sound_id);
+        log_message(LOG_WARN, "sound: id %08x is no sound the host knows (name it with sound_name() to get the file reported)", sound_id);
         return 0;
     }
     thm_play_params p;
@@ -132,8 +132,8 @@ static PLATFORM_SOUND_PLAY(api_sound_play)
         p.loop = (how->flags & SOUND_LOOP) != 0;
         p.unique = (how->flags & SOUND_UNIQUE) != 0;
     }
-    uint32_t h = thm_play(&g_audio.mixer, (uint32_t)slot, &p, host_time());
-    if (h && g_audio.mixer.last_play_started) host_event("sound_play", "\"name\":\"%s\",\"handle\":%u,\"audio_frame\":%llu", sound_slot_name(slot), h,
+    uint32_t h = thm_play(&g_audio.mixer, (uint32_t)slot, &p, log_time());
+    if (h && g_audio.mixer.last_play_started) log_event("sound_play", "\"name\":\"%s\",\"handle\":%u,\"audio_frame\":%llu", sound_slot_name(slot), h,
                       (unsigned long long)audio_frames_done());
     return h;
 }

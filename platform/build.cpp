@@ -146,7 +146,7 @@ static int spawn_stage(int stage)
     g_build.stage_t = os_mono_seconds();
     if (!os_child_start_in(&g_build.child, g_build.cmd[stage].argv, OS_CHILD_STDOUT | OS_CHILD_STDERR | OS_CHILD_LOW_PRIORITY,
                            g_build.root)) {
-        host_log(LOG_ERROR, "build: cannot start %s: %s", g_build.cmd[stage].argv[0], os_error_text());
+        log_message(LOG_ERROR, "build: cannot start %s: %s", g_build.cmd[stage].argv[0], os_error_text());
         return 0;
     }
     return 1;
@@ -163,7 +163,7 @@ static void build_spawn(void)
         tweak_build_started();
         if (!spawn_stage(0)) { tweak_build_finished(0); return; }
         g_build.start_t = g_build.stage_t;
-        host_event("build_start", "\"pid\":%d,\"direct\":true", (int)g_build.child.pid);
+        log_event("build_start", "\"pid\":%d,\"direct\":true", (int)g_build.child.pid);
         return;
     }
 #endif
@@ -185,12 +185,12 @@ static void build_spawn(void)
     tweak_build_started();
     /* at a lower priority: on a machine with few cores the compiler must not take the frame loop's time */
     if (!os_child_start(&g_build.child, argv, OS_CHILD_STDOUT | OS_CHILD_STDERR | OS_CHILD_LOW_PRIORITY)) {
-        host_log(LOG_ERROR, "build: cannot start %s: %s", script, os_error_text());
+        log_message(LOG_ERROR, "build: cannot start %s: %s", script, os_error_text());
         tweak_build_finished(0);
         return;
     }
     g_build.start_t = os_mono_seconds();
-    host_event("build_start", "\"pid\":%d,\"direct\":false", (int)g_build.child.pid);
+    log_event("build_start", "\"pid\":%d,\"direct\":false", (int)g_build.child.pid);
 }
 
 void build_start(const char *root)
@@ -297,8 +297,8 @@ static int build_report_errors(char *json, size_t cap)
         count++;
         if (count <= 10 && len + 64 < cap) {
             char ef[1024], em[2048];
-            host_json_escape(e.file, ef, sizeof ef);
-            host_json_escape(e.message, em, sizeof em);
+            parse_json_escape(e.file, ef, sizeof ef);
+            parse_json_escape(e.message, em, sizeof em);
             int w = snprintf(json + len, cap - len, "%s{\"file\":\"%s\",\"line\":%d,\"col\":%d,\"message\":\"%s\"}",
                              count > 1 ? "," : "", ef, e.line, e.col, em);
             if (w > 0 && (size_t)w < cap - len) len += (size_t)w; else json[len] = 0;
@@ -323,8 +323,8 @@ void build_poll(BuildResult *out)
         int st = g_build.stage;
         g_build.stage_ms[st] = (os_mono_seconds() - g_build.stage_t) * 1000.0;
         g_build.stage_cpu_ms[st] = cpu_ms;
-        host_event("build_stage", "\"stage\":\"%s\",\"ok\":%s,\"ms\":%.1f,\"cpu_ms\":%.1f", st == 0 ? "compile" : "link",
-                   ok ? "true" : "false", g_build.stage_ms[st], cpu_ms);
+        log_event("build_stage", "\"stage\":\"%s\",\"ok\":%s,\"ms\":%.1f,\"cpu_ms\":%.1f", st == 0 ? "compile" : "link",
+                  ok ? "true" : "false", g_build.stage_ms[st], cpu_ms);
         if (ok && st == 0 && !g_build.queued) {
             if (spawn_stage(1)) return;   /* the link; the build ends when it does */
             ok = 0;
@@ -337,7 +337,7 @@ void build_poll(BuildResult *out)
             snprintf(key, sizeof key, "%s.key", to);
             os_remove_file(key);   /* build.sh's key named the sources of the library this one replaces */
             if (!os_rename_file(from, to)) {
-                host_log(LOG_ERROR, "build: cannot move %s to %s: %s", from, to, os_error_text());
+                log_message(LOG_ERROR, "build: cannot move %s to %s: %s", from, to, os_error_text());
                 ok = 0;
             }
         }
@@ -354,11 +354,11 @@ void build_poll(BuildResult *out)
     if (!out->ok && out->error_count == 0) out->error_count = 1;
     snprintf(out->output, sizeof out->output, "%s", g_build.output);
     char esc[4096];
-    host_json_escape(g_build.output, esc, sizeof esc);
-    host_event("build_end", "\"ok\":%s,\"ms\":%.1f,\"cpu_ms\":%.1f,\"direct\":%s,\"compile_ms\":%.1f,\"link_ms\":%.1f,"
-               "\"error_count\":%d,\"errors\":[%s],\"output\":\"%s\",\"queued\":%s",
-               out->ok ? "true" : "false", out->ms, cpu_ms, g_build.direct ? "true" : "false", g_build.stage_ms[0],
-               g_build.stage_ms[1], out->error_count, errors, esc, g_build.queued ? "true" : "false");
+    parse_json_escape(g_build.output, esc, sizeof esc);
+    log_event("build_end", "\"ok\":%s,\"ms\":%.1f,\"cpu_ms\":%.1f,\"direct\":%s,\"compile_ms\":%.1f,\"link_ms\":%.1f,"
+              "\"error_count\":%d,\"errors\":[%s],\"output\":\"%s\",\"queued\":%s",
+              out->ok ? "true" : "false", out->ms, cpu_ms, g_build.direct ? "true" : "false", g_build.stage_ms[0],
+              g_build.stage_ms[1], out->error_count, errors, esc, g_build.queued ? "true" : "false");
     if (g_build.queued) {
         /* A newer save arrived while building: this result is already stale. */
         g_build.queued = 0;

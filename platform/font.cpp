@@ -152,16 +152,16 @@ void font_install(FontBake *fb, bool announce, const std::string &trigger, doubl
         g_render.notice_file.clear();
     }
     if (announce) {
-        double ms = change_t >= 0 ? (host_time() - change_t) * 1000.0 : -1.0;
-        host_log(fb->ok ? LOG_INFO : LOG_WARN, "assets: font %s %s %.1f ms after the change", fb->path.c_str(),
-                 fb->ok ? "re-baked" : "failed to bake", ms);
-        host_event("asset_reload", "\"file\":\"%s\",\"ms\":%.1f,\"font\":true,\"ok\":%s", assets_json_escaped(trigger).c_str(), ms,
-                   fb->ok ? "true" : "false");
+        double ms = change_t >= 0 ? (log_time() - change_t) * 1000.0 : -1.0;
+        log_message(fb->ok ? LOG_INFO : LOG_WARN, "assets: font %s %s %.1f ms after the change", fb->path.c_str(),
+                    fb->ok ? "re-baked" : "failed to bake", ms);
+        log_event("asset_reload", "\"file\":\"%s\",\"ms\":%.1f,\"font\":true,\"ok\":%s", assets_json_escaped(trigger).c_str(), ms,
+                  fb->ok ? "true" : "false");
     }
     if (!fb->ok && have_good) { delete fb; return; }
     SDL_Texture *t = render_make_texture(fb->rgba.data(), fb->w, fb->h, SDL_ScaleModeLinear);
     if (!t) {
-        host_log(LOG_ERROR, "render: cannot create the text texture: %s", SDL_GetError());
+        log_message(LOG_ERROR, "render: cannot create the text texture: %s", SDL_GetError());
         delete fb;
         return;
     }
@@ -190,7 +190,7 @@ int font_init(const char *configured)
         FontBake *fallback = font_bake(DEFAULT_FONT, ++g_render.font_seq);
         if (fallback->ok) font_install(fallback, false, "", -1);
         else {
-            host_log(LOG_WARN, "assets: the fallback font %s does not bake either: %s", DEFAULT_FONT, fallback->error.c_str());
+            log_message(LOG_WARN, "assets: the fallback font %s does not bake either: %s", DEFAULT_FONT, fallback->error.c_str());
             delete fallback;
         }
     }

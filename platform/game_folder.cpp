@@ -34,7 +34,7 @@ static void resolve(void)
     if (!os_real_path(sample, sample_real, sizeof sample_real)) snprintf(sample_real, sizeof sample_real, "%s", sample);
     const char *want = g_options.game && g_options.game[0] ? g_options.game : sample;
     if (!os_real_path(want, g_game.dir, sizeof g_game.dir)) {
-        host_log(LOG_ERROR, "game folder %s: %s", want, os_error_text());
+        log_message(LOG_ERROR, "game folder %s: %s", want, os_error_text());
         snprintf(g_game.dir, sizeof g_game.dir, "%s", want);
     }
     size_t n = strlen(g_game.dir);

@@ -166,7 +166,7 @@ void guard_wrap_services(PlatformAPI *pf)
 {
     char missing[512];
     if (guard_missing_services(pf, missing, sizeof missing))
-        host_log(LOG_ERROR, "PlatformAPI: the host filled no function for %s (a game that calls one crashes)", missing);
+        log_message(LOG_ERROR, "PlatformAPI: the host filled no function for %s (a game that calls one crashes)", missing);
     g_real_services = *pf;
 #define SERVICE_WRAP(ret, name, params, args) if (pf->name) pf->name = svc_##name;
     PLATFORM_SERVICES(SERVICE_WRAP, SERVICE_SELF)

@@ -33,7 +33,9 @@
      profile.cpp  the frame profiler: zones (th_profile.h), the game's zone service, --profile and Shift+F4
                   traces, the flame-chart view
      parse.cpp    reading outside input: flags, input scripts, recording headers, JSON escaping
-     release.cpp  a release (-DHOST_RELEASE): the game linked in, assets from the archive, no reload/watch/build/tweak
+     develop.cpp  the development host's side of HostMode: the project folder, the hot restart's session, watch ->
+                  build -> reload polling, F5, TWEAK
+     release.cpp  a release (-DHOST_RELEASE): the game linked in, assets from the archive, HostMode's stand-ins
      stb_impl.c   stb's implementations (images, rectangle packing, TrueType), compiled in every build
      os.h         the operating system (os_linux.cpp on Linux; os_win32.cpp and os_win32_guard.cpp on
                   Windows; shared parts in os_common.cpp, and os_service_gate.h, the watchdog's deferred
@@ -95,19 +97,28 @@ typedef struct RecordingHeader {
     uint64_t steps;              /* filled by the parser from the file length */
 } RecordingHeader;
 
-void        options_usage(FILE *f);
-int         options_parse(int argc, char **argv, Options *o, char *err, size_t cap);  /* 1 ok, 0 error, 2 --help */
-const char *key_name(int key);
-int         key_by_name(const char *name);                                           /* KEY_NONE if unknown */
-int         script_parse(const char *text, const char *name, ScriptEvent **out, int *count, char *err, size_t cap);
-void        recording_header_write(uint8_t out[RECORDING_HEADER_BYTES], const RecordingHeader *h);
-int         recording_header_parse(const uint8_t *data, size_t len, RecordingHeader *h, char *err, size_t cap);
+typedef struct RefusedFlag { const char *flag, *why; } RefusedFlag;
+typedef struct FlagSet {         /* the flags one build takes: the development host's or a release's */
+    const char        *program;  /* the name --help shows; NULL: the executable's own (a player sees the game's) */
+    const char        *help;     /* the flags' lines for --help */
+    const RefusedFlag *refused;  /* flags refused by name, and why; ends with { NULL, NULL } */
+} FlagSet;
+extern const FlagSet FLAGS_DEVELOPMENT, FLAGS_RELEASE;
+
+void        parse_flags_usage(const FlagSet *set, const char *exe_path, FILE *f);  /* --help; exe_path may be NULL */
+int         parse_flags(int argc, char **argv, const FlagSet *set, Options *o, char *err, size_t cap); /* 1 ok, 0 error,
+                                                                            2 --help; set NULL: refuse none */
+const char *parse_key_name(int key);
+int         parse_key_by_name(const char *name);                                     /* KEY_NONE if unknown */
+int         parse_script(const char *text, const char *name, ScriptEvent **out, int *count, char *err, size_t cap);
+void        parse_recording_header_write(uint8_t out[RECORDING_HEADER_BYTES], const RecordingHeader *h);
+int         parse_recording_header(const uint8_t *data, size_t len, RecordingHeader *h, char *err, size_t cap);
 typedef struct RecordingExpect { uint32_t api, layout_hash; uint64_t state_size, block_size; } RecordingExpect;
-int         recording_parse(const uint8_t *data, size_t len, const RecordingExpect *want, RecordingHeader *h,
-                            char *err, size_t cap);                               /* header, layout, size, every step */
-int         recording_input_check(const GameInput *gi, char *err, size_t cap);    /* one step as live input makes it */
-void        host_json_escape(const char *in, char *out, size_t cap);  /* for strings inside event fields */
-int         event_fields_check(const char *in, char *out, size_t cap, const char **why); /* a game event's fields:
+int         parse_recording(const uint8_t *data, size_t len, const RecordingExpect *want, RecordingHeader *h,
+                            char *err, size_t cap);                              /* header, layout, size, every step */
+int         parse_recording_input(const GameInput *gi, char *err, size_t cap);   /* one step as live input makes it */
+void        parse_json_escape(const char *in, char *out, size_t cap);            /* for strings inside event fields */
+int         parse_event_fields(const char *in, char *out, size_t cap, const char **why); /* a game event's fields:
                                   the inside of a JSON object, one line, none of the line's own keys; 1 + out, or 0 + why */
 
 /* ---------------------------------------------------------------- the frame loop (main.cpp) */
@@ -122,6 +133,44 @@ typedef struct FrameLoop {
 extern Options     g_options;            /* the command line */
 extern FrameLoop   g_loop;
 extern PlatformAPI g_pf;                 /* the services handed to the game on every call */
+const char *host_root(void);             /* g_options.root: the project root, no trailing slash */
+
+/* ---------------------------------------------------------------- development or release (develop.cpp, release.cpp) */
+/* What only the development host has - the project folder, the game's folder, the hot restart's session, watching,
+   building and reloading, F5, TWEAK - behind one table. develop.cpp fills it with the real services, release.cpp with a
+   release's stand-ins; the frame loop calls through it and never asks which build it is. Each table is filled
+   from this one list by name (develop_<name>, release_<name>), so a table missing one does not compile. */
+typedef struct ReloadPoll {
+    int build_finished;          /* a build child exited (and its library was loaded, or refused) */
+    int step_now;                /* new code was loaded or TWEAK values went live: run a step at once */
+} ReloadPoll;
+
+#define HOST_MODE_SERVICES(X)                                                                                         \
+    X(int,        start,       (int argc, char **argv, char *err, size_t cap)) /* the root, the defaults of the     \
+                                                     build's flags, the session a hot restart handed over; 0 + why */ \
+    X(int,        start_game,  (int argc, char **argv)) /* the first game: 1 resumed after a hot restart, 0 started,  \
+                                                     -1 stop (too many restarts) */                                   \
+    X(void,       fill_api,    (PlatformAPI *pf))      /* tweak */                                                    \
+    X(void,       frame_begin, (void))                 /* between frames: a hot restart that was asked for */        \
+    X(ReloadPoll, poll,        (void))                 /* saved files and a finished build, handled */                \
+    X(void,       wake_on,     (int fds[2], double *due_in)) /* what ends the wait between frames early */           \
+    X(void,       rebuild,     (void))                 /* F5 */                                                       \
+    X(void,       frame_end,   (void))                 /* the frame is done: the hot restart's session notes it */   \
+    X(void,       shutdown,    (void))                 /* the build child, the watcher, the library, TWEAK */        \
+    X(const char *, game_folder, (void))               /* where the game's files are read first (a release: root) */ \
+    X(const char *, game_name,   (void))  /* the game folder's name, the window's and save data's until the game     \
+                                             names itself; NULL in a release (one game: its title or "game") */       \
+    X(void,       save_folder, (const char *app, const char **org, const char **name)) /* SDL_GetPrefPath's words */
+
+#define HOST_MODE_FIELD(ret, name, args) ret (*name) args;
+#define HOST_MODE_DEVELOP(ret, name, args) develop_##name,
+#define HOST_MODE_RELEASE(ret, name, args) release_##name,
+typedef struct HostMode {
+    const FlagSet *flags;        /* the flags it takes (parse.cpp) */
+    HOST_MODE_SERVICES(HOST_MODE_FIELD)
+} HostMode;
+
+extern const HostMode g_host_mode;
 
 /* ---------------------------------------------------------------- log and events (log.cpp) */
 int         log_open(void);                                           /* the files named by g_options; 0 + message */
@@ -129,10 +178,10 @@ void        log_close(void);
 void        log_frame_line(double work_ms, int sprites, int draw_calls);  /* --frame-log */
 void        log_fill_api(PlatformAPI *pf);                            /* log, event, time_seconds */
 void        log_drain_game(void);   /* the game's log lines and events, queued during its calls, written now */
-void        host_log(int level, const char *fmt, ...);                /* console + log file + event log */
-void        host_event(const char *ev, const char *fields_fmt, ...);  /* one JSON line: {"t":..,"ev":ev,<fields>} */
-double      host_time(void);                                          /* seconds since start */
-const char *host_root(void);                                          /* project root, no trailing slash */
+void        log_message(int level, const char *fmt, ...);             /* console + log file + event log */
+void        log_event(const char *ev, const char *fields_fmt, ...);   /* one JSON line: {"t":..,"ev":ev,<fields>} */
+double      log_time(void);                                           /* seconds since start */
+
 /* ---------------------------------------------------------------- the game's folder (game_folder.cpp) */
 const char *game_folder(void);        /* real path of the game's folder (--game; <root>/game by default) */
 const char *game_build_folder(void);  /* its build outputs: <root>/build/game, or build/games/<name>-<hash> */
@@ -258,6 +307,8 @@ int    library_close(GameLib *lib, char *err, size_t errcap);       /* close + u
 int    library_is_mapped(const char *path);
 
 /* ---------------------------------------------------------------- reload policy and the running game (reload.cpp) */
+/* A release's release.cpp has its own reload_init/start/run_load/restart_state/on_crash and reload_call_*: the
+   game linked in, a crash reported and the game ended. */
 typedef struct GameRun {         /* which library runs, and what a rollback returns to */
     int      loaded;             /* a library is loaded */
     int      halted;             /* crashed with nothing to roll back to: wait for a fix */
@@ -310,9 +361,9 @@ int  reload_handle_changes(const FileChanges *c);  /* 1 if TWEAK values went liv
 void reload_handle_build(const BuildResult *b);
 void reload_restart_state(void);                 /* F6 */
 void reload_on_crash(GuardWhat what);            /* roll back to the last good code and state */
-int  game_call_update(const GameInput *gi);      /* 1 if it crashed (already rolled back) */
-int  game_call_render(float alpha);
-void game_call_stats(char *buf, int cap);        /* "" when there are none */
+int  reload_call_update(const GameInput *gi);    /* 1 if it crashed (already rolled back) */
+int  reload_call_render(float alpha);
+void reload_call_stats(char *buf, int cap);      /* "" when there are none */
 
 /* ---------------------------------------------------------------- the state across a layout change (migrate.cpp) */
 typedef struct StateTypes {      /* a library's description of its state, copied out of its image */
@@ -338,11 +389,6 @@ int  migrate_bytes(const StateTypes *from, const StateTypes *to, const GameAPI *
                    uint8_t *out, uint64_t out_cap, char *what, size_t cap);
 /* the block itself, through a scratch area: swapped in only when every field had a rule */
 int  migrate_block(const StateTypes *from, const StateTypes *to, const GameAPI *api, char *what, size_t cap, double *ms);
-
-/* ---------------------------------------------------------------- a release (release.cpp, only with -DHOST_RELEASE) */
-/* The folder of the executable becomes the root and its game.pak is mounted; 0 + why (naming the file).
-   In a release, release.cpp also supplies the reload, library, watch, build and tweak functions above. */
-int  release_start(char *err, size_t cap);
 
 /* ---------------------------------------------------------------- recording (record.cpp) */
 typedef enum LoopMode { LOOP_OFF, LOOP_RECORDING, LOOP_PLAYING } LoopMode;

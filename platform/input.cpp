@@ -43,16 +43,14 @@ static struct { ScriptEvent *ev; int count, next; } g_script;
 /* ---------------------------------------------------------------- hot keys */
 static void hotkey(GameKey k)
 {
-#if defined(HOST_RELEASE)
     if (!g_options.dev_keys) return;   /* a player's F-keys are the game's; --dev-keys turns the host's on */
-#endif
     switch (k) {
     case KEY_F1: overlay_toggle(); break;
-    case KEY_F2: g_pf.debug_draw = !g_pf.debug_draw; host_event("debug_draw", "\"on\":%s", g_pf.debug_draw ? "true" : "false"); break;
-    case KEY_F5: host_log(LOG_INFO, "F5: rebuild and reload"); build_start(g_options.root); break;
+    case KEY_F2: g_pf.debug_draw = !g_pf.debug_draw; log_event("debug_draw", "\"on\":%s", g_pf.debug_draw ? "true" : "false"); break;
+    case KEY_F5: g_host_mode.rebuild(); break;
     case KEY_F6: reload_restart_state(); break;
     case KEY_F7: recording_toggle_loop(); break;
-    case KEY_F8: g_loop.paused = !g_loop.paused; host_event("pause", "\"on\":%s", g_loop.paused ? "true" : "false"); break;
+    case KEY_F8: g_loop.paused = !g_loop.paused; log_event("pause", "\"on\":%s", g_loop.paused ? "true" : "false"); break;
     case KEY_F9: if (g_loop.paused) g_loop.single_step = 1; break;
     case KEY_F12: g_loop.want_screenshot = 1; break;
     default: break;
@@ -63,11 +61,7 @@ static void hotkey(GameKey k)
 static void input_key(GameKey k, int down)
 {
     if (k <= KEY_NONE || k >= KEY_COUNT) return;
-#if defined(HOST_RELEASE)
-    int dev = g_options.dev_keys;
-#else
-    int dev = 1;
-#endif
+    int dev = g_options.dev_keys;   /* always on in development (develop.cpp) */
     /* the profiler's view takes its keys; a key the game saw go down still reaches it going up */
     if (dev && (down || !g_input.down[k]) && profile_key(k, down, g_input.down[KEY_LSHIFT] || g_input.down[KEY_RSHIFT])) return;
     /* so does the tweak panel (F4): its clicks, drags and typing are not the game's */
@@ -114,7 +108,7 @@ void input_handle_event(const SDL_Event *e)
     case SDL_CONTROLLERDEVICEADDED:
         if (!g_input.pad) {
             g_input.pad = SDL_GameControllerOpen(e->cdevice.which);
-            if (g_input.pad) host_log(LOG_INFO, "gamepad: %s", SDL_GameControllerName(g_input.pad));
+            if (g_input.pad) log_message(LOG_INFO, "gamepad: %s", SDL_GameControllerName(g_input.pad));
         }
         break;
     case SDL_CONTROLLERDEVICEREMOVED:
@@ -140,7 +134,7 @@ int input_init(void)
     char *text = os_read_file(path, NULL, 64u << 20);
     if (!text) { fprintf(stderr, "host: --input %s: %s\n", path, os_error_text()); return 0; }
     char err[512];
-    int ok = script_parse(text, path, &g_script.ev, &g_script.count, err, sizeof err);
+    int ok = parse_script(text, path, &g_script.ev, &g_script.count, err, sizeof err);
     free(text);
     if (!ok) fprintf(stderr, "host: %s\n", err);
     return ok;

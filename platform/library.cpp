@@ -92,7 +92,7 @@ int library_close(GameLib *lib, char *err, size_t errcap)
     void *h = lib->handle;
     lib->handle = NULL;
     if (guarded(GUARD_UNLOAD, [h] { os_lib_close(h); })) {
-        host_log(LOG_ERROR, "unload of %s: %s in its static destructors", lib->path, guard_fault_name());
+        log_message(LOG_ERROR, "unload of %s: %s in its static destructors", lib->path, guard_fault_name());
         /* the loader was left half way through dlclose (its lock, its lists): no later dlopen/dlclose may trust it */
         char why[256];
         snprintf(why, sizeof why, "%s in a static destructor of version %d (a jump out of dlclose leaves the loader inconsistent)",

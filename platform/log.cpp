@@ -16,8 +16,7 @@ static struct {
 
 static const char *LEVEL_NAMES[] = { "debug", "info", "warn", "error" };
 
-double host_time(void) { return os_mono_seconds() - g_log.t0; }
-const char *host_root(void) { return g_options.root; }
+double log_time(void) { return os_mono_seconds() - g_log.t0; }
 
 int log_open(void)
 {
@@ -27,14 +26,12 @@ int log_open(void)
         g_log.json = fopen(g_options.log_json, mode);
         if (!g_log.json) { fprintf(stderr, "host: --log-json %s: %s\n", g_options.log_json, strerror(errno)); return 0; }
     }
-    char logpath[HOST_PATH];
-#if defined(HOST_RELEASE)
-    if (!g_options.log_file) return 1;   /* a release writes nothing beside itself: the console, or --log-file */
-#endif
-    if (g_options.log_file) snprintf(logpath, sizeof logpath, "%s", g_options.log_file);
-    else { snprintf(logpath, sizeof logpath, "%s/build", g_options.root); os_make_dir(logpath); snprintf(logpath, sizeof logpath, "%s/build/host.log", g_options.root); }
-    g_log.file = fopen(logpath, "a");
-    if (!g_log.file) fprintf(stderr, "host: cannot open log file %s: %s\n", logpath, strerror(errno));
+    /* no --log-file: the development host writes <root>/build/host.log (develop.cpp names it), a release
+       nothing beside itself */
+    if (g_options.log_file) {
+        g_log.file = fopen(g_options.log_file, "a");
+        if (!g_log.file) fprintf(stderr, "host: cannot open log file %s: %s\n", g_options.log_file, strerror(errno));
+    }
     if (g_options.frame_log && !(g_log.frames = fopen(g_options.frame_log, mode))) {
         fprintf(stderr, "host: --frame-log %s: %s\n", g_options.frame_log, strerror(errno));
         return 0;
@@ -55,7 +52,7 @@ void log_frame_line(double work_ms, int sprites, int draw_calls)
     if (g_log.frames) fprintf(g_log.frames, "%llu %.3f %d %d\n", (unsigned long long)g_loop.frame, work_ms, sprites, draw_calls);
 }
 
-void host_event(const char *ev, const char *fields_fmt, ...)
+void log_event(const char *ev, const char *fields_fmt, ...)
 {
     if (!g_log.json) return;
     char fields[16384];
@@ -63,17 +60,17 @@ void host_event(const char *ev, const char *fields_fmt, ...)
     va_start(ap, fields_fmt);
     vsnprintf(fields, sizeof fields, fields_fmt, ap);
     va_end(ap);
-    fprintf(g_log.json, "{\"t\":%.4f,\"wall\":%.4f,\"frame\":%llu,\"ev\":\"%s\"%s%s}\n", host_time(), os_wall_seconds(),
+    fprintf(g_log.json, "{\"t\":%.4f,\"wall\":%.4f,\"frame\":%llu,\"ev\":\"%s\"%s%s}\n", log_time(), os_wall_seconds(),
             (unsigned long long)g_loop.frame, ev, fields[0] ? "," : "", fields);
     fflush(g_log.json);
 }
 
-static void host_vlog(int level, const char *fmt, va_list ap)
+static void write_log_line(int level, const char *fmt, va_list ap)
 {
     if (level < LOG_DEBUG || level > LOG_ERROR) level = LOG_INFO;
     char msg[4096];
     vsnprintf(msg, sizeof msg, fmt, ap);
-    double t = host_time();
+    double t = log_time();
     FILE *con = level >= LOG_WARN ? stderr : stdout;
     fprintf(con, "[%8.3f] %-5s %s\n", t, LEVEL_NAMES[level], msg);
     fflush(con);
@@ -84,15 +81,15 @@ static void host_vlog(int level, const char *fmt, va_list ap)
         fflush(g_log.file);
     }
     char esc[8192];
-    host_json_escape(msg, esc, sizeof esc);
-    host_event("log", "\"level\":\"%s\",\"msg\":\"%s\"", LEVEL_NAMES[level], esc);
+    parse_json_escape(msg, esc, sizeof esc);
+    log_event("log", "\"level\":\"%s\",\"msg\":\"%s\"", LEVEL_NAMES[level], esc);
 }
 
-void host_log(int level, const char *fmt, ...)
+void log_message(int level, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    host_vlog(level, fmt, ap);
+    write_log_line(level, fmt, ap);
     va_end(ap);
 }
 
@@ -137,15 +134,15 @@ static void game_event(const char *name, const char *fields_json)
     char *text = game_log_slot(LOG_INFO, 1);
     if (text) {
         /* the fields go into the line as they are: only the inside of a JSON object that cannot end the
-           line or stand in for the line's own keys (event_fields_check); anything else is written as text */
+           line or stand in for the line's own keys (parse_event_fields); anything else is written as text */
         char esc[256], fields[1536];
         const char *why = NULL;
-        host_json_escape(name ? name : "", esc, sizeof esc);
-        if (event_fields_check(fields_json, fields, sizeof fields, &why)) {
+        parse_json_escape(name ? name : "", esc, sizeof esc);
+        if (parse_event_fields(fields_json, fields, sizeof fields, &why)) {
             snprintf(text, sizeof g_game_log.slot[0].text, "\"name\":\"%s\"%s%s", esc, fields[0] ? "," : "", fields);
         } else {
             char raw[1024];
-            host_json_escape(fields_json, raw, sizeof raw);
+            parse_json_escape(fields_json, raw, sizeof raw);
             snprintf(text, sizeof g_game_log.slot[0].text, "\"name\":\"%s\",\"fields_refused\":\"%s\",\"fields_text\":\"%s\"",
                      esc, why ? why : "", raw);
         }
@@ -158,17 +155,17 @@ void log_drain_game(void)
 {
     while (g_game_log.tail != g_game_log.head) {
         const auto &s = g_game_log.slot[g_game_log.tail % GAME_LOG_SLOTS];
-        if (s.is_event) host_event("game", "%s", s.text);
-        else host_log(s.level, "game: %s", s.text);
+        if (s.is_event) log_event("game", "%s", s.text);
+        else log_message(s.level, "game: %s", s.text);
         g_game_log.tail++;
     }
     if (g_game_log.dropped) {
-        host_log(LOG_WARN, "game: %u log lines/events dropped (more than %d between frames)", g_game_log.dropped, GAME_LOG_SLOTS);
+        log_message(LOG_WARN, "game: %u log lines/events dropped (more than %d between frames)", g_game_log.dropped, GAME_LOG_SLOTS);
         g_game_log.dropped = 0;
     }
 }
 
-static double game_time(void) { return host_time(); }
+static double game_time(void) { return log_time(); }
 
 void log_fill_api(PlatformAPI *pf)
 {

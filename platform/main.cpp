@@ -1,5 +1,6 @@
 /* main.cpp - the host's frame loop: poll input, watch/build/reload, run fixed steps, draw, present.
-   Each step of it is one call into the file that owns the job (see host.h). */
+   Each phase is one small function below, calling into the file that owns the job (see host.h); what
+   only the development host does goes through g_host_mode (develop.cpp, or release.cpp's stand-ins). */
 #include "host.h"
 
 #include <SDL.h>
@@ -19,59 +20,161 @@ BlockLayout g_block_layout;
 GameLib     g_lib;
 GameAPI     g_api;
 
+const char *host_root(void) { return g_options.root; }
+
+#define VIEW_W 1280               /* the game's view, scaled to the window */
+#define VIEW_H 720
+static const double STEP = 1.0 / 60.0;
+
+static struct {
+    SDL_Window   *window;
+    SDL_Renderer *renderer;
+    int           vsync;          /* the renderer waits for the display (trusted while frames come at its rate) */
+    int           fast_frames;    /* frames in a row that came faster than vsync would let them */
+} g_video;
+
+static struct {
+    double acc, prev;             /* the fixed-step clock: time not yet stepped, the last frame's start */
+    int    run_now;               /* new code was loaded between frames: step it at once */
+} g_clock;
+
+static struct {                   /* the once-a-second frame_stats event */
+    double      since, fps;
+    int         frames;
+    double      max_ms, sum_ms, max_interval, last_frame_start;
+    RenderStats rs;               /* the last frame's */
+} g_stats;
+
 static void on_terminate(void) { g_loop.quit = 1; }
 
-#if !defined(HOST_RELEASE)
-static void find_root(const char *argv0)
+/* ================================================================ start */
+static int open_window(void)
 {
-    char real[HOST_PATH];
-    if (g_options.root[0]) {
-        if (os_real_path(g_options.root, real, sizeof real)) snprintf(g_options.root, sizeof g_options.root, "%s", real);
-        return;
+    const Options *opt = &g_options;
+    if (opt->headless) {
+        SDL_SetHint(SDL_HINT_VIDEODRIVER, "offscreen");
+        SDL_SetHint(SDL_HINT_RENDER_DRIVER, "software");
+        SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0");   /* no GL probing through EGL */
+        SDL_SetHint(SDL_HINT_AUDIODRIVER, "dummy");
     }
-    /* build/host lives in <root>/build/ */
-    if (os_real_path(argv0, real, sizeof real)) {
-        char *slash = strrchr(real, '/');
-        if (slash) *slash = 0;
-        slash = strrchr(real, '/');
-        if (slash) *slash = 0;
-        snprintf(g_options.root, sizeof g_options.root, "%s", real);
-    } else {
-        snprintf(g_options.root, sizeof g_options.root, ".");
+    if (SDL_Init(SDL_INIT_VIDEO | SDL_INIT_EVENTS | SDL_INIT_TIMER) != 0) {
+        log_message(LOG_ERROR, "SDL_Init: %s%s", SDL_GetError(), opt->headless ? "" : " (no display? try --headless)");
+        return 0;
     }
+    /* No display: SDL quietly falls back to its offscreen driver and a window nobody sees would run forever. */
+    const char *video = SDL_GetCurrentVideoDriver();
+    if (!opt->headless && video && (!strcmp(video, "offscreen") || !strcmp(video, "dummy")) && !getenv("SDL_VIDEODRIVER")) {
+        log_message(LOG_ERROR, "no display to open a window on (SDL picked its '%s' video driver): run it on a desktop, "
+                    "or with --headless to run without a window", video);
+        SDL_Quit();
+        return 0;
+    }
+    if (SDL_InitSubSystem(SDL_INIT_GAMECONTROLLER) != 0) log_message(LOG_WARN, "no game controller support: %s", SDL_GetError());
+    g_video.window = SDL_CreateWindow("engine", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, opt->window_w, opt->window_h,
+                                      SDL_WINDOW_RESIZABLE);
+    if (!g_video.window) { log_message(LOG_ERROR, "SDL_CreateWindow: %s", SDL_GetError()); return 0; }
+    window_attach(g_video.window);
+    SDL_Renderer *ren = opt->headless ? NULL : SDL_CreateRenderer(g_video.window, -1, SDL_RENDERER_ACCELERATED | SDL_RENDERER_PRESENTVSYNC);
+    if (!ren) ren = SDL_CreateRenderer(g_video.window, -1, SDL_RENDERER_SOFTWARE);
+    if (!ren) { log_message(LOG_ERROR, "SDL_CreateRenderer: %s", SDL_GetError()); return 0; }
+    SDL_RendererInfo rinfo;
+    SDL_GetRendererInfo(ren, &rinfo);
+    g_video.renderer = ren;
+    g_video.vsync = !opt->headless && (rinfo.flags & SDL_RENDERER_PRESENTVSYNC) != 0;
+    SDL_RenderSetLogicalSize(ren, VIEW_W, VIEW_H);
+    SDL_SetRenderDrawBlendMode(ren, SDL_BLENDMODE_BLEND);
+    return 1;
 }
-#endif
 
-/* Between frames: sleep until `until` (os_mono_seconds), but wake for a saved file or the build child, so
-   a save is handled the moment its debounce ends and a finished build is loaded at once, not on the next
-   frame. Returns 1 when new code was loaded or TWEAK values went live: the caller runs the next step at
-   once instead of waiting for the clock. */
-static int wait_for_work(double until)
+/* The memory block, the guard and the services handed to the game. */
+static int start_services(void)
 {
-    int step_now = 0;
-    for (;;) {
-        double now = os_mono_seconds();
-        if (now >= until || g_loop.quit) break;
-        double timeout = until - now;
-        double due = g_options.watch ? watch_due_in() : -1;
-        if (due >= 0 && due < timeout) timeout = due;
-        int fds[2] = { g_options.watch ? os_watch_fd() : -1, build_fd() };
-        PROFILE_BEGIN("wait (build child, clock)");
-        os_wait_readable(fds, 2, timeout);
-        PROFILE_END();
-        FileChanges changes;
-        if (g_options.watch && watch_poll(&changes) && reload_handle_changes(&changes)) { step_now = 1; break; }
-        BuildResult br;
-        build_poll(&br);
-        g_build_status.running = build_running();
-        if (br.finished) {
-            int before = g_reload.version_counter;
-            reload_handle_build(&br);
-            log_drain_game();   /* what the load hook logged, right after the reload event */
-            if (g_reload.version_counter != before && g_reload.loaded && g_reload.fresh) { step_now = 1; break; }
-        }
+    const Options *opt = &g_options;
+    if (!memory_init(opt->memory_mb << 20)) return 0;
+    guard_init(opt->watchdog_s);
+    memset(&g_pf, 0, sizeof g_pf);
+    log_fill_api(&g_pf);
+    g_host_mode.fill_api(&g_pf);
+    g_pf.view_width = VIEW_W;
+    g_pf.view_height = VIEW_H;
+    if (!render_init(g_video.renderer, VIEW_W, VIEW_H, opt->font_path)) log_message(LOG_WARN, "render: started with missing assets (placeholders shown)");
+    render_fill_api(&g_pf);
+    audio_init();
+    audio_fill_api(&g_pf);
+    savedata_fill_api(&g_pf);
+    window_fill_api(&g_pf);
+    profile_fill_api(&g_pf);
+    sound_assets_init(opt->root);
+    guard_wrap_services(&g_pf);
+    return 1;
+}
+
+/* --record and --replay, once the first game runs (a hot restart goes on with the session's). */
+static int start_recording(int resumed)
+{
+    const Options *opt = &g_options;
+    if (opt->replay_path && !resumed && !(g_reload.loaded && recording_file_load(opt->replay_path))) {
+        log_message(LOG_ERROR, "--replay %s: nothing to replay", opt->replay_path);
+        return 0;
     }
-    return step_now;
+    if (opt->record_path && !resumed && !recording_file_open(opt->record_path)) return 0;
+    if (resumed && (opt->record_path || opt->replay_path))
+        log_message(LOG_WARN, "hot restart: the --record/--replay file ended at the restart");
+    return 1;
+}
+
+/* ================================================================ one frame */
+static void poll_events(void)
+{
+    PROFILE_ZONE("input");
+    SDL_Event e;
+    while (SDL_PollEvent(&e)) if (!window_handle_event(&e)) input_handle_event(&e);
+}
+
+/* Saved files, a finished build, reloaded assets. */
+static ReloadPoll poll_reload(void)
+{
+    PROFILE_ZONE("reload, assets");
+    ReloadPoll reload = g_host_mode.poll();
+    assets_update();
+    sound_assets_update();
+    audio_update();
+    memory_snapshot_prefault();
+    return reload;
+}
+
+/* The fixed steps the clock owes the game (one with --fast; none while paused, but F9's). */
+static void step_game(void)
+{
+    double now = os_mono_seconds();
+    double elapsed = now - g_clock.prev;
+    g_clock.prev = now;
+    if (elapsed > 0.25) elapsed = 0.25;  /* after a stall, don't try to catch up forever */
+    int steps = 0;
+    if (g_options.fast) { steps = 1; g_clock.acc = 0; }
+    else {
+        g_clock.acc += elapsed;
+        if (g_clock.run_now && g_clock.acc < STEP) g_clock.acc = STEP;   /* at most one step early, once per reload */
+        while (g_clock.acc >= STEP) { g_clock.acc -= STEP; steps++; }
+    }
+    g_clock.run_now = 0;
+    if (g_loop.paused) { steps = g_loop.single_step ? 1 : 0; g_loop.single_step = 0; g_clock.acc = 0; }
+    for (int s = 0; s < steps && !g_loop.quit; s++) {
+        PROFILE_ZONE("update");
+        GameInput gi = input_step(g_loop.step, (float)STEP);
+        recording_step(&gi);
+        if (g_reload.loaded) {
+            if (reload_call_update(&gi)) break;
+            if (g_reload.fresh) {
+                g_reload.fresh = 0;
+                log_event("new_code_running", "\"version\":%d,\"step\":%llu,\"since_change_ms\":%.1f", g_lib.version,
+                          (unsigned long long)g_loop.step,
+                          g_build_status.change_seen_t > 0 ? (log_time() - g_build_status.change_seen_t) * 1000 : -1.0);
+            }
+        }
+        g_loop.step++;
+    }
+    log_drain_game();
 }
 
 static void take_screenshots(void)
@@ -80,8 +183,8 @@ static void take_screenshots(void)
         if ((int64_t)g_loop.frame == g_options.shot_frame[i]) {
             int ok = render_screenshot(g_options.shot_path[i]);
             char esc[HOST_PATH * 2];
-            host_json_escape(g_options.shot_path[i], esc, sizeof esc);
-            host_event("screenshot", "\"path\":\"%s\",\"ok\":%s", esc, ok ? "true" : "false");
+            parse_json_escape(g_options.shot_path[i], esc, sizeof esc);
+            log_event("screenshot", "\"path\":\"%s\",\"ok\":%s", esc, ok ? "true" : "false");
         }
     }
     if (g_loop.want_screenshot) {
@@ -92,275 +195,184 @@ static void take_screenshots(void)
         os_make_dir(p);
         snprintf(p, sizeof p, "%s/build/screenshots/shot_%d_%04d.png", g_options.root, os_pid(), counter++);
         int ok = render_screenshot(p);
-        host_log(ok ? LOG_INFO : LOG_ERROR, "F12: screenshot %s %s", p, ok ? "written" : "failed");
+        log_message(ok ? LOG_INFO : LOG_ERROR, "F12: screenshot %s %s", p, ok ? "written" : "failed");
         char esc[HOST_PATH * 2];
-        host_json_escape(p, esc, sizeof esc);
-        host_event("screenshot", "\"path\":\"%s\",\"ok\":%s", esc, ok ? "true" : "false");
+        parse_json_escape(p, esc, sizeof esc);
+        log_event("screenshot", "\"path\":\"%s\",\"ok\":%s", esc, ok ? "true" : "false");
     }
+}
+
+/* The game, then the overlay, then screenshots of the result. */
+static void render_frame(void)
+{
+    PROFILE_ZONE("render");
+    SDL_SetRenderDrawColor(g_video.renderer, 16, 18, 24, 255);
+    SDL_RenderClear(g_video.renderer);
+    render_begin_frame();
+    if (g_reload.loaded) reload_call_render(g_options.fast || g_loop.paused ? 0.0f : (float)(g_clock.acc / STEP));
+    if (!g_reload.loaded) {
+        const char *msg = g_reload.halted ? "The game crashed and there is no earlier version: fix it and save."
+                                          : g_build_status.running ? "Building the game..." : "No game library: see the log.";
+        g_pf.draw_text(msg, 40, 300, 28, 0xFFFFFFFFu, 30000);
+    }
+    overlay_draw(g_stats.rs, g_stats.fps);
+    profile_view_draw();
+    log_drain_game();
+    notice_draw();
+    PROFILE_BEGIN("batch build");
+    g_stats.rs = render_end_frame();
+    PROFILE_END();
+    take_screenshots();
+}
+
+static void present_frame(void)
+{
+    PROFILE_ZONE("present");
+    SDL_RenderPresent(g_video.renderer);
+}
+
+/* Between frames: sleep until `until` (os_mono_seconds), but wake for a saved file or the build child, so
+   a save is handled the moment its debounce ends and a finished build is loaded at once, not on the next
+   frame. Returns 1 when new code was loaded or TWEAK values went live: the caller runs the next step at
+   once instead of waiting for the clock. */
+static int wait_for_work(double until)
+{
+    for (;;) {
+        double now = os_mono_seconds();
+        if (now >= until || g_loop.quit) return 0;
+        double timeout = until - now, due;
+        int fds[2];
+        g_host_mode.wake_on(fds, &due);
+        if (due >= 0 && due < timeout) timeout = due;
+        PROFILE_BEGIN("wait (build child, clock)");
+        os_wait_readable(fds, 2, timeout);
+        PROFILE_END();
+        if (g_host_mode.poll().step_now) return 1;
+    }
+}
+
+/* A renderer may claim vsync and not wait (offscreen, some compositors): trust it only while frames
+   really come at display rate, otherwise pace with the clock. */
+static void pace_frame(double frame_start, double work_ms)
+{
+    if (g_video.vsync && work_ms < 5.0) {
+        if (++g_video.fast_frames > 30) { g_video.vsync = 0; log_message(LOG_INFO, "vsync does not wait: pacing with the clock"); }
+    } else {
+        g_video.fast_frames = 0;
+    }
+    if (!g_options.fast && !g_video.vsync && work_ms < STEP * 1000.0 - 1.0) g_clock.run_now = wait_for_work(frame_start + STEP);
+}
+
+/* work_ms is the frame's own cost, interval_ms what the player sees; once a second, a frame_stats event. */
+static void note_frame_stats(double frame_start, double work_ms, const ReloadPoll *reload)
+{
+    if (g_loop.frame == 0) log_event("first_frame", "\"since_start_ms\":%.1f", log_time() * 1000.0);
+    double interval_ms = g_loop.frame ? (frame_start - g_stats.last_frame_start) * 1000.0 : work_ms;
+    g_stats.last_frame_start = frame_start;
+    log_frame_line(work_ms, g_stats.rs.sprites, g_stats.rs.draw_calls);
+    overlay_note_frame(work_ms);
+    if (g_build_status.running || reload->build_finished) {
+        if (interval_ms > g_build_status.frame_max_ms) g_build_status.frame_max_ms = interval_ms;
+    }
+    g_stats.frames++;
+    g_stats.sum_ms += work_ms;
+    if (work_ms > g_stats.max_ms) g_stats.max_ms = work_ms;
+    if (interval_ms > g_stats.max_interval) g_stats.max_interval = interval_ms;
+    if (os_mono_seconds() - g_stats.since < 1.0) return;
+    const RenderStats *rs = &g_stats.rs;
+    g_stats.fps = g_stats.frames / (os_mono_seconds() - g_stats.since);
+    char gstats[1024];
+    reload_call_stats(gstats, sizeof gstats);
+    log_event("frame_stats", "\"fps\":%.1f,\"work_ms_avg\":%.2f,\"work_ms_max\":%.2f,\"interval_ms_max\":%.2f,"
+              "\"step\":%llu,\"version\":%d,\"building\":%s,\"sprites\":%d,\"batches\":%d,\"draw_calls\":%d,"
+              "\"mem_used\":%llu,\"guard_jumps\":%llu,\"game\":{%s}",
+              g_stats.fps, g_stats.sum_ms / g_stats.frames, g_stats.max_ms, g_stats.max_interval, (unsigned long long)g_loop.step,
+              g_lib.version, g_build_status.running ? "true" : "false", rs->sprites, rs->batches, rs->draw_calls,
+              (unsigned long long)g_memory.game.used, (unsigned long long)os_guard_jumps(), gstats);
+    g_stats.since = os_mono_seconds();
+    g_stats.frames = 0;
+    g_stats.sum_ms = g_stats.max_ms = g_stats.max_interval = 0;
+}
+
+/* One frame: poll, reload, step, render, present, then wait for the next. 0 once the host should quit. */
+static int run_frame(void *unused)
+{
+    (void)unused;
+    if (g_loop.quit) return 0;
+    g_host_mode.frame_begin();
+    double frame_start = os_mono_seconds();
+    PROFILE_BEGIN("frame");
+    poll_events();
+    ReloadPoll reload = poll_reload();
+    step_game();
+    render_frame();
+    present_frame();
+    double work_ms = (os_mono_seconds() - frame_start) * 1000.0;
+    pace_frame(frame_start, work_ms);
+    note_frame_stats(frame_start, work_ms, &reload);
+    g_loop.frame++;
+    g_host_mode.frame_end();
+    if (g_options.frames >= 0 && (int64_t)g_loop.frame >= g_options.frames) g_loop.quit = 1;
+    PROFILE_END();
+    profile_frame_end();
+    return 1;
+}
+
+/* ================================================================ the end */
+static void shut_down(void)
+{
+    char gstats[1024];
+    reload_call_stats(gstats, sizeof gstats);
+    log_drain_game();
+    char hash[32];
+    snprintf(hash, sizeof hash, "%016llx", (unsigned long long)memory_hash());
+    log_event("quit", "\"frames\":%llu,\"step\":%llu,\"state_hash\":\"%s\",\"version\":%d,\"game\":{%s}",
+              (unsigned long long)g_loop.frame, (unsigned long long)g_loop.step, hash, g_lib.version, gstats);
+    recording_close();
+    g_host_mode.shutdown();
+    render_shutdown();
+    sound_assets_shutdown();
+    audio_shutdown();
+    SDL_DestroyRenderer(g_video.renderer);
+    SDL_DestroyWindow(g_video.window);
+    SDL_Quit();
+    profile_shutdown();
+    log_close();
 }
 
 int main(int argc, char **argv)
 {
     os_attach_console();   /* a Windows release is a GUI program: its console is the one it was started from */
     char perr[1024];
-    int parsed = options_parse(argc, argv, &g_options, perr, sizeof perr);
-    if (parsed == 2) { options_usage(stdout); return 0; }
+    int parsed = parse_flags(argc, argv, g_host_mode.flags, &g_options, perr, sizeof perr);
+    if (parsed == 2) {
+        char exe[HOST_PATH];
+        parse_flags_usage(g_host_mode.flags, os_exe_path(exe, sizeof exe) ? exe : NULL, stdout);
+        return 0;
+    }
     if (!parsed) { fprintf(stderr, "host: %s\n", perr); return 2; }
-    const Options *o = &g_options;
-#if defined(HOST_RELEASE)
-    if (!release_start(perr, sizeof perr)) {
+    if (!g_host_mode.start(argc, argv, perr, sizeof perr)) {
         fprintf(stderr, "error: %s\n", perr);
-        if (!o->headless) os_alert("The game cannot start", perr);
+        if (!g_options.headless) os_alert("The game cannot start", perr);
         return 1;
     }
-#else
-    find_root(argv[0]);
-    restart_open(argc, argv);   /* a hot restart: the session the previous process handed over */
-#endif
     os_on_terminate(on_terminate);
     if (!log_open()) return 2;
     profile_init();
     if (!input_init()) return 2;
 
     char root_json[HOST_PATH * 2];   /* a project folder's name may hold quotes or backslashes */
-    host_json_escape(o->root, root_json, sizeof root_json);
-    host_event("start", "\"pid\":%d,\"root\":\"%s\",\"memory_mb\":%llu,\"headless\":%s,\"hot_restart\":%s", os_pid(), root_json,
-               (unsigned long long)o->memory_mb, o->headless ? "true" : "false", restart_is_restart() ? "true" : "false");
-
-    /* ---- window and renderer */
-    if (o->headless) {
-        SDL_SetHint(SDL_HINT_VIDEODRIVER, "offscreen");
-        SDL_SetHint(SDL_HINT_RENDER_DRIVER, "software");
-        SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0");   /* no GL probing through EGL */
-        SDL_SetHint(SDL_HINT_AUDIODRIVER, "dummy");
-    }
-    if (SDL_Init(SDL_INIT_VIDEO | SDL_INIT_EVENTS | SDL_INIT_TIMER) != 0) {
-        host_log(LOG_ERROR, "SDL_Init: %s%s", SDL_GetError(), o->headless ? "" : " (no display? try --headless)");
-        return 1;
-    }
-    /* No display: SDL quietly falls back to its offscreen driver and a window nobody sees would run forever. */
-    const char *video = SDL_GetCurrentVideoDriver();
-    if (!o->headless && video && (!strcmp(video, "offscreen") || !strcmp(video, "dummy")) && !getenv("SDL_VIDEODRIVER")) {
-        host_log(LOG_ERROR, "no display to open a window on (SDL picked its '%s' video driver): run it on a desktop, "
-                 "or with --headless to run without a window", video);
-        SDL_Quit();
-        return 1;
-    }
-    if (SDL_InitSubSystem(SDL_INIT_GAMECONTROLLER) != 0) host_log(LOG_WARN, "no game controller support: %s", SDL_GetError());
-    SDL_Window *win = SDL_CreateWindow("engine", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, o->window_w, o->window_h,
-                                       SDL_WINDOW_RESIZABLE);
-    if (!win) { host_log(LOG_ERROR, "SDL_CreateWindow: %s", SDL_GetError()); return 1; }
-    window_attach(win);
-    SDL_Renderer *ren = o->headless ? NULL : SDL_CreateRenderer(win, -1, SDL_RENDERER_ACCELERATED | SDL_RENDERER_PRESENTVSYNC);
-    if (!ren) ren = SDL_CreateRenderer(win, -1, SDL_RENDERER_SOFTWARE);
-    if (!ren) { host_log(LOG_ERROR, "SDL_CreateRenderer: %s", SDL_GetError()); return 1; }
-    SDL_RendererInfo rinfo;
-    SDL_GetRendererInfo(ren, &rinfo);
-    int vsync = !o->headless && (rinfo.flags & SDL_RENDERER_PRESENTVSYNC) != 0;
-    int fast_frames = 0;
-    const int VIEW_W = 1280, VIEW_H = 720;
-    SDL_RenderSetLogicalSize(ren, VIEW_W, VIEW_H);
-    SDL_SetRenderDrawBlendMode(ren, SDL_BLENDMODE_BLEND);
-
-    /* ---- memory, guard, services, the first library */
-    if (!memory_init(o->memory_mb << 20)) return 1;
-    guard_init(o->watchdog_s);
-    memset(&g_pf, 0, sizeof g_pf);
-    log_fill_api(&g_pf);
-    g_pf.tweak = tweak_query;
-    g_pf.view_width = VIEW_W;
-    g_pf.view_height = VIEW_H;
-    if (!render_init(ren, VIEW_W, VIEW_H, o->font_path)) host_log(LOG_WARN, "render: started with missing assets (placeholders shown)");
-    render_fill_api(&g_pf);
-    audio_init();
-    audio_fill_api(&g_pf);
-    savedata_fill_api(&g_pf);
-    window_fill_api(&g_pf);
-    profile_fill_api(&g_pf);
-    sound_assets_init(o->root);
-    guard_wrap_services(&g_pf);
-    reload_init();
-    if (o->watch && !watch_init(o->root)) host_log(LOG_WARN, "live reload is off: cannot watch %s", o->root);
-#if !defined(HOST_RELEASE)
-    if (!restart_arm(argc, argv)) return 70;
-    int resumed = restart_pending_mode() != 0;
-    if (resumed) {
-        for (int bus = 0; bus < 3; bus++) {   /* the volumes the game set before the restart */
-            float v;
-            if (restart_bus(bus, &v)) g_pf.sound_bus(bus, v, 0);
-        }
-        restart_resume();
-        recording_resume();
-    } else {
-        reload_start();
-    }
-#else
-    int resumed = 0;
-    reload_start();
-#endif
+    parse_json_escape(g_options.root, root_json, sizeof root_json);
+    log_event("start", "\"pid\":%d,\"root\":\"%s\",\"memory_mb\":%llu,\"headless\":%s,\"hot_restart\":%s", os_pid(), root_json,
+              (unsigned long long)g_options.memory_mb, g_options.headless ? "true" : "false", restart_is_restart() ? "true" : "false");
+    if (!open_window() || !start_services()) return 1;
+    int resumed = g_host_mode.start_game(argc, argv);
+    if (resumed < 0) return 70;
     log_drain_game();
-    if (o->replay_path && !resumed && !(g_reload.loaded && recording_file_load(o->replay_path))) {
-        host_log(LOG_ERROR, "--replay %s: nothing to replay", o->replay_path);
-        return 1;
-    }
-    if (o->record_path && !resumed && !recording_file_open(o->record_path)) return 1;
-    if (resumed && (o->record_path || o->replay_path))
-        host_log(LOG_WARN, "hot restart: the --record/--replay file ended at the restart");
+    if (!start_recording(resumed)) return 1;
 
-    const double STEP = 1.0 / 60.0;
-    double acc = 0, prev = os_mono_seconds(), stats_t = prev, fps = 0;
-    int stats_frames = 0;
-    double stats_max_ms = 0, stats_sum_ms = 0, stats_max_interval = 0, last_frame_start = prev;
-    RenderStats rs = { 0, 0, 0 };
-    int run_now = 0;   /* new code was loaded between frames: step it at once */
-
-    auto frame = [&]() -> int {
-        if (g_loop.quit) return 0;
-#if !defined(HOST_RELEASE)
-        if (restart_requested()) restart_now();   /* between frames: nothing of the host is half done */
-#endif
-        double frame_start = os_mono_seconds();
-        PROFILE_BEGIN("frame");
-        /* ---- poll: window and input events */
-        PROFILE_BEGIN("input");
-        SDL_Event e;
-        while (SDL_PollEvent(&e)) if (!window_handle_event(&e)) input_handle_event(&e);
-        PROFILE_END();
-
-        /* ---- live reload: saved files, a finished build, reloaded assets */
-        PROFILE_BEGIN("reload, assets");
-        FileChanges changes;
-        if (o->watch && watch_poll(&changes)) reload_handle_changes(&changes);
-        BuildResult br;
-        build_poll(&br);
-        g_build_status.running = build_running();
-        if (br.finished) reload_handle_build(&br);
-        assets_update();
-        sound_assets_update();
-        audio_update();
-        memory_snapshot_prefault();
-        PROFILE_END();
-
-        /* ---- step: fixed steps of the game */
-        double now = os_mono_seconds();
-        double elapsed = now - prev;
-        prev = now;
-        if (elapsed > 0.25) elapsed = 0.25;  /* after a stall, don't try to catch up forever */
-        int steps = 0;
-        if (o->fast) { steps = 1; acc = 0; }
-        else {
-            acc += elapsed;
-            if (run_now && acc < STEP) acc = STEP;   /* at most one step early, once per reload */
-            while (acc >= STEP) { acc -= STEP; steps++; }
-        }
-        run_now = 0;
-        if (g_loop.paused) { steps = g_loop.single_step ? 1 : 0; g_loop.single_step = 0; acc = 0; }
-        for (int s = 0; s < steps && !g_loop.quit; s++) {
-            PROFILE_ZONE("update");
-            GameInput gi = input_step(g_loop.step, (float)STEP);
-            recording_step(&gi);
-            if (g_reload.loaded) {
-                if (game_call_update(&gi)) break;
-                if (g_reload.fresh) {
-                    g_reload.fresh = 0;
-                    host_event("new_code_running", "\"version\":%d,\"step\":%llu,\"since_change_ms\":%.1f", g_lib.version,
-                               (unsigned long long)g_loop.step,
-                               g_build_status.change_seen_t > 0 ? (host_time() - g_build_status.change_seen_t) * 1000 : -1.0);
-                }
-            }
-            g_loop.step++;
-        }
-        log_drain_game();
-
-        /* ---- render: the game, then the overlay, then screenshots of the result */
-        PROFILE_BEGIN("render");
-        SDL_SetRenderDrawColor(ren, 16, 18, 24, 255);
-        SDL_RenderClear(ren);
-        render_begin_frame();
-        if (g_reload.loaded) game_call_render(o->fast || g_loop.paused ? 0.0f : (float)(acc / STEP));
-        if (!g_reload.loaded) {
-            const char *msg = g_reload.halted ? "The game crashed and there is no earlier version: fix it and save."
-                                              : g_build_status.running ? "Building the game..." : "No game library: see the log.";
-            g_pf.draw_text(msg, 40, 300, 28, 0xFFFFFFFFu, 30000);
-        }
-        overlay_draw(rs, fps);
-        profile_view_draw();
-        log_drain_game();
-        notice_draw();
-        PROFILE_BEGIN("batch build");
-        rs = render_end_frame();
-        PROFILE_END();
-        take_screenshots();
-        PROFILE_END();
-
-        /* ---- present */
-        PROFILE_BEGIN("present");
-        SDL_RenderPresent(ren);
-        PROFILE_END();
-
-        /* ---- pacing and stats: work_ms is the frame's own cost, interval_ms what the player sees */
-        double work_ms = (os_mono_seconds() - frame_start) * 1000.0;
-        /* A renderer may claim vsync and not wait (offscreen, some compositors): trust it only while
-           frames really come at display rate, otherwise pace with the clock. */
-        if (vsync && work_ms < 5.0) { if (++fast_frames > 30) { vsync = 0; host_log(LOG_INFO, "vsync does not wait: pacing with the clock"); } }
-        else fast_frames = 0;
-        if (!o->fast && !vsync && work_ms < STEP * 1000.0 - 1.0) run_now = wait_for_work(frame_start + STEP);
-        if (g_loop.frame == 0) host_event("first_frame", "\"since_start_ms\":%.1f", host_time() * 1000.0);
-        double interval_ms = g_loop.frame ? (frame_start - last_frame_start) * 1000.0 : work_ms;
-        last_frame_start = frame_start;
-        log_frame_line(work_ms, rs.sprites, rs.draw_calls);
-        overlay_note_frame(work_ms);
-        if (g_build_status.running || br.finished) { if (interval_ms > g_build_status.frame_max_ms) g_build_status.frame_max_ms = interval_ms; }
-        stats_frames++;
-        stats_sum_ms += work_ms;
-        if (work_ms > stats_max_ms) stats_max_ms = work_ms;
-        if (interval_ms > stats_max_interval) stats_max_interval = interval_ms;
-        if (os_mono_seconds() - stats_t >= 1.0) {
-            fps = stats_frames / (os_mono_seconds() - stats_t);
-            char gstats[1024];
-            game_call_stats(gstats, sizeof gstats);
-            host_event("frame_stats", "\"fps\":%.1f,\"work_ms_avg\":%.2f,\"work_ms_max\":%.2f,\"interval_ms_max\":%.2f,"
-                       "\"step\":%llu,\"version\":%d,\"building\":%s,\"sprites\":%d,\"batches\":%d,\"draw_calls\":%d,"
-                       "\"mem_used\":%llu,\"guard_jumps\":%llu,\"game\":{%s}",
-                       fps, stats_sum_ms / stats_frames, stats_max_ms, stats_max_interval, (unsigned long long)g_loop.step,
-                       g_lib.version, g_build_status.running ? "true" : "false", rs.sprites, rs.batches, rs.draw_calls,
-                       (unsigned long long)g_memory.game.used, (unsigned long long)os_guard_jumps(), gstats);
-            stats_t = os_mono_seconds();
-            stats_frames = 0;
-            stats_sum_ms = stats_max_ms = stats_max_interval = 0;
-        }
-        g_loop.frame++;
-#if !defined(HOST_RELEASE)
-        restart_note_frame();
-#endif
-        if (o->frames >= 0 && (int64_t)g_loop.frame >= o->frames) g_loop.quit = 1;
-        PROFILE_END();
-        profile_frame_end();
-        return 1;
-    };
-    os_run_frames([](void *f) { return (*(decltype(frame) *)f)(); }, &frame);
-
-    /* ---- shutdown */
-    char gstats[1024];
-    game_call_stats(gstats, sizeof gstats);
-    log_drain_game();
-    char hash[32];
-    snprintf(hash, sizeof hash, "%016llx", (unsigned long long)memory_hash());
-    host_event("quit", "\"frames\":%llu,\"step\":%llu,\"state_hash\":\"%s\",\"version\":%d,\"game\":{%s}",
-               (unsigned long long)g_loop.frame, (unsigned long long)g_loop.step, hash, g_lib.version, gstats);
-    recording_close();
-    build_shutdown();
-    watch_shutdown();
-    char err[256];
-    library_close(&g_lib, err, sizeof err);
-    render_shutdown();
-    sound_assets_shutdown();
-    audio_shutdown();
-    tweak_shutdown();
-    SDL_DestroyRenderer(ren);
-    SDL_DestroyWindow(win);
-    SDL_Quit();
-    profile_shutdown();
-    log_close();
+    g_clock.prev = g_stats.since = g_stats.last_frame_start = os_mono_seconds();
+    os_run_frames(run_frame, NULL);   /* in a browser it never returns: what follows runs on a desktop */
+    shut_down();
     return 0;
 }

@@ -19,10 +19,10 @@ void notice_post(int level, const char *fmt, ...)
     vsnprintf(g_notices[0].text, NOTICE_LEN, fmt, ap);
     va_end(ap);
     g_notices[0].level = level;
-    g_notices[0].t = host_time();
+    g_notices[0].t = log_time();
     char esc[NOTICE_LEN * 2];
-    host_json_escape(g_notices[0].text, esc, sizeof esc);
-    host_event("notice", "\"level\":%d,\"text\":\"%s\"", level, esc);
+    parse_json_escape(g_notices[0].text, esc, sizeof esc);
+    log_event("notice", "\"level\":%d,\"text\":\"%s\"", level, esc);
 }
 
 /* Breaks text into lines no wider than max_w at spaces (or anywhere, for a long path). */
@@ -62,7 +62,7 @@ void notice_draw(void)
     const float S = 16, PAD = 10;
     float W = (float)g_pf.view_width, H = (float)g_pf.view_height;
     float y = H - 12;
-    double now = host_time();
+    double now = log_time();
     for (int i = 0; i < NOTICE_MAX; i++) {
         if (!g_notices[i].text[0] || now - g_notices[i].t > NOTICE_SECONDS) continue;
         char wrapped[NOTICE_LEN * 2];

@@ -50,7 +50,7 @@ void overlay_draw(RenderStats rs, double fps)
         g_pf.draw_rect(gx, gy - 20, FRAME_HISTORY * 4, 1, 0xFFFFFF80u, L + 2);
         y += 46;
         snprintf(line, sizeof line, "library v%d  reloaded %.1fs ago   build: %s", g_lib.version,
-                 g_reload.last_reload_t > 0 ? host_time() - g_reload.last_reload_t : 0.0,
+                 g_reload.last_reload_t > 0 ? log_time() - g_reload.last_reload_t : 0.0,
                  g_build_status.running ? "compiling..." : g_build_status.last_ms <= 0 ? "-" : g_build_status.last_ok ? "ok" : "FAILED");
         g_pf.draw_text(line, x, y, S, g_build_status.running ? grey : g_build_status.last_ok || g_build_status.last_ms <= 0 ? green : red, L + 1); y += S + 4;
         if (g_build_status.last_ms > 0) {
@@ -59,7 +59,7 @@ void overlay_draw(RenderStats rs, double fps)
         }
         if (tweak_status()[0]) { g_pf.draw_text(tweak_status(), x, y, S, grey, L + 1); y += S + 4; }
         char stats[1024];
-        game_call_stats(stats, sizeof stats);
+        reload_call_stats(stats, sizeof stats);
         snprintf(line, sizeof line, "memory %.2f / %llu MB   sprites %d  batches %d  draws %d",
                  g_memory.game.used / 1048576.0, (unsigned long long)(g_memory.game.size >> 20), rs.sprites, rs.batches, rs.draw_calls);
         g_pf.draw_text(line, x, y, S, white, L + 1); y += S + 4;

@@ -10,10 +10,9 @@
 #include <string.h>
 
 /* ================================================================ flags */
-#if defined(HOST_RELEASE)
 /* A release is the game alone: it has no project, sources, compiler or recordings, so the flags that
    drive those are refused by name rather than ignored. */
-static const struct { const char *flag; const char *why; } DEV_ONLY_FLAGS[] = {
+static const RefusedFlag RELEASE_REFUSED[] = {
     { "--root", "the release reads its assets from game.pak next to the executable" },
     { "--game", "the release is one game, linked in" },
     { "--no-watch", "the release watches no sources" },
@@ -25,19 +24,13 @@ static const struct { const char *flag; const char *why; } DEV_ONLY_FLAGS[] = {
     { "--profile", "a release has no profiler zones (build it with -DPROFILE_IN_RELEASE to have them)" },
     { "--profile-frames", "a release has no profiler zones (build it with -DPROFILE_IN_RELEASE to have them)" },
 #endif
+    { NULL, NULL },
 };
 
-void options_usage(FILE *f)
-{
-    /* the executable's own name: a player sees "neon-swarm", not the engine's word for it */
-    char exe[HOST_PATH];
-    const char *name = "game";
-    if (os_exe_path(exe, sizeof exe)) {
-        const char *slash = strrchr(exe, '/');
-        name = slash ? slash + 1 : exe;
-    }
-    fprintf(f, "usage: %s [flags]\n", name);
-    fprintf(f,
+static const RefusedFlag NONE_REFUSED[] = { { NULL, NULL } };
+
+const FlagSet FLAGS_RELEASE = {
+    NULL,
         "  --window WxH          window size (64..16384 each way, default 1280x720)\n"
         "  --save-dir DIR        where the save data lives (default: the user's data folder)\n"
         "  --dev-keys            the developer keys F1-F9 and F12 (overlay, pause, step, screenshot)\n"
@@ -52,13 +45,12 @@ void options_usage(FILE *f)
         "  --input PATH          scripted input events (\"<step> down|up|tap KEY\", ...)\n"
         "  --watchdog SEC        a step running longer than this ends the game with a report\n"
         "                        (0.01..3600, 0: off; default 2)\n"
-        "  --help\n");
-}
-#else
-void options_usage(FILE *f)
-{
-    fprintf(f,
-        "usage: host [flags]\n"
+        "  --help\n",
+    RELEASE_REFUSED,
+};
+
+const FlagSet FLAGS_DEVELOPMENT = {
+    "host",
         "  --root DIR            project root (default: the folder above build/host)\n"
         "  --game DIR            the game's folder: state.h, game.cpp (default: <root>/game)\n"
         "  --memory MB           size of the game's memory block (1..65536, default 256)\n"
@@ -82,9 +74,20 @@ void options_usage(FILE *f)
         "  --window WxH          window size (64..16384 each way, default 1280x720)\n"
         "  --save-dir DIR        where the game's save data lives (default: the user's data folder)\n"
         "  --dev-keys            accepted for the release's sake (the hot keys are always on here)\n"
-        "  --help\n");
+        "  --help\n",
+    NONE_REFUSED,
+};
+
+void parse_flags_usage(const FlagSet *set, const char *exe_path, FILE *f)
+{
+    /* without a name of its own, the executable's: a player sees "neon-swarm", not the engine's word for it */
+    const char *name = set->program ? set->program : "game";
+    if (!set->program && exe_path) {
+        const char *slash = strrchr(exe_path, '/');
+        name = slash ? slash + 1 : exe_path;
+    }
+    fprintf(f, "usage: %s [flags]\n%s", name, set->help);
 }
-#endif
 
 static int parse_int64(const char *s, int64_t *out)
 {
@@ -96,7 +99,7 @@ static int parse_int64(const char *s, int64_t *out)
     return 1;
 }
 
-int options_parse(int argc, char **argv, Options *o, char *err, size_t cap)
+int parse_flags(int argc, char **argv, const FlagSet *set, Options *o, char *err, size_t cap)
 {
     memset(o, 0, sizeof *o);
     o->memory_mb = 256;
@@ -111,10 +114,8 @@ int options_parse(int argc, char **argv, Options *o, char *err, size_t cap)
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         int64_t n;
 #define NEED_VALUE() do { if (!v) { snprintf(err, cap, "%s needs a value", a); return 0; } i++; } while (0)
-#if defined(HOST_RELEASE)
-        for (const auto &d : DEV_ONLY_FLAGS)
-            if (!strcmp(a, d.flag)) { snprintf(err, cap, "%s is a development flag: %s (see --help)", a, d.why); return 0; }
-#endif
+        for (const RefusedFlag *d = set ? set->refused : NULL; d && d->flag; d++)
+            if (!strcmp(a, d->flag)) { snprintf(err, cap, "%s is a development flag: %s (see --help)", a, d->why); return 0; }
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) return 2;
         else if (!strcmp(a, "--headless")) o->headless = 1;
         else if (!strcmp(a, "--no-watch")) o->watch = 0;
@@ -189,9 +190,6 @@ int options_parse(int argc, char **argv, Options *o, char *err, size_t cap)
 #undef NEED_VALUE
     }
     if (o->record_path && o->replay_path) { snprintf(err, cap, "--record and --replay cannot be used together"); return 0; }
-#if defined(HOST_RELEASE)
-    o->watch = 0;
-#endif
     return 1;
 }
 
@@ -218,16 +216,16 @@ static int same_nocase(const char *a, const char *b)
     return *a == *b;
 }
 
-const char *key_name(int key) { return key > KEY_NONE && key < KEY_COUNT ? KEY_NAMES[key] : "NONE"; }
+const char *parse_key_name(int key) { return key > KEY_NONE && key < KEY_COUNT ? KEY_NAMES[key] : "NONE"; }
 
-int key_by_name(const char *name)
+int parse_key_by_name(const char *name)
 {
     for (int k = KEY_NONE + 1; k < KEY_COUNT; k++) if (same_nocase(KEY_NAMES[k], name)) return k;
     return KEY_NONE;
 }
 
 /* ================================================================ scripted input */
-int script_parse(const char *text, const char *name, ScriptEvent **out, int *count, char *err, size_t cap)
+int parse_script(const char *text, const char *name, ScriptEvent **out, int *count, char *err, size_t cap)
 {
     *out = NULL;
     *count = 0;
@@ -250,7 +248,7 @@ int script_parse(const char *text, const char *name, ScriptEvent **out, int *cou
         ScriptEvent e = { step, 0, 0, 0, 0 };
         if (n >= 3 && (!strcmp(verb, "down") || !strcmp(verb, "up") || !strcmp(verb, "tap"))) {
             e.kind = !strcmp(verb, "down") ? SCRIPT_DOWN : !strcmp(verb, "up") ? SCRIPT_UP : SCRIPT_TAP;
-            e.key = key_by_name(arg);
+            e.key = parse_key_by_name(arg);
             if (!e.key) { snprintf(err, cap, "%s:%d: unknown key '%s'", name, ln, arg); free(*out); *out = NULL; return 0; }
         } else if (n >= 2 && !strcmp(verb, "mouse") && sscanf(line, "%llu %31s %f %f", &step, verb, &a, &b) == 4) {
             e.kind = SCRIPT_MOUSE; e.a = a; e.b = b;
@@ -286,7 +284,7 @@ int script_parse(const char *text, const char *name, ScriptEvent **out, int *cou
 /* ================================================================ recordings */
 static const char REC_MAGIC[8] = { 'T', 'H', 'R', 'E', 'C', '0', '0', '1' };
 
-void recording_header_write(uint8_t out[RECORDING_HEADER_BYTES], const RecordingHeader *h)
+void parse_recording_header_write(uint8_t out[RECORDING_HEADER_BYTES], const RecordingHeader *h)
 {
     memcpy(out, REC_MAGIC, 8);
     memcpy(out + 8, &h->api, 4);
@@ -296,7 +294,7 @@ void recording_header_write(uint8_t out[RECORDING_HEADER_BYTES], const Recording
     memcpy(out + 32, &h->start_step, 8);
 }
 
-int recording_header_parse(const uint8_t *data, size_t len, RecordingHeader *h, char *err, size_t cap)
+int parse_recording_header(const uint8_t *data, size_t len, RecordingHeader *h, char *err, size_t cap)
 {
     if (len < RECORDING_HEADER_BYTES || memcmp(data, REC_MAGIC, 8) != 0) {
         snprintf(err, cap, "not a recording (bad header)");
@@ -323,7 +321,7 @@ int recording_header_parse(const uint8_t *data, size_t len, RecordingHeader *h, 
 }
 
 /* One recorded step as live input could have made it: finite numbers in their ranges, keys 0 or 1. */
-int recording_input_check(const GameInput *gi, char *err, size_t cap)
+int parse_recording_input(const GameInput *gi, char *err, size_t cap)
 {
     if (!(gi->dt > 0 && gi->dt <= 0.25f)) { snprintf(err, cap, "a step length of %g s", (double)gi->dt); return 0; }
     for (int k = 0; k < KEY_COUNT; k++)
@@ -341,9 +339,9 @@ int recording_input_check(const GameInput *gi, char *err, size_t cap)
 /* Everything --replay checks before the game sees a byte of a recording: the header, that it was
    recorded with the layout the running game has (new code never sees old-layout bytes), that the
    snapshot fits the block, and every step record. */
-int recording_parse(const uint8_t *data, size_t len, const RecordingExpect *want, RecordingHeader *h, char *err, size_t cap)
+int parse_recording(const uint8_t *data, size_t len, const RecordingExpect *want, RecordingHeader *h, char *err, size_t cap)
 {
-    if (!recording_header_parse(data, len, h, err, cap)) return 0;
+    if (!parse_recording_header(data, len, h, err, cap)) return 0;
     if (h->api != want->api || h->layout_hash != want->layout_hash || h->state_size != want->state_size) {
         snprintf(err, cap, "recorded with another state layout (api %u version %u size %llu; running %u %u %llu)", h->api,
                  h->layout_hash, (unsigned long long)h->state_size, want->api, want->layout_hash,
@@ -359,7 +357,7 @@ int recording_parse(const uint8_t *data, size_t len, const RecordingExpect *want
         GameInput gi;
         char why[160];
         memcpy(&gi, steps + i * sizeof gi, sizeof gi);
-        if (!recording_input_check(&gi, why, sizeof why)) {
+        if (!parse_recording_input(&gi, why, sizeof why)) {
             snprintf(err, cap, "step %llu of the recording is damaged: %s", (unsigned long long)i, why);
             return 0;
         }
@@ -388,7 +386,7 @@ static int utf8_sequence(const unsigned char *s)
 
 /* Escapes text for the inside of a JSON string. Bytes that are not UTF-8 become U+FFFD, and the
    output is cut only between whole characters, so every event line stays valid JSON. */
-void host_json_escape(const char *in, char *out, size_t cap)
+void parse_json_escape(const char *in, char *out, size_t cap)
 {
     size_t o = 0;
     const unsigned char *s = (const unsigned char *)in;
@@ -514,7 +512,7 @@ static int fp_value(FieldsParser *f, int depth)
     return 1;
 }
 
-int event_fields_check(const char *in, char *out, size_t cap, const char **why)
+int parse_event_fields(const char *in, char *out, size_t cap, const char **why)
 {
     FieldsParser f = { in ? in : "", out, 0, cap, NULL };
     if (!cap) return 0;

@@ -129,7 +129,7 @@ static void trace_append_frame(uint32_t frame)
         }
         size_t cap = (g_prof.trace_cap + n + 1) * 2;
         char *grown = (char *)realloc(g_prof.trace, cap);
-        if (!grown) { host_log(LOG_ERROR, "profile: out of memory for the trace of %s", g_prof.capture_path); g_prof.capturing = 0; return; }
+        if (!grown) { log_message(LOG_ERROR, "profile: out of memory for the trace of %s", g_prof.capture_path); g_prof.capturing = 0; return; }
         g_prof.trace = grown;
         g_prof.trace_cap = cap;
     }
@@ -161,15 +161,15 @@ static void capture_write(void)
         free(text);
     }
     char esc[HOST_PATH * 2];
-    host_json_escape(g_prof.capture_path, esc, sizeof esc);
-    host_event("profile_written", "\"path\":\"%s\",\"ok\":%s,\"frames\":%u,\"zones\":%d", esc, ok ? "true" : "false", frames,
-               g_prof.trace_events);
+    parse_json_escape(g_prof.capture_path, esc, sizeof esc);
+    log_event("profile_written", "\"path\":\"%s\",\"ok\":%s,\"frames\":%u,\"zones\":%d", esc, ok ? "true" : "false", frames,
+              g_prof.trace_events);
     if (ok) {
-        host_log(LOG_INFO, "profile: %u frames, %d zones written to %s (open it in ui.perfetto.dev or chrome://tracing)",
-                 frames, g_prof.trace_events, g_prof.capture_path);
+        log_message(LOG_INFO, "profile: %u frames, %d zones written to %s (open it in ui.perfetto.dev or chrome://tracing)",
+                    frames, g_prof.trace_events, g_prof.capture_path);
         notice_post(LOG_INFO, "profile: %u frames written to %s", frames, g_prof.capture_path);
     } else {
-        host_log(LOG_ERROR, "profile: cannot write %s: %s", g_prof.capture_path, os_error_text());
+        log_message(LOG_ERROR, "profile: cannot write %s: %s", g_prof.capture_path, os_error_text());
         notice_post(LOG_ERROR, "profile: cannot write %s", g_prof.capture_path);
     }
 }
@@ -183,7 +183,7 @@ void profile_init(void)
     g_prof.audio.ns_per_tick = g_profile_main.ns_per_tick;
     g_prof.audio.tid = 2;
     thp_names_init(&g_prof.names, g_prof.name_buf, sizeof g_prof.name_buf, g_prof.name_slots, 4096);
-    host_event("profile_clock", "\"ns_per_tick\":%.6f", g_profile_main.ns_per_tick);
+    log_event("profile_clock", "\"ns_per_tick\":%.6f", g_profile_main.ns_per_tick);
     if (g_options.profile_path) capture_start(g_options.profile_path, g_options.profile_frames);
 }
 
@@ -243,7 +243,7 @@ static void capture_to_build_folder(void)
     snprintf(path, sizeof path, "%s/profile-%s.json", dir, compact);
     capture_start(path, g_options.profile_frames);
     notice_post(LOG_INFO, "profile: capturing %d frames to %s", g_options.profile_frames, path);
-    host_log(LOG_INFO, "Shift+F4: capturing %d frames to %s", g_options.profile_frames, path);
+    log_message(LOG_INFO, "Shift+F4: capturing %d frames to %s", g_options.profile_frames, path);
 }
 
 int profile_key(GameKey k, int down, int shift)
@@ -258,7 +258,7 @@ int profile_key(GameKey k, int down, int shift)
         g_prof.view_open = !g_prof.view_open;
         g_prof.view_paused = 0;
         g_prof.view_selected = 0;
-        host_event("profile_view", "\"open\":%s", g_prof.view_open ? "true" : "false");
+        log_event("profile_view", "\"open\":%s", g_prof.view_open ? "true" : "false");
         if (g_prof.view_open && !g_prof.capturing) capture_to_build_folder();
         return 1;
     }
@@ -268,7 +268,7 @@ int profile_key(GameKey k, int down, int shift)
     if (k == KEY_P) {
         g_prof.view_paused = !g_prof.view_paused;
         g_prof.view_selected = 0;
-        host_event("profile_view", "\"open\":true,\"paused\":%s", g_prof.view_paused ? "true" : "false");
+        log_event("profile_view", "\"open\":true,\"paused\":%s", g_prof.view_paused ? "true" : "false");
     } else if (k == KEY_C) {
         if (!g_prof.capturing) capture_to_build_folder();
     } else if (g_prof.view_paused) {

@@ -85,10 +85,10 @@ static void rec_capture_start(void)
 static int rec_restore_start(void)
 {
     if (g_recording.start_layout_hash != g_block_layout.layout_hash || g_recording.start_size != g_block_layout.state_size) {
-        host_log(LOG_ERROR, "F7 loop: its snapshot has another state layout (version %u, %llu bytes; running %u, %llu): "
-                 "loop ended", g_recording.start_layout_hash, (unsigned long long)g_recording.start_size,
-                 g_block_layout.layout_hash, (unsigned long long)g_block_layout.state_size);
-        host_event("loop", "\"state\":\"off\",\"reason\":\"layout_mismatch\"");
+        log_message(LOG_ERROR, "F7 loop: its snapshot has another state layout (version %u, %llu bytes; running %u, %llu): "
+                    "loop ended", g_recording.start_layout_hash, (unsigned long long)g_recording.start_size,
+                    g_block_layout.layout_hash, (unsigned long long)g_block_layout.state_size);
+        log_event("loop", "\"state\":\"off\",\"reason\":\"layout_mismatch\"");
         g_recording.mode = LOOP_OFF;
         g_recording.replaying_file = 0;
         return 0;
@@ -109,19 +109,19 @@ void recording_toggle_loop(void)
         double t = os_mono_seconds();
         rec_capture_start();
         g_recording.mode = LOOP_RECORDING;
-        host_event("loop", "\"state\":\"recording\",\"snapshot_ms\":%.2f,\"bytes\":%llu", (os_mono_seconds() - t) * 1000,
-                   (unsigned long long)g_recording.start_used);
-        host_log(LOG_INFO, "F7: recording input (F7 again to loop it)");
+        log_event("loop", "\"state\":\"recording\",\"snapshot_ms\":%.2f,\"bytes\":%llu", (os_mono_seconds() - t) * 1000,
+                  (unsigned long long)g_recording.start_used);
+        log_message(LOG_INFO, "F7: recording input (F7 again to loop it)");
     } else if (g_recording.mode == LOOP_RECORDING) {
-        if (g_recording.count == 0) { g_recording.mode = LOOP_OFF; host_log(LOG_INFO, "F7: nothing recorded"); return; }
+        if (g_recording.count == 0) { g_recording.mode = LOOP_OFF; log_message(LOG_INFO, "F7: nothing recorded"); return; }
         g_recording.mode = LOOP_PLAYING;
         if (!rec_restore_start()) return;
-        host_event("loop", "\"state\":\"playing\",\"steps\":%llu", (unsigned long long)g_recording.count);
-        host_log(LOG_INFO, "F7: looping %llu recorded steps (F7 again to return to live play)", (unsigned long long)g_recording.count);
+        log_event("loop", "\"state\":\"playing\",\"steps\":%llu", (unsigned long long)g_recording.count);
+        log_message(LOG_INFO, "F7: looping %llu recorded steps (F7 again to return to live play)", (unsigned long long)g_recording.count);
     } else {
         g_recording.mode = LOOP_OFF;
-        host_event("loop", "\"state\":\"off\"");
-        host_log(LOG_INFO, "F7: back to live play");
+        log_event("loop", "\"state\":\"off\"");
+        log_message(LOG_INFO, "F7: back to live play");
     }
     keep_position();
 }
@@ -146,10 +146,10 @@ void recording_resume(void)
     g_recording.start_layout_hash = k->start_version;
     g_recording.start_size = k->start_size;
     g_recording.mode = (LoopMode)k->mode;
-    host_event("loop", "\"state\":\"%s\",\"steps\":%llu,\"resumed\":true", g_recording.mode == LOOP_PLAYING ? "playing" : "recording",
-               (unsigned long long)g_recording.count);
-    host_log(LOG_INFO, "F7 loop kept over the restart: %s %llu steps", g_recording.mode == LOOP_PLAYING ? "looping" : "recording",
-             (unsigned long long)g_recording.count);
+    log_event("loop", "\"state\":\"%s\",\"steps\":%llu,\"resumed\":true", g_recording.mode == LOOP_PLAYING ? "playing" : "recording",
+              (unsigned long long)g_recording.count);
+    log_message(LOG_INFO, "F7 loop kept over the restart: %s %llu steps", g_recording.mode == LOOP_PLAYING ? "looping" : "recording",
+                (unsigned long long)g_recording.count);
 }
 
 /* Once per fixed step, before the game sees gi: record it, or replace it with the recorded one. */
@@ -161,11 +161,11 @@ void recording_step(GameInput *gi)
             if (g_recording.replaying_file) {
                 char hash[32];
                 snprintf(hash, sizeof hash, "%016llx", (unsigned long long)memory_hash());
-                host_event("replay_end", "\"steps\":%llu,\"state_hash\":\"%s\"", (unsigned long long)g_recording.count, hash);
+                log_event("replay_end", "\"steps\":%llu,\"state_hash\":\"%s\"", (unsigned long long)g_recording.count, hash);
                 g_recording.mode = LOOP_OFF;
                 g_recording.replaying_file = 0;
             } else if (rec_restore_start()) {
-                host_event("loop_restart", "");
+                log_event("loop_restart", "");
             }
         }
         if (g_recording.mode == LOOP_PLAYING) *gi = g_recording.inputs[g_recording.cursor++];
@@ -192,7 +192,7 @@ static int rec_migrate_start(const StateTypes *from, const StateTypes *to, const
     uint8_t *out = (uint8_t *)malloc(size ? size : 1);
     char what[2048];
     if (!out || !migrate_bytes(from, to, api, g_recording.start_state, g_recording.start_used, out, size, what, sizeof what)) {
-        host_log(LOG_WARN, "F7 loop: its start could not be migrated (%s)", out ? what : "out of memory");
+        log_message(LOG_WARN, "F7 loop: its start could not be migrated (%s)", out ? what : "out of memory");
         free(out);
         return 0;
     }
@@ -204,17 +204,17 @@ static int rec_migrate_start(const StateTypes *from, const StateTypes *to, const
     g_recording.start_migrated = 1;
     keep_start();
     keep_position();
-    host_log(LOG_INFO, "F7 loop: its start migrated to the new layout; it keeps looping");
-    host_event("loop", "\"state\":\"migrated\",\"steps\":%llu", (unsigned long long)g_recording.count);
+    log_message(LOG_INFO, "F7 loop: its start migrated to the new layout; it keeps looping");
+    log_event("loop", "\"state\":\"migrated\",\"steps\":%llu", (unsigned long long)g_recording.count);
     return 1;
 }
 
 void recording_layout_changed(const StateTypes *from, const StateTypes *to, const GameAPI *api)
 {
     if (g_recording.mode != LOOP_OFF && !rec_migrate_start(from, to, api)) {
-        host_log(LOG_WARN, "F7 loop ended: the state layout changed, and a loop recorded on the old layout cannot "
-                 "play on the new one without a migration (F7 records a new loop)");
-        host_event("loop", "\"state\":\"off\",\"reason\":\"layout_changed\"");
+        log_message(LOG_WARN, "F7 loop ended: the state layout changed, and a loop recorded on the old layout cannot "
+                    "play on the new one without a migration (F7 records a new loop)");
+        log_event("loop", "\"state\":\"off\",\"reason\":\"layout_changed\"");
         g_recording.mode = LOOP_OFF;
         g_recording.replaying_file = 0;
         g_recording.count = g_recording.cursor = 0;
@@ -223,11 +223,11 @@ void recording_layout_changed(const StateTypes *from, const StateTypes *to, cons
     }
     if (g_recording.file) {
         char esc[HOST_PATH * 2];
-        host_json_escape(g_recording.file_path, esc, sizeof esc);
-        host_log(LOG_WARN, "--record %s: ended after %llu steps: the state layout changed (the file holds the old one)",
-                 g_recording.file_path, (unsigned long long)g_recording.file_steps);
-        host_event("record_end", "\"path\":\"%s\",\"steps\":%llu,\"reason\":\"layout_changed\"", esc,
-                   (unsigned long long)g_recording.file_steps);
+        parse_json_escape(g_recording.file_path, esc, sizeof esc);
+        log_message(LOG_WARN, "--record %s: ended after %llu steps: the state layout changed (the file holds the old one)",
+                    g_recording.file_path, (unsigned long long)g_recording.file_steps);
+        log_event("record_end", "\"path\":\"%s\",\"steps\":%llu,\"reason\":\"layout_changed\"", esc,
+                  (unsigned long long)g_recording.file_steps);
         recording_close();
     }
 }
@@ -235,7 +235,7 @@ void recording_layout_changed(const StateTypes *from, const StateTypes *to, cons
 int recording_file_open(const char *path)
 {
     g_recording.file = fopen(path, "wb");
-    if (!g_recording.file) { host_log(LOG_ERROR, "--record %s: %s", path, strerror(errno)); return 0; }
+    if (!g_recording.file) { log_message(LOG_ERROR, "--record %s: %s", path, strerror(errno)); return 0; }
     snprintf(g_recording.file_path, sizeof g_recording.file_path, "%s", path);
     g_recording.file_steps = 0;
     RecordingHeader h;
@@ -246,7 +246,7 @@ int recording_file_open(const char *path)
     h.snapshot_bytes = memory_used();
     h.start_step = g_loop.step;
     uint8_t head[RECORDING_HEADER_BYTES];
-    recording_header_write(head, &h);
+    parse_recording_header_write(head, &h);
     fwrite(head, 1, sizeof head, g_recording.file);
     fwrite(g_memory.game.base, 1, h.snapshot_bytes, g_recording.file);
     /* the description of the snapshot's layout beside it: a replay under a later state.h migrates it */
@@ -254,8 +254,8 @@ int recording_file_open(const char *path)
     snprintf(types_path, sizeof types_path, "%s.types", path);
     if (!types_save(&g_mem_types, types_path)) os_remove_file(types_path);
     char esc[HOST_PATH * 2];
-    host_json_escape(path, esc, sizeof esc);
-    host_event("record_start", "\"path\":\"%s\",\"bytes\":%llu", esc, (unsigned long long)h.snapshot_bytes);
+    parse_json_escape(path, esc, sizeof esc);
+    log_event("record_start", "\"path\":\"%s\",\"bytes\":%llu", esc, (unsigned long long)h.snapshot_bytes);
     fflush(g_recording.file);
     SessionLoop *k = kept();
     if (k) { k->record_on = 1; k->record_steps = 0; }
@@ -272,7 +272,7 @@ static void recording_file_continue(const char *path, uint64_t steps)
     char err[512] = "";
     uint64_t keep = 0;
     if (!data) snprintf(err, sizeof err, "%s", os_error_text());
-    else if (recording_header_parse(data, got, &h, err, sizeof err)) {
+    else if (parse_recording_header(data, got, &h, err, sizeof err)) {
         keep = RECORDING_HEADER_BYTES + h.snapshot_bytes + steps * sizeof(GameInput);
         if (keep > got) { snprintf(err, sizeof err, "it holds fewer than the %llu steps recorded", (unsigned long long)steps); keep = 0; }
     }
@@ -280,25 +280,25 @@ static void recording_file_continue(const char *path, uint64_t steps)
     free(data);
     if (keep && !(g_recording.file = fopen(path, "ab"))) { snprintf(err, sizeof err, "%s", strerror(errno)); keep = 0; }
     char esc[HOST_PATH * 2];
-    host_json_escape(path, esc, sizeof esc);
+    parse_json_escape(path, esc, sizeof esc);
     SessionLoop *k = kept();
     if (!keep) {
-        host_log(LOG_WARN, "--record %s: ended at the hot restart after %llu steps: %s", path, (unsigned long long)steps, err);
-        host_event("record_end", "\"path\":\"%s\",\"steps\":%llu,\"reason\":\"restart\"", esc, (unsigned long long)steps);
+        log_message(LOG_WARN, "--record %s: ended at the hot restart after %llu steps: %s", path, (unsigned long long)steps, err);
+        log_event("record_end", "\"path\":\"%s\",\"steps\":%llu,\"reason\":\"restart\"", esc, (unsigned long long)steps);
         if (k) k->record_on = 0;
         return;
     }
     snprintf(g_recording.file_path, sizeof g_recording.file_path, "%s", path);
     g_recording.file_steps = steps;
-    host_log(LOG_INFO, "--record %s: goes on after the hot restart from step %llu", path, (unsigned long long)steps);
-    host_event("record_continue", "\"path\":\"%s\",\"steps\":%llu", esc, (unsigned long long)steps);
+    log_message(LOG_INFO, "--record %s: goes on after the hot restart from step %llu", path, (unsigned long long)steps);
+    log_event("record_continue", "\"path\":\"%s\",\"steps\":%llu", esc, (unsigned long long)steps);
 }
 
 int recording_file_load(const char *path)
 {
     size_t got = 0;
     uint8_t *data = (uint8_t *)os_read_file(path, &got, (size_t)g_memory.game.size + (1ull << 30));
-    if (!data) { host_log(LOG_ERROR, "--replay %s: %s", path, os_error_text()); return 0; }
+    if (!data) { log_message(LOG_ERROR, "--replay %s: %s", path, os_error_text()); return 0; }
     RecordingHeader h;
     char err[512];
     RecordingExpect want = { GAME_API_VERSION, g_api.layout_hash, g_api.state_size, g_memory.game.size };
@@ -310,11 +310,11 @@ int recording_file_load(const char *path)
     snprintf(types_path, sizeof types_path, "%s.types", path);
     int migrate = 0;
     OsFileStamp types_stamp;
-    if (recording_header_parse(data, got, &h, err, sizeof err) && h.api == GAME_API_VERSION &&
+    if (parse_recording_header(data, got, &h, err, sizeof err) && h.api == GAME_API_VERSION &&
         (h.layout_hash != g_api.layout_hash || h.state_size != g_api.state_size) && os_file_stamp(types_path, &types_stamp)) {
         if (!types_load(types_path, h.layout_hash, h.state_size, &was)) {
-            host_log(LOG_ERROR, "--replay %s: recorded on another state layout, and its description cannot be used: %s",
-                     path, was.error);
+            log_message(LOG_ERROR, "--replay %s: recorded on another state layout, and its description cannot be used: %s",
+                        path, was.error);
             free(data);
             return 0;
         }
@@ -322,8 +322,8 @@ int recording_file_load(const char *path)
         want.state_size = h.state_size;
         migrate = 1;
     }
-    if (!recording_parse(data, got, &want, &h, err, sizeof err)) {
-        host_log(LOG_ERROR, "--replay %s: %s", path, err);
+    if (!parse_recording(data, got, &want, &h, err, sizeof err)) {
+        log_message(LOG_ERROR, "--replay %s: %s", path, err);
         free(data);
         types_clear(&was);
         return 0;
@@ -334,14 +334,14 @@ int recording_file_load(const char *path)
         char what[2048];
         uint8_t *out = (uint8_t *)malloc(g_api.state_size ? g_api.state_size : 1);
         if (!out || !migrate_bytes(&was, &g_mem_types, &g_api, snap, h.snapshot_bytes, out, g_api.state_size, what, sizeof what)) {
-            host_log(LOG_ERROR, "--replay %s: recorded on another state layout, and its snapshot cannot be migrated: %s", path,
-                     out ? what : "out of memory");
+            log_message(LOG_ERROR, "--replay %s: recorded on another state layout, and its snapshot cannot be migrated: %s", path,
+                        out ? what : "out of memory");
             free(out);
             free(data);
             types_clear(&was);
             return 0;
         }
-        host_log(LOG_INFO, "--replay %s: recorded on another state layout; its snapshot migrated: %s", path, what);
+        log_message(LOG_INFO, "--replay %s: recorded on another state layout; its snapshot migrated: %s", path, what);
         free(g_recording.start_state);
         g_recording.start_state = out;
         h.snapshot_bytes = g_api.state_size;
@@ -371,8 +371,8 @@ int recording_file_load(const char *path)
     g_recording.mode = LOOP_PLAYING;
     g_recording.replaying_file = 1;
     char esc[HOST_PATH * 2];
-    host_json_escape(path, esc, sizeof esc);
-    host_event("replay_start", "\"path\":\"%s\",\"steps\":%llu", esc, (unsigned long long)g_recording.count);
+    parse_json_escape(path, esc, sizeof esc);
+    log_event("replay_start", "\"path\":\"%s\",\"steps\":%llu", esc, (unsigned long long)g_recording.count);
     return 1;
 }
 

@@ -1,12 +1,12 @@
 /* release.cpp - what a release supplies to the frame loop in place of the development host's
-   library.cpp, reload.cpp, watch.cpp, build.cpp and tweak.cpp. The game is linked into the executable
-   and its entry point called directly: no library to load, no sources to watch or build, no TWEAK
-   service (the game is compiled with THTW_LITERALS). Assets come from game.pak beside the executable,
+   develop.cpp, library.cpp, reload.cpp, watch.cpp, build.cpp and tweak.cpp: HostMode's stand-ins and the
+   running game. The game is linked into the executable and its entry point called directly: no library
+   to load, no sources to watch or build, no TWEAK service (the game is compiled with THTW_LITERALS). Assets come from game.pak beside the executable,
    wherever the working directory is. A crash or hang is reported as in development (the fault, the
    function and file:line of each game frame, on stderr and in the logs) and ends the game with exit
    code 70: there is no earlier code to roll back to.
 
-   Compiled only with -DHOST_RELEASE (./build.sh dist links it instead of the five files above); in
+   Compiled only with -DHOST_RELEASE (./build.sh dist links it instead of the six files above); in
    any other build this file is empty. */
 #if defined(HOST_RELEASE)
 #include "host.h"
@@ -20,8 +20,11 @@ extern "C" GAME_GET_API(game_get_api);   /* the game's entry point, linked in */
 
 static char g_exe[HOST_PATH];            /* this executable: where the archive is, what the symbolizer reads */
 
-int release_start(char *err, size_t cap)
+/* The folder of the executable becomes the root and its game.pak is mounted; 0 + why (naming the file). */
+static int release_start(int argc, char **argv, char *err, size_t cap)
 {
+    (void)argc; (void)argv;
+    g_options.watch = 0;   /* no sources to watch */
     if (!os_exe_path(g_exe, sizeof g_exe)) { snprintf(err, cap, "cannot find the executable's folder: %s", os_error_text()); return 0; }
     snprintf(g_options.root, sizeof g_options.root, "%s", g_exe);
     char *slash = strrchr(g_options.root, '/');
@@ -60,12 +63,12 @@ static void release_crash(GuardWhat what)
     char where[1500], wesc[3000];
     guard_describe_backtrace(g_exe, where, sizeof where);
     keep_game_frames(where, sizeof where);
-    host_json_escape(where, wesc, sizeof wesc);
-    host_event("crash", "\"version\":1,\"signal\":\"%s\",\"in\":\"%s\",\"where\":\"%s\",\"rolled_back_to\":0,\"halted\":true,"
-               "\"step\":%llu", guard_fault_name(), GUARD_NAMES[what], wesc, (unsigned long long)g_loop.step);
-    if (hang) host_log(LOG_ERROR, "the game stopped responding in %s (no step may run longer than %.1f s)%s%s",
-                       GUARD_NAMES[what], g_options.watchdog_s, where[0] ? ": " : "", where);
-    else host_log(LOG_ERROR, "the game crashed (%s) in %s%s%s", guard_fault_name(), GUARD_NAMES[what], where[0] ? ": " : "", where);
+    parse_json_escape(where, wesc, sizeof wesc);
+    log_event("crash", "\"version\":1,\"signal\":\"%s\",\"in\":\"%s\",\"where\":\"%s\",\"rolled_back_to\":0,\"halted\":true,"
+              "\"step\":%llu", guard_fault_name(), GUARD_NAMES[what], wesc, (unsigned long long)g_loop.step);
+    if (hang) log_message(LOG_ERROR, "the game stopped responding in %s (no step may run longer than %.1f s)%s%s",
+                          GUARD_NAMES[what], g_options.watchdog_s, where[0] ? ": " : "", where);
+    else log_message(LOG_ERROR, "the game crashed (%s) in %s%s%s", guard_fault_name(), GUARD_NAMES[what], where[0] ? ": " : "", where);
     fprintf(stderr, "The game has ended because of this error. Save data written before it is kept.\n");
     if (!g_options.headless) {
         char text[2000];
@@ -103,7 +106,7 @@ void reload_start(void)
     memset(&api, 0, sizeof api);
     if (guarded(GUARD_GET_API, [&api] { api = game_get_api(); })) release_crash(GUARD_GET_API);
     if (!api.load || !api.update || !api.render) {
-        host_log(LOG_ERROR, "game_get_api() returned a NULL load/update/render: nothing to run");
+        log_message(LOG_ERROR, "game_get_api() returned a NULL load/update/render: nothing to run");
         return;
     }
     g_api = api;
@@ -117,7 +120,7 @@ void reload_start(void)
     run_load_hook();
 }
 
-int game_call_update(const GameInput *gi)
+int reload_call_update(const GameInput *gi)
 {
     GameMemory mem = memory_lend();
     if (guarded(GUARD_UPDATE, [gi, &mem] { g_api.update(&mem, gi, &g_pf); })) release_crash(GUARD_UPDATE);
@@ -125,7 +128,7 @@ int game_call_update(const GameInput *gi)
     return 0;
 }
 
-int game_call_render(float alpha)
+int reload_call_render(float alpha)
 {
     GameMemory mem = memory_lend();
     if (guarded(GUARD_RENDER, [alpha, &mem] { g_api.render(&mem, alpha, &g_pf); })) release_crash(GUARD_RENDER);
@@ -133,7 +136,7 @@ int game_call_render(float alpha)
     return 0;
 }
 
-void game_call_stats(char *buf, int cap)
+void reload_call_stats(char *buf, int cap)
 {
     buf[0] = 0;
     if (g_api.stats && g_reload.loaded && guarded(GUARD_STATS, [buf, cap] { GameMemory mem = memory_lend(); g_api.stats(&mem, buf, cap); }))
@@ -144,29 +147,44 @@ void reload_restart_state(void)   /* F6, with --dev-keys */
 {
     memory_reset();
     recording_stop();
-    host_event("state_restart", "");
+    log_event("state_restart", "");
     if (g_reload.loaded) run_load_hook();
 }
 
-/* ---------------------------------------------------------------- what a release does not have */
-int  reload_handle_changes(const FileChanges *c) { (void)c; return 0; }
-void reload_handle_build(const BuildResult *b) { (void)b; }
-int  watch_init(const char *root) { (void)root; return 0; }
-int  watch_poll(FileChanges *out) { (void)out; return 0; }
-double watch_due_in(void) { return -1; }
-void watch_shutdown(void) {}
-void build_start(const char *root) { (void)root; host_log(LOG_INFO, "a release has no sources to rebuild"); }
-int  build_running(void) { return 0; }
-int  build_fd(void) { return -1; }
-void build_poll(BuildResult *out) { memset(out, 0, sizeof *out); }
-void build_shutdown(void) {}
-int  library_close(GameLib *lib, char *err, size_t errcap) { (void)lib; (void)err; (void)errcap; return 1; }
-void tweak_query(const char *file, int line, int counter, int kind, const char *literal, void *value_inout)
+/* ---------------------------------------------------------------- HostMode: what a release does not have */
+static int release_start_game(int argc, char **argv)
+{
+    (void)argc; (void)argv;
+    reload_init();
+    reload_start();
+    return 0;
+}
+
+static void release_tweak_query(const char *file, int line, int counter, int kind, const char *literal, void *value_inout)
 {
     (void)file; (void)line; (void)counter; (void)kind; (void)literal; (void)value_inout;   /* the compiled value stands */
 }
-void tweak_shutdown(void) {}
-const char *tweak_status(void) { return ""; }
+
+static void       release_fill_api(PlatformAPI *pf) { pf->tweak = release_tweak_query; }
+static void       release_frame_begin(void) {}
+static ReloadPoll release_poll(void) { ReloadPoll p = { 0, 0 }; return p; }
+static void       release_wake_on(int fds[2], double *due_in) { fds[0] = fds[1] = -1; *due_in = -1; }
+static void       release_rebuild(void) { log_message(LOG_INFO, "a release has no sources to rebuild"); }
+static void       release_frame_end(void) {}
+static void       release_shutdown(void) {}
+static const char *release_game_folder(void) { return host_root(); }   /* the executable's folder */
+static const char *release_game_name(void) { return NULL; }
+
+static void release_save_folder(const char *app, const char **org, const char **name)
+{
+    *org = "";
+    *name = app;
+}
+
+const HostMode g_host_mode = { &FLAGS_RELEASE, HOST_MODE_SERVICES(HOST_MODE_RELEASE) };
+
+const char *tweak_status(void) { return ""; }   /* the overlay's line: no TWEAK service here */
+/* the F4 panel: input.cpp and overlay.cpp ask it first; a release has none */
 int tweak_panel_key(GameKey, int, int) { return 0; }
 int tweak_panel_mouse(float, float) { return 0; }
 void tweak_panel_text(const char *) {}

@@ -23,7 +23,7 @@ void reload_init(void) { use_stub(); }
 /* ---------------------------------------------------------------- calls into the game */
 /* Each call gets its own copy of GameMemory (memory_lend): a game that rewrites base or size changes
    nothing the host relies on; only `used` is read back, clamped to the block. */
-int game_call_update(const GameInput *gi)
+int reload_call_update(const GameInput *gi)
 {
     GameMemory mem = memory_lend();
     if (!guarded(GUARD_UPDATE, [gi, &mem] { g_api.update(&mem, gi, &g_pf); })) { memory_take_back(&mem); return 0; }
@@ -31,7 +31,7 @@ int game_call_update(const GameInput *gi)
     return 1;
 }
 
-int game_call_render(float alpha)
+int reload_call_render(float alpha)
 {
     GameMemory mem = memory_lend();
     if (!guarded(GUARD_RENDER, [alpha, &mem] { g_api.render(&mem, alpha, &g_pf); })) { memory_take_back(&mem); return 0; }
@@ -39,7 +39,7 @@ int game_call_render(float alpha)
     return 1;
 }
 
-void game_call_stats(char *buf, int cap)
+void reload_call_stats(char *buf, int cap)
 {
     buf[0] = 0;
     GameMemory mem = memory_lend();   /* stats only reads: nothing comes back */
@@ -104,7 +104,7 @@ static void report_image_pointers(const GameLib *lib)
             str[k] = 0;
         }
         char sesc[128];
-        host_json_escape(str, sesc, sizeof sesc);
+        parse_json_escape(str, sesc, sizeof sesc);
         int w = snprintf(json + jl, sizeof json - jl, "%s{\"offset\":%llu,\"library_offset\":%llu,\"kind\":\"%s\",\"text\":\"%s\"}",
                          i ? "," : "", (unsigned long long)hits[i].state_offset, (unsigned long long)(hits[i].value - image), kind, sesc);
         if (w > 0 && (size_t)w < sizeof json - jl) jl += (size_t)w;
@@ -112,10 +112,10 @@ static void report_image_pointers(const GameLib *lib)
                      (unsigned long long)hits[i].state_offset, kind, str[0] ? " \"" : "", str, str[0] ? "\"" : "");
         if (w > 0 && (size_t)w < sizeof text - tl) tl += (size_t)w;
     }
-    host_log(LOG_WARN, "reload: the game state holds %d pointer%s into version %d's image, which unloads now: %s%s - "
-             "they dangle from here on (store an index or an id, never a pointer into the library)",
-             count, count == 1 ? "" : "s", lib->version, text, count > shown ? "; ..." : "");
-    host_event("image_pointers", "\"version\":%d,\"count\":%d,\"hits\":[%s]", lib->version, count, json);
+    log_message(LOG_WARN, "reload: the game state holds %d pointer%s into version %d's image, which unloads now: %s%s - "
+                "they dangle from here on (store an index or an id, never a pointer into the library)",
+                count, count == 1 ? "" : "s", lib->version, text, count > shown ? "; ..." : "");
+    log_event("image_pointers", "\"version\":%d,\"count\":%d,\"hits\":[%s]", lib->version, count, json);
     snprintf(g_reload.pointer_warning, sizeof g_reload.pointer_warning, "%d pointer%s into unloaded version %d: %s", count,
              count == 1 ? "" : "s", lib->version, text);
 }
@@ -127,11 +127,11 @@ static void crash_event(int version, const char *kind, const char *in, const cha
                         int restarted = 0)
 {
     char wesc[3000];
-    host_json_escape(where, wesc, sizeof wesc);
-    host_event("crash", "\"version\":%d,\"signal\":\"%s\",\"in\":\"%s\",\"where\":\"%s\",\"rolled_back_to\":%d,"
-               "\"halted\":%s,\"snapshot_step\":%llu,\"step\":%llu%s",
-               version, kind, in, wesc, rolled_back_to, halted ? "true" : "false",
-               (unsigned long long)g_memory.snapshot_step, (unsigned long long)g_loop.step, restarted ? ",\"restarted\":true" : "");
+    parse_json_escape(where, wesc, sizeof wesc);
+    log_event("crash", "\"version\":%d,\"signal\":\"%s\",\"in\":\"%s\",\"where\":\"%s\",\"rolled_back_to\":%d,"
+              "\"halted\":%s,\"snapshot_step\":%llu,\"step\":%llu%s",
+              version, kind, in, wesc, rolled_back_to, halted ? "true" : "false",
+              (unsigned long long)g_memory.snapshot_step, (unsigned long long)g_loop.step, restarted ? ",\"restarted\":true" : "");
 }
 
 /* The new library's own code (static initializers, game_get_api) crashed or hung while it was being
@@ -141,9 +141,9 @@ static void report_load_crash(int version, const char *where)
     const char *kind = guard_fault_name();
     const char *in = GUARD_NAMES[g_guard_report.what];
     int hang = g_guard_report.fault.kind == OS_FAULT_HANG;
-    host_log(LOG_ERROR, "reload: the new build (version %d) %s in %s%s%s; %s", version, hang ? "hung (watchdog)" : kind, in,
-             where[0] ? ": " : "", where,
-             g_reload.loaded ? "still running the last good code" : "nothing loaded: fix it and save");
+    log_message(LOG_ERROR, "reload: the new build (version %d) %s in %s%s%s; %s", version, hang ? "hung (watchdog)" : kind, in,
+                where[0] ? ": " : "", where,
+                g_reload.loaded ? "still running the last good code" : "nothing loaded: fix it and save");
     snprintf(g_crash.text, sizeof g_crash.text, "version %d: %s in %s %s", version, kind, in, where);
     g_crash.hung = hang;
     if (!g_reload.loaded) g_reload.halted = 1;
@@ -166,10 +166,10 @@ int reload_from(const char *src, const char *why)
         return 0;
     }
     if (!opened) {
-        host_log(LOG_ERROR, "reload: %s", err);
+        log_message(LOG_ERROR, "reload: %s", err);
         char esc[4096];
-        host_json_escape(err, esc, sizeof esc);
-        host_event("reload_failed", "\"version\":%d,\"reason\":\"%s\"", version, esc);
+        parse_json_escape(err, esc, sizeof esc);
+        log_event("reload_failed", "\"version\":%d,\"reason\":\"%s\"", version, esc);
         return 0;
     }
     g_reload.version_counter = version;
@@ -202,7 +202,7 @@ int reload_from(const char *src, const char *why)
     /* the game's own view of the state on both sides of a layout change, at the same step (the "migrated" event) */
     static char stats_before[2048];
     stats_before[0] = 0;
-    if (layout_changed) game_call_stats(stats_before, sizeof stats_before);
+    if (layout_changed) reload_call_stats(stats_before, sizeof stats_before);
 
     GameLib old = g_lib;
     g_lib = next;
@@ -234,19 +234,19 @@ int reload_from(const char *src, const char *why)
         if (migrated) {
             state_action = "migrated";
             g_reload.load_migrated = 1;
-            host_log(LOG_INFO, "reload: the state's layout changed and the state was migrated: %s", what);
+            log_message(LOG_INFO, "reload: the state's layout changed and the state was migrated: %s", what);
             notice_post(LOG_INFO, "State migrated: %s", what);
-            host_json_escape(what, g_reload.migrate_what, sizeof g_reload.migrate_what);
+            parse_json_escape(what, g_reload.migrate_what, sizeof g_reload.migrate_what);
             g_reload.migrate_ms = migrate_ms;
             snprintf(g_reload.migrate_how, sizeof g_reload.migrate_how, "%s", how);
         } else {
             memory_reset();
             state_action = "restarted";
-            host_log(LOG_WARN, "reload: the state's layout changed and the state could not be carried over (%s): the game state "
-                     "restarted from scratch", why);
+            log_message(LOG_WARN, "reload: the state's layout changed and the state could not be carried over (%s): the game state "
+                        "restarted from scratch", why);
             notice_post(LOG_WARN, "Restarted: %s", why);
-            host_json_escape(why, wesc, sizeof wesc);
-            host_event("migrate_refused", "\"version\":%d,\"why\":\"%s\"", version, wesc);
+            parse_json_escape(why, wesc, sizeof wesc);
+            log_event("migrate_refused", "\"version\":%d,\"why\":\"%s\"", version, wesc);
             memory_snapshot_take(g_loop.step);
             g_reload.snap_layout_hash = g_api.layout_hash;
             g_reload.snap_state_size = g_api.state_size;
@@ -264,31 +264,31 @@ int reload_from(const char *src, const char *why)
         unmapped = library_close(&old, uerr, sizeof uerr);
     }
     double swap_ms = (os_mono_seconds() - t0) * 1000.0;
-    g_reload.last_reload_t = host_time();
+    g_reload.last_reload_t = log_time();
     char path_json[HOST_PATH * 2];
-    host_json_escape(g_lib.path, path_json, sizeof path_json);
-    host_event("reload", "\"version\":%d,\"why\":\"%s\",\"swap_ms\":%.3f,\"snapshot_ms\":%.3f,\"state\":\"%s\","
-               "\"state_version\":%u,\"state_size\":%llu,\"old_unmapped\":%s,\"step\":%llu,\"path\":\"%s\"",
-               version, why, swap_ms, snap_ms, state_action, g_api.layout_hash,
-               (unsigned long long)g_api.state_size, unmapped ? "true" : "false", (unsigned long long)g_loop.step, path_json);
+    parse_json_escape(g_lib.path, path_json, sizeof path_json);
+    log_event("reload", "\"version\":%d,\"why\":\"%s\",\"swap_ms\":%.3f,\"snapshot_ms\":%.3f,\"state\":\"%s\","
+              "\"state_version\":%u,\"state_size\":%llu,\"old_unmapped\":%s,\"step\":%llu,\"path\":\"%s\"",
+              version, why, swap_ms, snap_ms, state_action, g_api.layout_hash,
+              (unsigned long long)g_api.state_size, unmapped ? "true" : "false", (unsigned long long)g_loop.step, path_json);
     if (!unmapped) {
-        host_log(LOG_ERROR, "reload: %s", uerr);
+        log_message(LOG_ERROR, "reload: %s", uerr);
         char esc[4096];
-        host_json_escape(uerr, esc, sizeof esc);
-        host_event("unload_failed", "\"reason\":\"%s\"", esc);
+        parse_json_escape(uerr, esc, sizeof esc);
+        log_event("unload_failed", "\"reason\":\"%s\"", esc);
         restart_note_unload_failed();
     }
-    host_log(LOG_INFO, "reload: version %d loaded in %.2f ms (%s), state %s", version, swap_ms, why, state_action);
+    log_message(LOG_INFO, "reload: version %d loaded in %.2f ms (%s), state %s", version, swap_ms, why, state_action);
     tweak_library_loaded(version, 0);
     int migrated_now = g_reload.load_migrated;
     run_load_hook();
     if (migrated_now && g_lib.version == version) {   /* (not when its load crashed and rolled back) */
         static char stats_after[2048];
-        game_call_stats(stats_after, sizeof stats_after);
-        host_event("migrated", "\"version\":%d,\"by\":\"%s\",\"what\":\"%s\",\"ms\":%.3f,\"from_size\":%llu,\"to_size\":%llu,"
-                   "\"step\":%llu,\"before\":{%s},\"after\":{%s}", version, g_reload.migrate_how, g_reload.migrate_what,
-                   g_reload.migrate_ms, (unsigned long long)old_ss, (unsigned long long)g_api.state_size,
-                   (unsigned long long)g_loop.step, stats_before, stats_after);
+        reload_call_stats(stats_after, sizeof stats_after);
+        log_event("migrated", "\"version\":%d,\"by\":\"%s\",\"what\":\"%s\",\"ms\":%.3f,\"from_size\":%llu,\"to_size\":%llu,"
+                  "\"step\":%llu,\"before\":{%s},\"after\":{%s}", version, g_reload.migrate_how, g_reload.migrate_what,
+                  g_reload.migrate_ms, (unsigned long long)old_ss, (unsigned long long)g_api.state_size,
+                  (unsigned long long)g_loop.step, stats_before, stats_after);
     }
     return 1;
 }
@@ -301,8 +301,8 @@ void reload_on_crash(GuardWhat what)
     char where[1500];
     guard_describe_backtrace(g_lib.path, where, sizeof where);
     int crashed_version = g_lib.version;
-    host_log(LOG_ERROR, "game version %d %s in %s%s%s", crashed_version, hang ? "hung (watchdog)" : kind,
-             GUARD_NAMES[what], where[0] ? ": " : "", where);
+    log_message(LOG_ERROR, "game version %d %s in %s%s%s", crashed_version, hang ? "hung (watchdog)" : kind,
+                GUARD_NAMES[what], where[0] ? ": " : "", where);
     snprintf(g_crash.text, sizeof g_crash.text, "version %d: %s in %s %s", crashed_version, kind, GUARD_NAMES[what], where);
     g_crash.hung = hang;
 
@@ -342,11 +342,11 @@ void reload_on_crash(GuardWhat what)
     restart_note_library();
     if (rolled_back) tweak_library_loaded(g_lib.version, g_reload.prev_good_version);  /* the old code's sources */
     if (rolled_back) {
-        host_log(LOG_WARN, "rolled back to version %d and the state from step %llu; fix the code and save",
-                 g_reload.prev_good_version, (unsigned long long)g_memory.snapshot_step);
+        log_message(LOG_WARN, "rolled back to version %d and the state from step %llu; fix the code and save",
+                    g_reload.prev_good_version, (unsigned long long)g_memory.snapshot_step);
         run_load_hook();
     } else {
-        host_log(LOG_WARN, "nothing to roll back to: the game is halted until a build loads");
+        log_message(LOG_WARN, "nothing to roll back to: the game is halted until a build loads");
     }
 }
 
@@ -416,21 +416,21 @@ void reload_resume(const RestartResume *r)
         use_stub();
         g_reload.loaded = 0;
         g_reload.halted = path[0] != 0 || r->rollback;
-        if (path[0]) host_log(LOG_ERROR, "hot restart: cannot load %s again: %s", path, err);
+        if (path[0]) log_message(LOG_ERROR, "hot restart: cannot load %s again: %s", path, err);
     }
     os_file_stamp(library_built_path(g_options.root), &g_build_status.built_stamp);   /* not loaded again as an outside build */
     const char *in = r->what >= 0 && r->what <= GUARD_UNLOAD ? GUARD_NAMES[r->what] : "host";
     char resc[1100];
-    host_json_escape(r->reason, resc, sizeof resc);
+    parse_json_escape(r->reason, resc, sizeof resc);
     if (r->rollback) {
         snprintf(g_crash.text, sizeof g_crash.text, "version %d: %s in %s %s", r->running_version, r->signal, in, r->where);
         g_crash.hung = !strcmp(r->signal, "hang");
-        host_log(LOG_ERROR, "game version %d %s in %s%s%s", r->running_version, r->signal, in, r->where[0] ? ": " : "", r->where);
+        log_message(LOG_ERROR, "game version %d %s in %s%s%s", r->running_version, r->signal, in, r->where[0] ? ": " : "", r->where);
         crash_event(r->running_version, r->signal, in, r->where, ok ? r->prev_good_version : 0, g_reload.halted, 1);
     }
-    host_event("hot_restart", "\"kept\":true,\"reason\":\"%s\",\"mode\":\"%s\",\"version\":%d,\"loaded\":%s,\"restarts\":%d,"
-               "\"since_fault_ms\":%.1f,\"step\":%llu", resc, r->rollback ? "rollback" : "keep", g_lib.version,
-               ok ? "true" : "false", r->restarts, r->since_fault_ms, (unsigned long long)g_loop.step);
+    log_event("hot_restart", "\"kept\":true,\"reason\":\"%s\",\"mode\":\"%s\",\"version\":%d,\"loaded\":%s,\"restarts\":%d,"
+              "\"since_fault_ms\":%.1f,\"step\":%llu", resc, r->rollback ? "rollback" : "keep", g_lib.version,
+              ok ? "true" : "false", r->restarts, r->since_fault_ms, (unsigned long long)g_loop.step);
     if (ok) {
         tweak_library_resumed(g_lib.version, r->rollback ? r->prev_good_version : r->running_version);
         run_load_hook();
@@ -441,8 +441,8 @@ void reload_restart_state(void)
 {
     memory_reset();
     recording_stop();
-    host_event("state_restart", "");
-    host_log(LOG_INFO, "F6: game state restarted");
+    log_event("state_restart", "");
+    log_message(LOG_INFO, "F6: game state restarted");
     if (g_reload.loaded) run_load_hook();
 }
 
@@ -457,7 +457,7 @@ void reload_start(void)
         reload_from(lib, "start");
     }
     if (!g_reload.loaded) {
-        host_log(LOG_INFO, "no game library yet: building it");
+        log_message(LOG_INFO, "no game library yet: building it");
         build_start(g_options.root);
     }
 }
@@ -466,12 +466,12 @@ int reload_handle_changes(const FileChanges *c)
 {
     int rebuild = 0, live = 0, others = 0;   /* others: changes that are not the F4 panel's own writes */
     /* the debounce: from the batch's first event to now, when it is handed over */
-    host_event("watch_batch", "\"count\":%d,\"code\":%s,\"seen_wall\":%.4f,\"debounce_ms\":%.2f", c->count,
-               c->code ? "true" : "false", c->first_seen_wall, (os_mono_seconds() - c->first_seen_t) * 1000.0);
+    log_event("watch_batch", "\"count\":%d,\"code\":%s,\"seen_wall\":%.4f,\"debounce_ms\":%.2f", c->count,
+              c->code ? "true" : "false", c->first_seen_wall, (os_mono_seconds() - c->first_seen_t) * 1000.0);
     for (int i = 0; i < c->count; i++) {
         char esc[HOST_PATH * 2];
-        host_json_escape(c->paths[i], esc, sizeof esc);
-        host_event("file_changed", "\"path\":\"%s\"", esc);
+        parse_json_escape(c->paths[i], esc, sizeof esc);
+        log_event("file_changed", "\"path\":\"%s\"", esc);
         if (watch_is_asset(c->paths[i])) { assets_file_changed(c->paths[i]); sound_asset_changed(c->paths[i]); }
         else {
             int r = tweak_file_changed(c->paths[i]);   /* 2: the host's own write-back, live already */
@@ -482,7 +482,7 @@ int reload_handle_changes(const FileChanges *c)
     }
     /* after a failed build, any save rebuilds: the errors on screen must go when the code is fixed */
     if (c->code && (rebuild || (g_build_status.errors[0] && others))) {
-        g_build_status.change_seen_t = host_time();
+        g_build_status.change_seen_t = log_time();
         build_start(g_options.root);
     }
     if (c->library && !build_running()) {
@@ -498,13 +498,13 @@ int reload_handle_changes(const FileChanges *c)
 
 void reload_handle_build(const BuildResult *b)
 {
-    host_event("build_frames", "\"max_frame_interval_ms\":%.2f,\"ok\":%s", g_build_status.frame_max_ms, b->ok ? "true" : "false");
+    log_event("build_frames", "\"max_frame_interval_ms\":%.2f,\"ok\":%s", g_build_status.frame_max_ms, b->ok ? "true" : "false");
     g_build_status.frame_max_ms = 0;
     g_build_status.last_ms = b->ms;
     g_build_status.last_ok = b->ok;
     if (!b->ok) {
         build_error_summary(b->output, g_build_status.errors, sizeof g_build_status.errors);
-        host_log(LOG_ERROR, "build failed in %.0f ms; still running version %d\n%s", b->ms, g_lib.version, g_build_status.errors);
+        log_message(LOG_ERROR, "build failed in %.0f ms; still running version %d\n%s", b->ms, g_lib.version, g_build_status.errors);
         return;
     }
     g_build_status.errors[0] = 0;

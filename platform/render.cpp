@@ -147,7 +147,7 @@ static void warn_unknown(uint32_t id)
 {
     for (uint32_t w : g_render.warned_ids) if (w == id) return;
     if (g_render.warned_ids.size() < 256) g_render.warned_ids.push_back(id);
-    host_log(LOG_WARN, "draw_sprite: sprite id 0x%08x is not in %s; drawn as a placeholder", id, g_render.manifest_path.c_str());
+    log_message(LOG_WARN, "draw_sprite: sprite id 0x%08x is not in %s; drawn as a placeholder", id, g_render.manifest_path.c_str());
 }
 
 static void api_draw_sprite(const GameSprite *gs)
@@ -263,7 +263,7 @@ int render_init(SDL_Renderer *r, int view_w, int view_h, const char *font_path)
     size_t bytes = thsb_memory_size(RENDER_MAX_SPRITES);
     g_render.sb_memory = malloc(bytes);
     if (!g_render.sb_memory || !thsb_init(&g_render.sb, g_render.sb_memory, bytes, RENDER_MAX_SPRITES)) {
-        host_log(LOG_ERROR, "render: cannot allocate the sprite batch (%zu bytes)", bytes);
+        log_message(LOG_ERROR, "render: cannot allocate the sprite batch (%zu bytes)", bytes);
         free(g_render.sb_memory);
         g_render.sb_memory = nullptr;
         memset(&g_render.sb, 0, sizeof g_render.sb);
@@ -344,9 +344,9 @@ RenderStats render_end_frame(void)
     }
     st.sprites = g_render.sb.stats.sprites + g_render.sb.stats.dropped;
     st.batches = g_render.sb.batch_count;
-    if (g_render.sb.stats.dropped && host_time() - g_render.last_drop_log > 5.0) {
-        g_render.last_drop_log = host_time();
-        host_log(LOG_WARN, "render: %d sprites dropped this frame (the batch holds %d)", g_render.sb.stats.dropped, RENDER_MAX_SPRITES);
+    if (g_render.sb.stats.dropped && log_time() - g_render.last_drop_log > 5.0) {
+        g_render.last_drop_log = log_time();
+        log_message(LOG_WARN, "render: %d sprites dropped this frame (the batch holds %d)", g_render.sb.stats.dropped, RENDER_MAX_SPRITES);
     }
     return st;
 }
@@ -362,18 +362,18 @@ int render_screenshot(const char *png_path)
     if (ok) {
         px.resize((size_t)w * h * 3);
         ok = SDL_RenderReadPixels(g_render.ren, nullptr, SDL_PIXELFORMAT_RGB24, px.data(), w * 3) == 0;
-        if (!ok) host_log(LOG_ERROR, "screenshot: SDL_RenderReadPixels: %s", SDL_GetError());
+        if (!ok) log_message(LOG_ERROR, "screenshot: SDL_RenderReadPixels: %s", SDL_GetError());
     }
     if (lw && lh) SDL_RenderSetLogicalSize(g_render.ren, lw, lh);
     if (!ok) return 0;
     std::string tmp = std::string(png_path) + ".tmp";
     if (!stbi_write_png(tmp.c_str(), w, h, 3, px.data(), w * 3)) {
-        host_log(LOG_ERROR, "screenshot: cannot write %s", tmp.c_str());
+        log_message(LOG_ERROR, "screenshot: cannot write %s", tmp.c_str());
         remove(tmp.c_str());
         return 0;
     }
     if (rename(tmp.c_str(), png_path) != 0) {
-        host_log(LOG_ERROR, "screenshot: cannot rename %s to %s: %s", tmp.c_str(), png_path, strerror(errno));
+        log_message(LOG_ERROR, "screenshot: cannot rename %s to %s: %s", tmp.c_str(), png_path, strerror(errno));
         remove(tmp.c_str());
         return 0;
     }

@@ -188,11 +188,11 @@ int restart_arm(int argc, char **argv)
 {
     SessionHeader *h = g_session.h;
     if (g_session.fresh_reason[0]) {
-        host_log(LOG_ERROR, "hot restart: the game state starts fresh: %s", g_session.fresh_reason);
+        log_message(LOG_ERROR, "hot restart: the game state starts fresh: %s", g_session.fresh_reason);
         notice_post(LOG_ERROR, "The host restarted itself but could not keep your game state: %s", g_session.fresh_reason);
         char esc[1024];
-        host_json_escape(g_session.fresh_reason, esc, sizeof esc);
-        host_event("hot_restart", "\"kept\":false,\"reason\":\"%s\"", esc);
+        parse_json_escape(g_session.fresh_reason, esc, sizeof esc);
+        log_event("hot_restart", "\"kept\":false,\"reason\":\"%s\"", esc);
     }
     if (!h) return 1;
     if (g_session.inherited) {
@@ -205,18 +205,18 @@ int restart_arm(int argc, char **argv)
         if (recent >= RESTART_LIMIT) {
             char why[512];
             restart_reason(why, sizeof why);
-            host_log(LOG_ERROR, "hot restart: %d restarts within %.0f s (the last to recover from %s): stopping instead of "
-                     "looping. Fix the cause and start the host again; the game state is in the last save only",
-                     recent, RESTART_WINDOW_S, why);
+            log_message(LOG_ERROR, "hot restart: %d restarts within %.0f s (the last to recover from %s): stopping instead of "
+                        "looping. Fix the cause and start the host again; the game state is in the last save only",
+                        recent, RESTART_WINDOW_S, why);
             char esc[1024];
-            host_json_escape(why, esc, sizeof esc);
-            host_event("hot_restart_loop", "\"restarts\":%d,\"window_s\":%.0f,\"reason\":\"%s\"", recent, RESTART_WINDOW_S, esc);
+            parse_json_escape(why, esc, sizeof esc);
+            log_event("hot_restart_loop", "\"restarts\":%d,\"window_s\":%.0f,\"reason\":\"%s\"", recent, RESTART_WINDOW_S, esc);
             return 0;
         }
     }
     h->unload_failures = 0;
     if (!os_session_exec_prepare(g_session.handle, SESSION_ENV, argc, argv)) {
-        host_log(LOG_WARN, "hot restart is off: %s", os_error_text());
+        log_message(LOG_WARN, "hot restart is off: %s", os_error_text());
         return 1;
     }
     g_session.stall_s = 10.0 + 3.0 * g_options.watchdog_s;
@@ -324,7 +324,7 @@ void restart_note_frame(void)
     g_session.heartbeat.store(os_mono_seconds());
     if (g_session.restarted && !g_session.first_frame_told) {
         g_session.first_frame_told = 1;
-        host_event("hot_restart_frame", "\"since_fault_ms\":%.1f", (os_mono_seconds() - h->fault.mono) * 1000.0);
+        log_event("hot_restart_frame", "\"since_fault_ms\":%.1f", (os_mono_seconds() - h->fault.mono) * 1000.0);
     }
 }
 
@@ -351,7 +351,7 @@ void restart_request(const char *reason)
 {
     if (!g_session.h || g_session.planned[0]) return;
     snprintf(g_session.planned, sizeof g_session.planned, "%s", reason);
-    host_log(LOG_WARN, "hot restart planned at the end of this frame: %s", reason);
+    log_message(LOG_WARN, "hot restart planned at the end of this frame: %s", reason);
 }
 
 int restart_requested(void) { return g_session.planned[0] != 0 && g_session.enabled; }
@@ -365,8 +365,8 @@ void restart_now(void)
     memset(&h->fault, 0, sizeof h->fault);
     snprintf(h->reason, sizeof h->reason, "%s", g_session.planned);
     char esc[600];
-    host_json_escape(g_session.planned, esc, sizeof esc);
-    host_event("hot_restart_begin", "\"reason\":\"%s\"", esc);
+    parse_json_escape(g_session.planned, esc, sizeof esc);
+    log_event("hot_restart_begin", "\"reason\":\"%s\"", esc);
     log_drain_game();
     restart_exec(RESTART_KEEP, os_mono_seconds());
     g_session.planned[0] = 0;
@@ -451,7 +451,7 @@ void restart_resume(void)
     char note[600];
     snprintf(note, sizeof note, "the host restarted itself to recover from %s; your game state was kept", why);
     notice_post(LOG_WARN, "%s", note);
-    host_log(LOG_WARN, "%s", note);
+    log_message(LOG_WARN, "%s", note);
 }
 
 #else /* a release: no hot restart; the block and the snapshot are private memory */

@@ -52,39 +52,33 @@ const char *savedata_dir(void)
     if (g_options.save_dir) {
         snprintf(g_save_dir, sizeof g_save_dir, "%s/", g_options.save_dir);
         if (!os_make_dir(g_options.save_dir)) {
-            host_log(LOG_ERROR, "save data: cannot create --save-dir %s: %s", g_options.save_dir, os_error_text());
+            log_message(LOG_ERROR, "save data: cannot create --save-dir %s: %s", g_options.save_dir, os_error_text());
             g_save_dir[0] = 0;
         }
         return g_save_dir;
     }
     char app[128];
-#if defined(HOST_RELEASE)
-    const char *title = window_title()[0] ? window_title() : "game";
-#else
-    const char *title = window_title()[0] ? window_title() : game_folder_name();
-#endif
+    const char *title = window_title()[0] ? window_title() : g_host_mode.game_name() ? g_host_mode.game_name() : "game";
     size_t o = 0;
     for (const char *p = title; *p && o + 1 < sizeof app; p++) {
         char c = *p;
         app[o++] = (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) ? c : '-';
     }
     app[o] = 0;
-#if defined(HOST_RELEASE)
-    char *pref = SDL_GetPrefPath("", app);   /* creates the folder */
-#else
-    char *pref = SDL_GetPrefPath(app, "dev");
-#endif
-    if (!pref) { host_log(LOG_ERROR, "save data: no user data folder: %s", SDL_GetError()); return g_save_dir; }
+    const char *org, *name;
+    g_host_mode.save_folder(app, &org, &name);
+    char *pref = SDL_GetPrefPath(org, name);   /* creates the folder */
+    if (!pref) { log_message(LOG_ERROR, "save data: no user data folder: %s", SDL_GetError()); return g_save_dir; }
     snprintf(g_save_dir, sizeof g_save_dir, "%s", pref);
     SDL_free(pref);
-    host_log(LOG_INFO, "save data lives in %s", g_save_dir);
+    log_message(LOG_INFO, "save data lives in %s", g_save_dir);
     return g_save_dir;
 }
 
 static int save_path(const char *name, char *out, size_t cap)
 {
     if (!name_ok(name)) {
-        host_log(LOG_ERROR, "save data: bad blob name '%.80s' (want 1..64 of A-Z a-z 0-9 _ -)", name ? name : "(null)");
+        log_message(LOG_ERROR, "save data: bad blob name '%.80s' (want 1..64 of A-Z a-z 0-9 _ -)", name ? name : "(null)");
         return 0;
     }
     const char *dir = savedata_dir();
@@ -98,7 +92,7 @@ static int save_blob(const char *name, const void *data, int64_t size)
     char path[HOST_PATH];
     if (!save_path(name, path, sizeof path)) return 0;
     if (size < 0 || size > SAVE_MAX || (size > 0 && !data)) {
-        host_log(LOG_ERROR, "save data %s: %lld bytes is not a size it keeps (0..%d)", path, (long long)size, SAVE_MAX);
+        log_message(LOG_ERROR, "save data %s: %lld bytes is not a size it keeps (0..%d)", path, (long long)size, SAVE_MAX);
         return 0;
     }
     uint8_t *buf = (uint8_t *)malloc(SAVE_HEADER + (size_t)size);
@@ -111,12 +105,12 @@ static int save_blob(const char *name, const void *data, int64_t size)
     int ok = os_write_file_atomic(path, buf, SAVE_HEADER + (size_t)size);
     free(buf);
     char esc[HOST_PATH * 2];
-    host_json_escape(path, esc, sizeof esc);
+    parse_json_escape(path, esc, sizeof esc);
     if (!ok) {
-        host_log(LOG_ERROR, "save data %s: not written: %s", path, os_error_text());
+        log_message(LOG_ERROR, "save data %s: not written: %s", path, os_error_text());
         notice_post(LOG_ERROR, "could not write save data %s: %s", path, os_error_text());
     }
-    host_event("save", "\"name\":\"%s\",\"path\":\"%s\",\"bytes\":%lld,\"ok\":%s", name, esc, (long long)size, ok ? "true" : "false");
+    log_event("save", "\"name\":\"%s\",\"path\":\"%s\",\"bytes\":%lld,\"ok\":%s", name, esc, (long long)size, ok ? "true" : "false");
     return ok;
 }
 
@@ -137,25 +131,25 @@ static int64_t load_blob(const char *name, void *dst, int64_t cap)
         why = whybuf;
     } else if (fnv1a(buf + SAVE_HEADER, len - SAVE_HEADER) != get_u32(buf + 16)) why = "checksum mismatch (damaged)";
     char esc[HOST_PATH * 2];
-    host_json_escape(path, esc, sizeof esc);
+    parse_json_escape(path, esc, sizeof esc);
     if (why) {
         free(buf);
         char aside[HOST_PATH + 16];
         snprintf(aside, sizeof aside, "%s.corrupt", path);
         int moved = os_rename_file(path, aside);
-        host_log(LOG_WARN, "save data %s is corrupt: %s; starting from defaults%s%s", path, why,
-                 moved ? ", the file was kept as " : "", moved ? aside : "");
+        log_message(LOG_WARN, "save data %s is corrupt: %s; starting from defaults%s%s", path, why,
+                    moved ? ", the file was kept as " : "", moved ? aside : "");
         notice_post(LOG_WARN, "save data %s is corrupt (%s): starting from defaults", path, why);
         char wesc[512];
-        host_json_escape(why, wesc, sizeof wesc);
-        host_event("save_corrupt", "\"name\":\"%s\",\"path\":\"%s\",\"reason\":\"%s\"", name, esc, wesc);
+        parse_json_escape(why, wesc, sizeof wesc);
+        log_event("save_corrupt", "\"name\":\"%s\",\"path\":\"%s\",\"reason\":\"%s\"", name, esc, wesc);
         return -1;
     }
     int64_t size = (int64_t)(len - SAVE_HEADER);
     int64_t n = size < cap ? size : cap;
     if (n > 0) memcpy(dst, buf + SAVE_HEADER, (size_t)n);
     free(buf);
-    host_event("load", "\"name\":\"%s\",\"path\":\"%s\",\"bytes\":%lld", name, esc, (long long)size);
+    log_event("load", "\"name\":\"%s\",\"path\":\"%s\",\"bytes\":%lld", name, esc, (long long)size);
     return size;
 }
 

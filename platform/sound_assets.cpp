@@ -65,7 +65,7 @@ static int slot_add(const char *name)
 {
     int i = slot_by_name(name);
     if (i >= 0) return i;
-    if (g_snd.count >= SOUND_SLOTS) { host_log(LOG_ERROR, "sound %s: more than %d sounds", name, SOUND_SLOTS); return -1; }
+    if (g_snd.count >= SOUND_SLOTS) { log_message(LOG_ERROR, "sound %s: more than %d sounds", name, SOUND_SLOTS); return -1; }
     i = g_snd.count++;
     SoundSlot *s = &g_snd.slot[i];
     memset(s, 0, sizeof *s);
@@ -77,12 +77,12 @@ static int slot_add(const char *name)
 static void sound_error(SoundSlot *s, const char *file, const char *reason)
 {
     char ef[HOST_PATH * 2], er[1200];
-    host_json_escape(file, ef, sizeof ef);
-    host_json_escape(reason, er, sizeof er);
-    host_log(LOG_ERROR, "sound %s: %s: %s (playing silence until it is fixed)", s->name, file, reason);
+    parse_json_escape(file, ef, sizeof ef);
+    parse_json_escape(reason, er, sizeof er);
+    log_message(LOG_ERROR, "sound %s: %s: %s (playing silence until it is fixed)", s->name, file, reason);
     const char *rel = strncmp(file, g_snd.root, strlen(g_snd.root)) == 0 ? file + strlen(g_snd.root) + 1 : file;
     snprintf(s->problem, sizeof s->problem, "SOUND %s: %s: %s (silent until fixed)", s->name, rel, reason);
-    host_event("asset_error", "\"file\":\"%s\",\"reason\":\"%s\",\"sound\":\"%s\"", ef, er, s->name);
+    log_event("asset_error", "\"file\":\"%s\",\"reason\":\"%s\",\"sound\":\"%s\"", ef, er, s->name);
     s->failed = 1;
     audio_set_sound((int)(s - g_snd.slot), NULL, 0, 1, 48000);
 }
@@ -131,13 +131,13 @@ static void scan_entry(void *ctx, const char *entry, int is_dir)
     if (i < 0) return;
     SoundSlot *s = &g_snd.slot[i];
     if (s->kind && strcmp(s->src, p) != 0)
-        host_log(LOG_WARN, "sound %s: both %s and %s exist; using %s", name, s->src, p, s->kind == SRC_SFX ? s->src : p);
+        log_message(LOG_WARN, "sound %s: both %s and %s exist; using %s", name, s->src, p, s->kind == SRC_SFX ? s->src : p);
     if (s->kind == SRC_SFX && kind == SRC_FILE) return;   /* a parameter file wins: it is the source */
     snprintf(s->src, sizeof s->src, "%s", p);
     s->kind = kind;
     s->dirty = 1;
     s->dirty_from_scan = 1;
-    s->change_t = host_time();
+    s->change_t = log_time();
 }
 
 /* ---------------------------------------------------------------- the children */
@@ -222,12 +222,12 @@ static void install_pcm(SoundSlot *s, char *buf, size_t len, const char *why)
         sound_error(s, s->src, "the mixer's queue is full");
         return;
     }
-    double ms = (host_time() - s->change_t) * 1000.0;
+    double ms = (log_time() - s->change_t) * 1000.0;
     char ef[HOST_PATH * 2];
-    host_json_escape(s->src, ef, sizeof ef);
-    if (s->failed) host_log(LOG_INFO, "sound %s: fixed, loaded from %s", s->name, s->src);
-    host_event("sound_loaded", "\"name\":\"%s\",\"file\":\"%s\",\"frames\":%u,\"channels\":%u,\"rate\":%u,\"ms\":%.1f,\"reload\":%s",
-               s->name, ef, view.frames, view.channels, view.rate, ms, s->loaded ? "true" : "false");
+    parse_json_escape(s->src, ef, sizeof ef);
+    if (s->failed) log_message(LOG_INFO, "sound %s: fixed, loaded from %s", s->name, s->src);
+    log_event("sound_loaded", "\"name\":\"%s\",\"file\":\"%s\",\"frames\":%u,\"channels\":%u,\"rate\":%u,\"ms\":%.1f,\"reload\":%s",
+              s->name, ef, view.frames, view.channels, view.rate, ms, s->loaded ? "true" : "false");
     s->loaded = 1;
     s->failed = 0;
 }
@@ -259,7 +259,7 @@ static void load_packed(void)
         SoundSlot *s = &g_snd.slot[k];
         snprintf(s->src, sizeof s->src, "%s", entry);
         s->kind = SRC_PACKED;
-        s->change_t = host_time();
+        s->change_t = log_time();
         char err[512];
         size_t len = 0;
         char *buf = archive_read(entry, &len, thw_pcm_bytes(THW_MAX_FRAMES, 2), err, sizeof err);
@@ -328,7 +328,7 @@ void sound_asset_changed(const char *path)
     snprintf(s->src, sizeof s->src, "%s", path);
     s->kind = kind;
     s->dirty = 1;
-    s->change_t = host_time();
+    s->change_t = log_time();
 }
 
 void sound_require(const char *name)

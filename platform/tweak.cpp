@@ -145,7 +145,7 @@ static int file_values_from(TweakFile *f, const TweakText *now, int report)
             f->gen[i] = ++g_tweak.gen_counter;
             f->changed_wall[i] = t;
             changed++;
-            host_log(LOG_INFO, "tweak: %s:%d = %s", f->path, s->line, s->literal);
+            log_message(LOG_INFO, "tweak: %s:%d = %s", f->path, s->line, s->literal);
             const char *slash = strrchr(f->path, '/');
             snprintf(g_tweak.status, sizeof g_tweak.status, "tweak: %s:%d = %s (live, no rebuild)", slash ? slash + 1 : f->path, s->line, s->literal);
         }
@@ -337,8 +337,8 @@ static TweakEntry *entry_resolve(const char *file, int line, int counter, int ki
     TweakFile *f = &g_tweak.files[e->file];
     int site = thtw_find(f->base.sites, f->base.count, line, literal);
     if (site == -2)
-        host_log(LOG_WARN, "tweak: %s:%d has two TWEAKs with the literal %s: put them on separate lines to tweak them live",
-                 f->path, line, literal);
+        log_message(LOG_WARN, "tweak: %s:%d has two TWEAKs with the literal %s: put them on separate lines to tweak them live",
+                    f->path, line, literal);
     if (site >= 0 && f->base.sites[site].kind != kind) site = -1;
     e->site = site;
     return e;
@@ -360,14 +360,14 @@ void tweak_query(const char *file, int line, int counter, int kind, const char *
         e->gen_reported = g;
         const thtw_site *s = &f->base.sites[e->site];
         char esc[HOST_PATH * 2];
-        host_json_escape(f->path, esc, sizeof esc);
+        parse_json_escape(f->path, esc, sizeof esc);
         char val[64];
         if (kind == TWEAK_FLOAT) snprintf(val, sizeof val, "%.9g", (double)*(float *)value_inout);
         else if (THTW_IS_PAIR(kind)) snprintf(val, sizeof val, "[%.9g,%.9g]", (double)((float *)value_inout)[0], (double)((float *)value_inout)[1]);
         else if (kind == TWEAK_COLOR) snprintf(val, sizeof val, "%u", *(uint32_t *)value_inout);
         else snprintf(val, sizeof val, "%d", *(int32_t *)value_inout);
-        host_event("tweak_applied", "\"file\":\"%s\",\"line\":%d,\"value\":%s,\"since_change_ms\":%.2f",
-                   esc, s->line, val, (wall_now() - f->changed_wall[e->site]) * 1000.0);
+        log_event("tweak_applied", "\"file\":\"%s\",\"line\":%d,\"value\":%s,\"since_change_ms\":%.2f",
+                  esc, s->line, val, (wall_now() - f->changed_wall[e->site]) * 1000.0);
     }
 }
 
@@ -382,14 +382,14 @@ int tweak_file_changed(const char *path)
     size_t len;
     char *text = read_text(f->path, &len);
     char esc[HOST_PATH * 2];
-    host_json_escape(f->path, esc, sizeof esc);
+    parse_json_escape(f->path, esc, sizeof esc);
     if (!text) {
-        host_event("tweak", "\"file\":\"%s\",\"live\":false,\"reason\":\"unreadable\"", esc);
+        log_event("tweak", "\"file\":\"%s\",\"live\":false,\"reason\":\"unreadable\"", esc);
         return 0;
     }
     if (f->own_write && disk_is(f, text, len)) {   /* the panel's write-back: already live, nothing to build */
         free(text);
-        host_event("tweak_own_write", "\"file\":\"%s\"", esc);
+        log_event("tweak_own_write", "\"file\":\"%s\"", esc);
         return 2;
     }
     disk_remember(f, text, len, 0);
@@ -400,12 +400,12 @@ int tweak_file_changed(const char *path)
     if (changed < 0) {
         /* the compiler has to see this one; the values mapped so far stay until the new library loads */
         f->diverged = 1;
-        host_event("tweak", "\"file\":\"%s\",\"live\":false,\"reason\":\"%s\"", esc,
-                   changed == -2 ? "a literal does not parse" : "more than literals changed");
+        log_event("tweak", "\"file\":\"%s\",\"live\":false,\"reason\":\"%s\"", esc,
+                  changed == -2 ? "a literal does not parse" : "more than literals changed");
         return 0;
     }
     f->diverged = 0;
-    host_event("tweak", "\"file\":\"%s\",\"live\":true,\"changed\":%d", esc, changed);
+    log_event("tweak", "\"file\":\"%s\",\"live\":true,\"changed\":%d", esc, changed);
     return 1;
 }
 
@@ -502,7 +502,7 @@ void tweak_library_resumed(int version, int code_of_version)
 {
     SourceCopies s = { 0, 0, NULL };
     if (!from_session(code_of_version, &s)) {
-        host_log(LOG_WARN, "tweak: the restarted host has no sources kept for the code it runs; taking the files on disk as its baseline");
+        log_message(LOG_WARN, "tweak: the restarted host has no sources kept for the code it runs; taking the files on disk as its baseline");
         s = sources_copy_now();
     }
     install_baseline(s, version);
@@ -523,7 +523,7 @@ void tweak_library_loaded(int version, int code_of_version)
         memset(&g_tweak.building, 0, sizeof g_tweak.building);
     } else {
         if (code_of_version > 0)
-            host_log(LOG_WARN, "tweak: no sources kept for version %d; taking the files on disk as its baseline", code_of_version);
+            log_message(LOG_WARN, "tweak: no sources kept for version %d; taking the files on disk as its baseline", code_of_version);
         s = sources_copy_now();          /* at start, or a library built outside the host */
     }
     install_baseline(s, version);
@@ -666,19 +666,19 @@ static int write_literal(TweakFile *f, int site, TweakText *cur, const char *lit
     memcpy(out + head + ll, cur->text + s->arg_end, tail);
     out[len] = 0;
     char esc[HOST_PATH * 2];
-    host_json_escape(f->path, esc, sizeof esc);
+    parse_json_escape(f->path, esc, sizeof esc);
     if (!os_replace_file(f->path, out, len)) {
         int readonly = !os_is_file(f->path) ? 0 : 1;
         snprintf(msg, cap, "%s:%d: %s%s: live in memory only", short_name(f->path), s->line,
                  readonly ? "cannot write the file - read-only? " : "cannot write the file: ", os_error_text());
-        host_event("tweak_write_refused", "\"file\":\"%s\",\"line\":%d,\"reason\":\"write\"", esc, s->line);
+        log_event("tweak_write_refused", "\"file\":\"%s\",\"line\":%d,\"reason\":\"write\"", esc, s->line);
         free(out);
         return 0;
     }
     disk_remember(f, out, len, 1);
     char lesc[THTW_MAX_LITERAL * 4];
-    host_json_escape(lit, lesc, sizeof lesc);
-    host_event("tweak_written", "\"file\":\"%s\",\"line\":%d,\"literal\":\"%s\",\"write_ms\":%.3f", esc, s->line, lesc,
+    parse_json_escape(lit, lesc, sizeof lesc);
+    log_event("tweak_written", "\"file\":\"%s\",\"line\":%d,\"literal\":\"%s\",\"write_ms\":%.3f", esc, s->line, lesc,
                (wall_now() - t0) * 1000.0);
     snprintf(msg, cap, "%s:%d = %s (written)", short_name(f->path), s->line, lit);
     free(out);
@@ -688,8 +688,8 @@ static int write_literal(TweakFile *f, int site, TweakText *cur, const char *lit
 static void refused_event(const TweakFile *f, int site, const char *why)
 {
     char esc[HOST_PATH * 2];
-    host_json_escape(f->path, esc, sizeof esc);
-    host_event("tweak_write_refused", "\"file\":\"%s\",\"line\":%d,\"reason\":\"%s\"", esc, f->base.sites[site].line, why);
+    parse_json_escape(f->path, esc, sizeof esc);
+    log_event("tweak_write_refused", "\"file\":\"%s\",\"line\":%d,\"reason\":\"%s\"", esc, f->base.sites[site].line, why);
 }
 
 int tweak_write(int file, int site, const void *value, int gesture, char *msg, size_t cap)
@@ -763,6 +763,6 @@ int tweak_undo(int redo, char *msg, size_t cap)
     uint64_t v = 0;
     if (thtw_parse(f->base.sites[u->site].kind, put, strlen(put), &v)) tweak_set_live(u->file, u->site, &v);
     g_undo.applied += redo ? 1 : -1;
-    host_event(redo ? "tweak_redo" : "tweak_undo", "\"line\":%d", f->base.sites[u->site].line);
+    log_event(redo ? "tweak_redo" : "tweak_undo", "\"line\":%d", f->base.sites[u->site].line);
     return 1;
 }

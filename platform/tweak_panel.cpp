@@ -70,7 +70,7 @@ static void say(int bad, const char *msg)
 {
     snprintf(g_panel.message, sizeof g_panel.message, "%s", msg);
     g_panel.message_bad = bad;
-    if (bad && msg[0]) host_log(LOG_WARN, "tweak panel: %s", msg);
+    if (bad && msg[0]) log_message(LOG_WARN, "tweak panel: %s", msg);
 }
 
 static const char *file_short(const char *path) { const char *s = strrchr(path, '/'); return s ? s + 1 : path; }
@@ -198,7 +198,7 @@ static void change_live(int file, int site, const void *value)
     else if (si.kind == TWEAK_VEC2 || is_pos(si.kind)) snprintf(v, sizeof v, "[%.9g,%.9g]", (double)f[0], (double)f[1]);
     else if (si.kind == TWEAK_COLOR) snprintf(v, sizeof v, "%u", *(const uint32_t *)value);
     else snprintf(v, sizeof v, "%d", *(const int32_t *)value);
-    host_event("tweak_panel_change", "\"file\":\"%s\",\"line\":%d,\"value\":%s", file_short(tweak_file_path(file)), si.line, v);
+    log_event("tweak_panel_change", "\"file\":\"%s\",\"line\":%d,\"value\":%s", file_short(tweak_file_path(file)), si.line, v);
 }
 
 static void write_back(int file, int site)
@@ -239,7 +239,7 @@ static void drag_start(int mode, int file, int site, int part)
         g_panel.drag_dx = sx - g_panel.mx;
         g_panel.drag_dy = sy - g_panel.my;
     }
-    host_event("tweak_drag_start", "\"line\":%d", si.line);
+    log_event("tweak_drag_start", "\"line\":%d", si.line);
 }
 
 /* The pointer moved with a drag on: the value it makes, live at once. */
@@ -290,7 +290,7 @@ static void drag_end(void)
     if (was == DRAG_PENDING_CLICK || was == DRAG_NONE) return;
     TweakSiteInfo si;
     int line = tweak_site_info(g_panel.drag_file, g_panel.drag_site, &si) ? si.line : 0;
-    host_event("tweak_drag_end", "\"line\":%d,\"dirty\":%s", line, g_panel.dirty ? "true" : "false");
+    log_event("tweak_drag_end", "\"line\":%d,\"dirty\":%s", line, g_panel.dirty ? "true" : "false");
     if (g_panel.dirty) write_back(g_panel.drag_file, g_panel.drag_site);
 }
 
@@ -419,7 +419,7 @@ int tweak_panel_key(GameKey k, int down, int ctrl)
         if (down) {
             g_panel.open = !g_panel.open;
             if (!g_panel.open) { drag_end(); g_panel.focus = FOCUS_NONE; g_panel.captured = 0; }
-            host_event("tweak_panel", "\"open\":%s", g_panel.open ? "true" : "false");
+            log_event("tweak_panel", "\"open\":%s", g_panel.open ? "true" : "false");
         }
         return 1;
     }
@@ -526,7 +526,7 @@ void tweak_panel_draw(void)
     /* a drag that paused: written now, the drag goes on */
     if (g_panel.dirty && g_panel.drag != DRAG_NONE && g_panel.drag != DRAG_PENDING_CLICK &&
         os_mono_seconds() - g_panel.last_change >= DRAG_PAUSE_S) {
-        host_event("tweak_drag_pause", "\"line\":0");
+        log_event("tweak_drag_pause", "\"line\":0");
         write_back(g_panel.drag_file, g_panel.drag_site);
     }
     if (!g_panel.open) return;

@@ -58,7 +58,7 @@ int watch_init(const char *root)
 {
     snprintf(g_watch.root, sizeof g_watch.root, "%s", root);
     if (!os_watch_open()) {
-        host_log(LOG_ERROR, "watch: cannot watch files: %s", os_error_text());
+        log_message(LOG_ERROR, "watch: cannot watch files: %s", os_error_text());
         return 0;
     }
     g_watch.open = 1;

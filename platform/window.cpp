@@ -15,9 +15,8 @@ static struct {
 void window_attach(SDL_Window *win)
 {
     g_window.win = win;
-#if !defined(HOST_RELEASE)
-    if (win && !g_window.title[0]) SDL_SetWindowTitle(win, game_folder_name());   /* until the game names itself */
-#endif
+    const char *name = g_host_mode.game_name();
+    if (win && name && !g_window.title[0]) SDL_SetWindowTitle(win, name);   /* until the game names itself */
 }
 const char *window_title(void) { return g_window.title; }
 
@@ -30,7 +29,7 @@ static void set_title(const char *utf8)
 
 static void quit_request(void)
 {
-    host_log(LOG_INFO, "the game asked to quit");
+    log_message(LOG_INFO, "the game asked to quit");
     g_loop.quit = 1;
 }
 
@@ -45,15 +44,15 @@ void window_toggle_fullscreen(void)
     if (!g_window.win) return;
     int full = (SDL_GetWindowFlags(g_window.win) & SDL_WINDOW_FULLSCREEN_DESKTOP) != 0;
     if (SDL_SetWindowFullscreen(g_window.win, full ? 0 : SDL_WINDOW_FULLSCREEN_DESKTOP) != 0)
-        host_log(LOG_WARN, "fullscreen: %s", SDL_GetError());
-    host_event("fullscreen", "\"on\":%s", full ? "false" : "true");
+        log_message(LOG_WARN, "fullscreen: %s", SDL_GetError());
+    log_event("fullscreen", "\"on\":%s", full ? "false" : "true");
 }
 
 int window_handle_event(const SDL_Event *e)
 {
     if (e->type == SDL_WINDOWEVENT && e->window.event == SDL_WINDOWEVENT_FOCUS_LOST) {
         g_window.focus_lost = 1;
-        host_event("focus_lost", "");
+        log_event("focus_lost", "");
         return 0;   /* the input keeps its own bookkeeping too */
     }
     if (e->type == SDL_KEYDOWN && !e->key.repeat) {

@@ -20,7 +20,7 @@
 static std::string g_root;
 PlatformAPI g_pf;   /* the host's service table, which notice.cpp draws through */
 
-void host_log(int level, const char *fmt, ...)
+void log_message(int level, const char *fmt, ...)
 {
     if (level < LOG_WARN) return;
     va_list ap;
@@ -29,15 +29,24 @@ void host_log(int level, const char *fmt, ...)
     va_end(ap);
     fputc('\n', stderr);
 }
-void host_event(const char *ev, const char *fields_fmt, ...) { (void)ev; (void)fields_fmt; }
-double host_time(void)
+void log_event(const char *ev, const char *fields_fmt, ...) { (void)ev; (void)fields_fmt; }
+double log_time(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 const char *host_root(void) { return g_root.c_str(); }
-void host_json_escape(const char *in, char *out, size_t cap) { snprintf(out, cap, "%s", in); }
+/* assets.cpp reads the game's files through g_host_mode: the project root here, nothing else of it */
+static HostMode root_only_mode(void)
+{
+    HostMode m;
+    memset(&m, 0, sizeof m);
+    m.game_folder = host_root;
+    return m;
+}
+const HostMode g_host_mode = root_only_mode();
+void parse_json_escape(const char *in, char *out, size_t cap) { snprintf(out, cap, "%s", in); }
 
 int main(void)
 {
@@ -109,22 +118,22 @@ int main(void)
         SDL_SetRenderDrawColor(ren, 0, 0, 0, 255);
         SDL_RenderClear(ren);
         SDL_RenderFlush(ren);
-        double t0 = host_time();
+        double t0 = log_time();
         render_begin_frame();
         for (const GameSprite &s : sprites) pf.draw_sprite(&s);
         st = render_end_frame();
-        double t1 = host_time();
+        double t1 = log_time();
         SDL_RenderFlush(ren);
-        double t2 = host_time();
+        double t2 = log_time();
         t_cpu.push_back((t1 - t0) * 1000);
         t_batch.push_back((t2 - t0) * 1000);
 
         SDL_RenderClear(ren);
         SDL_RenderFlush(ren);
-        t0 = host_time();
+        t0 = log_time();
         for (const Copy &c : copies) SDL_RenderCopyF(ren, c.tex, &c.src, &c.dst);
         SDL_RenderFlush(ren);
-        t_copy.push_back((host_time() - t0) * 1000);
+        t_copy.push_back((log_time() - t0) * 1000);
     }
     double b = bench_median(t_batch), c = bench_median(t_copy), cpu = bench_median(t_cpu);
     fprintf(stderr, "bench_render: %d sprites, %d batches, %d draw calls\n", st.sprites, st.batches, st.draw_calls);

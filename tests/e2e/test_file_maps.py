@@ -1,6 +1,7 @@
 """The maps of the source tree stay true: docs/layout.md and host.h's file list name every
 file that `ls` shows in the folders they describe, and no file that is not there; every tinyheader
-carries its version and licence line at the top and the licence texts at its end, beside the root LICENSE."""
+carries its version and licence line at the top and the licence texts at its end, beside the root LICENSE;
+what differs between development and a release is asked in release.cpp alone."""
 import os
 import re
 
@@ -96,8 +97,24 @@ def tinyheaders_carry_version_and_licence():
     check(not bad, "; ".join(bad))
 
 
+def release_differs_in_one_place():
+    """Development and release are one interface (HostMode in host.h): no file of the frame loop asks
+    #if HOST_RELEASE. Allowed: release.cpp itself, the OS backends, restart.cpp (no hot restart on Windows
+    or in a release: its stand-ins sit beside it) and host.h (a release's profiler compiles to nothing)."""
+    allowed = {"release.cpp", "restart.cpp", "host.h"}
+    asking = []
+    for f in ls("platform"):
+        if f in allowed or f.startswith("os_") or not f.endswith((".cpp", ".h")):
+            continue
+        text = open(os.path.join(ROOT, "platform", f), encoding="utf-8").read()
+        if re.search(r"^\s*#\s*(if|ifdef|ifndef|elif)\b.*\bHOST_RELEASE\b", text, re.M):
+            asking.append(f)
+    check(not asking, f"#if HOST_RELEASE outside release.cpp (call through g_host_mode instead): {', '.join(asking)}")
+
+
 checks.case("readme_names_every_file", readme_names_every_file)
 checks.case("readme_names_no_missing_file", readme_names_no_missing_file)
 checks.case("host_h_names_every_platform_file", host_h_names_every_platform_file)
 checks.case("tinyheaders_carry_version_and_licence", tinyheaders_carry_version_and_licence)
+checks.case("release_differs_in_one_place", release_differs_in_one_place)
 checks.finish()

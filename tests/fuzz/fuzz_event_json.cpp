@@ -34,7 +34,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memcpy(in, data + 1, size - 1);
     in[size - 1] = 0;
     char *out = (char *)malloc(cap);
-    host_json_escape(in, out, cap);
+    parse_json_escape(in, out, cap);
     if (strlen(out) >= cap || !valid_json_string_body(out)) __builtin_trap();
     free(in);
     free(out);

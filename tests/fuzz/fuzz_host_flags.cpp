@@ -13,11 +13,11 @@ static void bounds_accepted(void)
     char err[256];
     for (const auto &f : ok) {
         char *argv[] = { (char *)"host", (char *)f[0], (char *)f[1], NULL };
-        if (options_parse(3, argv, &o, err, sizeof err) != 1) { fprintf(stderr, "refused %s %s: %s\n", f[0], f[1], err); __builtin_trap(); }
+        if (parse_flags(3, argv, &FLAGS_DEVELOPMENT, &o, err, sizeof err) != 1) { fprintf(stderr, "refused %s %s: %s\n", f[0], f[1], err); __builtin_trap(); }
     }
     for (const auto &f : refused) {
         char *argv[] = { (char *)"host", (char *)f[0], (char *)f[1], NULL };
-        if (options_parse(3, argv, &o, err, sizeof err) != 0) { fprintf(stderr, "accepted %s %s\n", f[0], f[1]); __builtin_trap(); }
+        if (parse_flags(3, argv, &FLAGS_DEVELOPMENT, &o, err, sizeof err) != 0) { fprintf(stderr, "accepted %s %s\n", f[0], f[1]); __builtin_trap(); }
     }
 }
 
@@ -39,7 +39,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     argv[argc] = NULL;
     Options o;
     char err[256];
-    int r = options_parse(argc, argv, &o, err, sizeof err);
+    int r = parse_flags(argc, argv, &FLAGS_DEVELOPMENT, &o, err, sizeof err);
     if (r == 1) {
         if (o.memory_mb < 1 || o.memory_mb > 65536 || o.shot_count > MAX_SCREENSHOTS || o.frames < -1) __builtin_trap();
         if (!(o.watchdog_s == 0 || (o.watchdog_s >= 0.01 && o.watchdog_s <= 3600))) __builtin_trap();

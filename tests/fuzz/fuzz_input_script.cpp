@@ -9,7 +9,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ScriptEvent *ev = NULL;
     int count = 0;
     char err[512] = "";
-    int ok = script_parse(text, "fuzz.txt", &ev, &count, err, sizeof err);
+    int ok = parse_script(text, "fuzz.txt", &ev, &count, err, sizeof err);
     if (ok) {
         for (int i = 0; i < count; i++) {
             const ScriptEvent &e = ev[i];

@@ -1,5 +1,5 @@
 /* fuzz_recording - everything --replay reads from a recording file before the game sees it
-   (recording_parse: header, layout, size, every step record), on arbitrary files, and on well-formed
+   (parse_recording: header, layout, size, every step record), on arbitrary files, and on well-formed
    files whose one step record is the input (so the record checks are reached, not just the header). */
 #include "parse.cpp"
 
@@ -9,7 +9,7 @@ static void check_parsed(const uint8_t *data, size_t size, const RecordingExpect
 {
     RecordingHeader h;
     char err[256];
-    if (!recording_parse(data, size, want, &h, err, sizeof err)) {
+    if (!parse_recording(data, size, want, &h, err, sizeof err)) {
         if (!err[0]) __builtin_trap();                       /* a refusal always says why */
         return;
     }
@@ -17,7 +17,7 @@ static void check_parsed(const uint8_t *data, size_t size, const RecordingExpect
     if (h.snapshot_bytes > want->block_size) __builtin_trap();
     if (RECORDING_HEADER_BYTES + h.snapshot_bytes + h.steps * sizeof(GameInput) != size) __builtin_trap();
     uint8_t again[RECORDING_HEADER_BYTES];
-    recording_header_write(again, &h);
+    parse_recording_header_write(again, &h);
     if (memcmp(again, data, RECORDING_HEADER_BYTES) != 0) __builtin_trap();
     /* what the loader does next: the snapshot into the block, every step to the game */
     static uint8_t block[1 << 16];
@@ -45,16 +45,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* a well-formed file: 16 bytes of snapshot and the input as its one step record */
     static uint8_t file[RECORDING_HEADER_BYTES + 16 + sizeof(GameInput)];
     RecordingHeader h = { fixed.api, fixed.layout_hash, fixed.state_size, 16, 0, 0 };
-    recording_header_write(file, &h);
+    parse_recording_header_write(file, &h);
     memset(file + RECORDING_HEADER_BYTES, 0xAB, 16);
     GameInput gi;
     memset(&gi, 0, sizeof gi);
     memcpy(&gi, data, size < sizeof gi ? size : sizeof gi);
     memcpy(file + RECORDING_HEADER_BYTES + 16, &gi, sizeof gi);
     char err[256];
-    int step_ok = recording_input_check(&gi, err, sizeof err);
+    int step_ok = parse_recording_input(&gi, err, sizeof err);
     RecordingHeader back;
-    if (recording_parse(file, sizeof file, &fixed, &back, err, sizeof err) != step_ok || (step_ok && back.steps != 1)) __builtin_trap();
+    if (parse_recording(file, sizeof file, &fixed, &back, err, sizeof err) != step_ok || (step_ok && back.steps != 1)) __builtin_trap();
     check_parsed(file, sizeof file, &fixed);
     return 0;
 }

@@ -1,4 +1,4 @@
-// Unit tests for event_fields_check (platform/parse.cpp): what a game's pf->event fields must be before
+// Unit tests for parse_event_fields (platform/parse.cpp): what a game's pf->event fields must be before
 // they go into a line of the event log - the inside of a JSON object, on one line, without the line's own keys.
 #define TH_TEST_IMPLEMENTATION
 #include "th_test.h"
@@ -10,7 +10,7 @@ static int ok(const char *in, char *out = nullptr, size_t cap = 0)
 {
     char buf[512];
     const char *why = nullptr;
-    int r = event_fields_check(in, out ? out : buf, out ? cap : sizeof buf, &why);
+    int r = parse_event_fields(in, out ? out : buf, out ? cap : sizeof buf, &why);
     if (!r) TH_CHECK_MSG(why && why[0], "refused without a reason: %s", in);
     return r;
 }

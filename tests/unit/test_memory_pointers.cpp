@@ -11,7 +11,7 @@
 
 #include <stdarg.h>
 
-void host_log(int level, const char *fmt, ...)
+void log_message(int level, const char *fmt, ...)
 {
     (void)level;
     va_list ap;

@@ -18,10 +18,10 @@ GameRun     g_reload;
 BuildStatus g_build_status;
 CrashReport g_crash;
 
-double      host_time(void) { return 1.0; }
-void        host_json_escape(const char *in, char *out, size_t cap) { snprintf(out, cap, "%s", in); }
-void        host_event(const char *ev, const char *fields_fmt, ...) { (void)ev; (void)fields_fmt; }
-void        game_call_stats(char *buf, int cap) { if (cap > 0) buf[0] = 0; }
+double      log_time(void) { return 1.0; }
+void        parse_json_escape(const char *in, char *out, size_t cap) { snprintf(out, cap, "%s", in); }
+void        log_event(const char *ev, const char *fields_fmt, ...) { (void)ev; (void)fields_fmt; }
+void        reload_call_stats(char *buf, int cap) { if (cap > 0) buf[0] = 0; }
 LoopMode    recording_mode(void) { return LOOP_OFF; }
 const char *tweak_status(void) { return ""; }
 const char *sound_assets_status(void) { return ""; }

@@ -1,4 +1,4 @@
-// Unit tests for recording_parse (platform/parse.cpp): what --replay checks before the game sees a
+// Unit tests for parse_recording (platform/parse.cpp): what --replay checks before the game sees a
 // recording - header, layout, size, and every step record as live input could have made it.
 #define TH_TEST_IMPLEMENTATION
 #include "th_test.h"
@@ -14,7 +14,7 @@ static std::vector<uint8_t> recording(int steps, void (*damage)(GameInput *, int
 {
     RecordingHeader h = { WANT.api, WANT.layout_hash, WANT.state_size, 64, 0, 0 };
     std::vector<uint8_t> out(RECORDING_HEADER_BYTES + 64 + (size_t)steps * sizeof(GameInput));
-    recording_header_write(out.data(), &h);
+    parse_recording_header_write(out.data(), &h);
     for (int i = 0; i < steps; i++) {
         GameInput gi;
         memset(&gi, 0, sizeof gi);
@@ -32,7 +32,7 @@ static std::vector<uint8_t> recording(int steps, void (*damage)(GameInput *, int
 static int parse(const std::vector<uint8_t> &f, const RecordingExpect *want, char *err)
 {
     RecordingHeader h;
-    return recording_parse(f.data(), f.size(), want, &h, err, 256);
+    return parse_recording(f.data(), f.size(), want, &h, err, 256);
 }
 
 static void refused(void (*damage)(GameInput *, int), const char *why)
@@ -55,7 +55,7 @@ static void test_good_recording(void)
     char err[256] = "";
     std::vector<uint8_t> f = recording(5, nullptr);
     RecordingHeader h;
-    TH_CHECK(recording_parse(f.data(), f.size(), &WANT, &h, err, sizeof err));
+    TH_CHECK(parse_recording(f.data(), f.size(), &WANT, &h, err, sizeof err));
     TH_CHECK(h.steps == 5 && h.snapshot_bytes == 64);
 }
 

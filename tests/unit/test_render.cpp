@@ -21,7 +21,7 @@ static std::string g_root;
 static std::vector<std::string> g_logs;
 static std::vector<std::pair<std::string, std::string>> g_events;   /* (ev, fields) */
 
-void host_log(int level, const char *fmt, ...)
+void log_message(int level, const char *fmt, ...)
 {
     char buf[4096];
     va_list ap;
@@ -32,7 +32,7 @@ void host_log(int level, const char *fmt, ...)
     printf("  [log] %s\n", g_logs.back().c_str());
 }
 
-void host_event(const char *ev, const char *fields_fmt, ...)
+void log_event(const char *ev, const char *fields_fmt, ...)
 {
     char buf[8192];
     va_list ap;
@@ -42,7 +42,7 @@ void host_event(const char *ev, const char *fields_fmt, ...)
     g_events.push_back({ ev, buf });
 }
 
-double host_time(void)
+double log_time(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -50,8 +50,17 @@ double host_time(void)
 }
 
 const char *host_root(void) { return g_root.c_str(); }
+/* assets.cpp reads the game's files through g_host_mode: the project root here, nothing else of it */
+static HostMode root_only_mode(void)
+{
+    HostMode m;
+    memset(&m, 0, sizeof m);
+    m.game_folder = host_root;
+    return m;
+}
+const HostMode g_host_mode = root_only_mode();
 
-void host_json_escape(const char *in, char *out, size_t cap)
+void parse_json_escape(const char *in, char *out, size_t cap)
 {
     size_t o = 0;
     for (; *in && o + 7 < cap; in++) {
@@ -149,8 +158,8 @@ static void make_root(void)
 
 static void wait_idle(double seconds = 5)
 {
-    double end = host_time() + seconds;
-    while (host_time() < end) {
+    double end = log_time() + seconds;
+    while (log_time() < end) {
         assets_update();
         if (!g_render.pack.pid && g_render.atlas_worker.state == 0 && !g_render.pack_queued && g_render.font_worker.state == 0 && !g_render.font_queued) return;
         SDL_Delay(2);
@@ -159,8 +168,8 @@ static void wait_idle(double seconds = 5)
 
 static bool wait_event(const char *ev, const char *needle, int before, double seconds = 10)
 {
-    double end = host_time() + seconds;
-    while (host_time() < end) {
+    double end = log_time() + seconds;
+    while (log_time() < end) {
         assets_update();
         if (count_events(ev, needle) > before) return true;
         SDL_Delay(2);

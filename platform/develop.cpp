@@ -1,0 +1,117 @@
+/* develop.cpp - the development host's side of HostMode (host.h): the project folder, the session a hot
+   restart hands over, the first library, watch -> build -> reload polling, F5 and TWEAK. A release links
+   release.cpp's table instead (./build.sh dist leaves this file out, with the others in DEV_ONLY_SOURCES). */
+#include "host.h"
+
+#include <string.h>
+
+static char g_default_log[HOST_PATH];    /* <root>/build/host.log, when no --log-file names one */
+
+/* --root, or the folder above the executable: build/host lives in <root>/build/ */
+static void find_root(const char *argv0)
+{
+    char real[HOST_PATH];
+    if (g_options.root[0]) {
+        if (os_real_path(g_options.root, real, sizeof real)) snprintf(g_options.root, sizeof g_options.root, "%s", real);
+        return;
+    }
+    if (os_real_path(argv0, real, sizeof real)) {
+        char *slash = strrchr(real, '/');
+        if (slash) *slash = 0;
+        slash = strrchr(real, '/');
+        if (slash) *slash = 0;
+        snprintf(g_options.root, sizeof g_options.root, "%s", real);
+    } else {
+        snprintf(g_options.root, sizeof g_options.root, ".");
+    }
+}
+
+static int develop_start(int argc, char **argv, char *err, size_t cap)
+{
+    (void)err; (void)cap;
+    find_root(argv[0]);
+    g_options.dev_keys = 1;   /* the hot keys are always on here */
+    if (!g_options.log_file) {
+        snprintf(g_default_log, sizeof g_default_log, "%s/build", g_options.root);
+        os_make_dir(g_default_log);
+        snprintf(g_default_log, sizeof g_default_log, "%s/build/host.log", g_options.root);
+        g_options.log_file = g_default_log;
+    }
+    restart_open(argc, argv);   /* a hot restart: the session the previous process handed over */
+    return 1;
+}
+
+static int develop_start_game(int argc, char **argv)
+{
+    reload_init();
+    if (g_options.watch && !watch_init(g_options.root)) log_message(LOG_WARN, "live reload is off: cannot watch %s", g_options.root);
+    if (!restart_arm(argc, argv)) return -1;
+    if (!restart_pending_mode()) { reload_start(); return 0; }
+    for (int bus = 0; bus < 3; bus++) {   /* the volumes the game set before the restart */
+        float v;
+        if (restart_bus(bus, &v)) g_pf.sound_bus(bus, v, 0);
+    }
+    restart_resume();
+    recording_resume();
+    return 1;
+}
+
+static void develop_fill_api(PlatformAPI *pf) { pf->tweak = tweak_query; }
+
+static void develop_frame_begin(void)
+{
+    if (restart_requested()) restart_now();   /* between frames: nothing of the host is half done */
+}
+
+static ReloadPoll develop_poll(void)
+{
+    ReloadPoll p = { 0, 0 };
+    FileChanges changes;
+    if (g_options.watch && watch_poll(&changes) && reload_handle_changes(&changes)) p.step_now = 1;
+    BuildResult br;
+    build_poll(&br);
+    g_build_status.running = build_running();
+    if (br.finished) {
+        int before = g_reload.version_counter;
+        reload_handle_build(&br);
+        log_drain_game();   /* what the load hook logged, right after the reload event */
+        p.build_finished = 1;
+        if (g_reload.version_counter != before && g_reload.loaded && g_reload.fresh) p.step_now = 1;
+    }
+    return p;
+}
+
+static void develop_wake_on(int fds[2], double *due_in)
+{
+    fds[0] = g_options.watch ? os_watch_fd() : -1;
+    fds[1] = build_fd();
+    *due_in = g_options.watch ? watch_due_in() : -1;
+}
+
+static void develop_rebuild(void)
+{
+    log_message(LOG_INFO, "F5: rebuild and reload");
+    build_start(g_options.root);
+}
+
+static void develop_frame_end(void) { restart_note_frame(); }
+
+static void develop_shutdown(void)
+{
+    build_shutdown();
+    watch_shutdown();
+    char err[256];
+    library_close(&g_lib, err, sizeof err);
+    tweak_shutdown();
+}
+
+static const char *develop_game_folder(void) { return game_folder(); }
+static const char *develop_game_name(void) { return game_folder_name(); }
+
+static void develop_save_folder(const char *app, const char **org, const char **name)
+{
+    *org = app;     /* <data>/<game>/dev/: a development run never touches the release's save data */
+    *name = "dev";
+}
+
+const HostMode g_host_mode = { &FLAGS_DEVELOPMENT, HOST_MODE_SERVICES(HOST_MODE_DEVELOP) };
