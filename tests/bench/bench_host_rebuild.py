@@ -22,7 +22,7 @@ def project_with_objects():
     """A temporary copy of what the host build reads, with the checkout's objects (mtimes kept)."""
     tmp = tempfile.mkdtemp(prefix="bench-host-")
     for d in ("platform", "game", "platform/include", "tinyheaders", "tools"):
-        shutil.copytree(os.path.join(ROOT, d), os.path.join(tmp, d))
+        shutil.copytree(os.path.join(ROOT, d), os.path.join(tmp, d), dirs_exist_ok=True)
     shutil.copy2(os.path.join(ROOT, "build.sh"), tmp)
     objs = os.path.join(ROOT, "build", "obj", "host")
     if os.path.isdir(objs):

@@ -97,7 +97,7 @@ def project_copy(with_library=True, with_host=False):
     tmp = tempfile.mkdtemp(prefix="engine-e2e-")
     for d in ("game", "platform/include", "tinyheaders", "assets", "tools"):
         if os.path.isdir(os.path.join(ROOT, d)):
-            shutil.copytree(os.path.join(ROOT, d), os.path.join(tmp, d))
+            shutil.copytree(os.path.join(ROOT, d), os.path.join(tmp, d), dirs_exist_ok=True)
     shutil.copy2(os.path.join(ROOT, "build.sh"), tmp)
     os.makedirs(os.path.join(tmp, "build", "game"), exist_ok=True)
     for d in ("tools", "assets"):
