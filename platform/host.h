@@ -375,6 +375,8 @@ void        render_fill_api(PlatformAPI *pf);           /* draw_sprite, draw_rec
 void        render_begin_frame(void);                   /* clears the submission buffer */
 RenderStats render_end_frame(void);                     /* sorts, batches and draws what was submitted */
 int         render_screenshot(const char *png_path);    /* reads the back buffer; 0 on failure */
+void        render_safe_area(float *x, float *y, float *w, float *h);  /* where host banners go (set_safe_area; else the view) */
+double      render_glow_ms(void);                       /* the last frame's glow pass (0: none) */
 void        assets_file_changed(const char *path);      /* assets.cpp: a file under assets/ changed (absolute path) */
 void        assets_update(void);                        /* once per frame: finish pending asset reloads */
 
