@@ -245,6 +245,7 @@ void render_safe_area(float *x, float *y, float *w, float *h)
 }
 
 double render_glow_ms(void) { return g_render.glow_ms; }
+void render_glow_seen(int seen) { g_render.glow_unseen = !seen; }
 
 /* ---------------------------------------------------------------- the rendering section of host.h */
 static void make_placeholder(void)
@@ -484,7 +485,7 @@ RenderStats render_end_frame(void)
     }
     for (int i = 0; i < g_render.sb.batch_count; i++) glowing += (g_render.sb.batches[i].page & PAGE_GLOW) != 0;
     g_render.glow_ms = 0;
-    if (glowing && g_render.glow_intensity > 0) st.draw_calls += render_glow();
+    if (glowing && g_render.glow_intensity > 0 && !g_render.glow_unseen) st.draw_calls += render_glow();
     for (; b < g_render.sb.batch_count; b++) {
         draw_batch(g_render.sb.batches[b]);
         st.draw_calls++;

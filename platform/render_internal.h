@@ -136,6 +136,7 @@ struct RenderState {
     int glow_w = 0, glow_h = 0;
     float glow_intensity = 1.0f;
     double glow_ms = 0;             /* the last frame's glow pass, CPU time to submit it */
+    int glow_unseen = 0;            /* render_glow_seen(0): the frame is never shown, no pass */
     float safe_x = 0, safe_y = 0, safe_w = 0, safe_h = 0;   /* set_safe_area; w or h <= 0: the whole view */
 };
 

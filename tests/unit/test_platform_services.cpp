@@ -15,6 +15,7 @@
 #include "parse.cpp"
 #include "profile.cpp"
 #include "notice.cpp"
+void render_safe_area(float *x, float *y, float *w, float *h) { *x = *y = 0; *w = 1280; *h = 720; }   /* render.cpp is not part of this program */
 
 /* restart.cpp is not part of this program: no session, no hot restart */
 void   restart_check_stall(int running_guarded) { (void)running_guarded; }
