@@ -1,9 +1,10 @@
 @echo off
 rem build.bat - the engine's build on Windows with MSVC (run from a "x64 Native Tools" prompt).
 rem
-rem   build.bat run [host flags]   build everything and start the game
+rem   build.bat run [GAME] [host flags]  build everything and start the game (GAME: a game folder, default game\)
 rem   build.bat host               the persistent host          -> build\host.exe
-rem   build.bat game               the game library only        -> build\game\game.dll
+rem   build.bat game [GAME [OUT]]  the game library only        -> build\game\game.dll, or OUT\game.dll
+rem                                (the host runs this on save with the game's build folder as OUT)
 rem   build.bat tools              offline tools                -> build\tools\
 rem   build.bat clean
 rem
@@ -24,9 +25,17 @@ set ROOT=%ROOT:~0,-1%
 set B=%ROOT%\build
 set "CMD=%~1"
 if "%CMD%"=="" set CMD=run
+rem The game folder and its build folder (the host names both when it runs "game"; platform\game_folder.cpp).
+set "GAME=%ROOT%\game"
+set "GB=%B%\game"
+set GAME_GIVEN=
+if /i "%CMD%"=="game" if not "%~2"=="" set "GAME=%~f2"
+if /i "%CMD%"=="game" if not "%~3"=="" set "GB=%~f3"
+if /i "%CMD%"=="run" if exist "%~2\state.h" set "GAME=%~f2"& set GAME_GIVEN=1
 rem Everything after the command goes to host.exe. Collected here, outside any ( ) block: inside one,
 rem %1 is expanded once when the block is read, so a "shift" there would change nothing.
 set ARGS=
+if defined GAME_GIVEN shift
 :next_arg
 shift
 if "%~1"=="" goto args_done
@@ -42,7 +51,7 @@ if /i "%CMD%"=="clean" (
 where cl >nul 2>nul || (echo build.bat: cl.exe not found - open a "x64 Native Tools Command Prompt for VS" & exit /b 1)
 
 rem /MD: host.exe and game.dll share one C runtime (memory or FILE* may cross the boundary).
-set COMMON=/nologo /std:c++17 /W4 /wd4100 /wd4201 /Zi /MD /EHsc- /GR- /I"%ROOT%\tinyheaders" /I"%ROOT%\game" /I"%ROOT%\platform"
+set COMMON=/nologo /std:c++17 /W4 /wd4100 /wd4201 /Zi /MD /EHsc- /GR- /I"%ROOT%\tinyheaders" /I"%ROOT%\platform\include" /I"%ROOT%\platform"
 
 if /i "%CMD%"=="game" (
     call :game
@@ -62,8 +71,9 @@ if /i "%CMD%"=="run" (
     call :check_deps || exit /b 1
     call :host  || exit /b 1
     call :tools || exit /b 1
-    call :game  || exit /b 1
-    "%B%\host.exe" --root "%ROOT%" !ARGS!
+    rem another game folder's library is built by the host itself, into the folder it derives for it
+    if not defined GAME_GIVEN call :game || exit /b 1
+    "%B%\host.exe" --root "%ROOT%" --game "%GAME%" !ARGS!
     exit /b !errorlevel!
 )
 echo build.bat: unknown command '%CMD%' (run, host, game, tools, clean)
@@ -103,20 +113,22 @@ for %%F in ("%ROOT%\tools\*.cpp") do (
 exit /b 0
 
 :game
-if not exist "%B%\game" mkdir "%B%\game"
+if not exist "%B%" mkdir "%B%"
+if not exist "%GB%" mkdir "%GB%"
 rem A unique PDB name per build: the running host may hold the previous one open in a debugger.
 for /f "tokens=1-4 delims=:.," %%a in ("%time: =0%") do set STAMP=%%a%%b%%c%%d
 set STAMP=%RANDOM%%STAMP%
-echo building > "%B%\game\build.lock"
-del /q "%B%\game\game_*.pdb" 2>nul
-rem The layout stamp and the description of the state's types (build\game\state_types.inc, which game.cpp
-rem includes), made by the same script as build.sh's with cl's preprocessor. Without Python the library has
-rem no description and only state_size guards the layout: a layout change then restarts the state.
+echo building > "%GB%\build.lock"
+del /q "%GB%\game_*.pdb" 2>nul
+rem The layout stamp and the description of the state's types (state_types.inc in the game's build folder,
+rem which game_engine.h includes), made by the same script as build.sh's with cl's preprocessor. Without
+rem Python the library has no description and only state_size guards the layout: a layout change then
+rem restarts the state.
 set LAYOUT=0
-for /f %%s in ('python "%ROOT%\tools\layout_stamp.py" cl "%ROOT%\game\state.h" /std:c++17 /I"%ROOT%\tinyheaders" /I"%ROOT%\game" /DTH_MATH_NO_MATH_H') do set LAYOUT=%%s
-cl %COMMON% /Od /LD /DTHC_VALIDATE /DGAME_LAYOUT_HASH=%LAYOUT%u "%ROOT%\game\game.cpp" "%ROOT%\game\tinyheaders.cpp" /Fo"%B%\game\\" /Fd"%B%\game\game_vc.pdb" ^
-   /link /DLL /PDB:"%B%\game\game_%STAMP%.pdb" /OUT:"%B%\game\game.tmp.dll" /INCREMENTAL:NO
+for /f %%s in ('python "%ROOT%\tools\layout_stamp.py" --types^="%GB%\state_types.inc" cl "%GAME%\state.h" /std:c++17 /I"%ROOT%\tinyheaders" /I"%ROOT%\platform\include" /I"%GAME%" /DTH_MATH_NO_MATH_H') do set LAYOUT=%%s
+cl %COMMON% /Od /LD /DTHC_VALIDATE /DGAME_LAYOUT_HASH=%LAYOUT%u /I"%GAME%" /I"%GB%" "%GAME%\game.cpp" "%ROOT%\platform\include\tinyheaders.cpp" /Fo"%GB%\\" /Fd"%GB%\game_vc.pdb" ^
+   /link /DLL /PDB:"%GB%\game_%STAMP%.pdb" /OUT:"%GB%\game.tmp.dll" /INCREMENTAL:NO
 set RC=%errorlevel%
-if %RC%==0 move /y "%B%\game\game.tmp.dll" "%B%\game\game.dll" >nul
-del /q "%B%\game\build.lock" 2>nul
+if %RC%==0 move /y "%GB%\game.tmp.dll" "%GB%\game.dll" >nul
+del /q "%GB%\build.lock" 2>nul
 exit /b %RC%

@@ -1,26 +1,12 @@
 #!/usr/bin/env bash
-# build.sh - every action of the engine on Linux.
-#
-#   ./build.sh run [host flags]   install what is missing, build, start the game
-#   ./build.sh debug [host flags] the same under gdb, set up for reloads (docs/debugging.md)
-#   ./build.sh host               the persistent host executable   -> build/host
-#   ./build.sh game               the game library only (what the host runs on save)
-#   ./build.sh tools              offline tools (atlas packer...)   -> build/tools/
-#   ./build.sh assets             pack assets/sprites into build/assets/
-#   ./build.sh test               build everything, run every test; ends with "N passed, N failed"
-#   ./build.sh test-windows       the Windows leg alone: mingw-w64 cross build, tests run under wine
-#   ./build.sh bench              run the benchmarks                -> build/bench.json
-#   ./build.sh dist               the game for players (game linked in, assets in game.pak, no tools needed)
-#                                 -> dist/<game>-linux-x86_64/ and dist/<game>-linux-x86_64.tar.gz
-#   ./build.sh dist-windows       the same for Windows (mingw-w64), with SDL2.dll
-#                                 -> dist/<game>-windows-x86_64/ and dist/<game>-windows-x86_64.zip
-#   ./build.sh deps               install the Debian packages the engine needs
-#   ./build.sh clean              remove build/
+# build.sh - every action of the engine on Linux. `./build.sh help` lists the commands (usage() below);
+# GAME is a game folder (state.h + game.cpp; docs/game_api.md), game/ when left out.
 #
 # Environment: GAME_CXX overrides the compiler of the game library; FUZZ_SECONDS the length
 # of each fuzz run in the test suite; TEST_FILTER runs only the tests whose path matches it.
 set -u
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+CALLER_DIR="$PWD"   # a game folder named on the command line is relative to where the command was typed
 cd "$ROOT"
 BUILD_DIR="$ROOT/build"
 # Every command runs from $ROOT and names project files relative to it: the project folder may be
@@ -28,9 +14,10 @@ BUILD_DIR="$ROOT/build"
 
 DEBIAN_PACKAGES="g++ clang libclang-rt-dev libsdl2-dev libstb-dev fonts-dejavu-core python3 pkg-config sox libsox-fmt-base"
 # and for ./build.sh test: the editor and debugger checks (clangd on every kind of file, Windows' with
-# mingw-w64's headers; gdb across reloads)
-TEST_PACKAGES="clangd gdb g++-mingw-w64-x86-64-win32 xvfb xauth libgl1-mesa-dri"
-COMMON_FLAGS="-std=c++17 -g -Wall -Wextra -Itinyheaders -Igame -Iplatform"
+# mingw-w64's headers, the web backend's with emscripten's; gdb across reloads; Xvfb and Mesa for the OpenGL
+# renderer's glow test)
+TEST_PACKAGES="clangd gdb g++-mingw-w64-x86-64-win32 emscripten xvfb xauth libgl1-mesa-dri"
+COMMON_FLAGS="-std=c++17 -g -Wall -Wextra -Itinyheaders -Iplatform/include -Iplatform"
 DEV_CHECKS="-DTHC_VALIDATE"   # development builds and tests; ./build.sh dist and the benchmarks leave it out
 HOST_LIBS="-lSDL2 -ldl -lpthread -lm"
 # stb: the headers from the system (libstb-dev), the implementations compiled by the project from
@@ -39,6 +26,32 @@ STB_FLAGS="-I/usr/include/stb"
 STB_OBJ="$BUILD_DIR/stb/stb_impl.o"
 
 say() { printf '%s\n' "$*" >&2; }
+
+usage() {
+    cat <<'EOF'
+usage: ./build.sh [command] [GAME] [host flags]     GAME: a game folder (default: game/, the sample)
+
+  run [GAME] [flags]   install what is missing, build, start the game (the default command)
+  debug [GAME] [flags] the same under gdb, set up for reloads (docs/debugging.md)
+  new NAME|PATH        make a new game folder from tools/template/ (NAME: in the current folder)
+  game [GAME]          the game library only (what the host runs on save)
+  host                 the persistent host executable            -> build/host
+  tools                offline tools (atlas packer...)           -> build/tools/
+  assets               pack assets/sprites into build/assets/
+  build                deps, host, tools, assets and the game
+  test                 build everything, run every test; ends with "N passed, N failed" (TEST_FILTER=part)
+  test-windows         the Windows leg alone: mingw-w64 cross build, tests run under wine
+  bench                run the benchmarks                        -> build/bench.json
+  dist [GAME]          the game for players (game linked in, assets in game.pak) -> dist/<name>-linux-x86_64/
+  dist-windows [GAME]  the same for Windows (mingw-w64), with SDL2.dll        -> dist/<name>-windows-x86_64/
+  dist-web [GAME]      the same for a web browser (Emscripten, WebAssembly)    -> dist/<name>-web/
+  test-web             the web leg alone: dist-web, played in headless chromium
+  fuzz                 the fuzz targets alone (FUZZ_SECONDS each)
+  deps                 install the Debian packages the engine needs
+  clean                remove build/
+  help, -h, --help     this list
+EOF
+}
 
 # ---------------------------------------------------------------- deps
 missing_packages() {  # [package list; default DEBIAN_PACKAGES]
@@ -69,6 +82,64 @@ cmd_deps() {  # [package list; default DEBIAN_PACKAGES]
     fi
 }
 
+# ---------------------------------------------------------------- the game folder
+# A game is a folder holding state.h and game.cpp (and optionally assets/): game/, the sample, by default,
+# or the folder named after run, debug, game, dist and dist-windows (docs/game_api.md, "The game folder").
+# GAME_DIR: its real path. GAME_SRC: how the commands name it (relative to $ROOT when below it).
+# GAME_BUILD: its build outputs - build/game/ for the sample, build/games/<folder>-<hash of the real path>/
+# for any other, so two folders of the same name never share one (the host derives the same folder:
+# platform/game_folder.cpp). GAME_NAME: the release's name (the sample's is neon-swarm, another's its folder's).
+SAMPLE_NAME="neon-swarm"
+path_hash() {  # FNV-1a 32 of a string's bytes, 8 hex digits (platform/game_folder.cpp computes the same)
+    local LC_ALL=C s="$1" h=2166136261 i c
+    for (( i = 0; i < ${#s}; i++ )); do
+        printf -v c '%d' "'${s:i:1}"
+        h=$(( ((h ^ (c & 255)) * 16777619) & 0xFFFFFFFF ))
+    done
+    printf '%08x' "$h"
+}
+set_game() {  # [folder; default game/]
+    local d="${1:-$ROOT/game}" f real_root
+    case "$d" in /*) ;; *) if [ -d "$CALLER_DIR/$d" ]; then d="$CALLER_DIR/$d"; else d="$ROOT/$d"; fi ;; esac
+    [ -d "$d" ] || { say "build.sh: no game folder ${1:-game/} (a game folder holds state.h and game.cpp: docs/game_api.md)"; return 1; }
+    d="$(cd "$d" && pwd -P)"
+    for f in state.h game.cpp; do
+        [ -f "$d/$f" ] || { say "build.sh: $d is not a game folder: it has no $f (docs/game_api.md)"; return 1; }
+    done
+    GAME_DIR="$d"
+    real_root="$(pwd -P)"
+    if [ "$GAME_DIR" = "$real_root/game" ]; then
+        GAME_BUILD="$BUILD_DIR/game"; GAME_NAME="$SAMPLE_NAME"
+    else
+        GAME_NAME="$(basename "$GAME_DIR" | tr 'A-Z' 'a-z' | tr -c 'a-z0-9_\n-' '-')"
+        GAME_BUILD="$BUILD_DIR/games/$GAME_NAME-$(path_hash "$GAME_DIR")"
+    fi
+    case "$GAME_DIR/" in "$real_root"/*) GAME_SRC="${GAME_DIR#"$real_root"/}" ;; *) GAME_SRC="$GAME_DIR" ;; esac
+    GAME_BUILD_REL="${GAME_BUILD#"$ROOT"/}"
+    GAME_DIST_BUILD="$GAME_BUILD/dist"
+    if [ "$GAME_BUILD" = "$BUILD_DIR/game" ]; then GAME_DIST_BUILD="$BUILD_DIR/dist"; fi
+}
+# The first argument of a command, when it is a folder (not a flag), is the game: shift it off.
+# Used as: game_arg "$@" && shift $GAME_ARGS
+game_arg() {
+    GAME_ARGS=0
+    if [ $# -gt 0 ] && [[ "$1" != -* ]]; then set_game "$1" || return 1; GAME_ARGS=1; return 0; fi
+    set_game
+}
+# The game's include folders: its own (state.h, game.h), then its build folder (state_types.inc).
+game_includes() { echo "-I$GAME_SRC -I$GAME_BUILD_REL"; }
+layout_stamp() {  # compiler: the layout stamp of GAME_DIR/state.h (and GAME_BUILD/state_types.inc)
+    mkdir -p "$GAME_BUILD"
+    python3 tools/layout_stamp.py --types="$GAME_BUILD/state_types.inc" "$1" "$GAME_SRC/state.h" -std=c++17 -Itinyheaders -Iplatform/include \
+        "-I$GAME_SRC" -DTH_MATH_NO_MATH_H
+}
+# The key of the game library: every file it is built from, with the compiler and flags.
+game_key() {
+    local f srcs=()
+    for f in "$GAME_SRC"/*.cpp "$GAME_SRC"/*.h "$GAME_SRC"/*/*.cpp "$GAME_SRC"/*/*.h; do [ -f "$f" ] && srcs+=("$f"); done
+    inputs_key "$(game_cxx) $(game_flags "$(game_cxx)") $GAME_SRC" "${srcs[@]}" platform/include/*.h platform/include/tinyheaders.cpp tools/layout_stamp.py
+}
+
 # ---------------------------------------------------------------- compilers
 # The game library is rebuilt on every save, so its compile time is the edit-to-reload latency.
 # clang++ -O0 builds the unity game faster than g++ -O0 here (numbers in README.md); g++ is the fallback.
@@ -91,45 +162,49 @@ same_key() {  # file key: was this part last built from exactly these inputs?
     [ "$old" = "$2" ]
 }
 
-# The game library = game/game.cpp (one unity translation unit at -O0, compiled on every save)
-#                  + build/game/tinyheaders.o (game/tinyheaders.cpp at -O2, rebuilt when a tinyheader changes)
-#                  + GAME_LAYOUT_HASH, the layout stamp, and build/game/state_types.inc, the description of the
+# The game library = <game>/game.cpp (one unity translation unit at -O0, compiled on every save)
+#                  + build/tinyheaders/tinyheaders.o (platform/include/tinyheaders.cpp at -O2, rebuilt when a tinyheader
+#                    changes; one for every game folder, so a new game's first build is one quick compile)
+#                  + GAME_LAYOUT_HASH, the layout stamp, and <game build>/state_types.inc, the description of the
 #                    state's types (tools/layout_stamp.py, both recomputed when their inputs change).
 # Both cached parts are keyed by the content of their inputs (one cksum); a save of game code costs one compile.
+# libgame.so.key names the sources the library was built from (game_key); the host's own builds on save
+# remove it (platform/build.cpp), so `./build.sh run` never calls a library "up to date" that it cannot vouch for.
 cmd_game() {
-    mkdir -p "$BUILD_DIR/game"
-    local cxx flags sums line th_key stamp_key layout="" tmp
+    [ -n "${GAME_DIR:-}" ] || set_game || return 1
+    local B="$GAME_BUILD" BR="$GAME_BUILD_REL" T="$BUILD_DIR/tinyheaders"
+    mkdir -p "$B" "$T"
+    local cxx flags sums line th_key stamp_key layout="" tmp lib_key
     cxx="$(game_cxx)"; flags="$(game_flags "$cxx")"
     th_key="$cxx $flags"; stamp_key="$cxx"
     local inputs_t=$EPOCHREALTIME   # compile.cmd is dated to this moment (below)
-    sums="$(cksum game/state.h game/tinyheaders.cpp tools/layout_stamp.py tinyheaders/*.h)" || return 1
+    lib_key="$(game_key)"           # read before the compile: a save during it leaves a key that differs
+    sums="$(cksum "$GAME_SRC/state.h" platform/include/tinyheaders.cpp platform/include/game_api.h tools/layout_stamp.py tinyheaders/*.h)" || return 1
     while read -r line; do
         case "$line" in
-            *" game/tinyheaders.cpp") th_key="$th_key|$line" ;;
-            *" game/state.h"|*" tools/layout_stamp.py") stamp_key="$stamp_key|$line" ;;
+            *" platform/include/tinyheaders.cpp") th_key="$th_key|$line" ;;
+            *" $GAME_SRC/state.h"|*" tools/layout_stamp.py") stamp_key="$stamp_key|$line" ;;
             *) th_key="$th_key|$line"; stamp_key="$stamp_key|$line" ;;
         esac
     done <<< "$sums"
 
-    if [ ! -f "$BUILD_DIR/game/tinyheaders.o" ] || ! same_key "$BUILD_DIR/game/tinyheaders.key" "$th_key"; then
+    if [ ! -f "$T/tinyheaders.o" ] || ! same_key "$T/tinyheaders.key" "$th_key"; then
         say "game: compiling the tinyheader implementations at -O2 (only when a tinyheader changed)"
-        tmp="$BUILD_DIR/game/.tinyheaders.$$.o"
+        tmp="$T/.tinyheaders.$$.o"
         # shellcheck disable=SC2086
-        $cxx $flags -O2 -c game/tinyheaders.cpp -o "$tmp" && mv -f "$tmp" "$BUILD_DIR/game/tinyheaders.o" \
+        $cxx $flags -O2 -c platform/include/tinyheaders.cpp -o "$tmp" && mv -f "$tmp" "$T/tinyheaders.o" \
             || { rm -f "$tmp"; return 1; }
-        echo "$th_key" > "$BUILD_DIR/game/tinyheaders.key"
+        echo "$th_key" > "$T/tinyheaders.key"
     fi
 
-    # the stamp and the description of the state's types (build/game/state_types.inc, which game.cpp includes)
-    if [ -f "$BUILD_DIR/game/layout.stamp" ] && [ -f "$ROOT/build/game/state_types.inc" ] && same_key "$BUILD_DIR/game/layout.key" "$stamp_key"; then
-        read -r layout < "$BUILD_DIR/game/layout.stamp"
+    # the stamp and the description of the state's types (<game build>/state_types.inc, which game_engine.h includes)
+    if [ -f "$B/layout.stamp" ] && [ -f "$B/state_types.inc" ] && same_key "$B/layout.key" "$stamp_key"; then
+        read -r layout < "$B/layout.stamp"
     fi
     if [ -z "$layout" ]; then
-        # shellcheck disable=SC2086
-        layout="$(python3 tools/layout_stamp.py "$cxx" game/state.h -std=c++17 -Itinyheaders -Igame -DTH_MATH_NO_MATH_H)" \
-            || { say "game: no layout stamp, so no library (the reason is above)"; return 1; }
-        echo "$layout" > "$BUILD_DIR/game/layout.stamp"
-        echo "$stamp_key" > "$BUILD_DIR/game/layout.key"
+        layout="$(layout_stamp "$cxx")" || { say "game: no layout stamp, so no library (the reason is above)"; return 1; }
+        echo "$layout" > "$B/layout.stamp"
+        echo "$stamp_key" > "$B/layout.key"
     fi
 
     # The two commands, one word a line, for the host too: it runs them itself on a save of game code
@@ -138,20 +213,20 @@ cmd_game() {
     local ld="" t0 t1 t2 obj lib w
     command -v ld.lld >/dev/null 2>&1 && ld="-fuse-ld=lld"
     # shellcheck disable=SC2206
-    local compile=($cxx $flags -O0 -DGAME_LAYOUT_HASH="${layout}u" -c game/game.cpp -o @OBJ@)
+    local compile=($cxx $flags -O0 -DGAME_LAYOUT_HASH="${layout}u" "-I$GAME_SRC" "-I$BR" -c "$GAME_SRC/game.cpp" -o @OBJ@)
     # shellcheck disable=SC2206
-    local link=($cxx -shared $ld @OBJ@ build/game/tinyheaders.o -o @LIB@)   # relative: the host runs it from $ROOT
+    local link=($cxx -shared $ld @OBJ@ build/tinyheaders/tinyheaders.o -o @LIB@)   # relative: the host runs it from $ROOT
     # With clang, the linker itself, as the driver would run it (`-###` prints that command): the driver's
     # own start is a third of the link's instructions (callgrind: 100 -> 66 M).
     case "$cxx" in *clang*)
-        local words probe="build/game/.probe.$$.o"   # -### leaves out an input that does not exist
+        local words probe="$BR/.probe.$$.o"   # -### leaves out an input that does not exist
         : > "$probe"
         words="$("${link[@]/#@OBJ@/$probe}" -### 2>&1 | tail -n 1)"; rm -f "$probe"
         if [[ "$words" == *"\"$probe\""* ]] && eval "words=($words)" 2>/dev/null && [ "${#words[@]}" -gt 4 ]; then
             link=("${words[@]/#$probe/@OBJ@}")
         fi ;;
     esac
-    tmp="$BUILD_DIR/game/.compile.cmd.$$"
+    tmp="$B/.compile.cmd.$$"
     { echo "# the game library's compile and link, written by ./build.sh game; one argument a line"
       # the environment that chose the compiler and flags: the host goes back to build.sh when it differs
       echo "::env GAME_CXX=${GAME_CXX:-}"; echo "::env GAME_EXTRA_FLAGS=${GAME_EXTRA_FLAGS:-}"
@@ -162,15 +237,17 @@ cmd_game() {
     # tinyheader saved while this build ran is newer than compile.cmd, so the host's next build runs
     # build.sh again instead of these commands with a stale layout stamp.
     local us=$(( ${inputs_t//[.,]/} - 20000 ))
-    touch -d "@$(( us / 1000000 )).$(printf '%06d' $(( us % 1000000 )))" "$tmp" && mv -f "$tmp" "$BUILD_DIR/game/compile.cmd" || return 1
-    obj="$BUILD_DIR/game/.game.$$.o"; lib="$BUILD_DIR/game/.libgame.$$.so"
+    touch -d "@$(( us / 1000000 )).$(printf '%06d' $(( us % 1000000 )))" "$tmp" && mv -f "$tmp" "$B/compile.cmd" || return 1
+    obj="$B/.game.$$.o"; lib="$B/.libgame.$$.so"
     t0=$EPOCHREALTIME
     if "${compile[@]/#@OBJ@/$obj}"; then
         t1=$EPOCHREALTIME
         link=("${link[@]/#@OBJ@/$obj}")
         if "${link[@]/#@LIB@/$lib}"; then
             t2=$EPOCHREALTIME
-            mv -f "$lib" "$BUILD_DIR/game/libgame.so"; rm -f "$obj"
+            rm -f "$B/libgame.so.key"   # no moment where the key names sources the library was not built from
+            mv -f "$lib" "$B/libgame.so"; rm -f "$obj"
+            echo "$lib_key" > "$B/libgame.so.key"
             # the wrapper's own cost is everything but these two (tests/bench/bench_reload.py)
             t0=${t0//[.,]/}; t1=${t1//[.,]/}; t2=${t2//[.,]/}   # microseconds, no process started for it
             say "game: compile $(( (t1 - t0) / 1000 )) ms, link $(( (t2 - t1) / 1000 )) ms"
@@ -189,6 +266,7 @@ platform_sources() {  # linux|win32
             platform/os_template.cpp) continue ;;
             platform/os_linux.cpp) [ "$1" = linux ] || continue ;;
             platform/os_win32*) [ "$1" = win32 ] || continue ;;
+            platform/os_web.cpp) [ "$1" = web ] || continue ;;
         esac
         echo "$f"
     done
@@ -199,7 +277,7 @@ host_sources() { platform_sources linux; }
 # a second `./build.sh run` with nothing changed starts the game at once. BUILD_FORCE=1 rebuilds anyway.
 inputs_key() {  # flags files...: one line naming the flags and every input's checksum
     local flags="$1"; shift
-    printf '%s|' "$flags"; cksum "$@" game/game_api.h tinyheaders/*.h 2>/dev/null | tr '\n' '|'
+    printf '%s|' "$flags"; cksum "$@" platform/include/game_api.h tinyheaders/*.h 2>/dev/null | tr '\n' '|'
 }
 up_to_date() {  # binary key
     [ -z "${BUILD_FORCE:-}" ] && [ -x "$1" ] && same_key "$1.key" "$2"
@@ -249,7 +327,7 @@ build_objects() {  # objdir compiler "flags" sources...
     # shellcheck disable=SC2016
     printf '%s\n' "${stale[@]}" | xargs -P "$(nproc)" -I{} sh -c '
         o="$OBJ_DIR/$(basename "${1%.*}")"; t="$(date +%s.%N)"   # dated to when the inputs were read
-        $OBJ_CC $OBJ_FLAGS ${OBJ_EXTRA:+"$OBJ_EXTRA"} -MMD -MF "$o.d.tmp" -MT "$o.o" -c "$1" -o "$o.o.tmp" && touch -d "@$t" "$o.o.tmp" \
+        $OBJ_CC $OBJ_FLAGS ${OBJ_EXTRA:+"$OBJ_EXTRA"} ${OBJ_EXTRA2:+"$OBJ_EXTRA2"} -MMD -MF "$o.d.tmp" -MT "$o.o" -c "$1" -o "$o.o.tmp" && touch -d "@$t" "$o.o.tmp" \
             && mv -f "$o.d.tmp" "$o.d" && mv -f "$o.o.tmp" "$o.o" || { rm -f "$o.o.tmp" "$o.d.tmp"; exit 1; }' _ {}
 }
 newer_than() {  # file others...: is any of the others newer than file (or file missing)?
@@ -315,22 +393,19 @@ cmd_assets() {
 # mingw-w64 compiler, its C++ headers named (clang does not find Debian's) and the cross-built SDL2 when
 # build/win has one (else the Linux SDL2 headers, whose config is found with the multiarch folder).
 compile_entries() {  # "file<TAB>compiler and flags" lines
-    local f cxx layout="" sdl win_cxx_inc="" win_sdl
+    local f cxx sdl win_cxx_inc="" win_sdl sample
     cxx="$(game_cxx)"
-    [ -f "$BUILD_DIR/game/layout.stamp" ] && read -r layout < "$BUILD_DIR/game/layout.stamp"
-    [ -n "$layout" ] || layout="$(python3 tools/layout_stamp.py "$cxx" game/state.h -std=c++17 -Itinyheaders -Igame -DTH_MATH_NO_MATH_H 2>/dev/null)" || layout=0
     for f in $(host_sources); do
         case "$f" in platform/release.cpp) printf '%s\tg++ %s -DHOST_RELEASE\n' "$f" "$(host_flags)" ;;
                      *) printf '%s\tg++ %s\n' "$f" "$(host_flags)" ;; esac
     done
-    for f in game/*.cpp; do
-        case "$f" in
-            game/tinyheaders.cpp) printf '%s\t%s %s -O2\n' "$f" "$cxx" "$(game_flags "$cxx")" ;;
-            game/game.cpp) printf '%s\t%s %s -O0 -DGAME_LAYOUT_HASH=%su\n' "$f" "$cxx" "$(game_flags "$cxx")" "$layout" ;;
-            *) printf '%s\t%s %s -O0 -DGAME_LAYOUT_HASH=%su -Wno-unused-function -Wno-undefined-internal -Wno-unused-const-variable\n' \
-                   "$f" "$cxx" "$(game_flags "$cxx")" "$layout" ;;
-        esac
-    done
+    # (with the sample's include folders and a layout stamp, which it does not need: clangd opens
+    # platform/include/game_engine.h with the flags of its neighbour, and that header includes the game's state.h)
+    printf '%s\t%s %s -O2 -Igame -Ibuild/game -DGAME_LAYOUT_HASH=0u\n' platform/include/tinyheaders.cpp "$cxx" "$(game_flags "$cxx")"
+    # the sample's files, and the game being built when it is another
+    sample="$( (set_game && echo "$GAME_DIR") 2>/dev/null )"
+    ( set_game 2>/dev/null && game_entries "$cxx" )
+    [ -n "${GAME_DIR:-}" ] && [ "$GAME_DIR" != "$sample" ] && game_entries "$cxx"
     printf '%s\tgcc -O2 %s\n' platform/stb_impl.c "$STB_FLAGS"
     printf '%s\tg++ %s -Werror\n' platform/os_template.cpp "$COMMON_FLAGS"   # as test_os_template builds it
     for f in tools/*.cpp; do printf '%s\tg++ %s\n' "$f" "$(tool_flags)"; done
@@ -344,8 +419,30 @@ compile_entries() {  # "file<TAB>compiler and flags" lines
     fi
     win_sdl="$(ls -d "$WIN"/sdl2-*/include/SDL2 2>/dev/null | head -n 1)"
     if [ -n "$win_sdl" ]; then sdl="-I$win_sdl"; else sdl="-I/usr/include/SDL2 -idirafter /usr/include/$(gcc -dumpmachine 2>/dev/null || echo x86_64-linux-gnu)"; fi
+    # the web backend, with the flags em++ gives clang (a sysroot of its own; clangd needs no emscripten
+    # wrapper), and the SDL2 headers of the web build when it exists
+    local web_cflags web_sdl
+    if command -v em++ >/dev/null 2>&1 && web_cflags="$(web_env; em++ --cflags 2>/dev/null)" && [ -n "$web_cflags" ]; then
+        web_sdl="$(ls -d "$WEB"/sdl2-*/include/SDL2 2>/dev/null | head -n 1)"
+        printf '%s	clang++ %s %s -O2 -DHOST_RELEASE %s %s
+' platform/os_web.cpp "$web_cflags" "$COMMON_FLAGS" "${web_sdl:+-I$web_sdl}" "$STB_FLAGS"
+    fi
     for f in $(platform_sources win32 | grep '^platform/os_') tests/windows/*.cpp; do
         printf '%s\t%s %s %s -O2 -Wno-format-truncation %s -DSDL_MAIN_HANDLED %s\n' "$f" "$WIN_CXX" "$win_cxx_inc" "$COMMON_FLAGS" "$STB_FLAGS" "$sdl"
+    done
+}
+game_entries() {  # compiler: the entries of GAME_DIR's files (its game.cpp, and the pieces it includes)
+    local f layout="" inc
+    [ -f "$GAME_BUILD/layout.stamp" ] && read -r layout < "$GAME_BUILD/layout.stamp"
+    [ -n "$layout" ] || layout="$(layout_stamp "$1" 2>/dev/null)" || layout=0
+    inc="$(game_includes)"
+    for f in "$GAME_SRC"/*.cpp; do
+        [ -f "$f" ] || continue
+        case "$f" in
+            */game.cpp) printf '%s\t%s %s -O0 -DGAME_LAYOUT_HASH=%su %s\n' "$f" "$1" "$(game_flags "$1")" "$layout" "$inc" ;;
+            *) printf '%s\t%s %s -O0 -DGAME_LAYOUT_HASH=%su %s -Wno-unused-function -Wno-undefined-internal -Wno-unused-const-variable\n' \
+                   "$f" "$1" "$(game_flags "$1")" "$layout" "$inc" ;;
+        esac
     done
 }
 # Two flags are left out of the file: -fno-gnu-unique (g++ only; clang refuses it and it changes nothing a
@@ -372,35 +469,53 @@ cmd_build() {
     cmd_tools || { say "build: tools failed"; return 1; }
     cmd_assets || { say "build: assets failed"; return 1; }
     # The game library too, unless its sources are unchanged (the host's own builds on save always compile).
-    local game_key
-    game_key="$(inputs_key "$(game_cxx) $(game_flags "$(game_cxx)")" game/*.cpp game/*.h tools/layout_stamp.py)"
-    if up_to_date "$BUILD_DIR/game/libgame.so" "$game_key"; then say "game: up to date"
+    [ -n "${GAME_DIR:-}" ] || set_game || return 1
+    if up_to_date "$GAME_BUILD/libgame.so" "$(game_key)"; then say "game: up to date"
     else
         cmd_game || { say "build: game failed"; return 1; }
-        echo "$game_key" > "$BUILD_DIR/game/libgame.so.key"
     fi
     write_compile_commands   # after the game: its entries carry the current layout stamp
 }
 
-cmd_run() {
+cmd_run() {  # [game folder] [host flags]
+    game_arg "$@" || exit 2; shift "$GAME_ARGS"
     cmd_deps || exit 1
     cmd_build || exit 1
-    say "run: build/host --root $ROOT $*"
-    exec "$BUILD_DIR/host" --root "$ROOT" "$@"
+    say "run: build/host --root $ROOT --game $GAME_DIR $*"
+    exec "$BUILD_DIR/host" --root "$ROOT" --game "$GAME_DIR" "$@"
+}
+
+# ./build.sh new NAME|PATH: a new game folder from tools/template/ (state.h, game.cpp: a moving sprite, text, a
+# sound, a TWEAK and a save), ready to run and edit live. A relative PATH is from where the command was typed.
+cmd_new() {
+    [ $# = 1 ] && [[ "$1" != -* ]] || { say "usage: ./build.sh new NAME|PATH"; return 2; }
+    local d="$1" name f
+    case "$d" in /*) ;; *) d="$CALLER_DIR/$d" ;; esac
+    name="$(basename "$d")"
+    [[ "$name" =~ ^[A-Za-z0-9_][A-Za-z0-9_.-]*$ ]] || { say "new: '$name' is not a name for a game (letters, digits, _ . -)"; return 2; }
+    if [ -e "$d" ] && [ -n "$(ls -A "$d" 2>/dev/null)" ]; then say "new: $d already exists and is not empty"; return 1; fi
+    mkdir -p "$d" || return 1
+    for f in state.h game.cpp; do
+        sed -e "s|@NAME@|$name|g" -e "s|@FOLDER@|$1|g" "tools/template/$f" > "$d/$f" || return 1
+    done
+    say "new: made $d (state.h, game.cpp)"
+    local cmd="./build.sh"; [ "$CALLER_DIR" = "$ROOT" ] || cmd="$ROOT/build.sh"
+    say "new: run it with   $cmd run $1   and edit $1/game.cpp while it runs (docs/game_api.md)"
 }
 
 # ./build.sh debug [host flags]: the host under gdb with tools/gdb_engine.py (docs/debugging.md): the watchdog's
 # signal passed silently, no fork/vfork lines, pending breakpoints, source re-read after each reload, printers
 # for v2, handles and entities. lldb where there is no gdb. GDB_FLAGS: more gdb options (the tests: -batch -x ...).
-cmd_debug() {
+cmd_debug() {  # [game folder] [host flags]
+    game_arg "$@" || exit 2; shift "$GAME_ARGS"
     cmd_deps || exit 1
     cmd_build || exit 1
     if command -v gdb >/dev/null 2>&1; then
         [ -n "${GDB_FLAGS:-}" ] || say "debug: set breakpoints (break game_update), then run; docs/debugging.md"
         # shellcheck disable=SC2086
-        exec gdb -q -x "$ROOT/tools/gdb_engine.py" ${GDB_FLAGS:-} --args "$BUILD_DIR/host" --root "$ROOT" "$@"
+        exec gdb -q -x "$ROOT/tools/gdb_engine.py" ${GDB_FLAGS:-} --args "$BUILD_DIR/host" --root "$ROOT" --game "$GAME_DIR" "$@"
     elif command -v lldb >/dev/null 2>&1; then
-        exec lldb -o "process handle SIGUSR2 --stop false --notify false --pass true" -- "$BUILD_DIR/host" --root "$ROOT" "$@"
+        exec lldb -o "process handle SIGUSR2 --stop false --notify false --pass true" -- "$BUILD_DIR/host" --root "$ROOT" --game "$GAME_DIR" "$@"
     fi
     say "debug: no gdb (sudo apt-get install gdb)"; exit 1
 }
@@ -613,6 +728,7 @@ cmd_test() {
     fi
     cmd_fuzz
     selected "windows" && cmd_test_windows_leg
+    selected "web" && cmd_test_web_leg
     [ -n "$FAILED_NAMES" ] && say "failed:$FAILED_NAMES"
     echo "$TOTAL_PASS passed, $TOTAL_FAIL failed"
     [ "$TOTAL_FAIL" = 0 ]
@@ -658,6 +774,17 @@ win_deb_src() {
     apt-get update -qq
 }
 
+# Debian's own source of the installed SDL2 (the Windows and web builds compile it for their targets),
+# unpacked into WORK/src; prints that folder.
+sdl2_source() {  # work version label
+    local work="$1" ver="$2"
+    win_deb_src >&2 || { say "$3: could not add a deb-src entry"; return 1; }
+    rm -rf "$work"; mkdir -p "$work"
+    ( cd "$work" && apt-get source -qq --download-only "libsdl2=$ver" ) >&2 || { say "$3: apt-get source libsdl2=$ver failed"; return 1; }
+    dpkg-source -x --no-check "$work"/libsdl2_*.dsc "$work/src" > "$work/extract.log" 2>&1 || { say "$3: dpkg-source failed (see $work/extract.log)"; return 1; }
+    echo "$work/src"
+}
+
 # Prints the install folder of SDL2 for mingw, building it first if this version+options is not cached.
 win_sdl2() {
     local ver upstream hash dir src work
@@ -668,11 +795,8 @@ win_sdl2() {
     dir="$WIN/sdl2-$upstream-$hash"
     if [ -f "$dir/.complete" ]; then echo "$dir"; return 0; fi
     local t0; t0="$(win_now)"
-    win_deb_src >&2 || { say "windows: could not add a deb-src entry"; return 1; }
-    work="$WIN/sdl2-work"; rm -rf "$work" "$dir"; mkdir -p "$work"
-    ( cd "$work" && apt-get source -qq --download-only "libsdl2=$ver" ) >&2 || { say "windows: apt-get source libsdl2=$ver failed"; return 1; }
-    src="$work/src"
-    dpkg-source -x --no-check "$work"/libsdl2_*.dsc "$src" > "$work/extract.log" 2>&1 || { say "windows: dpkg-source failed (see $work/extract.log)"; return 1; }
+    work="$WIN/sdl2-work"; rm -rf "$dir"
+    src="$(sdl2_source "$work" "$ver" windows)" || return 1
     mkdir -p "$work/obj"
     # shellcheck disable=SC2086
     if ! ( cd "$work/obj" && "$src/configure" --host=x86_64-w64-mingw32 --prefix="$dir" $SDL2_WIN_OPTIONS > ../configure.log 2>&1 \
@@ -713,7 +837,8 @@ win_build_game() {  # out.dll pdb layout tinyheaders.o: the game as a Windows DL
     # shellcheck disable=SC2086
     clang++ --target=x86_64-w64-mingw32 -fuse-ld=lld -L"$WIN_GCC_LIB" $COMMON_FLAGS -O0 -shared -fno-exceptions -fno-rtti \
         -fdiagnostics-color=never -fmacro-prefix-map="$ROOT/=" -DGAME_LAYOUT_HASH="${3:-0}u" \
-        -gcodeview -gdwarf-4 -Wl,--pdb="$pdb" -static-libgcc -static-libstdc++ game/game.cpp "${4:-game/tinyheaders.cpp}" -o "$tmp" \
+        -gcodeview -gdwarf-4 -Wl,--pdb="$pdb" -static-libgcc -static-libstdc++ "-I$GAME_SRC" "-I$GAME_BUILD_REL" "$GAME_SRC/game.cpp" \
+        "${4:-platform/include/tinyheaders.cpp}" -o "$tmp" \
         && mv -f "$tmp" "$out"
 }
 
@@ -722,19 +847,20 @@ win_path() { local p="$1"; echo "Z:${p//\//\\}"; }   # wine maps / to drive Z:
 # The game DLL as the host on Windows rebuilds it: build/game/game.dll, a PDB with its own name per build
 # (a debugger may hold the last one open), a lock file while compiling and linking.
 cmd_game_win() {
-    mkdir -p "$BUILD_DIR/game"
-    local lock="$BUILD_DIR/game/build.lock" rc=1 th="$BUILD_DIR/game/tinyheaders.win.o" th_key layout
+    local B="$BUILD_DIR/${GAME_BUILD_REL#build/}"   # BUILD_DIR may be another folder here (the test leg's)
+    mkdir -p "$B"
+    local lock="$B/build.lock" rc=1 th="$B/tinyheaders.win.o" th_key layout
     echo building > "$lock"
-    rm -f "$BUILD_DIR"/game/game_*.pdb
+    rm -f "$B"/game_*.pdb
     # the tinyheader implementations at -O2 once per change of their inputs, as on Linux
-    th_key="win $(cksum game/tinyheaders.cpp tinyheaders/*.h | tr '\n' '|')"
-    if [ ! -f "$th" ] || ! same_key "$BUILD_DIR/game/tinyheaders.win.key" "$th_key"; then
+    th_key="win $(cksum platform/include/tinyheaders.cpp tinyheaders/*.h | tr '\n' '|')"
+    if [ ! -f "$th" ] || ! same_key "$B/tinyheaders.win.key" "$th_key"; then
         # shellcheck disable=SC2086
-        clang++ --target=x86_64-w64-mingw32 $COMMON_FLAGS -O2 -fno-exceptions -fno-rtti -c game/tinyheaders.cpp -o "$th.tmp" \
-            && mv -f "$th.tmp" "$th" && echo "$th_key" > "$BUILD_DIR/game/tinyheaders.win.key"
+        clang++ --target=x86_64-w64-mingw32 $COMMON_FLAGS -O2 -fno-exceptions -fno-rtti -c platform/include/tinyheaders.cpp -o "$th.tmp" \
+            && mv -f "$th.tmp" "$th" && echo "$th_key" > "$B/tinyheaders.win.key"
     fi
-    if [ -f "$th" ] && layout="$(python3 tools/layout_stamp.py clang++ game/state.h -std=c++17 -Itinyheaders -Igame -DTH_MATH_NO_MATH_H)"; then
-        win_build_game "$BUILD_DIR/game/game.dll" "$BUILD_DIR/game/game_$(date +%s%N).pdb" "$layout" "$th"; rc=$?
+    if [ -f "$th" ] && layout="$(layout_stamp clang++)"; then
+        win_build_game "$B/game.dll" "$B/game_$(date +%s%N).pdb" "$layout" "$th"; rc=$?
     fi
     rm -f "$lock"
     return $rc
@@ -865,10 +991,9 @@ cmd_test_windows() {
 # ./build.sh dist: the game for players in dist/<GAME_NAME>-linux-x86_64/ (the executable, game.pak, README.txt)
 # and a .tar.gz of that folder. The game is linked into a release host (platform/release.cpp stands in for the
 # development-only files below) at -O2 with TWEAK sites as literals; game.pak holds the atlas, the baked font
-# and the decoded sounds, so the player needs no tools, sources or compiler. GAME_NAME is the one place the
-# game's name lives.
-GAME_NAME="neon-swarm"
-DEV_ONLY_SOURCES="platform/library.cpp platform/reload.cpp platform/watch.cpp platform/build.cpp platform/tweak.cpp"
+# and the decoded sounds, so the player needs no tools, sources or compiler. GAME_NAME is the game's name (set_game; the
+# sample's is SAMPLE_NAME).
+DEV_ONLY_SOURCES="platform/library.cpp platform/reload.cpp platform/watch.cpp platform/build.cpp platform/tweak.cpp platform/game_folder.cpp"
 SYSTEM_FONT="/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"   # the text font when assets/fonts/default.ttf is absent
 
 release_sources() {  # [linux|win32]
@@ -880,21 +1005,23 @@ release_sources() {  # [linux|win32]
 # game_get_api meets the host) linked with the release host, libstdc++ and libgcc static, stb compiled in.
 # Paths in the debug lines (kept at -g1 for the crash report's function and file:line) are relative.
 dist_executable() {  # out
-    local dist_dir="$BUILD_DIR/dist" flags layout game_flags key
+    local dist_dir="$GAME_DIST_BUILD" flags layout game_flags key
     flags="$COMMON_FLAGS -O2 -g1 -ffunction-sections -fdata-sections"
     # shellcheck disable=SC2046
-    key="$(inputs_key "dist $flags" $(release_sources) platform/stb_impl.c platform/*.h game/*.cpp game/*.h tools/layout_stamp.py)"
+    key="$(inputs_key "dist $flags $GAME_SRC" $(release_sources) platform/stb_impl.c platform/*.h "$GAME_SRC"/*.cpp "$GAME_SRC"/*.h \
+        platform/include/* tools/layout_stamp.py)"
     up_to_date "$1" "$key" && { say "dist: the executable is up to date"; return 0; }
     mkdir -p "$dist_dir/obj"
-    layout="$(python3 tools/layout_stamp.py g++ game/state.h -std=c++17 -Itinyheaders -Igame -DTH_MATH_NO_MATH_H)" \
-        || { say "dist: no layout stamp (the reason is above)"; return 1; }
-    game_flags="$flags -fno-exceptions -fno-rtti -fvisibility=hidden -DTHTW_LITERALS -DGAME_LAYOUT_HASH=${layout}u"
+    layout="$(layout_stamp g++)" || { say "dist: no layout stamp (the reason is above)"; return 1; }
+    game_flags="$flags $(game_includes) -fno-exceptions -fno-rtti -fvisibility=hidden -DTHTW_LITERALS -DGAME_LAYOUT_HASH=${layout}u"
     say "dist: compiling the game and the release host (-O2)"
     local host_flags="$flags -Wno-format-truncation -DHOST_RELEASE $(sdl2-config --cflags) $STB_FLAGS" game_pid rc=0 objs=() f
     # objects as for the development host (build_objects: incremental by -MMD, one compiler per core); the
     # game's two files beside the release host's; paths in the debug lines relative to the project
+    # (a game folder outside the project: its own paths as its name; each map one word, for paths with spaces)
     export OBJ_EXTRA="-ffile-prefix-map=$ROOT=."
-    build_objects "$dist_dir/obj/game" g++ "$game_flags" game/game.cpp game/tinyheaders.cpp & game_pid=$!
+    OBJ_EXTRA2="-ffile-prefix-map=$GAME_DIR=$GAME_NAME" build_objects "$dist_dir/obj/game" g++ "$game_flags" "$GAME_SRC/game.cpp" \
+        platform/include/tinyheaders.cpp & game_pid=$!
     # shellcheck disable=SC2046
     build_objects "$dist_dir/obj/host" g++ "$host_flags" $(release_sources) || rc=1
     build_objects "$dist_dir/obj/c" gcc "-O2 -g1 -ffunction-sections -fdata-sections $STB_FLAGS" platform/stb_impl.c || rc=1
@@ -947,14 +1074,27 @@ cmd_dist() {
     cmd_tools || { say "dist: tools failed"; return 1; }
     cmd_assets || { say "dist: assets failed"; return 1; }
     local name="$GAME_NAME-linux-x86_64" out="$ROOT/dist/$GAME_NAME-linux-x86_64"
-    mkdir -p "$BUILD_DIR/dist"
-    dist_executable "$BUILD_DIR/dist/$GAME_NAME" || return 1
-    dist_archive "$BUILD_DIR/dist/game.pak" || return 1
+    mkdir -p "$GAME_DIST_BUILD"
+    dist_executable "$GAME_DIST_BUILD/$GAME_NAME" || return 1
+    dist_archive "$GAME_DIST_BUILD/game.pak" || return 1
     rm -rf "$out" "$ROOT/dist/$name.tar.gz"; mkdir -p "$out"
-    cp "$BUILD_DIR/dist/$GAME_NAME" "$BUILD_DIR/dist/game.pak" "$out/" || return 1
+    cp "$GAME_DIST_BUILD/$GAME_NAME" "$GAME_DIST_BUILD/game.pak" "$out/" || return 1
     player_readme linux "$out/README.txt" || return 1
     tar -C "$ROOT/dist" -czf "$ROOT/dist/$name.tar.gz.tmp" "$name" && mv -f "$ROOT/dist/$name.tar.gz.tmp" "$ROOT/dist/$name.tar.gz" || return 1
     say "dist: $out/ ($(du -sk "$out" | cut -f1) KB) and dist/$name.tar.gz ($(($(stat -c %s "$ROOT/dist/$name.tar.gz") / 1024)) KB)"
+}
+
+# ROOT/NAME.zip of the folder ROOT/NAME (python's zipfile: no zip program needed), written to a temporary
+# name and renamed into place.
+dist_zip() {  # root name
+    python3 - "$1" "$2" <<'EOF'
+import os, sys, zipfile
+root, name = sys.argv[1], sys.argv[2]
+with zipfile.ZipFile(os.path.join(root, name + ".zip.tmp"), "w", zipfile.ZIP_DEFLATED) as z:
+    for f in sorted(os.listdir(os.path.join(root, name))):
+        z.write(os.path.join(root, name, f), name + "/" + f)
+os.replace(os.path.join(root, name + ".zip.tmp"), os.path.join(root, name + ".zip"))
+EOF
 }
 
 # ---------------------------------------------------------------- release for Windows
@@ -990,8 +1130,7 @@ win_sdl2_dll() {  # sdl2 dir
 # then jumps into discarded code): the objects are linked as they are, a name defined twice is a link error.
 win_dist_executable() {  # sdl2-dll-dir sdl2-dir out.exe [host.exe's object folder to reuse]
     local obj_dir="$WIN/dist-obj" layout sources compile f game_pid rc=0
-    layout="$(python3 tools/layout_stamp.py "$WIN_CXX" game/state.h -std=c++17 -Itinyheaders -Igame -DTH_MATH_NO_MATH_H)" \
-        || { say "dist-windows: no layout stamp (the reason is above)"; return 1; }
+    layout="$(layout_stamp "$WIN_CXX")" || { say "dist-windows: no layout stamp (the reason is above)"; return 1; }
     sources="$(release_sources win32)"
     compile="$sources"
     # The test leg has just compiled host.exe with the same flags: stb and a file in which HOST_RELEASE appears
@@ -1001,8 +1140,8 @@ win_dist_executable() {  # sdl2-dll-dir sdl2-dir out.exe [host.exe's object fold
     say "dist-windows: compiling the game and the release host (-O2)"
     mkdir -p "$obj_dir"
     # the game beside the host files (both use every core)
-    win_compile "$obj_dir/game" "$COMMON_FLAGS -O2 -ffunction-sections -fdata-sections -fno-exceptions -fno-rtti -DTHTW_LITERALS \
-        -DGAME_LAYOUT_HASH=${layout}u" game/game.cpp game/tinyheaders.cpp & game_pid=$!
+    win_compile "$obj_dir/game" "$COMMON_FLAGS $(game_includes) -O2 -ffunction-sections -fdata-sections -fno-exceptions -fno-rtti -DTHTW_LITERALS \
+        -DGAME_LAYOUT_HASH=${layout}u" "$GAME_SRC/game.cpp" platform/include/tinyheaders.cpp & game_pid=$!
     # shellcheck disable=SC2086
     win_compile "$obj_dir/host" "$(win_host_flags "$2") -DHOST_RELEASE" $compile || rc=1
     wait "$game_pid" || { say "dist-windows: the game does not compile"; return 1; }
@@ -1026,14 +1165,7 @@ win_dist() {  # sdl2-dir out-folder [host.exe's object folder to reuse]
     rm -rf "$out" "$2/$name.zip"; mkdir -p "$out"
     cp "$WIN/$GAME_NAME.exe" "$dll/SDL2.dll" "$WIN/game.pak" "$out/" || return 1
     player_readme windows "$out/README.txt" || return 1
-    python3 - "$2" "$name" <<'EOF' || { say "dist-windows: cannot write $2/$name.zip"; return 1; }
-import os, sys, zipfile
-root, name = sys.argv[1], sys.argv[2]
-with zipfile.ZipFile(os.path.join(root, name + ".zip.tmp"), "w", zipfile.ZIP_DEFLATED) as z:
-    for f in sorted(os.listdir(os.path.join(root, name))):
-        z.write(os.path.join(root, name, f), name + "/" + f)
-os.replace(os.path.join(root, name + ".zip.tmp"), os.path.join(root, name + ".zip"))
-EOF
+    dist_zip "$2" "$name" || { say "dist-windows: cannot write $2/$name.zip"; return 1; }
     say "dist-windows: $out/ ($(du -sk "$out" | cut -f1) KB) and $name.zip ($(($(stat -c %s "$2/$name.zip") / 1024)) KB)"
 }
 
@@ -1046,12 +1178,122 @@ cmd_dist_windows() {
     win_dist "$sdl" "$ROOT/dist"
 }
 
+# ---------------------------------------------------------------- release for the web
+# ./build.sh dist-web: the same release built for WebAssembly with Emscripten (Debian's package), in
+# dist/<GAME_NAME>-web/: index.html (platform/web/shell.html: the canvas, a loading bar, the report of a
+# trap), index.js, index.wasm and index.data (game.pak, preloaded into the page's file system); plus a .zip
+# of the folder. The host is the release's, with platform/os_web.cpp behind os.h; SDL2 is Debian's source
+# built once for Emscripten into build/web/ (Emscripten's own SDL port downloads, which fails offline).
+WEB="$BUILD_DIR/web"
+WEB_PACKAGES="emscripten cmake dpkg-dev"
+SDL2_WEB_OPTIONS="-DSDL_SHARED=OFF -DSDL_STATIC=ON -DSDL_PTHREADS=OFF -DSDL_THREADS=OFF -DSDL_TEST=OFF"
+# emcc runs on node and needs Debian's acorn, which a node from elsewhere on PATH does not find
+web_env() { export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"; }
+
+# Prints the install folder of SDL2 for Emscripten, building it first if this version+options is not cached.
+web_sdl2() {
+    local ver upstream hash dir src work t0
+    ver="$(dpkg-query -W -f='${Version}' libsdl2-dev 2>/dev/null)"
+    [ -n "$ver" ] || { say "web: libsdl2-dev is not installed (its version picks the SDL2 source)"; return 1; }
+    upstream="${ver%%+*}"; upstream="${upstream%%-*}"
+    hash="$(echo "$ver $SDL2_WEB_OPTIONS $(emcc -dumpversion 2>/dev/null)" | cksum | cut -d' ' -f1)"
+    dir="$WEB/sdl2-$upstream-$hash"
+    if [ -f "$dir/.complete" ]; then echo "$dir"; return 0; fi
+    t0=$EPOCHREALTIME
+    work="$WEB/sdl2-work"; rm -rf "$dir"
+    src="$(sdl2_source "$work" "$ver" web)" || return 1
+    say "web: building SDL2 $upstream for Emscripten (once; about 3 minutes)"
+    # shellcheck disable=SC2086
+    if ! ( emcmake cmake -S "$src" -B "$work/obj" -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$dir" $SDL2_WEB_OPTIONS \
+                > "$work/configure.log" 2>&1 \
+            && cmake --build "$work/obj" -j"$(nproc)" > "$work/make.log" 2>&1 \
+            && cmake --install "$work/obj" > "$work/install.log" 2>&1 ); then
+        say "web: SDL2 build failed (logs in $work)"; rm -rf "$dir"; return 1
+    fi
+    touch "$dir/.complete"; rm -rf "$work"
+    say "web: SDL2 built in $(( (${EPOCHREALTIME//[.,]/} - ${t0//[.,]/}) / 1000000 )) s"
+    echo "$dir"
+}
+
+# index.html + .js + .wasm + .data: the release host (release_sources web) and the game, -O2, linked with
+# SDL2; game.pak preloaded at /game/game.pak, where os_exe_path says the executable is. Function names stay
+# in the module (--profiling-funcs) so a trap's report names them.
+web_dist_build() {  # sdl2-dir game.pak out-dir
+    local obj_dir="$GAME_DIST_BUILD/web-obj" layout f rc=0 objs=() flags key
+    flags="$COMMON_FLAGS -O2"
+    # shellcheck disable=SC2046
+    key="$(inputs_key "web $flags $SDL2_WEB_OPTIONS $GAME_SRC" $(release_sources web) platform/stb_impl.c platform/*.h \
+        platform/web/shell.html "$GAME_SRC"/*.cpp "$GAME_SRC"/*.h platform/include/* tools/layout_stamp.py "$2")"
+    if up_to_date "$3/index.wasm" "$key"; then say "dist-web: up to date"; return 0; fi
+    layout="$(layout_stamp g++)" || { say "dist-web: no layout stamp (the reason is above)"; return 1; }
+    say "dist-web: compiling the game and the release host for WebAssembly (-O2)"
+    # objects as for the other builds (build_objects: incremental by -MMD, one compiler per core)
+    build_objects "$obj_dir/game" em++ "$flags $(game_includes) -fno-exceptions -fno-rtti -DTHTW_LITERALS -DGAME_LAYOUT_HASH=${layout}u" \
+        "$GAME_SRC/game.cpp" platform/include/tinyheaders.cpp || rc=1
+    # shellcheck disable=SC2046
+    build_objects "$obj_dir/host" em++ "$flags -DHOST_RELEASE -I$1/include/SDL2 -I$1/include $STB_FLAGS" $(release_sources web) || rc=1
+    build_objects "$obj_dir/c" emcc "-O2 $STB_FLAGS" platform/stb_impl.c || rc=1
+    [ "$rc" = 0 ] || { say "dist-web: compile failed"; return 1; }
+    for f in $(release_sources web); do f="${f##*/}"; objs+=("$obj_dir/host/${f%.cpp}.o"); done
+    rm -f "$3"/index.*
+    em++ -O2 "${objs[@]}" "$obj_dir/c/stb_impl.o" "$obj_dir/game/game.o" "$obj_dir/game/tinyheaders.o" "$1/lib/libSDL2.a" \
+        -o "$3/index.html" --shell-file platform/web/shell.html -sMINIFY_HTML=0 \
+        --preload-file "$2@/game/game.pak" -lidbfs.js -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=134217728 \
+        -sDEFAULT_LIBRARY_FUNCS_TO_INCLUDE="['\$autoResumeAudioContext','\$dynCall']" --profiling-funcs \
+        -sEXPORTED_RUNTIME_METHODS="['FS','addRunDependency','removeRunDependency']" \
+        || { say "dist-web: link failed"; return 1; }
+    sed -i "s/@TITLE@/$GAME_NAME/" "$3/index.html"
+    echo "$key" > "$3/index.wasm.key"
+}
+
+cmd_dist_web() {
+    cmd_deps || return 1
+    cmd_deps "$WEB_PACKAGES" || return 1
+    web_env
+    cmd_tools || { say "dist-web: tools failed"; return 1; }
+    cmd_assets || { say "dist-web: assets failed"; return 1; }
+    local sdl name="$GAME_NAME-web" out="$ROOT/dist/$GAME_NAME-web" web_out="$GAME_DIST_BUILD/web"
+    sdl="$(web_sdl2)" || return 1
+    mkdir -p "$web_out"
+    dist_archive "$GAME_DIST_BUILD/game.pak" || return 1
+    web_dist_build "$sdl" "$GAME_DIST_BUILD/game.pak" "$web_out" || return 1
+    rm -rf "$out" "$ROOT/dist/$name.zip"; mkdir -p "$out"
+    cp "$web_out"/index.html "$web_out"/index.js "$web_out"/index.wasm "$web_out"/index.data "$out/" || return 1
+    dist_zip "$ROOT/dist" "$name" || return 1
+    say "dist-web: $out/ ($(du -sk "$out" | cut -f1) KB) and dist/$name.zip ($(($(stat -c %s "$ROOT/dist/$name.zip") / 1024)) KB)"
+}
+
+# The web leg of ./build.sh test: the sample's web release built (emscripten and SDL2 cached as dist-web does),
+# then played in the system chromium by tests/web/test_web.py through puppeteer-core, installed once from
+# npm into build/web/node (chromium is Debian's; puppeteer's own browser download is skipped).
+WEB_TEST_PACKAGES="chromium"
+web_node_modules() {  # prints the folder NODE_PATH needs
+    local dir="$WEB/node"
+    # node and npm: Debian's, unless the machine has its own (a node from elsewhere conflicts with Debian's npm)
+    command -v npm >/dev/null 2>&1 || cmd_deps "nodejs npm" >&2 || return 1
+    if [ ! -f "$dir/node_modules/puppeteer-core/package.json" ]; then
+        mkdir -p "$dir"
+        ( cd "$dir" && PUPPETEER_SKIP_DOWNLOAD=1 npm install --no-audit --no-fund --silent puppeteer-core@24 ) >&2 \
+            || { say "web: npm install puppeteer-core failed"; return 1; }
+    fi
+    echo "$dir/node_modules"
+}
+cmd_test_web_leg() {
+    local log="$BUILD_DIR/tests/logs/web-build.log" modules
+    mkdir -p "$BUILD_DIR/tests/logs"
+    if ! { cmd_deps "$WEB_TEST_PACKAGES" && cmd_dist_web && modules="$(web_node_modules)"; } > "$log" 2>&1; then
+        echo "0 passed, 1 failed" >> "$log"; record_result "web-build" "$log" 1; return
+    fi
+    run_test_program "web-play" timeout -k 10 600 env WEB_DIST="$ROOT/dist/$GAME_NAME-web" WEB_OUT="$BUILD_DIR/tests/web" \
+        WEB_NODE_PATH="$modules" python3 tests/web/test_web.py
+}
+
 # ---------------------------------------------------------------- benchmarks
 # Each benchmark prints one flat JSON object on its last line; they are merged into build/bench.json.
 bench_flags() {  # src optimization
     # the flags the host and tinyheaders.o ship with (-O2, no -march=native): the numbers are what a user gets;
     # the collision benchmark with exactly the game's (game_flags + -O2, as game/tinyheaders.o is built)
-    local flags="$COMMON_FLAGS $2 -DNDEBUG"
+    local flags="$COMMON_FLAGS -Igame $2 -DNDEBUG"
     [ "$(basename "$1" .cpp)" = bench_collide ] && flags="$(DEV_CHECKS="" game_flags g++) $2"
     echo "$flags $STB_FLAGS $(sdl2-config --cflags)"
 }
@@ -1100,21 +1342,30 @@ EOF
 # ---------------------------------------------------------------- main
 cmd="${1:-run}"; [ $# -gt 0 ] && shift
 case "$cmd" in
+    run|debug|game|game-win|dist|dist-windows) ;;
+    *) set_game 2>/dev/null ;;   # the sample, for the commands that take no game folder (if it is there)
+esac
+case "$cmd" in
+    help|-h|--help) usage ;;
     run)    cmd_run "$@" ;;
     debug)  cmd_debug "$@" ;;
+    new)    cmd_new "$@" ;;
     host)   write_compile_commands; cmd_host ;;
-    game)   cmd_game ;;
+    game)   game_arg "$@" || exit 2; cmd_game ;;
     tools)  cmd_tools ;;
     assets) cmd_assets ;;
     build)  cmd_deps && cmd_build ;;
     test)   cmd_test ;;
     test-windows) cmd_test_windows ;;
-    game-win) cmd_game_win ;;
+    web-driver) cmd_deps "$WEB_TEST_PACKAGES" >&2 && web_node_modules ;;   # for tests/bench/bench_web.py
+    test-web) mkdir -p "$BUILD_DIR/tests/logs"; cmd_test_web_leg; echo "$TOTAL_PASS passed, $TOTAL_FAIL failed"; [ "$TOTAL_FAIL" = 0 ] ;;
+    game-win) game_arg "$@" || exit 2; cmd_game_win ;;
     bench)  cmd_bench ;;
-    dist)   cmd_dist ;;
-    dist-windows) cmd_dist_windows ;;
+    dist)   game_arg "$@" || exit 2; cmd_dist ;;
+    dist-windows) game_arg "$@" || exit 2; cmd_dist_windows ;;
+    dist-web) game_arg "$@" || exit 2; cmd_dist_web ;;
     fuzz)   mkdir -p "$BUILD_DIR/tests/logs"; cmd_fuzz; echo "$TOTAL_PASS passed, $TOTAL_FAIL failed"; [ "$TOTAL_FAIL" = 0 ] ;;
     deps)   cmd_deps ;;
     clean)  rm -rf "$BUILD_DIR" "$ROOT/compile_commands.json" ;;
-    *)      say "build.sh: unknown command '$cmd' (run, debug, host, game, tools, assets, build, test, test-windows, bench, dist, dist-windows, fuzz, deps, clean)"; exit 2 ;;
+    *)      say "build.sh: unknown command '$cmd'"; usage >&2; exit 2 ;;
 esac

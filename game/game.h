@@ -1,6 +1,6 @@
 /* game.h - what the pieces of the game share: the headers they use, the arena and sprite names, and the
    functions one piece calls in another. game.cpp includes it, then every piece (one translation unit,
-   README "Build speed"); each piece includes it too, so a piece opened on its own in an editor parses
+   docs/design.md, "What a save compiles"); each piece includes it too, so a piece opened on its own in an editor parses
    (clangd, compile_commands.json). No SDL and no C++ standard library headers here. */
 #ifndef GAME_H
 #define GAME_H
@@ -9,13 +9,13 @@
 #include <stdio.h>
 #include <string.h>
 
-/* No C++ standard library headers here: this file is compiled on every save (README "Build speed"). */
+/* No C++ standard library headers here: this file is compiled on every save (docs/design.md, "What a save compiles"). */
 #define TH_MATH_NO_MATH_H   /* th_math.h declares sqrtf & co. itself instead of pulling in <cmath> */
 #include "th_math.h"
 #include "th_arena.h"
 #include "th_handle.h"
-#include "th_collide.h" /* the implementations of these two: game/tinyheaders.cpp, built once at -O2 */
-#include "th_tweak.h"   /* TWEAK(340.0f): constants that change on save, no rebuild (README "Live editing") */
+#include "th_collide.h" /* the implementations of these two: platform/include/tinyheaders.cpp, built once at -O2 */
+#include "th_tweak.h"   /* TWEAK(340.0f): constants that change on save, no rebuild (docs/live_editing.md) */
 
 /* PROFILE_ZONE("name"): a zone in the host's profiler (docs/profiling.md), through pf->profile_begin/end. The
    pointer is set by every entry point (a reload resets the library's globals); a release has no zones. */
@@ -30,8 +30,8 @@ static const PlatformAPI *g_zone_pf;
 #include "state.h"
 #include "th_reflect.h" /* the table format of state_types.inc, the build's description of state.h's types */
 #if defined(__has_include)
-#if __has_include("../build/game/state_types.inc")
-#include "../build/game/state_types.inc"
+#if __has_include("state_types.inc")   /* from the game's build folder (build.sh puts it on the include path) */
+#include "state_types.inc"
 #define GAME_HAS_STATE_TYPES 1
 #endif
 #endif

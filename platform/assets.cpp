@@ -441,11 +441,29 @@ void assets_shutdown(void)
     g_render.have_manifest_st = 0;
 }
 
-/* PlatformAPI read_file: a file below the project root into the game's buffer; in a release, the file of
-   that name in the archive. The path is resolved (symlinks, "..") and must stay below the root's own
-   resolved path: the game reads its project, never the rest of the disk. cap is the game's buffer size:
+/* PlatformAPI read_file: a file below the game's folder or the project root (the engine's shared files),
+   looked up in that order, into the game's buffer; in a release, the file of that name in the archive. The
+   path is resolved (symlinks, "..") and must stay below the resolved root it was found in: the game reads
+   its own folder and the engine's, never the rest of the disk. cap is the game's buffer size:
    negative or beyond READ_FILE_MAX_CAP is refused (never handed to fread as a huge size). */
 #define READ_FILE_MAX_CAP (1ll << 30)
+
+static int path_below(const char *real, const char *root_in)   /* real lies below the folder root_in */
+{
+    char root[HOST_PATH];
+    snprintf(root, sizeof root, "%s", root_in);
+    size_t rl = strlen(root);
+    while (rl > 1 && root[rl - 1] == '/') root[--rl] = 0;
+    int below = strlen(real) > rl && real[rl] == '/';
+    for (size_t i = 0; below && i < rl; i++) {
+#if defined(_WIN32)
+        below = tolower((unsigned char)real[i]) == tolower((unsigned char)root[i]);   /* drive letters, NTFS */
+#else
+        below = real[i] == root[i];
+#endif
+    }
+    return below;
+}
 
 int64_t assets_read_file(const char *path, void *dst, int64_t cap)
 {
@@ -467,23 +485,29 @@ int64_t assets_read_file(const char *path, void *dst, int64_t cap)
     }
     char full[HOST_PATH], real[HOST_PATH], root[HOST_PATH];
     int absolute = path[0] == '/' || path[0] == '\\' || (path[0] && path[1] == ':');
-    if (absolute) snprintf(full, sizeof full, "%s", path);
-    else snprintf(full, sizeof full, "%s/%s", host_root(), path);
-    if (!os_real_path(full, real, sizeof real)) { host_log(LOG_WARN, "read_file: %s: %s", full, os_error_text()); return -1; }
-    if (!os_real_path(host_root(), root, sizeof root)) snprintf(root, sizeof root, "%s", host_root());
-    size_t rl = strlen(root);
-    while (rl > 1 && root[rl - 1] == '/') root[--rl] = 0;
-    int below = strlen(real) > rl && real[rl] == '/';
-    for (size_t i = 0; below && i < rl; i++) {
-#if defined(_WIN32)
-        below = tolower((unsigned char)real[i]) == tolower((unsigned char)root[i]);   /* drive letters, NTFS */
+#if defined(HOST_RELEASE)
+    const char *roots[] = { host_root() };
 #else
-        below = real[i] == root[i];
+    const char *roots[] = { game_folder(), host_root() };
 #endif
+    int found = -1, below = 0;
+    for (int r = 0; r < (int)(sizeof roots / sizeof roots[0]) && !below; r++) {
+        if (absolute) snprintf(full, sizeof full, "%s", path);
+        else snprintf(full, sizeof full, "%s/%s", roots[r], path);
+        if (!os_real_path(full, real, sizeof real)) continue;
+        if (found < 0) found = r;
+        if (!os_real_path(roots[r], root, sizeof root)) snprintf(root, sizeof root, "%s", roots[r]);
+        below = path_below(real, root);
+        if (!absolute) break;   /* a relative name is the first root's that has it */
+    }
+    if (found < 0) {
+        if (!absolute) snprintf(full, sizeof full, "%s/%s", roots[0], path);
+        host_log(LOG_WARN, "read_file: %s: %s", full, os_error_text());
+        return -1;
     }
     if (!below) {
-        host_log(LOG_WARN, "read_file: %s: refused: it resolves to %s, outside the project %s (the game reads only "
-                 "files below its project folder)", path, real, root);
+        host_log(LOG_WARN, "read_file: %s: refused: it resolves to %s, outside the game's folder and the project %s (the game "
+                 "reads only files below them)", path, real, host_root());
         return -1;
     }
     FILE *f = fopen(real, "rb");

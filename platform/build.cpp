@@ -1,13 +1,14 @@
 /* build.cpp - the game build in a child process at a lower priority. The frame loop never waits for
    it; its output is collected as it comes; a save during a build queues one more.
 
-   Two ways to build. "build.sh game" does everything (the -O2 tinyheader object and the layout stamp
-   when their inputs changed, then compile and link) and writes the two command lines it used to
-   build/game/compile.cmd. When that file is newer than everything the cached parts depend on
-   (build.sh, game/state.h, game/tinyheaders.cpp, tools/layout_stamp.py, the tinyheaders), a save of game
+   Two ways to build. "build.sh game <folder>" does everything (the -O2 tinyheader object and the layout
+   stamp when their inputs changed, then compile and link) and writes the two command lines it used to
+   compile.cmd in the game's build folder (game_folder.cpp). When that file is newer than everything the
+   cached parts depend on (build.sh, <game>/state.h, platform/include/, tools/layout_stamp.py, the tinyheaders), a save of game
    code needs only those two commands: the host runs the compiler and then the linker itself, saving
    the shell's start and the wrapper's checks on every save. build.sh stays the one place the flags are
-   written down; the host never makes up a command line. */
+   written down; the host never makes up a command line. A library built here has no libgame.so.key
+   (build.sh's record of the sources it built from): `./build.sh run` rebuilds it rather than trust it. */
 #include "host.h"
 
 #include <stdlib.h>
@@ -57,11 +58,11 @@ static int split_command(const char *cmd, char *buf, size_t cap, const char **ar
 }
 
 /* ---------------------------------------------------------------- the cached command lines */
-static int64_t mtime_of(const char *root, const char *rel)
+static int64_t mtime_of(const char *dir, const char *rel)
 {
     char p[HOST_PATH];
     OsFileStamp st;
-    snprintf(p, sizeof p, "%s/%s", root, rel);
+    snprintf(p, sizeof p, "%s/%s", dir, rel);
     return os_file_stamp(p, &st) ? st.mtime_ns : -1;
 }
 
@@ -82,19 +83,23 @@ static void note_header(void *ctx, const char *name, int is_dir)
    feeds the tinyheader object or the layout stamp, and that object is there. 0: use build.sh. */
 static int load_direct_commands(void)
 {
-    const char *root = g_build.root;
-    int64_t cmd_t = mtime_of(root, "build/game/compile.cmd");
-    if (cmd_t < 0 || mtime_of(root, "build/game/tinyheaders.o") < 0) return 0;
-    const char *inputs[] = { "build.sh", "game/state.h", "game/tinyheaders.cpp", "tools/layout_stamp.py" };
+    const char *root = g_build.root, *out = game_build_folder();
+    int64_t cmd_t = mtime_of(out, "compile.cmd");
+    if (cmd_t < 0 || mtime_of(root, "build/tinyheaders/tinyheaders.o") < 0) return 0;
+    const char *inputs[] = { "build.sh", "platform/include/tinyheaders.cpp", "tools/layout_stamp.py" };
     for (const char *in : inputs) if (mtime_of(root, in) > cmd_t) return 0;
-    char dir[HOST_PATH];
-    snprintf(dir, sizeof dir, "%s/tinyheaders", root);
-    NewestCtx n = { dir, -1 };
-    os_list_dir(dir, note_header, &n);
-    if (n.newest > cmd_t) return 0;
+    if (mtime_of(game_folder(), "state.h") > cmd_t) return 0;
+    const char *header_dirs[] = { "tinyheaders", "platform/include" };
+    for (const char *d : header_dirs) {
+        char dir[HOST_PATH];
+        snprintf(dir, sizeof dir, "%s/%s", root, d);
+        NewestCtx n = { dir, -1 };
+        os_list_dir(dir, note_header, &n);
+        if (n.newest > cmd_t) return 0;
+    }
 
     char p[HOST_PATH];
-    snprintf(p, sizeof p, "%s/build/game/compile.cmd", root);
+    snprintf(p, sizeof p, "%s/compile.cmd", out);
     size_t len = 0;
     char *text = os_read_file(p, &len, 1 << 20);
     if (!text) return 0;
@@ -103,8 +108,8 @@ static int load_direct_commands(void)
     memset(g_build.cmd, 0, sizeof g_build.cmd);
     /* one argument per line: "::env" lines, "::compile", its words, "::link", its words, "::end"; @OBJ@ and @LIB@ are
        the temporary object and library, named for this host so a build.sh run beside it never collides */
-    snprintf(g_build.obj_tmp, sizeof g_build.obj_tmp, "build/game/.game.host%d.o", os_pid());
-    snprintf(g_build.lib_tmp, sizeof g_build.lib_tmp, "build/game/.libgame.host%d" OS_LIB_SUFFIX, os_pid());
+    snprintf(g_build.obj_tmp, sizeof g_build.obj_tmp, "%s/.game.host%d.o", out, os_pid());
+    snprintf(g_build.lib_tmp, sizeof g_build.lib_tmp, "%s/.libgame.host%d" OS_LIB_SUFFIX, out, os_pid());
     int which = -1, ended = 0;
     for (char *line = text; line && *line;) {
         char *nl = strchr(line, '\n');
@@ -170,10 +175,10 @@ static void build_spawn(void)
     } else {
 #if defined(_WIN32)
         snprintf(script, sizeof script, "%s/build.bat", g_build.root);
-        const char *def[] = { "cmd", "/c", script, "game", NULL };
+        const char *def[] = { "cmd", "/c", script, "game", game_folder(), game_build_folder(), NULL };
 #else
         snprintf(script, sizeof script, "%s/build.sh", g_build.root);
-        const char *def[] = { "bash", script, "game", NULL };
+        const char *def[] = { "bash", script, "game", game_folder(), NULL };
 #endif
         memcpy(argv, def, sizeof def);
     }
@@ -326,22 +331,18 @@ void build_poll(BuildResult *out)
         }
         if (ok && st == 1) {
             /* into place in one step: a reader never sees half a library */
-            char from[HOST_PATH], to[HOST_PATH];
-            snprintf(from, sizeof from, "%s/%s", g_build.root, g_build.lib_tmp);
+            char from[HOST_PATH], to[HOST_PATH], key[HOST_PATH];
+            snprintf(from, sizeof from, "%s", g_build.lib_tmp);
             snprintf(to, sizeof to, "%s", library_built_path(g_build.root));
+            snprintf(key, sizeof key, "%s.key", to);
+            os_remove_file(key);   /* build.sh's key named the sources of the library this one replaces */
             if (!os_rename_file(from, to)) {
                 host_log(LOG_ERROR, "build: cannot move %s to %s: %s", from, to, os_error_text());
                 ok = 0;
             }
         }
-        char obj[HOST_PATH];
-        snprintf(obj, sizeof obj, "%s/%s", g_build.root, g_build.obj_tmp);
-        os_remove_file(obj);
-        if (!ok) {
-            char lib[HOST_PATH];
-            snprintf(lib, sizeof lib, "%s/%s", g_build.root, g_build.lib_tmp);
-            os_remove_file(lib);
-        }
+        os_remove_file(g_build.obj_tmp);
+        if (!ok) os_remove_file(g_build.lib_tmp);
         cpu_ms = g_build.stage_cpu_ms[0] + g_build.stage_cpu_ms[1];
     }
     out->finished = 1;

@@ -27,6 +27,7 @@
      sound_assets.cpp  sound files (WAV, OGG, .sfx) found, decoded in a child process, reloaded on save
      savedata.cpp the game's save data: named blobs in the user's data folder (or --save-dir)
      window.cpp   the window: the game's title, fullscreen, Quit, focus
+     game_folder.cpp which game runs (--game DIR): its folder, its build folder, its name
      notice.cpp   short messages along the bottom of the screen (a corrupt save, a failed asset)
      profile.cpp  the frame profiler: zones (th_profile.h), the game's zone service, --profile and Shift+F4
                   traces, the flame-chart view
@@ -35,8 +36,8 @@
      stb_impl.c   stb's implementations (images, rectangle packing, TrueType), compiled in every build
      os.h         the operating system (os_linux.cpp on Linux; os_win32.cpp and os_win32_guard.cpp on
                   Windows; shared parts in os_common.cpp, and os_service_gate.h, the watchdog's deferred
-                  interrupt both fault backends follow; os_template.cpp where a new port starts); nothing
-                  else includes system headers
+                  interrupt both fault backends follow; os_web.cpp in a browser (a web release; web/shell.html is
+                  its page); os_template.cpp where a new port starts); nothing else includes system headers
      host.h       this file */
 #ifndef HOST_H
 #define HOST_H
@@ -57,6 +58,7 @@ union SDL_Event;
 
 typedef struct Options {
     char        root[1024];
+    const char *game;            /* --game: the game's folder (NULL: <root>/game) */
     uint64_t    memory_mb;
     int         headless;
     int64_t     frames;          /* exit after this many frames; -1 = run until quit */
@@ -130,6 +132,10 @@ void        host_log(int level, const char *fmt, ...);                /* console
 void        host_event(const char *ev, const char *fields_fmt, ...);  /* one JSON line: {"t":..,"ev":ev,<fields>} */
 double      host_time(void);                                          /* seconds since start */
 const char *host_root(void);                                          /* project root, no trailing slash */
+/* ---------------------------------------------------------------- the game's folder (game_folder.cpp) */
+const char *game_folder(void);        /* real path of the game's folder (--game; <root>/game by default) */
+const char *game_build_folder(void);  /* its build outputs: <root>/build/game, or build/games/<name>-<hash> */
+const char *game_folder_name(void);   /* the folder's name: the window's title until the game sets one */
 
 /* ---------------------------------------------------------------- memory block and snapshots (memory.cpp) */
 typedef struct Memory {
@@ -243,7 +249,7 @@ typedef struct GameLib {
     char    path[HOST_PATH];            /* the versioned copy that was opened */
 } GameLib;
 
-const char *library_built_path(const char *root);                  /* <root>/build/game/libgame.so */
+const char *library_built_path(const char *root);                  /* <game build folder>/libgame.so (root: unused) */
 int    library_open(const char *src, int version, GameLib *out, char *err, size_t errcap); /* copy, open, resolve:
                                                       1 ok; 0 refused (err says why); -1 its code crashed or hung
                                                       (g_guard_report says where, err the backtrace) */

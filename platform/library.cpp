@@ -7,8 +7,9 @@
 
 const char *library_built_path(const char *root)
 {
+    (void)root;   /* the game's build folder decides (game_folder.cpp) */
     static char p[HOST_PATH];
-    snprintf(p, sizeof p, "%s/build/game/" OS_LIB_PREFIX "game" OS_LIB_SUFFIX, root);
+    snprintf(p, sizeof p, "%s/" OS_LIB_PREFIX "game" OS_LIB_SUFFIX, game_build_folder());
     return p;
 }
 
@@ -26,7 +27,7 @@ int library_open(const char *src, int version, GameLib *out, char *err, size_t e
     if (!os_lib_complete(src, err, errcap)) return 0;
     /* dlopen of a path it has seen returns the old image: every load gets a fresh name. */
     char dir[HOST_PATH];
-    snprintf(dir, sizeof dir, "%s/build/game/loaded", host_root());
+    snprintf(dir, sizeof dir, "%s/loaded", game_build_folder());
     os_make_dir(dir);
     snprintf(out->path, sizeof out->path, "%s/" OS_LIB_PREFIX "game.%d.v%d" OS_LIB_SUFFIX, dir, os_pid(), version);
     if (!os_copy_file(src, out->path)) {

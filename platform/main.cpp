@@ -224,7 +224,8 @@ int main(int argc, char **argv)
     RenderStats rs = { 0, 0, 0 };
     int run_now = 0;   /* new code was loaded between frames: step it at once */
 
-    while (!g_loop.quit) {
+    auto frame = [&]() -> int {
+        if (g_loop.quit) return 0;
 #if !defined(HOST_RELEASE)
         if (restart_requested()) restart_now();   /* between frames: nothing of the host is half done */
 #endif
@@ -348,7 +349,9 @@ int main(int argc, char **argv)
         if (o->frames >= 0 && (int64_t)g_loop.frame >= o->frames) g_loop.quit = 1;
         PROFILE_END();
         profile_frame_end();
-    }
+        return 1;
+    };
+    os_run_frames([](void *f) { return (*(decltype(frame) *)f)(); }, &frame);
 
     /* ---- shutdown */
     char gstats[1024];

@@ -105,8 +105,8 @@ int memory_find_pointers(const OsRange *ranges, int range_count, PointerHit *hit
     /* Every byte offset, not only aligned words (a packed struct or a memcpy puts a pointer anywhere).
        When the image's span shares its top three bytes (it lies within one 1 TiB-aligned region), a word
        inside it has byte 5 equal to the span's: memchr finds those candidates, nearly every other byte
-       is skipped at memchr's speed. Otherwise every offset is read. */
-    const int KEY = 5;
+       is skipped at memchr's speed. Otherwise every offset is read. (32-bit addresses: the top byte.) */
+    const int KEY = sizeof(uintptr_t) == 8 ? 5 : 3;
     uint8_t key = (uint8_t)(lo >> (8 * KEY));
     int keyed = (lo >> (8 * KEY)) == ((hi - 1) >> (8 * KEY));
     uint64_t i = 0;

@@ -36,6 +36,10 @@ void        os_on_terminate(void (*fn)(void));                    /* Ctrl-C / te
    from Explorer). Both do nothing where stderr is always there (Linux, console programs). */
 void        os_attach_console(void);
 void        os_alert(const char *title, const char *text);
+/* Runs frame(ctx) until it returns 0. A desktop backend loops here (frame does its own pacing); a web
+   page cannot block, so there each frame is one browser animation frame and this never returns: what
+   follows the call in main runs only on a desktop. */
+void        os_run_frames(int (*frame)(void *ctx), void *ctx);
 
 /* ---------------------------------------------------------------- files */
 typedef struct OsFileStamp { uint64_t dev, ino, size; int64_t mtime_ns; } OsFileStamp;

@@ -80,6 +80,7 @@ void os_on_terminate(void (*fn)(void))
 
 void os_attach_console(void) {}
 void os_alert(const char *title, const char *text) { (void)title; (void)text; }
+void os_run_frames(int (*frame)(void *), void *ctx) { while (frame(ctx)) {} }
 
 /* ================================================================ files */
 char *os_read_file(const char *path, size_t *len, size_t max_bytes)

@@ -23,6 +23,7 @@ int    os_wait_readable(const int *, int, double) { return 0; }
 void   os_on_terminate(void (*)(void)) {}
 void   os_attach_console(void) {}
 void   os_alert(const char *, const char *) {}
+void   os_run_frames(int (*frame)(void *), void *ctx) { while (frame(ctx)) {} }
 
 /* ---------------------------------------------------------------- files */
 char *os_read_file(const char *, size_t *, size_t) { os_set_error(NOT_PORTED); return NULL; }

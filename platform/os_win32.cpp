@@ -124,6 +124,8 @@ void os_alert(const char *title, const char *text)
     free(wt);
 }
 
+void os_run_frames(int (*frame)(void *), void *ctx) { while (frame(ctx)) {} }
+
 /* ================================================================ files */
 static HANDLE open_for_read(const char *path)
 {

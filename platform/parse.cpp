@@ -15,6 +15,7 @@
    drive those are refused by name rather than ignored. */
 static const struct { const char *flag; const char *why; } DEV_ONLY_FLAGS[] = {
     { "--root", "the release reads its assets from game.pak next to the executable" },
+    { "--game", "the release is one game, linked in" },
     { "--no-watch", "the release watches no sources" },
     { "--build-cmd", "the release builds nothing" },
     { "--font", "the release's font is baked into game.pak" },
@@ -59,6 +60,7 @@ void options_usage(FILE *f)
     fprintf(f,
         "usage: host [flags]\n"
         "  --root DIR            project root (default: the folder above build/host)\n"
+        "  --game DIR            the game's folder: state.h, game.cpp (default: <root>/game)\n"
         "  --memory MB           size of the game's memory block (1..65536, default 256)\n"
         "  --headless            SDL offscreen video driver: real rendering, no display\n"
         "  --frames N            exit after N frames\n"
@@ -119,6 +121,7 @@ int options_parse(int argc, char **argv, Options *o, char *err, size_t cap)
         else if (!strcmp(a, "--fast")) o->fast = 1;
         else if (!strcmp(a, "--dev-keys")) o->dev_keys = 1;
         else if (!strcmp(a, "--root")) { NEED_VALUE(); snprintf(o->root, sizeof o->root, "%s", v); }
+        else if (!strcmp(a, "--game")) { NEED_VALUE(); o->game = v; }
         else if (!strcmp(a, "--log-json")) { NEED_VALUE(); o->log_json = v; }
         else if (!strcmp(a, "--log-file")) { NEED_VALUE(); o->log_file = v; }
         else if (!strcmp(a, "--frame-log")) { NEED_VALUE(); o->frame_log = v; }

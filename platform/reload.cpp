@@ -187,7 +187,7 @@ int reload_from(const char *src, const char *why)
     /* Keep a copy of the running library: it is where a crash in the new one rolls back to. */
     if (g_reload.loaded && !g_reload.halted) {
         char keep[HOST_PATH];
-        snprintf(keep, sizeof keep, "%s/build/game/loaded/rollback.%d.so", g_options.root, os_pid());
+        snprintf(keep, sizeof keep, "%s/loaded/rollback.%d.so", game_build_folder(), os_pid());
         if (os_copy_file(g_lib.path, keep)) {
             snprintf(g_reload.prev_good_path, sizeof g_reload.prev_good_path, "%s", keep);
             g_reload.prev_good_version = g_lib.version;
@@ -371,7 +371,7 @@ static void remove_stale_copy(void *ctx, const char *name, int is_dir)
 static void remove_stale_copies(const char *keep)
 {
     StaleCopies sc;
-    snprintf(sc.dir, sizeof sc.dir, "%s/build/game/loaded", g_options.root);
+    snprintf(sc.dir, sizeof sc.dir, "%s/loaded", game_build_folder());
     snprintf(sc.prefix, sizeof sc.prefix, OS_LIB_PREFIX "game.%d.v", os_pid());
     sc.keep = keep;
     os_list_dir(sc.dir, remove_stale_copy, &sc);

@@ -1,8 +1,10 @@
 /* savedata.cpp - the game's save data: small named blobs that outlive the process.
 
    Where: --save-dir DIR if given (tests use a temporary folder), otherwise SDL_GetPrefPath's user data
-   folder for the game's title (on Linux $XDG_DATA_HOME/<title>/ or ~/.local/share/<title>/); a development
-   build's folder is <title>-dev, apart from a release's.
+   folder for the game's title (on Linux $XDG_DATA_HOME/<title>/ or ~/.local/share/<title>/; "NEON SWARM"
+   is neon-swarm/, where its players' saves have always been). A development host keeps its saves apart,
+   in <title>/dev/: a live session's experiments never overwrite a player's progress. A game that sets no
+   title is named by its folder (game_folder.cpp).
    A blob NAME is the file NAME.sav: a 24-byte header ("ENGSAVE1", payload size, FNV-1a of the payload,
    0) and the payload. Writes go to a temporary file that is flushed and renamed over the old one, so a
    crash or a full disk leaves the previous save intact. A file that does not check out (wrong magic,
@@ -56,18 +58,22 @@ const char *savedata_dir(void)
         return g_save_dir;
     }
     char app[128];
+#if defined(HOST_RELEASE)
     const char *title = window_title()[0] ? window_title() : "game";
+#else
+    const char *title = window_title()[0] ? window_title() : game_folder_name();
+#endif
     size_t o = 0;
     for (const char *p = title; *p && o + 1 < sizeof app; p++) {
         char c = *p;
         app[o++] = (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) ? c : '-';
     }
     app[o] = 0;
-#ifndef HOST_RELEASE
-    /* a development build keeps its saves apart from a release's: a player never meets the developer's best */
-    snprintf(app + o, sizeof app - o, "-dev");
-#endif
+#if defined(HOST_RELEASE)
     char *pref = SDL_GetPrefPath("", app);   /* creates the folder */
+#else
+    char *pref = SDL_GetPrefPath(app, "dev");
+#endif
     if (!pref) { host_log(LOG_ERROR, "save data: no user data folder: %s", SDL_GetError()); return g_save_dir; }
     snprintf(g_save_dir, sizeof g_save_dir, "%s", pref);
     SDL_free(pref);

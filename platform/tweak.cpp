@@ -232,12 +232,12 @@ static void sources_walk_entry(void *ctx, const char *name, int is_dir)
     sources_add(w->copies, canon, text, len);
 }
 
-/* The sources as they are now: every file under game/ that holds a TWEAK, and every file open here. */
+/* The sources as they are now: every file in the game's folder that holds a TWEAK, and every file open here. */
 static SourceCopies sources_copy_now(void)
 {
     SourceCopies s = { 0, 0, NULL };
     SourcesWalk w = { &s, "", 0 };
-    snprintf(w.dir, sizeof w.dir, "%s/game", host_root());
+    snprintf(w.dir, sizeof w.dir, "%s", game_folder());
     os_list_dir(w.dir, sources_walk_entry, &w);
     for (int i = 0; i < g_tweak.file_count; i++) {
         size_t len;

@@ -1,4 +1,5 @@
-/* watch.cpp - which files changed: game/, tinyheaders/, assets/ and build/game/ are watched (folders
+/* watch.cpp - which files changed: the game's folder, platform/include/, tinyheaders/, assets/ and the game's build
+   folder are watched (folders
    created or moved in later too), saves are debounced into one batch, editor noise is dropped.
 
    The debounce: a batch is handed over once no event came for WATCH_QUIET_S (an editor saving several
@@ -61,13 +62,15 @@ int watch_init(const char *root)
         return 0;
     }
     g_watch.open = 1;
-    const char *trees[] = { "game", "tinyheaders", "assets", "build/game" };
+    const char *trees[] = { "platform/include", "tinyheaders", "assets" };
     for (const char *t : trees) {
         char p[HOST_PATH];
         snprintf(p, sizeof p, "%s/%s", root, t);
         os_make_dir(p);
         watch_add_tree(p);
     }
+    watch_add_tree(game_folder());
+    watch_add_tree(game_build_folder());
     return 1;
 }
 
@@ -115,10 +118,8 @@ static void watch_note(const char *dir, const char *name, unsigned flags)
         return;
     }
     if (flags & OS_WATCH_IS_DIR) return;
-    char libdir[HOST_PATH];
-    snprintf(libdir, sizeof libdir, "%s/build/game", g_watch.root);
     FileChanges *p = &g_watch.pending;
-    if (strcmp(dir, libdir) == 0) {
+    if (strcmp(dir, game_build_folder()) == 0) {
         if (strcmp(name, OS_LIB_PREFIX "game" OS_LIB_SUFFIX) == 0 && (flags & OS_WATCH_MOVED_IN)) {
             if (!p->count && !p->library) { p->first_seen_t = os_mono_seconds(); p->first_seen_wall = os_wall_seconds(); }
             p->library = 1;

@@ -12,7 +12,13 @@ static struct {
     int         focus_lost;      /* latched until the next step reads it */
 } g_window;
 
-void window_attach(SDL_Window *win) { g_window.win = win; }
+void window_attach(SDL_Window *win)
+{
+    g_window.win = win;
+#if !defined(HOST_RELEASE)
+    if (win && !g_window.title[0]) SDL_SetWindowTitle(win, game_folder_name());   /* until the game names itself */
+#endif
+}
 const char *window_title(void) { return g_window.title; }
 
 static void set_title(const char *utf8)

@@ -40,7 +40,7 @@
 
    IDS
      thal_id(name) is FNV-1a 32 of the name, with 0 mapped to 1 (0 means "no sprite"): the same
-     function as game_sprite_id() in game/game_api.h.
+     function as game_sprite_id() in platform/include/game_api.h.
 
    MEMORY
      A manifest is thal_init'ed once; thal_parse/thal_load free what it held before filling it again,

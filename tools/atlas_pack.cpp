@@ -3,7 +3,7 @@
    usage: atlas_pack [--force] [--no-cache] [--page-size N] [--padding N] <src_dir> <out_dir>
 
    Sprite name = the PNG's path below src_dir without ".png", '/'-separated ("player/idle");
-   id = thal_id(name), the same FNV-1a as game_sprite_id() in game/game_api.h.
+   id = thal_id(name), the same FNV-1a as game_sprite_id() in platform/include/game_api.h.
 
    Output in out_dir:
      atlas_<n>.png   pages, at most page-size square (default 512), cropped to the powers of two that

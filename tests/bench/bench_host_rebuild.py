@@ -21,7 +21,7 @@ ROOT = os.environ.get("PROJECT_ROOT") or os.path.abspath(os.path.join(os.path.di
 def project_with_objects():
     """A temporary copy of what the host build reads, with the checkout's objects (mtimes kept)."""
     tmp = tempfile.mkdtemp(prefix="bench-host-")
-    for d in ("platform", "game", "tinyheaders", "tools"):
+    for d in ("platform", "game", "platform/include", "tinyheaders", "tools"):
         shutil.copytree(os.path.join(ROOT, d), os.path.join(tmp, d))
     shutil.copy2(os.path.join(ROOT, "build.sh"), tmp)
     objs = os.path.join(ROOT, "build", "obj", "host")

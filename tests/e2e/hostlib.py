@@ -91,10 +91,11 @@ def check(cond, what):
         raise AssertionError(what)
 
 
-def project_copy(with_library=True):
-    """A temporary copy of the project's sources plus its built tools, assets and game library."""
+def project_copy(with_library=True, with_host=False):
+    """A temporary copy of the project's sources plus its built tools, assets and game library; with_host: the
+    host's sources and up-to-date objects too, so ./build.sh build|run in the copy compiles no host file."""
     tmp = tempfile.mkdtemp(prefix="engine-e2e-")
-    for d in ("game", "tinyheaders", "assets", "tools"):
+    for d in ("game", "platform/include", "tinyheaders", "assets", "tools"):
         if os.path.isdir(os.path.join(ROOT, d)):
             shutil.copytree(os.path.join(ROOT, d), os.path.join(tmp, d))
     shutil.copy2(os.path.join(ROOT, "build.sh"), tmp)
@@ -107,10 +108,21 @@ def project_copy(with_library=True):
     if with_library and os.path.exists(lib):
         shutil.copy2(lib, os.path.join(tmp, "build", "game", "libgame.so"))
     # build.sh's caches (tinyheader object, layout stamp) are keyed by content, so they hold in the copy too
-    for name in ("tinyheaders.o", "tinyheaders.key", "layout.stamp", "layout.key", "state_types.inc"):
+    for name in ("layout.stamp", "layout.key", "state_types.inc"):
         cached = os.path.join(ROOT, "build", "game", name)
         if with_library and os.path.exists(cached):
             shutil.copy2(cached, os.path.join(tmp, "build", "game", name))
+    if with_host:
+        shutil.copytree(os.path.join(ROOT, "platform"), os.path.join(tmp, "platform"))
+        for d in ("obj", "stb"):
+            shutil.copytree(os.path.join(ROOT, "build", d), os.path.join(tmp, "build", d))
+        shutil.copy2(os.path.join(ROOT, "build", "host"), os.path.join(tmp, "build", "host"))
+    # the tinyheader object every game folder links (one for all of them: build/tinyheaders/)
+    os.makedirs(os.path.join(tmp, "build", "tinyheaders"), exist_ok=True)
+    for name in ("tinyheaders.o", "tinyheaders.key"):
+        cached = os.path.join(ROOT, "build", "tinyheaders", name)
+        if os.path.exists(cached):
+            shutil.copy2(cached, os.path.join(tmp, "build", "tinyheaders", name))
     return tmp
 
 

@@ -1,4 +1,4 @@
-"""The maps of the source tree stay true: the README's Layout section and host.h's file list name every
+"""The maps of the source tree stay true: docs/layout.md and host.h's file list name every
 file that `ls` shows in the folders they describe, and no file that is not there; every tinyheader
 carries its version and licence line at the top and the licence texts at its end, beside the root LICENSE."""
 import os
@@ -29,15 +29,15 @@ def exists_somewhere(token):
     if os.path.exists(os.path.join(ROOT, token)):
         return True
     base = os.path.basename(token)
-    for folder in ("platform", "game", "tools", "tinyheaders", "docs", "tests/unit", "tests/e2e", "tests/bench",
-                   "tests/fuzz", "tests/windows", "."):
+    for folder in ("platform", "platform/include", "game", "tools", "tinyheaders", "docs", "tests/unit", "tests/e2e", "tests/bench",
+                   "tests/fuzz", "tests/windows", "tests/web", "."):
         if base in ls(folder):
             return True
     return False
 
 
 def readme_layout():
-    text = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
+    text = open(os.path.join(ROOT, "docs", "layout.md"), encoding="utf-8").read()
     start = text.index("\n## Layout")
     end = text.find("\n## ", start + 1)
     return text[start:end if end > 0 else len(text)]
@@ -46,25 +46,25 @@ def readme_layout():
 def readme_names_every_file():
     layout = readme_layout()
     missing = []
-    for folder in ("platform", "game", "tinyheaders", "tools", "docs"):
+    for folder in ("platform", "platform/include", "game", "tinyheaders", "tools", "docs"):
         check(named(layout, folder + "/"), f"the Layout section does not name {folder}/")
         for f in ls(folder):
             stem = os.path.splitext(f)[0]
             # a tool or a tinyheader may be named without its extension (atlas_pack, th_math)
             if not named(layout, f) and not (folder in ("tools", "tinyheaders") and named(layout, stem)):
                 missing.append(f"{folder}/{f}")
-    for sub in ("unit", "e2e", "bench", "fuzz", "windows"):
+    for sub in ("unit", "e2e", "bench", "fuzz", "windows", "web"):
         if not named(layout, sub + "/"):
             missing.append(f"tests/{sub}/")
     for f in ("build.sh", "build.bat", "LICENSE"):
         if not named(layout, f):
             missing.append(f)
-    check(not missing, f"README's Layout section does not name: {', '.join(missing)}")
+    check(not missing, f"docs/layout.md does not name: {', '.join(missing)}")
 
 
 def readme_names_no_missing_file():
     ghosts = sorted(t for t in file_tokens(readme_layout()) if not exists_somewhere(t))
-    check(not ghosts, f"README's Layout section names files that do not exist: {', '.join(ghosts)}")
+    check(not ghosts, f"docs/layout.md names files that do not exist: {', '.join(ghosts)}")
 
 
 def host_h_map():

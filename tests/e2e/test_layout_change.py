@@ -54,7 +54,7 @@ def tinyheader_function_body_edit_keeps_state():
     check(len(inits()) == n0, "editing a tinyheader function body re-initialised the state")
     # build.sh dates compile.cmd to when it read the inputs, before the -O2 object it then compiled: a
     # tinyheader saved during that compile is newer, and the host's next build goes through build.sh
-    cmd, obj = (os.stat(os.path.join(root, "build", "game", n)).st_mtime for n in ("compile.cmd", "tinyheaders.o"))
+    cmd, obj = (os.stat(os.path.join(root, "build", *n)).st_mtime for n in (("game", "compile.cmd"), ("tinyheaders", "tinyheaders.o")))
     check(cmd < obj, f"compile.cmd ({cmd:.3f}) is not dated before the tinyheader object it waited for ({obj:.3f})")
 
 

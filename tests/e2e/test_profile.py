@@ -120,7 +120,7 @@ def game_names_survive_a_reload():
 
 def KEY(name):
     """The GameKey value of a key, read from the contract's enum."""
-    with open(os.path.join(root, "game", "game_api.h")) as f:
+    with open(os.path.join(root, "platform", "include", "game_api.h")) as f:
         text = f.read()
     body = text[text.index("typedef enum GameKey {"):text.index("} GameKey;")]
     keys = [k.strip() for k in body.split("{", 1)[1].replace("\n", " ").split(",") if k.strip()]

@@ -9,7 +9,7 @@
 #define GAME_LAYOUT_HASH 1u
 #endif
 #include "../../game/game.cpp"
-#include "../../game/tinyheaders.cpp"
+#include "tinyheaders.cpp"   /* platform/include/: the tinyheader implementations a game links */
 
 #include <stdarg.h>
 #include <stdlib.h>

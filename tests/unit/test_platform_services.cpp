@@ -1,4 +1,4 @@
-/* Tests for the one list of services, PLATFORM_SERVICES (game/game_api.h), and what platform/guard.cpp
+/* Tests for the one list of services, PLATFORM_SERVICES (platform/include/game_api.h), and what platform/guard.cpp
    generates from it: the struct keeps the member order and offsets of API version 5, every service but
    the self-guarded log and event gets a wrapper that runs the real one inside a service (the watchdog's
    interrupt waits for it), and a service the host left NULL is named and stays NULL. And the gate that

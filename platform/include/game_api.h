@@ -4,7 +4,7 @@
    rendering, assets and the build; the game is one translation unit compiled into a shared library
    that the host reloads while it runs.
 
-   Rules the game follows (see README "Design"):
+   Rules the game follows (see docs/design.md):
    - All persistent state lives in GameMemory.base. The game never calls malloc.
    - Nothing stored in that block points into the library image: no function pointers, no vtables,
      no string literals. Per-type behaviour is an integer index into a static table in the library.

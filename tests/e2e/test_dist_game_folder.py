@@ -1,0 +1,77 @@
+"""End to end: `./build.sh dist DIR` ships a game folder the way the sample ships (test_dist.py covers the
+release itself at length): a game made by `./build.sh new` outside the project becomes
+dist/<its name>-linux-x86_64/ (the executable named after the folder, game.pak, README.txt) and its .tar.gz;
+unpacked elsewhere, with the project moved away, it runs headless and draws its sprite and text."""
+import os
+import shutil
+import subprocess
+import tarfile
+import tempfile
+
+from hostlib import ROOT, Checks, check, cleanup, project_copy, read_png
+
+checks = Checks()
+work = tempfile.mkdtemp(prefix="engine-dist-folder-")
+root = project_copy(with_library=False)
+for d in ("platform", "docs"):
+    shutil.copytree(os.path.join(ROOT, d), os.path.join(root, d))
+game = os.path.join(work, "mine", "hello")
+NAME = "hello-linux-x86_64"
+state = {}
+
+
+def ships():
+    os.makedirs(os.path.dirname(game))
+    r = subprocess.run([os.path.join(root, "build.sh"), "new", game], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    check(r.returncode == 0, f"new: {r.stdout}")
+    r = subprocess.run([os.path.join(root, "build.sh"), "dist", game], cwd=work, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       text=True, timeout=1500)
+    check(r.returncode == 0, f"./build.sh dist {game} failed ({r.returncode}):\n{r.stdout[-3000:]}")
+    folder = os.path.join(root, "dist", NAME)
+    check(sorted(os.listdir(folder)) == ["README.txt", "game.pak", "hello"], f"the folder holds {os.listdir(folder)}")
+    tgz = os.path.join(root, "dist", NAME + ".tar.gz")
+    check(os.path.isfile(tgz), "no .tar.gz")
+    check(not os.path.exists(os.path.join(root, "dist", "neon-swarm-linux-x86_64")), "the sample was shipped instead")
+    readme = open(os.path.join(folder, "README.txt")).read()
+    check("hello" in readme and "neon-swarm" not in readme, "README.txt does not name the game")
+    state["tgz"] = tgz
+
+
+def runs_unpacked_elsewhere():
+    moved = root + "-moved"
+    os.rename(root, moved)   # a path into the project or the game's folder leads nowhere now
+    os.rename(os.path.dirname(game), os.path.dirname(game) + "-moved")
+    try:
+        play = os.path.join(work, "play")
+        os.makedirs(play)
+        with tarfile.open(moved + "/dist/" + NAME + ".tar.gz") as t:
+            t.extractall(play)
+        shot = os.path.join(work, "shot.png")
+        r = subprocess.run([os.path.join(play, NAME, "hello"), "--headless", "--frames", "90", "--screenshot", f"80:{shot}",
+                            "--save-dir", os.path.join(work, "save")], cwd=work, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True, timeout=300)
+        check(r.returncode == 0, f"the release exited {r.returncode}:\n{r.stdout[-2000:]}")
+        w, h, rows = read_png(shot)
+        cyan = sum(1 for y in range(0, h, 2) for x in range(0, w, 2) if rows[y][x][2] > 180 and rows[y][x][0] < 160)
+        text = sum(1 for y in range(10, 50) for x in range(10, 400) if min(rows[y][x][:3]) > 200)
+        magenta = sum(1 for y in range(0, h, 4) for x in range(0, w, 4) if rows[y][x][:3] == (255, 0, 255))
+        check(cyan > 20 and text > 50 and magenta < 5, f"the ship ({cyan}), the text ({text}), placeholders ({magenta})")
+        # a player's save data: the user's data folder under the game's title (not a development run's dev/)
+        xdg = os.path.join(work, "xdg")
+        r = subprocess.run([os.path.join(play, NAME, "hello"), "--headless", "--fast", "--frames", "400"], cwd=work,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=300,
+                           env=dict(os.environ, XDG_DATA_HOME=xdg))
+        check(r.returncode == 0, f"the release exited {r.returncode}:\n{r.stdout[-2000:]}")
+        check(os.path.isfile(os.path.join(xdg, "hello", "best.sav")), f"no hello/best.sav in the data folder: {list(os.walk(xdg))}")
+    finally:
+        os.rename(moved, root)
+        os.rename(os.path.dirname(game) + "-moved", os.path.dirname(game))
+
+
+checks.case("ships", ships)
+if "tgz" in state:
+    checks.case("runs_unpacked_elsewhere", runs_unpacked_elsewhere)
+if not checks.failed:
+    cleanup(root)
+    cleanup(work)
+checks.finish()

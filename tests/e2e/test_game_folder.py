@@ -1,0 +1,143 @@
+"""End to end: a game of one's own, outside the engine's folder (docs/game_api.md, "The game folder").
+
+`./build.sh new hello`, typed in a folder of the author's, makes hello/ from the template; `build.sh game
+hello` (a path relative to where it was typed) builds it into build/games/hello-<hash>/, not build/game/;
+the host runs it with --game: the template's sprite moves, it saves its best score, a TWEAK literal
+changes without a build, a code edit reloads with the state kept, and a second folder of the same name
+elsewhere gets a build folder of its own. No check depends on the temporary folders' names.
+"""
+import glob
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import time
+
+from hostlib import HOST, Checks, Host, check, cleanup, edit, project_copy
+
+checks = Checks()
+root = project_copy(with_library=False)
+mine = tempfile.mkdtemp(prefix="engine-mine-")      # the author's own folder, outside the project
+game = os.path.join(mine, "hello")
+game_cpp = os.path.join(game, "game.cpp")
+state = {}
+
+
+def sh(*args, cwd=None, timeout=600):
+    return subprocess.run([os.path.join(root, "build.sh"), *args], cwd=cwd or root, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True, timeout=timeout)
+
+
+def build_folders():
+    return sorted(os.path.basename(d) for d in glob.glob(os.path.join(root, "build", "games", "*")))
+
+
+def new_makes_a_game():
+    r = sh("new", "hello", cwd=mine)
+    check(r.returncode == 0, f"./build.sh new failed ({r.returncode}):\n{r.stdout}")
+    check(sorted(os.listdir(game)) == ["game.cpp", "state.h"], f"hello/ holds {os.listdir(game)}")
+    text = open(game_cpp).read()
+    for what in ("draw_sprite", "draw_text", "sound_play", "TWEAK(", "pf->save(", "pf->load("):
+        check(what in text, f"the template's game.cpp has no {what}")
+    check("@NAME@" not in text and "hello" in text, "the template's @NAME@ was not filled in")
+    again = sh("new", "hello", cwd=mine)
+    check(again.returncode != 0 and "not empty" in again.stdout, f"a second new over hello/ was not refused: {again.stdout}")
+
+
+def builds_outside_the_project():
+    r = sh("game", "hello", cwd=mine)
+    check(r.returncode == 0, f"./build.sh game hello failed ({r.returncode}):\n{r.stdout}")
+    folders = build_folders()
+    check(len(folders) == 1 and re.fullmatch(r"hello-[0-9a-f]{8}", folders[0]), f"build/games/ holds {folders}")
+    out = os.path.join(root, "build", "games", folders[0])
+    for f in ("libgame.so", "libgame.so.key", "compile.cmd", "state_types.inc", "layout.stamp"):
+        check(os.path.isfile(os.path.join(out, f)), f"no {f} in the game's build folder")
+    check(not os.path.exists(os.path.join(root, "build", "game", "libgame.so")), "the sample's library was built too")
+    state["out"] = out
+
+
+def stats(since, pred, what, timeout=60):
+    return host.wait_for(lambda e: e.get("ev") == "frame_stats" and pred(e.get("game", {})), timeout, since, what=what)
+
+
+def runs_moves_and_saves():
+    host.wait_ev("reload", timeout=30)
+    a = stats(0, lambda g: "x" in g, "the template's stats")
+    b = stats(host.mark(), lambda g: g.get("x") != a["game"]["x"], "the ship moving")
+    check(b["game"]["x"] != a["game"]["x"], "the ship does not move")
+    s = host.wait_for(lambda e: e.get("ev") == "save" and e.get("name") == "best", 60, 0, what="the best score saved")
+    check(s["ok"] is True and os.path.isfile(os.path.join(root, "save", "best.sav")), f"save: {s}")
+    check(host.mapped(os.path.join(state["out"], "loaded")), "the loaded copy is not in the game's build folder")
+
+
+def tweak_is_live():
+    m = host.mark()
+    edit(game_cpp, "SPEED = TWEAK(1.0f)", "SPEED = TWEAK(0.0f)")
+    applied = host.wait_ev("tweak_applied", timeout=15, since=m)
+    check(applied["value"] == 0, f"tweak: {applied}")
+    m2 = host.mark()
+    a = stats(m2, lambda g: "x" in g, "stats after the tweak")
+    b = stats(host.mark(), lambda g: True, "more stats")
+    check(a["game"]["x"] == b["game"]["x"], f"the ship still moves at SPEED 0: {a['game']} -> {b['game']}")
+    check(not host.of("build_start", m), "a TWEAK edit started a build")
+    state["steps"] = b["step"]
+
+
+def code_edit_reloads():
+    m = host.mark()
+    edit(game_cpp, "v2_scale(gs->vel, dt * SPEED)", "v2_scale(gs->vel, dt * 2.0f)")
+    r = host.next_reload(m, 240)
+    check(r["state"] == "kept", f"the state was not kept: {r}")
+    a = stats(host.mark(), lambda g: "x" in g, "stats after the reload")
+    b = stats(host.mark(), lambda g: g.get("x") != a["game"]["x"], "the ship moving again")
+    check(b["step"] > state["steps"], "the step counter went back")
+
+
+def dev_saves_apart():
+    """Without --save-dir: the user's data folder, under the game's title, in dev/ (a release's are beside it)."""
+    xdg = os.path.join(mine, "xdg")
+    r = subprocess.run([HOST, "--root", root, "--game", game, "--headless", "--fast", "--frames", "400", "--no-watch"], cwd=mine,
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=300, env=dict(os.environ, XDG_DATA_HOME=xdg))
+    check(r.returncode == 0, f"host exited {r.returncode}: {r.stdout[-2000:]}")
+    check(os.path.isfile(os.path.join(xdg, "hello", "dev", "best.sav")), f"no hello/dev/best.sav: {list(os.walk(xdg))}")
+    check(not os.path.exists(os.path.join(xdg, "hello", "best.sav")), "a development run wrote where a player's saves live")
+
+
+def same_name_elsewhere():
+    other = os.path.join(mine, "elsewhere", "hello")
+    os.makedirs(os.path.dirname(other))
+    shutil.copytree(game, other)
+    r = sh("game", other)
+    check(r.returncode == 0, f"./build.sh game of a second hello/ failed:\n{r.stdout}")
+    folders = build_folders()
+    check(len(folders) == 2 and all(f.startswith("hello-") for f in folders), f"two hello/ folders, build folders {folders}")
+
+
+def not_a_game_folder():
+    empty = os.path.join(mine, "empty")
+    os.makedirs(empty)
+    r = sh("game", empty)
+    check(r.returncode != 0 and "no state.h" in r.stdout, f"a folder without state.h: {r.returncode} {r.stdout}")
+
+
+checks.case("new_makes_a_game", new_makes_a_game)
+checks.case("builds_outside_the_project", builds_outside_the_project)
+host = None
+if "out" in state:
+    host = Host(root, "--game", game)
+    checks.case("runs_moves_and_saves", runs_moves_and_saves)
+    checks.case("tweak_is_live", tweak_is_live)
+    checks.case("code_edit_reloads", code_edit_reloads)
+    rc = host.stop()
+    checks.case("host_alive_to_the_end", lambda: check(rc == 0, f"host exit code {rc}"))
+checks.case("dev_saves_apart", dev_saves_apart)
+checks.case("same_name_elsewhere", same_name_elsewhere)
+checks.case("not_a_game_folder", not_a_game_folder)
+if checks.failed:
+    if host:
+        print(host.tail(40))
+else:
+    cleanup(root)
+    cleanup(mine)
+checks.finish()
