@@ -8,7 +8,10 @@
 #ifndef GAME_LAYOUT_HASH
 #define GAME_LAYOUT_HASH 1u
 #endif
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-function"   /* state_default is exported only with the build's state_types.inc */
 #include "../../game/game.cpp"
+#pragma GCC diagnostic pop
 #include "tinyheaders.cpp"   /* platform/include/: the tinyheader implementations a game links */
 
 #include <stdarg.h>

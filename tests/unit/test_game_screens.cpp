@@ -38,6 +38,7 @@ double host_time(void)
     return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 const char *host_root(void) { return g_root.c_str(); }
+const char *game_folder(void) { static std::string f; f = g_root + "/game"; return f.c_str(); }   /* game_folder.cpp is not part of this program */
 void host_json_escape(const char *in, char *out, size_t cap) { snprintf(out, cap, "%s", in); }
 PlatformAPI g_pf;
 struct thp_profile g_profile_main;   /* profile.cpp is not part of this program */

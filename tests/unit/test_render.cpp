@@ -50,6 +50,7 @@ double host_time(void)
 }
 
 const char *host_root(void) { return g_root.c_str(); }
+const char *game_folder(void) { static std::string f; f = g_root + "/game"; return f.c_str(); }   /* game_folder.cpp is not part of this program */
 
 void host_json_escape(const char *in, char *out, size_t cap)
 {
