@@ -52,12 +52,20 @@ def bot_plays_80_seconds():
     print(f"  bot: waves {waves}, deaths {[(d['score'], d['wave']) for d in deaths]}, score {quit_ev['game']['score']}")
 
 
-HUMAN_QUITS = "60 tap ENTER\n90 down RIGHT\n1000 up RIGHT\n1010 tap ESCAPE\n1020 tap DOWN\n1030 tap DOWN\n1040 tap ENTER\n"
+
+
+def human_then_quit():
+    """The human-like script below for 16 s (it moves and fires all round, so it scores), every key let go,
+    then the pause menu's Quit."""
+    lines = [l for l in human_like_script(1000).splitlines() if int(l.split()[0]) < 990]
+    held = sorted({l.split()[2] for l in lines if l.split()[1] == "down"})
+    lines += [f"995 up {k}" for k in held] + ["1010 tap ESCAPE", "1020 tap DOWN", "1030 tap DOWN", "1040 tap ENTER"]
+    return "".join(l + "\n" for l in lines)
 
 
 def best_score_persists_and_survives_corruption():
-    # a person's run (fire to the right, then the pause menu's Quit): its score is saved as the best
-    h = run("--frames", "1100", "--input", input_script(root, HUMAN_QUITS, "human_quits.txt"))
+    # a person's run, then the pause menu's Quit: its score is saved as the best
+    h = run("--frames", "1100", "--input", input_script(root, human_then_quit(), "human_quits.txt"))
     best = h.of("quit")[0]["game"]["best"]
     check(best > 0 and h.of("quit")[0]["game"]["demo"] == 0, f"the person's run scored no best: {h.of('quit')[0]['game']}")
     check(games(h, "quit_to_title") and h.of("quit")[0]["game"]["mode"] == 0, "Quit in the pause menu did not go back to the title")
@@ -79,7 +87,7 @@ def best_score_persists_and_survives_corruption():
     check(h.of("quit")[0]["game"]["mode"] == 1, "the game did not keep running after the corrupt save")
     check(os.path.exists(path + ".corrupt") and not os.path.exists(path), "the corrupt file was not set aside")
     # and the next save writes a good file again, atomically (no temporary left behind)
-    h = run("--frames", "1100", "--input", input_script(root, HUMAN_QUITS, "human_quits.txt"))
+    h = run("--frames", "1100", "--input", input_script(root, human_then_quit(), "human_quits.txt"))
     check(os.path.exists(path), "no new save after the corrupt one")
     check(not [f for f in os.listdir(os.path.dirname(path)) if ".tmp." in f], "a temporary save file was left")
     rewritten = h.of("quit")[0]["game"]["best"]
