@@ -14,8 +14,9 @@ BUILD_DIR="$ROOT/build"
 
 DEBIAN_PACKAGES="g++ clang libclang-rt-dev libsdl2-dev libstb-dev fonts-dejavu-core python3 pkg-config sox libsox-fmt-base"
 # and for ./build.sh test: the editor and debugger checks (clangd on every kind of file, Windows' with
-# mingw-w64's headers, the web backend's with emscripten's; gdb across reloads)
-TEST_PACKAGES="clangd gdb g++-mingw-w64-x86-64-win32 emscripten"
+# mingw-w64's headers, the web backend's with emscripten's; gdb across reloads; Xvfb and Mesa for the OpenGL
+# renderer's glow test)
+TEST_PACKAGES="clangd gdb g++-mingw-w64-x86-64-win32 emscripten xvfb xauth libgl1-mesa-dri"
 COMMON_FLAGS="-std=c++17 -g -Wall -Wextra -Itinyheaders -Iplatform/include -Iplatform"
 DEV_CHECKS="-DTHC_VALIDATE"   # development builds and tests; ./build.sh dist and the benchmarks leave it out
 HOST_LIBS="-lSDL2 -ldl -lpthread -lm"

@@ -52,6 +52,8 @@ static Controls bot_controls(GameState *gs, float dt)
         c.aim = v2_norm(v2_sub(lead, pl->pos));
         c.fire = nearest_d < 900;
         c.dash = nearest_d < nearest->radius + pl->radius + 30 && pl->cooldown2 <= 0;
+        /* the panic button: cornered while hurt */
+        c.bomb = gs->bombs > 0 && pl->hp <= 2 && pl->timer <= 0 && nearest_d < nearest->radius + pl->radius + 50;
     }
     return c;
 }

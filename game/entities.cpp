@@ -37,6 +37,13 @@ static constexpr auto HUNT_SPEEDUP        = TWEAK(1.6f);     /* the last few of 
 static constexpr auto GEM_MAGNET_RANGE    = TWEAK(170.0f);
 static constexpr auto PICKUP_SECONDS      = TWEAK(9.0f);
 static constexpr auto HEART_DROP_CHANCE   = TWEAK(0.03f);
+static constexpr auto HEART_CHANCE_PER_HIT = TWEAK(0.035f);  /* more hearts while hurt: per heart missing */
+static constexpr auto UPGRADE_DROP_CHANCE = TWEAK(0.012f);   /* a weapon pickup from a kill */
+static constexpr auto UPGRADE_SECONDS     = TWEAK(14.0f);    /* how long an upgrade lasts */
+static constexpr auto RAPID_FIRE_FACTOR   = TWEAK(0.55f);    /* shot interval with RAPID */
+static constexpr auto SPREAD_ANGLE        = TWEAK(0.17f);    /* radians between the three SPREAD shots */
+static constexpr auto PIERCE_HITS         = TWEAK(3);        /* enemies a PIERCE shot goes through */
+static constexpr auto EARLY_INVULNERABLE  = TWEAK(2.6f);     /* seconds after a hit in waves 1-2 */
 static constexpr auto SPAWN_WARNING       = TWEAK(0.9f);     /* seconds a spawn marker shows before the enemy */
 static constexpr auto KILL_SHAKE          = TWEAK(0.3f);     /* trauma a kill adds (a brute's is doubled) */
 
@@ -45,6 +52,8 @@ static constexpr auto DRONE_COLOR         = TWEAK_COLOR(0xFF4FD8FF);
 static constexpr auto SHOOTER_COLOR       = TWEAK_COLOR(0xFF9A3CFF);
 static constexpr auto DASHER_COLOR        = TWEAK_COLOR(0xFFE14AFF);
 static constexpr auto BRUTE_COLOR         = TWEAK_COLOR(0xFF3B3BFF);
+static const uint32_t UPGRADE_COLORS[UPGRADE_COUNT] = { 0x5CFF7AFF, 0xFFE14AFF, 0xC08CFFFF };
+static const char *const UPGRADE_NAMES[UPGRADE_COUNT] = { "SPREAD", "RAPID", "PIERCE" };
 
 /* the tuning other pieces read (game.h) */
 static float player_radius(void) { return PLAYER_RADIUS; }
@@ -53,9 +62,11 @@ static float bullet_speed(void) { return BULLET_SPEED; }
 static float spawn_warning_seconds(void) { return SPAWN_WARNING; }
 
 /* ---------------------------------------------------------------- helpers */
+/* Waves 1-2 teach: their enemies are slower. */
 static float wave_pressure(GameState *gs)
 {
-    return (1.0f + WAVE_SPEEDUP * (float)(gs->wave > 1 ? gs->wave - 1 : 0)) * (stragglers_hunt(gs) ? HUNT_SPEEDUP : 1.0f);
+    float early = gs->wave <= 1 ? 0.52f : gs->wave == 2 ? 0.78f : 1.0f;
+    return early * (1.0f + WAVE_SPEEDUP * (float)(gs->wave > 2 ? gs->wave - 2 : 0)) * (stragglers_hunt(gs) ? HUNT_SPEEDUP : 1.0f);
 }
 
 static Entity *entity_get(GameState *gs, thh_handle h)
@@ -127,9 +138,15 @@ static void damage_enemy(GameState *gs, Entity *e, float amount, v2 push)
             if (d) { d->radius = 12; d->hp = DRONE_HP; d->vel = v2_scale(v2_from_angle(i * 2.0944f), 300); }
         }
     }
-    if (th_rng_f01(&gs->rng) < HEART_DROP_CHANCE) {
+    grid_push(gs, e->pos, e->type == ENTITY_BRUTE ? 260.0f : 170.0f, e->type == ENTITY_BRUTE ? 900.0f : 450.0f);
+    Entity *pl = entity_get(gs, gs->player);
+    float missing = pl ? th_maxf(0, PLAYER_HP - pl->hp) : 0;
+    float r = th_rng_f01(&gs->rng);
+    if (r < HEART_DROP_CHANCE + HEART_CHANCE_PER_HIT * missing) {
         Entity *h = entity_spawn(gs, ENTITY_HEART, e->pos);
         if (h) { h->radius = 12; h->timer = PICKUP_SECONDS; }
+    } else if (th_rng_f01(&gs->rng) < UPGRADE_DROP_CHANCE) {
+        upgrade_drop(gs, e->pos, (int)th_rng_range(&gs->rng, 0, UPGRADE_COUNT - 0.001f));
     } else {
         int gems = e->type == ENTITY_BRUTE ? 5 : 1;
         for (int i = 0; i < gems; i++) {
@@ -139,14 +156,27 @@ static void damage_enemy(GameState *gs, Entity *e, float amount, v2 push)
     }
 }
 
+/* A weapon pickup of the given UpgradeKind. */
+static void upgrade_drop(GameState *gs, v2 at, int kind)
+{
+    Entity *u = entity_spawn(gs, ENTITY_UPGRADE, at);
+    if (!u) return;
+    u->radius = 16;
+    u->timer = PICKUP_SECONDS * 1.5f;
+    u->phase = kind < 0 ? 0 : kind % UPGRADE_COUNT;
+    u->vel = v2_scale(th_rng_unit_v2(&gs->rng), 60);
+}
+
 static void player_hurt(GameState *gs, Entity *pl, v2 from)
 {
     if (pl->timer > 0 || pl->dead) return;   /* timer: invulnerability */
     pl->hp -= 1;
-    pl->timer = PLAYER_INVULNERABLE;
+    pl->timer = gs->wave <= 2 ? EARLY_INVULNERABLE : PLAYER_INVULNERABLE;
     pl->flash = 0.15f;
     pl->vel = v2_add(pl->vel, v2_scale(dir_to(from, pl->pos), 500));
     gs->multiplier = 1;
+    gs->multiplier_kills = 0;
+    gs->tier = 1;
     fx_shake(gs, 0.55f);
     gs->hitstop = 0.06f;
     fx_burst(gs, pl->pos, 18, 0xFFFFFFFF, 0x4FE3FF00, 100, 300, 10, 0.4f);
@@ -158,6 +188,30 @@ static void player_hurt(GameState *gs, Entity *pl, v2 from)
         fx_shake(gs, 1.0f);
         gs->hitstop = 0.2f;
     }
+}
+
+/* The panic button: every enemy, spawn marker and enemy bullet in the arena goes, the grid heaves, and the
+   player gets a moment of safety. Limited uses (gs->bombs). */
+static void bomb_fire(GameState *gs)
+{
+    Entity *pl = entity_get(gs, gs->player);
+    if (gs->bombs <= 0 || !pl || pl->dead || gs->mode != MODE_PLAY) return;
+    gs->bombs--;
+    for (uint32_t i = 0; i < thh_fixed_count(&gs->handles.head); i++) {
+        Entity *e = &gs->entities[thh_index(thh_fixed_at(&gs->handles.head, i))];
+        if (e->dead) continue;
+        if (is_enemy(e->type)) damage_enemy(gs, e, 1e6f, v2_scale(dir_to(pl->pos, e->pos), 300));
+        else if (e->type == ENTITY_SPAWNER || e->type == ENTITY_ENEMY_BULLET) { e->dead = 1; fx_burst(gs, e->pos, 4, 0xFFFFFFFF, 0x4FE3FF00, 40, 160, 6, 0.3f); }
+    }
+    pl->timer = th_maxf(pl->timer, 1.0f);
+    gs->bomb_flash = 0.6f;
+    gs->hitstop = 0;
+    fx_ring(gs, pl->pos, 20, 900, 0.7f, 0xFFFFFFFF);
+    fx_ring(gs, pl->pos, 10, 600, 0.5f, 0x4FE3FFFF);
+    fx_shake(gs, 1.0f);
+    grid_push(gs, pl->pos, 900.0f, 2200.0f);
+    sfx(gs, SND_EXPLODE_BIG, pl->pos);
+    g_bombed = 1;
 }
 
 /* ---------------------------------------------------------------- per-type steps */
@@ -191,17 +245,24 @@ static void player_update(GameState *gs, Entity *e, float dt)
     }
     move_and_collide(gs, e, dt);
     e->cooldown -= dt;
+    for (int k = 0; k < (int)UPGRADE_COUNT; k++) gs->upgrade_time[k] = th_maxf(0, gs->upgrade_time[k] - dt);
+    if (c.bomb) bomb_fire(gs);
     if (c.fire && e->cooldown <= 0) {
-        e->cooldown = FIRE_INTERVAL;
-        float a = e->angle + th_rng_range(&gs->rng, -FIRE_SPREAD, FIRE_SPREAD);
-        v2 d = v2_from_angle(a);
-        Entity *b = entity_spawn(gs, ENTITY_BULLET, v2_add(e->pos, v2_scale(d, 18)));
-        if (b) {
+        e->cooldown = FIRE_INTERVAL * (gs->upgrade_time[UPGRADE_RAPID] > 0 ? RAPID_FIRE_FACTOR : 1.0f);
+        float base = e->angle + th_rng_range(&gs->rng, -FIRE_SPREAD, FIRE_SPREAD);
+        int shots = gs->upgrade_time[UPGRADE_SPREAD] > 0 ? 3 : 1;
+        for (int k = 0; k < shots; k++) {
+            float a = base + (k - (shots - 1) * 0.5f) * SPREAD_ANGLE;
+            v2 d = v2_from_angle(a);
+            Entity *b = entity_spawn(gs, ENTITY_BULLET, v2_add(e->pos, v2_scale(d, 18)));
+            if (!b) break;
             b->vel = v2_scale(d, BULLET_SPEED);
             b->radius = 4;
             b->angle = b->prev_angle = a;
             b->timer = 1.2f;
+            b->phase = gs->upgrade_time[UPGRADE_PIERCE] > 0 ? PIERCE_HITS - 1 : 0;   /* enemies it goes on through */
         }
+        v2 d = v2_from_angle(base);
         fx_trail(gs, v2_add(e->pos, v2_scale(d, 22)), v2_scale(d, 120), 0xCFFFFFFF, 12);
         sfx(gs, SND_SHOT, e->pos);
     }
@@ -302,12 +363,22 @@ static void bullet_update(GameState *gs, Entity *e, float dt)
     float t_hit = t_wall;
     Entity *victim = NULL;
     if (e->type == ENTITY_BULLET) {
-        victim = world_sweep_enemies(gs, from, to, e->radius, &t_hit);
+        victim = world_sweep_enemies(gs, from, to, e->radius, &t_hit, e->last_hit);
         if (victim && t_hit > t_wall) victim = NULL;
+        if (gs->steps % 2 == 0) grid_push(gs, from, 60.0f, 70.0f);
     } else {
         Entity *pl = entity_get(gs, gs->player);
         float t;
         if (pl && !pl->dead && world_sweep_circle(from, to, e->radius, pl->pos, pl->radius, &t) && t <= t_wall) { victim = pl; t_hit = t; }
+    }
+    if (victim && victim->type != ENTITY_PLAYER && e->phase > 0) {   /* PIERCE: on through it */
+        e->phase--;
+        e->last_hit = victim->self.value;
+        damage_enemy(gs, victim, BULLET_DAMAGE, v2_scale(v2_norm(e->vel), victim->type == ENTITY_BRUTE ? 12 : 60));
+        fx_sparks(gs, v2_lerp(from, to, t_hit), v2_neg(v2_norm(e->vel)), 0xC08CFFFF, 4);
+        e->pos = v2_lerp(from, to, t_wall);
+        if (hit_wall) e->dead = 1;
+        return;
     }
     e->pos = v2_lerp(from, to, victim ? t_hit : t_wall);
     if (victim) {
@@ -335,7 +406,12 @@ static void pickup_update(GameState *gs, Entity *e, float dt)
         if (d < GEM_MAGNET_RANGE) e->vel = v2_add(e->vel, v2_scale(v2_norm(to), 2400 * dt * (1.2f - d / GEM_MAGNET_RANGE)));
         if (d < pl->radius + e->radius) {
             e->dead = 1;
-            if (e->type == ENTITY_HEART) {
+            if (e->type == ENTITY_UPGRADE) {
+                int k = e->phase % UPGRADE_COUNT;
+                gs->upgrade_time[k] = UPGRADE_SECONDS;
+                fx_ring(gs, pl->pos, 10, 90, 0.35f, UPGRADE_COLORS[k]);
+                sfx(gs, SND_HEALTH, e->pos);
+            } else if (e->type == ENTITY_HEART) {
                 pl->hp = th_minf(PLAYER_HP, pl->hp + 1);
                 fx_ring(gs, pl->pos, 10, 60, 0.3f, 0x5CFF7AFF);
                 sfx(gs, SND_HEALTH, e->pos);
@@ -369,7 +445,8 @@ static void spawner_update(GameState *gs, Entity *e, float dt)
 static void no_update(GameState *gs, Entity *e, float dt) { (void)gs; (void)e; (void)dt; }
 
 /* ---------------------------------------------------------------- looks */
-static void draw_entity_sprite(const PlatformAPI *pf, uint32_t sprite, v2 p, float angle, float scale, uint32_t color, int layer)
+static void draw_entity_sprite(const PlatformAPI *pf, uint32_t sprite, v2 p, float angle, float scale, uint32_t color, int layer,
+                               uint16_t flags = SPRITE_GLOW)
 {
     GameSprite s;
     memset(&s, 0, sizeof s);
@@ -381,7 +458,21 @@ static void draw_entity_sprite(const PlatformAPI *pf, uint32_t sprite, v2 p, flo
     s.origin_x = s.origin_y = 0.5f;
     s.color = color;
     s.layer = (int16_t)layer;
+    s.flags = flags;
     pf->draw_sprite(&s);
+}
+
+static void draw_upgrade(GameState *gs, Entity *e, v2 p, float angle, const PlatformAPI *pf)
+{
+    (void)angle;
+    int k = e->phase % UPGRADE_COUNT;
+    uint32_t c = UPGRADE_COLORS[k];
+    if (e->timer < 2.0f && ((int)(e->timer * 10) & 1)) c = (c & 0xFFFFFF00u) | 0x50u;
+    float pulse = 1.0f + 0.12f * sinf((float)gs->steps * 0.15f);
+    draw_entity_sprite(pf, g_sprite_ids[SPR_FX_RING], p, 0, 0.62f * pulse, c, LAYER_PICKUP);
+    draw_entity_sprite(pf, g_sprite_ids[SPR_FX_DOT], p, 0, 1.1f, c, LAYER_PICKUP, SPRITE_GLOW | SPRITE_ADDITIVE);
+    static const char *const LETTER[UPGRADE_COUNT] = { "S", "R", "P" };
+    pf->draw_text(LETTER[k], p.x - 6, p.y - 11, 20, 0x0A0E18FF, LAYER_PICKUP + 1);
 }
 
 static void draw_mover(GameState *gs, Entity *e, v2 p, float angle, const PlatformAPI *pf)
@@ -465,4 +556,5 @@ static const struct EntityKind {
     { "heart",        pickup_update,  draw_mover   },
     { "wall",         no_update,      draw_wall    },
     { "spawner",      spawner_update, draw_spawner },
+    { "upgrade",      pickup_update,  draw_upgrade },
 };

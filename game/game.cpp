@@ -38,6 +38,7 @@ static void game_init(GameState *gs, GameMemory *mem, const PlatformAPI *pf)
     gs->cam = gs->prev_cam = v2_make(ARENA_W / 2, ARENA_H / 2);
     gs->aim = v2_make(1, 0);
     gs->mode = MODE_TITLE;
+    gs->zoom = gs->prev_zoom = 1.0f;
     gs->mouse_idle = 1e6f;
     gs->initialized = 1;
     best_load(gs, pf);
@@ -105,13 +106,15 @@ static Controls read_controls(GameState *gs, const GameInput *in, const Platform
     if (v2_len2(stick) > 0.09f) { c.aim = stick; c.fire = 1; }
     else if (v2_len2(keys) > 0) { c.aim = keys; c.fire = 1; }
     else if (pl && (in->down[KEY_MOUSE_LEFT] || in->mouse_x || in->mouse_y)) {
-        v2 mouse_world = v2_add(v2_make(in->mouse_x, in->mouse_y),
-                                v2_sub(gs->cam, v2_make(pf->view_width * 0.5f, pf->view_height * 0.5f)));
+        float z = gs->zoom > 0.05f ? gs->zoom : 1.0f;
+        v2 mouse_world = v2_add(gs->cam, v2_scale(v2_sub(v2_make(in->mouse_x, in->mouse_y),
+                                                         v2_make(pf->view_width * 0.5f, pf->view_height * 0.5f)), 1.0f / z));
         c.aim = v2_sub(mouse_world, pl->pos);
         c.fire = in->down[KEY_MOUSE_LEFT];
     }
     c.fire |= in->down[KEY_PAD_RB] || in->axis[AXIS_TRIGGER_RIGHT] > 0.4f;
     c.dash = in->pressed[KEY_SPACE] || in->pressed[KEY_PAD_A] || in->pressed[KEY_MOUSE_RIGHT] || in->pressed[KEY_PAD_LB];
+    c.bomb = in->pressed[KEY_Q] || in->pressed[KEY_E] || in->pressed[KEY_PAD_Y] || in->pressed[KEY_MOUSE_MIDDLE];
     return c;
 }
 
@@ -142,8 +145,8 @@ static void play_step(GameState *gs, float dt, const PlatformAPI *pf)
         gs->paused = 0;
         best_save(gs, pf);
         char f[128];
-        snprintf(f, sizeof f, "\"score\":%d,\"wave\":%d,\"best\":%d,\"new_best\":%s", gs->score, gs->wave, gs->best_score,
-                 gs->score > gs->best_before_run ? "true" : "false");
+        snprintf(f, sizeof f, "\"score\":%d,\"wave\":%d,\"best\":%d,\"new_best\":%s,\"demo\":%s", gs->score, gs->wave, gs->best_score,
+                 !gs->demo && gs->score > gs->best_before_run ? "true" : "false", gs->demo ? "true" : "false");
         pf->event("player_died", f);
         sfx_ui(SND_GAME_OVER);
     }
@@ -173,7 +176,12 @@ static void pause_update(GameState *gs, const GameInput *in, const PlatformAPI *
     gs->paused = 0;
     pf->event("pause", "\"on\":false");
     if (gs->pause_item == PAUSE_RESTART) { best_save(gs, pf); run_start(gs, pf); }
-    else if (gs->pause_item == PAUSE_QUIT) { best_save(gs, pf); pf->event("quit_from_menu", ""); pf->quit(); }
+    else if (gs->pause_item == PAUSE_QUIT) {   /* back to the title; Esc there quits */
+        best_save(gs, pf);
+        gs->mode = MODE_TITLE;
+        gs->mode_time = 0;
+        pf->event("quit_to_title", "");
+    }
 }
 
 static GAME_UPDATE(game_update)
@@ -189,16 +197,23 @@ static GAME_UPDATE(game_update)
     int clicked = in->down[KEY_MOUSE_LEFT] || in->down[KEY_MOUSE_RIGHT];
     gs->mouse_idle = (v2_dist(mouse, gs->mouse) > 0.5f || clicked) ? 0 : gs->mouse_idle + dt;
     gs->mouse = mouse;
-    if (in->pressed[KEY_F10]) gs->autopilot = !gs->autopilot;
+    if (in->pressed[KEY_F10]) {
+        gs->autopilot = !gs->autopilot;
+        if (gs->autopilot && gs->mode == MODE_PLAY && !gs->demo) { gs->demo = 1; pf->event("demo_run", "\"why\":\"autopilot\""); }
+    }
     if (gs->paused) { pause_update(gs, in, pf); return; }   /* nothing moves behind the menu */
     if (gs->mode == MODE_PLAY && (in->focus_lost || in->pressed[KEY_ESCAPE] || in->pressed[KEY_PAD_START])) {
         pause_open(gs, pf);
         return;
     }
     gs->mode_time += dt;
-    if (in->pressed[KEY_F3] && gs->mode == MODE_PLAY) wave_swarm(gs);
+    if (in->pressed[KEY_F3] && gs->mode == MODE_PLAY) {
+        wave_swarm(gs);
+        if (!gs->demo) { gs->demo = 1; pf->event("demo_run", "\"why\":\"F3\""); }
+    }
     int start = in->pressed[KEY_ENTER] || in->pressed[KEY_PAD_START] || (gs->autopilot && gs->mode_time > 1.5f);
     g_controls = gs->autopilot ? bot_controls(gs, dt) : read_controls(gs, in, pf);
+    g_bombed = 0;
     switch (gs->mode) {
     case MODE_TITLE:
         if (in->pressed[KEY_ESCAPE]) { pf->event("quit_from_menu", ""); pf->quit(); }
@@ -214,7 +229,15 @@ static GAME_UPDATE(game_update)
         else if (start && gs->mode_time > 0.8f) run_start(gs, pf);
         break;
     }
+    if (g_bombed) {
+        char f[64];
+        snprintf(f, sizeof f, "\"bombs_left\":%d,\"wave\":%d", gs->bombs, gs->wave);
+        pf->event("bomb", f);
+    }
+    gs->bomb_flash = th_maxf(0, gs->bomb_flash - dt);
+    gs->tier_flash = th_maxf(0, gs->tier_flash - dt);
     fx_update(gs, dt);
+    grid_update(gs, dt);
     camera_update(gs, dt, pf);
     sound_flush(gs, pf);
     mem->used = sizeof(GameState) + gs->arena.high_water;
@@ -247,6 +270,7 @@ static GAME_RENDER(game_render)
     }
     if (gs->paused) pause_draw(gs, pf);
     crosshair_draw(gs, alpha, pf);
+    safe_area_report(gs, alpha, pf);
 }
 
 static GAME_STATS(game_stats)
@@ -254,11 +278,13 @@ static GAME_STATS(game_stats)
     GameState *gs = game_state(mem);
     if (!gs->initialized) return snprintf(buf, (size_t)cap, "\"initialized\":false");
     Entity *pl = entity_get(gs, gs->player);
-    int enemies = 0, walls = 0;
+    int enemies = 0, walls = 0, on_screen = 0;
+    float z = gs->zoom > 0.05f ? gs->zoom : 1.0f, hw = 640 / z, hh = 360 / z;   /* the 1280x720 view around the camera */
     float bullet_speed = 0;   /* of a live player bullet: shows a BULLET_SPEED edit taking effect */
     for (uint32_t i = 0; i < thh_fixed_count(&gs->handles.head); i++) {
         Entity *e = &gs->entities[thh_index(thh_fixed_at(&gs->handles.head, i))];
         enemies += is_enemy(e->type);
+        on_screen += is_enemy(e->type) && fabsf(e->pos.x - gs->cam.x) < hw && fabsf(e->pos.y - gs->cam.y) < hh;
         walls += e->type == ENTITY_WALL;
         if (e->type == ENTITY_BULLET && !e->dead) bullet_speed = v2_len(e->vel);
     }
@@ -267,10 +293,12 @@ static GAME_STATS(game_stats)
     return snprintf(buf, (size_t)cap,
                     "\"consistent\":%s,\"mode\":%u,\"steps\":%llu,\"entities\":%u,\"enemies\":%d,\"walls\":%d,\"particles\":%u,\"score\":%d,\"best\":%d,"
                     "\"wave\":%d,\"wave_shown\":%d,\"enemies_left\":%d,\"paused\":%u,\"runs\":%d,\"deaths\":%d,\"player_handle\":%u,\"player_x\":%.2f,\"player_y\":%.2f,"
-                    "\"player_hp\":%.0f,\"autopilot\":%u,\"bullet_speed\":%.1f",
+                    "\"player_hp\":%.0f,\"autopilot\":%u,\"bullet_speed\":%.1f,\"demo\":%u,\"multiplier\":%d,\"tier\":%d,\"bombs\":%d,"
+                    "\"zoom\":%.3f,\"on_screen\":%d,\"upgrades\":[%.1f,%.1f,%.1f]",
                     consistent ? "true" : "false", (uint32_t)gs->mode, (unsigned long long)gs->steps, thh_fixed_count(&gs->handles.head), enemies, walls, gs->particle_count,
                     gs->score, gs->best_score, gs->wave, wave_shown(gs), gs->enemies_left, gs->paused, gs->runs, gs->deaths, gs->player.value,
-                    pl ? pl->pos.x : 0.0f, pl ? pl->pos.y : 0.0f, pl ? pl->hp : 0.0f, gs->autopilot, bullet_speed);
+                    pl ? pl->pos.x : 0.0f, pl ? pl->pos.y : 0.0f, pl ? pl->hp : 0.0f, gs->autopilot, bullet_speed, gs->demo, gs->multiplier,
+                    gs->tier, gs->bombs, z, on_screen, gs->upgrade_time[0], gs->upgrade_time[1], gs->upgrade_time[2]);
 }
 
 /* A default-constructed state: what a migration takes new fields' values from (their default member

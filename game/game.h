@@ -57,7 +57,8 @@ static uint32_t g_sprite_ids[SPR_COUNT];   /* library globals: refilled by every
 #define SPR(id) g_sprite_ids[SPR_##id]
 
 /* The player's controls for one step: from the keyboard/mouse/gamepad (game.cpp) or the autopilot (bot.cpp). */
-typedef struct Controls { v2 move, aim; int fire, dash; } Controls;
+typedef struct Controls { v2 move, aim; int fire, dash, bomb; } Controls;
+static int g_bombed;   /* a bomb went off this step (game_update reports it) */
 
 /* The game's sounds by name. Their table (asset, volume, priority...) is SOUND_LIST in sound.cpp, row for
    row in this order (a compile-time check there says so when they differ). */
@@ -75,6 +76,7 @@ static void    fx_sparks(GameState *gs, v2 at, v2 normal, uint32_t color, int co
 static void    fx_trail(GameState *gs, v2 at, v2 vel, uint32_t color, float size);
 static void    fx_shake(GameState *gs, float amount);
 static void    fx_popup(GameState *gs, v2 at, int value, uint32_t color);
+static void    grid_push(GameState *gs, v2 at, float radius, float strength);   /* the background grid's springs */
 /* sound.cpp */
 static void    sfx(GameState *gs, SoundName s, v2 pos);   /* a sound at a place in the world */
 static void    sfx_ui(SoundName s);                        /* a sound with no place (menus, the HUD) */
@@ -84,6 +86,8 @@ static Entity *entity_spawn(GameState *gs, EntityType type, v2 pos);
 static int     is_enemy(uint32_t type);
 static void    damage_enemy(GameState *gs, Entity *e, float amount, v2 push);
 static void    player_hurt(GameState *gs, Entity *pl, v2 from);
+static void    upgrade_drop(GameState *gs, v2 at, int kind);
+static void    bomb_fire(GameState *gs);
 static float   player_radius(void);                        /* the tuning at the top of entities.cpp */
 static float   player_max_hp(void);
 static float   bullet_speed(void);
@@ -91,7 +95,7 @@ static float   spawn_warning_seconds(void);
 /* world.cpp */
 static int     world_push_out(GameState *gs, v2 *pos, float radius, v2 *normal);
 static int     world_sweep_walls(GameState *gs, v2 from, v2 to, float radius, float *t, v2 *normal);
-static Entity *world_sweep_enemies(GameState *gs, v2 from, v2 to, float radius, float *t);
+static Entity *world_sweep_enemies(GameState *gs, v2 from, v2 to, float radius, float *t, uint32_t skip = 0);
 static int     world_sweep_circle(v2 from, v2 to, float radius, v2 center, float center_radius, float *t);
 static int     world_blocked(GameState *gs, v2 at, float radius);
 /* waves.cpp */

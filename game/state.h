@@ -38,6 +38,7 @@ enum EntityType : uint32_t {
     ENTITY_HEART,         /* health pickup */
     ENTITY_WALL,
     ENTITY_SPAWNER,       /* a warning marker that becomes an enemy */
+    ENTITY_UPGRADE,       /* weapon pickup; phase is its UpgradeKind */
     ENTITY_TYPE_COUNT
 };
 
@@ -58,7 +59,16 @@ typedef struct Entity {
     EntityType spawn_type;   /* ENTITY_SPAWNER: what it becomes */
     v2         half;         /* ENTITY_WALL: half extents */
     float      rot;          /* ENTITY_WALL: rotation in radians (0 = axis aligned) */
+    uint32_t   last_hit;     /* ENTITY_BULLET: handle value of the enemy it last went through (pierce) */
 } Entity;
+
+/* Weapon upgrades, each for a while after its pickup. */
+enum UpgradeKind : uint32_t { UPGRADE_SPREAD, UPGRADE_RAPID, UPGRADE_PIERCE, UPGRADE_COUNT };
+
+/* The background grid: springs, pushed by explosions and bullets (fx.cpp). */
+#define GRID_COLS 25
+#define GRID_ROWS 16
+typedef struct GridPoint { v2 d, v; } GridPoint;   /* displacement from rest, velocity */
 
 enum ParticleLook : uint32_t { LOOK_DOT, LOOK_SPARK, LOOK_RING, LOOK_COUNT };
 
@@ -134,6 +144,19 @@ typedef struct GameState {
     float      bot_dodge_timer;
     v2         bot_dodge;
     uint32_t   music;         /* sound handle of the music loop (sound.cpp), 0 = none */
+
+    /* a best you earned */
+    uint32_t   demo;          /* the autopilot (F10) or F3 played in this run: its score is never a BEST */
+    /* the camera's zoom: out with the action */
+    float      zoom = 1.0f, prev_zoom = 1.0f;
+    /* something to grow into */
+    int32_t    bombs;
+    float      bomb_flash;    /* seconds of the bomb's flash left */
+    float      upgrade_time[UPGRADE_COUNT];   /* seconds left of each weapon upgrade */
+    int32_t    multiplier_kills; /* kills since the multiplier last went up */
+    int32_t    tier;          /* multiplier tier, 1.. (HUD) */
+    float      tier_flash;    /* seconds of the "TIER n" flash left */
+    STATE_TRANSIENT GridPoint grid[GRID_ROWS][GRID_COLS];   /* at rest after a migration */
 } GameState;
 
 #endif

@@ -5,8 +5,7 @@ static constexpr auto UI_TEXT      = TWEAK_COLOR(0xE8F4FFFF);
 static constexpr auto UI_DIM       = TWEAK_COLOR(0x8FA3B8FF);
 static constexpr auto UI_ACCENT    = TWEAK_COLOR(0x4FE3FFFF);
 static constexpr auto UI_WARN      = TWEAK_COLOR(0xFF5C7AFF);
-static constexpr auto FLOOR_LINE   = TWEAK_COLOR(0x1B2433FF);
-static constexpr auto GRID         = TWEAK(64.0f);
+static constexpr auto GLOW_INTENSITY = TWEAK(1.2f);      /* the host's glow pass (set_glow) */
 
 /* Screen-space layers, bottom to top: edge markers, HUD panels, HUD text, then the menus on top. */
 enum {
@@ -17,10 +16,12 @@ static constexpr auto MARKER_INSET = TWEAK(26.0f);      /* pixels from the scree
 static constexpr auto HUD_SCORE_AT = TWEAK_SCREEN_POS(12.0f, 10.0f);    /* the score's plate, top left */
 static constexpr auto HUD_WAVE_AT  = TWEAK_SCREEN_POS(640.0f, 10.0f);   /* the wave's plate, top centre */
 
-static void text_at(const PlatformAPI *pf, const char *s, float x, float y, float size, uint32_t color, int layer)
+static float text_at(const PlatformAPI *pf, const char *s, float x, float y, float size, uint32_t color, int layer)
 {
-    pf->draw_text(s, x, y, size, color, layer);
+    return pf->draw_text(s, x, y, size, color, layer);
 }
+
+static const uint32_t TIER_COLORS[4] = { 0x4FE3FFFF, 0x5CFF7AFF, 0xFFD24AFF, 0xFF4FD8FF };   /* x1-4, x5-9, x10-19, x20+ */
 
 static void text_centered(const PlatformAPI *pf, const char *s, float cx, float y, float size, uint32_t color, int layer = UI_WORDS)
 {
@@ -38,30 +39,62 @@ static void panel(const PlatformAPI *pf, float x, float y, float w, float h, uin
 
 static uint32_t with_alpha(uint32_t c, float a) { return (c & 0xFFFFFF00u) | (uint32_t)(255 * th_clampf(a, 0, 1) * ((c & 255) / 255.0f)); }
 
+/* The top-left world point of the view and the zoom (world -> screen), this frame. */
+static v2 view_top_left(GameState *gs, float alpha, const PlatformAPI *pf, float *zoom)
+{
+    v2 c;
+    camera_view(gs, alpha, &c, zoom);
+    return v2_sub(c, v2_make(pf->view_width * 0.5f / *zoom, pf->view_height * 0.5f / *zoom));
+}
+
 static void floor_draw(GameState *gs, float alpha, const PlatformAPI *pf)
 {
-    v2 c = v2_lerp(gs->prev_cam, gs->cam, alpha);
-    float x0 = c.x - pf->view_width / 2 - 40, y0 = c.y - pf->view_height / 2 - 40;
-    float x1 = x0 + pf->view_width + 80, y1 = y0 + pf->view_height + 80;
-    for (float x = floorf(x0 / GRID) * GRID; x < x1; x += GRID)
-        if (x > 0 && x < ARENA_W) pf->draw_rect(x, th_maxf(0, y0), 1, th_minf(ARENA_H, y1) - th_maxf(0, y0), FLOOR_LINE, LAYER_FLOOR);
-    for (float y = floorf(y0 / GRID) * GRID; y < y1; y += GRID)
-        if (y > 0 && y < ARENA_H) pf->draw_rect(th_maxf(0, x0), y, th_minf(ARENA_W, x1) - th_maxf(0, x0), 1, FLOOR_LINE, LAYER_FLOOR);
+    float z;
+    v2 tl = view_top_left(gs, alpha, pf, &z);
+    pf->set_glow(GLOW_INTENSITY);
+    grid_draw(gs, tl.x, tl.y, tl.x + pf->view_width / z, tl.y + pf->view_height / z, z, pf);
+}
+
+/* The strip the host may put its banners in (crash, build errors, loop recording): the bottom half on the
+   side away from the ship, above the autopilot line; never over the score, the hearts or the ship. */
+static void safe_area_report(GameState *gs, float alpha, const PlatformAPI *pf)
+{
+    float W = (float)pf->view_width, H = (float)pf->view_height, z;
+    v2 tl = view_top_left(gs, alpha, pf, &z);
+    Entity *pl = entity_get(gs, gs->player);
+    float ship_x = pl && gs->mode != MODE_TITLE ? (pl->pos.x - tl.x) * z : W;
+    float x = ship_x > W / 2 ? 12 : W / 2 + 20;
+    pf->set_safe_area(x, H * 0.42f, W / 2 - 32, H * 0.58f - 52);
 }
 
 static void hud_draw(GameState *gs, const PlatformAPI *pf)
 {
     char s[96];
     float W = (float)pf->view_width;
-    /* score, multiplier, best: top left */
+    /* score, multiplier and its tier, best: top left */
     v2 at = HUD_SCORE_AT;
-    panel(pf, at.x, at.y, 240, 112, gs->multiplier > 1 ? UI_ACCENT : UI_DIM);
+    uint32_t tier_color = TIER_COLORS[gs->tier < 1 ? 0 : gs->tier > 4 ? 3 : gs->tier - 1];
+    panel(pf, at.x, at.y, 240, 112, gs->multiplier > 1 ? tier_color : UI_DIM);
     snprintf(s, sizeof s, "%d", gs->score);
     text_at(pf, s, at.x + 12, at.y + 4, 40, UI_TEXT, UI_WORDS);
     snprintf(s, sizeof s, "x%d", gs->multiplier);
-    text_at(pf, s, at.x + 14, at.y + 50, 24, gs->multiplier > 1 ? UI_ACCENT : UI_DIM, UI_WORDS);
-    snprintf(s, sizeof s, "BEST %d", gs->best_score);
-    text_at(pf, s, at.x + 14, at.y + 82, 16, gs->score > 0 && gs->score >= gs->best_score ? UI_ACCENT : UI_DIM, UI_WORDS);
+    float mw = text_at(pf, s, at.x + 14, at.y + 50, 24, gs->multiplier > 1 ? tier_color : UI_DIM, UI_WORDS);
+    snprintf(s, sizeof s, "TIER %d", gs->tier > 0 ? gs->tier : 1);
+    text_at(pf, s, at.x + 28 + mw, at.y + 56, 16, gs->tier > 1 ? tier_color : UI_DIM, UI_WORDS);
+    if (gs->demo) text_at(pf, "DEMO RUN - no best", at.x + 14, at.y + 82, 16, UI_WARN, UI_WORDS);
+    else {
+        snprintf(s, sizeof s, "BEST %d", gs->best_score);
+        text_at(pf, s, at.x + 14, at.y + 82, 16, gs->score > 0 && gs->score >= gs->best_score ? UI_ACCENT : UI_DIM, UI_WORDS);
+    }
+    /* weapon upgrades: under the score, a bar each for the time left */
+    float uy = at.y + 118;
+    for (int k = 0; k < (int)UPGRADE_COUNT; k++) {
+        if (gs->upgrade_time[k] <= 0) continue;
+        panel(pf, at.x, uy, 240, 26, UPGRADE_COLORS[k]);
+        text_at(pf, UPGRADE_NAMES[k], at.x + 10, uy + 4, 16, UPGRADE_COLORS[k], UI_WORDS);
+        pf->draw_rect(at.x + 98, uy + 10, 130 * th_clampf(gs->upgrade_time[k] / UPGRADE_SECONDS, 0, 1), 6, UPGRADE_COLORS[k], UI_WORDS);
+        uy += 30;
+    }
     /* the wave and what is left of it: top centre */
     v2 wv = HUD_WAVE_AT;
     panel(pf, wv.x - 130, wv.y, 260, 78, stragglers_hunt(gs) ? UI_WARN : UI_ACCENT);
@@ -90,6 +123,18 @@ static void hud_draw(GameState *gs, const PlatformAPI *pf)
         h.layer = UI_WORDS;
         pf->draw_sprite(&h);
     }
+    /* bombs: under the hearts */
+    panel(pf, W - 24 - max_hp * 30, 64, max_hp * 30 + 12, 30, UI_ACCENT);
+    snprintf(s, sizeof s, "BOMBS %d  (Q)", gs->bombs);
+    text_at(pf, s, W - 16 - max_hp * 30, 69, 16, gs->bombs > 0 ? UI_TEXT : UI_DIM, UI_WORDS);
+    /* a new tier: its name springs in under the wave panel */
+    if (gs->tier_flash > 0) {
+        float t = 1.0f - gs->tier_flash / 1.5f;
+        snprintf(s, sizeof s, "TIER %d   x%d", gs->tier, gs->multiplier);
+        text_centered(pf, s, W / 2, 96, 30 * th_ease_out_back(th_clampf(t * 3, 0, 1)) + 1, with_alpha(tier_color, th_clampf(gs->tier_flash * 2, 0, 1)));
+    }
+    if (gs->bomb_flash > 0)
+        pf->draw_rect(0, 0, W, (float)pf->view_height, with_alpha(0xFFFFFFFF, gs->bomb_flash * 0.5f), UI_MARKERS);
     if (gs->autopilot) {
         panel(pf, W / 2 - 170, (float)pf->view_height - 44, 340, 32, UI_WARN);
         text_centered(pf, "AUTOPILOT  (F10 to take over)", W / 2, (float)pf->view_height - 38, 16, UI_WARN);
@@ -100,16 +145,15 @@ static void hud_draw(GameState *gs, const PlatformAPI *pf)
    straggler is ever lost. */
 static void offscreen_markers_draw(GameState *gs, float alpha, const PlatformAPI *pf)
 {
-    float W = (float)pf->view_width, H = (float)pf->view_height;
-    v2 cam = v2_lerp(gs->prev_cam, gs->cam, alpha);
-    v2 top_left = v2_sub(cam, v2_make(W / 2, H / 2));
+    float W = (float)pf->view_width, H = (float)pf->view_height, z;
+    v2 top_left = view_top_left(gs, alpha, pf, &z);
     static const int SPRITE_OF[ENTITY_TYPE_COUNT] = { 0, SPR_DRONE, SPR_SHOOTER, SPR_DASHER, SPR_BRUTE };
     int hunt = stragglers_hunt(gs);
     float pulse = 1.0f + (hunt ? 0.25f * sinf(gs->mode_time * 10.0f) : 0.0f);
     for (uint32_t i = 0; i < thh_fixed_count(&gs->handles.head); i++) {
         Entity *e = &gs->entities[thh_index(thh_fixed_at(&gs->handles.head, i))];
         if (e->dead || !is_enemy(e->type)) continue;
-        v2 p = v2_sub(e->pos, top_left);
+        v2 p = v2_scale(v2_sub(e->pos, top_left), z);
         if (p.x > -e->radius && p.x < W + e->radius && p.y > -e->radius && p.y < H + e->radius) continue;
         v2 d = v2_sub(p, v2_make(W / 2, H / 2));
         float sx = (W / 2 - MARKER_INSET) / th_maxf(fabsf(d.x), 1e-3f), sy = (H / 2 - MARKER_INSET) / th_maxf(fabsf(d.y), 1e-3f);
@@ -142,9 +186,10 @@ static void crosshair_draw(GameState *gs, float alpha, const PlatformAPI *pf)
     Entity *pl = entity_get(gs, gs->player);
     if (gs->mouse_idle < 3.0f) at = gs->mouse;
     else if (gs->mode == MODE_PLAY && !gs->paused && pl && !pl->dead) {
-        v2 cam = v2_lerp(gs->prev_cam, gs->cam, alpha);
-        v2 p = v2_sub(v2_lerp(pl->prev_pos, pl->pos, alpha), v2_sub(cam, v2_make(pf->view_width / 2.0f, pf->view_height / 2.0f)));
-        at = v2_add(p, v2_scale(gs->aim, 120));
+        float z;
+        v2 tl = view_top_left(gs, alpha, pf, &z);
+        v2 p = v2_scale(v2_sub(v2_lerp(pl->prev_pos, pl->pos, alpha), tl), z);
+        at = v2_add(p, v2_scale(gs->aim, 120 * z));
     } else return;
     const float gap = 5, len = 9;
     struct { float x, y, w, h; } bars[4] = {
@@ -167,7 +212,7 @@ static void wave_banner_draw(GameState *gs, const PlatformAPI *pf)
     float size = 64 * th_ease_out_back(th_clampf(t * 2.5f, 0, 1));
     if (size < 4) return;
     float a = th_clampf((1.0f - t) * 3.0f, 0, 1);
-    float cy = pf->view_height / 2.0f - 120;
+    float cy = 104;   /* the top third, under the wave panel: the ship is in the middle */
     pf->draw_rect(0, cy - 14, (float)pf->view_width, 150, with_alpha(UI_BACKING, a), UI_PANEL);
     char s[64];
     snprintf(s, sizeof s, "WAVE %d  %s", gs->wave + 1, wave_theme_name(gs->wave + 1));
@@ -188,7 +233,7 @@ static void title_draw(GameState *gs, const PlatformAPI *pf)
     uint32_t prompt = (UI_TEXT & 0xFFFFFF00u) | (uint32_t)(120 + 135 * pulse);
     text_centered(pf, "press ENTER or START", cx, y + 220, 32, prompt);
     text_centered(pf, "move  WASD / left stick      aim  mouse / arrows / right stick", cx, y + 300, 18, UI_DIM);
-    text_centered(pf, "fire  hold mouse / arrows / right stick      dash  SPACE / A", cx, y + 326, 18, UI_DIM);
+    text_centered(pf, "fire  hold mouse / arrows / right stick      dash  SPACE / A      bomb  Q / E / Y", cx, y + 326, 18, UI_DIM);
     text_centered(pf, "Esc pause / quit      F11 fullscreen      F10 autopilot      F1 engine overlay", cx, y + 352, 18, UI_DIM);
     if (gs->best_score > 0) {
         char s[64];

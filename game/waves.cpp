@@ -14,8 +14,13 @@ static constexpr auto PACK_DISTANCE        = TWEAK(560.0f);  /* from the player:
 static constexpr auto SPAWN_MIN_DISTANCE   = TWEAK(380.0f);  /* from the player */
 static constexpr auto STRAGGLERS           = TWEAK(3);       /* this few left: they hunt the player */
 static constexpr auto WAVE_OVERRUN_SECONDS = TWEAK(30.0f);   /* after the last spawn, the next wave comes anyway */
-static constexpr auto MULTIPLIER_MAX       = TWEAK(8);
-static constexpr auto KILLS_PER_MULTIPLIER = TWEAK(6);
+static constexpr auto EARLY_OVERRUN_SECONDS = TWEAK(50.0f);  /* ... in waves 1-3 */
+static constexpr auto EARLY_PACK_DELAY     = TWEAK(1.4f);    /* extra seconds between packs in wave 1 (half in wave 2) */
+static constexpr auto MULTIPLIER_MAX       = TWEAK(30);
+static constexpr auto KILLS_PER_MULTIPLIER = TWEAK(6);       /* plus one more for every third step up */
+static constexpr auto BOMBS_START          = TWEAK(2);
+static constexpr auto BOMBS_MAX            = TWEAK(4);
+static constexpr auto BOMB_EVERY_WAVES     = TWEAK(3);       /* a bomb back for clearing this many waves */
 static constexpr auto PLAYER_SPAWN         = TWEAK_POS(1200.0f, 750.0f);   /* where a run starts (the F4 panel drags it) */
 
 static const char *const SAVE_NAME = "best";   /* the save-data blob with the best score */
@@ -58,9 +63,10 @@ static void best_load(GameState *gs, const PlatformAPI *pf)
     gs->best_score = gs->best_saved = sb.best;
 }
 
+/* Only a run a person played is a BEST: one the autopilot or F3 touched is a demo (gs->demo). */
 static void best_save(GameState *gs, const PlatformAPI *pf)
 {
-    if (gs->best_score <= gs->best_saved) return;
+    if (gs->demo || gs->best_score <= gs->best_saved) return;
     SaveBest sb;
     memset(&sb, 0, sizeof sb);
     sb.magic = SAVE_MAGIC;
@@ -81,7 +87,7 @@ static int score_add(GameState *gs, int points)
 {
     if (!scoring(gs)) return 0;
     gs->score += points;
-    if (gs->score > gs->best_score) gs->best_score = gs->score;
+    if (!gs->demo && gs->score > gs->best_score) gs->best_score = gs->score;
     return 1;
 }
 
@@ -108,6 +114,14 @@ static void run_start(GameState *gs, const PlatformAPI *pf)
     gs->score = 0;
     gs->kills = 0;
     gs->multiplier = 1;
+    gs->tier = 1;
+    gs->tier_flash = 0;
+    gs->multiplier_kills = 0;
+    gs->demo = gs->autopilot;
+    gs->bombs = BOMBS_START;
+    gs->bomb_flash = 0;
+    for (int k = 0; k < (int)UPGRADE_COUNT; k++) gs->upgrade_time[k] = 0;
+    gs->zoom = gs->prev_zoom = 1.0f;
     gs->trauma = 0;
     gs->hitstop = 0;
     gs->runs++;
@@ -125,7 +139,18 @@ static void score_kill(GameState *gs, Entity *e, int points)
     int gained = points * gs->multiplier;
     if (!score_add(gs, gained)) return;
     gs->kills++;
-    if (gs->kills % KILLS_PER_MULTIPLIER == 0 && gs->multiplier < MULTIPLIER_MAX) gs->multiplier++;
+    gs->multiplier_kills++;
+    if (gs->multiplier_kills >= KILLS_PER_MULTIPLIER + gs->multiplier / 3 && gs->multiplier < MULTIPLIER_MAX) {
+        gs->multiplier_kills = 0;
+        gs->multiplier++;
+        int tier = 1 + (gs->multiplier >= 5) + (gs->multiplier >= 10) + (gs->multiplier >= 20);
+        if (tier > gs->tier) {   /* a new tier: its name on the HUD, and a weapon to go with it */
+            gs->tier = tier;
+            gs->tier_flash = 1.5f;
+            Entity *pl = entity_get(gs, gs->player);
+            if (pl) upgrade_drop(gs, v2_add(pl->pos, v2_scale(th_rng_unit_v2(&gs->rng), 90)), tier - 2);
+        }
+    }
     static const uint32_t COLORS[] = { 0xFFFFFFFF, 0xFF9BEAFF, 0xFFC08AFF, 0xFFF08AFF, 0xFF8A8AFF };
     fx_popup(gs, e->pos, gained, COLORS[e->type < 5 ? (uint32_t)e->type : 0u]);
 }
@@ -141,12 +166,13 @@ static int enemies_alive(GameState *gs)
 }
 
 /* What a wave is about. Early waves introduce one kind each; later ones cycle, every fifth a swarm. */
-typedef enum WaveTheme { THEME_DRONES, THEME_SHOOTERS, THEME_DASHERS, THEME_BRUTES, THEME_SWARM, THEME_MIXED } WaveTheme;
-static const char *const THEME_NAMES[] = { "DRONES", "GUNNERS", "CHARGERS", "BRUTES", "SWARM", "EVERYTHING" };
+typedef enum WaveTheme { THEME_DRONES, THEME_SHOOTERS, THEME_DASHERS, THEME_BRUTES, THEME_SWARM, THEME_MIXED, THEME_CROWD } WaveTheme;
+static const char *const THEME_NAMES[] = { "DRONES", "GUNNERS", "CHARGERS", "BRUTES", "SWARM", "EVERYTHING", "CROWD" };
 
 static WaveTheme wave_theme(int wave)
 {
-    if (wave <= 5) return (WaveTheme)(wave - 1 < 0 ? 0 : wave - 1);
+    static const WaveTheme EARLY[6] = { THEME_DRONES, THEME_DRONES, THEME_SHOOTERS, THEME_CROWD, THEME_DASHERS, THEME_BRUTES };
+    if (wave <= 5) return EARLY[wave < 0 ? 0 : wave];
     static const WaveTheme CYCLE[5] = { THEME_SWARM, THEME_MIXED, THEME_SHOOTERS, THEME_DASHERS, THEME_BRUTES };
     return CYCLE[wave % 5];
 }
@@ -166,6 +192,7 @@ static EntityType pack_kind(GameState *gs)
     float r = th_rng_f01(&gs->rng);
     switch (wave_theme(w)) {
     case THEME_DRONES:   return ENTITY_DRONE;
+    case THEME_CROWD:    return r < 0.3f ? ENTITY_SHOOTER : ENTITY_DRONE;
     case THEME_SWARM:    return r < 0.85f ? ENTITY_DRONE : ENTITY_DASHER;
     case THEME_SHOOTERS: return r < 0.55f ? ENTITY_SHOOTER : ENTITY_DRONE;
     case THEME_DASHERS:  return r < 0.5f ? ENTITY_DASHER : r < 0.8f ? ENTITY_DRONE : (w > 3 ? ENTITY_SHOOTER : ENTITY_DRONE);
@@ -178,7 +205,7 @@ static int pack_size(GameState *gs, EntityType kind)
 {
     int grow = gs->wave / 3;
     switch (kind) {
-    case ENTITY_DRONE:   return 4 + grow + (int)th_rng_range(&gs->rng, 0, 3);
+    case ENTITY_DRONE:   return (gs->wave <= 1 ? 3 : 4) + grow + (int)th_rng_range(&gs->rng, 0, 3);
     case ENTITY_SHOOTER: return 2 + grow / 2;
     case ENTITY_DASHER:  return 2 + grow / 2;
     default:             return 1;
@@ -278,7 +305,8 @@ static void waves_update(GameState *gs, float dt, const PlatformAPI *pf)
         if (gs->pack_left <= 0) pack_begin(gs);
         pack_spawn_one(gs);
         if (gs->pack_left > 0) gs->wave_timer = PACK_SPACING;
-        else gs->wave_timer = th_maxf(PACK_INTERVAL_MIN, PACK_INTERVAL_START - 0.15f * (gs->wave - 1));
+        else gs->wave_timer = th_maxf(PACK_INTERVAL_MIN, PACK_INTERVAL_START - 0.15f * (gs->wave - 1))
+                            + (gs->wave <= 1 ? EARLY_PACK_DELAY : gs->wave == 2 ? EARLY_PACK_DELAY * 0.5f : 0.0f);
         if (gs->wave_left_to_spawn <= 0) { gs->wave_phase = WAVE_FIGHTING; gs->wave_clock = 0; }
     } else if (gs->enemies_left == 0) {
         int bonus = 50 * gs->wave;
@@ -288,7 +316,8 @@ static void waves_update(GameState *gs, float dt, const PlatformAPI *pf)
         pf->event("wave_cleared", f);
         gs->wave_phase = WAVE_BREAK;
         gs->wave_timer = WAVE_BREAK_SECONDS;
-    } else if (gs->wave_clock > WAVE_OVERRUN_SECONDS) {
+        if (gs->wave % BOMB_EVERY_WAVES == 0 && gs->bombs < BOMBS_MAX) gs->bombs++;
+    } else if (gs->wave_clock > (gs->wave <= 3 ? EARLY_OVERRUN_SECONDS : WAVE_OVERRUN_SECONDS)) {
         wave_begin(gs, pf);   /* too slow: the next wave joins the survivors */
     }
 }

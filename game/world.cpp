@@ -150,7 +150,7 @@ static int world_sweep_circle(v2 from, v2 to, float radius, v2 center, float cen
 }
 
 /* Enemies are in the grid; a bullet asks only the cells its path crosses. */
-static Entity *world_sweep_enemies(GameState *gs, v2 from, v2 to, float radius, float *t)
+static Entity *world_sweep_enemies(GameState *gs, v2 from, v2 to, float radius, float *t, uint32_t skip)
 {
     thc_aabb box;
     box.min = to_thc(v2_sub(v2_make(th_minf(from.x, to.x), th_minf(from.y, to.y)), v2_make(radius, radius)));
@@ -163,7 +163,7 @@ static Entity *world_sweep_enemies(GameState *gs, v2 from, v2 to, float radius, 
         thh_handle h = { found[i] };
         Entity *e = entity_get(gs, h);
         float et;
-        if (!e || e->dead || !is_enemy(e->type)) continue;
+        if (!e || e->dead || !is_enemy(e->type) || e->self.value == skip) continue;
         if (world_sweep_circle(from, to, radius, e->pos, e->radius, &et) && et < best_t) { best_t = et; best = e; }
     }
     if (best) *t = best_t;

@@ -313,6 +313,7 @@ typedef struct GameRun {         /* which library runs, and what a rollback retu
     int      loaded;             /* a library is loaded */
     int      halted;             /* crashed with nothing to roll back to: wait for a fix */
     int      fresh;              /* the current library has not run an update yet */
+    int      code_of_version;    /* the version whose code runs: g_lib.version, or after a rollback the one rolled back to */
     int      version_counter;
     char     prev_good_path[HOST_PATH];  /* a copy of the library that ran before this one */
     int      prev_good_version;
@@ -429,6 +430,9 @@ void        render_begin_frame(void);                   /* clears the submission
 RenderStats render_end_frame(void);                     /* sorts, batches and draws what was submitted */
 int         render_screenshot(const char *png_path);    /* reads the back buffer; 0 on failure */
 void        render_camera(float *x, float *y, float *zoom); /* the game's camera: screen = (world - xy) * zoom */
+void        render_safe_area(float *x, float *y, float *w, float *h);  /* where host banners go (set_safe_area; else the view) */
+double      render_glow_ms(void);                       /* the last frame's glow pass (0: none) */
+void        render_glow_seen(int seen);                 /* 0: this frame is never shown (headless, no screenshot): no glow pass */
 void        assets_file_changed(const char *path);      /* assets.cpp: a file under assets/ changed (absolute path) */
 void        assets_update(void);                        /* once per frame: finish pending asset reloads */
 

@@ -167,7 +167,9 @@ static void step_game(void)
             if (reload_call_update(&gi)) break;
             if (g_reload.fresh) {
                 g_reload.fresh = 0;
-                log_event("new_code_running", "\"version\":%d,\"step\":%llu,\"since_change_ms\":%.1f", g_lib.version,
+                /* version: the load; code_of_version: whose code that is (after a rollback, the older one's) */
+                log_event("new_code_running", "\"version\":%d,\"code_of_version\":%d,\"rolled_back\":%s,\"step\":%llu,\"since_change_ms\":%.1f",
+                          g_lib.version, g_reload.code_of_version, g_reload.code_of_version != g_lib.version ? "true" : "false",
                           (unsigned long long)g_loop.step,
                           g_build_status.change_seen_t > 0 ? (log_time() - g_build_status.change_seen_t) * 1000 : -1.0);
             }
@@ -175,6 +177,16 @@ static void step_game(void)
         g_loop.step++;
     }
     log_drain_game();
+}
+
+/* A headless frame nobody sees (no screenshot of it) skips the glow pass: the software renderer's most
+   expensive part, and the frame loop of a test runs faster. */
+static int frame_is_seen(const Options *o)
+{
+    if (!o->headless || g_loop.want_screenshot) return 1;
+    for (int i = 0; i < o->shot_count; i++)
+        if ((int64_t)g_loop.frame == o->shot_frame[i]) return 1;
+    return 0;
 }
 
 static void take_screenshots(void)
@@ -220,6 +232,7 @@ static void render_frame(void)
     log_drain_game();
     notice_draw();
     PROFILE_BEGIN("batch build");
+    render_glow_seen(frame_is_seen(&g_options));
     g_stats.rs = render_end_frame();
     PROFILE_END();
     take_screenshots();

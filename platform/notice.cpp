@@ -60,19 +60,20 @@ void notice_draw(void)
 {
     const int L = 30000;
     const float S = 16, PAD = 10;
-    float W = (float)g_pf.view_width, H = (float)g_pf.view_height;
-    float y = H - 12;
+    float sx, sy, sw, sh;   /* along the bottom of the strip the game leaves free (set_safe_area) */
+    render_safe_area(&sx, &sy, &sw, &sh);
+    float y = sy + sh - 12;
     double now = log_time();
     for (int i = 0; i < NOTICE_MAX; i++) {
         if (!g_notices[i].text[0] || now - g_notices[i].t > NOTICE_SECONDS) continue;
         char wrapped[NOTICE_LEN * 2];
-        int lines = notice_wrap(g_notices[i].text, S, W - 80 - 2 * PAD, wrapped, sizeof wrapped);
+        int lines = notice_wrap(g_notices[i].text, S, sw - 80 - 2 * PAD, wrapped, sizeof wrapped);
         float h = lines * (S + 4) + 2 * PAD;
         y -= h;
         uint32_t color = g_notices[i].level >= LOG_ERROR ? 0xFF7070FFu : g_notices[i].level == LOG_WARN ? 0xFFD060FFu : 0xE0E8F0FFu;
-        g_pf.draw_rect(40, y, W - 80, h, 0x000000D8u, L + 10);
-        g_pf.draw_rect(40, y, 4, h, color, L + 11);
-        g_pf.draw_text(wrapped, 40 + PAD + 4, y + PAD, S, color, L + 11);
+        g_pf.draw_rect(sx + 40, y, sw - 80, h, 0x000000D8u, L + 10);
+        g_pf.draw_rect(sx + 40, y, 4, h, color, L + 11);
+        g_pf.draw_text(wrapped, sx + 40 + PAD + 4, y + PAD, S, color, L + 11);
         y -= 6;
     }
 }

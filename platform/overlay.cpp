@@ -32,8 +32,10 @@ void overlay_draw(RenderStats rs, double fps)
     tweak_panel_draw();   /* F4, beside the overlay */
     if (!g_overlay.visible && !show_errors && !g_crash.text[0] && !g_reload.halted && !g_reload.pointer_warning[0] && !sound_problem[0] && !loop) return;
     char line[1024];
-    float x = 10, y = 10;
-    float w = 600;
+    float sx, sy, sw, sh;   /* the strip the game leaves free (set_safe_area): never over its score, hearts or ship */
+    render_safe_area(&sx, &sy, &sw, &sh);
+    float x = sx + 10, y = sy + 10;
+    float w = sw - 8 < 600 ? sw - 8 : 600;
     uint32_t white = 0xFFFFFFFFu, grey = 0xB0B0B0FFu, red = 0xFF6060FFu, green = 0x70FF70FFu;
     if (g_overlay.visible) {
         snprintf(line, sizeof line, "%.0f fps   work %.2f ms/frame   step %llu%s", fps,
@@ -83,7 +85,7 @@ void overlay_draw(RenderStats rs, double fps)
         g_pf.draw_text("F1 for the overlay", x, y, S, grey, L + 1); y += S + 4;
     }
     if (loop) { g_pf.draw_text(loop, x, y, S, red, L + 1); y += S + 4; }   /* shown with or without the overlay */
-    const float max_w = g_pf.view_width - 2 * x - 12;   /* long messages wrap inside the screen */
+    const float max_w = sw - 32;   /* long messages wrap inside the strip */
     static char wrapped[8192];
     if (g_crash.text[0]) {
         int hung = g_crash.hung;   /* the watchdog, not a fault */
@@ -126,5 +128,5 @@ void overlay_draw(RenderStats rs, double fps)
         if (tw + 12 > w) w = tw + 12;
     }
     /* the panel goes under the text (a lower layer), sized to what was drawn */
-    g_pf.draw_rect(x - 6, 4, w, y - 4 + 6, 0x000000C0u, L);
+    g_pf.draw_rect(x - 6, sy + 4, w, y - sy - 4 + 6, 0x000000C0u, L);
 }

@@ -210,6 +210,7 @@ int reload_from(const char *src, const char *why)
     g_reload.loaded = 1;
     g_reload.halted = 0;
     g_reload.fresh = 1;
+    g_reload.code_of_version = version;
     memset(&g_crash, 0, sizeof g_crash);
     restart_note_library();   /* before the old one unloads: a restart from here on goes on with the new code */
 
@@ -327,6 +328,8 @@ void reload_on_crash(GuardWhat what)
             g_lib = prev;
             g_api = prev.api;
             rolled_back = 1;
+            g_reload.fresh = 1;   /* its first good step says which code runs (new_code_running, rolled_back) */
+            g_reload.code_of_version = g_reload.prev_good_version;
         } else if (prev.handle) {
             library_close(&prev, err, sizeof err);
         }
@@ -412,6 +415,7 @@ void reload_resume(const RestartResume *r)
         g_reload.loaded = 1;
         g_reload.halted = 0;
         g_reload.fresh = 1;
+        g_reload.code_of_version = r->rollback ? r->prev_good_version : next.version;
     } else {
         use_stub();
         g_reload.loaded = 0;
@@ -479,6 +483,13 @@ int reload_handle_changes(const FileChanges *c)
             else if (r == 1) live = 1;
             if (r != 2) others++;
         }
+    }
+    /* After a rollback, a save that brings the sources back to the code that runs (only literals differ, so
+       nothing rebuilds) is the fix: the crash banner goes. */
+    if (live && !rebuild && g_crash.text[0] && g_reload.loaded && !g_reload.halted) {
+        memset(&g_crash, 0, sizeof g_crash);
+        log_message(LOG_INFO, "the saved code is the code that runs (version %d): the crash is behind us", g_reload.code_of_version);
+        log_event("crash_cleared", "\"version\":%d,\"code_of_version\":%d", g_lib.version, g_reload.code_of_version);
     }
     /* after a failed build, any save rebuilds: the errors on screen must go when the code is fixed */
     if (c->code && (rebuild || (g_build_status.errors[0] && others))) {

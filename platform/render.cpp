@@ -182,6 +182,7 @@ static void api_draw_sprite(const GameSprite *gs)
     s.color = gs->color;
     s.layer = gs->layer;
     s.flags = (uint16_t)(((gs->flags & SPRITE_FLIP_X) ? THSB_FLIP_X : 0) | ((gs->flags & SPRITE_FLIP_Y) ? THSB_FLIP_Y : 0));
+    s.page = (uint16_t)(s.page | ((gs->flags & SPRITE_ADDITIVE) ? PAGE_ADDITIVE : 0) | ((gs->flags & SPRITE_GLOW) ? PAGE_GLOW : 0));
     s.reserved = 0;
     thsb_push(&g_render.sb, &s);
 }
@@ -225,6 +226,28 @@ static void api_set_camera(float x, float y, float zoom)
 
 void render_camera(float *x, float *y, float *zoom) { *x = g_render.cam_x; *y = g_render.cam_y; *zoom = g_render.cam_zoom; }
 
+static void api_set_glow(float intensity)
+{
+    g_render.glow_intensity = intensity >= 0 && intensity <= 8 ? intensity : intensity > 8 ? 8.0f : 0.0f;   /* NaN: off */
+}
+
+static void api_set_safe_area(float x, float y, float w, float h)
+{
+    const float W = (float)g_render.view_w, H = (float)g_render.view_h;
+    if (!(w > 0 && h > 0 && x == x && y == y && w <= 1e6f && h <= 1e6f)) { g_render.safe_w = g_render.safe_h = 0; return; }
+    x = std::min(std::max(x, 0.0f), W); y = std::min(std::max(y, 0.0f), H);   /* kept inside the view */
+    g_render.safe_x = x; g_render.safe_y = y;
+    g_render.safe_w = std::min(w, W - x); g_render.safe_h = std::min(h, H - y);
+}
+
+void render_safe_area(float *x, float *y, float *w, float *h)
+{
+    if (g_render.safe_w > 0 && g_render.safe_h > 0) { *x = g_render.safe_x; *y = g_render.safe_y; *w = g_render.safe_w; *h = g_render.safe_h; }
+    else { *x = 0; *y = 0; *w = (float)g_render.view_w; *h = (float)g_render.view_h; }
+}
+
+double render_glow_ms(void) { return g_render.glow_ms; }
+void render_glow_seen(int seen) { g_render.glow_unseen = !seen; }
 
 /* ---------------------------------------------------------------- the rendering section of host.h */
 static void make_placeholder(void)
@@ -282,6 +305,10 @@ void render_shutdown(void)
     assets_shutdown();
     if (g_render.placeholder) SDL_DestroyTexture(g_render.placeholder);
     g_render.placeholder = nullptr;
+    for (SDL_Texture *&t : g_render.glow) { if (t) SDL_DestroyTexture(t); t = nullptr; }
+    g_render.glow_w = g_render.glow_h = 0;
+    g_render.safe_w = g_render.safe_h = 0;
+    g_render.glow_intensity = 1.0f;
     free(g_render.sb_memory);
     g_render.sb_memory = nullptr;
     memset(&g_render.sb, 0, sizeof g_render.sb);
@@ -298,6 +325,8 @@ void render_fill_api(PlatformAPI *pf)
     pf->sprite_size = api_sprite_size;
     pf->set_camera = api_set_camera;
     pf->read_file = assets_read_file;
+    pf->set_glow = api_set_glow;
+    pf->set_safe_area = api_set_safe_area;
 }
 
 void render_begin_frame(void)
@@ -317,6 +346,121 @@ static void draw_notice(void)
     api_draw_text(g_render.notice.c_str(), pad, y + pad, px, 0xFF8080FFu, layer + 1);
 }
 
+/* One (layer, page) run: the page's texture, blended as the run's page bits say. */
+static void draw_batch(const thsb_batch &bt)
+{
+    const int tp = bt.page & PAGE_TEXTURE_MASK;
+    SDL_Texture *tex = tp == PAGE_SYSTEM ? g_render.system : tp == PAGE_PLACEHOLDER ? g_render.placeholder
+                     : tp < g_render.page_count ? g_render.pages[tp].tex : nullptr;
+    const bool add = (bt.page & PAGE_ADDITIVE) != 0;
+    if (add && tex) SDL_SetTextureBlendMode(tex, SDL_BLENDMODE_ADD);
+    SDL_RenderGeometry(g_render.ren, tex, (const SDL_Vertex *)(g_render.sb.vertices + bt.first_vertex), bt.vertex_count,
+                       g_render.sb.indices, bt.index_count);
+    if (add && tex) SDL_SetTextureBlendMode(tex, SDL_BLENDMODE_BLEND);
+}
+
+static bool glow_targets(void)
+{
+    if (g_render.glow[0] && g_render.glow_w == g_render.view_w && g_render.glow_h == g_render.view_h) return true;
+    for (SDL_Texture *&t : g_render.glow) { if (t) SDL_DestroyTexture(t); t = nullptr; }
+    g_render.glow_w = g_render.view_w;
+    g_render.glow_h = g_render.view_h;
+    static const int DIV[5] = { 2, 4, 8, 8, 4 };
+    for (int i = 0; i < 5; i++) {
+        int w = std::max(1, g_render.view_w / DIV[i]), h = std::max(1, g_render.view_h / DIV[i]);
+        g_render.glow[i] = SDL_CreateTexture(g_render.ren, SDL_PIXELFORMAT_ARGB8888, SDL_TEXTUREACCESS_TARGET, w, h);
+        if (!g_render.glow[i]) {
+            log_message(LOG_WARN, "render: no glow (cannot make a %dx%d render target: %s)", w, h, SDL_GetError());
+            for (SDL_Texture *&t : g_render.glow) { if (t) SDL_DestroyTexture(t); t = nullptr; }
+            g_render.glow_intensity = 0;
+            return false;
+        }
+        SDL_SetTextureScaleMode(g_render.glow[i], SDL_ScaleModeLinear);
+        SDL_SetTextureBlendMode(g_render.glow[i], SDL_BLENDMODE_NONE);
+    }
+    return true;
+}
+
+/* Adds src over the current target nine times, shifted by a texel around its place: a 3x3 box blur of
+   src, each copy weighted k/255. Same size, so no scaled blended copy. */
+static int add_blurred(SDL_Texture *src, int w, int h, Uint8 k)
+{
+    SDL_SetTextureBlendMode(src, SDL_BLENDMODE_ADD);
+    SDL_SetTextureColorMod(src, k, k, k);
+    int calls = 0;
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++) {
+            SDL_Rect to = { dx, dy, w, h };
+            SDL_RenderCopy(g_render.ren, src, nullptr, &to);
+            calls++;
+        }
+    SDL_SetTextureColorMod(src, 255, 255, 255);
+    SDL_SetTextureBlendMode(src, SDL_BLENDMODE_NONE);
+    return calls;
+}
+
+/* The glow pass. SDL's renderer has no shaders, so the glow is drawn from what the game flagged: the GLOW
+   runs again, at half size, into a target cleared to opaque black (additive drawing keeps the destination's
+   alpha, so a target cleared to alpha 0 would composite as nothing), halved to 1/4 and 1/8 with linear filtering
+   and no blending (a scaled blended copy costs the software renderer a surface per call); the 1/8 copy is
+   blurred 3x3 and scaled back up to 1/4, the 1/4 copy added onto it, that scaled up to 1/2 and added over
+   the frame once, scaled up, tinted by the intensity. Returns the draw calls it made. */
+static int render_glow(void)
+{
+    SDL_RenderFlush(g_render.ren);   /* the frame's own drawing is not the pass's cost */
+    double t0 = log_time();
+    if (!glow_targets()) return 0;
+    SDL_Renderer *ren = g_render.ren;
+    SDL_Texture **g = g_render.glow;
+    const int w8 = std::max(1, g_render.view_w / 8), h8 = std::max(1, g_render.view_h / 8);
+    SDL_Texture *frame = SDL_GetRenderTarget(ren);
+    Uint8 r, gr, b, a;
+    SDL_GetRenderDrawColor(ren, &r, &gr, &b, &a);
+    int calls = 0;
+    SDL_SetRenderDrawColor(ren, 0, 0, 0, 255);
+    SDL_SetRenderTarget(ren, g[0]);   /* at half size: a quarter of the pixels to fill, and the 1/2 copy saved */
+    SDL_RenderSetScale(ren, 0.5f, 0.5f);
+    SDL_RenderClear(ren);
+    for (int i = 0; i < g_render.sb.batch_count; i++)
+        if (g_render.sb.batches[i].page & PAGE_GLOW) { draw_batch(g_render.sb.batches[i]); calls++; }
+    SDL_RenderSetScale(ren, 1.0f, 1.0f);
+    for (int i = 1; i < 3; i++) {   /* 1/4, 1/8 */
+        SDL_SetRenderTarget(ren, g[i]);
+        SDL_RenderCopy(ren, g[i - 1], nullptr, nullptr);
+        calls++;
+    }
+    SDL_SetRenderTarget(ren, g[3]);   /* the wide halo: 1/8 blurred */
+    SDL_RenderClear(ren);
+    calls += add_blurred(g[2], w8, h8, GLOW_WIDE_WEIGHT);
+    SDL_SetRenderTarget(ren, g[4]);   /* up to 1/4, and the tight halo on it */
+    SDL_RenderCopy(ren, g[3], nullptr, nullptr);
+    SDL_SetTextureBlendMode(g[1], SDL_BLENDMODE_ADD);
+    SDL_SetTextureColorMod(g[1], GLOW_TIGHT_WEIGHT, GLOW_TIGHT_WEIGHT, GLOW_TIGHT_WEIGHT);
+    SDL_RenderCopy(ren, g[1], nullptr, nullptr);
+    SDL_SetTextureColorMod(g[1], 255, 255, 255);
+    SDL_SetTextureBlendMode(g[1], SDL_BLENDMODE_NONE);
+    calls += 2;
+    SDL_SetRenderTarget(ren, g[0]);   /* up to 1/2 (the software renderer's linear stretch to full size is slow) */
+    SDL_RenderCopy(ren, g[4], nullptr, nullptr);
+    calls++;
+    SDL_SetRenderTarget(ren, frame);
+    SDL_SetRenderDrawColor(ren, r, gr, b, a);
+    SDL_Texture *out = g[0];   /* 2x to the frame: linear where the renderer filters cheaply, else nearest */
+    SDL_SetTextureScaleMode(out, g_render.page_filter);
+    SDL_SetTextureBlendMode(out, SDL_BLENDMODE_ADD);
+    for (float left = g_render.glow_intensity; left > 0.004f; left -= 1.0f) {   /* above 1: added again */
+        Uint8 k = (Uint8)lroundf(255 * std::min(left, 1.0f));
+        SDL_SetTextureColorMod(out, k, k, k);
+        SDL_RenderCopy(ren, out, nullptr, nullptr);
+        calls++;
+    }
+    SDL_SetTextureColorMod(out, 255, 255, 255);
+    SDL_SetTextureBlendMode(out, SDL_BLENDMODE_NONE);
+    SDL_SetTextureScaleMode(out, SDL_ScaleModeLinear);
+    g_render.glow_ms = (log_time() - t0) * 1000;
+    return calls;
+}
+
 RenderStats render_end_frame(void)
 {
     RenderStats st = { 0, 0, 0 };
@@ -334,12 +478,18 @@ RenderStats render_end_frame(void)
         }
     }
     thsb_end(&g_render.sb);
-    for (int b = 0; b < g_render.sb.batch_count; b++) {
-        const thsb_batch &bt = g_render.sb.batches[b];
-        SDL_Texture *tex = bt.page == PAGE_SYSTEM ? g_render.system : bt.page == PAGE_PLACEHOLDER ? g_render.placeholder
-                         : bt.page < g_render.page_count ? g_render.pages[bt.page].tex : nullptr;
-        SDL_RenderGeometry(g_render.ren, tex, (const SDL_Vertex *)(g_render.sb.vertices + bt.first_vertex), bt.vertex_count,
-                           g_render.sb.indices, bt.index_count);
+    /* the world's layers, then the glow over them, then the screen-space layers (HUD, menus, the host's
+       banners) crisp on top: batches come sorted by layer */
+    int glowing = 0, b = 0;
+    for (; b < g_render.sb.batch_count && g_render.sb.batches[b].layer < GAME_LAYER_UI; b++) {
+        draw_batch(g_render.sb.batches[b]);
+        st.draw_calls++;
+    }
+    for (int i = 0; i < g_render.sb.batch_count; i++) glowing += (g_render.sb.batches[i].page & PAGE_GLOW) != 0;
+    g_render.glow_ms = 0;
+    if (glowing && g_render.glow_intensity > 0 && !g_render.glow_unseen) st.draw_calls += render_glow();
+    for (; b < g_render.sb.batch_count; b++) {
+        draw_batch(g_render.sb.batches[b]);
         st.draw_calls++;
     }
     st.sprites = g_render.sb.stats.sprites + g_render.sb.stats.dropped;

@@ -23,8 +23,13 @@ static const char *const PACKED_ATLAS       = "atlas";              /* a release
 static const char *const PACKED_FONT        = "fonts/default.thfb"; /* ... the font, baked by font_bake at packing time */
 static const float PLACEHOLDER_SIZE   = 32;           /* size of a sprite nobody knows the size of */
 static const double FONT_BAKE_TIMEOUT_S = 30;         /* font_bake also limits its own CPU to 20 s */
+static const unsigned char GLOW_WIDE_WEIGHT  = 56;    /* each of the 9 copies of the 1/8 blur, /255 */
+static const unsigned char GLOW_TIGHT_WEIGHT = 200;   /* the 1/4 copy added onto the wide halo, /255 */
 
 enum { PAGE_PLACEHOLDER = 254, PAGE_SYSTEM = 255 };
+/* A batch's page also carries how it blends: the bits above the texture's number (the sort then puts a
+   layer's additive and glowing runs after its plain ones, and never mixes them in one draw call). */
+enum { PAGE_TEXTURE_MASK = 0xFF, PAGE_ADDITIVE = 0x100, PAGE_GLOW = 0x200 };
 
 /* ---------------------------------------------------------------- state */
 struct SpriteInfo {            /* one slot of the id -> sprite table (open addressing, id 0 = empty) */
@@ -122,6 +127,17 @@ struct RenderState {
     std::string font_queued_trigger;
     double font_queued_change_t = -1;
     SDL_ScaleMode page_filter;
+
+    /* the glow pass (render_glow): flagged sprites drawn again into glow[0] (1/2 size, opaque black), then
+       halved to glow[1] (1/4) and glow[2] (1/8); glow[3] (1/8) is glow[2] blurred, glow[4] (1/4) that scaled
+       up with glow[1] added onto it, added over the frame. Made on first use, remade when the
+       view size changes. */
+    SDL_Texture *glow[5] = {};
+    int glow_w = 0, glow_h = 0;
+    float glow_intensity = 1.0f;
+    double glow_ms = 0;             /* the last frame's glow pass, CPU time to submit it */
+    int glow_unseen = 0;            /* render_glow_seen(0): the frame is never shown, no pass */
+    float safe_x = 0, safe_y = 0, safe_w = 0, safe_h = 0;   /* set_safe_area; w or h <= 0: the whole view */
 };
 
 extern RenderState g_render;

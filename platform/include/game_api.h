@@ -19,7 +19,7 @@
 #include <stdint.h>
 #include <stddef.h>
 
-#define GAME_API_VERSION 5   /* bump when anything in this header changes shape */
+#define GAME_API_VERSION 6   /* bump when anything in this header changes shape (5: TWEAK_POS kinds; 6: glow, blend and safe area) */
 
 /* ------------------------------------------------------------------ input */
 typedef enum GameKey {
@@ -61,7 +61,11 @@ typedef struct GameInput {
 /* Colors are 0xRRGGBBAA. */
 #define GAME_RGBA(r, g, b, a) (((uint32_t)(r) << 24) | ((uint32_t)(g) << 16) | ((uint32_t)(b) << 8) | (uint32_t)(a))
 
-enum { SPRITE_FLIP_X = 1, SPRITE_FLIP_Y = 2 };
+/* flags of a sprite. ADDITIVE adds the sprite's light to what is under it instead of covering it (within a
+   layer, additive sprites draw after the alpha-blended ones). GLOW also draws the sprite, blurred, into the
+   host's glow pass: a soft halo added over the world's layers, under the screen-space ones from GAME_LAYER_UI
+   up (set_glow scales it). draw_text and draw_rect are plain. */
+enum { SPRITE_FLIP_X = 1, SPRITE_FLIP_Y = 2, SPRITE_ADDITIVE = 4, SPRITE_GLOW = 8 };
 
 /* Layers below GAME_LAYER_UI are in world space and move with the camera (set_camera);
    layers from GAME_LAYER_UI up are in screen space (HUD, menus, the host's overlay). */
@@ -77,7 +81,7 @@ typedef struct GameSprite {
     float    rotation;          /* radians, clockwise on screen, about the origin */
     float    origin_x, origin_y;/* origin inside the sprite, 0..1; see GAME_ORIGIN_PIVOT */
     int16_t  layer;             /* drawn in ascending layer order */
-    uint16_t flags;             /* SPRITE_FLIP_X | SPRITE_FLIP_Y */
+    uint16_t flags;             /* SPRITE_FLIP_X | SPRITE_FLIP_Y | SPRITE_ADDITIVE | SPRITE_GLOW */
 } GameSprite;
 
 #define GAME_ORIGIN_PIVOT (-1.0f) /* origin_x = GAME_ORIGIN_PIVOT: use the pivot from the atlas */
@@ -185,7 +189,13 @@ enum { LOG_DEBUG = 0, LOG_INFO, LOG_WARN, LOG_ERROR };
        copies the name, so a string literal of the library is fine; end closes the innermost zone the game \
        opened (an extra end is ignored; zones left open when a call returns or faults are closed by the host). */ \
     X(void,       profile_begin, (const char *name), (name)) \
-    X(void,       profile_end,   (void), ())
+    X(void,       profile_end,   (void), ()) \
+    \
+    /* The look: the glow pass's strength (0 = off, 1 = the default; kept until changed), and the strip of \
+       the screen (game pixels) the game leaves free for the host's banners and notices (crash, build errors, \
+       loop recording): w or h <= 0 = the whole screen. Both may be called every frame. */ \
+    X(void,       set_glow,      (float intensity), (intensity)) \
+    X(void,       set_safe_area, (float x, float y, float w, float h), (x, y, w, h))
 
 #define PLATFORM_SERVICE_MEMBER(ret, name, params, args) ret (*name) params;
 

@@ -5,7 +5,11 @@
      render_10k_rendercopy_ms  the same sprites, one SDL_RenderCopyF each in the same order, SDL_RenderFlush
      render_batched_vs_copy_x  rendercopy_ms / batched_ms (above 1: batching is faster)
    plus render_10k_batched_cpu_ms, the batched frame without the flush (what the host spends before
-   the renderer rasterizes). Medians over interleaved repeats. Needs build/tools/atlas_pack. */
+   the renderer rasterizes). Medians over interleaved repeats. Needs build/tools/atlas_pack.
+   The glow pass (render.cpp's render_glow) at 1280x720: glow_pass_ms, a frame of 2,000 GLOW sprites minus the
+   same frame without the flag (each ended by reading a pixel back, so the renderer has finished).
+   Then all of it again on SDL's OpenGL renderer, in a child of this program under Xvfb with Mesa's llvmpipe:
+   glow_pass_gl_ms and render_batched_vs_copy_gl_x (information only: llvmpipe rasterizes on the CPU). */
 #include "render.cpp"
 #include "assets.cpp"
 #include "font.cpp"
@@ -48,8 +52,16 @@ static HostMode root_only_mode(void)
 const HostMode g_host_mode = root_only_mode();
 void parse_json_escape(const char *in, char *out, size_t cap) { snprintf(out, cap, "%s", in); }
 
-int main(void)
+static void sync_pixel(SDL_Renderer *ren)
 {
+    Uint32 px;
+    SDL_Rect r = { 0, 0, 1, 1 };
+    SDL_RenderReadPixels(ren, &r, SDL_PIXELFORMAT_RGBA32, &px, 4);
+}
+
+int main(int argc, char **argv)
+{
+    const bool gl = argc > 1 && !strcmp(argv[1], "gl");
     std::string here = __FILE__;
     size_t at = here.rfind("tests/bench/");
     std::string repo = at == std::string::npos ? std::string("./") : here.substr(0, at);
@@ -76,12 +88,22 @@ int main(void)
         return 1;
     }
 
-    setenv("SDL_VIDEODRIVER", "offscreen", 1);
-    SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0");
+    if (gl) {
+        setenv("SDL_VIDEODRIVER", "x11", 1);
+        SDL_SetHint(SDL_HINT_RENDER_DRIVER, "opengl");
+    } else {
+        setenv("SDL_VIDEODRIVER", "offscreen", 1);
+        SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0");
+    }
     if (SDL_Init(SDL_INIT_VIDEO) != 0) { fprintf(stderr, "SDL_Init: %s\n", SDL_GetError()); return 1; }
     const int W = 1280, H = 720, N = 10000, REPEATS = 21;
     SDL_Window *win = SDL_CreateWindow("bench", 0, 0, W, H, 0);
-    SDL_Renderer *ren = win ? SDL_CreateRenderer(win, -1, SDL_RENDERER_SOFTWARE) : nullptr;
+    SDL_Renderer *ren = win ? SDL_CreateRenderer(win, -1, gl ? SDL_RENDERER_ACCELERATED : SDL_RENDERER_SOFTWARE) : nullptr;
+    SDL_RendererInfo info;
+    if (ren && SDL_GetRendererInfo(ren, &info) == 0 && gl != !strcmp(info.name, "opengl")) {
+        fprintf(stderr, "bench_render: wanted the %s renderer, got %s\n", gl ? "opengl" : "software", info.name);
+        return 1;
+    }
     if (!ren) { fprintf(stderr, "renderer: %s\n", SDL_GetError()); return 1; }
     SDL_RenderSetLogicalSize(ren, W, H);
     render_init(ren, W, H, nullptr);
@@ -137,12 +159,48 @@ int main(void)
     }
     double b = bench_median(t_batch), c = bench_median(t_copy), cpu = bench_median(t_cpu);
     fprintf(stderr, "bench_render: %d sprites, %d batches, %d draw calls\n", st.sprites, st.batches, st.draw_calls);
+
+    /* the glow pass: 2,000 sprites with and without SPRITE_GLOW, interleaved */
+    std::vector<double> t_glow, t_plain, t_pass;
+    for (int r = 0; r < REPEATS; r++)
+        for (int with = 0; with < 2; with++) {
+            SDL_RenderClear(ren);
+            sync_pixel(ren);
+            double t0 = log_time();
+            render_begin_frame();
+            for (int i = 0; i < 2000; i++) {
+                GameSprite s = sprites[(size_t)i];
+                s.flags = with ? SPRITE_GLOW : 0;
+                pf.draw_sprite(&s);
+            }
+            render_end_frame();
+            sync_pixel(ren);
+            (with ? t_glow : t_plain).push_back((log_time() - t0) * 1000);
+            if (with) t_pass.push_back(g_render.glow_ms);
+        }
+    double glow = std::max(0.0, bench_median(t_glow) - bench_median(t_plain));
+    fprintf(stderr, "bench_render (%s): 2000 sprites %.3f ms, with glow %.3f ms (the pass's own submission %.3f ms)\n",
+            gl ? "opengl" : "software", bench_median(t_plain), bench_median(t_glow), bench_median(t_pass));
     render_shutdown();
     SDL_DestroyRenderer(ren);
     SDL_DestroyWindow(win);
     SDL_Quit();
     if (system(("rm -rf '" + g_root + "'").c_str()) != 0) fprintf(stderr, "bench_render: could not remove %s\n", g_root.c_str());
+    if (gl) {
+        printf("{\"glow_pass_gl_ms\": %.3f, \"render_batched_vs_copy_gl_x\": %.3f}\n", glow, c / b);
+        return 0;
+    }
+    /* the OpenGL numbers from the child, merged into this one line */
+    std::string gl_part;
+    std::string cmd = "xvfb-run -a -s '-screen 0 1280x720x24' env LIBGL_ALWAYS_SOFTWARE=1 '" + std::string(argv[0]) + "' gl";
+    if (FILE *p = popen(cmd.c_str(), "r")) {
+        char line[512];
+        while (fgets(line, sizeof line, p))
+            if (line[0] == '{') { gl_part = line; gl_part = gl_part.substr(1, gl_part.find('}') - 1); }
+        if (pclose(p) != 0) gl_part.clear();
+    }
+    if (gl_part.empty()) { fprintf(stderr, "bench_render: no OpenGL numbers (is xvfb installed?)\n"); return 1; }
     printf("{\"render_10k_batched_ms\": %.3f, \"render_10k_rendercopy_ms\": %.3f, \"render_batched_vs_copy_x\": %.3f, "
-           "\"render_10k_batched_cpu_ms\": %.3f}\n", b, c, c / b, cpu);
+           "\"render_10k_batched_cpu_ms\": %.3f, \"glow_pass_ms\": %.3f, %s}\n", b, c, c / b, cpu, glow, gl_part.c_str());
     return 0;
 }

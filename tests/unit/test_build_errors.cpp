@@ -23,6 +23,8 @@ void tweak_build_finished(int ok) { (void)ok; }
 void guard_service_enter(void) {}
 void guard_service_leave(void) {}
 const char *library_built_path(const char *root) { return root; }
+const char *game_folder(void) { return "/src/proj/game"; }          /* game_folder.cpp is not part of this program */
+const char *game_build_folder(void) { return "/src/proj/build/game"; }
 
 static const char OUTPUT[] =
     "In file included from /src/proj/game/game.cpp:3:\n"

@@ -18,6 +18,7 @@
 #include "parse.cpp"
 #include "profile.cpp"
 #include "notice.cpp"
+void render_safe_area(float *x, float *y, float *w, float *h) { *x = *y = 0; *w = 1280; *h = 720; }   /* render.cpp is not part of this program */
 
 #include <atomic>
 #include <poll.h>

@@ -1,5 +1,5 @@
 /* Tests for the one list of services, PLATFORM_SERVICES (platform/include/game_api.h), and what platform/guard.cpp
-   generates from it: the struct keeps the member order and offsets of API version 4, every service but
+   generates from it: the struct keeps the member order and offsets of API version 5, every service but
    the self-guarded log and event gets a wrapper that runs the real one inside a service (the watchdog's
    interrupt waits for it), and a service the host left NULL is named and stays NULL. And the gate that
    makes the interrupt wait (os_service_gate.h): it jumps when the outermost service returns, for the
@@ -15,6 +15,7 @@
 #include "parse.cpp"
 #include "profile.cpp"
 #include "notice.cpp"
+void render_safe_area(float *x, float *y, float *w, float *h) { *x = *y = 0; *w = 1280; *h = 720; }   /* render.cpp is not part of this program */
 
 /* restart.cpp is not part of this program: no session, no hot restart */
 void   restart_check_stall(int running_guarded) { (void)running_guarded; }
@@ -25,8 +26,8 @@ Options     g_options;
 FrameLoop   g_loop;
 PlatformAPI g_pf;
 
-/* ---------------------------------------------------------------- the ABI of version 4, by hand */
-struct PlatformAPIv4 {
+/* ---------------------------------------------------------------- the ABI of version 5, by hand */
+struct PlatformAPIv5 {
     void     (*log)(int level, const char *fmt, ...);
     void     (*event)(const char *name, const char *fields_json);
     int64_t  (*read_file)(const char *path, void *dst, int64_t cap);
@@ -50,17 +51,19 @@ struct PlatformAPIv4 {
     void     (*quit)(void);
     void     (*profile_begin)(const char *name);
     void     (*profile_end)(void);
+    void     (*set_glow)(float intensity);
+    void     (*set_safe_area)(float x, float y, float w, float h);
     int      view_width, view_height;
     int      debug_draw;
 };
-static_assert(GAME_API_VERSION == 5, "the hand-written copy above is version 4, whose layout version 5 keeps (it added tweak kinds)");
-static_assert(sizeof(PlatformAPI) == sizeof(PlatformAPIv4), "PlatformAPI changed size");
+static_assert(GAME_API_VERSION == 6, "the hand-written copy above is version 5, whose layout version 6 keeps (it added tweak kinds)");
+static_assert(sizeof(PlatformAPI) == sizeof(PlatformAPIv5), "PlatformAPI changed size");
 #define SAME_PLACE(ret, name, params, args) \
-    static_assert(offsetof(PlatformAPI, name) == offsetof(PlatformAPIv4, name), "PlatformAPI." #name " moved"); \
-    static_assert(std::is_same_v<decltype(PlatformAPI::name), decltype(PlatformAPIv4::name)>, "PlatformAPI." #name " changed type");
+    static_assert(offsetof(PlatformAPI, name) == offsetof(PlatformAPIv5, name), "PlatformAPI." #name " moved"); \
+    static_assert(std::is_same_v<decltype(PlatformAPI::name), decltype(PlatformAPIv5::name)>, "PlatformAPI." #name " changed type");
 PLATFORM_SERVICES(SAME_PLACE, SAME_PLACE)
-static_assert(offsetof(PlatformAPI, view_width) == offsetof(PlatformAPIv4, view_width), "view_width moved");
-static_assert(offsetof(PlatformAPI, debug_draw) == offsetof(PlatformAPIv4, debug_draw), "debug_draw moved");
+static_assert(offsetof(PlatformAPI, view_width) == offsetof(PlatformAPIv5, view_width), "view_width moved");
+static_assert(offsetof(PlatformAPI, debug_draw) == offsetof(PlatformAPIv5, debug_draw), "debug_draw moved");
 
 /* ---------------------------------------------------------------- fakes, generated from the same list */
 static int g_calls, g_calls_in_service;
@@ -88,7 +91,7 @@ static void test_every_service_is_wrapped(void)
 #define WRAPPED(ret, name, params, args) wrapped += (void *)pf.name != (void *)fake_##name;
 #define SELF(ret, name, params, args) self += (void *)pf.name == (void *)fake_##name;
     PLATFORM_SERVICES(WRAPPED, SELF)
-    TH_CHECK_EQ_INT(wrapped, 21);
+    TH_CHECK_EQ_INT(wrapped, 23);
     TH_CHECK_EQ_INT(self, 2);   /* log and event keep the watchdog out themselves */
 
     /* each wrapper calls its service once, inside a service */
@@ -118,8 +121,10 @@ static void test_every_service_is_wrapped(void)
     pf.quit();
     pf.profile_begin("x");
     pf.profile_end();
-    TH_CHECK_EQ_INT(g_calls, 21);
-    TH_CHECK_EQ_INT(g_calls_in_service, 21);
+    pf.set_glow(1);
+    pf.set_safe_area(0, 0, 1, 1);
+    TH_CHECK_EQ_INT(g_calls, 23);
+    TH_CHECK_EQ_INT(g_calls_in_service, 23);
     TH_CHECK_EQ_INT(g_faults.gate.depth, 0);
 }
 
@@ -136,7 +141,7 @@ static void test_a_null_service_is_named(void)
 
     PlatformAPI none;
     memset(&none, 0, sizeof none);
-    TH_CHECK_EQ_INT(guard_missing_services(&none, missing, 8), 23);   /* a short buffer is cut, not overrun */
+    TH_CHECK_EQ_INT(guard_missing_services(&none, missing, 8), 25);   /* a short buffer is cut, not overrun */
     TH_CHECK_MSG(strlen(missing) == 7 && !strncmp(missing, "log, ev", 7), "missing: %s", missing);
 }
 

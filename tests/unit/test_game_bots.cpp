@@ -1,0 +1,163 @@
+/* NEON SWARM played by bots on fixed seeds, without the host (game_harness.h): the difficulty curve checked
+   the way a player meets it.
+   - standing still (no input after Enter) survives at least 15 s of wave 1, on every seed;
+   - a scripted circle-strafing player (a gamepad: the left stick circles the arena's centre, the right stick
+     aims at where the nearest enemy was 0.2 s ago, no dash, no bomb) survives wave 1 in 10 of 10 runs and
+     reaches wave 3 in at least 7 of 10;
+   - the autopilot (F10) reaches wave 8 in at least 7 of 10;
+   - a bomb clears the arena, and an autopilot run is a demo: its score never becomes the best. */
+#define TH_TEST_IMPLEMENTATION
+#include "th_test.h"
+#include "game_harness.h"
+
+static const int SEEDS = 10;
+static Harness g_h;
+
+static int wave_now(GameState *gs) { return gs->wave; }
+
+static int player_alive(GameState *gs)
+{
+    Entity *pl = entity_get(gs, gs->player);
+    return gs->mode == MODE_PLAY && pl && !pl->dead;
+}
+
+static GameState *start_run(uint64_t seed, int autopilot)
+{
+    GameState *gs = harness_start(&g_h, 0xB07u * 7919u + seed * 104729u);
+    GameInput in;
+    memset(&in, 0, sizeof in);
+    if (autopilot) in.pressed[KEY_F10] = 1;
+    else in.pressed[KEY_ENTER] = 1;
+    harness_step(&g_h, &in);
+    for (int i = 0; i < 200 && gs->mode != MODE_PLAY; i++) {   /* the autopilot starts after 1.5 s */
+        memset(&in, 0, sizeof in);
+        harness_step(&g_h, &in);
+    }
+    return gs;
+}
+
+static void test_standing_still_survives_15s(void)
+{
+    float worst = 1e9f;
+    for (int seed = 0; seed < SEEDS; seed++) {
+        GameState *gs = start_run((uint64_t)seed, 0);
+        GameInput in;
+        int steps = 0;
+        while (player_alive(gs) && steps < 60 * 60) {
+            memset(&in, 0, sizeof in);
+            harness_step(&g_h, &in);
+            steps++;
+        }
+        float alive = steps / 60.0f;
+        if (alive < worst) worst = alive;
+        TH_CHECK_MSG(alive >= 15.0f, "seed %d: standing still died after %.1f s (wave %d)", seed, alive, wave_now(gs));
+    }
+    printf("  standing still: the shortest life is %.1f s over %d seeds\n", worst, SEEDS);
+}
+
+/* The circle-strafer: returns the highest wave it reached (the wave running when it died, or at the cap). */
+static int circle_strafe_run(uint64_t seed, int stop_at_wave)
+{
+    GameState *gs = start_run(seed, 0);
+    v2 seen[12];   /* where the nearest enemy was, the last 12 steps: aim 0.2 s late */
+    int seen_at = 0, seen_n = 0;
+    GameInput in;
+    for (int steps = 0; player_alive(gs) && steps < 60 * 60 * 6 && wave_now(gs) < stop_at_wave; steps++) {
+        memset(&in, 0, sizeof in);
+        Entity *pl = entity_get(gs, gs->player);
+        v2 c = v2_make(ARENA_W / 2, ARENA_H / 2), rel = v2_sub(pl->pos, c);
+        float r = v2_len(rel);
+        v2 out = r > 1 ? v2_scale(rel, 1.0f / r) : v2_make(1, 0);
+        v2 move = v2_add(v2_perp(out), v2_scale(out, (250.0f - r) / 120.0f));
+        move = v2_norm(move);
+        in.axis[AXIS_LEFT_X] = move.x;
+        in.axis[AXIS_LEFT_Y] = move.y;
+        Entity *near = NULL;
+        float best = 1e9f;
+        for (uint32_t i = 0; i < thh_fixed_count(&gs->handles.head); i++) {
+            Entity *e = &gs->entities[thh_index(thh_fixed_at(&gs->handles.head, i))];
+            if (e->dead || !is_enemy(e->type)) continue;
+            float d = v2_dist(e->pos, pl->pos);
+            if (d < best) { best = d; near = e; }
+        }
+        seen[seen_at] = near ? near->pos : v2_add(pl->pos, v2_make(100, 0));
+        seen_at = (seen_at + 1) % 12;
+        if (seen_n < 12) seen_n++;
+        v2 aim_at = seen[seen_n < 12 ? 0 : seen_at];
+        v2 aim = v2_norm(v2_sub(aim_at, pl->pos));
+        if (near) { in.axis[AXIS_RIGHT_X] = aim.x; in.axis[AXIS_RIGHT_Y] = aim.y; }
+        harness_step(&g_h, &in);
+    }
+    return wave_now(gs);
+}
+
+static void test_circle_strafer(void)
+{
+    int survived_1 = 0, reached_3 = 0;
+    char waves[128] = "";
+    for (int seed = 0; seed < SEEDS; seed++) {
+        int w = circle_strafe_run((uint64_t)seed, 3);
+        survived_1 += w >= 2;
+        reached_3 += w >= 3;
+        snprintf(waves + strlen(waves), sizeof waves - strlen(waves), "%s%d", seed ? " " : "", w);
+    }
+    printf("  circle-strafer: survived wave 1 in %d/%d, reached wave 3 in %d/%d (waves: %s)\n", survived_1, SEEDS, reached_3, SEEDS, waves);
+    TH_CHECK_EQ_INT(survived_1, SEEDS);
+    TH_CHECK(reached_3 >= 7);
+}
+
+static void test_autopilot_reaches_wave_8(void)
+{
+    int reached = 0;
+    char waves[128] = "";
+    for (int seed = 0; seed < SEEDS; seed++) {
+        GameState *gs = start_run((uint64_t)seed, 1);
+        GameInput in;
+        for (int steps = 0; player_alive(gs) && steps < 60 * 60 * 15 && wave_now(gs) < 8; steps++) {
+            memset(&in, 0, sizeof in);
+            harness_step(&g_h, &in);
+        }
+        reached += wave_now(gs) >= 8;
+        snprintf(waves + strlen(waves), sizeof waves - strlen(waves), "%s%d", seed ? " " : "", wave_now(gs));
+        TH_CHECK(gs->demo == 1);
+        TH_CHECK_EQ_INT(gs->best_score, 0);   /* a demo run is never a BEST */
+    }
+    printf("  autopilot: reached wave 8 in %d/%d (waves: %s)\n", reached, SEEDS, waves);
+    TH_CHECK(reached >= 7);
+}
+
+static void test_bomb_clears_the_arena(void)
+{
+    GameState *gs = start_run(1, 0);
+    GameInput in;
+    while (gs->wave < 1 || gs->wave_phase != WAVE_FIGHTING) { memset(&in, 0, sizeof in); harness_step(&g_h, &in); }
+    for (int i = 0; i < 30; i++) { memset(&in, 0, sizeof in); harness_step(&g_h, &in); }
+    int enemies = 0;
+    for (uint32_t i = 0; i < thh_fixed_count(&gs->handles.head); i++) enemies += is_enemy(gs->entities[thh_index(thh_fixed_at(&gs->handles.head, i))].type);
+    TH_CHECK(enemies > 0);
+    int bombs = gs->bombs;
+    memset(&in, 0, sizeof in);
+    in.pressed[KEY_Q] = 1;
+    harness_step(&g_h, &in);
+    enemies = 0;
+    for (uint32_t i = 0; i < thh_fixed_count(&gs->handles.head); i++) enemies += is_enemy(gs->entities[thh_index(thh_fixed_at(&gs->handles.head, i))].type);
+    TH_CHECK_EQ_INT(enemies, 0);
+    TH_CHECK_EQ_INT(gs->bombs, bombs - 1);
+    TH_CHECK_EQ_INT(g_harness.bombs, 1);
+    gs->bombs = 0;   /* none left: the key does nothing */
+    memset(&in, 0, sizeof in);
+    in.pressed[KEY_Q] = 1;
+    harness_step(&g_h, &in);
+    TH_CHECK_EQ_INT(g_harness.bombs, 1);
+}
+
+int main(void)
+{
+    harness_init(&g_h);
+    TH_RUN(test_bomb_clears_the_arena);
+    TH_RUN(test_standing_still_survives_15s);
+    TH_RUN(test_circle_strafer);
+    TH_RUN(test_autopilot_reaches_wave_8);
+    harness_free(&g_h);
+    return th_test_finish();
+}

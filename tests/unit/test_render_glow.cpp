@@ -1,0 +1,243 @@
+/* Tests for the per-sprite blend modes and the glow pass of platform/render.cpp, read back as pixels, on SDL's
+   software renderer (offscreen video driver) and, in a child of this program under Xvfb, on SDL's OpenGL
+   renderer (Mesa's llvmpipe): additive sprites add, GLOW sprites get a halo that reaches past their edge, a
+   sprite without the flag or an intensity of 0 has none, and the glow adds over what is under it. */
+#define TH_TEST_IMPLEMENTATION
+#include "th_test.h"
+#include "render.cpp"
+#include "assets.cpp"
+#include "font.cpp"
+#include "notice.cpp"
+#include "archive.cpp"
+#include "os_linux.cpp"
+#include "os_common.cpp"
+
+#include <time.h>
+
+/* ---------------------------------------------------------------- host stubs */
+static std::string g_root;
+void log_message(int level, const char *fmt, ...)
+{
+    char buf[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    printf("  [log %d] %s\n", level, buf);
+}
+void log_event(const char *ev, const char *fields_fmt, ...) { (void)ev; (void)fields_fmt; }
+double log_time(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+const char *host_root(void) { return g_root.c_str(); }
+static const char *game_folder_here(void) { static std::string f; f = g_root + "/game"; return f.c_str(); }
+/* assets.cpp reads the game's files through g_host_mode: the game's folder here, nothing else of it */
+static HostMode game_only_mode(void)
+{
+    HostMode m;
+    memset(&m, 0, sizeof m);
+    m.game_folder = game_folder_here;
+    return m;
+}
+const HostMode g_host_mode = game_only_mode();
+void parse_json_escape(const char *in, char *out, size_t cap) { snprintf(out, cap, "%s", in); }
+
+/* ---------------------------------------------------------------- fixture */
+static const int VIEW_W = 320, VIEW_H = 240;
+static SDL_Window *g_win;
+static SDL_Renderer *g_ren;
+PlatformAPI g_pf;
+static std::string g_repo, g_renderer_name;
+
+static bool run(const std::string &cmd) { return system(cmd.c_str()) == 0; }
+
+static void wait_idle(double seconds = 10)
+{
+    double end = log_time() + seconds;
+    while (log_time() < end) {
+        assets_update();
+        if (!g_render.pack.pid && g_render.atlas_worker.state == 0 && !g_render.pack_queued && g_render.font_worker.state == 0 && !g_render.font_queued) return;
+        SDL_Delay(2);
+    }
+}
+
+static std::vector<uint32_t> frame(void)
+{
+    render_end_frame();
+    std::vector<uint32_t> px((size_t)VIEW_W * VIEW_H);
+    SDL_Rect r = { 0, 0, VIEW_W, VIEW_H };
+    SDL_RenderReadPixels(g_ren, &r, SDL_PIXELFORMAT_RGBA32, px.data(), VIEW_W * 4);
+    return px;
+}
+
+static void begin(uint8_t grey = 0)
+{
+    SDL_SetRenderDrawColor(g_ren, grey, grey, grey, 255);
+    SDL_RenderClear(g_ren);
+    render_begin_frame();
+}
+
+static int red(const std::vector<uint32_t> &px, int x, int y) { return (int)(px[(size_t)y * VIEW_W + x] & 255); }
+
+static void square(float x, float y, float size, uint32_t color, uint16_t flags, int layer = 0)
+{
+    GameSprite s;
+    memset(&s, 0, sizeof s);
+    s.sprite = 0;   /* the white pixel */
+    s.x = x; s.y = y;
+    s.scale_x = s.scale_y = size;
+    s.color = color;
+    s.layer = (int16_t)layer;
+    s.flags = flags;
+    g_pf.draw_sprite(&s);
+}
+
+/* ---------------------------------------------------------------- tests */
+static void test_additive_adds(void)
+{
+    begin();
+    square(100, 100, 40, 0x404040FFu, 0);
+    square(120, 100, 40, 0x404040FFu, 0);              /* alpha-blended: covers */
+    square(100, 180, 40, 0x404040FFu, SPRITE_ADDITIVE);
+    square(120, 180, 40, 0x404040FFu, SPRITE_ADDITIVE); /* additive: adds */
+    std::vector<uint32_t> px = frame();
+    TH_CHECK_EQ_INT(red(px, 130, 120), 0x40);
+    TH_CHECK(abs(red(px, 130, 200) - 0x80) <= 2);
+    TH_CHECK(abs(red(px, 105, 200) - 0x40) <= 2);
+}
+
+/* A 16 px white square on black: with GLOW, light 4..10 px outside its edge; the square itself stays white. */
+static void test_glow_halo(void)
+{
+    g_pf.set_glow(1.0f);
+    begin();
+    square(152, 112, 16, 0xFFFFFFFFu, SPRITE_GLOW);
+    std::vector<uint32_t> px = frame();
+    printf("  glow on %s: centre %d, +4 px %d, +8 px %d, +12 px %d, far %d (%.2f ms)\n", g_renderer_name.c_str(), red(px, 160, 120),
+           red(px, 172, 120), red(px, 176, 120), red(px, 180, 120), red(px, 40, 40), g_render.glow_ms);
+    TH_CHECK_EQ_INT(red(px, 160, 120), 255);
+    TH_CHECK(red(px, 172, 120) >= 24);   /* 4 px right of the edge */
+    TH_CHECK(red(px, 176, 120) >= 10);   /* 8 px */
+    TH_CHECK(red(px, 160, 132) >= 24);   /* 4 px below */
+    TH_CHECK(red(px, 172, 120) > red(px, 180, 120));   /* fading with distance */
+    TH_CHECK_EQ_INT(red(px, 40, 40), 0);                /* and nothing far away */
+    TH_CHECK(g_render.glow_ms > 0);
+}
+
+static void test_no_flag_no_halo(void)
+{
+    g_pf.set_glow(1.0f);
+    begin();
+    square(152, 112, 16, 0xFFFFFFFFu, 0);
+    std::vector<uint32_t> px = frame();
+    TH_CHECK_EQ_INT(red(px, 160, 120), 255);
+    TH_CHECK_EQ_INT(red(px, 172, 120), 0);
+    TH_CHECK_EQ_INT(red(px, 176, 120), 0);
+    TH_CHECK(g_render.glow_ms == 0);   /* no GLOW sprite: no pass */
+    g_pf.set_glow(0.0f);
+    begin();
+    square(152, 112, 16, 0xFFFFFFFFu, SPRITE_GLOW);
+    px = frame();
+    TH_CHECK_EQ_INT(red(px, 172, 120), 0);   /* intensity 0: off */
+    g_pf.set_glow(1.0f);
+}
+
+/* The glow goes over the world's layers, under the screen-space ones (the HUD stays crisp). */
+static void test_glow_under_ui_layers(void)
+{
+    g_pf.set_glow(1.0f);
+    begin();
+    square(152, 112, 16, 0xFFFFFFFFu, SPRITE_GLOW);
+    square(170, 100, 10, 0x000000FFu, 0, GAME_LAYER_UI);   /* a black HUD plate right of the square */
+    square(150, 100, 10, 0x000000FFu, 0, GAME_LAYER_UI - 1); /* the same in the world, left of it */
+    std::vector<uint32_t> px = frame();
+    TH_CHECK_EQ_INT(red(px, 173, 109), 0);   /* the HUD plate: no glow over it */
+    TH_CHECK(red(px, 155, 109) >= 10);       /* the world plate: glowed over */
+}
+
+/* The halo is added over what is under it (a grey floor), and the intensity scales it. */
+static void test_glow_adds_and_scales(void)
+{
+    g_pf.set_glow(1.0f);
+    begin(40);
+    square(152, 112, 16, 0xFFFFFFFFu, SPRITE_GLOW);
+    std::vector<uint32_t> one = frame();
+    g_pf.set_glow(2.0f);
+    begin(40);
+    square(152, 112, 16, 0xFFFFFFFFu, SPRITE_GLOW);
+    std::vector<uint32_t> two = frame();
+    g_pf.set_glow(1.0f);
+    TH_CHECK_EQ_INT(red(one, 40, 40), 40);
+    TH_CHECK(red(one, 172, 120) >= 40 + 24);
+    int d1 = red(one, 174, 120) - 40, d2 = red(two, 174, 120) - 40;
+    printf("  intensity 1: +%d, intensity 2: +%d\n", d1, d2);
+    TH_CHECK(d2 >= 2 * d1 - 3 && d2 <= 2 * d1 + 3);
+}
+
+/* The same on SDL's OpenGL renderer: this program again, under a virtual X display with Mesa's llvmpipe. */
+static std::string g_self;
+static void test_opengl_renderer(void)
+{
+    TH_CHECK(access("/usr/bin/xvfb-run", X_OK) == 0);   /* apt-get install xvfb xauth (build.sh's TEST_PACKAGES) */
+    std::string cmd = "xvfb-run -a -s '-screen 0 640x480x24' env LIBGL_ALWAYS_SOFTWARE=1 '" + g_self + "' gl 2>&1";
+    printf("--- the OpenGL renderer under Xvfb ---\n");
+    fflush(stdout);
+    int rc = system(cmd.c_str());
+    printf("--- (exit %d) ---\n", rc);
+    TH_CHECK(rc == 0);
+}
+
+int main(int argc, char **argv)
+{
+    std::string here = __FILE__;
+    size_t at = here.rfind("tests/unit/");
+    g_repo = at == std::string::npos ? std::string("./") : here.substr(0, at);
+    if (g_repo.empty()) g_repo = "./";
+    if (g_repo[0] != '/') {
+        char cwd[PATH_MAX];
+        if (getcwd(cwd, sizeof cwd)) g_repo = std::string(cwd) + "/" + g_repo;
+    }
+    const bool gl = argc > 1 && !strcmp(argv[1], "gl");   /* the child, under Xvfb */
+    if (gl) {
+        setenv("SDL_VIDEODRIVER", "x11", 1);
+        SDL_SetHint(SDL_HINT_RENDER_DRIVER, "opengl");
+    } else {
+        setenv("SDL_VIDEODRIVER", "offscreen", 1);
+        SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0");
+    }
+    if (SDL_Init(SDL_INIT_VIDEO) != 0) { printf("SDL_Init: %s\n0 passed, 1 failed\n", SDL_GetError()); return 1; }
+    g_win = SDL_CreateWindow("test", 0, 0, VIEW_W, VIEW_H, 0);
+    g_ren = g_win ? SDL_CreateRenderer(g_win, -1, gl ? SDL_RENDERER_ACCELERATED : SDL_RENDERER_SOFTWARE) : nullptr;
+    if (!g_ren) { printf("no renderer: %s\n0 passed, 1 failed\n", SDL_GetError()); return 1; }
+    SDL_RendererInfo info;
+    SDL_GetRendererInfo(g_ren, &info);
+    g_renderer_name = info.name;
+    printf("renderer %s\n", info.name);
+    if (gl && g_renderer_name != "opengl") { printf("wanted SDL's opengl renderer, got %s\n0 passed, 1 failed\n", info.name); return 1; }
+    SDL_RenderSetLogicalSize(g_ren, VIEW_W, VIEW_H);
+    char tmpl[] = "/tmp/render_glow_XXXXXX";
+    g_root = mkdtemp(tmpl);
+    run("mkdir -p '" + g_root + "/build/tools' '" + g_root + "/assets/sprites'");
+    run("ln -s '" + g_repo + "build/tools/font_bake' '" + g_root + "/build/tools/font_bake'");
+    render_init(g_ren, VIEW_W, VIEW_H, nullptr);
+    memset(&g_pf, 0, sizeof g_pf);
+    render_fill_api(&g_pf);
+    wait_idle();
+
+    TH_RUN(test_additive_adds);
+    TH_RUN(test_glow_halo);
+    TH_RUN(test_no_flag_no_halo);
+    TH_RUN(test_glow_adds_and_scales);
+    TH_RUN(test_glow_under_ui_layers);
+    if (!gl) { g_self = argv[0]; TH_RUN(test_opengl_renderer); }
+
+    render_shutdown();
+    SDL_DestroyRenderer(g_ren);
+    SDL_DestroyWindow(g_win);
+    SDL_Quit();
+    run("rm -rf '" + g_root + "'");
+    return th_test_finish();
+}
