@@ -116,6 +116,8 @@ set_game() {  # [folder; default game/]
     fi
     case "$GAME_DIR/" in "$real_root"/*) GAME_SRC="${GAME_DIR#"$real_root"/}" ;; *) GAME_SRC="$GAME_DIR" ;; esac
     GAME_BUILD_REL="${GAME_BUILD#"$ROOT"/}"
+    # the host's --game: none for the sample, so a later --root (the tests') still picks its game/ too
+    GAME_FLAG=(); [ "$GAME_BUILD" = "$BUILD_DIR/game" ] || GAME_FLAG=(--game "$GAME_DIR")
     GAME_DIST_BUILD="$GAME_BUILD/dist"
     if [ "$GAME_BUILD" = "$BUILD_DIR/game" ]; then GAME_DIST_BUILD="$BUILD_DIR/dist"; fi
 }
@@ -496,7 +498,7 @@ cmd_run() {  # [game folder] [host flags]
     cmd_deps || exit 1
     cmd_build || exit 1
     say "run: build/host --root $ROOT --game $GAME_DIR $*"
-    exec "$BUILD_DIR/host" --root "$ROOT" --game "$GAME_DIR" "$@"
+    exec "$BUILD_DIR/host" --root "$ROOT" ${GAME_FLAG[@]+"${GAME_FLAG[@]}"} "$@"
 }
 
 # ./build.sh new NAME|PATH: a new game folder from tools/template/ (state.h, game.cpp: a moving sprite, text, a
@@ -527,9 +529,9 @@ cmd_debug() {  # [game folder] [host flags]
     if command -v gdb >/dev/null 2>&1; then
         [ -n "${GDB_FLAGS:-}" ] || say "debug: set breakpoints (break game_update), then run; docs/debugging.md"
         # shellcheck disable=SC2086
-        exec gdb -q -x "$ROOT/tools/gdb_engine.py" ${GDB_FLAGS:-} --args "$BUILD_DIR/host" --root "$ROOT" --game "$GAME_DIR" "$@"
+        exec gdb -q -x "$ROOT/tools/gdb_engine.py" ${GDB_FLAGS:-} --args "$BUILD_DIR/host" --root "$ROOT" ${GAME_FLAG[@]+"${GAME_FLAG[@]}"} "$@"
     elif command -v lldb >/dev/null 2>&1; then
-        exec lldb -o "process handle SIGUSR2 --stop false --notify false --pass true" -- "$BUILD_DIR/host" --root "$ROOT" --game "$GAME_DIR" "$@"
+        exec lldb -o "process handle SIGUSR2 --stop false --notify false --pass true" -- "$BUILD_DIR/host" --root "$ROOT" ${GAME_FLAG[@]+"${GAME_FLAG[@]}"} "$@"
     fi
     say "debug: no gdb (sudo apt-get install gdb)"; exit 1
 }

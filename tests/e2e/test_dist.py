@@ -26,7 +26,7 @@ checks = Checks()
 work = tempfile.mkdtemp(prefix="engine-dist-")
 root = project_copy(with_library=False)
 for d in ("platform", "docs"):
-    shutil.copytree(os.path.join(ROOT, d), os.path.join(root, d), dirs_exist_ok=True)
+    shutil.copytree(os.path.join(ROOT, d), os.path.join(root, d), dirs_exist_ok=True)   # platform/include is there
 
 
 def build_dist(tag):

@@ -14,7 +14,7 @@ checks = Checks()
 work = tempfile.mkdtemp(prefix="engine-dist-folder-")
 root = project_copy(with_library=False)
 for d in ("platform", "docs"):
-    shutil.copytree(os.path.join(ROOT, d), os.path.join(root, d), dirs_exist_ok=True)
+    shutil.copytree(os.path.join(ROOT, d), os.path.join(root, d), dirs_exist_ok=True)   # platform/include is there
 game = os.path.join(work, "mine", "hello")
 NAME = "hello-linux-x86_64"
 state = {}
