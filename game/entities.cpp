@@ -52,11 +52,10 @@ static constexpr auto DRONE_COLOR         = TWEAK_COLOR(0xFF4FD8FF);
 static constexpr auto SHOOTER_COLOR       = TWEAK_COLOR(0xFF9A3CFF);
 static constexpr auto DASHER_COLOR        = TWEAK_COLOR(0xFFE14AFF);
 static constexpr auto BRUTE_COLOR         = TWEAK_COLOR(0xFF3B3BFF);
-static const uint32_t UPGRADE_COLORS[UPGRADE_COUNT] = { 0x5CFF7AFF, 0xFFE14AFF, 0xC08CFFFF };
-static const char *const UPGRADE_NAMES[UPGRADE_COUNT] = { "SPREAD", "RAPID", "PIERCE" };
 
 /* the tuning other pieces read (game.h) */
 static float player_radius(void) { return PLAYER_RADIUS; }
+static float upgrade_seconds(void) { return UPGRADE_SECONDS; }
 static float player_max_hp(void) { return PLAYER_HP; }
 static float bullet_speed(void) { return BULLET_SPEED; }
 static float spawn_warning_seconds(void) { return SPAWN_WARNING; }

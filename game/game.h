@@ -58,6 +58,8 @@ static uint32_t g_sprite_ids[SPR_COUNT];   /* library globals: refilled by every
 
 /* The player's controls for one step: from the keyboard/mouse/gamepad (game.cpp) or the autopilot (bot.cpp). */
 typedef struct Controls { v2 move, aim; int fire, dash, bomb; } Controls;
+static const uint32_t UPGRADE_COLORS[UPGRADE_COUNT] = { 0x5CFF7AFF, 0xFFE14AFF, 0xC08CFFFF };   /* the weapon upgrades' */
+static const char *const UPGRADE_NAMES[UPGRADE_COUNT] = { "SPREAD", "RAPID", "PIERCE" };
 static int g_bombed;   /* a bomb went off this step (game_update reports it) */
 
 /* The game's sounds by name. Their table (asset, volume, priority...) is SOUND_LIST in sound.cpp, row for
@@ -77,6 +79,8 @@ static void    fx_trail(GameState *gs, v2 at, v2 vel, uint32_t color, float size
 static void    fx_shake(GameState *gs, float amount);
 static void    fx_popup(GameState *gs, v2 at, int value, uint32_t color);
 static void    grid_push(GameState *gs, v2 at, float radius, float strength);   /* the background grid's springs */
+static void    grid_draw(GameState *gs, float x0, float y0, float x1, float y1, float zoom, const PlatformAPI *pf);
+static void    camera_view(GameState *gs, float alpha, v2 *centre, float *zoom);   /* where the view is, how far out */
 /* sound.cpp */
 static void    sfx(GameState *gs, SoundName s, v2 pos);   /* a sound at a place in the world */
 static void    sfx_ui(SoundName s);                        /* a sound with no place (menus, the HUD) */
@@ -89,6 +93,7 @@ static void    player_hurt(GameState *gs, Entity *pl, v2 from);
 static void    upgrade_drop(GameState *gs, v2 at, int kind);
 static void    bomb_fire(GameState *gs);
 static float   player_radius(void);                        /* the tuning at the top of entities.cpp */
+static float   upgrade_seconds(void);                      /* how long a weapon upgrade lasts */
 static float   player_max_hp(void);
 static float   bullet_speed(void);
 static float   spawn_warning_seconds(void);

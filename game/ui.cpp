@@ -92,7 +92,7 @@ static void hud_draw(GameState *gs, const PlatformAPI *pf)
         if (gs->upgrade_time[k] <= 0) continue;
         panel(pf, at.x, uy, 240, 26, UPGRADE_COLORS[k]);
         text_at(pf, UPGRADE_NAMES[k], at.x + 10, uy + 4, 16, UPGRADE_COLORS[k], UI_WORDS);
-        pf->draw_rect(at.x + 98, uy + 10, 130 * th_clampf(gs->upgrade_time[k] / UPGRADE_SECONDS, 0, 1), 6, UPGRADE_COLORS[k], UI_WORDS);
+        pf->draw_rect(at.x + 98, uy + 10, 130 * th_clampf(gs->upgrade_time[k] / upgrade_seconds(), 0, 1), 6, UPGRADE_COLORS[k], UI_WORDS);
         uy += 30;
     }
     /* the wave and what is left of it: top centre */
