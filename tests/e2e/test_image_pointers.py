@@ -82,10 +82,12 @@ def next_reload_reports_it():
 
 
 def yellow_pixels(path):
+    """The warning's yellow, in the strip NEON SWARM leaves for the host's banners on its title screen (the
+    lower part of the view, set_safe_area)."""
     w, h, rows = read_png(path)
     n = 0
-    for y in range(0, min(h, 160)):
-        for x in range(0, min(w, 900)):
+    for y in range(int(h * 0.42), h):
+        for x in range(0, w):
             r, g, b, _ = rows[y][x]
             n += r > 200 and 160 < g < 230 and b < 110
     return n

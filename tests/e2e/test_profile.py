@@ -113,7 +113,8 @@ def game_names_survive_a_reload():
     check(names.get("game render", 0) > 0 and names.get("game render, second build", 0) > 0,
           f"the game's zone names across the reload: { {k: v for k, v in names.items() if 'game' in k} }")
     unknown = set(names) - {"frame", "input", "reload, assets", "update", "render", "batch build", "present", "audio mix", "tweak",
-                            "wait (build child, clock)", "game update", "game render", "game render, second build", "play step"}
+                            "wait (build child, clock)", "game update", "game render", "game render, second build", "play step",
+                            "grid", "grid draw"}
     check(not unknown, f"zones with unexpected names (a name read from an unloaded library?): {unknown}")
     check_nesting(events)
 
