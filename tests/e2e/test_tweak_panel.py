@@ -50,14 +50,14 @@ def wait_steps(host, step, timeout=60):
 
 def drag_float_is_one_token_live_and_unbuilt():
     root = copy()
-    ui = os.path.join(root, "game", "ui.cpp")
-    fx = os.path.join(root, "game", "fx.cpp")
+    ui = os.path.join(root, "game", "fx.cpp")      # the tweak's file
+    fx = os.path.join(root, "game", "ui.cpp")      # the file broken on purpose
     original = open(ui).read()
-    line = line_of(ui, "GRID         = TWEAK(64.0f)")
-    # F5 with a broken fx.cpp: build errors are showing when the drag writes
+    line = line_of(ui, "GRID_MAX_OFFSET    = TWEAK(48.0f)")
+    # F5 with a broken ui.cpp: build errors are showing when the drag writes
     with open(fx, "a") as f:
         f.write("\nthis does not compile;\n")
-    s = Script(2).at("tap F5").at("tap ENTER").open_panel().filter(f"uicpp{line}grid").wait(900)
+    s = Script(2).at("tap F5").at("tap ENTER").open_panel().filter(f"fxcpp{line}gridmax").wait(900)
     s.drag(VALUE[0], VALUE[1], VALUE[0] + 40, VALUE[1]).wait(60).ctrl("Z").wait(60).ctrl("Y").wait(60).ctrl("Z").wait(30).at("quit")
     host = Host(root, "--input", input_script(root, s.text()))
     try:
@@ -71,10 +71,10 @@ def drag_float_is_one_token_live_and_unbuilt():
         check(end and end[-1]["line"] == line, f"drag end: {end}")
         text = open(ui).read()
         changes = token_changes(original, text)
-        check(len(changes) == 1 and changes[0] == (["64.0f"], ["89.6f"]), f"the file changed in {changes}")
-        check(written["literal"] == "89.6f" and written["line"] == line, f"{written}")
+        check(len(changes) == 1 and changes[0] == (["48.0f"], ["67.2f"]), f"the file changed in {changes}")
+        check(written["literal"] == "67.2f" and written["line"] == line, f"{written}")
         # every change the panel made was read by the game on its own frame (the last one of each frame: the
-        # game reads GRID when it draws, once a frame, and a loaded machine runs several steps in a frame)
+        # game reads GRID_MAX_OFFSET every step, and a loaded machine runs several steps in a frame)
         changes = host.of("tweak_panel_change")
         check(len(changes) >= 3, f"changes: {changes}")
         last_of_frame = {c["frame"]: c for c in changes}
@@ -92,7 +92,7 @@ def drag_float_is_one_token_live_and_unbuilt():
         ops = [e["ev"] for e in host.events if e.get("ev") in ("tweak_undo", "tweak_redo")]
         check(ops == ["tweak_undo", "tweak_redo", "tweak_undo"], f"{ops}")
         redone = [e for e in host.of("tweak_written")][2]
-        check(redone["literal"] == "89.6f", f"Ctrl+Y wrote {redone}")
+        check(redone["literal"] == "67.2f", f"Ctrl+Y wrote {redone}")
         check(open(ui).read() == original, "Ctrl+Z did not give back the original file byte for byte")
         check(len(host.of("build_start")) == 1, "undo/redo started a build")
     finally:
@@ -102,21 +102,23 @@ def drag_float_is_one_token_live_and_unbuilt():
 def colour_and_position_keep_their_style():
     root = copy()
     ui = os.path.join(root, "game", "ui.cpp")
-    text = open(ui).read()   # (0x1B2433 growing to 8 digits is the unit test's: the library here holds 0x1B2433FF)
-    line = line_of(ui, "FLOOR_LINE   = TWEAK_COLOR(")
-    s = Script().at("tap ENTER").open_panel().filter(f"uicpp{line}floor")
+    fx = os.path.join(root, "game", "fx.cpp")
+    text = open(fx).read()   # (a 6-digit colour growing to 8 digits is the unit test's)
+    before_pos = open(ui).read()
+    line = line_of(fx, "GRID_COLOR         = TWEAK_COLOR(")
+    s = Script().at("tap ENTER").open_panel().filter(f"fxcpp{line}gridcolor")
     s.click(VALUE_X + 10, SITE_Y + 9).wait(4)                              # the swatch opens the picker
     s.drag(ALPHA_X, PICKER_Y + 1, ALPHA_X, PICKER_Y + 50).wait(10)         # alpha to half
     s.drag(12, 10, 112, 60).wait(20)                                      # HUD_SCORE_AT's handle, top left
     host = Host(root, "--input", input_script(root, s.text()), "--fast")
     try:
         host.wait_for(lambda e: e.get("ev") == "tweak_written" and e["line"] == line, 60, what="colour written")
-        after = open(ui).read()
-        check(token_changes(text, after) == [(["0x1B2433FF"], ["0x1B243380"])], f"colour: {token_changes(text, after)}")
+        after = open(fx).read()
+        check(token_changes(text, after) == [(["0x24306EC0"], ["0x24306E80"])], f"colour: {token_changes(text, after)}")
         pos_line = line_of(ui, "HUD_SCORE_AT = TWEAK_SCREEN_POS(")
         host.wait_for(lambda e: e.get("ev") == "tweak_written" and e["line"] == pos_line, 60, what="position written")
         final = open(ui).read()
-        check(token_changes(after, final) == [(["12.0f"], ["112.0f"]), (["10.0f"], ["60.0f"])], f"position: {token_changes(after, final)}")
+        check(token_changes(before_pos, final) == [(["12.0f"], ["112.0f"]), (["10.0f"], ["60.0f"])], f"position: {token_changes(before_pos, final)}")
         check("HUD_SCORE_AT = TWEAK_SCREEN_POS(112.0f, 60.0f);" in final, "the pair's spacing changed")
         applied = [a for a in host.of("tweak_applied") if a["line"] == pos_line]
         check(applied and applied[-1]["value"] == [112, 60], f"the game read {applied[-1:]}")
@@ -126,10 +128,10 @@ def colour_and_position_keep_their_style():
 
 def a_save_in_between_is_not_overwritten():
     root = copy()
-    ui = os.path.join(root, "game", "ui.cpp")
-    line = line_of(ui, "GRID         = TWEAK(64.0f)")
+    ui = os.path.join(root, "game", "fx.cpp")
+    line = line_of(ui, "GRID_MAX_OFFSET    = TWEAK(48.0f)")
     # --no-watch: the host never reads the save below by itself, so its write-back finds the file changed
-    s = Script().at("tap ENTER").open_panel().filter(f"uicpp{line}grid")
+    s = Script().at("tap ENTER").open_panel().filter(f"fxcpp{line}gridmax")
     s.drag(VALUE[0], VALUE[1], VALUE[0] + 40, VALUE[1])
     first_done = s.step
     s.wait(400).drag(VALUE[0], VALUE[1], VALUE[0] + 20, VALUE[1]).wait(60).drag(VALUE[0], VALUE[1], VALUE[0] + 20, VALUE[1])
@@ -138,7 +140,7 @@ def a_save_in_between_is_not_overwritten():
         host.wait_ev("tweak_written", timeout=60)
         step = host.wait_for(lambda e: e.get("ev") == "frame_stats", 30)["step"]
         check(step < first_done + 300, f"the host ran too far ahead of the test (step {step})")
-        saved = open(ui).read().replace("MARKER_INSET = TWEAK(26.0f)", "MARKER_INSET = TWEAK(30.0f)")
+        saved = open(ui).read().replace("POPUP_SECONDS      = TWEAK(0.9f)", "POPUP_SECONDS      = TWEAK(0.8f)")
         open(ui, "w").write(saved)                                           # an editor's save
         refused = host.wait_ev("tweak_write_refused", timeout=60)
         check(refused["reason"] == "changed on disk", f"{refused}")
@@ -146,7 +148,7 @@ def a_save_in_between_is_not_overwritten():
         m = host.mark()
         again = host.wait_ev("tweak_written", timeout=60, since=m)             # read again: the next drag writes
         now = open(ui).read()
-        check(len(token_changes(saved, now)) == 1 and "MARKER_INSET = TWEAK(30.0f)" in now, f"{token_changes(saved, now)}")
+        check(len(token_changes(saved, now)) == 1 and "POPUP_SECONDS      = TWEAK(0.8f)" in now, f"{token_changes(saved, now)}")
         check(again["line"] == line, f"{again}")
     finally:
         host.stop()
@@ -154,11 +156,11 @@ def a_save_in_between_is_not_overwritten():
 
 def read_only_stays_live_in_memory():
     root = copy()
-    ui = os.path.join(root, "game", "ui.cpp")
-    line = line_of(ui, "GRID         = TWEAK(64.0f)")
+    ui = os.path.join(root, "game", "fx.cpp")
+    line = line_of(ui, "GRID_MAX_OFFSET    = TWEAK(48.0f)")
     before = open(ui).read()
     os.chmod(ui, stat.S_IRUSR | stat.S_IRGRP)
-    s = Script().at("tap ENTER").open_panel().filter(f"uicpp{line}grid").drag(VALUE[0], VALUE[1], VALUE[0] + 40, VALUE[1]).wait(10)
+    s = Script().at("tap ENTER").open_panel().filter(f"fxcpp{line}gridmax").drag(VALUE[0], VALUE[1], VALUE[0] + 40, VALUE[1]).wait(10)
     host = Host(root, "--input", input_script(root, s.text()), "--fast")
     try:
         refused = host.wait_ev("tweak_write_refused", timeout=60)
@@ -167,7 +169,7 @@ def read_only_stays_live_in_memory():
         logs = [e["msg"] for e in host.of("log") if "read-only" in e.get("msg", "")]
         check(logs, "no message says the file is read-only")
         applied = [a for a in host.of("tweak_applied") if a["line"] == line]
-        check(applied and abs(applied[-1]["value"] - 89.6) < 0.01, f"not live: {applied[-1:]}")
+        check(applied and abs(applied[-1]["value"] - 67.2) < 0.01, f"not live: {applied[-1:]}")
     finally:
         host.stop()
         os.chmod(ui, stat.S_IRUSR | stat.S_IWUSR)
@@ -175,15 +177,15 @@ def read_only_stays_live_in_memory():
 
 def typed_value_is_written():
     root = copy()
-    ui = os.path.join(root, "game", "ui.cpp")
+    ui = os.path.join(root, "game", "fx.cpp")
     before = open(ui).read()
-    line = line_of(ui, "GRID         = TWEAK(64.0f)")
-    s = Script().at("tap ENTER").open_panel().filter(f"uicpp{line}grid").click(*VALUE).at("tap 7").at("tap 5").at("tap ENTER").wait(10)
+    line = line_of(ui, "GRID_MAX_OFFSET    = TWEAK(48.0f)")
+    s = Script().at("tap ENTER").open_panel().filter(f"fxcpp{line}gridmax").click(*VALUE).at("tap 7").at("tap 5").at("tap ENTER").wait(10)
     host = Host(root, "--input", input_script(root, s.text()), "--fast")
     try:
         w = host.wait_ev("tweak_written", timeout=60)
         check(w["literal"] == "75.0f", f"{w}")
-        check(token_changes(before, open(ui).read()) == [(["64.0f"], ["75.0f"])], "typed value")
+        check(token_changes(before, open(ui).read()) == [(["48.0f"], ["75.0f"])], "typed value")
     finally:
         host.stop()
 
@@ -198,9 +200,9 @@ def KEY(root, name):
 
 def panel_input_is_not_the_games():
     root = copy()
-    ui = os.path.join(root, "game", "ui.cpp")
-    line = line_of(ui, "GRID         = TWEAK(64.0f)")
-    s = Script().at("tap ENTER").open_panel().filter(f"uicpp{line}grid").drag(VALUE[0], VALUE[1], VALUE[0] + 40, VALUE[1])
+    ui = os.path.join(root, "game", "fx.cpp")
+    line = line_of(ui, "GRID_MAX_OFFSET    = TWEAK(48.0f)")
+    s = Script().at("tap ENTER").open_panel().filter(f"fxcpp{line}gridmax").drag(VALUE[0], VALUE[1], VALUE[0] + 40, VALUE[1])
     s.ctrl("Z").open_panel().at("tap Q").at("mouse 300 300", 1).at("down MOUSE_LEFT", 1).at("up MOUSE_LEFT").wait(5)
     rec = os.path.join(root, "panel.rec")
     host = Host(root, "--input", input_script(root, s.text()), "--fast", "--frames", str(s.step + 5), "--record", rec)
