@@ -14,7 +14,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         const thtw_site &s = sites[i];
         if (s.arg_begin < 0 || s.arg_end < s.arg_begin || (size_t)s.arg_end > size) __builtin_trap();
         if (i && s.arg_begin < sites[i - 1].arg_end) __builtin_trap();   /* in order, not overlapping */
-        if (s.kind < THTW_FLOAT || s.kind > THTW_COLOR) __builtin_trap();
+        if (s.kind < THTW_FLOAT || s.kind > THTW_SCREEN_POS) __builtin_trap();   /* every kind a site can be */
         uint64_t v[2];
         for (int k = THTW_FLOAT; k <= THTW_COLOR; k++) thtw_parse(k, text + s.arg_begin, (size_t)(s.arg_end - s.arg_begin), v);
         if (thtw_find(sites, filled, s.line, s.literal) == -1 && s.literal[0]) __builtin_trap();
