@@ -15,7 +15,7 @@
 #include <time.h>
 
 /* ---------------------------------------------------------------- host stubs */
-static std::string g_root;
+#include "render_host_stubs.h"
 void log_message(int level, const char *fmt, ...)
 {
     char buf[4096];
@@ -26,24 +26,6 @@ void log_message(int level, const char *fmt, ...)
     printf("  [log %d] %s\n", level, buf);
 }
 void log_event(const char *ev, const char *fields_fmt, ...) { (void)ev; (void)fields_fmt; }
-double log_time(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-const char *host_root(void) { return g_root.c_str(); }
-static const char *game_folder_here(void) { static std::string f; f = g_root + "/game"; return f.c_str(); }
-/* assets.cpp reads the game's files through g_host_mode: the game's folder here, nothing else of it */
-static HostMode game_only_mode(void)
-{
-    HostMode m;
-    memset(&m, 0, sizeof m);
-    m.game_folder = game_folder_here;
-    return m;
-}
-const HostMode g_host_mode = game_only_mode();
-void parse_json_escape(const char *in, char *out, size_t cap) { snprintf(out, cap, "%s", in); }
 
 /* ---------------------------------------------------------------- fixture */
 static const int VIEW_W = 320, VIEW_H = 240;
