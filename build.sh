@@ -129,7 +129,7 @@ game_arg() {
     set_game
 }
 # The game's include folders: its own (state.h, game.h), then its build folder (state_types.inc).
-game_includes() { echo "-I$GAME_SRC -I$GAME_BUILD_REL"; }
+game_includes() { echo "-I$GAME_SRC -I$GAME_BUILD_REL -iquote $GAME_SRC"; }
 layout_stamp() {  # compiler: the layout stamp of GAME_DIR/state.h (and GAME_BUILD/state_types.inc)
     mkdir -p "$GAME_BUILD"
     python3 tools/layout_stamp.py --types="$GAME_BUILD/state_types.inc" "$1" "$GAME_SRC/state.h" -std=c++17 -Itinyheaders -Iplatform/include \
@@ -164,18 +164,86 @@ same_key() {  # file key: was this part last built from exactly these inputs?
     [ "$old" = "$2" ]
 }
 
-# The game library = <game>/game.cpp (one unity translation unit at -O0, compiled on every save)
+# ---------------------------------------------------------------- the game's translation units
+# A game's roots are the .cpp files at the top of its folder that no other .cpp there #includes (a game whose
+# game.cpp #includes all the others has one root). A development build packs the roots, in byte order, into
+# chunks of at most GAME_CHUNK_LINES lines (a bigger file is a chunk of its own); each chunk is one unity
+# translation unit (<game build>/chunks/chunk-N.cpp, a list of #includes) with its own object, so a save
+# recompiles the chunks whose inputs changed and links them with the others' cached objects (docs/design.md,
+# "What a save compiles"). A release compiles all the roots as one translation unit (game_unity_file).
+GAME_CHUNK_LINES="${GAME_CHUNK_LINES:-700}"
+game_roots() {  # one file name a line
+    local LC_ALL=C f included
+    included=" $(grep -ho '^[[:space:]]*#[[:space:]]*include[[:space:]]*"[^"]*\.cpp"' "$GAME_SRC"/*.cpp 2>/dev/null \
+        | sed 's/.*"\(.*\)"/\1/; s|.*/||' | tr '\n' ' ') "
+    for f in "$GAME_SRC"/*.cpp; do
+        [ -f "$f" ] || continue
+        f="${f##*/}"
+        [[ "$included" == *" $f "* ]] || echo "$f"
+    done
+}
+unity_text() {  # title roots...: a translation unit made of #includes (found through -iquote <game>)
+    local f
+    echo "/* $1 (written by ./build.sh game; the game's files are included through -iquote <game folder>) */"
+    for f in "${@:2}"; do echo "#include \"$f\""; done
+}
+write_if_changed() {  # file text: a file whose text is unchanged keeps its date
+    local old=""
+    [ -f "$1" ] && old="$(cat "$1")"
+    [ "$old" = "$2" ] || printf '%s\n' "$2" > "$1"
+}
+# The whole game as one translation unit, for a release: prints the file's path
+game_unity_file() {
+    local roots=() u="$GAME_BUILD/unity.cpp"
+    mapfile -t roots < <(game_roots)
+    mkdir -p "$GAME_BUILD"
+    write_if_changed "$u" "$(unity_text "every file of the game, one translation unit" "${roots[@]}")"
+    echo "${u#"$ROOT"/}"
+}
+# A release's debug lines name the game's build folder (where its unity file is) by the game's name: a player's
+# copy names no folder of the project (both are one word: build.sh makes them of [a-z0-9_-])
+release_unity_map() { echo "-ffile-prefix-map=$GAME_BUILD_REL=$GAME_NAME"; }
+# A chunk's key: its compile command, then "crc size path" (cksum) of every file its last compile read, in the
+# order its dependency file names them; a chunk with no dependency file yet: of the chunk file alone.
+# platform/build.cpp computes the same key on the host's own builds, and both skip a chunk whose key is unchanged.
+chunk_deps() {  # file.d: the files, one a line ("\ " is a space within a name)
+    sed -e '1s/^[^:]*://' -e 's/\\$//' -e 's/\\ /\x01/g' "$1" | tr -s ' \t' '\n\n' | sed -e '/^$/d' -e 's/\x01/ /g'
+}
+chunk_key() {  # base command: the key from base.d (or base.cpp)
+    local deps=()
+    echo "cmd $2"
+    if [ -f "$1.d" ]; then mapfile -t deps < <(chunk_deps "$1.d"); else deps=("$1.cpp"); fi
+    cksum -- "${deps[@]}" 2>/dev/null
+    return 0
+}
+chunk_key_after() {  # base key-before: the stored key after a compile: for each file of the new base.d, its line
+    # from the key taken before the compile (what the compiler read), or, for a file the compile newly read, now
+    local line path deps=() d
+    local -A before=()
+    while IFS= read -r line; do
+        case "$line" in "cmd "*) echo "$line"; continue ;; esac
+        path="${line#* }"; path="${path#* }"; before["$path"]="$line"
+    done <<< "$2"
+    mapfile -t deps < <(chunk_deps "$1.d")
+    for d in "${deps[@]}"; do
+        if [ -n "${before[$d]+x}" ]; then echo "${before[$d]}"; else cksum -- "$d" 2>/dev/null; fi
+    done
+    return 0
+}
+
+# The game library = its chunks' objects (each -O0, compiled when its key changed)
 #                  + build/tinyheaders/tinyheaders.o (platform/include/tinyheaders.cpp at -O2, rebuilt when a tinyheader
 #                    changes; one for every game folder, so a new game's first build is one quick compile)
 #                  + GAME_LAYOUT_HASH, the layout stamp, and <game build>/state_types.inc, the description of the
 #                    state's types (tools/layout_stamp.py, both recomputed when their inputs change).
-# Both cached parts are keyed by the content of their inputs (one cksum); a save of game code costs one compile.
+# The cached parts are keyed by the content of their inputs (cksum); a save of game code costs the compile of
+# the chunks it touched, in parallel, and the link.
 # libgame.so.key names the sources the library was built from (game_key); the host's own builds on save
 # remove it (platform/build.cpp), so `./build.sh run` never calls a library "up to date" that it cannot vouch for.
 cmd_game() {
     [ -n "${GAME_DIR:-}" ] || set_game || return 1
     local B="$GAME_BUILD" BR="$GAME_BUILD_REL" T="$BUILD_DIR/tinyheaders"
-    mkdir -p "$B" "$T"
+    mkdir -p "$B/chunks" "$T"
     local cxx flags sums line th_key stamp_key layout="" tmp lib_key
     cxx="$(game_cxx)"; flags="$(game_flags "$cxx")"
     th_key="$cxx $flags"; stamp_key="$cxx"
@@ -209,29 +277,52 @@ cmd_game() {
         echo "$stamp_key" > "$B/layout.key"
     fi
 
-    # The two commands, one word a line, for the host too: it runs them itself on a save of game code
-    # while this file is newer than every input of the cached parts above (platform/build.cpp).
-    # @OBJ@ and @LIB@ are temporary names; the library is renamed into place: a reader never sees half of one.
-    local ld="" t0 t1 t2 obj lib w
+    # the chunks: the roots in byte order, packed up to GAME_CHUNK_LINES lines each
+    local roots=() chunks=() cur="" n=0 lines name k
+    mapfile -t roots < <(game_roots)
+    [ "${#roots[@]}" -gt 0 ] || { say "game: $GAME_SRC has no .cpp file to compile"; return 1; }
+    while read -r lines name; do
+        if [ -n "$cur" ] && (( n + lines > GAME_CHUNK_LINES )); then chunks+=("$cur"); cur=""; n=0; fi
+        cur="${cur:+$cur }$name"; n=$(( n + lines ))
+    done <<< "$(cd "$GAME_SRC" && wc -l -- "${roots[@]}" | head -n "${#roots[@]}")"
+    chunks+=("$cur")
+    for (( k = 0; k < ${#chunks[@]}; k++ )); do
+        # shellcheck disable=SC2086
+        write_if_changed "$B/chunks/chunk-$k.cpp" "$(unity_text "chunk $k of the game" ${chunks[$k]})"
+    done
+    for tmp in "$B"/chunks/chunk-*; do   # the files of chunks a longer plan had
+        k="${tmp##*/chunk-}"; k="${k%%.*}"
+        [[ "$k" =~ ^[0-9]+$ ]] && (( k >= ${#chunks[@]} )) && rm -f "$tmp"
+    done
+
+    # The commands, one word a line, for the host too: it runs them itself on a save of game code while this
+    # file is newer than every input of the cached parts above (platform/build.cpp). In a chunk's command
+    # @OBJ@ and @DEP@ are temporary names for its object and dependency file; in the link, @OBJS@ is every
+    # chunk's object and @LIB@ a temporary name: the library is renamed into place, a reader never sees half of one.
+    local ld="" w
     command -v ld.lld >/dev/null 2>&1 && ld="-fuse-ld=lld"
     # shellcheck disable=SC2206
-    local compile=($cxx $flags -O0 -DGAME_LAYOUT_HASH="${layout}u" "-I$GAME_SRC" "-I$BR" -c "$GAME_SRC/game.cpp" -o @OBJ@)
+    local compile=($cxx $flags -O0 -DGAME_LAYOUT_HASH="${layout}u" -iquote "$GAME_SRC" "-I$GAME_SRC" "-I$BR" -MMD -MF @DEP@ -c @SRC@ -o @OBJ@)
     # shellcheck disable=SC2206
-    local link=($cxx -shared $ld @OBJ@ build/tinyheaders/tinyheaders.o -o @LIB@)   # relative: the host runs it from $ROOT
+    local link=($cxx -shared $ld @OBJS@ build/tinyheaders/tinyheaders.o -o @LIB@)   # relative: the host runs it from $ROOT
     # With clang, the linker itself, as the driver would run it (`-###` prints that command): the driver's
     # own start is a third of the link's instructions (callgrind: 100 -> 66 M).
     case "$cxx" in *clang*)
         local words probe="$BR/.probe.$$.o"   # -### leaves out an input that does not exist
         : > "$probe"
-        words="$("${link[@]/#@OBJ@/$probe}" -### 2>&1 | tail -n 1)"; rm -f "$probe"
+        words="$("${link[@]/#@OBJS@/$probe}" -### 2>&1 | tail -n 1)"; rm -f "$probe"
         if [[ "$words" == *"\"$probe\""* ]] && eval "words=($words)" 2>/dev/null && [ "${#words[@]}" -gt 4 ]; then
-            link=("${words[@]/#$probe/@OBJ@}")
+            link=("${words[@]/#$probe/@OBJS@}")
         fi ;;
     esac
     tmp="$B/.compile.cmd.$$"
     { echo "# the game library's compile and link, written by ./build.sh game; one argument a line"
       # the environment that chose the compiler and flags: the host goes back to build.sh when it differs
       echo "::env GAME_CXX=${GAME_CXX:-}"; echo "::env GAME_EXTRA_FLAGS=${GAME_EXTRA_FLAGS:-}"
+      echo "::env GAME_CHUNK_LINES=$GAME_CHUNK_LINES"
+      # the game's .cpp files when this plan was made: the host goes back to build.sh when they differ
+      echo "::files $(cd "$GAME_SRC" && LC_ALL=C; for w in *.cpp; do [ -f "$w" ] && printf '%s/' "$w"; done)"
+      for (( k = 0; k < ${#chunks[@]}; k++ )); do echo "::chunk $BR/chunks/chunk-$k"; done
       echo "::compile"; for w in "${compile[@]}"; do echo "$w"; done
       echo "::link"; for w in "${link[@]}"; do echo "$w"; done
       echo "::end"; } > "$tmp" || return 1
@@ -240,23 +331,49 @@ cmd_game() {
     # build.sh again instead of these commands with a stale layout stamp.
     local us=$(( ${inputs_t//[.,]/} - 20000 ))
     touch -d "@$(( us / 1000000 )).$(printf '%06d' $(( us % 1000000 )))" "$tmp" && mv -f "$tmp" "$B/compile.cmd" || return 1
-    obj="$B/.game.$$.o"; lib="$B/.libgame.$$.so"
-    t0=$EPOCHREALTIME
-    if "${compile[@]/#@OBJ@/$obj}"; then
-        t1=$EPOCHREALTIME
-        link=("${link[@]/#@OBJ@/$obj}")
-        if "${link[@]/#@LIB@/$lib}"; then
-            t2=$EPOCHREALTIME
-            rm -f "$B/libgame.so.key"   # no moment where the key names sources the library was not built from
-            mv -f "$lib" "$B/libgame.so"; rm -f "$obj"
-            echo "$lib_key" > "$B/libgame.so.key"
-            # the wrapper's own cost is everything but these two (tests/bench/bench_reload.py)
-            t0=${t0//[.,]/}; t1=${t1//[.,]/}; t2=${t2//[.,]/}   # microseconds, no process started for it
-            say "game: compile $(( (t1 - t0) / 1000 )) ms, link $(( (t2 - t1) / 1000 )) ms"
-            return 0
+
+    # compile the chunks whose key changed, one compiler per core, each to temporary names moved into place
+    local t0 t1 t2 lib base cmd jobs rc=0 keys=() pids=() stale=() objs=() waited=0
+    jobs="$(nproc 2>/dev/null || echo 2)"
+    chunk_done() {  # index: wait for its compiler; its object, dependency file and key into place
+        local b="$BR/chunks/chunk-$1"
+        if wait "${pids[$1]}"; then
+            mv -f "$b.$$.o" "$b.o" && mv -f "$b.$$.d" "$b.d" && chunk_key_after "$b" "${keys[$1]}" > "$b.key" || rc=1
+        else
+            rc=1
         fi
+        cat "$b.$$.log" >&2; rm -f "$b.$$.log" "$b.$$.o" "$b.$$.d"
+    }
+    t0=$EPOCHREALTIME
+    for (( k = 0; k < ${#chunks[@]}; k++ )); do
+        base="$BR/chunks/chunk-$k"; objs+=("$base.o")
+        cmd="${compile[*]/#@SRC@/$base.cpp}"
+        keys[k]="$(chunk_key "$base" "$cmd")"
+        if [ -f "$base.o" ] && [ -f "$base.key" ] && [ "$(cat "$base.key")" = "${keys[k]}" ]; then continue; fi
+        stale+=("$k")
+        local c=("${compile[@]/#@SRC@/$base.cpp}")
+        c=("${c[@]/#@OBJ@/$base.$$.o}"); c=("${c[@]/#@DEP@/$base.$$.d}")
+        rm -f "$base.key"
+        "${c[@]}" > "$base.$$.log" 2>&1 & pids[k]=$!
+        if (( ${#stale[@]} - waited >= jobs )); then chunk_done "${stale[waited]}"; waited=$(( waited + 1 )); fi
+    done
+    for (( ; waited < ${#stale[@]}; waited++ )); do chunk_done "${stale[waited]}"; done
+    [ $rc = 0 ] || return 1
+    t1=$EPOCHREALTIME
+    lib="$B/.libgame.$$.so"
+    local l=()
+    for w in "${link[@]}"; do if [ "$w" = @OBJS@ ]; then l+=("${objs[@]}"); else l+=("$w"); fi; done
+    if "${l[@]/#@LIB@/$lib}"; then
+        t2=$EPOCHREALTIME
+        rm -f "$B/libgame.so.key"   # no moment where the key names sources the library was not built from
+        mv -f "$lib" "$B/libgame.so"
+        echo "$lib_key" > "$B/libgame.so.key"
+        # the wrapper's own cost is everything but these two (tests/bench/bench_reload.py)
+        t0=${t0//[.,]/}; t1=${t1//[.,]/}; t2=${t2//[.,]/}   # microseconds, no process started for it
+        say "game: compile $(( (t1 - t0) / 1000 )) ms (${#stale[@]} of ${#chunks[@]} chunks), link $(( (t2 - t1) / 1000 )) ms"
+        return 0
     fi
-    rm -f "$obj" "$lib"; return 1
+    rm -f "$lib"; return 1
 }
 
 # The host's files for one operating system: every platform/*.cpp but the other backends behind os.h
@@ -853,7 +970,7 @@ win_build_game() {  # out.dll pdb layout tinyheaders.o: the game as a Windows DL
     # shellcheck disable=SC2086
     clang++ --target=x86_64-w64-mingw32 -fuse-ld=lld -L"$WIN_GCC_LIB" $COMMON_FLAGS -O0 -shared -fno-exceptions -fno-rtti \
         -fdiagnostics-color=never -fmacro-prefix-map="$ROOT/=" -DGAME_LAYOUT_HASH="${3:-0}u" \
-        -gcodeview -gdwarf-4 -Wl,--pdb="$pdb" -static-libgcc -static-libstdc++ "-I$GAME_SRC" "-I$GAME_BUILD_REL" "$GAME_SRC/game.cpp" \
+        -gcodeview -gdwarf-4 -Wl,--pdb="$pdb" -static-libgcc -static-libstdc++ "-I$GAME_SRC" "-I$GAME_BUILD_REL" -iquote "$GAME_SRC" "$(game_unity_file)" \
         "${4:-platform/include/tinyheaders.cpp}" -o "$tmp" \
         && mv -f "$tmp" "$out"
 }
@@ -1048,14 +1165,14 @@ dist_executable() {  # out
     up_to_date "$1" "$key" && { say "dist: the executable is up to date"; return 0; }
     mkdir -p "$dist_dir/obj"
     layout="$(layout_stamp g++)" || { say "dist: no layout stamp (the reason is above)"; return 1; }
-    game_flags="$flags $(game_includes) -fno-exceptions -fno-rtti -fvisibility=hidden -DTHTW_LITERALS -DGAME_LAYOUT_HASH=${layout}u"
+    game_flags="$flags $(game_includes) $(release_unity_map) -fno-exceptions -fno-rtti -fvisibility=hidden -DTHTW_LITERALS -DGAME_LAYOUT_HASH=${layout}u"
     say "dist: compiling the game and the release host (-O2)"
     local host_flags="$flags -Wno-format-truncation -DHOST_RELEASE $(sdl2-config --cflags) $STB_FLAGS" game_pid rc=0 objs=() f
     # objects as for the development host (build_objects: incremental by -MMD, one compiler per core); the
     # game's two files beside the release host's; paths in the debug lines relative to the project
     # (a game folder outside the project: its own paths as its name; each map one word, for paths with spaces)
     export OBJ_EXTRA="-ffile-prefix-map=$ROOT=."
-    OBJ_EXTRA2="-ffile-prefix-map=$GAME_DIR=$GAME_NAME" build_objects "$dist_dir/obj/game" g++ "$game_flags" "$GAME_SRC/game.cpp" \
+    OBJ_EXTRA2="-ffile-prefix-map=$GAME_DIR=$GAME_NAME" build_objects "$dist_dir/obj/game" g++ "$game_flags" "$(game_unity_file)" \
         platform/include/tinyheaders.cpp & game_pid=$!
     # shellcheck disable=SC2046
     build_objects "$dist_dir/obj/host" g++ "$host_flags" $(release_sources) || rc=1
@@ -1063,7 +1180,7 @@ dist_executable() {  # out
     wait "$game_pid" || rc=1
     unset OBJ_EXTRA
     [ "$rc" = 0 ] || { say "dist: compile failed"; return 1; }
-    ld -r "$dist_dir/obj/game/game.o" "$dist_dir/obj/game/tinyheaders.o" -o "$dist_dir/obj/game.o" && objcopy --localize-hidden "$dist_dir/obj/game.o" \
+    ld -r "$dist_dir/obj/game/unity.o" "$dist_dir/obj/game/tinyheaders.o" -o "$dist_dir/obj/game.o" && objcopy --localize-hidden "$dist_dir/obj/game.o" \
         || { say "dist: cannot make the game object"; return 1; }
     for f in $(release_sources); do f="${f##*/}"; objs+=("$dist_dir/obj/host/${f%.cpp}.o"); done
     g++ -O2 "${objs[@]}" "$dist_dir/obj/c/stb_impl.o" "$dist_dir/obj/game.o" -o "$1.tmp" -static-libstdc++ -static-libgcc -Wl,--gc-sections \
@@ -1175,8 +1292,8 @@ win_dist_executable() {  # sdl2-dll-dir sdl2-dir out.exe [host.exe's object fold
     say "dist-windows: compiling the game and the release host (-O2)"
     mkdir -p "$obj_dir"
     # the game beside the host files (both use every core)
-    win_compile "$obj_dir/game" "$COMMON_FLAGS $(game_includes) -O2 -ffunction-sections -fdata-sections -fno-exceptions -fno-rtti -DTHTW_LITERALS \
-        -DGAME_LAYOUT_HASH=${layout}u" "$GAME_SRC/game.cpp" platform/include/tinyheaders.cpp & game_pid=$!
+    win_compile "$obj_dir/game" "$COMMON_FLAGS $(game_includes) $(release_unity_map) -O2 -ffunction-sections -fdata-sections -fno-exceptions -fno-rtti -DTHTW_LITERALS \
+        -DGAME_LAYOUT_HASH=${layout}u" "$(game_unity_file)" platform/include/tinyheaders.cpp & game_pid=$!
     # shellcheck disable=SC2086
     win_compile "$obj_dir/host" "$(win_host_flags "$2") -DHOST_RELEASE" $compile || rc=1
     wait "$game_pid" || { say "dist-windows: the game does not compile"; return 1; }
@@ -1263,15 +1380,15 @@ web_dist_build() {  # sdl2-dir game.pak out-dir
     layout="$(layout_stamp g++)" || { say "dist-web: no layout stamp (the reason is above)"; return 1; }
     say "dist-web: compiling the game and the release host for WebAssembly (-O2)"
     # objects as for the other builds (build_objects: incremental by -MMD, one compiler per core)
-    build_objects "$game_obj" em++ "$flags $(game_includes) -fno-exceptions -fno-rtti -DTHTW_LITERALS -DGAME_LAYOUT_HASH=${layout}u" \
-        "$GAME_SRC/game.cpp" platform/include/tinyheaders.cpp || rc=1
+    build_objects "$game_obj" em++ "$flags $(game_includes) $(release_unity_map) -fno-exceptions -fno-rtti -DTHTW_LITERALS -DGAME_LAYOUT_HASH=${layout}u" \
+        "$(game_unity_file)" platform/include/tinyheaders.cpp || rc=1
     # shellcheck disable=SC2046
     build_objects "$obj_dir/host" em++ "$flags -DHOST_RELEASE -I$1/include/SDL2 -I$1/include $STB_FLAGS" $(release_sources web) || rc=1
     build_objects "$obj_dir/c" emcc "-O2 $STB_FLAGS" platform/stb_impl.c || rc=1
     [ "$rc" = 0 ] || { say "dist-web: compile failed"; return 1; }
     for f in $(release_sources web); do f="${f##*/}"; objs+=("$obj_dir/host/${f%.cpp}.o"); done
     rm -f "$3"/index.*
-    em++ -O2 "${objs[@]}" "$obj_dir/c/stb_impl.o" "$game_obj/game.o" "$game_obj/tinyheaders.o" "$1/lib/libSDL2.a" \
+    em++ -O2 "${objs[@]}" "$obj_dir/c/stb_impl.o" "$game_obj/unity.o" "$game_obj/tinyheaders.o" "$1/lib/libSDL2.a" \
         -o "$3/index.html" --shell-file platform/web/shell.html -sMINIFY_HTML=0 \
         --preload-file "$2@/game/game.pak" -lidbfs.js -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=134217728 \
         -sDEFAULT_LIBRARY_FUNCS_TO_INCLUDE="['\$autoResumeAudioContext','\$dynCall']" --profiling-funcs \

@@ -9,7 +9,7 @@ static constexpr auto BOT_GREED_RADIUS  = TWEAK(380.0f);
 static constexpr auto BOT_CENTER_PULL   = TWEAK(0.35f);
 static constexpr auto BOT_HOME          = TWEAK_POS(1200.0f, 750.0f);   /* where the autopilot drifts back to */
 
-static Controls bot_controls(GameState *gs, float dt)
+Controls bot_controls(GameState *gs, float dt)
 {
     Controls c;
     memset(&c, 0, sizeof c);

@@ -54,11 +54,11 @@ static constexpr auto DASHER_COLOR        = TWEAK_COLOR(0xFFE14AFF);
 static constexpr auto BRUTE_COLOR         = TWEAK_COLOR(0xFF3B3BFF);
 
 /* the tuning other pieces read (game.h) */
-static float player_radius(void) { return PLAYER_RADIUS; }
-static float upgrade_seconds(void) { return UPGRADE_SECONDS; }
-static float player_max_hp(void) { return PLAYER_HP; }
-static float bullet_speed(void) { return BULLET_SPEED; }
-static float spawn_warning_seconds(void) { return SPAWN_WARNING; }
+float player_radius(void) { return PLAYER_RADIUS; }
+float upgrade_seconds(void) { return UPGRADE_SECONDS; }
+float player_max_hp(void) { return PLAYER_HP; }
+float bullet_speed(void) { return BULLET_SPEED; }
+float spawn_warning_seconds(void) { return SPAWN_WARNING; }
 
 /* ---------------------------------------------------------------- helpers */
 /* Waves 1-2 teach: their enemies are slower. */
@@ -68,12 +68,12 @@ static float wave_pressure(GameState *gs)
     return early * (1.0f + WAVE_SPEEDUP * (float)(gs->wave > 2 ? gs->wave - 2 : 0)) * (stragglers_hunt(gs) ? HUNT_SPEEDUP : 1.0f);
 }
 
-static Entity *entity_get(GameState *gs, thh_handle h)
+Entity *entity_get(GameState *gs, thh_handle h)
 {
     return thh_fixed_valid(&gs->handles.head, h) ? &gs->entities[thh_index(h)] : NULL;
 }
 
-static Entity *entity_spawn(GameState *gs, EntityType type, v2 pos)
+Entity *entity_spawn(GameState *gs, EntityType type, v2 pos)
 {
     thh_handle h = thh_fixed_alloc(&gs->handles.head);
     if (!h.value) return NULL;
@@ -85,7 +85,7 @@ static Entity *entity_spawn(GameState *gs, EntityType type, v2 pos)
     return e;
 }
 
-static int is_enemy(uint32_t type)
+int is_enemy(uint32_t type)
 {
     return type == ENTITY_DRONE || type == ENTITY_SHOOTER || type == ENTITY_DASHER || type == ENTITY_BRUTE;
 }
@@ -111,9 +111,8 @@ static void move_and_collide(GameState *gs, Entity *e, float dt)
     }
 }
 
-static void score_kill(GameState *gs, Entity *e, int points);
 
-static void damage_enemy(GameState *gs, Entity *e, float amount, v2 push)
+void damage_enemy(GameState *gs, Entity *e, float amount, v2 push)
 {
     if (e->dead) return;
     e->hp -= amount;
@@ -156,7 +155,7 @@ static void damage_enemy(GameState *gs, Entity *e, float amount, v2 push)
 }
 
 /* A weapon pickup of the given UpgradeKind. */
-static void upgrade_drop(GameState *gs, v2 at, int kind)
+void upgrade_drop(GameState *gs, v2 at, int kind)
 {
     Entity *u = entity_spawn(gs, ENTITY_UPGRADE, at);
     if (!u) return;
@@ -166,7 +165,7 @@ static void upgrade_drop(GameState *gs, v2 at, int kind)
     u->vel = v2_scale(th_rng_unit_v2(&gs->rng), 60);
 }
 
-static void player_hurt(GameState *gs, Entity *pl, v2 from)
+void player_hurt(GameState *gs, Entity *pl, v2 from)
 {
     if (pl->timer > 0 || pl->dead) return;   /* timer: invulnerability */
     pl->hp -= 1;
@@ -191,7 +190,7 @@ static void player_hurt(GameState *gs, Entity *pl, v2 from)
 
 /* The panic button: every enemy, spawn marker and enemy bullet in the arena goes, the grid heaves, and the
    player gets a moment of safety. Limited uses (gs->bombs). */
-static void bomb_fire(GameState *gs)
+void bomb_fire(GameState *gs)
 {
     Entity *pl = entity_get(gs, gs->player);
     if (gs->bombs <= 0 || !pl || pl->dead || gs->mode != MODE_PLAY) return;
@@ -214,7 +213,6 @@ static void bomb_fire(GameState *gs)
 }
 
 /* ---------------------------------------------------------------- per-type steps */
-static Controls g_controls;   /* this step's controls, set by game_update before the entities run */
 
 static void player_update(GameState *gs, Entity *e, float dt)
 {
@@ -535,15 +533,8 @@ static void draw_spawner(GameState *gs, Entity *e, v2 p, float angle, const Plat
     draw_entity_sprite(pf, g_sprite_ids[SPR_FX_DOT], p, 0, 1 + 2 * t, c, LAYER_PICKUP);
 }
 
-/* ---------------------------------------------------------------- the per-type table */
-typedef void entity_update_fn(GameState *gs, Entity *e, float dt);
-typedef void entity_draw_fn(GameState *gs, Entity *e, v2 pos, float angle, const PlatformAPI *pf);
-
-static const struct EntityKind {
-    const char       *name;
-    entity_update_fn *update;
-    entity_draw_fn   *draw;
-} ENTITY_KINDS[ENTITY_TYPE_COUNT] = {
+/* ---------------------------------------------------------------- the per-type table (EntityKind: game.h) */
+const EntityKind ENTITY_KINDS[ENTITY_TYPE_COUNT] = {
     { "player",       player_update,  draw_mover   },
     { "drone",        drone_update,   draw_mover   },
     { "shooter",      shooter_update, draw_mover   },

@@ -28,7 +28,7 @@ static Particle *particle_new(GameState *gs)
     return p;
 }
 
-static void fx_burst(GameState *gs, v2 at, int count, uint32_t color, uint32_t color_end, float speed_lo, float speed_hi,
+void fx_burst(GameState *gs, v2 at, int count, uint32_t color, uint32_t color_end, float speed_lo, float speed_hi,
                      float size, float life)
 {
     for (int i = 0; i < count; i++) {
@@ -48,7 +48,7 @@ static void fx_burst(GameState *gs, v2 at, int count, uint32_t color, uint32_t c
     }
 }
 
-static void fx_ring(GameState *gs, v2 at, float from, float to, float life, uint32_t color)
+void fx_ring(GameState *gs, v2 at, float from, float to, float life, uint32_t color)
 {
     Particle *p = particle_new(gs);
     if (!p) return;
@@ -61,7 +61,7 @@ static void fx_ring(GameState *gs, v2 at, float from, float to, float life, uint
     p->look = LOOK_RING;
 }
 
-static void fx_sparks(GameState *gs, v2 at, v2 normal, uint32_t color, int count)
+void fx_sparks(GameState *gs, v2 at, v2 normal, uint32_t color, int count)
 {
     float base = atan2f(normal.y, normal.x);
     for (int i = 0; i < count; i++) {
@@ -81,7 +81,7 @@ static void fx_sparks(GameState *gs, v2 at, v2 normal, uint32_t color, int count
     }
 }
 
-static void fx_trail(GameState *gs, v2 at, v2 vel, uint32_t color, float size)
+void fx_trail(GameState *gs, v2 at, v2 vel, uint32_t color, float size)
 {
     Particle *p = particle_new(gs);
     if (!p) return;
@@ -96,7 +96,7 @@ static void fx_trail(GameState *gs, v2 at, v2 vel, uint32_t color, float size)
     p->look = LOOK_DOT;
 }
 
-static void fx_update(GameState *gs, float dt)
+void fx_update(GameState *gs, float dt)
 {
     for (uint32_t i = 0; i < gs->particle_count;) {
         Particle *p = &gs->particles[i];
@@ -113,9 +113,9 @@ static void fx_update(GameState *gs, float dt)
     gs->trauma = th_maxf(0, gs->trauma - SHAKE_DECAY * dt);
 }
 
-static void fx_shake(GameState *gs, float amount) { gs->trauma = th_minf(1.0f, gs->trauma + amount); }
+void fx_shake(GameState *gs, float amount) { gs->trauma = th_minf(1.0f, gs->trauma + amount); }
 
-static void fx_popup(GameState *gs, v2 at, int value, uint32_t color)
+void fx_popup(GameState *gs, v2 at, int value, uint32_t color)
 {
     int oldest = 0;
     for (int i = 0; i < MAX_POPUPS; i++) {
@@ -139,7 +139,7 @@ static uint32_t color_lerp(uint32_t a, uint32_t b, float t)
     return out;
 }
 
-static void fx_draw(GameState *gs, const PlatformAPI *pf)
+void fx_draw(GameState *gs, const PlatformAPI *pf)
 {
     for (uint32_t i = 0; i < gs->particle_count; i++) {
         Particle *p = &gs->particles[i];
@@ -175,7 +175,7 @@ static void fx_draw(GameState *gs, const PlatformAPI *pf)
    Drawn as lines between the points; the major ones (and any stretched one) glow. */
 static const float GRID_STEP_X = ARENA_W / (GRID_COLS - 1), GRID_STEP_Y = ARENA_H / (GRID_ROWS - 1);
 
-static void grid_push(GameState *gs, v2 at, float radius, float strength)
+void grid_push(GameState *gs, v2 at, float radius, float strength)
 {
     int i0 = (int)floorf((at.x - radius) / GRID_STEP_X), i1 = (int)ceilf((at.x + radius) / GRID_STEP_X);
     int j0 = (int)floorf((at.y - radius) / GRID_STEP_Y), j1 = (int)ceilf((at.y + radius) / GRID_STEP_Y);
@@ -194,7 +194,7 @@ static void grid_push(GameState *gs, v2 at, float radius, float strength)
         }
 }
 
-static void grid_update(GameState *gs, float dt)
+void grid_update(GameState *gs, float dt)
 {
     PROFILE_ZONE("grid");
     const float k = GRID_STIFFNESS, c = GRID_COUPLING, damp = GRID_DAMPING, max_d = GRID_MAX_OFFSET;
@@ -236,7 +236,7 @@ static void grid_line(const PlatformAPI *pf, v2 a, v2 b, float width, uint32_t c
 }
 
 /* Only the segments inside the view (world rectangle x0,y0 .. x1,y1, at zoom) are drawn. */
-static void grid_draw(GameState *gs, float x0, float y0, float x1, float y1, float zoom, const PlatformAPI *pf)
+void grid_draw(GameState *gs, float x0, float y0, float x1, float y1, float zoom, const PlatformAPI *pf)
 {
     const float px = 1.0f / zoom;   /* widths in screen pixels: a line never thins below one */
     PROFILE_ZONE("grid draw");
@@ -262,7 +262,7 @@ static void grid_draw(GameState *gs, float x0, float y0, float x1, float y1, flo
 /* ---------------------------------------------------------------- camera
    The view follows the ship and leans towards the action; it zooms out smoothly until the ship and every
    enemy fit (down to ZOOM_MIN, which shows nearly the whole arena), and back in when the fight is close. */
-static void camera_update(GameState *gs, float dt, const PlatformAPI *pf)
+void camera_update(GameState *gs, float dt, const PlatformAPI *pf)
 {
     gs->prev_cam = gs->cam;
     gs->prev_zoom = gs->zoom;
@@ -294,7 +294,7 @@ static void camera_update(GameState *gs, float dt, const PlatformAPI *pf)
 }
 
 /* The view this frame, interpolated: its centre and zoom (world pixels -> screen pixels). */
-static void camera_view(GameState *gs, float alpha, v2 *centre, float *zoom)
+void camera_view(GameState *gs, float alpha, v2 *centre, float *zoom)
 {
     *centre = v2_lerp(gs->prev_cam, gs->cam, alpha);
     float z = th_lerpf(gs->prev_zoom, gs->zoom, alpha);
@@ -302,7 +302,7 @@ static void camera_view(GameState *gs, float alpha, v2 *centre, float *zoom)
 }
 
 /* Sets the host camera for this frame: interpolated position and zoom, plus shake. */
-static void camera_apply(GameState *gs, float alpha, const PlatformAPI *pf)
+void camera_apply(GameState *gs, float alpha, const PlatformAPI *pf)
 {
     v2 c;
     float z;

@@ -1,20 +1,12 @@
-/* game.cpp - NEON SWARM, the sample game, and the one translation unit the build compiles.
-   It includes every other game file, talks to the host only through game_api.h, and keeps all its
-   state in GameMemory. Start reading at game_update. */
+/* game.cpp - NEON SWARM, the sample game: its entry points. The other files (fx, sound, entities, world,
+   waves, bot, ui) share game.h, where each declares what the others call; the build packs the files into a
+   few translation units (docs/design.md, "What a save compiles"). The game talks to the host only through
+   game_api.h and keeps all its state in GameMemory. Start reading at game_update. */
 #include "game.h"
 
 #ifndef GAME_LAYOUT_HASH
 #error "GAME_LAYOUT_HASH is the layout stamp of state.h; build the game with ./build.sh game"
 #endif
-
-/* ---------------------------------------------------------------- the pieces (each includes game.h) */
-#include "fx.cpp"
-#include "sound.cpp"
-#include "entities.cpp"
-#include "world.cpp"
-#include "waves.cpp"
-#include "bot.cpp"
-#include "ui.cpp"
 
 /* ---------------------------------------------------------------- entry points */
 static GameState *game_state(GameMemory *mem) { return (GameState *)mem->base; }

@@ -19,7 +19,7 @@
 
 /* PROFILE_ZONE("name"): a zone in the host's profiler (docs/profiling.md), through pf->profile_begin/end. The
    pointer is set by every entry point (a reload resets the library's globals); a release has no zones. */
-static const PlatformAPI *g_zone_pf;
+inline const PlatformAPI *g_zone_pf;
 #if defined(THTW_LITERALS) && !defined(PROFILE_IN_RELEASE)
 #define THP_DISABLE
 #endif
@@ -53,14 +53,14 @@ enum Layer {
 #define SPRITE_NAME(id, name) name,
 enum SpriteName { SPRITE_LIST(SPRITE_ENUM) SPR_COUNT };
 static const char *const SPRITE_NAMES[SPR_COUNT] = { SPRITE_LIST(SPRITE_NAME) };
-static uint32_t g_sprite_ids[SPR_COUNT];   /* library globals: refilled by every load */
+inline uint32_t g_sprite_ids[SPR_COUNT];   /* library globals (inline: one for every chunk): refilled by every load */
 #define SPR(id) g_sprite_ids[SPR_##id]
 
 /* The player's controls for one step: from the keyboard/mouse/gamepad (game.cpp) or the autopilot (bot.cpp). */
 typedef struct Controls { v2 move, aim; int fire, dash, bomb; } Controls;
 static const uint32_t UPGRADE_COLORS[UPGRADE_COUNT] = { 0x5CFF7AFF, 0xFFE14AFF, 0xC08CFFFF };   /* the weapon upgrades' */
 static const char *const UPGRADE_NAMES[UPGRADE_COUNT] = { "SPREAD", "RAPID", "PIERCE" };
-static int g_bombed;   /* a bomb went off this step (game_update reports it) */
+inline int g_bombed;   /* a bomb went off this step (game_update reports it) */
 
 /* The game's sounds by name. Their table (asset, volume, priority...) is SOUND_LIST in sound.cpp, row for
    row in this order (a compile-time check there says so when they differ). */
@@ -69,45 +69,91 @@ enum SoundName {
     SND_GEM, SND_HEALTH, SND_START, SND_WAVE_START, SND_GAME_OVER, SND_MUSIC, SND_COUNT
 };
 
-/* ---------------------------------------------------------------- cross-file functions, by the piece defining them */
+/* ---------------------------------------------------------------- what one file uses of another's
+   The build compiles the game's files in a few translation units, not always the same ones together
+   (docs/design.md, "What a save compiles"): a function another file calls is declared here and defined without
+   `static`; a global more than one file uses is `inline` here (one for the whole library). Both stay inside
+   the library (-fvisibility=hidden). Everything else stays `static` in its file, with a name no other file uses. */
+/* The per-type table (entities.cpp): update, draw and collision response of each EntityType */
+typedef void entity_update_fn(GameState *gs, Entity *e, float dt);
+typedef void entity_draw_fn(GameState *gs, Entity *e, v2 pos, float angle, const PlatformAPI *pf);
+typedef struct EntityKind {
+    const char       *name;
+    entity_update_fn *update;
+    entity_draw_fn   *draw;
+} EntityKind;
+extern const EntityKind ENTITY_KINDS[ENTITY_TYPE_COUNT];
+inline Controls g_controls;   /* this step's controls, set by game_update before the entities run */
+
 /* fx.cpp */
-static void    fx_burst(GameState *gs, v2 at, int count, uint32_t color, uint32_t color_end, float speed_lo, float speed_hi,
-                        float size, float life);
-static void    fx_ring(GameState *gs, v2 at, float from, float to, float life, uint32_t color);
-static void    fx_sparks(GameState *gs, v2 at, v2 normal, uint32_t color, int count);
-static void    fx_trail(GameState *gs, v2 at, v2 vel, uint32_t color, float size);
-static void    fx_shake(GameState *gs, float amount);
-static void    fx_popup(GameState *gs, v2 at, int value, uint32_t color);
-static void    grid_push(GameState *gs, v2 at, float radius, float strength);   /* the background grid's springs */
-static void    grid_draw(GameState *gs, float x0, float y0, float x1, float y1, float zoom, const PlatformAPI *pf);
-static void    camera_view(GameState *gs, float alpha, v2 *centre, float *zoom);   /* where the view is, how far out */
+void    fx_burst(GameState *gs, v2 at, int count, uint32_t color, uint32_t color_end, float speed_lo, float speed_hi,
+                 float size, float life);
+void    fx_ring(GameState *gs, v2 at, float from, float to, float life, uint32_t color);
+void    fx_sparks(GameState *gs, v2 at, v2 normal, uint32_t color, int count);
+void    fx_trail(GameState *gs, v2 at, v2 vel, uint32_t color, float size);
+void    fx_shake(GameState *gs, float amount);
+void    fx_popup(GameState *gs, v2 at, int value, uint32_t color);
+void    grid_push(GameState *gs, v2 at, float radius, float strength);   /* the background grid's springs */
+void    grid_draw(GameState *gs, float x0, float y0, float x1, float y1, float zoom, const PlatformAPI *pf);
+void    camera_view(GameState *gs, float alpha, v2 *centre, float *zoom);   /* where the view is, how far out */
+void    camera_apply(GameState *gs, float alpha, const PlatformAPI *pf);
+void    camera_update(GameState *gs, float dt, const PlatformAPI *pf);
+void    fx_draw(GameState *gs, const PlatformAPI *pf);
+void    fx_update(GameState *gs, float dt);
+void    grid_update(GameState *gs, float dt);
 /* sound.cpp */
-static void    sfx(GameState *gs, SoundName s, v2 pos);   /* a sound at a place in the world */
-static void    sfx_ui(SoundName s);                        /* a sound with no place (menus, the HUD) */
+void    sfx(GameState *gs, SoundName s, v2 pos);   /* a sound at a place in the world */
+void    sfx_ui(SoundName s);                        /* a sound with no place (menus, the HUD) */
+void    sound_flush(GameState *gs, const PlatformAPI *pf);
+void    sound_load(const PlatformAPI *pf);
 /* entities.cpp */
-static Entity *entity_get(GameState *gs, thh_handle h);
-static Entity *entity_spawn(GameState *gs, EntityType type, v2 pos);
-static int     is_enemy(uint32_t type);
-static void    damage_enemy(GameState *gs, Entity *e, float amount, v2 push);
-static void    player_hurt(GameState *gs, Entity *pl, v2 from);
-static void    upgrade_drop(GameState *gs, v2 at, int kind);
-static void    bomb_fire(GameState *gs);
-static float   player_radius(void);                        /* the tuning at the top of entities.cpp */
-static float   upgrade_seconds(void);                      /* how long a weapon upgrade lasts */
-static float   player_max_hp(void);
-static float   bullet_speed(void);
-static float   spawn_warning_seconds(void);
+Entity *entity_get(GameState *gs, thh_handle h);
+Entity *entity_spawn(GameState *gs, EntityType type, v2 pos);
+int     is_enemy(uint32_t type);
+void    damage_enemy(GameState *gs, Entity *e, float amount, v2 push);
+void    player_hurt(GameState *gs, Entity *pl, v2 from);
+void    upgrade_drop(GameState *gs, v2 at, int kind);
+void    bomb_fire(GameState *gs);
+float   player_radius(void);                        /* the tuning at the top of entities.cpp */
+float   upgrade_seconds(void);                      /* how long a weapon upgrade lasts */
+float   player_max_hp(void);
+float   bullet_speed(void);
+float   spawn_warning_seconds(void);
 /* world.cpp */
-static int     world_push_out(GameState *gs, v2 *pos, float radius, v2 *normal);
-static int     world_sweep_walls(GameState *gs, v2 from, v2 to, float radius, float *t, v2 *normal);
-static Entity *world_sweep_enemies(GameState *gs, v2 from, v2 to, float radius, float *t, uint32_t skip = 0);
-static int     world_sweep_circle(v2 from, v2 to, float radius, v2 center, float center_radius, float *t);
-static int     world_blocked(GameState *gs, v2 at, float radius);
+int     world_push_out(GameState *gs, v2 *pos, float radius, v2 *normal);
+int     world_sweep_walls(GameState *gs, v2 from, v2 to, float radius, float *t, v2 *normal);
+Entity *world_sweep_enemies(GameState *gs, v2 from, v2 to, float radius, float *t, uint32_t skip = 0);
+int     world_sweep_circle(v2 from, v2 to, float radius, v2 center, float center_radius, float *t);
+int     world_blocked(GameState *gs, v2 at, float radius);
+void    world_begin_step(GameState *gs);
+void    world_debug_draw(GameState *gs, const PlatformAPI *pf);
+void    world_init(GameState *gs);
+void    world_resolve_contacts(GameState *gs);
 /* waves.cpp */
-static int     score_add(GameState *gs, int points);
-static int     stragglers_hunt(GameState *gs);
-static int     wave_shown(GameState *gs);
-static const char *wave_theme_name(int wave);
-static float   wave_break_seconds(void);
+int     score_add(GameState *gs, int points);
+int     stragglers_hunt(GameState *gs);
+int     wave_shown(GameState *gs);
+const char *wave_theme_name(int wave);
+float   wave_break_seconds(void);
+void    best_load(GameState *gs, const PlatformAPI *pf);
+void    best_save(GameState *gs, const PlatformAPI *pf);
+void    run_start(GameState *gs, const PlatformAPI *pf);
+void    score_kill(GameState *gs, Entity *e, int points);
+void    wave_swarm(GameState *gs);
+void    waves_update(GameState *gs, float dt, const PlatformAPI *pf);
+void    arena_build(GameState *gs);
+/* bot.cpp */
+Controls bot_controls(GameState *gs, float dt);
+/* ui.cpp */
+void    crosshair_draw(GameState *gs, float alpha, const PlatformAPI *pf);
+void    floor_draw(GameState *gs, float alpha, const PlatformAPI *pf);
+void    gameover_draw(GameState *gs, const PlatformAPI *pf);
+void    hud_draw(GameState *gs, const PlatformAPI *pf);
+void    offscreen_markers_draw(GameState *gs, float alpha, const PlatformAPI *pf);
+void    pause_draw(GameState *gs, const PlatformAPI *pf);
+int     pause_item_at(const PlatformAPI *pf, v2 p);
+void    safe_area_report(GameState *gs, float alpha, const PlatformAPI *pf);
+void    title_draw(GameState *gs, const PlatformAPI *pf);
+void    wave_banner_draw(GameState *gs, const PlatformAPI *pf);
 
 #endif

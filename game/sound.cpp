@@ -51,10 +51,10 @@ static void sfx_at(uint32_t sound, v2 pos, int positional)
         if (g_sound_events[i].sound == sound) return;   /* once per step is enough */
     if (g_sound_event_count < 64) g_sound_events[g_sound_event_count++] = { sound, pos, positional };
 }
-static void sfx(GameState *gs, SoundName s, v2 pos) { (void)gs; sfx_at((uint32_t)s, pos, 1); }
-static void sfx_ui(SoundName s) { sfx_at((uint32_t)s, v2_make(0, 0), 0); }
+void sfx(GameState *gs, SoundName s, v2 pos) { (void)gs; sfx_at((uint32_t)s, pos, 1); }
+void sfx_ui(SoundName s) { sfx_at((uint32_t)s, v2_make(0, 0), 0); }
 
-static void sound_load(const PlatformAPI *pf)
+void sound_load(const PlatformAPI *pf)
 {
     for (int i = 0; i < SND_COUNT; i++) {
         g_sound_ids[i] = game_sound_id(SOUNDS[i].name);
@@ -63,7 +63,7 @@ static void sound_load(const PlatformAPI *pf)
     g_sound_event_count = 0;
 }
 
-static void sound_flush(GameState *gs, const PlatformAPI *pf)
+void sound_flush(GameState *gs, const PlatformAPI *pf)
 {
     for (uint32_t i = 0; i < g_sound_event_count; i++) {
         uint32_t s = g_sound_events[i].sound;

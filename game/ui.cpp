@@ -47,7 +47,7 @@ static v2 view_top_left(GameState *gs, float alpha, const PlatformAPI *pf, float
     return v2_sub(c, v2_make(pf->view_width * 0.5f / *zoom, pf->view_height * 0.5f / *zoom));
 }
 
-static void floor_draw(GameState *gs, float alpha, const PlatformAPI *pf)
+void floor_draw(GameState *gs, float alpha, const PlatformAPI *pf)
 {
     float z;
     v2 tl = view_top_left(gs, alpha, pf, &z);
@@ -57,7 +57,7 @@ static void floor_draw(GameState *gs, float alpha, const PlatformAPI *pf)
 
 /* The strip the host may put its banners in (crash, build errors, loop recording): the bottom half on the
    side away from the ship, above the autopilot line; never over the score, the hearts or the ship. */
-static void safe_area_report(GameState *gs, float alpha, const PlatformAPI *pf)
+void safe_area_report(GameState *gs, float alpha, const PlatformAPI *pf)
 {
     float W = (float)pf->view_width, H = (float)pf->view_height, z;
     v2 tl = view_top_left(gs, alpha, pf, &z);
@@ -67,7 +67,7 @@ static void safe_area_report(GameState *gs, float alpha, const PlatformAPI *pf)
     pf->set_safe_area(x, H * 0.42f, W / 2 - 32, H * 0.58f - 52);
 }
 
-static void hud_draw(GameState *gs, const PlatformAPI *pf)
+void hud_draw(GameState *gs, const PlatformAPI *pf)
 {
     char s[96];
     float W = (float)pf->view_width;
@@ -143,7 +143,7 @@ static void hud_draw(GameState *gs, const PlatformAPI *pf)
 
 /* Enemies out of view show at the screen edge as a small copy of themselves with an arrow, so no
    straggler is ever lost. */
-static void offscreen_markers_draw(GameState *gs, float alpha, const PlatformAPI *pf)
+void offscreen_markers_draw(GameState *gs, float alpha, const PlatformAPI *pf)
 {
     float W = (float)pf->view_width, H = (float)pf->view_height, z;
     v2 top_left = view_top_left(gs, alpha, pf, &z);
@@ -180,7 +180,7 @@ static void offscreen_markers_draw(GameState *gs, float alpha, const PlatformAPI
 }
 
 /* The aim point: the mouse while it is in use, otherwise a reticle ahead of the ship. */
-static void crosshair_draw(GameState *gs, float alpha, const PlatformAPI *pf)
+void crosshair_draw(GameState *gs, float alpha, const PlatformAPI *pf)
 {
     v2 at;
     Entity *pl = entity_get(gs, gs->player);
@@ -204,7 +204,7 @@ static void crosshair_draw(GameState *gs, float alpha, const PlatformAPI *pf)
 }
 
 /* Between waves the next wave's number springs in on a band across the screen, then fades. */
-static void wave_banner_draw(GameState *gs, const PlatformAPI *pf)
+void wave_banner_draw(GameState *gs, const PlatformAPI *pf)
 {
     if (gs->wave_phase != WAVE_BREAK || gs->mode != MODE_PLAY) return;
     float t = 1.0f - gs->wave_timer / wave_break_seconds();
@@ -223,7 +223,7 @@ static void wave_banner_draw(GameState *gs, const PlatformAPI *pf)
     }
 }
 
-static void title_draw(GameState *gs, const PlatformAPI *pf)
+void title_draw(GameState *gs, const PlatformAPI *pf)
 {
     float cx = pf->view_width / 2.0f, y = 150;
     float pulse = 0.5f + 0.5f * sinf(gs->mode_time * 3.0f);
@@ -242,7 +242,7 @@ static void title_draw(GameState *gs, const PlatformAPI *pf)
     }
 }
 
-static void gameover_draw(GameState *gs, const PlatformAPI *pf)
+void gameover_draw(GameState *gs, const PlatformAPI *pf)
 {
     float W = (float)pf->view_width, cx = W / 2.0f, y = 190;
     float t = th_clampf(gs->mode_time * 2, 0, 1);
@@ -273,7 +273,7 @@ static void pause_item_rect(const PlatformAPI *pf, int i, float *x, float *y, fl
     *y = pf->view_height / 2.0f - 30 + i * 60.0f;
 }
 
-static int pause_item_at(const PlatformAPI *pf, v2 p)
+int pause_item_at(const PlatformAPI *pf, v2 p)
 {
     for (int i = 0; i < PAUSE_ITEM_COUNT; i++) {
         float x, y, w, h;
@@ -283,7 +283,7 @@ static int pause_item_at(const PlatformAPI *pf, v2 p)
     return -1;
 }
 
-static void pause_draw(GameState *gs, const PlatformAPI *pf)
+void pause_draw(GameState *gs, const PlatformAPI *pf)
 {
     float W = (float)pf->view_width, H = (float)pf->view_height, cx = W / 2;
     pf->draw_rect(0, 0, W, H, 0x05070CB8, UI_DIM_ALL);

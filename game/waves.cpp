@@ -25,7 +25,7 @@ static constexpr auto PLAYER_SPAWN         = TWEAK_POS(1200.0f, 750.0f);   /* wh
 
 static const char *const SAVE_NAME = "best";   /* the save-data blob with the best score */
 
-static void arena_build(GameState *gs)
+void arena_build(GameState *gs)
 {
     const float T = 40;   /* border thickness */
     struct { float x, y, hw, hh, rot; } walls[] = {
@@ -50,7 +50,7 @@ static void arena_build(GameState *gs)
 typedef struct SaveBest { uint32_t magic, version; int32_t best, runs; } SaveBest;
 enum { SAVE_MAGIC = 0x5453454Eu /* "NEST" */, SAVE_VERSION = 1 };
 
-static void best_load(GameState *gs, const PlatformAPI *pf)
+void best_load(GameState *gs, const PlatformAPI *pf)
 {
     SaveBest sb;
     memset(&sb, 0, sizeof sb);
@@ -64,7 +64,7 @@ static void best_load(GameState *gs, const PlatformAPI *pf)
 }
 
 /* Only a run a person played is a BEST: one the autopilot or F3 touched is a demo (gs->demo). */
-static void best_save(GameState *gs, const PlatformAPI *pf)
+void best_save(GameState *gs, const PlatformAPI *pf)
 {
     if (gs->demo || gs->best_score <= gs->best_saved) return;
     SaveBest sb;
@@ -83,7 +83,7 @@ static int scoring(GameState *gs)
     return gs->mode == MODE_PLAY && pl && !pl->dead;
 }
 
-static int score_add(GameState *gs, int points)
+int score_add(GameState *gs, int points)
 {
     if (!scoring(gs)) return 0;
     gs->score += points;
@@ -91,7 +91,7 @@ static int score_add(GameState *gs, int points)
     return 1;
 }
 
-static void run_start(GameState *gs, const PlatformAPI *pf)
+void run_start(GameState *gs, const PlatformAPI *pf)
 {
     thh_fixed_clear(&gs->handles.head);
     gs->particle_count = 0;
@@ -133,7 +133,7 @@ static void run_start(GameState *gs, const PlatformAPI *pf)
     sfx_ui(SND_START);
 }
 
-static void score_kill(GameState *gs, Entity *e, int points)
+void score_kill(GameState *gs, Entity *e, int points)
 {
     gs->wave_killed++;
     int gained = points * gs->multiplier;
@@ -176,8 +176,8 @@ static WaveTheme wave_theme(int wave)
     static const WaveTheme CYCLE[5] = { THEME_SWARM, THEME_MIXED, THEME_SHOOTERS, THEME_DASHERS, THEME_BRUTES };
     return CYCLE[wave % 5];
 }
-static const char *wave_theme_name(int wave) { return THEME_NAMES[wave_theme(wave)]; }
-static float wave_break_seconds(void) { return WAVE_BREAK_SECONDS; }
+const char *wave_theme_name(int wave) { return THEME_NAMES[wave_theme(wave)]; }
+float wave_break_seconds(void) { return WAVE_BREAK_SECONDS; }
 
 static int wave_size(int wave)
 {
@@ -254,7 +254,7 @@ static void pack_spawn_one(GameState *gs)
 }
 
 /* The last few of a wave come for the player instead of keeping their distance. */
-static int stragglers_hunt(GameState *gs)
+int stragglers_hunt(GameState *gs)
 {
     return gs->wave_phase == WAVE_FIGHTING && gs->enemies_left > 0 && gs->enemies_left <= STRAGGLERS;
 }
@@ -277,7 +277,7 @@ static void wave_begin(GameState *gs, const PlatformAPI *pf)
 }
 
 /* F3, a stress test: a swarm of every kind at once. */
-static void wave_swarm(GameState *gs)
+void wave_swarm(GameState *gs)
 {
     static const EntityType KINDS[] = { ENTITY_DRONE, ENTITY_DRONE, ENTITY_DRONE, ENTITY_SHOOTER, ENTITY_DASHER, ENTITY_BRUTE };
     for (int i = 0; i < 90; i++) {
@@ -292,7 +292,7 @@ static void wave_swarm(GameState *gs)
     gs->wave_phase = WAVE_FIGHTING;
 }
 
-static void waves_update(GameState *gs, float dt, const PlatformAPI *pf)
+void waves_update(GameState *gs, float dt, const PlatformAPI *pf)
 {
     gs->wave_timer -= dt;
     gs->wave_clock += dt;
@@ -323,7 +323,7 @@ static void waves_update(GameState *gs, float dt, const PlatformAPI *pf)
 }
 
 /* The number the HUD shows: between waves, the one about to start (as the banner does). */
-static int wave_shown(GameState *gs)
+int wave_shown(GameState *gs)
 {
     return gs->wave_phase == WAVE_BREAK ? gs->wave + 1 : gs->wave > 1 ? gs->wave : 1;
 }

@@ -83,7 +83,7 @@ static thc_grid *world_grid(GameState *gs) { return (thc_grid *)gs->grid_mem; }
 
 /* The broadphase is rebuilt every step, so every load re-initialises it: a new th_collide.h may lay
    its grid out differently, and its memory is only ever read by the code that filled it. */
-static void world_init(GameState *gs)
+void world_init(GameState *gs)
 {
     thc_grid_desc d;
     memset(&d, 0, sizeof d);
@@ -97,7 +97,7 @@ static void world_init(GameState *gs)
     if (gs->grid_mem) thc_grid_init(gs->grid_mem, gs->grid_bytes, &d);
 }
 
-static int world_blocked(GameState *gs, v2 at, float radius)
+int world_blocked(GameState *gs, v2 at, float radius)
 {
     thc_manifold m;
     for (uint32_t i = 0; i < thh_fixed_count(&gs->handles.head); i++) {
@@ -107,7 +107,7 @@ static int world_blocked(GameState *gs, v2 at, float radius)
     return 0;
 }
 
-static int world_push_out(GameState *gs, v2 *pos, float radius, v2 *normal)
+int world_push_out(GameState *gs, v2 *pos, float radius, v2 *normal)
 {
     int hit = 0;
     for (int pass = 0; pass < 2; pass++)   /* a second pass settles corners where two walls meet */
@@ -124,7 +124,7 @@ static int world_push_out(GameState *gs, v2 *pos, float radius, v2 *normal)
     return hit;
 }
 
-static int world_sweep_walls(GameState *gs, v2 from, v2 to, float radius, float *t, v2 *normal)
+int world_sweep_walls(GameState *gs, v2 from, v2 to, float radius, float *t, v2 *normal)
 {
     int hit = 0;
     for (uint32_t i = 0; i < thh_fixed_count(&gs->handles.head); i++) {
@@ -140,7 +140,7 @@ static int world_sweep_walls(GameState *gs, v2 from, v2 to, float radius, float 
     return hit;
 }
 
-static int world_sweep_circle(v2 from, v2 to, float radius, v2 center, float center_radius, float *t)
+int world_sweep_circle(v2 from, v2 to, float radius, v2 center, float center_radius, float *t)
 {
     thc_circle mover = circle_of(from, radius), target = circle_of(center, center_radius);
     thc_toi_result r = thc_toi_circle_circle(&mover, to_thc(v2_sub(to, from)), &target);
@@ -150,7 +150,7 @@ static int world_sweep_circle(v2 from, v2 to, float radius, v2 center, float cen
 }
 
 /* Enemies are in the grid; a bullet asks only the cells its path crosses. */
-static Entity *world_sweep_enemies(GameState *gs, v2 from, v2 to, float radius, float *t, uint32_t skip)
+Entity *world_sweep_enemies(GameState *gs, v2 from, v2 to, float radius, float *t, uint32_t skip)
 {
     thc_aabb box;
     box.min = to_thc(v2_sub(v2_make(th_minf(from.x, to.x), th_minf(from.y, to.y)), v2_make(radius, radius)));
@@ -170,7 +170,7 @@ static Entity *world_sweep_enemies(GameState *gs, v2 from, v2 to, float radius, 
     return best;
 }
 
-static void world_begin_step(GameState *gs)
+void world_begin_step(GameState *gs)
 {
     g_debug_contact_count = 0;
     thc_grid *g = world_grid(gs);
@@ -186,7 +186,7 @@ static void world_begin_step(GameState *gs)
 }
 
 /* Every overlapping pair once, from the grid: enemies push apart, the player gets hurt. */
-static void world_resolve_contacts(GameState *gs)
+void world_resolve_contacts(GameState *gs)
 {
     thc_pair pairs[1024];
     int n = thc_grid_pairs(world_grid(gs), pairs, 1024);
@@ -239,7 +239,7 @@ static void debug_circle(const PlatformAPI *pf, v2 c, float r, uint32_t color)
                    v2_add(c, v2_scale(v2_from_angle((i + 1) * 2 * TH_PI / N), r)), 1.5f, color);
 }
 
-static void world_debug_draw(GameState *gs, const PlatformAPI *pf)
+void world_debug_draw(GameState *gs, const PlatformAPI *pf)
 {
     for (uint32_t i = 0; i < thh_fixed_count(&gs->handles.head); i++) {
         Entity *e = &gs->entities[thh_index(thh_fixed_at(&gs->handles.head, i))];

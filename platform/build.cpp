@@ -13,16 +13,32 @@
 
 #include <stdlib.h>
 #include <string.h>
+#if !defined(_WIN32)
+#include <unistd.h>
+#endif
 
-#define BUILD_MAX_ARGS 256
+#define BUILD_MAX_ARGS   256
+#define BUILD_MAX_CHUNKS 256   /* 180,000 lines at the default GAME_CHUNK_LINES; more: every build runs build.sh */
 
 typedef struct BuildCmd {          /* one command of compile.cmd, argv ready to run */
     const char *argv[BUILD_MAX_ARGS];
     int         argc;
 } BuildCmd;
 
+/* One chunk of the game: a translation unit of a few of its files (build.sh, "the game's translation units"),
+   with its object, dependency file and key beside it: <base>.cpp, .o, .d, .key. */
+typedef struct BuildChunk {
+    char     base[HOST_PATH];      /* relative to the project, as compile.cmd names it */
+    char    *key;                  /* this build's key of it (malloc'ed): what the compiler reads */
+    int      stale, started, ended, ok;
+    OsChild  child;
+    char     output[8192];
+    size_t   output_len;
+    double   cpu_ms;
+} BuildChunk;
+
 static struct {
-    OsChild child;
+    OsChild child;                 /* build.sh, or the link of a direct build */
     int     queued;
     int     direct;                /* this build runs compile.cmd's commands, not build.sh */
     int     stage;                 /* direct: 0 compiling, 1 linking */
@@ -31,9 +47,13 @@ static struct {
     char    root[HOST_PATH];
     char    output[65536];
     size_t  output_len;
-    char   *cmd_text;              /* compile.cmd's text, split in place into the two commands */
-    BuildCmd cmd[2];               /* compile, link */
-    char    obj_tmp[HOST_PATH], lib_tmp[HOST_PATH];
+    char   *cmd_text;              /* compile.cmd's text, split in place into the commands */
+    BuildCmd compile;              /* a chunk's: @SRC@, @OBJ@ and @DEP@ stand for its files */
+    BuildCmd link;                 /* @OBJS@ stands for every chunk's object, @LIB@ for the temporary library */
+    BuildChunk chunks[BUILD_MAX_CHUNKS];
+    int     chunk_count, stale_count, jobs;
+    char    lib_tmp[HOST_PATH];
+    int     active;                /* a build runs (build.sh, a chunk's compiler or the link) */
 } g_build;
 
 /* --build-cmd split into words; "double quotes" group words with spaces. */
@@ -79,8 +99,40 @@ static void note_header(void *ctx, const char *name, int is_dir)
     if (os_file_stamp(p, &st) && st.mtime_ns > n->newest) n->newest = st.mtime_ns;
 }
 
+/* The game folder's .cpp files as compile.cmd's "::files" line names them: in byte order, each followed by '/'. */
+typedef struct SourceList { char names[64][256]; int count, overflow; } SourceList;
+
+static void note_source(void *ctx, const char *name, int is_dir)
+{
+    SourceList *l = (SourceList *)ctx;
+    size_t len = strlen(name);
+    if (is_dir || name[0] == '.' || len < 5 || strcmp(name + len - 4, ".cpp") != 0) return;
+    if (l->count == 64 || len >= 256) { l->overflow = 1; return; }
+    memcpy(l->names[l->count++], name, len + 1);
+}
+
+static int game_sources_match(const char *files)
+{
+    static SourceList l;
+    l.count = l.overflow = 0;
+    if (!os_list_dir(game_folder(), note_source, &l) || l.overflow) return 0;
+    for (int i = 1; i < l.count; i++)   /* insertion sort, byte order (as the shell's LC_ALL=C glob) */
+        for (int j = i; j > 0 && strcmp(l.names[j - 1], l.names[j]) > 0; j--) {
+            char t[256];
+            memcpy(t, l.names[j], 256); memcpy(l.names[j], l.names[j - 1], 256); memcpy(l.names[j - 1], t, 256);
+        }
+    size_t at = 0;
+    for (int i = 0; i < l.count; i++) {
+        size_t n = strlen(l.names[i]);
+        if (strncmp(files + at, l.names[i], n) != 0 || files[at + n] != '/') return 0;
+        at += n + 1;
+    }
+    return files[at] == 0;
+}
+
 /* compile.cmd, if it is still what build.sh would run: written after the last change of anything that
-   feeds the tinyheader object or the layout stamp, and that object is there. 0: use build.sh. */
+   feeds the tinyheader object or the layout stamp, that object is there, and the game has the same .cpp
+   files (a file added or removed changes the chunks). 0: use build.sh. */
 static int load_direct_commands(void)
 {
     const char *root = g_build.root, *out = game_build_folder();
@@ -105,12 +157,15 @@ static int load_direct_commands(void)
     if (!text) return 0;
     free(g_build.cmd_text);
     g_build.cmd_text = text;
-    memset(g_build.cmd, 0, sizeof g_build.cmd);
-    /* one argument per line: "::env" lines, "::compile", its words, "::link", its words, "::end"; @OBJ@ and @LIB@ are
-       the temporary object and library, named for this host so a build.sh run beside it never collides */
-    snprintf(g_build.obj_tmp, sizeof g_build.obj_tmp, "%s/.game.host%d.o", out, os_pid());
+    memset(&g_build.compile, 0, sizeof g_build.compile);
+    memset(&g_build.link, 0, sizeof g_build.link);
+    g_build.chunk_count = 0;
+    /* one argument per line: "::env" lines, "::files", a "::chunk <base>" line per chunk, "::compile" and a
+       chunk's command, "::link" and the link's, "::end"; the temporary library is named for this host so a
+       build.sh run beside it never collides */
     snprintf(g_build.lib_tmp, sizeof g_build.lib_tmp, "%s/.libgame.host%d" OS_LIB_SUFFIX, out, os_pid());
-    int which = -1, ended = 0;
+    BuildCmd *cmd = NULL;
+    int ended = 0, files_ok = 0;
     for (char *line = text; line && *line;) {
         char *nl = strchr(line, '\n');
         if (nl) *nl = 0;
@@ -122,34 +177,393 @@ static int load_direct_commands(void)
             if (!eq) return 0;
             *eq = 0;
             const char *mine = getenv(line + 6);
+            if (!strcmp(line + 6, "GAME_CHUNK_LINES") && !mine) mine = eq + 1;   /* build.sh's default */
             if (strcmp(mine ? mine : "", eq + 1) != 0) return 0;
         }
-        else if (!strcmp(line, "::compile")) which = 0;
-        else if (!strcmp(line, "::link")) which = 1;
-        else if (!strcmp(line, "::end")) { ended = 1; break; }
-        else if (line[0] == '#' || which < 0) {}
-        else if (g_build.cmd[which].argc < BUILD_MAX_ARGS - 1) {
-            const char *a = line;
-            if (!strcmp(a, "@OBJ@")) a = g_build.obj_tmp;
-            else if (!strcmp(a, "@LIB@")) a = g_build.lib_tmp;
-            g_build.cmd[which].argv[g_build.cmd[which].argc++] = a;
+        else if (!strncmp(line, "::files ", 8)) { if (!game_sources_match(line + 8)) return 0; files_ok = 1; }
+        else if (!strncmp(line, "::chunk ", 8)) {
+            if (g_build.chunk_count == BUILD_MAX_CHUNKS) return 0;
+            BuildChunk *c = &g_build.chunks[g_build.chunk_count++];
+            snprintf(c->base, sizeof c->base, "%s", line + 8);
         }
+        else if (!strcmp(line, "::compile")) cmd = &g_build.compile;
+        else if (!strcmp(line, "::link")) cmd = &g_build.link;
+        else if (!strcmp(line, "::end")) { ended = 1; break; }
+        else if (line[0] == '#' || !cmd) {}
+        else if (cmd->argc < BUILD_MAX_ARGS - 1) cmd->argv[cmd->argc++] = line;
         line = nl ? nl + 1 : NULL;
     }
-    return ended && g_build.cmd[0].argc > 0 && g_build.cmd[1].argc > 0;
+    return ended && files_ok && g_build.chunk_count > 0 && g_build.compile.argc > 0 && g_build.link.argc > 0;
 }
 
-/* One command of the direct build, in the project folder (compile.cmd names files relative to it). */
-static int spawn_stage(int stage)
+/* ---------------------------------------------------------------- a chunk's key */
+/* POSIX cksum's CRC of a file's bytes and length: build.sh keys a chunk with cksum, and so does the host. */
+static uint32_t cksum_of(const unsigned char *p, size_t n)
 {
-    g_build.stage = stage;
-    g_build.stage_t = os_mono_seconds();
-    if (!os_child_start_in(&g_build.child, g_build.cmd[stage].argv, OS_CHILD_STDOUT | OS_CHILD_STDERR | OS_CHILD_LOW_PRIORITY,
-                           g_build.root)) {
-        log_message(LOG_ERROR, "build: cannot start %s: %s", g_build.cmd[stage].argv[0], os_error_text());
+    static uint32_t table[256];
+    if (!table[1])
+        for (uint32_t i = 0; i < 256; i++) {
+            uint32_t c = i << 24;
+            for (int k = 0; k < 8; k++) c = (c & 0x80000000u) ? (c << 1) ^ 0x04C11DB7u : c << 1;
+            table[i] = c;
+        }
+    uint32_t crc = 0;
+    for (size_t i = 0; i < n; i++) crc = (crc << 8) ^ table[(crc >> 24) ^ p[i]];
+    for (size_t len = n; len; len >>= 8) crc = (crc << 8) ^ table[((crc >> 24) ^ len) & 0xFF];
+    return ~crc;
+}
+
+typedef struct KeyText { char *s; size_t len, cap; } KeyText;
+
+static void key_add(KeyText *k, const char *text, size_t n)
+{
+    if (k->len + n + 1 > k->cap) {
+        size_t cap = k->cap ? k->cap * 2 : 4096;
+        while (cap < k->len + n + 1) cap *= 2;
+        char *s = (char *)realloc(k->s, cap);
+        if (!s) return;
+        k->s = s; k->cap = cap;
+    }
+    memcpy(k->s + k->len, text, n);
+    k->len += n;
+    k->s[k->len] = 0;
+}
+
+/* The CRCs of files already read, by path and stamp: a save rereads only the files whose inode, size or
+   modification time changed (a key is still of the content; this only spares reading what did not change). */
+#define CRC_CACHE 1024
+static struct { char path[240]; OsFileStamp st; uint32_t crc; } g_crc_cache[CRC_CACHE];
+static int g_crc_cached;
+
+static int file_crc(const char *p, uint32_t *crc, unsigned long long *size)
+{
+    OsFileStamp st;
+    if (!os_file_stamp(p, &st)) return 0;
+    size_t n = strlen(p);
+    int slot = -1;
+    if (n < sizeof g_crc_cache[0].path) {
+        for (int i = 0; i < g_crc_cached; i++)
+            if (!strcmp(g_crc_cache[i].path, p)) {
+                if (os_same_stamp(&g_crc_cache[i].st, &st) && g_crc_cache[i].st.size == st.size) {
+                    *crc = g_crc_cache[i].crc;
+                    *size = st.size;
+                    return 1;
+                }
+                slot = i;
+                break;
+            }
+        if (slot < 0 && g_crc_cached < CRC_CACHE) slot = g_crc_cached++;
+    }
+    size_t len = 0;
+    char *data = os_read_file(p, &len, (size_t)64 << 20);
+    if (!data) return 0;
+    *crc = cksum_of((const unsigned char *)data, len);
+    *size = len;
+    free(data);
+    OsFileStamp after;   /* changed while being read: not cached, the next build reads it again */
+    if (slot >= 0 && os_file_stamp(p, &after) && os_same_stamp(&after, &st) && after.size == len) {
+        memcpy(g_crc_cache[slot].path, p, n + 1);
+        g_crc_cache[slot].st = st;
+        g_crc_cache[slot].crc = *crc;
+    } else if (slot >= 0) g_crc_cache[slot].path[0] = 0;
+    return 1;
+}
+
+/* One file's line of a key, as cksum prints it ("crc size path"); nothing for a file that cannot be read. */
+static void key_add_file(KeyText *k, const char *rel)
+{
+    char p[HOST_PATH], line[HOST_PATH + 48];
+    if (rel[0] == '/') snprintf(p, sizeof p, "%s", rel); else snprintf(p, sizeof p, "%s/%s", g_build.root, rel);
+    uint32_t crc;
+    unsigned long long size;
+    if (!file_crc(p, &crc, &size)) return;
+    int n = snprintf(line, sizeof line, "%u %llu %s\n", crc, size, rel);
+    if (n > 0 && (size_t)n < sizeof line) key_add(k, line, (size_t)n);
+}
+
+/* The files a dependency file names, as build.sh's chunk_deps reads them: after the target's colon, words
+   split at blanks and backslash line ends, "\ " a space within a name. fn(ctx, name) for each. */
+static void for_each_dep(const char *text, void (*fn)(void *, const char *), void *ctx)
+{
+    const char *p = strchr(text, ':');
+    if (!p) return;
+    p++;
+    char word[HOST_PATH];
+    size_t n = 0;
+    for (;; p++) {
+        char c = *p;
+        if (c == '\\' && p[1] == ' ') { if (n + 1 < sizeof word) word[n++] = ' '; p++; continue; }
+        if (c == '\\' && (p[1] == '\n' || (p[1] == '\r' && p[2] == '\n'))) c = ' ';
+        if (c == 0 || c == ' ' || c == '\t' || c == '\n' || c == '\r' || (c == '\\' && n == 0)) {
+            if (n) { word[n] = 0; fn(ctx, word); n = 0; }
+            if (c == 0) break;
+            continue;
+        }
+        if (n + 1 < sizeof word) word[n++] = c;
+    }
+}
+
+static void dep_into_key(void *ctx, const char *name) { key_add_file((KeyText *)ctx, name); }
+
+static char *read_rel(const char *rel, const char *suffix)
+{
+    char p[HOST_PATH];
+    snprintf(p, sizeof p, "%s/%s%s", g_build.root, rel, suffix);
+    size_t len = 0;
+    return os_read_file(p, &len, 16 << 20);
+}
+
+/* The command of chunk c, word by word into out (the key's first line, with "cmd " before it). */
+static const char *chunk_arg(const BuildChunk *c, const char *a, char *buf, size_t cap, const char *obj, const char *dep)
+{
+    if (!strcmp(a, "@SRC@")) { snprintf(buf, cap, "%s.cpp", c->base); return buf; }
+    if (obj && !strcmp(a, "@OBJ@")) return obj;
+    if (dep && !strcmp(a, "@DEP@")) return dep;
+    return a;
+}
+
+/* This build's key of a chunk: its command, then the line of every file its last compile read (of its
+   chunk file alone when it has not been compiled yet); build.sh's chunk_key makes the same text. */
+static char *chunk_key(const BuildChunk *c)
+{
+    KeyText k = { NULL, 0, 0 };
+    key_add(&k, "cmd", 3);
+    for (int i = 0; i < g_build.compile.argc; i++) {
+        char buf[HOST_PATH];
+        const char *a = chunk_arg(c, g_build.compile.argv[i], buf, sizeof buf, NULL, NULL);
+        key_add(&k, " ", 1);
+        key_add(&k, a, strlen(a));
+    }
+    key_add(&k, "\n", 1);
+    char *deps = read_rel(c->base, ".d");
+    if (deps) for_each_dep(deps, dep_into_key, &k);
+    else {
+        char src[HOST_PATH];
+        snprintf(src, sizeof src, "%s.cpp", c->base);
+        key_add_file(&k, src);
+    }
+    free(deps);
+    return k.s;
+}
+
+static int same_text(const char *a, const char *b)   /* equal but for line ends at the end */
+{
+    size_t na = strlen(a), nb = strlen(b);
+    while (na && (a[na - 1] == '\n' || a[na - 1] == '\r')) na--;
+    while (nb && (b[nb - 1] == '\n' || b[nb - 1] == '\r')) nb--;
+    return na == nb && !memcmp(a, b, na);
+}
+
+typedef struct AfterCtx { const char *before; KeyText *k; } AfterCtx;
+
+/* After a compile: the key to keep is, for each file of the new dependency file, its line from the key taken
+   before the compile (what the compiler read), or for a file this compile read for the first time, its line now. */
+static void dep_after(void *ctx, const char *name)
+{
+    AfterCtx *a = (AfterCtx *)ctx;
+    size_t n = strlen(name);
+    for (const char *line = a->before; line && *line;) {
+        const char *end = strchr(line, '\n');
+        size_t len = end ? (size_t)(end - line) : strlen(line);
+        const char *sp = (const char *)memchr(line, ' ', len);
+        sp = sp ? (const char *)memchr(sp + 1, ' ', len - (size_t)(sp + 1 - line)) : NULL;
+        if (strncmp(line, "cmd ", 4) != 0 && sp && (size_t)(line + len - (sp + 1)) == n && !memcmp(sp + 1, name, n)) {
+            key_add(a->k, line, len);
+            key_add(a->k, "\n", 1);
+            return;
+        }
+        line = end ? end + 1 : NULL;
+    }
+    key_add_file(a->k, name);
+}
+
+static void chunk_store_key(const BuildChunk *c)
+{
+    char *deps = read_rel(c->base, ".d");
+    char p[HOST_PATH];
+    snprintf(p, sizeof p, "%s/%s.key", g_build.root, c->base);
+    if (!deps || !c->key) { os_remove_file(p); free(deps); return; }
+    KeyText k = { NULL, 0, 0 };
+    const char *nl = strchr(c->key, '\n');
+    key_add(&k, c->key, nl ? (size_t)(nl + 1 - c->key) : strlen(c->key));
+    AfterCtx a = { c->key, &k };
+    for_each_dep(deps, dep_after, &a);
+    free(deps);
+    if (!k.s || !os_write_file_atomic(p, k.s, k.len)) os_remove_file(p);
+    free(k.s);
+}
+
+/* ---------------------------------------------------------------- the direct build's children */
+static void chunk_tmp(const BuildChunk *c, const char *ext, char *out, size_t cap)
+{
+    snprintf(out, cap, "%s.host%d%s", c->base, os_pid(), ext);
+}
+
+static int chunk_start(BuildChunk *c)
+{
+    const char *argv[BUILD_MAX_ARGS];
+    static char bufs[BUILD_MAX_ARGS][HOST_PATH];
+    char obj[HOST_PATH], dep[HOST_PATH];
+    chunk_tmp(c, ".o", obj, sizeof obj);
+    chunk_tmp(c, ".d", dep, sizeof dep);
+    for (int i = 0; i < g_build.compile.argc; i++)
+        argv[i] = chunk_arg(c, g_build.compile.argv[i], bufs[i], sizeof bufs[i], obj, dep);
+    argv[g_build.compile.argc] = NULL;
+    c->started = 1;
+    c->output_len = 0;
+    char key[HOST_PATH];
+    snprintf(key, sizeof key, "%s/%s.key", g_build.root, c->base);
+    os_remove_file(key);   /* no moment where a key names sources its object was not built from */
+    if (!os_child_start_in(&c->child, argv, OS_CHILD_STDOUT | OS_CHILD_STDERR | OS_CHILD_LOW_PRIORITY, g_build.root)) {
+        log_message(LOG_ERROR, "build: cannot start %s: %s", argv[0], os_error_text());
+        c->ended = 1;
+        c->ok = 0;
         return 0;
     }
     return 1;
+}
+
+static void chunk_drain(BuildChunk *c)
+{
+    for (;;) {
+        char tmp[4096];
+        int n = os_child_read(&c->child, tmp, sizeof tmp);
+        if (n <= 0) break;
+        size_t room = sizeof c->output - 1 - c->output_len;
+        if ((size_t)n > room) n = (int)room;
+        memcpy(c->output + c->output_len, tmp, (size_t)n);
+        c->output_len += (size_t)n;
+        c->output[c->output_len] = 0;
+    }
+}
+
+static void output_add(const char *text, size_t n)
+{
+    size_t room = sizeof g_build.output - 1 - g_build.output_len;
+    if (n > room) n = room;
+    memcpy(g_build.output + g_build.output_len, text, n);
+    g_build.output_len += n;
+    g_build.output[g_build.output_len] = 0;
+}
+
+/* Start compilers for stale chunks while fewer than one per core run. */
+static void chunks_fill(void)
+{
+    int running = 0;
+    for (int i = 0; i < g_build.chunk_count; i++) {
+        BuildChunk *c = &g_build.chunks[i];
+        if (c->started && !c->ended) running++;
+    }
+    for (int i = 0; i < g_build.chunk_count && running < g_build.jobs; i++) {
+        BuildChunk *c = &g_build.chunks[i];
+        if (c->stale && !c->started && chunk_start(c)) running++;
+    }
+}
+
+/* Poll the compilers: 1 when every stale chunk's has ended (ok says whether all succeeded). */
+static int chunks_poll(int *ok)
+{
+    int pending = 0;
+    *ok = 1;
+    for (int i = 0; i < g_build.chunk_count; i++) {
+        BuildChunk *c = &g_build.chunks[i];
+        if (!c->stale) continue;
+        if (c->started && !c->ended) {
+            chunk_drain(c);
+            int code = -1, sig = 0;
+            int r = os_child_poll(&c->child, &code, &sig);
+            if (r == 0) { pending = 1; continue; }
+            chunk_drain(c);
+            os_child_kill(&c->child);
+            c->ended = 1;
+            c->ok = r > 0 && !sig && code == 0;
+            c->cpu_ms = c->child.cpu_ms;
+            char obj[HOST_PATH], dep[HOST_PATH], to[HOST_PATH], from[HOST_PATH];
+            chunk_tmp(c, ".o", obj, sizeof obj);
+            chunk_tmp(c, ".d", dep, sizeof dep);
+            const char *ext[2] = { ".o", ".d" };
+            const char *tmp[2] = { obj, dep };
+            for (int e = 0; e < 2; e++) {
+                snprintf(from, sizeof from, "%s/%s", g_build.root, tmp[e]);
+                snprintf(to, sizeof to, "%s/%s%s", g_build.root, c->base, ext[e]);
+                if (c->ok && !os_rename_file(from, to)) c->ok = 0;
+                os_remove_file(from);
+            }
+            if (c->ok) chunk_store_key(c);
+            output_add(c->output, c->output_len);
+            log_event("build_chunk", "\"chunk\":%d,\"ok\":%s,\"cpu_ms\":%.1f", i, c->ok ? "true" : "false", c->cpu_ms);
+        }
+        if (!c->started) pending = 1;
+        if (c->ended && !c->ok) *ok = 0;
+    }
+    if (pending) chunks_fill();
+    return !pending;
+}
+
+static void chunks_reset(void)
+{
+    for (int i = 0; i < g_build.chunk_count; i++) {
+        BuildChunk *c = &g_build.chunks[i];
+        if (c->started && !c->ended) os_child_kill(&c->child);
+        free(c->key);
+        c->key = NULL;
+        c->stale = c->started = c->ended = c->ok = 0;
+    }
+}
+
+/* The link: every chunk's object in place of @OBJS@. */
+static int spawn_link(void)
+{
+    static const char *argv[BUILD_MAX_ARGS + BUILD_MAX_CHUNKS];
+    static char objs[BUILD_MAX_CHUNKS][HOST_PATH];
+    int n = 0;
+    for (int i = 0; i < g_build.link.argc; i++) {
+        const char *a = g_build.link.argv[i];
+        if (!strcmp(a, "@OBJS@")) {
+            for (int k = 0; k < g_build.chunk_count; k++) {
+                snprintf(objs[k], sizeof objs[k], "%s.o", g_build.chunks[k].base);
+                argv[n++] = objs[k];
+            }
+        } else argv[n++] = !strcmp(a, "@LIB@") ? g_build.lib_tmp : a;
+    }
+    argv[n] = NULL;
+    g_build.stage = 1;
+    g_build.stage_t = os_mono_seconds();
+    if (!os_child_start_in(&g_build.child, argv, OS_CHILD_STDOUT | OS_CHILD_STDERR | OS_CHILD_LOW_PRIORITY, g_build.root)) {
+        log_message(LOG_ERROR, "build: cannot start %s: %s", argv[0], os_error_text());
+        return 0;
+    }
+    return 1;
+}
+
+/* A direct build: the key of every chunk; compilers for the stale ones (one per core), then the link. */
+static int direct_start(void)
+{
+    chunks_reset();
+#if !defined(_WIN32)
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    g_build.jobs = cores < 1 ? 1 : cores > 16 ? 16 : (int)cores;
+#else
+    g_build.jobs = 2;
+#endif
+    g_build.stale_count = 0;
+    for (int i = 0; i < g_build.chunk_count; i++) {
+        BuildChunk *c = &g_build.chunks[i];
+        c->key = chunk_key(c);
+        char *stored = read_rel(c->base, ".key");
+        char obj[HOST_PATH];
+        snprintf(obj, sizeof obj, "%s/%s.o", g_build.root, c->base);
+        OsFileStamp st;
+        c->stale = !c->key || !stored || !same_text(stored, c->key) || !os_file_stamp(obj, &st);
+        free(stored);
+        g_build.stale_count += c->stale;
+    }
+    g_build.stage = 0;
+    g_build.stage_t = os_mono_seconds();
+    if (!g_build.stale_count) return spawn_link();
+    chunks_fill();
+    for (int i = 0; i < g_build.chunk_count; i++) if (g_build.chunks[i].started) return 1;
+    return 0;
 }
 
 static void build_spawn(void)
@@ -160,10 +574,11 @@ static void build_spawn(void)
 #if !defined(_WIN32)
     g_build.direct = !g_options.build_cmd && load_direct_commands();
     if (g_build.direct) {
-        tweak_build_started();
-        if (!spawn_stage(0)) { tweak_build_finished(0); return; }
-        g_build.start_t = g_build.stage_t;
-        log_event("build_start", "\"pid\":%d,\"direct\":true", (int)g_build.child.pid);
+        tweak_build_started();   /* before the keys: a save after this point makes the next build's keys differ */
+        g_build.start_t = os_mono_seconds();
+        if (!direct_start()) { chunks_reset(); tweak_build_finished(0); return; }
+        g_build.active = 1;
+        log_event("build_start", "\"direct\":true,\"chunks\":%d,\"stale\":%d", g_build.chunk_count, g_build.stale_count);
         return;
     }
 #endif
@@ -190,19 +605,28 @@ static void build_spawn(void)
         return;
     }
     g_build.start_t = os_mono_seconds();
+    g_build.active = 1;
     log_event("build_start", "\"pid\":%d,\"direct\":false", (int)g_build.child.pid);
 }
 
 void build_start(const char *root)
 {
     snprintf(g_build.root, sizeof g_build.root, "%s", root);
-    if (g_build.child.pid) { g_build.queued = 1; return; }  /* the save that arrives mid-build wins: one more build */
+    if (g_build.active) { g_build.queued = 1; return; }  /* the save that arrives mid-build wins: one more build */
     build_spawn();
 }
 
-int build_running(void) { return g_build.child.pid != 0; }
+int build_running(void) { return g_build.active; }
 
-int build_fd(void) { return g_build.child.pid ? os_child_fd(&g_build.child) : -1; }
+int build_fd(void)
+{
+    if (g_build.child.pid) return os_child_fd(&g_build.child);
+    for (int i = 0; i < g_build.chunk_count; i++) {
+        const BuildChunk *c = &g_build.chunks[i];
+        if (c->started && !c->ended) return os_child_fd(&c->child);
+    }
+    return -1;
+}
 
 static void build_drain(void)
 {
@@ -310,41 +734,50 @@ static int build_report_errors(char *json, size_t cap)
 void build_poll(BuildResult *out)
 {
     out->finished = 0;
-    if (!g_build.child.pid) return;
-    build_drain();
-    int code = -1, sig = 0;
-    int r = os_child_poll(&g_build.child, &code, &sig);
-    if (r == 0) return;
-    build_drain();
-    os_child_kill(&g_build.child);   /* already ended: closes the pipe */
-    int ok = r > 0 && !sig && code == 0;
-    double cpu_ms = g_build.child.cpu_ms;
-    if (g_build.direct) {
-        int st = g_build.stage;
-        g_build.stage_ms[st] = (os_mono_seconds() - g_build.stage_t) * 1000.0;
-        g_build.stage_cpu_ms[st] = cpu_ms;
-        log_event("build_stage", "\"stage\":\"%s\",\"ok\":%s,\"ms\":%.1f,\"cpu_ms\":%.1f", st == 0 ? "compile" : "link",
-                  ok ? "true" : "false", g_build.stage_ms[st], cpu_ms);
-        if (ok && st == 0 && !g_build.queued) {
-            if (spawn_stage(1)) return;   /* the link; the build ends when it does */
+    if (!g_build.active) return;
+    int ok;
+    if (g_build.direct && g_build.stage == 0) {
+        if (!chunks_poll(&ok)) return;
+        g_build.stage_ms[0] = (os_mono_seconds() - g_build.stage_t) * 1000.0;
+        for (int i = 0; i < g_build.chunk_count; i++) g_build.stage_cpu_ms[0] += g_build.chunks[i].cpu_ms;
+        log_event("build_stage", "\"stage\":\"compile\",\"ok\":%s,\"ms\":%.1f,\"cpu_ms\":%.1f,\"chunks\":%d",
+                  ok ? "true" : "false", g_build.stage_ms[0], g_build.stage_cpu_ms[0], g_build.stale_count);
+        if (ok && !g_build.queued) {
+            if (spawn_link()) return;   /* the link; the build ends when it does */
             ok = 0;
         }
-        if (ok && st == 1) {
-            /* into place in one step: a reader never sees half a library */
-            char from[HOST_PATH], to[HOST_PATH], key[HOST_PATH];
-            snprintf(from, sizeof from, "%s", g_build.lib_tmp);
-            snprintf(to, sizeof to, "%s", library_built_path(g_build.root));
-            snprintf(key, sizeof key, "%s.key", to);
-            os_remove_file(key);   /* build.sh's key named the sources of the library this one replaces */
-            if (!os_rename_file(from, to)) {
-                log_message(LOG_ERROR, "build: cannot move %s to %s: %s", from, to, os_error_text());
-                ok = 0;
+    } else {
+        build_drain();
+        int code = -1, sig = 0;
+        int r = os_child_poll(&g_build.child, &code, &sig);
+        if (r == 0) return;
+        build_drain();
+        os_child_kill(&g_build.child);   /* already ended: closes the pipe */
+        ok = r > 0 && !sig && code == 0;
+        if (g_build.direct) {
+            g_build.stage_ms[1] = (os_mono_seconds() - g_build.stage_t) * 1000.0;
+            g_build.stage_cpu_ms[1] = g_build.child.cpu_ms;
+            log_event("build_stage", "\"stage\":\"link\",\"ok\":%s,\"ms\":%.1f,\"cpu_ms\":%.1f", ok ? "true" : "false",
+                      g_build.stage_ms[1], g_build.stage_cpu_ms[1]);
+            if (ok) {
+                /* into place in one step: a reader never sees half a library */
+                char to[HOST_PATH], key[HOST_PATH];
+                snprintf(to, sizeof to, "%s", library_built_path(g_build.root));
+                snprintf(key, sizeof key, "%s.key", to);
+                os_remove_file(key);   /* build.sh's key named the sources of the library this one replaces */
+                if (!os_rename_file(g_build.lib_tmp, to)) {
+                    log_message(LOG_ERROR, "build: cannot move %s to %s: %s", g_build.lib_tmp, to, os_error_text());
+                    ok = 0;
+                }
             }
         }
-        os_remove_file(g_build.obj_tmp);
-        if (!ok) os_remove_file(g_build.lib_tmp);
-        cpu_ms = g_build.stage_cpu_ms[0] + g_build.stage_cpu_ms[1];
     }
+    double cpu_ms = g_build.direct ? g_build.stage_cpu_ms[0] + g_build.stage_cpu_ms[1] : g_build.child.cpu_ms;
+    if (g_build.direct) {
+        os_remove_file(g_build.lib_tmp);
+        chunks_reset();
+    }
+    g_build.active = 0;
     out->finished = 1;
     out->ok = ok;
     tweak_build_finished(out->ok);
@@ -370,6 +803,7 @@ void build_poll(BuildResult *out)
 void build_shutdown(void)
 {
     os_child_kill(&g_build.child);
+    chunks_reset();
     free(g_build.cmd_text);
     g_build.cmd_text = NULL;
 }

@@ -112,6 +112,11 @@ def project_copy(with_library=True, with_host=False):
         cached = os.path.join(ROOT, "build", "game", name)
         if with_library and os.path.exists(cached):
             shutil.copy2(cached, os.path.join(tmp, "build", "game", name))
+    # the game's chunk objects: keyed by the content of what each was compiled from (paths relative to the project)
+    chunks = os.path.join(ROOT, "build", "game", "chunks")
+    if with_library and os.path.isdir(chunks):
+        shutil.copytree(chunks, os.path.join(tmp, "build", "game", "chunks"),
+                        ignore=lambda d, names: [n for n in names if n.count(".") > 1])   # another build's temporary files
     if with_host:
         shutil.copytree(os.path.join(ROOT, "platform"), os.path.join(tmp, "platform"), dirs_exist_ok=True)   # platform/include: copied
         for d in ("obj", "stb"):

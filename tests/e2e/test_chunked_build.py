@@ -1,0 +1,146 @@
+"""End to end: a save recompiles only the chunks it touched, and the running game stays right.
+
+The build packs the game's files into chunks (build.sh, "the game's translation units"), each one translation
+unit with a cached object keyed by the content of every file its compile read. build.sh and the host compute
+the same keys, so the first save after a build.sh run compiles one chunk. The sample's chunks (at the default
+GAME_CHUNK_LINES): bot+entities, fx+game, sound+ui, waves+world.
+
+The cases, one host: a code save compiles one chunk and the new code runs; a header save compiles every chunk
+that includes it; a literal saved without a build (TWEAK) and then a code save elsewhere rebuilds the literal's
+chunk too, so its tweak is not reverted by an object compiled from the old literal; an error in one chunk names
+its file and line while the game keeps running, and the fix compiles only that chunk; a new .cpp file changes
+the plan, so the build goes back to build.sh; a header only the new file includes compiles its chunk alone; the
+library exports only its entry point (-fvisibility=hidden).
+"""
+import os
+import subprocess
+
+from hostlib import Checks, Host, check, edit, end_run, input_script, project_copy
+
+checks = Checks()
+root = project_copy()
+game = os.path.join(root, "game")
+script = input_script(root, "5 tap F10\n")
+host = Host(root, "--input", script)
+
+
+def bullets_at(since, speed, version=None, timeout=60):
+    return host.wait_for(lambda e: e.get("ev") == "frame_stats" and abs(e.get("game", {}).get("bullet_speed", 0) - speed) < 1
+                         and (version is None or e.get("version") == version), timeout, since,
+                         what=f"bullets at {speed} (version {version})")["game"]
+
+
+def build_of(m):
+    """The build a save started: (its build_start, its build_end, the reload after it)."""
+    r = host.next_reload(m, 240)
+    start = host.wait_ev("build_start", timeout=5, since=m)
+    end = host.wait_ev("build_end", timeout=5, since=m)
+    return start, end, r
+
+
+def first_build():
+    r = host.wait_ev("reload", timeout=20)
+    host.wait_ev("new_code_running", version=r["version"], timeout=20)
+    bullets_at(0, 1100)
+    # a code save before any direct build: build.sh writes compile.cmd (and its keys, cached chunks)
+    m = host.mark()
+    edit(os.path.join(game, "waves.cpp"), "arena_build(gs);", "arena_build(gs);   /* v2 */")
+    start, end, r = build_of(m)
+    check(start["direct"] is False, f"the copy's first build should run build.sh: {start}")
+    check(end["ok"] and r["state"] == "kept", f"{end} {r}")
+
+
+def code_save_compiles_one_chunk():
+    m = host.mark()
+    edit(os.path.join(game, "entities.cpp"), "b->vel = v2_scale(d, BULLET_SPEED);", "b->vel = v2_scale(d, BULLET_SPEED * 1.5f);")
+    start, end, r = build_of(m)
+    check(start["direct"] is True, f"a code save should run the cached commands: {start}")
+    check(start["chunks"] == 4 and start["stale"] == 1,
+          f"one chunk of 4 should compile (the host's keys agree with build.sh's): {start}")
+    compiled = host.of("build_chunk", m)
+    check([c["chunk"] for c in compiled] == [0], f"chunk 0 (bot+entities) should be the one compiled: {compiled}")
+    bullets_at(m, 1650, version=r["version"])
+
+
+def header_save_compiles_its_dependents():
+    m = host.mark()
+    with open(os.path.join(game, "game.h"), "a") as f:
+        f.write("\n/* a comment */\n")
+    start, end, r = build_of(m)
+    check(start["direct"] is True and start["stale"] == 4, f"every chunk includes game.h: {start}")
+    check(end["ok"] and r["state"] == "kept", f"{end} {r}")
+
+
+def literal_then_code_elsewhere_keeps_the_tweak():
+    m = host.mark()
+    entities = os.path.join(game, "entities.cpp")
+    edit(entities, "BULLET_SPEED        = TWEAK(1100.0f)", "BULLET_SPEED        = TWEAK(1800.0f)")
+    host.wait_ev("tweak_applied", timeout=10, since=m)
+    bullets_at(m, 2700)   # 1800 * 1.5
+    check(not host.of("build_start", m), "a literal save started a build")
+    m = host.mark()
+    edit(os.path.join(game, "world.cpp"), "world_init(GameState *gs)\n{", "world_init(GameState *gs)\n{\n    (void)0;")
+    start, end, r = build_of(m)
+    check(start["direct"] is True and start["stale"] == 2,
+          f"world's chunk and the chunk whose literal changed since its object should compile: {start}")
+    check(sorted(c["chunk"] for c in host.of("build_chunk", m)) == [0, 3], f"{host.of('build_chunk', m)}")
+    bullets_at(m, 2700, version=r["version"])
+
+
+def error_in_one_chunk():
+    m = host.mark()
+    world = os.path.join(game, "world.cpp")
+    edit(world, "    (void)0;", "    (void)0\n")
+    end = host.wait_ev("build_end", timeout=60, since=m)
+    check(end["ok"] is False, f"{end}")
+    errs = end.get("errors", [])
+    check(errs and errs[0]["file"].endswith("game/world.cpp") and errs[0]["line"] > 0, f"the error should name world.cpp: {errs}")
+    a = host.wait_for(lambda e: e.get("ev") == "frame_stats", 10, m)["game"]
+    b = host.wait_for(lambda e: e.get("ev") == "frame_stats" and e["game"]["steps"] >= a["steps"] + 30, 10, m)["game"]
+    check(b["steps"] > a["steps"] and host.alive(), "the game stopped stepping on a build error")
+    m = host.mark()
+    edit(world, "    (void)0\n", "    (void)0;")
+    start, end, r = build_of(m)
+    check(start["stale"] == 1 and end["ok"], f"the fix should compile world's chunk alone: {start} {end}")
+
+
+def new_file_replans():
+    m = host.mark()
+    with open(os.path.join(game, "extra.h"), "w") as f:
+        f.write("static const int EXTRA_ANSWER = 42;\n")
+    with open(os.path.join(game, "extra.cpp"), "w") as f:
+        f.write('#include "game.h"\n#include "extra.h"\n\nint extra_answer(void) { return EXTRA_ANSWER; }\n')
+    start, end, r = build_of(m)
+    check(start["direct"] is False, f"a new file changes the chunks: build.sh plans them again: {start}")
+    check(end["ok"], f"{end}")
+    m = host.mark()
+    edit(os.path.join(game, "extra.cpp"), "return EXTRA_ANSWER;", "return EXTRA_ANSWER + 1;")
+    start, end, r = build_of(m)
+    check(start["direct"] is True and start["stale"] == 1, f"after the new plan, a save of the new file: {start}")
+
+
+def header_of_one_chunk():
+    # extra.h is read by one chunk's compile alone: a save of it compiles that chunk, not the others
+    m = host.mark()
+    edit(os.path.join(game, "extra.h"), "= 42;", "= 44;")
+    start, end, r = build_of(m)
+    check(start["direct"] is True and start["stale"] == 1, f"a header one chunk includes should compile that chunk: {start}")
+    check(end["ok"] and r["state"] == "kept", f"{end} {r}")
+
+
+def exports_only_the_entry_point():
+    lib = os.path.join(root, "build", "game", "libgame.so")
+    out = subprocess.run(["nm", "-D", "--defined-only", lib], capture_output=True, text=True).stdout
+    names = sorted(line.split()[-1] for line in out.splitlines() if line.strip())
+    check(names == ["game_get_api"], f"the library should export game_get_api alone: {names}")
+
+
+checks.case("first build runs build.sh", first_build)
+checks.case("a code save compiles one chunk", code_save_compiles_one_chunk)
+checks.case("a header save compiles its dependents", header_save_compiles_its_dependents)
+checks.case("a literal then a code save elsewhere keeps the tweak", literal_then_code_elsewhere_keeps_the_tweak)
+checks.case("an error in one chunk", error_in_one_chunk)
+checks.case("a new file replans the chunks", new_file_replans)
+checks.case("a header of one chunk compiles that chunk", header_of_one_chunk)
+checks.case("the library exports only its entry point", exports_only_the_entry_point)
+end_run(checks, host, root)
