@@ -5,14 +5,17 @@ each save (the host's own events, as in bench_reload.py).
 The bigger games are the sample plus generated code of the shape real games have: many entity kinds, each
 with an update function (steering, a state machine over a table of tuning values, timers), a draw function
 (sprites through the platform services), and a table of constants. The generated files are plain game
-files under game/, included by game.cpp like the sample's own pieces, so whatever the build does with the
-sample's files it does with them. Every function is used (a per-kind dispatch table reached from
-game_update), so the compiler cannot skip any of it.
+files under game/, like the sample's own, so whatever the build does with the sample's files it does with
+them. Every function is used (a per-kind dispatch table in gen_kinds.cpp, reached from game_update), so the
+compiler cannot skip any of it.
 
-Each scale gets its own project copy and a host on the title screen; EDITS saves change drone_update's
-body in game/entities.cpp (a file every chunking of the sources holds). Keys, for each scale S in x1, x4,
-x10: edit_to_reload_p50_ms_S / _p95_ms_S, stage_compile_p50_ms_S, stage_link_p50_ms_S, game_lines_S (the
-game's lines of code), and edit_to_reload_growth_x10 (the 10x p50 over the 1x p50).
+Each scale is measured twice, each time with its own project copy and a host on the title screen: as the
+build packs it (chunks of at most GAME_CHUNK_LINES lines, a save compiles the chunks it touched), and as one
+translation unit (GAME_CHUNK_LINES beyond the game's size: the whole game compiled on every save), the baseline
+in the same run. In each, EDITS saves change drone_update's body in game/entities.cpp. Keys, for each scale S in x1, x4,
+x10: edit_to_reload_p50_ms_S / _p95_ms_S, stage_compile_p50_ms_S, stage_link_p50_ms_S, the same with _unity after S
+for the baseline, edit_to_reload_S_vs_unity (chunked p50 over the baseline's), game_lines_S (the game's lines of
+code), and edit_to_reload_growth_x10 (the 10x p50 over the 1x p50).
 Every wait has a timeout, and the whole benchmark stops after BENCH_TIMEOUT seconds (default 900).
 """
 import json
@@ -174,14 +177,17 @@ def scale_game(root, scale):
         write(os.path.join(game, name), f"/* {name} - generated entity kinds (tests/bench/bench_scale.py) */\n"
               f'#include "game.h"\n{body}')
         names.append(name)
+    decls = "".join(f"void gen{k}_update(Entity *e, v2 target, float dt);\n"
+                    f"void gen{k}_draw(const Entity *e, const PlatformAPI *pf, uint32_t sprite, float alpha);\n" for k in range(kinds))
     table = "".join(f"    {{gen{k}_update, gen{k}_draw}},\n" for k in range(kinds))
-    dispatch = f"""
-/* ---------------------------------------------------------------- generated kinds (bench_scale.py) */
+    dispatch = f"""/* gen_kinds.cpp - the generated kinds' table (tests/bench/bench_scale.py) */
+#include "game.h"
+{decls}
 typedef struct GenKind {{ void (*update)(Entity *, v2, float); void (*draw)(const Entity *, const PlatformAPI *, uint32_t, float); }} GenKind;
 static const GenKind GEN_KINDS[{kinds}] = {{
 {table}}};
 /* Reached from game_update, so no kind is dead code; steps one scratch entity through a few kinds. */
-static void gen_kinds_step(GameState *gs, const PlatformAPI *pf, float dt)
+void gen_kinds_step(GameState *gs, const PlatformAPI *pf, float dt)
 {{
     static Entity scratch;
     for (uint32_t i = 0; i < 4; i++) {{
@@ -191,12 +197,12 @@ static void gen_kinds_step(GameState *gs, const PlatformAPI *pf, float dt)
     }}
 }}
 """
+    write(os.path.join(game, "gen_kinds.cpp"), dispatch)
     gcpp = os.path.join(game, "game.cpp")
     src = read(gcpp)
-    anchor = '#include "ui.cpp"\n'
-    assert anchor in src, "bench_scale: game.cpp's piece list moved"
-    src = src.replace(anchor, anchor + "".join(f'#include "{n}"\n' for n in names) + dispatch, 1)
-    # call the dispatch at the start of every update
+    # call the dispatch at the start of every update (the generated files are the game's own translation units)
+    i = src.rindex("\n", 0, src.index("GAME_UPDATE(game_update)")) + 1
+    src = src[:i] + "void gen_kinds_step(GameState *gs, const PlatformAPI *pf, float dt);\n" + src[i:]
     i = src.index("GAME_UPDATE(game_update)")
     j = src.index("{", i) + 1
     src = src[:j] + "\n    gen_kinds_step((GameState *)mem->base, pf, 1.0f / 60.0f);" + src[j:]
@@ -204,16 +210,20 @@ static void gen_kinds_step(GameState *gs, const PlatformAPI *pf, float dt)
     return game_lines(root)
 
 
-def measure(scale):
+def measure(scale, unity=False):
+    """The edits at one scale; unity: the whole game as one translation unit (one chunk), the baseline."""
     root = project_copy()
+    env = dict(os.environ)
+    if unity:
+        env["GAME_CHUNK_LINES"] = "100000000"
     try:
         lines = scale_game(root, scale)
-        p = subprocess.run(["bash", os.path.join(root, "build.sh"), "game"], capture_output=True, text=True, timeout=600)
+        p = subprocess.run(["bash", os.path.join(root, "build.sh"), "game"], capture_output=True, text=True, timeout=600, env=env)
         assert p.returncode == 0, f"bench_scale x{scale}: build.sh game failed:\n{p.stderr[-3000:]}"
         ents = os.path.join(root, "game", "entities.cpp")
         original = read(ents)
         assert BODY in original, "bench_scale: the edit site in entities.cpp moved"
-        host = Host(root)
+        host = Host(root, env=env)
         host.wait_ev("new_code_running", version=1, timeout=60)
         rows, version = [], 1
         for i in range(EDITS):
@@ -229,7 +239,7 @@ def measure(scale):
             rows.append({"total": (ran["wall"] - written) * 1000.0,
                          "compile": (comp[-1]["wall"] - start["wall"]) * 1000.0 if comp else 0.0,
                          "link": (link[-1]["wall"] - comp[-1]["wall"]) * 1000.0 if comp and link else 0.0})
-            print(f"x{scale} edit {i}: {rows[-1]['total']:.1f} ms (compile {rows[-1]['compile']:.1f}, "
+            print(f"x{scale}{' unity' if unity else ''} edit {i}: {rows[-1]['total']:.1f} ms (compile {rows[-1]['compile']:.1f}, "
                   f"link {rows[-1]['link']:.1f})", file=sys.stderr)
             time.sleep(0.3)
         host.stop()
@@ -243,14 +253,16 @@ def main():
     signal.alarm(int(os.environ.get("BENCH_TIMEOUT", "900")))
     result = {}
     for s in SCALES:
-        lines, rows = measure(s)
-        tag = f"x{s}"
-        totals = [r["total"] for r in rows]
-        result[f"game_lines_{tag}"] = lines
-        result[f"edit_to_reload_p50_ms_{tag}"] = round(statistics.median(totals), 1)
-        result[f"edit_to_reload_p95_ms_{tag}"] = round(pct(totals, 0.95), 1)
-        result[f"stage_compile_p50_ms_{tag}"] = round(statistics.median(r["compile"] for r in rows), 1)
-        result[f"stage_link_p50_ms_{tag}"] = round(statistics.median(r["link"] for r in rows), 1)
+        for unity in (False, True):
+            lines, rows = measure(s, unity)
+            tag = f"x{s}_unity" if unity else f"x{s}"
+            totals = [r["total"] for r in rows]
+            result[f"game_lines_x{s}"] = lines
+            result[f"edit_to_reload_p50_ms_{tag}"] = round(statistics.median(totals), 1)
+            result[f"edit_to_reload_p95_ms_{tag}"] = round(pct(totals, 0.95), 1)
+            result[f"stage_compile_p50_ms_{tag}"] = round(statistics.median(r["compile"] for r in rows), 1)
+            result[f"stage_link_p50_ms_{tag}"] = round(statistics.median(r["link"] for r in rows), 1)
+        result[f"edit_to_reload_x{s}_vs_unity"] = round(result[f"edit_to_reload_p50_ms_x{s}"] / result[f"edit_to_reload_p50_ms_x{s}_unity"], 2)
     if "edit_to_reload_p50_ms_x10" in result and "edit_to_reload_p50_ms_x1" in result:
         result["edit_to_reload_growth_x10"] = round(result["edit_to_reload_p50_ms_x10"] / result["edit_to_reload_p50_ms_x1"], 2)
     signal.alarm(0)
