@@ -126,7 +126,13 @@ rem Python the library has no description and only state_size guards the layout:
 rem restarts the state.
 set LAYOUT=0
 for /f %%s in ('python "%ROOT%\tools\layout_stamp.py" --types^="%GAME_BUILD_DIR%\state_types.inc" cl "%GAME%\state.h" /std:c++17 /I"%ROOT%\tinyheaders" /I"%ROOT%\platform\include" /I"%GAME%" /DTH_MATH_NO_MATH_H') do set LAYOUT=%%s
-cl %COMMON% /Od /LD /DTHC_VALIDATE /DGAME_LAYOUT_HASH=%LAYOUT%u /I"%GAME%" /I"%GAME_BUILD_DIR%" "%GAME%\game.cpp" "%ROOT%\platform\include\tinyheaders.cpp" /Fo"%GAME_BUILD_DIR%\\" /Fd"%GAME_BUILD_DIR%\game_vc.pdb" ^
+rem The game's own translation units: every .cpp of its folder that no other .cpp there #includes (a game
+rem whose game.cpp #includes the others has one), as build.sh's game_roots finds them.
+set SOURCES=
+for %%f in ("%GAME%\*.cpp") do (
+    findstr /l /m /c:"#include \"%%~nxf\"" "%GAME%\*.cpp" >nul 2>&1 || set SOURCES=!SOURCES! "%%f"
+)
+cl %COMMON% /Od /LD /DTHC_VALIDATE /DGAME_LAYOUT_HASH=%LAYOUT%u /I"%GAME%" /I"%GAME_BUILD_DIR%" !SOURCES! "%ROOT%\platform\include\tinyheaders.cpp" /Fo"%GAME_BUILD_DIR%\\" /Fd"%GAME_BUILD_DIR%\game_vc.pdb" ^
    /link /DLL /PDB:"%GAME_BUILD_DIR%\game_%STAMP%.pdb" /OUT:"%GAME_BUILD_DIR%\game.tmp.dll" /INCREMENTAL:NO
 set RC=%errorlevel%
 if %RC%==0 move /y "%GAME_BUILD_DIR%\game.tmp.dll" "%GAME_BUILD_DIR%\game.dll" >nul
