@@ -55,8 +55,10 @@ static struct {
 /* ---------------------------------------------------------------- the game's zones */
 static void profile_service_begin(const char *name)
 {
-    thp_begin(&g_profile_main, thp_intern(&g_prof.names, name));
+    thp_begin(&g_profile_main, thp_intern_literal(&g_prof.names, name));   /* a literal seen before: one compare */
 }
+
+void profile_names_forget(void) { thp_names_forget(&g_prof.names); }
 
 static void profile_service_end(void)
 {

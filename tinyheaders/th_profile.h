@@ -48,6 +48,12 @@
      thp_names_init(t, buf, buf_cap, slots, slot_count)  a table of copied names (slot_count a power of 2)
      thp_intern(t, name)                   a stable copy of name in the table (at most THP_NAME_MAX - 1
                                            chars), the same pointer for the same text; "?" when it is full
+     thp_intern_literal(t, name)           the same for a name whose text does not change while the code
+                                           holding it is loaded (a string literal): a pointer seen before is
+                                           one comparison, its text is not read again (inline, for zones)
+     thp_names_forget(t)                   forget the pointers thp_intern_literal has seen (the copies stay):
+                                           call it when code is loaded that may reuse an unloaded library's
+                                           addresses for other text
 
    CUSTOMIZATION
      THP_MAX_DEPTH   deepest tracked nesting (default 32); deeper zones are counted, not recorded
@@ -136,6 +142,8 @@ typedef struct thp_names {
     uint32_t  count;
     const char *cache_ptr[64];          /* the last pointers seen and their copies (checked by content) */
     const char *cache_copy[64];
+    const char *literal_ptr[64];        /* thp_intern_literal's pointers and copies (trusted until forgotten) */
+    const char *literal_copy[64];
 } thp_names;
 
 void            thp_init(thp_profile *p, thp_zone *zones, uint32_t capacity, thp_clock_fn clock);
@@ -149,6 +157,8 @@ size_t          thp_write_trace(const thp_profile *const *profiles, int count, u
                                 char *out, size_t cap, int first);
 void            thp_names_init(thp_names *t, char *buf, uint32_t buf_cap, uint32_t *slots, uint32_t slot_count);
 const char     *thp_intern(thp_names *t, const char *name);
+const char     *thp__intern_literal_slow(thp_names *t, const char *name);
+void            thp_names_forget(thp_names *t);
 
 /* ---------------------------------------------------------------- the clock */
 #if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
@@ -188,6 +198,15 @@ static inline void thp_end(thp_profile *p)
     if (d >= THP_MAX_DEPTH) return;
     uint32_t i = p->open[d];
     if (p->head - i <= p->mask + 1) p->zones[i & p->mask].end = t;
+}
+
+/* A literal seen before costs a load and a compare. literal_ptr is never NULL while literal_copy holds a copy:
+   an empty slot is {NULL, "?"}, which is also what a NULL name interns to. */
+static inline const char *thp_intern_literal(thp_names *t, const char *name)
+{
+    uint32_t c = (uint32_t)(((uintptr_t)name >> 3) & 63u);
+    if (t->literal_ptr[c] == name) return t->literal_copy[c];
+    return thp__intern_literal_slow(t, name);
 }
 
 #ifdef __cplusplus
@@ -371,6 +390,23 @@ void thp_names_init(thp_names *t, char *buf, uint32_t buf_cap, uint32_t *slots, 
     t->slots = slots;
     t->slot_mask = sc - 1;
     memset(slots, 0, sc * sizeof *slots);
+    thp_names_forget(t);
+}
+
+void thp_names_forget(thp_names *t)
+{
+    for (int i = 0; i < 64; i++) { t->literal_ptr[i] = NULL; t->literal_copy[i] = "?"; }
+}
+
+const char *thp__intern_literal_slow(thp_names *t, const char *name)
+{
+    const char *copy = thp_intern(t, name);
+    if (name && strcmp(copy, "?") != 0) {   /* a full table is not remembered: a later call may find room */
+        uint32_t c = (uint32_t)(((uintptr_t)name >> 3) & 63u);
+        t->literal_ptr[c] = name;
+        t->literal_copy[c] = copy;
+    }
+    return copy;
 }
 
 const char *thp_intern(thp_names *t, const char *name)

@@ -26,7 +26,7 @@ static double now_ns(void)   /* this thread's time on the CPU: a loaded machine'
 }
 
 /* the host's service to the game, as profile.cpp does it */
-static void svc_begin(const char *name) { thp_begin(&g_p, thp_intern(&g_names, name)); }
+static void svc_begin(const char *name) { thp_begin(&g_p, thp_intern_literal(&g_names, name)); }
 static void svc_end(void) { if (g_p.depth > 0) thp_end(&g_p); }
 struct Services { void (*begin)(const char *); void (*end)(void); };
 static Services *volatile g_services;

@@ -329,6 +329,45 @@ static void test_interning(void)
     TH_CHECK(!strcmp(thp_intern(&t, NULL), "?"));
 }
 
+static void test_interning_literals(void)
+{
+    static char buf[256];
+    static uint32_t slots[16];
+    thp_names t;
+    thp_names_init(&t, buf, sizeof buf, slots, 16);
+    static char lib[32];   // a "library's" literal
+    strcpy(lib, "update");
+    const char *a = thp_intern_literal(&t, lib);
+    TH_CHECK(a != lib && !strcmp(a, "update"));
+    TH_CHECK(thp_intern_literal(&t, lib) == a);           // seen before
+    TH_CHECK(thp_intern_literal(&t, "update") == a);      // the same text elsewhere: the same copy
+    TH_CHECK(thp_intern(&t, lib) == a);                   // one table with thp_intern
+    // a literal's text is trusted while its code is loaded: the pointer alone finds the copy
+    strcpy(lib, "render");
+    TH_CHECK(thp_intern_literal(&t, lib) == a);
+    // another library loaded where the first was: forgotten, the text is read again; the old copy stays
+    thp_names_forget(&t);
+    const char *b = thp_intern_literal(&t, lib);
+    TH_CHECK_MSG(b != a && !strcmp(b, "render"), "after thp_names_forget: \"%s\"", b);
+    TH_CHECK(!strcmp(a, "update"));
+    memset(lib, 0, sizeof lib);
+    TH_CHECK(!strcmp(b, "render"));
+    TH_CHECK(!strcmp(thp_intern_literal(&t, NULL), "?"));   // an empty slot never answers for NULL
+    thp_names_forget(&t);
+    TH_CHECK(!strcmp(thp_intern_literal(&t, NULL), "?"));
+    // full: "?", and not remembered for the pointer
+    char many[40][16];
+    int full = 0;
+    for (int i = 0; i < 40; i++) {
+        snprintf(many[i], sizeof many[i], "zone%d", i);
+        const char *c = thp_intern_literal(&t, many[i]);
+        if (!strcmp(c, "?")) full = 1;
+        else TH_CHECK(!strcmp(c, many[i]));
+    }
+    TH_CHECK(full);
+    TH_CHECK(t.used <= sizeof buf);
+}
+
 int main(void)
 {
     TH_RUN(test_example);
@@ -337,5 +376,6 @@ int main(void)
     TH_RUN(test_trace_parse_back);
     TH_RUN(test_close_at_depth);
     TH_RUN(test_interning);
+    TH_RUN(test_interning_literals);
     return th_test_finish();
 }
