@@ -7,14 +7,15 @@
      PROFILE_ZONE("name") opens a zone where it stands and closes it at the end of the scope (C++); in C,
      PROFILE_BEGIN("name") ... PROFILE_END() do the same. A zone records its name (a pointer: the string
      must outlive the ring, or be interned, see NAMES), its start and end as raw counter ticks (thp_ns turns
-     them into nanoseconds when they are read), its nesting depth and the frame it began in. Zones go into a ring of the caller's buffer: the newest zones overwrite
-     the oldest. thp_frame_mark() ends a frame; the last THP_MAX_FRAMES frames are remembered (where they
-     start in time and in the ring), so a viewer can draw "the last frame" or "the last N frames".
+     them into nanoseconds when they are read), its nesting depth and the frame it began in. Zones go into a
+     ring of the caller's buffer: the newest zones overwrite the oldest. thp_frame_mark() ends a frame; the
+     last THP_MAX_FRAMES frames are remembered (where they start in time and in the ring), so a viewer can
+     draw "the last frame" or "the last N frames".
 
      Time comes from the CPU's timestamp counter (rdtsc on x86 / x86-64), calibrated once against the
      monotonic clock in thp_init (a few milliseconds), so a zone costs two counter reads and no system
      call: one read when it opens, one when it closes, each stored as it is (no conversion, no lookup).
-     The reads are most of a zone's cost (rdtsc is ~25-40 cycles; more under some hypervisors). Elsewhere
+     The reads are most of a zone's cost (an rdtsc takes tens of cycles: 14 ns on a 2.1 GHz VM). Elsewhere
      the monotonic clock itself is read.
 
      There is no global or thread-local state: everything is in a thp_profile the caller owns. A program
@@ -73,7 +74,8 @@
          uint32_t first, end; uint64_t t0, t1;
          if (!thp_frame_zones(p, 0, &first, &end, &t0, &t1)) return 0;
          const thp_zone *update = thp_zone_at(p, first + 1);
-         return end - first == 3 && update->depth == 1 && thp_ns(p, update->start) >= t0 && update->end <= thp_zone_at(p, first)->end;
+         return end - first == 3 && update->depth == 1 && thp_ns(p, update->start) >= t0 &&
+                update->end <= thp_zone_at(p, first)->end;
      }
 
    END EXAMPLE

@@ -1,10 +1,10 @@
 /* profile_zone_ns: the cost of one PROFILE_ZONE (open and close: two reads of the timestamp counter stored as
    they are, one ring slot) in a host file, median of 15 runs of 200,000 zones nested two deep as a frame's are,
-   timed by the thread's CPU time; the loop without zones is measured in the same runs and taken off. Also reported, from the same runs:
-   profile_counter_read_ns, one read of the counter (rdtsc) in the same loop, four reads an iteration where the
-   zones' loop has two zones: a zone cannot cost less than two of these (rdtsc is ~25-40 cycles, ~7 ns on a
-   desktop, 13-15 ns on the 2.1 GHz VM the numbers in docs/profiling.md come from); and profile_game_zone_ns,
-   a zone of the game's, through the contract's function pointers and the host's name interning. */
+   timed by the thread's CPU time; the loop without zones is measured in the same runs and taken off. Also
+   reported, from the same runs: profile_counter_read_ns, one read of the counter (rdtsc) in the same loop
+   (four reads an iteration where the zones' loop has two zones): a zone cannot cost less than two of these;
+   and profile_game_zone_ns, a zone of the game's, through the contract's function pointers and the host's
+   name lookup (thp_intern_literal). docs/profiling.md has the numbers and what they mean. */
 #define TH_PROFILE_IMPLEMENTATION
 #include "th_profile.h"
 

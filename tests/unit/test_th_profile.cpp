@@ -24,7 +24,8 @@ static int example_profile(thp_profile *p, thp_zone *ring) {
     uint32_t first, end; uint64_t t0, t1;
     if (!thp_frame_zones(p, 0, &first, &end, &t0, &t1)) return 0;
     const thp_zone *update = thp_zone_at(p, first + 1);
-    return end - first == 3 && update->depth == 1 && thp_ns(p, update->start) >= t0 && update->end <= thp_zone_at(p, first)->end;
+    return end - first == 3 && update->depth == 1 && thp_ns(p, update->start) >= t0 &&
+           update->end <= thp_zone_at(p, first)->end;
 }
 )
 
