@@ -576,6 +576,7 @@ extern struct thp_profile g_profile_main;               /* the main thread's zon
 #include "th_profile.h"
 void        profile_init(void);                         /* calibrates the clock; starts --profile's capture */
 void        profile_fill_api(PlatformAPI *pf);          /* profile_begin, profile_end: the game's zones, names interned */
+void        profile_names_forget(void);                 /* before a library is loaded: its literals may reuse old addresses */
 void        profile_audio_begin(void);                  /* the audio thread's zone around a mix */
 void        profile_audio_end(void);
 int         profile_guard_enter(void);                  /* before a guarded call into the game: the depth to return to */

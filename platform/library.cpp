@@ -34,6 +34,7 @@ int library_open(const char *src, int version, GameLib *out, char *err, size_t e
         snprintf(err, errcap, "%s: cannot copy to %s: %s", src, out->path, os_error_text());
         return 0;
     }
+    profile_names_forget();   /* the new library may lie where an unloaded one's zone names were */
     /* Opening runs the library's static initializers and game_get_api() is its code too: both guarded,
        so a crash or an endless loop there costs this build, not the session. */
     char why[1024] = "";

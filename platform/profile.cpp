@@ -55,8 +55,10 @@ static struct {
 /* ---------------------------------------------------------------- the game's zones */
 static void profile_service_begin(const char *name)
 {
-    thp_begin(&g_profile_main, thp_intern(&g_prof.names, name));
+    thp_begin(&g_profile_main, thp_intern_literal(&g_prof.names, name));   /* a literal seen before: one compare */
 }
+
+void profile_names_forget(void) { thp_names_forget(&g_prof.names); }
 
 static void profile_service_end(void)
 {
@@ -198,11 +200,11 @@ static void view_note_frame(void)
     f->zone_count = 0;
     for (uint32_t i = first; i != end && f->zone_count < VIEW_ZONES; i++) {
         const thp_zone *z = thp_zone_at(&g_profile_main, i);
-        if (!z || !z->end_ns) continue;
+        if (!z || !z->end) continue;
         ViewZone *v = &f->zones[f->zone_count++];
         v->name = z->name;
-        v->start_ms = (float)((double)(int64_t)(z->start_ns - t0) / 1e6);
-        v->end_ms = (float)((double)(int64_t)(z->end_ns - t0) / 1e6);
+        v->start_ms = (float)((double)(int64_t)(thp_ns(&g_profile_main, z->start) - t0) / 1e6);
+        v->end_ms = (float)((double)(int64_t)(thp_ns(&g_profile_main, z->end) - t0) / 1e6);
         v->depth = z->depth;
     }
     g_prof.view_at = (g_prof.view_at + 1) % VIEW_FRAMES;

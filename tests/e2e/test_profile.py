@@ -4,7 +4,8 @@ The host runs headless with --profile for 60 frames while the autopilot plays: t
 JSON, its zones nest (per thread, each child inside its parent, at the depth it says), and the zones of
 each frame sum to no more than the frame's time. The game's zones (through pf->profile_begin) appear by
 name, also those recorded before a reload unloaded the library their names were literals in (the host
-copies the names: the paused view draws them after the reload). Shift+F4 opens the view and captures to build/profile-<time>.json; P pauses it, and
+copies the names: the paused view draws them after the reload), and those of a library loaded where an unloaded
+one was, its name's text different at the same address. Shift+F4 opens the view and captures to build/profile-<time>.json; P pauses it, and
 the keys the view takes never reach the game (its recorded input does not have them).
 """
 import glob
@@ -85,6 +86,9 @@ def trace_of_60_frames():
     print(f"  {len(events)} zones, {len(names)} names: {sorted(names)}")
 
 
+NAMED = 'static const char zone_name[24] = "named zone, v{}";\n    {}'   # a game's zone name at a fixed offset
+
+
 def game_names_survive_a_reload():
     # the view is opened and paused before the reload: it keeps drawing v1's frames, their names included,
     # after the library whose literals they were is gone
@@ -95,12 +99,25 @@ def game_names_survive_a_reload():
         host.wait_ev("new_code_running", version=1, timeout=60)
         host.wait_for(lambda e: e.get("ev") == "frame_stats" and e.get("version") == 1, 30, what="v1 frames")
         m = host.mark()
-        edit(os.path.join(root, "game", "game.cpp"), 'PROFILE_ZONE("game render");', 'PROFILE_ZONE("game render, second build");')
+        edit(os.path.join(root, "game", "game.cpp"), 'PROFILE_ZONE("game render");',
+             'PROFILE_ZONE("game render, second build");\n    ' + NAMED.format(2, 'PROFILE_ZONE(zone_name);'))
         r = host.wait_ev("reload", version=2, timeout=120, since=m)
         check(r["old_unmapped"] is True, f"the first library is still mapped: {r}")
         host.wait_ev("new_code_running", version=2, timeout=60, since=m)
         host.wait_for(lambda e: e.get("ev") == "frame_stats" and e.get("version") == 2, 30, m, what="v2 frames")
         check([v.get("paused") for v in host.of("profile_view")] == [None, True], f"{host.of('profile_view')}")
+        # A library mapped where an unloaded one was, with other text at an address the host has seen: the loader
+        # takes turns between two places (v2 and v4 at one), and v4's zone_name has v2's offset (the same code,
+        # only its text changed). v3 uses no zone_name. The host recognises a game's name by its pointer and
+        # forgets the pointers when it loads a library: v4's zone is named by v4's text.
+        for version, old, new in ((3, NAMED.format(2, 'PROFILE_ZONE(zone_name);'), NAMED.format(2, '(void)zone_name;')),
+                                  (4, NAMED.format(2, '(void)zone_name;'), NAMED.format(4, 'PROFILE_ZONE(zone_name);'))):
+            m = host.mark()
+            edit(os.path.join(root, "game", "game.cpp"), old, new)
+            host.wait_ev("reload", version=version, timeout=120, since=m)
+            host.wait_ev("new_code_running", version=version, timeout=60, since=m)
+            host.wait_for(lambda e: e.get("ev") == "frame_stats" and e.get("version") == version, 30, m,
+                          what=f"v{version} frames")
     finally:
         rc = host.stop()
     check(rc == 0, f"host exit {rc}: {host.tail()}")
@@ -112,8 +129,11 @@ def game_names_survive_a_reload():
         names[e["name"]] = names.get(e["name"], 0) + 1
     check(names.get("game render", 0) > 0 and names.get("game render, second build", 0) > 0,
           f"the game's zone names across the reload: { {k: v for k, v in names.items() if 'game' in k} }")
+    check(names.get("named zone, v2", 0) > 0 and names.get("named zone, v4", 0) > 0,
+          f"a name at an address an unloaded library had: { {k: v for k, v in names.items() if 'named' in k} }")
     unknown = set(names) - {"frame", "input", "reload, assets", "update", "render", "batch build", "present", "audio mix", "tweak",
                             "wait (build child, clock)", "game update", "game render", "game render, second build", "play step",
+                            "named zone, v2", "named zone, v4",
                             "grid", "grid draw"}
     check(not unknown, f"zones with unexpected names (a name read from an unloaded library?): {unknown}")
     check_nesting(events)

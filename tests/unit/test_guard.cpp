@@ -226,14 +226,14 @@ static void test_zones_closed_at_the_jump(void)
     });
     TH_CHECK_EQ_INT(r, 1);
     TH_CHECK_EQ_INT(g_profile_main.depth, 1);  /* the host's zone is still open, the game's are closed */
-    for (uint32_t i = first; i < first + 2; i++) TH_CHECK_MSG(thp_zone_at(&g_profile_main, i)->end_ns != 0, "zone %u open", i);
+    for (uint32_t i = first; i < first + 2; i++) TH_CHECK_MSG(thp_zone_at(&g_profile_main, i)->end != 0, "zone %u open", i);
     TH_CHECK(!strcmp(thp_zone_at(&g_profile_main, first)->name, "game update"));
     /* a call that returns with a zone open, and one that ends more zones than it began */
     guarded(GUARD_UPDATE, [] { g_pf.profile_begin("no end"); });
     TH_CHECK_EQ_INT(g_profile_main.depth, 1);
     guarded(GUARD_UPDATE, [] { g_pf.profile_end(); g_pf.profile_end(); });
     TH_CHECK_EQ_INT(g_profile_main.depth, 1);
-    TH_CHECK(thp_zone_at(&g_profile_main, first - 1)->end_ns == 0);   /* the host's zone was not closed by the game */
+    TH_CHECK(thp_zone_at(&g_profile_main, first - 1)->end == 0);   /* the host's zone was not closed by the game */
     PROFILE_END();
     TH_CHECK_EQ_INT(g_profile_main.depth, 0);
 }

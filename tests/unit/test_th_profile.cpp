@@ -24,7 +24,8 @@ static int example_profile(thp_profile *p, thp_zone *ring) {
     uint32_t first, end; uint64_t t0, t1;
     if (!thp_frame_zones(p, 0, &first, &end, &t0, &t1)) return 0;
     const thp_zone *update = thp_zone_at(p, first + 1);
-    return end - first == 3 && update->depth == 1 && update->start_ns >= thp_zone_at(p, first)->start_ns;
+    return end - first == 3 && update->depth == 1 && thp_ns(p, update->start) >= t0 &&
+           update->end <= thp_zone_at(p, first)->end;
 }
 )
 
@@ -63,24 +64,28 @@ static void test_nesting(void)
         const thp_zone *z = thp_zone_at(&g_prof, (uint32_t)i);
         TH_CHECK(z && z->name[0] == names[i]);
         TH_CHECK_EQ_INT(z->depth, depths[i]);
-        TH_CHECK(z->end_ns > z->start_ns);
+        TH_CHECK(z->end > z->start);
         TH_CHECK_EQ_INT((int)z->frame, 0);
     }
     const thp_zone *a = thp_zone_at(&g_prof, 0), *b = thp_zone_at(&g_prof, 1), *c = thp_zone_at(&g_prof, 2), *d = thp_zone_at(&g_prof, 3);
-    TH_CHECK(b->start_ns >= a->start_ns && b->end_ns <= a->end_ns);
-    TH_CHECK(c->start_ns >= b->start_ns && c->end_ns <= b->end_ns);
-    TH_CHECK(d->start_ns >= b->end_ns && d->end_ns <= a->end_ns);
+    TH_CHECK(b->start >= a->start && b->end <= a->end);
+    TH_CHECK(c->start >= b->start && c->end <= b->end);
+    TH_CHECK(d->start >= b->end && d->end <= a->end);
     // an extra end is ignored, it never reopens or corrupts a zone
     thp_end(&g_prof);
     TH_CHECK_EQ_INT(g_prof.depth, 0);
-    // the clock is nanoseconds: 2 ms of the monotonic clock are about 2e6 ns of zone time
+    // the ring keeps counter ticks and thp_ns makes them nanoseconds of the monotonic clock: a zone spinning 2 ms
+    // by that clock lasts 2 ms, and no longer than the clock saw around it (a factor of ns_per_tick missing fails)
     double c0 = g_prof.clock();
     thp_begin(&g_prof, "sleep");
     while (g_prof.clock() - c0 < 0.002) {}
     thp_end(&g_prof);
+    double around = (g_prof.clock() - c0) * 1e9;
     const thp_zone *s = thp_zone_at(&g_prof, 4);
-    TH_CHECK_MSG(s->end_ns - s->start_ns > 1500000 && s->end_ns - s->start_ns < 20000000, "2 ms measured as %llu ns",
-                 (unsigned long long)(s->end_ns - s->start_ns));
+    uint64_t ns = thp_ns(&g_prof, s->end) - thp_ns(&g_prof, s->start);
+    TH_CHECK_MSG(ns > 1900000 && ns < around * 1.02 + 20000, "2 ms measured as %llu ns (the clock saw %.0f ns)",
+                 (unsigned long long)ns, around);
+    TH_CHECK(thp_ns(&g_prof, s->start) > 0 && thp_ns(&g_prof, s->start) < thp_now_ns(&g_prof));
 }
 
 static void test_ring_wrap(void)
@@ -110,7 +115,7 @@ static void test_ring_wrap(void)
     thp_begin(&g_prof, "long");
     for (int i = 0; i < 20; i++) { PROFILE_ZONE("short"); }
     thp_end(&g_prof);
-    for (uint32_t i = 5; i < 21; i++) TH_CHECK(thp_zone_at(&g_prof, i)->end_ns != 0 && !strcmp(thp_zone_at(&g_prof, i)->name, "short"));
+    for (uint32_t i = 5; i < 21; i++) TH_CHECK(thp_zone_at(&g_prof, i)->end != 0 && !strcmp(thp_zone_at(&g_prof, i)->name, "short"));
 }
 
 // ---- a small JSON reader: enough to parse the whole trace strictly and pull out each event's fields
@@ -274,17 +279,17 @@ static void test_close_at_depth(void)
     TH_CHECK_EQ_INT(g_prof.depth, 5);
     TH_CHECK_EQ_INT(thp_close_to_depth(&g_prof, depth), 3);
     TH_CHECK_EQ_INT(g_prof.depth, 2);
-    for (uint32_t i = 2; i < 5; i++) TH_CHECK_MSG(thp_zone_at(&g_prof, i)->end_ns != 0, "zone %u closed", i);
-    TH_CHECK(thp_zone_at(&g_prof, 1)->end_ns == 0);   // the host's own zones stay open
+    for (uint32_t i = 2; i < 5; i++) TH_CHECK_MSG(thp_zone_at(&g_prof, i)->end != 0, "zone %u closed", i);
+    TH_CHECK(thp_zone_at(&g_prof, 1)->end == 0);   // the host's own zones stay open
     PROFILE_END();
     PROFILE_END();
-    TH_CHECK(thp_zone_at(&g_prof, 0)->end_ns >= thp_zone_at(&g_prof, 4)->end_ns);
+    TH_CHECK(thp_zone_at(&g_prof, 0)->end >= thp_zone_at(&g_prof, 4)->end);
     TH_CHECK_EQ_INT(thp_close_to_depth(&g_prof, 0), 0);
     // deeper than THP_MAX_DEPTH: counted, not recorded, and closed the same way
     for (int i = 0; i < THP_MAX_DEPTH + 5; i++) thp_begin(&g_prof, "deep");
     TH_CHECK_EQ_INT((int)g_prof.head, 5 + THP_MAX_DEPTH);
     TH_CHECK_EQ_INT(thp_close_to_depth(&g_prof, 0), THP_MAX_DEPTH + 5);
-    for (uint32_t i = 5; i < g_prof.head; i++) TH_CHECK(thp_zone_at(&g_prof, i)->end_ns != 0);
+    for (uint32_t i = 5; i < g_prof.head; i++) TH_CHECK(thp_zone_at(&g_prof, i)->end != 0);
 }
 
 static void test_interning(void)
@@ -325,6 +330,45 @@ static void test_interning(void)
     TH_CHECK(!strcmp(thp_intern(&t, NULL), "?"));
 }
 
+static void test_interning_literals(void)
+{
+    static char buf[256];
+    static uint32_t slots[16];
+    thp_names t;
+    thp_names_init(&t, buf, sizeof buf, slots, 16);
+    static char lib[32];   // a "library's" literal
+    strcpy(lib, "update");
+    const char *a = thp_intern_literal(&t, lib);
+    TH_CHECK(a != lib && !strcmp(a, "update"));
+    TH_CHECK(thp_intern_literal(&t, lib) == a);           // seen before
+    TH_CHECK(thp_intern_literal(&t, "update") == a);      // the same text elsewhere: the same copy
+    TH_CHECK(thp_intern(&t, lib) == a);                   // one table with thp_intern
+    // a literal's text is trusted while its code is loaded: the pointer alone finds the copy
+    strcpy(lib, "render");
+    TH_CHECK(thp_intern_literal(&t, lib) == a);
+    // another library loaded where the first was: forgotten, the text is read again; the old copy stays
+    thp_names_forget(&t);
+    const char *b = thp_intern_literal(&t, lib);
+    TH_CHECK_MSG(b != a && !strcmp(b, "render"), "after thp_names_forget: \"%s\"", b);
+    TH_CHECK(!strcmp(a, "update"));
+    memset(lib, 0, sizeof lib);
+    TH_CHECK(!strcmp(b, "render"));
+    TH_CHECK(!strcmp(thp_intern_literal(&t, NULL), "?"));   // an empty slot never answers for NULL
+    thp_names_forget(&t);
+    TH_CHECK(!strcmp(thp_intern_literal(&t, NULL), "?"));
+    // full: "?", and not remembered for the pointer
+    char many[40][16];
+    int full = 0;
+    for (int i = 0; i < 40; i++) {
+        snprintf(many[i], sizeof many[i], "zone%d", i);
+        const char *c = thp_intern_literal(&t, many[i]);
+        if (!strcmp(c, "?")) full = 1;
+        else TH_CHECK(!strcmp(c, many[i]));
+    }
+    TH_CHECK(full);
+    TH_CHECK(t.used <= sizeof buf);
+}
+
 int main(void)
 {
     TH_RUN(test_example);
@@ -333,5 +377,6 @@ int main(void)
     TH_RUN(test_trace_parse_back);
     TH_RUN(test_close_at_depth);
     TH_RUN(test_interning);
+    TH_RUN(test_interning_literals);
     return th_test_finish();
 }
