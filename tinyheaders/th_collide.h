@@ -352,6 +352,7 @@ typedef float thc__sum4;
 #define THC__SUM_XF(f) ((f) ? THC__S4_LOAD(&(f)->p.x) : THC__S4(0.0f, 0.0f, 0.0f, 0.0f))
 #define THC__SUM_RAY(r) THC__S4_LOAD(&(r)->p.x)
 #define THC__SUM_VEL(va, vb) THC__S4((va).x, (va).y, (vb).x, (vb).y)
+#define THC__SUM_VEL2(va, vb) THC__S4((va).x + (vb).x, (va).y + (vb).y, 0.0f, 0.0f)   /* the same look, fewer lanes to fill */
 #define THC__NO_MORE THC__S4(0.0f, 0.0f, 0.0f, 0.0f)
 /* 1 when a number of the two sums is NaN or infinite */
 #define THC__BAD2(x, y) thc__s4_bad(THC__S4_ADD(x, y))
@@ -377,8 +378,8 @@ static THC__NOINLINE int thc__bad_pair(const void *a, thc_type ta, const thc_tra
 #ifdef THC__NO_LOOK
 #undef THC__BAD2
 #undef THC__BAD3
-#define THC__BAD2(x, y) 0
-#define THC__BAD3(x, y, z) 0
+#define THC__BAD2(x, y) ((void)(x), (void)(y), 0)
+#define THC__BAD3(x, y, z) ((void)(x), (void)(y), (void)(z), 0)
 static inline void thc__no_look_unused(void) { (void)thc__bad_pair; (void)thc__nonfinite; }
 #define thc__bad_pair(a, ta, ax, b, tb, bx, more) 0
 #define thc__nonfinite(s) 0
@@ -3414,7 +3415,14 @@ static int thc__toi_circle_cast(const thc_circle *c, thc_v2 vc, const void *o, t
                                 int c_is_a, thc_toi_result *res)
 {
     thc__proxy px;
-    thc_v2 org = thc__anchor(o, to, ox), v = thc__sub(vc, vo);
+    thc_v2 org, v = thc__sub(vc, vo);
+    thc__sum4 so;   /* the other shape's numbers, for the look at NaN and infinity on a hit */
+    switch (to) {   /* thc__anchor's answer, the type looked up once for both */
+    case THC_CIRCLE: org = ((const thc_circle *)o)->p; so = THC__SUM_CIRCLE((const thc_circle *)o); break;
+    case THC_AABB: org = ((const thc_aabb *)o)->min; so = THC__SUM_BOX((const thc_aabb *)o); break;
+    case THC_CAPSULE: org = ((const thc_capsule *)o)->a; so = THC__SUM_CAPSULE((const thc_capsule *)o); break;
+    default: org = thc__anchor(o, to, ox); so = THC__SUM_XF(ox); break;
+    }
     if (!thc__proxy_make(&px, o, to, ox, org) || !(v.x != 0 || v.y != 0)) return -1;
     float rc = c->r > 0 ? c->r : 0;
     px.r += rc;
@@ -3432,7 +3440,7 @@ static int thc__toi_circle_cast(const thc_circle *c, thc_v2 vc, const void *o, t
     if (!(thc__core_closest(&pt, &px, &qc, &qo, &m) > 0)) return -1;   /* m: from the centre toward the other core */
     /* a hit is kept only when every number of the input is finite (NaN and infinity: no hit), looked at here
        where the inputs are still at hand rather than kept across the call */
-    if (THC__BAD3(THC__SUM_CIRCLE(c), thc__shape_sum(o, to, ox), THC__SUM_VEL(vc, vo))) return 0;
+    if (THC__BAD3(THC__SUM_CIRCLE(c), so, THC__SUM_VEL(vc, vo))) return 0;
     res->hit = 1;
     res->t = t;
     res->n = c_is_a ? thc__neg(m) : m;   /* from B toward A */
@@ -3447,13 +3455,15 @@ static int thc__toi_circle_cast(const thc_circle *c, thc_v2 vc, const void *o, t
    capsule's two ends with the segment's two normals; unused lanes hold zeros (normals of zero length, which
    no sweep axis can come from). Returns the vertex count, 0 for what the sweep leaves to advancement: a
    polygon with (almost) no area or without a transform, a capsule with no length, a circle. */
-static int thc__sweep_core(const void *s, thc_type t, const thc_transform *xf, const thc_transform *f, int own, thc__lanes *o, float *r)
+static int thc__sweep_core(const void *s, thc_type t, const thc_transform *xf, const thc_transform *f, int own, thc__lanes *o, float *r,
+                           thc__sum4 *sum)
 {
     *r = 0;
     if (t == THC_POLY) {
         const thc_poly *p = (const thc_poly *)s;
         int n = p->count;
         if (!xf || n < 3 || n > THC__L) return 0;
+        *sum = THC__SUM_XF(xf);
         if (own) return thc__pp_load(p, n, o) ? n : 0;
         thc__lanes l;
         if (!thc__pp_load(p, n, &l)) return 0;
@@ -3466,6 +3476,7 @@ static int thc__sweep_core(const void *s, thc_type t, const thc_transform *xf, c
     if (t == THC_AABB) {
         const thc_aabb *b = (const thc_aabb *)s;
         thc_v2 lo = thc__sub(b->min, f->p), hi = thc__sub(b->max, f->p);
+        *sum = THC__SUM_BOX(b);
         if (!turn) {
             o->x[0] = lo.x; o->y[0] = lo.y; o->x[1] = hi.x; o->y[1] = lo.y; o->x[2] = hi.x; o->y[2] = hi.y; o->x[3] = lo.x; o->y[3] = hi.y;
             o->ny[0] = -1; o->nx[1] = 1; o->ny[2] = 1; o->nx[3] = -1;
@@ -3490,6 +3501,7 @@ static int thc__sweep_core(const void *s, thc_type t, const thc_transform *xf, c
         o->x[0] = a.x; o->y[0] = a.y; o->x[1] = b.x; o->y[1] = b.y;
         o->nx[0] = e.y * il; o->ny[0] = -e.x * il; o->nx[1] = -o->nx[0]; o->ny[1] = -o->ny[0];
         *r = k->r > 0 ? k->r : 0;
+        *sum = THC__SUM_CAPSULE(k);
         return 2;
     }
     return 0;
@@ -3682,12 +3694,13 @@ static int thc__toi_sweep(const void *a, thc_type ta, const thc_transform *ax, t
     }
     thc__lanes A, B;
     float ra, rb;
-    int na = thc__sweep_core(a, ta, ax, &f, 0, &A, &ra), nb = thc__sweep_core(b, tb, bx, &f, 1, &B, &rb);
+    thc__sum4 sa, sb;   /* each shape's numbers, for the look at NaN and infinity on a hit */
+    int na = thc__sweep_core(a, ta, ax, &f, 0, &A, &ra, &sa), nb = thc__sweep_core(b, tb, bx, &f, 1, &B, &rb, &sb);
     thc_v2 vw = thc__sub(va, vb);
     if (!na || !nb || !(vw.x != 0 || vw.y != 0)) return -1;
     int got = THC__L >= 8 && na <= 4 && nb <= 4 ? thc__toi_sweep_lanes(&A, na, ra, &B, nb, rb, &f, vw, vb, 4, res)
                                                 : thc__toi_sweep_lanes(&A, na, ra, &B, nb, rb, &f, vw, vb, THC__L, res);
-    if (got > 0 && res->hit && THC__BAD3(thc__shape_sum(a, ta, ax), thc__shape_sum(b, tb, bx), THC__SUM_VEL(va, vb))) {
+    if (got > 0 && res->hit && THC__BAD3(sa, sb, THC__SUM_VEL2(va, vb))) {
         *res = thc__miss();
         return 0;
     }
