@@ -352,6 +352,7 @@ typedef float thc__sum4;
 #define THC__SUM_XF(f) ((f) ? THC__S4_LOAD(&(f)->p.x) : THC__S4(0.0f, 0.0f, 0.0f, 0.0f))
 #define THC__SUM_RAY(r) THC__S4_LOAD(&(r)->p.x)
 #define THC__SUM_VEL(va, vb) THC__S4((va).x, (va).y, (vb).x, (vb).y)
+#define THC__SUM_VEL2(va, vb) THC__S4((va).x + (vb).x, (va).y + (vb).y, 0.0f, 0.0f)   /* the same look, fewer lanes to fill */
 #define THC__NO_MORE THC__S4(0.0f, 0.0f, 0.0f, 0.0f)
 /* 1 when a number of the two sums is NaN or infinite */
 #define THC__BAD2(x, y) thc__s4_bad(THC__S4_ADD(x, y))
@@ -372,6 +373,17 @@ static THC__NOINLINE int thc__bad_pair(const void *a, thc_type ta, const thc_tra
 {
     return THC__BAD3(thc__shape_sum(a, ta, ax), b ? thc__shape_sum(b, tb, bx) : THC__NO_MORE, more);
 }
+/* THC__NO_LOOK (measurement only, never for use: it answers NaN and infinity wrongly) takes every look above
+   out, for docs/collision.md's "no look" column: what the bad-input contract costs on each row. */
+#ifdef THC__NO_LOOK
+#undef THC__BAD2
+#undef THC__BAD3
+#define THC__BAD2(x, y) ((void)(x), (void)(y), 0)
+#define THC__BAD3(x, y, z) ((void)(x), (void)(y), (void)(z), 0)
+static inline void thc__no_look_unused(void) { (void)thc__bad_pair; (void)thc__nonfinite; }
+#define thc__bad_pair(a, ta, ax, b, tb, bx, more) 0
+#define thc__nonfinite(s) 0
+#endif
 
 thc_transform thc_make_transform(thc_v2 p, float radians)
 {
@@ -2252,7 +2264,7 @@ static float thc__circle_poly_distance(const thc_circle *c, const thc_poly *p, c
     if (xf) x = *xf;
     else { x.p = thc__v(0, 0); x.c = 1; x.s = 0; }
     thc_v2 lc = thc_mulT_xf(x, c->p), bq = lc, bn = thc__v(1, 0);   /* the centre in the polygon's frame */
-    float bd = FLT_MAX, smax = -FLT_MAX, ra = c->r > 0 ? c->r : 0;
+    float bd = FLT_MAX, smax = -FLT_MAX, ra = c->r < 0 ? 0 : c->r;   /* NaN stays NaN */
     int n = p->count, kind = 0;
     for (int i = 0; i < n; i++) {
         thc_v2 v0 = p->verts[i], e = thc__sub(p->verts[i + 1 < n ? i + 1 : 0], v0), w = thc__sub(lc, v0);
@@ -2264,7 +2276,10 @@ static float thc__circle_poly_distance(const thc_circle *c, const thc_poly *p, c
         if (dd < bd || (inside && dd <= bd * (1 + 1e-5f))) { bd = dd; bq = q; kind = inside; bn = p->norms[i]; }
     }
     float dist = sqrtf(bd);
-    if (!(smax > 0) || !(dist - ra > THC__APART)) return -1;
+    /* NaN and infinity go on to the roads that answer them (no look of its own): a NaN or infinite centre or
+       transform puts lc at NaN or infinity, so no edge is nearer than FLT_MAX (bd stays at it), and a NaN or
+       infinite radius fails "apart" */
+    if (!(smax > 0) || !(dist - ra > THC__APART) || !(bd < FLT_MAX)) return -1;
     thc_v2 ln = kind ? thc__neg(bn) : thc__scale(thc__sub(bq, lc), 1.0f / dist), wn = thc_mul_rot(x, ln);
     *pc = thc__add(c->p, thc__scale(wn, ra));
     *pp = thc__add(c->p, thc_mul_rot(x, thc__sub(bq, lc)));
@@ -2693,6 +2708,40 @@ static THC__NOINLINE float thc__distance_touch(const void *a, thc_type ta, const
     return 0;
 }
 
+/* A box and a capsule overlapping for sure (the segment's middle within reach of the box, or the box's centre
+   within reach of the segment: the caller then asks the manifold first, whose first contact is the answer) or
+   perhaps not (0: the distance road first, which would decline them after its own work). A pair it sends to
+   the manifold that the manifold finds apart (rounding) goes on as any other. */
+THC__INLINE int thc__seg_reaches(thc_v2 p, thc_v2 a, thc_v2 b, float r)
+{
+    thc_v2 e = thc__sub(b, a), w = thc__sub(p, a);
+    float ee = thc__dot(e, e), t = thc__dot(w, e);
+    t = t <= 0 || !(ee > 0) ? 0 : t >= ee ? 1 : t / ee;
+    thc_v2 d = thc__sub(w, thc__scale(e, t));
+    return thc__dot(d, d) < r * r;
+}
+THC__INLINE int thc__bk_surely_touch(const thc_aabb *x, const thc_capsule *y)
+{
+    float r = y->r > 0 ? y->r : 0;
+    thc_v2 m = thc__scale(thc__add(y->a, y->b), 0.5f), c = thc__scale(thc__add(x->min, x->max), 0.5f);
+    thc_v2 d = thc__sub(m, thc__v(thc__clamp(m.x, x->min.x, x->max.x), thc__clamp(m.y, x->min.y, x->max.y)));
+    return thc__dot(d, d) < r * r || thc__seg_reaches(c, y->a, y->b, r);
+}
+
+/* thc_collide's own road for a box and a capsule (A and B as given; NaN and infinity already looked at): 0 at
+   its first contact point when it finds them touching, else -1. */
+static THC__NOINLINE float thc__bk_touch(const void *a, thc_type ta, const void *b, thc_v2 *pa, thc_v2 *pb)
+{
+    thc_manifold m;
+    int box_a = ta == THC_AABB;
+    thc_poly box;
+    thc_transform bxf;
+    thc__aabb_poly((const thc_aabb *)(box_a ? a : b), &box, &bxf);
+    if (!thc__capsule_poly_manifold((const thc_capsule *)(box_a ? b : a), &box, &bxf, !box_a, &m) || !m.count) return -1;
+    *pa = *pb = m.contact_points[0];
+    return 0;
+}
+
 /* thc_distance's direct roads, the shapes in either order (by type: circle, box, capsule, polygon); -1 when none
    applies or the one that does declines (touching, nearly touching, a flat polygon). Each looks at NaN and
    infinity first with the pair's types known (NaN: the general road answers it). */
@@ -2706,8 +2755,7 @@ static float thc__distance_roads(const void *a, thc_type ta, const thc_transform
     thc_v2 qx, qy;
     float d = -1;
     switch (THC__PAIR(tx, ty)) {
-    case THC__PAIR(THC_CIRCLE, THC_POLY):
-        if (THC__BAD2(THC__SUM_CIRCLE((const thc_circle *)x), THC__SUM_XF(yx))) return NAN;
+    case THC__PAIR(THC_CIRCLE, THC_POLY):   /* the road answers only finite input (the others look) */
         d = thc__circle_poly_distance((const thc_circle *)x, (const thc_poly *)y, yx, &qx, &qy); break;
     case THC__PAIR(THC_CAPSULE, THC_POLY):
         if (THC__BAD2(THC__SUM_CAPSULE((const thc_capsule *)x), THC__SUM_XF(yx))) return NAN;
@@ -2716,7 +2764,9 @@ static float thc__distance_roads(const void *a, thc_type ta, const thc_transform
         break;
     case THC__PAIR(THC_AABB, THC_CAPSULE):
         if (THC__BAD2(THC__SUM_BOX((const thc_aabb *)x), THC__SUM_CAPSULE((const thc_capsule *)y))) return NAN;
+        if (thc__bk_surely_touch((const thc_aabb *)x, (const thc_capsule *)y) && thc__bk_touch(a, ta, b, pa, pb) == 0) return 0;
         d = thc__box_capsule_distance((const thc_aabb *)x, (const thc_capsule *)y, &qx, &qy);
+        if (d < 0) return thc__bk_touch(a, ta, b, pa, pb);
         break;
     case THC__PAIR(THC_CAPSULE, THC_CAPSULE):
         if (THC__BAD2(THC__SUM_CAPSULE((const thc_capsule *)x), THC__SUM_CAPSULE((const thc_capsule *)y))) return NAN;
@@ -3365,7 +3415,14 @@ static int thc__toi_circle_cast(const thc_circle *c, thc_v2 vc, const void *o, t
                                 int c_is_a, thc_toi_result *res)
 {
     thc__proxy px;
-    thc_v2 org = thc__anchor(o, to, ox), v = thc__sub(vc, vo);
+    thc_v2 org, v = thc__sub(vc, vo);
+    thc__sum4 so;   /* the other shape's numbers, for the look at NaN and infinity on a hit */
+    switch (to) {   /* thc__anchor's answer, the type looked up once for both */
+    case THC_CIRCLE: org = ((const thc_circle *)o)->p; so = THC__SUM_CIRCLE((const thc_circle *)o); break;
+    case THC_AABB: org = ((const thc_aabb *)o)->min; so = THC__SUM_BOX((const thc_aabb *)o); break;
+    case THC_CAPSULE: org = ((const thc_capsule *)o)->a; so = THC__SUM_CAPSULE((const thc_capsule *)o); break;
+    default: org = thc__anchor(o, to, ox); so = THC__SUM_XF(ox); break;
+    }
     if (!thc__proxy_make(&px, o, to, ox, org) || !(v.x != 0 || v.y != 0)) return -1;
     float rc = c->r > 0 ? c->r : 0;
     px.r += rc;
@@ -3381,6 +3438,9 @@ static int thc__toi_circle_cast(const thc_circle *c, thc_v2 vc, const void *o, t
     pt.count = 1; pt.r = 0;
     pt.v[0] = thc__add(thc__sub(c->p, org), thc__scale(v, t));
     if (!(thc__core_closest(&pt, &px, &qc, &qo, &m) > 0)) return -1;   /* m: from the centre toward the other core */
+    /* a hit is kept only when every number of the input is finite (NaN and infinity: no hit), looked at here
+       where the inputs are still at hand rather than kept across the call */
+    if (THC__BAD3(THC__SUM_CIRCLE(c), so, THC__SUM_VEL(vc, vo))) return 0;
     res->hit = 1;
     res->t = t;
     res->n = c_is_a ? thc__neg(m) : m;   /* from B toward A */
@@ -3395,13 +3455,15 @@ static int thc__toi_circle_cast(const thc_circle *c, thc_v2 vc, const void *o, t
    capsule's two ends with the segment's two normals; unused lanes hold zeros (normals of zero length, which
    no sweep axis can come from). Returns the vertex count, 0 for what the sweep leaves to advancement: a
    polygon with (almost) no area or without a transform, a capsule with no length, a circle. */
-static int thc__sweep_core(const void *s, thc_type t, const thc_transform *xf, const thc_transform *f, int own, thc__lanes *o, float *r)
+static int thc__sweep_core(const void *s, thc_type t, const thc_transform *xf, const thc_transform *f, int own, thc__lanes *o, float *r,
+                           thc__sum4 *sum)
 {
     *r = 0;
     if (t == THC_POLY) {
         const thc_poly *p = (const thc_poly *)s;
         int n = p->count;
         if (!xf || n < 3 || n > THC__L) return 0;
+        *sum = THC__SUM_XF(xf);
         if (own) return thc__pp_load(p, n, o) ? n : 0;
         thc__lanes l;
         if (!thc__pp_load(p, n, &l)) return 0;
@@ -3414,6 +3476,7 @@ static int thc__sweep_core(const void *s, thc_type t, const thc_transform *xf, c
     if (t == THC_AABB) {
         const thc_aabb *b = (const thc_aabb *)s;
         thc_v2 lo = thc__sub(b->min, f->p), hi = thc__sub(b->max, f->p);
+        *sum = THC__SUM_BOX(b);
         if (!turn) {
             o->x[0] = lo.x; o->y[0] = lo.y; o->x[1] = hi.x; o->y[1] = lo.y; o->x[2] = hi.x; o->y[2] = hi.y; o->x[3] = lo.x; o->y[3] = hi.y;
             o->ny[0] = -1; o->nx[1] = 1; o->ny[2] = 1; o->nx[3] = -1;
@@ -3438,6 +3501,7 @@ static int thc__sweep_core(const void *s, thc_type t, const thc_transform *xf, c
         o->x[0] = a.x; o->y[0] = a.y; o->x[1] = b.x; o->y[1] = b.y;
         o->nx[0] = e.y * il; o->ny[0] = -e.x * il; o->nx[1] = -o->nx[0]; o->ny[1] = -o->ny[0];
         *r = k->r > 0 ? k->r : 0;
+        *sum = THC__SUM_CAPSULE(k);
         return 2;
     }
     return 0;
@@ -3630,15 +3694,21 @@ static int thc__toi_sweep(const void *a, thc_type ta, const thc_transform *ax, t
     }
     thc__lanes A, B;
     float ra, rb;
-    int na = thc__sweep_core(a, ta, ax, &f, 0, &A, &ra), nb = thc__sweep_core(b, tb, bx, &f, 1, &B, &rb);
+    thc__sum4 sa, sb;   /* each shape's numbers, for the look at NaN and infinity on a hit */
+    int na = thc__sweep_core(a, ta, ax, &f, 0, &A, &ra, &sa), nb = thc__sweep_core(b, tb, bx, &f, 1, &B, &rb, &sb);
     thc_v2 vw = thc__sub(va, vb);
     if (!na || !nb || !(vw.x != 0 || vw.y != 0)) return -1;
-    if (THC__L >= 8 && na <= 4 && nb <= 4) return thc__toi_sweep_lanes(&A, na, ra, &B, nb, rb, &f, vw, vb, 4, res);
-    return thc__toi_sweep_lanes(&A, na, ra, &B, nb, rb, &f, vw, vb, THC__L, res);
+    int got = THC__L >= 8 && na <= 4 && nb <= 4 ? thc__toi_sweep_lanes(&A, na, ra, &B, nb, rb, &f, vw, vb, 4, res)
+                                                : thc__toi_sweep_lanes(&A, na, ra, &B, nb, rb, &f, vw, vb, THC__L, res);
+    if (got > 0 && res->hit && THC__BAD3(sa, sb, THC__SUM_VEL2(va, vb))) {
+        *res = thc__miss();
+        return 0;
+    }
+    return got;
 }
 
-static void thc__toi_general(const void *a, thc_type ta, const thc_transform *ax, thc_v2 va,
-                             const void *b, thc_type tb, const thc_transform *bx, thc_v2 vb, thc_toi_result *res);
+static THC__NOINLINE void thc__toi_general(const void *a, thc_type ta, const thc_transform *ax, thc_v2 va,
+                                          const void *b, thc_type tb, const thc_transform *bx, thc_v2 vb, thc_toi_result *res);
 
 /* A time of impact is kept only when every number of the input is finite (NaN and infinity: no hit), looked at
    once a hit is found; with the types known for two boxes. */
@@ -3654,15 +3724,13 @@ thc_toi_result thc_toi(const void *a, thc_type ta, const thc_transform *ax, thc_
             return r;
         }
     } else if (a && b && ta == THC_CIRCLE) {
-        if (thc__toi_circle_cast((const thc_circle *)a, va, b, tb, bx, vb, 1, &r) >= 0) goto found;
+        if (thc__toi_circle_cast((const thc_circle *)a, va, b, tb, bx, vb, 1, &r) >= 0) return r;
     } else if (a && b && tb == THC_CIRCLE && ta != THC_CIRCLE) {
-        if (thc__toi_circle_cast((const thc_circle *)b, vb, a, ta, ax, va, 0, &r) >= 0) goto found;
+        if (thc__toi_circle_cast((const thc_circle *)b, vb, a, ta, ax, va, 0, &r) >= 0) return r;
     } else if (a && b && ta >= THC_AABB && ta <= THC_POLY && tb >= THC_AABB && tb <= THC_POLY) {
-        if (thc__toi_sweep(a, ta, ax, va, b, tb, bx, vb, &r) >= 0) goto found;
+        if (thc__toi_sweep(a, ta, ax, va, b, tb, bx, vb, &r) >= 0) return r;
     }
     thc__toi_general(a, ta, ax, va, b, tb, bx, vb, &r);   /* straight into the answer: no copy */
-found:
-    if (r.hit && THC__BAD3(thc__shape_sum(a, ta, ax), thc__shape_sum(b, tb, bx), THC__SUM_VEL(va, vb))) r = thc__miss();
     return r;
 }
 
@@ -3773,10 +3841,11 @@ static void thc__toi_advance(const void *a, thc_type ta, const thc_transform *ax
 
 /* thc_toi's general road: conservative advancement, the touch taken from the last step's proven pair when it
    still holds (thc__toi_advance with settle 0 runs GJK at every step, the reference the tests compare with) */
-static void thc__toi_general(const void *a, thc_type ta, const thc_transform *ax, thc_v2 va,
-                             const void *b, thc_type tb, const thc_transform *bx, thc_v2 vb, thc_toi_result *res)
+static THC__NOINLINE void thc__toi_general(const void *a, thc_type ta, const thc_transform *ax, thc_v2 va,
+                                          const void *b, thc_type tb, const thc_transform *bx, thc_v2 vb, thc_toi_result *res)
 {
     thc__toi_advance(a, ta, ax, va, b, tb, bx, vb, res, 1);
+    if (res->hit && THC__BAD3(thc__shape_sum(a, ta, ax), thc__shape_sum(b, tb, bx), THC__SUM_VEL(va, vb))) *res = thc__miss();
 }
 
 /* ---------------------------------------------------------------- pixel masks */

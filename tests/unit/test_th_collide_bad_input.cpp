@@ -327,6 +327,56 @@ static void test_nan_and_inf_inputs(void)
     TH_CHECK(!t.hit);
 }
 
+// A NaN or infinite velocity of either shape never hits, on every road of thc_toi (the box sweep, the circle
+// casts with the circle first or second, the Minkowski sweep of boxes, capsules and polygons, and advancement
+// for shapes touching at the start): each road looks at the velocities where it answers.
+static void test_nan_and_inf_velocities(void)
+{
+    const float bad[3] = { NAN, INFINITY, -INFINITY };
+    int hits = 0, wrong = 0;
+    for (int ta = 0; ta < 4; ta++)
+        for (int tb = 0; tb < 4; tb++)
+            for (int start = 0; start < 2; start++) {   // 20 units apart, or touching at the start
+                Shape a = base_shape(TYPES[ta]), b = base_shape(TYPES[tb]);
+                a.move(V(start ? -1.0f : -20.0f, 0.2f));
+                thc_v2 va = V(start ? 3.0f : 40.0f, 0.5f), vb = V(-1, 0.25f);
+                thc_toi_result t = thc_toi(a.ptr(), a.type, a.x(), va, b.ptr(), b.type, b.x(), vb);
+                TH_CHECK_MSG(t.hit, "%s-%s: the finite sweep hits", type_name(a.type), type_name(b.type));
+                hits += t.hit;
+                for (int f = 0; f < 4; f++)
+                    for (int k = 0; k < 3; k++) {
+                        thc_v2 v[2] = { va, vb };
+                        float *fs[4] = { &v[0].x, &v[0].y, &v[1].x, &v[1].y };
+                        *fs[f] = bad[k];
+                        t = thc_toi(a.ptr(), a.type, a.x(), v[0], b.ptr(), b.type, b.x(), v[1]);
+                        if (t.hit && wrong++ == 0)
+                            printf("  %s-%s hits with velocity (%g, %g) against (%g, %g), %s\n", type_name(a.type), type_name(b.type),
+                                   v[0].x, v[0].y, v[1].x, v[1].y, start ? "touching at the start" : "apart");
+                    }
+            }
+    TH_CHECK_MSG(wrong == 0, "%d hits with a NaN or infinite velocity", wrong);
+    TH_CHECK(hits == 32);
+}
+
+// An infinite centre against a polygon whose faces are all slanted: no face normal has a zero component to turn
+// the infinite offset into NaN, so the circle-polygon distance road must see the infinity itself.
+static void test_infinite_centre_against_slanted_faces(void)
+{
+    thc_v2 pts[6];
+    for (int i = 0; i < 6; i++) pts[i] = V(3 * cosf(0.3f + 1.0471976f * i), 3 * sinf(0.3f + 1.0471976f * i));
+    thc_poly hex;
+    TH_CHECK(thc_make_poly(&hex, pts, 6));
+    thc_transform xf = thc_make_transform(V(1, 2), 0.2f);
+    const thc_v2 centres[4] = { { INFINITY, 0.25f }, { -INFINITY, 0.25f }, { 0.5f, INFINITY }, { 0.5f, -INFINITY } };
+    for (int i = 0; i < 4; i++) {
+        thc_circle c = { centres[i], 1 };
+        float d = thc_distance(&c, THC_CIRCLE, NULL, &hex, THC_POLY, &xf, NULL, NULL);
+        TH_CHECK_MSG(isnan(d), "circle at (%g, %g): distance %g", c.p.x, c.p.y, d);
+        d = thc_distance(&hex, THC_POLY, &xf, &c, THC_CIRCLE, NULL, NULL, NULL);
+        TH_CHECK_MSG(isnan(d), "circle at (%g, %g), second: distance %g", c.p.x, c.p.y, d);
+    }
+}
+
 // The grazing sweep of issue 29: the circle overlaps the box's corner by 3.87e-5 at t = 0.78525.
 static void test_grazing_circle_at_a_corner(void)
 {
@@ -347,6 +397,8 @@ int main(void)
     TH_RUN(test_too_many_vertices_fail_with_a_reason);
     TH_RUN(test_hand_built_polygons_are_validated);
     TH_RUN(test_nan_and_inf_inputs);
+    TH_RUN(test_nan_and_inf_velocities);
+    TH_RUN(test_infinite_centre_against_slanted_faces);
     TH_RUN(test_grazing_circle_at_a_corner);
     return th_test_finish();
 }
