@@ -4,6 +4,17 @@
    game_api.h and keeps all its state in GameMemory. Start reading at game_update. */
 #include "game.h"
 
+/* The build's description of state.h's types (state_types.inc, from the game's build folder), handed out by
+   game_get_api below: only this file includes it (its many template specializations cost every file that
+   does about 30 ms of compile). */
+#include "th_reflect.h"
+#if defined(__has_include)
+#if __has_include("state_types.inc")
+#include "state_types.inc"
+#define GAME_HAS_STATE_TYPES 1
+#endif
+#endif
+
 #ifndef GAME_LAYOUT_HASH
 #error "GAME_LAYOUT_HASH is the layout stamp of state.h; build the game with ./build.sh game"
 #endif

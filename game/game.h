@@ -28,13 +28,6 @@ inline const PlatformAPI *g_zone_pf;
 #include "th_profile.h"
 
 #include "state.h"
-#include "th_reflect.h" /* the table format of state_types.inc, the build's description of state.h's types */
-#if defined(__has_include)
-#if __has_include("state_types.inc")   /* from the game's build folder (build.sh puts it on the include path) */
-#include "state_types.inc"
-#define GAME_HAS_STATE_TYPES 1
-#endif
-#endif
 
 static const float ARENA_W = 2400.0f;
 static const float ARENA_H = 1500.0f;

@@ -1,7 +1,8 @@
 /* game_harness.h - NEON SWARM (game/) compiled straight into a test or benchmark program, run without the
    host: a PlatformAPI of stubs (nothing drawn or heard, events counted), one memory block, and steps driven
    by GameInputs the program makes. Much faster than the headless host (no rendering, no frame pacing), so
-   bots can play many runs on fixed seeds. Include it in one .cpp; it #includes the game's two files. */
+   bots can play many runs on fixed seeds. Include it in one .cpp; it #includes every file of the game (one
+translation unit, as a release compiles it; a file added to game/ goes in the list below). */
 #ifndef GAME_HARNESS_H
 #define GAME_HARNESS_H
 
@@ -11,6 +12,13 @@
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wunused-function"   /* state_default is exported only with the build's state_types.inc */
 #include "../../game/game.cpp"
+#include "../../game/bot.cpp"
+#include "../../game/entities.cpp"
+#include "../../game/fx.cpp"
+#include "../../game/sound.cpp"
+#include "../../game/ui.cpp"
+#include "../../game/waves.cpp"
+#include "../../game/world.cpp"
 #pragma GCC diagnostic pop
 #include "tinyheaders.cpp"   /* platform/include/: the tinyheader implementations a game links */
 
