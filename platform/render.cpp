@@ -521,8 +521,9 @@ static int render_glow_add_cpu(SDL_Texture *glow, int gw, int gh, SDL_Texture *f
    runs again, at half size, into a target cleared to opaque black (additive drawing keeps the destination's
    alpha, so a target cleared to alpha 0 would composite as nothing), halved to 1/4 and 1/8 with linear filtering
    and no blending (a scaled blended copy costs the software renderer a surface per call); the 1/8 copy is
-   blurred 3x3 and scaled back up to 1/4, the 1/4 copy added onto it, that scaled up to 1/2 and added over
-   the frame once, scaled up, tinted by the intensity. Returns the draw calls it made. */
+   blurred 3x3 and scaled back up to 1/4, the 1/4 copy added onto it. On the software renderer that 1/4 glow is
+   added to the frame on the CPU (render_glow_add_cpu); elsewhere it is scaled up to 1/2 and added over the frame
+   once, scaled up, tinted by the intensity. Returns the draw calls it made. */
 static int render_glow(void)
 {
     SDL_RenderFlush(g_render.ren);   /* the frame's own drawing is not the pass's cost */
