@@ -11,21 +11,21 @@
 
 /* name, volume, priority, cooldown s, max copies, pitch wobble (fraction); one row per SoundName (game.h), in its order */
 #define SOUND_LIST(X) \
-    X(SHOT,        "player/shot",       0.22f, 120, 0.045f, 3, 0.05f) \
-    X(DASH,        "player/dash",       0.70f, 200, 0.10f,  1, 0.00f) \
-    X(HURT,        "player/hurt",       0.75f, 240, 0.10f,  1, 0.00f) \
-    X(HIT,         "enemy/hit",         0.26f,  40, 0.035f, 4, 0.12f) \
-    X(EXPLODE,     "enemy/explode",     0.38f, 100, 0.05f,  5, 0.15f) \
-    X(EXPLODE_BIG, "enemy/explode_big", 0.62f, 180, 0.10f,  2, 0.05f) \
-    X(ENEMY_SHOOT, "enemy/shoot",       0.28f,  60, 0.08f,  3, 0.10f) \
-    X(SPAWN,       "enemy/spawn",       0.20f,  20, 0.10f,  2, 0.10f) \
-    X(CHARGE,      "enemy/charge",      0.36f,  70, 0.15f,  2, 0.05f) \
-    X(GEM,         "pickup/gem",        0.45f, 150, 0.04f,  3, 0.03f) \
-    X(HEALTH,      "pickup/health",     0.70f, 200, 0.10f,  1, 0.00f) \
-    X(START,       "ui/start",          0.50f, 250, 0.30f,  1, 0.00f) \
-    X(WAVE_START,  "ui/wave_start",     0.50f, 230, 0.50f,  1, 0.00f) \
-    X(GAME_OVER,   "ui/game_over",      0.80f, 250, 1.00f,  1, 0.00f) \
-    X(MUSIC,       "music/loop",        0.40f, 255, 0.00f,  1, 0.00f)
+    X(SHOT,        "player/shot",       0.18f, 120, 0.045f, 3, 0.05f) \
+    X(DASH,        "player/dash",       0.55f, 200, 0.10f,  1, 0.00f) \
+    X(HURT,        "player/hurt",       0.62f, 240, 0.10f,  1, 0.00f) \
+    X(HIT,         "enemy/hit",         0.18f,  40, 0.035f, 3, 0.12f) \
+    X(EXPLODE,     "enemy/explode",     0.26f, 100, 0.05f,  4, 0.15f) \
+    X(EXPLODE_BIG, "enemy/explode_big", 0.45f, 180, 0.10f,  2, 0.05f) \
+    X(ENEMY_SHOOT, "enemy/shoot",       0.19f,  60, 0.08f,  3, 0.10f) \
+    X(SPAWN,       "enemy/spawn",       0.15f,  20, 0.10f,  2, 0.10f) \
+    X(CHARGE,      "enemy/charge",      0.25f,  70, 0.15f,  2, 0.05f) \
+    X(GEM,         "pickup/gem",        0.24f, 150, 0.08f,  2, 0.03f) \
+    X(HEALTH,      "pickup/health",     0.42f, 200, 0.10f,  1, 0.00f) \
+    X(START,       "ui/start",          0.45f, 250, 0.30f,  1, 0.00f) \
+    X(WAVE_START,  "ui/wave_start",     0.38f, 230, 0.50f,  1, 0.00f) \
+    X(GAME_OVER,   "ui/game_over",      0.65f, 250, 1.00f,  1, 0.00f) \
+    X(MUSIC,       "music/loop",        0.34f, 255, 0.00f,  1, 0.00f)
 
 static constexpr float SOUND_HEAR_RADIUS = 1300.0f;  /* beyond this from the camera centre: quietest */
 static constexpr float SOUND_FAR_VOLUME  = 0.3f;     /* the quietest an event is */

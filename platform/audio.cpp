@@ -83,10 +83,22 @@ void audio_update(void)
     while ((old = thm_reclaim(&g_audio.mixer))) free((void *)old);
 }
 
+/* How the run's mix fared, once at the end: the loudest sample before the limiter and the frames it had to
+   turn down (a mix with headroom: 0). tests/e2e/test_mix.py reads it beside the disk driver's output. */
+static void audio_log_levels(void)
+{
+    float peak = 0;
+    uint64_t limited = 0;
+    thm_levels(&g_audio.mixer, &peak, &limited);
+    log_event("audio_levels", "\"frames\":%llu,\"peak_before_limiter\":%.4f,\"limited_frames\":%llu",
+              (unsigned long long)thm_frames_done(&g_audio.mixer), peak, (unsigned long long)limited);
+}
+
 void audio_shutdown(void)
 {
     if (g_audio.device) SDL_CloseAudioDevice(g_audio.device);   /* waits for the callback to return */
     g_audio.device = 0;
+    if (g_audio.started) audio_log_levels();
     const float *old;
     while ((old = thm_reclaim(&g_audio.mixer))) free((void *)old);
     for (int i = 0; i < THM_MAX_SOUNDS; i++) free((void *)g_audio.mixer.ctl_sound[i].samples);

@@ -10,6 +10,9 @@
            the magenta/black checker drawn for unknown or broken sprites. Within one layer, atlas pages
            draw first (in page order), then the placeholder, then text and rectangles. */
 #include "render_internal.h"
+#if defined(__SSE2__) || defined(_M_X64)
+#include <emmintrin.h>
+#endif
 
 #include <math.h>
 #include <stdio.h>
@@ -282,6 +285,7 @@ int render_init(SDL_Renderer *r, int view_w, int view_h, const char *font_path)
     SDL_RendererInfo info;
     g_render.page_filter = SDL_GetRendererInfo(r, &info) == 0 && strcmp(info.name, "software") != 0 ? SDL_ScaleModeLinear
                                                                                                 : SDL_ScaleModeNearest;
+    g_render.glow_soft = g_render.page_filter == SDL_ScaleModeNearest;
 
     size_t bytes = thsb_memory_size(RENDER_MAX_SPRITES);
     g_render.sb_memory = malloc(bytes);
@@ -307,6 +311,9 @@ void render_shutdown(void)
     g_render.placeholder = nullptr;
     for (SDL_Texture *&t : g_render.glow) { if (t) SDL_DestroyTexture(t); t = nullptr; }
     g_render.glow_w = g_render.glow_h = 0;
+    if (g_render.glow_frame) SDL_DestroyTexture(g_render.glow_frame);
+    g_render.glow_frame = nullptr;
+    g_render.glow_frame_w = g_render.glow_frame_h = 0;
     g_render.safe_w = g_render.safe_h = 0;
     g_render.glow_intensity = 1.0f;
     free(g_render.sb_memory);
@@ -399,12 +406,124 @@ static int add_blurred(SDL_Texture *src, int w, int h, Uint8 k)
     return calls;
 }
 
+/* Two halves of a bilinear stretch of the 1/4 glow over the frame. glow_stretch_row: one source row stretched to
+   the frame's width (columns from col: source column << 9 | weight of the next, 0..256); red and blue, then green,
+   two channels at a time in one 32-bit word, so a channel's product stays inside its 16 bits. */
+static void glow_stretch_row(uint32_t *out, int w, const uint32_t *src, const int *col)
+{
+    for (int x = 0; x < w; x++) {
+        const int c = col[x] >> 9;
+        const uint32_t fx = (uint32_t)col[x] & 0x1FF, p0 = src[c], p1 = src[c + 1];
+        out[x] = (((p0 & 0xFF00FF) * (256 - fx) + (p1 & 0xFF00FF) * fx) >> 8 & 0xFF00FF) |
+                 (((p0 & 0xFF00) * (256 - fx) + (p1 & 0xFF00) * fx) >> 8 & 0xFF00);
+    }
+}
+
+/* glow_add_row: two stretched rows blended by fy (0..256) and added to a frame row, each channel saturating at
+   255 as an additive copy does; the frame's alpha is kept. */
+static void glow_add_row(uint32_t *dst, int w, const uint32_t *a, const uint32_t *b, uint32_t fy)
+{
+    int x = 0;
+#if defined(__SSE2__) || defined(_M_X64)
+    const __m128i zero = _mm_setzero_si128(), wa = _mm_set1_epi16((short)(256 - fy)), wb = _mm_set1_epi16((short)fy);
+    const __m128i no_alpha = _mm_set1_epi32(0x00FFFFFF);
+    for (; x + 4 <= w; x += 4) {
+        __m128i pa = _mm_loadu_si128((const __m128i *)(a + x)), pb = _mm_loadu_si128((const __m128i *)(b + x));
+        __m128i lo = _mm_srli_epi16(_mm_add_epi16(_mm_mullo_epi16(_mm_unpacklo_epi8(pa, zero), wa),
+                                                  _mm_mullo_epi16(_mm_unpacklo_epi8(pb, zero), wb)), 8);
+        __m128i hi = _mm_srli_epi16(_mm_add_epi16(_mm_mullo_epi16(_mm_unpackhi_epi8(pa, zero), wa),
+                                                  _mm_mullo_epi16(_mm_unpackhi_epi8(pb, zero), wb)), 8);
+        __m128i g = _mm_and_si128(_mm_packus_epi16(lo, hi), no_alpha);
+        __m128i *d = (__m128i *)(dst + x);
+        _mm_storeu_si128(d, _mm_adds_epu8(_mm_loadu_si128(d), g));
+    }
+#endif
+    for (; x < w; x++) {
+        const uint32_t p = a[x], q = b[x];
+        uint32_t rb = (((p & 0xFF00FF) * (256 - fy) + (q & 0xFF00FF) * fy) >> 8 & 0xFF00FF) + (dst[x] & 0xFF00FF);
+        uint32_t g = (((p & 0xFF00) * (256 - fy) + (q & 0xFF00) * fy) >> 8 & 0xFF00) + (dst[x] & 0xFF00);
+        rb |= (rb & 0x1000100) - ((rb & 0x1000100) >> 8);   /* a carry out of a channel: that channel 255 */
+        g |= (g & 0x10000) - ((g & 0x10000) >> 8);
+        dst[x] = (dst[x] & 0xFF000000) | (rb & 0xFF00FF) | (g & 0xFF00);
+    }
+}
+
+/* The software renderer's last step: the frame read back into a streaming texture, the 1/4 glow added to it
+   here (bilinear, saturating, as the additive copy would), copied back unblended. SDL's own additive copy of a
+   full frame costs that renderer ~7 ms at 1280x720 and a scaled one a surface per call; this is ~1-2 ms.
+   0 if a step failed (nothing drawn: the caller adds the glow the SDL way). */
+static int render_glow_add_cpu(SDL_Texture *glow, int gw, int gh, SDL_Texture *frame)
+{
+    SDL_Renderer *ren = g_render.ren;
+    g_render.glow_px.resize((size_t)gw * gh);
+    if (SDL_SetRenderTarget(ren, glow) != 0 ||
+        SDL_RenderReadPixels(ren, nullptr, SDL_PIXELFORMAT_ARGB8888, g_render.glow_px.data(), gw * 4) != 0) {
+        SDL_SetRenderTarget(ren, frame);
+        return 0;
+    }
+    SDL_SetRenderTarget(ren, frame);
+    /* the view's place in the output's pixels (letterboxed under a logical size), read and written at scale 1 */
+    SDL_Rect vp;
+    float sx = 1, sy = 1;
+    int lw = 0, lh = 0;
+    SDL_RenderGetViewport(ren, &vp);
+    SDL_RenderGetScale(ren, &sx, &sy);
+    SDL_RenderGetLogicalSize(ren, &lw, &lh);
+    SDL_Rect out = { (int)lroundf(vp.x * sx), (int)lroundf(vp.y * sy), (int)lroundf(vp.w * sx), (int)lroundf(vp.h * sy) };
+    if (out.w <= 0 || out.h <= 0) return 1;
+    if (!g_render.glow_frame || g_render.glow_frame_w != out.w || g_render.glow_frame_h != out.h) {
+        if (g_render.glow_frame) SDL_DestroyTexture(g_render.glow_frame);
+        g_render.glow_frame = SDL_CreateTexture(ren, SDL_PIXELFORMAT_ARGB8888, SDL_TEXTUREACCESS_STREAMING, out.w, out.h);
+        g_render.glow_frame_w = out.w;
+        g_render.glow_frame_h = out.h;
+        if (!g_render.glow_frame) return 0;
+        SDL_SetTextureBlendMode(g_render.glow_frame, SDL_BLENDMODE_NONE);
+        g_render.glow_col.resize((size_t)out.w);
+    }
+    /* frame column x samples the glow at (x + 0.5) * gw / w - 0.5, between two source columns */
+    for (int x = 0; x < out.w; x++) {
+        float u = std::min(std::max((x + 0.5f) * gw / out.w - 0.5f, 0.0f), (float)(gw - 1));
+        int c = std::min((int)u, std::max(gw - 2, 0));
+        g_render.glow_col[(size_t)x] = c << 9 | (int)lroundf((u - c) * 256);   /* the weight: 0..256, 9 bits */
+    }
+    void *pixels = nullptr;
+    int pitch = 0;
+    if (SDL_LockTexture(g_render.glow_frame, nullptr, &pixels, &pitch) != 0) return 0;
+    if (lw && lh) SDL_RenderSetLogicalSize(ren, 0, 0);
+    int ok = SDL_RenderReadPixels(ren, &out, SDL_PIXELFORMAT_ARGB8888, pixels, pitch) == 0;
+    if (ok) {
+        std::vector<uint32_t> &src = g_render.glow_px;
+        if (gw == 1) for (uint32_t &p : src) p = 0;   /* no second column to blend with: never in practice */
+        for (float left = g_render.glow_intensity; left > 0.004f; left -= 1.0f) {   /* above 1: added again, as before */
+            const uint32_t k = (uint32_t)lroundf(256 * std::min(left, 1.0f));
+            std::vector<uint32_t> &scaled = g_render.glow_scaled;
+            scaled.resize(src.size());
+            for (size_t i = 0; i < src.size(); i++)
+                scaled[i] = ((src[i] & 0xFF00FF) * k >> 8 & 0xFF00FF) | ((src[i] & 0xFF00) * k >> 8 & 0xFF00);
+            std::vector<uint32_t> &rows = g_render.glow_rows;   /* each source row stretched to the frame's width */
+            rows.resize((size_t)out.w * gh);
+            for (int r = 0; r < gh; r++) glow_stretch_row(&rows[(size_t)r * out.w], out.w, &scaled[(size_t)r * gw], g_render.glow_col.data());
+            for (int y = 0; y < out.h; y++) {
+                float v = std::min(std::max((y + 0.5f) * gh / out.h - 0.5f, 0.0f), (float)(gh - 1));
+                int r0 = (int)v, r1 = std::min(r0 + 1, gh - 1);
+                glow_add_row((uint32_t *)((char *)pixels + (size_t)y * pitch), out.w, &rows[(size_t)r0 * out.w],
+                             &rows[(size_t)r1 * out.w], (uint32_t)lroundf((v - r0) * 256));
+            }
+        }
+    }
+    SDL_UnlockTexture(g_render.glow_frame);
+    if (ok) SDL_RenderCopy(ren, g_render.glow_frame, nullptr, &out);
+    if (lw && lh) SDL_RenderSetLogicalSize(ren, lw, lh);
+    return ok;
+}
+
 /* The glow pass. SDL's renderer has no shaders, so the glow is drawn from what the game flagged: the GLOW
    runs again, at half size, into a target cleared to opaque black (additive drawing keeps the destination's
    alpha, so a target cleared to alpha 0 would composite as nothing), halved to 1/4 and 1/8 with linear filtering
    and no blending (a scaled blended copy costs the software renderer a surface per call); the 1/8 copy is
-   blurred 3x3 and scaled back up to 1/4, the 1/4 copy added onto it, that scaled up to 1/2 and added over
-   the frame once, scaled up, tinted by the intensity. Returns the draw calls it made. */
+   blurred 3x3 and scaled back up to 1/4, the 1/4 copy added onto it. On the software renderer that 1/4 glow is
+   added to the frame on the CPU (render_glow_add_cpu); elsewhere it is scaled up to 1/2 and added over the frame
+   once, scaled up, tinted by the intensity. Returns the draw calls it made. */
 static int render_glow(void)
 {
     SDL_RenderFlush(g_render.ren);   /* the frame's own drawing is not the pass's cost */
@@ -440,6 +559,11 @@ static int render_glow(void)
     SDL_SetTextureColorMod(g[1], 255, 255, 255);
     SDL_SetTextureBlendMode(g[1], SDL_BLENDMODE_NONE);
     calls += 2;
+    if (g_render.glow_soft && render_glow_add_cpu(g[4], std::max(1, g_render.view_w / 4), std::max(1, g_render.view_h / 4), frame)) {
+        SDL_SetRenderDrawColor(ren, r, gr, b, a);
+        g_render.glow_ms = (log_time() - t0) * 1000;
+        return calls + 1;
+    }
     SDL_SetRenderTarget(ren, g[0]);   /* up to 1/2 (the software renderer's linear stretch to full size is slow) */
     SDL_RenderCopy(ren, g[4], nullptr, nullptr);
     calls++;

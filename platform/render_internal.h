@@ -130,10 +130,18 @@ struct RenderState {
 
     /* the glow pass (render_glow): flagged sprites drawn again into glow[0] (1/2 size, opaque black), then
        halved to glow[1] (1/4) and glow[2] (1/8); glow[3] (1/8) is glow[2] blurred, glow[4] (1/4) that scaled
-       up with glow[1] added onto it, added over the frame. Made on first use, remade when the
-       view size changes. */
+       up with glow[1] added onto it, added over the frame (through glow[0] at 1/2 on OpenGL, on the CPU on the
+       software renderer). Made on first use, remade when the view size changes. */
     SDL_Texture *glow[5] = {};
     int glow_w = 0, glow_h = 0;
+    /* the software renderer adds the 1/4 glow on the CPU (render_glow_add_cpu): SDL's own additive blit costs
+       it ~7 ns a pixel, a full frame every frame. glow_soft: that renderer; the rest is its scratch. */
+    int glow_soft = 0;
+    SDL_Texture *glow_frame = nullptr;          /* streaming, the frame's size: the frame read back, glow added */
+    int glow_frame_w = 0, glow_frame_h = 0;
+    std::vector<uint32_t> glow_px, glow_scaled; /* the 1/4 glow read back; scaled by the intensity */
+    std::vector<uint32_t> glow_rows;            /* its rows stretched to the frame's width */
+    std::vector<int> glow_col;                  /* per frame column: source column << 9 | weight of the next (0..256) */
     float glow_intensity = 1.0f;
     double glow_ms = 0;             /* the last frame's glow pass, CPU time to submit it */
     int glow_unseen = 0;            /* render_glow_seen(0): the frame is never shown, no pass */

@@ -42,6 +42,9 @@
      thm_playing(m, handle)                       1 while the voice still plays that sound
      thm_reclaim(m)                               one replaced sample buffer safe to free, or NULL
      thm_voices_busy(m), thm_frames_done(m)       voices playing; frames mixed so far
+     thm_levels(m, &peak, &limited_frames)        the loudest sample before the limiter, and how many
+                                                  frames were in blocks over its ceiling (0.98), i.e.
+                                                  turned down by it (a mix with headroom: 0)
      thm_mix(m, out, frames)                      RENDER side: writes frames*2 floats
 
    PLAY PARAMETERS (zero means default)
@@ -155,6 +158,8 @@ typedef struct thm_mixer {
     uint64_t q_write, q_read;                    /* atomics */
     uint32_t ended_gen[THM_MAX_VOICES];          /* atomics: render -> control, the generation that ended */
     uint64_t applied_seq, frames_done;           /* atomics: render -> control */
+    uint64_t limited_frames;                     /* atomic: render -> control, frames of blocks that went over the limiter's ceiling */
+    uint32_t peak_in;                            /* atomic: render -> control, the loudest sample before the limiter x 65536 */
     uint32_t rate;
     /* control side */
     thm__ctl_voice cv[THM_MAX_VOICES];
@@ -182,6 +187,7 @@ void     thm_stop_all(thm_mixer *m, float fade_s);
 int      thm_playing(thm_mixer *m, uint32_t handle);
 int      thm_voices_busy(thm_mixer *m);
 uint64_t thm_frames_done(thm_mixer *m);         /* frames the render side has mixed so far */
+void     thm_levels(thm_mixer *m, float *peak_before_limiter, uint64_t *limited_frames);
 const float *thm_reclaim(thm_mixer *m);
 void     thm_mix(thm_mixer *m, float *out, uint32_t frames);
 
@@ -401,6 +407,12 @@ void thm_stop_all(thm_mixer *m, float fade_s)
 int thm_playing(thm_mixer *m, uint32_t handle) { return thm__voice_of(m, handle) >= 0; }
 
 uint64_t thm_frames_done(thm_mixer *m) { return thm__load(&m->frames_done); }
+
+void thm_levels(thm_mixer *m, float *peak_before_limiter, uint64_t *limited_frames)
+{
+    if (peak_before_limiter) *peak_before_limiter = (float)thm__load(&m->peak_in) / 65536.0f;
+    if (limited_frames) *limited_frames = thm__load(&m->limited_frames);
+}
 
 int thm_voices_busy(thm_mixer *m)
 {
@@ -650,6 +662,8 @@ void thm_mix(thm_mixer *m, float *out, uint32_t frames)
     thm__store(&m->q_read, r);
     memset(out, 0, sizeof(float) * 2 * frames);
     uint32_t done = 0;
+    uint64_t limited = 0;
+    float loudest = 0;
     while (done < frames) {
         int n = frames - done < THM_BLOCK ? (int)(frames - done) : THM_BLOCK;
         float *o = out + 2 * done;
@@ -664,11 +678,13 @@ void thm_mix(thm_mixer *m, float *out, uint32_t frames)
             if (a > peak) peak = a;
         }
         if (bad) thm__end_broken(m);
+        if (peak > loudest) loudest = peak;
         if (!thm__finite(m->limiter_gain)) m->limiter_gain = 1.0f;
         float target = peak > 0.98f ? 0.98f / peak : 1.0f;
         float g0 = m->limiter_gain;
         float g1 = target < g0 ? target : g0 + (1.0f - g0) * (float)n / (0.1f * (float)m->rate);
         if (g1 > 1) g1 = 1;
+        if (target < 1.0f) limited += (uint64_t)n;
         if (g0 != 1.0f || g1 != 1.0f) {
             for (int j = 0; j < n; j++) {
                 float g = g0 + (g1 - g0) * (float)(j + 1) / (float)n;
@@ -681,6 +697,9 @@ void thm_mix(thm_mixer *m, float *out, uint32_t frames)
         done += (uint32_t)n;
     }
     thm__store(&m->frames_done, m->frames_done + frames);
+    if (limited) thm__store(&m->limited_frames, m->limited_frames + limited);
+    uint32_t q = loudest < 65535.0f ? (uint32_t)(loudest * 65536.0f) : 0xFFFFFFFFu;
+    if (q > m->peak_in) thm__store(&m->peak_in, q);
     thm__store(&m->applied_seq, r);
 }
 

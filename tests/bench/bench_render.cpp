@@ -7,7 +7,8 @@
    plus render_10k_batched_cpu_ms, the batched frame without the flush (what the host spends before
    the renderer rasterizes). Medians over interleaved repeats. Needs build/tools/atlas_pack.
    The glow pass (render.cpp's render_glow) at 1280x720: glow_pass_ms, a frame of 2,000 GLOW sprites minus the
-   same frame without the flag (each ended by reading a pixel back, so the renderer has finished).
+   same frame without the flag (each ended by reading a pixel back, so the renderer has finished), and
+   glow_pass_sdl_add_ms, the same with the glow added by SDL's additive copy rather than on the CPU.
    Then all of it again on SDL's OpenGL renderer, in a child of this program under Xvfb with Mesa's llvmpipe:
    glow_pass_gl_ms and render_batched_vs_copy_gl_x (information only: llvmpipe rasterizes on the CPU). */
 #include "render.cpp"
@@ -160,10 +161,13 @@ int main(int argc, char **argv)
     double b = bench_median(t_batch), c = bench_median(t_copy), cpu = bench_median(t_cpu);
     fprintf(stderr, "bench_render: %d sprites, %d batches, %d draw calls\n", st.sprites, st.batches, st.draw_calls);
 
-    /* the glow pass: 2,000 sprites with and without SPRITE_GLOW, interleaved */
-    std::vector<double> t_glow, t_plain, t_pass;
+    /* the glow pass: 2,000 sprites with and without SPRITE_GLOW, interleaved; on the software renderer also
+       with the glow added by SDL's additive copy instead of on the CPU (how it was done before) */
+    std::vector<double> t_glow, t_plain, t_pass, t_sdl_add;
+    const int soft = g_render.glow_soft;
     for (int r = 0; r < REPEATS; r++)
-        for (int with = 0; with < 2; with++) {
+        for (int with = 0; with < (soft ? 3 : 2); with++) {
+            g_render.glow_soft = with == 2 ? 0 : soft;
             SDL_RenderClear(ren);
             sync_pixel(ren);
             double t0 = log_time();
@@ -175,12 +179,16 @@ int main(int argc, char **argv)
             }
             render_end_frame();
             sync_pixel(ren);
-            (with ? t_glow : t_plain).push_back((log_time() - t0) * 1000);
-            if (with) t_pass.push_back(g_render.glow_ms);
+            (with == 2 ? t_sdl_add : with ? t_glow : t_plain).push_back((log_time() - t0) * 1000);
+            if (with == 1) t_pass.push_back(g_render.glow_ms);
         }
+    g_render.glow_soft = soft;
     double glow = std::max(0.0, bench_median(t_glow) - bench_median(t_plain));
-    fprintf(stderr, "bench_render (%s): 2000 sprites %.3f ms, with glow %.3f ms (the pass's own submission %.3f ms)\n",
+    double glow_sdl_add = soft ? std::max(0.0, bench_median(t_sdl_add) - bench_median(t_plain)) : 0;
+    fprintf(stderr, "bench_render (%s): 2000 sprites %.3f ms, with glow %.3f ms (the pass's own submission %.3f ms)",
             gl ? "opengl" : "software", bench_median(t_plain), bench_median(t_glow), bench_median(t_pass));
+    if (soft) fprintf(stderr, "; added by SDL's additive copy instead: %.3f ms", bench_median(t_sdl_add));
+    fprintf(stderr, "\n");
     render_shutdown();
     SDL_DestroyRenderer(ren);
     SDL_DestroyWindow(win);
@@ -201,6 +209,7 @@ int main(int argc, char **argv)
     }
     if (gl_part.empty()) { fprintf(stderr, "bench_render: no OpenGL numbers (is xvfb installed?)\n"); return 1; }
     printf("{\"render_10k_batched_ms\": %.3f, \"render_10k_rendercopy_ms\": %.3f, \"render_batched_vs_copy_x\": %.3f, "
-           "\"render_10k_batched_cpu_ms\": %.3f, \"glow_pass_ms\": %.3f, %s}\n", b, c, c / b, cpu, glow, gl_part.c_str());
+           "\"render_10k_batched_cpu_ms\": %.3f, \"glow_pass_ms\": %.3f, \"glow_pass_sdl_add_ms\": %.3f, %s}\n", b, c, c / b, cpu, glow,
+           glow_sdl_add, gl_part.c_str());
     return 0;
 }

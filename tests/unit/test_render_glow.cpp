@@ -1,7 +1,8 @@
 /* Tests for the per-sprite blend modes and the glow pass of platform/render.cpp, read back as pixels, on SDL's
    software renderer (offscreen video driver) and, in a child of this program under Xvfb, on SDL's OpenGL
    renderer (Mesa's llvmpipe): additive sprites add, GLOW sprites get a halo that reaches past their edge, a
-   sprite without the flag or an intensity of 0 has none, and the glow adds over what is under it. */
+   sprite without the flag or an intensity of 0 has none, and the glow adds over what is under it; on the software
+   renderer, the glow added on the CPU matches SDL's additive copy, letterboxed in a resized window too. */
 #define TH_TEST_IMPLEMENTATION
 #include "th_test.h"
 #include "render.cpp"
@@ -104,7 +105,8 @@ static void test_glow_halo(void)
     TH_CHECK(red(px, 172, 120) >= 24);   /* 4 px right of the edge */
     TH_CHECK(red(px, 176, 120) >= 10);   /* 8 px */
     TH_CHECK(red(px, 160, 132) >= 24);   /* 4 px below */
-    TH_CHECK(red(px, 172, 120) > red(px, 180, 120));   /* fading with distance */
+    TH_CHECK(red(px, 172, 120) >= red(px, 176, 120) && red(px, 176, 120) >= red(px, 180, 120));   /* fading with distance */
+    TH_CHECK(red(px, 172, 120) > red(px, 180, 120));
     TH_CHECK_EQ_INT(red(px, 40, 40), 0);                /* and nothing far away */
     TH_CHECK(g_render.glow_ms > 0);
 }
@@ -157,6 +159,86 @@ static void test_glow_adds_and_scales(void)
     int d1 = red(one, 174, 120) - 40, d2 = red(two, 174, 120) - 40;
     printf("  intensity 1: +%d, intensity 2: +%d\n", d1, d2);
     TH_CHECK(d2 >= 2 * d1 - 3 && d2 <= 2 * d1 + 3);
+}
+
+/* On the software renderer the glow is added on the CPU (SDL's additive copy of a whole frame is slow there): the
+   picture is the one SDL's additive copy makes, to within the filtering (one bilinear 4x stretch instead of a
+   bilinear 2x and a nearest 2x), on a scene of squares and thin lines over a grey floor, at intensities 1 and 1.5. */
+static void test_cpu_add_matches_sdl_add(void)
+{
+    if (!g_render.glow_soft) return;   /* the OpenGL child: no CPU path */
+    auto scene = [](float intensity) {
+        g_pf.set_glow(intensity);
+        begin(30);
+        square(152, 112, 16, 0xFFFFFFFFu, SPRITE_GLOW);
+        square(40, 30, 24, 0xFF4080FFu, SPRITE_GLOW);
+        square(300, 220, 30, 0x40FF40FFu, SPRITE_GLOW);   /* over the right and bottom edges */
+        for (int i = 0; i < 8; i++) square(20.0f + 37 * i, 180, 2, 0x80C0FFFFu, SPRITE_GLOW);
+        return frame();
+    };
+    int worst = 0, lit = 0;
+    double sum = 0, n = 0;
+    for (float intensity : { 1.0f, 1.5f }) {
+        g_render.glow_soft = 0;
+        std::vector<uint32_t> sdl = scene(intensity);
+        g_render.glow_soft = 1;
+        std::vector<uint32_t> cpu = scene(intensity);
+        for (size_t i = 0; i < cpu.size(); i++)
+            for (int c = 0; c < 24; c += 8) {
+                int d = abs((int)(cpu[i] >> c & 255) - (int)(sdl[i] >> c & 255));
+                worst = std::max(worst, d);
+                sum += d;
+                n++;
+                lit += (sdl[i] >> c & 255) > 40;
+            }
+    }
+    g_pf.set_glow(1.0f);
+    printf("  CPU add vs SDL's additive copy: largest channel difference %d, mean %.3f (%d lit channels)\n", worst, sum / n, lit);
+    TH_CHECK(lit > 1000);
+    TH_CHECK(worst <= 20);
+    TH_CHECK(sum / n < 1.0);
+}
+
+/* A window resized away from the view's shape: the view is scaled and letterboxed in it, and the CPU add still
+   lands where SDL's additive copy does (the whole output read back, bars included). */
+static void test_cpu_add_letterboxed(void)
+{
+    if (!g_render.glow_soft) return;
+    SDL_SetWindowSize(g_win, 400, 360);   /* 320x240 at 1.25: 400x300, bars of 30 px above and below */
+    SDL_Event ev;
+    while (SDL_PollEvent(&ev)) {}
+    int ow = 0, oh = 0;
+    SDL_GetRendererOutputSize(g_ren, &ow, &oh);
+    auto shot = [&](int soft) {
+        g_render.glow_soft = soft;
+        begin(30);
+        square(152, 112, 16, 0xFFFFFFFFu, SPRITE_GLOW);
+        square(300, 220, 30, 0x40FF40FFu, SPRITE_GLOW);
+        render_end_frame();
+        SDL_RenderFlush(g_ren);
+        SDL_RenderSetLogicalSize(g_ren, 0, 0);
+        std::vector<uint32_t> px((size_t)ow * oh);
+        SDL_RenderReadPixels(g_ren, nullptr, SDL_PIXELFORMAT_RGBA32, px.data(), ow * 4);
+        SDL_RenderSetLogicalSize(g_ren, VIEW_W, VIEW_H);
+        return px;
+    };
+    std::vector<uint32_t> sdl = shot(0), cpu = shot(1);
+    int worst = 0, lit = 0;
+    for (size_t i = 0; i < cpu.size(); i++)
+        for (int c = 0; c < 24; c += 8) {
+            worst = std::max(worst, abs((int)(cpu[i] >> c & 255) - (int)(sdl[i] >> c & 255)));
+            lit += (sdl[i] >> c & 255) > 40;
+        }
+    /* the halo right of the square: (172, 120) in the view is (215, 180) in the output */
+    printf("  letterboxed %dx%d: largest channel difference %d (%d lit channels), halo at the output's (215, 180): %d\n", ow, oh,
+           worst, lit, (int)(cpu[(size_t)180 * ow + 215] & 255));
+    SDL_SetWindowSize(g_win, VIEW_W, VIEW_H);
+    while (SDL_PollEvent(&ev)) {}
+    TH_CHECK(ow == 400 && oh == 360);
+    TH_CHECK(lit > 300);
+    TH_CHECK(worst <= 24);
+    TH_CHECK((int)(cpu[(size_t)180 * ow + 215] & 255) >= 30 + 24);
+    TH_CHECK((int)(cpu[(size_t)10 * ow + 200] & 255) == 30);   /* the bar above the view (cleared grey): nothing added */
 }
 
 /* The same on SDL's OpenGL renderer: this program again, under a virtual X display with Mesa's llvmpipe. */
@@ -217,6 +299,8 @@ int main(int argc, char **argv)
     TH_RUN(test_no_flag_no_halo);
     TH_RUN(test_glow_adds_and_scales);
     TH_RUN(test_glow_under_ui_layers);
+    TH_RUN(test_cpu_add_matches_sdl_add);
+    TH_RUN(test_cpu_add_letterboxed);
     if (!gl) { g_self = argv[0]; TH_RUN(test_opengl_renderer); }
 
     render_shutdown();

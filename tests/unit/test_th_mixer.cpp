@@ -252,6 +252,40 @@ static void test_limiter_never_clips(void)
     thm_mix(&g_m, out, 4800);
     TH_CHECK(peak(out, 2 * 4800) <= 1.0f);
     TH_CHECK(peak(out + 2 * 2400, 2 * 2400) > 0.9f);   // limited, not muted
+    float in_peak = 0;
+    uint64_t limited = 0;
+    thm_levels(&g_m, &in_peak, &limited);
+    TH_CHECK(in_peak > 30.0f);                         // 40 copies of a full-scale tone, before the limiter
+    TH_CHECK(limited == 4800);                          // every block went over the ceiling
+}
+
+// thm_levels reports a mix with headroom as such: its peak, and no frame turned down by the limiter.
+static void test_levels_of_a_mix_that_fits(void)
+{
+    thm_init(&g_m, 48000);
+    auto s = sine(4800, 440, 0.4f);
+    thm_sound_data sd = { s.data(), 4800, 1, 48000 };
+    thm_set_sound(&g_m, 1, &sd);
+    thm_play_params p = params();
+    p.loop = 1;
+    thm_play(&g_m, 1, &p, 0);
+    static float out[2 * 4800];
+    thm_mix(&g_m, out, 4800);
+    float in_peak = 0;
+    uint64_t limited = 1;
+    thm_levels(&g_m, &in_peak, &limited);
+    TH_CHECK(fabsf(in_peak - peak(out, 2 * 4800)) < 0.001f);
+    TH_CHECK(in_peak > 0.39f && in_peak < 0.41f);   // centre pan is unity on both sides
+    TH_CHECK(limited == 0);
+    thm_play(&g_m, 1, &p, 0);                     // two copies in phase: 0.8, still under the ceiling
+    thm_mix(&g_m, out, 4800);
+    thm_levels(&g_m, &in_peak, &limited);
+    TH_CHECK(limited == 0);
+    for (int i = 0; i < 2; i++) thm_play(&g_m, 1, &p, 0);   // four: 1.6, over it
+    thm_mix(&g_m, out, 4800);
+    thm_levels(&g_m, &in_peak, &limited);
+    TH_CHECK(in_peak > 1.5f);
+    TH_CHECK(limited > 0 && limited <= 4800);
 }
 
 // Replacing a playing sound with identical samples changes nothing; with different samples it
@@ -444,6 +478,7 @@ int main(void)
     TH_RUN(test_instances_cooldown_unique);
     TH_RUN(test_buses);
     TH_RUN(test_limiter_never_clips);
+    TH_RUN(test_levels_of_a_mix_that_fits);
     TH_RUN(test_replace_while_playing);
     TH_RUN(test_replace_with_silence_and_missing);
     TH_RUN(test_queue_full_is_refused);
