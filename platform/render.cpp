@@ -372,6 +372,7 @@ static bool glow_targets(void)
     for (SDL_Texture *&t : g_render.glow) { if (t) SDL_DestroyTexture(t); t = nullptr; }
     g_render.glow_w = g_render.view_w;
     g_render.glow_h = g_render.view_h;
+    g_render.glow_have = 0;
     static const int DIV[5] = { 2, 4, 8, 8, 4 };
     for (int i = 0; i < 5; i++) {
         int w = std::max(1, g_render.view_w / DIV[i]), h = std::max(1, g_render.view_h / DIV[i]);
@@ -535,6 +536,19 @@ static int render_glow(void)
     SDL_Texture *frame = SDL_GetRenderTarget(ren);
     Uint8 r, gr, b, a;
     SDL_GetRenderDrawColor(ren, &r, &gr, &b, &a);
+    const int w4 = std::max(1, g_render.view_w / 4), h4 = std::max(1, g_render.view_h / 4);
+    if (g_render.glow_soft && g_render.glow_have && !g_render.glow_reused && g_render.glow_full_ms > g_render.glow_budget_ms) {
+        /* over the software renderer's budget: this frame adds the last pass's glow again */
+        int ok = render_glow_add_cpu(g[4], w4, h4, frame);
+        SDL_SetRenderTarget(ren, frame);
+        SDL_SetRenderDrawColor(ren, r, gr, b, a);
+        if (ok) {
+            g_render.glow_reused = 1;
+            g_render.glow_ms = (log_time() - t0) * 1000;
+            return 1;
+        }
+    }
+    g_render.glow_reused = 0;
     int calls = 0;
     SDL_SetRenderDrawColor(ren, 0, 0, 0, 255);
     SDL_SetRenderTarget(ren, g[0]);   /* at half size: a quarter of the pixels to fill, and the 1/2 copy saved */
@@ -559,9 +573,10 @@ static int render_glow(void)
     SDL_SetTextureColorMod(g[1], 255, 255, 255);
     SDL_SetTextureBlendMode(g[1], SDL_BLENDMODE_NONE);
     calls += 2;
-    if (g_render.glow_soft && render_glow_add_cpu(g[4], std::max(1, g_render.view_w / 4), std::max(1, g_render.view_h / 4), frame)) {
+    if (g_render.glow_soft && render_glow_add_cpu(g[4], w4, h4, frame)) {
         SDL_SetRenderDrawColor(ren, r, gr, b, a);
-        g_render.glow_ms = (log_time() - t0) * 1000;
+        g_render.glow_ms = g_render.glow_full_ms = (log_time() - t0) * 1000;
+        g_render.glow_have = 1;
         return calls + 1;
     }
     SDL_SetRenderTarget(ren, g[0]);   /* up to 1/2 (the software renderer's linear stretch to full size is slow) */

@@ -142,6 +142,12 @@ struct RenderState {
     std::vector<uint32_t> glow_px, glow_scaled; /* the 1/4 glow read back; scaled by the intensity */
     std::vector<uint32_t> glow_rows;            /* its rows stretched to the frame's width */
     std::vector<int> glow_col;                  /* per frame column: source column << 9 | weight of the next (0..256) */
+    /* the software renderer's budget: when its last full pass (flagged sprites drawn at 1/2, scaled, blurred)
+       took more than glow_budget_ms, every other frame adds that pass's glow again instead of drawing a new one
+       (the halo trails its sprite by a frame; the pass costs half as much on average) */
+    double glow_budget_ms = 3.0, glow_full_ms = 0;
+    int glow_have = 0;              /* glow[4] holds a finished glow of the current size */
+    int glow_reused = 0;            /* this frame added the previous frame's glow */
     float glow_intensity = 1.0f;
     double glow_ms = 0;             /* the last frame's glow pass, CPU time to submit it */
     int glow_unseen = 0;            /* render_glow_seen(0): the frame is never shown, no pass */

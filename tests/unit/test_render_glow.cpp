@@ -199,6 +199,39 @@ static void test_cpu_add_matches_sdl_add(void)
     TH_CHECK(sum / n < 1.0);
 }
 
+/* The software renderer's budget: with a pass over it, every other frame adds the last pass's glow again (the
+   halo stays where the square was), and the frame after draws a new one; under it, every frame draws its own. */
+static void test_soft_budget_alternates(void)
+{
+    if (!g_render.glow_soft) return;   /* the OpenGL child: no budget */
+    auto at = [](float x) {
+        begin();
+        square(x, 112, 16, 0xFFFFFFFFu, SPRITE_GLOW);
+        return frame();
+    };
+    g_pf.set_glow(1.0f);
+    double budget = g_render.glow_budget_ms;
+    g_render.glow_budget_ms = 1e9;   /* under budget: no frame reuses */
+    at(60); at(60);
+    TH_CHECK_EQ_INT(g_render.glow_reused, 0);
+    g_render.glow_budget_ms = 0;     /* any pass is over it */
+    at(60);                             /* reuses the last pass (the frame before drew its own) */
+    TH_CHECK_EQ_INT(g_render.glow_reused, 1);
+    std::vector<uint32_t> a = at(60);   /* a new pass */
+    TH_CHECK_EQ_INT(g_render.glow_reused, 0);
+    std::vector<uint32_t> b = at(220);  /* reuses: the halo is still around x = 68, none around x = 228 yet */
+    TH_CHECK_EQ_INT(g_render.glow_reused, 1);
+    std::vector<uint32_t> c = at(220);  /* a new pass again */
+    TH_CHECK_EQ_INT(g_render.glow_reused, 0);
+    printf("  budget: halo at the old place %d -> %d, at the new %d -> %d\n", red(a, 80, 120), red(b, 80, 120), red(b, 240, 120),
+           red(c, 240, 120));
+    TH_CHECK(red(b, 80, 120) >= 24 && red(b, 80, 120) == red(a, 80, 120));
+    TH_CHECK(red(b, 240, 120) == 0 && red(c, 240, 120) >= 24);
+    TH_CHECK_EQ_INT(red(b, 228, 120), 255);   /* the square itself is drawn where it is */
+    g_render.glow_budget_ms = budget;
+    at(0);   /* the next test starts from a frame of its own */
+}
+
 /* A window resized away from the view's shape: the view is scaled and letterboxed in it, and the CPU add still
    lands where SDL's additive copy does (the whole output read back, bars included). */
 static void test_cpu_add_letterboxed(void)
@@ -294,6 +327,7 @@ int main(int argc, char **argv)
     render_fill_api(&g_pf);
     wait_idle();
 
+    g_render.glow_budget_ms = 1e9;   /* every frame its own pass (a loaded machine would otherwise reuse some) */
     TH_RUN(test_additive_adds);
     TH_RUN(test_glow_halo);
     TH_RUN(test_no_flag_no_halo);
@@ -301,6 +335,7 @@ int main(int argc, char **argv)
     TH_RUN(test_glow_under_ui_layers);
     TH_RUN(test_cpu_add_matches_sdl_add);
     TH_RUN(test_cpu_add_letterboxed);
+    TH_RUN(test_soft_budget_alternates);
     if (!gl) { g_self = argv[0]; TH_RUN(test_opengl_renderer); }
 
     render_shutdown();
