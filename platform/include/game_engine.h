@@ -30,7 +30,7 @@
 
 /* PROFILE_ZONE("name"): a zone in the host's profiler (docs/profiling.md). Set g_zone_pf = pf in every entry
    point (a reload resets the library's globals); a release has no zones. */
-static const PlatformAPI *g_zone_pf;
+inline const PlatformAPI *g_zone_pf;   /* inline: one for the whole library, whichever file sets it */
 #if defined(THTW_LITERALS) && !defined(PROFILE_IN_RELEASE)
 #define THP_DISABLE
 #endif

@@ -10,12 +10,13 @@ that includes it; a literal saved without a build (TWEAK) and then a code save e
 chunk too, so its tweak is not reverted by an object compiled from the old literal; an error in one chunk names
 its file and line while the game keeps running, and the fix compiles only that chunk; a new .cpp file changes
 the plan, so the build goes back to build.sh; a header only the new file includes compiles its chunk alone; the
-library exports only its entry point (-fvisibility=hidden).
+library exports only its entry point (-fvisibility=hidden); a game made by ./build.sh new and split into two files
+as docs/game_api.md says runs when each file is its own chunk.
 """
 import os
 import subprocess
 
-from hostlib import Checks, Host, check, edit, end_run, input_script, project_copy
+from hostlib import HOST, Checks, Host, check, edit, end_run, input_script, project_copy
 
 checks = Checks()
 root = project_copy()
@@ -128,6 +129,36 @@ def header_of_one_chunk():
     check(end["ok"] and r["state"] == "kept", f"{end} {r}")
 
 
+def template_game_split_in_two():
+    """A game from ./build.sh new, split as docs/game_api.md says (a game.h both files include, a function and an
+    inline global shared, a profile zone in the second file), built as two chunks: the zone pointer the entry
+    points set is the one the other chunk reads (one for the library), so it runs."""
+    folder = os.path.join(root, "split")
+    p = subprocess.run(["bash", os.path.join(root, "build.sh"), "new", folder], capture_output=True, text=True, timeout=120)
+    check(p.returncode == 0, f"build.sh new: {p.stdout}{p.stderr}")
+    with open(os.path.join(folder, "game.h"), "w") as f:
+        f.write('#ifndef SPLIT_GAME_H\n#define SPLIT_GAME_H\n#include "game_engine.h"\n'
+                'float enemy_speed(float t);   /* enemies.cpp */\ninline int g_enemy_calls;\n#endif\n')
+    with open(os.path.join(folder, "enemies.cpp"), "w") as f:
+        f.write('#include "game.h"\n\nfloat enemy_speed(float t)\n{\n    PROFILE_ZONE("enemies");\n'
+                '    g_enemy_calls++;\n    return 2.0f * t;\n}\n')
+    game_cpp = os.path.join(folder, "game.cpp")
+    edit(game_cpp, '#include "game_engine.h"', '#include "game.h"')
+    with open(game_cpp) as f:
+        text = f.read()
+    i = text.index("{", text.index("GAME_UPDATE(game_update)")) + 1
+    with open(game_cpp, "w") as f:
+        f.write(text[:i] + "\n    (void)enemy_speed(1.0f);" + text[i:])
+    env = dict(os.environ, GAME_CHUNK_LINES="1")   # one chunk a file
+    p = subprocess.run(["bash", os.path.join(root, "build.sh"), "game", folder], capture_output=True, text=True, timeout=300, env=env)
+    check(p.returncode == 0 and "(2 of 2 chunks)" in p.stderr, f"two chunks: {p.stderr[-2000:]}")
+    p = subprocess.run([HOST, "--root", root, "--game", folder, "--headless", "--frames", "90",
+                        "--no-watch", "--save-dir", os.path.join(root, "split-save")],
+                       capture_output=True, text=True, timeout=60, env=env)
+    check(p.returncode == 0 and "SIG" not in p.stdout + p.stderr and "crash" not in (p.stdout + p.stderr).lower(),
+          f"the split game should run: exit {p.returncode}\n{(p.stdout + p.stderr)[-2000:]}")
+
+
 def exports_only_the_entry_point():
     lib = os.path.join(root, "build", "game", "libgame.so")
     out = subprocess.run(["nm", "-D", "--defined-only", lib], capture_output=True, text=True).stdout
@@ -143,4 +174,5 @@ checks.case("an error in one chunk", error_in_one_chunk)
 checks.case("a new file replans the chunks", new_file_replans)
 checks.case("a header of one chunk compiles that chunk", header_of_one_chunk)
 checks.case("the library exports only its entry point", exports_only_the_entry_point)
+checks.case("a template game split in two files runs as two chunks", template_game_split_in_two)
 end_run(checks, host, root)

@@ -2,7 +2,11 @@
 
    Run it with ./build.sh run @FOLDER@ and edit this file while it runs: every save rebuilds the game
    and the host swaps it in, keeping the state (state.h). Change a TWEAK(...) literal and the value
-   changes at once, with no rebuild. docs/game_api.md lists what the host offers (pf->...). */
+   changes at once, with no rebuild. docs/game_api.md lists what the host offers (pf->...).
+
+   When this file grows, split it: add enemies.cpp (every .cpp here is compiled) and a header both include
+   (game.h, which includes game_engine.h) declaring what one file calls of the other; a save then recompiles
+   only the part it touched (docs/game_api.md, "More than one file"). */
 #include "game_engine.h"
 
 /* Tuning: change these while the game runs. */
