@@ -193,7 +193,14 @@ static int load_direct_commands(void)
         else if (cmd->argc < BUILD_MAX_ARGS - 1) cmd->argv[cmd->argc++] = line;
         line = nl ? nl + 1 : NULL;
     }
-    return ended && files_ok && g_build.chunk_count > 0 && g_build.compile.argc > 0 && g_build.link.argc > 0;
+    if (!ended || !files_ok || g_build.chunk_count == 0 || g_build.compile.argc == 0 || g_build.link.argc == 0) return 0;
+    for (int i = 0; i < g_build.chunk_count; i++) {   /* a chunk file removed (the build folder cleaned): build.sh writes them */
+        char src[HOST_PATH];
+        OsFileStamp st;
+        snprintf(src, sizeof src, "%s/%s.cpp", g_build.root, g_build.chunks[i].base);
+        if (!os_file_stamp(src, &st)) return 0;
+    }
+    return 1;
 }
 
 /* ---------------------------------------------------------------- a chunk's key */

@@ -105,6 +105,16 @@ def error_in_one_chunk():
     check(start["stale"] == 1 and end["ok"], f"the fix should compile world's chunk alone: {start} {end}")
 
 
+def chunks_removed():
+    # the chunk files gone (a cleaned build folder) while compile.cmd stays: the next save goes through build.sh
+    import shutil
+    shutil.rmtree(os.path.join(root, "build", "game", "chunks"))
+    m = host.mark()
+    edit(os.path.join(game, "world.cpp"), "    (void)0;", "    (void)1;")
+    start, end, r = build_of(m)
+    check(start["direct"] is False and end["ok"], f"with its chunks gone the build should run build.sh: {start} {end}")
+
+
 def new_file_replans():
     m = host.mark()
     with open(os.path.join(game, "extra.h"), "w") as f:
@@ -171,6 +181,7 @@ checks.case("a code save compiles one chunk", code_save_compiles_one_chunk)
 checks.case("a header save compiles its dependents", header_save_compiles_its_dependents)
 checks.case("a literal then a code save elsewhere keeps the tweak", literal_then_code_elsewhere_keeps_the_tweak)
 checks.case("an error in one chunk", error_in_one_chunk)
+checks.case("the chunks removed", chunks_removed)
 checks.case("a new file replans the chunks", new_file_replans)
 checks.case("a header of one chunk compiles that chunk", header_of_one_chunk)
 checks.case("the library exports only its entry point", exports_only_the_entry_point)
