@@ -26,6 +26,7 @@ linker it runs (bash, checksums of the cached parts' inputs, writing compile.cmd
 Every wait has a timeout, and the whole benchmark stops after BENCH_TIMEOUT seconds (default 900).
 """
 import json
+import re
 import os
 import resource
 import signal
@@ -94,7 +95,10 @@ for i in range(5):
     r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
     assert p.returncode == 0, f"build.sh game failed:\n{p.stderr}"
     line = [l for l in p.stderr.splitlines() if l.startswith("game: compile ")][-1]
-    compile_ms, link_ms = (float(w) for w in line.replace("game: compile ", "").replace(" ms, link", "").replace(" ms", "").split())
+    # "game: compile 123 ms (1 of 4 chunks), link 30 ms"
+    m = re.match(r"game: compile (\d+) ms \(\d+ of \d+ chunks\), link (\d+) ms", line)
+    assert m, f"bench_reload: build.sh game's timing line changed: {line}"
+    compile_ms, link_ms = float(m.group(1)), float(m.group(2))
     sh_wall.append(wall)
     sh_cpu.append((r1.ru_utime + r1.ru_stime - r0.ru_utime - r0.ru_stime) * 1000.0)
     wrapper.append(wall - compile_ms - link_ms)
