@@ -354,6 +354,8 @@ typedef float thc__sum4;
 #define THC__SUM_VEL(va, vb) THC__S4((va).x, (va).y, (vb).x, (vb).y)
 #define THC__SUM_VEL2(va, vb) THC__S4((va).x + (vb).x, (va).y + (vb).y, 0.0f, 0.0f)   /* the same look, fewer lanes to fill */
 #define THC__NO_MORE THC__S4(0.0f, 0.0f, 0.0f, 0.0f)
+/* 0 (of either sign) for a finite number, NaN for NaN or infinity: a look folded into a road's own arithmetic */
+#define THC__ZERO_OR_NAN(x) ((x) * 0.0f)
 /* 1 when a number of the two sums is NaN or infinite */
 #define THC__BAD1(x) thc__s4_bad(x)
 #define THC__BAD2(x, y) thc__s4_bad(THC__S4_ADD(x, y))
@@ -384,6 +386,8 @@ static THC__NOINLINE int thc__bad_pair(const void *a, thc_type ta, const thc_tra
 static inline void thc__no_look_unused(void) { (void)thc__bad_pair; (void)thc__nonfinite; }
 #define thc__bad_pair(a, ta, ax, b, tb, bx, more) 0
 #define thc__nonfinite(s) 0
+#undef THC__ZERO_OR_NAN
+#define THC__ZERO_OR_NAN(x) ((void)(x), 0.0f)
 #undef THC__BAD1
 #define THC__BAD1(x) ((void)(x), 0)
 #endif
@@ -2413,14 +2417,17 @@ static float thc__distance_direct(const void *a, const void *b, thc_type t, thc_
         const thc_aabb *x = (const thc_aabb *)a, *y = (const thc_aabb *)b;
         float gx1 = y->min.x - x->max.x, gx2 = x->min.x - y->max.x, gy1 = y->min.y - x->max.y, gy2 = x->min.y - y->max.y;
         float gx = thc__maxf(gx1, gx2), gy = thc__maxf(gy1, gy2);
-        if (gx <= 0 && gy <= 0) return -1;
+        /* NaN and infinity in a side make z NaN, and the answer: the manifold reads sides literally */
+        float z = THC__ZERO_OR_NAN(gx1 + gx2 + gy1 + gy2);
+        if (gx <= 0 && gy <= 0) return -1 + z;
         thc_v2 qa, qb;
         qa.x = gx1 > gx2 ? x->max.x : x->min.x; qb.x = gx1 > gx2 ? y->min.x : y->max.x;
         qa.y = gy1 > gy2 ? x->max.y : x->min.y; qb.y = gy1 > gy2 ? y->min.y : y->max.y;
         if (gx <= 0) qa.x = qb.x = thc__maxf(x->min.x, y->min.x);   /* spans overlap in x: a corner above the other box */
         if (gy <= 0) qa.y = qb.y = thc__maxf(x->min.y, y->min.y);
         float d = gx <= 0 ? gy : gy <= 0 ? gx : sqrtf(gx * gx + gy * gy);
-        if (!(d > THC__APART)) return -1;
+        d += z;
+        if (d <= THC__APART) return -1;   /* not NaN */
         *pa = qa; *pb = qb;
         return d;
     }
@@ -2776,9 +2783,8 @@ static float thc__distance_roads(const void *a, thc_type ta, const thc_transform
         d = thc__distance_direct(x, y, tx, &qx, &qy);
         break;
     case THC__PAIR(THC_AABB, THC_AABB): {   /* touching: 0 at thc_collide's own first contact point, no proxies */
-        if (THC__BAD2(THC__SUM_BOX((const thc_aabb *)x), THC__SUM_BOX((const thc_aabb *)y))) return NAN;
         d = thc__distance_direct(x, y, tx, pa, pb);
-        if (d >= 0) return d;
+        if (!(d < 0)) return d;   /* NaN and infinity: NaN */
         thc_manifold m;
         thc_aabb_to_aabb_manifold((const thc_aabb *)a, (const thc_aabb *)b, &m);
         if (!m.count) return -1;
@@ -3414,10 +3420,10 @@ static int thc__toi_boxes(const thc_aabb *a, thc_v2 va, const thc_aabb *b, thc_v
     for (int k = 0; k < 2; k++) {
         float t0, t1;
         if (vv[k] > 0) { t0 = (blo[k] - ahi[k]) / vv[k]; t1 = (bhi[k] - alo[k]) / vv[k]; }
-        else if (vv[k] < 0) { t0 = (bhi[k] - alo[k]) / vv[k]; t1 = (blo[k] - ahi[k]) / vv[k]; }
+        else if (!(vv[k] >= 0)) { t0 = (bhi[k] - alo[k]) / vv[k]; t1 = (blo[k] - ahi[k]) / vv[k]; }   /* NaN too */
         else if (ahi[k] < blo[k] || bhi[k] < alo[k]) return 0;   /* apart along a still axis: never meet */
         else continue;
-        if (t0 > tin) { tin = t0; axis = k; }
+        if (!(t0 <= tin)) { tin = t0; axis = k; }   /* written so that NaN is taken */
         if (t1 < tout) tout = t1;
     }
     if (!(tin > 0) || !(v.x != 0 || v.y != 0)) return -1;   /* touching at the start, or not moving */
@@ -3748,7 +3754,7 @@ thc_toi_result thc_toi(const void *a, thc_type ta, const thc_transform *ax, thc_
     if (a && b && ta == THC_AABB && tb == THC_AABB) {
         const thc_aabb *ba = (const thc_aabb *)a, *bb = (const thc_aabb *)b;
         if (thc__toi_boxes(ba, va, bb, vb, &r) >= 0) {
-            if (r.hit && THC__BAD3(THC__SUM_BOX(ba), THC__SUM_BOX(bb), THC__SUM_VEL(va, vb))) r = thc__miss();
+            if (r.hit && THC__BAD2(THC__SUM_BOX(ba), THC__SUM_BOX(bb))) r = thc__miss();
             return r;
         }
     } else if (a && b && ta == THC_CIRCLE) {
