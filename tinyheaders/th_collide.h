@@ -3450,15 +3450,18 @@ static int thc__toi_circle_cast(const thc_circle *c, thc_v2 vc, const void *o, t
 {
     thc__proxy px;
     thc_v2 org, v = thc__sub(vc, vo);
-    thc__sum4 so;   /* the other shape's numbers, for the look at NaN and infinity on a hit */
+    /* NaN and infinity in the circle, the velocities, a circle or a polygon miss in the cast itself (a NaN
+       radius kept NaN below); a box's far side or a capsule's far end is dropped by the proxy's anchor, so
+       those two are looked at on a hit */
+    thc__sum4 so = THC__NO_MORE;
     switch (to) {   /* thc__anchor's answer, the type looked up once for both */
-    case THC_CIRCLE: org = ((const thc_circle *)o)->p; so = THC__SUM_CIRCLE((const thc_circle *)o); break;
+    case THC_CIRCLE: org = ((const thc_circle *)o)->p; break;
     case THC_AABB: org = ((const thc_aabb *)o)->min; so = THC__SUM_BOX((const thc_aabb *)o); break;
     case THC_CAPSULE: org = ((const thc_capsule *)o)->a; so = THC__SUM_CAPSULE((const thc_capsule *)o); break;
-    default: org = thc__anchor(o, to, ox); so = THC__SUM_XF(ox); break;
+    default: org = thc__anchor(o, to, ox); break;
     }
     if (!thc__proxy_make(&px, o, to, ox, org) || !(v.x != 0 || v.y != 0)) return -1;
-    float rc = c->r > 0 ? c->r : 0;
+    float rc = thc__maxf(0, c->r);   /* NaN stays NaN */
     px.r += rc;
     thc_ray_hit h;
     if (!thc__ray_proxy(&px, thc__sub(c->p, org), v, 1, &h)) return 0;
@@ -3472,9 +3475,7 @@ static int thc__toi_circle_cast(const thc_circle *c, thc_v2 vc, const void *o, t
     pt.count = 1; pt.r = 0;
     pt.v[0] = thc__add(thc__sub(c->p, org), thc__scale(v, t));
     if (!(thc__core_closest(&pt, &px, &qc, &qo, &m) > 0)) return -1;   /* m: from the centre toward the other core */
-    /* a hit is kept only when every number of the input is finite (NaN and infinity: no hit), looked at here
-       where the inputs are still at hand rather than kept across the call */
-    if (THC__BAD3(THC__SUM_CIRCLE(c), so, THC__SUM_VEL(vc, vo))) return 0;
+    if ((to == THC_AABB || to == THC_CAPSULE) && THC__BAD1(so)) return 0;
     res->hit = 1;
     res->t = t;
     res->n = c_is_a ? thc__neg(m) : m;   /* from B toward A */
