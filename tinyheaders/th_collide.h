@@ -354,7 +354,10 @@ typedef float thc__sum4;
 #define THC__SUM_VEL(va, vb) THC__S4((va).x, (va).y, (vb).x, (vb).y)
 #define THC__SUM_VEL2(va, vb) THC__S4((va).x + (vb).x, (va).y + (vb).y, 0.0f, 0.0f)   /* the same look, fewer lanes to fill */
 #define THC__NO_MORE THC__S4(0.0f, 0.0f, 0.0f, 0.0f)
+/* 0 (of either sign) for a finite number, NaN for NaN or infinity: a look folded into a road's own arithmetic */
+#define THC__ZERO_OR_NAN(x) ((x) * 0.0f)
 /* 1 when a number of the two sums is NaN or infinite */
+#define THC__BAD1(x) thc__s4_bad(x)
 #define THC__BAD2(x, y) thc__s4_bad(THC__S4_ADD(x, y))
 #define THC__BAD3(x, y, z) thc__s4_bad(THC__S4_ADD(THC__S4_ADD(x, y), z))
 THC__INLINE thc__sum4 thc__shape_sum(const void *s, thc_type t, const thc_transform *xf)
@@ -383,6 +386,10 @@ static THC__NOINLINE int thc__bad_pair(const void *a, thc_type ta, const thc_tra
 static inline void thc__no_look_unused(void) { (void)thc__bad_pair; (void)thc__nonfinite; }
 #define thc__bad_pair(a, ta, ax, b, tb, bx, more) 0
 #define thc__nonfinite(s) 0
+#undef THC__ZERO_OR_NAN
+#define THC__ZERO_OR_NAN(x) ((void)(x), 0.0f)
+#undef THC__BAD1
+#define THC__BAD1(x) ((void)(x), 0)
 #endif
 
 thc_transform thc_make_transform(thc_v2 p, float radians)
@@ -2410,14 +2417,17 @@ static float thc__distance_direct(const void *a, const void *b, thc_type t, thc_
         const thc_aabb *x = (const thc_aabb *)a, *y = (const thc_aabb *)b;
         float gx1 = y->min.x - x->max.x, gx2 = x->min.x - y->max.x, gy1 = y->min.y - x->max.y, gy2 = x->min.y - y->max.y;
         float gx = thc__maxf(gx1, gx2), gy = thc__maxf(gy1, gy2);
-        if (gx <= 0 && gy <= 0) return -1;
+        /* NaN and infinity in a side make z NaN, and the answer: the manifold reads sides literally */
+        float z = THC__ZERO_OR_NAN(gx1 + gx2 + gy1 + gy2);
+        if (gx <= 0 && gy <= 0) return -1 + z;
         thc_v2 qa, qb;
         qa.x = gx1 > gx2 ? x->max.x : x->min.x; qb.x = gx1 > gx2 ? y->min.x : y->max.x;
         qa.y = gy1 > gy2 ? x->max.y : x->min.y; qb.y = gy1 > gy2 ? y->min.y : y->max.y;
         if (gx <= 0) qa.x = qb.x = thc__maxf(x->min.x, y->min.x);   /* spans overlap in x: a corner above the other box */
         if (gy <= 0) qa.y = qb.y = thc__maxf(x->min.y, y->min.y);
         float d = gx <= 0 ? gy : gy <= 0 ? gx : sqrtf(gx * gx + gy * gy);
-        if (!(d > THC__APART)) return -1;
+        d += z;
+        if (d <= THC__APART) return -1;   /* not NaN */
         *pa = qa; *pb = qb;
         return d;
     }
@@ -2773,9 +2783,8 @@ static float thc__distance_roads(const void *a, thc_type ta, const thc_transform
         d = thc__distance_direct(x, y, tx, &qx, &qy);
         break;
     case THC__PAIR(THC_AABB, THC_AABB): {   /* touching: 0 at thc_collide's own first contact point, no proxies */
-        if (THC__BAD2(THC__SUM_BOX((const thc_aabb *)x), THC__SUM_BOX((const thc_aabb *)y))) return NAN;
         d = thc__distance_direct(x, y, tx, pa, pb);
-        if (d >= 0) return d;
+        if (!(d < 0)) return d;   /* NaN and infinity: NaN */
         thc_manifold m;
         thc_aabb_to_aabb_manifold((const thc_aabb *)a, (const thc_aabb *)b, &m);
         if (!m.count) return -1;
@@ -3152,15 +3161,26 @@ static int thc__ray_box(thc_v2 p, thc_v2 d, float tmax, thc_v2 lo, thc_v2 hi, th
 
 /* The ray against the capsule a-b of radius r, with a at the origin, worked in the capsule's own axes
    (x along a-b, y across): inside, else the side facing the start pushed out by r, else the end circles. */
+static THC__NOINLINE int thc__ray_from_inside(thc_v2 d, float tmax, float sum, thc_ray_hit *out)
+{
+    if (!(tmax >= -FLT_MAX) || thc__nonfinite(sum)) return 0;
+    out->t = 0; out->n = thc__norm_or(thc__neg(d), thc__v(-1, 0)); return 1;
+}
 static int thc__ray_capsule(thc_v2 p, thc_v2 d, float tmax, thc_v2 b, float r, thc_ray_hit *out)
 {
+    /* NaN and infinity miss on their own but where looked at: a NaN or infinite number of the ray, the end b
+       or the radius turns the tests below NaN (an infinite b makes u NaN), or an infinite start or end leaves
+       the end circles out of reach; a NaN b takes the point-capsule branch and an infinite b leaves a's end
+       circle finite, so both are looked at there, and a start inside looks at the ray and the radius. */
     float ee = thc__dot(b, b);
-    if (!(ee > 1e-24f)) return thc__ray_circle(p, d, tmax, thc__v(0, 0), r, out);
+    if (!(ee > 1e-24f) || !(ee <= FLT_MAX)) return !thc__nonfinite(ee) && thc__ray_circle(p, d, tmax, thc__v(0, 0), r, out);
     float l = sqrtf(ee);
     thc_v2 u = thc__scale(b, 1.0f / l), w = thc__v(-u.y, u.x);
     float px = thc__dot(p, u), py = thc__dot(p, w), dx = thc__dot(d, u), dy = thc__dot(d, w);
     float cx = thc__clamp(px, 0, l), ex = px - cx;
-    if (ex * ex + py * py <= r * r) { out->t = 0; out->n = thc__norm_or(thc__neg(d), thc__v(-1, 0)); return 1; }
+    if (ex * ex + py * py <= r * r) {
+        return thc__ray_from_inside(d, tmax, dx + dy + r, out);
+    }
     if (fabsf(py) > r && py * dy < 0) {   /* the side facing the start */
         float t = (fabsf(py) - r) / fabsf(dy), x = px + dx * t;
         if (x >= 0 && x <= l) {
@@ -3171,6 +3191,7 @@ static int thc__ray_capsule(thc_v2 p, thc_v2 d, float tmax, thc_v2 b, float r, t
         }
     }
     thc_ray_hit ha, hb;
+   /* an infinite b: NaN, and the end circles miss */
     int ia = thc__ray_circle(p, d, tmax, thc__v(0, 0), r, &ha), ib = thc__ray_circle(p, d, tmax, b, r, &hb);
     if (ia && (!ib || ha.t <= hb.t)) { *out = ha; return 1; }
     if (ib) { *out = hb; return 1; }
@@ -3200,14 +3221,14 @@ static int thc__ray_poly_local(const thc_ray *r, const thc_poly *poly, const thc
            below hi: num < bound * den either way, and for a face parallel to the ray, num < 0 puts the ray
            outside it); one test a face, the bounds can cross only when one moves */
         float bound = den < 0 ? lo : hi;
-        if (num < bound * den) {
+        if (!(num >= bound * den)) {   /* NaN comes in here and leaves as a miss (margin NaN) or -1 */
             if (den < 0) { lo = num / den; slo = -den; face = i; }
             else if (den > 0) { hi = num / den; shi = den; }
             else { margin = -num; goto miss; }
             if (lo > hi) break;
         }
     }
-    if (lo > hi) {
+    if (!(lo <= hi)) {   /* a NaN bound too: margin NaN, a miss */
         margin = 0.5f * (lo - hi) * thc__minf(slo, shi);
         goto miss;
     }
@@ -3244,16 +3265,24 @@ THC__INLINE int thc__raycast_aabb(const thc_ray *r, const thc_aabb *b, thc_ray_h
     float dx = r->d.x, dy = r->d.y, tmax = r->t;
     if (dx == 0 || dy == 0 || !(tmax >= 0))
         return thc__ray_box(thc__v(px, py), r->d, tmax, thc__v(0, 0), thc__v(hx, hy), out) && !THC__RAY_BOX_BAD(r, b);
+    /* NaN and infinity in the ray miss in the slabs themselves: a NaN start or direction makes its slab's
+       times NaN, an infinite start makes them one infinity that misses. The min/max below keep their second
+       operand on NaN, so each is ordered to carry ax's NaN to t1 and ay's to t0, and !(t0 <= t1) misses. An
+       infinite direction leaves its slab [0, 0]: it can only hit from inside, where it is looked at. An
+       infinite far side gives a finite hit, so the box's four numbers are looked at on a hit (from memory:
+       kept in registers across the slabs they cost more). */
     float ax = -px / dx, bx = (hx - px) / dx, ay = -py / dy, by = (hy - py) / dy;
-    float inx = thc__minf(ax, bx), iny = thc__minf(ay, by), tin = thc__maxf(inx, iny);
-    float tout = thc__minf(thc__maxf(ax, bx), thc__maxf(ay, by));
-    float t0 = thc__maxf(tin, 0), t1 = thc__minf(tout, tmax);
-    if (!(t0 <= t1) || THC__RAY_BOX_BAD(r, b)) return 0;
-    out->t = t0;
+    float inx = thc__minf(bx, ax), iny = thc__minf(by, ay), tin = thc__maxf(inx, iny);
+    float tout = thc__minf(thc__maxf(by, ay), thc__maxf(bx, ax));
+    float t0 = thc__maxf(0, tin), t1 = thc__minf(tmax, tout);
+    if (!(t0 <= t1) || THC__BAD1(THC__SUM_BOX(b))) return 0;
     if (!(tin > 0)) {   /* starts inside */
+        if (thc__nonfinite(dx + dy)) return 0;
+        out->t = 0;
         out->n = thc__norm_or(thc__v(-dx, -dy), thc__v(-1, 0));
         return 1;
     }
+    out->t = tin;
     float fx = (float)(inx >= iny);   /* the x slab is entered last (it wins a tie) */
     out->n.x = (dx > 0 ? -fx : fx) + 0.0f;
     out->n.y = (dy > 0 ? fx - 1.0f : 1.0f - fx) + 0.0f;
@@ -3262,24 +3291,29 @@ THC__INLINE int thc__raycast_aabb(const thc_ray *r, const thc_aabb *b, thc_ray_h
 
 static THC__NOINLINE int thc__raycast_capsule(const thc_ray *r, const thc_capsule *c, thc_ray_hit *out)
 {
-    return thc__ray_capsule(thc__sub(r->p, c->a), r->d, r->t, thc__sub(c->b, c->a), c->r > 0 ? c->r : 0, out) &&
-           !THC__BAD2(THC__SUM_RAY(r), THC__SUM_CAPSULE(c));
+    return thc__ray_capsule(thc__sub(r->p, c->a), r->d, r->t, thc__sub(c->b, c->a), thc__maxf(0, c->r), out);   /* NaN r stays NaN */
+}
+
+static THC__NOINLINE int thc__raycast_poly_proxy(const thc_ray *r, const thc_poly *p, const thc_transform *xf, thc_ray_hit *out)
+{
+    return thc__raycast_proxy(r, p, THC_POLY, xf, out) && !THC__BAD2(THC__SUM_RAY(r), THC__SUM_XF(xf));
 }
 
 THC__INLINE int thc__raycast_poly_roads(const thc_ray *r, const thc_poly *p, const thc_transform *xf, thc_ray_hit *out)
 {
     /* a polygon with no area is the segment it spans (the proxy path); the clip can only miss it, so
        the area is looked at only after a miss that could be one */
-    if (p->count < 3 || p->count > THC_MAX_POLY_VERTS) return thc__raycast_proxy(r, p, THC_POLY, xf, out);
+    if (p->count < 3 || p->count > THC_MAX_POLY_VERTS) return thc__raycast_poly_proxy(r, p, xf, out);
     int hit = thc__ray_poly_local(r, p, xf, out);
     if (hit >= 0 || !thc__poly_flat(p)) return hit > 0;
-    return thc__raycast_proxy(r, p, THC_POLY, xf, out);
+    return thc__raycast_poly_proxy(r, p, xf, out);
 }
 
+/* The clip misses NaN and infinity by itself (every face's test fails on NaN and sends it to a miss); the
+   proxy road is looked at. */
 THC__INLINE int thc__raycast_poly(const thc_ray *r, const thc_poly *p, const thc_transform *xf, thc_ray_hit *out)
 {
-    return thc__raycast_poly_roads(r, p, xf, out) &&
-           !THC__BAD2(THC__SUM_RAY(r), THC__SUM_XF(xf));
+    return thc__raycast_poly_roads(r, p, xf, out);
 }
 
 static THC__NOINLINE int thc__raycast_no_out(thc_ray r, const void *s, thc_type t, const thc_transform *xf)
@@ -3386,10 +3420,10 @@ static int thc__toi_boxes(const thc_aabb *a, thc_v2 va, const thc_aabb *b, thc_v
     for (int k = 0; k < 2; k++) {
         float t0, t1;
         if (vv[k] > 0) { t0 = (blo[k] - ahi[k]) / vv[k]; t1 = (bhi[k] - alo[k]) / vv[k]; }
-        else if (vv[k] < 0) { t0 = (bhi[k] - alo[k]) / vv[k]; t1 = (blo[k] - ahi[k]) / vv[k]; }
+        else if (!(vv[k] >= 0)) { t0 = (bhi[k] - alo[k]) / vv[k]; t1 = (blo[k] - ahi[k]) / vv[k]; }   /* NaN too */
         else if (ahi[k] < blo[k] || bhi[k] < alo[k]) return 0;   /* apart along a still axis: never meet */
         else continue;
-        if (t0 > tin) { tin = t0; axis = k; }
+        if (!(t0 <= tin)) { tin = t0; axis = k; }   /* written so that NaN is taken */
         if (t1 < tout) tout = t1;
     }
     if (!(tin > 0) || !(v.x != 0 || v.y != 0)) return -1;   /* touching at the start, or not moving */
@@ -3416,15 +3450,18 @@ static int thc__toi_circle_cast(const thc_circle *c, thc_v2 vc, const void *o, t
 {
     thc__proxy px;
     thc_v2 org, v = thc__sub(vc, vo);
-    thc__sum4 so;   /* the other shape's numbers, for the look at NaN and infinity on a hit */
+    /* NaN and infinity in the circle, the velocities, a circle or a polygon miss in the cast itself (a NaN
+       radius kept NaN below); a box's far side or a capsule's far end is dropped by the proxy's anchor, so
+       those two are looked at on a hit */
+    thc__sum4 so = THC__NO_MORE;
     switch (to) {   /* thc__anchor's answer, the type looked up once for both */
-    case THC_CIRCLE: org = ((const thc_circle *)o)->p; so = THC__SUM_CIRCLE((const thc_circle *)o); break;
+    case THC_CIRCLE: org = ((const thc_circle *)o)->p; break;
     case THC_AABB: org = ((const thc_aabb *)o)->min; so = THC__SUM_BOX((const thc_aabb *)o); break;
     case THC_CAPSULE: org = ((const thc_capsule *)o)->a; so = THC__SUM_CAPSULE((const thc_capsule *)o); break;
-    default: org = thc__anchor(o, to, ox); so = THC__SUM_XF(ox); break;
+    default: org = thc__anchor(o, to, ox); break;
     }
     if (!thc__proxy_make(&px, o, to, ox, org) || !(v.x != 0 || v.y != 0)) return -1;
-    float rc = c->r > 0 ? c->r : 0;
+    float rc = thc__maxf(0, c->r);   /* NaN stays NaN */
     px.r += rc;
     thc_ray_hit h;
     if (!thc__ray_proxy(&px, thc__sub(c->p, org), v, 1, &h)) return 0;
@@ -3438,9 +3475,7 @@ static int thc__toi_circle_cast(const thc_circle *c, thc_v2 vc, const void *o, t
     pt.count = 1; pt.r = 0;
     pt.v[0] = thc__add(thc__sub(c->p, org), thc__scale(v, t));
     if (!(thc__core_closest(&pt, &px, &qc, &qo, &m) > 0)) return -1;   /* m: from the centre toward the other core */
-    /* a hit is kept only when every number of the input is finite (NaN and infinity: no hit), looked at here
-       where the inputs are still at hand rather than kept across the call */
-    if (THC__BAD3(THC__SUM_CIRCLE(c), so, THC__SUM_VEL(vc, vo))) return 0;
+    if ((to == THC_AABB || to == THC_CAPSULE) && THC__BAD1(so)) return 0;
     res->hit = 1;
     res->t = t;
     res->n = c_is_a ? thc__neg(m) : m;   /* from B toward A */
@@ -3720,7 +3755,7 @@ thc_toi_result thc_toi(const void *a, thc_type ta, const thc_transform *ax, thc_
     if (a && b && ta == THC_AABB && tb == THC_AABB) {
         const thc_aabb *ba = (const thc_aabb *)a, *bb = (const thc_aabb *)b;
         if (thc__toi_boxes(ba, va, bb, vb, &r) >= 0) {
-            if (r.hit && THC__BAD3(THC__SUM_BOX(ba), THC__SUM_BOX(bb), THC__SUM_VEL(va, vb))) r = thc__miss();
+            if (r.hit && THC__BAD2(THC__SUM_BOX(ba), THC__SUM_BOX(bb))) r = thc__miss();
             return r;
         }
     } else if (a && b && ta == THC_CIRCLE) {

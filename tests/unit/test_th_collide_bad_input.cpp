@@ -316,6 +316,20 @@ static void test_nan_and_inf_inputs(void)
                 *field(b, i) = bad[k];
                 thc_ray r = { { -10, 0.5f }, { 1, 0 }, 100 };
                 TH_CHECK_MSG(!thc_raycast(r, b.ptr(), b.type, b.x(), &h), "ray hits a %s with %g in field %d", type_name(b.type), bad[k], i);
+                thc_ray slant = { { -10, -2 }, { 1, 0.25f }, 100 };   // along neither axis (the box's slabs)
+                TH_CHECK_MSG(!thc_raycast(slant, b.ptr(), b.type, b.x(), &h), "a slanted ray hits a %s with %g in field %d", type_name(b.type), bad[k], i);
+            }
+            // slanted rays, from outside and from inside, with each of their numbers NaN or infinite
+            thc_ray slant = { { -10, -2 }, { 1, 0.25f }, 100 };
+            TH_CHECK_MSG(thc_raycast(slant, s.ptr(), s.type, s.x(), &h), "the slanted ray misses a %s", type_name(s.type));
+            for (int f = 0; f < 5; f++) {
+                thc_ray r = slant, ri = { { 0.5f, 0.5f }, { 0.75f, 0.5f }, 100 };
+                float *fs[5] = { &r.p.x, &r.p.y, &r.d.x, &r.d.y, &r.t }, *fi[5] = { &ri.p.x, &ri.p.y, &ri.d.x, &ri.d.y, &ri.t };
+                if (f == 4 && bad[k] > 0) continue;   // an endless ray is a ray
+                *fs[f] = bad[k];
+                *fi[f] = bad[k];
+                TH_CHECK_MSG(!thc_raycast(r, s.ptr(), s.type, s.x(), &h), "slanted ray field %d = %g hits a %s", f, bad[k], type_name(s.type));
+                TH_CHECK_MSG(!thc_raycast(ri, s.ptr(), s.type, s.x(), &h), "slanted ray from inside, field %d = %g, hits a %s", f, bad[k], type_name(s.type));
             }
         }
     // a NaN velocity never hits
