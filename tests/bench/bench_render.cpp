@@ -169,41 +169,31 @@ int main(int argc, char **argv)
     const int soft = g_render.glow_soft;
     const double budget = g_render.glow_budget_ms;
     g_render.glow_budget_ms = 1e9;   /* the whole pass every frame */
-    for (int r = 0; r < REPEATS; r++)
-        for (int with = 0; with < (soft ? 3 : 2); with++) {
-            g_render.glow_soft = with == 2 ? 0 : soft;
-            SDL_RenderClear(ren);
-            sync_pixel(ren);
-            double t0 = log_time();
-            render_begin_frame();
-            for (int i = 0; i < 2000; i++) {
-                GameSprite s = sprites[(size_t)i];
-                s.flags = with ? SPRITE_GLOW : 0;
-                pf.draw_sprite(&s);
-            }
-            render_end_frame();
-            sync_pixel(ren);
-            (with == 2 ? t_sdl_add : with ? t_glow : t_plain).push_back((log_time() - t0) * 1000);
-            if (with == 1) t_pass.push_back(g_render.glow_ms);
-        }
-    g_render.glow_soft = soft;
-    /* the software renderer as it runs: within its budget, every other frame of a long run of glowing frames adds
-       the last pass's glow again (a mean: the frames alternate between two costs) */
-    g_render.glow_budget_ms = budget;
-    for (int r = 0; soft && r < 2 * REPEATS; r++) {
+    auto glow_frame = [&](uint16_t flags) {   /* one frame of the 2,000 sprites, ended by a pixel read back: ms */
         SDL_RenderClear(ren);
         sync_pixel(ren);
         double t0 = log_time();
         render_begin_frame();
         for (int i = 0; i < 2000; i++) {
             GameSprite s = sprites[(size_t)i];
-            s.flags = SPRITE_GLOW;
+            s.flags = flags;
             pf.draw_sprite(&s);
         }
         render_end_frame();
         sync_pixel(ren);
-        t_budget.push_back((log_time() - t0) * 1000);
-    }
+        return (log_time() - t0) * 1000;
+    };
+    for (int r = 0; r < REPEATS; r++)
+        for (int with = 0; with < (soft ? 3 : 2); with++) {
+            g_render.glow_soft = with == 2 ? 0 : soft;
+            (with == 2 ? t_sdl_add : with ? t_glow : t_plain).push_back(glow_frame(with ? SPRITE_GLOW : 0));
+            if (with == 1) t_pass.push_back(g_render.glow_ms);
+        }
+    g_render.glow_soft = soft;
+    /* the software renderer as it runs: within its budget, every other frame of a long run of glowing frames adds
+       the last pass's glow again (a mean: the frames alternate between two costs) */
+    g_render.glow_budget_ms = budget;
+    for (int r = 0; soft && r < 2 * REPEATS; r++) t_budget.push_back(glow_frame(SPRITE_GLOW));
     double budget_mean = 0;
     for (double t : t_budget) budget_mean += t / (double)t_budget.size();
     double glow_budgeted = soft ? std::max(0.0, budget_mean - bench_median(t_plain)) : 0;
