@@ -2,7 +2,8 @@
 # build.sh - every action of the engine on Linux. `./build.sh help` lists the commands (usage() below);
 # GAME is a game folder (state.h + game.cpp; docs/game_api.md), game/ when left out.
 #
-# Environment: GAME_CXX overrides the compiler of the game library; FUZZ_SECONDS the length
+# Environment: GAME_CXX overrides the compiler of the game library; GAME_CHUNK_LINES bounds the lines
+# of one of its translation units (700; docs/game_api.md, "More than one file"); FUZZ_SECONDS the length
 # of each fuzz run in the test suite; TEST_FILTER runs only the tests whose path matches it.
 set -u
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
