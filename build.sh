@@ -172,7 +172,7 @@ same_key() {  # file key: was this part last built from exactly these inputs?
 # translation unit (<game build>/chunks/chunk-N.cpp, a list of #includes) with its own object, so a save
 # recompiles the chunks whose inputs changed and links them with the others' cached objects (docs/design.md,
 # "What a save compiles"). A release compiles all the roots as one translation unit (game_unity_file).
-GAME_CHUNK_LINES="${GAME_CHUNK_LINES:-700}"
+GAME_CHUNK_LINES="${GAME_CHUNK_LINES:-500}"
 game_roots() {  # one file name a line
     local LC_ALL=C f included
     included=" $(grep -ho '^[[:space:]]*#[[:space:]]*include[[:space:]]*"[^"]*\.cpp"' "$GAME_SRC"/*.cpp 2>/dev/null \
@@ -307,8 +307,11 @@ cmd_game() {
     # shellcheck disable=SC2206
     local link=($cxx -shared $ld @OBJS@ build/tinyheaders/tinyheaders.o -o @LIB@)   # relative: the host runs it from $ROOT
     # With clang, the linker itself, as the driver would run it (`-###` prints that command): the driver's
-    # own start is a third of the link's instructions (callgrind: 100 -> 66 M).
+    # own start is a third of the link's instructions (callgrind: 100 -> 66 M). And without libstdc++: reading
+    # its symbols is a fifth of the link, and the host loads it anyway, so a game that calls into it (operator
+    # new, std::string) finds it there when the library is loaded.
     case "$cxx" in *clang*)
+        link=("${link[0]}" -nostdlib++ "${link[@]:1}")
         local words probe="$BR/.probe.$$.o"   # -### leaves out an input that does not exist
         : > "$probe"
         words="$("${link[@]/#@OBJS@/$probe}" -### 2>&1 | tail -n 1)"; rm -f "$probe"

@@ -1,4 +1,4 @@
-/* entities.cpp - every entity kind: its tuning, its step, its look. The per-type table at the bottom
+/* entities.cpp - every entity kind: its tuning, its step, its look (how enemies move: enemies.cpp). The per-type table at the bottom
    is what persistent entities index with their integer `type`. */
 #include "game.h"
 
@@ -16,23 +16,11 @@ static constexpr auto DASH_SPEED          = TWEAK(950.0f);
 static constexpr auto DASH_SECONDS        = TWEAK(0.14f);
 static constexpr auto DASH_COOLDOWN       = TWEAK(0.8f);
 
-static constexpr auto DRONE_SPEED         = TWEAK(175.0f);
-static constexpr auto DRONE_ACCEL         = TWEAK(700.0f);
 static constexpr auto DRONE_HP            = TWEAK(1.0f);
-static constexpr auto SHOOTER_SPEED       = TWEAK(120.0f);
-static constexpr auto SHOOTER_RANGE       = TWEAK(330.0f);   /* distance it tries to keep */
-static constexpr auto SHOOTER_FIRE_EVERY  = TWEAK(1.9f);
 static constexpr auto SHOOTER_HP          = TWEAK(3.0f);
-static constexpr auto ENEMY_BULLET_SPEED  = TWEAK(330.0f);
-static constexpr auto SHOOTER_SPREAD_WAVE = TWEAK(5);        /* from this wave on, gunners fire three at once */
-static constexpr auto DASHER_AIM_SECONDS  = TWEAK(0.65f);
-static constexpr auto DASHER_SPEED        = TWEAK(880.0f);
 static constexpr auto DASHER_HP           = TWEAK(2.0f);
-static constexpr auto BRUTE_SPEED         = TWEAK(70.0f);
 static constexpr auto BRUTE_HP            = TWEAK(14.0f);
 static constexpr auto BRUTE_SPLITS_INTO   = TWEAK(3);        /* drones */
-static constexpr auto WAVE_SPEEDUP        = TWEAK(0.12f);    /* enemies move, charge and fire this much faster per wave */
-static constexpr auto HUNT_SPEEDUP        = TWEAK(1.6f);     /* the last few of a wave move this much faster */
 
 static constexpr auto GEM_MAGNET_RANGE    = TWEAK(170.0f);
 static constexpr auto PICKUP_SECONDS      = TWEAK(9.0f);
@@ -61,13 +49,6 @@ float bullet_speed(void) { return BULLET_SPEED; }
 float spawn_warning_seconds(void) { return SPAWN_WARNING; }
 
 /* ---------------------------------------------------------------- helpers */
-/* Waves 1-2 teach: their enemies are slower. */
-static float wave_pressure(GameState *gs)
-{
-    float early = gs->wave <= 1 ? 0.52f : gs->wave == 2 ? 0.78f : 1.0f;
-    return early * (1.0f + WAVE_SPEEDUP * (float)(gs->wave > 2 ? gs->wave - 2 : 0)) * (stragglers_hunt(gs) ? HUNT_SPEEDUP : 1.0f);
-}
-
 Entity *entity_get(GameState *gs, thh_handle h)
 {
     return thh_fixed_valid(&gs->handles.head, h) ? &gs->entities[thh_index(h)] : NULL;
@@ -90,18 +71,14 @@ int is_enemy(uint32_t type)
     return type == ENTITY_DRONE || type == ENTITY_SHOOTER || type == ENTITY_DASHER || type == ENTITY_BRUTE;
 }
 
-static v2 dir_to(v2 from, v2 to) { return v2_norm(v2_sub(to, from)); }
-
-static float face(v2 d) { return atan2f(d.y, d.x); }
-
-static void steer(Entity *e, v2 desired_vel, float accel, float dt)
+void steer(Entity *e, v2 desired_vel, float accel, float dt)
 {
     v2 dv = v2_sub(desired_vel, e->vel);
     float len = v2_len(dv), step = accel * dt;
     e->vel = len <= step ? desired_vel : v2_add(e->vel, v2_scale(dv, step / len));
 }
 
-static void move_and_collide(GameState *gs, Entity *e, float dt)
+void move_and_collide(GameState *gs, Entity *e, float dt)
 {
     e->pos = v2_add(e->pos, v2_scale(e->vel, dt));
     v2 n = { 0, 0 };   /* set whenever world_push_out hits; g++ -O2 cannot see that */
@@ -263,89 +240,6 @@ static void player_update(GameState *gs, Entity *e, float dt)
         fx_trail(gs, v2_add(e->pos, v2_scale(d, 22)), v2_scale(d, 120), 0xCFFFFFFF, 12);
         sfx(gs, SND_SHOT, e->pos);
     }
-}
-
-static void drone_update(GameState *gs, Entity *e, float dt)
-{
-    Entity *pl = entity_get(gs, gs->player);
-    v2 target = pl ? pl->pos : v2_make(ARENA_W / 2, ARENA_H / 2);
-    steer(e, v2_scale(dir_to(e->pos, target), DRONE_SPEED * wave_pressure(gs)), DRONE_ACCEL, dt);
-    e->prev_angle = e->angle;
-    e->angle += 4.0f * dt;
-    move_and_collide(gs, e, dt);
-}
-
-static void shooter_update(GameState *gs, Entity *e, float dt)
-{
-    Entity *pl = entity_get(gs, gs->player);
-    e->prev_angle = e->angle;
-    if (!pl) { steer(e, v2_make(0, 0), 300, dt); move_and_collide(gs, e, dt); return; }
-    v2 to = v2_sub(pl->pos, e->pos);
-    float dist = v2_len(to);
-    v2 d = v2_norm(to);
-    float range = stragglers_hunt(gs) ? SHOOTER_RANGE * 0.5f : SHOOTER_RANGE;   /* a straggler closes in */
-    float radial = dist > range + 40 ? 1.0f : dist < range - 40 ? -1.0f : 0.0f;
-    float strafe = (thh_index(e->self) & 1) ? 0.6f : -0.6f;
-    steer(e, v2_scale(v2_norm(v2_add(v2_scale(d, radial), v2_scale(v2_perp(d), strafe))), SHOOTER_SPEED * wave_pressure(gs)), 500, dt);
-    e->angle = face(d);
-    e->timer -= dt;
-    if (e->timer <= 0 && dist < 700) {
-        e->timer = SHOOTER_FIRE_EVERY / wave_pressure(gs);
-        int shots = gs->wave >= SHOOTER_SPREAD_WAVE ? 3 : 1;   /* later gunners fire a fan */
-        for (int k = 0; k < shots; k++) {
-            v2 dk = v2_from_angle(face(d) + (k - (shots - 1) * 0.5f) * 0.22f);
-            Entity *b = entity_spawn(gs, ENTITY_ENEMY_BULLET, v2_add(e->pos, v2_scale(dk, 24)));
-            if (b) { b->vel = v2_scale(dk, ENEMY_BULLET_SPEED * wave_pressure(gs)); b->radius = 6; b->timer = 4.0f; }
-        }
-        fx_trail(gs, v2_add(e->pos, v2_scale(d, 24)), v2_scale(d, 80), 0xFFB060FF, 14);
-        sfx(gs, SND_ENEMY_SHOOT, e->pos);
-    }
-    move_and_collide(gs, e, dt);
-}
-
-/* phase 0: drift closer; 1: stop and aim (flashing); 2: charge */
-static void dasher_update(GameState *gs, Entity *e, float dt)
-{
-    Entity *pl = entity_get(gs, gs->player);
-    v2 target = pl ? pl->pos : v2_make(ARENA_W / 2, ARENA_H / 2);
-    e->prev_angle = e->angle;
-    e->timer -= dt;
-    if (e->phase == 0) {
-        steer(e, v2_scale(dir_to(e->pos, target), 90 * wave_pressure(gs)), 400, dt);
-        e->angle = face(dir_to(e->pos, target));
-        if (e->timer <= 0) { e->phase = 1; e->timer = DASHER_AIM_SECONDS; }
-    } else if (e->phase == 1) {
-        steer(e, v2_make(0, 0), 900, dt);
-        e->angle = face(dir_to(e->pos, target));
-        if (e->timer <= 0) {
-            e->phase = 2;
-            e->timer = 0.5f;
-            e->vel = v2_scale(v2_from_angle(e->angle), DASHER_SPEED * wave_pressure(gs));
-            sfx(gs, SND_CHARGE, e->pos);
-        }
-    } else {
-        if (gs->steps % 2 == 0) fx_trail(gs, e->pos, v2_make(0, 0), 0xFFE14A90, 16);
-        if (e->timer <= 0) { e->phase = 0; e->timer = th_rng_range(&gs->rng, 0.8f, 1.6f); }
-    }
-    v2 before = e->vel;
-    move_and_collide(gs, e, dt);
-    if (e->phase == 2 && v2_len2(v2_sub(before, e->vel)) > 200 * 200) {
-        e->phase = 0;
-        e->timer = 1.0f;
-        e->vel = v2_scale(e->vel, 0.2f);
-        fx_shake(gs, 0.12f);
-        fx_burst(gs, e->pos, 8, 0xFFFFFFFF, 0xFFE14A00, 60, 200, 8, 0.3f);
-    }
-}
-
-static void brute_update(GameState *gs, Entity *e, float dt)
-{
-    Entity *pl = entity_get(gs, gs->player);
-    v2 target = pl ? pl->pos : v2_make(ARENA_W / 2, ARENA_H / 2);
-    steer(e, v2_scale(dir_to(e->pos, target), BRUTE_SPEED * wave_pressure(gs)), 200, dt);
-    e->prev_angle = e->angle;
-    e->angle = face(dir_to(e->pos, target));
-    move_and_collide(gs, e, dt);
 }
 
 /* Bullets sweep their path against walls and the broadphase, so none passes through anything thin. */

@@ -107,6 +107,10 @@ void    damage_enemy(GameState *gs, Entity *e, float amount, v2 push);
 void    player_hurt(GameState *gs, Entity *pl, v2 from);
 void    upgrade_drop(GameState *gs, v2 at, int kind);
 void    bomb_fire(GameState *gs);
+void    steer(Entity *e, v2 desired_vel, float accel, float dt);   /* turn the velocity toward desired_vel */
+void    move_and_collide(GameState *gs, Entity *e, float dt);     /* move, slide along walls */
+inline v2 dir_to(v2 from, v2 to) { return v2_norm(v2_sub(to, from)); }
+inline float face(v2 d) { return atan2f(d.y, d.x); }
 float   player_radius(void);                        /* the tuning at the top of entities.cpp */
 float   upgrade_seconds(void);                      /* how long a weapon upgrade lasts */
 float   player_max_hp(void);
@@ -135,6 +139,11 @@ void    score_kill(GameState *gs, Entity *e, int points);
 void    wave_swarm(GameState *gs);
 void    waves_update(GameState *gs, float dt, const PlatformAPI *pf);
 void    arena_build(GameState *gs);
+/* enemies.cpp */
+void    drone_update(GameState *gs, Entity *e, float dt);
+void    shooter_update(GameState *gs, Entity *e, float dt);
+void    dasher_update(GameState *gs, Entity *e, float dt);
+void    brute_update(GameState *gs, Entity *e, float dt);
 /* bot.cpp */
 Controls bot_controls(GameState *gs, float dt);
 /* ui.cpp */

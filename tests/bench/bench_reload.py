@@ -4,7 +4,7 @@ builds are the game's most expensive ones. max_frame_no_build_p50_ms / _ms are t
 seconds without a build (the longest frame interval of each second), the baseline to compare with.
 
 21 edits, 7 of each kind, interleaved: a changed constant (SOUND_FAR_VOLUME in game/sound.cpp), a
-changed function body (drone_update in game/entities.cpp), a new function (appended to game/ui.cpp).
+changed function body (drone_update in game/enemies.cpp), a new function (appended to game/ui.cpp).
 Each edit's time from the file write to the first step of the new code is cut into stages by the
 host's own events, which add up to the whole:
 
@@ -66,7 +66,7 @@ def write(path, text):
 
 
 root = project_copy()
-files = {k: os.path.join(root, "game", f) for k, f in (("const", "sound.cpp"), ("body", "entities.cpp"), ("newfn", "ui.cpp"))}
+files = {k: os.path.join(root, "game", f) for k, f in (("const", "sound.cpp"), ("body", "enemies.cpp"), ("newfn", "ui.cpp"))}
 original = {k: read(p) for k, p in files.items()}
 CONST = "SOUND_FAR_VOLUME  = 0.3f;"
 BODY = "e->angle += 4.0f * dt;"

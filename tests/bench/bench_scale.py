@@ -12,7 +12,7 @@ compiler cannot skip any of it.
 Each scale is measured twice, each time with its own project copy and a host on the title screen: as the
 build packs it (chunks of at most GAME_CHUNK_LINES lines, a save compiles the chunks it touched), and as one
 translation unit (GAME_CHUNK_LINES beyond the game's size: the whole game compiled on every save), the baseline
-in the same run. In each, EDITS saves change drone_update's body in game/entities.cpp. Keys, for each scale S in x1, x4,
+in the same run. In each, EDITS saves change drone_update's body in game/enemies.cpp. Keys, for each scale S in x1, x4,
 x10: edit_to_reload_p50_ms_S / _p95_ms_S, stage_compile_p50_ms_S, stage_link_p50_ms_S, the same with _unity after S
 for the baseline, edit_to_reload_S_vs_unity (chunked p50 over the baseline's), game_lines_S (the game's lines of
 code), and edit_to_reload_growth_x10 (the 10x p50 over the 1x p50).
@@ -220,9 +220,9 @@ def measure(scale, unity=False):
         lines = scale_game(root, scale)
         p = subprocess.run(["bash", os.path.join(root, "build.sh"), "game"], capture_output=True, text=True, timeout=600, env=env)
         assert p.returncode == 0, f"bench_scale x{scale}: build.sh game failed:\n{p.stderr[-3000:]}"
-        ents = os.path.join(root, "game", "entities.cpp")
+        ents = os.path.join(root, "game", "enemies.cpp")
         original = read(ents)
-        assert BODY in original, "bench_scale: the edit site in entities.cpp moved"
+        assert BODY in original, "bench_scale: the edit site in enemies.cpp moved"
         host = Host(root, env=env)
         host.wait_ev("new_code_running", version=1, timeout=60)
         rows, version = [], 1

@@ -3,7 +3,7 @@
 The build packs the game's files into chunks (build.sh, "the game's translation units"), each one translation
 unit with a cached object keyed by the content of every file its compile read. build.sh and the host compute
 the same keys, so the first save after a build.sh run compiles one chunk. The sample's chunks (at the default
-GAME_CHUNK_LINES): bot+entities, fx+game, sound+ui, waves+world.
+GAME_CHUNK_LINES): bot+enemies, entities, fx, game+sound, ui, waves, world.
 
 The cases, one host: a code save compiles one chunk and the new code runs; a header save compiles every chunk
 that includes it; a literal saved without a build (TWEAK) and then a code save elsewhere rebuilds the literal's
@@ -56,10 +56,10 @@ def code_save_compiles_one_chunk():
     edit(os.path.join(game, "entities.cpp"), "b->vel = v2_scale(d, BULLET_SPEED);", "b->vel = v2_scale(d, BULLET_SPEED * 1.5f);")
     start, end, r = build_of(m)
     check(start["direct"] is True, f"a code save should run the cached commands: {start}")
-    check(start["chunks"] == 4 and start["stale"] == 1,
-          f"one chunk of 4 should compile (the host's keys agree with build.sh's): {start}")
+    check(start["chunks"] == 7 and start["stale"] == 1,
+          f"one chunk of 7 should compile (the host's keys agree with build.sh's): {start}")
     compiled = host.of("build_chunk", m)
-    check([c["chunk"] for c in compiled] == [0], f"chunk 0 (bot+entities) should be the one compiled: {compiled}")
+    check([c["chunk"] for c in compiled] == [1], f"chunk 1 (entities) should be the one compiled: {compiled}")
     bullets_at(m, 1650, version=r["version"])
 
 
@@ -68,7 +68,7 @@ def header_save_compiles_its_dependents():
     with open(os.path.join(game, "game.h"), "a") as f:
         f.write("\n/* a comment */\n")
     start, end, r = build_of(m)
-    check(start["direct"] is True and start["stale"] == 4, f"every chunk includes game.h: {start}")
+    check(start["direct"] is True and start["stale"] == 7, f"every chunk includes game.h: {start}")
     check(end["ok"] and r["state"] == "kept", f"{end} {r}")
 
 
@@ -84,7 +84,7 @@ def literal_then_code_elsewhere_keeps_the_tweak():
     start, end, r = build_of(m)
     check(start["direct"] is True and start["stale"] == 2,
           f"world's chunk and the chunk whose literal changed since its object should compile: {start}")
-    check(sorted(c["chunk"] for c in host.of("build_chunk", m)) == [0, 3], f"{host.of('build_chunk', m)}")
+    check(sorted(c["chunk"] for c in host.of("build_chunk", m)) == [1, 6], f"{host.of('build_chunk', m)}")
     bullets_at(m, 2700, version=r["version"])
 
 
@@ -142,7 +142,8 @@ def header_of_one_chunk():
 def template_game_split_in_two():
     """A game from ./build.sh new, split as docs/game_api.md says (a game.h both files include, a function and an
     inline global shared, a profile zone in the second file), built as two chunks: the zone pointer the entry
-    points set is the one the other chunk reads (one for the library), so it runs."""
+    points set is the one the other chunk reads (one for the library), so it runs. The second file calls operator
+    new: the library is linked without libstdc++ and finds it in the host."""
     folder = os.path.join(root, "split")
     p = subprocess.run(["bash", os.path.join(root, "build.sh"), "new", folder], capture_output=True, text=True, timeout=120)
     check(p.returncode == 0, f"build.sh new: {p.stdout}{p.stderr}")
@@ -151,7 +152,8 @@ def template_game_split_in_two():
                 'float enemy_speed(float t);   /* enemies.cpp */\ninline int g_enemy_calls;\n#endif\n')
     with open(os.path.join(folder, "enemies.cpp"), "w") as f:
         f.write('#include "game.h"\n\nfloat enemy_speed(float t)\n{\n    PROFILE_ZONE("enemies");\n'
-                '    g_enemy_calls++;\n    return 2.0f * t;\n}\n')
+                '    g_enemy_calls++;\n    float *v = new float(2.0f * t);   /* operator new: libstdc++, found in the host */\n'
+                '    float r = *v;\n    delete v;\n    return r;\n}\n')
     game_cpp = os.path.join(folder, "game.cpp")
     edit(game_cpp, '#include "game_engine.h"', '#include "game.h"')
     with open(game_cpp) as f:
@@ -167,6 +169,14 @@ def template_game_split_in_two():
                        capture_output=True, text=True, timeout=60, env=env)
     check(p.returncode == 0 and "SIG" not in p.stdout + p.stderr and "crash" not in (p.stdout + p.stderr).lower(),
           f"the split game should run: exit {p.returncode}\n{(p.stdout + p.stderr)[-2000:]}")
+    import glob
+    libs = glob.glob(os.path.join(root, "build", "games", "split-*", "libgame.so"))
+    check(len(libs) == 1, f"the split game's library: {libs}")
+    lib = libs[0]
+    needed = subprocess.run(["readelf", "-d", lib], capture_output=True, text=True).stdout
+    undefined = subprocess.run(["nm", "-D", "--undefined-only", lib], capture_output=True, text=True).stdout
+    check("_Znwm" in undefined and "libstdc++" not in needed,
+          f"the library should call operator new without linking libstdc++:\n{needed}\n{undefined}")
 
 
 def exports_only_the_entry_point():

@@ -135,7 +135,7 @@ def handles_survive_reload_mid_play():
         mid = h.wait_for(lambda e: e.get("ev") == "frame_stats" and e["game"].get("mode") == 1
                          and e["game"].get("enemies", 0) > 0, 60, what="play with enemies")
         m = h.mark()
-        edit(os.path.join(root, "game", "entities.cpp"), "e->angle += 4.0f * dt;", "e->angle += 5.0f * dt;")
+        edit(os.path.join(root, "game", "enemies.cpp"), "e->angle += 4.0f * dt;", "e->angle += 5.0f * dt;")
         r = h.wait_ev("reload", version=2, timeout=60, since=m)
         check(r["state"] == "kept", f"{r}")
         after = h.wait_for(lambda e: e.get("ev") == "frame_stats" and e.get("version") == 2, 20, m, what="v2 stats")
@@ -145,7 +145,7 @@ def handles_survive_reload_mid_play():
         check(not h.of("crash"), "crash after reload")
     finally:
         h.stop()
-        edit(os.path.join(root, "game", "entities.cpp"), "e->angle += 5.0f * dt;", "e->angle += 4.0f * dt;")
+        edit(os.path.join(root, "game", "enemies.cpp"), "e->angle += 5.0f * dt;", "e->angle += 4.0f * dt;")
 
 
 def replay_same_state():

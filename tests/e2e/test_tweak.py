@@ -48,7 +48,7 @@ def literal_edit_is_live():
 
 def value_survives_a_real_rebuild():
     m = host.mark()
-    edit(entities, "e->angle += 4.0f * dt;", "e->angle += 4.5f * dt;")   # code: needs the compiler
+    edit(os.path.join(root, "game", "enemies.cpp"), "e->angle += 4.0f * dt;", "e->angle += 4.5f * dt;")   # code: needs the compiler
     r = host.wait_ev("reload", version=2, timeout=60, since=m)
     check(r["state"] == "kept", f"{r}")
     s = host.wait_for(lambda e: e.get("ev") == "frame_stats" and e.get("version") == 2

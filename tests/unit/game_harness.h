@@ -13,6 +13,7 @@ translation unit, as a release compiles it; a file added to game/ goes in the li
 #pragma GCC diagnostic ignored "-Wunused-function"   /* state_default is exported only with the build's state_types.inc */
 #include "../../game/game.cpp"
 #include "../../game/bot.cpp"
+#include "../../game/enemies.cpp"
 #include "../../game/entities.cpp"
 #include "../../game/fx.cpp"
 #include "../../game/sound.cpp"

@@ -36,6 +36,7 @@ build_cmd = f"{WIN}/win_launch.exe {scratch} /bin/bash {root}/build.sh game-win"
 
 game_cpp = os.path.join(root, "game", "game.cpp")
 entities = os.path.join(root, "game", "entities.cpp")
+enemies = os.path.join(root, "game", "enemies.cpp")
 script = os.path.join(root, "bot.txt")
 with open(script, "w") as f:
     f.write("5 tap F10\n")   # the autopilot plays, so bullets fly
@@ -78,7 +79,7 @@ def edit_rebuilds_and_keeps_state():
     before = stats(m)
     old_copy = host.of("reload")[-1]["path"]
     pdb1 = pdb_of(os.path.join(root, "build", "game", "game.dll"))
-    written = edit(entities, "e->angle += 4.0f * dt;", "e->angle += 4.5f * dt;")
+    written = edit(enemies, "e->angle += 4.0f * dt;", "e->angle += 4.5f * dt;")
     r = next_reload(m)
     reload_ms.append((r["wall"] - written) * 1000)
     check(r["state"] == "kept", f"state should be kept across a code edit: {r}")
