@@ -137,6 +137,9 @@ struct RenderState {
     /* the software renderer adds the 1/4 glow on the CPU (render_glow_add_cpu): SDL's own additive blit costs
        it ~7 ns a pixel, a full frame every frame. glow_soft: that renderer; the rest is its scratch. */
     int glow_soft = 0;
+    /* the software renderer fills big one-colour rectangles instead of rasterizing them (draw_quads); fills: how
+       many this frame */
+    int fill_rects = 0, fills = 0;
     SDL_Texture *glow_frame = nullptr;          /* streaming, the frame's size: the frame read back, glow added */
     int glow_frame_w = 0, glow_frame_h = 0;
     std::vector<uint32_t> glow_px, glow_scaled; /* the 1/4 glow read back; scaled by the intensity */

@@ -11,6 +11,8 @@
    glow_pass_sdl_add_ms, the same with the glow added by SDL's additive copy rather than on the CPU;
    glow_pass_budgeted_ms, the mean over a run of glowing frames within the software renderer's budget (over it,
    every other frame adds the last pass's glow again).
+   A menu over the game (a full-view dim and a panel, render.cpp's draw_quads): menu_dim_ms, filled as the software
+   renderer does it, and menu_dim_triangles_ms, the same rectangles drawn as triangles, in the same run.
    Then all of it again on SDL's OpenGL renderer, in a child of this program under Xvfb with Mesa's llvmpipe:
    glow_pass_gl_ms and render_batched_vs_copy_gl_x (information only: llvmpipe rasterizes on the CPU). */
 #include "render.cpp"
@@ -199,6 +201,29 @@ int main(int argc, char **argv)
     double glow_budgeted = soft ? std::max(0.0, budget_mean - bench_median(t_plain)) : 0;
     double glow = std::max(0.0, bench_median(t_glow) - bench_median(t_plain));
     double glow_sdl_add = soft ? std::max(0.0, bench_median(t_sdl_add) - bench_median(t_plain)) : 0;
+    /* a menu over the game: a full-view dim and a 660x340 panel, filled on the software renderer against drawn as
+       triangles (how every quad was drawn before), interleaved */
+    std::vector<double> t_fill, t_tri;
+    const int fill_rects = g_render.fill_rects;
+    auto menu_frame = [&]() {
+        SDL_RenderClear(ren);
+        sync_pixel(ren);
+        double t0 = log_time();
+        render_begin_frame();
+        pf.draw_rect(0, 0, 1280, 720, 0x05070CB0u, 900);
+        pf.draw_rect(310, 190, 660, 340, 0x070A12F0u, 901);
+        render_end_frame();
+        sync_pixel(ren);
+        return (log_time() - t0) * 1000;
+    };
+    for (int r = 0; r < REPEATS; r++)
+        for (int fill = 0; fill < (soft ? 2 : 1); fill++) {
+            g_render.fill_rects = fill;
+            (fill ? t_fill : t_tri).push_back(menu_frame());
+        }
+    g_render.fill_rects = fill_rects;
+    double menu_fill = soft ? bench_median(t_fill) : 0, menu_tri = bench_median(t_tri);
+    fprintf(stderr, "bench_render: a menu's dim and panel: %.3f ms filled, %.3f ms as triangles\n", menu_fill, menu_tri);
     fprintf(stderr, "bench_render (%s): 2000 sprites %.3f ms, with glow %.3f ms (the pass's own submission %.3f ms)",
             gl ? "opengl" : "software", bench_median(t_plain), bench_median(t_glow), bench_median(t_pass));
     if (soft) fprintf(stderr, "; added by SDL's additive copy instead: %.3f ms; within the %.1f ms budget, a run of frames: %.3f ms mean",
@@ -224,7 +249,8 @@ int main(int argc, char **argv)
     }
     if (gl_part.empty()) { fprintf(stderr, "bench_render: no OpenGL numbers (is xvfb installed?)\n"); return 1; }
     printf("{\"render_10k_batched_ms\": %.3f, \"render_10k_rendercopy_ms\": %.3f, \"render_batched_vs_copy_x\": %.3f, "
-           "\"render_10k_batched_cpu_ms\": %.3f, \"glow_pass_ms\": %.3f, \"glow_pass_sdl_add_ms\": %.3f, \"glow_pass_budgeted_ms\": %.3f, %s}\n",
-           b, c, c / b, cpu, glow, glow_sdl_add, glow_budgeted, gl_part.c_str());
+           "\"render_10k_batched_cpu_ms\": %.3f, \"glow_pass_ms\": %.3f, \"glow_pass_sdl_add_ms\": %.3f, \"glow_pass_budgeted_ms\": %.3f, "
+           "\"menu_dim_ms\": %.3f, \"menu_dim_triangles_ms\": %.3f, %s}\n",
+           b, c, c / b, cpu, glow, glow_sdl_add, glow_budgeted, menu_fill, menu_tri, gl_part.c_str());
     return 0;
 }

@@ -276,6 +276,66 @@ static void test_cpu_add_letterboxed(void)
 
 /* The same on SDL's OpenGL renderer: this program again, under a virtual X display with Mesa's llvmpipe. */
 static std::string g_self;
+/* On the software renderer a big rectangle of one colour is filled rather than rasterized (draw_quads): the
+   pixels are the ones its triangle pair gives, in its place among the layer's text and quads. The scene: a dim
+   over everything, text on it, a panel over the text, text over the panel, a small rectangle, a turned one and a
+   big glyph (drawn as triangles), and a rectangle with fractional edges, in a window the view's size and in one scaled
+   by 1.25 (letterboxed). */
+static void test_rect_fills_match_geometry(void)
+{
+    if (!g_render.glow_soft) return;   /* the OpenGL child draws every quad as triangles */
+    auto scene = []() {
+        begin(30);
+        square(100, 100, 40, 0xFF4080FFu, 0);
+        g_pf.draw_rect(0, 0, (float)VIEW_W, (float)VIEW_H, 0x05070CB0u, 5);
+        g_pf.draw_text("AB", 20, 20, 24, 0xFFFFFFFFu, 5);
+        g_pf.draw_rect(10, 10, 120, 60, 0x2040A0C0u, 5);
+        g_pf.draw_text("CD", 30, 40, 24, 0xFFE040FFu, 5);
+        g_pf.draw_rect(200, 150, 6, 6, 0xFF0000FFu, 5);
+        g_pf.draw_text("W", 150, 90, 140, 0xFF80FFFFu, 5);   /* a glyph as big as a panel: triangles */
+        GameSprite t;
+        memset(&t, 0, sizeof t);
+        t.x = 240; t.y = 60;
+        t.scale_x = 90; t.scale_y = 50;
+        t.rotation = 0.5f;
+        t.origin_x = t.origin_y = 0.5f;
+        t.color = 0x40FF40A0u;
+        t.layer = 5;
+        g_pf.draw_sprite(&t);
+        g_pf.draw_rect(150.5f, 120.25f, 100.5f, 70.75f, 0xC0C0FFFFu, 6);
+        render_end_frame();
+        int w = 0, h = 0;
+        SDL_GetRendererOutputSize(g_ren, &w, &h);
+        std::vector<uint32_t> px((size_t)w * h);
+        SDL_RenderReadPixels(g_ren, nullptr, SDL_PIXELFORMAT_RGBA32, px.data(), w * 4);
+        return px;
+    };
+    for (int scaled = 0; scaled < 2; scaled++) {
+        if (scaled) SDL_SetWindowSize(g_win, 400, 360);
+        g_render.fill_rects = 0;
+        std::vector<uint32_t> tri = scene();
+        TH_CHECK_EQ_INT(g_render.fills, 0);
+        g_render.fill_rects = 1;
+        std::vector<uint32_t> fill = scene();
+        int fills = g_render.fills, worst = 0, differ = 0;
+        for (size_t i = 0; i < fill.size() && i < tri.size(); i++) {
+            int d = 0;
+            for (int c = 0; c < 32; c += 8) d = std::max(d, abs((int)(fill[i] >> c & 255) - (int)(tri[i] >> c & 255)));
+            worst = std::max(worst, d);
+            differ += d > 0;
+        }
+        printf("  %s: %d rectangles filled, %d pixels differ, largest channel difference %d\n",
+               scaled ? "scaled 1.25" : "unscaled", fills, differ, worst);
+        TH_CHECK_EQ_INT(fills, 3);
+        TH_CHECK_EQ_INT((int)fill.size(), (int)tri.size());
+        TH_CHECK_EQ_INT(differ, 0);
+    }
+    SDL_SetWindowSize(g_win, VIEW_W, VIEW_H);
+    g_render.fill_rects = 1;
+    begin();
+    frame();
+}
+
 static void test_opengl_renderer(void)
 {
     TH_CHECK(access("/usr/bin/xvfb-run", X_OK) == 0);   /* apt-get install xvfb xauth (build.sh's TEST_PACKAGES) */
@@ -336,6 +396,7 @@ int main(int argc, char **argv)
     TH_RUN(test_cpu_add_matches_sdl_add);
     TH_RUN(test_cpu_add_letterboxed);
     TH_RUN(test_soft_budget_alternates);
+    TH_RUN(test_rect_fills_match_geometry);
     if (!gl) { g_self = argv[0]; TH_RUN(test_opengl_renderer); }
 
     render_shutdown();
