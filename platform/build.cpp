@@ -13,9 +13,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#if !defined(_WIN32)
-#include <unistd.h>
-#endif
 
 #define BUILD_MAX_ARGS   256
 #define BUILD_MAX_CHUNKS 256   /* 180,000 lines at the default GAME_CHUNK_LINES; more: every build runs build.sh */
@@ -547,12 +544,8 @@ static int spawn_link(void)
 static int direct_start(void)
 {
     chunks_reset();
-#if !defined(_WIN32)
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    g_build.jobs = cores < 1 ? 1 : cores > 16 ? 16 : (int)cores;
-#else
-    g_build.jobs = 2;
-#endif
+    int cores = os_cpu_count();
+    g_build.jobs = cores > 16 ? 16 : cores;
     g_build.stale_count = 0;
     for (int i = 0; i < g_build.chunk_count; i++) {
         BuildChunk *c = &g_build.chunks[i];

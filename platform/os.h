@@ -26,6 +26,7 @@ double      os_wall_seconds(void);                                /* seconds sin
 void        os_format_local_time(double wall, char *out, size_t cap); /* "YYYY-MM-DD HH:MM:SS"; call outside game code */
 void        os_sleep_ms(int ms);
 int         os_pid(void);
+int         os_cpu_count(void);   /* processors this process may run on, at least 1 */
 int         os_wait_readable(const int *fds, int n, double timeout_s); /* sleeps until one fd (< 0: skipped) is
                                                                    readable or the time is up; 1 readable, 0 timeout */
 const char *os_error_text(void);                                  /* why the last os_ call failed */

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <poll.h>
+#include <sched.h>
 #include <link.h>
 #include <sys/inotify.h>
 #include <ucontext.h>
@@ -66,6 +67,14 @@ void os_sleep_ms(int ms)
 }
 
 int os_pid(void) { return (int)getpid(); }
+
+int os_cpu_count(void)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return CPU_COUNT(&set);
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
 
 static void (*g_terminate_fn)(void);
 static void on_terminate_signal(int sig) { (void)sig; if (g_terminate_fn) g_terminate_fn(); }

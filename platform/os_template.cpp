@@ -19,6 +19,7 @@ double os_wall_seconds(void) { return 0; }
 void   os_format_local_time(double, char *out, size_t cap) { if (cap) snprintf(out, cap, "0000-00-00 00:00:00"); }
 void   os_sleep_ms(int) {}
 int    os_pid(void) { return 0; }
+int    os_cpu_count(void) { return 1; }
 int    os_wait_readable(const int *, int, double) { return 0; }
 void   os_on_terminate(void (*)(void)) {}
 void   os_attach_console(void) {}

@@ -48,6 +48,7 @@ void   os_format_local_time(double wall, char *out, size_t cap)
 }
 void   os_sleep_ms(int) {}          /* the browser paces frames (requestAnimationFrame): never block it */
 int    os_pid(void) { return 1; }
+int    os_cpu_count(void) { return 1; }
 int    os_wait_readable(const int *, int, double) { return 0; }
 void   os_on_terminate(void (*)(void)) {}
 void   os_attach_console(void) {}

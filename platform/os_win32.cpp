@@ -84,6 +84,15 @@ int os_wait_readable(const int *fds, int n, double timeout_s)
 
 int os_pid(void) { return (int)GetCurrentProcessId(); }
 
+int os_cpu_count(void)
+{
+    DWORD_PTR process = 0, system = 0;
+    int n = 0;
+    if (GetProcessAffinityMask(GetCurrentProcess(), &process, &system))
+        for (; process; process &= process - 1) n++;
+    return n > 0 ? n : 1;
+}
+
 static void (*g_terminate_fn)(void);
 static int stand_in_ctrl(void);   /* a session's stand-in passes Ctrl-C on (below) */
 static BOOL WINAPI on_console_ctrl(DWORD type)
