@@ -188,6 +188,11 @@ unity_text() {  # title roots...: a translation unit made of #includes (found th
     echo "/* $1 (written by ./build.sh game; the game's files are included through -iquote <game folder>) */"
     for f in "${@:2}"; do echo "#include \"$f\""; done
 }
+chunk_has_entry() {  # "a.cpp/b.cpp/" roots...: 0 when one of the roots is in the list
+    local f
+    for f in "${@:2}"; do [[ "/$1" == *"/$f/"* ]] && return 0; done
+    return 1
+}
 write_if_changed() {  # file text: a file whose text is unchanged keeps its date
     local old=""
     [ -f "$1" ] && old="$(cat "$1")"
@@ -287,9 +292,23 @@ cmd_game() {
         cur="${cur:+$cur }$name"; n=$(( n + lines ))
     done <<< "$(cd "$GAME_SRC" && wc -l -- "${roots[@]}" | head -n "${#roots[@]}")"
     chunks+=("$cur")
+    # The files that hand out game_get_api (GAME_GET_API): only their chunks read the description of the state's
+    # types, whose templates cost every chunk that includes it (game_engine.h) about 20 ms at NEON SWARM's
+    # 111 fields; the other chunks define GAME_NO_STATE_TYPES. When none is found, or one is a .cpp another
+    # includes, every chunk reads it. The host goes back to build.sh when another file says GAME_GET_API.
+    local entries="" text
+    for name in $(cd "$GAME_SRC" && LC_ALL=C; for w in *.cpp; do [ -f "$w" ] && echo "$w"; done); do
+        grep -q 'GAME_GET_API[[:space:]]*(' "$GAME_SRC/$name" || continue
+        if [[ " ${roots[*]} " == *" $name "* ]]; then entries+="$name/"; else entries=""; break; fi
+    done
     for (( k = 0; k < ${#chunks[@]}; k++ )); do
         # shellcheck disable=SC2086
-        write_if_changed "$B/chunks/chunk-$k.cpp" "$(unity_text "chunk $k of the game" ${chunks[$k]})"
+        text="$(unity_text "chunk $k of the game" ${chunks[$k]})"
+        # shellcheck disable=SC2086
+        if [ -n "$entries" ] && ! chunk_has_entry "$entries" ${chunks[$k]}; then
+            text="$(printf '%s\n%s\n%s' "${text%%$'\n'*}" "#define GAME_NO_STATE_TYPES   /* game_get_api is in another chunk: game_engine.h skips state_types.inc */" "${text#*$'\n'}")"
+        fi
+        write_if_changed "$B/chunks/chunk-$k.cpp" "$text"
     done
     for tmp in "$B"/chunks/chunk-*; do   # the files of chunks a longer plan had
         k="${tmp##*/chunk-}"; k="${k%%.*}"
@@ -326,6 +345,7 @@ cmd_game() {
       echo "::env GAME_CHUNK_LINES=$GAME_CHUNK_LINES"
       # the game's .cpp files when this plan was made: the host goes back to build.sh when they differ
       echo "::files $(cd "$GAME_SRC" && LC_ALL=C; for w in *.cpp; do [ -f "$w" ] && printf '%s/' "$w"; done)"
+      echo "::entry $entries"   # the roots that said GAME_GET_API: the host goes back to build.sh when that changes
       for (( k = 0; k < ${#chunks[@]}; k++ )); do echo "::chunk $BR/chunks/chunk-$k"; done
       echo "::compile"; for w in "${compile[@]}"; do echo "$w"; done
       echo "::link"; for w in "${link[@]}"; do echo "$w"; done

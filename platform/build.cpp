@@ -127,6 +127,36 @@ static int game_sources_match(const char *files)
     return files[at] == 0;
 }
 
+static int file_crc(const char *p, uint32_t *crc, unsigned long long *size, int *entry);
+
+/* build.sh compiled the state's description only in the chunks of the files in `entries` ("a.cpp/b.cpp/",
+   from compile.cmd's ::entry): still right while no other .cpp of the game says GAME_GET_API (one that does
+   would call game_api_defaults in a chunk without it). `files` is ::files' list. 0: use build.sh. */
+static int entries_match(const char *files, const char *entries)
+{
+    if (!entries[0]) return 1;   /* every chunk reads the description */
+    for (const char *f = files; *f;) {
+        const char *end = strchr(f, '/');
+        if (!end) break;
+        char name[256], p[HOST_PATH], mark[260];
+        size_t n = (size_t)(end - f);
+        if (n >= sizeof name) return 0;
+        memcpy(name, f, n);
+        name[n] = 0;
+        f = end + 1;
+        snprintf(p, sizeof p, "%s/%s", game_folder(), name);
+        uint32_t crc;
+        unsigned long long size;
+        int says = 0;
+        if (!file_crc(p, &crc, &size, &says)) return 0;
+        snprintf(mark, sizeof mark, "/%s/", name);
+        char listed[HOST_PATH + 2];
+        snprintf(listed, sizeof listed, "/%s", entries);
+        if (says && !strstr(listed, mark)) return 0;
+    }
+    return 1;
+}
+
 /* compile.cmd, if it is still what build.sh would run: written after the last change of anything that
    feeds the tinyheader object or the layout stamp, that object is there, and the game has the same .cpp
    files (a file added or removed changes the chunks). 0: use build.sh. */
@@ -163,6 +193,7 @@ static int load_direct_commands(void)
     snprintf(g_build.lib_tmp, sizeof g_build.lib_tmp, "%s/.libgame.host%d" OS_LIB_SUFFIX, out, os_pid());
     BuildCmd *cmd = NULL;
     int ended = 0, files_ok = 0;
+    const char *files = "";
     for (char *line = text; line && *line;) {
         char *nl = strchr(line, '\n');
         if (nl) *nl = 0;
@@ -177,7 +208,8 @@ static int load_direct_commands(void)
             if (!strcmp(line + 6, "GAME_CHUNK_LINES") && !mine) mine = eq + 1;   /* build.sh's default */
             if (strcmp(mine ? mine : "", eq + 1) != 0) return 0;
         }
-        else if (!strncmp(line, "::files ", 8)) { if (!game_sources_match(line + 8)) return 0; files_ok = 1; }
+        else if (!strncmp(line, "::files ", 8)) { if (!game_sources_match(line + 8)) return 0; files_ok = 1; files = line + 8; }
+        else if (!strncmp(line, "::entry ", 8) || !strcmp(line, "::entry")) { if (!entries_match(files, line[7] ? line + 8 : "")) return 0; }
         else if (!strncmp(line, "::chunk ", 8)) {
             if (g_build.chunk_count == BUILD_MAX_CHUNKS) return 0;
             BuildChunk *c = &g_build.chunks[g_build.chunk_count++];
@@ -236,10 +268,25 @@ static void key_add(KeyText *k, const char *text, size_t n)
 /* The CRCs of files already read, by path and stamp: a save rereads only the files whose inode, size or
    modification time changed (a key is still of the content; this only spares reading what did not change). */
 #define CRC_CACHE 1024
-static struct { char path[240]; OsFileStamp st; uint32_t crc; } g_crc_cache[CRC_CACHE];
+static struct { char path[240]; OsFileStamp st; uint32_t crc; int entry; } g_crc_cache[CRC_CACHE];
 static int g_crc_cached;
 
-static int file_crc(const char *p, uint32_t *crc, unsigned long long *size)
+/* 1 when the text says GAME_GET_API( (blanks between allowed), as build.sh's grep for the files that hand out
+   game_get_api finds them */
+static int says_entry(const char *p, size_t n)
+{
+    static const char word[] = "GAME_GET_API";
+    const size_t w = sizeof word - 1;
+    for (size_t i = 0; i + w < n; i++) {
+        if (p[i] != 'G' || memcmp(p + i, word, w) != 0) continue;
+        size_t j = i + w;
+        while (j < n && (p[j] == ' ' || p[j] == '\t' || p[j] == '\v' || p[j] == '\f' || p[j] == '\r')) j++;
+        if (j < n && p[j] == '(') return 1;
+    }
+    return 0;
+}
+
+static int file_crc(const char *p, uint32_t *crc, unsigned long long *size, int *entry)
 {
     OsFileStamp st;
     if (!os_file_stamp(p, &st)) return 0;
@@ -251,6 +298,7 @@ static int file_crc(const char *p, uint32_t *crc, unsigned long long *size)
                 if (os_same_stamp(&g_crc_cache[i].st, &st) && g_crc_cache[i].st.size == st.size) {
                     *crc = g_crc_cache[i].crc;
                     *size = st.size;
+                    if (entry) *entry = g_crc_cache[i].entry;
                     return 1;
                 }
                 slot = i;
@@ -263,12 +311,15 @@ static int file_crc(const char *p, uint32_t *crc, unsigned long long *size)
     if (!data) return 0;
     *crc = cksum_of((const unsigned char *)data, len);
     *size = len;
+    int says = says_entry(data, len);
+    if (entry) *entry = says;
     free(data);
     OsFileStamp after;   /* changed while being read: not cached, the next build reads it again */
     if (slot >= 0 && os_file_stamp(p, &after) && os_same_stamp(&after, &st) && after.size == len) {
         memcpy(g_crc_cache[slot].path, p, n + 1);
         g_crc_cache[slot].st = st;
         g_crc_cache[slot].crc = *crc;
+        g_crc_cache[slot].entry = says;
     } else if (slot >= 0) g_crc_cache[slot].path[0] = 0;
     return 1;
 }
@@ -280,7 +331,7 @@ static void key_add_file(KeyText *k, const char *rel)
     if (rel[0] == '/') snprintf(p, sizeof p, "%s", rel); else snprintf(p, sizeof p, "%s/%s", g_build.root, rel);
     uint32_t crc;
     unsigned long long size;
-    if (!file_crc(p, &crc, &size)) return;
+    if (!file_crc(p, &crc, &size, NULL)) return;
     int n = snprintf(line, sizeof line, "%u %llu %s\n", crc, size, rel);
     if (n > 0 && (size_t)n < sizeof line) key_add(k, line, (size_t)n);
 }

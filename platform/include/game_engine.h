@@ -40,7 +40,9 @@ inline const PlatformAPI *g_zone_pf;   /* inline: one for the whole library, whi
 
 #include "state.h"      /* the game folder's own: GameState and every type it holds */
 #include "th_reflect.h" /* the table format of state_types.inc */
-#if defined(__has_include)
+/* GAME_NO_STATE_TYPES: the build compiles this file in a chunk without game_get_api, which needs no
+   description of the state (its templates cost a chunk about 20 ms at 100 fields) */
+#if defined(__has_include) && !defined(GAME_NO_STATE_TYPES)
 #if __has_include("state_types.inc")
 #include "state_types.inc"
 #define GAME_HAS_STATE_TYPES 1
@@ -60,6 +62,16 @@ static inline GAME_STATE_DEFAULT(game_state_default)
     if (cap >= sizeof(GameState)) new (GamePlacement(), dst) GameState();
 }
 
+#ifdef GAME_NO_STATE_TYPES
+/* Called where the build found no GAME_GET_API: a compile error that says so, rather than a library that
+   would load without its state's description (and so without migration). */
+template <int N = 0> static inline GameAPI game_api_defaults(void)
+{
+    static_assert(N != 0, "game_api_defaults() in a file the build did not find GAME_GET_API in: write "
+                          "GAME_EXPORT GAME_GET_API(game_get_api) in the .cpp that defines it, then ./build.sh game");
+    return GameAPI();
+}
+#else
 /* The contract's version, the layout stamp, the state's size and description. */
 static inline GameAPI game_api_defaults(void)
 {
@@ -75,5 +87,6 @@ static inline GameAPI game_api_defaults(void)
 #endif
     return api;
 }
+#endif
 
 #endif

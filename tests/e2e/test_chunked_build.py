@@ -13,6 +13,7 @@ the plan, so the build goes back to build.sh; a header only the new file include
 library exports only its entry point (-fvisibility=hidden); a game made by ./build.sh new and split into two files
 as docs/game_api.md says runs when each file is its own chunk.
 """
+import glob
 import os
 import subprocess
 
@@ -169,7 +170,6 @@ def template_game_split_in_two():
                        capture_output=True, text=True, timeout=60, env=env)
     check(p.returncode == 0 and "SIG" not in p.stdout + p.stderr and "crash" not in (p.stdout + p.stderr).lower(),
           f"the split game should run: exit {p.returncode}\n{(p.stdout + p.stderr)[-2000:]}")
-    import glob
     libs = glob.glob(os.path.join(root, "build", "games", "split-*", "libgame.so"))
     check(len(libs) == 1, f"the split game's library: {libs}")
     lib = libs[0]
@@ -177,6 +177,72 @@ def template_game_split_in_two():
     undefined = subprocess.run(["nm", "-D", "--undefined-only", lib], capture_output=True, text=True).stdout
     check("_Znwm" in undefined and "libstdc++" not in needed,
           f"the library should call operator new without linking libstdc++:\n{needed}\n{undefined}")
+    # the state's description (state_types.inc) is compiled only in the chunk of the file with GAME_GET_API
+    build = os.path.dirname(lib)
+    chunks = {}
+    for k in (0, 1):
+        with open(os.path.join(build, "chunks", f"chunk-{k}.cpp")) as f:
+            text = f.read()
+        with open(os.path.join(build, "chunks", f"chunk-{k}.d")) as f:
+            deps = f.read()
+        chunks["game" if '"game.cpp"' in text else "enemies"] = (text, deps)
+    check(set(chunks) == {"game", "enemies"}, f"{chunks}")
+    check("GAME_NO_STATE_TYPES" in chunks["enemies"][0] and "state_types.inc" not in chunks["enemies"][1],
+          f"enemies.cpp's chunk should skip the state's description: {chunks['enemies']}")
+    check("GAME_NO_STATE_TYPES" not in chunks["game"][0] and "state_types.inc" in chunks["game"][1],
+          f"game.cpp's chunk hands out game_get_api and should read the description: {chunks['game']}")
+
+
+def entry_point_moves():
+    """The split game run by a host of its own: a field added to state.h migrates (the library still describes its
+    state), then game_get_api moves from game.cpp to enemies.cpp. The chunk that now holds it was planned without
+    the state's description, so the host goes back to build.sh, which plans the chunks again."""
+    folder = os.path.join(root, "split")
+    env = dict(os.environ, GAME_CHUNK_LINES="1")
+    h = Host(root, "--game", folder, env=env)
+    try:
+        h.wait_ev("new_code_running", version=1, timeout=60)
+        m = h.mark()
+        edit(os.path.join(folder, "state.h"), "int32_t  best = 0;", "int32_t  best = 0;\n    int32_t  lives = 3;")
+        r = h.next_reload(m, 120)
+        check(r["state"] == "migrated", f"a field added should migrate: {r}")
+        game_cpp = os.path.join(folder, "game.cpp")
+        with open(game_cpp) as f:
+            text = f.read()
+        i = text.index("GAME_EXPORT GAME_GET_API(game_get_api)")
+        entry = text[i:]
+        text = text[:i]
+        for fn in ("GAME_LOAD(game_load)", "GAME_UPDATE(game_update)", "GAME_RENDER(game_render)", "GAME_STATS(game_stats)"):
+            text = text.replace("static " + fn, fn)
+        m = h.mark()
+        with open(os.path.join(folder, "game.h"), "w") as f:
+            f.write('#ifndef SPLIT_GAME_H\n#define SPLIT_GAME_H\n#include "game_engine.h"\n'
+                    'float enemy_speed(float t);   /* enemies.cpp */\ninline int g_enemy_calls;\n'
+                    'GAME_LOAD(game_load);\nGAME_UPDATE(game_update);\nGAME_RENDER(game_render);\nGAME_STATS(game_stats);\n#endif\n')
+        with open(game_cpp, "w") as f:
+            f.write(text)
+        with open(os.path.join(folder, "enemies.cpp"), "a") as f:
+            f.write("\n" + entry)
+        def moved(e):
+            if e.get("ev") == "build_end" and e.get("ok") is False:
+                raise AssertionError(f"the build after the move failed: {e.get('errors')}")
+            return e.get("ev") == "reload" and e["version"] > 2
+        r = h.wait_for(moved, 180, m, what="the reload after the move")
+        starts = h.of("build_start", m)
+        ends = h.of("build_end", m)
+        check(ends and all(e["ok"] for e in ends), f"the builds should succeed: {ends}")
+        check(starts and starts[0]["direct"] is False,
+              f"with game_get_api in another file the build should go back to build.sh: {starts}")
+        check(r["state"] == "kept", f"{r}")
+        build = glob.glob(os.path.join(root, "build", "games", "split-*"))[0]
+        texts = []
+        for k in (0, 1):   # enemies.cpp, game.cpp
+            with open(os.path.join(build, "chunks", f"chunk-{k}.cpp")) as f:
+                texts.append(f.read())
+        check("GAME_NO_STATE_TYPES" not in texts[0] and "GAME_NO_STATE_TYPES" in texts[1],
+              f"now enemies.cpp's chunk should read the description, game.cpp's not: {texts}")
+    finally:
+        h.stop()
 
 
 def exports_only_the_entry_point():
@@ -196,4 +262,5 @@ checks.case("a new file replans the chunks", new_file_replans)
 checks.case("a header of one chunk compiles that chunk", header_of_one_chunk)
 checks.case("the library exports only its entry point", exports_only_the_entry_point)
 checks.case("a template game split in two files runs as two chunks", template_game_split_in_two)
+checks.case("game_get_api moved to another file: the chunks are planned again", entry_point_moves)
 end_run(checks, host, root)
