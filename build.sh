@@ -3,7 +3,7 @@
 # GAME is a game folder (state.h + game.cpp; docs/game_api.md), game/ when left out.
 #
 # Environment: GAME_CXX overrides the compiler of the game library; GAME_CHUNK_LINES bounds the lines
-# of one of its translation units (700; docs/game_api.md, "More than one file"); FUZZ_SECONDS the length
+# of one of its translation units (400; docs/game_api.md, "More than one file"); FUZZ_SECONDS the length
 # of each fuzz run in the test suite; TEST_FILTER runs only the tests whose path matches it.
 set -u
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -172,7 +172,7 @@ same_key() {  # file key: was this part last built from exactly these inputs?
 # translation unit (<game build>/chunks/chunk-N.cpp, a list of #includes) with its own object, so a save
 # recompiles the chunks whose inputs changed and links them with the others' cached objects (docs/design.md,
 # "What a save compiles"). A release compiles all the roots as one translation unit (game_unity_file).
-GAME_CHUNK_LINES="${GAME_CHUNK_LINES:-500}"
+GAME_CHUNK_LINES="${GAME_CHUNK_LINES:-400}"
 game_roots() {  # one file name a line
     local LC_ALL=C f included
     included=" $(grep -ho '^[[:space:]]*#[[:space:]]*include[[:space:]]*"[^"]*\.cpp"' "$GAME_SRC"/*.cpp 2>/dev/null \

@@ -3,7 +3,7 @@
 The build packs the game's files into chunks (build.sh, "the game's translation units"), each one translation
 unit with a cached object keyed by the content of every file its compile read. build.sh and the host compute
 the same keys, so the first save after a build.sh run compiles one chunk. The sample's chunks (at the default
-GAME_CHUNK_LINES): bot+enemies, entities, fx, game+sound, ui, waves, world.
+GAME_CHUNK_LINES): bot+enemies, entities, fx, game, sound, ui, waves, world.
 
 The cases, one host: a code save compiles one chunk and the new code runs; a header save compiles every chunk
 that includes it; a literal saved without a build (TWEAK) and then a code save elsewhere rebuilds the literal's
@@ -57,8 +57,8 @@ def code_save_compiles_one_chunk():
     edit(os.path.join(game, "entities.cpp"), "b->vel = v2_scale(d, BULLET_SPEED);", "b->vel = v2_scale(d, BULLET_SPEED * 1.5f);")
     start, end, r = build_of(m)
     check(start["direct"] is True, f"a code save should run the cached commands: {start}")
-    check(start["chunks"] == 7 and start["stale"] == 1,
-          f"one chunk of 7 should compile (the host's keys agree with build.sh's): {start}")
+    check(start["chunks"] == 8 and start["stale"] == 1,
+          f"one chunk of 8 should compile (the host's keys agree with build.sh's): {start}")
     compiled = host.of("build_chunk", m)
     check([c["chunk"] for c in compiled] == [1], f"chunk 1 (entities) should be the one compiled: {compiled}")
     bullets_at(m, 1650, version=r["version"])
@@ -69,7 +69,7 @@ def header_save_compiles_its_dependents():
     with open(os.path.join(game, "game.h"), "a") as f:
         f.write("\n/* a comment */\n")
     start, end, r = build_of(m)
-    check(start["direct"] is True and start["stale"] == 7, f"every chunk includes game.h: {start}")
+    check(start["direct"] is True and start["stale"] == 8, f"every chunk includes game.h: {start}")
     check(end["ok"] and r["state"] == "kept", f"{end} {r}")
 
 
@@ -85,7 +85,7 @@ def literal_then_code_elsewhere_keeps_the_tweak():
     start, end, r = build_of(m)
     check(start["direct"] is True and start["stale"] == 2,
           f"world's chunk and the chunk whose literal changed since its object should compile: {start}")
-    check(sorted(c["chunk"] for c in host.of("build_chunk", m)) == [1, 6], f"{host.of('build_chunk', m)}")
+    check(sorted(c["chunk"] for c in host.of("build_chunk", m)) == [1, 7], f"{host.of('build_chunk', m)}")
     bullets_at(m, 2700, version=r["version"])
 
 
