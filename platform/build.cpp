@@ -51,6 +51,7 @@ static struct {
     int     chunk_count, stale_count, jobs;
     char    lib_tmp[HOST_PATH];
     int     active;                /* a build runs (build.sh, a chunk's compiler or the link) */
+    int     ended, ended_ok;       /* it ended within a frame (build_pump): build_poll finishes it */
 } g_build;
 
 /* --build-cmd split into words; "double quotes" group words with spaces. */
@@ -782,47 +783,68 @@ static int build_report_errors(char *json, size_t cap)
     return count;
 }
 
+/* The running build's next stage, when the one before has ended: a direct build's link once its chunks have
+   compiled. 1 when the whole build has ended (*ok: it succeeded, the library is in place), 0 while it runs. */
+static int build_advance(int *ok)
+{
+    if (g_build.direct && g_build.stage == 0) {
+        if (!chunks_poll(ok)) return 0;
+        g_build.stage_ms[0] = (os_mono_seconds() - g_build.stage_t) * 1000.0;
+        for (int i = 0; i < g_build.chunk_count; i++) g_build.stage_cpu_ms[0] += g_build.chunks[i].cpu_ms;
+        log_event("build_stage", "\"stage\":\"compile\",\"ok\":%s,\"ms\":%.1f,\"cpu_ms\":%.1f,\"chunks\":%d",
+                  *ok ? "true" : "false", g_build.stage_ms[0], g_build.stage_cpu_ms[0], g_build.stale_count);
+        if (*ok && !g_build.queued) {
+            if (spawn_link()) return 0;   /* the link; the build ends when it does */
+            *ok = 0;
+        }
+        return 1;
+    }
+    build_drain();
+    int code = -1, sig = 0;
+    int r = os_child_poll(&g_build.child, &code, &sig);
+    if (r == 0) return 0;
+    build_drain();
+    os_child_kill(&g_build.child);   /* already ended: closes the pipe */
+    *ok = r > 0 && !sig && code == 0;
+    if (g_build.direct) {
+        g_build.stage_ms[1] = (os_mono_seconds() - g_build.stage_t) * 1000.0;
+        g_build.stage_cpu_ms[1] = g_build.child.cpu_ms;
+        log_event("build_stage", "\"stage\":\"link\",\"ok\":%s,\"ms\":%.1f,\"cpu_ms\":%.1f", *ok ? "true" : "false",
+                  g_build.stage_ms[1], g_build.stage_cpu_ms[1]);
+        if (*ok) {
+            /* into place in one step: a reader never sees half a library */
+            char to[HOST_PATH], key[HOST_PATH];
+            snprintf(to, sizeof to, "%s", library_built_path(g_build.root));
+            snprintf(key, sizeof key, "%s.key", to);
+            os_remove_file(key);   /* build.sh's key named the sources of the library this one replaces */
+            if (!os_rename_file(g_build.lib_tmp, to)) {
+                log_message(LOG_ERROR, "build: cannot move %s to %s: %s", g_build.lib_tmp, to, os_error_text());
+                *ok = 0;
+            }
+        }
+    }
+    return 1;
+}
+
+/* Within a frame (the frame loop calls it after the step and after drawing): a compile that ended starts its link
+   now rather than at the frame's end. A build that ended is kept for build_poll, which loads it between frames. */
+void build_pump(void)
+{
+    if (!g_build.active || g_build.ended) return;
+    int ok;
+    if (build_advance(&ok)) { g_build.ended = 1; g_build.ended_ok = ok; }
+}
+
+int build_ended(void) { return g_build.active && g_build.ended; }
+
 void build_poll(BuildResult *out)
 {
     out->finished = 0;
     if (!g_build.active) return;
     int ok;
-    if (g_build.direct && g_build.stage == 0) {
-        if (!chunks_poll(&ok)) return;
-        g_build.stage_ms[0] = (os_mono_seconds() - g_build.stage_t) * 1000.0;
-        for (int i = 0; i < g_build.chunk_count; i++) g_build.stage_cpu_ms[0] += g_build.chunks[i].cpu_ms;
-        log_event("build_stage", "\"stage\":\"compile\",\"ok\":%s,\"ms\":%.1f,\"cpu_ms\":%.1f,\"chunks\":%d",
-                  ok ? "true" : "false", g_build.stage_ms[0], g_build.stage_cpu_ms[0], g_build.stale_count);
-        if (ok && !g_build.queued) {
-            if (spawn_link()) return;   /* the link; the build ends when it does */
-            ok = 0;
-        }
-    } else {
-        build_drain();
-        int code = -1, sig = 0;
-        int r = os_child_poll(&g_build.child, &code, &sig);
-        if (r == 0) return;
-        build_drain();
-        os_child_kill(&g_build.child);   /* already ended: closes the pipe */
-        ok = r > 0 && !sig && code == 0;
-        if (g_build.direct) {
-            g_build.stage_ms[1] = (os_mono_seconds() - g_build.stage_t) * 1000.0;
-            g_build.stage_cpu_ms[1] = g_build.child.cpu_ms;
-            log_event("build_stage", "\"stage\":\"link\",\"ok\":%s,\"ms\":%.1f,\"cpu_ms\":%.1f", ok ? "true" : "false",
-                      g_build.stage_ms[1], g_build.stage_cpu_ms[1]);
-            if (ok) {
-                /* into place in one step: a reader never sees half a library */
-                char to[HOST_PATH], key[HOST_PATH];
-                snprintf(to, sizeof to, "%s", library_built_path(g_build.root));
-                snprintf(key, sizeof key, "%s.key", to);
-                os_remove_file(key);   /* build.sh's key named the sources of the library this one replaces */
-                if (!os_rename_file(g_build.lib_tmp, to)) {
-                    log_message(LOG_ERROR, "build: cannot move %s to %s: %s", g_build.lib_tmp, to, os_error_text());
-                    ok = 0;
-                }
-            }
-        }
-    }
+    if (g_build.ended) ok = g_build.ended_ok;
+    else if (!build_advance(&ok)) return;
+    g_build.ended = 0;
     double cpu_ms = g_build.direct ? g_build.stage_cpu_ms[0] + g_build.stage_cpu_ms[1] : g_build.child.cpu_ms;
     if (g_build.direct) {
         os_remove_file(g_build.lib_tmp);

@@ -63,9 +63,12 @@ static void develop_frame_begin(void)
     if (restart_requested()) restart_now();   /* between frames: nothing of the host is half done */
 }
 
+static int g_tweak_live;   /* TWEAK values went live within the frame (develop_pump): the next poll says so */
+
 static ReloadPoll develop_poll(void)
 {
-    ReloadPoll p = { 0, 0 };
+    ReloadPoll p = { 0, g_tweak_live };
+    g_tweak_live = 0;
     FileChanges changes;
     if (g_options.watch && watch_poll(&changes) && reload_handle_changes(&changes)) p.step_now = 1;
     BuildResult br;
@@ -81,11 +84,23 @@ static ReloadPoll develop_poll(void)
     return p;
 }
 
+/* Within a frame, so a save or a compile that ends while the frame is drawn moves on at once rather than when the
+   frame ends: a batch of saved code goes to the build (its TWEAK values go live), a compile's link starts. A
+   build's end, a reload and assets wait for develop_poll, between frames. */
+static void develop_pump(void)
+{
+    FileChanges changes;
+    if (g_options.watch && watch_poll_code(&changes) && reload_handle_changes(&changes)) g_tweak_live = 1;
+    build_pump();
+    g_build_status.running = build_running();
+}
+
 static void develop_wake_on(int fds[2], double *due_in)
 {
     fds[0] = g_options.watch ? os_watch_fd() : -1;
     fds[1] = build_fd();
     *due_in = g_options.watch ? watch_due_in() : -1;
+    if (build_ended() || g_tweak_live) *due_in = 0;   /* finished within the frame: handled at once */
 }
 
 static void develop_rebuild(void)

@@ -153,6 +153,8 @@ typedef struct ReloadPoll {
     X(void,       fill_api,    (PlatformAPI *pf))      /* tweak */                                                    \
     X(void,       frame_begin, (void))                 /* between frames: a hot restart that was asked for */        \
     X(ReloadPoll, poll,        (void))                 /* saved files and a finished build, handled */                \
+    X(void,       pump,        (void))  /* within a frame: saved code handed to the build, a finished compile's link \
+                                           started; never a reload or an asset (those wait for poll) */              \
     X(void,       wake_on,     (int fds[2], double *due_in)) /* what ends the wait between frames early */           \
     X(void,       rebuild,     (void))                 /* F5 */                                                       \
     X(void,       frame_end,   (void))                 /* the frame is done: the hot restart's session notes it */   \
@@ -259,6 +261,7 @@ typedef struct FileChanges {            /* one debounced batch of changed files 
 
 int    watch_init(const char *root);            /* the game folder, platform/include/, tinyheaders/, assets/, its build folder */
 int    watch_poll(FileChanges *out);            /* 1 when a debounced batch is ready */
+int    watch_poll_code(FileChanges *out);       /* the same, for a batch of code alone (no asset, no library) */
 double watch_due_in(void);                      /* seconds until the pending batch is ready (0 now), -1: none */
 int    watch_is_asset(const char *path);        /* 1 if path is under <root>/assets/ */
 void   watch_shutdown(void);
@@ -276,6 +279,8 @@ void   build_start(const char *root);           /* runs "build.sh game" in a chi
 int    build_running(void);
 int    build_fd(void);                          /* readable when the build child writes or ends; -1 */
 void   build_poll(BuildResult *out);            /* non-blocking */
+void   build_pump(void);                        /* within a frame: the next stage started, the end kept for build_poll */
+int    build_ended(void);                       /* 1: build_pump saw the build end, build_poll has not finished it */
 void   build_shutdown(void);
 
 /* One error line of a build's output: a line holding ": error" or "fatal error", with its location when

@@ -318,7 +318,9 @@ static int run_frame(void *unused)
     poll_events();
     ReloadPoll reload = poll_reload();
     step_game();
+    g_host_mode.pump();   /* a save or a compile that ended during the step moves on now, not after the frame */
     render_frame();
+    g_host_mode.pump();
     present_frame();
     double work_ms = (os_mono_seconds() - frame_start) * 1000.0;
     pace_frame(frame_start, work_ms);

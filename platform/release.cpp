@@ -168,6 +168,7 @@ static void release_tweak_query(const char *file, int line, int counter, int kin
 static void       release_fill_api(PlatformAPI *pf) { pf->tweak = release_tweak_query; }
 static void       release_frame_begin(void) {}
 static ReloadPoll release_poll(void) { ReloadPoll p = { 0, 0 }; return p; }
+static void       release_pump(void) {}
 static void       release_wake_on(int fds[2], double *due_in) { fds[0] = fds[1] = -1; *due_in = -1; }
 static void       release_rebuild(void) { log_message(LOG_INFO, "a release has no sources to rebuild"); }
 static void       release_frame_end(void) {}

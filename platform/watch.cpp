@@ -168,10 +168,11 @@ double watch_due_in(void)
     return due > 0 ? due : 0;
 }
 
-int watch_poll(FileChanges *out)
+static int watch_take(FileChanges *out, int code_only)
 {
     if (!g_watch.open) return 0;
     os_watch_read(on_watch_event, NULL);
+    if (code_only && (g_watch.pending.assets || g_watch.pending.library)) return 0;
     if (watch_due_in() == 0) {
         FileChanges *p = &g_watch.pending;
         *out = *p;
@@ -180,6 +181,9 @@ int watch_poll(FileChanges *out)
     }
     return 0;
 }
+
+int watch_poll(FileChanges *out) { return watch_take(out, 0); }
+int watch_poll_code(FileChanges *out) { return watch_take(out, 1); }
 
 void watch_shutdown(void)
 {
