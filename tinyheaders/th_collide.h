@@ -387,7 +387,7 @@ static inline void thc__no_look_unused(void) { (void)thc__bad_pair; (void)thc__n
 #define thc__bad_pair(a, ta, ax, b, tb, bx, more) 0
 #define thc__nonfinite(s) 0
 #undef THC__ZERO_OR_NAN
-#define THC__ZERO_OR_NAN(x) ((void)(x), 0.0f)
+#define THC__ZERO_OR_NAN(x) ((void)(x), -0.0f)   /* x + -0.0f is x: the road as if unlooked */
 #undef THC__BAD1
 #define THC__BAD1(x) ((void)(x), 0)
 #endif
@@ -3265,19 +3265,21 @@ THC__INLINE int thc__raycast_aabb(const thc_ray *r, const thc_aabb *b, thc_ray_h
     float dx = r->d.x, dy = r->d.y, tmax = r->t;
     if (dx == 0 || dy == 0 || !(tmax >= 0))
         return thc__ray_box(thc__v(px, py), r->d, tmax, thc__v(0, 0), thc__v(hx, hy), out) && !THC__RAY_BOX_BAD(r, b);
-    /* NaN and infinity in the ray miss in the slabs themselves: a NaN start or direction makes its slab's
-       times NaN, an infinite start makes them one infinity that misses. The min/max below keep their second
-       operand on NaN, so each is ordered to carry ax's NaN to t1 and ay's to t0, and !(t0 <= t1) misses. An
-       infinite direction leaves its slab [0, 0]: it can only hit from inside, where it is looked at. An
-       infinite far side gives a finite hit, so the box's four numbers are looked at on a hit (from memory:
-       kept in registers across the slabs they cost more). */
-    float ax = -px / dx, bx = (hx - px) / dx, ay = -py / dy, by = (hy - py) / dy;
+    /* NaN and infinity miss in the slabs themselves. A NaN start or direction makes its slab's times NaN, an
+       infinite start makes them one infinity that misses. A side of the box NaN or infinite makes hx or hy
+       so, and zx or zy NaN (an infinite far side would give a finite hit): zx rides in ay's numerator, in
+       place of its negation, and zy is t0's floor. The min/max below keep their second operand on NaN, so each
+       is ordered to carry ax's NaN to t1, ay's to tin and zy to t0: a NaN t0 or t1 fails !(t0 <= t1), a NaN
+       tin fails tin > 0 and is looked at with the start inside. An infinite direction leaves its slab [0, 0]:
+       it can only hit from inside too. */
+    float zx = THC__ZERO_OR_NAN(hx), zy = THC__ZERO_OR_NAN(hy);
+    float ax = -px / dx, bx = (hx - px) / dx, ay = (zx - py) / dy, by = (hy - py) / dy;
     float inx = thc__minf(bx, ax), iny = thc__minf(by, ay), tin = thc__maxf(inx, iny);
     float tout = thc__minf(thc__maxf(by, ay), thc__maxf(bx, ax));
-    float t0 = thc__maxf(0, tin), t1 = thc__minf(tmax, tout);
-    if (!(t0 <= t1) || THC__BAD1(THC__SUM_BOX(b))) return 0;
-    if (!(tin > 0)) {   /* starts inside */
-        if (thc__nonfinite(dx + dy)) return 0;
+    float t0 = thc__maxf(tin, zy), t1 = thc__minf(tmax, tout);
+    if (!(t0 <= t1)) return 0;
+    if (!(tin > 0)) {   /* starts inside (or tin is NaN) */
+        if (thc__nonfinite(dx + dy + tin)) return 0;
         out->t = 0;
         out->n = thc__norm_or(thc__v(-dx, -dy), thc__v(-1, 0));
         return 1;
