@@ -3469,11 +3469,13 @@ static int thc__toi_boxes(const thc_aabb *a, thc_v2 va, const thc_aabb *b, thc_v
         else if (!(vv[k] >= 0)) { t0 = (bhi[k] - alo[k]) / vv[k]; t1 = (blo[k] - ahi[k]) / vv[k]; }   /* NaN too */
         else if (ahi[k] < blo[k] || bhi[k] < alo[k]) return 0;   /* apart along a still axis: never meet */
         else continue;
-        if (!(t0 <= tin)) { tin = t0; axis = k; }   /* written so that NaN is taken */
-        if (t1 < tout) tout = t1;
+        /* written so that a NaN velocity is kept: y's NaN in tin (the last axis taken), x's in tout (the first
+           axis's time taken as it is, the second's only when smaller) */
+        if (!(t0 <= tin)) { tin = t0; axis = k; }
+        if (k == 0 || t1 < tout) tout = t1;
     }
     if (!(tin > 0) || !(v.x != 0 || v.y != 0)) return -1;   /* touching at the start, or not moving */
-    if (tin > tout || tin > 1) return 0;
+    if (!(tin <= tout) || tin > 1) return 0;
     float speed = sqrtf(v.x * v.x + v.y * v.y), t = thc__maxf(tin - 0.5f * THC_TOLERANCE / speed, 0);
     res->hit = 1;
     res->t = t;

@@ -350,10 +350,11 @@ static void test_nan_and_inf_velocities(void)
     int hits = 0, wrong = 0;
     for (int ta = 0; ta < 4; ta++)
         for (int tb = 0; tb < 4; tb++)
-            for (int start = 0; start < 2; start++) {   // 20 units apart, or touching at the start
+            for (int start = 0; start < 3; start++) {   // 20 units apart, touching at the start, or diagonal
                 Shape a = base_shape(TYPES[ta]), b = base_shape(TYPES[tb]);
-                a.move(V(start ? -1.0f : -20.0f, 0.2f));
-                thc_v2 va = V(start ? 3.0f : 40.0f, 0.5f), vb = V(-1, 0.25f);
+                // diagonal: both axes are entered after the start, so a NaN in either one is what decides
+                a.move(start == 2 ? V(-20.0f, -20.0f) : V(start ? -1.0f : -20.0f, 0.2f));
+                thc_v2 va = start == 2 ? V(40.0f, 39.0f) : V(start ? 3.0f : 40.0f, 0.5f), vb = V(-1, 0.25f);
                 thc_toi_result t = thc_toi(a.ptr(), a.type, a.x(), va, b.ptr(), b.type, b.x(), vb);
                 TH_CHECK_MSG(t.hit, "%s-%s: the finite sweep hits", type_name(a.type), type_name(b.type));
                 hits += t.hit;
@@ -365,11 +366,11 @@ static void test_nan_and_inf_velocities(void)
                         t = thc_toi(a.ptr(), a.type, a.x(), v[0], b.ptr(), b.type, b.x(), v[1]);
                         if (t.hit && wrong++ == 0)
                             printf("  %s-%s hits with velocity (%g, %g) against (%g, %g), %s\n", type_name(a.type), type_name(b.type),
-                                   v[0].x, v[0].y, v[1].x, v[1].y, start ? "touching at the start" : "apart");
+                                   v[0].x, v[0].y, v[1].x, v[1].y, start == 2 ? "diagonal" : start ? "touching at the start" : "apart");
                     }
             }
     TH_CHECK_MSG(wrong == 0, "%d hits with a NaN or infinite velocity", wrong);
-    TH_CHECK(hits == 32);
+    TH_CHECK(hits == 48);
 }
 
 // An infinite centre against a polygon whose faces are all slanted: no face normal has a zero component to turn
