@@ -2824,6 +2824,14 @@ static float thc__distance_roads(const void *a, thc_type ta, const thc_transform
         break;
     case THC__PAIR(THC_CAPSULE, THC_CAPSULE):
         if (THC__BAD2(THC__SUM_CAPSULE((const thc_capsule *)x), THC__SUM_CAPSULE((const thc_capsule *)y))) return NAN;
+        {   /* thc_collide's own road first (A and B as given, its own inlined copy): touching, 0 at its first
+               contact point; its tests stop early on most apart pairs, which the direct road then measures */
+            thc_manifold m;
+            if (thc__capsules((const thc_capsule *)a, (const thc_capsule *)b, &m, 1) && m.count) {
+                *pa = *pb = m.contact_points[0];
+                return 0;
+            }
+        }
         d = thc__distance_direct(x, y, tx, &qx, &qy);
         break;
     case THC__PAIR(THC_AABB, THC_AABB): {   /* touching: 0 at thc_collide's own first contact point, no proxies */
