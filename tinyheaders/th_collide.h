@@ -2762,17 +2762,6 @@ static THC__NOINLINE float thc__distance_touch(const void *a, thc_type ta, const
     return 0;
 }
 
-/* thc_collide's own road for two capsules (A and B as given; its own inlined copy, so thc_collide's stays in
-   its caller), asked before the direct road: 0 at its first contact point when it finds them touching, else -1.
-   Its tests stop early on most apart pairs, which the direct road then measures. */
-static THC__NOINLINE float thc__kk_touch(const void *a, const void *b, thc_v2 *pa, thc_v2 *pb)
-{
-    thc_manifold m;
-    if (!thc__capsules((const thc_capsule *)a, (const thc_capsule *)b, &m, 1) || !m.count) return -1;
-    *pa = *pb = m.contact_points[0];
-    return 0;
-}
-
 /* A box and a capsule overlapping for sure (the segment's middle within reach of the box, or the box's centre
    within reach of the segment: the caller then asks the manifold first, whose first contact is the answer) or
    perhaps not (0: the distance road first, which would decline them after its own work). A pair it sends to
@@ -2835,7 +2824,14 @@ static float thc__distance_roads(const void *a, thc_type ta, const thc_transform
         break;
     case THC__PAIR(THC_CAPSULE, THC_CAPSULE):
         if (THC__BAD2(THC__SUM_CAPSULE((const thc_capsule *)x), THC__SUM_CAPSULE((const thc_capsule *)y))) return NAN;
-        if (thc__kk_touch(a, b, pa, pb) == 0) return 0;
+        {   /* thc_collide's own road first (A and B as given, its own inlined copy): touching, 0 at its first
+               contact point; its tests stop early on most apart pairs, which the direct road then measures */
+            thc_manifold m;
+            if (thc__capsules((const thc_capsule *)a, (const thc_capsule *)b, &m, 1) && m.count) {
+                *pa = *pb = m.contact_points[0];
+                return 0;
+            }
+        }
         d = thc__distance_direct(x, y, tx, &qx, &qy);
         break;
     case THC__PAIR(THC_AABB, THC_AABB): {   /* touching: 0 at thc_collide's own first contact point, no proxies */
