@@ -3464,25 +3464,38 @@ thc_toi_result thc_toi_circle_poly(const thc_circle *a, thc_v2 vel, const thc_po
 /* Two boxes, neither rotating: the exact sweep (A's faces entering B's slabs along x and y), stopped short
    of the first touch by half the tolerance of travel, so the gap there lies in (0, tol/2] as conservative
    advancement would leave it; the normal is the face the last slab entered through. -1 when the boxes
-   touch at the start or the motion is nil: the general road decides then. */
+   touch at the start or the motion is nil: the general road decides then, and for NaN and infinity (which make
+   the slab times NaN or infinite, so z NaN; with an axis still, the boxes' numbers are looked at). */
 static int thc__toi_boxes(const thc_aabb *a, thc_v2 va, const thc_aabb *b, thc_v2 vb, thc_toi_result *res)
 {
     thc_v2 v = thc__sub(va, vb);
     float vv[2] = { v.x, v.y }, alo[2] = { a->min.x, a->min.y }, ahi[2] = { a->max.x, a->max.y }, blo[2] = { b->min.x, b->min.y }, bhi[2] = { b->max.x, b->max.y };
-    float tin = -FLT_MAX, tout = FLT_MAX;
+    float tin = -FLT_MAX, tout = FLT_MAX, z;
     int axis = 0;
-    for (int k = 0; k < 2; k++) {
-        float t0, t1;
-        if (vv[k] > 0) { t0 = (blo[k] - ahi[k]) / vv[k]; t1 = (bhi[k] - alo[k]) / vv[k]; }
-        else if (!(vv[k] >= 0)) { t0 = (bhi[k] - alo[k]) / vv[k]; t1 = (blo[k] - ahi[k]) / vv[k]; }   /* NaN too */
-        else if (ahi[k] < blo[k] || bhi[k] < alo[k]) return 0;   /* apart along a still axis: never meet */
-        else continue;
-        /* written so that a NaN velocity is kept: y's NaN in tin (the last axis taken), x's in tout (the first
-           axis's time taken as it is, the second's only when smaller) */
-        if (!(t0 <= tin)) { tin = t0; axis = k; }
-        if (k == 0 || t1 < tout) tout = t1;
+    if (v.x != 0 && v.y != 0) {
+        /* moving along both axes (or NaN): each slab's two times by min and max, no branch on the signs. The
+           min/max keep their second operand on NaN, so they are ordered to carry ax's NaN to tout and ay's to
+           tin (a NaN velocity); a side NaN or infinite makes a slab time so, and its width (z) NaN */
+        float ax = (blo[0] - ahi[0]) / v.x, bx = (bhi[0] - alo[0]) / v.x, ay = (blo[1] - ahi[1]) / v.y, by = (bhi[1] - alo[1]) / v.y;
+        float inx = thc__minf(bx, ax), iny = thc__minf(by, ay);
+        tin = thc__maxf(inx, iny);
+        tout = thc__minf(thc__maxf(by, ay), thc__maxf(bx, ax));
+        axis = iny > inx;   /* the x slab wins a tie */
+        z = THC__ZERO_OR_NAN((bx - ax) + (by - ay));
+    } else {   /* an axis still: the slabs one at a time, the boxes' numbers looked at (the general road) */
+        if (THC__BAD2(THC__SUM_BOX(a), THC__SUM_BOX(b))) return -1;
+        z = 0;
+        for (int k = 0; k < 2; k++) {
+            float t0, t1;
+            if (vv[k] > 0) { t0 = (blo[k] - ahi[k]) / vv[k]; t1 = (bhi[k] - alo[k]) / vv[k]; }
+            else if (!(vv[k] >= 0)) { t0 = (bhi[k] - alo[k]) / vv[k]; t1 = (blo[k] - ahi[k]) / vv[k]; }   /* NaN too */
+            else if (ahi[k] < blo[k] || bhi[k] < alo[k]) return 0;   /* apart along a still axis: never meet */
+            else continue;
+            if (!(t0 <= tin)) { tin = t0; axis = k; }   /* NaN taken */
+            if (t1 < tout) tout = t1;
+        }
     }
-    if (!(tin > 0) || !(v.x != 0 || v.y != 0)) return -1;   /* touching at the start, or not moving */
+    if (!(tin > z) || !(v.x != 0 || v.y != 0)) return -1;   /* touching at the start, or not moving */
     if (!(tin <= tout) || tin > 1) return 0;
     float speed = sqrtf(v.x * v.x + v.y * v.y), t = thc__maxf(tin - 0.5f * THC_TOLERANCE / speed, 0);
     res->hit = 1;
@@ -3802,7 +3815,7 @@ static THC__NOINLINE void thc__toi_general(const void *a, thc_type ta, const thc
                                           const void *b, thc_type tb, const thc_transform *bx, thc_v2 vb, thc_toi_result *res);
 
 /* A time of impact is kept only when every number of the input is finite (NaN and infinity: no hit), looked at
-   once a hit is found; with the types known for two boxes. */
+   once a hit is found (two boxes: in their sweep's own tests). */
 thc_toi_result thc_toi(const void *a, thc_type ta, const thc_transform *ax, thc_v2 va,
                        const void *b, thc_type tb, const thc_transform *bx, thc_v2 vb)
 {
@@ -3811,7 +3824,6 @@ thc_toi_result thc_toi(const void *a, thc_type ta, const thc_transform *ax, thc_
     if (a && b && ta == THC_AABB && tb == THC_AABB) {
         const thc_aabb *ba = (const thc_aabb *)a, *bb = (const thc_aabb *)b;
         if (thc__toi_boxes(ba, va, bb, vb, &r) >= 0) {
-            if (r.hit && THC__BAD2(THC__SUM_BOX(ba), THC__SUM_BOX(bb))) r = thc__miss();
             return r;
         }
     } else if (a && b && ta == THC_CIRCLE) {

@@ -373,6 +373,29 @@ static void test_nan_and_inf_velocities(void)
     TH_CHECK(hits == 48);
 }
 
+// Two boxes swept along an axis (the other still, so the sweep takes its per-axis road), and along both: a NaN or
+// infinite side of either box never hits, wherever the finite sweep does.
+static void test_box_sweeps_with_bad_sides(void)
+{
+    const float bad[3] = { NAN, INFINITY, -INFINITY };
+    const thc_v2 vels[3] = { { 40, 0 }, { 0, 40 }, { 40, 39 } };
+    int wrong = 0;
+    for (int m = 0; m < 3; m++) {
+        Shape a = base_shape(THC_AABB), b = base_shape(THC_AABB);
+        a.move(V(m == 1 ? 0.0f : -20.0f, m == 0 ? 0.0f : -20.0f));
+        thc_toi_result t = thc_toi(a.ptr(), a.type, a.x(), vels[m], b.ptr(), b.type, b.x(), V(0, 0));
+        TH_CHECK_MSG(t.hit, "the finite sweep %d hits", m);
+        for (int i = 0; i < 8; i++)
+            for (int k = 0; k < 3; k++) {
+                Shape a2 = a, b2 = b;
+                *field(i < 4 ? a2 : b2, i % 4) = bad[k];
+                t = thc_toi(a2.ptr(), a2.type, a2.x(), vels[m], b2.ptr(), b2.type, b2.x(), V(0, 0));
+                if (t.hit && wrong++ == 0) printf("  sweep %d hits with %g in field %d of %s\n", m, bad[k], i % 4, i < 4 ? "A" : "B");
+            }
+    }
+    TH_CHECK_MSG(wrong == 0, "%d box sweeps hit with a NaN or infinite side", wrong);
+}
+
 // An infinite centre against a polygon whose faces are all slanted: no face normal has a zero component to turn
 // the infinite offset into NaN, so the circle-polygon distance road must see the infinity itself.
 static void test_infinite_centre_against_slanted_faces(void)
@@ -413,6 +436,7 @@ int main(void)
     TH_RUN(test_hand_built_polygons_are_validated);
     TH_RUN(test_nan_and_inf_inputs);
     TH_RUN(test_nan_and_inf_velocities);
+    TH_RUN(test_box_sweeps_with_bad_sides);
     TH_RUN(test_infinite_centre_against_slanted_faces);
     TH_RUN(test_grazing_circle_at_a_corner);
     return th_test_finish();
