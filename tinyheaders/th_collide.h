@@ -292,16 +292,20 @@ int       thc_grid_pairs(thc_grid *g, thc_pair *pairs, int max_pairs);      /* e
 #include <string.h>
 
 /* THC__INLINE: always inlined (hot helpers whose callers need their arguments folded in);
-   THC__NOINLINE: kept out of line (general paths, so the simple pairs' entry pays for no stack frame) */
+   THC__NOINLINE: kept out of line (general paths, so the simple pairs' entry pays for no stack frame);
+   THC__FLATTEN: every call inside inlined (a road's own copy of a shared function, its flags folded) */
 #if defined(__GNUC__)
 #define THC__NOINLINE __attribute__((noinline))
 #define THC__INLINE static inline __attribute__((always_inline))
+#define THC__FLATTEN __attribute__((flatten))
 #elif defined(_MSC_VER)
 #define THC__NOINLINE __declspec(noinline)
 #define THC__INLINE static __forceinline
+#define THC__FLATTEN
 #else
 #define THC__NOINLINE
 #define THC__INLINE static inline
+#define THC__FLATTEN
 #endif
 
 static thc_v2 thc__v(float x, float y) { thc_v2 r; r.x = x; r.y = y; return r; }
@@ -387,7 +391,7 @@ static inline void thc__no_look_unused(void) { (void)thc__bad_pair; (void)thc__n
 #define thc__bad_pair(a, ta, ax, b, tb, bx, more) 0
 #define thc__nonfinite(s) 0
 #undef THC__ZERO_OR_NAN
-#define THC__ZERO_OR_NAN(x) ((void)(x), 0.0f)
+#define THC__ZERO_OR_NAN(x) ((void)(x), -0.0f)   /* x + -0.0f is x: the road as if unlooked */
 #undef THC__BAD1
 #define THC__BAD1(x) ((void)(x), 0)
 #endif
@@ -1721,7 +1725,8 @@ static int thc__circle_poly_manifold(const thc_circle *c, const thc_poly *p, con
    (the crossing point, else the best of the four end-against-segment distances, a face's own normal when
    an end lies inside the other segment's span); the reference face and the clip. Nearly parallel
    capsules get two contacts, others one. Returns 0 for what it leaves to the general path: a capsule
-   with no length. */
+   with no length. Without contacts (thc_overlap) it stops at the tests and returns 2 for touching, so
+   that the two answers agree. */
 static inline void thc__end_vs_seg(thc_v2 v, thc_v2 e0, thc_v2 e, float ee, float inv, int id,
                                    float *best, int *bid, float *bu, int *binside)
 {
@@ -1734,7 +1739,7 @@ static inline void thc__end_vs_seg(thc_v2 v, thc_v2 e0, thc_v2 e, float ee, floa
     if (dd < *best || (inside && dd <= *best * (1 + 1e-5f))) { *best = dd; *bid = id; *bu = u * inv; *binside = inside; }   /* a face wins near-ties */
 }
 
-static int thc__capsule_capsule_manifold(const thc_capsule *ka, const thc_capsule *kb, thc_manifold *m)
+THC__INLINE int thc__capsules(const thc_capsule *ka, const thc_capsule *kb, thc_manifold *m, int contacts)
 {
     thc_v2 o = ka->a, a1 = thc__sub(ka->b, o), b0 = thc__sub(kb->a, o), b1 = thc__sub(kb->b, o), eb = thc__sub(b1, b0);
     float la = thc__len(a1), lb = thc__len(eb);
@@ -1787,6 +1792,7 @@ static int thc__capsule_capsule_manifold(const thc_capsule *ka, const thc_capsul
         }
         if (!(dist <= r)) return 1;
     }
+    if (!contacts) return 2;
     int apart = dist > THC__APART;
     if (apart) {
         /* cores apart: the closest features give the normal; a face lined up with it gives two points */
@@ -1809,6 +1815,11 @@ static int thc__capsule_capsule_manifold(const thc_capsule *ka, const thc_capsul
     w[1] = k ? i0 : i1;
     thc__contacts(v1, v2, nd, pd, w, 2, deep, flip ? rb : ra, flip ? ra : rb, flip ? thc__neg(nd) : nd, o, m);
     return 1;
+}
+
+static int thc__capsule_capsule_manifold(const thc_capsule *ka, const thc_capsule *kb, thc_manifold *m)
+{
+    return thc__capsules(ka, kb, m, 1);
 }
 
 /* ---------------------------------------------------------------- any pair */
@@ -1930,8 +1941,10 @@ static void thc__aabb_poly(const thc_aabb *b, thc_poly *p, thc_transform *x)
    the closest features by every end against every edge and every vertex against the segment (a face wins
    a near-tie, with its own normal), the reference face and the clip. The same answers as the general path
    up to rounding. seg_a: the capsule is shape A (the normal runs from A to B and A's face is preferred as
-   the general path does). Returns 0 for what it leaves to the general path: a capsule with no length. */
-static int thc__capsule_poly_manifold(const thc_capsule *k, const thc_poly *p, const thc_transform *f, int seg_a, thc_manifold *m)
+   the general path does). Returns 0 for what it leaves to the general path: a capsule with no length.
+   Without contacts (thc_overlap) it stops at the tests and returns 2 for touching, so that the two answers
+   agree. */
+static int thc__capsule_poly_manifold(const thc_capsule *k, const thc_poly *p, const thc_transform *f, int seg_a, thc_manifold *m, int contacts)
 {
     int n = p->count;
     thc_v2 s0 = thc__unplace(f, k->a), s1 = thc__unplace(f, k->b), e = thc__sub(s1, s0), zero = thc__v(0, 0);
@@ -1990,6 +2003,7 @@ static int thc__capsule_poly_manifold(const thc_capsule *k, const thc_poly *p, c
         else if (dist > 0) nab = thc__scale(d, 1.0f / dist);
         if (dist > r) return 1;
     }
+    if (!contacts) return 2;
     int apart = dist > THC__APART, flip;
     if (apart) {   /* cores apart: the closest features give the normal; a face lined up with it gives two points */
         thc_v2 nfa = seg_a ? segn : p->norms[fp], nfb = seg_a ? p->norms[fp] : segn;
@@ -2036,6 +2050,14 @@ world:
     return 1;
 }
 
+/* 0: the general path decides, 1: apart, 2: touching (NaN and infinity not looked at). Its own copy of the
+   tests (flattened), so the manifold's keeps its constant. */
+static THC__FLATTEN int thc__capsule_poly_touch(const thc_capsule *k, const thc_poly *p, const thc_transform *f, int seg_a)
+{
+    thc_manifold unused;
+    return thc__capsule_poly_manifold(k, p, f, seg_a, &unused, 0);
+}
+
 /* A "touching" answer is kept only when every number of the input is finite (NaN and infinity: no overlap),
    with the types known on the polygon roads. */
 static THC__NOINLINE int thc__overlap_general(const void *a, thc_type ta, const thc_transform *ax, const void *b, thc_type tb,
@@ -2045,6 +2067,16 @@ static THC__NOINLINE int thc__overlap_general(const void *a, thc_type ta, const 
     if (ta == THC_POLY && tb == THC_POLY) {
         int r = thc__poly_poly((const thc_poly *)a, ax, (const thc_poly *)b, bx, NULL);
         if (r >= 0) return r && !THC__BAD2(THC__SUM_XF(ax), THC__SUM_XF(bx));
+    }
+    if ((ta == THC_AABB && tb == THC_CAPSULE) || (ta == THC_CAPSULE && tb == THC_AABB)) {   /* as thc_collide does */
+        int box_a = ta == THC_AABB;
+        const thc_aabb *bo = (const thc_aabb *)(box_a ? a : b);
+        const thc_capsule *k = (const thc_capsule *)(box_a ? b : a);
+        thc_poly box;
+        thc_transform bxf;
+        thc__aabb_poly(bo, &box, &bxf);
+        int r = thc__capsule_poly_touch(k, &box, &bxf, !box_a);
+        if (r) return r == 2 && !THC__BAD2(THC__SUM_BOX(bo), THC__SUM_CAPSULE(k));
     }
     if ((ta == THC_AABB && tb == THC_POLY) || (ta == THC_POLY && tb == THC_AABB)) {   /* as thc_collide does */
         thc_poly box;
@@ -2062,13 +2094,24 @@ static THC__NOINLINE int thc__overlap_general(const void *a, thc_type ta, const 
     return thc__proxy_overlap(&pa, &pb) && !thc__bad_pair(a, ta, ax, b, tb, bx, THC__NO_MORE);
 }
 
+/* Two capsules touch when their manifold would have a contact: its tests alone, no contacts built (NaN and
+   infinity fail them). A capsule with no length takes the general road. */
+static THC__NOINLINE int thc__capsule_capsule_overlap(const thc_capsule *ka, const thc_capsule *kb)
+{
+    thc_manifold unused;
+    int r = thc__capsules(ka, kb, &unused, 0);
+    return r ? r == 2 : thc__overlap_general(ka, THC_CAPSULE, NULL, kb, THC_CAPSULE, NULL);
+}
+
 /* A circle or a capsule against a polygon: the direct manifold roads decide in fewer instructions than the
-   proxies' separating axes (a circle-polygon overlap 680 -> 237 instructions a call, capsule-polygon 823 -> 732,
-   on half touching pairs), and so answer as thc_collide does. The circle road answers NaN and infinity itself. */
+   proxies' separating axes (a circle-polygon overlap 680 -> 237 instructions a call, capsule-polygon 823 -> 732
+   with the contacts built, less without them, on half touching pairs), and so answer as thc_collide does. The
+   circle road answers NaN and infinity itself. */
 static THC__NOINLINE int thc__overlap_poly_roads(const void *a, thc_type ta, const thc_transform *ax, const void *b, thc_type tb,
                                                 const thc_transform *bx)
 {
     thc_manifold m;
+    int r;
     if (!a || !b) return 0;
     const thc_capsule *ka = (const thc_capsule *)a, *kb = (const thc_capsule *)b;
     const thc_poly *pa_ = (const thc_poly *)a, *pb_ = (const thc_poly *)b;
@@ -2076,12 +2119,12 @@ static THC__NOINLINE int thc__overlap_poly_roads(const void *a, thc_type ta, con
     case THC__PAIR(THC_CIRCLE, THC_POLY): if (thc__circle_poly_manifold((const thc_circle *)a, pb_, bx, &m)) return m.count > 0; break;
     case THC__PAIR(THC_POLY, THC_CIRCLE): if (thc__circle_poly_manifold((const thc_circle *)b, pa_, ax, &m)) return m.count > 0; break;
     case THC__PAIR(THC_CAPSULE, THC_POLY):
-        if (bx && !thc__poly_flat(pb_) && thc__capsule_poly_manifold(ka, pb_, bx, 1, &m))
-            return m.count > 0 && !THC__BAD2(THC__SUM_CAPSULE(ka), THC__SUM_XF(bx));
+        if (bx && !thc__poly_flat(pb_) && (r = thc__capsule_poly_touch(ka, pb_, bx, 1)))
+            return r == 2 && !THC__BAD2(THC__SUM_CAPSULE(ka), THC__SUM_XF(bx));
         break;
     case THC__PAIR(THC_POLY, THC_CAPSULE):
-        if (ax && !thc__poly_flat(pa_) && thc__capsule_poly_manifold(kb, pa_, ax, 0, &m))
-            return m.count > 0 && !THC__BAD2(THC__SUM_CAPSULE(kb), THC__SUM_XF(ax));
+        if (ax && !thc__poly_flat(pa_) && (r = thc__capsule_poly_touch(kb, pa_, ax, 0)))
+            return r == 2 && !THC__BAD2(THC__SUM_CAPSULE(kb), THC__SUM_XF(ax));
         break;
     default: break;
     }
@@ -2120,6 +2163,7 @@ int thc_overlap(const void *a, thc_type ta, const thc_transform *ax, const void 
     /* a tail call (its answer is already 0 or 1), so no case pays for a stack frame */
     case THC__PAIR(THC_CIRCLE, THC_CAPSULE): return a && b ? thc__circle_capsule_overlap((const thc_circle *)a, (const thc_capsule *)b) : 0;
     case THC__PAIR(THC_CAPSULE, THC_CIRCLE): return a && b ? thc__circle_capsule_overlap((const thc_circle *)b, (const thc_capsule *)a) : 0;
+    case THC__PAIR(THC_CAPSULE, THC_CAPSULE): return a && b ? thc__capsule_capsule_overlap((const thc_capsule *)a, (const thc_capsule *)b) : 0;
     case THC__PAIR(THC_CIRCLE, THC_POLY): case THC__PAIR(THC_POLY, THC_CIRCLE):
     case THC__PAIR(THC_CAPSULE, THC_POLY): case THC__PAIR(THC_POLY, THC_CAPSULE): return thc__overlap_poly_roads(a, ta, ax, b, tb, bx);
     default: return thc__overlap_general(a, ta, ax, b, tb, bx);
@@ -2209,10 +2253,10 @@ static THC__NOINLINE void thc__collide_general(const void *a, thc_type ta, const
         break;
     }
     case THC__PAIR(THC_CAPSULE, THC_POLY):
-        if (bx && !thc__poly_flat(pb_) && thc__capsule_poly_manifold(ka, pb_, bx, 1, m)) THC__KEEP(THC__SUM_CAPSULE(ka), THC__SUM_XF(bx));
+        if (bx && !thc__poly_flat(pb_) && thc__capsule_poly_manifold(ka, pb_, bx, 1, m, 1)) THC__KEEP(THC__SUM_CAPSULE(ka), THC__SUM_XF(bx));
         break;
     case THC__PAIR(THC_POLY, THC_CAPSULE):
-        if (ax && !thc__poly_flat(pa_) && thc__capsule_poly_manifold(kb, pa_, ax, 0, m)) THC__KEEP(THC__SUM_CAPSULE(kb), THC__SUM_XF(ax));
+        if (ax && !thc__poly_flat(pa_) && thc__capsule_poly_manifold(kb, pa_, ax, 0, m, 1)) THC__KEEP(THC__SUM_CAPSULE(kb), THC__SUM_XF(ax));
         break;
     case THC__PAIR(THC_AABB, THC_CAPSULE): case THC__PAIR(THC_CAPSULE, THC_AABB): {   /* a box is a polygon at its min corner */
         int box_a = ta == THC_AABB;
@@ -2221,7 +2265,7 @@ static THC__NOINLINE void thc__collide_general(const void *a, thc_type ta, const
         thc_poly box;
         thc_transform bxf;
         thc__aabb_poly(bo, &box, &bxf);
-        if (thc__capsule_poly_manifold(k, &box, &bxf, !box_a, m)) THC__KEEP(THC__SUM_BOX(bo), THC__SUM_CAPSULE(k));
+        if (thc__capsule_poly_manifold(k, &box, &bxf, !box_a, m, 1)) THC__KEEP(THC__SUM_BOX(bo), THC__SUM_CAPSULE(k));
         break;
     }
     default: break;
@@ -2699,7 +2743,7 @@ static THC__NOINLINE float thc__capsule_poly_road(const thc_capsule *k, const th
     if (d == -1) return thc__capsule_poly_distance(k, p, xf, pk, pp);
     if (d == -2) {
         thc_manifold m;
-        if (!thc__capsule_poly_manifold(k, p, xf, seg_a, &m) || !m.count) return -3;
+        if (!thc__capsule_poly_manifold(k, p, xf, seg_a, &m, 1) || !m.count) return -3;
         *pk = *pp = m.contact_points[0];
         return 0;
     }
@@ -2747,7 +2791,7 @@ static THC__NOINLINE float thc__bk_touch(const void *a, thc_type ta, const void 
     thc_poly box;
     thc_transform bxf;
     thc__aabb_poly((const thc_aabb *)(box_a ? a : b), &box, &bxf);
-    if (!thc__capsule_poly_manifold((const thc_capsule *)(box_a ? b : a), &box, &bxf, !box_a, &m) || !m.count) return -1;
+    if (!thc__capsule_poly_manifold((const thc_capsule *)(box_a ? b : a), &box, &bxf, !box_a, &m, 1) || !m.count) return -1;
     *pa = *pb = m.contact_points[0];
     return 0;
 }
@@ -2780,6 +2824,14 @@ static float thc__distance_roads(const void *a, thc_type ta, const thc_transform
         break;
     case THC__PAIR(THC_CAPSULE, THC_CAPSULE):
         if (THC__BAD2(THC__SUM_CAPSULE((const thc_capsule *)x), THC__SUM_CAPSULE((const thc_capsule *)y))) return NAN;
+        {   /* thc_collide's own road first (A and B as given, its own inlined copy): touching, 0 at its first
+               contact point; its tests stop early on most apart pairs, which the direct road then measures */
+            thc_manifold m;
+            if (thc__capsules((const thc_capsule *)a, (const thc_capsule *)b, &m, 1) && m.count) {
+                *pa = *pb = m.contact_points[0];
+                return 0;
+            }
+        }
         d = thc__distance_direct(x, y, tx, &qx, &qy);
         break;
     case THC__PAIR(THC_AABB, THC_AABB): {   /* touching: 0 at thc_collide's own first contact point, no proxies */
@@ -3265,19 +3317,21 @@ THC__INLINE int thc__raycast_aabb(const thc_ray *r, const thc_aabb *b, thc_ray_h
     float dx = r->d.x, dy = r->d.y, tmax = r->t;
     if (dx == 0 || dy == 0 || !(tmax >= 0))
         return thc__ray_box(thc__v(px, py), r->d, tmax, thc__v(0, 0), thc__v(hx, hy), out) && !THC__RAY_BOX_BAD(r, b);
-    /* NaN and infinity in the ray miss in the slabs themselves: a NaN start or direction makes its slab's
-       times NaN, an infinite start makes them one infinity that misses. The min/max below keep their second
-       operand on NaN, so each is ordered to carry ax's NaN to t1 and ay's to t0, and !(t0 <= t1) misses. An
-       infinite direction leaves its slab [0, 0]: it can only hit from inside, where it is looked at. An
-       infinite far side gives a finite hit, so the box's four numbers are looked at on a hit (from memory:
-       kept in registers across the slabs they cost more). */
-    float ax = -px / dx, bx = (hx - px) / dx, ay = -py / dy, by = (hy - py) / dy;
+    /* NaN and infinity miss in the slabs themselves. A NaN start or direction makes its slab's times NaN, an
+       infinite start makes them one infinity that misses. A side of the box NaN or infinite makes hx or hy
+       so, and zx or zy NaN (an infinite far side would give a finite hit): zx rides in ay's numerator, in
+       place of its negation, and zy is t0's floor. The min/max below keep their second operand on NaN, so each
+       is ordered to carry ax's NaN to t1, ay's to tin and zy to t0: a NaN t0 or t1 fails !(t0 <= t1), a NaN
+       tin fails tin > 0 and is looked at with the start inside. An infinite direction leaves its slab [0, 0]:
+       it can only hit from inside too. */
+    float zx = THC__ZERO_OR_NAN(hx), zy = THC__ZERO_OR_NAN(hy);
+    float ax = -px / dx, bx = (hx - px) / dx, ay = (zx - py) / dy, by = (hy - py) / dy;
     float inx = thc__minf(bx, ax), iny = thc__minf(by, ay), tin = thc__maxf(inx, iny);
     float tout = thc__minf(thc__maxf(by, ay), thc__maxf(bx, ax));
-    float t0 = thc__maxf(0, tin), t1 = thc__minf(tmax, tout);
-    if (!(t0 <= t1) || THC__BAD1(THC__SUM_BOX(b))) return 0;
-    if (!(tin > 0)) {   /* starts inside */
-        if (thc__nonfinite(dx + dy)) return 0;
+    float t0 = thc__maxf(tin, zy), t1 = thc__minf(tmax, tout);
+    if (!(t0 <= t1)) return 0;
+    if (!(tin > 0)) {   /* starts inside (or tin is NaN) */
+        if (thc__nonfinite(dx + dy + tin)) return 0;
         out->t = 0;
         out->n = thc__norm_or(thc__v(-dx, -dy), thc__v(-1, 0));
         return 1;
@@ -3410,24 +3464,39 @@ thc_toi_result thc_toi_circle_poly(const thc_circle *a, thc_v2 vel, const thc_po
 /* Two boxes, neither rotating: the exact sweep (A's faces entering B's slabs along x and y), stopped short
    of the first touch by half the tolerance of travel, so the gap there lies in (0, tol/2] as conservative
    advancement would leave it; the normal is the face the last slab entered through. -1 when the boxes
-   touch at the start or the motion is nil: the general road decides then. */
+   touch at the start or the motion is nil: the general road decides then, and for NaN and infinity (which make
+   the slab times NaN or infinite, so z NaN; with an axis still, the boxes' numbers are looked at). */
 static int thc__toi_boxes(const thc_aabb *a, thc_v2 va, const thc_aabb *b, thc_v2 vb, thc_toi_result *res)
 {
     thc_v2 v = thc__sub(va, vb);
     float vv[2] = { v.x, v.y }, alo[2] = { a->min.x, a->min.y }, ahi[2] = { a->max.x, a->max.y }, blo[2] = { b->min.x, b->min.y }, bhi[2] = { b->max.x, b->max.y };
-    float tin = -FLT_MAX, tout = FLT_MAX;
+    float tin = -FLT_MAX, tout = FLT_MAX, z;
     int axis = 0;
-    for (int k = 0; k < 2; k++) {
-        float t0, t1;
-        if (vv[k] > 0) { t0 = (blo[k] - ahi[k]) / vv[k]; t1 = (bhi[k] - alo[k]) / vv[k]; }
-        else if (!(vv[k] >= 0)) { t0 = (bhi[k] - alo[k]) / vv[k]; t1 = (blo[k] - ahi[k]) / vv[k]; }   /* NaN too */
-        else if (ahi[k] < blo[k] || bhi[k] < alo[k]) return 0;   /* apart along a still axis: never meet */
-        else continue;
-        if (!(t0 <= tin)) { tin = t0; axis = k; }   /* written so that NaN is taken */
-        if (t1 < tout) tout = t1;
+    if (v.x != 0 && v.y != 0) {
+        /* moving along both axes (or NaN): each slab's two times by min and max, no branch on the signs. The
+           min/max keep their second operand on NaN, so they are ordered to carry ax's NaN to tout and ay's to
+           tin (a NaN velocity); a side NaN or infinite makes a slab time so, and its width (z) NaN */
+        float ax = (blo[0] - ahi[0]) / v.x, bx = (bhi[0] - alo[0]) / v.x, ay = (blo[1] - ahi[1]) / v.y, by = (bhi[1] - alo[1]) / v.y;
+        float inx = thc__minf(bx, ax), iny = thc__minf(by, ay);
+        tin = thc__maxf(inx, iny);
+        tout = thc__minf(thc__maxf(by, ay), thc__maxf(bx, ax));
+        axis = iny > inx;   /* the x slab wins a tie */
+        z = THC__ZERO_OR_NAN((bx - ax) + (by - ay));
+    } else {   /* an axis still: the slabs one at a time, the boxes' numbers looked at (the general road) */
+        if (THC__BAD2(THC__SUM_BOX(a), THC__SUM_BOX(b))) return -1;
+        z = 0;
+        for (int k = 0; k < 2; k++) {
+            float t0, t1;
+            if (vv[k] > 0) { t0 = (blo[k] - ahi[k]) / vv[k]; t1 = (bhi[k] - alo[k]) / vv[k]; }
+            else if (!(vv[k] >= 0)) { t0 = (bhi[k] - alo[k]) / vv[k]; t1 = (blo[k] - ahi[k]) / vv[k]; }   /* NaN too */
+            else if (ahi[k] < blo[k] || bhi[k] < alo[k]) return 0;   /* apart along a still axis: never meet */
+            else continue;
+            if (!(t0 <= tin)) { tin = t0; axis = k; }   /* NaN taken */
+            if (t1 < tout) tout = t1;
+        }
     }
-    if (!(tin > 0) || !(v.x != 0 || v.y != 0)) return -1;   /* touching at the start, or not moving */
-    if (tin > tout || tin > 1) return 0;
+    if (!(tin > z) || !(v.x != 0 || v.y != 0)) return -1;   /* touching at the start, or not moving */
+    if (!(tin <= tout) || tin > 1) return 0;
     float speed = sqrtf(v.x * v.x + v.y * v.y), t = thc__maxf(tin - 0.5f * THC_TOLERANCE / speed, 0);
     res->hit = 1;
     res->t = t;
@@ -3746,7 +3815,7 @@ static THC__NOINLINE void thc__toi_general(const void *a, thc_type ta, const thc
                                           const void *b, thc_type tb, const thc_transform *bx, thc_v2 vb, thc_toi_result *res);
 
 /* A time of impact is kept only when every number of the input is finite (NaN and infinity: no hit), looked at
-   once a hit is found; with the types known for two boxes. */
+   once a hit is found (two boxes: in their sweep's own tests). */
 thc_toi_result thc_toi(const void *a, thc_type ta, const thc_transform *ax, thc_v2 va,
                        const void *b, thc_type tb, const thc_transform *bx, thc_v2 vb)
 {
@@ -3755,7 +3824,6 @@ thc_toi_result thc_toi(const void *a, thc_type ta, const thc_transform *ax, thc_
     if (a && b && ta == THC_AABB && tb == THC_AABB) {
         const thc_aabb *ba = (const thc_aabb *)a, *bb = (const thc_aabb *)b;
         if (thc__toi_boxes(ba, va, bb, vb, &r) >= 0) {
-            if (r.hit && THC__BAD2(THC__SUM_BOX(ba), THC__SUM_BOX(bb))) r = thc__miss();
             return r;
         }
     } else if (a && b && ta == THC_CIRCLE) {

@@ -350,10 +350,11 @@ static void test_nan_and_inf_velocities(void)
     int hits = 0, wrong = 0;
     for (int ta = 0; ta < 4; ta++)
         for (int tb = 0; tb < 4; tb++)
-            for (int start = 0; start < 2; start++) {   // 20 units apart, or touching at the start
+            for (int start = 0; start < 3; start++) {   // 20 units apart, touching at the start, or diagonal
                 Shape a = base_shape(TYPES[ta]), b = base_shape(TYPES[tb]);
-                a.move(V(start ? -1.0f : -20.0f, 0.2f));
-                thc_v2 va = V(start ? 3.0f : 40.0f, 0.5f), vb = V(-1, 0.25f);
+                // diagonal: both axes are entered after the start, so a NaN in either one is what decides
+                a.move(start == 2 ? V(-20.0f, -20.0f) : V(start ? -1.0f : -20.0f, 0.2f));
+                thc_v2 va = start == 2 ? V(40.0f, 39.0f) : V(start ? 3.0f : 40.0f, 0.5f), vb = V(-1, 0.25f);
                 thc_toi_result t = thc_toi(a.ptr(), a.type, a.x(), va, b.ptr(), b.type, b.x(), vb);
                 TH_CHECK_MSG(t.hit, "%s-%s: the finite sweep hits", type_name(a.type), type_name(b.type));
                 hits += t.hit;
@@ -365,11 +366,34 @@ static void test_nan_and_inf_velocities(void)
                         t = thc_toi(a.ptr(), a.type, a.x(), v[0], b.ptr(), b.type, b.x(), v[1]);
                         if (t.hit && wrong++ == 0)
                             printf("  %s-%s hits with velocity (%g, %g) against (%g, %g), %s\n", type_name(a.type), type_name(b.type),
-                                   v[0].x, v[0].y, v[1].x, v[1].y, start ? "touching at the start" : "apart");
+                                   v[0].x, v[0].y, v[1].x, v[1].y, start == 2 ? "diagonal" : start ? "touching at the start" : "apart");
                     }
             }
     TH_CHECK_MSG(wrong == 0, "%d hits with a NaN or infinite velocity", wrong);
-    TH_CHECK(hits == 32);
+    TH_CHECK(hits == 48);
+}
+
+// Two boxes swept along an axis (the other still, so the sweep takes its per-axis road), and along both: a NaN or
+// infinite side of either box never hits, wherever the finite sweep does.
+static void test_box_sweeps_with_bad_sides(void)
+{
+    const float bad[3] = { NAN, INFINITY, -INFINITY };
+    const thc_v2 vels[3] = { { 40, 0 }, { 0, 40 }, { 40, 39 } };
+    int wrong = 0;
+    for (int m = 0; m < 3; m++) {
+        Shape a = base_shape(THC_AABB), b = base_shape(THC_AABB);
+        a.move(V(m == 1 ? 0.0f : -20.0f, m == 0 ? 0.0f : -20.0f));
+        thc_toi_result t = thc_toi(a.ptr(), a.type, a.x(), vels[m], b.ptr(), b.type, b.x(), V(0, 0));
+        TH_CHECK_MSG(t.hit, "the finite sweep %d hits", m);
+        for (int i = 0; i < 8; i++)
+            for (int k = 0; k < 3; k++) {
+                Shape a2 = a, b2 = b;
+                *field(i < 4 ? a2 : b2, i % 4) = bad[k];
+                t = thc_toi(a2.ptr(), a2.type, a2.x(), vels[m], b2.ptr(), b2.type, b2.x(), V(0, 0));
+                if (t.hit && wrong++ == 0) printf("  sweep %d hits with %g in field %d of %s\n", m, bad[k], i % 4, i < 4 ? "A" : "B");
+            }
+    }
+    TH_CHECK_MSG(wrong == 0, "%d box sweeps hit with a NaN or infinite side", wrong);
 }
 
 // An infinite centre against a polygon whose faces are all slanted: no face normal has a zero component to turn
@@ -412,6 +436,7 @@ int main(void)
     TH_RUN(test_hand_built_polygons_are_validated);
     TH_RUN(test_nan_and_inf_inputs);
     TH_RUN(test_nan_and_inf_velocities);
+    TH_RUN(test_box_sweeps_with_bad_sides);
     TH_RUN(test_infinite_centre_against_slanted_faces);
     TH_RUN(test_grazing_circle_at_a_corner);
     return th_test_finish();

@@ -1297,7 +1297,7 @@ static void test_capsule_poly_matches_general(void)
         two += m.count == 2;
         if (pt == THC_POLY) {   // the direct road answers (else the comparison above would only test the general one)
             thc_manifold d;
-            direct += thc__capsule_poly_manifold(&K.k, &P.p, &P.xf, 1, &d) && d.count == m.count;
+            direct += thc__capsule_poly_manifold(&K.k, &P.p, &P.xf, 1, &d, 1) && d.count == m.count;
         }
     }
     TH_CHECK_MSG(bad == 0, "capsule-polygon: %d of %d differ from the general path", bad, 2 * n);
