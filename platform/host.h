@@ -433,6 +433,7 @@ void        render_shutdown(void);
 void        render_fill_api(PlatformAPI *pf);           /* draw_sprite, draw_rect, draw_text, read_file ... */
 void        render_begin_frame(void);                   /* clears the submission buffer */
 RenderStats render_end_frame(void);                     /* sorts, batches and draws what was submitted */
+void        render_between_batches(void (*fn)(void));   /* called after each batch is drawn (the host's pump) */
 int         render_screenshot(const char *png_path);    /* reads the back buffer; 0 on failure */
 void        render_camera(float *x, float *y, float *zoom); /* the game's camera: screen = (world - xy) * zoom */
 void        render_safe_area(float *x, float *y, float *w, float *h);  /* where host banners go (set_safe_area; else the view) */

@@ -98,6 +98,7 @@ static int start_services(void)
     g_pf.view_width = VIEW_W;
     g_pf.view_height = VIEW_H;
     if (!render_init(g_video.renderer, VIEW_W, VIEW_H, opt->font_path)) log_message(LOG_WARN, "render: started with missing assets (placeholders shown)");
+    render_between_batches(g_host_mode.pump);   /* drawing is most of a frame: a save moves on between its batches */
     render_fill_api(&g_pf);
     audio_init();
     audio_fill_api(&g_pf);

@@ -660,6 +660,8 @@ static int render_glow(void)
     return calls;
 }
 
+void render_between_batches(void (*fn)(void)) { g_render.between_batches = fn; }
+
 RenderStats render_end_frame(void)
 {
     RenderStats st = { 0, 0, 0 };
@@ -684,6 +686,7 @@ RenderStats render_end_frame(void)
     for (; b < g_render.sb.batch_count && g_render.sb.batches[b].layer < GAME_LAYER_UI; b++) {
         draw_batch(g_render.sb.batches[b]);
         st.draw_calls++;
+        if (g_render.between_batches) g_render.between_batches();
     }
     for (int i = 0; i < g_render.sb.batch_count; i++) glowing += (g_render.sb.batches[i].page & PAGE_GLOW) != 0;
     g_render.glow_ms = 0;
@@ -691,6 +694,7 @@ RenderStats render_end_frame(void)
     for (; b < g_render.sb.batch_count; b++) {
         draw_batch(g_render.sb.batches[b]);
         st.draw_calls++;
+        if (g_render.between_batches) g_render.between_batches();
     }
     st.sprites = g_render.sb.stats.sprites + g_render.sb.stats.dropped;
     st.batches = g_render.sb.batch_count;

@@ -140,6 +140,7 @@ struct RenderState {
     /* the software renderer fills big one-colour rectangles instead of rasterizing them (draw_quads); fills: how
        many this frame */
     int fill_rects = 0, fills = 0;
+    void (*between_batches)(void) = nullptr;   /* after each batch: the frame loop's pump (main.cpp) */
     SDL_Texture *glow_frame = nullptr;          /* streaming, the frame's size: the frame read back, glow added */
     int glow_frame_w = 0, glow_frame_h = 0;
     std::vector<uint32_t> glow_px, glow_scaled; /* the 1/4 glow read back; scaled by the intensity */

@@ -102,6 +102,17 @@ int watch_is_asset(const char *path)
 
 static void watch_note(const char *dir, const char *name, unsigned flags);
 
+/* The library just moved in is the host's own build's: that build is still running (its end not handled yet)
+   or the library is the one it loaded. Only an outside build's library is a change to hand over; the host's
+   own would hold up the next save's batch (a batch with a library waits for the frame's end) for nothing. */
+static int library_is_ours(void)
+{
+    if (build_running()) return 1;
+    OsFileStamp st;
+    const OsFileStamp *own = &g_build_status.built_stamp;
+    return os_file_stamp(library_built_path(NULL), &st) && os_same_stamp(&st, own) && st.size == own->size;
+}
+
 static void note_moved_in(void *ctx, const char *name, int is_dir)
 {
     if (name[0] != '.') watch_note((const char *)ctx, name, OS_WATCH_MOVED_IN | (is_dir ? OS_WATCH_IS_DIR : 0));
@@ -120,11 +131,11 @@ static void watch_note(const char *dir, const char *name, unsigned flags)
     if (flags & OS_WATCH_IS_DIR) return;
     FileChanges *p = &g_watch.pending;
     if (strcmp(dir, game_build_folder()) == 0) {
-        if (strcmp(name, OS_LIB_PREFIX "game" OS_LIB_SUFFIX) == 0 && (flags & OS_WATCH_MOVED_IN)) {
+        if (strcmp(name, OS_LIB_PREFIX "game" OS_LIB_SUFFIX) == 0 && (flags & OS_WATCH_MOVED_IN) && !library_is_ours()) {
             if (!p->count && !p->library) { p->first_seen_t = os_mono_seconds(); p->first_seen_wall = os_wall_seconds(); }
             p->library = 1;
         }
-        g_watch.last_event_t = os_mono_seconds();
+        if (p->library) g_watch.last_event_t = os_mono_seconds();   /* an outside build still writing */
         return;
     }
     if (is_noise(name)) return;

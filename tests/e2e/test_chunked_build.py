@@ -16,6 +16,7 @@ as docs/game_api.md says runs when each file is its own chunk.
 import glob
 import os
 import subprocess
+import time
 
 from hostlib import HOST, Checks, Host, check, edit, end_run, input_script, project_copy
 
@@ -62,6 +63,11 @@ def code_save_compiles_one_chunk():
     compiled = host.of("build_chunk", m)
     check([c["chunk"] for c in compiled] == [1], f"chunk 1 (entities) should be the one compiled: {compiled}")
     bullets_at(m, 1650, version=r["version"])
+    # the library the host's build moved into place is not a change for the watcher: no batch of it, which would
+    # hold up the next save's (a batch with a library waits for the frame's end)
+    time.sleep(0.3)
+    own = [e for e in host.of("watch_batch", m) if not e.get("code")]
+    check(not own, f"the host's own library came back as a watcher batch: {own}")
 
 
 def header_save_compiles_its_dependents():
