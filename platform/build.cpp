@@ -564,6 +564,7 @@ static void chunks_reset(void)
         free(c->key);
         c->key = NULL;
         c->stale = c->started = c->ended = c->ok = 0;
+        c->cpu_ms = 0;
     }
 }
 
@@ -790,7 +791,8 @@ static int build_advance(int *ok)
     if (g_build.direct && g_build.stage == 0) {
         if (!chunks_poll(ok)) return 0;
         g_build.stage_ms[0] = (os_mono_seconds() - g_build.stage_t) * 1000.0;
-        for (int i = 0; i < g_build.chunk_count; i++) g_build.stage_cpu_ms[0] += g_build.chunks[i].cpu_ms;
+        for (int i = 0; i < g_build.chunk_count; i++)
+            if (g_build.chunks[i].stale) g_build.stage_cpu_ms[0] += g_build.chunks[i].cpu_ms;
         log_event("build_stage", "\"stage\":\"compile\",\"ok\":%s,\"ms\":%.1f,\"cpu_ms\":%.1f,\"chunks\":%d",
                   *ok ? "true" : "false", g_build.stage_ms[0], g_build.stage_cpu_ms[0], g_build.stale_count);
         if (*ok && !g_build.queued) {
