@@ -1,27 +1,9 @@
 /* Tests for the one reader of compiler errors, build_next_error (platform/build.cpp), and its two users:
    the build_end event's located errors and the overlay's summary. gcc/clang, MSVC and linker lines, a
    warning that mentions an error, and the summary's path cut at game/. */
-#pragma GCC diagnostic ignored "-Wformat-truncation"
 #define TH_TEST_IMPLEMENTATION
 #include "th_test.h"
-#include "os_linux.cpp"
-#include "os_common.cpp"
-#include "log.cpp"
-#include "parse.cpp"
-#include "build.cpp"
-
-/* restart.cpp is not part of this program: no session, no hot restart */
-void   restart_check_stall(int running_guarded) { (void)running_guarded; }
-double restart_start_mono(void) { return 0; }
-int    restart_is_restart(void) { return 0; }
-
-Options     g_options;
-FrameLoop   g_loop;
-PlatformAPI g_pf;
-void tweak_build_started(void) {}
-void tweak_build_finished(int ok) { (void)ok; }
-void guard_service_enter(void) {}
-void guard_service_leave(void) {}
+#include "build_test_host.h"
 const char *library_built_path(const char *root) { return root; }
 const char *game_folder(void) { return "/src/proj/game"; }          /* game_folder.cpp is not part of this program */
 const char *game_build_folder(void) { return "/src/proj/build/game"; }

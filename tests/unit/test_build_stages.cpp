@@ -3,29 +3,11 @@
    within a frame, starts the link as soon as the chunks have compiled and keeps the build's end for build_poll,
    which alone finishes it (the library is loaded between frames); a failed chunk ends the build without a link;
    and build_poll alone, with no pump, still runs the build through. */
-#pragma GCC diagnostic ignored "-Wformat-truncation"
 #define TH_TEST_IMPLEMENTATION
 #include "th_test.h"
-#include "os_linux.cpp"
-#include "os_common.cpp"
-#include "log.cpp"
-#include "parse.cpp"
-#include "build.cpp"
+#include "build_test_host.h"
 
 #include <string>
-
-/* restart.cpp is not part of this program: no session, no hot restart */
-void   restart_check_stall(int running_guarded) { (void)running_guarded; }
-double restart_start_mono(void) { return 0; }
-int    restart_is_restart(void) { return 0; }
-
-Options     g_options;
-FrameLoop   g_loop;
-PlatformAPI g_pf;
-void tweak_build_started(void) {}
-void tweak_build_finished(int ok) { (void)ok; }
-void guard_service_enter(void) {}
-void guard_service_leave(void) {}
 
 static std::string g_root;
 static std::string g_game, g_out, g_libpath;

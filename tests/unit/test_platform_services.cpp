@@ -17,14 +17,7 @@
 #include "notice.cpp"
 void render_safe_area(float *x, float *y, float *w, float *h) { *x = *y = 0; *w = 1280; *h = 720; }   /* render.cpp is not part of this program */
 
-/* restart.cpp is not part of this program: no session, no hot restart */
-void   restart_check_stall(int running_guarded) { (void)running_guarded; }
-double restart_start_mono(void) { return 0; }
-int    restart_is_restart(void) { return 0; }
-
-Options     g_options;
-FrameLoop   g_loop;
-PlatformAPI g_pf;
+#include "host_core_stubs.h"   /* no hot restart, the frame loop's globals */
 
 /* ---------------------------------------------------------------- the ABI of version 5, by hand */
 struct PlatformAPIv5 {

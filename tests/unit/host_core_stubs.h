@@ -1,0 +1,16 @@
+/* host_core_stubs.h - what test programs that compile parts of the host without its frame loop (log.cpp,
+   parse.cpp, build.cpp, guard.cpp: test_build_errors, test_build_stages, test_platform_services) give them in
+   place of the rest: no hot restart session (restart.cpp), and the frame loop's globals. Include after the
+   host's .cpp files. */
+#ifndef HOST_CORE_STUBS_H
+#define HOST_CORE_STUBS_H
+
+void   restart_check_stall(int running_guarded) { (void)running_guarded; }
+double restart_start_mono(void) { return 0; }
+int    restart_is_restart(void) { return 0; }
+
+Options     g_options;
+FrameLoop   g_loop;
+PlatformAPI g_pf;
+
+#endif
