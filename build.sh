@@ -151,8 +151,10 @@ game_cxx() {
 }
 game_flags() {
     # -gno-column-info: line tables without columns, 5 % fewer compiler instructions; crash reports need lines only
+    # -gdwarf-4: addr2line (binutils 2.40) names a DWARF 5 line table's file 1 as file 0, the chunk: a crash in
+    # the file a chunk's debug lines list first was reported in chunk-N.cpp (llvm-symbolizer reads it right)
     # $DEV_CHECKS: the development build's validation (th_collide names a bad hand-built polygon); not in a release
-    local cxx="$1" f="$COMMON_FLAGS $DEV_CHECKS -gno-column-info -fPIC -fno-exceptions -fno-rtti -fvisibility=hidden -fdiagnostics-color=never"
+    local cxx="$1" f="$COMMON_FLAGS $DEV_CHECKS -gno-column-info -gdwarf-4 -fPIC -fno-exceptions -fno-rtti -fvisibility=hidden -fdiagnostics-color=never"
     # g++ marks some symbols STB_GNU_UNIQUE, which makes dlclose a no-op; clang never emits them.
     case "$cxx" in *clang*) ;; *) f="$f -fno-gnu-unique";; esac
     echo "$f ${GAME_EXTRA_FLAGS:-}"
