@@ -136,6 +136,8 @@ static int file_crc(const char *p, uint32_t *crc, unsigned long long *size, int 
 static int entries_match(const char *files, const char *entries)
 {
     if (!entries[0]) return 1;   /* every chunk reads the description */
+    char listed[HOST_PATH + 2];   /* "/a.cpp/b.cpp/": a name is listed when "/name/" is in it */
+    snprintf(listed, sizeof listed, "/%s", entries);
     for (const char *f = files; *f;) {
         const char *end = strchr(f, '/');
         if (!end) break;
@@ -151,8 +153,6 @@ static int entries_match(const char *files, const char *entries)
         int says = 0;
         if (!file_crc(p, &crc, &size, &says)) return 0;
         snprintf(mark, sizeof mark, "/%s/", name);
-        char listed[HOST_PATH + 2];
-        snprintf(listed, sizeof listed, "/%s", entries);
         if (says && !strstr(listed, mark)) return 0;
     }
     return 1;
