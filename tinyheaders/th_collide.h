@@ -2305,9 +2305,14 @@ thc_v2 thc_mtv(const void *a, thc_type ta, const thc_transform *ax, const void *
     return m.count ? thc__scale(m.n, -d) : thc__v(0, 0);
 }
 
-/* A circle clearly outside a polygon with area, directly in the polygon's own frame: every edge against the
-   centre as the proxies' brute force does (a face wins a near-tie, with its own normal), without building
-   proxies. -1 when the centre is inside, the shapes nearly touch, or the polygon is flat. */
+/* Where a point both shapes hold lies on the way from A's core point toward B's, d apart (d <= ra + rb): half
+   way between the nearest and the farthest point within reach of both radii. */
+THC__INLINE float thc__reach(float d, float ra, float rb) { return 0.5f * (thc__maxf(0, d - rb) + thc__minf(ra, d)); }
+
+/* A circle and a polygon with area, directly in the polygon's own frame: every edge against the centre as the
+   proxies' brute force does (a face wins a near-tie, with its own normal), without building proxies. Touching
+   (or within THC__APART), 0 at a point both hold: the centre when it is inside, else on the way from it to the
+   nearest edge point. -1 for a flat polygon, NaN and infinity. */
 static float thc__circle_poly_distance(const thc_circle *c, const thc_poly *p, const thc_transform *xf, thc_v2 *pc, thc_v2 *pp)
 {
     if (thc__poly_flat(p)) return -1;
@@ -2328,19 +2333,23 @@ static float thc__circle_poly_distance(const thc_circle *c, const thc_poly *p, c
     }
     float dist = sqrtf(bd);
     /* NaN and infinity go on to the roads that answer them (no look of its own): a NaN or infinite centre or
-       transform puts lc at NaN or infinity, so no edge is nearer than FLT_MAX (bd stays at it), and a NaN or
-       infinite radius fails "apart" */
-    if (!(smax > 0) || !(dist - ra > THC__APART) || !(bd < FLT_MAX)) return -1;
+       transform puts lc at NaN or infinity, so no edge is nearer than FLT_MAX (bd stays at it) */
+    if (!(bd < FLT_MAX) || !(ra < FLT_MAX)) return -1;
+    if (!(smax > 0) || !(dist - ra > THC__APART)) {   /* touching: the centre, or on the way to the edge */
+        *pc = *pp = smax > 0 && dist > 0 ? thc__add(c->p, thc_mul_rot(x, thc__scale(thc__sub(bq, lc), thc__reach(dist, ra, 0) / dist))) : c->p;
+        return 0;
+    }
     thc_v2 ln = kind ? thc__neg(bn) : thc__scale(thc__sub(bq, lc), 1.0f / dist), wn = thc_mul_rot(x, ln);
     *pc = thc__add(c->p, thc__scale(wn, ra));
     *pp = thc__add(c->p, thc_mul_rot(x, thc__sub(bq, lc)));
     return dist - ra;
 }
 
-/* A capsule clearly apart from a polygon with area, directly in the polygon's own frame: the segment clipped
-   against every face (any part left inside means they touch), then each end against each edge and each vertex
-   against the segment, the nearest pair winning with a face ahead at a near-tie, as the proxies' brute force
-   does. -1 when they touch or nearly do, or the polygon is flat. *pk on the capsule, *pp on the polygon. */
+/* A capsule and a polygon with area, directly in the polygon's own frame: the segment clipped against every
+   face (any part left inside means they touch: 0 at its middle), then each end against each edge and each
+   vertex against the segment, the nearest pair winning with a face ahead at a near-tie, as the proxies' brute
+   force does. Touching (or within THC__APART) by the radius, 0 at the polygon's nearest point. -1 for a flat
+   polygon. *pk on the capsule, *pp on the polygon. */
 static float thc__capsule_poly_distance(const thc_capsule *k, const thc_poly *p, const thc_transform *xf, thc_v2 *pk, thc_v2 *pp)
 {
     if (thc__poly_flat(p)) return -1;
@@ -2357,7 +2366,10 @@ static float thc__capsule_poly_distance(const thc_capsule *k, const thc_poly *p,
         else t1 = thc__minf(t1, num / den);
         if (t0 > t1) meets = 0;
     }
-    if (meets) return -1;
+    if (meets) {
+        *pk = *pp = thc__add(k->a, thc_mul_rot(x, thc__scale(d, 0.5f * (t0 + t1))));
+        return 0;
+    }
     float best = FLT_MAX, dd2 = thc__dot(d, d);
     thc_v2 qk = s0, qp = p->verts[0], ln = thc__v(1, 0);
     int kind = 0;   /* 0: two points, 1: an end inside a polygon edge, 2: a polygon vertex inside the segment */
@@ -2387,7 +2399,10 @@ static float thc__capsule_poly_distance(const thc_capsule *k, const thc_poly *p,
     }
     thc_v2 dq = thc__sub(qp, qk);
     float dist = sqrtf(thc__dot(dq, dq)), rk = k->r > 0 ? k->r : 0;
-    if (!(dist - rk > THC__APART)) return -1;
+    if (!(dist - rk > THC__APART)) {
+        *pk = *pp = thc__add(k->a, thc_mul_rot(x, thc__sub(qp, s0)));
+        return 0;
+    }
     if (kind == 2) {   /* the segment's own normal, turned toward the polygon */
         float l = thc__len(d);
         ln = thc__v(d.y / l, -d.x / l);
@@ -2399,10 +2414,11 @@ static float thc__capsule_poly_distance(const thc_capsule *k, const thc_poly *p,
     return dist - rk;
 }
 
-/* A box and a capsule clearly apart, directly: each end of the segment clamped into the box (a face's own axis
-   when only one coordinate clamps) and each corner of the box against the segment (the segment's own normal
-   inside its span), the nearest pair winning with a face ahead at a near-tie, as the proxies' brute force does.
-   -1 when the segment meets the box or the shapes nearly touch. Points: *pbx on the box, *pk on the capsule. */
+/* A box and a capsule, directly: each end of the segment clamped into the box (a face's own axis when only one
+   coordinate clamps) and each corner of the box against the segment (the segment's own normal inside its
+   span), the nearest pair winning with a face ahead at a near-tie, as the proxies' brute force does. Touching
+   (or within THC__APART), 0 at a point both hold: the middle of the segment's part inside the box, else the
+   box's nearest point. Points: *pbx on the box, *pk on the capsule. */
 static float thc__box_capsule_distance(const thc_aabb *bx, const thc_capsule *k, thc_v2 *pbx, thc_v2 *pk)
 {
     thc_v2 o = bx->min, hi = thc__sub(bx->max, o), p0 = thc__sub(k->a, o), p1 = thc__sub(k->b, o), d = thc__sub(p1, p0);
@@ -2416,7 +2432,10 @@ static float thc__box_capsule_distance(const thc_aabb *bx, const thc_capsule *k,
         t0 = thc__maxf(t0, a); t1 = thc__minf(t1, b);
         if (t0 > t1) meets = 0;
     }
-    if (meets) return -1;
+    if (meets) {
+        *pbx = *pk = thc__add(k->a, thc__scale(d, 0.5f * (t0 + t1)));
+        return 0;
+    }
     float best = FLT_MAX, dd2 = thc__dot(d, d);
     thc_v2 qb = p0, qk = p0, n = thc__v(1, 0);
     int kind = 0;   /* 0: two points, 1: an end against a box face, 2: a corner against the segment's inside */
@@ -2440,7 +2459,10 @@ static float thc__box_capsule_distance(const thc_aabb *bx, const thc_capsule *k,
     }
     thc_v2 dq = thc__sub(qk, qb);
     float dist = sqrtf(thc__dot(dq, dq)), rk = k->r > 0 ? k->r : 0;
-    if (!(dist - rk > THC__APART)) return -1;
+    if (!(dist - rk > THC__APART)) {
+        *pbx = *pk = thc__add(o, qb);
+        return 0;
+    }
     if (kind == 2) {   /* the segment's own normal, as the proxy stores it, turned from the box toward the capsule */
         float l = thc__len(d);
         n = thc__v(d.y / l, -d.x / l);
@@ -2451,10 +2473,11 @@ static float thc__box_capsule_distance(const thc_aabb *bx, const thc_capsule *k,
     return dist - rk;
 }
 
-/* Two boxes or two capsules clearly apart, directly: the same answer as the proxies' closest features (box
-   gaps along x and y; for segments the best end-to-segment pair, a face's own normal when an end is closest
-   to the inside of the other segment), without building proxies. -1 when they touch or nearly do: the
-   general road then decides. */
+/* Two boxes or two capsules, directly: apart, the same answer as the proxies' closest features (box gaps along
+   x and y; for segments the best end-to-segment pair, a face's own normal when an end is closest to the inside
+   of the other segment), without building proxies. Touching (or within THC__APART), 0 at a point both hold:
+   the middle of the boxes' common part, the segments' crossing, or on the way between their nearest points.
+   NaN for a box with a NaN or infinite side. */
 static float thc__distance_direct(const void *a, const void *b, thc_type t, thc_v2 *pa, thc_v2 *pb)
 {
     if (t == THC_AABB) {
@@ -2463,15 +2486,18 @@ static float thc__distance_direct(const void *a, const void *b, thc_type t, thc_
         float gx = thc__maxf(gx1, gx2), gy = thc__maxf(gy1, gy2);
         /* NaN and infinity in a side make z NaN, and the answer: the manifold reads sides literally */
         float z = THC__ZERO_OR_NAN(gx1 + gx2 + gy1 + gy2);
-        if (gx <= 0 && gy <= 0) return -1 + z;
         thc_v2 qa, qb;
         qa.x = gx1 > gx2 ? x->max.x : x->min.x; qb.x = gx1 > gx2 ? y->min.x : y->max.x;
         qa.y = gy1 > gy2 ? x->max.y : x->min.y; qb.y = gy1 > gy2 ? y->min.y : y->max.y;
         if (gx <= 0) qa.x = qb.x = thc__maxf(x->min.x, y->min.x);   /* spans overlap in x: a corner above the other box */
         if (gy <= 0) qa.y = qb.y = thc__maxf(x->min.y, y->min.y);
-        float d = gx <= 0 ? gy : gy <= 0 ? gx : sqrtf(gx * gx + gy * gy);
+        float d = gx <= 0 && gy <= 0 ? 0 : gx <= 0 ? gy : gy <= 0 ? gx : sqrtf(gx * gx + gy * gy);
         d += z;
-        if (d <= THC__APART) return -1;   /* not NaN */
+        if (d <= THC__APART) {   /* touching (not NaN): 0 at the middle of the boxes' common part */
+            *pa = *pb = thc__v(0.5f * (thc__maxf(x->min.x, y->min.x) + thc__minf(x->max.x, y->max.x)),
+                               0.5f * (thc__maxf(x->min.y, y->min.y) + thc__minf(x->max.y, y->max.y)));
+            return 0;
+        }
         *pa = qa; *pb = qb;
         return d;
     }
@@ -2480,9 +2506,12 @@ static float thc__distance_direct(const void *a, const void *b, thc_type t, thc_
     v[0] = thc__v(0, 0); v[1] = thc__sub(ka->b, o); v[2] = thc__sub(kb->a, o); v[3] = thc__sub(kb->b, o);
     thc_v2 d1 = v[1], d2 = thc__sub(v[3], v[2]);
     float x = thc__cross(d1, d2);
-    if (x != 0) {   /* segments that cross touch */
+    if (x != 0) {   /* segments that cross touch: 0 where they cross */
         float s = thc__cross(v[2], d2) / x, u = thc__cross(v[2], d1) / x;
-        if (s >= 0 && s <= 1 && u >= 0 && u <= 1) return -1;
+        if (s >= 0 && s <= 1 && u >= 0 && u <= 1) {
+            *pa = *pb = thc__add(o, thc__scale(d1, s));
+            return 0;
+        }
     }
     float best = FLT_MAX, bu = 0;
     int bi = -1, kind = 0;
@@ -2498,7 +2527,10 @@ static float thc__distance_direct(const void *a, const void *b, thc_type t, thc_
     thc_v2 e0 = v[bi < 2 ? 2 : 0], e = bi < 2 ? d2 : d1, q = kind ? thc__add(e0, thc__scale(e, bu)) : bu <= 0 ? e0 : thc__add(e0, e);
     thc_v2 qa = bi < 2 ? v[bi] : q, qb = bi < 2 ? q : v[bi], dq = thc__sub(qb, qa), n;
     float dist = sqrtf(thc__dot(dq, dq)), ra = ka->r > 0 ? ka->r : 0, rb = kb->r > 0 ? kb->r : 0;
-    if (!(dist - ra - rb > THC__APART)) return -1;
+    if (!(dist - ra - rb > THC__APART)) {   /* touching: 0 on the way from a's nearest point to b's */
+        *pa = *pb = thc__add(o, dist > 0 ? thc__add(qa, thc__scale(dq, thc__reach(dist, ra, rb) / dist)) : qa);
+        return 0;
+    }
     if (kind) {   /* the segment's own normal, as the proxy stores it, turned from a toward b */
         float l = thc__len(e);
         n = thc__v(e.y / l, -e.x / l);
@@ -2626,13 +2658,62 @@ static int thc__box_poly_manifold(const thc_aabb *box, const thc_poly *p, const 
     return 1;
 }
 
-/* thc_distance for two polygons with area (A's lanes in q->a, B's own in bl, both counts in q), or a box (box,
-   in place of the NULL one of a and b) and a polygon, in A's own frame (a box's: at its min corner): touching
-   (the manifold's own test, so the two always agree) gives 0 at the manifold's first contact point, apart the
-   distance by the separating axis above. -1 for what it leaves to the general road: a pair the separating
-   axis does not settle. */
-THC__INLINE float thc__pp_distance_lanes(thc__pp *q, const thc__lanes *bl, const thc_poly *a, const thc_transform *ax, const thc_poly *b,
-                                         const thc_transform *bx, const thc_aabb *box, thc_v2 *pa, thc_v2 *pb)
+/* The first of v's vertices (nv used) that f's faces (nf used) hold, -1 when none is inside: each vertex
+   measured against every face at once (unused slots are zero, so they measure 0 and hold everything). */
+THC__INLINE int thc__pp_inside(const thc__lanes *f, const thc__lanes *v, int nv)
+{
+#ifdef THC__SSE2
+    __m128 fx[THC__L / 4], fy[THC__L / 4], off[THC__L / 4], zero = _mm_setzero_ps();
+    for (int i = 0; i < THC__L; i += 4) {
+        fx[i / 4] = _mm_loadu_ps(f->nx + i);
+        fy[i / 4] = _mm_loadu_ps(f->ny + i);
+        off[i / 4] = _mm_add_ps(_mm_mul_ps(fx[i / 4], _mm_loadu_ps(f->x + i)), _mm_mul_ps(fy[i / 4], _mm_loadu_ps(f->y + i)));
+    }
+    for (int j = 0; j < nv; j++) {
+        __m128 vx = _mm_set1_ps(v->x[j]), vy = _mm_set1_ps(v->y[j]), out = zero;
+        for (int i = 0; i < THC__L / 4; i++)
+            out = _mm_or_ps(out, _mm_cmpgt_ps(_mm_sub_ps(_mm_add_ps(_mm_mul_ps(fx[i], vx), _mm_mul_ps(fy[i], vy)), off[i]), zero));
+        if (!_mm_movemask_ps(out)) return j;
+    }
+#else
+    for (int j = 0; j < nv; j++) {
+        int out = 0;
+        for (int i = 0; i < THC__L; i++) out |= f->nx[i] * v->x[j] + f->ny[i] * v->y[j] - (f->nx[i] * f->x[i] + f->ny[i] * f->y[i]) > 0;
+        if (!out) return j;
+    }
+#endif
+    return -1;
+}
+
+/* A point both polygons hold when no face separates them (in A's frame): a vertex of one that the other
+   holds, else the middle of the part of one of B's edges inside A (the edges cross). 0 when rounding finds
+   none of these. */
+static int thc__pp_witness(const thc__pp *q, thc_v2 *w)
+{
+    int j = thc__pp_inside(&q->a, &q->b, q->nb);
+    if (j >= 0) { *w = thc__v(q->b.x[j], q->b.y[j]); return 1; }
+    if ((j = thc__pp_inside(&q->b, &q->a, q->na)) >= 0) { *w = thc__v(q->a.x[j], q->a.y[j]); return 1; }
+    for (j = 0; j < q->nb; j++) {   /* B's edge j clipped by A's faces */
+        int k = j + 1 < q->nb ? j + 1 : 0;
+        thc_v2 b0 = thc__v(q->b.x[j], q->b.y[j]), e = thc__v(q->b.x[k] - b0.x, q->b.y[k] - b0.y);
+        float t0 = 0, t1 = 1;
+        for (int i = 0; i < q->na && t0 <= t1; i++) {
+            float num = q->a.nx[i] * (q->a.x[i] - b0.x) + q->a.ny[i] * (q->a.y[i] - b0.y), den = q->a.nx[i] * e.x + q->a.ny[i] * e.y;
+            if (den == 0) { if (num < 0) t1 = -1; }
+            else if (den < 0) t0 = thc__maxf(t0, num / den);
+            else t1 = thc__minf(t1, num / den);
+        }
+        if (t0 <= t1) { *w = thc__add(b0, thc__scale(e, 0.5f * (t0 + t1))); return 1; }
+    }
+    return 0;
+}
+
+/* thc_distance for two polygons with area (A's lanes in q->a, B's own in bl, both counts in q), or a box and a
+   polygon, in A's own frame (a box's: at its min corner): touching
+   (no face separates them, the manifold's own test) gives 0 at a point both hold, apart the distance by the
+   separating axis above. -1 for what it leaves to the general road: a pair the separating axis does not
+   settle, or touching ones whose corners are all outside the other shape. */
+THC__INLINE float thc__pp_distance_lanes(thc__pp *q, const thc__lanes *bl, const thc_transform *ax, const thc_transform *bx, thc_v2 *pa, thc_v2 *pb)
 {
     thc_v2 qa = thc__v(0, 0), qb = qa, n = qa;
     float d = -1;
@@ -2641,13 +2722,9 @@ THC__INLINE float thc__pp_distance_lanes(thc__pp *q, const thc__lanes *bl, const
     if (q->sa > 0) d = thc__pp_closest(q, 0, &qa, &qb, &n);
     if (d < 0) {
         q->fb = thc__pp_faces(&q->b, q->nb, &q->a, q->na, &q->sb);
-        if (q->sa <= 0 && q->sb <= 0) {
-            thc_manifold m;
-            thc_poly bp;
-            thc_transform bt;
-            if (box) thc__aabb_poly(box, &bp, &bt);
-            thc__pp_manifold(a ? a : &bp, ax, b ? b : &bp, bx, q, &m);
-            *pa = *pb = m.contact_points[0];
+        if (q->sa <= 0 && q->sb <= 0) {   /* no face separates them: 0 at a point both hold */
+            if (!thc__pp_witness(q, &qa)) return -1;
+            *pa = *pb = thc__place(ax, qa);
             return 0;
         }
         if (q->sb > 0) d = thc__pp_closest(q, 1, &qa, &qb, &n);
@@ -2668,7 +2745,7 @@ static THC__NOINLINE float thc__pp_distance(const thc_poly *a, const thc_transfo
     q.nb = b->count < THC__L ? b->count : THC__L;
     if (!ax || q.na < 3 || q.nb < 3 || !thc__pp_load(a, q.na, &q.a) || !thc__pp_load(b, q.nb, &bl)) return -1;
     if (!bx) { bt.p = thc__v(0, 0); bt.c = 1; bt.s = 0; bx = &bt; }
-    return thc__pp_distance_lanes(&q, &bl, a, ax, b, bx, NULL, pa, pb);
+    return thc__pp_distance_lanes(&q, &bl, ax, bx, pa, pb);
 }
 
 /* A box (A when box_a) and a polygon, the box as thc__aabb_poly makes it; -1 also for a flat one. */
@@ -2686,16 +2763,17 @@ static THC__NOINLINE float thc__box_poly_distance(const thc_aabb *box, const thc
     q.nb = box_a ? n : 4;
     if (box_a) {
         if (!thc__pp_box(e, &q.a) || !thc__pp_load(p, n, &bl)) return -1;
-        return thc__pp_distance_lanes(&q, &bl, NULL, &f, p, px, box, pa, pb);
+        return thc__pp_distance_lanes(&q, &bl, &f, px, pa, pb);
     }
     if (!thc__pp_box(e, &bl) || !thc__pp_load(p, n, &q.a) || px == &bt) return -1;   /* a polygon A in world vertices: the general road */
-    return thc__pp_distance_lanes(&q, &bl, p, px, NULL, &f, box, pa, pb);
+    return thc__pp_distance_lanes(&q, &bl, px, &f, pa, pb);
 }
 
 /* thc_distance for a capsule and a polygon with area, the same way in the polygon's own frame (the capsule's
-   segment moved into it as a 2-vertex polygon), the radius taken off at the end. -1 when it leaves the pair
-   to thc__capsule_poly_distance (not settled, no transform, a flat polygon), -2 when the cores touch or the
-   shapes nearly do (the manifold decides). *pk on the capsule, *pp on the polygon. */
+   segment moved into it as a 2-vertex polygon), the radius taken off at the end: touching by the radius (or
+   within THC__APART), 0 at the polygon's nearest point. -1 when it leaves the pair to
+   thc__capsule_poly_distance (the cores meet, not settled, no transform, a flat polygon). *pk on the capsule,
+   *pp on the polygon. */
 THC__INLINE float thc__capsule_poly_lanes(const thc_capsule *k, const thc_poly *p, const thc_transform *xf, thc_v2 *pk, thc_v2 *pp)
 {
     int n = p->count < THC__L ? p->count : THC__L;
@@ -2722,78 +2800,26 @@ THC__INLINE float thc__capsule_poly_lanes(const thc_capsule *k, const thc_poly *
     thc_v2 qa = thc__v(0, 0), qb = qa, ln = qa;
     float d = -1;
     q.fa = thc__pp_faces(&q.a, n, &q.b, 2, &q.sa);
-    if (q.sa - r > THC__APART) d = thc__pp_closest(&q, 0, &qa, &qb, &ln);
+    if (q.sa > 0) d = thc__pp_closest(&q, 0, &qa, &qb, &ln);
     if (d < 0) {
         q.fb = thc__pp_faces(&q.b, 2, &q.a, n, &q.sb);
-        if (!(thc__maxf(q.sa, q.sb) - r > THC__APART)) return -2;
-        if (q.sb - r > THC__APART) d = thc__pp_closest(&q, 1, &qa, &qb, &ln);
-        if (d < 0) return -1;
+        if (q.sb > 0) d = thc__pp_closest(&q, 1, &qa, &qb, &ln);
+        if (d < 0) return -1;   /* the cores meet, or their closest features are not proven */
     }
     *pp = thc__place(xf, qa);
+    if (!(d - r > THC__APART)) {   /* touching by the radius: 0 at the polygon's nearest point */
+        *pk = *pp;
+        return 0;
+    }
     *pk = thc__place(xf, thc__sub(qb, thc__scale(ln, r)));
     return d - r;
 }
 
-/* A capsule and a polygon: the lanes above, else the direct road; touching (or nearly), 0 at the first contact
-   point of thc_collide's own road for them (seg_a: the capsule is A; the polygon is known to have area here, so
-   the manifold's road is called directly) when it finds them touching, else -1 (the general road). */
-static THC__NOINLINE float thc__capsule_poly_road(const thc_capsule *k, const thc_poly *p, const thc_transform *xf, int seg_a, thc_v2 *pk, thc_v2 *pp)
+/* A capsule and a polygon: the lanes above, else the direct road. */
+static THC__NOINLINE float thc__capsule_poly_road(const thc_capsule *k, const thc_poly *p, const thc_transform *xf, thc_v2 *pk, thc_v2 *pp)
 {
     float d = thc__capsule_poly_lanes(k, p, xf, pk, pp);
-    if (d == -1) return thc__capsule_poly_distance(k, p, xf, pk, pp);
-    if (d == -2) {
-        thc_manifold m;
-        if (!thc__capsule_poly_manifold(k, p, xf, seg_a, &m, 1) || !m.count) return -3;
-        *pk = *pp = m.contact_points[0];
-        return 0;
-    }
-    return d;
-}
-
-/* Shapes a direct road leaves (touching or nearly): 0 at the first contact point of thc_collide's answer when it
-   finds them touching, so the two always agree (and its direct manifolds are cheap), else -1 (the general road). */
-static THC__NOINLINE float thc__distance_touch(const void *a, thc_type ta, const thc_transform *ax, const void *b, thc_type tb,
-                                              const thc_transform *bx, thc_v2 *pa, thc_v2 *pb)
-{
-    thc_manifold m;
-    thc_collide(a, ta, ax, b, tb, bx, &m);
-    if (!m.count) return -1;
-    *pa = *pb = m.contact_points[0];
-    return 0;
-}
-
-/* A box and a capsule overlapping for sure (the segment's middle within reach of the box, or the box's centre
-   within reach of the segment: the caller then asks the manifold first, whose first contact is the answer) or
-   perhaps not (0: the distance road first, which would decline them after its own work). A pair it sends to
-   the manifold that the manifold finds apart (rounding) goes on as any other. */
-THC__INLINE int thc__seg_reaches(thc_v2 p, thc_v2 a, thc_v2 b, float r)
-{
-    thc_v2 e = thc__sub(b, a), w = thc__sub(p, a);
-    float ee = thc__dot(e, e), t = thc__dot(w, e);
-    t = t <= 0 || !(ee > 0) ? 0 : t >= ee ? 1 : t / ee;
-    thc_v2 d = thc__sub(w, thc__scale(e, t));
-    return thc__dot(d, d) < r * r;
-}
-THC__INLINE int thc__bk_surely_touch(const thc_aabb *x, const thc_capsule *y)
-{
-    float r = y->r > 0 ? y->r : 0;
-    thc_v2 m = thc__scale(thc__add(y->a, y->b), 0.5f), c = thc__scale(thc__add(x->min, x->max), 0.5f);
-    thc_v2 d = thc__sub(m, thc__v(thc__clamp(m.x, x->min.x, x->max.x), thc__clamp(m.y, x->min.y, x->max.y)));
-    return thc__dot(d, d) < r * r || thc__seg_reaches(c, y->a, y->b, r);
-}
-
-/* thc_collide's own road for a box and a capsule (A and B as given; NaN and infinity already looked at): 0 at
-   its first contact point when it finds them touching, else -1. */
-static THC__NOINLINE float thc__bk_touch(const void *a, thc_type ta, const void *b, thc_v2 *pa, thc_v2 *pb)
-{
-    thc_manifold m;
-    int box_a = ta == THC_AABB;
-    thc_poly box;
-    thc_transform bxf;
-    thc__aabb_poly((const thc_aabb *)(box_a ? a : b), &box, &bxf);
-    if (!thc__capsule_poly_manifold((const thc_capsule *)(box_a ? b : a), &box, &bxf, !box_a, &m, 1) || !m.count) return -1;
-    *pa = *pb = m.contact_points[0];
-    return 0;
+    return d < 0 ? thc__capsule_poly_distance(k, p, xf, pk, pp) : d;
 }
 
 /* thc_distance's direct roads, the shapes in either order (by type: circle, box, capsule, polygon); -1 when none
@@ -2813,36 +2839,18 @@ static float thc__distance_roads(const void *a, thc_type ta, const thc_transform
         d = thc__circle_poly_distance((const thc_circle *)x, (const thc_poly *)y, yx, &qx, &qy); break;
     case THC__PAIR(THC_CAPSULE, THC_POLY):
         if (THC__BAD2(THC__SUM_CAPSULE((const thc_capsule *)x), THC__SUM_XF(yx))) return NAN;
-        d = thc__capsule_poly_road((const thc_capsule *)x, (const thc_poly *)y, yx, ta == THC_CAPSULE, &qx, &qy);
-        if (d == -3) return -1;   /* the manifold found them apart after all: the general road */
+        d = thc__capsule_poly_road((const thc_capsule *)x, (const thc_poly *)y, yx, &qx, &qy);
         break;
     case THC__PAIR(THC_AABB, THC_CAPSULE):
         if (THC__BAD2(THC__SUM_BOX((const thc_aabb *)x), THC__SUM_CAPSULE((const thc_capsule *)y))) return NAN;
-        if (thc__bk_surely_touch((const thc_aabb *)x, (const thc_capsule *)y) && thc__bk_touch(a, ta, b, pa, pb) == 0) return 0;
         d = thc__box_capsule_distance((const thc_aabb *)x, (const thc_capsule *)y, &qx, &qy);
-        if (d < 0) return thc__bk_touch(a, ta, b, pa, pb);
         break;
     case THC__PAIR(THC_CAPSULE, THC_CAPSULE):
         if (THC__BAD2(THC__SUM_CAPSULE((const thc_capsule *)x), THC__SUM_CAPSULE((const thc_capsule *)y))) return NAN;
-        {   /* thc_collide's own road first (A and B as given, its own inlined copy): touching, 0 at its first
-               contact point; its tests stop early on most apart pairs, which the direct road then measures */
-            thc_manifold m;
-            if (thc__capsules((const thc_capsule *)a, (const thc_capsule *)b, &m, 1) && m.count) {
-                *pa = *pb = m.contact_points[0];
-                return 0;
-            }
-        }
         d = thc__distance_direct(x, y, tx, &qx, &qy);
         break;
-    case THC__PAIR(THC_AABB, THC_AABB): {   /* touching: 0 at thc_collide's own first contact point, no proxies */
-        d = thc__distance_direct(x, y, tx, pa, pb);
-        if (!(d < 0)) return d;   /* NaN and infinity: NaN */
-        thc_manifold m;
-        thc_aabb_to_aabb_manifold((const thc_aabb *)a, (const thc_aabb *)b, &m);
-        if (!m.count) return -1;
-        *pa = *pb = m.contact_points[0];
-        return 0;
-    }
+    case THC__PAIR(THC_AABB, THC_AABB):   /* NaN and infinity: NaN, which the general road answers */
+        return thc__distance_direct(x, y, tx, pa, pb);
     /* A and B as given for these (the manifold's order, which decides the contact point of touching ones) */
     case THC__PAIR(THC_POLY, THC_POLY):
         if (THC__BAD2(THC__SUM_XF(ax), THC__SUM_XF(bx))) return NAN;
@@ -2852,7 +2860,7 @@ static float thc__distance_roads(const void *a, thc_type ta, const thc_transform
         return thc__box_poly_distance((const thc_aabb *)x, (const thc_poly *)y, yx, !swap, pa, pb);
     default: return -1;
     }
-    if (d < 0) return thc__distance_touch(a, ta, ax, b, tb, bx, pa, pb);
+    if (d < 0) return -1;
     *pa = swap ? qy : qx;
     *pb = swap ? qx : qy;
     return d;
@@ -2897,27 +2905,10 @@ float thc_distance(const void *a, thc_type ta, const thc_transform *ax, const vo
             if (pb) *pb = swap ? sa : sb;
             return dist - ra - rb;
         }
-        if (to != THC_CIRCLE && dist <= ra + rb) {
-            /* overlapping a box or a capsule: 0 at thc_collide's own first contact point, without proxies */
-            thc_manifold m;
-            m.count = 0;
-            if (to == THC_AABB) thc__ca_manifold(c, (const thc_aabb *)other, &m);
-            else if (!thc__circle_capsule_manifold(c, (const thc_capsule *)other, &m)) m.count = 0;
-            /* the capsule's road answers NaN and infinity itself; the box's reads an infinite side or radius
-               literally (a NaN or infinite centre is out of its reach) */
-            if (m.count && (to == THC_CAPSULE || w + ra < FLT_MAX)) {
-                if (pa) *pa = m.contact_points[0];
-                if (pb) *pb = m.contact_points[0];
-                return 0;
-            }
-        }
-        if (to == THC_CIRCLE && dist <= ra + rb && ra + rb < FLT_MAX) {
-            /* two circles touching: 0 at the manifold's contact point, as the general road answers (its
-               normal and depth from the centres, (1, 0) when they (nearly) coincide) */
-            int sep = dist > THC__APART;
-            thc_v2 n = sep ? thc__scale(d, 1.0f / dist) : thc__v(1, 0);
-            float depth = ra + rb - (sep ? dist : 0);
-            thc_v2 q = thc__add(c->p, thc__scale(n, ra - 0.5f * depth));
+        if (!(dist - ra - rb > THC__APART) && dist + w + ra + rb < FLT_MAX) {
+            /* touching (or within THC__APART): 0 at a point both hold, on the way from the centre to the
+               nearest core point (NaN and infinity go on to the general road's NaN) */
+            thc_v2 q = dist > 0 ? thc__add(c->p, thc__scale(d, thc__reach(dist, ra, rb) / dist)) : c->p;
             if (pa) *pa = q;
             if (pb) *pb = q;
             return 0;
@@ -2933,6 +2924,36 @@ float thc_distance(const void *a, thc_type ta, const thc_transform *ax, const vo
         }
     }
     return thc__distance_general(a, ta, ax, b, tb, bx, pa, pb);
+}
+
+/* A point two touching shapes both hold, from their proxies (in one frame): on the way between the cores'
+   closest points when they are apart (st's, when thc__classify found them apart; st may be NULL), else a
+   vertex of one core inside the other, else where two edges cross, else between the closest points again. */
+static thc_v2 thc__core_witness(const thc__proxy *a, const thc__proxy *b, const thc__sat *st)
+{
+    thc_v2 pa, pb, n;
+    float d;
+    if (st && st->d >= 0) { pa = st->pa; pb = st->pb; d = st->d; }
+    else {
+        for (int side = 0; side < 2; side++) {   /* a vertex of one inside the other */
+            const thc__proxy *x = side ? b : a, *y = side ? a : b;
+            if (x->count < 3) continue;
+            for (int j = 0; j < y->count; j++) {
+                int in = 1;
+                for (int i = 0; i < x->count && in; i++) in = thc__dot(x->n[i], thc__sub(y->v[j], x->v[i])) <= 0;
+                if (in) return y->v[j];
+            }
+        }
+        int ea = a->count > 2 ? a->count : a->count - 1, eb = b->count > 2 ? b->count : b->count - 1;
+        for (int i = 0; i < ea; i++)   /* edges crossing */
+            for (int j = 0; j < eb; j++) {
+                thc_v2 c;
+                if (thc_segment_intersect(a->v[i], a->v[(i + 1) % a->count], b->v[j], b->v[(j + 1) % b->count], NULL, NULL, &c)) return c;
+            }
+        d = thc__core_closest(a, b, &pa, &pb, &n);
+    }
+    thc_v2 e = thc__sub(pb, pa);
+    return d > 0 ? thc__add(pa, thc__scale(e, thc__reach(d, a->r, b->r) / d)) : pa;
 }
 
 /* thc_distance when no direct road answers, out of line so the direct roads pay for none of its stack: both
@@ -2960,20 +2981,11 @@ static THC__NOINLINE float thc__distance_general(const void *a, thc_type ta, con
         }
     }
     int touch = -1;
-    if (ta == THC_POLY && tb == THC_POLY && a && b) {   /* the manifold's own test, so the two always agree */
-        thc_manifold m;
-        touch = thc__poly_poly((const thc_poly *)a, ax, (const thc_poly *)b, bx, &m);
-        if (touch == 1) {
-            if (pa) *pa = m.contact_points[0];
-            if (pb) *pb = m.contact_points[0];
-            return 0;
-        }
-    }
     thc__sat st;
-    if (touch < 0 && thc__classify(&xa, &xb, &st)) {
-        thc_manifold m;
-        thc__manifold(&xa, &xb, thc__v(0, 0), &m);
-        thc_v2 q = thc__place(&f, m.count ? m.contact_points[0] : thc__v(0, 0));
+    if (ta == THC_POLY && tb == THC_POLY && a && b)   /* the manifold's own test, so the two always agree */
+        touch = thc__poly_poly((const thc_poly *)a, ax, (const thc_poly *)b, bx, NULL);
+    if (touch == 1 || (touch < 0 && thc__classify(&xa, &xb, &st))) {   /* touching: 0 at a point both hold */
+        thc_v2 q = thc__place(&f, thc__core_witness(&xa, &xb, touch < 0 ? &st : NULL));
         if (pa) *pa = q;
         if (pb) *pb = q;
         return 0;

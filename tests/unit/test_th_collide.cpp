@@ -852,9 +852,9 @@ static void test_circle_contacts_midway(void)
     TH_CHECK_MSG(bad == 0 && touching > 2000 && inside > 100, "circle contacts midway: %d wrong of %d touching (%d inside a box)", bad, touching, inside);
 }
 
-// Overlapping shapes are at distance 0, at the first contact point of thc_collide's own manifold (the boxes'
-// road answers this from the box manifold, without the general road's proxies).
-static void test_touching_distance_is_the_contact_point(void)
+// Overlapping shapes are at distance 0, at a point both shapes hold (pa == pb): on every road, near the origin and
+// far from it, with shapes that merely touch and shapes that overlap deeply.
+static void test_touching_distance_is_a_common_point(void)
 {
     for (int ia = 0; ia < 4; ia++)
         for (int ib = 0; ib < 4; ib++) {
@@ -869,15 +869,45 @@ static void test_touching_distance_is_the_contact_point(void)
                 thc_v2 pa, pb;
                 float d = thc_distance(A.ptr(), A.type, A.x(), B.ptr(), B.type, B.x(), &pa, &pb);
                 checked++;
-                thc_v2 c = m.contact_points[0];
-                float tol = 1e-5f * (8 + fabsf(c.x) + fabsf(c.y));   // the roads round the same point their own way
-                if (d != 0 || fabsf(pa.x - c.x) > tol || fabsf(pa.y - c.y) > tol || fabsf(pb.x - c.x) > tol || fabsf(pb.y - c.y) > tol) {
-                    if (bad++ == 0) { dump("touching distance", A, B); printf("  d %g at (%g, %g), contact (%g, %g)\n", d, pa.x, pa.y, m.contact_points[0].x, m.contact_points[0].y); }
+                double tol = 1e-5 * (8 + fabs(pa.x) + fabs(pa.y));   // the point is rounded to float
+                double ea = sdf(A, d2(pa)), eb = sdf(B, d2(pa));
+                if (d != 0 || pa.x != pb.x || pa.y != pb.y || !(ea <= tol) || !(eb <= tol)) {
+                    if (bad++ == 0) { dump("touching distance", A, B); printf("  d %g at (%g, %g) / (%g, %g), outside A by %g, B by %g\n", d, pa.x, pa.y, pb.x, pb.y, ea, eb); }
                 }
             }
-            TH_CHECK_MSG(bad == 0 && checked > 300, "%s-%s: %d of %d touching pairs not at distance 0 at the contact point",
+            TH_CHECK_MSG(bad == 0 && checked > 300, "%s-%s: %d of %d touching pairs not at distance 0 at a point of both",
                          type_name(TYPES[ia]), type_name(TYPES[ib]), bad, checked);
         }
+}
+
+// A polygon with (almost) no area takes the general road. Shapes touching it by their radius alone (their
+// cores apart) are at distance 0 at a point of both: on the sliver, within the radius.
+static void test_touching_flat_polygon_common_point(void)
+{
+    Shape F;
+    memset(&F, 0, sizeof F);
+    F.type = THC_POLY;
+    thc_v2 sliver[3] = { V(0, 0), V(10, 0), V(5, 5e-6f) };
+    TH_CHECK(thc_make_poly(&F.p, sliver, 3) == 3);
+    F.xf = thc_make_transform(V(3, -2), 0.4f);
+    int bad = 0, cases = 0;
+    for (int i = 0; i < 40; i++) {
+        Shape R;
+        memset(&R, 0, sizeof R);
+        thc_v2 above = thc_mul_xf(F.xf, V(0.5f + 0.2f * i, 0.5f + 0.01f * i));
+        if (i % 2 == 0) { R.type = THC_CIRCLE; R.c.p = above; R.c.r = 0.6f + 0.01f * i; }
+        else { R.type = THC_CAPSULE; R.k.a = above; R.k.b = thc_mul_xf(F.xf, V(0.9f + 0.2f * i, 0.8f + 0.01f * i)); R.k.r = 0.6f + 0.01f * i; }
+        for (int swap = 0; swap < 2; swap++) {
+            const Shape &A = swap ? F : R, &B = swap ? R : F;
+            thc_v2 pa, pb;
+            float d = thc_distance(A.ptr(), A.type, A.x(), B.ptr(), B.type, B.x(), &pa, &pb);
+            cases++;
+            if (d != 0 || pa.x != pb.x || pa.y != pb.y || !(sdf(A, d2(pa)) <= 1e-4) || !(sdf(B, d2(pa)) <= 1e-4)) {
+                if (bad++ == 0) { dump("flat polygon touching", A, B); printf("  d %g at (%g, %g)\n", d, pa.x, pa.y); }
+            }
+        }
+    }
+    TH_CHECK_MSG(bad == 0, "%d of %d shapes touching a flat polygon not at 0 at a point of both", bad, cases);
 }
 
 int main(void)
@@ -891,7 +921,8 @@ int main(void)
     TH_RUN_FRESH(test_toi_bullet_and_circle_helpers);
     TH_RUN_FRESH(test_degenerate_cases);
     TH_RUN_FRESH(test_no_jitter);
-    TH_RUN_FRESH(test_touching_distance_is_the_contact_point);
+    TH_RUN_FRESH(test_touching_distance_is_a_common_point);
+    TH_RUN_FRESH(test_touching_flat_polygon_common_point);
     TH_RUN_FRESH(test_masks);
     TH_RUN_FRESH(test_grid_pairs_vs_brute);
     TH_RUN_FRESH(test_grid_relocatable_and_full);
