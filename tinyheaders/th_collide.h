@@ -360,6 +360,7 @@ typedef float thc__sum4;
 #define THC__NO_MORE THC__S4(0.0f, 0.0f, 0.0f, 0.0f)
 /* 0 (of either sign) for a finite number, NaN for NaN or infinity: a look folded into a road's own arithmetic */
 #define THC__ZERO_OR_NAN(x) ((x) * 0.0f)
+#define THC__ZERO_OR_NAN4(v) _mm_mul_ps(v, _mm_setzero_ps())   /* four lanes at once (SSE only) */
 /* 1 when a number of the two sums is NaN or infinite */
 #define THC__BAD1(x) thc__s4_bad(x)
 #define THC__BAD2(x, y) thc__s4_bad(THC__S4_ADD(x, y))
@@ -392,6 +393,8 @@ static inline void thc__no_look_unused(void) { (void)thc__bad_pair; (void)thc__n
 #define thc__nonfinite(s) 0
 #undef THC__ZERO_OR_NAN
 #define THC__ZERO_OR_NAN(x) ((void)(x), -0.0f)   /* x + -0.0f is x: the road as if unlooked */
+#undef THC__ZERO_OR_NAN4
+#define THC__ZERO_OR_NAN4(v) ((void)(v), _mm_set1_ps(-0.0f))
 #undef THC__BAD1
 #define THC__BAD1(x) ((void)(x), 0)
 #endif
@@ -2482,6 +2485,30 @@ static float thc__distance_direct(const void *a, const void *b, thc_type t, thc_
 {
     if (t == THC_AABB) {
         const thc_aabb *x = (const thc_aabb *)a, *y = (const thc_aabb *)b;
+#ifdef THC__SSE2
+        /* the common part's corners lo = max of the mins, hi = min of the maxes, four lanes at once; the look
+           folded in: e is NaN in the lanes of a NaN or infinite side and 0 else, and max/min pass on their
+           second operand's NaN, so each gap is NaN when a side on its axis is */
+        __m128 a4 = _mm_loadu_ps(&x->min.x), b4 = _mm_loadu_ps(&y->min.x), zero = _mm_setzero_ps();
+        a4 = _mm_add_ps(a4, THC__ZERO_OR_NAN4(_mm_add_ps(a4, b4)));
+        __m128 lohi = _mm_shuffle_ps(_mm_max_ps(b4, a4), _mm_min_ps(b4, a4), _MM_SHUFFLE(3, 2, 1, 0));
+        __m128 g4 = _mm_max_ps(zero, _mm_sub_ps(lohi, _mm_movehl_ps(lohi, lohi)));   /* the gaps along x and y, 0 where the spans overlap */
+        int before = _mm_movemask_ps(_mm_cmplt_ps(a4, b4)) >> 2;   /* A's max below B's, along x (bit 0) and y */
+        float l[4], g[4];
+        _mm_storeu_ps(l, lohi);
+        _mm_storeu_ps(g, g4);
+        float d = g[0] == 0 ? g[1] : g[1] == 0 ? g[0] : sqrtf(g[0] * g[0] + g[1] * g[1]);
+        if (d <= THC__APART) {   /* touching (not NaN): 0 at the middle of the boxes' common part */
+            *pa = *pb = thc__v(0.5f * (l[0] + l[2]), 0.5f * (l[1] + l[3]));
+            return 0;
+        }
+        /* apart along an axis: A's side is hi when A comes first, lo else, and B's the other; overlapping, lo */
+        pa->x = g[0] > 0 && (before & 1) ? l[2] : l[0];
+        pb->x = g[0] > 0 && !(before & 1) ? l[2] : l[0];
+        pa->y = g[1] > 0 && (before & 2) ? l[3] : l[1];
+        pb->y = g[1] > 0 && !(before & 2) ? l[3] : l[1];
+        return d;
+#else
         float gx1 = y->min.x - x->max.x, gx2 = x->min.x - y->max.x, gy1 = y->min.y - x->max.y, gy2 = x->min.y - y->max.y;
         float gx = thc__maxf(gx1, gx2), gy = thc__maxf(gy1, gy2);
         /* NaN and infinity in a side make z NaN, and the answer: the manifold reads sides literally */
@@ -2500,17 +2527,22 @@ static float thc__distance_direct(const void *a, const void *b, thc_type t, thc_
         }
         *pa = qa; *pb = qb;
         return d;
+#endif
     }
     const thc_capsule *ka = (const thc_capsule *)a, *kb = (const thc_capsule *)b;
     thc_v2 o = ka->a, v[4];   /* a0 a1 b0 b1, relative to a0 as the proxies are */
     v[0] = thc__v(0, 0); v[1] = thc__sub(ka->b, o); v[2] = thc__sub(kb->a, o); v[3] = thc__sub(kb->b, o);
     thc_v2 d1 = v[1], d2 = thc__sub(v[3], v[2]);
     float x = thc__cross(d1, d2);
+    /* NaN and infinity, the look folded in: x is NaN or infinite when a coordinate is (every one reaches it
+       through d1 or d2, where inf - inf and 0 * inf give NaN), so z is NaN for bad input and 0 else; a NaN
+       answer goes on to the general road, which answers NaN */
+    float z = THC__ZERO_OR_NAN(x + ka->r + kb->r);
     if (x != 0) {   /* segments that cross touch: 0 where they cross */
         float s = thc__cross(v[2], d2) / x, u = thc__cross(v[2], d1) / x;
         if (s >= 0 && s <= 1 && u >= 0 && u <= 1) {
             *pa = *pb = thc__add(o, thc__scale(d1, s));
-            return 0;
+            return z;
         }
     }
     float best = FLT_MAX, bu = 0;
@@ -2524,12 +2556,13 @@ static float thc__distance_direct(const void *a, const void *b, thc_type t, thc_
         else { thc_v2 w1 = thc__sub(w, e); dd = thc__dot(w1, w1); }
         if (dd < best || (inside && dd <= best * (1 + 1e-5f))) { best = dd; bi = i; bu = inside ? u / ee : u <= 0 ? 0 : 1; kind = inside; }
     }
+    if (bi < 0) return NAN;   /* no pair measured below FLT_MAX (NaN, or numbers past it) */
     thc_v2 e0 = v[bi < 2 ? 2 : 0], e = bi < 2 ? d2 : d1, q = kind ? thc__add(e0, thc__scale(e, bu)) : bu <= 0 ? e0 : thc__add(e0, e);
     thc_v2 qa = bi < 2 ? v[bi] : q, qb = bi < 2 ? q : v[bi], dq = thc__sub(qb, qa), n;
-    float dist = sqrtf(thc__dot(dq, dq)), ra = ka->r > 0 ? ka->r : 0, rb = kb->r > 0 ? kb->r : 0;
-    if (!(dist - ra - rb > THC__APART)) {   /* touching: 0 on the way from a's nearest point to b's */
+    float dist = sqrtf(thc__dot(dq, dq)), ra = ka->r > 0 ? ka->r : 0, rb = kb->r > 0 ? kb->r : 0, gap = dist - ra - rb + z;
+    if (!(gap > THC__APART)) {   /* touching: 0 on the way from a's nearest point to b's */
         *pa = *pb = thc__add(o, dist > 0 ? thc__add(qa, thc__scale(dq, thc__reach(dist, ra, rb) / dist)) : qa);
-        return 0;
+        return z;
     }
     if (kind) {   /* the segment's own normal, as the proxy stores it, turned from a toward b */
         float l = thc__len(e);
@@ -2538,7 +2571,7 @@ static float thc__distance_direct(const void *a, const void *b, thc_type t, thc_
     } else n = thc__scale(dq, 1.0f / dist);
     *pa = thc__add(o, thc__add(qa, thc__scale(n, ra)));
     *pb = thc__add(o, thc__sub(qb, thc__scale(n, rb)));
-    return dist - ra - rb;
+    return gap;
 }
 
 /* ---------------------------------------------------------------- distance by the separating axis, in lanes
@@ -2771,9 +2804,10 @@ static THC__NOINLINE float thc__box_poly_distance(const thc_aabb *box, const thc
 
 /* thc_distance for a capsule and a polygon with area, the same way in the polygon's own frame (the capsule's
    segment moved into it as a 2-vertex polygon), the radius taken off at the end: touching by the radius (or
-   within THC__APART), 0 at the polygon's nearest point. -1 when it leaves the pair to
-   thc__capsule_poly_distance (the cores meet, not settled, no transform, a flat polygon). *pk on the capsule,
-   *pp on the polygon. */
+   within THC__APART), 0 at the polygon's nearest point; NaN for NaN and infinity. It leaves the pair to
+   thc__capsule_poly_distance with -2 when the input is known finite (the cores meet, or their closest
+   features are not proven), -1 when it is not looked at yet (no transform, a flat polygon, a capsule without
+   length). *pk on the capsule, *pp on the polygon. */
 THC__INLINE float thc__capsule_poly_lanes(const thc_capsule *k, const thc_poly *p, const thc_transform *xf, thc_v2 *pk, thc_v2 *pp)
 {
     int n = p->count < THC__L ? p->count : THC__L;
@@ -2781,6 +2815,9 @@ THC__INLINE float thc__capsule_poly_lanes(const thc_capsule *k, const thc_poly *
     if (!xf || n < 3 || !thc__pp_load(p, n, &q.a)) return -1;
     thc_v2 s0 = thc__unplace(xf, k->a), s1 = thc__unplace(xf, k->b), e = thc__sub(s1, s0);
     float l = thc__len(e), r = k->r > 0 ? k->r : 0;
+    /* NaN and infinity, the look folded in: l is NaN or infinite when an end or the transform is (the two ends
+       move and turn alike, so inf - inf or 0 * inf make NaN), z then NaN, else 0 */
+    float z = THC__ZERO_OR_NAN(l + k->r);
     if (!(l > 1e-12f)) return -1;
     float il = 1.0f / l, nx = e.y * il, ny = -e.x * il;
 #ifdef THC__SSE2
@@ -2804,22 +2841,25 @@ THC__INLINE float thc__capsule_poly_lanes(const thc_capsule *k, const thc_poly *
     if (d < 0) {
         q.fb = thc__pp_faces(&q.b, 2, &q.a, n, &q.sb);
         if (q.sb > 0) d = thc__pp_closest(&q, 1, &qa, &qb, &ln);
-        if (d < 0) return -1;   /* the cores meet, or their closest features are not proven */
+        if (d < 0) return -2 + z;   /* the cores meet, or their closest features are not proven */
     }
     *pp = thc__place(xf, qa);
-    if (!(d - r > THC__APART)) {   /* touching by the radius: 0 at the polygon's nearest point */
+    if (!(d - r + z > THC__APART)) {   /* touching by the radius: 0 at the polygon's nearest point */
         *pk = *pp;
-        return 0;
+        return z;
     }
     *pk = thc__place(xf, thc__sub(qb, thc__scale(ln, r)));
-    return d - r;
+    return d - r + z;
 }
 
-/* A capsule and a polygon: the lanes above, else the direct road. */
+/* A capsule and a polygon: the lanes above (NaN for NaN and infinity), else the direct road (after the look
+   when the lanes left the pair before looking). */
 static THC__NOINLINE float thc__capsule_poly_road(const thc_capsule *k, const thc_poly *p, const thc_transform *xf, thc_v2 *pk, thc_v2 *pp)
 {
     float d = thc__capsule_poly_lanes(k, p, xf, pk, pp);
-    return d < 0 ? thc__capsule_poly_distance(k, p, xf, pk, pp) : d;
+    if (!(d < 0)) return d;
+    if (d == -1 && THC__BAD2(THC__SUM_CAPSULE(k), THC__SUM_XF(xf))) return NAN;
+    return thc__capsule_poly_distance(k, p, xf, pk, pp);
 }
 
 /* thc_distance's direct roads, the shapes in either order (by type: circle, box, capsule, polygon); -1 when none
@@ -2837,16 +2877,14 @@ static float thc__distance_roads(const void *a, thc_type ta, const thc_transform
     switch (THC__PAIR(tx, ty)) {
     case THC__PAIR(THC_CIRCLE, THC_POLY):   /* the road answers only finite input (the others look) */
         d = thc__circle_poly_distance((const thc_circle *)x, (const thc_poly *)y, yx, &qx, &qy); break;
-    case THC__PAIR(THC_CAPSULE, THC_POLY):
-        if (THC__BAD2(THC__SUM_CAPSULE((const thc_capsule *)x), THC__SUM_XF(yx))) return NAN;
+    case THC__PAIR(THC_CAPSULE, THC_POLY):   /* NaN and infinity: NaN, which the general road answers */
         d = thc__capsule_poly_road((const thc_capsule *)x, (const thc_poly *)y, yx, &qx, &qy);
         break;
     case THC__PAIR(THC_AABB, THC_CAPSULE):
         if (THC__BAD2(THC__SUM_BOX((const thc_aabb *)x), THC__SUM_CAPSULE((const thc_capsule *)y))) return NAN;
         d = thc__box_capsule_distance((const thc_aabb *)x, (const thc_capsule *)y, &qx, &qy);
         break;
-    case THC__PAIR(THC_CAPSULE, THC_CAPSULE):
-        if (THC__BAD2(THC__SUM_CAPSULE((const thc_capsule *)x), THC__SUM_CAPSULE((const thc_capsule *)y))) return NAN;
+    case THC__PAIR(THC_CAPSULE, THC_CAPSULE):   /* NaN and infinity: NaN, which the general road answers */
         d = thc__distance_direct(x, y, tx, &qx, &qy);
         break;
     case THC__PAIR(THC_AABB, THC_AABB):   /* NaN and infinity: NaN, which the general road answers */
