@@ -3523,6 +3523,22 @@ static int thc__toi_boxes(const thc_aabb *a, thc_v2 va, const thc_aabb *b, thc_v
     float tin = -FLT_MAX, tout = FLT_MAX, z;
     int axis = 0;
     if (v.x != 0 && v.y != 0) {
+#ifdef THC__SSE2
+        /* moving along both axes (or NaN): the four slab times at once, each slab's entry and exit by min and
+           max, no branch on the signs; they meet when every entry comes before every exit, compared four lanes
+           at once. NaN fails a compare; the look is folded into the exits (t * 0 is NaN for an infinite time,
+           which an infinite side gives) */
+        __m128 a4 = _mm_loadu_ps(&a->min.x), b4 = _mm_loadu_ps(&b->min.x);
+        __m128 t4 = _mm_div_ps(_mm_sub_ps(b4, _mm_shuffle_ps(a4, a4, _MM_SHUFFLE(1, 0, 3, 2))), _mm_setr_ps(v.x, v.y, v.x, v.y));   /* ax ay bx by */
+        t4 = _mm_add_ps(t4, THC__ZERO_OR_NAN4(t4));
+        __m128 th = _mm_movehl_ps(t4, t4), in2 = _mm_min_ps(t4, th), out2 = _mm_max_ps(th, t4);   /* x and y: entry (b's NaN), exit (a's) */
+        int meet = _mm_movemask_ps(_mm_cmple_ps(_mm_movelh_ps(in2, in2), _mm_shuffle_ps(out2, out2, _MM_SHUFFLE(0, 1, 1, 0)))) == 15;
+        float inx = _mm_cvtss_f32(in2), iny = _mm_cvtss_f32(_mm_shuffle_ps(in2, in2, _MM_SHUFFLE(1, 1, 1, 1)));
+        tin = thc__maxf(inx, iny);
+        tout = meet ? tin : -FLT_MAX;
+        axis = iny > inx;   /* the x slab wins a tie */
+        z = 0;
+#else
         /* moving along both axes (or NaN): each slab's two times by min and max, no branch on the signs. The
            min/max keep their second operand on NaN, so they are ordered to carry ax's NaN to tout and ay's to
            tin (a NaN velocity); a side NaN or infinite makes a slab time so, and its width (z) NaN */
@@ -3532,6 +3548,7 @@ static int thc__toi_boxes(const thc_aabb *a, thc_v2 va, const thc_aabb *b, thc_v
         tout = thc__minf(thc__maxf(by, ay), thc__maxf(bx, ax));
         axis = iny > inx;   /* the x slab wins a tie */
         z = THC__ZERO_OR_NAN((bx - ax) + (by - ay));
+#endif
     } else {   /* an axis still: the slabs one at a time, the boxes' numbers looked at (the general road) */
         if (THC__BAD2(THC__SUM_BOX(a), THC__SUM_BOX(b))) return -1;
         z = 0;
