@@ -15,7 +15,8 @@
          Contact points lie midway between the two surfaces. Push A out of B by moving it
          -n * max(depths). Touching shapes (depth 0) count as overlapping.
        - the minimum translation vector       thc_mtv(...)
-       - closest points and distance          thc_distance(...)
+       - closest points and distance          thc_distance(...): apart, the gap and a point on each
+         surface; touching or overlapping, 0 and one point both shapes hold (pa == pb)
        - swept time of impact by translation  thc_toi(...): both shapes may move; a fast bullet never
          tunnels through a thin wall.
      Ray casts against every shape (fraction along the ray and surface normal), closest point on a
@@ -47,8 +48,12 @@
      lower bound of the distance, and the other core's vertex that realises it, projected inside that
      face, reaches it (the face's own normal); else that face's nearer end and the vertex, or a face next
      to one of them against the other, are proven closest by each vertex being its core's support point
-     along the pair's direction (convexity makes the local check global). Touching pairs, and those the
-     direct roads leave, answer 0 at the first contact point of thc_collide's own answer. What none of
+     along the pair's direction (convexity makes the local check global). Touching pairs answer 0 at a
+     point both shapes hold, found from what the road measured, with no manifold: the middle of a
+     segment's part inside a box or polygon (the segment clipped by its faces), two segments' crossing,
+     a point on the way between the cores' nearest points within reach of both radii, the middle of two
+     boxes' common part, a polygon vertex the other polygon holds (every vertex against every face at
+     once, in lanes) or the middle of an edge's part inside the other polygon. What none of
      this settles, and thc_toi's advancement, find the features with GJK (warm-started from step to step
      in thc_toi) and keep GJK's pair only when the exact separation along its normal proves it closest,
      else the brute force decides. A step that lands within the tolerance ends on the vertex-edge pair it was taken
