@@ -2747,10 +2747,10 @@ static int thc__pp_witness(const thc__pp *q, thc_v2 *w)
 }
 
 /* thc_distance for two polygons with area (A's lanes in q->a, B's own in bl, both counts in q), or a box and a
-   polygon, in A's own frame (a box's: at its min corner): touching
-   (no face separates them, the manifold's own test) gives 0 at a point both hold, apart the distance by the
-   separating axis above. -1 for what it leaves to the general road: a pair the separating axis does not
-   settle, or touching ones whose corners are all outside the other shape. */
+   polygon, in A's own frame (a box's: at its min corner): touching (no face separates them, the manifold's own
+   test) gives 0 at a point both hold, apart the distance by the separating axis above. -1 for what it leaves
+   to the general road: a pair the separating axis does not settle, or a touching one where rounding finds no
+   common point. */
 THC__INLINE float thc__pp_distance_lanes(thc__pp *q, const thc__lanes *bl, const thc_transform *ax, const thc_transform *bx, thc_v2 *pa, thc_v2 *pb)
 {
     thc_v2 qa = thc__v(0, 0), qb = qa, n = qa;
