@@ -69,7 +69,7 @@ static float consume(const thc_manifold &m)
 template <typename F> static double time_ns_per_call(int calls, F f)
 {
     std::vector<double> reps;
-    for (int r = 0; r < 15; r++) {
+    for (int r = 0; r < bench_runs(15, 3); r++) {
         double t0 = bench_now_ms();
         f();
         reps.push_back((bench_now_ms() - t0) * 1e6 / calls);

@@ -5,7 +5,7 @@ dist_pak_bytes       game.pak: atlas pages and manifest, the baked font, the dec
 dist_tgz_bytes       dist/<game>-linux-x86_64.tar.gz, what a player downloads
 dist_startup_p50_ms  exec to the end of the first frame (the host's first_frame event: window,
                      archive mounted and checked, atlas, font and sounds loaded, one update and draw),
-                     headless (SDL's offscreen driver, software renderer), median of 9 runs, wall clock
+                     headless (SDL's offscreen driver, software renderer), median of 9 runs, wall clock (1 under BENCH_QUICK=1)
 """
 import json
 import os
@@ -17,6 +17,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "e2e"))
 from hostlib import ROOT, cleanup  # noqa: E402
+from benchlib import report, runs  # noqa: E402
 
 GAME = "neon-swarm"
 NAME = f"{GAME}-linux-x86_64"
@@ -27,7 +28,7 @@ folder = os.path.join(ROOT, "dist", NAME)
 exe = os.path.join(folder, GAME)
 work = tempfile.mkdtemp(prefix="engine-bench-dist-")
 startup = []
-for i in range(9):
+for i in range(runs(9)):
     log = os.path.join(work, f"run{i}.jsonl")
     t0 = time.time()
     p = subprocess.run([exe, "--headless", "--frames", "1", "--log-json", log, "--save-dir", os.path.join(work, "save")],
@@ -38,9 +39,9 @@ for i in range(9):
         first = [e for e in map(json.loads, f) if e["ev"] == "first_frame"][0]
     startup.append((first["wall"] - t0) * 1000.0)
 cleanup(work)
-print(json.dumps({
+report({
     "dist_exe_bytes": os.path.getsize(exe),
     "dist_pak_bytes": os.path.getsize(os.path.join(folder, "game.pak")),
     "dist_tgz_bytes": os.path.getsize(os.path.join(ROOT, "dist", NAME + ".tar.gz")),
     "dist_startup_p50_ms": round(statistics.median(startup), 1),
-}))
+})

@@ -22,7 +22,7 @@ int main(void)
     GameState *gs = harness_start(&h, 42);
     std::vector<double> t;
     int segments = 0;
-    for (int f = 0; f < 2000; f++) {
+    for (int f = 0; f < bench_runs(2000, 100); f++) {
         double t0 = now_ms();
         if (f % 30 == 0) grid_push(gs, v2_make(300.0f + (f * 37) % 1800, 200.0f + (f * 53) % 1100), 260.0f, 900.0f);
         for (int b = 0; b < 60; b++) grid_push(gs, v2_make(100.0f + (b * 97 + f * 11) % 2200, 100.0f + (b * 61 + f * 7) % 1300), 60.0f, 70.0f);

@@ -15,6 +15,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(__file__))
+from benchlib import report, runs  # noqa: E402
+
 ROOT = os.environ.get("PROJECT_ROOT") or os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
 
@@ -51,9 +54,9 @@ if __name__ == "__main__":
     tmp = project_with_objects()
     try:
         build_host(tmp)   # objects for this copy's flags (nothing, when the checkout's are current)
-        nothing = [build_host(tmp)[0] for _ in range(3)]
+        nothing = [build_host(tmp)[0] for _ in range(runs(3))]
         one = []
-        for i, name in enumerate(["parse.cpp", "reload.cpp", "render.cpp"] * 2):
+        for i, name in enumerate(["parse.cpp", "reload.cpp", "render.cpp"] * 2 if not runs(0, 1) else ["parse.cpp"]):
             save_edit(os.path.join(tmp, "platform", name), i)
             ms, err = build_host(tmp)
             assert "1 of " in err, f"a one-file edit of {name} compiled more than one file: {err}"
@@ -62,5 +65,5 @@ if __name__ == "__main__":
         shutil.rmtree(tmp, ignore_errors=True)
     print(f"host rebuild after a one-file edit: {[round(x) for x in one]} ms; nothing changed: {[round(x) for x in nothing]} ms",
           file=sys.stderr)
-    print(json.dumps({"host_rebuild_one_file_ms": round(statistics.median(one), 1),
-                      "host_rebuild_nothing_ms": round(statistics.median(nothing), 1)}))
+    report({"host_rebuild_one_file_ms": round(statistics.median(one), 1),
+            "host_rebuild_nothing_ms": round(statistics.median(nothing), 1)})

@@ -16,8 +16,9 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "e2e"))
 from hostlib import Host, cleanup, project_copy  # noqa: E402
+from benchlib import report, runs  # noqa: E402
 
-RUNS = 5
+RUNS = runs(5)
 
 
 def on_alarm(sig, frame):
@@ -61,4 +62,4 @@ for run in range(RUNS):
 cleanup(root)
 med = statistics.median(times)
 print(f"hot_restart_ms median {med:.1f} (runs: {', '.join(f'{t:.0f}' for t in times)}; target <= 1500)")
-print('{"hot_restart_ms": %.1f, "hot_restart_max_ms": %.1f}' % (med, max(times)))
+report({"hot_restart_ms": round(med, 1), "hot_restart_max_ms": round(max(times), 1)})

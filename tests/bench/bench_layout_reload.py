@@ -16,8 +16,9 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "e2e"))
 from hostlib import Host, cleanup, edit, input_script, project_copy  # noqa: E402
+from benchlib import report, runs  # noqa: E402
 
-EDITS = 7
+EDITS = runs(7)
 
 
 def on_alarm(sig, frame):
@@ -55,4 +56,4 @@ cleanup(root)
 out = {"edit_to_reload_layout_p50_ms": round(statistics.median(times), 1), "edit_to_reload_layout_max_ms": round(max(times), 1),
        "migrate_host_p50_ms": round(statistics.median(migrate), 3)}
 sys.stderr.write(f"bench_layout_reload: {', '.join(f'{x:.0f}' for x in times)} ms; migrations {migrate}\n")
-print(json.dumps(out))
+report(out)

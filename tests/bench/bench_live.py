@@ -16,6 +16,7 @@ import zlib
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "e2e"))
 from hostlib import Host, cleanup, project_copy  # noqa: E402
+from benchlib import report, runs  # noqa: E402
 
 
 def png(w, h, rgba):
@@ -41,7 +42,7 @@ host.wait_for(lambda e: e.get("ev") == "frame_stats" and e["game"].get("bullet_s
 with open(entities) as f:
     original = f.read()
 tweaks = []
-for i in range(10):
+for i in range(runs(10, 2)):
     m = host.mark()
     with open(entities, "w") as f:
         f.write(original.replace("BULLET_SPEED        = TWEAK(1100.0f)", f"BULLET_SPEED        = TWEAK({1200 + 10 * i}.0f)"))
@@ -52,7 +53,7 @@ for i in range(10):
 builds = host.of("build_start")
 
 reloads = []
-for i in range(8):
+for i in range(runs(8, 2)):
     m = host.mark()
     data = png(28, 28, (40 + 20 * i, 255 - 20 * i, 200, 255))
     with open(gem, "wb") as f:
@@ -66,10 +67,10 @@ host.stop()
 cleanup(root)
 print(f"tweak edits: {[round(t, 1) for t in tweaks]} ms; builds started by them: {len(builds)}", file=sys.stderr)
 print(f"asset reloads: {[round(t, 1) for t in reloads]} ms", file=sys.stderr)
-print(json.dumps({
+report({
     "tweak_apply_ms": round(statistics.median(tweaks), 1),
     "tweak_apply_max_ms": round(max(tweaks), 1),
     "tweak_builds_started": len(builds),
     "asset_reload_ms": round(statistics.median(reloads), 1),
     "asset_reload_max_ms": round(max(reloads), 1),
-}))
+})

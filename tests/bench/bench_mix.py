@@ -13,15 +13,16 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "e2e"))
 from test_mix import describe, heavy_fight  # noqa: E402
+from benchlib import report, runs  # noqa: E402
 
-runs = []
-for _ in range(3):
+fights = []
+for _ in range(runs(3)):
     r = heavy_fight()
     print(describe(r), file=sys.stderr)
-    runs.append(r)
-print(json.dumps({
-    "mix_peak": round(statistics.median(r["peak"] for r in runs), 3),
-    "mix_peak_before_limiter": round(statistics.median(r["levels"]["peak_before_limiter"] for r in runs), 3),
-    "mix_limiter_engaged_pct": round(statistics.median(100.0 * r["at_ceiling"] / r["windows"] for r in runs), 3),
-    "mix_rms": round(statistics.median(r["rms"] for r in runs), 3),
-}))
+    fights.append(r)
+report({
+    "mix_peak": round(statistics.median(r["peak"] for r in fights), 3),
+    "mix_peak_before_limiter": round(statistics.median(r["levels"]["peak_before_limiter"] for r in fights), 3),
+    "mix_limiter_engaged_pct": round(statistics.median(100.0 * r["at_ceiling"] / r["windows"] for r in fights), 3),
+    "mix_rms": round(statistics.median(r["rms"] for r in fights), 3),
+})

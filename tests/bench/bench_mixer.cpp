@@ -40,7 +40,7 @@ int main(void)
     if (thm_voices_busy(&g_mixer) != 32) { fprintf(stderr, "bench_mixer: %d voices\n", thm_voices_busy(&g_mixer)); return 1; }
     std::vector<double> t;
     double sink = 0;
-    for (int i = 0; i < 2000; i++) {
+    for (int i = 0; i < bench_runs(2000, 100); i++) {
         double t0 = bench_now_ms() * 1e3;
         thm_mix(&g_mixer, out, 480);
         t.push_back(bench_now_ms() * 1e3 - t0);

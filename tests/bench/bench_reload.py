@@ -37,8 +37,9 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "e2e"))
 from hostlib import Host, cleanup, project_copy  # noqa: E402
+from benchlib import report, runs  # noqa: E402
 
-PER_KIND = 7
+PER_KIND = runs(7)
 STAGES = ["save_to_seen", "debounce", "seen_to_compiler_start", "compile", "link", "load_swap", "first_step"]
 
 
@@ -86,7 +87,7 @@ def make_edit(kind, i):
 
 # ---- the wrapper: ./build.sh game after a code change, before the host runs (it would reload each one)
 wrapper, sh_wall, sh_cpu = [], [], []
-for i in range(5):
+for i in range(runs(5)):
     write(files["body"], original["body"].replace(BODY, f"e->angle += 4.{i}f * dt;"))
     r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.time()
@@ -184,4 +185,4 @@ for kind in ("const", "body", "newfn"):
 for s in STAGES:
     result[f"stage_{s}_p50_ms"] = round(statistics.median(r[s] for r in rows), 1)
     result[f"stage_{s}_p95_ms"] = round(pct([r[s] for r in rows], 0.95), 1)
-print(json.dumps(result))
+report(result)

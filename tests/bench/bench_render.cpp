@@ -101,7 +101,7 @@ int main(int argc, char **argv)
         SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0");
     }
     if (SDL_Init(SDL_INIT_VIDEO) != 0) { fprintf(stderr, "SDL_Init: %s\n", SDL_GetError()); return 1; }
-    const int W = 1280, H = 720, N = 10000, REPEATS = 21;
+    const int W = 1280, H = 720, N = 10000, REPEATS = bench_runs(21, 3);
     SDL_Window *win = SDL_CreateWindow("bench", 0, 0, W, H, 0);
     SDL_Renderer *ren = win ? SDL_CreateRenderer(win, -1, gl ? SDL_RENDERER_ACCELERATED : SDL_RENDERER_SOFTWARE) : nullptr;
     SDL_RendererInfo info;

@@ -28,9 +28,10 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "e2e"))
 from hostlib import Host, cleanup, project_copy  # noqa: E402
+from benchlib import report, runs  # noqa: E402
 
-EDITS = int(os.environ.get("BENCH_SCALE_EDITS", "7"))
-SCALES = tuple(int(s) for s in os.environ.get("BENCH_SCALES", "1,4,10").split(","))
+EDITS = int(os.environ.get("BENCH_SCALE_EDITS", str(runs(7))))
+SCALES = tuple(int(s) for s in os.environ.get("BENCH_SCALES", runs("1,4,10", "1")).split(","))   # quick: 1x alone
 KINDS_PER_FILE = 10
 BODY = "e->angle += 4.0f * dt;"
 
@@ -266,7 +267,7 @@ def main():
     if "edit_to_reload_p50_ms_x10" in result and "edit_to_reload_p50_ms_x1" in result:
         result["edit_to_reload_growth_x10"] = round(result["edit_to_reload_p50_ms_x10"] / result["edit_to_reload_p50_ms_x1"], 2)
     signal.alarm(0)
-    print(json.dumps(result))
+    report(result)
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "e2e"))
 from hostlib import Host, cleanup, edit, project_copy  # noqa: E402
+from benchlib import report, runs  # noqa: E402
 
 
 def write_wav(path, freq):
@@ -49,7 +50,7 @@ try:
         h.wait_for(lambda e: e.get("ev") == "sound_loaded" and e["name"] == "player/shot", 30, what="first load")
         time.sleep(0.5)
         wav_ms, sfx_ms = [], []
-        for i in range(10):
+        for i in range(runs(10, 2)):
             wav_ms.append(timed(h, "bench/tone", lambda: write_wav(wav, 440 + 20 * (i + 1))))
             time.sleep(0.15)
             sfx_ms.append(timed(h, "player/shot", lambda: edit(sfx, f"freq = {1300 + i}", f"freq = {1301 + i}")))
@@ -58,4 +59,4 @@ try:
         h.stop()
 finally:
     cleanup(root)
-print(json.dumps({"sound_reload_ms": round(statistics.median(wav_ms), 1), "sfx_reload_ms": round(statistics.median(sfx_ms), 1)}))
+report({"sound_reload_ms": round(statistics.median(wav_ms), 1), "sfx_reload_ms": round(statistics.median(sfx_ms), 1)})

@@ -15,7 +15,7 @@
 
 int main(void)
 {
-    const int N = 100000, REPEATS = 41;
+    const int N = 100000, REPEATS = bench_runs(41, 3);
     std::vector<unsigned char> mem(thsb_memory_size(N));
     thsb_batcher sb;
     if (!thsb_init(&sb, mem.data(), mem.size(), N)) { fprintf(stderr, "init failed\n"); return 1; }

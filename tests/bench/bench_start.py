@@ -16,11 +16,14 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(__file__))
+from benchlib import report, runs  # noqa: E402
+
 ROOT = os.environ.get("PROJECT_ROOT") or os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 tmp = tempfile.mkdtemp(prefix="bench-start-")
 walls, cpus = [], []
 try:
-    for i in range(3):
+    for i in range(runs(3)):
         log = os.path.join(tmp, f"events{i}.jsonl")
         r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
         t0 = time.time()
@@ -37,7 +40,7 @@ try:
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
 print(f"second run to first frame: {[round(w) for w in walls]} ms", file=sys.stderr)
-print(json.dumps({
+report({
     "run_second_to_first_frame_ms": round(statistics.median(walls), 1),
     "run_second_cpu_ms": round(statistics.median(cpus), 1),
-}))
+})

@@ -12,7 +12,12 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "web"))
 from webserve import served  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from benchlib import report, runs  # noqa: E402
 ROOT = os.environ.get("PROJECT_ROOT") or os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+LOADS = runs(5)
 
 
 def main():
@@ -29,16 +34,16 @@ def main():
         sys.exit("bench_web: no puppeteer-core:\n" + p.stderr[-2000:])
     node_path = p.stdout.strip().splitlines()[-1]
     with served(folder) as url:
-        subprocess.run(["node", os.path.join(ROOT, "tests", "web", "drive.js"), url, out, "firstframe", "5"],
+        subprocess.run(["node", os.path.join(ROOT, "tests", "web", "drive.js"), url, out, "firstframe", str(LOADS)],
                        env=dict(os.environ, NODE_PATH=node_path), capture_output=True, text=True, timeout=300)
     r = json.load(open(os.path.join(out, "result.json")))
-    if r["errors"] or len(r["first_frame_ms"]) != 5:
+    if r["errors"] or len(r["first_frame_ms"]) != LOADS:
         sys.exit(f"bench_web: {r['errors']} {r['first_frame_ms']}")
-    print(json.dumps({
+    report({
         "dist_web_wasm_bytes": os.path.getsize(os.path.join(folder, "index.wasm")),
         "dist_web_total_gzip_bytes": gz,
         "web_first_frame_ms": round(statistics.median(r["first_frame_ms"]), 1),
-    }))
+    })
 
 
 if __name__ == "__main__":

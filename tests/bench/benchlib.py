@@ -1,0 +1,28 @@
+"""benchlib.py - what every Python benchmark part shares: the quick mode and the line it ends with.
+
+BENCH_QUICK=1 is the suite's bench smoke leg (./build.sh test runs every part once that way): each part takes
+few iterations, so a benchmark whose edit site moved or whose host flag went away fails in the suite, not
+months later in ./build.sh bench. A quick run's numbers are not measurements; build/bench.json comes from
+./build.sh bench alone.
+"""
+import json
+import math
+import os
+import sys
+
+QUICK = os.environ.get("BENCH_QUICK") == "1"
+
+
+def runs(full, quick=1):
+    """How many times to repeat a measurement: `full` for ./build.sh bench, `quick` in the smoke leg."""
+    return quick if QUICK else full
+
+
+def report(metrics):
+    """Print the part's one flat JSON object (its last line), after checking every value is a finite number:
+    a NaN, a None or a missing metric is the benchmark's failure, never a number in build/bench.json."""
+    bad = {k: v for k, v in metrics.items()
+           if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v)}
+    if not metrics or bad:
+        sys.exit(f"{os.path.basename(sys.argv[0])}: no metrics, or metrics that are not finite numbers: {bad}")
+    print(json.dumps(metrics), flush=True)
