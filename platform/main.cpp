@@ -379,8 +379,9 @@ int main(int argc, char **argv)
 
     char root_json[HOST_PATH * 2];   /* a project folder's name may hold quotes or backslashes */
     parse_json_escape(g_options.root, root_json, sizeof root_json);
-    log_event("start", "\"pid\":%d,\"root\":\"%s\",\"memory_mb\":%llu,\"headless\":%s,\"hot_restart\":%s", os_pid(), root_json,
-              (unsigned long long)g_options.memory_mb, g_options.headless ? "true" : "false", restart_is_restart() ? "true" : "false");
+    log_event("start", "\"pid\":%d,\"root\":\"%s\",\"memory_mb\":%llu,\"watchdog_s\":%g,\"headless\":%s,\"hot_restart\":%s",
+              os_pid(), root_json, (unsigned long long)g_options.memory_mb, g_options.watchdog_s, g_options.headless ? "true" : "false",
+              restart_is_restart() ? "true" : "false");
     if (!open_window() || !start_services()) return 1;
     int resumed = g_host_mode.start_game(argc, argv);
     if (resumed < 0) return 70;

@@ -22,6 +22,38 @@ HOST = os.environ.get("HOST_BIN") or os.path.join(os.path.dirname(__file__), "..
 ROOT = os.environ.get("PROJECT_ROOT") or os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 SANITIZED = os.environ.get("SANITIZED") == "1"
 SLOW = 3.0 if SANITIZED else 1.0   # timeouts stretch under the sanitizers
+_LOAD = {"at": 0.0, "factor": 1.0}
+
+
+def load_factor():
+    """How many times slower than a quiet machine this one runs right now (>= 1, at most 8): the larger of the
+    wall time over the CPU time of a short spin (how much of a core this process gets) and the 1-minute load
+    average per core. Every timeout below is multiplied by it, so a test waits for an event or a step count and
+    its bound stretches with the machine's load instead of failing under it. Re-measured every 10 s;
+    TEST_LOAD_FACTOR=N fixes it (a test of the tests)."""
+    fixed = os.environ.get("TEST_LOAD_FACTOR")
+    if fixed:
+        return max(1.0, float(fixed))
+    now = time.time()
+    if now - _LOAD["at"] > 10.0:
+        c0, w0 = time.process_time(), time.perf_counter()
+        while time.process_time() - c0 < 0.02:
+            pass
+        share = (time.perf_counter() - w0) / max(1e-6, time.process_time() - c0)
+        per_core = os.getloadavg()[0] / (os.cpu_count() or 1)
+        _LOAD.update(at=now, factor=min(8.0, max(1.0, share, per_core)))
+    return _LOAD["factor"]
+
+
+def stretch(seconds):
+    """A bound in seconds as this machine needs it now: under the sanitizers and the load factor."""
+    return seconds * SLOW * load_factor()
+
+
+def watchdog(seconds=1.0):
+    """The --watchdog value for a host whose test is not about the watchdog's bound: long enough that a step
+    descheduled on a busy machine is never taken for a hang."""
+    return f"{stretch(seconds):.2f}"
 SANITIZER_REPORT = re.compile(r"runtime error:|ERROR: (Address|Leak|UndefinedBehavior)Sanitizer|SUMMARY: \w+Sanitizer")
 _HOSTS = []   # every host a test started: checked (and killed if still running) when the test ends
 
@@ -184,7 +216,8 @@ class Host:
 
     def wait_for(self, pred, timeout=30.0, since=0, what="event"):
         """The first event at index >= since satisfying pred; raises after timeout."""
-        deadline = time.time() + timeout * SLOW
+        bound = stretch(timeout)
+        deadline = time.time() + bound
         while True:
             self.poll()
             for i in range(since, len(self.events)):
@@ -197,7 +230,7 @@ class Host:
                         return self.events[i]
                 raise AssertionError(f"host exited ({self.proc.returncode}) while waiting for {what}; output:\n{self.tail()}")
             if time.time() > deadline:
-                raise AssertionError(f"timed out after {timeout * SLOW:.0f}s waiting for {what}; last events:\n"
+                raise AssertionError(f"timed out after {bound:.0f}s waiting for {what}; last events:\n"
                                      + "\n".join(json.dumps(e) for e in self.events[-8:]))
             time.sleep(0.02)
 
@@ -246,7 +279,7 @@ class Host:
         if self.alive():
             self.proc.send_signal(signal.SIGTERM)
             try:
-                self.proc.wait(timeout * SLOW)
+                self.proc.wait(stretch(timeout))
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()

@@ -3,20 +3,24 @@
 gdb (with tools/gdb_engine.py) starts the host on a copy of the project with a breakpoint in game_update.
 At the first stop the scenario saves an edit of game_update, continues until the breakpoint is hit in the
 new library, checks that gdb shows the saved text there (its source cache was flushed on the reload),
-that the pretty-printers print a v2, a handle and an entity, then sits at the breakpoint for 5 s and
-continues: the watchdog (2 s) must not report a hang, the game runs on. Then a crash is saved: it stops in
-gdb first (SIGSEGV), `continue` hands it to the host, which rolls back; an endless loop is caught by the
-watchdog, whose SIGUSR2 reaches the host without stopping gdb. gdb's output must carry no "Detaching after
+that the pretty-printers print a v2, a handle and an entity, then sits at the breakpoint for 2.5 times the
+watchdog (2 s, both stretched by the load factor on a busy machine) and continues: the watchdog must not report a
+hang, the game runs on. Then a crash is saved: it stops in gdb first (SIGSEGV), `continue` hands it to the host,
+which rolls back; an endless loop is caught by the watchdog, whose SIGUSR2 reaches the host without stopping gdb.
+The scenario interrupts gdb when the host's event log shows what it waits for (the rollback, the hang), never
+after a fixed time a busy machine may not keep. gdb's output must carry no "Detaching after
 vfork" lines.
 """
 import json
 import os
 import subprocess
 
-from hostlib import ROOT, Checks, Host, check, cleanup, project_copy
+from hostlib import ROOT, Checks, Host, check, cleanup, project_copy, stretch, watchdog
 
 checks = Checks()
 root = project_copy()
+WATCHDOG = watchdog(2.0)
+HOLD = 2.5 * float(WATCHDOG)   # the hold always outlasts the watchdog
 results = os.path.join(root, "gdb_results.json")
 events = os.path.join(root, "events.jsonl")
 scenario = os.path.join(root, "gdb_scenario.py")
@@ -26,7 +30,25 @@ import json, os, signal, threading, time
 import gdb
 
 root = os.environ["SCENARIO_ROOT"]
+hold = float(os.environ["SCENARIO_HOLD"])
+limit = float(os.environ["SCENARIO_LIMIT"])
 out = {"steps": []}
+def logged(*needles):
+    """Is there a line of the host's event log holding every needle?"""
+    try:
+        with open(os.path.join(root, "events.jsonl")) as f:
+            return any(all(n in line for n in needles) for line in f)
+    except OSError:
+        return False
+def interrupt_when(pid, *needles):
+    """SIGINT to the host (gdb stops in `continue`) once the event log shows the needles, or after `limit` s."""
+    def run():
+        deadline = time.time() + limit
+        while not logged(*needles) and time.time() < deadline:
+            time.sleep(0.2)
+        time.sleep(1.0)   # a few steps of the game after it
+        os.kill(pid, signal.SIGINT)
+    threading.Thread(target=run, daemon=True).start()
 def note(what):
     out["steps"].append(what)
     print("scenario: " + what, flush=True)
@@ -54,7 +76,7 @@ try:
     note("stopped in " + out["first_lib"])
     out["listing_before"] = gdb.execute("list game_update", to_string=True)   # gdb reads (and caches) the text
     # the new code: a marker line, then 0.3 s of work, which runs after the hold below (a step still going
-    # when the host is continued: the watchdog must not count the 5 s it was held)
+    # when the host is continued: the watchdog must not count the time it was held)
     edit(head, head + "    volatile int edited_in_gdb = 1; (void)edited_in_gdb;\n"
                       "    { double busy_from = pf->time_seconds(); while (pf->time_seconds() - busy_from < 0.3) {} }\n")
     deadline = time.time() + 240
@@ -69,8 +91,8 @@ try:
     out["print_handle"] = gdb.execute("print " + first + ".self", to_string=True)
     out["print_entity"] = gdb.execute("print " + first, to_string=True)
     out["entities"] = gdb.execute("engine-entities 5", to_string=True)
-    note("holding the host at the breakpoint for 5 s")
-    time.sleep(5)
+    note("holding the host at the breakpoint for %.1f s" % hold)
+    time.sleep(hold)
     gdb.execute("delete")
     pid = gdb.selected_inferior().pid
     threading.Timer(4, lambda: os.kill(pid, signal.SIGINT)).start()
@@ -82,12 +104,12 @@ try:
     gdb.execute("continue")
     out["fault_stop"] = last_signal["name"]
     note("stopped by " + last_signal["name"])
-    threading.Timer(6, lambda: os.kill(pid, signal.SIGINT)).start()
+    interrupt_when(pid, '"ev":"crash"', '"signal":"SIGSEGV"')
     gdb.execute("continue")
     note("ran on after the fault")
     # an endless loop: the watchdog's SIGUSR2 goes to the host without stopping gdb; the host rolls back
     edit("    if (in->step > 0) *(volatile int *)0 = 1;\n", "    for (volatile int spin = 1; spin;) {}\n")
-    threading.Timer(25, lambda: os.kill(pid, signal.SIGINT)).start()
+    interrupt_when(pid, '"ev":"crash"', '"signal":"hang"')
     gdb.execute("continue")
     out["hang_stop"] = last_signal["name"]
     note("stopped by " + last_signal["name"] + " after the endless loop")
@@ -102,11 +124,12 @@ gdb_out = os.path.join(root, "gdb.out")
 
 
 def session():
-    env = dict(os.environ, SCENARIO_ROOT=root, GDB_FLAGS=f"-batch -x {scenario}")
+    env = dict(os.environ, SCENARIO_ROOT=root, SCENARIO_HOLD=str(HOLD), SCENARIO_LIMIT=str(stretch(120)),
+               GDB_FLAGS=f"-batch -x {scenario}")
     with open(gdb_out, "w") as out:
-        p = subprocess.run(["bash", os.path.join(ROOT, "build.sh"), "debug", "--root", root, "--headless", "--watchdog", "2",
+        p = subprocess.run(["bash", os.path.join(ROOT, "build.sh"), "debug", "--root", root, "--headless", "--watchdog", WATCHDOG,
                             "--log-json", events, "--log-file", os.path.join(root, "host.log"), "--save-dir", os.path.join(root, "save")],
-                           stdout=out, stderr=subprocess.STDOUT, env=env, timeout=600)
+                           stdout=out, stderr=subprocess.STDOUT, env=env, timeout=stretch(600))
     text = open(gdb_out).read()
     check(os.path.exists(results), f"the scenario wrote no results (gdb exit {p.returncode}):\n{text[-3000:]}")
     r = json.load(open(results))
@@ -142,7 +165,7 @@ def pretty_printers():
 def no_hang_after_holding():
     crashes = [e for e in read_events() if e.get("ev") == "crash"]
     hangs = [e for e in crashes if e.get("signal") == "hang" and e.get("version") == 2]
-    check(not hangs, f"the 5 s at a breakpoint was reported as a hang: {hangs}")
+    check(not hangs, f"the {HOLD:.1f} s at a breakpoint was reported as a hang: {hangs}")
     held = session.text.split("scenario: ran 4 s after the breakpoint")[0]
     check("hung" not in held and "HANG" not in held, "gdb's output mentions a hang while the breakpoint was held")
 

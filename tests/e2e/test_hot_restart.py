@@ -14,7 +14,7 @@ import shutil
 import subprocess
 import time
 
-from hostlib import Checks, Host, check, cleanup, inject, project_copy, uninject, ROOT
+from hostlib import Checks, Host, check, cleanup, inject, project_copy, uninject, watchdog, ROOT
 
 checks = Checks()
 UPDATE = "GAME_UPDATE(game_update)"
@@ -51,7 +51,7 @@ class Scenario:
     def __init__(self, *args):
         self.root = project_copy()
         self.game_cpp = os.path.join(self.root, "game", "game.cpp")
-        self.host = Host(self.root, "--watchdog", "1", *args)
+        self.host = Host(self.root, "--watchdog", watchdog(), *args)
         h = self.host
         h.wait_ev("new_code_running", version=1, timeout=30)
         m = h.mark()
@@ -261,7 +261,7 @@ def three_restarts_in_a_minute_stop():
     root = project_copy()
     good, bad = prebuilt(root, "struct InitFree { InitFree() { void *volatile p = __builtin_malloc(5000); "
                                "__builtin_free(p); __builtin_free(p); } }; static InitFree g_init_free;")
-    host = Host(root, "--watchdog", "1")
+    host = Host(root, "--watchdog", watchdog())
     try:
         host.wait_ev("new_code_running", version=1, timeout=30)
         m = host.mark()
@@ -297,7 +297,7 @@ def live_values_kept():
     script = os.path.join(root, "bot.txt")
     with open(script, "w") as f:
         f.write("5 tap F10\n240 tap F7\n")
-    host = Host(root, "--watchdog", "1", "--input", script)
+    host = Host(root, "--watchdog", watchdog(), "--input", script)
 
     def bullets_at(since, speed):
         return host.wait_for(lambda e: e.get("ev") == "frame_stats" and abs(e.get("game", {}).get("bullet_speed", 0) - speed) < 1,
@@ -340,7 +340,7 @@ def failed_unloads_pile_up():
     root = project_copy()
     good, pinned = prebuilt(root, "struct TlsPin { int v; ~TlsPin() { v = 0; } }; static thread_local TlsPin g_tls_pin; "
                                   "static int g_tls_touch = (g_tls_pin.v = 1);")
-    host = Host(root, "--watchdog", "1")
+    host = Host(root, "--watchdog", watchdog())
     try:
         host.wait_ev("new_code_running", version=1, timeout=30)
         before = stats(host, 0, lambda e: e["game"]["steps"] > 30)
@@ -399,7 +399,7 @@ def static_initializer_storm():
     root = project_copy()
     good, bad = prebuilt(root, "static int *volatile g_init_null; struct InitCrash { InitCrash() { *g_init_null = 1; } }; "
                                "static InitCrash g_init_crash;")
-    host = Host(root, "--watchdog", "1")
+    host = Host(root, "--watchdog", watchdog())
     try:
         host.wait_ev("new_code_running", version=1, timeout=30)
         before = stats(host, 0, lambda e: e["game"]["steps"] > 30)
@@ -448,7 +448,7 @@ def record_file_goes_on():
         later = stats(h, h.mark(), lambda e: e["game"]["steps"] > sc.before["game"]["steps"] + 120, what="120 more steps")
         rc = h.stop()
         check(rc == 0, f"host exit code {rc}")
-        replay = Host(sc.root, "--replay", path, "--watchdog", "1")
+        replay = Host(sc.root, "--replay", path, "--watchdog", watchdog())
         try:
             end = replay.wait_ev("replay_end", timeout=120)
             check(end["steps"] > went_on["steps"] + 100,

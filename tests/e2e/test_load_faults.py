@@ -7,12 +7,12 @@ and checks it loads. ASAN_SCENARIO: also run against the sanitizer build of the 
 """
 import os
 
-from hostlib import Checks, Host, check, end_run, inject, project_copy, uninject
+from hostlib import Checks, Host, check, end_run, inject, project_copy, uninject, watchdog
 
 checks = Checks()
 root = project_copy()
 game_cpp = os.path.join(root, "game", "game.cpp")
-host = Host(root, "--watchdog", "1")
+host = Host(root, "--watchdog", watchdog())
 current = {"version": 1}
 
 ANCHOR = "GAME_EXPORT GAME_GET_API(game_get_api)"

@@ -16,7 +16,7 @@ import struct
 import subprocess
 import time
 
-from hostlib import Checks, Host, check, cleanup, edit, project_copy
+from hostlib import Checks, Host, check, cleanup, edit, project_copy, stretch
 
 GAP_MS = 20        # longest run of silence allowed inside the playing loop
 CLICK_X = 3.0      # largest sample step allowed, relative to the loop's own largest step
@@ -35,6 +35,18 @@ def read_audio(path):
 def peak(a, f0, f1):
     f0, f1 = max(0, f0), min(len(a) // 2, f1)
     return max((abs(a[i]) for i in range(2 * f0, 2 * f1)), default=0.0)
+
+
+def wait_audio(path, frames, timeout=30.0):
+    """Waits until SDL's disk driver has written `frames` stereo float frames to path: the test waits for the
+    audio itself, never for a wall-clock time a busy machine may not keep."""
+    deadline = time.time() + stretch(timeout)
+    while True:
+        have = os.path.getsize(path) // 8 if os.path.exists(path) else 0
+        if have >= frames:
+            return have
+        check(time.time() < deadline, f"only {have} of {frames} audio frames written after {stretch(timeout):.0f} s")
+        time.sleep(0.05)
 
 
 def disk_env(root):
@@ -118,8 +130,8 @@ def reload_during_playback():
         h = Host(root, "--input", script, env=env)
         try:
             h.wait_for(lambda e: e.get("ev") == "sound_play" and e["name"] == "music/loop", 30, what="music start")
-            time.sleep(2.2)   # past the fade-in, plus a reference stretch
             music = [e for e in h.of("sound_play") if e["name"] == "music/loop"][-1]
+            wait_audio(out, music["audio_frame"] + int(2.2 * RATE))   # past the fade-in, plus a reference stretch
             m = h.mark()
             edit(os.path.join(root, "game", "sound.cpp"), "what NEON SWARM sounds like", "what NEON SWARM sounds like (edited)")
             h.next_reload(m, 60)
@@ -127,7 +139,7 @@ def reload_during_playback():
             edit(loop, "pattern = A3", "pattern = C4")
             loaded = h.wait_for(lambda e: e.get("ev") == "sound_loaded" and e["name"] == "music/loop" and e["reload"], 10, m,
                                 what="music re-rendered")
-            time.sleep(0.8)
+            wait_audio(out, os.path.getsize(out) // 8 + RATE)   # a second of the new loop: the tail is measured on it
             check(h.alive(), "host died")
             stats = h.wait_ev("frame_stats", timeout=5, since=h.mark())
         finally:

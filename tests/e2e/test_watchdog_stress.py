@@ -10,7 +10,7 @@ keep its log readable, and quit cleanly.
 import os
 import time
 
-from hostlib import Checks, Host, check, cleanup, input_script, project_copy
+from hostlib import Checks, Host, check, cleanup, input_script, project_copy, stretch
 
 JUMPS = 1000
 
@@ -43,17 +43,21 @@ def start():
 
 
 def thousand_jumps_no_deadlock():
-    deadline = time.time() + 400
+    # the bounds stretch with the machine's load (a busy machine draws fewer frames, never a stuck one); the
+    # 0.05 s watchdog is the subject here (every frame's stats call is interrupted), so it stays as it is
+    budget = stretch(400)
+    deadline = time.time() + budget
     last_t, last_seen = None, time.time()
     jumps = 0
     while jumps < JUMPS:
-        check(time.time() < deadline, f"only {jumps} watchdog jumps in 400 s")
+        check(time.time() < deadline, f"only {jumps} watchdog jumps in {budget:.0f} s")
         check(host.alive(), f"host died: {host.tail()}")
         stats = host.of("frame_stats")
         if stats and stats[-1]["t"] != last_t:
             last_t, last_seen = stats[-1]["t"], time.time()
             jumps = stats[-1].get("guard_jumps", 0)
-        check(time.time() - last_seen < 20, f"no frame for 20 s after {jumps} jumps: the host is stuck")
+        stuck = stretch(20)
+        check(time.time() - last_seen < stuck, f"no frame for {stuck:.0f} s after {jumps} jumps: the host is stuck")
         time.sleep(0.2)
     lines = [e for e in host.of("log") if "stats turn" in e.get("msg", "")]
     check(lines, "the game's log lines never reached the log")
