@@ -1,15 +1,28 @@
 """faults.py - the faults injected into new game code, written once for both legs: test_survive_faults.py
 (Linux) and tests/windows/test_win_e2e.py (the host.exe under wine).
 
-Every fault first changes the state (the step counter goes to 0) and then faults in the same call, so a
-rollback that does not restore the snapshot shows as lost steps, not only a crash that is survived.
+Every fault first changes the state (the step counter becomes SENTINEL) and then faults in the same call, so a
+rollback that does not restore the snapshot shows as the sentinel in the state, not only as a crash survived.
+The store is volatile: before a null store or __builtin_abort the compiler may drop a plain store as dead,
+and the case would then pass without the restore it is there to check.
 
 Each entry: name, entry point, code, where the crash is reported ("update", "render", "load"), and per
 leg the signal name the host reports and (Windows) the function DbgHelp should name in the first frame
 (None: only the module and offset are expected). A leg without a signal for an entry skips it.
 """
 
-STATE_CHANGE = "game_state(mem)->steps = 0;"   # undone by the rollback, or the lost steps show it
+SENTINEL = 1 << 40   # a step count no run reaches
+STATE_CHANGE = f"*(volatile uint64_t *)&game_state(mem)->steps = {SENTINEL}ull;"   # undone by the rollback
+
+
+def state_restored(before_steps, back_steps):
+    """None when the state after a rollback is the snapshot's: the sentinel gone and no step lost since the
+    case began; else what is wrong."""
+    if back_steps >= SENTINEL:
+        return f"the faulting code's store survived the rollback: steps {back_steps} (the snapshot was not restored)"
+    if back_steps < before_steps - 1:
+        return f"state lost: steps {before_steps} -> {back_steps}"
+    return None
 
 FAULTS = [
     # name, entry, code, in, linux signal, windows signal, windows function

@@ -6,8 +6,9 @@ host did with it, and removes it again (also when the case fails, so the next ca
   render. The host hands out a copy and reads back only `used`, clamped to the block.
 - pf->event with a newline and a forged "ev" in its fields: every line of the event log stays one
   valid JSON object, nothing forged appears, the refused fields are kept as text.
-- pf->read_file outside the project (a "..", an absolute path, a symlink out of the project), a
-  negative and a huge cap: each refused with -1; a file of the project still reads.
+- pf->read_file outside the project (a "..", an absolute path, a symlink out of the project, a sibling folder
+  whose name starts with the project's: <root>2/, by absolute and by relative path), a negative and a huge cap:
+  each refused with -1; a file of the project still reads.
 - NaN and infinities into every sound service (sound_bus volume and fade, sound_play's volume, pan,
   pitch, fade and cooldown, sound_set, sound_stop), then sound_bus(..., 1, 0) every step: no NaN
   ever reaches the output (SDL's disk audio driver writes it to a file) and the music is heard again.
@@ -103,8 +104,17 @@ def read_file_stays_inside():
     os.symlink(secret, os.path.join(root, "link_out.txt"))
     rel = os.path.relpath(secret, root)   # ../../outside-xxx/secret.txt
     check(rel.startswith(".."), f"not a relative way out: {rel}")
+    # a sibling whose name has the project folder's name as a prefix: "below" must mean below the folder,
+    # not a string that starts with its name
+    sibling_dir = root.rstrip("/") + "2"
+    os.makedirs(sibling_dir)
+    sibling = os.path.join(sibling_dir, "secret.txt")
+    with open(sibling, "w") as f:
+        f.write("beside the project\n")
+    sibling_rel = os.path.join("..", os.path.basename(sibling_dir), "secret.txt")
     probes = [("inside", "game/state.h", 256), ("dotdot", rel, 256), ("absolute", secret, 256),
-              ("etc", "/etc/hostname", 256), ("symlink", "link_out.txt", 256), ("negative", "game/state.h", -1),
+              ("etc", "/etc/hostname", 256), ("symlink", "link_out.txt", 256), ("sibling", sibling, 256),
+              ("sibling_rel", sibling_rel, 256), ("negative", "game/state.h", -1),
               ("huge", "game/state.h", 1 << 62)]
     calls = " ".join(f'r[{i}] = pf->read_file("{path}", buf, {cap}ll);' for i, (_, path, cap) in enumerate(probes))
     fields = ",".join(f'\\"{name}\\":%lld' for name, _, _ in probes)
@@ -116,7 +126,7 @@ def read_file_stays_inside():
         e = host.wait_for(lambda e: e.get("ev") == "game" and e.get("name") == "read_probe", 20, host.mark(),
                           what="read_probe")
         check(e["inside"] > 0, f"a file of the project did not read: {e}")
-        for name in ("dotdot", "absolute", "etc", "symlink", "negative", "huge"):
+        for name in ("dotdot", "absolute", "etc", "symlink", "sibling", "sibling_rel", "negative", "huge"):
             check(e[name] == -1, f"read_file {name} was not refused: {e}")
         logs = [x["msg"] for x in host.of("log") if x.get("level") == "warn" and "read_file" in x.get("msg", "")]
         check(any("outside the game's folder and the project" in x and "secret.txt" in x for x in logs), f"no message naming the file: {logs[-6:]}")
@@ -127,6 +137,8 @@ def read_file_stays_inside():
         os.remove(os.path.join(root, "link_out.txt"))
         os.remove(secret)
         os.rmdir(secret_dir)
+        os.remove(sibling)
+        os.rmdir(sibling_dir)
 
 
 def read_audio():
