@@ -1,7 +1,9 @@
 """The maps of the source tree stay true: docs/layout.md and host.h's file list name every
 file that `ls` shows in the folders they describe, and no file that is not there; every tinyheader
 carries its version and licence line at the top and the licence texts at its end, beside the root LICENSE;
-what differs between development and a release is asked in release.cpp alone."""
+what differs between development and a release is asked in release.cpp alone.
+QUICK_SCENARIO: in ./build.sh test --quick too (the edit-test loop's tier).
+"""
 import os
 import re
 

@@ -5,6 +5,7 @@ must change the speed of the next bullets without a build; a real code change af
 keeps the tweaked value; an edit that moves lines and changes the literal in one save is left to the
 compiler instead of being mapped to the wrong constant; a literal that does not parse goes to the
 compiler too, whose error leaves the game running on what it had.
+QUICK_SCENARIO: in ./build.sh test --quick too (the edit-test loop's tier).
 """
 import os
 import time
