@@ -92,6 +92,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_render: %s failed (run ./build.sh tools)\n", packer.c_str());
         return 1;
     }
+    /* the host bakes its font with the project's tools (<root>/build/tools/font_bake): this folder's are the
+       checkout's, so the frames measured draw text as the game's do, not boxes */
+    char tools[4096];
+    if (!realpath((repo + "build/tools").c_str(), tools) || symlink(tools, (g_root + "/build/tools").c_str()) != 0)
+        fprintf(stderr, "bench_render: no %sbuild/tools to bake the font with (run ./build.sh tools)\n", repo.c_str());
 
     if (gl) {
         setenv("SDL_VIDEODRIVER", "x11", 1);
