@@ -736,21 +736,50 @@ unit_flags() {  # c|cpp
     else echo "$COMMON_FLAGS $DEV_CHECKS -O1 -Werror $STB_FLAGS $(sdl2-config --cflags)"; fi
 }
 
-build_and_run_unit() {  # variant(normal|asan) source [extra flags] [name suffix]
-    local variant="$1" src="$2" extra="${3:-}" name ext out cc flags t0=$EPOCHREALTIME
-    name="$(basename "$src")"; ext="${name##*.}"; name="${name%.*}${4:+-$4}"
-    out="$BUILD_DIR/tests/$variant/$name-$ext"
-    mkdir -p "$BUILD_DIR/tests/$variant"
-    if [ "$ext" = c ]; then cc="gcc"; else cc="g++"; fi
-    flags="$(unit_flags "$ext")"
+unit_out() {  # variant source [name suffix]: the test program's path
+    local name; name="$(basename "$2")"
+    echo "$BUILD_DIR/tests/$1/${name%.*}${3:+-$3}-${name##*.}"
+}
+unit_compile() {  # variant source extra-flags name-suffix: the program, or a build log that says why not
+    local variant="$1" src="$2" out cc flags
+    out="$(unit_out "$variant" "$src" "$4")"
+    if [ "${src##*.}" = c ]; then cc="gcc"; flags="$UNIT_FLAGS_C"; else cc="g++"; flags="$UNIT_FLAGS_CPP"; fi
     [ "$variant" = asan ] && flags="$flags -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
-    flags="$flags $extra"
+    rm -f "$out"
     # shellcheck disable=SC2086
-    if ! $cc $flags "$src" "$STB_OBJ" -o "$out" $HOST_LIBS > "$BUILD_DIR/tests/logs/$variant-$name-$ext.build.log" 2>&1; then
-        record_result "$variant/$name.$ext" "$BUILD_DIR/tests/logs/$variant-$name-$ext.build.log" 1 "$(since "$t0")"
-        return
-    fi
-    run_test_program "$variant-$name-$ext" env ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 "$out"
+    $cc $flags $3 "$src" "$STB_OBJ" -o "$out" $HOST_LIBS > "$BUILD_DIR/tests/logs/$variant-${out##*/}.build.log" 2>&1
+}
+
+# Unit test programs: all compiled first, one compiler per core, then each run in turn and recorded (its time is
+# its run's; the compiles' wall time is said once).
+run_units() {  # variant "source|extra flags|name suffix"...
+    local variant="$1" job src extra sfx out pids=() done_pid i t0=$EPOCHREALTIME
+    shift
+    [ $# = 0 ] && return
+    mkdir -p "$BUILD_DIR/tests/$variant" "$BUILD_DIR/tests/logs"
+    UNIT_FLAGS_C="$(unit_flags c)"; UNIT_FLAGS_CPP="$(unit_flags cpp)"
+    for job in "$@"; do
+        IFS='|' read -r src extra sfx <<< "$job"
+        unit_compile "$variant" "$src" "$extra" "$sfx" &
+        pids+=($!)
+        # only this function's compilers are waited for (test-load's CPU hogs are jobs of this shell too)
+        while [ "${#pids[@]}" -ge "$(nproc)" ]; do
+            wait -n -p done_pid "${pids[@]}"
+            for i in "${!pids[@]}"; do [ "${pids[$i]}" = "${done_pid:-}" ] && unset "pids[$i]"; done
+            pids=("${pids[@]}")
+        done
+    done
+    [ ${#pids[@]} = 0 ] || wait "${pids[@]}"
+    say "     unit programs ($variant): $# compiled in $(since "$t0") s"
+    for job in "$@"; do
+        IFS='|' read -r src extra sfx <<< "$job"
+        out="$(unit_out "$variant" "$src" "$sfx")"
+        if [ -x "$out" ]; then
+            run_test_program "$variant-${out##*/}" env ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 "$out"
+        else
+            record_result "$variant/${out##*/}" "$BUILD_DIR/tests/logs/$variant-${out##*/}.build.log" 1
+        fi
+    done
 }
 
 # platform/os_template.cpp stays complete: a program that takes the address of every function os.h
@@ -846,23 +875,22 @@ cmd_test() {
     cmd_build || { echo "0 passed, 1 failed"; exit 1; }
     mkdir -p "$BUILD_DIR/tests/logs"
     rm -f "$BUILD_DIR/tests/times.txt"
-    local src
+    local src units=() all_units=()
     for src in "$ROOT"/tests/unit/test_*.cpp "$ROOT"/tests/unit/test_*.c; do
-        [ -e "$src" ] && selected "$src" && build_and_run_unit normal "$src"
+        [ -e "$src" ] || continue
+        all_units+=("$src||")
+        selected "$src" && units+=("$src||")
     done
     # th_collide.h's customizations, each an extra named result: other polygon sizes (lane counts past 8 and
-    # below it, a multiple of the SSE2 width and not) and the plain-C lanes
+    # below it, a multiple of the SSE2 width and not) and the plain-C lanes (not in the quick tier)
     local t="$ROOT/tests/unit/test_th_collide"
-    if selected "$t.cpp" || selected "${t}_oracle.cpp"; then
-        build_and_run_unit normal "${t}_oracle.cpp" "-DTHC_MAX_POLY_VERTS=6" verts6
-        build_and_run_unit normal "${t}_oracle.cpp" "-DTHC_MAX_POLY_VERTS=9" verts9
-        build_and_run_unit normal "${t}_oracle.cpp" "-DTHC_MAX_POLY_VERTS=10" verts10
-        build_and_run_unit normal "${t}_oracle.cpp" "-DTHC_MAX_POLY_VERTS=12" verts12
-        build_and_run_unit normal "${t}_oracle.cpp" "-DTHC_MAX_POLY_VERTS=16" verts16
-        build_and_run_unit normal "${t}_oracle.cpp" "-DTHC_NO_SIMD" nosimd
-        build_and_run_unit normal "$t.cpp" "-DTHC_MAX_POLY_VERTS=12" verts12
-        build_and_run_unit normal "$t.cpp" "-DTHC_MAX_POLY_VERTS=6 -DTHC_NO_SIMD" verts6-nosimd
+    if [ $quick = 0 ] && { selected "$t.cpp" || selected "${t}_oracle.cpp"; }; then
+        units+=("${t}_oracle.cpp|-DTHC_MAX_POLY_VERTS=6|verts6" "${t}_oracle.cpp|-DTHC_MAX_POLY_VERTS=9|verts9"
+                "${t}_oracle.cpp|-DTHC_MAX_POLY_VERTS=10|verts10" "${t}_oracle.cpp|-DTHC_MAX_POLY_VERTS=12|verts12"
+                "${t}_oracle.cpp|-DTHC_MAX_POLY_VERTS=16|verts16" "${t}_oracle.cpp|-DTHC_NO_SIMD|nosimd"
+                "$t.cpp|-DTHC_MAX_POLY_VERTS=12|verts12" "$t.cpp|-DTHC_MAX_POLY_VERTS=6 -DTHC_NO_SIMD|verts6-nosimd")
     fi
+    run_units normal "${units[@]}"
     selected "unit/os_template platform/os_template.cpp" && test_os_template
     for src in "$ROOT"/tests/e2e/test_*.py; do
         [ -e "$src" ] && selected "$src" || continue
@@ -874,9 +902,7 @@ cmd_test() {
     # Sanitizer pass: every unit test, and the reload scenarios marked for it, under ASan + UBSan.
     if [ $quick = 0 ] && { [ -z "${TEST_FILTER:-}" ] || [[ "asan" == *"$TEST_FILTER"* ]]; }; then
         if cmd_asan_build > "$BUILD_DIR/tests/logs/asan-host.build.log" 2>&1; then
-            for src in "$ROOT"/tests/unit/test_*.cpp "$ROOT"/tests/unit/test_*.c; do
-                [ -e "$src" ] && build_and_run_unit asan "$src"
-            done
+            run_units asan "${all_units[@]}"
             for src in "$ROOT"/tests/e2e/test_*.py; do
                 [ -e "$src" ] && grep -q "ASAN_SCENARIO" "$src" || continue
                 # The host under ASan + UBSan + LeakSanitizer (headless SDL leaks nothing: no suppressions).
@@ -933,7 +959,7 @@ cmd_test_load() {
         for f in $LOAD_SENSITIVE; do
             selected "$ROOT/$f" || continue
             case "$f" in
-                *.cpp) build_and_run_unit normal "$ROOT/$f" "" "load$r" ;;
+                *.cpp) run_units normal "$ROOT/$f||load$r" ;;
                 *.py)  run_test_program "$(basename "$f" .py)-load$r" timeout -k 10 "${E2E_TIMEOUT:-900}" \
                            env HOST_BIN="$BUILD_DIR/host" PROJECT_ROOT="$ROOT" python3 "$ROOT/$f" ;;
             esac
