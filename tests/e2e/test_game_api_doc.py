@@ -1,7 +1,6 @@
 """docs/game_api.md says what it shows: its shell commands run (in a copy of the project; `run` headless and
 for a few frames; dist is test_dist_game_folder.py's), every `build.sh` command it names is one the help
 lists, and every C++ example of a service compiles in a game made by ./build.sh new.
-QUICK_SCENARIO: in ./build.sh test --quick too (the edit-test loop's tier).
 """
 import json
 import os

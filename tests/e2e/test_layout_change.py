@@ -1,7 +1,6 @@
 """End to end: a change to the persistent types is detected before new code touches the memory,
 and only such a change: the stamp covers exactly the types the state embeds (tools/layout_stamp.py).
 A detected change migrates the state (the corpus of edits is tests/e2e/test_state_migration.py).
-QUICK_SCENARIO: in ./build.sh test --quick too (the edit-test loop's tier).
 """
 import os
 import stat
