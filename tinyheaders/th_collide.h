@@ -1991,6 +1991,7 @@ static int thc__capsule_poly_manifold(const thc_capsule *k, const thc_poly *p, c
                 for (int i = 0; i < n; i++) thc__end_vs_seg(p->verts[i], s0, e, ee, inv, 2 * THC_MAX_POLY_VERTS + i, &best, &id, &bu, &inside);
             }
         }
+        if (id < 0) return 0;   /* no distance compared below FLT_MAX (NaN, infinity, or an overflow): the general path */
         thc_v2 qs, qp, fn;
         if (id < 2 * THC_MAX_POLY_VERTS) {
             int j = id >> 1;

@@ -428,6 +428,35 @@ static void test_grazing_circle_at_a_corner(void)
     if (r.hit) TH_CHECK(r.t < 0.78525f);
 }
 
+// Finite but extreme input (issue 42): a capsule's length or radius past 1e20 makes every squared distance of the
+// capsule-polygon road overflow, no candidate pair was kept, and the road read the polygon's vertex -1 (found by
+// tests/fuzz/fuzz_th_collide.cpp; the ASan pass of this test sees the read). Every query answers without it.
+static void test_extreme_capsule_against_a_flat_box(void)
+{
+    const thc_capsule caps[3] = {
+        { { 105.160156f, 1e20f }, { 1e20f, -86.3398438f }, 3e38f },
+        { { -3e38f, 3e38f }, { 3e38f, 81 }, INFINITY },
+        { { 0, -10.598f }, { -3e38f, 1e37f }, 1e20f },
+    };
+    const thc_aabb boxes[3] = { { { 0, 0 }, { 0, 0 } }, { { 0, 0 }, { 0, 0 } }, { { 1e37f, -1e37f }, { 1e37f, 2e37f } } };
+    for (int i = 0; i < 3; i++) {
+        thc_manifold m;
+        thc_collide(&caps[i], THC_CAPSULE, NULL, &boxes[i], THC_AABB, NULL, &m);
+        TH_CHECK(m.count >= 0 && m.count <= 2);
+        thc_collide(&boxes[i], THC_AABB, NULL, &caps[i], THC_CAPSULE, NULL, &m);
+        TH_CHECK(m.count >= 0 && m.count <= 2);
+        (void)thc_overlap(&caps[i], THC_CAPSULE, NULL, &boxes[i], THC_AABB, NULL);
+        (void)thc_overlap(&boxes[i], THC_AABB, NULL, &caps[i], THC_CAPSULE, NULL);
+        thc_poly p;
+        thc_make_box(&p, 0.5f, 3);
+        thc_transform xf = thc_make_transform(boxes[i].min, 0.25f);
+        thc_collide(&caps[i], THC_CAPSULE, NULL, &p, THC_POLY, &xf, &m);
+        TH_CHECK(m.count >= 0 && m.count <= 2);
+        thc_collide(&p, THC_POLY, &xf, &caps[i], THC_CAPSULE, NULL, &m);
+        TH_CHECK(m.count >= 0 && m.count <= 2);
+    }
+}
+
 int main(void)
 {
     TH_RUN(test_repeated_point_is_the_triangle);
@@ -439,5 +468,6 @@ int main(void)
     TH_RUN(test_box_sweeps_with_bad_sides);
     TH_RUN(test_infinite_centre_against_slanted_faces);
     TH_RUN(test_grazing_circle_at_a_corner);
+    TH_RUN(test_extreme_capsule_against_a_flat_box);
     return th_test_finish();
 }
