@@ -1734,7 +1734,13 @@ static int thc__circle_poly_manifold(const thc_circle *c, const thc_poly *p, con
    an end lies inside the other segment's span); the reference face and the clip. Nearly parallel
    capsules get two contacts, others one. Returns 0 for what it leaves to the general path: a capsule
    with no length. Without contacts (thc_overlap) it stops at the tests and returns 2 for touching, so
-   that the two answers agree. */
+   that the two answers agree.
+   A face wins a near-tie whichever candidate comes first: a point projecting just inside a segment near its end
+   is as far from that end as from the segment, up to rounding, and only the segment's own normal is right (the
+   direction to the end is tilted by the gap along the segment over the distance, which a long reference face
+   turns into depth). So the squared distance to an end is scaled by 1 + 1e-5 before the strict comparison: an
+   end replaces a face only when clearly nearer, a face replaces an end unless clearly farther (issue 42). *best
+   holds the scaled value. */
 static inline void thc__end_vs_seg(thc_v2 v, thc_v2 e0, thc_v2 e, float ee, float inv, int id,
                                    float *best, int *bid, float *bu, int *binside)
 {
@@ -1742,9 +1748,9 @@ static inline void thc__end_vs_seg(thc_v2 v, thc_v2 e0, thc_v2 e, float ee, floa
     float u = thc__dot(w, e), dd;
     int inside = u > 0 && u < ee;
     if (inside) { float c = thc__cross(w, e); dd = c * c * inv; }
-    else if (u <= 0) dd = thc__dot(w, w);
-    else { thc_v2 w1 = thc__sub(w, e); dd = thc__dot(w1, w1); }
-    if (dd < *best || (inside && dd <= *best * (1 + 1e-5f))) { *best = dd; *bid = id; *bu = u * inv; *binside = inside; }   /* a face wins near-ties */
+    else if (u <= 0) dd = thc__dot(w, w) * (1 + 1e-5f);
+    else { thc_v2 w1 = thc__sub(w, e); dd = thc__dot(w1, w1) * (1 + 1e-5f); }
+    if (dd < *best) { *best = dd; *bid = id; *bu = u * inv; *binside = inside; }
 }
 
 THC__INLINE int thc__capsules(const thc_capsule *ka, const thc_capsule *kb, thc_manifold *m, int contacts)
