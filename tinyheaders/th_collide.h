@@ -104,6 +104,8 @@
      Nothing is kept between calls (no global or thread-local state): the reason is the return value.
      A hand-built polygon (count, verts and norms filled in by the caller) must have 3..THC_MAX_POLY_VERTS
      vertices, counter-clockwise and convex, with thc_poly_normals' normals; thc_poly_check names its mistake.
+     thc_poly_normals puts clockwise vertices in counter-clockwise order (it reverses them) before it takes
+     the normals, so a polygon written down clockwise and finished by it is answered right.
      With THC_VALIDATE defined every query checks the polygons it is handed, reports a mistake through
      THC_REPORT(where, text) (default: one line on stderr) and answers as for NaN input. build.sh defines it in
      the game's development build and the tests, not in ./build.sh dist or the benchmarks (NDEBUG plays no
@@ -202,7 +204,7 @@ thc_error     thc_hull(thc_poly *out, const thc_v2 *pts, int count);      /* thc
 thc_error     thc_poly_check(const thc_poly *p);                           /* a hand-built polygon: THC_OK or its mistake */
 const char   *thc_error_text(thc_error e);                                 /* one line naming the error */
 int           thc_make_box(thc_poly *out, float half_w, float half_h);     /* centred box; with a transform it is an OBB */
-int           thc_poly_normals(thc_poly *p);                               /* outward normals from verts; 0 if an edge has no length */
+int           thc_poly_normals(thc_poly *p);                               /* outward normals from verts (clockwise verts reversed first); 0 if an edge has no length */
 thc_transform thc_make_transform(thc_v2 p, float radians);
 thc_v2        thc_mul_xf(thc_transform xf, thc_v2 v);       /* local -> world point */
 thc_v2        thc_mul_rot(thc_transform xf, thc_v2 v);      /* local -> world direction */
@@ -422,6 +424,12 @@ int thc_poly_normals(thc_poly *p)
 {
     int n = p->count;
     if (n < 2 || n > THC_MAX_POLY_VERTS) return 0;
+    double area2 = 0;   /* clockwise vertices (a negative signed area) are put in counter-clockwise order */
+    for (int i = 1; i + 1 < n; i++)
+        area2 += ((double)p->verts[i].x - p->verts[0].x) * ((double)p->verts[i + 1].y - p->verts[0].y)
+               - ((double)p->verts[i].y - p->verts[0].y) * ((double)p->verts[i + 1].x - p->verts[0].x);
+    if (area2 < 0)
+        for (int i = 0, j = n - 1; i < j; i++, j--) { thc_v2 t = p->verts[i]; p->verts[i] = p->verts[j]; p->verts[j] = t; }
     for (int i = 0; i < n; i++) {
         thc_v2 e = thc__sub(p->verts[(i + 1) % n], p->verts[i]);
         float l = thc__len(e);

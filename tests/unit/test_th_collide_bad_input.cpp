@@ -155,7 +155,11 @@ static void test_hand_built_polygons_are_validated(void)
     thc_v2 v[4] = { { -5, -5 }, { -5, 5 }, { 5, 5 }, { 5, -5 } };   // clockwise
     cw.count = 4;
     for (int i = 0; i < 4; i++) cw.verts[i] = v[i];
-    thc_poly_normals(&cw);
+    for (int i = 0; i < 4; i++) {   // each edge's right-hand normal, as thc_poly_normals took them before issue 42
+        thc_v2 e = V(v[(i + 1) % 4].x - v[i].x, v[(i + 1) % 4].y - v[i].y);
+        float l = sqrtf(e.x * e.x + e.y * e.y);
+        cw.norms[i] = V(e.y / l, -e.x / l);
+    }
     TH_CHECK_EQ_INT(thc_poly_check(&cw), THC_ERR_CLOCKWISE);
     thc_circle c = { { 0, 0 }, 1 };
     g_reports = 0;
@@ -457,12 +461,52 @@ static void test_extreme_capsule_against_a_flat_box(void)
     }
 }
 
+// A polygon written down clockwise and finished by thc_poly_normals (issue 42, item 7): it used to take the
+// inward normals and the queries answered wrongly (a point 3 outside the square at distance 5.66). The helper
+// puts the vertices in counter-clockwise order, so every query answers as for the same square built right.
+static void test_clockwise_polygon_from_the_normals_helper(void)
+{
+    const thc_v2 sq[4] = { { -5, -5 }, { -5, 5 }, { 5, 5 }, { 5, -5 } };   // clockwise (y up)
+    for (int n = 3; n <= 4; n++) {   // the square, and the clockwise triangle of its first three corners
+        thc_poly cw, ccw;
+        memset(&cw, 0, sizeof cw);
+        cw.count = n;
+        for (int i = 0; i < n; i++) cw.verts[i] = sq[i];
+        TH_CHECK(thc_poly_normals(&cw));
+        TH_CHECK_EQ_INT(thc_poly_check(&cw), THC_OK);
+        TH_CHECK(thc_make_poly(&ccw, sq, n) == n);
+        g_reports = 0;
+        const thc_v2 probes[4] = { { 8, 0 }, { 0, -9 }, { -7, 7 }, { 1, -2 } };
+        for (int k = 0; k < 4; k++) {
+            thc_circle c = { probes[k], 0.5f };
+            thc_v2 pa, pb;
+            float dw = thc_distance(&c, THC_CIRCLE, NULL, &cw, THC_POLY, NULL, &pa, &pb);
+            float dr = thc_distance(&c, THC_CIRCLE, NULL, &ccw, THC_POLY, NULL, NULL, NULL);
+            TH_CHECK_MSG(fabsf(dw - dr) < 1e-5f, "%d-gon, circle at (%g, %g): distance %g, built right %g", n, c.p.x, c.p.y, dw, dr);
+            TH_CHECK_EQ_INT(thc_overlap(&c, THC_CIRCLE, NULL, &cw, THC_POLY, NULL), thc_overlap(&c, THC_CIRCLE, NULL, &ccw, THC_POLY, NULL));
+            thc_ray ray = { probes[k], { -0.6f, 0.8f }, 100 };
+            thc_ray_hit h1, h2;
+            int r1 = thc_raycast(ray, &cw, THC_POLY, NULL, &h1), r2 = thc_raycast(ray, &ccw, THC_POLY, NULL, &h2);
+            TH_CHECK(r1 == r2 && (!r1 || fabsf(h1.t - h2.t) < 1e-5f));
+        }
+        TH_CHECK_EQ_INT(g_reports, 0);
+    }
+    thc_poly p;
+    memset(&p, 0, sizeof p);
+    p.count = 4;
+    for (int i = 0; i < 4; i++) p.verts[i] = sq[i];
+    thc_circle c = { { 8, 0 }, 0 };
+    TH_CHECK(thc_poly_normals(&p));
+    TH_CHECK_NEAR(thc_distance(&c, THC_CIRCLE, NULL, &p, THC_POLY, NULL, NULL, NULL), 3.0, 1e-5);
+}
+
 int main(void)
 {
     TH_RUN(test_repeated_point_is_the_triangle);
     TH_RUN(test_hull_of_any_cloud);
     TH_RUN(test_too_many_vertices_fail_with_a_reason);
     TH_RUN(test_hand_built_polygons_are_validated);
+    TH_RUN(test_clockwise_polygon_from_the_normals_helper);
     TH_RUN(test_nan_and_inf_inputs);
     TH_RUN(test_nan_and_inf_velocities);
     TH_RUN(test_box_sweeps_with_bad_sides);
