@@ -117,6 +117,10 @@
      2%), read an infinite radius and a NaN or infinite box side literally (a side at infinity is a half-plane,
      a NaN side is no side); a NaN centre or radius still answers no overlap there. An infinite ray length is
      a ray without an end.
+     Radii, one rule for every query and pair: a negative radius counts as 0 (a circle is its centre, a capsule
+     its segment; -0 is 0); a NaN radius is NaN input as above (no overlap, no contact, distance NaN, no hit, no
+     time of impact). Where an infinite radius is looked at, -infinity is infinite too; the bare formulas above
+     read it as 0.
 
    CUSTOMIZATION
      THC_MAX_POLY_VERTS   (8)     vertices per polygon, at least 4 (a box is answered as a 4-vertex polygon;
@@ -581,9 +585,9 @@ thc_v2 thc_closest_on_aabb(thc_v2 p, const thc_aabb *b)
 thc_v2 thc_closest_on_circle(thc_v2 p, const thc_circle *c)
 {
     thc_v2 d = thc__sub(p, c->p);
-    float l = thc__len(d);
-    if (l <= c->r) return p;
-    return thc__add(c->p, thc__scale(d, c->r / l));
+    float l = thc__len(d), r = thc__maxf(0, c->r);
+    if (l <= r) return p;
+    return thc__add(c->p, thc__scale(d, r / l));
 }
 
 /* Squared distance between segments p1-q1 and p2-q2 (either may have zero length), closest points in c1, c2.
@@ -690,7 +694,7 @@ static int thc__proxy_make(thc__proxy *px, const void *s, thc_type t, const thc_
     case THC_CIRCLE: {
         const thc_circle *c = (const thc_circle *)s;
         px->count = 1;
-        px->r = c->r > 0 ? c->r : 0;
+        px->r = c->r < 0 ? 0 : c->r;   /* NaN stays NaN */
         px->v[0] = thc__sub(c->p, o);
         return 1;
     }
@@ -705,7 +709,7 @@ static int thc__proxy_make(thc__proxy *px, const void *s, thc_type t, const thc_
     case THC_CAPSULE: {
         const thc_capsule *c = (const thc_capsule *)s;
         thc__proxy_segment(px, thc__sub(c->a, o), thc__sub(c->b, o));
-        px->r = c->r > 0 ? c->r : 0;
+        px->r = c->r < 0 ? 0 : c->r;   /* NaN stays NaN */
         return 1;
     }
     case THC_POLY: {
@@ -2156,14 +2160,15 @@ static THC__NOINLINE int thc__overlap_poly_roads(const void *a, thc_type ta, con
 
 THC__INLINE int thc__cc_overlap(const thc_circle *a, const thc_circle *b)
 {
-    float dx = b->p.x - a->p.x, dy = b->p.y - a->p.y, r = a->r + b->r;
+    float dx = b->p.x - a->p.x, dy = b->p.y - a->p.y, r = thc__maxf(0, a->r) + thc__maxf(0, b->r);   /* NaN stays NaN */
     return dx * dx + dy * dy <= r * r;
 }
 
 THC__INLINE int thc__ca_overlap(const thc_circle *a, const thc_aabb *b)
 {
     float dx = thc__maxf(b->min.x, thc__minf(a->p.x, b->max.x)) - a->p.x, dy = thc__maxf(b->min.y, thc__minf(a->p.y, b->max.y)) - a->p.y;
-    return dx * dx + dy * dy <= a->r * a->r;
+    float r = thc__maxf(0, a->r);   /* NaN stays NaN */
+    return dx * dx + dy * dy <= r * r;
 }
 
 /* All four compares combined without branching: a mix of touching and apart boxes makes any one of them
@@ -2195,7 +2200,7 @@ int thc_overlap(const void *a, thc_type ta, const thc_transform *ax, const void 
 
 THC__INLINE void thc__cc_manifold(const thc_circle *a, const thc_circle *b, thc_manifold *m)
 {
-    float dx = b->p.x - a->p.x, dy = b->p.y - a->p.y, dist2 = dx * dx + dy * dy, r = a->r + b->r;
+    float ra = thc__maxf(0, a->r), dx = b->p.x - a->p.x, dy = b->p.y - a->p.y, dist2 = dx * dx + dy * dy, r = ra + thc__maxf(0, b->r);
     m->count = 0;
     if (!(dist2 <= r * r)) return;   /* NaN: no contact */
     float dist = sqrtf(dist2), depth = r - dist;
@@ -2203,13 +2208,13 @@ THC__INLINE void thc__cc_manifold(const thc_circle *a, const thc_circle *b, thc_
     m->count = 1;
     m->n = n;
     m->depths[0] = depth;
-    m->contact_points[0] = thc__add(a->p, thc__scale(n, a->r - 0.5f * depth));
+    m->contact_points[0] = thc__add(a->p, thc__scale(n, ra - 0.5f * depth));
 }
 
 THC__INLINE void thc__ca_manifold(const thc_circle *a, const thc_aabb *b, thc_manifold *m)
 {
     float dx = thc__maxf(b->min.x, thc__minf(a->p.x, b->max.x)) - a->p.x, dy = thc__maxf(b->min.y, thc__minf(a->p.y, b->max.y)) - a->p.y;
-    float dist2 = dx * dx + dy * dy, r = a->r, depth;
+    float dist2 = dx * dx + dy * dy, r = thc__maxf(0, a->r), depth;   /* NaN stays NaN */
     thc_v2 n, p = a->p;
     m->count = 0;
     if (!(dist2 <= r * r)) return;   /* NaN: no contact */
@@ -3246,7 +3251,7 @@ THC__INLINE int thc__ray_circle_m(float mx, float my, float dx, float dy, float 
 
 static THC__NOINLINE int thc__ray_circle_rare(float mx, float my, float dx, float dy, float tmax, float r, thc_ray_hit *out)
 {
-    return thc__ray_circle_m(mx, my, dx, dy, tmax, thc__maxf(r, 0), 1, out);
+    return thc__ray_circle_m(mx, my, dx, dy, tmax, thc__maxf(0, r), 1, out);   /* NaN stays NaN: a miss */
 }
 
 /* every case inline (r >= 0): for the capsule's end circles */
@@ -3474,14 +3479,14 @@ thc_toi_result thc_toi_circle_circle(const thc_circle *a, thc_v2 vel, const thc_
 {
     thc_toi_result r = thc__miss();
     if (THC__BAD3(THC__SUM_CIRCLE(a), THC__SUM_CIRCLE(b), THC__S4(vel.x, vel.y, 0.0f, 0.0f))) return r;
-    float t = thc__ray_circle_t(a->p, vel, b->p, a->r + b->r);
+    float rb = thc__maxf(0, b->r), t = thc__ray_circle_t(a->p, vel, b->p, thc__maxf(0, a->r) + rb);
     if (!(t >= 0 && t <= 1)) return r;
     r.hit = 1;
     r.t = t;
     thc_v2 d = thc__add(thc__sub(a->p, b->p), thc__scale(vel, t));
     float l = thc__len(d);
     r.n = l > 1e-6f ? thc__scale(d, 1.0f / l) : thc__v(1, 0);
-    r.p = thc__add(b->p, thc__scale(r.n, b->r));
+    r.p = thc__add(b->p, thc__scale(r.n, rb));
     return r;
 }
 
@@ -3490,7 +3495,7 @@ static thc_toi_result thc__toi_circle_proxy(thc__proxy *px, thc_v2 c, float radi
 {
     thc_toi_result r = thc__miss();
     thc_ray_hit rc;
-    px->r = radius > 0 ? radius : 0;
+    px->r = radius = radius > 0 ? radius : 0;   /* NaN was looked at by the caller */
     if (!thc__ray_proxy(px, c, vel, 1, &rc)) return r;
     r.hit = 1;
     r.t = rc.t;
