@@ -16,7 +16,9 @@
          -n * max(depths). Touching shapes (depth 0) count as overlapping.
        - the minimum translation vector       thc_mtv(...)
        - closest points and distance          thc_distance(...): apart, the gap and a point on each
-         surface; touching or overlapping, 0 and one point both shapes hold (pa == pb)
+         surface; touching or overlapping, 0 and one point both shapes hold (pa == pb). Touching is
+         relative: a gap within 1e-6 of the cores' distance (the rounding of taking the radii off) is 0,
+         so thc_overlap, thc_collide and thc_distance agree on it for shapes of any size.
        - swept time of impact by translation  thc_toi(...): both shapes may move; a fast bullet never
          tunnels through a thin wall.
      Ray casts against every shape (fraction along the ray and surface normal), closest point on a
@@ -1134,6 +1136,11 @@ typedef struct thc__sat {
 } thc__sat;
 
 #define THC__APART 1e-5f
+/* thc_distance's touching, relative: a gap within THC__TOUCH_REL of the core distance it was taken from (the
+   rounding of "distance minus radii") is 0, so a tiny gap between large shapes and a tiny gap between tiny ones
+   are answered alike, and overlap, collide and distance agree on touching at every scale (issue 42; the
+   absolute 1e-5 answered two unit circles 9e-6 apart as touching while thc_overlap said apart) */
+#define THC__TOUCH_REL 1e-6f
 #define THC__BIAS_ABS 5e-4f   /* B's face must beat A's by this much (plus the relative part) to become the reference */
 #define THC__BIAS_REL 5e-3f   /* cores closer than this are treated as overlapping: no stable normal between them */
 
@@ -2339,7 +2346,7 @@ THC__INLINE float thc__reach(float d, float ra, float rb) { return 0.5f * (thc__
 
 /* A circle and a polygon with area, directly in the polygon's own frame: every edge against the centre as the
    proxies' brute force does (a face wins a near-tie, with its own normal), without building proxies. Touching
-   (or within THC__APART), 0 at a point both hold: the centre when it is inside, else on the way from it to the
+   (or within THC__TOUCH_REL), 0 at a point both hold: the centre when it is inside, else on the way from it to the
    nearest edge point. -1 for a flat polygon, NaN and infinity. */
 static float thc__circle_poly_distance(const thc_circle *c, const thc_poly *p, const thc_transform *xf, thc_v2 *pc, thc_v2 *pp)
 {
@@ -2363,7 +2370,7 @@ static float thc__circle_poly_distance(const thc_circle *c, const thc_poly *p, c
     /* NaN and infinity go on to the roads that answer them (no look of its own): a NaN or infinite centre or
        transform puts lc at NaN or infinity, so no edge is nearer than FLT_MAX (bd stays at it) */
     if (!(bd < FLT_MAX) || !(ra < FLT_MAX)) return -1;
-    if (!(smax > 0) || !(dist - ra > THC__APART)) {   /* touching: the centre, or on the way to the edge */
+    if (!(smax > 0) || !(dist - ra > THC__TOUCH_REL * dist)) {   /* touching: the centre, or on the way to the edge */
         *pc = *pp = smax > 0 && dist > 0 ? thc__add(c->p, thc_mul_rot(x, thc__scale(thc__sub(bq, lc), thc__reach(dist, ra, 0) / dist))) : c->p;
         return 0;
     }
@@ -2376,7 +2383,7 @@ static float thc__circle_poly_distance(const thc_circle *c, const thc_poly *p, c
 /* A capsule and a polygon with area, directly in the polygon's own frame: the segment clipped against every
    face (any part left inside means they touch: 0 at its middle), then each end against each edge and each
    vertex against the segment, the nearest pair winning with a face ahead at a near-tie, as the proxies' brute
-   force does. Touching (or within THC__APART) by the radius, 0 at the polygon's nearest point. -1 for a flat
+   force does. Touching (or within THC__TOUCH_REL) by the radius, 0 at the polygon's nearest point. -1 for a flat
    polygon. *pk on the capsule, *pp on the polygon. */
 static float thc__capsule_poly_distance(const thc_capsule *k, const thc_poly *p, const thc_transform *xf, thc_v2 *pk, thc_v2 *pp)
 {
@@ -2427,7 +2434,7 @@ static float thc__capsule_poly_distance(const thc_capsule *k, const thc_poly *p,
     }
     thc_v2 dq = thc__sub(qp, qk);
     float dist = sqrtf(thc__dot(dq, dq)), rk = k->r > 0 ? k->r : 0;
-    if (!(dist - rk > THC__APART)) {
+    if (!(dist - rk > THC__TOUCH_REL * dist)) {
         *pk = *pp = thc__add(k->a, thc_mul_rot(x, thc__sub(qp, s0)));
         return 0;
     }
@@ -2445,7 +2452,7 @@ static float thc__capsule_poly_distance(const thc_capsule *k, const thc_poly *p,
 /* A box and a capsule, directly: each end of the segment clamped into the box (a face's own axis when only one
    coordinate clamps) and each corner of the box against the segment (the segment's own normal inside its
    span), the nearest pair winning with a face ahead at a near-tie, as the proxies' brute force does. Touching
-   (or within THC__APART), 0 at a point both hold: the middle of the segment's part inside the box, else the
+   (or within THC__TOUCH_REL), 0 at a point both hold: the middle of the segment's part inside the box, else the
    box's nearest point. Points: *pbx on the box, *pk on the capsule. */
 static float thc__box_capsule_distance(const thc_aabb *bx, const thc_capsule *k, thc_v2 *pbx, thc_v2 *pk)
 {
@@ -2487,7 +2494,7 @@ static float thc__box_capsule_distance(const thc_aabb *bx, const thc_capsule *k,
     }
     thc_v2 dq = thc__sub(qk, qb);
     float dist = sqrtf(thc__dot(dq, dq)), rk = k->r > 0 ? k->r : 0;
-    if (!(dist - rk > THC__APART)) {
+    if (!(dist - rk > THC__TOUCH_REL * dist)) {
         *pbx = *pk = thc__add(o, qb);
         return 0;
     }
@@ -2503,7 +2510,7 @@ static float thc__box_capsule_distance(const thc_aabb *bx, const thc_capsule *k,
 
 /* Two boxes or two capsules, directly: apart, the same answer as the proxies' closest features (box gaps along
    x and y; for segments the best end-to-segment pair, a face's own normal when an end is closest to the inside
-   of the other segment), without building proxies. Touching (or within THC__APART), 0 at a point both hold:
+   of the other segment), without building proxies. Touching (or within THC__TOUCH_REL), 0 at a point both hold:
    the middle of the boxes' common part, the segments' crossing, or on the way between their nearest points.
    NaN for a box with a NaN or infinite side. */
 static float thc__distance_direct(const void *a, const void *b, thc_type t, thc_v2 *pa, thc_v2 *pb)
@@ -2523,7 +2530,7 @@ static float thc__distance_direct(const void *a, const void *b, thc_type t, thc_
         _mm_storeu_ps(l, lohi);
         _mm_storeu_ps(g, g4);
         float d = g[0] == 0 ? g[1] : g[1] == 0 ? g[0] : sqrtf(g[0] * g[0] + g[1] * g[1]);
-        if (d <= THC__APART) {   /* touching (not NaN): 0 at the middle of the boxes' common part */
+        if (d <= 0) {   /* touching (not NaN): 0 at the middle of the boxes' common part */
             *pa = *pb = thc__v(0.5f * (l[0] + l[2]), 0.5f * (l[1] + l[3]));
             return 0;
         }
@@ -2545,7 +2552,7 @@ static float thc__distance_direct(const void *a, const void *b, thc_type t, thc_
         if (gy <= 0) qa.y = qb.y = thc__maxf(x->min.y, y->min.y);
         float d = gx <= 0 && gy <= 0 ? 0 : gx <= 0 ? gy : gy <= 0 ? gx : sqrtf(gx * gx + gy * gy);
         d += z;
-        if (d <= THC__APART) {   /* touching (not NaN): 0 at the middle of the boxes' common part */
+        if (d <= 0) {   /* touching (not NaN): 0 at the middle of the boxes' common part */
             *pa = *pb = thc__v(0.5f * (thc__maxf(x->min.x, y->min.x) + thc__minf(x->max.x, y->max.x)),
                                0.5f * (thc__maxf(x->min.y, y->min.y) + thc__minf(x->max.y, y->max.y)));
             return 0;
@@ -2585,7 +2592,7 @@ static float thc__distance_direct(const void *a, const void *b, thc_type t, thc_
     thc_v2 e0 = v[bi < 2 ? 2 : 0], e = bi < 2 ? d2 : d1, q = kind ? thc__add(e0, thc__scale(e, bu)) : bu <= 0 ? e0 : thc__add(e0, e);
     thc_v2 qa = bi < 2 ? v[bi] : q, qb = bi < 2 ? q : v[bi], dq = thc__sub(qb, qa), n;
     float dist = sqrtf(thc__dot(dq, dq)), ra = ka->r > 0 ? ka->r : 0, rb = kb->r > 0 ? kb->r : 0, gap = dist - ra - rb + z;
-    if (!(gap > THC__APART)) {   /* touching: 0 on the way from a's nearest point to b's */
+    if (!(gap > THC__TOUCH_REL * dist)) {   /* touching: 0 on the way from a's nearest point to b's */
         *pa = *pb = thc__add(o, dist > 0 ? thc__add(qa, thc__scale(dq, thc__reach(dist, ra, rb) / dist)) : qa);
         return z;
     }
@@ -2829,7 +2836,7 @@ static THC__NOINLINE float thc__box_poly_distance(const thc_aabb *box, const thc
 
 /* thc_distance for a capsule and a polygon with area, the same way in the polygon's own frame (the capsule's
    segment moved into it as a 2-vertex polygon), the radius taken off at the end: touching by the radius (or
-   within THC__APART), 0 at the polygon's nearest point; NaN for NaN and infinity. It leaves the pair to
+   within THC__TOUCH_REL), 0 at the polygon's nearest point; NaN for NaN and infinity. It leaves the pair to
    thc__capsule_poly_distance with -2 when the input is known finite (the cores meet, or their closest
    features are not proven), -1 when it is not looked at yet (no transform, a flat polygon, a capsule without
    length). *pk on the capsule, *pp on the polygon. */
@@ -2869,7 +2876,7 @@ THC__INLINE float thc__capsule_poly_lanes(const thc_capsule *k, const thc_poly *
         if (d < 0) return -2 + z;   /* the cores meet, or their closest features are not proven */
     }
     *pp = thc__place(xf, qa);
-    if (!(d - r + z > THC__APART)) {   /* touching by the radius: 0 at the polygon's nearest point */
+    if (!(d - r + z > THC__TOUCH_REL * d)) {   /* touching by the radius: 0 at the polygon's nearest point */
         *pk = *pp;
         return z;
     }
@@ -2962,14 +2969,14 @@ float thc_distance(const void *a, thc_type ta, const thc_transform *ax, const vo
         }
         rb = rb < 0 ? 0 : rb;
         float dist = thc__len(d);
-        if (dist - ra - rb > THC__APART && dist + w < FLT_MAX) {   /* an infinite centre or side goes on to the NaN answer */
+        if (dist - ra - rb > THC__TOUCH_REL * dist && dist + w < FLT_MAX) {   /* an infinite centre or side goes on to the NaN answer */
             thc_v2 n = thc__scale(d, 1.0f / dist), sa = thc__add(c->p, thc__scale(n, ra)), sb = thc__add(c->p, thc__sub(d, thc__scale(n, rb)));
             if (pa) *pa = swap ? sb : sa;
             if (pb) *pb = swap ? sa : sb;
             return dist - ra - rb;
         }
-        if (!(dist - ra - rb > THC__APART) && dist + w + ra + rb < FLT_MAX) {
-            /* touching (or within THC__APART): 0 at a point both hold, on the way from the centre to the
+        if (!(dist - ra - rb > THC__TOUCH_REL * dist) && dist + w + ra + rb < FLT_MAX) {
+            /* touching (or within THC__TOUCH_REL): 0 at a point both hold, on the way from the centre to the
                nearest core point (NaN and infinity go on to the general road's NaN) */
             thc_v2 q = dist > 0 ? thc__add(c->p, thc__scale(d, thc__reach(dist, ra, rb) / dist)) : c->p;
             if (pa) *pa = q;

@@ -1837,6 +1837,54 @@ static void test_near_ties_at_segment_ends(void)
         }
 }
 
+// ---------------------------------------------------------------- issue 42: touching agrees at every scale
+// thc_overlap, thc_collide and thc_distance must agree on "touching" whatever the shapes' size: B is placed at an
+// exact gap (or overlap) of 2e-5 to 1e-3 of the size from A, for shapes from 1e-3 to 1e3 across, near the origin
+// and 10 sizes away. thc_distance used to answer 0 for any gap below 1e-5, so small shapes a visible gap apart
+// (and two unit circles 9e-6 apart) were touching for it and apart for thc_overlap.
+static void test_touching_agrees_at_every_scale(void)
+{
+    const double scales[5] = { 1e-3, 0.1, 1, 30, 1000 }, gaps[6] = { 2e-5, 1e-4, 1e-3, -2e-5, -1e-4, -1e-3 };
+    for (int ia = 0; ia < 4; ia++)
+        for (int ib = 0; ib < 4; ib++) {
+            Rng r(4242 + ia * 4 + ib);
+            int bad = 0, n = 0;
+            for (int si = 0; si < 5; si++)
+                for (int gi = 0; gi < 6; gi++)
+                    for (int k = 0; k < COUNT(24); k++) {
+                        double size = scales[si], g = gaps[gi] * size, far = (k & 1) ? 10 * size : 0;
+                        Shape A = random_shape(r, TYPES[ia], far, far, size);
+                        Shape B0 = random_shape(r, TYPES[ib], far, far, size);
+                        D2 u = unit_at(r.range(0, 6.2831853));
+                        // the exact gap along u is -depth(t); bisect t (B moved by u t, in floats) to the wanted gap
+                        double lo = 0, hi = 8 * size;
+                        for (int it = 0; it < 60; it++) {
+                            double t = 0.5 * (lo + hi);
+                            Shape B = B0;
+                            B.move(V((float)(u.x * t), (float)(u.y * t)));
+                            if (-oracle_depth(minkowski(A, B)) < g) lo = t; else hi = t;
+                        }
+                        Shape B = B0;
+                        B.move(V((float)(u.x * hi), (float)(u.y * hi)));
+                        double exact = -oracle_depth(minkowski(A, B));
+                        if (fabs(exact - g) > 0.25 * fabs(g)) continue;   // the float placement missed the gap: skip
+                        n++;
+                        int ov = thc_overlap(A.ptr(), A.type, A.x(), B.ptr(), B.type, B.x());
+                        thc_manifold m;
+                        thc_collide(A.ptr(), A.type, A.x(), B.ptr(), B.type, B.x(), &m);
+                        float d = thc_distance(A.ptr(), A.type, A.x(), B.ptr(), B.type, B.x(), NULL, NULL);
+                        bool apart = exact > 0;
+                        if (ov != !apart || (m.count > 0) != !apart || (d > 0) != apart) {
+                            bad++;
+                            if (g_prints++ < 6) printf("scale %g, exact gap %.9g: overlap %d, contacts %d, distance %.9g\n", size, exact, ov, m.count, d);
+                            if (g_prints <= 6) { print_shape("A", A); print_shape("B", B); }
+                        }
+                    }
+            TH_CHECK_MSG(bad == 0, "touching %s-%s: %d of %d disagree", type_name(TYPES[ia]), type_name(TYPES[ib]), bad, n);
+            TH_CHECK_MSG(n > COUNT(24) * 5 * 6 * 3 / 4, "touching %s-%s: only %d placed", type_name(TYPES[ia]), type_name(TYPES[ib]), n);
+        }
+}
+
 int main(void)
 {
     g_prints = 0; TH_RUN(test_oracle_sanity);
@@ -1867,5 +1915,6 @@ int main(void)
     g_prints = 0; TH_RUN(test_circle_core_just_outside);          // defect 4
     g_prints = 0; TH_RUN(test_toi_normal_pixel_scale);            // defect 5
     g_prints = 0; TH_RUN(test_near_ties_at_segment_ends);         // issue 42
+    g_prints = 0; TH_RUN(test_touching_agrees_at_every_scale);    // issue 42
     return th_test_finish();
 }
