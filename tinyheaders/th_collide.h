@@ -931,11 +931,12 @@ THC__INLINE float thc__core_closest_body(const thc__proxy *a, const thc__proxy *
                 float u = thc__dot(w, e), dd;
                 int inside = u > 0 && u < ee;
                 if (inside) { float c = thc__cross(w, e); dd = c * c * inv; }
-                else if (u <= 0) dd = thc__dot(w, w);
-                else { thc_v2 w1 = thc__sub(w, e); dd = thc__dot(w1, w1); }
-                /* a face wins ties, with a little slack: at a vertex-face near-tie the rounding decides which
-                   looks nearer, and only the face gives the exact normal */
-                if (dd < best || (inside && dd <= best * (1 + 1e-5f))) {
+                else if (u <= 0) dd = thc__dot(w, w) * (1 + 1e-5f);
+                else { thc_v2 w1 = thc__sub(w, e); dd = thc__dot(w1, w1) * (1 + 1e-5f); }
+                /* a face wins ties, with a little slack, whichever pair comes first: at a vertex-face near-tie the
+                   rounding decides which looks nearer, and only the face gives the exact normal (a vertex pair's
+                   squared distance is scaled by 1 + 1e-5, as in thc__end_vs_seg) */
+                if (dd < best) {
                     best = dd; bi = i; bj = j; bside = side; bu = u * inv; kind = inside ? (side ? 2 : 1) : 0;
                 }
             }
@@ -1017,8 +1018,8 @@ static float thc__edge_test(const thc__proxy *pv, int vi, const thc__proxy *pe, 
     float ee = thc__dot(ev, ev), u = thc__dot(w, ev);
     int inside = u > 0 && u < ee;
     thc_v2 q = inside ? thc__add(e0, thc__scale(ev, u / ee)) : u <= 0 ? e0 : thc__add(e0, ev), dv = thc__sub(v, q);
-    float dd = thc__dot(dv, dv);
-    if (dd < best || (inside && dd <= best * (1 + 1e-5f))) {
+    float dd = thc__dot(dv, dv) * (inside ? 1.0f : 1 + 1e-5f);   /* a face wins near-ties in either order, as thc__end_vs_seg */
+    if (dd < best) {
         best = dd; *kind = inside ? (side ? 2 : 1) : 0; *fi = e; *fv = vi;
         if (side) { *pa = q; *pb = v; } else { *pa = v; *pb = q; }
     }
@@ -1079,7 +1080,7 @@ static float thc__closest_checked(const thc__proxy *a, thc_v2 shift, const thc__
         if (vf != 1)
             for (int i = 0; i < nea; i++) { int e1 = ea[i] + 1 < a->count ? ea[i] + 1 : 0; am.v[ea[i]] = thc__add(a->v[ea[i]], shift); am.v[e1] = thc__add(a->v[e1], shift); }
         thc_v2 dv = thc__sub(b->v[ib0], am.v[ia0]);
-        float best = thc__dot(dv, dv);
+        float best = thc__dot(dv, dv) * (1 + 1e-5f);   /* two vertices: scaled as thc__edge_test scales them */
         int kind = 0, fi = 0, fv = 0;
         *pa = am.v[ia0]; *pb = b->v[ib0];
         if (vf == 1) best = thc__edge_test(&am, ia0, b, eb[0], 0, best, &kind, &fi, &fv, pa, pb);
