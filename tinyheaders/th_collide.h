@@ -1635,8 +1635,11 @@ static int thc__poly_poly(const thc_poly *a, const thc_transform *ax, const thc_
 #if defined(__SSE__) || defined(_M_X64) || defined(_M_AMD64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 1)
 #include <xmmintrin.h>
 THC__INLINE float thc__clamp01(float x) { return _mm_cvtss_f32(_mm_min_ss(_mm_max_ss(_mm_set_ss(x), _mm_setzero_ps()), _mm_set_ss(1.0f))); }
+/* a radius as the queries read it: a negative one is 0, NaN stays NaN (maxss keeps its second operand on NaN) */
+THC__INLINE float thc__radius(float r) { return _mm_cvtss_f32(_mm_max_ss(_mm_setzero_ps(), _mm_set_ss(r))); }
 #else
 THC__INLINE float thc__clamp01(float x) { return x > 0 ? (x < 1 ? x : 1) : 0; }
+THC__INLINE float thc__radius(float r) { return r < 0 ? 0 : r; }
 #endif
 
 /* The closest point of the segment at the clamped fraction, without branching on which part is closest
@@ -2168,14 +2171,14 @@ static THC__NOINLINE int thc__overlap_poly_roads(const void *a, thc_type ta, con
 
 THC__INLINE int thc__cc_overlap(const thc_circle *a, const thc_circle *b)
 {
-    float dx = b->p.x - a->p.x, dy = b->p.y - a->p.y, r = thc__maxf(0, a->r) + thc__maxf(0, b->r);   /* NaN stays NaN */
+    float dx = b->p.x - a->p.x, dy = b->p.y - a->p.y, r = thc__radius(a->r) + thc__radius(b->r);
     return dx * dx + dy * dy <= r * r;
 }
 
 THC__INLINE int thc__ca_overlap(const thc_circle *a, const thc_aabb *b)
 {
     float dx = thc__maxf(b->min.x, thc__minf(a->p.x, b->max.x)) - a->p.x, dy = thc__maxf(b->min.y, thc__minf(a->p.y, b->max.y)) - a->p.y;
-    float r = thc__maxf(0, a->r);   /* NaN stays NaN */
+    float r = thc__radius(a->r);
     return dx * dx + dy * dy <= r * r;
 }
 
@@ -2208,7 +2211,7 @@ int thc_overlap(const void *a, thc_type ta, const thc_transform *ax, const void 
 
 THC__INLINE void thc__cc_manifold(const thc_circle *a, const thc_circle *b, thc_manifold *m)
 {
-    float ra = thc__maxf(0, a->r), dx = b->p.x - a->p.x, dy = b->p.y - a->p.y, dist2 = dx * dx + dy * dy, r = ra + thc__maxf(0, b->r);
+    float ra = thc__radius(a->r), dx = b->p.x - a->p.x, dy = b->p.y - a->p.y, dist2 = dx * dx + dy * dy, r = ra + thc__radius(b->r);
     m->count = 0;
     if (!(dist2 <= r * r)) return;   /* NaN: no contact */
     float dist = sqrtf(dist2), depth = r - dist;
@@ -2222,7 +2225,7 @@ THC__INLINE void thc__cc_manifold(const thc_circle *a, const thc_circle *b, thc_
 THC__INLINE void thc__ca_manifold(const thc_circle *a, const thc_aabb *b, thc_manifold *m)
 {
     float dx = thc__maxf(b->min.x, thc__minf(a->p.x, b->max.x)) - a->p.x, dy = thc__maxf(b->min.y, thc__minf(a->p.y, b->max.y)) - a->p.y;
-    float dist2 = dx * dx + dy * dy, r = thc__maxf(0, a->r), depth;   /* NaN stays NaN */
+    float dist2 = dx * dx + dy * dy, r = thc__radius(a->r), depth;
     thc_v2 n, p = a->p;
     m->count = 0;
     if (!(dist2 <= r * r)) return;   /* NaN: no contact */
@@ -3487,7 +3490,7 @@ thc_toi_result thc_toi_circle_circle(const thc_circle *a, thc_v2 vel, const thc_
 {
     thc_toi_result r = thc__miss();
     if (THC__BAD3(THC__SUM_CIRCLE(a), THC__SUM_CIRCLE(b), THC__S4(vel.x, vel.y, 0.0f, 0.0f))) return r;
-    float rb = thc__maxf(0, b->r), t = thc__ray_circle_t(a->p, vel, b->p, thc__maxf(0, a->r) + rb);
+    float rb = thc__radius(b->r), t = thc__ray_circle_t(a->p, vel, b->p, thc__radius(a->r) + rb);
     if (!(t >= 0 && t <= 1)) return r;
     r.hit = 1;
     r.t = t;
