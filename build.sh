@@ -13,7 +13,8 @@ BUILD_DIR="$ROOT/build"
 # Every command runs from $ROOT and names project files relative to it: the project folder may be
 # anywhere, with spaces in its name, and a flag string like COMMON_FLAGS is split on spaces.
 
-DEBIAN_PACKAGES="g++ clang libclang-rt-dev libsdl2-dev libstb-dev fonts-dejavu-core python3 pkg-config sox libsox-fmt-base"
+DEBIAN_PACKAGES="g++ clang libclang-rt-dev libsdl2-dev libstb-dev fonts-dejavu-core python3 pkg-config sox libsox-fmt-base libbox2d-dev"
+# (libbox2d-dev: Box2D 2.4.1, the peer tests/bench/bench_collide_box2d24.cpp links; test builds every bench part)
 # and for ./build.sh test: the editor and debugger checks (clangd on every kind of file, Windows' with
 # mingw-w64's headers, the web backend's with emscripten's; gdb across reloads; Xvfb and Mesa for the OpenGL
 # renderer's glow test)
@@ -1477,8 +1478,10 @@ bench_flags() {  # src optimization
 }
 bench_compile() {  # src out optimization: a C++ benchmark built as ./build.sh bench builds it
     cmd_stb || return 1
-    # shellcheck disable=SC2046
-    g++ $(bench_flags "$1" "$3") "$1" "$STB_OBJ" -o "$2" $HOST_LIBS
+    local extra=""
+    [ "$(basename "$1" .cpp)" = bench_collide_box2d24 ] && extra="-lbox2d"   # the peer, from Debian's libbox2d-dev
+    # shellcheck disable=SC2046,SC2086
+    g++ $(bench_flags "$1" "$3") "$1" "$STB_OBJ" -o "$2" $HOST_LIBS $extra
 }
 
 cmd_bench() {
