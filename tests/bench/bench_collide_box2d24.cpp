@@ -26,8 +26,8 @@
    within tol of touching are not counted); a manifold's count, its deepest point's depth (A's face may stay the
    reference over a better B face by 0.5% + 5e-4, as both libraries do) and its normal (the push along it must
    separate: the Minkowski support along n equals the depth); distance; a ray's hit and entry; a TOI's hit and
-   time (within 0.02 of travel: th stops 5e-4 short of the touch, Box2D about b2_linearSlop; grazing passes
-   within tol are not counted).
+   the gap at its time (within 0.02: th stops 5e-4 short of the touch, Box2D's target is b2_linearSlop apart for
+   polygons and 3 b2_linearSlop deep for circles; grazing passes within tol are not counted).
    Metrics: collide_vs_box2d24_<query>_<a>_<b>_x = th's time per call / Box2D's (median of repeats, both on the
    same pool in turn), with both times as ..._th_ns and ..._box2d24_ns; collide_wrong_th and collide_wrong_box2d24
    (wrong answers over every query and pair), collide_wrong_checked (answers checked per library).
@@ -363,7 +363,8 @@ static int wrong_toi(const Mink &m, thc_v2 va, double tol, const thc_toi_result 
     double t = enter(m, d2(0, 0), d, 1, tol);
     if (fabs(line_min(m, d2(0, 0), d, 1)) <= 4 * tol) return 0;   // a grazing pass is not counted
     if ((t >= 0) != (r.hit != 0)) return 1;
-    return r.hit && fabs(r.t - t) * len(d) > 0.02 + tol;
+    // the gap at the answered time: th stops 5e-4 short, Box2D's target leaves rounded shapes 3 b2_linearSlop deep
+    return r.hit && fabs(sdist(m, d2(d.x * r.t, d.y * r.t))) > 0.02 + tol;
 }
 
 // ---------------------------------------------------------------- pools
