@@ -16,8 +16,8 @@ BUILD_DIR="$ROOT/build"
 DEBIAN_PACKAGES="g++ clang libclang-rt-dev libsdl2-dev libstb-dev fonts-dejavu-core python3 pkg-config sox libsox-fmt-base"
 # and for ./build.sh test: the editor and debugger checks (clangd on every kind of file, Windows' with
 # mingw-w64's headers, the web backend's with emscripten's; gdb across reloads; Xvfb and Mesa for the OpenGL
-# renderer's glow test)
-TEST_PACKAGES="clangd gdb g++-mingw-w64-x86-64-win32 emscripten xvfb xauth libgl1-mesa-dri"
+# renderer's glow test; Box2D 2.4.1, the peer tests/bench/bench_collide_box2d24.cpp links: test runs every bench part)
+TEST_PACKAGES="clangd gdb g++-mingw-w64-x86-64-win32 emscripten xvfb xauth libgl1-mesa-dri libbox2d-dev"
 COMMON_FLAGS="-std=c++17 -g -Wall -Wextra -Itinyheaders -Iplatform/include -Iplatform"
 DEV_CHECKS="-DTHC_VALIDATE"   # development builds and tests; ./build.sh dist and the benchmarks leave it out
 HOST_LIBS="-lSDL2 -ldl -lpthread -lm"
@@ -1555,8 +1555,10 @@ bench_flags() {  # src optimization
 }
 bench_compile() {  # src out optimization: a C++ benchmark built as ./build.sh bench builds it
     cmd_stb || return 1
-    # shellcheck disable=SC2046
-    g++ $(bench_flags "$1" "$3") "$1" "$STB_OBJ" -o "$2" $HOST_LIBS
+    local extra=""
+    [ "$(basename "$1" .cpp)" = bench_collide_box2d24 ] && extra="-lbox2d"   # the peer, from Debian's libbox2d-dev
+    # shellcheck disable=SC2046,SC2086
+    g++ $(bench_flags "$1" "$3") "$1" "$STB_OBJ" -o "$2" $HOST_LIBS $extra
 }
 
 # Every part runs, whatever the others did. A part that does not build, exits non-zero, runs past BENCH_TIMEOUT

@@ -16,7 +16,9 @@
          -n * max(depths). Touching shapes (depth 0) count as overlapping.
        - the minimum translation vector       thc_mtv(...)
        - closest points and distance          thc_distance(...): apart, the gap and a point on each
-         surface; touching or overlapping, 0 and one point both shapes hold (pa == pb)
+         surface; touching or overlapping, 0 and one point both shapes hold (pa == pb). Touching is
+         relative: a gap within 1e-6 of the cores' distance (the rounding of taking the radii off) is 0,
+         so thc_overlap, thc_collide and thc_distance agree on it for shapes of any size.
        - swept time of impact by translation  thc_toi(...): both shapes may move; a fast bullet never
          tunnels through a thin wall.
      Ray casts against every shape (fraction along the ray and surface normal), closest point on a
@@ -104,6 +106,8 @@
      Nothing is kept between calls (no global or thread-local state): the reason is the return value.
      A hand-built polygon (count, verts and norms filled in by the caller) must have 3..THC_MAX_POLY_VERTS
      vertices, counter-clockwise and convex, with thc_poly_normals' normals; thc_poly_check names its mistake.
+     thc_poly_normals puts clockwise vertices in counter-clockwise order (it reverses them) before it takes
+     the normals, so a polygon written down clockwise and finished by it is answered right.
      With THC_VALIDATE defined every query checks the polygons it is handed, reports a mistake through
      THC_REPORT(where, text) (default: one line on stderr) and answers as for NaN input. build.sh defines it in
      the game's development build and the tests, not in ./build.sh dist or the benchmarks (NDEBUG plays no
@@ -115,6 +119,10 @@
      2%), read an infinite radius and a NaN or infinite box side literally (a side at infinity is a half-plane,
      a NaN side is no side); a NaN centre or radius still answers no overlap there. An infinite ray length is
      a ray without an end.
+     Radii, one rule for every query and pair: a negative radius counts as 0 (a circle is its centre, a capsule
+     its segment; -0 is 0); a NaN radius is NaN input as above (no overlap, no contact, distance NaN, no hit, no
+     time of impact). Where an infinite radius is looked at, -infinity is infinite too; the bare formulas above
+     read it as 0.
 
    CUSTOMIZATION
      THC_MAX_POLY_VERTS   (8)     vertices per polygon, at least 4 (a box is answered as a 4-vertex polygon;
@@ -202,7 +210,7 @@ thc_error     thc_hull(thc_poly *out, const thc_v2 *pts, int count);      /* thc
 thc_error     thc_poly_check(const thc_poly *p);                           /* a hand-built polygon: THC_OK or its mistake */
 const char   *thc_error_text(thc_error e);                                 /* one line naming the error */
 int           thc_make_box(thc_poly *out, float half_w, float half_h);     /* centred box; with a transform it is an OBB */
-int           thc_poly_normals(thc_poly *p);                               /* outward normals from verts; 0 if an edge has no length */
+int           thc_poly_normals(thc_poly *p);                               /* outward normals from verts (clockwise verts reversed first); 0 if an edge has no length */
 thc_transform thc_make_transform(thc_v2 p, float radians);
 thc_v2        thc_mul_xf(thc_transform xf, thc_v2 v);       /* local -> world point */
 thc_v2        thc_mul_rot(thc_transform xf, thc_v2 v);      /* local -> world direction */
@@ -422,6 +430,12 @@ int thc_poly_normals(thc_poly *p)
 {
     int n = p->count;
     if (n < 2 || n > THC_MAX_POLY_VERTS) return 0;
+    double area2 = 0;   /* clockwise vertices (a negative signed area) are put in counter-clockwise order */
+    for (int i = 1; i + 1 < n; i++)
+        area2 += ((double)p->verts[i].x - p->verts[0].x) * ((double)p->verts[i + 1].y - p->verts[0].y)
+               - ((double)p->verts[i].y - p->verts[0].y) * ((double)p->verts[i + 1].x - p->verts[0].x);
+    if (area2 < 0)
+        for (int i = 0, j = n - 1; i < j; i++, j--) { thc_v2 t = p->verts[i]; p->verts[i] = p->verts[j]; p->verts[j] = t; }
     for (int i = 0; i < n; i++) {
         thc_v2 e = thc__sub(p->verts[(i + 1) % n], p->verts[i]);
         float l = thc__len(e);
@@ -573,9 +587,9 @@ thc_v2 thc_closest_on_aabb(thc_v2 p, const thc_aabb *b)
 thc_v2 thc_closest_on_circle(thc_v2 p, const thc_circle *c)
 {
     thc_v2 d = thc__sub(p, c->p);
-    float l = thc__len(d);
-    if (l <= c->r) return p;
-    return thc__add(c->p, thc__scale(d, c->r / l));
+    float l = thc__len(d), r = thc__maxf(0, c->r);
+    if (l <= r) return p;
+    return thc__add(c->p, thc__scale(d, r / l));
 }
 
 /* Squared distance between segments p1-q1 and p2-q2 (either may have zero length), closest points in c1, c2.
@@ -682,7 +696,7 @@ static int thc__proxy_make(thc__proxy *px, const void *s, thc_type t, const thc_
     case THC_CIRCLE: {
         const thc_circle *c = (const thc_circle *)s;
         px->count = 1;
-        px->r = c->r > 0 ? c->r : 0;
+        px->r = c->r < 0 ? 0 : c->r;   /* NaN stays NaN */
         px->v[0] = thc__sub(c->p, o);
         return 1;
     }
@@ -697,7 +711,7 @@ static int thc__proxy_make(thc__proxy *px, const void *s, thc_type t, const thc_
     case THC_CAPSULE: {
         const thc_capsule *c = (const thc_capsule *)s;
         thc__proxy_segment(px, thc__sub(c->a, o), thc__sub(c->b, o));
-        px->r = c->r > 0 ? c->r : 0;
+        px->r = c->r < 0 ? 0 : c->r;   /* NaN stays NaN */
         return 1;
     }
     case THC_POLY: {
@@ -917,11 +931,12 @@ THC__INLINE float thc__core_closest_body(const thc__proxy *a, const thc__proxy *
                 float u = thc__dot(w, e), dd;
                 int inside = u > 0 && u < ee;
                 if (inside) { float c = thc__cross(w, e); dd = c * c * inv; }
-                else if (u <= 0) dd = thc__dot(w, w);
-                else { thc_v2 w1 = thc__sub(w, e); dd = thc__dot(w1, w1); }
-                /* a face wins ties, with a little slack: at a vertex-face near-tie the rounding decides which
-                   looks nearer, and only the face gives the exact normal */
-                if (dd < best || (inside && dd <= best * (1 + 1e-5f))) {
+                else if (u <= 0) dd = thc__dot(w, w) * (1 + 1e-5f);
+                else { thc_v2 w1 = thc__sub(w, e); dd = thc__dot(w1, w1) * (1 + 1e-5f); }
+                /* a face wins ties, with a little slack, whichever pair comes first: at a vertex-face near-tie the
+                   rounding decides which looks nearer, and only the face gives the exact normal (a vertex pair's
+                   squared distance is scaled by 1 + 1e-5, as in thc__end_vs_seg) */
+                if (dd < best) {
                     best = dd; bi = i; bj = j; bside = side; bu = u * inv; kind = inside ? (side ? 2 : 1) : 0;
                 }
             }
@@ -1003,8 +1018,8 @@ static float thc__edge_test(const thc__proxy *pv, int vi, const thc__proxy *pe, 
     float ee = thc__dot(ev, ev), u = thc__dot(w, ev);
     int inside = u > 0 && u < ee;
     thc_v2 q = inside ? thc__add(e0, thc__scale(ev, u / ee)) : u <= 0 ? e0 : thc__add(e0, ev), dv = thc__sub(v, q);
-    float dd = thc__dot(dv, dv);
-    if (dd < best || (inside && dd <= best * (1 + 1e-5f))) {
+    float dd = thc__dot(dv, dv) * (inside ? 1.0f : 1 + 1e-5f);   /* a face wins near-ties in either order, as thc__end_vs_seg */
+    if (dd < best) {
         best = dd; *kind = inside ? (side ? 2 : 1) : 0; *fi = e; *fv = vi;
         if (side) { *pa = q; *pb = v; } else { *pa = v; *pb = q; }
     }
@@ -1065,7 +1080,7 @@ static float thc__closest_checked(const thc__proxy *a, thc_v2 shift, const thc__
         if (vf != 1)
             for (int i = 0; i < nea; i++) { int e1 = ea[i] + 1 < a->count ? ea[i] + 1 : 0; am.v[ea[i]] = thc__add(a->v[ea[i]], shift); am.v[e1] = thc__add(a->v[e1], shift); }
         thc_v2 dv = thc__sub(b->v[ib0], am.v[ia0]);
-        float best = thc__dot(dv, dv);
+        float best = thc__dot(dv, dv) * (1 + 1e-5f);   /* two vertices: scaled as thc__edge_test scales them */
         int kind = 0, fi = 0, fv = 0;
         *pa = am.v[ia0]; *pb = b->v[ib0];
         if (vf == 1) best = thc__edge_test(&am, ia0, b, eb[0], 0, best, &kind, &fi, &fv, pa, pb);
@@ -1122,6 +1137,11 @@ typedef struct thc__sat {
 } thc__sat;
 
 #define THC__APART 1e-5f
+/* thc_distance's touching, relative: a gap within THC__TOUCH_REL of the core distance it was taken from (the
+   rounding of "distance minus radii") is 0, so a tiny gap between large shapes and a tiny gap between tiny ones
+   are answered alike, and overlap, collide and distance agree on touching at every scale (issue 42; the
+   absolute 1e-5 answered two unit circles 9e-6 apart as touching while thc_overlap said apart) */
+#define THC__TOUCH_REL 1e-6f
 #define THC__BIAS_ABS 5e-4f   /* B's face must beat A's by this much (plus the relative part) to become the reference */
 #define THC__BIAS_REL 5e-3f   /* cores closer than this are treated as overlapping: no stable normal between them */
 
@@ -1615,8 +1635,11 @@ static int thc__poly_poly(const thc_poly *a, const thc_transform *ax, const thc_
 #if defined(__SSE__) || defined(_M_X64) || defined(_M_AMD64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 1)
 #include <xmmintrin.h>
 THC__INLINE float thc__clamp01(float x) { return _mm_cvtss_f32(_mm_min_ss(_mm_max_ss(_mm_set_ss(x), _mm_setzero_ps()), _mm_set_ss(1.0f))); }
+/* a radius as the queries read it: a negative one is 0, NaN stays NaN (maxss keeps its second operand on NaN) */
+THC__INLINE float thc__radius(float r) { return _mm_cvtss_f32(_mm_max_ss(_mm_setzero_ps(), _mm_set_ss(r))); }
 #else
 THC__INLINE float thc__clamp01(float x) { return x > 0 ? (x < 1 ? x : 1) : 0; }
+THC__INLINE float thc__radius(float r) { return r < 0 ? 0 : r; }
 #endif
 
 /* The closest point of the segment at the clamped fraction, without branching on which part is closest
@@ -1734,7 +1757,13 @@ static int thc__circle_poly_manifold(const thc_circle *c, const thc_poly *p, con
    an end lies inside the other segment's span); the reference face and the clip. Nearly parallel
    capsules get two contacts, others one. Returns 0 for what it leaves to the general path: a capsule
    with no length. Without contacts (thc_overlap) it stops at the tests and returns 2 for touching, so
-   that the two answers agree. */
+   that the two answers agree.
+   A face wins a near-tie whichever candidate comes first: a point projecting just inside a segment near its end
+   is as far from that end as from the segment, up to rounding, and only the segment's own normal is right (the
+   direction to the end is tilted by the gap along the segment over the distance, which a long reference face
+   turns into depth). So the squared distance to an end is scaled by 1 + 1e-5 before the strict comparison: an
+   end replaces a face only when clearly nearer, a face replaces an end unless clearly farther (issue 42). *best
+   holds the scaled value. */
 static inline void thc__end_vs_seg(thc_v2 v, thc_v2 e0, thc_v2 e, float ee, float inv, int id,
                                    float *best, int *bid, float *bu, int *binside)
 {
@@ -1742,9 +1771,9 @@ static inline void thc__end_vs_seg(thc_v2 v, thc_v2 e0, thc_v2 e, float ee, floa
     float u = thc__dot(w, e), dd;
     int inside = u > 0 && u < ee;
     if (inside) { float c = thc__cross(w, e); dd = c * c * inv; }
-    else if (u <= 0) dd = thc__dot(w, w);
-    else { thc_v2 w1 = thc__sub(w, e); dd = thc__dot(w1, w1); }
-    if (dd < *best || (inside && dd <= *best * (1 + 1e-5f))) { *best = dd; *bid = id; *bu = u * inv; *binside = inside; }   /* a face wins near-ties */
+    else if (u <= 0) dd = thc__dot(w, w) * (1 + 1e-5f);
+    else { thc_v2 w1 = thc__sub(w, e); dd = thc__dot(w1, w1) * (1 + 1e-5f); }
+    if (dd < *best) { *best = dd; *bid = id; *bu = u * inv; *binside = inside; }
 }
 
 THC__INLINE int thc__capsules(const thc_capsule *ka, const thc_capsule *kb, thc_manifold *m, int contacts)
@@ -1991,6 +2020,7 @@ static int thc__capsule_poly_manifold(const thc_capsule *k, const thc_poly *p, c
                 for (int i = 0; i < n; i++) thc__end_vs_seg(p->verts[i], s0, e, ee, inv, 2 * THC_MAX_POLY_VERTS + i, &best, &id, &bu, &inside);
             }
         }
+        if (id < 0) return 0;   /* no distance compared below FLT_MAX (NaN, infinity, or an overflow): the general path */
         thc_v2 qs, qp, fn;
         if (id < 2 * THC_MAX_POLY_VERTS) {
             int j = id >> 1;
@@ -2141,14 +2171,15 @@ static THC__NOINLINE int thc__overlap_poly_roads(const void *a, thc_type ta, con
 
 THC__INLINE int thc__cc_overlap(const thc_circle *a, const thc_circle *b)
 {
-    float dx = b->p.x - a->p.x, dy = b->p.y - a->p.y, r = a->r + b->r;
+    float dx = b->p.x - a->p.x, dy = b->p.y - a->p.y, r = thc__radius(a->r) + thc__radius(b->r);
     return dx * dx + dy * dy <= r * r;
 }
 
 THC__INLINE int thc__ca_overlap(const thc_circle *a, const thc_aabb *b)
 {
     float dx = thc__maxf(b->min.x, thc__minf(a->p.x, b->max.x)) - a->p.x, dy = thc__maxf(b->min.y, thc__minf(a->p.y, b->max.y)) - a->p.y;
-    return dx * dx + dy * dy <= a->r * a->r;
+    float r = thc__radius(a->r);
+    return dx * dx + dy * dy <= r * r;
 }
 
 /* All four compares combined without branching: a mix of touching and apart boxes makes any one of them
@@ -2180,7 +2211,7 @@ int thc_overlap(const void *a, thc_type ta, const thc_transform *ax, const void 
 
 THC__INLINE void thc__cc_manifold(const thc_circle *a, const thc_circle *b, thc_manifold *m)
 {
-    float dx = b->p.x - a->p.x, dy = b->p.y - a->p.y, dist2 = dx * dx + dy * dy, r = a->r + b->r;
+    float ra = thc__radius(a->r), dx = b->p.x - a->p.x, dy = b->p.y - a->p.y, dist2 = dx * dx + dy * dy, r = ra + thc__radius(b->r);
     m->count = 0;
     if (!(dist2 <= r * r)) return;   /* NaN: no contact */
     float dist = sqrtf(dist2), depth = r - dist;
@@ -2188,13 +2219,13 @@ THC__INLINE void thc__cc_manifold(const thc_circle *a, const thc_circle *b, thc_
     m->count = 1;
     m->n = n;
     m->depths[0] = depth;
-    m->contact_points[0] = thc__add(a->p, thc__scale(n, a->r - 0.5f * depth));
+    m->contact_points[0] = thc__add(a->p, thc__scale(n, ra - 0.5f * depth));
 }
 
 THC__INLINE void thc__ca_manifold(const thc_circle *a, const thc_aabb *b, thc_manifold *m)
 {
     float dx = thc__maxf(b->min.x, thc__minf(a->p.x, b->max.x)) - a->p.x, dy = thc__maxf(b->min.y, thc__minf(a->p.y, b->max.y)) - a->p.y;
-    float dist2 = dx * dx + dy * dy, r = a->r, depth;
+    float dist2 = dx * dx + dy * dy, r = thc__radius(a->r), depth;
     thc_v2 n, p = a->p;
     m->count = 0;
     if (!(dist2 <= r * r)) return;   /* NaN: no contact */
@@ -2319,7 +2350,7 @@ THC__INLINE float thc__reach(float d, float ra, float rb) { return 0.5f * (thc__
 
 /* A circle and a polygon with area, directly in the polygon's own frame: every edge against the centre as the
    proxies' brute force does (a face wins a near-tie, with its own normal), without building proxies. Touching
-   (or within THC__APART), 0 at a point both hold: the centre when it is inside, else on the way from it to the
+   (or within THC__TOUCH_REL), 0 at a point both hold: the centre when it is inside, else on the way from it to the
    nearest edge point. -1 for a flat polygon, NaN and infinity. */
 static float thc__circle_poly_distance(const thc_circle *c, const thc_poly *p, const thc_transform *xf, thc_v2 *pc, thc_v2 *pp)
 {
@@ -2343,7 +2374,7 @@ static float thc__circle_poly_distance(const thc_circle *c, const thc_poly *p, c
     /* NaN and infinity go on to the roads that answer them (no look of its own): a NaN or infinite centre or
        transform puts lc at NaN or infinity, so no edge is nearer than FLT_MAX (bd stays at it) */
     if (!(bd < FLT_MAX) || !(ra < FLT_MAX)) return -1;
-    if (!(smax > 0) || !(dist - ra > THC__APART)) {   /* touching: the centre, or on the way to the edge */
+    if (!(smax > 0) || !(dist - ra > THC__TOUCH_REL * dist)) {   /* touching: the centre, or on the way to the edge */
         *pc = *pp = smax > 0 && dist > 0 ? thc__add(c->p, thc_mul_rot(x, thc__scale(thc__sub(bq, lc), thc__reach(dist, ra, 0) / dist))) : c->p;
         return 0;
     }
@@ -2356,7 +2387,7 @@ static float thc__circle_poly_distance(const thc_circle *c, const thc_poly *p, c
 /* A capsule and a polygon with area, directly in the polygon's own frame: the segment clipped against every
    face (any part left inside means they touch: 0 at its middle), then each end against each edge and each
    vertex against the segment, the nearest pair winning with a face ahead at a near-tie, as the proxies' brute
-   force does. Touching (or within THC__APART) by the radius, 0 at the polygon's nearest point. -1 for a flat
+   force does. Touching (or within THC__TOUCH_REL) by the radius, 0 at the polygon's nearest point. -1 for a flat
    polygon. *pk on the capsule, *pp on the polygon. */
 static float thc__capsule_poly_distance(const thc_capsule *k, const thc_poly *p, const thc_transform *xf, thc_v2 *pk, thc_v2 *pp)
 {
@@ -2407,7 +2438,7 @@ static float thc__capsule_poly_distance(const thc_capsule *k, const thc_poly *p,
     }
     thc_v2 dq = thc__sub(qp, qk);
     float dist = sqrtf(thc__dot(dq, dq)), rk = k->r > 0 ? k->r : 0;
-    if (!(dist - rk > THC__APART)) {
+    if (!(dist - rk > THC__TOUCH_REL * dist)) {
         *pk = *pp = thc__add(k->a, thc_mul_rot(x, thc__sub(qp, s0)));
         return 0;
     }
@@ -2425,7 +2456,7 @@ static float thc__capsule_poly_distance(const thc_capsule *k, const thc_poly *p,
 /* A box and a capsule, directly: each end of the segment clamped into the box (a face's own axis when only one
    coordinate clamps) and each corner of the box against the segment (the segment's own normal inside its
    span), the nearest pair winning with a face ahead at a near-tie, as the proxies' brute force does. Touching
-   (or within THC__APART), 0 at a point both hold: the middle of the segment's part inside the box, else the
+   (or within THC__TOUCH_REL), 0 at a point both hold: the middle of the segment's part inside the box, else the
    box's nearest point. Points: *pbx on the box, *pk on the capsule. */
 static float thc__box_capsule_distance(const thc_aabb *bx, const thc_capsule *k, thc_v2 *pbx, thc_v2 *pk)
 {
@@ -2467,7 +2498,7 @@ static float thc__box_capsule_distance(const thc_aabb *bx, const thc_capsule *k,
     }
     thc_v2 dq = thc__sub(qk, qb);
     float dist = sqrtf(thc__dot(dq, dq)), rk = k->r > 0 ? k->r : 0;
-    if (!(dist - rk > THC__APART)) {
+    if (!(dist - rk > THC__TOUCH_REL * dist)) {
         *pbx = *pk = thc__add(o, qb);
         return 0;
     }
@@ -2483,7 +2514,7 @@ static float thc__box_capsule_distance(const thc_aabb *bx, const thc_capsule *k,
 
 /* Two boxes or two capsules, directly: apart, the same answer as the proxies' closest features (box gaps along
    x and y; for segments the best end-to-segment pair, a face's own normal when an end is closest to the inside
-   of the other segment), without building proxies. Touching (or within THC__APART), 0 at a point both hold:
+   of the other segment), without building proxies. Touching (or within THC__TOUCH_REL), 0 at a point both hold:
    the middle of the boxes' common part, the segments' crossing, or on the way between their nearest points.
    NaN for a box with a NaN or infinite side. */
 static float thc__distance_direct(const void *a, const void *b, thc_type t, thc_v2 *pa, thc_v2 *pb)
@@ -2503,7 +2534,7 @@ static float thc__distance_direct(const void *a, const void *b, thc_type t, thc_
         _mm_storeu_ps(l, lohi);
         _mm_storeu_ps(g, g4);
         float d = g[0] == 0 ? g[1] : g[1] == 0 ? g[0] : sqrtf(g[0] * g[0] + g[1] * g[1]);
-        if (d <= THC__APART) {   /* touching (not NaN): 0 at the middle of the boxes' common part */
+        if (d <= 0) {   /* touching (not NaN): 0 at the middle of the boxes' common part */
             *pa = *pb = thc__v(0.5f * (l[0] + l[2]), 0.5f * (l[1] + l[3]));
             return 0;
         }
@@ -2525,7 +2556,7 @@ static float thc__distance_direct(const void *a, const void *b, thc_type t, thc_
         if (gy <= 0) qa.y = qb.y = thc__maxf(x->min.y, y->min.y);
         float d = gx <= 0 && gy <= 0 ? 0 : gx <= 0 ? gy : gy <= 0 ? gx : sqrtf(gx * gx + gy * gy);
         d += z;
-        if (d <= THC__APART) {   /* touching (not NaN): 0 at the middle of the boxes' common part */
+        if (d <= 0) {   /* touching (not NaN): 0 at the middle of the boxes' common part */
             *pa = *pb = thc__v(0.5f * (thc__maxf(x->min.x, y->min.x) + thc__minf(x->max.x, y->max.x)),
                                0.5f * (thc__maxf(x->min.y, y->min.y) + thc__minf(x->max.y, y->max.y)));
             return 0;
@@ -2565,7 +2596,7 @@ static float thc__distance_direct(const void *a, const void *b, thc_type t, thc_
     thc_v2 e0 = v[bi < 2 ? 2 : 0], e = bi < 2 ? d2 : d1, q = kind ? thc__add(e0, thc__scale(e, bu)) : bu <= 0 ? e0 : thc__add(e0, e);
     thc_v2 qa = bi < 2 ? v[bi] : q, qb = bi < 2 ? q : v[bi], dq = thc__sub(qb, qa), n;
     float dist = sqrtf(thc__dot(dq, dq)), ra = ka->r > 0 ? ka->r : 0, rb = kb->r > 0 ? kb->r : 0, gap = dist - ra - rb + z;
-    if (!(gap > THC__APART)) {   /* touching: 0 on the way from a's nearest point to b's */
+    if (!(gap > THC__TOUCH_REL * dist)) {   /* touching: 0 on the way from a's nearest point to b's */
         *pa = *pb = thc__add(o, dist > 0 ? thc__add(qa, thc__scale(dq, thc__reach(dist, ra, rb) / dist)) : qa);
         return z;
     }
@@ -2809,7 +2840,7 @@ static THC__NOINLINE float thc__box_poly_distance(const thc_aabb *box, const thc
 
 /* thc_distance for a capsule and a polygon with area, the same way in the polygon's own frame (the capsule's
    segment moved into it as a 2-vertex polygon), the radius taken off at the end: touching by the radius (or
-   within THC__APART), 0 at the polygon's nearest point; NaN for NaN and infinity. It leaves the pair to
+   within THC__TOUCH_REL), 0 at the polygon's nearest point; NaN for NaN and infinity. It leaves the pair to
    thc__capsule_poly_distance with -2 when the input is known finite (the cores meet, or their closest
    features are not proven), -1 when it is not looked at yet (no transform, a flat polygon, a capsule without
    length). *pk on the capsule, *pp on the polygon. */
@@ -2849,7 +2880,7 @@ THC__INLINE float thc__capsule_poly_lanes(const thc_capsule *k, const thc_poly *
         if (d < 0) return -2 + z;   /* the cores meet, or their closest features are not proven */
     }
     *pp = thc__place(xf, qa);
-    if (!(d - r + z > THC__APART)) {   /* touching by the radius: 0 at the polygon's nearest point */
+    if (!(d - r + z > THC__TOUCH_REL * d)) {   /* touching by the radius: 0 at the polygon's nearest point */
         *pk = *pp;
         return z;
     }
@@ -2942,14 +2973,14 @@ float thc_distance(const void *a, thc_type ta, const thc_transform *ax, const vo
         }
         rb = rb < 0 ? 0 : rb;
         float dist = thc__len(d);
-        if (dist - ra - rb > THC__APART && dist + w < FLT_MAX) {   /* an infinite centre or side goes on to the NaN answer */
+        if (dist - ra - rb > THC__TOUCH_REL * dist && dist + w < FLT_MAX) {   /* an infinite centre or side goes on to the NaN answer */
             thc_v2 n = thc__scale(d, 1.0f / dist), sa = thc__add(c->p, thc__scale(n, ra)), sb = thc__add(c->p, thc__sub(d, thc__scale(n, rb)));
             if (pa) *pa = swap ? sb : sa;
             if (pb) *pb = swap ? sa : sb;
             return dist - ra - rb;
         }
-        if (!(dist - ra - rb > THC__APART) && dist + w + ra + rb < FLT_MAX) {
-            /* touching (or within THC__APART): 0 at a point both hold, on the way from the centre to the
+        if (!(dist - ra - rb > THC__TOUCH_REL * dist) && dist + w + ra + rb < FLT_MAX) {
+            /* touching (or within THC__TOUCH_REL): 0 at a point both hold, on the way from the centre to the
                nearest core point (NaN and infinity go on to the general road's NaN) */
             thc_v2 q = dist > 0 ? thc__add(c->p, thc__scale(d, thc__reach(dist, ra, rb) / dist)) : c->p;
             if (pa) *pa = q;
@@ -3231,7 +3262,7 @@ THC__INLINE int thc__ray_circle_m(float mx, float my, float dx, float dy, float 
 
 static THC__NOINLINE int thc__ray_circle_rare(float mx, float my, float dx, float dy, float tmax, float r, thc_ray_hit *out)
 {
-    return thc__ray_circle_m(mx, my, dx, dy, tmax, thc__maxf(r, 0), 1, out);
+    return thc__ray_circle_m(mx, my, dx, dy, tmax, thc__maxf(0, r), 1, out);   /* NaN stays NaN: a miss */
 }
 
 /* every case inline (r >= 0): for the capsule's end circles */
@@ -3459,14 +3490,14 @@ thc_toi_result thc_toi_circle_circle(const thc_circle *a, thc_v2 vel, const thc_
 {
     thc_toi_result r = thc__miss();
     if (THC__BAD3(THC__SUM_CIRCLE(a), THC__SUM_CIRCLE(b), THC__S4(vel.x, vel.y, 0.0f, 0.0f))) return r;
-    float t = thc__ray_circle_t(a->p, vel, b->p, a->r + b->r);
+    float rb = thc__radius(b->r), t = thc__ray_circle_t(a->p, vel, b->p, thc__radius(a->r) + rb);
     if (!(t >= 0 && t <= 1)) return r;
     r.hit = 1;
     r.t = t;
     thc_v2 d = thc__add(thc__sub(a->p, b->p), thc__scale(vel, t));
     float l = thc__len(d);
     r.n = l > 1e-6f ? thc__scale(d, 1.0f / l) : thc__v(1, 0);
-    r.p = thc__add(b->p, thc__scale(r.n, b->r));
+    r.p = thc__add(b->p, thc__scale(r.n, rb));
     return r;
 }
 
@@ -3475,7 +3506,7 @@ static thc_toi_result thc__toi_circle_proxy(thc__proxy *px, thc_v2 c, float radi
 {
     thc_toi_result r = thc__miss();
     thc_ray_hit rc;
-    px->r = radius > 0 ? radius : 0;
+    px->r = radius = radius > 0 ? radius : 0;   /* NaN was looked at by the caller */
     if (!thc__ray_proxy(px, c, vel, 1, &rc)) return r;
     r.hit = 1;
     r.t = rc.t;

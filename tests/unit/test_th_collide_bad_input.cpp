@@ -155,7 +155,11 @@ static void test_hand_built_polygons_are_validated(void)
     thc_v2 v[4] = { { -5, -5 }, { -5, 5 }, { 5, 5 }, { 5, -5 } };   // clockwise
     cw.count = 4;
     for (int i = 0; i < 4; i++) cw.verts[i] = v[i];
-    thc_poly_normals(&cw);
+    for (int i = 0; i < 4; i++) {   // each edge's right-hand normal, as thc_poly_normals took them before issue 42
+        thc_v2 e = V(v[(i + 1) % 4].x - v[i].x, v[(i + 1) % 4].y - v[i].y);
+        float l = sqrtf(e.x * e.x + e.y * e.y);
+        cw.norms[i] = V(e.y / l, -e.x / l);
+    }
     TH_CHECK_EQ_INT(thc_poly_check(&cw), THC_ERR_CLOCKWISE);
     thc_circle c = { { 0, 0 }, 1 };
     g_reports = 0;
@@ -428,16 +432,195 @@ static void test_grazing_circle_at_a_corner(void)
     if (r.hit) TH_CHECK(r.t < 0.78525f);
 }
 
+// Finite but extreme input (issue 42): a capsule's length or radius past 1e20 makes every squared distance of the
+// capsule-polygon road overflow, no candidate pair was kept, and the road read the polygon's vertex -1 (found by
+// tests/fuzz/fuzz_th_collide.cpp; the ASan pass of this test sees the read). Every query answers without it.
+static void test_extreme_capsule_against_a_flat_box(void)
+{
+    const thc_capsule caps[3] = {
+        { { 105.160156f, 1e20f }, { 1e20f, -86.3398438f }, 3e38f },
+        { { -3e38f, 3e38f }, { 3e38f, 81 }, INFINITY },
+        { { 0, -10.598f }, { -3e38f, 1e37f }, 1e20f },
+    };
+    const thc_aabb boxes[3] = { { { 0, 0 }, { 0, 0 } }, { { 0, 0 }, { 0, 0 } }, { { 1e37f, -1e37f }, { 1e37f, 2e37f } } };
+    for (int i = 0; i < 3; i++) {
+        thc_manifold m;
+        thc_collide(&caps[i], THC_CAPSULE, NULL, &boxes[i], THC_AABB, NULL, &m);
+        TH_CHECK(m.count >= 0 && m.count <= 2);
+        thc_collide(&boxes[i], THC_AABB, NULL, &caps[i], THC_CAPSULE, NULL, &m);
+        TH_CHECK(m.count >= 0 && m.count <= 2);
+        (void)thc_overlap(&caps[i], THC_CAPSULE, NULL, &boxes[i], THC_AABB, NULL);
+        (void)thc_overlap(&boxes[i], THC_AABB, NULL, &caps[i], THC_CAPSULE, NULL);
+        thc_poly p;
+        thc_make_box(&p, 0.5f, 3);
+        thc_transform xf = thc_make_transform(boxes[i].min, 0.25f);
+        thc_collide(&caps[i], THC_CAPSULE, NULL, &p, THC_POLY, &xf, &m);
+        TH_CHECK(m.count >= 0 && m.count <= 2);
+        thc_collide(&p, THC_POLY, &xf, &caps[i], THC_CAPSULE, NULL, &m);
+        TH_CHECK(m.count >= 0 && m.count <= 2);
+    }
+}
+
+// A polygon written down clockwise and finished by thc_poly_normals (issue 42, item 7): it used to take the
+// inward normals and the queries answered wrongly (a point 3 outside the square at distance 5.66). The helper
+// puts the vertices in counter-clockwise order, so every query answers as for the same square built right.
+static void test_clockwise_polygon_from_the_normals_helper(void)
+{
+    const thc_v2 sq[4] = { { -5, -5 }, { -5, 5 }, { 5, 5 }, { 5, -5 } };   // clockwise (y up)
+    for (int n = 3; n <= 4; n++) {   // the square, and the clockwise triangle of its first three corners
+        thc_poly cw, ccw;
+        memset(&cw, 0, sizeof cw);
+        cw.count = n;
+        for (int i = 0; i < n; i++) cw.verts[i] = sq[i];
+        TH_CHECK(thc_poly_normals(&cw));
+        TH_CHECK_EQ_INT(thc_poly_check(&cw), THC_OK);
+        TH_CHECK(thc_make_poly(&ccw, sq, n) == n);
+        g_reports = 0;
+        const thc_v2 probes[4] = { { 8, 0 }, { 0, -9 }, { -7, 7 }, { 1, -2 } };
+        for (int k = 0; k < 4; k++) {
+            thc_circle c = { probes[k], 0.5f };
+            thc_v2 pa, pb;
+            float dw = thc_distance(&c, THC_CIRCLE, NULL, &cw, THC_POLY, NULL, &pa, &pb);
+            float dr = thc_distance(&c, THC_CIRCLE, NULL, &ccw, THC_POLY, NULL, NULL, NULL);
+            TH_CHECK_MSG(fabsf(dw - dr) < 1e-5f, "%d-gon, circle at (%g, %g): distance %g, built right %g", n, c.p.x, c.p.y, dw, dr);
+            TH_CHECK_EQ_INT(thc_overlap(&c, THC_CIRCLE, NULL, &cw, THC_POLY, NULL), thc_overlap(&c, THC_CIRCLE, NULL, &ccw, THC_POLY, NULL));
+            thc_ray ray = { probes[k], { -0.6f, 0.8f }, 100 };
+            thc_ray_hit h1, h2;
+            int r1 = thc_raycast(ray, &cw, THC_POLY, NULL, &h1), r2 = thc_raycast(ray, &ccw, THC_POLY, NULL, &h2);
+            TH_CHECK(r1 == r2 && (!r1 || fabsf(h1.t - h2.t) < 1e-5f));
+        }
+        TH_CHECK_EQ_INT(g_reports, 0);
+    }
+    thc_poly p;
+    memset(&p, 0, sizeof p);
+    p.count = 4;
+    for (int i = 0; i < 4; i++) p.verts[i] = sq[i];
+    thc_circle c = { { 8, 0 }, 0 };
+    TH_CHECK(thc_poly_normals(&p));
+    TH_CHECK_NEAR(thc_distance(&c, THC_CIRCLE, NULL, &p, THC_POLY, NULL, NULL, NULL), 3.0, 1e-5);
+}
+
+// One rule for radii (issue 42, items 2 and 4): a negative radius counts as 0 (a circle is its centre, a capsule
+// its segment) in every query of every pair; a NaN radius is NaN input (no overlap, no contact, distance NaN, no
+// hit, no time of impact). Before, two circles of radius -3 five apart overlapped with depth -11, and a circle
+// swept at a circle of radius NaN hit at the radius-0 time.
+static bool same_f(float a, float b) { return a == b || (isnan(a) && isnan(b)) || fabsf(a - b) <= 1e-5f * (1 + fabsf(a)); }
+static bool same_v(thc_v2 a, thc_v2 b) { return same_f(a.x, b.x) && same_f(a.y, b.y); }
+
+// every answer of the pair, flattened, so that two pairs can be compared number by number
+static int answers(const Shape &a, const Shape &b, float *out)
+{
+    int n = 0;
+    out[n++] = (float)thc_overlap(a.ptr(), a.type, a.x(), b.ptr(), b.type, b.x());
+    thc_manifold m;
+    memset(&m, 0, sizeof m);
+    thc_collide(a.ptr(), a.type, a.x(), b.ptr(), b.type, b.x(), &m);
+    out[n++] = (float)m.count;
+    for (int i = 0; i < m.count; i++) { out[n++] = m.depths[i]; out[n++] = m.contact_points[i].x; out[n++] = m.contact_points[i].y; }
+    if (m.count) { out[n++] = m.n.x; out[n++] = m.n.y; }
+    thc_v2 mtv = thc_mtv(a.ptr(), a.type, a.x(), b.ptr(), b.type, b.x()), pa, pb;
+    out[n++] = mtv.x; out[n++] = mtv.y;
+    out[n++] = thc_distance(a.ptr(), a.type, a.x(), b.ptr(), b.type, b.x(), &pa, &pb);
+    thc_toi_result t = thc_toi(a.ptr(), a.type, a.x(), V(30, 5), b.ptr(), b.type, b.x(), V(-2, 0));
+    out[n++] = (float)t.hit;
+    if (t.hit) { out[n++] = t.t; out[n++] = t.n.x; out[n++] = t.n.y; }
+    thc_ray_hit h;
+    thc_ray ray = { { -12, 0.3f }, { 1, 0.05f }, 40 };
+    int hit = thc_raycast(ray, b.ptr(), b.type, b.x(), &h);
+    out[n++] = (float)hit;
+    if (hit) { out[n++] = h.t; out[n++] = h.n.x; out[n++] = h.n.y; }
+    thc_aabb box = thc_shape_aabb(b.ptr(), b.type, b.x());
+    out[n++] = box.min.x; out[n++] = box.min.y; out[n++] = box.max.x; out[n++] = box.max.y;
+    out[n++] = (float)thc_point_in_shape(V(0.4f, 0.2f), b.ptr(), b.type, b.x());
+    return n;
+}
+
+static void test_negative_and_nan_radii(void)
+{
+    const float negatives[4] = { -3, -0.25f, -1e-30f, -0.0f };
+    int wrong = 0, cases = 0;
+    for (int ta = 0; ta < 4; ta++)
+        for (int tb = 0; tb < 4; tb++)
+            for (int mv = 0; mv < 5; mv++)
+                for (int side = 0; side < 2; side++) {
+                    Shape a = base_shape(TYPES[ta]), b = base_shape(TYPES[tb]);
+                    b.move(B_MOVES[mv]);
+                    Shape &s = side ? b : a;
+                    float *r = s.type == THC_CIRCLE ? &s.c.r : s.type == THC_CAPSULE ? &s.k.r : NULL;
+                    if (!r) continue;
+                    *r = 0;
+                    float want[64], got[64];
+                    int nw = answers(a, b, want);
+                    for (int k = 0; k < 4; k++) {
+                        *r = negatives[k];
+                        int ng = answers(a, b, got);
+                        bool same = ng == nw;
+                        for (int i = 0; same && i < ng; i++) same = same_f(got[i], want[i]);
+                        cases++;
+                        if (!same && wrong++ < 3) {
+                            printf("  radius %g answers otherwise than radius 0:\n", negatives[k]);
+                            print_shape("A", a);
+                            print_shape("B", b);
+                        }
+                    }
+                }
+    TH_CHECK_MSG(wrong == 0, "%d of %d pairs with a negative radius answer otherwise than with radius 0", wrong, cases);
+    TH_CHECK_EQ_INT(cases, 16 * 5 * 4);   // 16 (pair, side) with a radius, 5 placements, 4 negatives
+
+    // the issue's two circles of radius -3, 5 apart: points 5 apart
+    thc_circle n1 = { { 0, 0 }, -3 }, n2 = { { 5, 0 }, -3 };
+    thc_manifold m;
+    thc_collide(&n1, THC_CIRCLE, NULL, &n2, THC_CIRCLE, NULL, &m);
+    TH_CHECK_EQ_INT(thc_overlap(&n1, THC_CIRCLE, NULL, &n2, THC_CIRCLE, NULL), 0);
+    TH_CHECK_EQ_INT(m.count, 0);
+    TH_CHECK_NEAR(thc_distance(&n1, THC_CIRCLE, NULL, &n2, THC_CIRCLE, NULL, NULL, NULL), 5.0, 1e-6);
+    thc_circle neg = { { 0, 0 }, -3 }, big = { { 2, 0 }, 1 };
+    TH_CHECK(!same_v(thc_closest_on_circle(V(4, 0), &neg), V(-3, 0)));
+    TH_CHECK(same_v(thc_closest_on_circle(V(4, 0), &neg), V(0, 0)));
+    TH_CHECK(thc_overlap(&neg, THC_CIRCLE, NULL, &big, THC_CIRCLE, NULL) == 0);
+
+    // a NaN radius never hits: the issue's sweep, and every pair swept straight at the other
+    thc_circle ca = { { 0, 0 }, 3 }, cb = { { 6.5f, 1 }, NAN };
+    thc_toi_result t = thc_toi(&ca, THC_CIRCLE, NULL, V(30, 5), &cb, THC_CIRCLE, NULL, V(0, 0));
+    TH_CHECK_MSG(!t.hit, "a circle swept at a circle of radius NaN hits at t %g", t.t);
+    int hits = 0, nan_hits = 0;
+    for (int ta = 0; ta < 4; ta++)
+        for (int tb = 0; tb < 4; tb++)
+            for (int side = 0; side < 2; side++) {
+                Shape a = base_shape(TYPES[ta]), b = base_shape(TYPES[tb]);
+                a.move(V(-20, 0.2f));
+                Shape &s = side ? b : a;
+                float *r = s.type == THC_CIRCLE ? &s.c.r : s.type == THC_CAPSULE ? &s.k.r : NULL;
+                if (!r) continue;
+                t = thc_toi(a.ptr(), a.type, a.x(), V(40, 0.5f), b.ptr(), b.type, b.x(), V(-1, 0.25f));
+                hits += t.hit;
+                *r = NAN;
+                t = thc_toi(a.ptr(), a.type, a.x(), V(40, 0.5f), b.ptr(), b.type, b.x(), V(-1, 0.25f));
+                if (t.hit && nan_hits++ == 0) printf("  %s-%s hits with a NaN radius\n", type_name(a.type), type_name(b.type));
+                if (side) {   // a ray straight through the centre or the first end
+                    thc_v2 c = s.type == THC_CIRCLE ? s.c.p : s.k.a;
+                    thc_ray ray = { { c.x - 10, c.y }, { 1, 0 }, 100 };
+                    thc_ray_hit h;
+                    TH_CHECK_MSG(!thc_raycast(ray, s.ptr(), s.type, s.x(), &h), "a ray through a %s of radius NaN hits", type_name(s.type));
+                }
+            }
+    TH_CHECK_EQ_INT(hits, 16);
+    TH_CHECK_MSG(nan_hits == 0, "%d sweeps hit with a NaN radius", nan_hits);
+}
+
 int main(void)
 {
     TH_RUN(test_repeated_point_is_the_triangle);
     TH_RUN(test_hull_of_any_cloud);
     TH_RUN(test_too_many_vertices_fail_with_a_reason);
     TH_RUN(test_hand_built_polygons_are_validated);
+    TH_RUN(test_clockwise_polygon_from_the_normals_helper);
     TH_RUN(test_nan_and_inf_inputs);
     TH_RUN(test_nan_and_inf_velocities);
     TH_RUN(test_box_sweeps_with_bad_sides);
     TH_RUN(test_infinite_centre_against_slanted_faces);
     TH_RUN(test_grazing_circle_at_a_corner);
+    TH_RUN(test_extreme_capsule_against_a_flat_box);
+    TH_RUN(test_negative_and_nan_radii);
     return th_test_finish();
 }

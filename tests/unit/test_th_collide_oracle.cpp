@@ -1727,6 +1727,164 @@ static void test_minkowski_sweep(void)
     }
 }
 
+
+// ---------------------------------------------------------------- issue 42: near-ties at a segment's end
+// The cores apart, the shapes touching by their radii, and a vertex (a box's corner, a polygon's vertex, a
+// capsule's end) projecting just inside a capsule's segment near its end, or a capsule's end projecting just
+// inside an edge near its end: the vertex-to-end and the vertex-to-face pairs differ by rounding, and only the
+// face's normal is right (the vertex-to-end direction is tilted by delta / dist, which a long reference face
+// turns into depth). Every ordered pair, depth and normal against the exact oracle, both orders the same.
+static D2 unit_at(double a) { return d2(cos(a), sin(a)); }
+static D2 turn(D2 v, double a) { return d2(v.x * cos(a) - v.y * sin(a), v.x * sin(a) + v.y * cos(a)); }
+
+// A shape of type t with one of its vertices V the only point of its core farthest along the unit m.
+static Shape vertex_shape(Rng &r, thc_type t, D2 *v, D2 *m, double size)
+{
+    D2 c = d2(r.range(-20, 20), r.range(-20, 20));
+    if (t == THC_AABB) {
+        Shape s = box(c, r.range(0.2 * size, size), r.range(0.2 * size, size));
+        int k = (int)(r.u32() % 4);   // the corner, counter-clockwise from min; its normals' cone starts at pi + k pi / 2
+        D2 corners[4] = { dv(s.b.min), d2(s.b.max.x, s.b.min.y), dv(s.b.max), d2(s.b.min.x, s.b.max.y) };
+        *v = corners[k];
+        *m = unit_at(3.14159265358979 + k * 1.5707963267949 + r.range(0.1, 1.47));
+        return s;
+    }
+    if (t == THC_CAPSULE) {
+        *v = c;
+        *m = unit_at(r.range(0, 6.2831853));
+        D2 away = turn(*m * -1.0, r.range(-1.0, 1.0));
+        return capsule(c, c + away * r.range(0.5 * size, 2 * size), 0);
+    }
+    Shape s = random_shape(r, THC_POLY, c.x, c.y, size);
+    D2 w[THC_MAX_POLY_VERTS];
+    double unused;
+    int n = shape_core(s, w, &unused), i = (int)(r.u32() % (unsigned)n);
+    D2 e0 = w[i] - w[(i + n - 1) % n], e1 = w[(i + 1) % n] - w[i];   // the edges into and out of V
+    double a0 = atan2(-e0.x, e0.y), a1 = atan2(-e1.x, e1.y);       // their outward normals' angles
+    if (a1 < a0) a1 += 6.2831853071796;
+    *v = w[i];
+    *m = unit_at(a0 + (a1 - a0) * r.range(0.05, 0.95));
+    return s;
+}
+
+// A shape of type t with an edge P0-P1 (outward unit normal m) its core's nearest to anything beyond it along m.
+static Shape edge_shape(Rng &r, thc_type t, D2 *p0, D2 *p1, D2 *m, double size)
+{
+    D2 c = d2(r.range(-20, 20), r.range(-20, 20));
+    D2 w[THC_MAX_POLY_VERTS];
+    double unused;
+    Shape s = t == THC_AABB ? box(c, r.range(0.2 * size, size), r.range(0.2 * size, size))
+            : t == THC_CAPSULE ? capsule(c, c + unit_at(r.range(0, 6.2831853)) * r.range(0.5 * size, 2 * size), 0)
+            : random_shape(r, THC_POLY, c.x, c.y, size);
+    int n = shape_core(s, w, &unused), i = (int)(r.u32() % (unsigned)n);
+    *p0 = w[i];
+    *p1 = w[(i + 1) % n];
+    if (n == 2 && i == 1) std::swap(*p0, *p1);   // a capsule's core: either side, always counter-clockwise
+    D2 e = *p1 - *p0;
+    *m = d2(e.y, -e.x) * (1 / len(e));
+    return s;
+}
+
+static void test_near_ties_at_segment_ends(void)
+{
+    const thc_type kinds[3] = { THC_AABB, THC_POLY, THC_CAPSULE };
+    for (int kind = 0; kind < 3; kind++)
+        for (int way = 0; way < 2; way++) {   // 0: X's vertex near the capsule's segment end, 1: the capsule's end near X's edge end
+            Rng r(4200 + kind * 2 + way);
+            int bad[2] = { 0, 0 }, disagree = 0, n = COUNT(2000);
+            for (int i = 0; i < n; i++) {
+                double size = 10, dist = r.range(0.2, 3), depth = r.range(0.001, 0.5);
+                double delta = dist * pow(10.0, r.range(-6, -2.5)) * (r.u32() & 1 ? 1 : -0.2);   // inside (or just past) the end
+                Shape X, K;
+                D2 v, m;
+                if (way == 0) {
+                    X = vertex_shape(r, kinds[kind], &v, &m, size);
+                    D2 t = d2(-m.y, m.x) * (r.u32() & 1 ? 1.0 : -1.0);
+                    D2 e1 = v + m * dist + t * delta;
+                    K = capsule(e1, e1 - t * r.range(0.5 * size, 2 * size), 0);
+                } else {
+                    D2 p0, p1;
+                    X = edge_shape(r, kinds[kind], &p0, &p1, &m, size);
+                    D2 t = (p1 - p0) * (1 / len(p1 - p0));
+                    v = p1 - t * delta + m * dist;
+                    K = capsule(v, v + turn(m, r.range(-1.0, 1.0)) * r.range(0.5 * size, 2 * size), 0);
+                }
+                double rk = X.type == THC_CAPSULE ? r.range(0.1, 1) * (dist + depth) : dist + depth;
+                K.k.r = (float)rk;
+                if (X.type == THC_CAPSULE) X.k.r = (float)(dist + depth - K.k.r);
+                double got[2];
+                for (int o = 0; o < 2; o++) {
+                    const Shape &A = o ? K : X, &B = o ? X : K;
+                    Mink mk = minkowski(A, B);
+                    double want = oracle_depth(mk), tol = 2e-5 * std::max(shape_scale(A), shape_scale(B));
+                    thc_manifold man;
+                    thc_collide(A.ptr(), A.type, A.x(), B.ptr(), B.type, B.x(), &man);
+                    got[o] = man.count ? man.depths[0] : -1;
+                    for (int j = 1; j < man.count; j++) got[o] = std::max(got[o], (double)man.depths[j]);
+                    double need = man.count ? support(mk, dv(man.n) * (1 / len(dv(man.n)))) : 0;
+                    if (!man.count || fabs(got[o] - want) > tol || fabs(need - got[o]) > tol) {
+                        bad[o]++;
+                        report(man.count && fabs(got[o] - want) <= tol ? "near-tie normal (support - depth)" : "near-tie depth", A, B, want,
+                               man.count && fabs(got[o] - want) <= tol ? need - got[o] : got[o]);
+                    }
+                }
+                disagree += fabs(got[0] - got[1]) > 2e-5 * size;
+            }
+            for (int o = 0; o < 2; o++)
+                TH_CHECK_MSG(bad[o] == 0, "near-tie %s-%s (%s): %d of %d wrong", type_name(o ? THC_CAPSULE : kinds[kind]),
+                             type_name(o ? kinds[kind] : THC_CAPSULE), way ? "the capsule's end at an edge's end" : "a vertex at the capsule's end", bad[o], n);
+            TH_CHECK_MSG(disagree == 0, "near-tie %s and capsule: %d of %d depend on the order", type_name(kinds[kind]), disagree, n);
+        }
+}
+
+// ---------------------------------------------------------------- issue 42: touching agrees at every scale
+// thc_overlap, thc_collide and thc_distance must agree on "touching" whatever the shapes' size: B is placed at an
+// exact gap (or overlap) of 2e-5 to 1e-3 of the size from A, for shapes from 1e-3 to 1e3 across, near the origin
+// and 10 sizes away. thc_distance used to answer 0 for any gap below 1e-5, so small shapes a visible gap apart
+// (and two unit circles 9e-6 apart) were touching for it and apart for thc_overlap.
+static void test_touching_agrees_at_every_scale(void)
+{
+    const double scales[5] = { 1e-3, 0.1, 1, 30, 1000 }, gaps[6] = { 2e-5, 1e-4, 1e-3, -2e-5, -1e-4, -1e-3 };
+    for (int ia = 0; ia < 4; ia++)
+        for (int ib = 0; ib < 4; ib++) {
+            Rng r(4242 + ia * 4 + ib);
+            int bad = 0, n = 0;
+            for (int si = 0; si < 5; si++)
+                for (int gi = 0; gi < 6; gi++)
+                    for (int k = 0; k < COUNT(24); k++) {
+                        double size = scales[si], g = gaps[gi] * size, far = (k & 1) ? 10 * size : 0;
+                        Shape A = random_shape(r, TYPES[ia], far, far, size);
+                        Shape B0 = random_shape(r, TYPES[ib], far, far, size);
+                        D2 u = unit_at(r.range(0, 6.2831853));
+                        // the exact gap along u is -depth(t); bisect t (B moved by u t, in floats) to the wanted gap
+                        double lo = 0, hi = 8 * size;
+                        for (int it = 0; it < 60; it++) {
+                            double t = 0.5 * (lo + hi);
+                            Shape B = B0;
+                            B.move(V((float)(u.x * t), (float)(u.y * t)));
+                            if (-oracle_depth(minkowski(A, B)) < g) lo = t; else hi = t;
+                        }
+                        Shape B = B0;
+                        B.move(V((float)(u.x * hi), (float)(u.y * hi)));
+                        double exact = -oracle_depth(minkowski(A, B));
+                        if (fabs(exact - g) > 0.25 * fabs(g)) continue;   // the float placement missed the gap: skip
+                        n++;
+                        int ov = thc_overlap(A.ptr(), A.type, A.x(), B.ptr(), B.type, B.x());
+                        thc_manifold m;
+                        thc_collide(A.ptr(), A.type, A.x(), B.ptr(), B.type, B.x(), &m);
+                        float d = thc_distance(A.ptr(), A.type, A.x(), B.ptr(), B.type, B.x(), NULL, NULL);
+                        bool apart = exact > 0;
+                        if (ov != !apart || (m.count > 0) != !apart || (d > 0) != apart) {
+                            bad++;
+                            if (g_prints++ < 6) printf("scale %g, exact gap %.9g: overlap %d, contacts %d, distance %.9g\n", size, exact, ov, m.count, d);
+                            if (g_prints <= 6) { print_shape("A", A); print_shape("B", B); }
+                        }
+                    }
+            TH_CHECK_MSG(bad == 0, "touching %s-%s: %d of %d disagree", type_name(TYPES[ia]), type_name(TYPES[ib]), bad, n);
+            TH_CHECK_MSG(n > COUNT(24) * 5 * 6 * 3 / 4, "touching %s-%s: only %d placed", type_name(TYPES[ia]), type_name(TYPES[ib]), n);
+        }
+}
+
 int main(void)
 {
     g_prints = 0; TH_RUN(test_oracle_sanity);
@@ -1756,5 +1914,7 @@ int main(void)
     g_prints = 0; TH_RUN(test_grazing_every_pair);                // issue 29
     g_prints = 0; TH_RUN(test_circle_core_just_outside);          // defect 4
     g_prints = 0; TH_RUN(test_toi_normal_pixel_scale);            // defect 5
+    g_prints = 0; TH_RUN(test_near_ties_at_segment_ends);         // issue 42
+    g_prints = 0; TH_RUN(test_touching_agrees_at_every_scale);    // issue 42
     return th_test_finish();
 }
