@@ -292,7 +292,9 @@ cmd_game() {
     while read -r lines name; do
         if [ -n "$cur" ] && (( n + lines > GAME_CHUNK_LINES )); then chunks+=("$cur"); cur=""; n=0; fi
         cur="${cur:+$cur }$name"; n=$(( n + lines ))
-    done <<< "$(cd "$GAME_SRC" && wc -l -- "${roots[@]}" | head -n "${#roots[@]}")"
+    # sed, not head: wc writes a line at a time, and once head had its lines and left, wc's "total" line met a
+    # closed pipe ("wc: write error" in the build output, where the host ignores SIGPIPE)
+    done <<< "$(cd "$GAME_SRC" && wc -l -- "${roots[@]}" | sed -n "1,${#roots[@]}p")"
     chunks+=("$cur")
     # The files that hand out game_get_api (GAME_GET_API): only their chunks read the description of the state's
     # types, whose templates cost every chunk that includes it (game_engine.h) about 20 ms at NEON SWARM's
