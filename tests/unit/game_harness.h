@@ -27,8 +27,10 @@ translation unit, as a release compiles it; a file added to game/ goes in the li
 #include <stdlib.h>
 
 static struct {
-    int waves_started, bombs, player_died, sprites, glow_sprites;
+    int waves_started, bombs, player_died, sprites, glow_sprites, quits;
     char last_event[64];
+    const char *text_wanted;   /* set by a test: draw_text calls whose text holds it are counted in text_seen */
+    int text_seen;
 } g_harness;
 
 static void h_log(int level, const char *fmt, ...) { (void)level; (void)fmt; }
@@ -44,7 +46,12 @@ static int64_t h_read_file(const char *path, void *dst, int64_t cap) { (void)pat
 static double h_time(void) { return 0; }
 static void h_draw_sprite(const GameSprite *s) { g_harness.sprites++; g_harness.glow_sprites += (s->flags & SPRITE_GLOW) != 0; }
 static void h_draw_rect(float x, float y, float w, float h, uint32_t color, int layer) { (void)x; (void)y; (void)w; (void)h; (void)color; (void)layer; g_harness.sprites++; }
-static float h_draw_text(const char *utf8, float x, float y, float px, uint32_t color, int layer) { (void)x; (void)y; (void)color; (void)layer; return (float)strlen(utf8) * px * 0.5f; }
+static float h_draw_text(const char *utf8, float x, float y, float px, uint32_t color, int layer)
+{
+    (void)x; (void)y; (void)color; (void)layer;
+    if (g_harness.text_wanted && strstr(utf8, g_harness.text_wanted)) g_harness.text_seen++;
+    return (float)strlen(utf8) * px * 0.5f;
+}
 static void h_measure_text(const char *utf8, float px, float *w, float *h) { *w = (float)strlen(utf8) * px * 0.5f; *h = px; }
 static int h_sprite_size(uint32_t sprite, float *w, float *h) { (void)sprite; *w = *h = 32; return 1; }
 static void h_set_camera(float x, float y, float zoom) { (void)x; (void)y; (void)zoom; }
@@ -61,7 +68,7 @@ static void h_sound_name(const char *name) { (void)name; }
 static int h_save(const char *name, const void *data, int64_t size) { (void)name; (void)data; (void)size; return 1; }
 static int64_t h_load(const char *name, void *dst, int64_t cap) { (void)name; (void)dst; (void)cap; return -1; }
 static void h_set_title(const char *utf8) { (void)utf8; }
-static void h_quit(void) {}
+static void h_quit(void) { g_harness.quits++; }
 static void h_profile_begin(const char *name) { (void)name; }
 static void h_profile_end(void) {}
 static void h_set_glow(float intensity) { (void)intensity; }
