@@ -31,6 +31,9 @@ static struct {
     char last_event[64];
     const char *text_wanted;   /* set by a test: draw_text calls whose text holds it are counted in text_seen */
     int text_seen;
+    const char *tweak_literal;   /* set by a test: the TWEAK whose literal is this reads tweak_value instead */
+    uint64_t tweak_value;
+    void (*on_sprite)(const GameSprite *s);   /* set by a test: sees every sprite drawn */
 } g_harness;
 
 static void h_log(int level, const char *fmt, ...) { (void)level; (void)fmt; }
@@ -44,7 +47,12 @@ static void h_event(const char *name, const char *fields)
 }
 static int64_t h_read_file(const char *path, void *dst, int64_t cap) { (void)path; (void)dst; (void)cap; return -1; }
 static double h_time(void) { return 0; }
-static void h_draw_sprite(const GameSprite *s) { g_harness.sprites++; g_harness.glow_sprites += (s->flags & SPRITE_GLOW) != 0; }
+static void h_draw_sprite(const GameSprite *s)
+{
+    g_harness.sprites++;
+    g_harness.glow_sprites += (s->flags & SPRITE_GLOW) != 0;
+    if (g_harness.on_sprite) g_harness.on_sprite(s);
+}
 static void h_draw_rect(float x, float y, float w, float h, uint32_t color, int layer) { (void)x; (void)y; (void)w; (void)h; (void)color; (void)layer; g_harness.sprites++; }
 static float h_draw_text(const char *utf8, float x, float y, float px, uint32_t color, int layer)
 {
@@ -57,7 +65,8 @@ static int h_sprite_size(uint32_t sprite, float *w, float *h) { (void)sprite; *w
 static void h_set_camera(float x, float y, float zoom) { (void)x; (void)y; (void)zoom; }
 static void h_tweak(const char *file, int line, int counter, int kind, const char *literal, void *value_inout)
 {
-    (void)file; (void)line; (void)counter; (void)kind; (void)literal; (void)value_inout;
+    (void)file; (void)line; (void)counter; (void)kind;
+    if (g_harness.tweak_literal && !strcmp(literal, g_harness.tweak_literal)) memcpy(value_inout, &g_harness.tweak_value, THTW_IS_PAIR(kind) ? 8 : 4);
 }
 static uint32_t h_sound_play(uint32_t id, const GameSoundPlay *how) { (void)id; (void)how; return 0; }
 static void h_sound_stop(uint32_t handle, float fade) { (void)handle; (void)fade; }

@@ -7,7 +7,8 @@
    - the autopilot (F10) reaches wave 8 in at least 7 of 10;
    - a bomb clears the arena, and an autopilot run is a demo: its score never becomes the best, and its game-over
      screen never says NEW BEST! (a played run's does);
-   - quit to the title from the pause menu with the autopilot on stays on the title, where Esc quits. */
+   - quit to the title from the pause menu with the autopilot on stays on the title, where Esc quits;
+   - GRID_COLOR colours the whole grid: its glowing major lines too. */
 #define TH_TEST_IMPLEMENTATION
 #include "th_test.h"
 #include "game_harness.h"
@@ -208,12 +209,37 @@ static void test_quit_to_title_with_autopilot(void)
     TH_CHECK_MSG(g_harness.quits == quits + 1, "Esc on the title did not quit");
 }
 
+static int g_floor_glow, g_floor_glow_red;
+static void count_floor_glow(const GameSprite *s)
+{
+    if (s->layer != LAYER_FLOOR || !(s->flags & SPRITE_GLOW)) return;
+    g_floor_glow++;
+    g_floor_glow_red += (s->color >> 24) >= 0xA0;   /* purple's red, brightened; the blue grid's is 0x30 */
+}
+
+static void test_grid_color_reaches_the_major_lines(void)
+{
+    harness_start(&g_h, 5);
+    idle_steps(10);   /* the title: the grid at rest */
+    g_harness.tweak_literal = "0x24306EC0";   /* GRID_COLOR's literal, as the README's row edits it */
+    uint32_t purple = 0x8A2E8AC0u;
+    memcpy(&g_harness.tweak_value, &purple, 4);
+    g_harness.on_sprite = count_floor_glow;
+    g_floor_glow = g_floor_glow_red = 0;
+    g_h.api.render(&g_h.mem, 0.0f, &g_h.pf);
+    g_harness.on_sprite = NULL;
+    g_harness.tweak_literal = NULL;
+    TH_CHECK(g_floor_glow > 10);
+    TH_CHECK_MSG(g_floor_glow_red == g_floor_glow, "GRID_COLOR purple: %d of %d glowing grid lines are purple", g_floor_glow_red, g_floor_glow);
+}
+
 int main(void)
 {
     harness_init(&g_h);
     TH_RUN(test_bomb_clears_the_arena);
     TH_RUN(test_demo_gameover_is_no_best);
     TH_RUN(test_quit_to_title_with_autopilot);
+    TH_RUN(test_grid_color_reaches_the_major_lines);
     TH_RUN(test_standing_still_survives_15s);
     TH_RUN(test_circle_strafer);
     TH_RUN(test_autopilot_reaches_wave_8);
