@@ -52,6 +52,11 @@ usage: ./build.sh [command] [GAME] [host flags]     GAME: a game folder (default
   clean                remove build/
   help, -h, --help     this list
 EOF
+    # the host's flags, from the text `build/host --help` prints (platform/parse.cpp), so the two never differ
+    printf '\nhost flags (after run or debug, or given to build/host itself; build/host --help prints them too):\n'
+    sed -n '/^const FlagSet FLAGS_DEVELOPMENT/,/--help\\n"/p' platform/parse.cpp | grep '^ *"  ' \
+        | sed -e 's/^ *"/  /' -e 's/\\n",*$//' -e 's/\\"/"/g' -e '/^ *--help$/d'
+    printf '\na release takes fewer (docs/shipping.md); its own --help lists them.\n'
 }
 
 # ---------------------------------------------------------------- deps
