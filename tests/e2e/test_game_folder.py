@@ -3,7 +3,8 @@
 `./build.sh new hello`, typed in a folder of the author's, makes hello/ from the template; `build.sh game
 hello` (a path relative to where it was typed) builds it into build/games/hello-<hash>/, not build/game/;
 the host runs it with --game: the template's sprite moves, it saves its best score, a TWEAK literal
-changes without a build, a code edit reloads with the state kept, and a second folder of the same name
+changes without a build, a code edit reloads with the state kept, a second .cpp added while it runs is one
+build (not one more for each chunk file that build writes), and a second folder of the same name
 elsewhere gets a build folder of its own. No check depends on the temporary folders' names.
 """
 import glob
@@ -94,6 +95,22 @@ def code_edit_reloads():
     check(b["step"] > state["steps"], "the step counter went back")
 
 
+def second_file_builds_once():
+    m = host.mark()
+    with open(os.path.join(game, "extra.cpp"), "w") as f:
+        f.write('#include "game_engine.h"\n\nint hello_extra(int x) { return x + 1; }\n')
+    r = host.next_reload(m, 240)
+    check(r["state"] == "kept", f"the state was not kept: {r}")
+    # a build the chunk files it wrote had queued would start as this one ends: two idle frame_stats after the
+    # reload are past that point
+    after = host.mark()
+    for _ in range(2):
+        stats(host.mark(), lambda g: True, "frame_stats after the reload")
+    idle = host.wait_for(lambda e: e.get("ev") == "frame_stats" and not e.get("building"), 120, after, what="no build running")
+    builds = host.of("build_start", m)
+    check(len(builds) == 1, f"adding extra.cpp started {len(builds)} builds: {builds}; idle at {idle.get('step')}")
+
+
 def dev_saves_apart():
     """Without --save-dir: the user's data folder, under the game's title, in dev/ (a release's are beside it)."""
     xdg = os.path.join(mine, "xdg")
@@ -129,6 +146,7 @@ if "out" in state:
     checks.case("runs_moves_and_saves", runs_moves_and_saves)
     checks.case("tweak_is_live", tweak_is_live)
     checks.case("code_edit_reloads", code_edit_reloads)
+    checks.case("second_file_builds_once", second_file_builds_once)
     rc = host.stop()
     checks.case("host_alive_to_the_end", lambda: check(rc == 0, f"host exit code {rc}"))
 checks.case("dev_saves_apart", dev_saves_apart)
