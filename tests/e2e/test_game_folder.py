@@ -4,7 +4,8 @@
 hello` (a path relative to where it was typed) builds it into build/games/hello-<hash>/, not build/game/;
 the host runs it with --game: the template's sprite moves, it saves its best score, a TWEAK literal
 changes without a build, a code edit reloads with the state kept, a second .cpp added while it runs is one
-build (not one more for each chunk file that build writes), and a second folder of the same name
+build (not one more for each chunk file that build writes), a BUILD FAILED box leaves the template's HUD line
+readable (the template's set_safe_area), and a second folder of the same name
 elsewhere gets a build folder of its own. No check depends on the temporary folders' names.
 """
 import glob
@@ -15,7 +16,7 @@ import subprocess
 import tempfile
 import time
 
-from hostlib import HOST, Checks, Host, check, cleanup, edit, project_copy
+from hostlib import HOST, Checks, Host, check, cleanup, edit, input_script, project_copy, read_png
 
 checks = Checks()
 root = project_copy(with_library=False)
@@ -111,6 +112,42 @@ def second_file_builds_once():
     check(len(builds) == 1, f"adding extra.cpp started {len(builds)} builds: {builds}; idle at {idle.get('step')}")
 
 
+def hud_pixels(path):
+    """White pixels of the template's HUD line (16, 16, 24 px text) and the red of a host banner anywhere."""
+    w, h, rows = read_png(path)
+    hud = sum(1 for y in range(14, 46) for x in range(14, 440) if min(rows[y][x][:3]) > 200)
+    red = sum(1 for y in range(h) for x in range(0, w, 2) if rows[y][x][0] > 200 and rows[y][x][1] < 130 and rows[y][x][2] < 130)
+    return hud, red
+
+
+def banners_leave_the_hud_free():
+    shots = "".join(f"{20 * i} tap F12\n" for i in range(1, 400))
+    h = Host(root, "--game", game, "--input", input_script(root, shots, "shots.txt"))
+    original = open(game_cpp).read()
+    try:
+        h.wait_ev("new_code_running", timeout=60)
+        m = h.mark()
+        before = h.wait_for(lambda e: e.get("ev") == "screenshot" and e.get("ok"), 60, m, what="a screenshot")
+        m = h.mark()
+        with open(game_cpp, "a") as f:
+            f.write("\nthis does not compile;\n")
+        failed = h.wait_ev("build_end", timeout=240, since=m)
+        check(failed["ok"] is False, f"the broken build: {failed}")
+        m = h.mark()
+        shots_after = [h.wait_for(lambda e: e.get("ev") == "screenshot" and e.get("ok"), 60, m, what="a screenshot")]
+        shots_after.append(h.wait_for(lambda e: e.get("ev") == "screenshot" and e.get("ok") and e is not shots_after[0], 60,
+                                      h.events.index(shots_after[0]) + 1, what="a second screenshot"))
+    finally:
+        h.stop()
+        with open(game_cpp, "w") as f:
+            f.write(original)
+    hud0, _ = hud_pixels(before["path"])
+    hud1, red1 = hud_pixels(shots_after[-1]["path"])
+    check(hud0 > 100, f"the HUD line before: {hud0} white pixels")
+    check(red1 > 50, f"no BUILD FAILED banner in the screenshot ({red1} red pixels)")
+    check(hud1 >= 0.6 * hud0, f"the HUD line under the banner: {hud1} white pixels, {hud0} before ({shots_after[-1]['path']})")
+
+
 def dev_saves_apart():
     """Without --save-dir: the user's data folder, under the game's title, in dev/ (a release's are beside it)."""
     xdg = os.path.join(mine, "xdg")
@@ -149,6 +186,7 @@ if "out" in state:
     checks.case("second_file_builds_once", second_file_builds_once)
     rc = host.stop()
     checks.case("host_alive_to_the_end", lambda: check(rc == 0, f"host exit code {rc}"))
+    checks.case("banners_leave_the_hud_free", banners_leave_the_hud_free)
 checks.case("dev_saves_apart", dev_saves_apart)
 checks.case("same_name_elsewhere", same_name_elsewhere)
 checks.case("not_a_game_folder", not_a_game_folder)

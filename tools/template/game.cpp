@@ -83,6 +83,8 @@ static GAME_RENDER(game_render)
     char line[96];
     snprintf(line, sizeof line, "bounces %d   best %d   (space: reset)", gs->bounces, gs->best);
     pf->draw_text(line, 16, 16, 24, TEXT_COLOR, GAME_LAYER_UI);
+    /* the host's boxes (BUILD FAILED, CRASHED, the F1 overlay) go in this part of the view: below the line above */
+    pf->set_safe_area(0, 56, (float)pf->view_width, (float)pf->view_height - 56);
 }
 
 static GAME_STATS(game_stats)
