@@ -652,7 +652,8 @@ cmd_run() {  # [game folder] [host flags]
 }
 
 # ./build.sh new NAME|PATH: a new game folder from tools/template/ (state.h, game.cpp: a moving sprite, text, a
-# sound, a TWEAK and a save), ready to run and edit live. A relative PATH is from where the command was typed.
+# sound, a TWEAK and a save; assets/ with its own sprite and sound, and the empty folders for more), ready to
+# run and edit live. A relative PATH is from where the command was typed.
 cmd_new() {
     [ $# = 1 ] && [[ "$1" != -* ]] || { say "usage: ./build.sh new NAME|PATH"; return 2; }
     local d="$1" name f
@@ -660,11 +661,13 @@ cmd_new() {
     name="$(basename "$d")"
     [[ "$name" =~ ^[A-Za-z0-9_][A-Za-z0-9_.-]*$ ]] || { say "new: '$name' is not a name for a game (letters, digits, _ . -)"; return 2; }
     if [ -e "$d" ] && [ -n "$(ls -A "$d" 2>/dev/null)" ]; then say "new: $d already exists and is not empty"; return 1; fi
-    mkdir -p "$d" || return 1
+    mkdir -p "$d/assets/sprites" "$d/assets/sfx" "$d/assets/sounds" "$d/assets/fonts" || return 1
     for f in state.h game.cpp; do
         sed -e "s|@NAME@|$name|g" -e "s|@FOLDER@|$1|g" "tools/template/$f" > "$d/$f" || return 1
     done
-    say "new: made $d (state.h, game.cpp)"
+    # its own art and sound (the engine's assets/ is the fallback for the names it does not have)
+    cp tools/template/assets/sprites/ship.png "$d/assets/sprites/" && cp tools/template/assets/sfx/bounce.sfx "$d/assets/sfx/" || return 1
+    say "new: made $d (state.h, game.cpp, assets/sprites/ship.png, assets/sfx/bounce.sfx)"
     local cmd="./build.sh"; [ "$CALLER_DIR" = "$ROOT" ] || cmd="$ROOT/build.sh"
     say "new: run it with   $cmd run $1   and edit $1/game.cpp while it runs (docs/game_api.md)"
 }

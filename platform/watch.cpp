@@ -117,11 +117,16 @@ static int is_code(const char *name)
            ends_with(name, ".hpp") || ends_with(name, ".inl");
 }
 
-/* Under <root>/assets/ - judged from the project root, so a folder named "assets" above it means nothing. */
+/* Under <root>/assets/ or <game>/assets/ - judged from those folders, so a folder named "assets" above them
+   means nothing. */
 int watch_is_asset(const char *path)
 {
-    size_t n = strlen(g_watch.root);
-    return strncmp(path, g_watch.root, n) == 0 && strncmp(path + n, "/assets/", 8) == 0;
+    const char *roots[] = { g_watch.root, game_folder() };
+    for (const char *r : roots) {
+        size_t n = strlen(r);
+        if (strncmp(path, r, n) == 0 && strncmp(path + n, "/assets/", 8) == 0) return 1;
+    }
+    return 0;
 }
 
 static void watch_note(const char *dir, const char *name, unsigned flags);

@@ -1,8 +1,11 @@
 """End to end: a game of one's own, outside the engine's folder (docs/game_api.md, "The game folder").
 
-`./build.sh new hello`, typed in a folder of the author's, makes hello/ from the template; `build.sh game
+`./build.sh new hello`, typed in a folder of the author's, makes hello/ from the template, with its own sprite and
+sound in hello/assets/ (and the empty sounds/ and fonts/ folders); `build.sh game
 hello` (a path relative to where it was typed) builds it into build/games/hello-<hash>/, not build/game/;
-the host runs it with --game: the template's sprite moves, it saves its best score, a TWEAK literal
+the host runs it with --game: the template's sprite moves, its own sprite and sound load from hello/assets/
+(edited while it runs, each reloads; a sprite named like one of the engine's wins, and the host says so once), it
+saves its best score, a TWEAK literal
 changes without a build, a code edit reloads with the state kept, a second .cpp added while it runs is one
 build (not one more for each chunk file that build writes), a BUILD FAILED box leaves the template's HUD line
 readable (the template's set_safe_area), and a second folder of the same name
@@ -38,7 +41,11 @@ def build_folders():
 def new_makes_a_game():
     r = sh("new", "hello", cwd=mine)
     check(r.returncode == 0, f"./build.sh new failed ({r.returncode}):\n{r.stdout}")
-    check(sorted(os.listdir(game)) == ["game.cpp", "state.h"], f"hello/ holds {os.listdir(game)}")
+    check(sorted(os.listdir(game)) == ["assets", "game.cpp", "state.h"], f"hello/ holds {os.listdir(game)}")
+    check(sorted(os.listdir(os.path.join(game, "assets"))) == ["fonts", "sfx", "sounds", "sprites"],
+          f"hello/assets/ holds {os.listdir(os.path.join(game, 'assets'))}")
+    for f in ("sprites/ship.png", "sfx/bounce.sfx"):
+        check(os.path.isfile(os.path.join(game, "assets", f)), f"no hello/assets/{f}")
     text = open(game_cpp).read()
     for what in ("draw_sprite", "draw_text", "sound_play", "TWEAK(", "pf->save(", "pf->load("):
         check(what in text, f"the template's game.cpp has no {what}")
@@ -71,6 +78,39 @@ def runs_moves_and_saves():
     s = host.wait_for(lambda e: e.get("ev") == "save" and e.get("name") == "best", 60, 0, what="the best score saved")
     check(s["ok"] is True and os.path.isfile(os.path.join(root, "save", "best.sav")), f"save: {s}")
     check(host.mapped(os.path.join(state["out"], "loaded")), "the loaded copy is not in the game's build folder")
+
+
+def own_assets_load():
+    """The template's sprite and sound are the folder's own: no asset error, no sprite missing from the atlas, the
+    sound "bounce" loaded from hello/assets/sfx/, the atlas in the game's build folder."""
+    host.wait_for(lambda e: e.get("ev") == "sound_loaded" and e.get("name") == "bounce", 60, what="the sound bounce loaded")
+    loaded = [e for e in host.of("sound_loaded") if e.get("name") == "bounce"]
+    check(loaded[0]["file"] == os.path.join(os.path.realpath(game), "assets", "sfx", "bounce.sfx"), f"bounce from {loaded[0]['file']}")
+    check(not host.of("asset_error"), f"asset errors: {host.of('asset_error')}")
+    warns = [e["msg"] for e in host.of("log") if "placeholder" in e.get("msg", "") or "not in" in e.get("msg", "")]
+    check(not warns, f"warnings: {warns}")
+    check(os.path.isfile(os.path.join(state["out"], "assets", "atlas.txt")), "no atlas in the game's build folder")
+    manifest = open(os.path.join(state["out"], "assets", "atlas.txt")).read()
+    check("ship.png" in manifest and "player/ship.png" in manifest, "the atlas lacks the game's ship or the engine's sprites")
+
+
+def own_assets_live():
+    m = host.mark()
+    edit(os.path.join(game, "assets", "sfx", "bounce.sfx"), "freq = 880", "freq = 660")
+    r = host.wait_for(lambda e: e.get("ev") == "sound_loaded" and e.get("name") == "bounce", 60, m, what="bounce reloaded")
+    check(r["reload"] is True, f"{r}")
+    m = host.mark()   # a sprite of the engine's name, in the game's folder: the game's wins, and the host says so once
+    os.makedirs(os.path.join(game, "assets", "sprites", "player"))
+    shutil.copy(os.path.join(game, "assets", "sprites", "ship.png"), os.path.join(game, "assets", "sprites", "player", "ship.png"))
+    host.wait_for(lambda e: e.get("ev") == "asset_reload" and "player" in e.get("file", ""), 60, m, what="the atlas reloaded")
+    overrides = host.of("asset_override", m)
+    check(len(overrides) == 1 and overrides[0]["kind"] == "sprite" and overrides[0]["name"] == "player/ship",
+          f"overrides said: {overrides}")
+    m2 = host.mark()
+    shutil.copy(os.path.join(game, "assets", "sprites", "ship.png"), os.path.join(game, "assets", "sprites", "player", "ship.png"))
+    host.wait_for(lambda e: e.get("ev") == "asset_reload", 60, m2, what="the atlas reloaded again")
+    check(not host.of("asset_override", m2), "the override was said twice")
+    check(not host.of("asset_error"), f"asset errors: {host.of('asset_error')}")
 
 
 def tweak_is_live():
@@ -181,6 +221,8 @@ host = None
 if "out" in state:
     host = Host(root, "--game", game)
     checks.case("runs_moves_and_saves", runs_moves_and_saves)
+    checks.case("own_assets_load", own_assets_load)
+    checks.case("own_assets_live", own_assets_live)
     checks.case("tweak_is_live", tweak_is_live)
     checks.case("code_edit_reloads", code_edit_reloads)
     checks.case("second_file_builds_once", second_file_builds_once)
