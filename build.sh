@@ -54,6 +54,11 @@ usage: ./build.sh [command] [GAME] [host flags]     GAME: a game folder (default
   clean                remove build/
   help, -h, --help     this list
 EOF
+    # the host's flags, from the text `build/host --help` prints (platform/parse.cpp), so the two never differ
+    printf '\nhost flags (after run or debug, or given to build/host itself; build/host --help prints them too):\n'
+    sed -n '/^const FlagSet FLAGS_DEVELOPMENT/,/--help\\n"/p' platform/parse.cpp | grep '^ *"  ' \
+        | sed -e 's/^ *"/  /' -e 's/\\n",*$//' -e 's/\\"/"/g' -e '/^ *--help$/d'
+    printf '\na release takes fewer (docs/shipping.md); its own --help lists them.\n'
 }
 
 # ---------------------------------------------------------------- deps
@@ -294,7 +299,9 @@ cmd_game() {
     while read -r lines name; do
         if [ -n "$cur" ] && (( n + lines > GAME_CHUNK_LINES )); then chunks+=("$cur"); cur=""; n=0; fi
         cur="${cur:+$cur }$name"; n=$(( n + lines ))
-    done <<< "$(cd "$GAME_SRC" && wc -l -- "${roots[@]}" | head -n "${#roots[@]}")"
+    # sed, not head: wc writes a line at a time, and once head had its lines and left, wc's "total" line met a
+    # closed pipe ("wc: write error" in the build output, where the host ignores SIGPIPE)
+    done <<< "$(cd "$GAME_SRC" && wc -l -- "${roots[@]}" | sed -n "1,${#roots[@]}p")"
     chunks+=("$cur")
     # The files that hand out game_get_api (GAME_GET_API): only their chunks read the description of the state's
     # types, whose templates cost every chunk that includes it (game_engine.h) about 20 ms at NEON SWARM's
@@ -647,7 +654,8 @@ cmd_run() {  # [game folder] [host flags]
 }
 
 # ./build.sh new NAME|PATH: a new game folder from tools/template/ (state.h, game.cpp: a moving sprite, text, a
-# sound, a TWEAK and a save), ready to run and edit live. A relative PATH is from where the command was typed.
+# sound, a TWEAK and a save; assets/ with its own sprite and sound, and the empty folders for more), ready to
+# run and edit live. A relative PATH is from where the command was typed.
 cmd_new() {
     [ $# = 1 ] && [[ "$1" != -* ]] || { say "usage: ./build.sh new NAME|PATH"; return 2; }
     local d="$1" name f
@@ -655,11 +663,13 @@ cmd_new() {
     name="$(basename "$d")"
     [[ "$name" =~ ^[A-Za-z0-9_][A-Za-z0-9_.-]*$ ]] || { say "new: '$name' is not a name for a game (letters, digits, _ . -)"; return 2; }
     if [ -e "$d" ] && [ -n "$(ls -A "$d" 2>/dev/null)" ]; then say "new: $d already exists and is not empty"; return 1; fi
-    mkdir -p "$d" || return 1
+    mkdir -p "$d/assets/sprites" "$d/assets/sfx" "$d/assets/sounds" "$d/assets/fonts" || return 1
     for f in state.h game.cpp; do
         sed -e "s|@NAME@|$name|g" -e "s|@FOLDER@|$1|g" "tools/template/$f" > "$d/$f" || return 1
     done
-    say "new: made $d (state.h, game.cpp)"
+    # its own art and sound (the engine's assets/ is the fallback for the names it does not have)
+    cp tools/template/assets/sprites/ship.png "$d/assets/sprites/" && cp tools/template/assets/sfx/bounce.sfx "$d/assets/sfx/" || return 1
+    say "new: made $d (state.h, game.cpp, assets/sprites/ship.png, assets/sfx/bounce.sfx)"
     local cmd="./build.sh"; [ "$CALLER_DIR" = "$ROOT" ] || cmd="$ROOT/build.sh"
     say "new: run it with   $cmd run $1   and edit $1/game.cpp while it runs (docs/game_api.md)"
 }
@@ -1292,37 +1302,85 @@ dist_executable() {  # out
 }
 
 # game.pak: what the release reads - the atlas manifest and pages (not the packer's cache), the text font
-# baked by font_bake, every sound decoded by sound_decode (the samples the mixer plays).
+# baked by font_bake, every sound decoded by sound_decode (the samples the mixer plays). The sample's are
+# the engine's assets/ (they are NEON SWARM's art). Another game's are its own folder's assets/ and, of the
+# engine's shared ones, only those whose name its sources spell as a string literal ("player/ship",
+# "ui/start": how game_sprite_id and game_sound_id are called), unless it has its own of that name.
 dist_archive() {  # out
     local stage="$BUILD_DIR/dist/stage" font f rel name
     rm -rf "$stage"; mkdir -p "$stage/atlas" "$stage/fonts" "$stage/sounds"
-    [ -f "$BUILD_DIR/assets/atlas.txt" ] || { say "dist: no atlas (build/assets/atlas.txt): run ./build.sh assets"; return 1; }
-    cp "$BUILD_DIR/assets/atlas.txt" "$BUILD_DIR"/assets/*.png "$stage/atlas/" || return 1
-    font="assets/fonts/default.ttf"; [ -f "$font" ] || font="$SYSTEM_FONT"
+    if [ "$GAME_BUILD" = "$BUILD_DIR/game" ]; then
+        [ -f "$BUILD_DIR/assets/atlas.txt" ] || { say "dist: no atlas (build/assets/atlas.txt): run ./build.sh assets"; return 1; }
+        cp "$BUILD_DIR/assets/atlas.txt" "$BUILD_DIR"/assets/*.png "$stage/atlas/" || return 1
+        dist_sounds "$stage" assets "" "$BUILD_DIR/sounds" || return 1
+    else
+        dist_game_assets "$stage" || return 1
+    fi
+    font="$GAME_DIR/assets/fonts/default.ttf"; [ -f "$font" ] || font="assets/fonts/default.ttf"; [ -f "$font" ] || font="$SYSTEM_FONT"
     "$BUILD_DIR/tools/font_bake" "$font" "$stage/fonts/default.thfb" || { say "dist: $font does not bake"; return 1; }
-    # a sound is assets/sfx/<name>.sfx (rendered by ./build.sh assets to build/sounds/<name>.wav) or
-    # assets/sounds/<name>.wav|.ogg; the .sfx wins, as in the host
-    while IFS= read -r f; do
-        [ -n "$f" ] || continue
-        rel="${f#assets/sounds/}"; name="${rel%.*}"
-        [ -f "assets/sfx/$name.sfx" ] && continue
-        mkdir -p "$(dirname "$stage/sounds/$name.pcm")"
-        "$BUILD_DIR/tools/sound_decode" "$f" "$stage/sounds/$name.pcm" || { say "dist: $f does not decode"; return 1; }
-    done < <(find assets/sounds -type f \( -iname '*.wav' -o -iname '*.ogg' \) 2>/dev/null | sort)
-    while IFS= read -r f; do
-        [ -n "$f" ] || continue
-        rel="${f#assets/sfx/}"; name="${rel%.sfx}"
-        mkdir -p "$(dirname "$stage/sounds/$name.pcm")"
-        [ -f "$BUILD_DIR/sounds/$name.wav" ] || { say "dist: $f was not rendered (build/sounds/$name.wav)"; return 1; }
-        "$BUILD_DIR/tools/sound_decode" "$BUILD_DIR/sounds/$name.wav" "$stage/sounds/$name.pcm" || { say "dist: $BUILD_DIR/sounds/$name.wav does not decode"; return 1; }
-    done < <(find assets/sfx -type f -name '*.sfx' 2>/dev/null | sort)
     "$BUILD_DIR/tools/pack_assets" "$1" atlas/="$stage/atlas" fonts/="$stage/fonts" sounds/="$stage/sounds" > /dev/null
 }
 
-# README.txt for players from docs/player_readme.txt: lines starting "@linux " or "@windows " are kept
-# (without the mark) for that platform only; @GAME@ is the game's name.
+# The sounds of one assets/ folder into stage/sounds/<name>.pcm: a sound is <dir>/sfx/<name>.sfx (rendered
+# to <rendered>/<name>.wav) or <dir>/sounds/<name>.wav|.ogg; the .sfx wins, as in the host. `only`: a file
+# of names, one a line, to take (empty: all); a name already staged (the game's own) is left as it is.
+dist_sounds() {  # stage assets-dir only-file rendered-dir
+    local f rel name
+    while IFS= read -r f; do
+        [ -n "$f" ] || continue
+        rel="${f#"$2"/sounds/}"; name="${rel%.*}"
+        [ -f "$2/sfx/$name.sfx" ] || [ -f "$1/sounds/$name.pcm" ] && continue
+        [ -z "$3" ] || grep -qxF "$name" "$3" || continue
+        mkdir -p "$(dirname "$1/sounds/$name.pcm")"
+        "$BUILD_DIR/tools/sound_decode" "$f" "$1/sounds/$name.pcm" || { say "dist: $f does not decode"; return 1; }
+    done < <(find "$2/sounds" -type f \( -iname '*.wav' -o -iname '*.ogg' \) 2>/dev/null | sort)
+    while IFS= read -r f; do
+        [ -n "$f" ] || continue
+        rel="${f#"$2"/sfx/}"; name="${rel%.sfx}"
+        [ -f "$1/sounds/$name.pcm" ] && continue
+        [ -z "$3" ] || grep -qxF "$name" "$3" || continue
+        mkdir -p "$(dirname "$1/sounds/$name.pcm")"
+        [ -f "$4/$name.wav" ] || { say "dist: $f was not rendered ($4/$name.wav)"; return 1; }
+        "$BUILD_DIR/tools/sound_decode" "$4/$name.wav" "$1/sounds/$name.pcm" || { say "dist: $4/$name.wav does not decode"; return 1; }
+    done < <(find "$2/sfx" -type f -name '*.sfx' 2>/dev/null | sort)
+}
+
+dist_game_assets() {  # stage
+    local stage="$1" own="$GAME_DIR/assets" f rel name
+    # the names the game's sources spell out, as string literals outside comments
+    cat "$GAME_DIR"/*.cpp "$GAME_DIR"/*.h 2>/dev/null | python3 -c 'import re, sys
+text = re.sub(r"//[^\n]*|/\*.*?\*/", "", sys.stdin.read(), flags=re.S)
+print("\n".join(sorted(set(re.findall(r"\"([A-Za-z0-9_./-]+)\"", text)))))' > "$stage/names" || return 1
+    # sprites: the game's own, then the engine's it names and does not have, packed into an atlas of their own
+    mkdir -p "$stage/sprites" "$stage/atlas-out"
+    [ -d "$own/sprites" ] && { cp -r "$own/sprites/." "$stage/sprites/" || return 1; }
+    while IFS= read -r f; do
+        rel="${f#assets/sprites/}"; name="${rel%.png}"
+        grep -qxF "$name" "$stage/names" && [ ! -f "$stage/sprites/$rel" ] || continue
+        mkdir -p "$(dirname "$stage/sprites/$rel")"
+        cp "$f" "$stage/sprites/$rel" || return 1
+        [ ! -f "assets/sprites/$name.pivot" ] || cp "assets/sprites/$name.pivot" "$stage/sprites/$name.pivot" || return 1
+    done < <(find assets/sprites -type f -name '*.png' 2>/dev/null | sort)
+    "$BUILD_DIR/tools/atlas_pack" --no-cache "$stage/sprites" "$stage/atlas-out" > /dev/null || { say "dist: atlas_pack failed"; return 1; }
+    cp "$stage/atlas-out/atlas.txt" "$stage/atlas/" && find "$stage/atlas-out" -name 'atlas_*.png' -exec cp {} "$stage/atlas/" \; || return 1
+    # sounds: the game's own (its .sfx rendered here), then the engine's it names
+    if [ -d "$own/sfx" ]; then
+        "$BUILD_DIR/tools/make_sfx" --all "$own/sfx" "$stage/rendered" > /dev/null || { say "dist: make_sfx failed on $own/sfx"; return 1; }
+    fi
+    dist_sounds "$stage" "$own" "" "$stage/rendered" || return 1
+    dist_sounds "$stage" assets "$stage/names" "$BUILD_DIR/sounds"
+}
+
+# README.txt for players: the game folder's README.txt, the sample's docs/player_readme.txt, or else
+# tools/template/README.txt with the game's name. Lines starting "@linux " or "@windows " are kept (without the
+# mark) for that platform only; @GAME@ is the game's name (@TITLE@ and @UNDERLINE@ the template's heading).
 player_readme() {  # linux|windows out
-    sed -e "/^@$1 /s/^@$1 //" -e '/^@[a-z]* /d' -e "s/@GAME@/$GAME_NAME/g" docs/player_readme.txt > "$2"
+    local src="tools/template/README.txt" line
+    if [ -f "$GAME_DIR/README.txt" ]; then src="$GAME_DIR/README.txt"
+    elif [ "$GAME_BUILD" = "$BUILD_DIR/game" ]; then src="docs/player_readme.txt"; fi
+    line="$(printf '%*s' "${#GAME_NAME}" '' | tr ' ' '=')"
+    sed -e "/^@$1 /s/^@$1 //" -e '/^@[a-z]* /d' -e "s/@GAME@/$GAME_NAME/g" -e "s/@TITLE@/$GAME_NAME/g" \
+        -e "s/@UNDERLINE@/$line/g" "$src" > "$2"
 }
 
 cmd_dist() {

@@ -15,7 +15,7 @@ static constexpr auto GRID_COUPLING      = TWEAK(55.0f);   /* pull towards the n
 static constexpr auto GRID_DAMPING       = TWEAK(3.5f);
 static constexpr auto GRID_MAX_OFFSET    = TWEAK(48.0f);   /* world pixels a point may move */
 static constexpr auto GRID_COLOR         = TWEAK_COLOR(0x24306EC0);
-static constexpr auto GRID_MAJOR_COLOR   = TWEAK_COLOR(0x2C3C9CFF);
+static constexpr auto GRID_MAJOR_BRIGHT  = TWEAK(1.35f);   /* the glowing major lines: GRID_COLOR this much brighter, opaque */
 static constexpr auto GRID_HOT_COLOR     = TWEAK_COLOR(0x7FD8FFFF);   /* where it is stretched */
 
 /* ---------------------------------------------------------------- particles */
@@ -218,6 +218,15 @@ void grid_update(GameState *gs, float dt)
 
 static uint32_t color_lerp(uint32_t a, uint32_t b, float t);
 
+/* The major lines' colour follows GRID_COLOR (a purple grid is purple all over): its red, green and blue scaled
+   by k (up to 255), fully opaque. */
+static uint32_t color_brighter(uint32_t c, float k)
+{
+    uint32_t out = 0xFFu;
+    for (int s = 8; s < 32; s += 8) out |= (uint32_t)th_minf(255.0f, (float)((c >> s) & 255) * k + 0.5f) << s;
+    return out;
+}
+
 static void grid_line(const PlatformAPI *pf, v2 a, v2 b, float width, uint32_t color, uint16_t flags)
 {
     v2 d = v2_sub(b, a);
@@ -242,6 +251,7 @@ void grid_draw(GameState *gs, float x0, float y0, float x1, float y1, float zoom
     PROFILE_ZONE("grid draw");
     int i0 = th_maxf(0, floorf(x0 / GRID_STEP_X) - 1), i1 = th_minf(GRID_COLS - 1, ceilf(x1 / GRID_STEP_X) + 1);
     int j0 = th_maxf(0, floorf(y0 / GRID_STEP_Y) - 1), j1 = th_minf(GRID_ROWS - 1, ceilf(y1 / GRID_STEP_Y) + 1);
+    const uint32_t minor_color = GRID_COLOR, major_color = color_brighter(minor_color, GRID_MAJOR_BRIGHT);
     for (int j = j0; j <= j1; j++)
         for (int i = i0; i <= i1; i++) {
             const GridPoint *g = &gs->grid[j][i];
@@ -253,7 +263,7 @@ void grid_draw(GameState *gs, float x0, float y0, float x1, float y1, float zoom
                 v2 q = v2_add(v2_make(ni * GRID_STEP_X, nj * GRID_STEP_Y), n->d);
                 int major = dir == 0 ? j % 3 == 0 : i % 4 == 0;
                 float heat = th_clampf((fabsf(g->d.x) + fabsf(g->d.y) + fabsf(n->d.x) + fabsf(n->d.y)) / 40.0f, 0, 1);
-                uint32_t col = color_lerp(major ? GRID_MAJOR_COLOR : GRID_COLOR, GRID_HOT_COLOR, heat);
+                uint32_t col = color_lerp(major ? major_color : minor_color, GRID_HOT_COLOR, heat);
                 grid_line(pf, p, q, (major ? 2.5f : 1.6f) * px, col, major || heat > 0.3f ? SPRITE_GLOW : 0);
             }
         }

@@ -155,6 +155,15 @@ static void play_step(GameState *gs, float dt, const PlatformAPI *pf)
     }
 }
 
+/* Back to the title because the player asked: the autopilot stops too, or it would start the next run 1.5 s
+   later and the player's next Esc would pause that run instead of quitting. F10 brings it back. */
+static void title_enter(GameState *gs)
+{
+    gs->mode = MODE_TITLE;
+    gs->mode_time = 0;
+    gs->autopilot = 0;
+}
+
 /* The pause menu: Esc / Start opens and closes it; up/down (or the mouse) picks, Enter / A / click chooses. */
 static void pause_open(GameState *gs, const PlatformAPI *pf)
 {
@@ -181,8 +190,7 @@ static void pause_update(GameState *gs, const GameInput *in, const PlatformAPI *
     if (gs->pause_item == PAUSE_RESTART) { best_save(gs, pf); run_start(gs, pf); }
     else if (gs->pause_item == PAUSE_QUIT) {   /* back to the title; Esc there quits */
         best_save(gs, pf);
-        gs->mode = MODE_TITLE;
-        gs->mode_time = 0;
+        title_enter(gs);
         pf->event("quit_to_title", "");
     }
 }
@@ -228,7 +236,7 @@ static GAME_UPDATE(game_update)
     case MODE_GAMEOVER:
         g_controls = Controls();
         play_step(gs, dt, pf);   /* the world keeps moving behind the screen */
-        if (in->pressed[KEY_ESCAPE] && gs->mode_time > 0.3f) { gs->mode = MODE_TITLE; gs->mode_time = 0; }
+        if (in->pressed[KEY_ESCAPE] && gs->mode_time > 0.3f) title_enter(gs);
         else if (start && gs->mode_time > 0.8f) run_start(gs, pf);
         break;
     }

@@ -253,8 +253,9 @@ void gameover_draw(GameState *gs, const PlatformAPI *pf)
     char s[96];
     snprintf(s, sizeof s, "score %d     wave %d", gs->score, gs->wave);
     text_centered(pf, s, cx, y + 130, 32, UI_TEXT, UI_MENU_WORDS);
-    int new_best = gs->score > gs->best_before_run;
+    int new_best = !gs->demo && gs->score > gs->best_before_run;   /* a demo run is never a best (waves.cpp) */
     if (new_best) snprintf(s, sizeof s, "NEW BEST!  (was %d)", gs->best_before_run);
+    else if (gs->demo) snprintf(s, sizeof s, "demo run - best %d", gs->best_score);
     else snprintf(s, sizeof s, "best %d", gs->best_score);
     text_centered(pf, s, cx, y + 180, 26, new_best ? UI_ACCENT : UI_DIM, UI_MENU_WORDS);
     if (gs->mode_time > 0.8f) {

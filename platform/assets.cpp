@@ -24,6 +24,41 @@
 #include "th_atlas.h"
 
 /* ---------------------------------------------------------------- small helpers */
+static bool ends_with_ci(const char *s, const char *suffix);
+
+/* A name the game's folder and the engine's assets/ both have: the game's is used, and the host says so once per
+   name and run (log, event, a notice on screen). kind: "sprite", "sound", "font". */
+void assets_note_override(const char *kind, const char *name, const char *game_file, const char *engine_file)
+{
+    static std::vector<std::string> noted;
+    std::string key = std::string(kind) + ":" + name;
+    if (std::find(noted.begin(), noted.end(), key) != noted.end()) return;
+    noted.push_back(key);
+    log_message(LOG_INFO, "assets: the %s %s is in the game's folder and in the engine's assets/: using %s", kind, name, game_file);
+    log_event("asset_override", "\"kind\":\"%s\",\"name\":\"%s\",\"game\":\"%s\",\"engine\":\"%s\"", kind,
+              assets_json_escaped(name).c_str(), assets_json_escaped(game_file).c_str(), assets_json_escaped(engine_file).c_str());
+    notice_post(LOG_INFO, "%s %s: the game's own (%s) is used, not the engine's", kind, name, game_file);
+}
+
+/* The game's sprites whose names the engine's assets/sprites has too. */
+static void note_sprite_overrides(const std::string &dir, const std::string &rel)
+{
+    struct Walk { std::string dir, rel; } w = { dir, rel };
+    os_list_dir(dir.c_str(), [](void *ctx, const char *name, int is_dir) {
+        Walk *w = (Walk *)ctx;
+        if (name[0] == '.') return;
+        std::string r = w->rel.empty() ? std::string(name) : w->rel + "/" + name;
+        if (is_dir) { note_sprite_overrides(w->dir + "/" + name, r); return; }
+        if (!ends_with_ci(name, ".png")) return;
+        std::string engine = g_render.sprites_dir + "/" + r;
+        if (os_is_file(engine.c_str())) assets_note_override("sprite", r.substr(0, r.size() - 4).c_str(), (w->dir + "/" + name).c_str(), engine.c_str());
+    }, &w);
+}
+
+void assets_note_overrides(void)
+{
+    if (!g_render.game_sprites_dir.empty()) note_sprite_overrides(g_render.game_sprites_dir, "");
+}
 bool assets_file_exists(const std::string &p) { return os_is_file(p.c_str()); }
 
 static bool ends_with_ci(const char *s, const char *suffix)
@@ -276,6 +311,7 @@ static void pack_start(const std::string &trigger, double change_t, bool force, 
     std::vector<const char *> argv;
     argv.push_back(g_render.packer.c_str());
     if (force) argv.push_back("--force");
+    if (!g_render.game_sprites_dir.empty()) argv.push_back(g_render.game_sprites_dir.c_str());   /* first: it wins */
     argv.push_back(g_render.sprites_dir.c_str());
     argv.push_back(g_render.assets_out.c_str());
     argv.push_back(nullptr);
@@ -344,8 +380,10 @@ void assets_file_changed(const char *path)
 {
     if (!path || !g_render.ren) return;
     double now = log_time();
-    std::string sprites_prefix = g_render.sprites_dir + "/";
-    if (starts_with(path, sprites_prefix) && (ends_with_ci(path, ".png") || ends_with_ci(path, ".pivot"))) {
+    std::string sprites_prefix = g_render.sprites_dir + "/", game_prefix = g_render.game_sprites_dir + "/";
+    bool sprite_dir = starts_with(path, sprites_prefix) || (!g_render.game_sprites_dir.empty() && starts_with(path, game_prefix));
+    if (sprite_dir && (ends_with_ci(path, ".png") || ends_with_ci(path, ".pivot"))) {
+        assets_note_overrides();   /* a new file of the game's may hide one of the engine's */
         pack_request(path, now);
         return;
     }
@@ -353,7 +391,8 @@ void assets_file_changed(const char *path)
         std::string p = path, target;
         if (g_render.font_configured) {
             if (assets_same_file(p, g_render.font_path)) target = g_render.font_path;
-        } else if (p == g_render.root + "/" + PROJECT_FONT) {
+        } else if (p == g_render.root + "/" + PROJECT_FONT ||
+                   (g_host_mode.game_folder && p == std::string(g_host_mode.game_folder()) + "/" + PROJECT_FONT)) {
             target = font_resolve(nullptr);
         } else if (assets_same_file(p, g_render.font_path)) {
             target = g_render.font_path;
@@ -403,6 +442,18 @@ void assets_update(void)
 int assets_init(const char *font_path)
 {
     bool font_ok = font_init(font_path);
+
+    /* A game's own atlas the first time: packed now, so the first frame has it (later starts check it in the
+       background, below) */
+    if (!archive_mounted() && !g_render.game_sprites_dir.empty() && !os_is_file(g_render.manifest_path.c_str()) &&
+        os_is_file(g_render.packer.c_str())) {
+        const char *argv[] = { g_render.packer.c_str(), g_render.game_sprites_dir.c_str(), g_render.sprites_dir.c_str(),
+                               g_render.assets_out.c_str(), nullptr };
+        char out[2048];
+        int code = os_run(argv, out, sizeof out, 120);
+        if (code != 0) assets_error(g_render.assets_out, std::string("atlas_pack failed: ") + out);
+    }
+    assets_note_overrides();
 
     AtlasJob *j = atlas_job_new("start", -1);
     atlas_job_run(j);

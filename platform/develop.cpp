@@ -121,6 +121,7 @@ static void develop_shutdown(void)
 }
 
 static const char *develop_game_folder(void) { return game_folder(); }
+static const char *develop_game_build_folder(void) { return game_build_folder(); }
 static const char *develop_game_name(void) { return game_folder_name(); }
 
 static void develop_save_folder(const char *app, const char **org, const char **name)

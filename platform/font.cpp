@@ -206,6 +206,13 @@ std::string font_resolve(const char *configured)
         std::string in_root = g_render.root + "/" + configured;
         return assets_file_exists(in_root) ? in_root : std::string(configured);
     }
+    const char *game = g_host_mode.game_folder ? g_host_mode.game_folder() : nullptr;
+    std::string own = game ? std::string(game) + "/" + PROJECT_FONT : std::string();   /* the game's font first */
+    if (!own.empty() && assets_file_exists(own)) {
+        std::string engine = g_render.root + "/" + PROJECT_FONT;
+        if (assets_file_exists(engine) && !assets_same_file(own, engine)) assets_note_override("font", "default", own.c_str(), engine.c_str());
+        return own;
+    }
     std::string project = g_render.root + "/" + PROJECT_FONT;
     return assets_file_exists(project) ? project : std::string(DEFAULT_FONT);
 }

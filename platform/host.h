@@ -160,6 +160,7 @@ typedef struct ReloadPoll {
     X(void,       frame_end,   (void))                 /* the frame is done: the hot restart's session notes it */   \
     X(void,       shutdown,    (void))                 /* the build child, the watcher, the library, TWEAK */        \
     X(const char *, game_folder, (void))               /* where the game's files are read first (a release: root) */ \
+    X(const char *, game_build_folder, (void))         /* its build outputs (a release: NULL) */                      \
     X(const char *, game_name,   (void))  /* the game folder's name, the window's and save data's until the game     \
                                              names itself; NULL in a release (one game: its title or "game") */       \
     X(void,       save_folder, (const char *app, const char **org, const char **name)) /* SDL_GetPrefPath's words */
@@ -440,6 +441,8 @@ void        render_safe_area(float *x, float *y, float *w, float *h);  /* where 
 double      render_glow_ms(void);                       /* the last frame's glow pass (0: none) */
 void        render_glow_seen(int seen);                 /* 0: this frame is never shown (headless, no screenshot): no glow pass */
 void        assets_file_changed(const char *path);      /* assets.cpp: a file under assets/ changed (absolute path) */
+void        assets_note_override(const char *kind, const char *name, const char *game_file, const char *engine_file);
+                                                        /* a name in the game's assets/ and the engine's: said once */
 void        assets_update(void);                        /* once per frame: finish pending asset reloads */
 
 /* ---------------------------------------------------------------- asset bytes (archive.cpp) */

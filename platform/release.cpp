@@ -174,6 +174,7 @@ static void       release_rebuild(void) { log_message(LOG_INFO, "a release has n
 static void       release_frame_end(void) {}
 static void       release_shutdown(void) {}
 static const char *release_game_folder(void) { return host_root(); }   /* the executable's folder */
+static const char *release_game_build_folder(void) { return NULL; }
 static const char *release_game_name(void) { return NULL; }
 
 static void release_save_folder(const char *app, const char **org, const char **name)

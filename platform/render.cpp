@@ -275,6 +275,18 @@ int render_init(SDL_Renderer *r, int view_w, int view_h, const char *font_path)
     g_render.root = host_root() ? host_root() : ".";
     g_render.sprites_dir = g_render.root + "/assets/sprites";
     g_render.assets_out = archive_mounted() ? std::string(PACKED_ATLAS) : g_render.root + "/build/assets";
+    /* A game with its own assets/sprites gets an atlas of its own (in its build folder): its sprites first,
+       then the engine's shared ones for the names it does not have. */
+    g_render.game_sprites_dir.clear();
+    const char *game = g_host_mode.game_folder ? g_host_mode.game_folder() : nullptr;
+    const char *game_build = g_host_mode.game_build_folder ? g_host_mode.game_build_folder() : nullptr;
+    if (!archive_mounted() && game && game_build) {
+        std::string own = std::string(game) + "/assets/sprites";
+        if (own != g_render.sprites_dir && os_list_dir(own.c_str(), [](void *, const char *, int) {}, nullptr)) {
+            g_render.game_sprites_dir = own;
+            g_render.assets_out = std::string(game_build) + "/assets";
+        }
+    }
     g_render.manifest_path = g_render.assets_out + "/atlas.txt";
     g_render.packer = g_render.root + "/build/tools/atlas_pack" OS_EXE_SUFFIX;
     g_render.cam_x = g_render.cam_y = 0;

@@ -81,6 +81,7 @@ struct RenderState {
     SDL_Renderer *ren = nullptr;
     int view_w = 0, view_h = 0;
     std::string root, sprites_dir, assets_out, manifest_path, packer;
+    std::string game_sprites_dir;   /* <game>/assets/sprites when the game has its own art ("": none), packed first */
 
     void *sb_memory = nullptr;
     thsb_batcher sb;
@@ -164,6 +165,7 @@ extern RenderState g_render;
 SDL_Texture      *render_make_texture(const unsigned char *rgba, int w, int h, SDL_ScaleMode mode);  /* render.cpp */
 const SpriteInfo *render_sprite_lookup(uint32_t id);                                 /* render.cpp */
 void              assets_error(const std::string &file, const std::string &reason); /* assets.cpp; log + "asset_error" event */
+void              assets_note_overrides(void);   /* the game's sprites the engine's assets/ has too, said once each */
 std::string       assets_json_escaped(const std::string &s);
 bool              assets_file_exists(const std::string &p);
 bool              assets_same_file(const std::string &a, const std::string &b);

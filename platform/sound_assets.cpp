@@ -1,7 +1,9 @@
 /* sound_assets.cpp - sounds as live assets: found on disk, decoded in a child process, reloaded on save.
 
    Names:  assets/sounds/<name>.wav|.ogg and assets/sfx/<name>.sfx (a parameter file that
-           tools/make_sfx renders to build/sounds/<name>.wav). The game plays game_sound_id(name).
+           tools/make_sfx renders to build/sounds/<name>.wav), in the game's folder first (its own
+           renders go to its build folder), then in the engine's: a name in both is the game's. The game
+           plays game_sound_id(name).
    Load:   every file goes through build/tools/sound_decode in a child process (a decoder crash
            costs that file only), which writes build/sounds/decoded/<slot>.pcm; the host validates
            that file (th_wav.h) and hands the samples to the mixer (audio.cpp). A .sfx file is first
@@ -38,10 +40,12 @@ typedef struct SoundSlot {
     double   change_t;           /* when the save was seen, for the reload time */
     int      loaded, failed;
     char     problem[400];       /* the message while failed, for the screen */
+    int      from_game;          /* src is in the game's folder */
 } SoundSlot;
 
 static struct {
     char      root[HOST_PATH];
+    char      game[HOST_PATH];   /* the game's folder when it is not the engine's ("": none) */
     SoundSlot slot[SOUND_SLOTS];
     int       count;
     int       running;
@@ -87,16 +91,19 @@ static void sound_error(SoundSlot *s, const char *file, const char *reason)
     audio_set_sound((int)(s - g_snd.slot), NULL, 0, 1, 48000);
 }
 
-/* "<root>/assets/sounds/a/b.wav" -> kind SRC_FILE, name "a/b"; 0 if the path is no sound source */
-static int sound_name_of(const char *path, char *name, size_t cap, int *kind)
+/* "<root>/assets/sounds/a/b.wav" -> kind SRC_FILE, name "a/b", *from_game 0 (1: below the game's folder);
+   0 if the path is no sound source */
+static int sound_name_of(const char *path, char *name, size_t cap, int *kind, int *from_game)
 {
     static const struct { const char *dir; const char *ext[2]; int kind; } SOURCES[] = {
         { "/assets/sounds/", { ".wav", ".ogg" }, SRC_FILE },
         { "/assets/sfx/", { ".sfx", NULL }, SRC_SFX },
     };
-    size_t rl = strlen(g_snd.root);
-    if (strncmp(path, g_snd.root, rl) != 0) return 0;
-    const char *rel = path + rl;
+    size_t gl = strlen(g_snd.game), rl = strlen(g_snd.root);
+    const char *rel;
+    if (gl && strncmp(path, g_snd.game, gl) == 0 && path[gl] == '/') { rel = path + gl; *from_game = 1; }
+    else if (strncmp(path, g_snd.root, rl) == 0) { rel = path + rl; *from_game = 0; }
+    else return 0;
     for (const auto &src : SOURCES) {
         size_t dl = strlen(src.dir);
         if (strncmp(rel, src.dir, dl) != 0) continue;
@@ -125,16 +132,22 @@ static void scan_entry(void *ctx, const char *entry, int is_dir)
     if (entry[0] == '.') return;
     if (is_dir) { os_list_dir(p, scan_entry, p); return; }
     char name[160];
-    int kind;
-    if (!sound_name_of(p, name, sizeof name, &kind)) return;
+    int kind, from_game;
+    if (!sound_name_of(p, name, sizeof name, &kind, &from_game)) return;
     int i = slot_add(name);
     if (i < 0) return;
     SoundSlot *s = &g_snd.slot[i];
-    if (s->kind && strcmp(s->src, p) != 0)
-        log_message(LOG_WARN, "sound %s: both %s and %s exist; using %s", name, s->src, p, s->kind == SRC_SFX ? s->src : p);
-    if (s->kind == SRC_SFX && kind == SRC_FILE) return;   /* a parameter file wins: it is the source */
+    if (s->kind && s->from_game != from_game) {   /* the game's folder is scanned first: its sound wins */
+        assets_note_override("sound", name, s->from_game ? s->src : p, s->from_game ? p : s->src);
+        if (s->from_game) return;
+    } else {
+        if (s->kind && strcmp(s->src, p) != 0)
+            log_message(LOG_WARN, "sound %s: both %s and %s exist; using %s", name, s->src, p, s->kind == SRC_SFX ? s->src : p);
+        if (s->kind == SRC_SFX && kind == SRC_FILE) return;   /* a parameter file wins: it is the source */
+    }
     snprintf(s->src, sizeof s->src, "%s", p);
     s->kind = kind;
+    s->from_game = from_game;
     s->dirty = 1;
     s->dirty_from_scan = 1;
     s->change_t = log_time();
@@ -148,7 +161,12 @@ static void mkdirs_for(const char *file)
     for (char *c = p + 1; *c; c++) if (*c == '/') { *c = 0; os_make_dir(p); *c = '/'; }
 }
 
-static void rendered_path(const SoundSlot *s, char *out, size_t cap) { snprintf(out, cap, "%s/build/sounds/%s.wav", g_snd.root, s->name); }
+static void rendered_path(const SoundSlot *s, char *out, size_t cap)
+{
+    const char *game_build = g_host_mode.game_build_folder ? g_host_mode.game_build_folder() : NULL;
+    if (s->from_game && game_build) snprintf(out, cap, "%s/sounds/%s.wav", game_build, s->name);   /* not the engine's render */
+    else snprintf(out, cap, "%s/build/sounds/%s.wav", g_snd.root, s->name);
+}
 static int rendered_is_current(const SoundSlot *s)
 {
     char wav[HOST_PATH];
@@ -303,6 +321,16 @@ void sound_assets_init(const char *root)
     snprintf(g_snd.root, sizeof g_snd.root, "%s", root);
     if (archive_mounted()) { load_packed(); return; }
     char d[HOST_PATH];
+    const char *game = g_host_mode.game_folder ? g_host_mode.game_folder() : NULL;
+    char real_root[HOST_PATH];
+    if (!os_real_path(root, real_root, sizeof real_root)) snprintf(real_root, sizeof real_root, "%s", root);
+    if (game && strcmp(game, real_root) != 0 && strcmp(game, root) != 0) {   /* the game's own, first */
+        snprintf(g_snd.game, sizeof g_snd.game, "%s", game);
+        snprintf(d, sizeof d, "%s/assets/sfx", game);
+        os_list_dir(d, scan_entry, d);
+        snprintf(d, sizeof d, "%s/assets/sounds", game);
+        os_list_dir(d, scan_entry, d);
+    }
     snprintf(d, sizeof d, "%s/assets/sfx", root);
     os_list_dir(d, scan_entry, d);
     snprintf(d, sizeof d, "%s/assets/sounds", root);
@@ -312,8 +340,8 @@ void sound_assets_init(const char *root)
 void sound_asset_changed(const char *path)
 {
     char name[160];
-    int kind;
-    if (!sound_name_of(path, name, sizeof name, &kind)) return;
+    int kind, from_game;
+    if (!sound_name_of(path, name, sizeof name, &kind, &from_game)) return;
     int i = slot_add(name);
     if (i < 0) return;
     SoundSlot *s = &g_snd.slot[i];
@@ -324,9 +352,12 @@ void sound_asset_changed(const char *path)
         sound_error(s, path, "the file is gone");
         return;
     }
-    if (s->kind == SRC_SFX && kind == SRC_FILE && strcmp(s->src, path) != 0) return;   /* the .sfx is the source */
+    if (s->kind && s->from_game && !from_game) return;   /* the game's own hides the engine's */
+    if (s->kind && !s->from_game && from_game) assets_note_override("sound", name, path, s->src);
+    else if (s->kind == SRC_SFX && kind == SRC_FILE && strcmp(s->src, path) != 0) return;   /* the .sfx is the source */
     snprintf(s->src, sizeof s->src, "%s", path);
     s->kind = kind;
+    s->from_game = from_game;
     s->dirty = 1;
     s->change_t = log_time();
 }
@@ -344,7 +375,7 @@ void sound_require(const char *name)
             snprintf(why, sizeof why, "not in the archive %s", archive_path());
         } else {
             snprintf(where, sizeof where, "assets/sounds/%s.wav", name);
-            snprintf(why, sizeof why, "missing (nor .ogg, nor assets/sfx/<name>.sfx)");
+            snprintf(why, sizeof why, "missing (nor .ogg, nor assets/sfx/<name>.sfx, in the game's folder or the engine's)");
         }
         sound_error(s, where, why);
     }

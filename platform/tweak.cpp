@@ -601,16 +601,26 @@ int tweak_site_info(int file, int site, TweakSiteInfo *out)
     out->kind = s->kind;
     out->has_value = f->has_value[site];
     memcpy(out->value, f->value[site], 8);
-    /* the source line, trimmed: from the line's start to its end */
+    /* the source line, trimmed: from the line's start to its end. As the file is now when it maps onto the
+       running code (a literal saved or written back since the build, whose value is the one served), else
+       as the running code was compiled. */
+    const char *text = f->base.text;
     int a = s->arg_begin, b = s->arg_begin;
-    while (a > 0 && f->base.text[a - 1] != '\n') a--;
-    while ((size_t)b < f->base.len && f->base.text[b] != '\n') b++;
-    while (a < b && (f->base.text[a] == ' ' || f->base.text[a] == '\t')) a++;
+    while (a > 0 && text[a - 1] != '\n') a--;
+    if (f->disk && !f->diverged) {   /* the same line in the file on disk: same shape, so same line numbers */
+        const char *p = f->disk, *end = f->disk + f->disk_len;
+        for (int l = 1; l < s->line && p; l++) { p = (const char *)memchr(p, '\n', (size_t)(end - p)); if (p) p++; }
+        if (p) { text = f->disk; a = (int)(p - f->disk); }
+    }
+    size_t text_len = text == f->disk ? f->disk_len : f->base.len;
+    b = a;
+    while ((size_t)b < text_len && text[b] != '\n') b++;
+    while (a < b && (text[a] == ' ' || text[a] == '\t')) a++;
     static const char DECL[] = "static constexpr auto ";   /* the usual start of a site's line says nothing */
-    if (b - a > (int)sizeof DECL && memcmp(f->base.text + a, DECL, sizeof DECL - 1) == 0) a += (int)sizeof DECL - 1;
+    if (b - a > (int)sizeof DECL && memcmp(text + a, DECL, sizeof DECL - 1) == 0) a += (int)sizeof DECL - 1;
     size_t n = 0;
     for (int i = a; i < b && n + 1 < sizeof out->source; i++) {   /* runs of blanks as one */
-        char c = f->base.text[i] == '\t' ? ' ' : f->base.text[i];
+        char c = text[i] == '\t' ? ' ' : text[i];
         if (c == ' ' && n > 0 && out->source[n - 1] == ' ') continue;
         out->source[n++] = c;
     }
@@ -706,7 +716,13 @@ int tweak_write(int file, int site, const void *value, int gesture, char *msg, s
     const thtw_site *s = &cur.sites[site];
     char before[THTW_MAX_LITERAL * 2], lit[THTW_MAX_LITERAL * 2];
     size_t raw = (size_t)(s->arg_end - s->arg_begin);
-    if (raw >= sizeof before || thtw_format(s->kind, cur.text + s->arg_begin, raw, value, lit, sizeof lit) < 0) {
+    /* The style is the literal's as the gesture found it: a drag writes when it pauses, and a pause at 48.48f
+       must not make the end of the drag 67.20f where the literal was 48.0f. */
+    const TweakUndo *top = g_undo.applied > 0 ? &g_undo.entries[g_undo.applied - 1] : NULL;
+    int same_gesture = top && gesture && top->gesture == gesture && top->file == file && top->site == site && g_undo.applied == g_undo.count;
+    const char *style = same_gesture ? top->before : cur.text + s->arg_begin;
+    size_t style_len = same_gesture ? strlen(top->before) : raw;
+    if (raw >= sizeof before || thtw_format(s->kind, style, style_len, value, lit, sizeof lit) < 0) {
         snprintf(msg, cap, "%s:%d: not a plain literal: live in memory only", short_name(f->path), s->line);
         refused_event(f, site, "not a literal");
         text_free(&cur);
@@ -719,21 +735,21 @@ int tweak_write(int file, int site, const void *value, int gesture, char *msg, s
     text_free(&cur);
     if (!ok) return 0;
     /* one undo step per gesture (a drag writes when it pauses and when it ends) */
-    TweakUndo *top = g_undo.applied > 0 ? &g_undo.entries[g_undo.applied - 1] : NULL;
-    if (!(top && gesture && top->gesture == gesture && top->file == file && top->site == site && g_undo.applied == g_undo.count)) {
+    TweakUndo *entry = same_gesture ? &g_undo.entries[g_undo.applied - 1] : NULL;
+    if (!entry) {
         if (g_undo.applied == TWEAK_UNDO_MAX) {
             memmove(g_undo.entries, g_undo.entries + 1, sizeof g_undo.entries[0] * (TWEAK_UNDO_MAX - 1));
             g_undo.applied--;
         }
-        top = &g_undo.entries[g_undo.applied++];
-        top->file = file;
-        top->site = site;
-        top->line = f->base.sites[site].line;
-        top->gesture = gesture;
-        snprintf(top->before, sizeof top->before, "%s", before);
+        entry = &g_undo.entries[g_undo.applied++];
+        entry->file = file;
+        entry->site = site;
+        entry->line = f->base.sites[site].line;
+        entry->gesture = gesture;
+        snprintf(entry->before, sizeof entry->before, "%s", before);
     }
     g_undo.count = g_undo.applied;
-    snprintf(top->after, sizeof top->after, "%s", lit);
+    snprintf(entry->after, sizeof entry->after, "%s", lit);
     return 1;
 }
 

@@ -239,7 +239,9 @@ static void drag_start(int mode, int file, int site, int part)
         g_panel.drag_dx = sx - g_panel.mx;
         g_panel.drag_dy = sy - g_panel.my;
     }
-    log_event("tweak_drag_start", "\"line\":%d", si.line);
+    char src[sizeof si.source * 2];   /* the source column as the panel shows it */
+    parse_json_escape(si.source, src, sizeof src);
+    log_event("tweak_drag_start", "\"line\":%d,\"source\":\"%s\"", si.line, src);
 }
 
 /* The pointer moved with a drag on: the value it makes, live at once. */

@@ -2,6 +2,10 @@
    folder are watched (folders
    created or moved in later too), saves are debounced into one batch, editor noise is dropped.
 
+   Build outputs are never changes: of the game's build folder only a library moved in by an outside build
+   counts, and nothing else under <root>/build/ does (its chunks/chunk-N.cpp are written by every build that
+   plans the chunks again: taken for a save, each started one more build), wherever the game's folder is.
+
    The debounce: a batch is handed over once no event came for WATCH_QUIET_S (an editor saving several
    files writes them within a millisecond or two) and no file of it is half written. Where the OS says
    when a writer closes a file (inotify's IN_CLOSE_WRITE), a file that was created or truncated-and-
@@ -26,12 +30,28 @@ static struct {
     char   dir[WATCH_MAX_DIRS][HOST_PATH];
     int    dir_count;
     char   root[HOST_PATH];
+    char   build_root[HOST_PATH];   /* <real root>/build: what the engine's builds write */
     FileChanges pending;
     unsigned char incomplete[HOST_MAX_CHANGES];   /* per pending path: created and not closed yet, or gone */
     double last_event_t;
 } g_watch;
 
 static void watch_add_tree(const char *dir);
+
+static int is_under(const char *path, const char *dir)
+{
+    size_t n = strlen(dir);
+    return n && strncmp(path, dir, n) == 0 && (path[n] == 0 || path[n] == '/' || path[n] == '\\');
+}
+
+/* A build's output: below the game's build folder, or anywhere below <root>/build/ - but for a game folder that
+   itself lives below build/, whose sources are sources. */
+static int is_build_output(const char *path)
+{
+    if (is_under(path, game_build_folder())) return 1;
+    if (!is_under(path, g_watch.build_root)) return 0;
+    return !(is_under(game_folder(), g_watch.build_root) && is_under(path, game_folder()));
+}
 
 static void add_subdir(void *ctx, const char *name, int is_dir)
 {
@@ -45,6 +65,7 @@ static void add_subdir(void *ctx, const char *name, int is_dir)
 static void watch_add_tree(const char *dir)
 {
     if (g_watch.dir_count >= WATCH_MAX_DIRS) return;
+    if (is_build_output(dir) && strcmp(dir, game_build_folder()) != 0) return;   /* chunks/, loaded/, ...: not watched */
     int id = os_watch_add(dir);
     if (id < 0) return;
     for (int i = 0; i < g_watch.dir_count; i++) if (g_watch.id[i] == id) return;  /* already watched */
@@ -57,6 +78,9 @@ static void watch_add_tree(const char *dir)
 int watch_init(const char *root)
 {
     snprintf(g_watch.root, sizeof g_watch.root, "%s", root);
+    char real[HOST_PATH];
+    if (!os_real_path(root, real, sizeof real)) snprintf(real, sizeof real, "%s", root);
+    snprintf(g_watch.build_root, sizeof g_watch.build_root, "%s/build", real);
     if (!os_watch_open()) {
         log_message(LOG_ERROR, "watch: cannot watch files: %s", os_error_text());
         return 0;
@@ -93,11 +117,16 @@ static int is_code(const char *name)
            ends_with(name, ".hpp") || ends_with(name, ".inl");
 }
 
-/* Under <root>/assets/ - judged from the project root, so a folder named "assets" above it means nothing. */
+/* Under <root>/assets/ or <game>/assets/ - judged from those folders, so a folder named "assets" above them
+   means nothing. */
 int watch_is_asset(const char *path)
 {
-    size_t n = strlen(g_watch.root);
-    return strncmp(path, g_watch.root, n) == 0 && strncmp(path + n, "/assets/", 8) == 0;
+    const char *roots[] = { g_watch.root, game_folder() };
+    for (const char *r : roots) {
+        size_t n = strlen(r);
+        if (strncmp(path, r, n) == 0 && strncmp(path + n, "/assets/", 8) == 0) return 1;
+    }
+    return 0;
 }
 
 static void watch_note(const char *dir, const char *name, unsigned flags);
@@ -122,8 +151,10 @@ static void watch_note(const char *dir, const char *name, unsigned flags)
 {
     char path[HOST_PATH];
     snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (strcmp(dir, game_build_folder()) != 0 && is_build_output(path)) return;   /* below the build folder's top */
     if ((flags & OS_WATCH_IS_DIR) && (flags & (OS_WATCH_CREATED | OS_WATCH_MOVED_IN))) {
         /* a folder moved in arrives whole: its files were never seen being written */
+        if (is_build_output(path)) return;   /* the build folder's chunks/, loaded/ */
         watch_add_tree(path);
         os_list_dir(path, note_moved_in, path);
         return;

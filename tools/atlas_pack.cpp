@@ -1,8 +1,10 @@
 /* atlas_pack - packs every PNG under a source directory into atlas pages plus a text manifest.
 
-   usage: atlas_pack [--force] [--no-cache] [--page-size N] [--padding N] <src_dir> <out_dir>
+   usage: atlas_pack [--force] [--no-cache] [--page-size N] [--padding N] <src_dir>... <out_dir>
 
    Sprite name = the PNG's path below src_dir without ".png", '/'-separated ("player/idle");
+   with several src_dirs (a game's own sprites, then the engine's shared ones) a name found in an earlier
+   one hides the later ones' PNG and .pivot of that name: the game's art wins.
    id = thal_id(name), the same FNV-1a as game_sprite_id() in platform/include/game_api.h.
 
    Output in out_dir:
@@ -270,13 +272,14 @@ static const int BIG_PAGE_MAX = 4096;   /* an image larger than a shared page ge
 
 static void usage()
 {
-    fprintf(stderr, "usage: atlas_pack [--force] [--no-cache] [--page-size N] [--padding N] <src_dir> <out_dir>\n");
+    fprintf(stderr, "usage: atlas_pack [--force] [--no-cache] [--page-size N] [--padding N] <src_dir>... <out_dir>\n");
 }
 
 struct Settings {
     bool force = false, no_cache = false;
     int page_max = 512, padding = 1;
-    std::string src_dir, out_dir;
+    std::vector<std::string> src_dirs;   /* in order of precedence */
+    std::string out_dir;
 };
 
 struct PageInfo { int w = 1, h = 1; };
@@ -284,22 +287,20 @@ struct PageInfo { int w = 1, h = 1; };
 /* The command line; false after printing the usage. */
 static bool parse_args(int argc, char **argv, Settings *st)
 {
-    const char *src = nullptr, *out = nullptr;
+    std::vector<std::string> paths;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--force")) st->force = true;
         else if (!strcmp(argv[i], "--no-cache")) st->no_cache = true;
         else if (!strcmp(argv[i], "--page-size") && i + 1 < argc) st->page_max = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--padding") && i + 1 < argc) st->padding = atoi(argv[++i]);
         else if (argv[i][0] == '-') { usage(); return false; }
-        else if (!src) src = argv[i];
-        else if (!out) out = argv[i];
-        else { usage(); return false; }
+        else paths.push_back(argv[i]);
     }
-    if (!src || !out || st->page_max < 16 || st->page_max > 16384 || st->padding < 0 || st->padding > 16) { usage(); return false; }
-    st->src_dir = src;
-    st->out_dir = out;
-    while (st->src_dir.size() > 1 && st->src_dir.back() == '/') st->src_dir.pop_back();
-    while (st->out_dir.size() > 1 && st->out_dir.back() == '/') st->out_dir.pop_back();
+    if (paths.size() < 2 || st->page_max < 16 || st->page_max > 16384 || st->padding < 0 || st->padding > 16) { usage(); return false; }
+    for (std::string &p : paths) while (p.size() > 1 && p.back() == '/') p.pop_back();
+    st->out_dir = paths.back();
+    paths.pop_back();
+    st->src_dirs = paths;
     return true;
 }
 
@@ -574,11 +575,22 @@ int main(int argc, char **argv)
         return 1;
     }
     struct stat sst;
-    if (stat(st.src_dir.c_str(), &sst) != 0 || !S_ISDIR(sst.st_mode))
-        fprintf(stderr, "atlas_pack: %s: no such directory, writing an empty atlas\n", st.src_dir.c_str());
+    if (st.src_dirs.size() == 1 && (stat(st.src_dirs[0].c_str(), &sst) != 0 || !S_ISDIR(sst.st_mode)))
+        fprintf(stderr, "atlas_pack: %s: no such directory, writing an empty atlas\n", st.src_dirs[0].c_str());
 
     std::vector<Input> inputs;
-    scan(st.src_dir, "", inputs);
+    std::map<std::string, size_t> taken;   /* sprite name -> the source folder it comes from */
+    for (size_t d = 0; d < st.src_dirs.size(); d++) {   /* a missing folder (a game with no art) has nothing */
+        std::vector<Input> found;
+        scan(st.src_dirs[d], "", found);
+        for (const Input &in : found) {
+            std::string name = in.rel.substr(0, in.rel.rfind('.'));
+            auto t = taken.find(name);
+            if (t != taken.end() && t->second != d) continue;   /* an earlier folder has this name */
+            taken[name] = d;
+            inputs.push_back(in);
+        }
+    }
     std::sort(inputs.begin(), inputs.end(), [](const Input &a, const Input &b) { return a.rel < b.rel; });
     thal_manifest now;
     thal_init(&now);

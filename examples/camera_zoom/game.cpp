@@ -4,11 +4,12 @@
    (text drawn on a world layer zooms with it). From GAME_LAYER_UI up is screen space: the HUD, the
    minimap, and the drones' name tags, placed by projecting world points with the same formula the host
    uses, screen = (world - camera) * zoom. WASD flies, the wheel or Q/E zooms, 0 resets.
-   Live edit: START_ZOOM, FOLLOW, the world's size. */
+   Live edit: START_ZOOM, FOLLOW, ZOOM_SMOOTHING, the world's size. */
 #include "game_engine.h"
 
 static constexpr auto START_ZOOM = TWEAK(1.5f);
 static constexpr auto FOLLOW = TWEAK(6.0f);          /* how fast the camera catches up, per second */
+static constexpr auto ZOOM_SMOOTHING = TWEAK(0.001f); /* th_damp: the fraction of the zoom gap left after a second */
 static constexpr auto SHIP_SPEED = TWEAK(420.0f);
 static const float WORLD_W = 2400, WORLD_H = 1600;
 enum { DRONES = 12 };
@@ -47,7 +48,7 @@ static GAME_UPDATE(game_update)
     if (v2_len2(gs->ship_vel) > 100) gs->ship_angle = atan2f(gs->ship_vel.y, gs->ship_vel.x);
     float z = gs->zoom_target * (1 + 0.1f * in->wheel) * (1 + (in->down[KEY_E] - in->down[KEY_Q]) * in->dt);
     gs->zoom_target = in->pressed[KEY_0] ? (float)START_ZOOM : th_clampf(z, 0.25f, 4);
-    gs->zoom = th_damp(gs->zoom, gs->zoom_target, 10, in->dt);
+    gs->zoom = th_damp(gs->zoom, gs->zoom_target, ZOOM_SMOOTHING, in->dt);
     gs->cam = v2_lerp(gs->cam, gs->ship, th_minf(1, FOLLOW * in->dt));
 }
 

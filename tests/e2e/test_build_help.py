@@ -1,5 +1,6 @@
-"""./build.sh help, -h and --help list every command with one line; an unknown command prints the same list
-and exits 2; no argument at all still runs the game (the host starts, on the sample)."""
+"""./build.sh help, -h and --help list every command with one line, then every flag the host takes (the ones
+`build/host --help` prints) and where that list comes from; an unknown command prints the same text and exits 2;
+no argument at all still runs the game (the host starts, on the sample)."""
 import os
 import re
 import signal
@@ -72,7 +73,19 @@ def no_argument_runs_the_game():
             p.wait()
 
 
+def help_lists_the_host_flags():
+    text = sh("help").stdout
+    host = subprocess.run([os.path.join(root, "build", "host"), "--help"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          text=True, timeout=60).stdout
+    flags = set(re.findall(r"^  (--[a-z-]+)", host, re.M)) - {"--help"}
+    check(len(flags) > 10, f"build/host --help lists {sorted(flags)}")
+    missing = sorted(f for f in flags if not re.search(r"^\s+" + f + r"\b", text, re.M))
+    check(not missing, f"./build.sh help does not name the host's flags {missing}")
+    check("build/host --help" in text, "./build.sh help does not point to build/host --help")
+
+
 checks.case("help_lists_every_command", help_lists_every_command)
+checks.case("help_lists_the_host_flags", help_lists_the_host_flags)
 checks.case("unknown_command_prints_help", unknown_command_prints_help)
 checks.case("no_argument_runs_the_game", no_argument_runs_the_game)
 if not checks.failed:

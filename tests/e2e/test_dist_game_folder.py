@@ -1,8 +1,12 @@
 """End to end: `./build.sh dist DIR` ships a game folder the way the sample ships (test_dist.py covers the
 release itself at length): a game made by `./build.sh new` outside the project becomes
 dist/<its name>-linux-x86_64/ (the executable named after the folder, game.pak, README.txt) and its .tar.gz;
-unpacked elsewhere, with the project moved away, it runs headless and draws its sprite and text."""
+its README is a player's README naming the game (none of NEON SWARM's text), and its game.pak holds that game's
+own sprite and sound and nothing of NEON SWARM's (no engine sprite or sound the game never names); a README.txt
+in the game's folder ships in its place; unpacked elsewhere, with the project moved away, it runs headless and
+draws its sprite and text."""
 import os
+import re
 import shutil
 import subprocess
 import tarfile
@@ -34,7 +38,30 @@ def ships():
     check(not os.path.exists(os.path.join(root, "dist", "neon-swarm-linux-x86_64")), "the sample was shipped instead")
     readme = open(os.path.join(folder, "README.txt")).read()
     check("hello" in readme and "neon-swarm" not in readme, "README.txt does not name the game")
+    for sample_text in ("NEON", "drones", "autopilot", "bomb", "@"):
+        check(sample_text not in readme, f"README.txt says {sample_text!r}: it is not this game's:\n{readme}")
+    pak = os.path.join(folder, "game.pak")
+    r = subprocess.run([os.path.join(root, "build", "tools", "pack_assets"), "--list", pak], stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, text=True)
+    check(r.returncode == 0, f"pack_assets --list: {r.stdout}")
+    names = sorted(set(re.findall(r"(?:atlas|fonts|sounds)/\S+", r.stdout)))
+    check(names == ["atlas/atlas.txt", "atlas/atlas_0.png", "fonts/default.thfb", "sounds/bounce.pcm"], f"game.pak holds {names}")
+    data = open(pak, "rb").read()
+    for engine in ("player/", "enemy/", "bullet/", "pickup/", "wall/", "fx/", "ui/", "music/"):
+        check(engine.encode() not in data, f"game.pak names NEON SWARM's {engine}")
+    check(b"ship.png" in data, "game.pak's atlas has no ship.png")
     state["tgz"] = tgz
+
+
+def own_readme_ships():
+    with open(os.path.join(game, "README.txt"), "w") as f:
+        f.write("HELLO\n=====\nBounce.\n@linux Linux: ./@GAME@\n@windows Windows: @GAME@.exe\n")
+    r = subprocess.run([os.path.join(root, "build.sh"), "dist", game], cwd=work, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       text=True, timeout=1500)
+    check(r.returncode == 0, f"./build.sh dist {game} failed ({r.returncode}):\n{r.stdout[-3000:]}")
+    readme = open(os.path.join(root, "dist", NAME, "README.txt")).read()
+    check(readme == "HELLO\n=====\nBounce.\nLinux: ./hello\n", f"README.txt: {readme!r}")
+    os.remove(os.path.join(game, "README.txt"))
 
 
 def runs_unpacked_elsewhere():
@@ -71,6 +98,7 @@ def runs_unpacked_elsewhere():
 checks.case("ships", ships)
 if "tgz" in state:
     checks.case("runs_unpacked_elsewhere", runs_unpacked_elsewhere)
+    checks.case("own_readme_ships", own_readme_ships)
 if not checks.failed:
     cleanup(root)
     cleanup(work)

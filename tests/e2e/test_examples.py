@@ -13,6 +13,7 @@ difference image are left in build/tests/examples/.
 
 EXAMPLES_UPDATE=1 writes the references instead (look at each before committing it).
 """
+import json
 import os
 import struct
 import subprocess
@@ -46,7 +47,16 @@ SCENES = {
     "tweak_live": (60, ""),
     # two runs on one save folder: the first plays three rounds and saves, the second reads the table back
     "savedata_highscore": (40, "25 tap SPACE\n"),
-    "camera_zoom": (60, "2 down W\n2 down A\n40 up W\n40 up A\n"),
+    # E held for 30 steps zooms in: the shot is at about 2.4x, and the zoom is eased there (th_damp)
+    "camera_zoom": (60, "2 down W\n2 down A\n10 down E\n40 up W\n40 up A\n40 up E\n"),
+}
+# Per example: what its gallery row promises, read from the game's stats in the host's last event (quit), so a
+# picture that still matches cannot hide a feature that stopped working: (check of the stats, what it means).
+PROMISES = {
+    "camera_zoom": (lambda g: g.get("zoom", 0) > 2.0, "E held for half a second zooms in past 2x (START_ZOOM 1.5)"),
+    "sprites_batch": (lambda g: g.get("sprites", 0) >= 1000, "thousands of sprites"),
+    "savedata_highscore": (lambda g: g.get("loaded") == 1 and g.get("entries", 0) >= 3,
+                           "the second run reads back the table the first run's three rounds saved"),
 }
 FIRST_RUNS = {"savedata_highscore": (150, "20 tap SPACE\n70 tap SPACE\n130 tap SPACE\n")}
 
@@ -130,7 +140,7 @@ def compare(w, h, got, want):
 
 
 # ---------------------------------------------------------------- running an example
-def run_example(name, tmp, frames, script, save_dir):
+def run_example(name, tmp, frames, script, save_dir, promise=True):
     script_path = os.path.join(tmp, name + ".input")
     with open(script_path, "w") as f:
         f.write(script)
@@ -145,6 +155,12 @@ def run_example(name, tmp, frames, script, save_dir):
         problems = [l.strip() for l in f if " warn " in l or " error " in l]
     check(not problems, f"{name}: the host complained: {problems[:5]}")
     check(os.path.exists(shot), f"{name}: no screenshot of frame {frames}")
+    if promise and name in PROMISES:
+        with open(os.path.join(tmp, name + ".jsonl")) as f:
+            quit_ev = [e for e in map(json.loads, filter(str.strip, f)) if e.get("ev") == "quit"]
+        check(quit_ev, f"{name}: no quit event in the log")
+        ok, what = PROMISES[name]
+        check(ok(quit_ev[-1]["game"]), f"{name}: {what}: the game's stats at the end are {quit_ev[-1]['game']}")
     return shot
 
 
@@ -164,7 +180,7 @@ def example_case(name, tmp):
         os.makedirs(save_dir)
         if name in FIRST_RUNS:   # a run before the one shot, on the same save folder (its files in their own folder)
             os.makedirs(os.path.join(tmp, "first"), exist_ok=True)
-            run_example(name, os.path.join(tmp, "first"), *FIRST_RUNS[name], save_dir)
+            run_example(name, os.path.join(tmp, "first"), *FIRST_RUNS[name], save_dir, promise=False)
         frames, script = SCENES[name]
         shot = run_example(name, tmp, frames, script, save_dir)
         w, h, rgb = halve(*png_read(shot))

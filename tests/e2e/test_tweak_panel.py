@@ -4,6 +4,8 @@
   new value on the frame of the change, and no build starts, not even while build errors are showing;
 - Ctrl+Z gives back a byte-identical file, Ctrl+Y the dragged one;
 - a value typed into its box is written;
+- a drag that pauses (written at 49.44f) and goes on keeps the literal's style as the drag found it (67.2f, not
+  67.20f), and the panel's source column shows the literal on disk, not the one the running code was built from;
 - a colour keeps its hex style (0xRRGGBB grows to 8 digits for an alpha below FF) and a position dragged by
   its handle in the view keeps its pair's style;
 - a file saved on disk since the host last read it is not overwritten ("changed on disk"), and a read-only file
@@ -190,6 +192,31 @@ def typed_value_is_written():
         host.stop()
 
 
+def pause_keeps_style_and_column_current():
+    root = copy()
+    fx = os.path.join(root, "game", "fx.cpp")
+    before = open(fx).read()
+    line = line_of(fx, "GRID_MAX_OFFSET    = TWEAK(48.0f)")
+    x, y = VALUE
+    s = Script().at("tap ENTER").open_panel().filter(f"fxcpp{line}gridmax")
+    s.at(f"mouse {x} {y}", 1).at("down MOUSE_LEFT", 1).at(f"mouse {x + 3} {y}", 1).wait(60)   # held still: written
+    s.at(f"mouse {x + 20} {y}", 1).at(f"mouse {x + 40} {y}", 1).at("up MOUSE_LEFT").wait(30)
+    s.click(x, y).wait(10)                        # a second gesture: its start reports the source column
+    host = Host(root, "--input", input_script(root, s.text()))   # not --fast: the pause is 150 ms of the clock
+    try:
+        host.wait_ev("tweak_drag_pause", timeout=60)
+        first = host.wait_ev("tweak_written", timeout=60)
+        check(first["literal"] == "49.44f", f"the write at the pause: {first}")
+        m = host.mark()
+        end = host.wait_ev("tweak_written", timeout=60, since=m)
+        check(end["literal"] == "67.2f", f"the drag's end wrote {end['literal']} (the literal was 48.0f)")
+        check(token_changes(before, open(fx).read()) == [(["48.0f"], ["67.2f"])], f"{token_changes(before, open(fx).read())}")
+        starts = host.wait_for(lambda e: e.get("ev") == "tweak_drag_start", 60, m, what="the second gesture")
+        check("TWEAK(67.2f)" in starts["source"], f"the source column shows {starts['source']!r} (the file holds 67.2f)")
+    finally:
+        host.stop()
+
+
 def KEY(root, name):
     with open(os.path.join(root, "platform", "include", "game_api.h")) as f:
         text = f.read()
@@ -241,6 +268,7 @@ checks.case("colour_and_position_keep_their_style", colour_and_position_keep_the
 checks.case("a_save_in_between_is_not_overwritten", a_save_in_between_is_not_overwritten)
 checks.case("read_only_stays_live_in_memory", read_only_stays_live_in_memory)
 checks.case("typed_value_is_written", typed_value_is_written)
+checks.case("pause_keeps_style_and_column_current", pause_keeps_style_and_column_current)
 checks.case("panel_input_is_not_the_games", panel_input_is_not_the_games)
 if not checks.failed:
     for r in roots:

@@ -27,8 +27,13 @@ translation unit, as a release compiles it; a file added to game/ goes in the li
 #include <stdlib.h>
 
 static struct {
-    int waves_started, bombs, player_died, sprites, glow_sprites;
+    int waves_started, bombs, player_died, sprites, glow_sprites, quits;
     char last_event[64];
+    const char *text_wanted;   /* set by a test: draw_text calls whose text holds it are counted in text_seen */
+    int text_seen;
+    const char *tweak_literal;   /* set by a test: the TWEAK whose literal is this reads tweak_value instead */
+    uint64_t tweak_value;
+    void (*on_sprite)(const GameSprite *s);   /* set by a test: sees every sprite drawn */
 } g_harness;
 
 static void h_log(int level, const char *fmt, ...) { (void)level; (void)fmt; }
@@ -42,15 +47,26 @@ static void h_event(const char *name, const char *fields)
 }
 static int64_t h_read_file(const char *path, void *dst, int64_t cap) { (void)path; (void)dst; (void)cap; return -1; }
 static double h_time(void) { return 0; }
-static void h_draw_sprite(const GameSprite *s) { g_harness.sprites++; g_harness.glow_sprites += (s->flags & SPRITE_GLOW) != 0; }
+static void h_draw_sprite(const GameSprite *s)
+{
+    g_harness.sprites++;
+    g_harness.glow_sprites += (s->flags & SPRITE_GLOW) != 0;
+    if (g_harness.on_sprite) g_harness.on_sprite(s);
+}
 static void h_draw_rect(float x, float y, float w, float h, uint32_t color, int layer) { (void)x; (void)y; (void)w; (void)h; (void)color; (void)layer; g_harness.sprites++; }
-static float h_draw_text(const char *utf8, float x, float y, float px, uint32_t color, int layer) { (void)x; (void)y; (void)color; (void)layer; return (float)strlen(utf8) * px * 0.5f; }
+static float h_draw_text(const char *utf8, float x, float y, float px, uint32_t color, int layer)
+{
+    (void)x; (void)y; (void)color; (void)layer;
+    if (g_harness.text_wanted && strstr(utf8, g_harness.text_wanted)) g_harness.text_seen++;
+    return (float)strlen(utf8) * px * 0.5f;
+}
 static void h_measure_text(const char *utf8, float px, float *w, float *h) { *w = (float)strlen(utf8) * px * 0.5f; *h = px; }
 static int h_sprite_size(uint32_t sprite, float *w, float *h) { (void)sprite; *w = *h = 32; return 1; }
 static void h_set_camera(float x, float y, float zoom) { (void)x; (void)y; (void)zoom; }
 static void h_tweak(const char *file, int line, int counter, int kind, const char *literal, void *value_inout)
 {
-    (void)file; (void)line; (void)counter; (void)kind; (void)literal; (void)value_inout;
+    (void)file; (void)line; (void)counter; (void)kind;
+    if (g_harness.tweak_literal && !strcmp(literal, g_harness.tweak_literal)) memcpy(value_inout, &g_harness.tweak_value, THTW_IS_PAIR(kind) ? 8 : 4);
 }
 static uint32_t h_sound_play(uint32_t id, const GameSoundPlay *how) { (void)id; (void)how; return 0; }
 static void h_sound_stop(uint32_t handle, float fade) { (void)handle; (void)fade; }
@@ -61,7 +77,7 @@ static void h_sound_name(const char *name) { (void)name; }
 static int h_save(const char *name, const void *data, int64_t size) { (void)name; (void)data; (void)size; return 1; }
 static int64_t h_load(const char *name, void *dst, int64_t cap) { (void)name; (void)dst; (void)cap; return -1; }
 static void h_set_title(const char *utf8) { (void)utf8; }
-static void h_quit(void) {}
+static void h_quit(void) { g_harness.quits++; }
 static void h_profile_begin(const char *name) { (void)name; }
 static void h_profile_end(void) {}
 static void h_set_glow(float intensity) { (void)intensity; }

@@ -5,7 +5,10 @@
      aims at where the nearest enemy was 0.2 s ago, no dash, no bomb) survives wave 1 in 10 of 10 runs and
      reaches wave 3 in at least 7 of 10;
    - the autopilot (F10) reaches wave 8 in at least 7 of 10;
-   - a bomb clears the arena, and an autopilot run is a demo: its score never becomes the best. */
+   - a bomb clears the arena, and an autopilot run is a demo: its score never becomes the best, and its game-over
+     screen never says NEW BEST! (a played run's does);
+   - quit to the title from the pause menu with the autopilot on stays on the title, where Esc quits;
+   - GRID_COLOR colours the whole grid: its glowing major lines too. */
 #define TH_TEST_IMPLEMENTATION
 #include "th_test.h"
 #include "game_harness.h"
@@ -151,10 +154,92 @@ static void test_bomb_clears_the_arena(void)
     TH_CHECK_EQ_INT(g_harness.bombs, 1);
 }
 
+static void idle_steps(int n)
+{
+    GameInput in;
+    for (int i = 0; i < n; i++) { memset(&in, 0, sizeof in); harness_step(&g_h, &in); }
+}
+
+static void press(int key)
+{
+    GameInput in;
+    memset(&in, 0, sizeof in);
+    in.pressed[key] = 1;
+    harness_step(&g_h, &in);
+}
+
+/* A run ended with a score past the best: the game-over screen (drawn 2 s after the death) says NEW BEST!
+   only when a person played it. */
+static int new_best_drawn(int autopilot)
+{
+    GameState *gs = start_run(7, autopilot);
+    gs->autopilot = 0;   /* the demo flag stays: the run was touched */
+    gs->score = 5000;
+    entity_get(gs, gs->player)->dead = 1;
+    idle_steps(120);
+    TH_CHECK(gs->mode == MODE_GAMEOVER && gs->mode_time > 0.5f);
+    g_harness.text_wanted = "NEW BEST";
+    g_harness.text_seen = 0;
+    g_h.api.render(&g_h.mem, 0.0f, &g_h.pf);
+    g_harness.text_wanted = NULL;
+    return g_harness.text_seen;
+}
+
+static void test_demo_gameover_is_no_best(void)
+{
+    TH_CHECK_MSG(new_best_drawn(0) == 1, "a played run past the best: NEW BEST! drawn %d times", g_harness.text_seen);
+    TH_CHECK_MSG(new_best_drawn(1) == 0, "an autopilot run: NEW BEST! drawn %d times", g_harness.text_seen);
+}
+
+static void test_quit_to_title_with_autopilot(void)
+{
+    GameState *gs = start_run(3, 1);
+    TH_CHECK(gs->mode == MODE_PLAY && gs->autopilot);
+    idle_steps(60);
+    press(KEY_ESCAPE);
+    TH_CHECK(gs->paused);
+    press(KEY_UP);                 /* from RESUME up to QUIT */
+    TH_CHECK_EQ_INT(gs->pause_item, PAUSE_QUIT);
+    press(KEY_ENTER);
+    TH_CHECK(gs->mode == MODE_TITLE);
+    idle_steps(5 * 60);            /* the autopilot used to start a new run after 1.5 s */
+    TH_CHECK_MSG(gs->mode == MODE_TITLE, "5 s after quit to title the mode is %d", (int)gs->mode);
+    int quits = g_harness.quits;
+    press(KEY_ESCAPE);
+    TH_CHECK_MSG(g_harness.quits == quits + 1, "Esc on the title did not quit");
+}
+
+static int g_floor_glow, g_floor_glow_red;
+static void count_floor_glow(const GameSprite *s)
+{
+    if (s->layer != LAYER_FLOOR || !(s->flags & SPRITE_GLOW)) return;
+    g_floor_glow++;
+    g_floor_glow_red += (s->color >> 24) >= 0xA0;   /* purple's red, brightened; the blue grid's is 0x30 */
+}
+
+static void test_grid_color_reaches_the_major_lines(void)
+{
+    harness_start(&g_h, 5);
+    idle_steps(10);   /* the title: the grid at rest */
+    g_harness.tweak_literal = "0x24306EC0";   /* GRID_COLOR's literal, as the README's row edits it */
+    uint32_t purple = 0x8A2E8AC0u;
+    memcpy(&g_harness.tweak_value, &purple, 4);
+    g_harness.on_sprite = count_floor_glow;
+    g_floor_glow = g_floor_glow_red = 0;
+    g_h.api.render(&g_h.mem, 0.0f, &g_h.pf);
+    g_harness.on_sprite = NULL;
+    g_harness.tweak_literal = NULL;
+    TH_CHECK(g_floor_glow > 10);
+    TH_CHECK_MSG(g_floor_glow_red == g_floor_glow, "GRID_COLOR purple: %d of %d glowing grid lines are purple", g_floor_glow_red, g_floor_glow);
+}
+
 int main(void)
 {
     harness_init(&g_h);
     TH_RUN(test_bomb_clears_the_arena);
+    TH_RUN(test_demo_gameover_is_no_best);
+    TH_RUN(test_quit_to_title_with_autopilot);
+    TH_RUN(test_grid_color_reaches_the_major_lines);
     TH_RUN(test_standing_still_survives_15s);
     TH_RUN(test_circle_strafer);
     TH_RUN(test_autopilot_reaches_wave_8);

@@ -4,6 +4,10 @@
    and the host swaps it in, keeping the state (state.h). Change a TWEAK(...) literal and the value
    changes at once, with no rebuild. docs/game_api.md lists what the host offers (pf->...).
 
+   Its art and sound are its own: assets/sprites/ship.png is the sprite "ship", assets/sfx/bounce.sfx the
+   sound "bounce" (a few numbers that make_sfx turns into a sound). Save either and it reloads while the game
+   runs. A name this folder does not have comes from the engine's shared assets/ ("player/ship", "ui/start").
+
    When this file grows, split it: add enemies.cpp (every .cpp here is compiled) and a header both include
    (game.h, which includes game_engine.h) declaring what one file calls of the other; a save then recompiles
    only the part it touched (docs/game_api.md, "More than one file"). */
@@ -36,7 +40,7 @@ static GAME_LOAD(game_load)
         gs->initialized = 1;
     }
     mem->used = sizeof(GameState);
-    pf->sound_name("ui/start");   /* "I use this sound": a missing file is reported by name */
+    pf->sound_name("bounce");   /* "I use this sound": a missing file is reported by name */
 }
 
 static GAME_UPDATE(game_update)
@@ -55,7 +59,7 @@ static GAME_UPDATE(game_update)
         GameSoundPlay how = {};
         how.volume = 0.5f;
         how.pan = gs->pos.x / w * 2.0f - 1.0f;
-        pf->sound_play(game_sound_id("ui/start"), &how);
+        pf->sound_play(game_sound_id("bounce"), &how);
         if (gs->bounces > gs->best) {
             gs->best = gs->bounces;
             pf->save("best", &gs->best, sizeof gs->best);
@@ -71,11 +75,11 @@ static GAME_RENDER(game_render)
     (void)alpha;   /* how far between two steps this frame is, 0..1: smooth motion may interpolate with it */
     GameState *gs = game_state(mem);
     GameSprite s = {};
-    s.sprite = game_sprite_id("player/ship");   /* the engine's shared art: assets/sprites/player/ship.png */
+    s.sprite = game_sprite_id("ship");   /* this folder's assets/sprites/ship.png */
     s.color = TINT;
     s.x = gs->pos.x;
     s.y = gs->pos.y;
-    s.scale_x = s.scale_y = 2.0f;
+    s.scale_x = s.scale_y = 1.6f;
     s.rotation = atan2f(gs->vel.y, gs->vel.x) + 0.2f * sinf(gs->time * 3.0f);
     s.origin_x = s.origin_y = 0.5f;
     s.layer = 10;
@@ -83,6 +87,8 @@ static GAME_RENDER(game_render)
     char line[96];
     snprintf(line, sizeof line, "bounces %d   best %d   (space: reset)", gs->bounces, gs->best);
     pf->draw_text(line, 16, 16, 24, TEXT_COLOR, GAME_LAYER_UI);
+    /* the host's boxes (BUILD FAILED, CRASHED, the F1 overlay) go in this part of the view: below the line above */
+    pf->set_safe_area(0, 56, (float)pf->view_width, (float)pf->view_height - 56);
 }
 
 static GAME_STATS(game_stats)
