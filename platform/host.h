@@ -390,6 +390,7 @@ void types_copy(StateTypes *dst, const StateTypes *src);
 void types_clear(StateTypes *t);
 int  types_save(const StateTypes *t, const char *path);   /* the table alone, beside a --record file; 0 if none */
 int  types_load(const char *path, uint32_t layout_hash, uint64_t state_size, StateTypes *out);  /* read + check */
+void types_blame_size(const StateTypes *t, const char *state_header, char *out, size_t cap); /* "state.h:25": what made it big */
 /* old (old_used bytes, laid out as from) -> out (to's layout, out_cap bytes); 1 + what changed, or 0 + why not */
 int  migrate_bytes(const StateTypes *from, const StateTypes *to, const GameAPI *api, const uint8_t *old, uint64_t old_used,
                    uint8_t *out, uint64_t out_cap, char *what, size_t cap);

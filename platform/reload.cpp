@@ -150,6 +150,38 @@ static void report_load_crash(int version, const char *where)
     crash_event(version, kind, in, where, g_reload.loaded ? g_lib.version : 0, !g_reload.loaded);
 }
 
+/* Sizes as a person reads them: 2.13 GB, 40.0 MB, 512 bytes. */
+static void size_text(uint64_t n, char *out, size_t cap)
+{
+    if (n >= 1000000000ull) snprintf(out, cap, "%.2f GB", n / 1e9);
+    else if (n >= 1000000ull) snprintf(out, cap, "%.1f MB", n / 1e6);
+    else if (n >= 1000ull) snprintf(out, cap, "%.1f KB", n / 1e3);
+    else snprintf(out, cap, "%llu bytes", (unsigned long long)n);
+}
+
+/* A build whose state does not fit the block: said on screen (as a build error is) and in the log, with the
+   line of the state header that made it big. */
+static void refuse_too_big(const GameLib *next, const StateTypes *types)
+{
+    char state_header[HOST_PATH], blame[HOST_PATH + 16], big[32];
+    snprintf(state_header, sizeof state_header, "%s/state.h", game_folder());
+    types_blame_size(types, state_header, blame, sizeof blame);
+    size_text(next->api.state_size, big, sizeof big);
+    char msg[1024];
+    snprintf(msg, sizeof msg, "state %s does not fit the %llu MB block: raise --memory or fix %s", big,
+             (unsigned long long)(g_memory.game.size >> 20), blame[0] ? blame : "state.h");
+    log_message(LOG_ERROR, "reload: version %d refused: %s; still running version %d", next->version, msg, g_lib.version);
+    notice_post(LOG_ERROR, "%s", msg);
+    snprintf(g_build_status.errors, sizeof g_build_status.errors, "%s", msg);
+    g_build_status.last_ok = 0;   /* the overlay shows it until a build loads */
+    char esc[2048], besc[HOST_PATH * 2];
+    parse_json_escape(msg, esc, sizeof esc);
+    parse_json_escape(blame, besc, sizeof besc);
+    log_event("reload_refused", "\"version\":%d,\"state_size\":%llu,\"block_size\":%llu,\"at\":\"%s\",\"reason\":\"%s\","
+              "\"running\":%d", next->version, (unsigned long long)next->api.state_size,
+              (unsigned long long)g_memory.game.size, besc, esc, g_lib.version);
+}
+
 /* Open the new build under a fresh name, check its layout stamp, snapshot, swap, unload the old one
    and check it is gone. */
 int reload_from(const char *src, const char *why)
@@ -176,6 +208,15 @@ int reload_from(const char *src, const char *why)
     StateTypes next_types;
     memset(&next_types, 0, sizeof next_types);
     types_take(&next.api, &next_types);   /* now: the image this points into unloads with the library */
+    if (next.api.state_size > g_memory.game.size) {
+        /* A state that cannot fit would be swapped in only to crash in load with nothing to go back to:
+           refuse it here, while the old code and its state still run. */
+        refuse_too_big(&next, &next_types);
+        types_clear(&next_types);
+        char uerr[1024];
+        library_close(&next, uerr, sizeof uerr);
+        return 0;
+    }
     int had_state = g_block_layout.known;
     uint32_t old_sv = g_block_layout.layout_hash;
     uint64_t old_ss = g_block_layout.state_size;
