@@ -2,6 +2,7 @@
    (the state a crash rolls back to). */
 #include "host.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "th_math.h"
@@ -68,6 +69,36 @@ void memory_snapshot_restore(void)
     memcpy(g_memory.game.base, g_memory.snapshot, g_memory.snapshot_used);
     if (now_used > g_memory.snapshot_used)
         memset((uint8_t *)g_memory.game.base + g_memory.snapshot_used, 0, now_used - g_memory.snapshot_used);
+}
+
+/* The state just before a TWEAK value went live (reload.cpp's tweak window): its own copy, so the crash
+   snapshot of the running code stays what it was. Heap, not the session: a hot restart loses it. */
+static struct { uint8_t *bytes; uint64_t cap, used; } g_tweak_snapshot;
+
+double memory_tweak_snapshot_take(void)
+{
+    double t = os_mono_seconds();
+    uint64_t used = memory_used();
+    if (used > g_tweak_snapshot.cap) {
+        uint8_t *p = (uint8_t *)realloc(g_tweak_snapshot.bytes, used);
+        if (!p) { g_tweak_snapshot.used = 0; return -1; }
+        g_tweak_snapshot.bytes = p;
+        g_tweak_snapshot.cap = used;
+    }
+    memcpy(g_tweak_snapshot.bytes, g_memory.game.base, used);
+    g_tweak_snapshot.used = used;
+    return (os_mono_seconds() - t) * 1000.0;
+}
+
+int memory_tweak_snapshot_restore(void)
+{
+    if (!g_tweak_snapshot.bytes) return 0;
+    uint64_t now_used = memory_used();
+    memcpy(g_memory.game.base, g_tweak_snapshot.bytes, g_tweak_snapshot.used);
+    if (now_used > g_tweak_snapshot.used)
+        memset((uint8_t *)g_memory.game.base + g_tweak_snapshot.used, 0, now_used - g_tweak_snapshot.used);
+    g_memory.game.used = g_tweak_snapshot.used;
+    return 1;
 }
 
 void memory_reset(void)

@@ -248,6 +248,8 @@ int reload_from(const char *src, const char *why)
     GameLib old = g_lib;
     g_lib = next;
     g_api = next.api;
+    g_reload.tweak_window = 0;   /* new code: a crash from here on is the code's */
+    tweak_suspects_clear();
     g_reload.loaded = 1;
     g_reload.halted = 0;
     g_reload.fresh = 1;
@@ -336,12 +338,56 @@ int reload_from(const char *src, const char *why)
 }
 
 /* ---------------------------------------------------------------- rollback */
+/* TWEAK values that went live: the state from just before is kept aside, and a crash or hang within
+   TWEAK_SUSPECT_STEPS steps goes back to it with the old values (reload_on_crash), not to the older
+   snapshot of the last code reload. */
+#define TWEAK_SUSPECT_STEPS 300
+
+static void tweak_went_live(void)
+{
+    double ms = memory_tweak_snapshot_take();
+    g_reload.tweak_window = ms >= 0;
+    g_reload.tweak_step = g_loop.step;
+    g_reload.tweak_wall = os_wall_seconds();
+    if (ms < 0) log_message(LOG_WARN, "tweak: no memory for the state before the new values: a crash goes back further");
+}
+
+/* A crash or hang in update/render soon after TWEAK values went live: theirs. The state from just before
+   they went live comes back, the old values are served again (the blamed ones not until the literal
+   changes), and the code that runs stays: it ran fine before the values changed. 0: not a tweak's. */
+static int tweak_rollback(GuardWhat what, const char *kind, int hang, const char *where)
+{
+    if (!g_reload.tweak_window) return 0;
+    g_reload.tweak_window = 0;
+    if ((what != GUARD_UPDATE && what != GUARD_RENDER) || g_loop.step - g_reload.tweak_step > TWEAK_SUSPECT_STEPS) return 0;
+    if (!memory_tweak_snapshot_restore()) return 0;
+    char values[1024];
+    tweak_revert_suspects(values, sizeof values);
+    double since_ms = (os_wall_seconds() - g_reload.tweak_wall) * 1000.0;
+    log_message(LOG_ERROR, "game version %d %s in %s%s%s, %llu steps after %s went live: back to the state from just "
+                "before it and to the old value; fix the literal and save", g_lib.version, hang ? "hung (watchdog)" : kind,
+                GUARD_NAMES[what], where[0] ? ": " : "", where, (unsigned long long)(g_loop.step - g_reload.tweak_step), values);
+    notice_post(LOG_WARN, "%s %s the game: the state from just before it and the old value are back", values,
+                hang ? "hung" : "crashed");
+    snprintf(g_crash.text, sizeof g_crash.text, "version %d: %s in %s after %s (old value back) %s", g_lib.version, kind,
+             GUARD_NAMES[what], values, where);
+    g_crash.hung = hang;
+    crash_event(g_lib.version, kind, GUARD_NAMES[what], where, g_lib.version, 0);
+    char vesc[2048];
+    parse_json_escape(values, vesc, sizeof vesc);
+    log_event("tweak_rollback", "\"version\":%d,\"signal\":\"%s\",\"values\":\"%s\",\"tweak_step\":%llu,\"step\":%llu,"
+              "\"since_live_ms\":%.1f", g_lib.version, kind, vesc, (unsigned long long)g_reload.tweak_step,
+              (unsigned long long)g_loop.step, since_ms);
+    return 1;
+}
+
 void reload_on_crash(GuardWhat what)
 {
     int hang = g_guard_report.fault.kind == OS_FAULT_HANG;
     const char *kind = guard_fault_name();
     char where[1500];
     guard_describe_backtrace(g_lib.path, where, sizeof where);
+    if (tweak_rollback(what, kind, hang, where)) return;
     int crashed_version = g_lib.version;
     log_message(LOG_ERROR, "game version %d %s in %s%s%s", crashed_version, hang ? "hung (watchdog)" : kind,
                 GUARD_NAMES[what], where[0] ? ": " : "", where);
@@ -513,6 +559,7 @@ int reload_handle_changes(const FileChanges *c)
     /* the debounce: from the batch's first event to now, when it is handed over */
     log_event("watch_batch", "\"count\":%d,\"code\":%s,\"seen_wall\":%.4f,\"debounce_ms\":%.2f", c->count,
               c->code ? "true" : "false", c->first_seen_wall, (os_mono_seconds() - c->first_seen_t) * 1000.0);
+    tweak_batch_begin();
     for (int i = 0; i < c->count; i++) {
         char esc[HOST_PATH * 2];
         parse_json_escape(c->paths[i], esc, sizeof esc);
@@ -525,6 +572,7 @@ int reload_handle_changes(const FileChanges *c)
             if (r != 2) others++;
         }
     }
+    if (tweak_batch_end()) tweak_went_live();
     /* After a rollback, a save that brings the sources back to the code that runs (only literals differ, so
        nothing rebuilds) is the fix: the crash banner goes. */
     if (live && !rebuild && g_crash.text[0] && g_reload.loaded && !g_reload.halted) {

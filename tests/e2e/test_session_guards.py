@@ -2,7 +2,11 @@
 plays on autopilot in one host, each followed by its fix.
 
 - a typo that makes the state too big for the block: the build is refused before it is swapped in, the
-  old code keeps running, the message names the sizes and the state header's line.
+  old code keeps running, the message names the sizes and the state header's line;
+- a TWEAK literal out of range (1e999f, two billion where the old value was small): a notice naming the
+  line, the value not applied, and no non-finite number in the JSON log;
+- a TWEAK value that makes the game hang within a few steps: the state from just before the value went
+  live, the old value served again, the same library still running.
 """
 import json
 import os
@@ -68,6 +72,106 @@ def state_too_big_is_refused():
     check(after["game"]["steps"] >= before["game"]["steps"], "the state was lost")
 
 
+def all_json_finite(since):
+    """Every line of the log parses as strict JSON (no inf/nan)."""
+    with open(host.log_path) as f:
+        for n, line in enumerate(f):
+            if n < since or not line.strip():
+                continue
+            json.loads(line, parse_constant=lambda c: (_ for _ in ()).throw(AssertionError(f"{c} in the log: {line}")))
+
+
+def wild_tweaks_are_refused():
+    m = host.mark()
+    v = current["version"]
+    with open(entities) as f:
+        original = f.read()
+    lit = re.search(r"FIRE_INTERVAL\s*=\s*TWEAK\(([^)]*)\)", original)
+    check(lit, "entities.cpp has no FIRE_INTERVAL TWEAK")
+    fire_line = original[:lit.start()].count("\n") + 1
+    try:
+        edit(entities, lit.group(0), lit.group(0).replace(lit.group(1), "1e999f"))
+        r = host.wait_for(lambda e: e.get("ev") in ("tweak_refused", "tweak_applied"), 30, m, what="tweak_refused (inf)")
+        check(r["ev"] == "tweak_refused", f"inf went live: {r}")
+        check(r["line"] == fire_line and r["file"].endswith("entities.cpp"), f"the notice names another line: {r}")
+        check("1e999f" in r["literal"] and "finite" in r["reason"], f"reason: {r}")
+        shown = [e for e in host.of("log", m) if "entities.cpp:%d" % fire_line in e.get("msg", "")]
+        check(shown, "no message names the line")
+        # the value was not applied: the game still fires
+        s = host.wait_for(lambda e: e.get("ev") == "frame_stats" and e["t"] > r["t"] + 1.0, 30, m, what="stats")
+        check(s["version"] == v and not host.of("crash", m), "the game did not go on")
+    finally:
+        with open(entities, "w") as f:
+            f.write(original)
+    host.wait_for(lambda e: e.get("ev") == "tweak" and e["t"] > 0, 30, m, what="the revert seen")
+    all_json_finite(m)
+
+
+def tweak_count_two_billion_is_refused():
+    m = host.mark()
+    with open(entities) as f:
+        original = f.read()
+    # an int TWEAK whose compiled value is small
+    lit = re.search(r"TWEAK\((\d{1,3})\)", original)
+    check(lit, "entities.cpp has no small int TWEAK")
+    line = original[:lit.start()].count("\n") + 1
+    try:
+        edit(entities, lit.group(0), "TWEAK(2000000000)")
+        r = host.wait_for(lambda e: e.get("ev") in ("tweak_refused", "tweak_applied") and e.get("line") == line, 30, m,
+                          what="tweak_refused (two billion)")
+        check(r["ev"] == "tweak_refused", f"two billion went live: {r}")
+        check("range" in r["reason"], f"reason: {r}")
+    finally:
+        with open(entities, "w") as f:
+            f.write(original)
+    host.wait_for(lambda e: e.get("ev") == "tweak" and e["t"] > 0, 30, m, what="the revert seen")
+
+
+HANG = "if (TWEAK_I(0) == 7) { game_state(mem)->steps = 0; for (volatile int spin = 1; spin;) {} }"
+
+
+def hanging_tweak_rolls_back():
+    m = host.mark()
+    inject(game_cpp, "GAME_UPDATE(game_update)", HANG)
+    try:
+        r = host.next_reload(m, 120)
+        current["version"] = r["version"]
+        before = stats(host.mark(), version=r["version"])
+        line = line_of(game_cpp, "TWEAK_I(0) == 7")
+        m2 = host.mark()
+        edit(game_cpp, "TWEAK_I(0) == 7", "TWEAK_I(7) == 7")   # a live value: no build, and it hangs the next step
+        rb = host.wait_ev("tweak_rollback", timeout=60, since=m2)
+        check(f"game.cpp:{line} TWEAK(7)" in rb["values"], f"the rollback does not name the line: {rb}")
+        check(rb["version"] == r["version"], f"another library: {rb}")
+        crash = host.of("crash", m2)
+        check(len(crash) == 1 and crash[0]["signal"] == "hang" and crash[0]["rolled_back_to"] == r["version"]
+              and not crash[0]["halted"], f"crash events: {crash}")
+        # the hang zeroed the steps: only the state from just before the value went live brings them back
+        back = host.wait_for(lambda e: e.get("ev") == "frame_stats" and e["t"] > rb["t"] + 1.0, 30, m2, what="stats after")
+        check(back["version"] == r["version"], f"the code changed: {back}")
+        check(back["game"]["steps"] >= before["game"]["steps"], f"state lost: {before['game']['steps']} -> {back['game']['steps']}")
+        check(rb["step"] - rb["tweak_step"] <= 300, f"not within a few steps: {rb}")
+        check(len(host.of("crash", m2)) == 1, "the blamed value was served again")
+        check(not host.of("reload", m2), f"a reload: {host.of('reload', m2)}")
+        # saving the file again (another literal) must not bring the blamed value back
+        m3 = host.mark()
+        edit(entities, "TWEAK(0.05f)", "TWEAK(0.06f)")
+        host.wait_ev("tweak", timeout=30, since=m3)
+        host.wait_for(lambda e: e.get("ev") == "frame_stats", 30, host.mark(), what="stats")
+        check(not host.of("crash", m3), "the blamed value went live again")
+        edit(entities, "TWEAK(0.06f)", "TWEAK(0.05f)")
+        m4 = host.mark()
+        edit(game_cpp, "TWEAK_I(7) == 7", "TWEAK_I(0) == 7")
+        host.wait_ev("tweak", timeout=30, since=m4)
+    finally:
+        m5 = host.mark()
+        uninject(game_cpp)
+        current["version"] = host.next_reload(m5, 120)["version"]
+
+
 checks.case("startup", startup)
 checks.case("state_too_big_is_refused", state_too_big_is_refused)
+checks.case("wild_tweaks_are_refused", wild_tweaks_are_refused)
+checks.case("tweak_count_two_billion_is_refused", tweak_count_two_billion_is_refused)
+checks.case("hanging_tweak_rolls_back", hanging_tweak_rolls_back)
 end_run(checks, host, root, tail=80)
