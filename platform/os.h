@@ -137,7 +137,8 @@ void os_thread_join(OsThread *t);
    watchdog naming this call's sequence number) returns to the caller instead of ending the process.
    A fault on any other thread, or outside a guarded call, is not recoverable: it is reported with a
    backtrace on stderr and the process ends (exit code 70) - never a jump across stacks. */
-enum { OS_FAULT_NONE, OS_FAULT_SEGV, OS_FAULT_BUS, OS_FAULT_FPE, OS_FAULT_ILL, OS_FAULT_ABORT, OS_FAULT_HANG };
+enum { OS_FAULT_NONE, OS_FAULT_SEGV, OS_FAULT_BUS, OS_FAULT_FPE, OS_FAULT_ILL, OS_FAULT_ABORT, OS_FAULT_HANG,
+       OS_FAULT_EXIT };                /* the game called exit(), _exit(), quick_exit() (os_guard_game_exit) */
 #define OS_MAX_BACKTRACE 32
 
 typedef struct OsFault {
@@ -158,6 +159,11 @@ uint64_t    os_guard_jumps(void);                      /* guarded calls that end
    until it returns (a jump out of it could strand a lock the service holds), then jumps. */
 void        os_guard_service_enter(void);
 void        os_guard_service_leave(void);
+/* Game code asked to end the process (exit and its kin, interposed at the game's link: guard.cpp). On the
+   main thread inside a guarded call it returns there as a fault of kind OS_FAULT_EXIT, caller (the
+   return address in game code) its first frame; anywhere else it is handed to os_fault_on_unsafe's
+   function (a restart). Returns only if neither could take it. */
+void        os_guard_game_exit(void *caller);
 
 /* A fault or stop that no jump can leave safely: its code was in the C library or the loader (which may
    hold a lock: malloc's arena, stdio, the loader's own), inside a host service, on another thread, or on

@@ -642,6 +642,7 @@ const char *os_fault_name(int kind)
     switch (kind) {
     case OS_FAULT_SEGV: return "SIGSEGV"; case OS_FAULT_BUS: return "SIGBUS"; case OS_FAULT_FPE: return "SIGFPE";
     case OS_FAULT_ILL: return "SIGILL"; case OS_FAULT_ABORT: return "SIGABRT"; case OS_FAULT_HANG: return "hang";
+    case OS_FAULT_EXIT: return "exit";
     default: return "signal";
     }
 }
@@ -864,6 +865,30 @@ int os_interrupt_guarded_call(uint64_t seq)
 }
 
 uint64_t os_guard_jumps(void) { return g_faults.jumps.load(); }
+
+void os_guard_game_exit(void *caller)
+{
+    int is_main = pthread_equal(pthread_self(), g_faults.main_thread);
+    uint64_t running = g_faults.running_seq.load();
+    if (!is_main || !running) {   /* a thread the game started, or no guarded call: nothing to jump back to */
+        report_unsafe(OS_FAULT_EXIT, is_main ? OS_UNSAFE_HOST : OS_UNSAFE_THREAD, is_main, running, NULL, NULL);
+        return;
+    }
+    g_faults.running_seq.store(0);
+    OsFault *f = g_faults.fault;
+    if (f) {
+        /* the call's own instruction (a return address points after it): the line that called exit */
+        uintptr_t at = (uintptr_t)caller - 1;
+        f->kind = OS_FAULT_EXIT;
+        f->addr = NULL;
+        f->pc = (void *)at;
+        f->bt_count = backtrace(f->bt, OS_MAX_BACKTRACE);
+        for (int i = 0; i < f->bt_count; i++) if ((uintptr_t)f->bt[i] == (uintptr_t)caller) { f->bt[i] = (void *)at; break; }
+    }
+    g_faults.gate.depth = 0;
+    g_faults.jumps.fetch_add(1);
+    siglongjmp(g_faults.jmp, 1);
+}
 
 void os_guard_service_enter(void) { os_gate_enter(&g_faults.gate); }
 

@@ -266,6 +266,7 @@ int         os_guarded_call(void (*fn)(void *), void *arg, uint64_t, OsFault *fa
 int         os_interrupt_guarded_call(uint64_t) { return 0; }
 const char *os_fault_name(int kind) { return kind == OS_FAULT_HANG ? "hang" : "trap"; }
 uint64_t    os_guard_jumps(void) { return 0; }
+void        os_guard_game_exit(void *) {}
 void        os_guard_service_enter(void) {}
 void        os_guard_service_leave(void) {}
 void        os_fault_on_unsafe(os_unsafe_fault_fn *) {}

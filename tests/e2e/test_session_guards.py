@@ -6,7 +6,9 @@ plays on autopilot in one host, each followed by its fix.
 - a TWEAK literal out of range (1e999f, two billion where the old value was small): a notice naming the
   line, the value not applied, and no non-finite number in the JSON log;
 - a TWEAK value that makes the game hang within a few steps: the state from just before the value went
-  live, the old value served again, the same library still running.
+  live, the old value served again, the same library still running;
+- exit(0), _exit(3), quick_exit(0) in game code: a crash of that library (rolled back, the state restored),
+  the message naming the call and game.cpp's line, never the host's end.
 """
 import json
 import os
@@ -169,9 +171,43 @@ def hanging_tweak_rolls_back():
         current["version"] = host.next_reload(m5, 120)["version"]
 
 
+def exit_call(code, signal):
+    def case():
+        m = host.mark()
+        before = stats(m)
+        with open(game_cpp) as f:
+            text = f.read()
+        with open(game_cpp, "w") as f:
+            f.write("#include <stdlib.h> /*INJECTED*/\n#include <unistd.h> /*INJECTED*/\n" + text)
+        inject(game_cpp, "GAME_UPDATE(game_update)", "game_state(mem)->steps = 0; if (in->step > 0) " + code)
+        line = line_of(game_cpp, code + " /*INJECTED*/")
+        try:
+            bad = host.next_reload(m, 120)
+            crash = host.wait_ev("crash", timeout=30, since=m)
+            check(crash["signal"] == signal, f"signal {crash['signal']!r}, want {signal!r}")
+            check(crash["in"] == "update" and crash["version"] == bad["version"], f"crash: {crash}")
+            check(f"game.cpp:{line}" in crash["where"], f"the crash does not name game.cpp:{line}: {crash['where']!r}")
+            check(crash["rolled_back_to"] > 0 and not crash["halted"], f"no rollback: {crash}")
+            msg = [e for e in host.of("log", m) if signal in e.get("msg", "") and e.get("level") == "error"]
+            check(msg, "no message names the call")
+            back = host.wait_for(lambda e: e.get("ev") == "frame_stats" and e["t"] > crash["t"] + 0.5, 30, m, what="stats")
+            check(back["game"]["steps"] >= before["game"]["steps"] - 1,
+                  f"state lost: {before['game']['steps']} -> {back['game']['steps']}")
+            check(host.alive(), "the host ended")
+        finally:
+            m2 = host.mark()
+            uninject(game_cpp)
+            # the code is the rolled-back library's again: nothing rebuilds, the crash is cleared
+            host.wait_for(lambda e: e.get("ev") in ("reload", "crash_cleared"), 120, m2, what="the fix")
+    return case
+
+
 checks.case("startup", startup)
 checks.case("state_too_big_is_refused", state_too_big_is_refused)
 checks.case("wild_tweaks_are_refused", wild_tweaks_are_refused)
 checks.case("tweak_count_two_billion_is_refused", tweak_count_two_billion_is_refused)
 checks.case("hanging_tweak_rolls_back", hanging_tweak_rolls_back)
+checks.case("exit_in_update_rolls_back", exit_call("exit(0);", "exit(0)"))
+checks.case("_exit_in_update_rolls_back", exit_call("_exit(3);", "_exit(3)"))
+checks.case("quick_exit_in_update_rolls_back", exit_call("quick_exit(0);", "quick_exit(0)"))
 end_run(checks, host, root, tail=80)
