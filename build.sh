@@ -139,7 +139,7 @@ layout_stamp() {  # compiler: the layout stamp of GAME_DIR/state.h (and GAME_BUI
 # The key of the game library: every file it is built from, with the compiler and flags.
 # exit() and its kin in game code go to the host's stand-ins (platform/guard.cpp): a crash, not a quit. Part of
 # the game's key: a library linked without them is rebuilt.
-GAME_LINK_WRAP="-Wl,--wrap=exit,--wrap=_exit,--wrap=_Exit,--wrap=quick_exit"
+GAME_LINK_WRAP="-Wl,--wrap=exit,--wrap=_exit,--wrap=_Exit,--wrap=quick_exit,--wrap=close"
 game_key() {
     local f srcs=()
     for f in "$GAME_SRC"/*.cpp "$GAME_SRC"/*.h "$GAME_SRC"/*/*.cpp "$GAME_SRC"/*/*.h; do [ -f "$f" ] && srcs+=("$f"); done
@@ -502,6 +502,7 @@ cmd_host() {
     g++ "${objs[@]}" "$STB_OBJ" -o "$BUILD_DIR/host.tmp" $HOST_LIBS -Wl,--export-dynamic-symbol=pthread_create \
         -Wl,--export-dynamic-symbol=__wrap_exit,--export-dynamic-symbol=__wrap__exit \
         -Wl,--export-dynamic-symbol=__wrap__Exit,--export-dynamic-symbol=__wrap_quick_exit \
+        -Wl,--export-dynamic-symbol=__wrap_close \
         && mv -f "$BUILD_DIR/host.tmp" "$BUILD_DIR/host"
 }
 

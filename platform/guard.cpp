@@ -120,6 +120,18 @@ __attribute__((visibility("default"), noinline)) void __wrap__Exit(int code) { g
 __attribute__((visibility("default"), noinline)) void __wrap_quick_exit(int code) { game_exit_call("quick_exit", code, __builtin_return_address(0)); }
 }
 
+/* close() in game code (also --wrap): a descriptor the host holds (its window's connection, the audio's pipes,
+   the logs, the watcher) would leave the host polling a dead descriptor or writing into whatever file takes
+   its number next. Inside a guarded call it is a crash of the library, rolled back like exit(); on a thread
+   the game started it is refused (EBADF-like -1). Any other descriptor is the game's to close. */
+extern "C" __attribute__((visibility("default"), noinline)) int __wrap_close(int fd)
+{
+    if (!os_fd_is_host(fd)) return os_fd_close(fd);
+    snprintf(g_exit_call, sizeof g_exit_call, "close(%d) of a host descriptor", fd);
+    if (os_guard_in_call()) os_guard_game_exit(__builtin_return_address(0));
+    return -1;
+}
+
 const char *guard_fault_name(void)
 {
     if (g_guard_report.fault.kind == OS_FAULT_EXIT && g_exit_call[0]) return g_exit_call;

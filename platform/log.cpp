@@ -23,16 +23,16 @@ int log_open(void)
     g_log.t0 = restart_start_mono() > 0 ? restart_start_mono() : os_mono_seconds();
     const char *mode = restart_is_restart() ? "a" : "w";   /* a hot restart goes on writing the same logs */
     if (g_options.log_json) {
-        g_log.json = fopen(g_options.log_json, mode);
+        g_log.json = os_fopen(g_options.log_json, mode);
         if (!g_log.json) { fprintf(stderr, "host: --log-json %s: %s\n", g_options.log_json, strerror(errno)); return 0; }
     }
     /* no --log-file: the development host writes <root>/build/host.log (develop.cpp names it), a release
        nothing beside itself */
     if (g_options.log_file) {
-        g_log.file = fopen(g_options.log_file, "a");
+        g_log.file = os_fopen(g_options.log_file, "a");
         if (!g_log.file) fprintf(stderr, "host: cannot open log file %s: %s\n", g_options.log_file, strerror(errno));
     }
-    if (g_options.frame_log && !(g_log.frames = fopen(g_options.frame_log, mode))) {
+    if (g_options.frame_log && !(g_log.frames = os_fopen(g_options.frame_log, mode))) {
         fprintf(stderr, "host: --frame-log %s: %s\n", g_options.frame_log, strerror(errno));
         return 0;
     }

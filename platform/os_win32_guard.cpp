@@ -415,6 +415,8 @@ uint64_t os_guard_jumps(void) { return g_guard.jumps.load(); }
 
 /* The game's link on Windows does not interpose exit (no --wrap there): nothing calls this yet. When it is
    called on the main thread inside a guarded call it jumps back as Linux does; elsewhere it returns. */
+int os_guard_in_call(void) { return GetCurrentThreadId() == g_guard.main_tid && g_guard.running_seq.load() != 0; }
+
 void os_guard_game_exit(void *caller)
 {
     if (GetCurrentThreadId() != g_guard.main_tid || !g_guard.running_seq.load()) return;

@@ -23,10 +23,22 @@ void reload_init(void) { use_stub(); }
 /* ---------------------------------------------------------------- calls into the game */
 /* Each call gets its own copy of GameMemory (memory_lend): a game that rewrites base or size changes
    nothing the host relies on; only `used` is read back, clamped to the block. */
+/* Game code that closed the host's standard descriptors (a loop over close(0..20)): they are reopened on the
+   null device before anything else can take their numbers (the host's own files live above them), and said. */
+static void check_std_fds(void)
+{
+    int n = os_std_fds_check();
+    if (!n) return;
+    log_message(LOG_WARN, "game version %d closed %d of the host's standard descriptors (stdin, stdout, stderr): reopened on "
+                "the null device; the host's logs and watcher were out of reach", g_lib.version, n);
+    notice_post(LOG_WARN, "The game closed the host's stdin/stdout/stderr: reopened (console output is lost)");
+    log_event("descriptors_closed", "\"version\":%d,\"count\":%d", g_lib.version, n);
+}
+
 int reload_call_update(const GameInput *gi)
 {
     GameMemory mem = memory_lend();
-    if (!guarded(GUARD_UPDATE, [gi, &mem] { g_api.update(&mem, gi, &g_pf); })) { memory_take_back(&mem); return 0; }
+    if (!guarded(GUARD_UPDATE, [gi, &mem] { g_api.update(&mem, gi, &g_pf); })) { memory_take_back(&mem); check_std_fds(); return 0; }
     reload_on_crash(GUARD_UPDATE);
     return 1;
 }

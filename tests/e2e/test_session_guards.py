@@ -8,7 +8,9 @@ plays on autopilot in one host, each followed by its fix.
 - a TWEAK value that makes the game hang within a few steps: the state from just before the value went
   live, the old value served again, the same library still running;
 - exit(0), _exit(3), quick_exit(0) in game code: a crash of that library (rolled back, the state restored),
-  the message naming the call and game.cpp's line, never the host's end.
+  the message naming the call and game.cpp's line, never the host's end;
+- close() of descriptors 0..20 from game code: the host's log, watcher and session are out of reach, its
+  stdin/stdout/stderr come back on the null device, saves still build, SIGTERM still ends it (exit 0).
 """
 import json
 import os
@@ -202,6 +204,39 @@ def exit_call(code, signal):
     return case
 
 
+def closed_descriptors():
+    m = host.mark()
+    before = stats(m)
+    with open(game_cpp) as f:
+        text = f.read()
+    with open(game_cpp, "w") as f:
+        f.write("#include <unistd.h> /*INJECTED*/\n" + text)
+    inject(game_cpp, "GAME_UPDATE(game_update)",
+           "game_state(mem)->steps = 0; if (in->step > 0) for (int fd = 0; fd <= 20; fd++) close(fd);")
+    line = line_of(game_cpp, "close(fd); /*INJECTED*/")
+    try:
+        r = host.next_reload(m, 120)
+        crash = host.wait_ev("crash", timeout=30, since=m)
+        check(crash["signal"].startswith("close(") and "host descriptor" in crash["signal"], f"signal {crash['signal']!r}")
+        check(crash["version"] == r["version"] and crash["rolled_back_to"] > 0 and not crash["halted"], f"crash: {crash}")
+        check(f"game.cpp:{line}" in crash["where"], f"the crash does not name game.cpp:{line}: {crash['where']!r}")
+        # the log, the frames and the state go on
+        s1 = host.wait_for(lambda e: e.get("ev") == "frame_stats" and e["t"] > crash["t"] + 0.5, 30, m, what="stats")
+        check(s1["game"]["steps"] >= before["game"]["steps"] - 1, f"state lost: {before['game']['steps']} -> {s1['game']['steps']}")
+        host.wait_for(lambda e: e.get("ev") == "frame_stats" and e["game"]["steps"] > s1["game"]["steps"] + 30, 30, m,
+                      what="steps go on")
+    finally:
+        m2 = host.mark()
+        uninject(game_cpp)
+        host.wait_for(lambda e: e.get("ev") in ("reload", "crash_cleared"), 120, m2, what="the fix")
+    # a save still reaches the watcher and the compiler
+    m3 = host.mark()
+    edit(game_cpp, "GAME_UPDATE(game_update)\n{\n", "GAME_UPDATE(game_update)\n{\n    (void)0;\n")
+    back = host.next_reload(m3, 120)
+    current["version"] = back["version"]
+    check(back["state"] == "kept", f"after the fix: {back}")
+
+
 checks.case("startup", startup)
 checks.case("state_too_big_is_refused", state_too_big_is_refused)
 checks.case("wild_tweaks_are_refused", wild_tweaks_are_refused)
@@ -210,4 +245,5 @@ checks.case("hanging_tweak_rolls_back", hanging_tweak_rolls_back)
 checks.case("exit_in_update_rolls_back", exit_call("exit(0);", "exit(0)"))
 checks.case("_exit_in_update_rolls_back", exit_call("_exit(3);", "_exit(3)"))
 checks.case("quick_exit_in_update_rolls_back", exit_call("quick_exit(0);", "quick_exit(0)"))
+checks.case("closed_descriptors", closed_descriptors)   # last but one: the stop below checks SIGTERM ends it
 end_run(checks, host, root, tail=80)
