@@ -237,6 +237,23 @@ def closed_descriptors():
     check(back["state"] == "kept", f"after the fix: {back}")
 
 
+def build_error_without_a_line():
+    """A build that fails with no file:line:col (the layout stamp refusing a nested struct): build_end's
+    error_count and errors agree."""
+    m = host.mark()
+    field = "    Particle   particles[MAX_PARTICLES]; /* the first particle_count alive */"
+    edit(state_h, field, field + "\n    struct Item { int a; } items[8];")
+    try:
+        end = host.wait_ev("build_end", timeout=120, since=m)
+        check(end["ok"] is False, f"the build did not fail: {end}")
+        check(end["error_count"] == len(end["errors"]) >= 1, f"error_count {end['error_count']}, errors {end['errors']}")
+        check("struct" in end["errors"][0]["message"], f"the error does not say why: {end['errors']}")
+    finally:
+        m2 = host.mark()
+        edit(state_h, field + "\n    struct Item { int a; } items[8];", field)
+        current["version"] = host.next_reload(m2, 120)["version"]
+
+
 checks.case("startup", startup)
 checks.case("state_too_big_is_refused", state_too_big_is_refused)
 checks.case("wild_tweaks_are_refused", wild_tweaks_are_refused)
@@ -245,5 +262,6 @@ checks.case("hanging_tweak_rolls_back", hanging_tweak_rolls_back)
 checks.case("exit_in_update_rolls_back", exit_call("exit(0);", "exit(0)"))
 checks.case("_exit_in_update_rolls_back", exit_call("_exit(3);", "_exit(3)"))
 checks.case("quick_exit_in_update_rolls_back", exit_call("quick_exit(0);", "quick_exit(0)"))
+checks.case("build_error_without_a_line", build_error_without_a_line)
 checks.case("closed_descriptors", closed_descriptors)   # last but one: the stop below checks SIGTERM ends it
 end_run(checks, host, root, tail=80)
