@@ -209,6 +209,7 @@ uint64_t memory_hash(void);                /* of the used part (replay checks) *
 void     memory_snapshot_prefault(void);   /* touch a little more of the snapshot area each frame */
 double   memory_snapshot_take(uint64_t step); /* returns ms */
 void     memory_snapshot_restore(void);
+void     memory_make_writable(void);       /* before the host writes the block: the game may have protected it */
 double   memory_tweak_snapshot_take(void);  /* the state before a TWEAK value goes live (ms; -1: no memory) */
 int      memory_tweak_snapshot_restore(void); /* 0 if none was taken */
 

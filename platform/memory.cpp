@@ -52,6 +52,14 @@ void memory_snapshot_prefault(void)
     g_memory.snapshot_faulted += n;
 }
 
+/* Game code may have made the block read-only (mprotect): every host write into it - a rollback's restore, a
+   migration, a reset - makes it writable first, or the restore itself faults in host code. */
+void memory_make_writable(void)
+{
+    if (g_memory.game.base && !os_make_writable(g_memory.game.base, g_memory.game.size))
+        log_message(LOG_ERROR, "memory: cannot make the block writable again: %s", os_error_text());
+}
+
 double memory_snapshot_take(uint64_t step)
 {
     double t = os_mono_seconds();
@@ -65,6 +73,7 @@ double memory_snapshot_take(uint64_t step)
 
 void memory_snapshot_restore(void)
 {
+    memory_make_writable();
     uint64_t now_used = memory_used();
     memcpy(g_memory.game.base, g_memory.snapshot, g_memory.snapshot_used);
     if (now_used > g_memory.snapshot_used)
@@ -93,6 +102,7 @@ double memory_tweak_snapshot_take(void)
 int memory_tweak_snapshot_restore(void)
 {
     if (!g_tweak_snapshot.bytes) return 0;
+    memory_make_writable();
     uint64_t now_used = memory_used();
     memcpy(g_memory.game.base, g_tweak_snapshot.bytes, g_tweak_snapshot.used);
     if (now_used > g_tweak_snapshot.used)
@@ -103,6 +113,7 @@ int memory_tweak_snapshot_restore(void)
 
 void memory_reset(void)
 {
+    memory_make_writable();
     memset(g_memory.game.base, 0, memory_used());
     g_memory.game.used = 0;
 }

@@ -230,6 +230,7 @@ int migrate_block(const StateTypes *from, const StateTypes *to, const GameAPI *a
     if (!migrate_bytes(from, to, api, (const uint8_t *)g_memory.game.base, memory_used(), scratch, to->state_size, what, cap))
         return 0;
     /* the swap: the new state over the old, the rest of the used block (caches) cleared for load to rebuild */
+    memory_make_writable();
     uint64_t used = memory_used();
     memcpy(g_memory.game.base, scratch, to->state_size);
     if (used > to->state_size) memset((uint8_t *)g_memory.game.base + to->state_size, 0, used - to->state_size);

@@ -133,6 +133,7 @@ void  os_describe_code(const char *path, uintptr_t base, uintptr_t pc, char *fn,
 
 /* ---------------------------------------------------------------- address space */
 void *os_reserve(uint64_t bytes, uintptr_t preferred);   /* zeroed read/write pages, committed on first touch */
+int   os_make_writable(void *p, uint64_t bytes);          /* read/write again (game code may have protected it) */
 
 /* ---------------------------------------------------------------- threads */
 typedef struct OsThread { uint64_t handle; int started; } OsThread;

@@ -611,6 +611,13 @@ void os_describe_code(const char *path, uintptr_t base, uintptr_t pc, char *fn, 
 }
 
 /* ================================================================ address space */
+int os_make_writable(void *p, uint64_t bytes)
+{
+    if (mprotect(p, (size_t)bytes, PROT_READ | PROT_WRITE) == 0) return 1;
+    set_errno_error();
+    return 0;
+}
+
 void *os_reserve(uint64_t bytes, uintptr_t preferred)
 {
     int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;

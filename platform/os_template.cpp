@@ -70,6 +70,7 @@ void  os_describe_code(const char *, uintptr_t, uintptr_t, char *fn, size_t fnca
 
 /* ---------------------------------------------------------------- address space */
 void *os_reserve(uint64_t, uintptr_t) { os_set_error(NOT_PORTED); return NULL; }
+int   os_make_writable(void *, uint64_t) { return 1; }
 
 /* ---------------------------------------------------------------- threads */
 int  os_thread_start(OsThread *t, void *(*)(void *), void *) { memset(t, 0, sizeof *t); os_set_error(NOT_PORTED); return 0; }

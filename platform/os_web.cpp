@@ -243,6 +243,8 @@ void  os_describe_code(const char *, uintptr_t, uintptr_t, char *fn, size_t fnca
 }
 
 /* ---------------------------------------------------------------- address space: the module's heap */
+int os_make_writable(void *, uint64_t) { return 1; }   /* wasm memory has no protection */
+
 void *os_reserve(uint64_t bytes, uintptr_t)
 {
     if (bytes > ((uint64_t)1 << 31)) { os_set_error("more memory than a web page may have (2 GiB)"); return NULL; }

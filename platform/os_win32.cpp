@@ -717,6 +717,14 @@ void os_describe_code(const char *path, uintptr_t base, uintptr_t pc, char *fn, 
 }
 
 /* ================================================================ address space */
+int os_make_writable(void *p, uint64_t bytes)
+{
+    DWORD old;
+    if (VirtualProtect(p, (SIZE_T)bytes, PAGE_READWRITE, &old)) return 1;
+    os_win32_set_error("VirtualProtect");
+    return 0;
+}
+
 void *os_reserve(uint64_t bytes, uintptr_t preferred)
 {
     /* Committed pages are zero and only backed by memory once touched. */

@@ -9,6 +9,8 @@ plays on autopilot in one host, each followed by its fix.
   live, the old value served again, the same library still running;
 - exit(0), _exit(3), quick_exit(0) in game code: a crash of that library (rolled back, the state restored),
   the message naming the call and game.cpp's line, never the host's end;
+- the block made read-only by game code, then a write: the rollback's restore makes it writable first
+  (a plain rollback, no restart);
 - close() of descriptors 0..20 from game code: the host's log, watcher and session are out of reach, its
   stdin/stdout/stderr come back on the null device, saves still build, SIGTERM still ends it (exit 0).
 """
@@ -254,6 +256,30 @@ def build_error_without_a_line():
         current["version"] = host.next_reload(m2, 120)["version"]
 
 
+def read_only_block():
+    m = host.mark()
+    before = stats(m)
+    with open(game_cpp) as f:
+        text = f.read()
+    with open(game_cpp, "w") as f:
+        f.write("#include <sys/mman.h> /*INJECTED*/\n" + text)
+    inject(game_cpp, "GAME_UPDATE(game_update)", "game_state(mem)->steps = 0; if (in->step > 0) { "
+           "mprotect(mem->base, 1 << 20, PROT_READ); ((volatile char *)mem->base)[64] = 1; }")
+    try:
+        r = host.next_reload(m, 120)
+        crash = host.wait_ev("crash", timeout=30, since=m)
+        check(crash["signal"] == "SIGSEGV" and crash["version"] == r["version"], f"crash: {crash}")
+        check(crash["rolled_back_to"] > 0 and not crash["halted"], f"no rollback: {crash}")
+        s1 = host.wait_for(lambda e: e.get("ev") == "frame_stats" and e["t"] > crash["t"] + 0.5, 30, m, what="stats")
+        check(s1["game"]["steps"] >= before["game"]["steps"] - 1, f"state lost: {before['game']['steps']} -> {s1['game']['steps']}")
+        check(not host.of("hot_restart", m), f"a restart: {host.of('hot_restart', m)}")
+        check(len(host.of("crash", m)) == 1, f"more crashes: {host.of('crash', m)}")
+    finally:
+        m2 = host.mark()
+        uninject(game_cpp)
+        host.wait_for(lambda e: e.get("ev") in ("reload", "crash_cleared"), 120, m2, what="the fix")
+
+
 checks.case("startup", startup)
 checks.case("state_too_big_is_refused", state_too_big_is_refused)
 checks.case("wild_tweaks_are_refused", wild_tweaks_are_refused)
@@ -263,5 +289,6 @@ checks.case("exit_in_update_rolls_back", exit_call("exit(0);", "exit(0)"))
 checks.case("_exit_in_update_rolls_back", exit_call("_exit(3);", "_exit(3)"))
 checks.case("quick_exit_in_update_rolls_back", exit_call("quick_exit(0);", "quick_exit(0)"))
 checks.case("build_error_without_a_line", build_error_without_a_line)
+checks.case("read_only_block", read_only_block)
 checks.case("closed_descriptors", closed_descriptors)   # last but one: the stop below checks SIGTERM ends it
 end_run(checks, host, root, tail=80)
