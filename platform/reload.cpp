@@ -21,6 +21,12 @@ static void use_stub(void)
 void reload_init(void) { use_stub(); }
 
 /* ---------------------------------------------------------------- calls into the game */
+/* The service table the game is handed: a copy of g_pf refreshed before every call, at one address (a game
+   may keep the pointer for the length of a call, its profile zones do). A game that clears or rewrites it
+   (memset(pf, 0, sizeof *pf)) spoils its own copy until the next call, never the host's table. */
+static PlatformAPI g_pf_lent;
+static const PlatformAPI *lend_services(void) { g_pf_lent = g_pf; return &g_pf_lent; }
+
 /* Each call gets its own copy of GameMemory (memory_lend): a game that rewrites base or size changes
    nothing the host relies on; only `used` is read back, clamped to the block. */
 /* Game code that closed the host's standard descriptors (a loop over close(0..20)): they are reopened on the
@@ -38,7 +44,8 @@ static void check_std_fds(void)
 int reload_call_update(const GameInput *gi)
 {
     GameMemory mem = memory_lend();
-    if (!guarded(GUARD_UPDATE, [gi, &mem] { g_api.update(&mem, gi, &g_pf); })) { memory_take_back(&mem); check_std_fds(); return 0; }
+    const PlatformAPI *pf = lend_services();
+    if (!guarded(GUARD_UPDATE, [gi, &mem, pf] { g_api.update(&mem, gi, pf); })) { memory_take_back(&mem); check_std_fds(); return 0; }
     reload_on_crash(GUARD_UPDATE);
     return 1;
 }
@@ -46,7 +53,8 @@ int reload_call_update(const GameInput *gi)
 int reload_call_render(float alpha)
 {
     GameMemory mem = memory_lend();
-    if (!guarded(GUARD_RENDER, [alpha, &mem] { g_api.render(&mem, alpha, &g_pf); })) { memory_take_back(&mem); return 0; }
+    const PlatformAPI *pf = lend_services();
+    if (!guarded(GUARD_RENDER, [alpha, &mem, pf] { g_api.render(&mem, alpha, pf); })) { memory_take_back(&mem); return 0; }
     reload_on_crash(GUARD_RENDER);
     return 1;
 }
@@ -62,7 +70,8 @@ static int call_migrate(uint32_t old_hash, uint64_t old_ss, int *migrated)
 {
     *migrated = 0;
     GameMemory mem = memory_lend();
-    int crashed = guarded(GUARD_MIGRATE, [=, &mem] { *migrated = g_api.migrate(&mem, old_hash, old_ss, &g_pf); });
+    const PlatformAPI *pf = lend_services();
+    int crashed = guarded(GUARD_MIGRATE, [=, &mem] { *migrated = g_api.migrate(&mem, old_hash, old_ss, pf); });
     if (!crashed) memory_take_back(&mem);
     return crashed;
 }
@@ -74,7 +83,8 @@ static void run_load_hook(void)
     GameMemory mem = memory_lend();
     mem.migrated = (uint32_t)g_reload.load_migrated;
     g_reload.load_migrated = 0;
-    if (guarded(GUARD_LOAD, [&mem] { g_api.load(&mem, &g_pf); })) reload_on_crash(GUARD_LOAD);
+    const PlatformAPI *pf = lend_services();
+    if (guarded(GUARD_LOAD, [&mem, pf] { g_api.load(&mem, pf); })) reload_on_crash(GUARD_LOAD);
     else memory_take_back(&mem);
 }
 

@@ -11,6 +11,8 @@ plays on autopilot in one host, each followed by its fix.
   the message naming the call and game.cpp's line, never the host's end;
 - the block made read-only by game code, then a write: the rollback's restore makes it writable first
   (a plain rollback, no restart);
+- memset(pf, 0, sizeof *pf) in update: the game's own copy of the service table, never the host's (the
+  game goes on, rolled back or not, never halted);
 - close() of descriptors 0..20 from game code: the host's log, watcher and session are out of reach, its
   stdin/stdout/stderr come back on the null device, saves still build, SIGTERM still ends it (exit 0).
 """
@@ -280,6 +282,22 @@ def read_only_block():
         host.wait_for(lambda e: e.get("ev") in ("reload", "crash_cleared"), 120, m2, what="the fix")
 
 
+def service_table_cleared():
+    m = host.mark()
+    inject(game_cpp, "GAME_UPDATE(game_update)", "if (in->step % 2 == 0) __builtin_memset((void *)pf, 0, sizeof *pf);")
+    try:
+        r = host.next_reload(m, 120)
+        s1 = host.wait_for(lambda e: e.get("ev") == "frame_stats" and e["t"] > r["t"] + 1.0, 30, m, what="stats")
+        s2 = host.wait_for(lambda e: e.get("ev") == "frame_stats" and e["game"].get("steps", 0) > s1["game"].get("steps", 0) + 30,
+                           30, m, what="steps go on")
+        crashes = host.of("crash", m)
+        check(len(crashes) <= 1 and not any(c["halted"] for c in crashes), f"crashes: {crashes}")
+    finally:
+        m2 = host.mark()
+        uninject(game_cpp)
+        host.wait_for(lambda e: e.get("ev") in ("reload", "crash_cleared"), 120, m2, what="the fix")
+
+
 checks.case("startup", startup)
 checks.case("state_too_big_is_refused", state_too_big_is_refused)
 checks.case("wild_tweaks_are_refused", wild_tweaks_are_refused)
@@ -290,5 +308,6 @@ checks.case("_exit_in_update_rolls_back", exit_call("_exit(3);", "_exit(3)"))
 checks.case("quick_exit_in_update_rolls_back", exit_call("quick_exit(0);", "quick_exit(0)"))
 checks.case("build_error_without_a_line", build_error_without_a_line)
 checks.case("read_only_block", read_only_block)
+checks.case("service_table_cleared", service_table_cleared)
 checks.case("closed_descriptors", closed_descriptors)   # last but one: the stop below checks SIGTERM ends it
 end_run(checks, host, root, tail=80)
