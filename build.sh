@@ -144,10 +144,13 @@ layout_stamp() {  # compiler: the layout stamp of GAME_DIR/state.h (and GAME_BUI
         "-I$GAME_SRC" -DTH_MATH_NO_MATH_H
 }
 # The key of the game library: every file it is built from, with the compiler and flags.
+# exit() and its kin in game code go to the host's stand-ins (platform/guard.cpp): a crash, not a quit. Part of
+# the game's key: a library linked without them is rebuilt.
+GAME_LINK_WRAP="-Wl,--wrap=exit,--wrap=_exit,--wrap=_Exit,--wrap=quick_exit,--wrap=close"
 game_key() {
     local f srcs=()
     for f in "$GAME_SRC"/*.cpp "$GAME_SRC"/*.h "$GAME_SRC"/*/*.cpp "$GAME_SRC"/*/*.h; do [ -f "$f" ] && srcs+=("$f"); done
-    inputs_key "$(game_cxx) $(game_flags "$(game_cxx)") $GAME_SRC" "${srcs[@]}" platform/include/*.h platform/include/tinyheaders.cpp tools/layout_stamp.py
+    inputs_key "$(game_cxx) $(game_flags "$(game_cxx)") $GAME_LINK_WRAP $GAME_SRC" "${srcs[@]}" platform/include/*.h platform/include/tinyheaders.cpp tools/layout_stamp.py
 }
 
 # ---------------------------------------------------------------- compilers
@@ -335,7 +338,7 @@ cmd_game() {
     # shellcheck disable=SC2206
     local compile=($cxx $flags -O0 -DGAME_LAYOUT_HASH="${layout}u" -iquote "$GAME_SRC" "-I$GAME_SRC" "-I$BR" -MMD -MF @DEP@ -c @SRC@ -o @OBJ@)
     # shellcheck disable=SC2206
-    local link=($cxx -shared $ld @OBJS@ build/tinyheaders/tinyheaders.o -o @LIB@)   # relative: the host runs it from $ROOT
+    local link=($cxx -shared $ld $GAME_LINK_WRAP @OBJS@ build/tinyheaders/tinyheaders.o -o @LIB@)   # relative: the host runs it from $ROOT
     # With clang, the linker itself, as the driver would run it (`-###` prints that command): the driver's
     # own start is a third of the link's instructions (callgrind: 100 -> 66 M). And without libstdc++: reading
     # its symbols is a fifth of the link, and the host loads it anyway, so a game that calls into it (operator
@@ -503,8 +506,12 @@ cmd_host() {
     if [ "$OBJECTS_BUILT" = 0 ] && ! newer_than "$BUILD_DIR/host" "${objs[@]}" "$STB_OBJ"; then say "host: up to date"; return 0; fi
     say "host: $OBJECTS_BUILT of ${#objs[@]} platform files compiled (-O2), linking"
     # pthread_create exported: the threads the game and SDL start get a signal stack (os_linux.cpp)
+    # and the game's exit calls' stand-ins (guard.cpp: the game is linked with --wrap=exit, ...)
     # shellcheck disable=SC2086
     g++ "${objs[@]}" "$STB_OBJ" -o "$BUILD_DIR/host.tmp" $HOST_LIBS -Wl,--export-dynamic-symbol=pthread_create \
+        -Wl,--export-dynamic-symbol=__wrap_exit,--export-dynamic-symbol=__wrap__exit \
+        -Wl,--export-dynamic-symbol=__wrap__Exit,--export-dynamic-symbol=__wrap_quick_exit \
+        -Wl,--export-dynamic-symbol=__wrap_close \
         && mv -f "$BUILD_DIR/host.tmp" "$BUILD_DIR/host"
 }
 

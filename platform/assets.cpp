@@ -560,6 +560,10 @@ int64_t assets_read_file(const char *path, void *dst, int64_t cap)
     FILE *f = fopen(real, "rb");
     if (!f) { log_message(LOG_WARN, "read_file: %s: %s", real, strerror(errno)); return -1; }
     int64_t n = (int64_t)fread(dst, 1, (size_t)cap, f);
+    /* a read that failed is -1, never a count: a directory opens on some systems and reads nothing (EISDIR) */
+    int failed = ferror(f);
+    int err = errno;
     fclose(f);
+    if (failed) { log_message(LOG_WARN, "read_file: %s: %s", real, strerror(err)); return -1; }
     return n;
 }

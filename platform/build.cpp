@@ -859,7 +859,20 @@ void build_poll(BuildResult *out)
     out->ms = (os_mono_seconds() - g_build.start_t) * 1000.0;
     static char errors[8192];
     out->error_count = build_report_errors(errors, sizeof errors);
-    if (!out->ok && out->error_count == 0) out->error_count = 1;
+    if (!out->ok && out->error_count == 0) {
+        /* failed with no file:line:col error (the layout stamp, the linker, build.sh): its first line that says
+           something is the one error, so error_count and errors always agree */
+        const char *p = g_build.output;
+        while (*p == '\n' || *p == '\r' || *p == ' ' || *p == '\t') p++;
+        char first[1024];
+        size_t n = 0;
+        while (p[n] && p[n] != '\n' && p[n] != '\r' && n + 1 < sizeof first) { first[n] = p[n]; n++; }
+        first[n] = 0;
+        char fesc[2048];
+        parse_json_escape(n ? first : "the build failed with no output", fesc, sizeof fesc);
+        snprintf(errors, sizeof errors, "{\"file\":\"\",\"line\":0,\"col\":0,\"message\":\"%s\"}", fesc);
+        out->error_count = 1;
+    }
     snprintf(out->output, sizeof out->output, "%s", g_build.output);
     char esc[4096];
     parse_json_escape(g_build.output, esc, sizeof esc);

@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <type_traits>
 
@@ -96,7 +97,46 @@ int guard_run(GuardWhat what, void (*fn)(void *), void *arg)
     return crashed;
 }
 
-const char *guard_fault_name(void) { return os_fault_name(g_guard_report.fault.kind); }
+/* ---------------------------------------------------------------- game code that ends the process */
+/* The game library is linked with --wrap=exit,_exit,_Exit,quick_exit (build.sh): its calls come here, to
+   the host's exported __wrap_* (the executable exports them), and are a crash of that library like any
+   fault: rolled back, the message naming the call ("exit(0)") and the line that made it. A harness would
+   otherwise read exit 0 as a normal quit and the session would be gone. */
+static char g_exit_call[48];
+
+static void game_exit_call(const char *name, int code, void *caller)
+{
+    snprintf(g_exit_call, sizeof g_exit_call, "%s(%d)", name, code);
+    os_guard_game_exit(caller);
+    /* nothing could take it (no guard, no restart): end as asked, but say who asked */
+    fprintf(stderr, "host: the game called %s outside any guarded call; the host ends (exit code 70)\n", g_exit_call);
+    _Exit(70);
+}
+
+extern "C" {
+__attribute__((visibility("default"), noinline)) void __wrap_exit(int code) { game_exit_call("exit", code, __builtin_return_address(0)); }
+__attribute__((visibility("default"), noinline)) void __wrap__exit(int code) { game_exit_call("_exit", code, __builtin_return_address(0)); }
+__attribute__((visibility("default"), noinline)) void __wrap__Exit(int code) { game_exit_call("_Exit", code, __builtin_return_address(0)); }
+__attribute__((visibility("default"), noinline)) void __wrap_quick_exit(int code) { game_exit_call("quick_exit", code, __builtin_return_address(0)); }
+}
+
+/* close() in game code (also --wrap): a descriptor the host holds (its window's connection, the audio's pipes,
+   the logs, the watcher) would leave the host polling a dead descriptor or writing into whatever file takes
+   its number next. Inside a guarded call it is a crash of the library, rolled back like exit(); on a thread
+   the game started it is refused (EBADF-like -1). Any other descriptor is the game's to close. */
+extern "C" __attribute__((visibility("default"), noinline)) int __wrap_close(int fd)
+{
+    if (!os_fd_is_host(fd)) return os_fd_close(fd);
+    snprintf(g_exit_call, sizeof g_exit_call, "close(%d) of a host descriptor", fd);
+    if (os_guard_in_call()) os_guard_game_exit(__builtin_return_address(0));
+    return -1;
+}
+
+const char *guard_fault_name(void)
+{
+    if (g_guard_report.fault.kind == OS_FAULT_EXIT && g_exit_call[0]) return g_exit_call;
+    return os_fault_name(g_guard_report.fault.kind);
+}
 
 /* Turns the captured return addresses inside the game library into "function (file:line)" (os_describe_code). */
 void guard_describe_backtrace(const char *lib_path, char *out, size_t cap)

@@ -210,6 +210,9 @@ uint64_t memory_hash(void);                /* of the used part (replay checks) *
 void     memory_snapshot_prefault(void);   /* touch a little more of the snapshot area each frame */
 double   memory_snapshot_take(uint64_t step); /* returns ms */
 void     memory_snapshot_restore(void);
+void     memory_make_writable(void);       /* before the host writes the block: the game may have protected it */
+double   memory_tweak_snapshot_take(void);  /* the state before a TWEAK value goes live (ms; -1: no memory) */
+int      memory_tweak_snapshot_restore(void); /* 0 if none was taken */
 
 typedef struct PointerHit { uint64_t state_offset; uintptr_t value; int range; } PointerHit;
 /* words of the used block, at any byte offset, whose value lies inside one of the ranges; returns how
@@ -331,6 +334,9 @@ typedef struct GameRun {         /* which library runs, and what a rollback retu
     char     migrate_what[4096]; /* the last migration: what changed (JSON-escaped), by what, how long */
     char     migrate_how[16];
     double   migrate_ms;
+    int      tweak_window;       /* TWEAK values went live at tweak_step: a crash soon after is theirs */
+    uint64_t tweak_step;
+    double   tweak_wall;         /* when (wall clock) they went live */
 } GameRun;
 
 typedef struct BuildStatus {     /* the game library's builds, as the frame loop and the overlay see them */
@@ -391,6 +397,7 @@ void types_copy(StateTypes *dst, const StateTypes *src);
 void types_clear(StateTypes *t);
 int  types_save(const StateTypes *t, const char *path);   /* the table alone, beside a --record file; 0 if none */
 int  types_load(const char *path, uint32_t layout_hash, uint64_t state_size, StateTypes *out);  /* read + check */
+void types_blame_size(const StateTypes *t, const char *state_header, char *out, size_t cap); /* "state.h:25": what made it big */
 /* old (old_used bytes, laid out as from) -> out (to's layout, out_cap bytes); 1 + what changed, or 0 + why not */
 int  migrate_bytes(const StateTypes *from, const StateTypes *to, const GameAPI *api, const uint8_t *old, uint64_t old_used,
                    uint8_t *out, uint64_t out_cap, char *what, size_t cap);
@@ -467,6 +474,10 @@ void        tweak_library_loaded(int version, int code_of_version); /* baselines
 void        tweak_library_resumed(int version, int code_of_version); /* after a hot restart: the baseline the
                                                            previous process kept for its version code_of_version */
 void        tweak_shutdown(void);
+void        tweak_batch_begin(void);                    /* a watcher batch: its live values are the next suspects */
+int         tweak_batch_end(void);                      /* 1: values of this batch went live (the new suspects) */
+void        tweak_suspects_clear(void);
+void        tweak_revert_suspects(char *what, size_t cap); /* serve the old values again; what: "file:line TWEAK(lit)" */
 const char *tweak_status(void);                         /* the last live change, for the overlay ("" if none) */
 /* The F4 panel's side (tweak.cpp): files and sites as the running code compiled them. */
 typedef struct TweakSiteInfo {

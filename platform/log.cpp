@@ -23,16 +23,16 @@ int log_open(void)
     g_log.t0 = restart_start_mono() > 0 ? restart_start_mono() : os_mono_seconds();
     const char *mode = restart_is_restart() ? "a" : "w";   /* a hot restart goes on writing the same logs */
     if (g_options.log_json) {
-        g_log.json = fopen(g_options.log_json, mode);
+        g_log.json = os_fopen(g_options.log_json, mode);
         if (!g_log.json) { fprintf(stderr, "host: --log-json %s: %s\n", g_options.log_json, strerror(errno)); return 0; }
     }
     /* no --log-file: the development host writes <root>/build/host.log (develop.cpp names it), a release
        nothing beside itself */
     if (g_options.log_file) {
-        g_log.file = fopen(g_options.log_file, "a");
+        g_log.file = os_fopen(g_options.log_file, "a");
         if (!g_log.file) fprintf(stderr, "host: cannot open log file %s: %s\n", g_options.log_file, strerror(errno));
     }
-    if (g_options.frame_log && !(g_log.frames = fopen(g_options.frame_log, mode))) {
+    if (g_options.frame_log && !(g_log.frames = os_fopen(g_options.frame_log, mode))) {
         fprintf(stderr, "host: --frame-log %s: %s\n", g_options.frame_log, strerror(errno));
         return 0;
     }
@@ -52,6 +52,55 @@ void log_frame_line(double work_ms, int sprites, int draw_calls)
     if (g_log.frames) fprintf(g_log.frames, "%llu %.3f %d %d\n", (unsigned long long)g_loop.frame, work_ms, sprites, draw_calls);
 }
 
+/* printf writes inf and nan for non-finite numbers, which are not JSON: a reader of the log fails on the
+   line. Outside strings, a bare inf/nan word (any case, with its sign) becomes null. Strings (a game's
+   text, a path) are copied as they are. */
+static int is_word_char(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.'; }
+
+static int non_finite_word(const char *p, size_t n)
+{
+    static const char *const WORDS[] = { "inf", "infinity", "nan" };
+    for (int w = 0; w < 3; w++) {
+        if (strlen(WORDS[w]) != n) continue;
+        size_t i = 0;
+        while (i < n && (char)(p[i] | 0x20) == WORDS[w][i]) i++;
+        if (i == n) return 1;
+    }
+    return 0;
+}
+
+static void json_null_non_finite(const char *in, char *out, size_t cap)
+{
+    size_t o = 0;
+    int in_string = 0;
+    for (const char *p = in; *p && o + 5 < cap;) {
+        if (in_string) {
+            if (*p == '\\' && p[1]) out[o++] = *p++;
+            else if (*p == '"') in_string = 0;
+            out[o++] = *p++;
+            continue;
+        }
+        if (*p == '"') { in_string = 1; out[o++] = *p++; continue; }
+        if (is_word_char(*p) || *p == '-' || *p == '+') {
+            const char *sign = (*p == '-' || *p == '+') ? p : NULL;
+            const char *w = sign ? p + 1 : p;
+            const char *end = w;
+            while (is_word_char(*end)) end++;
+            if (end > w && !(w[0] >= '0' && w[0] <= '9') && non_finite_word(w, (size_t)(end - w))) {
+                memcpy(out + o, "null", 4);
+                o += 4;
+                p = end;
+                continue;
+            }
+            if (sign) { out[o++] = *p++; continue; }
+            while (p < end && o + 5 < cap) out[o++] = *p++;
+            continue;
+        }
+        out[o++] = *p++;
+    }
+    out[o] = 0;
+}
+
 void log_event(const char *ev, const char *fields_fmt, ...)
 {
     if (!g_log.json) return;
@@ -60,8 +109,10 @@ void log_event(const char *ev, const char *fields_fmt, ...)
     va_start(ap, fields_fmt);
     vsnprintf(fields, sizeof fields, fields_fmt, ap);
     va_end(ap);
+    char clean[sizeof fields + 64];
+    json_null_non_finite(fields, clean, sizeof clean);
     fprintf(g_log.json, "{\"t\":%.4f,\"wall\":%.4f,\"frame\":%llu,\"ev\":\"%s\"%s%s}\n", log_time(), os_wall_seconds(),
-            (unsigned long long)g_loop.frame, ev, fields[0] ? "," : "", fields);
+            (unsigned long long)g_loop.frame, ev, clean[0] ? "," : "", clean);
     fflush(g_log.json);
 }
 

@@ -383,6 +383,7 @@ int main(int argc, char **argv)
               os_pid(), root_json, (unsigned long long)g_options.memory_mb, g_options.watchdog_s, g_options.headless ? "true" : "false",
               restart_is_restart() ? "true" : "false");
     if (!open_window() || !start_services()) return 1;
+    os_host_fds_record();   /* the window's, the audio's, the logs', the watcher's: a game's close() of one is a crash */
     int resumed = g_host_mode.start_game(argc, argv);
     if (resumed < 0) return 70;
     log_drain_game();

@@ -2,6 +2,7 @@
    (the state a crash rolls back to). */
 #include "host.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "th_math.h"
@@ -51,6 +52,14 @@ void memory_snapshot_prefault(void)
     g_memory.snapshot_faulted += n;
 }
 
+/* Game code may have made the block read-only (mprotect): every host write into it - a rollback's restore, a
+   migration, a reset - makes it writable first, or the restore itself faults in host code. */
+void memory_make_writable(void)
+{
+    if (g_memory.game.base && !os_make_writable(g_memory.game.base, g_memory.game.size))
+        log_message(LOG_ERROR, "memory: cannot make the block writable again: %s", os_error_text());
+}
+
 double memory_snapshot_take(uint64_t step)
 {
     double t = os_mono_seconds();
@@ -64,14 +73,47 @@ double memory_snapshot_take(uint64_t step)
 
 void memory_snapshot_restore(void)
 {
+    memory_make_writable();
     uint64_t now_used = memory_used();
     memcpy(g_memory.game.base, g_memory.snapshot, g_memory.snapshot_used);
     if (now_used > g_memory.snapshot_used)
         memset((uint8_t *)g_memory.game.base + g_memory.snapshot_used, 0, now_used - g_memory.snapshot_used);
 }
 
+/* The state just before a TWEAK value went live (reload.cpp's tweak window): its own copy, so the crash
+   snapshot of the running code stays what it was. Heap, not the session: a hot restart loses it. */
+static struct { uint8_t *bytes; uint64_t cap, used; } g_tweak_snapshot;
+
+double memory_tweak_snapshot_take(void)
+{
+    double t = os_mono_seconds();
+    uint64_t used = memory_used();
+    if (used > g_tweak_snapshot.cap) {
+        uint8_t *p = (uint8_t *)realloc(g_tweak_snapshot.bytes, used);
+        if (!p) { g_tweak_snapshot.used = 0; return -1; }
+        g_tweak_snapshot.bytes = p;
+        g_tweak_snapshot.cap = used;
+    }
+    memcpy(g_tweak_snapshot.bytes, g_memory.game.base, used);
+    g_tweak_snapshot.used = used;
+    return (os_mono_seconds() - t) * 1000.0;
+}
+
+int memory_tweak_snapshot_restore(void)
+{
+    if (!g_tweak_snapshot.bytes) return 0;
+    memory_make_writable();
+    uint64_t now_used = memory_used();
+    memcpy(g_memory.game.base, g_tweak_snapshot.bytes, g_tweak_snapshot.used);
+    if (now_used > g_tweak_snapshot.used)
+        memset((uint8_t *)g_memory.game.base + g_tweak_snapshot.used, 0, now_used - g_tweak_snapshot.used);
+    g_memory.game.used = g_tweak_snapshot.used;
+    return 1;
+}
+
 void memory_reset(void)
 {
+    memory_make_writable();
     memset(g_memory.game.base, 0, memory_used());
     g_memory.game.used = 0;
 }

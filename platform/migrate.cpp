@@ -69,6 +69,73 @@ void types_take(const GameAPI *api, StateTypes *out)
     out->valid = 1;
 }
 
+/* Where a state too big for the block was made big: the root struct's largest field, found in the state
+   header by its name; when its array size is a macro defined in the same header (MAX_PARTICLES), the
+   #define's line, which is the line a person typed the big number on. "" when neither is found. */
+static int line_of(const char *text, const char *at)
+{
+    int line = 1;
+    for (const char *p = text; p < at; p++) line += *p == '\n';
+    return line;
+}
+
+static int is_ident_char(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; }
+
+/* the first whole-word `word` in text followed (after spaces) by `next` (0: anything) */
+static const char *find_word(const char *text, const char *word, char next)
+{
+    size_t n = strlen(word);
+    for (const char *p = strstr(text, word); p; p = strstr(p + 1, word)) {
+        if ((p > text && is_ident_char(p[-1])) || is_ident_char(p[n])) continue;
+        const char *q = p + n;
+        while (*q == ' ' || *q == '\t') q++;
+        if (!next || *q == next) return p;
+    }
+    return NULL;
+}
+
+void types_blame_size(const StateTypes *t, const char *state_header, char *out, size_t cap)
+{
+    out[0] = 0;
+    if (!t->valid) return;
+    thr_types ty;
+    char err[256];
+    if (!thr_read(t->blob, t->size, &ty, err, sizeof err)) return;
+    const thr_type *root = &ty.types[ty.header->root];
+    const thr_field *big = NULL;
+    for (uint32_t i = 0; i < root->field_count; i++) {
+        const thr_field *f = &ty.fields[root->first_field + i];
+        if (!big || f->size > big->size) big = f;
+    }
+    if (!big) return;
+    size_t len = 0;
+    char *text = os_read_file(state_header, &len, 4u << 20);
+    if (!text) return;
+    const char *base = state_header + strlen(state_header);
+    while (base > state_header && base[-1] != '/' && base[-1] != '\\') base--;
+    const char *decl = find_word(text, ty.names + big->name, big->count > 1 ? '[' : 0);
+    if (decl) {
+        const char *at = decl;
+        if (big->count > 1) {   /* the array size: a macro from the same header? */
+            const char *b = strchr(decl, '[') + 1;
+            while (*b == ' ') b++;
+            char macro[64];
+            size_t m = 0;
+            while (is_ident_char(b[m]) && m + 1 < sizeof macro) { macro[m] = b[m]; m++; }
+            macro[m] = 0;
+            if (m && !(macro[0] >= '0' && macro[0] <= '9')) {
+                for (const char *d = strstr(text, "#define"); d; d = strstr(d + 1, "#define")) {
+                    const char *w = d + 7;
+                    while (*w == ' ' || *w == '\t') w++;
+                    if (!strncmp(w, macro, m) && !is_ident_char(w[m])) { at = d; break; }
+                }
+            }
+        }
+        snprintf(out, cap, "%s:%d", base, line_of(text, at));
+    }
+    free(text);
+}
+
 int types_save(const StateTypes *t, const char *path)
 {
     if (!t->valid) return 0;
@@ -163,6 +230,7 @@ int migrate_block(const StateTypes *from, const StateTypes *to, const GameAPI *a
     if (!migrate_bytes(from, to, api, (const uint8_t *)g_memory.game.base, memory_used(), scratch, to->state_size, what, cap))
         return 0;
     /* the swap: the new state over the old, the rest of the used block (caches) cleared for load to rebuild */
+    memory_make_writable();
     uint64_t used = memory_used();
     memcpy(g_memory.game.base, scratch, to->state_size);
     if (used > to->state_size) memset((uint8_t *)g_memory.game.base + to->state_size, 0, used - to->state_size);

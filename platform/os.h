@@ -18,6 +18,7 @@
 #define OS_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 /* ---------------------------------------------------------------- time and process */
@@ -45,6 +46,13 @@ void        os_run_frames(int (*frame)(void *ctx), void *ctx);
 /* ---------------------------------------------------------------- files */
 typedef struct OsFileStamp { uint64_t dev, ino, size; int64_t mtime_ns; } OsFileStamp;
 
+FILE *os_fopen(const char *path, const char *mode);   /* fopen, its descriptor kept out of the game's reach
+                                                        (Linux: moved above 1000, close-on-exec) */
+void  os_host_fds_record(void);                         /* the descriptors open now are the host's (at start) */
+int   os_fd_is_host(int fd);                            /* recorded at start and still the same file */
+int   os_fd_close(int fd);                              /* close(); -1 + errno on failure */
+int   os_std_fds_check(void);                           /* 0..2 closed (by game code)? reopened on the null
+                                                        device, so no later open takes them; returns how many */
 char *os_read_file(const char *path, size_t *len, size_t max_bytes);  /* malloc'ed + NUL-terminated; NULL on error or too big */
 int   os_copy_file(const char *src, const char *dst);                 /* 1 when every byte was written */
 int   os_make_dir(const char *path);                                  /* 1 if the directory exists afterwards */
@@ -125,6 +133,7 @@ void  os_describe_code(const char *path, uintptr_t base, uintptr_t pc, char *fn,
 
 /* ---------------------------------------------------------------- address space */
 void *os_reserve(uint64_t bytes, uintptr_t preferred);   /* zeroed read/write pages, committed on first touch */
+int   os_make_writable(void *p, uint64_t bytes);          /* read/write again (game code may have protected it) */
 
 /* ---------------------------------------------------------------- threads */
 typedef struct OsThread { uint64_t handle; int started; } OsThread;
@@ -137,7 +146,8 @@ void os_thread_join(OsThread *t);
    watchdog naming this call's sequence number) returns to the caller instead of ending the process.
    A fault on any other thread, or outside a guarded call, is not recoverable: it is reported with a
    backtrace on stderr and the process ends (exit code 70) - never a jump across stacks. */
-enum { OS_FAULT_NONE, OS_FAULT_SEGV, OS_FAULT_BUS, OS_FAULT_FPE, OS_FAULT_ILL, OS_FAULT_ABORT, OS_FAULT_HANG };
+enum { OS_FAULT_NONE, OS_FAULT_SEGV, OS_FAULT_BUS, OS_FAULT_FPE, OS_FAULT_ILL, OS_FAULT_ABORT, OS_FAULT_HANG,
+       OS_FAULT_EXIT };                /* the game called exit(), _exit(), quick_exit() (os_guard_game_exit) */
 #define OS_MAX_BACKTRACE 32
 
 typedef struct OsFault {
@@ -158,6 +168,12 @@ uint64_t    os_guard_jumps(void);                      /* guarded calls that end
    until it returns (a jump out of it could strand a lock the service holds), then jumps. */
 void        os_guard_service_enter(void);
 void        os_guard_service_leave(void);
+/* Game code asked to end the process (exit and its kin, interposed at the game's link: guard.cpp). On the
+   main thread inside a guarded call it returns there as a fault of kind OS_FAULT_EXIT, caller (the
+   return address in game code) its first frame; anywhere else it is handed to os_fault_on_unsafe's
+   function (a restart). Returns only if neither could take it. */
+void        os_guard_game_exit(void *caller);
+int         os_guard_in_call(void);                    /* 1 on the main thread inside a guarded call */
 
 /* A fault or stop that no jump can leave safely: its code was in the C library or the loader (which may
    hold a lock: malloc's arena, stdio, the loader's own), inside a host service, on another thread, or on

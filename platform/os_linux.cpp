@@ -91,6 +91,82 @@ void os_attach_console(void) {}
 void os_alert(const char *title, const char *text) { (void)title; (void)text; }
 void os_run_frames(int (*frame)(void *), void *ctx) { while (frame(ctx)) {} }
 
+/* ================================================================ the host's descriptors */
+/* Game code may close descriptors it does not own (a loop closing 0..20 once). The host's own - its logs,
+   the watcher, the session's memfd - are moved above HIGH_FD, where such a loop does not reach; 0..2 are
+   checked every frame and reopened on /dev/null, so a later open (a log, a pipe) never becomes "stdout". */
+#define HIGH_FD 1000
+static int fd_high(int fd)
+{
+    if (fd < 0 || fd >= HIGH_FD) return fd;
+    int hi = fcntl(fd, F_DUPFD_CLOEXEC, HIGH_FD);
+    if (hi < 0) return fd;   /* a low limit: keep it where it is */
+    close(fd);
+    return hi;
+}
+
+FILE *os_fopen(const char *path, const char *mode)
+{
+    FILE *f = fopen(path, mode);
+    if (!f) { set_errno_error(); return NULL; }
+    int hi = fcntl(fileno(f), F_DUPFD_CLOEXEC, HIGH_FD);
+    if (hi < 0) return f;
+    FILE *g = fdopen(hi, mode);
+    if (!g) { close(hi); return f; }
+    fclose(f);
+    return g;
+}
+
+/* Which descriptors are the host's: those open when the frame loop starts (SDL's sockets and pipes, the
+   logs, the watcher, the session), each with its file's identity, so a number the host gave up and the
+   game opened again is the game's. */
+#define HOST_FDS_MAX 64
+static struct { int fd; dev_t dev; ino_t ino; } g_host_fds[HOST_FDS_MAX];
+static int g_host_fd_count;
+
+void os_host_fds_record(void)
+{
+    g_host_fd_count = 0;
+    DIR *d = opendir("/proc/self/fd");
+    if (!d) return;
+    int own = dirfd(d);
+    struct dirent *e;
+    while ((e = readdir(d)) && g_host_fd_count < HOST_FDS_MAX) {
+        if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
+        int fd = atoi(e->d_name);
+        struct stat st;
+        if (fd == own || fstat(fd, &st) != 0) continue;
+        g_host_fds[g_host_fd_count].fd = fd;
+        g_host_fds[g_host_fd_count].dev = st.st_dev;
+        g_host_fds[g_host_fd_count].ino = st.st_ino;
+        g_host_fd_count++;
+    }
+    closedir(d);
+}
+
+int os_fd_is_host(int fd)
+{
+    struct stat st;
+    for (int i = 0; i < g_host_fd_count; i++)
+        if (g_host_fds[i].fd == fd)
+            return fstat(fd, &st) == 0 && st.st_dev == g_host_fds[i].dev && st.st_ino == g_host_fds[i].ino;
+    return 0;
+}
+
+int os_fd_close(int fd) { return close(fd); }
+
+int os_std_fds_check(void)
+{
+    int reopened = 0;
+    for (int fd = 0; fd <= 2; fd++) {
+        if (fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+        int n = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);   /* the lowest free number: this one */
+        if (n >= 0 && n != fd) { dup2(n, fd); close(n); }
+        reopened++;
+    }
+    return reopened;
+}
+
 /* ================================================================ files */
 char *os_read_file(const char *path, size_t *len, size_t max_bytes)
 {
@@ -268,6 +344,7 @@ int os_watch_open(void)
     if (g_inotify_fd >= 0) return 1;
     g_inotify_fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
     if (g_inotify_fd < 0) { set_errno_error(); return 0; }
+    g_inotify_fd = fd_high(g_inotify_fd);
     return 1;
 }
 
@@ -383,7 +460,15 @@ int os_wait_readable(const int *fds, int n, double timeout_s)
     if (timeout_s < 0) timeout_s = 0;
     struct timespec ts = { (time_t)timeout_s, (long)((timeout_s - (double)(time_t)timeout_s) * 1e9) };
     int r = ppoll(p, (nfds_t)k, &ts, NULL);
-    return r > 0;
+    int readable = 0, invalid = 0;
+    for (int i = 0; r > 0 && i < k; i++) {
+        if (p[i].revents & POLLNVAL) invalid++;
+        else if (p[i].revents) readable = 1;
+    }
+    /* A descriptor closed under us answers at once, every time: that is no reason to wake. Sleep the
+       timeout out instead of spinning (the frame loop goes on at its pace). */
+    if (invalid && !readable) { nanosleep(&ts, NULL); return 0; }
+    return readable;
 }
 
 void os_child_kill(OsChild *c)
@@ -526,6 +611,13 @@ void os_describe_code(const char *path, uintptr_t base, uintptr_t pc, char *fn, 
 }
 
 /* ================================================================ address space */
+int os_make_writable(void *p, uint64_t bytes)
+{
+    if (mprotect(p, (size_t)bytes, PROT_READ | PROT_WRITE) == 0) return 1;
+    set_errno_error();
+    return 0;
+}
+
 void *os_reserve(uint64_t bytes, uintptr_t preferred)
 {
     int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
@@ -642,6 +734,7 @@ const char *os_fault_name(int kind)
     switch (kind) {
     case OS_FAULT_SEGV: return "SIGSEGV"; case OS_FAULT_BUS: return "SIGBUS"; case OS_FAULT_FPE: return "SIGFPE";
     case OS_FAULT_ILL: return "SIGILL"; case OS_FAULT_ABORT: return "SIGABRT"; case OS_FAULT_HANG: return "hang";
+    case OS_FAULT_EXIT: return "exit";
     default: return "signal";
     }
 }
@@ -865,6 +958,32 @@ int os_interrupt_guarded_call(uint64_t seq)
 
 uint64_t os_guard_jumps(void) { return g_faults.jumps.load(); }
 
+int os_guard_in_call(void) { return pthread_equal(pthread_self(), g_faults.main_thread) && g_faults.running_seq.load() != 0; }
+
+void os_guard_game_exit(void *caller)
+{
+    int is_main = pthread_equal(pthread_self(), g_faults.main_thread);
+    uint64_t running = g_faults.running_seq.load();
+    if (!is_main || !running) {   /* a thread the game started, or no guarded call: nothing to jump back to */
+        report_unsafe(OS_FAULT_EXIT, is_main ? OS_UNSAFE_HOST : OS_UNSAFE_THREAD, is_main, running, NULL, NULL);
+        return;
+    }
+    g_faults.running_seq.store(0);
+    OsFault *f = g_faults.fault;
+    if (f) {
+        /* the call's own instruction (a return address points after it): the line that called exit */
+        uintptr_t at = (uintptr_t)caller - 1;
+        f->kind = OS_FAULT_EXIT;
+        f->addr = NULL;
+        f->pc = (void *)at;
+        f->bt_count = backtrace(f->bt, OS_MAX_BACKTRACE);
+        for (int i = 0; i < f->bt_count; i++) if ((uintptr_t)f->bt[i] == (uintptr_t)caller) { f->bt[i] = (void *)at; break; }
+    }
+    g_faults.gate.depth = 0;
+    g_faults.jumps.fetch_add(1);
+    siglongjmp(g_faults.jmp, 1);
+}
+
 void os_guard_service_enter(void) { os_gate_enter(&g_faults.gate); }
 
 void os_guard_service_leave(void)
@@ -896,6 +1015,7 @@ void *os_session_create(uint64_t bytes, uintptr_t preferred, int64_t *handle)
     *handle = -1;
     int fd = (int)syscall(SYS_memfd_create, "engine-session", 1u /* MFD_CLOEXEC */);
     if (fd < 0) { set_errno_error(); return NULL; }
+    fd = fd_high(fd);
     if (ftruncate(fd, (off_t)bytes) != 0) { set_errno_error(); close(fd); return NULL; }
     void *p = MAP_FAILED;
 #ifdef MAP_FIXED_NOREPLACE

@@ -70,6 +70,7 @@ void  os_describe_code(const char *, uintptr_t, uintptr_t, char *fn, size_t fnca
 
 /* ---------------------------------------------------------------- address space */
 void *os_reserve(uint64_t, uintptr_t) { os_set_error(NOT_PORTED); return NULL; }
+int   os_make_writable(void *, uint64_t) { return 1; }
 
 /* ---------------------------------------------------------------- threads */
 int  os_thread_start(OsThread *t, void *(*)(void *), void *) { memset(t, 0, sizeof *t); os_set_error(NOT_PORTED); return 0; }
@@ -87,6 +88,13 @@ int         os_guarded_call(void (*fn)(void *), void *arg, uint64_t, OsFault *fa
 int         os_interrupt_guarded_call(uint64_t) { return 0; }
 const char *os_fault_name(int) { return "fault"; }
 uint64_t    os_guard_jumps(void) { return 0; }
+void        os_guard_game_exit(void *) {}
+FILE       *os_fopen(const char *path, const char *mode) { return fopen(path, mode); }
+int         os_std_fds_check(void) { return 0; }
+void        os_host_fds_record(void) {}
+int         os_fd_is_host(int) { return 0; }
+int         os_fd_close(int) { return -1; }
+int         os_guard_in_call(void) { return 0; }   /* no guard to return to: the host ends as the game asked */
 void        os_guard_service_enter(void) {}
 void        os_guard_service_leave(void) {}
 

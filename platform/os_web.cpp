@@ -243,6 +243,8 @@ void  os_describe_code(const char *, uintptr_t, uintptr_t, char *fn, size_t fnca
 }
 
 /* ---------------------------------------------------------------- address space: the module's heap */
+int os_make_writable(void *, uint64_t) { return 1; }   /* wasm memory has no protection */
+
 void *os_reserve(uint64_t bytes, uintptr_t)
 {
     if (bytes > ((uint64_t)1 << 31)) { os_set_error("more memory than a web page may have (2 GiB)"); return NULL; }
@@ -266,6 +268,13 @@ int         os_guarded_call(void (*fn)(void *), void *arg, uint64_t, OsFault *fa
 int         os_interrupt_guarded_call(uint64_t) { return 0; }
 const char *os_fault_name(int kind) { return kind == OS_FAULT_HANG ? "hang" : "trap"; }
 uint64_t    os_guard_jumps(void) { return 0; }
+void        os_guard_game_exit(void *) {}
+FILE       *os_fopen(const char *path, const char *mode) { return fopen(path, mode); }
+int         os_std_fds_check(void) { return 0; }
+void        os_host_fds_record(void) {}
+int         os_fd_is_host(int) { return 0; }
+int         os_fd_close(int) { return -1; }
+int         os_guard_in_call(void) { return 0; }
 void        os_guard_service_enter(void) {}
 void        os_guard_service_leave(void) {}
 void        os_fault_on_unsafe(os_unsafe_fault_fn *) {}

@@ -14,6 +14,7 @@
 #include <windows.h>
 #include <psapi.h>
 #include <dbghelp.h>
+#include <io.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,6 +148,13 @@ static HANDLE open_for_read(const char *path)
     if (h == INVALID_HANDLE_VALUE) os_win32_set_error(path);
     return h;
 }
+
+/* Windows hands a game's close() no host handle by number: a plain fopen, nothing to check. */
+FILE *os_fopen(const char *path, const char *mode) { return fopen(path, mode); }
+int   os_std_fds_check(void) { return 0; }
+void  os_host_fds_record(void) {}
+int   os_fd_is_host(int) { return 0; }
+int   os_fd_close(int fd) { return _close(fd); }
 
 char *os_read_file(const char *path, size_t *len, size_t max_bytes)
 {
@@ -709,6 +717,14 @@ void os_describe_code(const char *path, uintptr_t base, uintptr_t pc, char *fn, 
 }
 
 /* ================================================================ address space */
+int os_make_writable(void *p, uint64_t bytes)
+{
+    DWORD old;
+    if (VirtualProtect(p, (SIZE_T)bytes, PAGE_READWRITE, &old)) return 1;
+    os_win32_set_error("VirtualProtect");
+    return 0;
+}
+
 void *os_reserve(uint64_t bytes, uintptr_t preferred)
 {
     /* Committed pages are zero and only backed by memory once touched. */

@@ -162,6 +162,7 @@ const char *os_fault_name(int kind)
     case OS_FAULT_SEGV: return "access violation"; case OS_FAULT_BUS: return "in-page error";
     case OS_FAULT_FPE: return "divide by zero"; case OS_FAULT_ILL: return "illegal instruction";
     case OS_FAULT_ABORT: return "abort"; case OS_FAULT_HANG: return "hang";
+    case OS_FAULT_EXIT: return "exit";
     default: return "exception";
     }
 }
@@ -411,6 +412,26 @@ int os_interrupt_guarded_call(uint64_t seq)
 }
 
 uint64_t os_guard_jumps(void) { return g_guard.jumps.load(); }
+
+/* The game's link on Windows does not interpose exit (no --wrap there): nothing calls this yet. When it is
+   called on the main thread inside a guarded call it jumps back as Linux does; elsewhere it returns. */
+int os_guard_in_call(void) { return GetCurrentThreadId() == g_guard.main_tid && g_guard.running_seq.load() != 0; }
+
+void os_guard_game_exit(void *caller)
+{
+    if (GetCurrentThreadId() != g_guard.main_tid || !g_guard.running_seq.load()) return;
+    g_guard.running_seq.store(0);
+    OsFault *f = g_guard.fault;
+    if (f) {
+        f->kind = OS_FAULT_EXIT;
+        f->addr = NULL;
+        f->pc = (void *)((uintptr_t)caller - 1);
+        f->bt_count = (int)RtlCaptureStackBackTrace(1, OS_MAX_BACKTRACE, f->bt, NULL);
+    }
+    g_guard.gate.depth = 0;
+    g_guard.jumps.fetch_add(1);
+    guard_longjmp(g_guard.jmp);
+}
 
 void os_guard_service_enter(void) { os_gate_enter(&g_guard.gate); }
 

@@ -234,7 +234,7 @@ void recording_layout_changed(const StateTypes *from, const StateTypes *to, cons
 
 int recording_file_open(const char *path)
 {
-    g_recording.file = fopen(path, "wb");
+    g_recording.file = os_fopen(path, "wb");
     if (!g_recording.file) { log_message(LOG_ERROR, "--record %s: %s", path, strerror(errno)); return 0; }
     snprintf(g_recording.file_path, sizeof g_recording.file_path, "%s", path);
     g_recording.file_steps = 0;
@@ -278,7 +278,7 @@ static void recording_file_continue(const char *path, uint64_t steps)
     }
     if (keep && !os_write_file_atomic(path, data, keep)) { snprintf(err, sizeof err, "%s", os_error_text()); keep = 0; }
     free(data);
-    if (keep && !(g_recording.file = fopen(path, "ab"))) { snprintf(err, sizeof err, "%s", strerror(errno)); keep = 0; }
+    if (keep && !(g_recording.file = os_fopen(path, "ab"))) { snprintf(err, sizeof err, "%s", strerror(errno)); keep = 0; }
     char esc[HOST_PATH * 2];
     parse_json_escape(path, esc, sizeof esc);
     SessionLoop *k = kept();

@@ -21,12 +21,31 @@ static void use_stub(void)
 void reload_init(void) { use_stub(); }
 
 /* ---------------------------------------------------------------- calls into the game */
+/* The service table the game is handed: a copy of g_pf refreshed before every call, at one address (a game
+   may keep the pointer for the length of a call, its profile zones do). A game that clears or rewrites it
+   (memset(pf, 0, sizeof *pf)) spoils its own copy until the next call, never the host's table. */
+static PlatformAPI g_pf_lent;
+static const PlatformAPI *lend_services(void) { g_pf_lent = g_pf; return &g_pf_lent; }
+
 /* Each call gets its own copy of GameMemory (memory_lend): a game that rewrites base or size changes
    nothing the host relies on; only `used` is read back, clamped to the block. */
+/* Game code that closed the host's standard descriptors (a loop over close(0..20)): they are reopened on the
+   null device before anything else can take their numbers (the host's own files live above them), and said. */
+static void check_std_fds(void)
+{
+    int n = os_std_fds_check();
+    if (!n) return;
+    log_message(LOG_WARN, "game version %d closed %d of the host's standard descriptors (stdin, stdout, stderr): reopened on "
+                "the null device; the host's logs and watcher were out of reach", g_lib.version, n);
+    notice_post(LOG_WARN, "The game closed the host's stdin/stdout/stderr: reopened (console output is lost)");
+    log_event("descriptors_closed", "\"version\":%d,\"count\":%d", g_lib.version, n);
+}
+
 int reload_call_update(const GameInput *gi)
 {
     GameMemory mem = memory_lend();
-    if (!guarded(GUARD_UPDATE, [gi, &mem] { g_api.update(&mem, gi, &g_pf); })) { memory_take_back(&mem); return 0; }
+    const PlatformAPI *pf = lend_services();
+    if (!guarded(GUARD_UPDATE, [gi, &mem, pf] { g_api.update(&mem, gi, pf); })) { memory_take_back(&mem); check_std_fds(); return 0; }
     reload_on_crash(GUARD_UPDATE);
     return 1;
 }
@@ -34,7 +53,8 @@ int reload_call_update(const GameInput *gi)
 int reload_call_render(float alpha)
 {
     GameMemory mem = memory_lend();
-    if (!guarded(GUARD_RENDER, [alpha, &mem] { g_api.render(&mem, alpha, &g_pf); })) { memory_take_back(&mem); return 0; }
+    const PlatformAPI *pf = lend_services();
+    if (!guarded(GUARD_RENDER, [alpha, &mem, pf] { g_api.render(&mem, alpha, pf); })) { memory_take_back(&mem); return 0; }
     reload_on_crash(GUARD_RENDER);
     return 1;
 }
@@ -50,7 +70,8 @@ static int call_migrate(uint32_t old_hash, uint64_t old_ss, int *migrated)
 {
     *migrated = 0;
     GameMemory mem = memory_lend();
-    int crashed = guarded(GUARD_MIGRATE, [=, &mem] { *migrated = g_api.migrate(&mem, old_hash, old_ss, &g_pf); });
+    const PlatformAPI *pf = lend_services();
+    int crashed = guarded(GUARD_MIGRATE, [=, &mem] { *migrated = g_api.migrate(&mem, old_hash, old_ss, pf); });
     if (!crashed) memory_take_back(&mem);
     return crashed;
 }
@@ -62,7 +83,8 @@ static void run_load_hook(void)
     GameMemory mem = memory_lend();
     mem.migrated = (uint32_t)g_reload.load_migrated;
     g_reload.load_migrated = 0;
-    if (guarded(GUARD_LOAD, [&mem] { g_api.load(&mem, &g_pf); })) reload_on_crash(GUARD_LOAD);
+    const PlatformAPI *pf = lend_services();
+    if (guarded(GUARD_LOAD, [&mem, pf] { g_api.load(&mem, pf); })) reload_on_crash(GUARD_LOAD);
     else memory_take_back(&mem);
 }
 
@@ -150,6 +172,38 @@ static void report_load_crash(int version, const char *where)
     crash_event(version, kind, in, where, g_reload.loaded ? g_lib.version : 0, !g_reload.loaded);
 }
 
+/* Sizes as a person reads them: 2.13 GB, 40.0 MB, 512 bytes. */
+static void size_text(uint64_t n, char *out, size_t cap)
+{
+    if (n >= 1000000000ull) snprintf(out, cap, "%.2f GB", n / 1e9);
+    else if (n >= 1000000ull) snprintf(out, cap, "%.1f MB", n / 1e6);
+    else if (n >= 1000ull) snprintf(out, cap, "%.1f KB", n / 1e3);
+    else snprintf(out, cap, "%llu bytes", (unsigned long long)n);
+}
+
+/* A build whose state does not fit the block: said on screen (as a build error is) and in the log, with the
+   line of the state header that made it big. */
+static void refuse_too_big(const GameLib *next, const StateTypes *types)
+{
+    char state_header[HOST_PATH], blame[HOST_PATH + 16], big[32];
+    snprintf(state_header, sizeof state_header, "%s/state.h", game_folder());
+    types_blame_size(types, state_header, blame, sizeof blame);
+    size_text(next->api.state_size, big, sizeof big);
+    char msg[1024];
+    snprintf(msg, sizeof msg, "state %s does not fit the %llu MB block: raise --memory or fix %s", big,
+             (unsigned long long)(g_memory.game.size >> 20), blame[0] ? blame : "state.h");
+    log_message(LOG_ERROR, "reload: version %d refused: %s; still running version %d", next->version, msg, g_lib.version);
+    notice_post(LOG_ERROR, "%s", msg);
+    snprintf(g_build_status.errors, sizeof g_build_status.errors, "%s", msg);
+    g_build_status.last_ok = 0;   /* the overlay shows it until a build loads */
+    char esc[2048], besc[HOST_PATH * 2];
+    parse_json_escape(msg, esc, sizeof esc);
+    parse_json_escape(blame, besc, sizeof besc);
+    log_event("reload_refused", "\"version\":%d,\"state_size\":%llu,\"block_size\":%llu,\"at\":\"%s\",\"reason\":\"%s\","
+              "\"running\":%d", next->version, (unsigned long long)next->api.state_size,
+              (unsigned long long)g_memory.game.size, besc, esc, g_lib.version);
+}
+
 /* Open the new build under a fresh name, check its layout stamp, snapshot, swap, unload the old one
    and check it is gone. */
 int reload_from(const char *src, const char *why)
@@ -176,6 +230,15 @@ int reload_from(const char *src, const char *why)
     StateTypes next_types;
     memset(&next_types, 0, sizeof next_types);
     types_take(&next.api, &next_types);   /* now: the image this points into unloads with the library */
+    if (next.api.state_size > g_memory.game.size) {
+        /* A state that cannot fit would be swapped in only to crash in load with nothing to go back to:
+           refuse it here, while the old code and its state still run. */
+        refuse_too_big(&next, &next_types);
+        types_clear(&next_types);
+        char uerr[1024];
+        library_close(&next, uerr, sizeof uerr);
+        return 0;
+    }
     int had_state = g_block_layout.known;
     uint32_t old_sv = g_block_layout.layout_hash;
     uint64_t old_ss = g_block_layout.state_size;
@@ -207,6 +270,8 @@ int reload_from(const char *src, const char *why)
     GameLib old = g_lib;
     g_lib = next;
     g_api = next.api;
+    g_reload.tweak_window = 0;   /* new code: a crash from here on is the code's */
+    tweak_suspects_clear();
     g_reload.loaded = 1;
     g_reload.halted = 0;
     g_reload.fresh = 1;
@@ -295,12 +360,56 @@ int reload_from(const char *src, const char *why)
 }
 
 /* ---------------------------------------------------------------- rollback */
+/* TWEAK values that went live: the state from just before is kept aside, and a crash or hang within
+   TWEAK_SUSPECT_STEPS steps goes back to it with the old values (reload_on_crash), not to the older
+   snapshot of the last code reload. */
+#define TWEAK_SUSPECT_STEPS 300
+
+static void tweak_went_live(void)
+{
+    double ms = memory_tweak_snapshot_take();
+    g_reload.tweak_window = ms >= 0;
+    g_reload.tweak_step = g_loop.step;
+    g_reload.tweak_wall = os_wall_seconds();
+    if (ms < 0) log_message(LOG_WARN, "tweak: no memory for the state before the new values: a crash goes back further");
+}
+
+/* A crash or hang in update/render soon after TWEAK values went live: theirs. The state from just before
+   they went live comes back, the old values are served again (the blamed ones not until the literal
+   changes), and the code that runs stays: it ran fine before the values changed. 0: not a tweak's. */
+static int tweak_rollback(GuardWhat what, const char *kind, int hang, const char *where)
+{
+    if (!g_reload.tweak_window) return 0;
+    g_reload.tweak_window = 0;
+    if ((what != GUARD_UPDATE && what != GUARD_RENDER) || g_loop.step - g_reload.tweak_step > TWEAK_SUSPECT_STEPS) return 0;
+    if (!memory_tweak_snapshot_restore()) return 0;
+    char values[1024];
+    tweak_revert_suspects(values, sizeof values);
+    double since_ms = (os_wall_seconds() - g_reload.tweak_wall) * 1000.0;
+    log_message(LOG_ERROR, "game version %d %s in %s%s%s, %llu steps after %s went live: back to the state from just "
+                "before it and to the old value; fix the literal and save", g_lib.version, hang ? "hung (watchdog)" : kind,
+                GUARD_NAMES[what], where[0] ? ": " : "", where, (unsigned long long)(g_loop.step - g_reload.tweak_step), values);
+    notice_post(LOG_WARN, "%s %s the game: the state from just before it and the old value are back", values,
+                hang ? "hung" : "crashed");
+    snprintf(g_crash.text, sizeof g_crash.text, "version %d: %s in %s after %s (old value back) %s", g_lib.version, kind,
+             GUARD_NAMES[what], values, where);
+    g_crash.hung = hang;
+    crash_event(g_lib.version, kind, GUARD_NAMES[what], where, g_lib.version, 0);
+    char vesc[2048];
+    parse_json_escape(values, vesc, sizeof vesc);
+    log_event("tweak_rollback", "\"version\":%d,\"signal\":\"%s\",\"values\":\"%s\",\"tweak_step\":%llu,\"step\":%llu,"
+              "\"since_live_ms\":%.1f", g_lib.version, kind, vesc, (unsigned long long)g_reload.tweak_step,
+              (unsigned long long)g_loop.step, since_ms);
+    return 1;
+}
+
 void reload_on_crash(GuardWhat what)
 {
     int hang = g_guard_report.fault.kind == OS_FAULT_HANG;
     const char *kind = guard_fault_name();
     char where[1500];
     guard_describe_backtrace(g_lib.path, where, sizeof where);
+    if (tweak_rollback(what, kind, hang, where)) return;
     int crashed_version = g_lib.version;
     log_message(LOG_ERROR, "game version %d %s in %s%s%s", crashed_version, hang ? "hung (watchdog)" : kind,
                 GUARD_NAMES[what], where[0] ? ": " : "", where);
@@ -472,6 +581,7 @@ int reload_handle_changes(const FileChanges *c)
     /* the debounce: from the batch's first event to now, when it is handed over */
     log_event("watch_batch", "\"count\":%d,\"code\":%s,\"seen_wall\":%.4f,\"debounce_ms\":%.2f", c->count,
               c->code ? "true" : "false", c->first_seen_wall, (os_mono_seconds() - c->first_seen_t) * 1000.0);
+    tweak_batch_begin();
     for (int i = 0; i < c->count; i++) {
         char esc[HOST_PATH * 2];
         parse_json_escape(c->paths[i], esc, sizeof esc);
@@ -484,6 +594,7 @@ int reload_handle_changes(const FileChanges *c)
             if (r != 2) others++;
         }
     }
+    if (tweak_batch_end()) tweak_went_live();
     /* After a rollback, a save that brings the sources back to the code that runs (only literals differ, so
        nothing rebuilds) is the fix: the crash banner goes. */
     if (live && !rebuild && g_crash.text[0] && g_reload.loaded && !g_reload.halted) {

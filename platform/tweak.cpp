@@ -21,6 +21,7 @@
 #include "th_tweak.h"
 
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,6 +52,8 @@ typedef struct TweakFile {
     char      *disk;               /* the file's text as the host last read or wrote it (write-back's check) */
     size_t     disk_len;
     int        own_write;          /* disk holds the host's own write: a watcher event with that text is ours */
+    uint64_t (*bad)[1];            /* per base site: a value a crash or hang was blamed on, not served again */
+    uint8_t   *has_bad;            /*   until the literal changes to something else */
 } TweakFile;
 
 typedef struct TweakEntry {        /* one compiled site, keyed by the library's own strings */
@@ -71,6 +74,12 @@ typedef struct SourceCopies {      /* the sources one library was built from */
 
 #define TWEAK_KEPT_SOURCE_COPIES 4 /* the running library, and the ones a rollback may return to */
 
+/* The values that went live in the last save: if the game crashes or hangs within TWEAK_SUSPECT_STEPS steps
+   of it, they are the suspects (reload.cpp rolls back to the state from just before they went live, and
+   tweak_revert_suspects serves the old values again). */
+#define TWEAK_MAX_SUSPECTS 16
+typedef struct TweakSuspect { int file, site; uint64_t old_value; uint8_t had_old; } TweakSuspect;
+
 static struct {
     TweakFile    files[TWEAK_MAX_FILES];
     int          file_count;
@@ -81,6 +90,10 @@ static struct {
     SourceCopies building;         /* taken when the running build started */
     SourceCopies kept[TWEAK_KEPT_SOURCE_COPIES];
     int          loaded_version;   /* whose source copies the baselines come from */
+    TweakSuspect suspects[TWEAK_MAX_SUSPECTS];
+    int          suspect_count;
+    int          collecting;       /* a watcher save is being mapped: its changes are suspects */
+    int          batch_fresh;      /* the batch's first live value replaces the last batch's suspects */
 } g_tweak;
 
 static double wall_now(void) { return os_wall_seconds(); }
@@ -120,6 +133,59 @@ static int file_find(const char *canon)
     return -1;
 }
 
+/* A value about to go live, checked against its kind and the value it replaces: a float must be finite,
+   and no number may be more than SANE_FACTOR times the old one (or SANE_FLOOR, when the old one is small):
+   TWEAK(1e999f) is inf, and a count of two billion where there were 2 hangs the game on its next use.
+   1, or 0 and why. */
+#define SANE_FACTOR 1000.0
+#define SANE_FLOOR  100000.0
+static int number_sane(double v, int has_old, double old, int is_float, char *why, size_t cap)
+{
+    if (is_float && !isfinite(v)) { snprintf(why, cap, "is not a finite number"); return 0; }
+    double limit = has_old ? fabs(old) * SANE_FACTOR : 0;
+    if (limit < SANE_FLOOR) limit = SANE_FLOOR;
+    if (fabs(v) > limit) {
+        snprintf(why, cap, "%.9g is out of range (more than %.0f%s)", v, limit, has_old ? ", a thousand times the old value" : "");
+        return 0;
+    }
+    return 1;
+}
+
+static int value_sane(int kind, const uint64_t *now, int has_old, const uint64_t *old, char *why, size_t cap)
+{
+    float nf[2], of[2] = { 0, 0 };
+    int32_t ni, oi = 0;
+    switch (kind) {
+    case THTW_FLOAT:
+        memcpy(nf, now, 4); if (has_old) memcpy(of, old, 4);
+        return number_sane(nf[0], has_old, of[0], 1, why, cap);
+    case THTW_INT:
+        memcpy(&ni, now, 4); if (has_old) memcpy(&oi, old, 4);
+        return number_sane(ni, has_old, oi, 0, why, cap);
+    case THTW_VEC2: case THTW_POS: case THTW_SCREEN_POS:
+        memcpy(nf, now, 8); if (has_old) memcpy(of, old, 8);
+        return number_sane(nf[0], has_old, of[0], 1, why, cap) && number_sane(nf[1], has_old, of[1], 1, why, cap);
+    default:   /* bool, colour: every value the parser takes is one */
+        return 1;
+    }
+}
+
+static const char *short_name(const char *path);
+
+static void refuse_value(const TweakFile *f, const thtw_site *s, const char *why, int quiet)
+{
+    char lit[128], old[64] = "";
+    snprintf(lit, sizeof lit, "%s", s->literal);
+    log_message(LOG_WARN, "tweak: %s:%d: TWEAK(%s) %s: not applied, the old value stays", f->path, s->line, lit, why);
+    if (!quiet) notice_post(LOG_WARN, "%s:%d: TWEAK(%s) %s: not applied", short_name(f->path), s->line, lit, why);
+    char fesc[HOST_PATH * 2], lesc[300], wesc[300];
+    parse_json_escape(f->path, fesc, sizeof fesc);
+    parse_json_escape(lit, lesc, sizeof lesc);
+    parse_json_escape(why, wesc, sizeof wesc);
+    (void)old;
+    log_event("tweak_refused", "\"file\":\"%s\",\"line\":%d,\"literal\":\"%s\",\"reason\":\"%s\"", fesc, s->line, lesc, wesc);
+}
+
 /* Values for every base site: mapped from `now` when it has the base's shape (NULL: the base's own,
    i.e. the compiled values). -1: another shape; -2: a changed literal does not parse (both: the
    compiler's job). A site that is not a literal in the compiled text either (TWEAK(SOME_MACRO)) just
@@ -138,7 +204,24 @@ static int file_values_from(TweakFile *f, const TweakText *now, int report)
     for (int i = 0; i < src->count; i++) {
         const thtw_site *s = &src->sites[i];
         if (!ok[i]) { f->has_value[i] = 0; continue; }
+        if (f->has_bad[i] && memcmp(f->bad[i], &parsed[i], sizeof parsed[i]) == 0) continue;   /* blamed already */
+        f->has_bad[i] = 0;   /* any other literal (the old one too) ends the blame: typed again, it is tried again */
         if (f->has_value[i] && memcmp(f->value[i], &parsed[i], sizeof parsed[i]) == 0) continue;
+        if (report) {
+            char why[160];
+            if (!value_sane(f->base.sites[i].kind, &parsed[i], f->has_value[i], f->value[i], why, sizeof why)) {
+                refuse_value(f, s, why, 0);
+                continue;
+            }
+            if (g_tweak.collecting && g_tweak.batch_fresh) { g_tweak.suspect_count = 0; g_tweak.batch_fresh = 0; }
+            if (g_tweak.collecting && g_tweak.suspect_count < TWEAK_MAX_SUSPECTS) {
+                TweakSuspect *sus = &g_tweak.suspects[g_tweak.suspect_count++];
+                sus->file = (int)(f - g_tweak.files);
+                sus->site = i;
+                sus->had_old = f->has_value[i];
+                memcpy(&sus->old_value, f->value[i], sizeof sus->old_value);
+            }
+        }
         memcpy(f->value[i], &parsed[i], sizeof parsed[i]);
         f->has_value[i] = 1;
         if (report) {
@@ -158,7 +241,9 @@ static int file_values_from(TweakFile *f, const TweakText *now, int report)
 static void file_alloc_sites(TweakFile *f)
 {
     int n = f->base.count ? f->base.count : 1;
-    free(f->value); free(f->has_value); free(f->gen); free(f->changed_wall); free(f->seen);
+    free(f->value); free(f->has_value); free(f->gen); free(f->changed_wall); free(f->seen); free(f->bad); free(f->has_bad);
+    f->bad = (uint64_t(*)[1])calloc((size_t)n, sizeof *f->bad);
+    f->has_bad = (uint8_t *)calloc((size_t)n, 1);
     f->seen = (uint8_t *)calloc((size_t)n, 1);
     f->value = (uint64_t(*)[1])calloc((size_t)n, sizeof *f->value);
     f->has_value = (uint8_t *)calloc((size_t)n, 1);
@@ -344,6 +429,14 @@ static TweakEntry *entry_resolve(const char *file, int line, int counter, int ki
     return e;
 }
 
+/* A number for the JSON log: null when it is not finite (inf and nan are not JSON). */
+static const char *json_number(double v, char *buf, size_t cap)
+{
+    if (!isfinite(v)) snprintf(buf, cap, "null");
+    else snprintf(buf, cap, "%.9g", v);
+    return buf;
+}
+
 void tweak_query(const char *file, int line, int counter, int kind, const char *literal, void *value_inout)
 {
     if (!file || !literal || !value_inout) return;
@@ -361,14 +454,55 @@ void tweak_query(const char *file, int line, int counter, int kind, const char *
         const thtw_site *s = &f->base.sites[e->site];
         char esc[HOST_PATH * 2];
         parse_json_escape(f->path, esc, sizeof esc);
-        char val[64];
-        if (kind == TWEAK_FLOAT) snprintf(val, sizeof val, "%.9g", (double)*(float *)value_inout);
-        else if (THTW_IS_PAIR(kind)) snprintf(val, sizeof val, "[%.9g,%.9g]", (double)((float *)value_inout)[0], (double)((float *)value_inout)[1]);
+        char val[64], a[32], b[32];
+        if (kind == TWEAK_FLOAT) snprintf(val, sizeof val, "%s", json_number(*(float *)value_inout, a, sizeof a));
+        else if (THTW_IS_PAIR(kind)) snprintf(val, sizeof val, "[%s,%s]", json_number(((float *)value_inout)[0], a, sizeof a),
+                                              json_number(((float *)value_inout)[1], b, sizeof b));
         else if (kind == TWEAK_COLOR) snprintf(val, sizeof val, "%u", *(uint32_t *)value_inout);
         else snprintf(val, sizeof val, "%d", *(int32_t *)value_inout);
         log_event("tweak_applied", "\"file\":\"%s\",\"line\":%d,\"value\":%s,\"since_change_ms\":%.2f",
                   esc, s->line, val, (wall_now() - f->changed_wall[e->site]) * 1000.0);
     }
+}
+
+/* ---------------------------------------------------------------- the values of the last save, as suspects */
+void tweak_batch_begin(void) { g_tweak.batch_fresh = 1; }
+int  tweak_batch_end(void) { int fresh = !g_tweak.batch_fresh && g_tweak.suspect_count > 0; g_tweak.batch_fresh = 0; return fresh; }
+void tweak_suspects_clear(void) { g_tweak.suspect_count = 0; }
+
+/* The game crashed or hung just after the last save's values went live: serve the old ones again, and do
+   not serve the blamed ones until their literal changes. Writes "entities.cpp:23 TWEAK(7)" for each. */
+void tweak_revert_suspects(char *what, size_t cap)
+{
+    size_t len = 0;
+    what[0] = 0;
+    for (int k = 0; k < g_tweak.suspect_count; k++) {
+        const TweakSuspect *sus = &g_tweak.suspects[k];
+        if (sus->file < 0 || sus->file >= g_tweak.file_count) continue;
+        TweakFile *f = &g_tweak.files[sus->file];
+        if (sus->site >= f->base.count) continue;
+        memcpy(f->bad[sus->site], f->value[sus->site], sizeof f->bad[sus->site]);
+        f->has_bad[sus->site] = 1;
+        memcpy(f->value[sus->site], &sus->old_value, sizeof sus->old_value);
+        f->has_value[sus->site] = sus->had_old;
+        f->gen[sus->site] = ++g_tweak.gen_counter;
+        f->changed_wall[sus->site] = wall_now();
+        /* the literal as the file has it now is the blamed one: name it */
+        char lit[96] = "";
+        size_t n;
+        char *text = read_text(f->path, &n);
+        if (text) {
+            TweakText cur;
+            text_scan(&cur, text, n);
+            if (sus->site < cur.count) snprintf(lit, sizeof lit, "%s", cur.sites[sus->site].literal);
+            text_free(&cur);
+        }
+        int w = snprintf(what + len, cap - len, "%s%s:%d TWEAK(%s)", len ? ", " : "", short_name(f->path),
+                         f->base.sites[sus->site].line, lit);
+        if (w < 0 || (size_t)w >= cap - len) break;
+        len += (size_t)w;
+    }
+    g_tweak.suspect_count = 0;
 }
 
 int tweak_file_changed(const char *path)
@@ -395,7 +529,9 @@ int tweak_file_changed(const char *path)
     disk_remember(f, text, len, 0);
     TweakText now;
     text_scan(&now, text, len);
+    g_tweak.collecting = 1;
     int changed = file_values_from(f, &now, 1);
+    g_tweak.collecting = 0;
     text_free(&now);
     if (changed < 0) {
         /* the compiler has to see this one; the values mapped so far stay until the new library loads */

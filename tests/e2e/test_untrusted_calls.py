@@ -115,7 +115,7 @@ def read_file_stays_inside():
     probes = [("inside", "game/state.h", 256), ("dotdot", rel, 256), ("absolute", secret, 256),
               ("etc", "/etc/hostname", 256), ("symlink", "link_out.txt", 256), ("sibling", sibling, 256),
               ("sibling_rel", sibling_rel, 256), ("negative", "game/state.h", -1),
-              ("huge", "game/state.h", 1 << 62)]
+              ("huge", "game/state.h", 1 << 62), ("directory", "game", 256)]
     calls = " ".join(f'r[{i}] = pf->read_file("{path}", buf, {cap}ll);' for i, (_, path, cap) in enumerate(probes))
     fields = ",".join(f'\\"{name}\\":%lld' for name, _, _ in probes)
     args = ", ".join(f"(long long)r[{i}]" for i in range(len(probes)))
@@ -126,7 +126,7 @@ def read_file_stays_inside():
         e = host.wait_for(lambda e: e.get("ev") == "game" and e.get("name") == "read_probe", 20, host.mark(),
                           what="read_probe")
         check(e["inside"] > 0, f"a file of the project did not read: {e}")
-        for name in ("dotdot", "absolute", "etc", "symlink", "sibling", "sibling_rel", "negative", "huge"):
+        for name in ("dotdot", "absolute", "etc", "symlink", "sibling", "sibling_rel", "negative", "huge", "directory"):
             check(e[name] == -1, f"read_file {name} was not refused: {e}")
         logs = [x["msg"] for x in host.of("log") if x.get("level") == "warn" and "read_file" in x.get("msg", "")]
         check(any("outside the game's folder and the project" in x and "secret.txt" in x for x in logs), f"no message naming the file: {logs[-6:]}")
