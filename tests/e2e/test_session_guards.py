@@ -20,7 +20,7 @@ import json
 import os
 import re
 
-from hostlib import Checks, Host, check, edit, end_run, inject, input_script, project_copy, uninject
+from hostlib import Checks, Host, check, edit, end_run, inject, input_script, project_copy, uninject, watchdog
 
 checks = Checks()
 root = project_copy()
@@ -29,7 +29,7 @@ state_h = os.path.join(game_dir, "state.h")
 entities = os.path.join(game_dir, "entities.cpp")
 game_cpp = os.path.join(game_dir, "game.cpp")
 script = input_script(root, "5 tap F10\n")
-host = Host(root, "--watchdog", "1", "--input", script)
+host = Host(root, "--watchdog", watchdog(), "--input", script)
 current = {"version": 0}
 
 
