@@ -26,11 +26,9 @@ static void write(const std::string &path, const std::string &text)
 
 static bool exists(const std::string &path) { OsFileStamp st; return os_file_stamp(path.c_str(), &st) != 0; }
 
-/* The project: every input build.sh reads, older than compile.cmd; one chunk whose "compile" waits `compile_s`
-   and writes its object (or fails), a "link" that waits 0.2 s and writes the library. */
-static void make_project(const char *compile_s, bool compile_fails)
+/* A project folder in a fresh temporary folder: every input build.sh reads (empty), the game and chunk folders. */
+static void make_folders(char *tmpl)
 {
-    char tmpl[] = "/tmp/build_stages_XXXXXX";
     g_root = mkdtemp(tmpl);
     g_game = g_root + "/game";
     g_out = g_root + "/build/game";
@@ -41,6 +39,14 @@ static void make_project(const char *compile_s, bool compile_fails)
     for (const char *f : { "/build.sh", "/platform/include/tinyheaders.cpp", "/tools/layout_stamp.py",
                            "/build/tinyheaders/tinyheaders.o", "/game/state.h" })
         write(g_root + f, "\n");
+}
+
+/* The project: every input build.sh reads, older than compile.cmd; one chunk whose "compile" waits `compile_s`
+   and writes its object (or fails), a "link" that waits 0.2 s and writes the library. */
+static void make_project(const char *compile_s, bool compile_fails)
+{
+    char tmpl[] = "/tmp/build_stages_XXXXXX";
+    make_folders(tmpl);
     write(g_game + "/a.cpp", "int a;\n");
     write(g_out + "/chunks/chunk-0.cpp", "#include \"a.cpp\"\n");
     os_sleep_ms(30);   /* compile.cmd newer than every input, by more than the file system's clock step */
@@ -148,16 +154,7 @@ static std::string build_and_see_stale(void)
 static void test_only_the_saved_chunks_are_stale(void)
 {
     char tmpl[] = "/tmp/build_stale_XXXXXX";
-    g_root = mkdtemp(tmpl);
-    g_game = g_root + "/game";
-    g_out = g_root + "/build/game";
-    g_libpath = g_out + "/libgame.so";
-    std::string mk = "mkdir -p '" + g_game + "' '" + g_out + "/chunks' '" + g_root + "/build/tinyheaders' '" + g_root +
-                     "/tinyheaders' '" + g_root + "/platform/include' '" + g_root + "/tools'";
-    TH_CHECK(system(mk.c_str()) == 0);
-    for (const char *f : { "/build.sh", "/platform/include/tinyheaders.cpp", "/tools/layout_stamp.py",
-                           "/build/tinyheaders/tinyheaders.o", "/game/state.h" })
-        write(g_root + f, "\n");
+    make_folders(tmpl);
     write_game_file("common.h", "static const int COMMON = 1;\n");
     write_game_file("shared.h", "static const int SHARED = 1;\n");
     write_game_file("a.cpp", "#include \"shared.h\"\n#include \"common.h\"\nint a = SHARED + COMMON;\n");
