@@ -238,10 +238,17 @@ static int file_values_from(TweakFile *f, const TweakText *now, int report)
     return changed;
 }
 
+/* Every per-site array of a file, in one place: what file_alloc_sites makes, tweak_shutdown frees. */
+static void file_free_sites(TweakFile *f)
+{
+    free(f->value); free(f->has_value); free(f->gen); free(f->changed_wall); free(f->seen); free(f->bad); free(f->has_bad);
+    f->value = NULL; f->has_value = NULL; f->gen = NULL; f->changed_wall = NULL; f->seen = NULL; f->bad = NULL; f->has_bad = NULL;
+}
+
 static void file_alloc_sites(TweakFile *f)
 {
     int n = f->base.count ? f->base.count : 1;
-    free(f->value); free(f->has_value); free(f->gen); free(f->changed_wall); free(f->seen); free(f->bad); free(f->has_bad);
+    file_free_sites(f);
     f->bad = (uint64_t(*)[1])calloc((size_t)n, sizeof *f->bad);
     f->has_bad = (uint8_t *)calloc((size_t)n, 1);
     f->seen = (uint8_t *)calloc((size_t)n, 1);
@@ -696,7 +703,8 @@ void tweak_shutdown(void)
     for (int i = 0; i < g_tweak.file_count; i++) {
         TweakFile *f = &g_tweak.files[i];
         text_free(&f->base);
-        free(f->value); free(f->has_value); free(f->gen); free(f->changed_wall); free(f->seen); free(f->disk);
+        file_free_sites(f);
+        free(f->disk);
     }
     sources_free(&g_tweak.building);
     for (int i = 0; i < TWEAK_KEPT_SOURCE_COPIES; i++) sources_free(&g_tweak.kept[i]);
