@@ -5,11 +5,15 @@ rem   build.bat run [GAME] [host flags]  build everything and start the game (GA
 rem   build.bat host               the persistent host          -> build\host.exe
 rem   build.bat game [GAME [OUT]]  the game library only        -> build\game\game.dll, or OUT\game.dll
 rem                                (the host runs this on save with the game's build folder as OUT)
-rem   build.bat tools              offline tools                -> build\tools\
 rem   build.bat clean
 rem
-rem Needs: SDL2_DIR = the SDL2 "VC" development package (include\, lib\x64\SDL2.lib, SDL2.dll)
+rem Needs: CMake and Ninja (both come with Visual Studio's C++ workload)
+rem        SDL2_DIR = the SDL2 "VC" development package (include\, lib\x64\SDL2.lib, SDL2.dll, cmake\)
 rem        STB_DIR  = a folder holding the stb headers (stb_image.h, stb_truetype.h, ...)
+rem
+rem The host is built from CMakeLists.txt with the msvc preset (CMakePresets.json), as build.sh builds it with
+rem the dev preset on Linux: one description of the host's sources and flags for every platform. The offline
+rem tools are POSIX programs: build them on Linux (./build.sh tools).
 rem
 rem The game DLL is rebuilt while the host runs it, so:
 rem  - every build writes a PDB with a unique name (the debugger keeps the loaded one open),
@@ -62,21 +66,15 @@ if /i "%CMD%"=="host" (
     call :host
     exit /b !errorlevel!
 )
-if /i "%CMD%"=="tools" (
-    call :check_deps || exit /b 1
-    call :tools
-    exit /b !errorlevel!
-)
 if /i "%CMD%"=="run" (
     call :check_deps || exit /b 1
     call :host  || exit /b 1
-    call :tools || exit /b 1
     rem another game folder's library is built by the host itself, into the folder it derives for it
     if not defined GAME_GIVEN call :game || exit /b 1
     "%BUILD_DIR%\host.exe" --root "%ROOT%" --game "%GAME%" !ARGS!
     exit /b !errorlevel!
 )
-echo build.bat: unknown command '%CMD%' (run, host, game, tools, clean)
+echo build.bat: unknown command '%CMD%' (run, host, game, clean)
 exit /b 2
 
 :check_deps
@@ -86,30 +84,14 @@ if "%STB_DIR%"=="" ( echo build.bat: set STB_DIR to a folder with the stb header
 if not exist "%STB_DIR%\stb_image.h" ( echo build.bat: %STB_DIR%\stb_image.h not found - check STB_DIR & exit /b 1 )
 exit /b 0
 
-:stb_impl
-rem stb's implementations, compiled from the headers in STB_DIR, as build.sh does on Linux.
-if not exist "%BUILD_DIR%\obj" mkdir "%BUILD_DIR%\obj"
-cl /nologo /O2 /c /I"%STB_DIR%" "%ROOT%\platform\stb_impl.c" /Fo"%BUILD_DIR%\obj\stb_impl.obj" || exit /b 1
-exit /b 0
-
 :host
-if not exist "%BUILD_DIR%" mkdir "%BUILD_DIR%"
-call :stb_impl || exit /b 1
-rem Every platform file but the Linux backend and the porting template (os_win32*.cpp stand in for them).
-set HOST_SOURCES=
-for %%F in ("%ROOT%\platform\*.cpp") do if /i not "%%~nF"=="os_linux" if /i not "%%~nF"=="os_template" set HOST_SOURCES=!HOST_SOURCES! "%%F"
-cl %COMMON% /O2 /DSDL_MAIN_HANDLED /I"%SDL2_DIR%\include" /I"%STB_DIR%" !HOST_SOURCES! "%BUILD_DIR%\obj\stb_impl.obj" ^
-   /Fe"%BUILD_DIR%\host.exe" /Fo"%BUILD_DIR%\obj\\" /Fd"%BUILD_DIR%\host.pdb" ^
-   /link /SUBSYSTEM:CONSOLE /LIBPATH:"%SDL2_DIR%\lib\x64" SDL2.lib shell32.lib user32.lib || exit /b 1
-copy /y "%SDL2_DIR%\lib\x64\SDL2.dll" "%BUILD_DIR%\" >nul
-exit /b 0
-
-:tools
-if not exist "%BUILD_DIR%\tools" mkdir "%BUILD_DIR%\tools"
-call :stb_impl || exit /b 1
-for %%F in ("%ROOT%\tools\*.cpp") do (
-    cl %COMMON% /O2 /I"%STB_DIR%" "%%F" "%BUILD_DIR%\obj\stb_impl.obj" /Fe"%BUILD_DIR%\tools\%%~nF.exe" /Fo"%BUILD_DIR%\obj\\" /Fd"%BUILD_DIR%\tools\%%~nF.pdb" || exit /b 1
+rem host.exe from CMakeLists.txt (the msvc preset: build\cmake\msvc, Ninja decides what is stale), then SDL2.dll beside it.
+where cmake >nul 2>nul || (echo build.bat: cmake not found - install Visual Studio's "C++ CMake tools for Windows" & exit /b 1)
+if not exist "%BUILD_DIR%\cmake\msvc\build.ninja" (
+    cmake --preset msvc -S "%ROOT%" -DSDL2_DIR="%SDL2_DIR%\cmake" -DSTB_INCLUDE_DIR="%STB_DIR%" || exit /b 1
 )
+cmake --build "%BUILD_DIR%\cmake\msvc" --target host || exit /b 1
+copy /y "%SDL2_DIR%\lib\x64\SDL2.dll" "%BUILD_DIR%\" >nul
 exit /b 0
 
 :game

@@ -13,7 +13,7 @@ BUILD_DIR="$ROOT/build"
 # Every command runs from $ROOT and names project files relative to it: the project folder may be
 # anywhere, with spaces in its name, and a flag string like COMMON_FLAGS is split on spaces.
 
-DEBIAN_PACKAGES="g++ clang libclang-rt-dev libsdl2-dev libstb-dev fonts-dejavu-core python3 pkg-config sox libsox-fmt-base"
+DEBIAN_PACKAGES="g++ clang libclang-rt-dev libsdl2-dev libstb-dev fonts-dejavu-core python3 pkg-config sox libsox-fmt-base cmake ninja-build ccache"
 # and for ./build.sh test: the editor and debugger checks (clangd on every kind of file, Windows' with
 # mingw-w64's headers, the web backend's with emscripten's; gdb across reloads; Xvfb and Mesa for the OpenGL
 # renderer's glow test; Box2D 2.4.1, the peer tests/bench/bench_collide_box2d24.cpp links: test runs every bench part)
@@ -21,10 +21,9 @@ TEST_PACKAGES="clangd gdb g++-mingw-w64-x86-64-win32 emscripten xvfb xauth libgl
 COMMON_FLAGS="-std=c++17 -g -Wall -Wextra -Itinyheaders -Iplatform/include -Iplatform"
 DEV_CHECKS="-DTHC_VALIDATE"   # development builds and tests; ./build.sh dist and the benchmarks leave it out
 HOST_LIBS="-lSDL2 -ldl -lpthread -lm"
-# stb: the headers from the system (libstb-dev), the implementations compiled by the project from
-# platform/stb_impl.c into STB_OBJ (cmd_stb), which the host, the tools and the tests link.
+# stb: the headers from the system (libstb-dev); the implementations (platform/stb_impl.c) are compiled by the
+# project (CMakeLists.txt) into everything that links them.
 STB_FLAGS="-I/usr/include/stb"
-STB_OBJ="$BUILD_DIR/stb/stb_impl.o"
 
 say() { printf '%s\n' "$*" >&2; }
 
@@ -95,16 +94,19 @@ cmd_deps() {  # [package list; default DEBIAN_PACKAGES]
 # or the folder named after run, debug, game, dist and dist-windows (docs/game_api.md, "The game folder").
 # GAME_DIR: its real path. GAME_SRC: how the commands name it (relative to $ROOT when below it).
 # GAME_BUILD: its build outputs - build/game/ for the sample, build/games/<folder>-<hash of the real path>/
-# for any other, so two folders of the same name never share one (the host derives the same folder:
-# platform/game_folder.cpp). GAME_NAME: the release's name (the sample's is neon-swarm, another's its folder's).
+# for any other, so two folders of the same name never share one (the host names it: platform/game_folder.cpp,
+# `build/host --print-game-build`). GAME_NAME: the release's name (the sample's is neon-swarm, another's its folder's).
 SAMPLE_NAME="neon-swarm"
-path_hash() {  # FNV-1a 32 of a string's bytes, 8 hex digits (platform/game_folder.cpp computes the same)
-    local LC_ALL=C s="$1" h=2166136261 i c
-    for (( i = 0; i < ${#s}; i++ )); do
-        printf -v c '%d' "'${s:i:1}"
-        h=$(( ((h ^ (c & 255)) * 16777619) & 0xFFFFFFFF ))
-    done
-    printf '%08x' "$h"
+# The host answers where a game folder's build outputs go (platform/game_folder.cpp), and runs the compile and
+# link of a game build (platform/build.cpp): ENGINE_HOST when a running host started this script (a copy of the
+# project may have no build/host of its own), else build/host, built first when it is missing.
+engine_host() {
+    local h="${ENGINE_HOST:-$BUILD_DIR/host}"
+    if [ ! -x "$h" ]; then
+        h="$BUILD_DIR/host"
+        [ -x "$h" ] || { cmd_deps >&2 && cmd_host >&2; } || return 1
+    fi
+    echo "$h"
 }
 set_game() {  # [folder; default game/]
     local d="${1:-$ROOT/game}" f real_root
@@ -120,7 +122,9 @@ set_game() {  # [folder; default game/]
         GAME_BUILD="$BUILD_DIR/game"; GAME_NAME="$SAMPLE_NAME"
     else
         GAME_NAME="$(basename "$GAME_DIR" | tr 'A-Z' 'a-z' | tr -c 'a-z0-9_\n-' '-')"
-        GAME_BUILD="$BUILD_DIR/games/$GAME_NAME-$(path_hash "$GAME_DIR")"
+        local host; host="$(engine_host)" || return 1
+        GAME_BUILD="$("$host" --root "$ROOT" --game "$GAME_DIR" --print-game-build)" && [ -n "$GAME_BUILD" ] \
+            || { say "build.sh: $host could not name the build folder of $GAME_DIR"; return 1; }
     fi
     case "$GAME_DIR/" in "$real_root"/*) GAME_SRC="${GAME_DIR#"$real_root"/}" ;; *) GAME_SRC="$GAME_DIR" ;; esac
     GAME_BUILD_REL="${GAME_BUILD#"$ROOT"/}"
@@ -143,15 +147,8 @@ layout_stamp() {  # compiler: the layout stamp of GAME_DIR/state.h (and GAME_BUI
     python3 tools/layout_stamp.py --types="$GAME_BUILD/state_types.inc" "$1" "$GAME_SRC/state.h" -std=c++17 -Itinyheaders -Iplatform/include \
         "-I$GAME_SRC" -DTH_MATH_NO_MATH_H
 }
-# The key of the game library: every file it is built from, with the compiler and flags.
-# exit() and its kin in game code go to the host's stand-ins (platform/guard.cpp): a crash, not a quit. Part of
-# the game's key: a library linked without them is rebuilt.
+# exit() and its kin in game code go to the host's stand-ins (platform/guard.cpp): a crash, not a quit.
 GAME_LINK_WRAP="-Wl,--wrap=exit,--wrap=_exit,--wrap=_Exit,--wrap=quick_exit,--wrap=close"
-game_key() {
-    local f srcs=()
-    for f in "$GAME_SRC"/*.cpp "$GAME_SRC"/*.h "$GAME_SRC"/*/*.cpp "$GAME_SRC"/*/*.h; do [ -f "$f" ] && srcs+=("$f"); done
-    inputs_key "$(game_cxx) $(game_flags "$(game_cxx)") $GAME_LINK_WRAP $GAME_SRC" "${srcs[@]}" platform/include/*.h platform/include/tinyheaders.cpp tools/layout_stamp.py
-}
 
 # ---------------------------------------------------------------- compilers
 # The game library is rebuilt on every save, so its compile time is the edit-to-reload latency.
@@ -221,52 +218,23 @@ game_unity_file() {
 # A release's debug lines name the game's build folder (where its unity file is) by the game's name: a player's
 # copy names no folder of the project (both are one word: build.sh makes them of [a-z0-9_-])
 release_unity_map() { echo "-ffile-prefix-map=$GAME_BUILD_REL=$GAME_NAME"; }
-# A chunk's key: its compile command, then "crc size path" (cksum) of every file its last compile read, in the
-# order its dependency file names them; a chunk with no dependency file yet: of the chunk file alone.
-# platform/build.cpp computes the same key on the host's own builds, and both skip a chunk whose key is unchanged.
-chunk_deps() {  # file.d: the files, one a line ("\ " is a space within a name)
-    sed -e '1s/^[^:]*://' -e 's/\\$//' -e 's/\\ /\x01/g' "$1" | tr -s ' \t' '\n\n' | sed -e '/^$/d' -e 's/\x01/ /g'
-}
-chunk_key() {  # base command: the key from base.d (or base.cpp)
-    local deps=()
-    echo "cmd $2"
-    if [ -f "$1.d" ]; then mapfile -t deps < <(chunk_deps "$1.d"); else deps=("$1.cpp"); fi
-    cksum -- "${deps[@]}" 2>/dev/null
-    return 0
-}
-chunk_key_after() {  # base key-before: the stored key after a compile: for each file of the new base.d, its line
-    # from the key taken before the compile (what the compiler read), or, for a file the compile newly read, now
-    local line path deps=() d
-    local -A before=()
-    while IFS= read -r line; do
-        case "$line" in "cmd "*) echo "$line"; continue ;; esac
-        path="${line#* }"; path="${path#* }"; before["$path"]="$line"
-    done <<< "$2"
-    mapfile -t deps < <(chunk_deps "$1.d")
-    for d in "${deps[@]}"; do
-        if [ -n "${before[$d]+x}" ]; then echo "${before[$d]}"; else cksum -- "$d" 2>/dev/null; fi
-    done
-    return 0
-}
-
 # The game library = its chunks' objects (each -O0, compiled when its key changed)
 #                  + build/tinyheaders/tinyheaders.o (platform/include/tinyheaders.cpp at -O2, rebuilt when a tinyheader
 #                    changes; one for every game folder, so a new game's first build is one quick compile)
 #                  + GAME_LAYOUT_HASH, the layout stamp, and <game build>/state_types.inc, the description of the
 #                    state's types (tools/layout_stamp.py, both recomputed when their inputs change).
-# The cached parts are keyed by the content of their inputs (cksum); a save of game code costs the compile of
-# the chunks it touched, in parallel, and the link.
-# libgame.so.key names the sources the library was built from (game_key); the host's own builds on save
-# remove it (platform/build.cpp), so `./build.sh run` never calls a library "up to date" that it cannot vouch for.
+# The cached parts above are keyed by the content of their inputs (cksum). The chunks' compiles and the link are
+# the host's (`build/host --build-game`, platform/build.cpp, the same code that builds on a save): a chunk is
+# compiled when the key of what its last compile read changed, the library linked when a chunk was or the link
+# differs; nothing stale, nothing runs ("game: up to date").
 cmd_game() {
     [ -n "${GAME_DIR:-}" ] || set_game || return 1
     local B="$GAME_BUILD" BR="$GAME_BUILD_REL" T="$BUILD_DIR/tinyheaders"
     mkdir -p "$B/chunks" "$T"
-    local cxx flags sums line th_key stamp_key layout="" tmp lib_key
+    local cxx flags sums line th_key stamp_key layout="" tmp
     cxx="$(game_cxx)"; flags="$(game_flags "$cxx")"
     th_key="$cxx $flags"; stamp_key="$cxx"
     local inputs_t=$EPOCHREALTIME   # compile.cmd is dated to this moment (below)
-    lib_key="$(game_key)"           # read before the compile: a save during it leaves a key that differs
     sums="$(cksum "$GAME_SRC/state.h" platform/include/tinyheaders.cpp platform/include/game_api.h tools/layout_stamp.py tinyheaders/*.h)" || return 1
     while read -r line; do
         case "$line" in
@@ -336,7 +304,7 @@ cmd_game() {
     local ld="" w
     command -v ld.lld >/dev/null 2>&1 && ld="-fuse-ld=lld"
     # shellcheck disable=SC2206
-    local compile=($cxx $flags -O0 -DGAME_LAYOUT_HASH="${layout}u" -iquote "$GAME_SRC" "-I$GAME_SRC" "-I$BR" -MMD -MF @DEP@ -c @SRC@ -o @OBJ@)
+    local compile=($(compiler_launcher) $cxx $flags -O0 -DGAME_LAYOUT_HASH="${layout}u" -iquote "$GAME_SRC" "-I$GAME_SRC" "-I$BR" -MMD -MF @DEP@ -c @SRC@ -o @OBJ@)
     # shellcheck disable=SC2206
     local link=($cxx -shared $ld $GAME_LINK_WRAP @OBJS@ build/tinyheaders/tinyheaders.o -o @LIB@)   # relative: the host runs it from $ROOT
     # With clang, the linker itself, as the driver would run it (`-###` prints that command): the driver's
@@ -370,48 +338,8 @@ cmd_game() {
     local us=$(( ${inputs_t//[.,]/} - 20000 ))
     touch -d "@$(( us / 1000000 )).$(printf '%06d' $(( us % 1000000 )))" "$tmp" && mv -f "$tmp" "$B/compile.cmd" || return 1
 
-    # compile the chunks whose key changed, one compiler per core, each to temporary names moved into place
-    local t0 t1 t2 lib base cmd jobs rc=0 keys=() pids=() stale=() objs=() waited=0
-    jobs="$(nproc 2>/dev/null || echo 2)"
-    chunk_done() {  # index: wait for its compiler; its object, dependency file and key into place
-        local b="$BR/chunks/chunk-$1"
-        if wait "${pids[$1]}"; then
-            mv -f "$b.$$.o" "$b.o" && mv -f "$b.$$.d" "$b.d" && chunk_key_after "$b" "${keys[$1]}" > "$b.key" || rc=1
-        else
-            rc=1
-        fi
-        cat "$b.$$.log" >&2; rm -f "$b.$$.log" "$b.$$.o" "$b.$$.d"
-    }
-    t0=$EPOCHREALTIME
-    for (( k = 0; k < ${#chunks[@]}; k++ )); do
-        base="$BR/chunks/chunk-$k"; objs+=("$base.o")
-        cmd="${compile[*]/#@SRC@/$base.cpp}"
-        keys[k]="$(chunk_key "$base" "$cmd")"
-        if [ -f "$base.o" ] && [ -f "$base.key" ] && [ "$(cat "$base.key")" = "${keys[k]}" ]; then continue; fi
-        stale+=("$k")
-        local c=("${compile[@]/#@SRC@/$base.cpp}")
-        c=("${c[@]/#@OBJ@/$base.$$.o}"); c=("${c[@]/#@DEP@/$base.$$.d}")
-        rm -f "$base.key"
-        "${c[@]}" > "$base.$$.log" 2>&1 & pids[k]=$!
-        if (( ${#stale[@]} - waited >= jobs )); then chunk_done "${stale[waited]}"; waited=$(( waited + 1 )); fi
-    done
-    for (( ; waited < ${#stale[@]}; waited++ )); do chunk_done "${stale[waited]}"; done
-    [ $rc = 0 ] || return 1
-    t1=$EPOCHREALTIME
-    lib="$B/.libgame.$$.so"
-    local l=()
-    for w in "${link[@]}"; do if [ "$w" = @OBJS@ ]; then l+=("${objs[@]}"); else l+=("$w"); fi; done
-    if "${l[@]/#@LIB@/$lib}"; then
-        t2=$EPOCHREALTIME
-        rm -f "$B/libgame.so.key"   # no moment where the key names sources the library was not built from
-        mv -f "$lib" "$B/libgame.so"
-        echo "$lib_key" > "$B/libgame.so.key"
-        # the wrapper's own cost is everything but these two (tests/bench/bench_reload.py)
-        t0=${t0//[.,]/}; t1=${t1//[.,]/}; t2=${t2//[.,]/}   # microseconds, no process started for it
-        say "game: compile $(( (t1 - t0) / 1000 )) ms (${#stale[@]} of ${#chunks[@]} chunks), link $(( (t2 - t1) / 1000 )) ms"
-        return 0
-    fi
-    rm -f "$lib"; return 1
+    local host; host="$(engine_host)" || return 1
+    "$host" --root "$ROOT" ${GAME_FLAG[@]+"${GAME_FLAG[@]}"} --build-game
 }
 
 # The host's files for one operating system: every platform/*.cpp but the other backends behind os.h
@@ -440,21 +368,42 @@ up_to_date() {  # binary key
     [ -z "${BUILD_FORCE:-}" ] && [ -x "$1" ] && same_key "$1.key" "$2"
 }
 
-# STB_OBJ, compiled again only when platform/stb_impl.c or the flags change.
-cmd_stb() {
-    local key flags="-O2 $STB_FLAGS"
-    key="$(inputs_key "$flags" platform/stb_impl.c)"
-    [ -z "${BUILD_FORCE:-}" ] && [ -f "$STB_OBJ" ] && same_key "$STB_OBJ.key" "$key" && return 0
-    mkdir -p "$BUILD_DIR/stb"
-    say "stb: compiling platform/stb_impl.c (-O2)"
-    # shellcheck disable=SC2086
-    gcc $flags -c platform/stb_impl.c -o "$STB_OBJ.tmp" && mv -f "$STB_OBJ.tmp" "$STB_OBJ" && echo "$key" > "$STB_OBJ.key"
+# ---------------------------------------------------------------- the CMake build
+# The host, stb's implementations, the tools, the unit tests and the C++ benchmarks are described once, in
+# CMakeLists.txt; a preset of CMakePresets.json names each way to build them (dev: build/host, build/tools/,
+# build/tests/normal/; asan: build/asan/host, build/tests/asan/). Ninja decides what is stale from the compiler's
+# dependency files: nothing changed costs a glance at the dates, a saved .cpp one compile and the link.
+# The compiler launcher of every build (CMAKE_<LANG>_COMPILER_LAUNCHER): ENGINE_COMPILER_LAUNCHER when set (ccache,
+# sccache, distcc, icecc: docs/layout.md, "Builds on more than one machine"), else ccache when it is installed.
+# ccache is told to name the project's files relative to its folder, so a copy of the project elsewhere (the
+# tests make such copies) finds the objects an identical compile made here.
+compiler_launcher() {   # after cmd_deps, which installs ccache
+    if [ -n "${ENGINE_COMPILER_LAUNCHER+x}" ]; then echo "$ENGINE_COMPILER_LAUNCHER"
+    elif command -v ccache >/dev/null 2>&1; then echo ccache; fi
 }
-
-# How each kind of file is compiled: the builds below and compile_commands.json (what an editor's clangd
-# reads) take their flags from here, so the two never disagree.
-host_flags() { echo "$COMMON_FLAGS -O2 -Wno-format-truncation $(sdl2-config --cflags) $STB_FLAGS"; }
-tool_flags() { echo "$COMMON_FLAGS -O2 $STB_FLAGS"; }
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$ROOT}" CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-1}"
+cmake_configure() {  # preset: configure its build tree when it has none or the presets changed (CMake itself
+    # configures again when CMakeLists.txt or a glob's files change)
+    local dir="$BUILD_DIR/cmake/$1" log="$BUILD_DIR/cmake/$1.configure.log" launcher="" want
+    want="$(compiler_launcher)"
+    [ -f "$dir/CMakeCache.txt" ] && launcher="$(sed -n 's/^CMAKE_CXX_COMPILER_LAUNCHER:[A-Z]*=//p' "$dir/CMakeCache.txt")"
+    [ -f "$dir/build.ninja" ] && [ "$dir/CMakeCache.txt" -nt CMakePresets.json ] && [ "$launcher" = "$want" ] && return 0
+    mkdir -p "$BUILD_DIR/cmake"
+    command -v cmake >/dev/null 2>&1 && command -v ninja >/dev/null 2>&1 \
+        || { say "build.sh: cmake and ninja are missing (Debian: apt-get install cmake ninja-build; ./build.sh deps)"; return 1; }
+    say "cmake: configuring build/cmake/$1"
+    ENGINE_COMPILER_LAUNCHER="$want" cmake --preset "$1" > "$log" 2>&1 || { cat "$log" >&2; say "cmake: configuring the $1 preset failed (above; build/cmake/$1.configure.log)"; return 1; }
+}
+cmake_build() {  # preset targets...  (KEEP_GOING=1: build every target that can be built, past a failing one)
+    local preset="$1"; shift
+    cmake_configure "$preset" || return 1
+    local targets=() native=()
+    [ $# -gt 0 ] && targets=(--target "$@")
+    [ -n "${KEEP_GOING:-}" ] && native=(-- -k 0)
+    cmake --build "$BUILD_DIR/cmake/$preset" ${targets[@]+"${targets[@]}"} ${native[@]+"${native[@]}"} >&2
+}
+cmd_host() { cmake_build dev host || { say "host: the build failed (above)"; return 1; }; }
+cmd_tools() { cmake_build dev tools || { say "tools: the build failed (above)"; return 1; }; }
 
 # One object per source, one compiler per core: <objdir>/<source's name>.o. A source is recompiled when its
 # object is missing, older than the source or than a header it included last time (gcc -MMD's .d file), or
@@ -494,51 +443,6 @@ newer_than() {  # file others...: is any of the others newer than file (or file 
     return 1
 }
 
-# The host: every platform file its own object (build/obj/host/), compiled in parallel and only when it or a
-# header it includes changed; then one link. A one-file platform edit costs one compile and the link.
-cmd_host() {
-    mkdir -p "$BUILD_DIR"
-    cmd_stb || return 1
-    local objs=() f
-    # shellcheck disable=SC2046
-    build_objects "$BUILD_DIR/obj/host" g++ "$(host_flags)" $(host_sources) || { say "host: compile failed"; return 1; }
-    for f in $(host_sources); do f="${f##*/}"; objs+=("$BUILD_DIR/obj/host/${f%.cpp}.o"); done
-    if [ "$OBJECTS_BUILT" = 0 ] && ! newer_than "$BUILD_DIR/host" "${objs[@]}" "$STB_OBJ"; then say "host: up to date"; return 0; fi
-    say "host: $OBJECTS_BUILT of ${#objs[@]} platform files compiled (-O2), linking"
-    # pthread_create exported: the threads the game and SDL start get a signal stack (os_linux.cpp)
-    # and the game's exit calls' stand-ins (guard.cpp: the game is linked with --wrap=exit, ...)
-    # shellcheck disable=SC2086
-    g++ "${objs[@]}" "$STB_OBJ" -o "$BUILD_DIR/host.tmp" $HOST_LIBS -Wl,--export-dynamic-symbol=pthread_create \
-        -Wl,--export-dynamic-symbol=__wrap_exit,--export-dynamic-symbol=__wrap__exit \
-        -Wl,--export-dynamic-symbol=__wrap__Exit,--export-dynamic-symbol=__wrap_quick_exit \
-        -Wl,--export-dynamic-symbol=__wrap_close \
-        && mv -f "$BUILD_DIR/host.tmp" "$BUILD_DIR/host"
-}
-
-# Each tool is one source file: compiled and linked in one go, all tools at once, again by -MMD dependencies
-# (build/tools/<tool>.d).
-cmd_tools() {
-    mkdir -p "$BUILD_DIR/tools"
-    cmd_stb || return 1
-    local f n stale=() flags old=""
-    flags="$(tool_flags)"
-    [ -f "$BUILD_DIR/tools/flags" ] && read -r old < "$BUILD_DIR/tools/flags"
-    [ "$old" = "$flags" ] && [ -z "${BUILD_FORCE:-}" ] || { rm -f "$BUILD_DIR"/tools/*.d; echo "$flags" > "$BUILD_DIR/tools/flags"; }
-    for f in tools/*.cpp; do
-        [ -e "$f" ] || continue
-        n="${f##*/}"; n="${n%.cpp}"
-        { obj_stale "$BUILD_DIR/tools/$n" "$BUILD_DIR/tools/$n.d" || newer_than "$BUILD_DIR/tools/$n" "$STB_OBJ"; } && stale+=("$f")
-    done
-    [ ${#stale[@]} = 0 ] && return 0
-    say "tools: compiling ${stale[*]}"
-    export TOOLS_DIR="$BUILD_DIR/tools" TOOLS_FLAGS="$flags" TOOLS_STB="$STB_OBJ"
-    # shellcheck disable=SC2016
-    printf '%s\n' "${stale[@]}" | xargs -P "$(nproc)" -I{} sh -c '
-        o="$TOOLS_DIR/$(basename "$1" .cpp)"; t="$(date +%s.%N)"
-        g++ $TOOLS_FLAGS -MMD -MF "$o.d.tmp" -MT "$o" "$1" "$TOOLS_STB" -o "$o.tmp" -lm && touch -d "@$t" "$o.tmp" \
-            && mv -f "$o.d.tmp" "$o.d" && mv -f "$o.tmp" "$o" || { rm -f "$o.tmp" "$o.d.tmp"; exit 1; }' _ {}
-}
-
 cmd_assets() {
     [ -x "$BUILD_DIR/tools/atlas_pack" ] || return 0
     "$BUILD_DIR/tools/atlas_pack" "$ROOT/assets/sprites" "$BUILD_DIR/assets" || return 1
@@ -556,10 +460,6 @@ cmd_assets() {
 compile_entries() {  # "file<TAB>compiler and flags" lines
     local f cxx sdl win_cxx_inc="" win_sdl sample
     cxx="$(game_cxx)"
-    for f in $(host_sources); do
-        case "$f" in platform/release.cpp) printf '%s\tg++ %s -DHOST_RELEASE\n' "$f" "$(host_flags)" ;;
-                     *) printf '%s\tg++ %s\n' "$f" "$(host_flags)" ;; esac
-    done
     # (with the sample's include folders and a layout stamp, which it does not need: clangd opens
     # platform/include/game_engine.h with the flags of its neighbour, and that header includes the game's state.h)
     printf '%s\t%s %s -O2 -Igame -Ibuild/game -DGAME_LAYOUT_HASH=0u\n' platform/include/tinyheaders.cpp "$cxx" "$(game_flags "$cxx")"
@@ -568,13 +468,7 @@ compile_entries() {  # "file<TAB>compiler and flags" lines
     ( set_game 2>/dev/null && game_entries "$cxx" )
     [ -n "${GAME_DIR:-}" ] && [ "$GAME_DIR" != "$sample" ] && game_entries "$cxx"
     example_entries "$cxx" "$sample"
-    printf '%s\tgcc -O2 %s\n' platform/stb_impl.c "$STB_FLAGS"
-    printf '%s\tg++ %s -Werror\n' platform/os_template.cpp "$COMMON_FLAGS"   # as test_os_template builds it
-    for f in tools/*.cpp; do printf '%s\tg++ %s\n' "$f" "$(tool_flags)"; done
-    for f in tests/unit/*.cpp; do printf '%s\tg++ %s\n' "$f" "$(unit_flags cpp)"; done
-    for f in tests/unit/*.c; do printf '%s\tgcc %s\n' "$f" "$(unit_flags c)"; done
     for f in tests/fuzz/*.cpp; do printf '%s\tclang++ %s\n' "$f" "$FUZZ_FLAGS"; done
-    for f in tests/bench/*.cpp; do printf '%s\tg++ %s\n' "$f" "$(bench_flags "$f" -O2)"; done
     # Windows
     if command -v "$WIN_CXX" >/dev/null 2>&1; then
         win_cxx_inc="$(echo | "$WIN_CXX" -x c++ -E -v - 2>&1 | sed -n '/^#include <...>/,/^End of search/p' | grep '^ ' | grep 'c++' | sed 's/^ */-isystem /' | tr '\n' ' ')"
@@ -623,15 +517,35 @@ game_entries() {  # compiler: the entries of GAME_DIR's files (its game.cpp, and
 # Two flags are left out of the file: -fno-gnu-unique (g++ only; clang refuses it and it changes nothing a
 # parser sees), and -Werror: clangd parses a file's #include block apart (its preamble), where the static
 # functions of a header-only implementation look unused, and -Werror would turn that into errors.
+# The host's, tools', tests' and benchmarks' entries are CMake's (build/cmake/dev/compile_commands.json, one
+# entry a file: the first, for a file built more than one way); the game's, Windows' and the web's are added here.
 write_compile_commands() {
     compile_entries | python3 -c '
-import json, os, sys
+import json, os, shlex, sys
 root = sys.argv[1]
 left_out = {"-fno-gnu-unique", "-Werror"}
-entries = []
+entries, seen = [], set()
+launchers = {"ccache", "sccache", "distcc", "icecc", os.path.basename(os.environ.get("ENGINE_COMPILER_LAUNCHER", "") or "ccache")}
+try:
+    with open(os.path.join(root, "build", "cmake", "dev", "compile_commands.json")) as f:
+        cmake_entries = json.load(f)
+except (OSError, ValueError):
+    cmake_entries = []
+for e in cmake_entries:
+    if e["file"] in seen:
+        continue
+    args = e["arguments"] if "arguments" in e else shlex.split(e["command"])
+    while args and os.path.basename(args[0]) in launchers:   # the compiler, not the cache in front of it
+        args = args[1:]
+    if e["file"].endswith("/platform/release.cpp"):
+        args = args + ["-DHOST_RELEASE"]   # built with it only into a release (./build.sh dist), so its entry has it
+    seen.add(e["file"])
+    entries.append({"directory": e["directory"], "file": e["file"], "arguments": [a for a in args if a not in left_out]})
 for line in sys.stdin.read().splitlines():
     f, cmd = line.split("\t", 1)
     path = os.path.join(root, f)
+    if path in seen:
+        continue
     entries.append({"directory": root, "file": path, "arguments": [a for a in cmd.split() if a not in left_out] + ["-c", path]})
 tmp = os.path.join(root, "compile_commands.json.tmp")
 with open(tmp, "w") as out:
@@ -640,16 +554,20 @@ os.replace(tmp, os.path.join(root, "compile_commands.json"))' "$ROOT"
 }
 
 cmd_build() {
-    cmd_host || { say "build: host failed"; return 1; }
-    cmd_tools || { say "build: tools failed"; return 1; }
+    cmake_build dev host tools || { say "build: the host or the tools failed (above)"; return 1; }   # one Ninja run
     cmd_assets || { say "build: assets failed"; return 1; }
-    # The game library too, unless its sources are unchanged (the host's own builds on save always compile).
+    # The game library (nothing is compiled when nothing changed: "game: up to date").
     [ -n "${GAME_DIR:-}" ] || set_game || return 1
-    if up_to_date "$GAME_BUILD/libgame.so" "$(game_key)"; then say "game: up to date"
-    else
-        cmd_game || { say "build: game failed"; return 1; }
-    fi
-    write_compile_commands   # after the game: its entries carry the current layout stamp
+    cmd_game || { say "build: game failed"; return 1; }
+    # after the game: its entries carry the current layout stamp; written again only when something it is made of
+    # changed (the commands' own text, CMake's entries, the game's layout stamp) or this game has no entries yet
+    refresh_compile_commands
+}
+refresh_compile_commands() { compile_commands_current || write_compile_commands; }
+compile_commands_current() {
+    local out="$ROOT/compile_commands.json"
+    [ -f "$out" ] && ! newer_than "$out" build.sh "$BUILD_DIR/cmake/dev/compile_commands.json" "$GAME_BUILD/layout.stamp" \
+        && grep -qF "$GAME_SRC/game.cpp\"" "$out"
 }
 
 cmd_run() {  # [game folder] [host flags]
@@ -748,91 +666,54 @@ run_test_program() {  # name command...
     record_result "$name" "$log" "$rc" "$(since "$t0")"
 }
 
-unit_flags() {  # c|cpp
-    if [ "$1" = c ]; then echo "-std=c99 -g -O1 -Wall -Wextra -Werror -Itinyheaders $DEV_CHECKS"
-    else echo "$COMMON_FLAGS $DEV_CHECKS -O1 -Werror $STB_FLAGS $(sdl2-config --cflags)"; fi
-}
-
+# Unit test programs are CMake targets (CMakeLists.txt, "unit tests"): tests/unit/test_x.cpp is the program
+# <variant>/test_x-cpp (variant: normal, asan), an extra build of it <variant>/test_x-<suffix>-cpp.
 unit_out() {  # variant source [name suffix]: the test program's path
     local name; name="$(basename "$2")"
     echo "$BUILD_DIR/tests/$1/${name%.*}${3:+-$3}-${name##*.}"
 }
-unit_compile() {  # variant source extra-flags name-suffix: the program, or a build log that says why not
-    local variant="$1" src="$2" out cc flags
-    out="$(unit_out "$variant" "$src" "$4")"
-    if [ "${src##*.}" = c ]; then cc="gcc"; flags="$UNIT_FLAGS_C"; else cc="g++"; flags="$UNIT_FLAGS_CPP"; fi
-    [ "$variant" = asan ] && flags="$flags -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
-    rm -f "$out"
-    # shellcheck disable=SC2086
-    $cc $flags $3 "$src" "$STB_OBJ" -o "$out" $HOST_LIBS > "$BUILD_DIR/tests/logs/$variant-${out##*/}.build.log" 2>&1
-}
 
-# Unit test programs: all compiled first, one compiler per core, then each run in turn and recorded (its time is
-# its run's; the compiles' wall time is said once).
-run_units() {  # variant "source|extra flags|name suffix"...
-    local variant="$1" job src extra sfx out pids=() done_pid i t0=$EPOCHREALTIME
+# Unit test programs: all built first (ninja, one compiler per core, going on past a program that does not
+# build), then each run in turn and recorded (its time is its run's; the build's wall time is said once).
+run_units() {  # variant "source||name suffix"...
+    local variant="$1" job src extra sfx out targets=() t0=$EPOCHREALTIME preset=dev log
     shift
     [ $# = 0 ] && return
+    [ "$variant" = asan ] && preset=asan
+    log="$BUILD_DIR/tests/logs/$variant-units.build.log"
     mkdir -p "$BUILD_DIR/tests/$variant" "$BUILD_DIR/tests/logs"
-    UNIT_FLAGS_C="$(unit_flags c)"; UNIT_FLAGS_CPP="$(unit_flags cpp)"
-    for job in "$@"; do
-        IFS='|' read -r src extra sfx <<< "$job"
-        unit_compile "$variant" "$src" "$extra" "$sfx" &
-        pids+=($!)
-        # only this function's compilers are waited for (test-load's CPU hogs are jobs of this shell too)
-        while [ "${#pids[@]}" -ge "$(nproc)" ]; do
-            wait -n -p done_pid "${pids[@]}"
-            for i in "${!pids[@]}"; do [ "${pids[$i]}" = "${done_pid:-}" ] && unset "pids[$i]"; done
-            pids=("${pids[@]}")
-        done
-    done
-    [ ${#pids[@]} = 0 ] || wait "${pids[@]}"
-    say "     unit programs ($variant): $# compiled in $(since "$t0") s"
     for job in "$@"; do
         IFS='|' read -r src extra sfx <<< "$job"
         out="$(unit_out "$variant" "$src" "$sfx")"
-        if [ -x "$out" ]; then
+        targets+=("unit_${variant}_${out##*/}")
+    done
+    KEEP_GOING=1 cmake_build "$preset" "${targets[@]}" > "$log" 2>&1
+    say "     unit programs ($variant): $# built in $(since "$t0") s"
+    for job in "$@"; do
+        IFS='|' read -r src extra sfx <<< "$job"
+        out="$(unit_out "$variant" "$src" "$sfx")"
+        if [ -x "$out" ] && ! grep -q "FAILED: .*${out##*/}\b" "$log"; then
             run_test_program "$variant-${out##*/}" env ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 "$out"
         else
-            record_result "$variant/${out##*/}" "$BUILD_DIR/tests/logs/$variant-${out##*/}.build.log" 1
+            record_result "$variant/${out##*/}" "$log" 1
         fi
     done
 }
 
-# platform/os_template.cpp stays complete: a program that takes the address of every function os.h
-# declares, linked with the template and os_common.cpp alone (a function without a stub: a link error).
+# platform/os_template.cpp stays complete: CMakeLists.txt writes a program that takes the address of every
+# function os.h declares and links it with the template and os_common.cpp alone (a missing stub: a link error).
 test_os_template() {
-    local dir="$BUILD_DIR/tests/os_template" log="$BUILD_DIR/tests/logs/os_template.build.log" fns f
-    mkdir -p "$dir" "$BUILD_DIR/tests/logs"
-    fns="$(grep -E '^[A-Za-z]' platform/os.h | grep -vE '^(typedef|enum|#)' | grep -oE '\bos_[a-z0-9_]+\(' | tr -d '(' | sort -u)"
-    {
-        printf '#include "os.h"\n#include <stdio.h>\nstatic const uintptr_t FNS[] = {\n'
-        for f in $fns; do printf '    (uintptr_t)&%s,\n' "$f"; done
-        printf '};\nint main(void)\n{\n    for (uintptr_t f : FNS) if (!f) { puts("0 passed, 1 failed"); return 1; }\n'
-        printf '    printf("os_template.cpp and os_common.cpp define the %%d functions of os.h\\n1 passed, 0 failed\\n", (int)(sizeof FNS / sizeof FNS[0]));\n'
-        printf '    return 0;\n}\n'
-    } > "$dir/check.cpp"
-    # shellcheck disable=SC2086
-    if g++ $COMMON_FLAGS -Werror "$dir/check.cpp" platform/os_template.cpp platform/os_common.cpp -o "$dir/check" > "$log" 2>&1; then
-        run_test_program unit-os_template "$dir/check"
+    local log="$BUILD_DIR/tests/logs/os_template.build.log"
+    mkdir -p "$BUILD_DIR/tests/logs"
+    if cmake_build dev os_template_check > "$log" 2>&1; then
+        run_test_program unit-os_template "$BUILD_DIR/tests/os_template/check"
     else
         record_result unit-os_template "$log" 1
     fi
 }
 
-cmd_asan_build() {
-    # Host and game under AddressSanitizer + UndefinedBehaviorSanitizer, for the sanitizer test pass.
-    mkdir -p "$BUILD_DIR/asan"
-    local san="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
-    local objs=() f
-    # per-file objects, as for the host (build_objects)
-    # shellcheck disable=SC2046
-    build_objects "$BUILD_DIR/asan/obj" g++ "$COMMON_FLAGS -O1 -Wno-format-truncation $san $(sdl2-config --cflags) $STB_FLAGS" \
-        $(host_sources) || return 1
-    for f in $(host_sources); do f="${f##*/}"; objs+=("$BUILD_DIR/asan/obj/${f%.cpp}.o"); done
-    # shellcheck disable=SC2086
-    g++ $san "${objs[@]}" "$STB_OBJ" -o "$BUILD_DIR/asan/host" $HOST_LIBS
-}
+# Host and game under AddressSanitizer + UndefinedBehaviorSanitizer, for the sanitizer test pass (the asan preset).
+cmd_asan_build() { cmake_build asan host; }
 
 # Each fuzz target runs FUZZ_SECONDS under ASan + UBSan with every sanitizer report fatal
 # (-fno-sanitize-recover=all), so a report is a crash and a crash fails the target; the log is also
@@ -1137,17 +1018,15 @@ win_stb_impl() {  # out.o
     x86_64-w64-mingw32-gcc -O2 $STB_FLAGS -c platform/stb_impl.c -o "$1"
 }
 
-# host.exe: every platform file but the Linux backend, stb's implementations (platform/stb_impl.c),
-# SDL2 linked statically.
+# host.exe: CMakeLists.txt's host for Windows (the mingw preset; every platform file but the Linux backend,
+# stb's implementations, SDL2 linked statically), into build/win/. The SDL2 built above is the preset's SDL2_DIR.
 win_build_host() {  # sdl2 dir
-    local flags; flags="$(win_sdl2_flags "$1")"
-    mkdir -p "$WIN/obj"
-    win_stb_impl "$WIN/obj/stb_impl.o" || return 1
-    # shellcheck disable=SC2046
-    win_compile "$WIN/obj/host" "$(win_host_flags "$1")" $(platform_sources win32) || return 1
-    # shellcheck disable=SC2086
-    $WIN_CXX -static "$WIN"/obj/host/*.o "$WIN/obj/stb_impl.o" -o "$WIN/host.tmp.exe" $flags -lpsapi \
-        && mv -f "$WIN/host.tmp.exe" "$WIN/host.exe" || return 1
+    local dir="$BUILD_DIR/cmake/mingw"
+    if [ ! -f "$dir/build.ninja" ] || ! grep -qxF "SDL2_DIR:PATH=$1/lib/cmake/SDL2" "$dir/CMakeCache.txt" \
+            || [ CMakePresets.json -nt "$dir/CMakeCache.txt" ]; then
+        cmake --preset mingw -DSDL2_DIR:PATH="$1/lib/cmake/SDL2" || return 1
+    fi
+    cmake --build "$dir" --target host || return 1
     $WIN_CXX -O1 -Wall -static "$ROOT/tests/windows/win_launch.cpp" -o "$WIN/win_launch.exe"
 }
 
@@ -1239,7 +1118,7 @@ cmd_test_windows_leg() {
     # The release (./build.sh dist-windows) built into build/win/release/, its .zip unpacked and run as a player would.
     if selected "$ROOT/tests/windows/test_win_dist.py"; then
     t0="$(win_now)"
-    if { cmd_tools && cmd_assets && win_dist "$sdl" "$WIN/release" "$WIN/obj"; } > "$BUILD_DIR/tests/logs/windows-dist.build.log" 2>&1; then
+    if { cmd_tools && cmd_assets && win_dist "$sdl" "$WIN/release"; } > "$BUILD_DIR/tests/logs/windows-dist.build.log" 2>&1; then
         win_time "dist_build" "$t0"; t0="$(win_now)"
         WIN_DIST_ZIP="$WIN/release/$GAME_NAME-windows-x86_64.zip" PROJECT_ROOT="$ROOT" \
             timeout -k 5 300 python3 "$ROOT/tests/windows/test_win_dist.py" > "$BUILD_DIR/tests/logs/windows-dist.log" 2>&1
@@ -1612,19 +1491,11 @@ cmd_test_web_leg() {
 
 # ---------------------------------------------------------------- benchmarks
 # Each benchmark prints one flat JSON object on its last line; they are merged into build/bench.json.
-bench_flags() {  # src optimization
-    # the flags the host and tinyheaders.o ship with (-O2, no -march=native): the numbers are what a user gets;
-    # the collision benchmark with exactly the game's (game_flags + -O2, as game/tinyheaders.o is built)
-    local flags="$COMMON_FLAGS -Igame $2 -DNDEBUG"
-    [ "$(basename "$1" .cpp)" = bench_collide ] && flags="$(DEV_CHECKS="" game_flags g++) $2"
-    echo "$flags $STB_FLAGS $(sdl2-config --cflags)"
-}
+# A C++ benchmark is a CMake target (CMakeLists.txt, "C++ benchmarks"): bench_x at -O2 into build/bench/, its
+# quick build (-O1, the suite's smoke leg) bench_x_quick into build/tests/bench-quick/.
 bench_compile() {  # src out optimization: a C++ benchmark built as ./build.sh bench builds it
-    cmd_stb || return 1
-    local extra=""
-    [ "$(basename "$1" .cpp)" = bench_collide_box2d24 ] && extra="-lbox2d"   # the peer, from Debian's libbox2d-dev
-    # shellcheck disable=SC2046,SC2086
-    g++ $(bench_flags "$1" "$3") "$1" "$STB_OBJ" -o "$2" $HOST_LIBS $extra
+    local name; name="$(basename "$1" .cpp)"
+    if [ "$3" = -O2 ]; then cmake_build dev "$name"; else cmake_build dev "${name}_quick"; fi
 }
 
 # Every part runs, whatever the others did. A part that does not build, exits non-zero, runs past BENCH_TIMEOUT
@@ -1698,7 +1569,7 @@ case "$cmd" in
     run)    cmd_run "$@" ;;
     debug)  cmd_debug "$@" ;;
     new)    cmd_new "$@" ;;
-    host)   write_compile_commands; cmd_host ;;
+    host)   cmd_host && refresh_compile_commands ;;
     game)   game_arg "$@" || exit 2; cmd_game ;;
     tools)  cmd_tools ;;
     assets) cmd_assets ;;

@@ -1,14 +1,15 @@
 /* build.cpp - the game build in a child process at a lower priority. The frame loop never waits for
    it; its output is collected as it comes; a save during a build queues one more.
 
-   Two ways to build. "build.sh game <folder>" does everything (the -O2 tinyheader object and the layout
-   stamp when their inputs changed, then compile and link) and writes the two command lines it used to
-   compile.cmd in the game's build folder (game_folder.cpp). When that file is newer than everything the
-   cached parts depend on (build.sh, <game>/state.h, platform/include/, tools/layout_stamp.py, the tinyheaders), a save of game
-   code needs only those two commands: the host runs the compiler and then the linker itself, saving
-   the shell's start and the wrapper's checks on every save. build.sh stays the one place the flags are
-   written down; the host never makes up a command line. A library built here has no libgame.so.key
-   (build.sh's record of the sources it built from): `./build.sh run` rebuilds it rather than trust it. */
+   "build.sh game <folder>" makes what is cached by content (the -O2 tinyheader object and the layout stamp,
+   when their inputs changed), packs the game's files into chunks and writes the commands to compile a chunk
+   and to link the library to compile.cmd in the game's build folder (game_folder.cpp); then it runs
+   `host --build-game`: this file's compile and link, waited for (build_game_now). A save runs the same
+   compile and link here without the script while compile.cmd is newer than everything the cached parts
+   depend on (build.sh, <game>/state.h, platform/include/, tools/layout_stamp.py, the tinyheaders); else the
+   script first. So one code decides what is stale (a chunk's key: the content of what its last compile read)
+   for every build, and build.sh stays the one place the game's flags are written down: the host never makes
+   up a command line. */
 #include "host.h"
 
 #include <stdlib.h>
@@ -379,7 +380,7 @@ static const char *chunk_arg(const BuildChunk *c, const char *a, char *buf, size
 }
 
 /* This build's key of a chunk: its command, then the line of every file its last compile read (of its
-   chunk file alone when it has not been compiled yet); build.sh's chunk_key makes the same text. */
+   chunk file alone when it has not been compiled yet). */
 static char *chunk_key(const BuildChunk *c)
 {
     KeyText k = { NULL, 0, 0 };
@@ -593,8 +594,8 @@ static int spawn_link(void)
     return 1;
 }
 
-/* A direct build: the key of every chunk; compilers for the stale ones (one per core), then the link. */
-static int direct_start(void)
+/* The key of every chunk, and which are stale: no object, no stored key, or a key that differs. */
+static void chunks_mark_stale(void)
 {
     chunks_reset();
     int cores = os_cpu_count();
@@ -611,6 +612,65 @@ static int direct_start(void)
         free(stored);
         g_build.stale_count += c->stale;
     }
+}
+
+/* The link's command as one line of text, its record beside the library (<lib>.link): a library linked by
+   another command (a flag added to the link) is linked again even when no object changed. */
+static void link_text(KeyText *k)
+{
+    for (int i = 0; i < g_build.link.argc; i++) {
+        if (i) key_add(k, " ", 1);
+        const char *a = !strcmp(g_build.link.argv[i], "@LIB@") ? "@LIB@" : g_build.link.argv[i];
+        key_add(k, a, strlen(a));
+    }
+    key_add(k, "\n", 1);
+}
+
+static void link_record(int linked)
+{
+    char p[HOST_PATH];
+    snprintf(p, sizeof p, "%s.link", library_built_path(g_build.root));
+    KeyText k = { NULL, 0, 0 };
+    if (linked) link_text(&k);
+    if (!k.s || !os_write_file_atomic(p, k.s, k.len)) os_remove_file(p);
+    free(k.s);
+}
+
+/* The library needs no link: it is there, linked by this command, and newer than every object it is made of. */
+static int library_current(void)
+{
+    const char *lib = library_built_path(g_build.root);
+    OsFileStamp ls, st;
+    if (!os_file_stamp(lib, &ls)) return 0;
+    for (int i = 0; i < g_build.chunk_count; i++) {
+        char obj[HOST_PATH];
+        snprintf(obj, sizeof obj, "%s/%s.o", g_build.root, g_build.chunks[i].base);
+        if (!os_file_stamp(obj, &st) || st.mtime_ns > ls.mtime_ns) return 0;
+    }
+    for (int i = 0; i < g_build.link.argc; i++) {   /* the other objects the link names (the tinyheaders' -O2 object) */
+        const char *a = g_build.link.argv[i];
+        size_t n = strlen(a);
+        if (n < 3 || strcmp(a + n - 2, ".o") != 0 || a[0] == '-') continue;
+        char p[HOST_PATH];
+        if (a[0] == '/') snprintf(p, sizeof p, "%s", a); else snprintf(p, sizeof p, "%s/%s", g_build.root, a);
+        if (!os_file_stamp(p, &st) || st.mtime_ns > ls.mtime_ns) return 0;
+    }
+    char p[HOST_PATH];
+    snprintf(p, sizeof p, "%s.link", lib);
+    size_t len = 0;
+    char *stored = os_read_file(p, &len, 1 << 20);
+    KeyText k = { NULL, 0, 0 };
+    link_text(&k);
+    int same = stored && k.s && same_text(stored, k.s);
+    free(stored);
+    free(k.s);
+    return same;
+}
+
+/* A direct build: the key of every chunk; compilers for the stale ones (one per core), then the link. */
+static int direct_start(void)
+{
+    chunks_mark_stale();
     g_build.stage = 0;
     g_build.stage_t = os_mono_seconds();
     if (!g_build.stale_count) return spawn_link();
@@ -818,11 +878,12 @@ static int build_advance(int *ok)
             char to[HOST_PATH], key[HOST_PATH];
             snprintf(to, sizeof to, "%s", library_built_path(g_build.root));
             snprintf(key, sizeof key, "%s.key", to);
-            os_remove_file(key);   /* build.sh's key named the sources of the library this one replaces */
+            os_remove_file(key);   /* an older build's key named the sources of the library this one replaces */
+            link_record(0);        /* no moment where the record names a link this library did not come from */
             if (!os_rename_file(g_build.lib_tmp, to)) {
                 log_message(LOG_ERROR, "build: cannot move %s to %s: %s", g_build.lib_tmp, to, os_error_text());
                 *ok = 0;
-            }
+            } else link_record(1);
         }
     }
     return 1;
@@ -886,6 +947,51 @@ void build_poll(BuildResult *out)
         out->finished = 0;
         build_spawn();
     }
+}
+
+/* --build-game (./build.sh game, after it wrote compile.cmd): the build a save runs, waited for here, with
+   its output on stderr and one line of what it did. Nothing stale: no compile, and no link either when the
+   library is current (library_current). */
+int build_game_now(const char *root)
+{
+#if defined(_WIN32)
+    (void)root;
+    fprintf(stderr, "game: --build-game is for Linux (build.bat game builds the game on Windows)\n");
+    return 0;
+#else
+    snprintf(g_build.root, sizeof g_build.root, "%s", root);
+    if (!load_direct_commands()) {
+        fprintf(stderr, "game: %s/compile.cmd is missing or older than what it was made from (./build.sh game writes it)\n",
+                game_build_folder());
+        return 0;
+    }
+    g_build.direct = 1;
+    g_build.output_len = 0;
+    g_build.output[0] = 0;
+    chunks_mark_stale();
+    if (!g_build.stale_count && library_current()) {
+        chunks_reset();
+        fprintf(stderr, "game: up to date\n");
+        return 1;
+    }
+    g_build.stage = 0;
+    g_build.stage_t = g_build.start_t = os_mono_seconds();
+    int ok = 0;
+    if (!g_build.stale_count) { if (!spawn_link()) return 0; }
+    else chunks_fill();
+    while (!build_advance(&ok)) {
+        int fd = build_fd();
+        os_wait_readable(&fd, 1, 0.05);
+    }
+    fputs(g_build.output, stderr);
+    int stale = g_build.stale_count, chunks = g_build.chunk_count;
+    os_remove_file(g_build.lib_tmp);
+    chunks_reset();
+    if (!ok) { fprintf(stderr, "game: the build failed\n"); return 0; }
+    fprintf(stderr, "game: compile %d ms (%d of %d chunks), link %d ms\n", (int)g_build.stage_ms[0], stale, chunks,
+            (int)g_build.stage_ms[1]);
+    return 1;
+#endif
 }
 
 void build_shutdown(void)

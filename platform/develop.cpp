@@ -3,6 +3,8 @@
    release.cpp's table instead (./build.sh dist leaves this file out, with the others in DEV_ONLY_SOURCES). */
 #include "host.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static char g_default_log[HOST_PATH];    /* <root>/build/host.log, when no --log-file names one */
@@ -30,6 +32,16 @@ static int develop_start(int argc, char **argv, char *err, size_t cap)
 {
     (void)err; (void)cap;
     find_root(argv[0]);
+    /* the two questions build.sh asks the host, so the build folder's name and what a game build compiles are
+       decided in one place (game_folder.cpp, build.cpp): answered, then the process ends (no window, no log) */
+    if (g_options.print_game_build) { printf("%s\n", game_build_folder()); fflush(stdout); exit(0); }
+    if (g_options.build_game) { fflush(stdout); exit(build_game_now(g_options.root) ? 0 : 1); }
+#if !defined(_WIN32)
+    {   /* build.sh, when this host runs it for a game build, asks this executable (a copy of the project may have none) */
+        char exe[HOST_PATH];
+        if (os_exe_path(exe, sizeof exe)) setenv("ENGINE_HOST", exe, 1);
+    }
+#endif
     g_options.dev_keys = 1;   /* the hot keys are always on here */
     if (!g_options.log_file) {
         snprintf(g_default_log, sizeof g_default_log, "%s/build", g_options.root);

@@ -1,9 +1,9 @@
 /* game_folder.cpp - which game runs: its folder (--game DIR; <root>/game, the sample, by default), the
    folder its build outputs live in, and its name (the window's first title).
 
-   build.sh derives the same build folder (set_game): <root>/build/game/ for the sample, and
-   <root>/build/games/<name>-<FNV-1a of the folder's real path, 8 hex digits>/ for any other, so two game
-   folders with the same name never share a library, a layout stamp or a loaded/ copy. In a release there
+   The build folder is <root>/build/game/ for the sample, and <root>/build/games/<name>-<FNV-1a of the
+   folder's real path, 8 hex digits>/ for any other, so two game folders with the same name never share a
+   library, a layout stamp or a loaded/ copy; build.sh asks for it (--print-game-build). In a release there
    is no game folder: nothing here is used but the name. */
 #include "host.h"
 
@@ -16,7 +16,7 @@ static struct {
     char name[128];          /* the folder's name, lower case, [a-z0-9_-] */
 } g_game;
 
-static uint32_t path_hash(const char *s)   /* FNV-1a 32, as build.sh's path_hash */
+static uint32_t path_hash(const char *s)   /* FNV-1a 32 (build.sh asks: build/host --print-game-build) */
 {
     uint32_t h = 2166136261u;
     for (; *s; s++) { h ^= (uint8_t)*s; h *= 16777619u; }

@@ -76,6 +76,8 @@ typedef struct Options {
     const char *replay_path;
     const char *font_path;
     const char *build_cmd;       /* the game build's command line; NULL = build.sh game (build.bat game on Windows) */
+    int         build_game;      /* --build-game: compile and link the game library by compile.cmd, then exit */
+    int         print_game_build;/* --print-game-build: print the game's build folder, then exit */
     int         watch;
     int         fast;            /* one fixed step per frame, no waiting for the clock */
     double      watchdog_s;
@@ -283,6 +285,7 @@ void   build_start(const char *root);           /* runs "build.sh game" in a chi
 int    build_running(void);
 int    build_fd(void);                          /* readable when the build child writes or ends; -1 */
 void   build_poll(BuildResult *out);            /* non-blocking */
+int    build_game_now(const char *root);        /* --build-game: the same compile and link, waited for; 1 when done */
 void   build_pump(void);                        /* within a frame: the next stage started, the end kept for build_poll */
 int    build_ended(void);                       /* 1: build_pump saw the build end, build_poll has not finished it */
 void   build_shutdown(void);

@@ -17,6 +17,8 @@ static const RefusedFlag RELEASE_REFUSED[] = {
     { "--game", "the release is one game, linked in" },
     { "--no-watch", "the release watches no sources" },
     { "--build-cmd", "the release builds nothing" },
+    { "--build-game", "the release builds nothing" },
+    { "--print-game-build", "the release has no game folder" },
     { "--font", "the release's font is baked into game.pak" },
     { "--record", "recordings belong to the development host" },
     { "--replay", "recordings belong to the development host" },
@@ -71,6 +73,9 @@ const FlagSet FLAGS_DEVELOPMENT = {
         "  --font PATH           TTF for text (default DejaVu Sans)\n"
         "  --build-cmd CMD       command line that builds the game library (default: build.sh game,\n"
         "                        on Windows build.bat game); \"double quotes\" group words\n"
+        "  --build-game          compile and link the game library by its compile.cmd (what\n"
+        "                        ./build.sh game runs after writing it), then exit\n"
+        "  --print-game-build    print the game's build folder, then exit\n"
         "  --window WxH          window size (64..16384 each way, default 1280x720)\n"
         "  --save-dir DIR        where the game's save data lives (default: the user's data folder)\n"
         "  --dev-keys            accepted for the release's sake (the hot keys are always on here)\n"
@@ -120,6 +125,8 @@ int parse_flags(int argc, char **argv, const FlagSet *set, Options *o, char *err
         else if (!strcmp(a, "--headless")) o->headless = 1;
         else if (!strcmp(a, "--no-watch")) o->watch = 0;
         else if (!strcmp(a, "--fast")) o->fast = 1;
+        else if (!strcmp(a, "--build-game")) o->build_game = 1;
+        else if (!strcmp(a, "--print-game-build")) o->print_game_build = 1;
         else if (!strcmp(a, "--dev-keys")) o->dev_keys = 1;
         else if (!strcmp(a, "--root")) { NEED_VALUE(); snprintf(o->root, sizeof o->root, "%s", v); }
         else if (!strcmp(a, "--game")) { NEED_VALUE(); o->game = v; }

@@ -150,10 +150,19 @@ def project_copy(with_library=True, with_host=False):
         shutil.copytree(chunks, os.path.join(tmp, "build", "game", "chunks"),
                         ignore=lambda d, names: [n for n in names if n.count(".") > 1])   # another build's temporary files
     if with_host:
+        # the copy's own build tree (CMake's trees name their folder): its compiles are the checkout's, found in
+        # the compiler cache when there is one (build.sh), so this costs the configure and the links
         shutil.copytree(os.path.join(ROOT, "platform"), os.path.join(tmp, "platform"), dirs_exist_ok=True)   # platform/include: copied
-        for d in ("obj", "stb"):
-            shutil.copytree(os.path.join(ROOT, "build", d), os.path.join(tmp, "build", d))
-        shutil.copy2(os.path.join(ROOT, "build", "host"), os.path.join(tmp, "build", "host"))
+        for f in ("CMakeLists.txt", "CMakePresets.json"):
+            shutil.copy2(os.path.join(ROOT, f), tmp)
+        for d in ("tests/unit", "tests/bench", "tests/e2e"):   # the globs of CMakeLists.txt
+            shutil.copytree(os.path.join(ROOT, d), os.path.join(tmp, d))
+        p = subprocess.run(["bash", os.path.join(tmp, "build.sh"), "host"], cwd=tmp, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           text=True, timeout=1800)
+        check(p.returncode == 0, f"./build.sh host in a copy of the project failed:\n{p.stdout[-3000:]}")
+        p = subprocess.run(["bash", os.path.join(tmp, "build.sh"), "tools"], cwd=tmp, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           text=True, timeout=1800)
+        check(p.returncode == 0, f"./build.sh tools in a copy of the project failed:\n{p.stdout[-3000:]}")
     # the tinyheader object every game folder links (one for all of them: build/tinyheaders/)
     os.makedirs(os.path.join(tmp, "build", "tinyheaders"), exist_ok=True)
     for name in ("tinyheaders.o", "tinyheaders.key"):

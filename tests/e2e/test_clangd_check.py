@@ -44,9 +44,12 @@ def entries_carry_the_real_flags():
         layout = f.read().strip()
     for f in glob.glob("game/*.cpp", root_dir=ROOT):
         has(f, f"-DGAME_LAYOUT_HASH={layout}u", "-fno-rtti", "-fvisibility=hidden")
-    sdl = subprocess.run(["sdl2-config", "--cflags"], capture_output=True, text=True).stdout.split()
-    has("platform/main.cpp", *sdl)
-    has("platform/render.cpp", *sdl)
+    # SDL2's headers, as CMake's SDL2 package names them (-I or -isystem)
+    sdl = [a[2:] for a in subprocess.run(["sdl2-config", "--cflags"], capture_output=True, text=True).stdout.split() if a.startswith("-I")]
+    for f in ("platform/main.cpp", "platform/render.cpp"):
+        dirs = [a[2:] for a in entries[f] if a.startswith("-I") and len(a) > 2]
+        dirs += [entries[f][i + 1] for i, a in enumerate(entries[f][:-1]) if a in ("-I", "-isystem")]
+        check(all(d in dirs for d in sdl), f"{f}: SDL2's headers {sdl} are not among its include folders {dirs}")
     has("platform/release.cpp", "-DHOST_RELEASE")
     check("-DHOST_RELEASE" not in entries["platform/main.cpp"], "main.cpp (built both ways) has the release's entry")
     has("tests/fuzz/fuzz_host_flags.cpp", "-fsanitize=fuzzer,address,undefined")

@@ -60,7 +60,7 @@ def builds_outside_the_project():
     folders = build_folders()
     check(len(folders) == 1 and re.fullmatch(r"hello-[0-9a-f]{8}", folders[0]), f"build/games/ holds {folders}")
     out = os.path.join(root, "build", "games", folders[0])
-    for f in ("libgame.so", "libgame.so.key", "compile.cmd", "state_types.inc", "layout.stamp"):
+    for f in ("libgame.so", "libgame.so.link", "compile.cmd", "state_types.inc", "layout.stamp"):
         check(os.path.isfile(os.path.join(out, f)), f"no {f} in the game's build folder")
     check(not os.path.exists(os.path.join(root, "build", "game", "libgame.so")), "the sample's library was built too")
     state["out"] = out
