@@ -20,6 +20,10 @@ import zlib
 
 HOST = os.environ.get("HOST_BIN") or os.path.join(os.path.dirname(__file__), "..", "..", "build", "host")
 ROOT = os.environ.get("PROJECT_ROOT") or os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+# build.sh asks a host where a game folder's build goes and runs the game build's compile and link through it:
+# in a copy of the project that has no host of its own, the checkout's (a host started by build.sh passes
+# itself the same way)
+os.environ.setdefault("ENGINE_HOST", os.path.abspath(HOST))
 SANITIZED = os.environ.get("SANITIZED") == "1"
 SLOW = 3.0 if SANITIZED else 1.0   # timeouts stretch under the sanitizers
 _LOAD = {"at": 0.0, "factor": 1.0}
