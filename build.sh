@@ -693,7 +693,7 @@ run_units() {  # variant "source||name suffix"...
         IFS='|' read -r src extra sfx <<< "$job"
         out="$(unit_out "$variant" "$src" "$sfx")"
         if [ -x "$out" ] && ! grep -q "FAILED: .*${out##*/}\b" "$log"; then
-            run_test_program "$variant-${out##*/}" env ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 "$out"
+            run_test_program "$variant-${out##*/}${RESULT_SUFFIX:+-$RESULT_SUFFIX}" env ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 "$out"
         else
             record_result "$variant/${out##*/}" "$log" 1
         fi
@@ -858,7 +858,7 @@ cmd_test_load() {
         for f in $LOAD_SENSITIVE; do
             selected "$ROOT/$f" || continue
             case "$f" in
-                *.cpp) run_units normal "$ROOT/$f||load$r" ;;
+                *.cpp) RESULT_SUFFIX="load$r" run_units normal "$ROOT/$f||" ;;
                 *.py)  run_test_program "$(basename "$f" .py)-load$r" timeout -k 10 "${E2E_TIMEOUT:-900}" \
                            env HOST_BIN="$BUILD_DIR/host" PROJECT_ROOT="$ROOT" python3 "$ROOT/$f" ;;
             esac
