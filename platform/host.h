@@ -567,6 +567,7 @@ void   restart_resume(void);                    /* instead of reload_start */
 void   restart_reason(char *out, size_t cap);
 void   restart_note_library(void);              /* the reload bookkeeping changed */
 void   restart_note_snapshot(void);
+void   restart_restoring(int on);               /* the host writes a snapshot back: a fault now restarts in rollback mode */
 void   restart_note_bus(int bus, float volume);
 int    restart_bus(int bus, float *volume);     /* 1 if the session holds this bus's volume */
 void   restart_note_unload_failed(void);        /* a library stayed mapped; enough of them restart */

@@ -71,13 +71,17 @@ double memory_snapshot_take(uint64_t step)
     return (os_mono_seconds() - t) * 1000.0;
 }
 
+/* A fault inside a restore (game code made the snapshot unreadable, or the block in a way mprotect cannot
+   undo) is the crashed library's doing: restart.cpp restarts in rollback mode, never with that library. */
 void memory_snapshot_restore(void)
 {
+    restart_restoring(1);
     memory_make_writable();
     uint64_t now_used = memory_used();
     memcpy(g_memory.game.base, g_memory.snapshot, g_memory.snapshot_used);
     if (now_used > g_memory.snapshot_used)
         memset((uint8_t *)g_memory.game.base + g_memory.snapshot_used, 0, now_used - g_memory.snapshot_used);
+    restart_restoring(0);
 }
 
 /* The state just before a TWEAK value went live (reload.cpp's tweak window): its own copy, so the crash
@@ -102,12 +106,14 @@ double memory_tweak_snapshot_take(void)
 int memory_tweak_snapshot_restore(void)
 {
     if (!g_tweak_snapshot.bytes) return 0;
+    restart_restoring(1);
     memory_make_writable();
     uint64_t now_used = memory_used();
     memcpy(g_memory.game.base, g_tweak_snapshot.bytes, g_tweak_snapshot.used);
     if (now_used > g_tweak_snapshot.used)
         memset((uint8_t *)g_memory.game.base + g_tweak_snapshot.used, 0, now_used - g_tweak_snapshot.used);
     g_memory.game.used = g_tweak_snapshot.used;
+    restart_restoring(0);
     return 1;
 }
 

@@ -15,7 +15,7 @@
 
 #if !defined(HOST_RELEASE)
 
-#define SESSION_MAGIC        0x31736e6f69737365ull   /* "essions1" */
+#define SESSION_MAGIC        0x32736e6f69737365ull   /* "essions2" */
 #define SESSION_HEADER_BYTES (64u << 10)
 #define SESSION_ENV          "ENGINE_SESSION_FD"
 #define SESSION_BLOCK_AT     0x200000000000ull       /* the block's fixed address (the header sits below it) */
@@ -49,6 +49,7 @@ typedef struct SessionHeader {
     float    bus_volume[3];
     int      bus_set[3];
     SessionLoop loop;                       /* its snapshot and inputs follow the rollback snapshot */
+    int      restoring;                     /* the fault hit while the host wrote a snapshot back */
 } SessionHeader;
 
 /* header | block | rollback snapshot | F7 loop snapshot | F7 loop inputs | TWEAK baselines */
@@ -69,6 +70,7 @@ static struct {
     char                 planned[256];       /* a planned restart at the end of this frame */
     std::atomic<double>  heartbeat;          /* os_mono_seconds() of the last frame */
     std::atomic<int>     in_restart;
+    volatile int         restoring;          /* restart_restoring: a snapshot is being written back */
     double               stall_s;
     int                  first_frame_told;
     uint32_t             prev_restarts;      /* a session that could not be mapped: its restart history */
@@ -100,6 +102,10 @@ static void on_unsafe_fault(const OsUnsafeFault *f)
     int mode = RESTART_KEEP;
     if (f->where == OS_UNSAFE_THREAD) mode = f->game_thread ? RESTART_ROLLBACK : RESTART_KEEP;
     else if (f->guarded && what != GUARD_OPEN && what != GUARD_GET_API && what != GUARD_UNLOAD) mode = RESTART_ROLLBACK;
+    /* the host's own code faulted while it wrote a snapshot back (a rollback): game code made the block or the
+       snapshot unreadable before it crashed. Keep mode would load that library again, which does it again. */
+    else if (g_session.restoring) mode = RESTART_ROLLBACK;
+    h->restoring = g_session.restoring;
     h->fault = *f;
     h->what = what;
     h->reason[0] = 0;
@@ -236,6 +242,11 @@ void restart_reason(char *out, size_t cap)
     if (h->reason[0]) { snprintf(out, cap, "%s", h->reason); return; }
     const OsUnsafeFault *f = &h->fault;
     const char *kind = f->kind == OS_FAULT_HANG ? "a hang (watchdog)" : os_fault_name(f->kind);
+    if (h->restoring) {
+        snprintf(out, cap, "%s in the host's own code while it restored the state after a crash (game code had made "
+                 "the block or its snapshot unreadable)", kind);
+        return;
+    }
     const char *in = h->what >= 0 && h->what <= GUARD_UNLOAD ? GUARD_NAMES[h->what] : "";
     switch (f->where) {
     case OS_UNSAFE_SYSTEM_CODE:
@@ -285,6 +296,8 @@ void restart_note_snapshot(void)
     h->snapshot_used = g_memory.snapshot_used;
     h->snapshot_step = g_memory.snapshot_step;
 }
+
+void restart_restoring(int on) { g_session.restoring = on; }
 
 void restart_note_bus(int bus, float volume)
 {
@@ -362,6 +375,7 @@ void restart_now(void)
     if (!h || !g_session.enabled) return;
     restart_note_frame();
     h->what = -1;
+    h->restoring = 0;
     memset(&h->fault, 0, sizeof h->fault);
     snprintf(h->reason, sizeof h->reason, "%s", g_session.planned);
     char esc[600];
@@ -399,8 +413,9 @@ void restart_check_stall(int running_guarded)
     append(h->reason, sizeof h->reason, secs + i);
     append(h->reason, sizeof h->reason, running_guarded ? " s inside a call into the game that could not be stopped"
                                                         : " s in the host's own code");
-    restart_exec(running_guarded && what != GUARD_OPEN && what != GUARD_GET_API && what != GUARD_UNLOAD ? RESTART_ROLLBACK
-                                                                                                      : RESTART_KEEP, now);
+    h->restoring = g_session.restoring;
+    restart_exec((running_guarded && what != GUARD_OPEN && what != GUARD_GET_API && what != GUARD_UNLOAD) || g_session.restoring
+                 ? RESTART_ROLLBACK : RESTART_KEEP, now);
 }
 
 /* ---------------------------------------------------------------- going on after a restart */
@@ -472,6 +487,7 @@ void   restart_resume(void) {}
 void   restart_reason(char *out, size_t cap) { if (cap) out[0] = 0; }
 void   restart_note_library(void) {}
 void   restart_note_snapshot(void) {}
+void   restart_restoring(int on) { (void)on; }
 void   restart_note_bus(int bus, float volume) { (void)bus; (void)volume; }
 int    restart_bus(int bus, float *volume) { (void)bus; (void)volume; return 0; }
 void   restart_note_unload_failed(void) {}

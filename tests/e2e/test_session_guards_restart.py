@@ -1,0 +1,94 @@
+"""End to end: the session guards that meet a hot restart (issue 40, round two). Each case runs its own host on
+its own project copy (a restart counts against the host's restart limit), lets the sample game play, then:
+
+- fault_during_restore: game code makes the crash snapshot unreadable and the block read-only, then
+  dereferences null. The rollback's restore faults in the host's own code: the host restarts in rollback
+  mode (the last good library, the state from before the faulty code ran), never in keep mode with the
+  faulty library (which looped into exit 70).
+"""
+import os
+
+from hostlib import Checks, Host, check, cleanup, inject, project_copy, uninject, watchdog
+
+checks = Checks()
+UPDATE = "GAME_UPDATE(game_update)"
+
+
+def stats(host, since, pred=lambda e: True, timeout=30, what="frame_stats"):
+    return host.wait_for(lambda e: e.get("ev") == "frame_stats" and "steps" in e.get("game", {}) and pred(e),
+                         timeout, since, what=what)
+
+
+def prepend(path, line):
+    with open(path) as f:
+        text = f.read()
+    with open(path, "w") as f:
+        f.write(line + " /*INJECTED*/\n" + text)
+
+
+class Scenario:
+    """One host on one project copy, its first library running and its steps counting."""
+
+    def __init__(self, *args):
+        self.root = project_copy()
+        self.game_cpp = os.path.join(self.root, "game", "game.cpp")
+        self.host = Host(self.root, "--watchdog", watchdog(), *args)
+        self.host.wait_ev("new_code_running", timeout=30)
+        self.version = self.host.of("reload")[-1]["version"]
+        self.before = stats(self.host, 0, lambda e: e.get("version") == self.version and e["game"]["steps"] > 60,
+                            what="the game playing")
+
+    def fix_loads(self):
+        h = self.host
+        m = h.mark()
+        uninject(self.game_cpp)
+        fixed = h.wait_for(lambda e: e.get("ev") in ("reload", "crash_cleared"), 120, m, what="the fix")
+        s = stats(h, m, lambda e: e["t"] > fixed["t"], what="the fix running")
+        check(s["game"]["steps"] >= self.before["game"]["steps"], "steps went back after the fix")
+        return fixed
+
+    def end(self):
+        rc = self.host.stop()
+        check(rc == 0, f"host exit code {rc}")
+        cleanup(self.root)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, value, tb):
+        if kind is not None:
+            print(self.host.tail(60))
+            if self.host.alive():
+                self.host.proc.kill()
+                self.host.proc.wait()
+        return False
+
+
+def fault_during_restore():
+    with Scenario() as sc:
+        h = sc.host
+        m = h.mark()
+        prepend(sc.game_cpp, "#include <sys/mman.h>")
+        inject(sc.game_cpp, UPDATE, "game_state(mem)->steps = 0; if (in->step > 0) { "
+               "mprotect((char *)mem->base + mem->size, 1 << 20, PROT_NONE); mprotect(mem->base, 1 << 20, PROT_READ); "
+               "*(volatile int *)0 = 1; }")
+        bad = h.next_reload(m, 120)
+        hr = h.wait_ev("hot_restart", timeout=60, since=m)
+        check(hr["kept"] is True and hr["mode"] == "rollback", f"not a rollback restart: {hr}")
+        check("restor" in hr["reason"], f"the reason does not say the restore faulted: {hr['reason']!r}")
+        crash = [c for c in h.of("crash", m) if c.get("restarted")]
+        check(crash and crash[-1]["version"] == bad["version"] and crash[-1]["rolled_back_to"] == sc.version
+              and not crash[-1]["halted"], f"no rollback to version {sc.version}: {h.of('crash', m)}")
+        after = stats(h, m, lambda e: e["t"] > hr["t"] + 0.5, what="frame_stats after the restart")
+        check(after["game"]["steps"] >= sc.before["game"]["steps"],
+              f"state lost: steps {sc.before['game']['steps']} -> {after['game']['steps']}")
+        later = stats(h, h.mark(), lambda e: e["game"]["steps"] > after["game"]["steps"] + 30, what="steps going on")
+        check(len(h.of("hot_restart", m)) == 1 and not h.of("hot_restart_loop", m),
+              f"restarts: {h.of('hot_restart', m)} {h.of('hot_restart_loop', m)}")
+        check(later["version"] != bad["version"] and h.alive(), f"the faulty library runs: {later}")
+        sc.fix_loads()
+        sc.end()
+
+
+checks.case("fault_during_restore", fault_during_restore)
+checks.finish()
