@@ -58,8 +58,50 @@ static int develop_start_game(int argc, char **argv)
 
 static void develop_fill_api(PlatformAPI *pf) { pf->tweak = tweak_query; }
 
+/* Game code can close or replace the host's descriptors past the close() wrapper (syscall(SYS_close),
+   close_range, dup2 onto a host number). A few fstat calls a frame find it; what was lost is re-opened on
+   its own number or re-created, and said. The session's memfd and the logs go first: they take back their
+   own numbers before a new pipe or watch could take one. */
+static void check_descriptors(void)
+{
+    char what[1024] = "";
+    int session = restart_session_renew();
+    log_reopen_lost(what, sizeof what);
+    int build = build_restart_lost();
+    int watcher = g_options.watch && watch_reopen_lost();
+    int plugged = os_host_fds_plug();   /* last: SDL's, whose sockets and pipes cannot be opened again */
+    char sdl[96];
+    snprintf(sdl, sizeof sdl, "%d of the window system's and input's descriptors (left quiet: no events from them)", plugged);
+    const char *more[4] = { session ? "the session's memory (a hot restart's handover)" : NULL,
+                            build ? "the running build's pipes (the build starts again)" : NULL,
+                            watcher ? "the file watcher (saves made while it was gone are not seen: save again)" : NULL,
+                            plugged ? sdl : NULL };
+    for (int i = 0; i < 4; i++) {
+        size_t len = strlen(what);
+        if (more[i]) snprintf(what + len, sizeof what - len, "%s%s", len ? ", " : "", more[i]);
+    }
+    if (!what[0]) return;
+    log_message(LOG_WARN, "game version %d closed or replaced the host's descriptors (close_range, syscall or dup2 past "
+                "the close() wrapper); re-opened: %s", g_lib.version, what);
+    notice_post(LOG_WARN, "The game closed the host's files; re-opened: %s", what);
+    char esc[2048], list[2300] = "";
+    const char *p = what;
+    while (*p) {   /* one JSON string per item */
+        const char *end = strstr(p, ", ");
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        char item[600];
+        snprintf(item, sizeof item, "%.*s", (int)(n < sizeof item ? n : sizeof item - 1), p);
+        parse_json_escape(item, esc, sizeof esc);
+        size_t len = strlen(list);
+        snprintf(list + len, sizeof list - len, "%s\"%s\"", len ? "," : "", esc);
+        p = end ? end + 2 : p + n;
+    }
+    log_event("descriptors_reopened", "\"version\":%d,\"what\":[%s]", g_lib.version, list);
+}
+
 static void develop_frame_begin(void)
 {
+    check_descriptors();
     if (restart_requested()) restart_now();   /* between frames: nothing of the host is half done */
 }
 

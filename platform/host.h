@@ -178,6 +178,7 @@ extern const HostMode g_host_mode;
 /* ---------------------------------------------------------------- log and events (log.cpp) */
 int         log_open(void);                                           /* the files named by g_options; 0 + message */
 void        log_close(void);
+int         log_reopen_lost(char *what, size_t cap);                  /* logs game code closed: re-opened, named */
 void        log_frame_line(double work_ms, int sprites, int draw_calls);  /* --frame-log */
 void        log_fill_api(PlatformAPI *pf);                            /* log, event, time_seconds */
 void        log_drain_game(void);   /* the game's log lines and events, queued during its calls, written now */
@@ -269,6 +270,7 @@ int    watch_poll_code(FileChanges *out);       /* the same, for a batch of code
 double watch_due_in(void);                      /* seconds until the pending batch is ready (0 now), -1: none */
 int    watch_is_asset(const char *path);        /* 1 if path is under <root>/assets/ */
 void   watch_shutdown(void);
+int    watch_reopen_lost(void);                 /* the watcher's descriptor closed by game code: a new watch, 1 */
 
 /* ---------------------------------------------------------------- building (build.cpp) */
 typedef struct BuildResult {
@@ -286,6 +288,7 @@ void   build_poll(BuildResult *out);            /* non-blocking */
 void   build_pump(void);                        /* within a frame: the next stage started, the end kept for build_poll */
 int    build_ended(void);                       /* 1: build_pump saw the build end, build_poll has not finished it */
 void   build_shutdown(void);
+int    build_restart_lost(void);                /* a running build's pipe closed by game code: it starts again, 1 */
 
 /* One error line of a build's output: a line holding ": error" or "fatal error", with its location when
    it has one, "file:line:col: error: message" (gcc, clang) or "file(line): error C1234: message" (MSVC);
@@ -567,7 +570,8 @@ void   restart_resume(void);                    /* instead of reload_start */
 void   restart_reason(char *out, size_t cap);
 void   restart_note_library(void);              /* the reload bookkeeping changed */
 void   restart_note_snapshot(void);
-void   restart_restoring(int on);               /* the host writes a snapshot back: a fault now restarts in rollback mode */
+void   restart_restoring(int on);
+int    restart_session_renew(void);             /* the session's memfd closed by game code: re-created, 1 */               /* the host writes a snapshot back: a fault now restarts in rollback mode */
 void   restart_note_bus(int bus, float volume);
 int    restart_bus(int bus, float *volume);     /* 1 if the session holds this bus's volume */
 void   restart_note_unload_failed(void);        /* a library stayed mapped; enough of them restart */

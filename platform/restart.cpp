@@ -299,6 +299,29 @@ void restart_note_snapshot(void)
 
 void restart_restoring(int on) { g_session.restoring = on; }
 
+/* Once a frame: game code that closed or replaced the session's memfd (close_range, dup2) left a hot restart
+   nothing to hand over. A new one gets what is in use: the header, the block's and the snapshots' used parts,
+   the loop's inputs and the TWEAK baselines. */
+int restart_session_renew(void)
+{
+    SessionHeader *h = g_session.h;
+    if (!h || g_session.handle < 0) return 0;
+    uint64_t H = SESSION_HEADER_BYTES, B = h->block_bytes;
+    uint64_t inputs = (h->loop.count < h->loop.cap ? h->loop.count : h->loop.cap) * sizeof(GameInput);
+    uint64_t loop_inputs_at = H + 3 * B;
+    OsSpan keep[] = {
+        { 0, H + memory_used() },
+        { H + B, g_memory.snapshot_faulted > g_memory.snapshot_used ? g_memory.snapshot_faulted : g_memory.snapshot_used },
+        { H + 2 * B, h->loop.start_used },
+        { loop_inputs_at, inputs },
+        { loop_inputs_at + SESSION_LOOP_STEPS * sizeof(GameInput), SESSION_TWEAK_BYTES },
+    };
+    int r = os_session_renew(g_session.handle, h, h->total_bytes, keep, (int)(sizeof keep / sizeof keep[0]));
+    if (r < 0) log_message(LOG_ERROR, "hot restart: cannot re-create the session's memory: %s; a restart would start fresh",
+                           os_error_text());
+    return r != 0;
+}
+
 void restart_note_bus(int bus, float volume)
 {
     SessionHeader *h = g_session.h;
@@ -488,6 +511,7 @@ void   restart_reason(char *out, size_t cap) { if (cap) out[0] = 0; }
 void   restart_note_library(void) {}
 void   restart_note_snapshot(void) {}
 void   restart_restoring(int on) { (void)on; }
+int    restart_session_renew(void) { return 0; }
 void   restart_note_bus(int bus, float volume) { (void)bus; (void)volume; }
 int    restart_bus(int bus, float *volume) { (void)bus; (void)volume; return 0; }
 void   restart_note_unload_failed(void) {}

@@ -75,6 +75,19 @@ static void watch_add_tree(const char *dir)
     os_list_dir(dir, add_subdir, (void *)dir);
 }
 
+static void watch_add_all(void)
+{
+    const char *trees[] = { "platform/include", "tinyheaders", "assets" };
+    for (const char *t : trees) {
+        char p[HOST_PATH];
+        snprintf(p, sizeof p, "%s/%s", g_watch.root, t);
+        os_make_dir(p);
+        watch_add_tree(p);
+    }
+    watch_add_tree(game_folder());
+    watch_add_tree(game_build_folder());
+}
+
 int watch_init(const char *root)
 {
     snprintf(g_watch.root, sizeof g_watch.root, "%s", root);
@@ -86,15 +99,22 @@ int watch_init(const char *root)
         return 0;
     }
     g_watch.open = 1;
-    const char *trees[] = { "platform/include", "tinyheaders", "assets" };
-    for (const char *t : trees) {
-        char p[HOST_PATH];
-        snprintf(p, sizeof p, "%s/%s", root, t);
-        os_make_dir(p);
-        watch_add_tree(p);
+    watch_add_all();
+    return 1;
+}
+
+/* Once a frame: game code that closed or replaced the watcher's descriptor (close_range, dup2) left saves
+   unseen. A new watch over the same folders; a save made while it was gone is not seen (the message says so). */
+int watch_reopen_lost(void)
+{
+    if (!g_watch.open || !os_watch_lost()) return 0;
+    g_watch.dir_count = 0;
+    if (!os_watch_open()) {
+        log_message(LOG_ERROR, "watch: cannot watch files again: %s", os_error_text());
+        g_watch.open = 0;
+        return 1;
     }
-    watch_add_tree(game_folder());
-    watch_add_tree(game_build_folder());
+    watch_add_all();
     return 1;
 }
 
