@@ -337,9 +337,6 @@ typedef struct GameRun {         /* which library runs, and what a rollback retu
     char     migrate_what[4096]; /* the last migration: what changed (JSON-escaped), by what, how long */
     char     migrate_how[16];
     double   migrate_ms;
-    int      tweak_window;       /* TWEAK values went live at tweak_step: a crash soon after is theirs */
-    uint64_t tweak_step;
-    double   tweak_wall;         /* when (wall clock) they went live */
 } GameRun;
 
 typedef struct BuildStatus {     /* the game library's builds, as the frame loop and the overlay see them */
@@ -480,6 +477,7 @@ void        tweak_shutdown(void);
 void        tweak_batch_begin(void);                    /* a watcher batch: its live values are the next suspects */
 int         tweak_batch_end(void);                      /* 1: values of this batch went live (the new suspects) */
 void        tweak_suspects_clear(void);
+void        tweak_suspects_resume(void);                /* after a hot restart: the suspects the session kept */
 void        tweak_revert_suspects(char *what, size_t cap); /* serve the old values again; what: "file:line TWEAK(lit)" */
 const char *tweak_status(void);                         /* the last live change, for the overlay ("" if none) */
 /* The F4 panel's side (tweak.cpp): files and sites as the running code compiled them. */
@@ -548,7 +546,17 @@ typedef struct RestartResume {          /* what a restarted process goes on from
     uint64_t    mem_state_size;
     int         restarts;
     double      since_fault_ms;
+    uint64_t    step;                   /* the step at the fault */
 } RestartResume;
+
+typedef struct TweakKept { char path[HOST_PATH]; int site; uint8_t had_old; uint64_t old_value; } TweakKept;
+typedef struct SessionTweak {           /* the TWEAK window, kept in the session (a hot restart goes back to it) */
+    int      window;                    /* values went live at `step`: a crash soon after is theirs */
+    uint64_t step, used;                /* used: bytes of the state copied just before they went live */
+    double   wall;                      /* when (wall clock) they went live */
+    int      suspect_count;             /* the values that went live: where, and the value before */
+    TweakKept suspects[16];
+} SessionTweak;
 
 typedef struct SessionLoop {            /* the F7 loop as the session keeps it (record.cpp writes it every step) */
     int      mode;                      /* LoopMode */
@@ -578,6 +586,8 @@ void   restart_note_unload_failed(void);        /* a library stayed mapped; enou
 void   restart_note_frame(void);                /* at the end of every frame */
 SessionLoop *restart_loop(GameInput **inputs, uint8_t **start_state); /* the loop's shared part; NULL without a session */
 uint8_t *restart_tweak_area(uint64_t *cap);      /* tweak.cpp's kept sources; NULL without a session */
+SessionTweak *restart_tweak(uint8_t **copy, uint64_t *cap); /* the TWEAK window and the state copy's area (NULL, 0:
+                                                    no session, the copy lives on the heap) */
 void   restart_request(const char *reason);     /* a planned restart at the end of this frame */
 int    restart_requested(void);
 void   restart_now(void);

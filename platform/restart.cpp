@@ -50,12 +50,14 @@ typedef struct SessionHeader {
     int      bus_set[3];
     SessionLoop loop;                       /* its snapshot and inputs follow the rollback snapshot */
     int      restoring;                     /* the fault hit while the host wrote a snapshot back */
+    SessionTweak tweak;                     /* its state copy follows the TWEAK baselines */
 } SessionHeader;
+static_assert(sizeof(SessionHeader) <= SESSION_HEADER_BYTES, "the session header outgrew its space");
 
-/* header | block | rollback snapshot | F7 loop snapshot | F7 loop inputs | TWEAK baselines */
+/* header | block | rollback snapshot | F7 loop snapshot | F7 loop inputs | TWEAK baselines | TWEAK state copy */
 static uint64_t session_bytes(uint64_t block)
 {
-    return SESSION_HEADER_BYTES + 3 * block + SESSION_LOOP_STEPS * sizeof(GameInput) + SESSION_TWEAK_BYTES;
+    return SESSION_HEADER_BYTES + 4 * block + SESSION_LOOP_STEPS * sizeof(GameInput) + SESSION_TWEAK_BYTES;
 }
 
 enum { RESTART_NONE, RESTART_KEEP, RESTART_ROLLBACK };
@@ -314,7 +316,7 @@ int restart_session_renew(void)
         { H + B, g_memory.snapshot_faulted > g_memory.snapshot_used ? g_memory.snapshot_faulted : g_memory.snapshot_used },
         { H + 2 * B, h->loop.start_used },
         { loop_inputs_at, inputs },
-        { loop_inputs_at + SESSION_LOOP_STEPS * sizeof(GameInput), SESSION_TWEAK_BYTES },
+        { loop_inputs_at + SESSION_LOOP_STEPS * sizeof(GameInput), SESSION_TWEAK_BYTES + h->tweak.used },
     };
     int r = os_session_renew(g_session.handle, h, h->total_bytes, keep, (int)(sizeof keep / sizeof keep[0]));
     if (r < 0) log_message(LOG_ERROR, "hot restart: cannot re-create the session's memory: %s; a restart would start fresh",
@@ -376,10 +378,22 @@ SessionLoop *restart_loop(GameInput **inputs, uint8_t **start_state)
 uint8_t *restart_tweak_area(uint64_t *cap)
 {
     SessionHeader *h = g_session.h;
-    *cap = 0;
+    if (cap) *cap = 0;
     if (!h) return NULL;
-    *cap = SESSION_TWEAK_BYTES;
+    if (cap) *cap = SESSION_TWEAK_BYTES;
     return (uint8_t *)h + SESSION_HEADER_BYTES + 3 * h->block_bytes + SESSION_LOOP_STEPS * sizeof(GameInput);
+}
+
+SessionTweak *restart_tweak(uint8_t **copy, uint64_t *cap)
+{
+    static SessionTweak heap_side;   /* no session: the window only (the copy is memory.cpp's heap) */
+    SessionHeader *h = g_session.h;
+    if (copy) *copy = NULL;
+    if (cap) *cap = 0;
+    if (!h) return &heap_side;
+    if (copy) *copy = restart_tweak_area(NULL) + SESSION_TWEAK_BYTES;
+    if (cap) *cap = h->block_bytes;
+    return &h->tweak;
 }
 
 /* ---------------------------------------------------------------- planned restarts and the stall check */
@@ -483,6 +497,7 @@ void restart_resume(void)
     r.mem_state_size = h->mem_state_size;
     r.restarts = (int)h->restarts;
     r.since_fault_ms = (os_mono_seconds() - h->fault.mono) * 1000.0;
+    r.step = h->step;
     reload_resume(&r);
     restart_note_library();
     restart_note_snapshot();
@@ -521,6 +536,13 @@ int    restart_requested(void) { return 0; }
 void   restart_now(void) {}
 void   restart_check_stall(int running_guarded) { (void)running_guarded; }
 SessionLoop *restart_loop(GameInput **inputs, uint8_t **start_state) { *inputs = NULL; *start_state = NULL; return NULL; }
-uint8_t *restart_tweak_area(uint64_t *cap) { *cap = 0; return NULL; }
+uint8_t *restart_tweak_area(uint64_t *cap) { if (cap) *cap = 0; return NULL; }
+SessionTweak *restart_tweak(uint8_t **copy, uint64_t *cap)
+{
+    static SessionTweak heap_side;
+    if (copy) *copy = NULL;
+    if (cap) *cap = 0;
+    return &heap_side;
+}
 
 #endif

@@ -5,6 +5,10 @@ its own project copy (a restart counts against the host's restart limit), lets t
   dereferences null. The rollback's restore faults in the host's own code: the host restarts in rollback
   mode (the last good library, the state from before the faulty code ran), never in keep mode with the
   faulty library (which looped into exit 70).
+- tweak_copy_survives_restart: a TWEAK value makes update fault inside the C library (free of a wild
+  pointer), so the host restarts. The state from just before the value went live lives in the session:
+  the restarted host goes back to it (not to the older snapshot of the last code reload), runs the same
+  library with the old value, and does not serve the blamed value again.
 """
 import os
 
@@ -90,5 +94,36 @@ def fault_during_restore():
         sc.end()
 
 
+def tweak_copy_survives_restart():
+    with Scenario() as sc:
+        h = sc.host
+        m = h.mark()
+        inject(sc.game_cpp, UPDATE, "if (TWEAK_I(0) == 7) { game_state(mem)->steps = 0; __builtin_free((void *)48); }")
+        r = h.next_reload(m, 120)
+        # well after the reload's snapshot: only the copy taken when the value goes live has these steps
+        before = stats(h, m, lambda e: e.get("version") == r["version"] and e["game"]["steps"] > r["step"] + 120,
+                       what="the reloaded game playing")
+        m2 = h.mark()
+        with open(sc.game_cpp) as f:
+            text = f.read()
+        with open(sc.game_cpp, "w") as f:
+            f.write(text.replace("TWEAK_I(0) == 7", "TWEAK_I(7) == 7"))
+        hr = h.wait_ev("hot_restart", timeout=60, since=m2)
+        check(hr["mode"] == "rollback", f"restart: {hr}")
+        rb = h.wait_ev("tweak_rollback", timeout=30, since=m2)
+        check(rb.get("restarted") is True and "TWEAK(7)" in rb["values"], f"tweak_rollback: {rb}")
+        after = stats(h, m2, lambda e: e["t"] > hr["t"] + 0.5, what="frame_stats after the restart")
+        check(after["game"]["steps"] >= before["game"]["steps"],
+              f"not the state from just before the value: steps {before['game']['steps']} -> {after['game']['steps']}")
+        running = h.of("new_code_running", m2)
+        check(running and running[-1]["code_of_version"] == r["version"], f"not the same code: {running}")
+        later = stats(h, h.mark(), lambda e: e["game"]["steps"] > after["game"]["steps"] + 60, what="steps going on")
+        check(len(h.of("hot_restart", m2)) == 1 and h.alive(), f"the blamed value was served again: {h.of('hot_restart', m2)}")
+        check(later["game"]["steps"] > after["game"]["steps"], "the game stopped")
+        sc.fix_loads()
+        sc.end()
+
+
 checks.case("fault_during_restore", fault_during_restore)
+checks.case("tweak_copy_survives_restart", tweak_copy_survives_restart)
 checks.finish()
