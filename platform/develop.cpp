@@ -5,6 +5,8 @@
 
 #include <string.h>
 
+#define WATCH_CLOCK_SLACK_S 0.05   /* a file's time comes from a coarser clock than os_wall_seconds */
+
 static char g_default_log[HOST_PATH];    /* <root>/build/host.log, when no --log-file names one */
 
 /* --root, or the folder above the executable: build/host lives in <root>/build/ */
@@ -53,6 +55,18 @@ static int develop_start_game(int argc, char **argv)
     }
     restart_resume();
     recording_resume();
+    /* saves the old process never handled (written while it faulted and exec'd, or a build it had not finished):
+       taken as saved now, so the next poll builds or applies them */
+    double seen = restart_sources_seen();
+    char first[HOST_PATH];
+    int missed = seen > 0 && g_options.watch ? watch_catch_up(seen - WATCH_CLOCK_SLACK_S, first, sizeof first) : 0;
+    if (missed) {
+        log_message(LOG_INFO, "hot restart: %d file(s) saved while the host restarted (%s%s): taken as saved now", missed, first,
+                    missed > 1 ? ", ..." : "");
+        char esc[HOST_PATH * 2];
+        parse_json_escape(first, esc, sizeof esc);
+        log_event("restart_catch_up", "\"files\":%d,\"first\":\"%s\"", missed, esc);
+    }
     return 1;
 }
 
@@ -107,12 +121,29 @@ static void develop_frame_begin(void)
 
 static int g_tweak_live;   /* TWEAK values went live within the frame (develop_pump): the next poll says so */
 
+/* What a restarted process must take as unseen saves (restart_note_sources): everything written after the
+   oldest of now, a save pending in the debounce and the saves a running build was started for. */
+static double g_build_saves_wall;   /* the first save of the batch the running build compiles */
+
+static void note_sources_seen(double now)
+{
+    double seen = now, pending = watch_pending_since();
+    if (pending > 0 && pending < seen) seen = pending;
+    if (build_running() && g_build_saves_wall > 0 && g_build_saves_wall < seen) seen = g_build_saves_wall;
+    restart_note_sources(seen);
+}
+
 static ReloadPoll develop_poll(void)
 {
     ReloadPoll p = { 0, g_tweak_live };
     g_tweak_live = 0;
+    double now = os_wall_seconds();   /* before the watcher is read: a save after this is not handled yet */
     FileChanges changes;
-    if (g_options.watch && watch_poll(&changes) && reload_handle_changes(&changes)) p.step_now = 1;
+    int was_building = build_running();
+    if (g_options.watch && watch_poll(&changes)) {
+        if (reload_handle_changes(&changes)) p.step_now = 1;
+        if (!was_building && build_running()) g_build_saves_wall = changes.first_seen_wall;
+    }
     BuildResult br;
     build_poll(&br);
     g_build_status.running = build_running();
@@ -123,6 +154,7 @@ static ReloadPoll develop_poll(void)
         p.build_finished = 1;
         if (g_reload.version_counter != before && g_reload.loaded && g_reload.fresh) p.step_now = 1;
     }
+    note_sources_seen(now);
     return p;
 }
 
@@ -132,7 +164,11 @@ static ReloadPoll develop_poll(void)
 static void develop_pump(void)
 {
     FileChanges changes;
-    if (g_options.watch && watch_poll_code(&changes) && reload_handle_changes(&changes)) g_tweak_live = 1;
+    int was_building = build_running();
+    if (g_options.watch && watch_poll_code(&changes)) {
+        if (reload_handle_changes(&changes)) g_tweak_live = 1;
+        if (!was_building && build_running()) g_build_saves_wall = changes.first_seen_wall;
+    }
     build_pump();
     g_build_status.running = build_running();
 }

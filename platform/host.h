@@ -270,7 +270,9 @@ int    watch_poll_code(FileChanges *out);       /* the same, for a batch of code
 double watch_due_in(void);                      /* seconds until the pending batch is ready (0 now), -1: none */
 int    watch_is_asset(const char *path);        /* 1 if path is under <root>/assets/ */
 void   watch_shutdown(void);
-int    watch_reopen_lost(void);                 /* the watcher's descriptor closed by game code: a new watch, 1 */
+int    watch_reopen_lost(void);
+int    watch_catch_up(double since_wall, char *first, size_t cap); /* code written after since_wall: pending; count */
+double watch_pending_since(void);               /* the oldest save not handed over yet (wall clock); 0 */                 /* the watcher's descriptor closed by game code: a new watch, 1 */
 
 /* ---------------------------------------------------------------- building (build.cpp) */
 typedef struct BuildResult {
@@ -579,7 +581,9 @@ void   restart_reason(char *out, size_t cap);
 void   restart_note_library(void);              /* the reload bookkeeping changed */
 void   restart_note_snapshot(void);
 void   restart_restoring(int on);
-int    restart_session_renew(void);             /* the session's memfd closed by game code: re-created, 1 */               /* the host writes a snapshot back: a fault now restarts in rollback mode */
+int    restart_session_renew(void);
+void   restart_note_sources(double seen_wall);  /* every save written before this (wall clock) was handled */
+double restart_sources_seen(void);              /* in a restarted process: the old one's, 0 if unknown */             /* the session's memfd closed by game code: re-created, 1 */               /* the host writes a snapshot back: a fault now restarts in rollback mode */
 void   restart_note_bus(int bus, float volume);
 int    restart_bus(int bus, float *volume);     /* 1 if the session holds this bus's volume */
 void   restart_note_unload_failed(void);        /* a library stayed mapped; enough of them restart */

@@ -51,6 +51,7 @@ typedef struct SessionHeader {
     SessionLoop loop;                       /* its snapshot and inputs follow the rollback snapshot */
     int      restoring;                     /* the fault hit while the host wrote a snapshot back */
     SessionTweak tweak;                     /* its state copy follows the TWEAK baselines */
+    double   sources_seen_wall;             /* saves written before this were handled (develop.cpp) */
 } SessionHeader;
 static_assert(sizeof(SessionHeader) <= SESSION_HEADER_BYTES, "the session header outgrew its space");
 
@@ -304,6 +305,9 @@ void restart_restoring(int on) { g_session.restoring = on; }
 /* Once a frame: game code that closed or replaced the session's memfd (close_range, dup2) left a hot restart
    nothing to hand over. A new one gets what is in use: the header, the block's and the snapshots' used parts,
    the loop's inputs and the TWEAK baselines. */
+void restart_note_sources(double seen_wall) { if (g_session.h) g_session.h->sources_seen_wall = seen_wall; }
+double restart_sources_seen(void) { return g_session.restarted && g_session.h ? g_session.h->sources_seen_wall : 0; }
+
 int restart_session_renew(void)
 {
     SessionHeader *h = g_session.h;
@@ -527,6 +531,8 @@ void   restart_note_library(void) {}
 void   restart_note_snapshot(void) {}
 void   restart_restoring(int on) { (void)on; }
 int    restart_session_renew(void) { return 0; }
+void   restart_note_sources(double seen_wall) { (void)seen_wall; }
+double restart_sources_seen(void) { return 0; }
 void   restart_note_bus(int bus, float volume) { (void)bus; (void)volume; }
 int    restart_bus(int bus, float *volume) { (void)bus; (void)volume; return 0; }
 void   restart_note_unload_failed(void) {}

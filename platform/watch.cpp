@@ -244,6 +244,43 @@ static int watch_take(FileChanges *out, int code_only)
     return 0;
 }
 
+/* After a hot restart: a file saved while no watcher listened (the old process about to exec, this one not
+   watching yet) or seen by the old process but not built, is taken as saved now: every watched file written
+   after `since_wall` goes into the pending batch, as its save would have. Returns how many. */
+typedef struct CatchUp { const char *dir; double since; int count; char first[HOST_PATH]; } CatchUp;
+
+static void catch_up_entry(void *ctx, const char *name, int is_dir)
+{
+    CatchUp *c = (CatchUp *)ctx;
+    if (is_dir || is_noise(name) || !is_code(name)) return;
+    char path[HOST_PATH];
+    snprintf(path, sizeof path, "%s/%s", c->dir, name);
+    OsFileStamp st;
+    if (is_build_output(path) || !os_file_stamp(path, &st) || (double)st.mtime_ns / 1e9 <= c->since) return;
+    watch_note(c->dir, name, OS_WATCH_CLOSED);
+    if (!c->count++) snprintf(c->first, sizeof c->first, "%s", path);
+}
+
+int watch_catch_up(double since_wall, char *first, size_t cap)
+{
+    CatchUp c;
+    memset(&c, 0, sizeof c);
+    c.since = since_wall;
+    for (int i = 0; g_watch.open && i < g_watch.dir_count; i++) {
+        c.dir = g_watch.dir[i];
+        os_list_dir(g_watch.dir[i], catch_up_entry, &c);
+    }
+    snprintf(first, cap, "%s", c.first);
+    return c.count;
+}
+
+/* The wall time of the oldest save not handed over yet (0: none pending). */
+double watch_pending_since(void)
+{
+    const FileChanges *p = &g_watch.pending;
+    return g_watch.open && (p->count || p->library) ? p->first_seen_wall : 0;
+}
+
 int watch_poll(FileChanges *out) { return watch_take(out, 0); }
 int watch_poll_code(FileChanges *out) { return watch_take(out, 1); }
 

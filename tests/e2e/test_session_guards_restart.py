@@ -9,10 +9,14 @@ its own project copy (a restart counts against the host's restart limit), lets t
   pointer), so the host restarts. The state from just before the value went live lives in the session:
   the restarted host goes back to it (not to the older snapshot of the last code reload), runs the same
   library with the old value, and does not serve the blamed value again.
+- save_during_restart: the fix is saved the moment the game faults (the old process is about to exec or
+  the new one has not watched the folders yet): the restarted host finds the source newer than what the
+  old one had seen, builds it and loads it (it used to wait forever for a save it never heard of).
 """
 import os
+import time
 
-from hostlib import Checks, Host, check, cleanup, inject, project_copy, uninject, watchdog
+from hostlib import Checks, Host, check, cleanup, edit, inject, project_copy, stretch, uninject, watchdog
 
 checks = Checks()
 UPDATE = "GAME_UPDATE(game_update)"
@@ -124,6 +128,42 @@ def tweak_copy_survives_restart():
         sc.end()
 
 
+def save_during_restart():
+    with Scenario() as sc:
+        h = sc.host
+        flag = os.path.join(sc.root, "fault_now")
+        prepend(sc.game_cpp, "#include <unistd.h>")
+        m = h.mark()
+        inject(sc.game_cpp, UPDATE, 'if (access("%s", 0) == 0) { unlink("%s"); game_state(mem)->steps = 0; '
+               '__builtin_free((void *)48); }' % (flag, flag))
+        bad = h.next_reload(m, 120)
+        stats(h, m, lambda e: e.get("version") == bad["version"], what="the flagged library running")
+        m2 = h.mark()
+        open(flag, "w").close()
+        deadline = time.time() + stretch(30)
+        while os.path.exists(flag):   # the game took the flag: it faults in this very step
+            check(time.time() < deadline, "the game never took the flag")
+            time.sleep(0.001)
+        uninject(sc.game_cpp)
+        edit(sc.game_cpp, "GAME_UPDATE(game_update)\n{\n", "GAME_UPDATE(game_update)\n{\n    (void)2; /*INJECTED*/\n")
+        saved = time.time()
+        hr = h.wait_ev("hot_restart", timeout=60, since=m2)
+        check(hr["mode"] == "rollback", f"restart: {hr}")
+        start = [e for e in h.of("start", m2) if e.get("hot_restart")]
+        check(start and abs(saved - start[-1]["wall"]) < stretch(0.5),
+              f"the save was not within 0.5 s of the restart's start: {saved - start[-1]['wall'] if start else None}")
+        fixed = h.next_reload(m2, 90)
+        check(fixed["state"] == "kept" and fixed["version"] > hr["version"], f"the saved fix: {fixed}")
+        s = stats(h, m2, lambda e: e.get("version") == fixed["version"] and e["game"]["steps"] > 0, what="the fix running")
+        check(s["game"]["steps"] >= sc.before["game"]["steps"], "state lost")
+        check(len(h.of("hot_restart", m2)) == 1, f"restarts: {h.of('hot_restart', m2)}")
+        caught = h.of("restart_catch_up", m2)
+        print(f"        saved {saved - start[-1]['wall']:+.3f} s from the restart's start; "
+              f"{'taken up after the restart' if caught else 'seen by the new watcher'}", flush=True)
+        sc.end()
+
+
 checks.case("fault_during_restore", fault_during_restore)
 checks.case("tweak_copy_survives_restart", tweak_copy_survives_restart)
+checks.case("save_during_restart", save_during_restart)
 checks.finish()
