@@ -90,11 +90,12 @@ typedef struct ScriptEvent { uint64_t step; int kind; int key; float a, b; } Scr
 enum { SCRIPT_DOWN, SCRIPT_UP, SCRIPT_TAP, SCRIPT_MOUSE, SCRIPT_AXIS, SCRIPT_QUIT };
 
 /* A recording file: this header, the snapshot, then one GameInput per step to the end. */
-#define RECORDING_HEADER_BYTES 40
+#define RECORDING_HEADER_BYTES 48
 typedef struct RecordingHeader {
     uint32_t api, layout_hash;
     uint64_t state_size, snapshot_bytes, start_step;
     uint64_t steps;              /* filled by the parser from the file length */
+    uint64_t snapshot_hash;      /* th_hash_bytes64 of the snapshot: flipped bytes in it are found, not replayed */
 } RecordingHeader;
 
 typedef struct RefusedFlag { const char *flag, *why; } RefusedFlag;

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "th_math.h"
+
 static struct {
     LoopMode   mode;
     GameInput *inputs;
@@ -245,6 +247,7 @@ int recording_file_open(const char *path)
     h.state_size = g_api.state_size;
     h.snapshot_bytes = memory_used();
     h.start_step = g_loop.step;
+    h.snapshot_hash = th_hash_bytes64(g_memory.game.base, (size_t)h.snapshot_bytes);
     uint8_t head[RECORDING_HEADER_BYTES];
     parse_recording_header_write(head, &h);
     fwrite(head, 1, sizeof head, g_recording.file);
