@@ -565,6 +565,7 @@ typedef struct SessionLoop {            /* the F7 loop as the session keeps it (
     int      mode;                      /* LoopMode */
     uint64_t count, cursor, cap;        /* recorded steps (at most cap are kept), the next one to play */
     uint64_t start_used;                /* the loop's snapshot: bytes, and the layout it has */
+    uint64_t start_hash;                /* th_hash_bytes64 of it: a damaged copy is not looped */
     uint32_t start_version;
     uint64_t start_size;
     int      record_on;                 /* --record: its file is open, and holds record_steps steps (flushed) */

@@ -12,6 +12,9 @@ its own project copy (a restart counts against the host's restart limit), lets t
 - save_during_restart: the fix is saved the moment the game faults (the old process is about to exec or
   the new one has not watched the folders yet): the restarted host finds the source newer than what the
   old one had seen, builds it and loads it (it used to wait forever for a save it never heard of).
+- damaged_f7_loop_not_looped: the F7 loop is recording; game code flips bytes in the loop's snapshot that the
+  session keeps beside the block, then faults (a restart): the restarted host finds the snapshot damaged,
+  says so and goes on live instead of looping a state the game never had.
 """
 import os
 import time
@@ -163,7 +166,47 @@ def save_during_restart():
         sc.end()
 
 
+def damaged_f7_loop_not_looped():
+    root = project_copy()
+    game_cpp = os.path.join(root, "game", "game.cpp")
+    flag = os.path.join(root, "damage_now")
+    script = os.path.join(root, "bot.txt")
+    with open(script, "w") as f:
+        f.write("5 tap F10\n120 tap F7\n")
+    h = Host(root, "--watchdog", watchdog(), "--input", script)
+    try:
+        h.wait_ev("new_code_running", timeout=30)
+        m = h.mark()
+        prepend(game_cpp, "#include <unistd.h>")
+        # the session: header | block | crash snapshot | F7 loop snapshot | ...
+        inject(game_cpp, UPDATE, 'if (access("%s", 0) == 0) { unlink("%s"); '
+               '((volatile char *)mem->base)[2 * mem->size + 200] ^= 0x5A; __builtin_free((void *)48); }' % (flag, flag))
+        h.next_reload(m, 120)
+        h.wait_ev("loop", state="recording", timeout=60)
+        m2 = h.mark()
+        open(flag, "w").close()
+        hr = h.wait_ev("hot_restart", timeout=60, since=m2)
+        check(hr["kept"], f"restart: {hr}")
+        loop = h.wait_ev("loop", timeout=30, since=m2)
+        check(loop["state"] == "off" and loop.get("reason") == "damaged", f"the damaged loop: {loop}")
+        msg = [e for e in h.of("log", m2) if e.get("level") == "error" and "F7 loop" in e.get("msg", "")
+               and "damaged" in e.get("msg", "")]
+        check(msg, "no message says the loop's snapshot is damaged")
+        s1 = stats(h, m2, lambda e: e["t"] > hr["t"] + 0.5, what="frames after the restart")
+        stats(h, h.mark(), lambda e: e["game"]["steps"] > s1["game"]["steps"] + 30, what="live play going on")
+        rc = h.stop()
+        check(rc == 0, f"host exit code {rc}")
+        cleanup(root)
+    except Exception:
+        print(h.tail(60))
+        if h.alive():
+            h.proc.kill()
+            h.proc.wait()
+        raise
+
+
 checks.case("fault_during_restore", fault_during_restore)
 checks.case("tweak_copy_survives_restart", tweak_copy_survives_restart)
 checks.case("save_during_restart", save_during_restart)
+checks.case("damaged_f7_loop_not_looped", damaged_f7_loop_not_looped)
 checks.finish()
