@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <execinfo.h>
 #include <fcntl.h>
+#include <sys/eventfd.h>
 #include <link.h>
 #include <pthread.h>
 #include <setjmp.h>
@@ -156,26 +157,24 @@ int os_fd_is_host(int fd)
 int os_fd_close(int fd) { return close(fd); }
 
 /* A closed socket or pipe of SDL's (udev's monitor, a wake-up pipe) answers every poll at once and its reader
-   loops. Its number gets the read end of a pipe nobody writes to: never readable, never an error. */
+   loops. Its number gets an eventfd at zero: never readable, never at its end, no writer to lose. */
 int os_host_fds_plug(void)
 {
-    static int quiet = -1, quiet_writer = -1;
     int n = 0;
     for (int i = 0; i < g_host_fd_count; i++) {
         int fd = g_host_fds[i].fd;
-        if (fd <= 2 || fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
-        if (quiet < 0) {
-            int p[2];
-            if (pipe2(p, O_CLOEXEC) != 0) return n;
-            quiet = fd_high(p[0]);
-            quiet_writer = fd_high(p[1]);
-        }
-        if (dup3(quiet, fd, O_CLOEXEC) < 0) continue;
+        /* not stdio (os_std_fds_check's), not the host's own above HIGH_FD (their owners open them again; a
+           child's pipe there closes when the child ends) */
+        if (fd <= 2 || fd >= HIGH_FD || fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+        int quiet = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+        if (quiet < 0) return n;
+        int ok = quiet == fd || dup3(quiet, fd, O_CLOEXEC) >= 0;
+        if (quiet != fd) close(quiet);
+        if (!ok) continue;
         struct stat st;
         if (fstat(fd, &st) == 0) { g_host_fds[i].dev = st.st_dev; g_host_fds[i].ino = st.st_ino; }
         n++;
     }
-    (void)quiet_writer;
     return n;
 }
 
