@@ -95,14 +95,19 @@ def closed_while_idle():
 
 
 def closed_during_a_build():
-    m = host.mark()
-    edit(game_cpp, "    (void)0; /*INJECTED*/\n", "    (void)1; /*INJECTED*/\n")
-    host.wait_ev("build_start", timeout=30, since=m)
-    open(flag, "w").close()
-    ev = host.wait_ev("descriptors_reopened", timeout=30, since=m)
-    r = host.next_reload(m, 120)
-    state["version"] = r["version"]
-    check(r["state"] == "kept", f"the build after the close: {r}")
+    # the flag must land while the build runs; on a loaded machine the test itself may be late: up to 3 tries
+    for attempt in range(3):
+        m = host.mark()
+        edit(game_cpp, "    (void)%d; /*INJECTED*/\n" % attempt, "    (void)%d; /*INJECTED*/\n" % (attempt + 1))
+        host.wait_ev("build_start", timeout=30, since=m)
+        open(flag, "w").close()
+        ev = host.wait_ev("descriptors_reopened", timeout=30, since=m)
+        r = host.next_reload(m, 120)
+        state["version"] = r["version"]
+        check(r["state"] == "kept", f"the build after the close: {r}")
+        if any("build" in w for w in ev["what"]):
+            break
+        print(f"        try {attempt + 1}: the build had ended before the game took the flag", flush=True)
     check(any("build" in w for w in ev["what"]), f"the build's pipes not named: {ev}")
     check(len(host.of("build_start", m)) >= 2, f"the build did not start again: {host.of('build_start', m)}")
     ends = host.of("build_end", m)
