@@ -564,9 +564,10 @@ void reload_resume(const RestartResume *r)
                     "state from just before it and to the old value; fix the literal and save", r->running_version, r->signal, in,
                     r->where[0] ? ": " : "", r->where, (unsigned long long)(r->step - tw->step), values);
         notice_post(LOG_WARN, "%s %s the game: the state from just before it and the old value are back", values,
-                    g_crash.hung ? "hung" : "crashed");
+                    !strcmp(r->signal, "hang") ? "hung" : "crashed");
         snprintf(g_crash.text, sizeof g_crash.text, "version %d: %s in %s after %s (old value back) %s", r->running_version,
                  r->signal, in, values, r->where);
+        g_crash.hung = !strcmp(r->signal, "hang");
         crash_event(r->running_version, r->signal, in, r->where, ok ? g_lib.version : 0, g_reload.halted, 1);
         char vesc[2048];
         parse_json_escape(values, vesc, sizeof vesc);
