@@ -994,6 +994,25 @@ int build_game_now(const char *root)
 #endif
 }
 
+/* Once a frame: game code that closed or replaced a running build's pipe (close_range, dup2) took its output
+   (the errors a person reads). That build starts again. */
+int build_restart_lost(void)
+{
+    if (!g_build.active || g_build.ended) return 0;
+    int lost = g_build.child.pid && os_child_lost(&g_build.child);
+    for (int i = 0; i < g_build.chunk_count && !lost; i++) {
+        const BuildChunk *c = &g_build.chunks[i];
+        lost = c->started && !c->ended && os_child_lost(&c->child);
+    }
+    if (!lost) return 0;
+    os_child_kill(&g_build.child);
+    chunks_reset();
+    g_build.active = 0;
+    tweak_build_finished(0);
+    build_spawn();
+    return 1;
+}
+
 void build_shutdown(void)
 {
     os_child_kill(&g_build.child);

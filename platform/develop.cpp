@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define WATCH_CLOCK_SLACK_S 0.05   /* a file's time comes from a coarser clock than os_wall_seconds */
+
 static char g_default_log[HOST_PATH];    /* <root>/build/host.log, when no --log-file names one */
 
 /* --root, or the folder above the executable: build/host lives in <root>/build/ */
@@ -65,24 +67,95 @@ static int develop_start_game(int argc, char **argv)
     }
     restart_resume();
     recording_resume();
+    /* saves the old process never handled (written while it faulted and exec'd, or a build it had not finished):
+       taken as saved now, so the next poll builds or applies them */
+    double seen = restart_sources_seen();
+    char first[HOST_PATH];
+    int missed = seen > 0 && g_options.watch ? watch_catch_up(seen - WATCH_CLOCK_SLACK_S, first, sizeof first) : 0;
+    if (missed) {
+        log_message(LOG_INFO, "hot restart: %d file(s) saved while the host restarted (%s%s): taken as saved now", missed, first,
+                    missed > 1 ? ", ..." : "");
+        char esc[HOST_PATH * 2];
+        parse_json_escape(first, esc, sizeof esc);
+        log_event("restart_catch_up", "\"files\":%d,\"first\":\"%s\"", missed, esc);
+    }
     return 1;
 }
 
 static void develop_fill_api(PlatformAPI *pf) { pf->tweak = tweak_query; }
 
+/* Game code can close or replace the host's descriptors past the close() wrapper (syscall(SYS_close),
+   close_range, dup2 onto a host number). A few fstat calls a frame find it; what was lost is re-opened on
+   its own number or re-created, and said. The session's memfd and the logs go first: they take back their
+   own numbers before a new pipe or watch could take one. */
+static void check_descriptors(void)
+{
+    char what[1024] = "";
+    int session = restart_session_renew();
+    log_reopen_lost(what, sizeof what);
+    int build = build_restart_lost();
+    int watcher = g_options.watch && watch_reopen_lost();
+    int plugged = os_host_fds_plug();   /* last: SDL's, whose sockets and pipes cannot be opened again */
+    char sdl[96];
+    snprintf(sdl, sizeof sdl, "%d of the window system's and input's descriptors (left quiet: no events from them)", plugged);
+    const char *more[4] = { session ? "the session's memory (a hot restart's handover)" : NULL,
+                            build ? "the running build's pipes (the build starts again)" : NULL,
+                            watcher ? "the file watcher (saves made while it was gone are not seen: save again)" : NULL,
+                            plugged ? sdl : NULL };
+    for (int i = 0; i < 4; i++) {
+        size_t len = strlen(what);
+        if (more[i]) snprintf(what + len, sizeof what - len, "%s%s", len ? ", " : "", more[i]);
+    }
+    if (!what[0]) return;
+    log_message(LOG_WARN, "game version %d closed or replaced the host's descriptors (close_range, syscall or dup2 past "
+                "the close() wrapper); re-opened: %s", g_lib.version, what);
+    notice_post(LOG_WARN, "The game closed the host's files; re-opened: %s", what);
+    char esc[2048], list[2300] = "";
+    const char *p = what;
+    while (*p) {   /* one JSON string per item */
+        const char *end = strstr(p, ", ");
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        char item[600];
+        snprintf(item, sizeof item, "%.*s", (int)(n < sizeof item ? n : sizeof item - 1), p);
+        parse_json_escape(item, esc, sizeof esc);
+        size_t len = strlen(list);
+        snprintf(list + len, sizeof list - len, "%s\"%s\"", len ? "," : "", esc);
+        p = end ? end + 2 : p + n;
+    }
+    log_event("descriptors_reopened", "\"version\":%d,\"what\":[%s]", g_lib.version, list);
+}
+
 static void develop_frame_begin(void)
 {
+    check_descriptors();
     if (restart_requested()) restart_now();   /* between frames: nothing of the host is half done */
 }
 
 static int g_tweak_live;   /* TWEAK values went live within the frame (develop_pump): the next poll says so */
 
+/* What a restarted process must take as unseen saves (restart_note_sources): everything written after the
+   oldest of now, a save pending in the debounce and the saves a running build was started for. */
+static double g_build_saves_wall;   /* the first save of the batch the running build compiles */
+
+static void note_sources_seen(double now)
+{
+    double seen = now, pending = watch_pending_since();
+    if (pending > 0 && pending < seen) seen = pending;
+    if (build_running() && g_build_saves_wall > 0 && g_build_saves_wall < seen) seen = g_build_saves_wall;
+    restart_note_sources(seen);
+}
+
 static ReloadPoll develop_poll(void)
 {
     ReloadPoll p = { 0, g_tweak_live };
     g_tweak_live = 0;
+    double now = os_wall_seconds();   /* before the watcher is read: a save after this is not handled yet */
     FileChanges changes;
-    if (g_options.watch && watch_poll(&changes) && reload_handle_changes(&changes)) p.step_now = 1;
+    int was_building = build_running();
+    if (g_options.watch && watch_poll(&changes)) {
+        if (reload_handle_changes(&changes)) p.step_now = 1;
+        if (!was_building && build_running()) g_build_saves_wall = changes.first_seen_wall;
+    }
     BuildResult br;
     build_poll(&br);
     g_build_status.running = build_running();
@@ -93,6 +166,7 @@ static ReloadPoll develop_poll(void)
         p.build_finished = 1;
         if (g_reload.version_counter != before && g_reload.loaded && g_reload.fresh) p.step_now = 1;
     }
+    note_sources_seen(now);
     return p;
 }
 
@@ -102,7 +176,11 @@ static ReloadPoll develop_poll(void)
 static void develop_pump(void)
 {
     FileChanges changes;
-    if (g_options.watch && watch_poll_code(&changes) && reload_handle_changes(&changes)) g_tweak_live = 1;
+    int was_building = build_running();
+    if (g_options.watch && watch_poll_code(&changes)) {
+        if (reload_handle_changes(&changes)) g_tweak_live = 1;
+        if (!was_building && build_running()) g_build_saves_wall = changes.first_seen_wall;
+    }
     build_pump();
     g_build_status.running = build_running();
 }

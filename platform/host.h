@@ -92,11 +92,12 @@ typedef struct ScriptEvent { uint64_t step; int kind; int key; float a, b; } Scr
 enum { SCRIPT_DOWN, SCRIPT_UP, SCRIPT_TAP, SCRIPT_MOUSE, SCRIPT_AXIS, SCRIPT_QUIT };
 
 /* A recording file: this header, the snapshot, then one GameInput per step to the end. */
-#define RECORDING_HEADER_BYTES 40
+#define RECORDING_HEADER_BYTES 48
 typedef struct RecordingHeader {
     uint32_t api, layout_hash;
     uint64_t state_size, snapshot_bytes, start_step;
     uint64_t steps;              /* filled by the parser from the file length */
+    uint64_t snapshot_hash;      /* th_hash_bytes64 of the snapshot: flipped bytes in it are found, not replayed */
 } RecordingHeader;
 
 typedef struct RefusedFlag { const char *flag, *why; } RefusedFlag;
@@ -180,6 +181,7 @@ extern const HostMode g_host_mode;
 /* ---------------------------------------------------------------- log and events (log.cpp) */
 int         log_open(void);                                           /* the files named by g_options; 0 + message */
 void        log_close(void);
+int         log_reopen_lost(char *what, size_t cap);                  /* logs game code closed: re-opened, named */
 void        log_frame_line(double work_ms, int sprites, int draw_calls);  /* --frame-log */
 void        log_fill_api(PlatformAPI *pf);                            /* log, event, time_seconds */
 void        log_drain_game(void);   /* the game's log lines and events, queued during its calls, written now */
@@ -271,6 +273,9 @@ int    watch_poll_code(FileChanges *out);       /* the same, for a batch of code
 double watch_due_in(void);                      /* seconds until the pending batch is ready (0 now), -1: none */
 int    watch_is_asset(const char *path);        /* 1 if path is under <root>/assets/ */
 void   watch_shutdown(void);
+int    watch_reopen_lost(void);
+int    watch_catch_up(double since_wall, char *first, size_t cap); /* code written after since_wall: pending; count */
+double watch_pending_since(void);               /* the oldest save not handed over yet (wall clock); 0 */                 /* the watcher's descriptor closed by game code: a new watch, 1 */
 
 /* ---------------------------------------------------------------- building (build.cpp) */
 typedef struct BuildResult {
@@ -289,6 +294,7 @@ int    build_game_now(const char *root);        /* --build-game: the same compil
 void   build_pump(void);                        /* within a frame: the next stage started, the end kept for build_poll */
 int    build_ended(void);                       /* 1: build_pump saw the build end, build_poll has not finished it */
 void   build_shutdown(void);
+int    build_restart_lost(void);                /* a running build's pipe closed by game code: it starts again, 1 */
 
 /* One error line of a build's output: a line holding ": error" or "fatal error", with its location when
    it has one, "file:line:col: error: message" (gcc, clang) or "file(line): error C1234: message" (MSVC);
@@ -337,9 +343,6 @@ typedef struct GameRun {         /* which library runs, and what a rollback retu
     char     migrate_what[4096]; /* the last migration: what changed (JSON-escaped), by what, how long */
     char     migrate_how[16];
     double   migrate_ms;
-    int      tweak_window;       /* TWEAK values went live at tweak_step: a crash soon after is theirs */
-    uint64_t tweak_step;
-    double   tweak_wall;         /* when (wall clock) they went live */
 } GameRun;
 
 typedef struct BuildStatus {     /* the game library's builds, as the frame loop and the overlay see them */
@@ -480,6 +483,7 @@ void        tweak_shutdown(void);
 void        tweak_batch_begin(void);                    /* a watcher batch: its live values are the next suspects */
 int         tweak_batch_end(void);                      /* 1: values of this batch went live (the new suspects) */
 void        tweak_suspects_clear(void);
+void        tweak_suspects_resume(void);                /* after a hot restart: the suspects the session kept */
 void        tweak_revert_suspects(char *what, size_t cap); /* serve the old values again; what: "file:line TWEAK(lit)" */
 const char *tweak_status(void);                         /* the last live change, for the overlay ("" if none) */
 /* The F4 panel's side (tweak.cpp): files and sites as the running code compiled them. */
@@ -548,12 +552,23 @@ typedef struct RestartResume {          /* what a restarted process goes on from
     uint64_t    mem_state_size;
     int         restarts;
     double      since_fault_ms;
+    uint64_t    step;                   /* the step at the fault */
 } RestartResume;
+
+typedef struct TweakKept { char path[HOST_PATH]; int site; uint8_t had_old; uint64_t old_value; } TweakKept;
+typedef struct SessionTweak {           /* the TWEAK window, kept in the session (a hot restart goes back to it) */
+    int      window;                    /* values went live at `step`: a crash soon after is theirs */
+    uint64_t step, used;                /* used: bytes of the state copied just before they went live */
+    double   wall;                      /* when (wall clock) they went live */
+    int      suspect_count;             /* the values that went live: where, and the value before */
+    TweakKept suspects[16];
+} SessionTweak;
 
 typedef struct SessionLoop {            /* the F7 loop as the session keeps it (record.cpp writes it every step) */
     int      mode;                      /* LoopMode */
     uint64_t count, cursor, cap;        /* recorded steps (at most cap are kept), the next one to play */
     uint64_t start_used;                /* the loop's snapshot: bytes, and the layout it has */
+    uint64_t start_hash;                /* th_hash_bytes64 of it: a damaged copy is not looped */
     uint32_t start_version;
     uint64_t start_size;
     int      record_on;                 /* --record: its file is open, and holds record_steps steps (flushed) */
@@ -570,12 +585,18 @@ void   restart_resume(void);                    /* instead of reload_start */
 void   restart_reason(char *out, size_t cap);
 void   restart_note_library(void);              /* the reload bookkeeping changed */
 void   restart_note_snapshot(void);
+void   restart_restoring(int on);
+int    restart_session_renew(void);
+void   restart_note_sources(double seen_wall);  /* every save written before this (wall clock) was handled */
+double restart_sources_seen(void);              /* in a restarted process: the old one's, 0 if unknown */             /* the session's memfd closed by game code: re-created, 1 */               /* the host writes a snapshot back: a fault now restarts in rollback mode */
 void   restart_note_bus(int bus, float volume);
 int    restart_bus(int bus, float *volume);     /* 1 if the session holds this bus's volume */
 void   restart_note_unload_failed(void);        /* a library stayed mapped; enough of them restart */
 void   restart_note_frame(void);                /* at the end of every frame */
 SessionLoop *restart_loop(GameInput **inputs, uint8_t **start_state); /* the loop's shared part; NULL without a session */
 uint8_t *restart_tweak_area(uint64_t *cap);      /* tweak.cpp's kept sources; NULL without a session */
+SessionTweak *restart_tweak(uint8_t **copy, uint64_t *cap); /* the TWEAK window and the state copy's area (NULL, 0:
+                                                    no session, the copy lives on the heap) */
 void   restart_request(const char *reason);     /* a planned restart at the end of this frame */
 int    restart_requested(void);
 void   restart_now(void);

@@ -12,6 +12,7 @@ static struct {
     FILE  *file;           /* --log-file, or <root>/build/host.log */
     FILE  *frames;         /* --frame-log */
     double t0;             /* os_mono_seconds() at start */
+    OsFileStamp json_id, file_id, frames_id;   /* the files they hold (log_reopen_lost) */
 } g_log;
 
 static const char *LEVEL_NAMES[] = { "debug", "info", "warn", "error" };
@@ -36,7 +37,33 @@ int log_open(void)
         fprintf(stderr, "host: --frame-log %s: %s\n", g_options.frame_log, strerror(errno));
         return 0;
     }
+    os_file_stamp_of(g_log.json, &g_log.json_id);
+    os_file_stamp_of(g_log.file, &g_log.file_id);
+    os_file_stamp_of(g_log.frames, &g_log.frames_id);
     return 1;
+}
+
+/* Once a frame: a log whose descriptor game code closed or replaced (close_range, dup2) is opened again on
+   the same number, appending. Names what was re-opened into `what` (", "-separated); returns how many. */
+int log_reopen_lost(char *what, size_t cap)
+{
+    struct { FILE *f; OsFileStamp *id; const char *path, *name; } logs[3] = {
+        { g_log.json, &g_log.json_id, g_options.log_json, "the JSON log" },
+        { g_log.file, &g_log.file_id, g_options.log_file, "the log file" },
+        { g_log.frames, &g_log.frames_id, g_options.frame_log, "the frame log" },
+    };
+    int n = 0;
+    for (int i = 0; i < 3; i++) {
+        OsFileStamp now;
+        if (!logs[i].f || !logs[i].id->ino) continue;
+        if (os_file_stamp_of(logs[i].f, &now) && now.dev == logs[i].id->dev && now.ino == logs[i].id->ino) continue;
+        if (!os_file_reopen(logs[i].f, logs[i].path)) continue;
+        os_file_stamp_of(logs[i].f, logs[i].id);
+        size_t len = strlen(what);
+        snprintf(what + len, cap - len, "%s%s (%s)", len ? ", " : "", logs[i].name, logs[i].path);
+        n++;
+    }
+    return n;
 }
 
 void log_close(void)

@@ -71,43 +71,64 @@ double memory_snapshot_take(uint64_t step)
     return (os_mono_seconds() - t) * 1000.0;
 }
 
+/* A fault inside a restore (game code made the snapshot unreadable, or the block in a way mprotect cannot
+   undo) is the crashed library's doing: restart.cpp restarts in rollback mode, never with that library. */
 void memory_snapshot_restore(void)
 {
+    restart_restoring(1);
     memory_make_writable();
     uint64_t now_used = memory_used();
     memcpy(g_memory.game.base, g_memory.snapshot, g_memory.snapshot_used);
     if (now_used > g_memory.snapshot_used)
         memset((uint8_t *)g_memory.game.base + g_memory.snapshot_used, 0, now_used - g_memory.snapshot_used);
+    restart_restoring(0);
 }
 
 /* The state just before a TWEAK value went live (reload.cpp's tweak window): its own copy, so the crash
-   snapshot of the running code stays what it was. Heap, not the session: a hot restart loses it. */
-static struct { uint8_t *bytes; uint64_t cap, used; } g_tweak_snapshot;
+   snapshot of the running code stays what it was. In the session (restart.cpp), so a hot restart soon after
+   the value went live goes back to it; on the heap without one. */
+static struct { uint8_t *bytes; uint64_t cap; } g_tweak_heap;
+
+static uint8_t *tweak_copy(uint64_t need)
+{
+    uint8_t *area;
+    uint64_t cap;
+    restart_tweak(&area, &cap);
+    if (area) return need <= cap ? area : NULL;
+    if (need > g_tweak_heap.cap) {
+        uint8_t *p = (uint8_t *)realloc(g_tweak_heap.bytes, need);
+        if (!p) return NULL;
+        g_tweak_heap.bytes = p;
+        g_tweak_heap.cap = need;
+    }
+    return g_tweak_heap.bytes;
+}
 
 double memory_tweak_snapshot_take(void)
 {
     double t = os_mono_seconds();
     uint64_t used = memory_used();
-    if (used > g_tweak_snapshot.cap) {
-        uint8_t *p = (uint8_t *)realloc(g_tweak_snapshot.bytes, used);
-        if (!p) { g_tweak_snapshot.used = 0; return -1; }
-        g_tweak_snapshot.bytes = p;
-        g_tweak_snapshot.cap = used;
-    }
-    memcpy(g_tweak_snapshot.bytes, g_memory.game.base, used);
-    g_tweak_snapshot.used = used;
+    SessionTweak *tw = restart_tweak(NULL, NULL);
+    uint8_t *copy = tweak_copy(used);
+    tw->used = 0;
+    if (!copy) return -1;
+    memcpy(copy, g_memory.game.base, used);
+    tw->used = used;
     return (os_mono_seconds() - t) * 1000.0;
 }
 
 int memory_tweak_snapshot_restore(void)
 {
-    if (!g_tweak_snapshot.bytes) return 0;
+    SessionTweak *tw = restart_tweak(NULL, NULL);
+    uint8_t *copy = tw->used ? tweak_copy(tw->used) : NULL;
+    if (!copy) return 0;
+    restart_restoring(1);
     memory_make_writable();
     uint64_t now_used = memory_used();
-    memcpy(g_memory.game.base, g_tweak_snapshot.bytes, g_tweak_snapshot.used);
-    if (now_used > g_tweak_snapshot.used)
-        memset((uint8_t *)g_memory.game.base + g_tweak_snapshot.used, 0, now_used - g_tweak_snapshot.used);
-    g_memory.game.used = g_tweak_snapshot.used;
+    memcpy(g_memory.game.base, copy, tw->used);
+    if (now_used > tw->used) memset((uint8_t *)g_memory.game.base + tw->used, 0, now_used - tw->used);
+    g_memory.game.used = tw->used;
+    restart_restoring(0);
     return 1;
 }
 

@@ -53,6 +53,13 @@ int   os_fd_is_host(int fd);                            /* recorded at start and
 int   os_fd_close(int fd);                              /* close(); -1 + errno on failure */
 int   os_std_fds_check(void);                           /* 0..2 closed (by game code)? reopened on the null
                                                         device, so no later open takes them; returns how many */
+/* Game code can reach past the close() wrapper (syscall(SYS_close), close_range, dup2 onto a host number): the
+   host checks its own descriptors each frame and re-opens what was lost, on the same number. */
+int   os_file_stamp_of(FILE *f, OsFileStamp *out);     /* the file f's descriptor holds now; 0 if it is closed */
+int   os_file_reopen(FILE *f, const char *path);       /* path opened again (appending) on f's descriptor number */
+int   os_host_fds_plug(void);                           /* descriptors recorded at start and closed since (SDL's
+                                                        sockets, pipes): a never-readable placeholder on each
+                                                        number, so no poll loop spins on it; returns how many */
 char *os_read_file(const char *path, size_t *len, size_t max_bytes);  /* malloc'ed + NUL-terminated; NULL on error or too big */
 int   os_copy_file(const char *src, const char *dst);                 /* 1 when every byte was written */
 int   os_make_dir(const char *path);                                  /* 1 if the directory exists afterwards */
@@ -83,12 +90,15 @@ int  os_watch_add(const char *dir);                  /* a watch id >= 0 (the sam
 void os_watch_read(os_watch_fn *fn, void *ctx);      /* non-blocking: every event since the last read */
 void os_watch_close(void);
 int  os_watch_fd(void);                              /* readable when events wait (for os_wait_readable); -1 if none */
+int  os_watch_lost(void);                            /* 1: its descriptor was closed or replaced; the watch is then
+                                                        closed (os_watch_open starts a new one) */
 
 /* ---------------------------------------------------------------- child processes */
 typedef struct OsChild {
     int64_t pid;
     int     out_fd;     /* all zero = none; out_fd > 0 while open */
     double  cpu_ms;     /* once ended: user + system CPU time of the child and the children it waited for */
+    uint64_t out_id;    /* the pipe's identity (os_child_lost) */
 } OsChild;
 enum { OS_CHILD_STDOUT = 1, OS_CHILD_STDERR = 2,              /* streams sent to the pipe; the rest to /dev/null */
        OS_CHILD_LOW_PRIORITY = 4 };                           /* below the host's priority (nice 10) */
@@ -99,6 +109,7 @@ int  os_child_fd(const OsChild *c);                     /* readable on output or
 int  os_child_read(OsChild *c, char *buf, size_t cap);  /* non-blocking: bytes read now (0 = nothing yet) */
 int  os_child_poll(OsChild *c, int *exit_code, int *signal_no);  /* 0 running; 1 ended (and reaped); -1 lost */
 void os_child_kill(OsChild *c);                         /* terminate and reap */
+int  os_child_lost(const OsChild *c);                   /* 1: its pipe was closed or replaced (by game code) */
 int  os_run(const char *const argv[], char *out, size_t cap, double timeout_s);  /* blocking; exit code, -1 */
 
 /* ---------------------------------------------------------------- dynamic libraries */
@@ -211,6 +222,11 @@ void    *os_session_attach(int64_t handle, uint64_t bytes, uintptr_t required);
 void     os_session_close(int64_t handle, void *base, uint64_t bytes);
 int      os_session_exec_prepare(int64_t handle, const char *env_name, int argc, char **argv);
 void     os_session_exec(void);
+typedef struct OsSpan { uint64_t offset, bytes; } OsSpan;
+int      os_session_renew(int64_t handle, void *base, uint64_t bytes, const OsSpan *keep, int keep_count);
+                                                               /* the handle closed or replaced (by game code)? a new
+                                                                 one on the same number, `keep` copied into it and mapped
+                                                                 in place: 1; still the session: 0; -1 (os_error_text) */
 void     os_close_inherited(int64_t keep);                     /* closes every descriptor above stderr but keep: what
                                                                  the previous image left open (its window's display
                                                                  connection would keep its window alive) */

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <execinfo.h>
 #include <fcntl.h>
+#include <sys/eventfd.h>
 #include <link.h>
 #include <pthread.h>
 #include <setjmp.h>
@@ -154,6 +155,60 @@ int os_fd_is_host(int fd)
 }
 
 int os_fd_close(int fd) { return close(fd); }
+
+/* A closed socket or pipe of SDL's (udev's monitor, a wake-up pipe) answers every poll at once and its reader
+   loops. Its number gets an eventfd at zero: never readable, never at its end, no writer to lose. */
+int os_host_fds_plug(void)
+{
+    int n = 0;
+    for (int i = 0; i < g_host_fd_count; i++) {
+        int fd = g_host_fds[i].fd;
+        /* not stdio (os_std_fds_check's), not the host's own above HIGH_FD (their owners open them again; a
+           child's pipe there closes when the child ends) */
+        if (fd <= 2 || fd >= HIGH_FD || fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+        int quiet = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+        if (quiet < 0) return n;
+        int ok = quiet == fd || dup3(quiet, fd, O_CLOEXEC) >= 0;
+        if (quiet != fd) close(quiet);
+        if (!ok) continue;
+        struct stat st;
+        if (fstat(fd, &st) == 0) { g_host_fds[i].dev = st.st_dev; g_host_fds[i].ino = st.st_ino; }
+        n++;
+    }
+    return n;
+}
+
+int os_file_stamp_of(FILE *f, OsFileStamp *out)
+{
+    struct stat st;
+    memset(out, 0, sizeof *out);
+    if (!f || fstat(fileno(f), &st) != 0) return 0;
+    out->dev = st.st_dev;
+    out->ino = st.st_ino;
+    return 1;
+}
+
+int os_file_reopen(FILE *f, const char *path)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (fd < 0) { set_errno_error(); return 0; }
+    int ok = dup3(fd, fileno(f), O_CLOEXEC) >= 0;
+    if (!ok) set_errno_error();
+    close(fd);
+    clearerr(f);
+    return ok;
+}
+
+/* What /proc/self/fd says descriptor fd is ("anon_inode:inotify", "pipe:[123]"); 0 if /proc cannot say. */
+static int fd_link(int fd, char *out, size_t cap)
+{
+    char p[64];
+    snprintf(p, sizeof p, "/proc/self/fd/%d", fd);
+    ssize_t n = readlink(p, out, cap - 1);
+    if (n <= 0) return 0;
+    out[n] = 0;
+    return 1;
+}
 
 int os_std_fds_check(void)
 {
@@ -379,6 +434,16 @@ void os_watch_read(os_watch_fn *fn, void *ctx)
 
 int os_watch_fd(void) { return g_inotify_fd; }
 
+int os_watch_lost(void)
+{
+    if (g_inotify_fd < 0) return 0;
+    char link[64];
+    if (fcntl(g_inotify_fd, F_GETFD) != -1 && (!fd_link(g_inotify_fd, link, sizeof link) || !strcmp(link, "anon_inode:inotify")))
+        return 0;
+    g_inotify_fd = -1;   /* not closed: the number is no longer ours */
+    return 1;
+}
+
 void os_watch_close(void)
 {
     if (g_inotify_fd >= 0) close(g_inotify_fd);
@@ -415,9 +480,12 @@ int os_child_start_in(OsChild *c, const char *const argv[], unsigned capture, co
     }
     /* before the child's own children start: the compiler driver's cc1 inherits it */
     if (capture & OS_CHILD_LOW_PRIORITY) setpriority(PRIO_PROCESS, pid, 10);
+    fds[0] = fd_high(fds[0]);   /* out of a close() loop's reach */
     fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK);
     c->pid = pid;
     c->out_fd = fds[0];
+    struct stat st;
+    if (fstat(fds[0], &st) == 0) c->out_id = (uint64_t)st.st_ino;
     return 1;
 }
 
@@ -452,6 +520,12 @@ int os_child_poll(OsChild *c, int *exit_code, int *signal_no)
 
 int os_child_fd(const OsChild *c) { return c->out_fd > 0 ? c->out_fd : -1; }
 
+int os_child_lost(const OsChild *c)
+{
+    struct stat st;
+    return c->out_fd > 0 && c->out_id && (fstat(c->out_fd, &st) != 0 || (uint64_t)st.st_ino != c->out_id);
+}
+
 int os_wait_readable(const int *fds, int n, double timeout_s)
 {
     struct pollfd p[8];
@@ -478,7 +552,7 @@ void os_child_kill(OsChild *c)
         waitpid((pid_t)c->pid, NULL, 0);
         c->pid = 0;
     }
-    if (c->out_fd > 0) close(c->out_fd);
+    if (c->out_fd > 0 && !os_child_lost(c)) close(c->out_fd);   /* a lost number is someone else's now */
     c->out_fd = 0;
 }
 
@@ -1009,6 +1083,9 @@ static struct {
     char  env_entry[128];
     int   fd;
 } g_session_exec = { "", {}, {}, "", -1 };
+static struct stat g_session_id;   /* the memfd's identity: game code may close or replace its number */
+
+static void session_remember(int fd) { if (fstat(fd, &g_session_id) != 0) memset(&g_session_id, 0, sizeof g_session_id); }
 
 void *os_session_create(uint64_t bytes, uintptr_t preferred, int64_t *handle)
 {
@@ -1024,6 +1101,7 @@ void *os_session_create(uint64_t bytes, uintptr_t preferred, int64_t *handle)
     if (p == MAP_FAILED) p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, fd, 0);
     if (p == MAP_FAILED) { set_errno_error(); close(fd); return NULL; }
     *handle = fd;
+    session_remember(fd);
     return p;
 }
 
@@ -1064,6 +1142,7 @@ void *os_session_attach(int64_t handle, uint64_t bytes, uintptr_t required)
         os_set_error("the kernel placed the session elsewhere (MAP_FIXED_NOREPLACE unsupported)");
         return NULL;
     }
+    session_remember((int)handle);
     return p;
 #else
     (void)required;
@@ -1076,6 +1155,41 @@ void os_session_close(int64_t handle, void *base, uint64_t bytes)
 {
     if (base) munmap(base, bytes);
     if (handle >= 0) close((int)handle);
+}
+
+/* The memfd's number closed or replaced: its pages are still mapped, but a re-executed host could not find them.
+   A new memfd gets what is in use (`keep`), is mapped over the old one at the same address and takes the old
+   number (the exec's environment names it). */
+int os_session_renew(int64_t handle, void *base, uint64_t bytes, const OsSpan *keep, int keep_count)
+{
+    struct stat st;
+    int fd = (int)handle;
+    if (fd < 0 || !base || !g_session_id.st_ino) return 0;
+    if (fstat(fd, &st) == 0 && st.st_dev == g_session_id.st_dev && st.st_ino == g_session_id.st_ino) return 0;
+    int nfd = (int)syscall(SYS_memfd_create, "engine-session", 1u /* MFD_CLOEXEC */);
+    if (nfd < 0) { set_errno_error(); return -1; }
+    if (ftruncate(nfd, (off_t)bytes) != 0) { set_errno_error(); close(nfd); return -1; }
+    mprotect(base, bytes, PROT_READ | PROT_WRITE);   /* game code may have made a part unreadable */
+    for (int i = 0; i < keep_count; i++) {
+        uint64_t off = keep[i].offset, len = keep[i].bytes;
+        if (off >= bytes) continue;
+        if (len > bytes - off) len = bytes - off;
+        while (len) {
+            ssize_t w = pwrite(nfd, (const char *)base + off, len, (off_t)off);
+            if (w < 0 && errno == EINTR) continue;
+            if (w <= 0) { set_errno_error(); close(nfd); return -1; }
+            off += (uint64_t)w;
+            len -= (uint64_t)w;
+        }
+    }
+    void *p = mmap(base, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE | MAP_FIXED, nfd, 0);
+    if (p == MAP_FAILED) { set_errno_error(); close(nfd); return -1; }
+    int ok = dup3(nfd, fd, O_CLOEXEC) >= 0;
+    if (!ok) set_errno_error();
+    close(nfd);
+    if (!ok) return -1;
+    session_remember(fd);
+    return 1;
 }
 
 int os_session_exec_prepare(int64_t handle, const char *env_name, int argc, char **argv)

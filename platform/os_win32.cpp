@@ -155,6 +155,12 @@ int   os_std_fds_check(void) { return 0; }
 void  os_host_fds_record(void) {}
 int   os_fd_is_host(int) { return 0; }
 int   os_fd_close(int fd) { return _close(fd); }
+int   os_file_stamp_of(FILE *, OsFileStamp *out) { memset(out, 0, sizeof *out); return 0; }   /* never checked */
+int   os_file_reopen(FILE *, const char *) { return 0; }
+int   os_host_fds_plug(void) { return 0; }
+int   os_child_lost(const OsChild *) { return 0; }
+int   os_watch_lost(void) { return 0; }
+int   os_session_renew(int64_t, void *, uint64_t, const OsSpan *, int) { return 0; }
 
 char *os_read_file(const char *path, size_t *len, size_t max_bytes)
 {

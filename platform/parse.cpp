@@ -2,6 +2,7 @@
    header of a recording, and the JSON escaping of anything put into the event log. Pure functions
    with no SDL and no globals, so the fuzz targets in tests/fuzz/ can drive them directly. */
 #include "host.h"
+#include "th_math.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -289,7 +290,7 @@ int parse_script(const char *text, const char *name, ScriptEvent **out, int *cou
 }
 
 /* ================================================================ recordings */
-static const char REC_MAGIC[8] = { 'T', 'H', 'R', 'E', 'C', '0', '0', '1' };
+static const char REC_MAGIC[8] = { 'T', 'H', 'R', 'E', 'C', '0', '0', '2' };   /* 002: the snapshot's hash */
 
 void parse_recording_header_write(uint8_t out[RECORDING_HEADER_BYTES], const RecordingHeader *h)
 {
@@ -299,10 +300,15 @@ void parse_recording_header_write(uint8_t out[RECORDING_HEADER_BYTES], const Rec
     memcpy(out + 16, &h->state_size, 8);
     memcpy(out + 24, &h->snapshot_bytes, 8);
     memcpy(out + 32, &h->start_step, 8);
+    memcpy(out + 40, &h->snapshot_hash, 8);
 }
 
 int parse_recording_header(const uint8_t *data, size_t len, RecordingHeader *h, char *err, size_t cap)
 {
+    if (len >= 8 && memcmp(data, REC_MAGIC, 7) == 0 && data[7] == '1') {
+        snprintf(err, cap, "an older recording format (THREC001, no check of its snapshot): record it again");
+        return 0;
+    }
     if (len < RECORDING_HEADER_BYTES || memcmp(data, REC_MAGIC, 8) != 0) {
         snprintf(err, cap, "not a recording (bad header)");
         return 0;
@@ -312,6 +318,7 @@ int parse_recording_header(const uint8_t *data, size_t len, RecordingHeader *h, 
     memcpy(&h->state_size, data + 16, 8);
     memcpy(&h->snapshot_bytes, data + 24, 8);
     memcpy(&h->start_step, data + 32, 8);
+    memcpy(&h->snapshot_hash, data + 40, 8);
     uint64_t body = len - RECORDING_HEADER_BYTES;
     if (h->snapshot_bytes > body) {
         snprintf(err, cap, "truncated: the snapshot needs %llu bytes, the file has %llu after its header",
@@ -357,6 +364,11 @@ int parse_recording(const uint8_t *data, size_t len, const RecordingExpect *want
     }
     if (h->snapshot_bytes > want->block_size) {
         snprintf(err, cap, "snapshot of %llu bytes exceeds --memory", (unsigned long long)h->snapshot_bytes);
+        return 0;
+    }
+    if (th_hash_bytes64(data + RECORDING_HEADER_BYTES, (size_t)h->snapshot_bytes) != h->snapshot_hash) {
+        snprintf(err, cap, "its snapshot is damaged (%llu bytes whose hash is not the one recorded): the file changed after "
+                 "it was written; not loaded", (unsigned long long)h->snapshot_bytes);
         return 0;
     }
     const uint8_t *steps = data + RECORDING_HEADER_BYTES + h->snapshot_bytes;

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "th_math.h"
+
 static struct {
     LoopMode   mode;
     GameInput *inputs;
@@ -62,6 +64,7 @@ static void keep_start(void)
     k->mode = LOOP_OFF;   /* until the copy below is whole; keep_position() sets it again */
     memcpy(g_kept.start_state, g_recording.start_state, g_recording.start_used);
     k->start_used = g_recording.start_used;
+    k->start_hash = th_hash_bytes64(g_kept.start_state, (size_t)g_recording.start_used);
     k->start_version = g_recording.start_layout_hash;
     k->start_size = g_recording.start_size;
 }
@@ -135,6 +138,14 @@ void recording_resume(void)
     SessionLoop *k = kept();
     if (k && k->record_on && g_options.record_path) recording_file_continue(g_options.record_path, k->record_steps);
     if (!k || k->mode == LOOP_OFF || k->count == 0 || k->start_used > g_memory.game.size) return;
+    /* the session's copy lies beside the block: a wild write in game code can reach it */
+    if (th_hash_bytes64(g_kept.start_state, (size_t)k->start_used) != k->start_hash) {
+        log_message(LOG_ERROR, "F7 loop: its snapshot kept over the hot restart is damaged (%llu bytes whose hash is not the "
+                    "one taken): not looped; live play goes on (F7 records a new loop)", (unsigned long long)k->start_used);
+        log_event("loop", "\"state\":\"off\",\"reason\":\"damaged\"");
+        k->mode = LOOP_OFF;
+        return;
+    }
     g_recording.inputs = (GameInput *)realloc(g_recording.inputs, sizeof(GameInput) * k->count);
     g_recording.start_state = (uint8_t *)realloc(g_recording.start_state, k->start_used ? k->start_used : 1);
     if (!g_recording.inputs || !g_recording.start_state) return;
@@ -245,6 +256,7 @@ int recording_file_open(const char *path)
     h.state_size = g_api.state_size;
     h.snapshot_bytes = memory_used();
     h.start_step = g_loop.step;
+    h.snapshot_hash = th_hash_bytes64(g_memory.game.base, (size_t)h.snapshot_bytes);
     uint8_t head[RECORDING_HEADER_BYTES];
     parse_recording_header_write(head, &h);
     fwrite(head, 1, sizeof head, g_recording.file);

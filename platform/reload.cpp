@@ -270,7 +270,7 @@ int reload_from(const char *src, const char *why)
     GameLib old = g_lib;
     g_lib = next;
     g_api = next.api;
-    g_reload.tweak_window = 0;   /* new code: a crash from here on is the code's */
+    restart_tweak(NULL, NULL)->window = 0;   /* new code: a crash from here on is the code's */
     tweak_suspects_clear();
     g_reload.loaded = 1;
     g_reload.halted = 0;
@@ -368,9 +368,10 @@ int reload_from(const char *src, const char *why)
 static void tweak_went_live(void)
 {
     double ms = memory_tweak_snapshot_take();
-    g_reload.tweak_window = ms >= 0;
-    g_reload.tweak_step = g_loop.step;
-    g_reload.tweak_wall = os_wall_seconds();
+    SessionTweak *tw = restart_tweak(NULL, NULL);
+    tw->window = ms >= 0;
+    tw->step = g_loop.step;
+    tw->wall = os_wall_seconds();
     if (ms < 0) log_message(LOG_WARN, "tweak: no memory for the state before the new values: a crash goes back further");
 }
 
@@ -379,16 +380,17 @@ static void tweak_went_live(void)
    changes), and the code that runs stays: it ran fine before the values changed. 0: not a tweak's. */
 static int tweak_rollback(GuardWhat what, const char *kind, int hang, const char *where)
 {
-    if (!g_reload.tweak_window) return 0;
-    g_reload.tweak_window = 0;
-    if ((what != GUARD_UPDATE && what != GUARD_RENDER) || g_loop.step - g_reload.tweak_step > TWEAK_SUSPECT_STEPS) return 0;
+    SessionTweak *tw = restart_tweak(NULL, NULL);
+    if (!tw->window) return 0;
+    tw->window = 0;
+    if ((what != GUARD_UPDATE && what != GUARD_RENDER) || g_loop.step - tw->step > TWEAK_SUSPECT_STEPS) return 0;
     if (!memory_tweak_snapshot_restore()) return 0;
     char values[1024];
     tweak_revert_suspects(values, sizeof values);
-    double since_ms = (os_wall_seconds() - g_reload.tweak_wall) * 1000.0;
+    double since_ms = (os_wall_seconds() - tw->wall) * 1000.0;
     log_message(LOG_ERROR, "game version %d %s in %s%s%s, %llu steps after %s went live: back to the state from just "
                 "before it and to the old value; fix the literal and save", g_lib.version, hang ? "hung (watchdog)" : kind,
-                GUARD_NAMES[what], where[0] ? ": " : "", where, (unsigned long long)(g_loop.step - g_reload.tweak_step), values);
+                GUARD_NAMES[what], where[0] ? ": " : "", where, (unsigned long long)(g_loop.step - tw->step), values);
     notice_post(LOG_WARN, "%s %s the game: the state from just before it and the old value are back", values,
                 hang ? "hung" : "crashed");
     snprintf(g_crash.text, sizeof g_crash.text, "version %d: %s in %s after %s (old value back) %s", g_lib.version, kind,
@@ -398,7 +400,7 @@ static int tweak_rollback(GuardWhat what, const char *kind, int hang, const char
     char vesc[2048];
     parse_json_escape(values, vesc, sizeof vesc);
     log_event("tweak_rollback", "\"version\":%d,\"signal\":\"%s\",\"values\":\"%s\",\"tweak_step\":%llu,\"step\":%llu,"
-              "\"since_live_ms\":%.1f", g_lib.version, kind, vesc, (unsigned long long)g_reload.tweak_step,
+              "\"since_live_ms\":%.1f", g_lib.version, kind, vesc, (unsigned long long)tw->step,
               (unsigned long long)g_loop.step, since_ms);
     return 1;
 }
@@ -492,8 +494,16 @@ void reload_resume(const RestartResume *r)
     g_block_layout.known = r->mem_has_layout;
     g_block_layout.layout_hash = r->mem_state_version;
     g_block_layout.state_size = r->mem_state_size;
-    if (r->rollback) memory_snapshot_restore();
-    const char *path = r->rollback ? r->prev_good_path : r->running_path;
+    /* A fault soon after TWEAK values went live is theirs, as tweak_rollback judges it in one process: the state
+       from just before they went live (the session kept it), the same code, the old values. */
+    SessionTweak *tw = restart_tweak(NULL, NULL);
+    int tweak_back = r->rollback && tw->window && tw->used && (r->what == GUARD_UPDATE || r->what == GUARD_RENDER) &&
+                     r->step - tw->step <= TWEAK_SUSPECT_STEPS && r->running_path[0];
+    tw->window = 0;
+    int rollback = r->rollback && !tweak_back;
+    if (tweak_back) memory_tweak_snapshot_restore();
+    else if (rollback) memory_snapshot_restore();
+    const char *path = rollback ? r->prev_good_path : r->running_path;
     GameLib next;
     memset(&next, 0, sizeof next);
     char err[2048] = "";
@@ -510,7 +520,7 @@ void reload_resume(const RestartResume *r)
     }
     if (r->running_path[0]) os_remove_file(r->running_path);
     remove_stale_copies(ok ? next.path : "");
-    if (r->rollback) {
+    if (rollback) {
         if (r->prev_good_path[0]) os_remove_file(r->prev_good_path);
         g_reload.prev_good_path[0] = 0;   /* a rolled-back library is not a target to roll back to again */
         g_reload.prev_good_version = r->prev_good_version;
@@ -524,18 +534,18 @@ void reload_resume(const RestartResume *r)
         g_reload.loaded = 1;
         g_reload.halted = 0;
         g_reload.fresh = 1;
-        g_reload.code_of_version = r->rollback ? r->prev_good_version : next.version;
+        g_reload.code_of_version = rollback ? r->prev_good_version : next.version;
     } else {
         use_stub();
         g_reload.loaded = 0;
-        g_reload.halted = path[0] != 0 || r->rollback;
+        g_reload.halted = path[0] != 0 || rollback;
         if (path[0]) log_message(LOG_ERROR, "hot restart: cannot load %s again: %s", path, err);
     }
     os_file_stamp(library_built_path(g_options.root), &g_build_status.built_stamp);   /* not loaded again as an outside build */
     const char *in = r->what >= 0 && r->what <= GUARD_UNLOAD ? GUARD_NAMES[r->what] : "host";
     char resc[1100];
     parse_json_escape(r->reason, resc, sizeof resc);
-    if (r->rollback) {
+    if (rollback) {
         snprintf(g_crash.text, sizeof g_crash.text, "version %d: %s in %s %s", r->running_version, r->signal, in, r->where);
         g_crash.hung = !strcmp(r->signal, "hang");
         log_message(LOG_ERROR, "game version %d %s in %s%s%s", r->running_version, r->signal, in, r->where[0] ? ": " : "", r->where);
@@ -544,10 +554,27 @@ void reload_resume(const RestartResume *r)
     log_event("hot_restart", "\"kept\":true,\"reason\":\"%s\",\"mode\":\"%s\",\"version\":%d,\"loaded\":%s,\"restarts\":%d,"
               "\"since_fault_ms\":%.1f,\"step\":%llu", resc, r->rollback ? "rollback" : "keep", g_lib.version,
               ok ? "true" : "false", r->restarts, r->since_fault_ms, (unsigned long long)g_loop.step);
-    if (ok) {
-        tweak_library_resumed(g_lib.version, r->rollback ? r->prev_good_version : r->running_version);
-        run_load_hook();
+    if (ok) tweak_library_resumed(g_lib.version, rollback ? r->prev_good_version : r->running_version);
+    if (tweak_back) {
+        char values[1024];
+        tweak_suspects_resume();
+        tweak_revert_suspects(values, sizeof values);
+        g_reload.code_of_version = r->running_version;
+        log_message(LOG_ERROR, "game version %d %s in %s%s%s, %llu steps after %s went live: the host restarted; back to the "
+                    "state from just before it and to the old value; fix the literal and save", r->running_version, r->signal, in,
+                    r->where[0] ? ": " : "", r->where, (unsigned long long)(r->step - tw->step), values);
+        notice_post(LOG_WARN, "%s %s the game: the state from just before it and the old value are back", values,
+                    !strcmp(r->signal, "hang") ? "hung" : "crashed");
+        snprintf(g_crash.text, sizeof g_crash.text, "version %d: %s in %s after %s (old value back) %s", r->running_version,
+                 r->signal, in, values, r->where);
+        g_crash.hung = !strcmp(r->signal, "hang");
+        crash_event(r->running_version, r->signal, in, r->where, ok ? g_lib.version : 0, g_reload.halted, 1);
+        char vesc[2048];
+        parse_json_escape(values, vesc, sizeof vesc);
+        log_event("tweak_rollback", "\"version\":%d,\"signal\":\"%s\",\"values\":\"%s\",\"tweak_step\":%llu,\"step\":%llu,"
+                  "\"restarted\":true", g_lib.version, r->signal, vesc, (unsigned long long)tw->step, (unsigned long long)r->step);
     }
+    if (ok) run_load_hook();
 }
 
 void reload_restart_state(void)

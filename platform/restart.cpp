@@ -15,7 +15,7 @@
 
 #if !defined(HOST_RELEASE)
 
-#define SESSION_MAGIC        0x31736e6f69737365ull   /* "essions1" */
+#define SESSION_MAGIC        0x32736e6f69737365ull   /* "essions2" */
 #define SESSION_HEADER_BYTES (64u << 10)
 #define SESSION_ENV          "ENGINE_SESSION_FD"
 #define SESSION_BLOCK_AT     0x200000000000ull       /* the block's fixed address (the header sits below it) */
@@ -49,12 +49,16 @@ typedef struct SessionHeader {
     float    bus_volume[3];
     int      bus_set[3];
     SessionLoop loop;                       /* its snapshot and inputs follow the rollback snapshot */
+    int      restoring;                     /* the fault hit while the host wrote a snapshot back */
+    SessionTweak tweak;                     /* its state copy follows the TWEAK baselines */
+    double   sources_seen_wall;             /* saves written before this were handled (develop.cpp) */
 } SessionHeader;
+static_assert(sizeof(SessionHeader) <= SESSION_HEADER_BYTES, "the session header outgrew its space");
 
-/* header | block | rollback snapshot | F7 loop snapshot | F7 loop inputs | TWEAK baselines */
+/* header | block | rollback snapshot | F7 loop snapshot | F7 loop inputs | TWEAK baselines | TWEAK state copy */
 static uint64_t session_bytes(uint64_t block)
 {
-    return SESSION_HEADER_BYTES + 3 * block + SESSION_LOOP_STEPS * sizeof(GameInput) + SESSION_TWEAK_BYTES;
+    return SESSION_HEADER_BYTES + 4 * block + SESSION_LOOP_STEPS * sizeof(GameInput) + SESSION_TWEAK_BYTES;
 }
 
 enum { RESTART_NONE, RESTART_KEEP, RESTART_ROLLBACK };
@@ -69,6 +73,7 @@ static struct {
     char                 planned[256];       /* a planned restart at the end of this frame */
     std::atomic<double>  heartbeat;          /* os_mono_seconds() of the last frame */
     std::atomic<int>     in_restart;
+    volatile int         restoring;          /* restart_restoring: a snapshot is being written back */
     double               stall_s;
     int                  first_frame_told;
     uint32_t             prev_restarts;      /* a session that could not be mapped: its restart history */
@@ -100,6 +105,10 @@ static void on_unsafe_fault(const OsUnsafeFault *f)
     int mode = RESTART_KEEP;
     if (f->where == OS_UNSAFE_THREAD) mode = f->game_thread ? RESTART_ROLLBACK : RESTART_KEEP;
     else if (f->guarded && what != GUARD_OPEN && what != GUARD_GET_API && what != GUARD_UNLOAD) mode = RESTART_ROLLBACK;
+    /* the host's own code faulted while it wrote a snapshot back (a rollback): game code made the block or the
+       snapshot unreadable before it crashed. Keep mode would load that library again, which does it again. */
+    else if (g_session.restoring) mode = RESTART_ROLLBACK;
+    h->restoring = g_session.restoring;
     h->fault = *f;
     h->what = what;
     h->reason[0] = 0;
@@ -236,6 +245,11 @@ void restart_reason(char *out, size_t cap)
     if (h->reason[0]) { snprintf(out, cap, "%s", h->reason); return; }
     const OsUnsafeFault *f = &h->fault;
     const char *kind = f->kind == OS_FAULT_HANG ? "a hang (watchdog)" : os_fault_name(f->kind);
+    if (h->restoring) {
+        snprintf(out, cap, "%s in the host's own code while it restored the state after a crash (game code had made "
+                 "the block or its snapshot unreadable)", kind);
+        return;
+    }
     const char *in = h->what >= 0 && h->what <= GUARD_UNLOAD ? GUARD_NAMES[h->what] : "";
     switch (f->where) {
     case OS_UNSAFE_SYSTEM_CODE:
@@ -284,6 +298,34 @@ void restart_note_snapshot(void)
     if (!h) return;
     h->snapshot_used = g_memory.snapshot_used;
     h->snapshot_step = g_memory.snapshot_step;
+}
+
+void restart_restoring(int on) { g_session.restoring = on; }
+
+/* Once a frame: game code that closed or replaced the session's memfd (close_range, dup2) left a hot restart
+   nothing to hand over. A new one gets what is in use: the header, the block's and the snapshots' used parts,
+   the loop's inputs and the TWEAK baselines. */
+void restart_note_sources(double seen_wall) { if (g_session.h) g_session.h->sources_seen_wall = seen_wall; }
+double restart_sources_seen(void) { return g_session.restarted && g_session.h ? g_session.h->sources_seen_wall : 0; }
+
+int restart_session_renew(void)
+{
+    SessionHeader *h = g_session.h;
+    if (!h || g_session.handle < 0) return 0;
+    uint64_t H = SESSION_HEADER_BYTES, B = h->block_bytes;
+    uint64_t inputs = (h->loop.count < h->loop.cap ? h->loop.count : h->loop.cap) * sizeof(GameInput);
+    uint64_t loop_inputs_at = H + 3 * B;
+    OsSpan keep[] = {
+        { 0, H + memory_used() },
+        { H + B, g_memory.snapshot_faulted > g_memory.snapshot_used ? g_memory.snapshot_faulted : g_memory.snapshot_used },
+        { H + 2 * B, h->loop.start_used },
+        { loop_inputs_at, inputs },
+        { loop_inputs_at + SESSION_LOOP_STEPS * sizeof(GameInput), SESSION_TWEAK_BYTES + h->tweak.used },
+    };
+    int r = os_session_renew(g_session.handle, h, h->total_bytes, keep, (int)(sizeof keep / sizeof keep[0]));
+    if (r < 0) log_message(LOG_ERROR, "hot restart: cannot re-create the session's memory: %s; a restart would start fresh",
+                           os_error_text());
+    return r != 0;
 }
 
 void restart_note_bus(int bus, float volume)
@@ -340,10 +382,22 @@ SessionLoop *restart_loop(GameInput **inputs, uint8_t **start_state)
 uint8_t *restart_tweak_area(uint64_t *cap)
 {
     SessionHeader *h = g_session.h;
-    *cap = 0;
+    if (cap) *cap = 0;
     if (!h) return NULL;
-    *cap = SESSION_TWEAK_BYTES;
+    if (cap) *cap = SESSION_TWEAK_BYTES;
     return (uint8_t *)h + SESSION_HEADER_BYTES + 3 * h->block_bytes + SESSION_LOOP_STEPS * sizeof(GameInput);
+}
+
+SessionTweak *restart_tweak(uint8_t **copy, uint64_t *cap)
+{
+    static SessionTweak heap_side;   /* no session: the window only (the copy is memory.cpp's heap) */
+    SessionHeader *h = g_session.h;
+    if (copy) *copy = NULL;
+    if (cap) *cap = 0;
+    if (!h) return &heap_side;
+    if (copy) *copy = restart_tweak_area(NULL) + SESSION_TWEAK_BYTES;
+    if (cap) *cap = h->block_bytes;
+    return &h->tweak;
 }
 
 /* ---------------------------------------------------------------- planned restarts and the stall check */
@@ -362,6 +416,7 @@ void restart_now(void)
     if (!h || !g_session.enabled) return;
     restart_note_frame();
     h->what = -1;
+    h->restoring = 0;
     memset(&h->fault, 0, sizeof h->fault);
     snprintf(h->reason, sizeof h->reason, "%s", g_session.planned);
     char esc[600];
@@ -399,8 +454,9 @@ void restart_check_stall(int running_guarded)
     append(h->reason, sizeof h->reason, secs + i);
     append(h->reason, sizeof h->reason, running_guarded ? " s inside a call into the game that could not be stopped"
                                                         : " s in the host's own code");
-    restart_exec(running_guarded && what != GUARD_OPEN && what != GUARD_GET_API && what != GUARD_UNLOAD ? RESTART_ROLLBACK
-                                                                                                      : RESTART_KEEP, now);
+    h->restoring = g_session.restoring;
+    restart_exec((running_guarded && what != GUARD_OPEN && what != GUARD_GET_API && what != GUARD_UNLOAD) || g_session.restoring
+                 ? RESTART_ROLLBACK : RESTART_KEEP, now);
 }
 
 /* ---------------------------------------------------------------- going on after a restart */
@@ -445,6 +501,7 @@ void restart_resume(void)
     r.mem_state_size = h->mem_state_size;
     r.restarts = (int)h->restarts;
     r.since_fault_ms = (os_mono_seconds() - h->fault.mono) * 1000.0;
+    r.step = h->step;
     reload_resume(&r);
     restart_note_library();
     restart_note_snapshot();
@@ -472,6 +529,10 @@ void   restart_resume(void) {}
 void   restart_reason(char *out, size_t cap) { if (cap) out[0] = 0; }
 void   restart_note_library(void) {}
 void   restart_note_snapshot(void) {}
+void   restart_restoring(int on) { (void)on; }
+int    restart_session_renew(void) { return 0; }
+void   restart_note_sources(double seen_wall) { (void)seen_wall; }
+double restart_sources_seen(void) { return 0; }
 void   restart_note_bus(int bus, float volume) { (void)bus; (void)volume; }
 int    restart_bus(int bus, float *volume) { (void)bus; (void)volume; return 0; }
 void   restart_note_unload_failed(void) {}
@@ -481,6 +542,13 @@ int    restart_requested(void) { return 0; }
 void   restart_now(void) {}
 void   restart_check_stall(int running_guarded) { (void)running_guarded; }
 SessionLoop *restart_loop(GameInput **inputs, uint8_t **start_state) { *inputs = NULL; *start_state = NULL; return NULL; }
-uint8_t *restart_tweak_area(uint64_t *cap) { *cap = 0; return NULL; }
+uint8_t *restart_tweak_area(uint64_t *cap) { if (cap) *cap = 0; return NULL; }
+SessionTweak *restart_tweak(uint8_t **copy, uint64_t *cap)
+{
+    static SessionTweak heap_side;
+    if (copy) *copy = NULL;
+    if (cap) *cap = 0;
+    return &heap_side;
+}
 
 #endif

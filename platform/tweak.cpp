@@ -474,8 +474,47 @@ void tweak_query(const char *file, int line, int counter, int kind, const char *
 
 /* ---------------------------------------------------------------- the values of the last save, as suspects */
 void tweak_batch_begin(void) { g_tweak.batch_fresh = 1; }
-int  tweak_batch_end(void) { int fresh = !g_tweak.batch_fresh && g_tweak.suspect_count > 0; g_tweak.batch_fresh = 0; return fresh; }
-void tweak_suspects_clear(void) { g_tweak.suspect_count = 0; }
+/* The suspects in the session too (restart.cpp): a hot restart soon after they went live blames them there. */
+static void suspects_keep(void)
+{
+    SessionTweak *tw = restart_tweak(NULL, NULL);
+    int n = 0;
+    for (int k = 0; k < g_tweak.suspect_count && n < (int)(sizeof tw->suspects / sizeof tw->suspects[0]); k++) {
+        const TweakSuspect *sus = &g_tweak.suspects[k];
+        if (sus->file < 0 || sus->file >= g_tweak.file_count) continue;
+        TweakKept *kept = &tw->suspects[n++];
+        snprintf(kept->path, sizeof kept->path, "%s", g_tweak.files[sus->file].path);
+        kept->site = sus->site;
+        kept->had_old = sus->had_old;
+        kept->old_value = sus->old_value;
+    }
+    tw->suspect_count = n;
+}
+
+void tweak_suspects_resume(void)
+{
+    const SessionTweak *tw = restart_tweak(NULL, NULL);
+    g_tweak.suspect_count = 0;
+    for (int k = 0; k < tw->suspect_count && k < TWEAK_MAX_SUSPECTS; k++) {
+        int file = file_find(tw->suspects[k].path);
+        if (file < 0) file = file_open(tw->suspects[k].path);
+        if (file < 0) continue;
+        TweakSuspect *sus = &g_tweak.suspects[g_tweak.suspect_count++];
+        sus->file = file;
+        sus->site = tw->suspects[k].site;
+        sus->had_old = tw->suspects[k].had_old;
+        sus->old_value = tw->suspects[k].old_value;
+    }
+}
+
+int tweak_batch_end(void)
+{
+    int fresh = !g_tweak.batch_fresh && g_tweak.suspect_count > 0;
+    g_tweak.batch_fresh = 0;
+    suspects_keep();
+    return fresh;
+}
+void tweak_suspects_clear(void) { g_tweak.suspect_count = 0; suspects_keep(); }
 
 /* The game crashed or hung just after the last save's values went live: serve the old ones again, and do
    not serve the blamed ones until their literal changes. Writes "entities.cpp:23 TWEAK(7)" for each. */
@@ -510,6 +549,7 @@ void tweak_revert_suspects(char *what, size_t cap)
         len += (size_t)w;
     }
     g_tweak.suspect_count = 0;
+    suspects_keep();
 }
 
 int tweak_file_changed(const char *path)

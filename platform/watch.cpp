@@ -75,6 +75,19 @@ static void watch_add_tree(const char *dir)
     os_list_dir(dir, add_subdir, (void *)dir);
 }
 
+static void watch_add_all(void)
+{
+    const char *trees[] = { "platform/include", "tinyheaders", "assets" };
+    for (const char *t : trees) {
+        char p[HOST_PATH];
+        snprintf(p, sizeof p, "%s/%s", g_watch.root, t);
+        os_make_dir(p);
+        watch_add_tree(p);
+    }
+    watch_add_tree(game_folder());
+    watch_add_tree(game_build_folder());
+}
+
 int watch_init(const char *root)
 {
     snprintf(g_watch.root, sizeof g_watch.root, "%s", root);
@@ -86,15 +99,22 @@ int watch_init(const char *root)
         return 0;
     }
     g_watch.open = 1;
-    const char *trees[] = { "platform/include", "tinyheaders", "assets" };
-    for (const char *t : trees) {
-        char p[HOST_PATH];
-        snprintf(p, sizeof p, "%s/%s", root, t);
-        os_make_dir(p);
-        watch_add_tree(p);
+    watch_add_all();
+    return 1;
+}
+
+/* Once a frame: game code that closed or replaced the watcher's descriptor (close_range, dup2) left saves
+   unseen. A new watch over the same folders; a save made while it was gone is not seen (the message says so). */
+int watch_reopen_lost(void)
+{
+    if (!g_watch.open || !os_watch_lost()) return 0;
+    g_watch.dir_count = 0;
+    if (!os_watch_open()) {
+        log_message(LOG_ERROR, "watch: cannot watch files again: %s", os_error_text());
+        g_watch.open = 0;
+        return 1;
     }
-    watch_add_tree(game_folder());
-    watch_add_tree(game_build_folder());
+    watch_add_all();
     return 1;
 }
 
@@ -222,6 +242,43 @@ static int watch_take(FileChanges *out, int code_only)
         return 1;
     }
     return 0;
+}
+
+/* After a hot restart: a file saved while no watcher listened (the old process about to exec, this one not
+   watching yet) or seen by the old process but not built, is taken as saved now: every watched file written
+   after `since_wall` goes into the pending batch, as its save would have. Returns how many. */
+typedef struct CatchUp { const char *dir; double since; int count; char first[HOST_PATH]; } CatchUp;
+
+static void catch_up_entry(void *ctx, const char *name, int is_dir)
+{
+    CatchUp *c = (CatchUp *)ctx;
+    if (is_dir || is_noise(name) || !is_code(name)) return;
+    char path[HOST_PATH];
+    snprintf(path, sizeof path, "%s/%s", c->dir, name);
+    OsFileStamp st;
+    if (is_build_output(path) || !os_file_stamp(path, &st) || (double)st.mtime_ns / 1e9 <= c->since) return;
+    watch_note(c->dir, name, OS_WATCH_CLOSED);
+    if (!c->count++) snprintf(c->first, sizeof c->first, "%s", path);
+}
+
+int watch_catch_up(double since_wall, char *first, size_t cap)
+{
+    CatchUp c;
+    memset(&c, 0, sizeof c);
+    c.since = since_wall;
+    for (int i = 0; g_watch.open && i < g_watch.dir_count; i++) {
+        c.dir = g_watch.dir[i];
+        os_list_dir(g_watch.dir[i], catch_up_entry, &c);
+    }
+    snprintf(first, cap, "%s", c.first);
+    return c.count;
+}
+
+/* The wall time of the oldest save not handed over yet (0: none pending). */
+double watch_pending_since(void)
+{
+    const FileChanges *p = &g_watch.pending;
+    return g_watch.open && (p->count || p->library) ? p->first_seen_wall : 0;
 }
 
 int watch_poll(FileChanges *out) { return watch_take(out, 0); }

@@ -198,8 +198,65 @@ def type_names(decl):
     return kind, names
 
 
-def parse_member(member, where):
-    """A member declaration -> (type tokens, [(name, is_pointer)], flags, old_name, count_of name)."""
+def source_line(path, pattern, after=0):
+    """The 1-based line and column of the first match of pattern in path at or after line `after`; (0, 0) if none."""
+    try:
+        with open(path, errors="replace") as f:
+            lines = f.read().split("\n")
+    except OSError:
+        return 0, 0
+    for n in range(max(0, after - 1), len(lines)):
+        m = re.search(pattern, lines[n])
+        if m:
+            return n + 1, m.start() + 1
+    return 0, 0
+
+
+def nested_type(toks, where):
+    """A struct or union declared inside a state struct: the description names every type it holds by a name
+    of its own, which a nested type has not. Refused in the compiler's format (file:line:col: error:), so the
+    host's error list and an editor go to it, with what to write instead."""
+    path, outer = where
+    kind = "union" if "union" in toks and ("struct" not in toks or toks.index("union") < toks.index("struct")) else "struct"
+    at = toks.index(kind)
+    tag = toks[at + 1] if at + 1 < len(toks) and IDENT.match(toks[at + 1]) and toks[at + 1] not in KEYWORDS else ""
+    close = len(toks) - 1 - toks[::-1].index("}")
+    body = c_text(toks[toks.index("{") + 1:close])
+    declarators = c_text(toks[close + 1:])
+    outer_line, _ = source_line(path, r"\b(struct|union)\s+%s\b" % re.escape(outer))
+    if tag:
+        line, col = source_line(path, r"\b%s\s+%s\b" % (kind, re.escape(tag)), outer_line)
+        msg = (f"{kind} {tag} is declared inside struct {outer}: the state's description names each type it holds, "
+               f"and a nested one has no name of its own there. Declare it before {outer} "
+               f"({kind} {tag} {{ {body} }};) and write the field as: {tag} {declarators};")
+    else:
+        line, col = source_line(path, r"\b%s\s*\{" % kind, outer_line + 1 if outer_line else 0)
+        msg = (f"an unnamed {kind} inside struct {outer}: give it a name of its own and declare it before {outer} "
+               f"({kind} Name {{ {body} }};), then write the field as: Name {declarators};")
+    if line:
+        fail_at(path, line, col, msg)
+    fail(f"{path}: {msg}")
+
+
+def c_text(toks):
+    """Tokens back into C as a person writes it: `items[8]`, `int a;`."""
+    out = ""
+    for t in toks:
+        if out and not (t in ("[", "]", ";", ",", ")") or out[-1] in ("[", "(")):
+            out += " "
+        out += t
+    return out
+
+
+def fail_at(path, line, col, msg):
+    sys.stderr.write(f"{path}:{line}:{col}: error: {msg}\n")
+    sys.exit(1)
+
+
+def parse_member(member, place):
+    """A member declaration -> (type tokens, [(name, is_pointer)], flags, old_name, count_of name). place: (the
+    file the struct is declared in, the struct's name)."""
+    where = f"{place[0]}: struct {place[1]}"
     flags, old, count_of, toks, i = [], "", "", [], 0
     while i < len(member):
         t = member[i]
@@ -224,7 +281,7 @@ def parse_member(member, where):
     if "(" in toks and "=" not in toks[:toks.index("(")] and "{" not in toks[:toks.index("(")]:
         fail(f"{where}: '{' '.join(toks)}' is not a plain field (the state holds data, not functions)")
     if ("struct" in toks or "union" in toks) and "{" in toks:
-        fail(f"{where}: '{' '.join(toks[:6])} ...' nests an unnamed struct or union: give it a name of its own")
+        nested_type(toks, place)
     decls = split_top(toks, ",")
     first = decls[0]
     stop = len(first)
@@ -252,12 +309,13 @@ def parse_member(member, where):
 
 
 def write_types(decls, header, root, path):
-    by_type = {}
+    by_type, file_of = {}, {}
     for d, f in decls:
         kind, names = type_names(d)
         if kind:
             for n in names:
                 by_type.setdefault(n, (kind, d))
+                file_of.setdefault(n, f)
     if root not in by_type or by_type[root][0] != "struct":
         fail(f"{header}: no struct {root} to describe")
     structs, enums, fields = [], [], {}
@@ -278,7 +336,7 @@ def write_types(decls, header, root, path):
         for m in split_top(body, ";"):
             if not m:
                 continue
-            parsed = parse_member(m, f"{header}: struct {name}")
+            parsed = parse_member(m, (file_of.get(name) or header, name))
             if parsed is None:
                 continue
             type_toks, names, flags, old, count_of = parsed

@@ -44,6 +44,25 @@ def replay_rejects_other_layouts():
     check(errs and "not a recording" in errs[0]["msg"], f"message: {errs}")
 
 
+def replay_rejects_damaged_snapshot():
+    """Bytes flipped inside a recording's snapshot (a disk, a copy, an editor): refused before the game sees a
+    byte, with a message naming the file - it used to replay to the end with rc 0 on a state the game never had."""
+    with open(rec, "rb") as f:
+        data = bytearray(f.read())
+    for at in (4096, 4097, 20000):   # well inside the snapshot, which follows a header of a few dozen bytes
+        data[at] ^= 0x5A
+    bad = os.path.join(root, "damaged.rec")
+    with open(bad, "wb") as f:
+        f.write(data)
+    h = Host(root, "--fast", "--no-watch", "--frames", "30", "--replay", bad)
+    rc = h.proc.wait(60)
+    h.stop()
+    check(rc != 0, "a damaged recording was replayed")
+    check(not h.of("replay_start"), f"it was loaded: {h.of('replay_start')}")
+    errs = [e for e in h.of("log") if e.get("level") == "error" and "damaged.rec" in e.get("msg", "")]
+    check(errs and "snapshot" in errs[0]["msg"] and "damaged" in errs[0]["msg"], f"message: {errs}")
+
+
 def f7_loops_and_picks_up_new_code():
     with open(script, "w") as f:
         # a run starts, F7 records while the player holds fire to the right, F7 loops that
@@ -75,6 +94,7 @@ def f7_loops_and_picks_up_new_code():
 
 checks.case("replay_gives_same_state", replay_gives_same_state)
 checks.case("replay_rejects_other_layouts", replay_rejects_other_layouts)
+checks.case("replay_rejects_damaged_snapshot", replay_rejects_damaged_snapshot)
 checks.case("f7_loops_and_picks_up_new_code", f7_loops_and_picks_up_new_code)
 if not checks.failed:
     cleanup(root)

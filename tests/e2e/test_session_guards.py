@@ -242,8 +242,8 @@ def closed_descriptors():
 
 
 def build_error_without_a_line():
-    """A build that fails with no file:line:col (the layout stamp refusing a nested struct): build_end's
-    error_count and errors agree."""
+    """A build that the layout stamp fails (a struct nested in the state): build_end's error_count and errors
+    agree (tests/e2e/test_layout_stamp_nested.py checks the message itself)."""
     m = host.mark()
     field = "    Particle   particles[MAX_PARTICLES]; /* the first particle_count alive */"
     edit(state_h, field, field + "\n    struct Item { int a; } items[8];")

@@ -44,9 +44,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     /* a well-formed file: 16 bytes of snapshot and the input as its one step record */
     static uint8_t file[RECORDING_HEADER_BYTES + 16 + sizeof(GameInput)];
-    RecordingHeader h = { fixed.api, fixed.layout_hash, fixed.state_size, 16, 0, 0 };
-    parse_recording_header_write(file, &h);
     memset(file + RECORDING_HEADER_BYTES, 0xAB, 16);
+    RecordingHeader h = { fixed.api, fixed.layout_hash, fixed.state_size, 16, 0, 0, th_hash_bytes64(file + RECORDING_HEADER_BYTES, 16) };
+    parse_recording_header_write(file, &h);
     GameInput gi;
     memset(&gi, 0, sizeof gi);
     memcpy(&gi, data, size < sizeof gi ? size : sizeof gi);

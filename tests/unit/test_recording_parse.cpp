@@ -12,8 +12,9 @@ static const RecordingExpect WANT = { GAME_API_VERSION, 3, 1024, 1 << 20 };
 
 static std::vector<uint8_t> recording(int steps, void (*damage)(GameInput *, int))
 {
-    RecordingHeader h = { WANT.api, WANT.layout_hash, WANT.state_size, 64, 0, 0 };
     std::vector<uint8_t> out(RECORDING_HEADER_BYTES + 64 + (size_t)steps * sizeof(GameInput));
+    for (int i = 0; i < 64; i++) out[RECORDING_HEADER_BYTES + i] = (uint8_t)(i * 7);   /* the snapshot */
+    RecordingHeader h = { WANT.api, WANT.layout_hash, WANT.state_size, 64, 0, 0, th_hash_bytes64(&out[RECORDING_HEADER_BYTES], 64) };
     parse_recording_header_write(out.data(), &h);
     for (int i = 0; i < steps; i++) {
         GameInput gi;
@@ -49,6 +50,17 @@ static void zero_dt(GameInput *gi, int i) { if (i == 3) gi->dt = 0; }
 static void inf_mouse(GameInput *gi, int i) { if (i == 3) gi->mouse_y = INFINITY; }
 static void nan_wheel(GameInput *gi, int i) { if (i == 3) gi->wheel = NAN; }
 static void pad_three(GameInput *gi, int i) { if (i == 3) gi->gamepad_connected = 3; }
+
+static void test_damaged_snapshot(void)
+{
+    char err[256] = "";
+    std::vector<uint8_t> f = recording(5, nullptr);
+    f[RECORDING_HEADER_BYTES + 10] ^= 0x10;
+    TH_CHECK_MSG(!parse(f, &WANT, err) && strstr(err, "snapshot is damaged"), "a flipped snapshot bit: '%s'", err);
+    f = recording(5, nullptr);
+    f[7] = '1';   /* the format before snapshot hashes */
+    TH_CHECK_MSG(!parse(f, &WANT, err) && strstr(err, "older recording format"), "THREC001: '%s'", err);
+}
 
 static void test_good_recording(void)
 {
@@ -90,6 +102,7 @@ static void test_layout_and_size(void)
 int main(void)
 {
     TH_RUN(test_good_recording);
+    TH_RUN(test_damaged_snapshot);
     TH_RUN(test_every_step_is_checked);
     TH_RUN(test_layout_and_size);
     return th_test_finish();
