@@ -3348,7 +3348,7 @@ static int thc__ray_poly_local(const thc_ray *r, const thc_poly *poly, const thc
     float lpx = c * rx + sn * ry, lpy = -sn * rx + c * ry, ldx = c * dx + sn * dy, ldy = -sn * dx + c * dy;
     /* slo, shi: the closing speeds of the faces that set lo, hi; hi starts finite (a ray with no end too), so a
        face parallel to the ray is tested by num < hi * 0 */
-    float lo = 0, hi = thc__minf(tmax, FLT_MAX), slo = FLT_MAX, shi = FLT_MAX, margin;
+    float hi0 = thc__minf(tmax, FLT_MAX), lo = 0, hi = hi0, slo = FLT_MAX, shi = FLT_MAX, margin;
     int face = -1;
     if (!(tmax >= 0)) return 0;
     THC__UNROLL
@@ -3370,6 +3370,11 @@ static int thc__ray_poly_local(const thc_ray *r, const thc_poly *poly, const thc
         margin = 0.5f * (lo - hi) * thc__minf(slo, shi);
         goto miss;
     }
+    /* lo only grows from 0 and hi only falls from ray.t, unless the ray's frame overflowed (a start and a
+       polygon near 3e38 on opposite sides; infinity or NaN in the input): a face's distance 0 * inf is NaN,
+       which resets the bounds, and a "hit" came out at t = -inf or +inf. A hit outside [0, ray.t] is answered
+       in double (-2) */
+    if (!(lo >= 0 && lo <= hi0)) return -2;
     out->t = lo;
     if (face >= 0) {
         float nx = poly->norms[face].x, ny = poly->norms[face].y;
@@ -3379,7 +3384,43 @@ static int thc__ray_poly_local(const thc_ray *r, const thc_poly *poly, const thc
     }
     return 1;
 miss:
-    return margin <= 1e-5f * (fabsf(lpx) + fabsf(lpy) + fabsf(poly->verts[0].x) + fabsf(poly->verts[0].y)) ? -1 : 0;
+    /* an overflowed frame makes the margin's scale infinite (or NaN) and the margin NaN or within it: answered
+       in double (-2) */
+    if (margin > 1e-5f * (fabsf(lpx) + fabsf(lpy) + fabsf(poly->verts[0].x) + fabsf(poly->verts[0].y))) return 0;
+    return thc__nonfinite(lpx + lpy + ldx + ldy) ? -2 : -1;
+}
+
+/* The clip of thc__ray_poly_local in double, for a ray whose frame overflowed in float: every finite input fits
+   (no difference or product of floats overflows a double), so it answers exactly what the float clip answers
+   for smaller numbers; NaN and infinity in the ray or the transform answer no hit. The hit's t is within
+   [0, ray.t]. */
+static THC__NOINLINE int thc__ray_poly_wide(const thc_ray *r, const thc_poly *poly, const thc_transform *xf, thc_ray_hit *out)
+{
+    double c = 1, sn = 0, rx = r->p.x, ry = r->p.y, dx = r->d.x, dy = r->d.y, tmax = r->t;
+    if (xf) { c = xf->c; sn = xf->s; rx -= xf->p.x; ry -= xf->p.y; }
+    double sum = rx + ry + dx + dy + c + sn;
+    if (!(sum - sum == 0) || !(tmax >= 0)) return 0;
+    if (tmax > FLT_MAX) tmax = FLT_MAX;   /* a ray with no end, as the float clip takes it */
+    double lpx = c * rx + sn * ry, lpy = -sn * rx + c * ry, ldx = c * dx + sn * dy, ldy = -sn * dx + c * dy;
+    double lo = 0, hi = tmax;
+    int face = -1;
+    for (int i = 0; i < poly->count; i++) {
+        double nx = poly->norms[i].x, ny = poly->norms[i].y;
+        double num = nx * (poly->verts[i].x - lpx) + ny * (poly->verts[i].y - lpy), den = nx * ldx + ny * ldy;
+        if (!(num - num == 0) || !(den - den == 0)) return 0;   /* a polygon holding NaN or infinity */
+        if (den < 0) { if (num < lo * den) { lo = num / den; face = i; } }
+        else if (den > 0) { if (num < hi * den) hi = num / den; }
+        else if (num < 0) return 0;
+        if (lo > hi) return 0;
+    }
+    out->t = (float)lo;   /* lo <= tmax, a float: rounding keeps it there */
+    if (face >= 0) {
+        float nx = poly->norms[face].x, ny = poly->norms[face].y, fc = (float)c, fs = (float)sn;
+        out->n = thc__v(fc * nx - fs * ny, fs * nx + fc * ny);
+    } else {
+        out->n = thc__norm_or(thc__v(-r->d.x, -r->d.y), thc__v(-1, 0));
+    }
+    return 1;
 }
 
 /* Each shape's ray out of line but the circle's, so the entry stays small. */
@@ -3445,12 +3486,14 @@ THC__INLINE int thc__raycast_poly_roads(const thc_ray *r, const thc_poly *p, con
        the area is looked at only after a miss that could be one */
     if (p->count < 3 || p->count > THC_MAX_POLY_VERTS) return thc__raycast_poly_proxy(r, p, xf, out);
     int hit = thc__ray_poly_local(r, p, xf, out);
-    if (hit >= 0 || !thc__poly_flat(p)) return hit > 0;
+    if (hit >= 0) return hit;
+    if (hit == -2) return thc__ray_poly_wide(r, p, xf, out);
+    if (!thc__poly_flat(p)) return 0;
     return thc__raycast_poly_proxy(r, p, xf, out);
 }
 
-/* The clip misses NaN and infinity by itself (every face's test fails on NaN and sends it to a miss); the
-   proxy road is looked at. */
+/* The clip misses NaN and infinity by itself (every face's test fails on NaN and sends it to a miss) or, where
+   they reset its bounds, hands the ray to the double road, which looks at them. */
 THC__INLINE int thc__raycast_poly(const thc_ray *r, const thc_poly *p, const thc_transform *xf, thc_ray_hit *out)
 {
     return thc__raycast_poly_roads(r, p, xf, out);
