@@ -3301,7 +3301,7 @@ static int thc__ray_box(thc_v2 p, thc_v2 d, float tmax, thc_v2 lo, thc_v2 hi, th
    (x along a-b, y across): inside, else the side facing the start pushed out by r, else the end circles. */
 static THC__NOINLINE int thc__ray_from_inside(thc_v2 d, float tmax, float sum, thc_ray_hit *out)
 {
-    if (!(tmax >= -FLT_MAX) || thc__nonfinite(sum)) return 0;
+    if (!(tmax >= 0) || thc__nonfinite(sum)) return 0;   /* a ray of negative length misses, as at every shape */
     out->t = 0; out->n = thc__norm_or(thc__neg(d), thc__v(-1, 0)); return 1;
 }
 static int thc__ray_capsule(thc_v2 p, thc_v2 d, float tmax, thc_v2 b, float r, thc_ray_hit *out)

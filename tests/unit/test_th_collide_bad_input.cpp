@@ -491,6 +491,28 @@ static void test_ray_against_a_polygon_near_float_max(void)
     }
 }
 
+// A ray of negative length holds no point: it misses every shape, a start inside one too (the capsule answered
+// a hit at t = 0 from inside, past the ray's end, where the circle, the box and the polygon missed; the fuzz
+// target's strict check on the hit's t found it).
+static void test_ray_of_negative_length_misses(void)
+{
+    thc_circle c = { { 0, 0 }, 2 };
+    thc_aabb b = { { -2, -2 }, { 2, 2 } };
+    thc_capsule k = { { -2, 0 }, { 2, 0 }, 1 };
+    thc_poly p;
+    thc_make_box(&p, 2, 2);
+    thc_transform xf = thc_make_transform(thc_v2{ 0, 0 }, 0.5f);
+    const void *s[4] = { &c, &b, &k, &p };
+    const thc_type t[4] = { THC_CIRCLE, THC_AABB, THC_CAPSULE, THC_POLY };
+    for (int i = 0; i < 4; i++) {
+        thc_ray_hit h;
+        thc_ray r = { { 0.5f, 0.25f }, { 1, 0 }, -1 };
+        TH_CHECK_MSG(thc_raycast(r, s[i], t[i], t[i] == THC_POLY ? &xf : NULL, &h) == 0, "shape %d: a ray of length -1 from inside hits", i);
+        r.t = 1;
+        TH_CHECK_MSG(thc_raycast(r, s[i], t[i], t[i] == THC_POLY ? &xf : NULL, &h) == 1 && h.t == 0, "shape %d: a ray from inside misses", i);
+    }
+}
+
 // A polygon written down clockwise and finished by thc_poly_normals (issue 42, item 7): it used to take the
 // inward normals and the queries answered wrongly (a point 3 outside the square at distance 5.66). The helper
 // puts the vertices in counter-clockwise order, so every query answers as for the same square built right.
@@ -653,5 +675,6 @@ int main(void)
     TH_RUN(test_extreme_capsule_against_a_flat_box);
     TH_RUN(test_negative_and_nan_radii);
     TH_RUN(test_ray_against_a_polygon_near_float_max);
+    TH_RUN(test_ray_of_negative_length_misses);
     return th_test_finish();
 }
