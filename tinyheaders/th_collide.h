@@ -320,6 +320,13 @@ int       thc_grid_pairs(thc_grid *g, thc_pair *pairs, int max_pairs);      /* e
 #define THC__INLINE static inline
 #define THC__FLATTEN
 #endif
+/* THC__NO_SLP: g++'s SLP vectorizer packs a road's pairs of floats into vectors and back; in the capsule pair
+   it cost 47 of 402 instructions a call in shuffles and spills */
+#if defined(__GNUC__) && !defined(__clang__)
+#define THC__NO_SLP __attribute__((optimize("no-tree-slp-vectorize")))
+#else
+#define THC__NO_SLP
+#endif
 
 static thc_v2 thc__v(float x, float y) { thc_v2 r; r.x = x; r.y = y; return r; }
 static thc_v2 thc__add(thc_v2 a, thc_v2 b) { return thc__v(a.x + b.x, a.y + b.y); }
@@ -1776,15 +1783,26 @@ static inline void thc__end_vs_seg(thc_v2 v, thc_v2 e0, thc_v2 e, float ee, floa
     if (dd < *best) { *best = dd; *bid = id; *bu = u * inv; *binside = inside; }
 }
 
+/* Far apart: the cores' middles farther apart than their half lengths and the radii, with a relative slack of
+   1e-4 so that a pair within rounding of touching goes on to the exact tests (NaN fails this test). A's core
+   runs from the origin to a1, B's from b0 to b1. */
+THC__INLINE int thc__capsules_far(thc_v2 a1, thc_v2 b0, thc_v2 b1, float la, float lb, float r)
+{
+    thc_v2 mc = thc__scale(thc__sub(thc__add(b0, b1), a1), 0.5f);
+    float reach = (0.5f * (la + lb) + r) * 1.0001f;
+    return thc__dot(mc, mc) > reach * reach;
+}
+
 THC__INLINE int thc__capsules(const thc_capsule *ka, const thc_capsule *kb, thc_manifold *m, int contacts)
 {
     thc_v2 o = ka->a, a1 = thc__sub(ka->b, o), b0 = thc__sub(kb->a, o), b1 = thc__sub(kb->b, o), eb = thc__sub(b1, b0);
     float la = thc__len(a1), lb = thc__len(eb);
     if (!(la > 1e-12f) || !(lb > 1e-12f)) return 0;
-    float ra = ka->r < 0 ? 0 : ka->r, rb = kb->r < 0 ? 0 : kb->r, r = ra + rb;   /* NaN stays NaN */
+    float ra = thc__maxf(0, ka->r), rb = thc__maxf(0, kb->r), r = ra + rb;   /* NaN stays NaN (maxss passes its second operand's) */
+    m->count = 0;
+    if (thc__capsules_far(a1, b0, b1, la, lb, r)) return 1;
     thc_v2 na = thc__v(a1.y / la, -a1.x / la), nb = thc__v(eb.y / lb, -eb.x / lb);
     thc_v2 zero = thc__v(0, 0);   /* A's core runs from the origin (its first end) to a1 */
-    m->count = 0;
     /* SAT: B's ends against A's two faces (na through the origin, -na through a1), A's ends against B's */
     float p0 = thc__dot(na, b0), p1 = thc__dot(na, b1), sa0 = thc__minf(p1, p0), sa1 = thc__dot(na, a1) - thc__maxf(p0, p1);
     int fa = sa1 > sa0;
@@ -1806,7 +1824,7 @@ THC__INLINE int thc__capsules(const thc_capsule *ka, const thc_capsule *kb, thc_
     thc_v2 pa = zero, pb = zero, n = thc__v(1, 0);
     if (!crossed) {
         float eeb = thc__dot(eb, eb), eea = thc__dot(a1, a1), best = FLT_MAX, bu = 0;
-        float invb = eeb > 0 ? 1.0f / eeb : 0, inva = eea > 0 ? 1.0f / eea : 0;
+        float invb = 1.0f / eeb, inva = 1.0f / eea;   /* both lengths passed 1e-12 */
         int id = -1, inside = 0;
         thc__end_vs_seg(zero, b0, eb, eeb, invb, 0, &best, &id, &bu, &inside);
         thc__end_vs_seg(a1, b0, eb, eeb, invb, 1, &best, &id, &bu, &inside);
@@ -2318,6 +2336,14 @@ static THC__NOINLINE void thc__collide_general(const void *a, thc_type ta, const
 }
 #undef THC__KEEP
 
+/* Two capsules from thc_collide straight to their road (through thc__collide_general's prologue and second
+   switch it cost about 40 instructions a call); the general road for what the direct one leaves. */
+static THC__NOINLINE THC__NO_SLP void thc__capsule_pair(const void *a, const thc_transform *ax, const void *b, const thc_transform *bx, thc_manifold *m)
+{
+    if (a && b && thc__capsules((const thc_capsule *)a, (const thc_capsule *)b, m, 1)) return;
+    thc__collide_general(a, THC_CAPSULE, ax, b, THC_CAPSULE, bx, m);
+}
+
 /* As thc_overlap: the simple pairs read their shapes without a NULL check. */
 void thc_collide(const void *a, thc_type ta, const thc_transform *ax, const void *b, thc_type tb, const thc_transform *bx, thc_manifold *m)
 {
@@ -2331,6 +2357,7 @@ void thc_collide(const void *a, thc_type ta, const thc_transform *ax, const void
         if (m->count) m->n = thc__neg(m->n);
         return;
     case THC__PAIR(THC_AABB, THC_AABB): thc_aabb_to_aabb_manifold((const thc_aabb *)a, (const thc_aabb *)b, m); return;
+    case THC__PAIR(THC_CAPSULE, THC_CAPSULE): thc__capsule_pair(a, ax, b, bx, m); return;
     default: thc__collide_general(a, ta, ax, b, tb, bx, m); return;
     }
 }
