@@ -3400,14 +3400,9 @@ static int thc__ray_poly_local(const thc_ray *r, const thc_poly *poly, const thc
     /* lo only grows from 0 and hi only falls from ray.t, unless the ray's frame overflowed (a start and a
        polygon near 3e38 on opposite sides; infinity or NaN in the input): a face's distance 0 * inf is NaN,
        which resets the bounds, and a "hit" came out at t = -inf or +inf. A hit outside [0, ray.t] is answered
-       in double (-2): lo's and hi0's bits compared as unsigned integers (hi0 >= 0; a negative lo has the sign
-       bit) in one test */
-    {
-        uint32_t blo, bhi;
-        memcpy(&blo, &lo, sizeof blo);
-        memcpy(&bhi, &hi0, sizeof bhi);
-        if (blo > bhi) return -2;
-    }
+       in double (-2). Compared as floats: lo's and hi0's bits compared as unsigned integers let +inf pass a
+       ray.t of -0 (the sign bit), and making it +0 first cost more than the second compare */
+    if (!(lo >= 0 && lo <= hi0)) return -2;
     out->t = lo;
     if (face >= 0) {
         float nx = poly->norms[face].x, ny = poly->norms[face].y;

@@ -489,6 +489,13 @@ static void test_ray_against_a_polygon_near_float_max(void)
         far.t = 5;
         TH_CHECK(thc_raycast(far, &box, THC_POLY, &at, &h) == 0);
     }
+    /* a ray of length -0 from far outside a frame that is no rotation (c 27): the fuzzer's +inf once the look
+       compared the bits of -0 */
+    thc_make_box(&box, 0x1.b1bp+4f, 0x1.b1bp+4f);
+    thc_transform scaled = { { 0x1.b1bp+4f, 0x1.b1bp+4f }, 0x1.b1bp+4f, 0x1.bp-4f };
+    thc_ray zero = { { -0x1.fffffep+127f, 0x1.4e63fcp-27f }, { 0x1.3aacp+6f, -0.0f }, -0.0f };
+    int hit = thc_raycast(zero, &box, THC_POLY, &scaled, &h);
+    TH_CHECK_MSG(!hit || (h.t >= 0 && h.t <= 0), "ray.t -0: hit at t %g", hit ? h.t : 0.0f);
 }
 
 // A ray of negative length holds no point: it misses every shape, a start inside one too (the capsule answered
