@@ -1800,7 +1800,7 @@ THC__INLINE int thc__capsules(const thc_capsule *ka, const thc_capsule *kb, thc_
     if (!(la > 1e-12f) || !(lb > 1e-12f)) return 0;
     float ra = thc__maxf(0, ka->r), rb = thc__maxf(0, kb->r), r = ra + rb;   /* NaN stays NaN (maxss passes its second operand's) */
     m->count = 0;
-    if (thc__capsules_far(a1, b0, b1, la, lb, r)) return 1;
+    if (contacts && thc__capsules_far(a1, b0, b1, la, lb, r)) return 1;   /* thc_overlap's axes alone are cheaper */
     thc_v2 na = thc__v(a1.y / la, -a1.x / la), nb = thc__v(eb.y / lb, -eb.x / lb);
     thc_v2 zero = thc__v(0, 0);   /* A's core runs from the origin (its first end) to a1 */
     /* SAT: B's ends against A's two faces (na through the origin, -na through a1), A's ends against B's */
