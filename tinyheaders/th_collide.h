@@ -320,6 +320,13 @@ int       thc_grid_pairs(thc_grid *g, thc_pair *pairs, int max_pairs);      /* e
 #define THC__INLINE static inline
 #define THC__FLATTEN
 #endif
+/* THC__NO_SLP: g++'s SLP vectorizer packs a road's pairs of floats into vectors and back; in the capsule pair
+   it cost 47 of 402 instructions a call in shuffles and spills */
+#if defined(__GNUC__) && !defined(__clang__)
+#define THC__NO_SLP __attribute__((optimize("no-tree-slp-vectorize")))
+#else
+#define THC__NO_SLP
+#endif
 
 static thc_v2 thc__v(float x, float y) { thc_v2 r; r.x = x; r.y = y; return r; }
 static thc_v2 thc__add(thc_v2 a, thc_v2 b) { return thc__v(a.x + b.x, a.y + b.y); }
@@ -1776,15 +1783,26 @@ static inline void thc__end_vs_seg(thc_v2 v, thc_v2 e0, thc_v2 e, float ee, floa
     if (dd < *best) { *best = dd; *bid = id; *bu = u * inv; *binside = inside; }
 }
 
+/* Far apart: the cores' middles farther apart than their half lengths and the radii, with a relative slack of
+   1e-4 so that a pair within rounding of touching goes on to the exact tests (NaN fails this test). A's core
+   runs from the origin to a1, B's from b0 to b1. */
+THC__INLINE int thc__capsules_far(thc_v2 a1, thc_v2 b0, thc_v2 b1, float la, float lb, float r)
+{
+    thc_v2 mc = thc__scale(thc__sub(thc__add(b0, b1), a1), 0.5f);
+    float reach = (0.5f * (la + lb) + r) * 1.0001f;
+    return thc__dot(mc, mc) > reach * reach;
+}
+
 THC__INLINE int thc__capsules(const thc_capsule *ka, const thc_capsule *kb, thc_manifold *m, int contacts)
 {
     thc_v2 o = ka->a, a1 = thc__sub(ka->b, o), b0 = thc__sub(kb->a, o), b1 = thc__sub(kb->b, o), eb = thc__sub(b1, b0);
     float la = thc__len(a1), lb = thc__len(eb);
     if (!(la > 1e-12f) || !(lb > 1e-12f)) return 0;
-    float ra = ka->r < 0 ? 0 : ka->r, rb = kb->r < 0 ? 0 : kb->r, r = ra + rb;   /* NaN stays NaN */
+    float ra = thc__maxf(0, ka->r), rb = thc__maxf(0, kb->r), r = ra + rb;   /* NaN stays NaN (maxss passes its second operand's) */
+    m->count = 0;
+    if (contacts && thc__capsules_far(a1, b0, b1, la, lb, r)) return 1;   /* thc_overlap's axes alone are cheaper */
     thc_v2 na = thc__v(a1.y / la, -a1.x / la), nb = thc__v(eb.y / lb, -eb.x / lb);
     thc_v2 zero = thc__v(0, 0);   /* A's core runs from the origin (its first end) to a1 */
-    m->count = 0;
     /* SAT: B's ends against A's two faces (na through the origin, -na through a1), A's ends against B's */
     float p0 = thc__dot(na, b0), p1 = thc__dot(na, b1), sa0 = thc__minf(p1, p0), sa1 = thc__dot(na, a1) - thc__maxf(p0, p1);
     int fa = sa1 > sa0;
@@ -1806,7 +1824,7 @@ THC__INLINE int thc__capsules(const thc_capsule *ka, const thc_capsule *kb, thc_
     thc_v2 pa = zero, pb = zero, n = thc__v(1, 0);
     if (!crossed) {
         float eeb = thc__dot(eb, eb), eea = thc__dot(a1, a1), best = FLT_MAX, bu = 0;
-        float invb = eeb > 0 ? 1.0f / eeb : 0, inva = eea > 0 ? 1.0f / eea : 0;
+        float invb = 1.0f / eeb, inva = 1.0f / eea;   /* both lengths passed 1e-12 */
         int id = -1, inside = 0;
         thc__end_vs_seg(zero, b0, eb, eeb, invb, 0, &best, &id, &bu, &inside);
         thc__end_vs_seg(a1, b0, eb, eeb, invb, 1, &best, &id, &bu, &inside);
@@ -2318,6 +2336,14 @@ static THC__NOINLINE void thc__collide_general(const void *a, thc_type ta, const
 }
 #undef THC__KEEP
 
+/* Two capsules from thc_collide straight to their road (through thc__collide_general's prologue and second
+   switch it cost about 40 instructions a call); the general road for what the direct one leaves. */
+static THC__NOINLINE THC__NO_SLP void thc__capsule_pair(const void *a, const thc_transform *ax, const void *b, const thc_transform *bx, thc_manifold *m)
+{
+    if (a && b && thc__capsules((const thc_capsule *)a, (const thc_capsule *)b, m, 1)) return;
+    thc__collide_general(a, THC_CAPSULE, ax, b, THC_CAPSULE, bx, m);
+}
+
 /* As thc_overlap: the simple pairs read their shapes without a NULL check. */
 void thc_collide(const void *a, thc_type ta, const thc_transform *ax, const void *b, thc_type tb, const thc_transform *bx, thc_manifold *m)
 {
@@ -2331,6 +2357,7 @@ void thc_collide(const void *a, thc_type ta, const thc_transform *ax, const void
         if (m->count) m->n = thc__neg(m->n);
         return;
     case THC__PAIR(THC_AABB, THC_AABB): thc_aabb_to_aabb_manifold((const thc_aabb *)a, (const thc_aabb *)b, m); return;
+    case THC__PAIR(THC_CAPSULE, THC_CAPSULE): thc__capsule_pair(a, ax, b, bx, m); return;
     default: thc__collide_general(a, ta, ax, b, tb, bx, m); return;
     }
 }
@@ -3301,7 +3328,7 @@ static int thc__ray_box(thc_v2 p, thc_v2 d, float tmax, thc_v2 lo, thc_v2 hi, th
    (x along a-b, y across): inside, else the side facing the start pushed out by r, else the end circles. */
 static THC__NOINLINE int thc__ray_from_inside(thc_v2 d, float tmax, float sum, thc_ray_hit *out)
 {
-    if (!(tmax >= -FLT_MAX) || thc__nonfinite(sum)) return 0;
+    if (!(tmax >= 0) || thc__nonfinite(sum)) return 0;   /* a ray of negative length misses, as at every shape */
     out->t = 0; out->n = thc__norm_or(thc__neg(d), thc__v(-1, 0)); return 1;
 }
 static int thc__ray_capsule(thc_v2 p, thc_v2 d, float tmax, thc_v2 b, float r, thc_ray_hit *out)
@@ -3348,7 +3375,7 @@ static int thc__ray_poly_local(const thc_ray *r, const thc_poly *poly, const thc
     float lpx = c * rx + sn * ry, lpy = -sn * rx + c * ry, ldx = c * dx + sn * dy, ldy = -sn * dx + c * dy;
     /* slo, shi: the closing speeds of the faces that set lo, hi; hi starts finite (a ray with no end too), so a
        face parallel to the ray is tested by num < hi * 0 */
-    float lo = 0, hi = thc__minf(tmax, FLT_MAX), slo = FLT_MAX, shi = FLT_MAX, margin;
+    float hi0 = thc__minf(tmax, FLT_MAX), lo = 0, hi = hi0, slo = FLT_MAX, shi = FLT_MAX, margin;
     int face = -1;
     if (!(tmax >= 0)) return 0;
     THC__UNROLL
@@ -3370,6 +3397,12 @@ static int thc__ray_poly_local(const thc_ray *r, const thc_poly *poly, const thc
         margin = 0.5f * (lo - hi) * thc__minf(slo, shi);
         goto miss;
     }
+    /* lo only grows from 0 and hi only falls from ray.t, unless the ray's frame overflowed (a start and a
+       polygon near 3e38 on opposite sides; infinity or NaN in the input): a face's distance 0 * inf is NaN,
+       which resets the bounds, and a "hit" came out at t = -inf or +inf. A hit outside [0, ray.t] is answered
+       in double (-2). Compared as floats: lo's and hi0's bits compared as unsigned integers let +inf pass a
+       ray.t of -0 (the sign bit), and making it +0 first cost more than the second compare */
+    if (!(lo >= 0 && lo <= hi0)) return -2;
     out->t = lo;
     if (face >= 0) {
         float nx = poly->norms[face].x, ny = poly->norms[face].y;
@@ -3379,7 +3412,43 @@ static int thc__ray_poly_local(const thc_ray *r, const thc_poly *poly, const thc
     }
     return 1;
 miss:
-    return margin <= 1e-5f * (fabsf(lpx) + fabsf(lpy) + fabsf(poly->verts[0].x) + fabsf(poly->verts[0].y)) ? -1 : 0;
+    /* an overflowed frame makes the margin's scale infinite (or NaN) and the margin NaN or within it: answered
+       in double (-2) */
+    if (margin > 1e-5f * (fabsf(lpx) + fabsf(lpy) + fabsf(poly->verts[0].x) + fabsf(poly->verts[0].y))) return 0;
+    return thc__nonfinite(lpx + lpy + ldx + ldy) ? -2 : -1;
+}
+
+/* The clip of thc__ray_poly_local in double, for a ray whose frame overflowed in float: every finite input fits
+   (no difference or product of floats overflows a double), so it answers exactly what the float clip answers
+   for smaller numbers; NaN and infinity in the ray or the transform answer no hit. The hit's t is within
+   [0, ray.t]. */
+static THC__NOINLINE int thc__ray_poly_wide(const thc_ray *r, const thc_poly *poly, const thc_transform *xf, thc_ray_hit *out)
+{
+    double c = 1, sn = 0, rx = r->p.x, ry = r->p.y, dx = r->d.x, dy = r->d.y, tmax = r->t;
+    if (xf) { c = xf->c; sn = xf->s; rx -= xf->p.x; ry -= xf->p.y; }
+    double sum = rx + ry + dx + dy + c + sn;
+    if (!(sum - sum == 0) || !(tmax >= 0)) return 0;
+    if (tmax > FLT_MAX) tmax = FLT_MAX;   /* a ray with no end, as the float clip takes it */
+    double lpx = c * rx + sn * ry, lpy = -sn * rx + c * ry, ldx = c * dx + sn * dy, ldy = -sn * dx + c * dy;
+    double lo = 0, hi = tmax;
+    int face = -1;
+    for (int i = 0; i < poly->count; i++) {
+        double nx = poly->norms[i].x, ny = poly->norms[i].y;
+        double num = nx * (poly->verts[i].x - lpx) + ny * (poly->verts[i].y - lpy), den = nx * ldx + ny * ldy;
+        if (!(num - num == 0) || !(den - den == 0)) return 0;   /* a polygon holding NaN or infinity */
+        if (den < 0) { if (num < lo * den) { lo = num / den; face = i; } }
+        else if (den > 0) { if (num < hi * den) hi = num / den; }
+        else if (num < 0) return 0;
+        if (lo > hi) return 0;
+    }
+    out->t = (float)lo;   /* lo <= tmax, a float: rounding keeps it there */
+    if (face >= 0) {
+        float nx = poly->norms[face].x, ny = poly->norms[face].y, fc = (float)c, fs = (float)sn;
+        out->n = thc__v(fc * nx - fs * ny, fs * nx + fc * ny);
+    } else {
+        out->n = thc__norm_or(thc__v(-r->d.x, -r->d.y), thc__v(-1, 0));
+    }
+    return 1;
 }
 
 /* Each shape's ray out of line but the circle's, so the entry stays small. */
@@ -3445,12 +3514,14 @@ THC__INLINE int thc__raycast_poly_roads(const thc_ray *r, const thc_poly *p, con
        the area is looked at only after a miss that could be one */
     if (p->count < 3 || p->count > THC_MAX_POLY_VERTS) return thc__raycast_poly_proxy(r, p, xf, out);
     int hit = thc__ray_poly_local(r, p, xf, out);
-    if (hit >= 0 || !thc__poly_flat(p)) return hit > 0;
+    if (hit >= 0) return hit;
+    if (hit == -2) return thc__ray_poly_wide(r, p, xf, out);
+    if (!thc__poly_flat(p)) return 0;
     return thc__raycast_poly_proxy(r, p, xf, out);
 }
 
-/* The clip misses NaN and infinity by itself (every face's test fails on NaN and sends it to a miss); the
-   proxy road is looked at. */
+/* The clip misses NaN and infinity by itself (every face's test fails on NaN and sends it to a miss) or, where
+   they reset its bounds, hands the ray to the double road, which looks at them. */
 THC__INLINE int thc__raycast_poly(const thc_ray *r, const thc_poly *p, const thc_transform *xf, thc_ray_hit *out)
 {
     return thc__raycast_poly_roads(r, p, xf, out);

@@ -4,7 +4,7 @@
    radii, and ordinary values next to them. Polygons are thc_make_poly's hulls (extreme but finite points) or
    boxes, under any transform. Under ASan and UBSan a read outside an array (issue 42: a vertex index of -1 in
    the capsule-polygon manifold) ends the run; the answers' own shape is checked too (manifold counts 0..2,
-   the TOI inside 0..1). */
+   the TOI inside 0..1, a ray's hit inside 0..ray.t: a polygon's frame overflowing near 3e38 gave t = -inf). */
 #define TH_COLLIDE_IMPLEMENTATION
 #include "th_collide.h"
 
@@ -95,7 +95,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     thc_ray_hit h;
     for (int i = 0; i < 2; i++) {
         const Shape &s = i ? b : a;
-        (void)thc_raycast(ray, s.ptr(), s.t, s.x, &h);   /* its fraction is not checked: a start past 1e38 overflows in the frame */
+        if (thc_raycast(ray, s.ptr(), s.t, s.x, &h) && !(h.t >= 0 && h.t <= ray.t)) __builtin_trap();
         (void)thc_shape_aabb(s.ptr(), s.t, s.x);
         (void)thc_point_in_shape(ray.p, s.ptr(), s.t, s.x);
     }

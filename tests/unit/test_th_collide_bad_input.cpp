@@ -461,6 +461,65 @@ static void test_extreme_capsule_against_a_flat_box(void)
     }
 }
 
+// A ray and a polygon's frame far apart near 3e38 (finite input): the ray taken into the polygon's frame overflowed
+// (a coordinate -inf, a face's distance 0 * inf = NaN), NaN reset the clip's bounds and the ray "hit" at t = -inf
+// or +inf (found by tests/fuzz/fuzz_th_collide.cpp). A hit's t is always within [0, ray.t]; these two rays miss,
+// and a ray whose frame overflows but which does reach the polygon (at t = 6 of 10) hits it there.
+static void test_ray_against_a_polygon_near_float_max(void)
+{
+    thc_poly box;
+    thc_ray_hit h;
+    thc_make_box(&box, 0x1.f8a82p+1f, 0x1.42a3f8p+2f);
+    thc_transform xf = { { 0x1.323492p+124f, -0x1.e175fap+127f }, -0x1.d0e9fp-1f, -0x1.acf2bep-2f };
+    thc_ray r = { { 0x1.c9abc8p+127f, -0x1.d5d6b6p+124f }, { 0x1.eada5cp+127f, 0 }, 1 };   /* was a hit at t = -inf */
+    h.t = 0.5f;
+    TH_CHECK(thc_raycast(r, &box, THC_POLY, &xf, &h) == 0);
+    thc_make_box(&box, 0x1.f3d0c4p+15f, 0x1.53268p+15f);
+    thc_transform xf2 = { { 0x1.1858b8p+3f, -0x1.9fbb7cp+127f }, 0x1.46438cp-1f, -0x1.8a954cp-1f };
+    thc_ray r2 = { { -0x1.cce834p+127f, 0x1.112e3p+3f }, { -0x1.af48f2p+2f, -0x1.e12a44p+127f }, 1 };   /* was t = +inf */
+    TH_CHECK(thc_raycast(r2, &box, THC_POLY, &xf2, &h) == 0);
+    thc_make_box(&box, 1, 1);
+    for (int k = 0; k < 2; k++) {
+        float ang = k ? 0.3f : 0.0f;
+        thc_transform at = thc_make_transform(thc_v2{ 3e38f, 0 }, ang);
+        thc_ray far = { { -3e38f, 0.5f }, { 1e38f, 0 }, 10 };   /* x - 3e38 overflows in the frame */
+        int hit = thc_raycast(far, &box, THC_POLY, &at, &h);
+        TH_CHECK_MSG(hit && h.t >= 0 && h.t <= 10 && fabsf(h.t - 6) < 1e-5f, "angle %g: hit %d at t %g, want 6", ang, hit, hit ? h.t : 0.0f);
+        if (hit) TH_CHECK(k ? h.n.x < 0 : h.n.x == -1);   /* turned, the ray's 0.5 off the centre is below 3e38's rounding */
+        far.t = 5;
+        TH_CHECK(thc_raycast(far, &box, THC_POLY, &at, &h) == 0);
+    }
+    /* a ray of length -0 from far outside a frame that is no rotation (c 27): the fuzzer's +inf once the look
+       compared the bits of -0 */
+    thc_make_box(&box, 0x1.b1bp+4f, 0x1.b1bp+4f);
+    thc_transform scaled = { { 0x1.b1bp+4f, 0x1.b1bp+4f }, 0x1.b1bp+4f, 0x1.bp-4f };
+    thc_ray zero = { { -0x1.fffffep+127f, 0x1.4e63fcp-27f }, { 0x1.3aacp+6f, -0.0f }, -0.0f };
+    int hit = thc_raycast(zero, &box, THC_POLY, &scaled, &h);
+    TH_CHECK_MSG(!hit || (h.t >= 0 && h.t <= 0), "ray.t -0: hit at t %g", hit ? h.t : 0.0f);
+}
+
+// A ray of negative length holds no point: it misses every shape, a start inside one too (the capsule answered
+// a hit at t = 0 from inside, past the ray's end, where the circle, the box and the polygon missed; the fuzz
+// target's strict check on the hit's t found it).
+static void test_ray_of_negative_length_misses(void)
+{
+    thc_circle c = { { 0, 0 }, 2 };
+    thc_aabb b = { { -2, -2 }, { 2, 2 } };
+    thc_capsule k = { { -2, 0 }, { 2, 0 }, 1 };
+    thc_poly p;
+    thc_make_box(&p, 2, 2);
+    thc_transform xf = thc_make_transform(thc_v2{ 0, 0 }, 0.5f);
+    const void *s[4] = { &c, &b, &k, &p };
+    const thc_type t[4] = { THC_CIRCLE, THC_AABB, THC_CAPSULE, THC_POLY };
+    for (int i = 0; i < 4; i++) {
+        thc_ray_hit h;
+        thc_ray r = { { 0.5f, 0.25f }, { 1, 0 }, -1 };
+        TH_CHECK_MSG(thc_raycast(r, s[i], t[i], t[i] == THC_POLY ? &xf : NULL, &h) == 0, "shape %d: a ray of length -1 from inside hits", i);
+        r.t = 1;
+        TH_CHECK_MSG(thc_raycast(r, s[i], t[i], t[i] == THC_POLY ? &xf : NULL, &h) == 1 && h.t == 0, "shape %d: a ray from inside misses", i);
+    }
+}
+
 // A polygon written down clockwise and finished by thc_poly_normals (issue 42, item 7): it used to take the
 // inward normals and the queries answered wrongly (a point 3 outside the square at distance 5.66). The helper
 // puts the vertices in counter-clockwise order, so every query answers as for the same square built right.
@@ -622,5 +681,7 @@ int main(void)
     TH_RUN(test_grazing_circle_at_a_corner);
     TH_RUN(test_extreme_capsule_against_a_flat_box);
     TH_RUN(test_negative_and_nan_radii);
+    TH_RUN(test_ray_against_a_polygon_near_float_max);
+    TH_RUN(test_ray_of_negative_length_misses);
     return th_test_finish();
 }
