@@ -10,7 +10,8 @@
      render_present_ms           median: the software rasterizer finishing (a pixel read back) and SDL_RenderPresent
      game_heavy_update_ms        median: one fixed step of the game in that state
      game_heavy_enemies, game_heavy_particles   what the frames held (medians)
-   BENCH_QUICK=1: 10 frames instead of 240. */
+     game_heavy_frame_noglow_ms  median of the same frames with the glow pass off (set_glow(0)): the glow's share
+   BENCH_QUICK=1: 12 frames instead of 240. */
 #define THP_DISABLE   /* no profiler in this program: its zones are no-ops */
 #include "render.cpp"
 #include "assets.cpp"
@@ -68,7 +69,7 @@ int main(void)
     setenv("SDL_VIDEODRIVER", "offscreen", 1);
     SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0");
     if (SDL_Init(SDL_INIT_VIDEO) != 0) { fprintf(stderr, "SDL_Init: %s\n", SDL_GetError()); return 1; }
-    const int W = 1280, H = 720, FRAMES = bench_runs(240, 10);
+    const int W = 1280, H = 720, FRAMES = bench_runs(240, 12);
     SDL_Window *win = SDL_CreateWindow("bench_game_frame", 0, 0, W, H, 0);
     SDL_Renderer *ren = win ? SDL_CreateRenderer(win, -1, SDL_RENDERER_SOFTWARE) : nullptr;
     if (!ren) { fprintf(stderr, "no software renderer: %s\n", SDL_GetError()); return 1; }
@@ -84,8 +85,9 @@ int main(void)
     int alive = scene_late(&g_h, 9, 300);
     GameState *gs = (GameState *)g_h.mem.base;
     fprintf(stderr, "bench_game_frame: %d enemies alive at %.0f s, %u particles before the top-up\n", alive, gs->run_time, gs->particle_count);
-    std::vector<double> frame, submit, batch, present, update, enemies, particles;
+    std::vector<double> frame, submit, batch, present, update, enemies, particles, noglow;
     for (int f = 0; f < FRAMES; f++) {
+        bool glow = f % 4 != 3;   /* every fourth frame without the glow pass */
         scene_keep_alive(gs);
         top_up_sparks(gs);
         GameInput in;
@@ -101,6 +103,7 @@ int main(void)
         SDL_RenderClear(ren);
         render_begin_frame();
         g_h.api.render(&g_h.mem, 0.5f, &g_h.pf);
+        if (!glow) g_h.pf.set_glow(0);
         double t1 = bench_now_ms();
         render_end_frame();
         double t2 = bench_now_ms();
@@ -109,6 +112,7 @@ int main(void)
         SDL_RenderReadPixels(ren, &r, SDL_PIXELFORMAT_RGBA32, &px, 4);
         SDL_RenderPresent(ren);
         double t3 = bench_now_ms();
+        if (!glow) { noglow.push_back(t3 - t0); continue; }
         frame.push_back(t3 - t0);
         submit.push_back(t1 - t0);
         batch.push_back(t2 - t1);
@@ -116,9 +120,9 @@ int main(void)
     }
     printf("{\"game_heavy_frame_p99_ms\": %.3f, \"game_heavy_frame_ms\": %.3f, \"game_render_submit_ms\": %.3f, "
            "\"render_batch_build_ms\": %.3f, \"render_present_ms\": %.3f, \"game_heavy_update_ms\": %.3f, "
-           "\"game_heavy_enemies\": %.0f, \"game_heavy_particles\": %.0f}\n",
+           "\"game_heavy_enemies\": %.0f, \"game_heavy_particles\": %.0f, \"game_heavy_frame_noglow_ms\": %.3f}\n",
            percentile(frame, 0.99), bench_median(frame), bench_median(submit), bench_median(batch), bench_median(present),
-           bench_median(update), bench_median(enemies), bench_median(particles));
+           bench_median(update), bench_median(enemies), bench_median(particles), bench_median(noglow));
     harness_free(&g_h);
     render_shutdown();
     SDL_DestroyRenderer(ren);
