@@ -37,7 +37,8 @@ Controls bot_controls(GameState *gs, float dt)
             if (v2_dot(side, to) > 0) side = v2_neg(side);
             push = v2_add(push, v2_scale(side, 2.0f * (BOT_BULLET_RADIUS - d) / BOT_BULLET_RADIUS));
         } else if ((e->type == ENTITY_GEM || e->type == ENTITY_HEART) && d < BOT_GREED_RADIUS) {
-            push = v2_add(push, v2_scale(to, 0.6f / (d + 60)));
+            float want = e->type == ENTITY_HEART && pl->hp < player_max_hp() ? 2.5f : 0.6f;   /* hurt: a heart first */
+            push = v2_add(push, v2_scale(to, want / (d + 60)));
         } else if (e->type == ENTITY_SPAWNER && d < 120) {
             push = v2_sub(push, v2_scale(to, 1.0f / d));
         }
@@ -57,7 +58,7 @@ Controls bot_controls(GameState *gs, float dt)
         v2 lead = v2_add(nearest->pos, v2_scale(nearest->vel, nearest_d / bullet_speed()));
         c.aim = v2_norm(v2_sub(lead, pl->pos));
         c.fire = nearest_d < 900;
-        c.dash = nearest_d < nearest->radius + pl->radius + 30 && pl->cooldown2 <= 0;
+        c.dash = (nearest_d < nearest->radius + pl->radius + 30 || crowd >= 6) && pl->cooldown2 <= 0;
         /* the panic button: cornered while hurt */
         c.bomb = gs->bombs > 0 && pl->timer <= 0 && ((pl->hp <= 2 && (nearest_d < nearest->radius + pl->radius + 50 || crowd >= 5)) ||
                                                      crowd >= BOT_CROWD_BOMB);

@@ -551,7 +551,7 @@ static void draw_snake(GameState *gs, Entity *e, v2 p, float angle, const Platfo
     uint32_t c = hit_color(e, SNAKE_COLOR);
     if (e->type == ENTITY_SNAKE) {
         draw_outline(pf, p, 3, e->radius * 1.3f, angle, 5, c, LAYER_ENEMY + 1);
-        draw_entity_sprite(pf, g_sprite_ids[SPR_FX_DOT], p, 0, e->radius / 6.0f, 0xFFFFFFFF, LAYER_ENEMY + 1, SPRITE_GLOW | SPRITE_ADDITIVE);
+        draw_entity_sprite(pf, g_sprite_ids[SPR_FX_DOT], v2_add(p, v2_scale(v2_from_angle(angle), e->radius * 0.3f)), 0, e->radius / 14.0f, 0xC8E4FFFF, LAYER_ENEMY + 1, SPRITE_ADDITIVE);
         return;
     }
     uint32_t a = (uint32_t)th_clampf(230.0f - 9.0f * (float)e->phase, 90, 230);

@@ -226,7 +226,7 @@ void wave_banner_draw(GameState *gs, const PlatformAPI *pf)
     Entity *pl = entity_get(gs, gs->player);
     float ship_y = pl ? (pl->pos.y - tl.y) * z : H / 2;
     float cy = ship_y < H * 0.45f ? H * 0.66f : 100;   /* away from the ship */
-    pf->draw_rect(0, cy - 12, W, 96, with_alpha(UI_BACKING, a), UI_PANEL);
+    pf->draw_rect(W / 2 - 380, cy - 12, 760, 96, with_alpha(UI_BACKING, a), UI_PANEL);   /* between the score and the hearts */
     char s[64], sub[64];
     sub[0] = 0;
     uint32_t color = UI_ACCENT;
