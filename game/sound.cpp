@@ -11,7 +11,7 @@
 
 /* name, volume, priority, cooldown s, max copies, pitch wobble (fraction); one row per SoundName (game.h), in its order */
 #define SOUND_LIST(X) \
-    X(SHOT,        "player/shot",       0.13f, 120, 0.09f,  2, 0.14f) \
+    X(SHOT,        "player/shot",       0.15f, 120, 0.09f,  2, 0.14f) \
     X(DASH,        "player/dash",       0.55f, 200, 0.10f,  1, 0.00f) \
     X(HURT,        "player/hurt",       0.62f, 240, 0.10f,  1, 0.00f) \
     X(HIT,         "enemy/hit",         0.18f,  40, 0.035f, 3, 0.12f) \
