@@ -6,6 +6,7 @@ static constexpr auto SHAKE_DECAY        = TWEAK(1.6f);    /* trauma lost per se
 static constexpr auto CAMERA_SMOOTHING   = TWEAK(0.004f);  /* fraction of the gap left after one second */
 static constexpr auto CAMERA_LOOK_AHEAD  = TWEAK(90.0f);   /* pixels towards where the player aims */
 static constexpr auto POPUP_SECONDS      = TWEAK(0.9f);
+static constexpr auto PARTICLE_WELL_PULL = TWEAK(1800.0f);  /* px/s^2 a well puts on a spark near its rim */
 static constexpr auto ZOOM_MIN           = TWEAK(0.56f);   /* the furthest out the camera goes (0.53: the whole arena) */
 static constexpr auto ZOOM_MARGIN        = TWEAK(170.0f);  /* world pixels kept around the action */
 static constexpr auto ZOOM_SMOOTHING     = TWEAK(0.25f);   /* fraction of the zoom gap left after one second */
@@ -46,6 +47,45 @@ void fx_burst(GameState *gs, v2 at, int count, uint32_t color, uint32_t color_en
         p->look = i % 3 == 0 ? LOOK_SPARK : LOOK_DOT;
         p->angle = atan2f(dir.y, dir.x);
     }
+}
+
+/* Sparks flung out in one colour, fading from it: the bulk of an explosion. */
+void fx_burst_sparks(GameState *gs, v2 at, int count, uint32_t color, float speed_hi, float life)
+{
+    for (int i = 0; i < count; i++) {
+        Particle *p = particle_new(gs);
+        if (!p) return;
+        v2 dir = th_rng_unit_v2(&gs->rng);
+        float speed = th_rng_range(&gs->rng, 0.15f, 1.0f);
+        p->pos = at;
+        p->vel = v2_scale(dir, speed * speed_hi);
+        p->max_life = p->life = life * th_rng_range(&gs->rng, 0.5f, 1.2f);
+        p->size = th_rng_range(&gs->rng, 8, 16);
+        p->size_end = 2;
+        p->drag = 0.12f;
+        p->color = color;
+        p->color_end = color & 0xFFFFFF00u;
+        p->look = LOOK_SPARK;
+        p->angle = atan2f(dir.y, dir.x);
+    }
+}
+
+/* A spark on a circle round a well, already falling in (the well's pull does the rest). */
+void fx_swirl(GameState *gs, v2 at, float radius, uint32_t color)
+{
+    Particle *p = particle_new(gs);
+    if (!p) return;
+    v2 dir = th_rng_unit_v2(&gs->rng);
+    p->pos = v2_add(at, v2_scale(dir, radius));
+    p->vel = v2_scale(v2_perp(dir), 160);
+    p->max_life = p->life = 0.9f;
+    p->size = 10;
+    p->size_end = 3;
+    p->drag = 0.6f;
+    p->color = color;
+    p->color_end = 0xFFFFFF00u;
+    p->look = LOOK_SPARK;
+    p->angle = atan2f(p->vel.y, p->vel.x);
 }
 
 void fx_ring(GameState *gs, v2 at, float from, float to, float life, uint32_t color)
@@ -103,6 +143,10 @@ void fx_update(GameState *gs, float dt)
         p->life -= dt;
         if (p->life <= 0) { *p = gs->particles[--gs->particle_count]; continue; }
         p->vel = v2_scale(p->vel, powf(p->drag, dt));
+        if (g_well_count && p->look == LOOK_SPARK) {   /* wells pull the sparks in */
+            p->vel = v2_add(p->vel, v2_scale(well_pull(p->pos, PARTICLE_WELL_PULL), dt));
+            p->angle = atan2f(p->vel.y, p->vel.x);
+        }
         p->pos = v2_add(p->pos, v2_scale(p->vel, dt));
         i++;
     }

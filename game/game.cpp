@@ -130,6 +130,7 @@ static void play_step(GameState *gs, float dt, const PlatformAPI *pf)
         Entity *e = &gs->entities[thh_index(thh_fixed_at(&gs->handles.head, i))];
         if (e->dead) continue;
         e->prev_pos = e->pos;
+        if (e->type != ENTITY_PLAYER) e->flash = th_maxf(0, e->flash - dt);
         ENTITY_KINDS[e->type].update(gs, e, dt);
     }
     world_resolve_contacts(gs);
@@ -247,6 +248,7 @@ static GAME_UPDATE(game_update)
     }
     gs->bomb_flash = th_maxf(0, gs->bomb_flash - dt);
     gs->tier_flash = th_maxf(0, gs->tier_flash - dt);
+    banner_update(gs, dt);
     fx_update(gs, dt);
     grid_update(gs, dt);
     camera_update(gs, dt, pf);
@@ -294,7 +296,7 @@ static GAME_STATS(game_stats)
     float bullet_speed = 0;   /* of a live player bullet: shows a BULLET_SPEED edit taking effect */
     for (uint32_t i = 0; i < thh_fixed_count(&gs->handles.head); i++) {
         Entity *e = &gs->entities[thh_index(thh_fixed_at(&gs->handles.head, i))];
-        enemies += is_enemy(e->type);
+        enemies += is_enemy(e->type) && e->type != ENTITY_SNAKE_BODY;
         on_screen += is_enemy(e->type) && fabsf(e->pos.x - gs->cam.x) < hw && fabsf(e->pos.y - gs->cam.y) < hh;
         walls += e->type == ENTITY_WALL;
         if (e->type == ENTITY_BULLET && !e->dead) bullet_speed = v2_len(e->vel);
@@ -305,11 +307,12 @@ static GAME_STATS(game_stats)
                     "\"consistent\":%s,\"mode\":%u,\"steps\":%llu,\"entities\":%u,\"enemies\":%d,\"walls\":%d,\"particles\":%u,\"score\":%d,\"best\":%d,"
                     "\"wave\":%d,\"wave_shown\":%d,\"enemies_left\":%d,\"paused\":%u,\"runs\":%d,\"deaths\":%d,\"player_handle\":%u,\"player_x\":%.2f,\"player_y\":%.2f,"
                     "\"player_hp\":%.0f,\"autopilot\":%u,\"bullet_speed\":%.1f,\"demo\":%u,\"multiplier\":%d,\"tier\":%d,\"bombs\":%d,"
-                    "\"zoom\":%.3f,\"on_screen\":%d,\"upgrades\":[%.1f,%.1f,%.1f]",
+                    "\"zoom\":%.3f,\"on_screen\":%d,\"upgrades\":[%.1f,%.1f,%.1f],\"run_time\":%.1f,\"alive_peak\":%d",
                     consistent ? "true" : "false", (uint32_t)gs->mode, (unsigned long long)gs->steps, thh_fixed_count(&gs->handles.head), enemies, walls, gs->particle_count,
                     gs->score, gs->best_score, gs->wave, wave_shown(gs), gs->enemies_left, gs->paused, gs->runs, gs->deaths, gs->player.value,
                     pl ? pl->pos.x : 0.0f, pl ? pl->pos.y : 0.0f, pl ? pl->hp : 0.0f, gs->autopilot, bullet_speed, gs->demo, gs->multiplier,
-                    gs->tier, gs->bombs, z, on_screen, gs->upgrade_time[0], gs->upgrade_time[1], gs->upgrade_time[2]);
+                    gs->tier, gs->bombs, z, on_screen, gs->upgrade_time[0], gs->upgrade_time[1], gs->upgrade_time[2],
+                    gs->run_time, gs->alive_peak);
 }
 
 /* A default-constructed state: what a migration takes new fields' values from (their default member

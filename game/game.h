@@ -59,7 +59,8 @@ inline int g_bombed;   /* a bomb went off this step (game_update reports it) */
    row in this order (a compile-time check there says so when they differ). */
 enum SoundName {
     SND_SHOT, SND_DASH, SND_HURT, SND_HIT, SND_EXPLODE, SND_EXPLODE_BIG, SND_ENEMY_SHOOT, SND_SPAWN, SND_CHARGE,
-    SND_GEM, SND_HEALTH, SND_START, SND_WAVE_START, SND_GAME_OVER, SND_MUSIC, SND_COUNT
+    SND_GEM, SND_HEALTH, SND_START, SND_WAVE_START, SND_GAME_OVER, SND_MUSIC, SND_DODGE, SND_SNAKE, SND_SPLIT,
+    SND_WELL, SND_WELL_BURST, SND_COUNT
 };
 
 /* ---------------------------------------------------------------- what one file uses of another's
@@ -81,8 +82,10 @@ inline Controls g_controls;   /* this step's controls, set by game_update before
 /* fx.cpp */
 void    fx_burst(GameState *gs, v2 at, int count, uint32_t color, uint32_t color_end, float speed_lo, float speed_hi,
                  float size, float life);
+void    fx_burst_sparks(GameState *gs, v2 at, int count, uint32_t color, float speed_hi, float life);   /* sparks in color */
 void    fx_ring(GameState *gs, v2 at, float from, float to, float life, uint32_t color);
 void    fx_sparks(GameState *gs, v2 at, v2 normal, uint32_t color, int count);
+void    fx_swirl(GameState *gs, v2 at, float radius, uint32_t color);   /* a spark falling into a well */
 void    fx_trail(GameState *gs, v2 at, v2 vel, uint32_t color, float size);
 void    fx_shake(GameState *gs, float amount);
 void    fx_popup(GameState *gs, v2 at, int value, uint32_t color);
@@ -103,7 +106,16 @@ void    sound_load(const PlatformAPI *pf);
 Entity *entity_get(GameState *gs, thh_handle h);
 Entity *entity_spawn(GameState *gs, EntityType type, v2 pos);
 int     is_enemy(uint32_t type);
-void    damage_enemy(GameState *gs, Entity *e, float amount, v2 push);
+void    damage_enemy(GameState *gs, Entity *e, float amount, v2 push, int award = 1);
+typedef struct EnemyInfo { int points; float radius, hp; uint32_t color; } EnemyInfo;
+EnemyInfo enemy_info(uint32_t type);                /* points, size, toughness and colour of a kind */
+void    well_feed(GameState *gs, Entity *w, Entity *food);   /* swallowed; overfed, the well bursts */
+float   well_pull_radius(void);
+/* The wells of this step (world_begin_step fills them): where they are and how hard they pull. */
+#define MAX_WELLS 8
+inline struct { v2 pos; float strength; } g_wells[MAX_WELLS];
+inline int g_well_count;
+v2      well_pull(v2 at, float strength);            /* the acceleration every well puts on a thing at `at` */
 void    player_hurt(GameState *gs, Entity *pl, v2 from);
 void    upgrade_drop(GameState *gs, v2 at, int kind);
 void    bomb_fire(GameState *gs);
@@ -132,10 +144,13 @@ int     stragglers_hunt(GameState *gs);
 int     wave_shown(GameState *gs);
 const char *wave_theme_name(int wave);
 float   wave_break_seconds(void);
+float   phase_seconds(void);
 void    best_load(GameState *gs, const PlatformAPI *pf);
 void    best_save(GameState *gs, const PlatformAPI *pf);
 void    run_start(GameState *gs, const PlatformAPI *pf);
 void    score_kill(GameState *gs, Entity *e, int points);
+void    multiplier_feed(GameState *gs);             /* a geom picked up: the multiplier grows */
+void    banner_push(GameState *gs, BannerKind kind, int value);
 void    wave_swarm(GameState *gs);
 void    waves_update(GameState *gs, float dt, const PlatformAPI *pf);
 void    arena_build(GameState *gs);
@@ -144,6 +159,11 @@ void    drone_update(GameState *gs, Entity *e, float dt);
 void    shooter_update(GameState *gs, Entity *e, float dt);
 void    dasher_update(GameState *gs, Entity *e, float dt);
 void    brute_update(GameState *gs, Entity *e, float dt);
+void    wanderer_update(GameState *gs, Entity *e, float dt);
+void    snake_update(GameState *gs, Entity *e, float dt);
+void    snake_body_update(GameState *gs, Entity *e, float dt);
+void    pinwheel_update(GameState *gs, Entity *e, float dt);
+void    well_update(GameState *gs, Entity *e, float dt);
 /* bot.cpp */
 Controls bot_controls(GameState *gs, float dt);
 /* ui.cpp */
@@ -157,5 +177,6 @@ int     pause_item_at(const PlatformAPI *pf, v2 p);
 void    safe_area_report(GameState *gs, float alpha, const PlatformAPI *pf);
 void    title_draw(GameState *gs, const PlatformAPI *pf);
 void    wave_banner_draw(GameState *gs, const PlatformAPI *pf);
+void    banner_update(GameState *gs, float dt);
 
 #endif

@@ -11,7 +11,7 @@
 
 /* name, volume, priority, cooldown s, max copies, pitch wobble (fraction); one row per SoundName (game.h), in its order */
 #define SOUND_LIST(X) \
-    X(SHOT,        "player/shot",       0.18f, 120, 0.045f, 3, 0.05f) \
+    X(SHOT,        "player/shot",       0.15f, 120, 0.09f,  2, 0.14f) \
     X(DASH,        "player/dash",       0.55f, 200, 0.10f,  1, 0.00f) \
     X(HURT,        "player/hurt",       0.62f, 240, 0.10f,  1, 0.00f) \
     X(HIT,         "enemy/hit",         0.18f,  40, 0.035f, 3, 0.12f) \
@@ -25,7 +25,12 @@
     X(START,       "ui/start",          0.45f, 250, 0.30f,  1, 0.00f) \
     X(WAVE_START,  "ui/wave_start",     0.38f, 230, 0.50f,  1, 0.00f) \
     X(GAME_OVER,   "ui/game_over",      0.65f, 250, 1.00f,  1, 0.00f) \
-    X(MUSIC,       "music/loop",        0.34f, 255, 0.00f,  1, 0.00f)
+    X(MUSIC,       "music/loop",        0.34f, 255, 0.00f,  1, 0.00f) \
+    X(DODGE,       "enemy/dodge",       0.16f,  50, 0.12f,  2, 0.10f) \
+    X(SNAKE,       "enemy/snake",       0.30f, 120, 0.40f,  1, 0.05f) \
+    X(SPLIT,       "enemy/split",       0.24f,  90, 0.08f,  2, 0.10f) \
+    X(WELL,        "enemy/well",        0.36f, 160, 0.50f,  1, 0.03f) \
+    X(WELL_BURST,  "enemy/well_burst",  0.50f, 200, 0.20f,  1, 0.05f)
 
 static constexpr float SOUND_HEAR_RADIUS = 1300.0f;  /* beyond this from the camera centre: quietest */
 static constexpr float SOUND_FAR_VOLUME  = 0.3f;     /* the quietest an event is */
@@ -88,8 +93,8 @@ void sound_flush(GameState *gs, const PlatformAPI *pf)
     }
     g_sound_event_count = 0;
 
-    /* the music plays during a run and fades out when it ends */
-    if (gs->mode == MODE_PLAY) {
+    /* the music plays on the title and during a run, and fades out when a run ends */
+    if (gs->mode == MODE_PLAY || gs->mode == MODE_TITLE) {
         if (!pf->sound_playing(gs->music)) {
             GameSoundPlay p;
             memset(&p, 0, sizeof p);

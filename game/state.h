@@ -22,7 +22,7 @@
 #include "th_handle.h"   /* thh_handle, THH_FIXED_POOL */
 
 #define MAX_ENTITIES  2048
-#define MAX_PARTICLES 4096
+#define MAX_PARTICLES 8192
 #define MAX_POPUPS    48
 
 /* Index into ENTITY_KINDS (entities.cpp): per-type update, draw and collision response. */
@@ -39,6 +39,11 @@ enum EntityType : uint32_t {
     ENTITY_WALL,
     ENTITY_SPAWNER,       /* a warning marker that becomes an enemy */
     ENTITY_UPGRADE,       /* weapon pickup; phase is its UpgradeKind */
+    ENTITY_WANDERER,      /* drifts in, sidesteps out of the player's aim */
+    ENTITY_SNAKE,         /* a snake's head: the only part a shot hurts */
+    ENTITY_SNAKE_BODY,    /* a segment following `leader`; stops shots, hurts on contact */
+    ENTITY_PINWHEEL,      /* tumbles across the arena; a big one (phase 0) splits into small fast ones */
+    ENTITY_WELL,          /* a gravity well: pulls the ship, bullets, sparks and grid; eats enemies, bursts overfed */
     ENTITY_TYPE_COUNT
 };
 
@@ -60,6 +65,8 @@ typedef struct Entity {
     v2         half;         /* ENTITY_WALL: half extents */
     float      rot;          /* ENTITY_WALL: rotation in radians (0 = axis aligned) */
     uint32_t   last_hit;     /* ENTITY_BULLET: handle value of the enemy it last went through (pierce) */
+    uint32_t   leader;       /* ENTITY_SNAKE_BODY: handle value of the segment ahead of it */
+    float      fed;          /* ENTITY_WELL: enemies swallowed */
 } Entity;
 
 /* Weapon upgrades, each for a while after its pickup. */
@@ -92,6 +99,9 @@ typedef struct Popup {       /* "+30" floating over a kill */
 enum GameMode : uint32_t { MODE_TITLE, MODE_PLAY, MODE_GAMEOVER };
 enum PauseItem { PAUSE_RESUME, PAUSE_RESTART, PAUSE_QUIT, PAUSE_ITEM_COUNT };
 enum WavePhase : uint32_t { WAVE_BREAK, WAVE_SPAWNING, WAVE_FIGHTING };
+/* What a banner says (ui.cpp): one at a time, from a short queue, so they never overlap. */
+enum BannerKind : uint32_t { BANNER_NONE, BANNER_PHASE, BANNER_TIER, BANNER_BOMB };
+#define MAX_BANNERS 4
 
 /* The entities' handles: a pool with its arrays inside (th_handle.h); entity i is entities[i]. */
 typedef struct EntityPool THH_FIXED_POOL(MAX_ENTITIES) EntityPool;
@@ -156,6 +166,16 @@ typedef struct GameState {
     int32_t    multiplier_kills; /* kills since the multiplier last went up */
     int32_t    tier;          /* multiplier tier, 1.. (HUD) */
     float      tier_flash;    /* seconds of the "TIER n" flash left */
+    /* a continuous flow */
+    float      run_time;      /* seconds of play in this run */
+    float      spawn_budget;  /* enemies owed to the flow, spent a pack at a time */
+    int32_t    alive_peak;    /* the most enemies alive at once in this run */
+    int32_t    alive_now;     /* enemies alive (snake bodies not counted), counted once a step */
+    /* banners, one at a time */
+    BannerKind banner_kind[MAX_BANNERS];
+    int32_t    banner_value[MAX_BANNERS];
+    STATE_COUNT_OF(banner_kind) uint32_t banner_count;
+    float      banner_time;   /* seconds the front banner has shown */
     STATE_TRANSIENT GridPoint grid[GRID_ROWS][GRID_COLS];   /* at rest after a migration */
 } GameState;
 

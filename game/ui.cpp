@@ -95,15 +95,15 @@ void hud_draw(GameState *gs, const PlatformAPI *pf)
         pf->draw_rect(at.x + 98, uy + 10, 130 * th_clampf(gs->upgrade_time[k] / upgrade_seconds(), 0, 1), 6, UPGRADE_COLORS[k], UI_WORDS);
         uy += 30;
     }
-    /* the wave and what is left of it: top centre */
+    /* the phase, its time and how many are alive: top centre */
     v2 wv = HUD_WAVE_AT;
-    panel(pf, wv.x - 130, wv.y, 260, 78, stragglers_hunt(gs) ? UI_WARN : UI_ACCENT);
-    snprintf(s, sizeof s, "WAVE %d", wave_shown(gs));
+    panel(pf, wv.x - 130, wv.y, 260, 78, UI_ACCENT);
+    snprintf(s, sizeof s, "PHASE %d", wave_shown(gs));
     text_centered(pf, s, wv.x, wv.y + 4, 28, UI_TEXT);
     if (gs->wave_phase == WAVE_BREAK) snprintf(s, sizeof s, "get ready");
-    else snprintf(s, sizeof s, "%s   %d left", wave_theme_name(gs->wave), gs->enemies_left);
-    text_centered(pf, s, wv.x, wv.y + 40, 16, stragglers_hunt(gs) ? UI_WARN : UI_DIM);
-    float done = gs->wave_phase == WAVE_BREAK ? 1.0f : 1.0f - (float)gs->enemies_left / (float)(gs->wave_total > 0 ? gs->wave_total : 1);
+    else snprintf(s, sizeof s, "%s   %d alive", wave_theme_name(gs->wave), gs->alive_now);
+    text_centered(pf, s, wv.x, wv.y + 40, 16, UI_DIM);
+    float done = gs->wave_phase == WAVE_BREAK ? 0.0f : (gs->run_time - phase_seconds() * (float)(gs->wave - 1)) / phase_seconds();
     pf->draw_rect(wv.x - 110, wv.y + 64, 220, 4, 0x2A3444FF, UI_WORDS);
     pf->draw_rect(wv.x - 110, wv.y + 64, 220 * th_clampf(done, 0, 1), 4, UI_ACCENT, UI_WORDS);
     /* hearts: top right */
@@ -127,14 +127,11 @@ void hud_draw(GameState *gs, const PlatformAPI *pf)
     panel(pf, W - 24 - max_hp * 30, 64, max_hp * 30 + 12, 30, UI_ACCENT);
     snprintf(s, sizeof s, "BOMBS %d  (Q)", gs->bombs);
     text_at(pf, s, W - 16 - max_hp * 30, 69, 16, gs->bombs > 0 ? UI_TEXT : UI_DIM, UI_WORDS);
-    /* a new tier: its name springs in under the wave panel */
-    if (gs->tier_flash > 0) {
-        float t = 1.0f - gs->tier_flash / 1.5f;
-        snprintf(s, sizeof s, "TIER %d   x%d", gs->tier, gs->multiplier);
-        text_centered(pf, s, W / 2, 96, 30 * th_ease_out_back(th_clampf(t * 3, 0, 1)) + 1, with_alpha(tier_color, th_clampf(gs->tier_flash * 2, 0, 1)));
+    /* the bomb's flash lights the world under the ship (world layers below LAYER_PLAYER), never the ship itself */
+    if (gs->bomb_flash > 0) {
+        float z = gs->zoom > 0.05f ? gs->zoom : 1.0f, hw = pf->view_width * 0.5f / z + 60, hh = pf->view_height * 0.5f / z + 60;
+        pf->draw_rect(gs->cam.x - hw, gs->cam.y - hh, 2 * hw, 2 * hh, with_alpha(0xFFFFFFFF, gs->bomb_flash * 0.5f), LAYER_PLAYER - 1);
     }
-    if (gs->bomb_flash > 0)
-        pf->draw_rect(0, 0, W, (float)pf->view_height, with_alpha(0xFFFFFFFF, gs->bomb_flash * 0.5f), UI_MARKERS);
     if (gs->autopilot) {
         panel(pf, W / 2 - 170, (float)pf->view_height - 44, 340, 32, UI_WARN);
         text_centered(pf, "AUTOPILOT  (F10 to take over)", W / 2, (float)pf->view_height - 38, 16, UI_WARN);
@@ -147,12 +144,12 @@ void offscreen_markers_draw(GameState *gs, float alpha, const PlatformAPI *pf)
 {
     float W = (float)pf->view_width, H = (float)pf->view_height, z;
     v2 top_left = view_top_left(gs, alpha, pf, &z);
-    static const int SPRITE_OF[ENTITY_TYPE_COUNT] = { 0, SPR_DRONE, SPR_SHOOTER, SPR_DASHER, SPR_BRUTE };
+    static const int SPRITE_OF[5] = { 0, SPR_DRONE, SPR_SHOOTER, SPR_DASHER, SPR_BRUTE };
     int hunt = stragglers_hunt(gs);
     float pulse = 1.0f + (hunt ? 0.25f * sinf(gs->mode_time * 10.0f) : 0.0f);
     for (uint32_t i = 0; i < thh_fixed_count(&gs->handles.head); i++) {
         Entity *e = &gs->entities[thh_index(thh_fixed_at(&gs->handles.head, i))];
-        if (e->dead || !is_enemy(e->type)) continue;
+        if (e->dead || !is_enemy(e->type) || e->type == ENTITY_SNAKE_BODY) continue;
         v2 p = v2_scale(v2_sub(e->pos, top_left), z);
         if (p.x > -e->radius && p.x < W + e->radius && p.y > -e->radius && p.y < H + e->radius) continue;
         v2 d = v2_sub(p, v2_make(W / 2, H / 2));
@@ -161,11 +158,11 @@ void offscreen_markers_draw(GameState *gs, float alpha, const PlatformAPI *pf)
         float far = th_clampf(1.0f - (v2_len(d) - W / 2) / 1400.0f, 0.45f, 1.0f);
         GameSprite m;
         memset(&m, 0, sizeof m);
-        m.sprite = g_sprite_ids[SPRITE_OF[e->type]];
+        m.sprite = e->type < 5 ? g_sprite_ids[SPRITE_OF[e->type]] : SPR(FX_DOT);
         m.x = at.x; m.y = at.y;
         m.scale_x = m.scale_y = 0.55f * pulse * (e->type == ENTITY_BRUTE ? 0.7f : 1.0f);
         m.origin_x = m.origin_y = 0.5f;
-        m.color = with_alpha(0xFFFFFFFF, far);
+        m.color = with_alpha(e->type < 5 ? 0xFFFFFFFF : enemy_info(e->type).color, far);
         m.layer = UI_MARKERS;
         pf->draw_sprite(&m);
         v2 n = v2_norm(d);
@@ -203,24 +200,55 @@ void crosshair_draw(GameState *gs, float alpha, const PlatformAPI *pf)
     pf->draw_rect(at.x - 1, at.y - 1, 2, 2, UI_TEXT, UI_CURSOR + 1);
 }
 
-/* Between waves the next wave's number springs in on a band across the screen, then fades. */
+/* Banners, one at a time from the queue (banner_push): each springs in on a band, holds, fades, and the
+   next follows. The band sits in the top third, or the bottom third while the ship is up there. */
+static const float BANNER_SECONDS = 1.8f;
+
+void banner_update(GameState *gs, float dt)
+{
+    if (gs->banner_count == 0) return;
+    gs->banner_time += dt;
+    if (gs->banner_time < BANNER_SECONDS) return;
+    for (uint32_t i = 1; i < gs->banner_count; i++) { gs->banner_kind[i - 1] = gs->banner_kind[i]; gs->banner_value[i - 1] = gs->banner_value[i]; }
+    gs->banner_count--;
+    gs->banner_time = 0;
+}
+
 void wave_banner_draw(GameState *gs, const PlatformAPI *pf)
 {
-    if (gs->wave_phase != WAVE_BREAK || gs->mode != MODE_PLAY) return;
-    float t = 1.0f - gs->wave_timer / wave_break_seconds();
-    if (gs->wave == 0) t = 1.0f - gs->wave_timer;
-    float size = 64 * th_ease_out_back(th_clampf(t * 2.5f, 0, 1));
+    if (gs->banner_count == 0 || gs->mode != MODE_PLAY) return;
+    float t = gs->banner_time / BANNER_SECONDS;
+    float size = 56 * th_ease_out_back(th_clampf(t * 4.0f, 0, 1));
     if (size < 4) return;
-    float a = th_clampf((1.0f - t) * 3.0f, 0, 1);
-    float cy = 104;   /* the top third, under the wave panel: the ship is in the middle */
-    pf->draw_rect(0, cy - 14, (float)pf->view_width, 150, with_alpha(UI_BACKING, a), UI_PANEL);
-    char s[64];
-    snprintf(s, sizeof s, "WAVE %d  %s", gs->wave + 1, wave_theme_name(gs->wave + 1));
-    text_centered(pf, s, pf->view_width / 2.0f, cy, size, with_alpha(UI_ACCENT, a));
-    if (gs->wave > 0) {
-        snprintf(s, sizeof s, "wave %d cleared  +%d", gs->wave, 50 * gs->wave);
-        text_centered(pf, s, pf->view_width / 2.0f, cy + 84, 22, with_alpha(UI_TEXT, a));
+    float a = th_clampf((1.0f - t) * 4.0f, 0, 1);
+    float W = (float)pf->view_width, H = (float)pf->view_height, z;
+    v2 tl = view_top_left(gs, 1.0f, pf, &z);
+    Entity *pl = entity_get(gs, gs->player);
+    float ship_y = pl ? (pl->pos.y - tl.y) * z : H / 2;
+    float cy = ship_y < H * 0.45f ? H * 0.66f : 100;   /* away from the ship */
+    pf->draw_rect(W / 2 - 380, cy - 12, 760, 96, with_alpha(UI_BACKING, a), UI_PANEL);   /* between the score and the hearts */
+    char s[64], sub[64];
+    sub[0] = 0;
+    uint32_t color = UI_ACCENT;
+    int v = gs->banner_value[0];
+    switch (gs->banner_kind[0]) {
+    case BANNER_PHASE:
+        snprintf(s, sizeof s, "PHASE %d  %s", v, wave_theme_name(v));
+        if (v > 1) snprintf(sub, sizeof sub, "phase %d survived  +%d", v - 1, 50 * (v - 1));
+        break;
+    case BANNER_TIER:
+        snprintf(s, sizeof s, "TIER %d", v);
+        snprintf(sub, sizeof sub, "multiplier x%d  - a weapon drops by the ship", gs->multiplier);
+        color = TIER_COLORS[v < 1 ? 0 : v > 4 ? 3 : v - 1];
+        break;
+    case BANNER_BOMB:
+        snprintf(s, sizeof s, "+1 BOMB");
+        snprintf(sub, sizeof sub, "%d ready (Q)", v);
+        break;
+    default: return;
     }
+    text_centered(pf, s, W / 2, cy, size, with_alpha(color, a));
+    if (sub[0]) text_centered(pf, sub, W / 2, cy + 62, 20, with_alpha(UI_TEXT, a));
 }
 
 void title_draw(GameState *gs, const PlatformAPI *pf)

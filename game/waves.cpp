@@ -1,23 +1,26 @@
-/* waves.cpp - the arena, the run, and a rhythm that rises: a short breath between waves, then packs
-   of one enemy kind arriving together from just off screen, a new kind introduced every early wave,
-   every fifth wave a swarm. The last few enemies of a wave stop keeping their distance and come for
-   the player (no hunting for stragglers), and a wave that drags on is overrun by the next. */
+/* waves.cpp - the arena, the run, and a flow that never stops: packs of one enemy kind arriving
+   together away from the ship, as many as keep the arena at a population that climbs with the run's
+   time; every 30 s a new phase brings in a new kind or a harder mix, with no pause between. */
 #include "game.h"
 
-static constexpr auto WAVE_BREAK_SECONDS   = TWEAK(2.5f);
-static constexpr auto WAVE_BASE_ENEMIES    = TWEAK(12);
-static constexpr auto WAVE_MORE_PER_WAVE   = TWEAK(6);
-static constexpr auto PACK_SPACING         = TWEAK(0.12f);   /* seconds between spawns inside a pack */
-static constexpr auto PACK_INTERVAL_START  = TWEAK(2.0f);    /* seconds between packs in wave 1 */
-static constexpr auto PACK_INTERVAL_MIN    = TWEAK(0.8f);
+static constexpr auto WAVE_BREAK_SECONDS   = TWEAK(1.0f);    /* before the first phase */
+static constexpr auto PHASE_SECONDS        = TWEAK(30.0f);   /* each phase this long, then the next, no pause */
+static constexpr auto FLOW_START           = TWEAK(10.0f);   /* enemies the flow keeps alive at the start ... */
+static constexpr auto FLOW_AT_1MIN         = TWEAK(50.0f);   /* ... at one minute ... */
+static constexpr auto FLOW_AT_3MIN         = TWEAK(200.0f);  /* ... at three ... */
+static constexpr auto FLOW_LATE_PER_MIN    = TWEAK(50.0f);   /* ... and this many more each minute after */
+static constexpr auto FLOW_MAX             = TWEAK(400.0f);
+static constexpr auto FLOW_TRICKLE         = TWEAK(1.0f);    /* enemies a second even when the target is met */
+static constexpr auto FLOW_CATCH_UP        = TWEAK(0.5f);   /* spawns a second per enemy short of the target */
+static constexpr auto WELLS_MAX            = TWEAK(3);       /* alive at once */
+static constexpr auto SNAKES_MAX           = TWEAK(5);
+static constexpr auto GUNNERS_MAX          = TWEAK(10);      /* their shots are for pressure, not a bullet hell */
+static constexpr auto PACK_SPACING         = TWEAK(0.06f);   /* seconds between spawns inside a pack */
+static constexpr auto PACK_INTERVAL_MIN    = TWEAK(0.2f);   /* seconds between packs */
 static constexpr auto PACK_DISTANCE        = TWEAK(560.0f);  /* from the player: just off screen */
 static constexpr auto SPAWN_MIN_DISTANCE   = TWEAK(380.0f);  /* from the player */
-static constexpr auto STRAGGLERS           = TWEAK(3);       /* this few left: they hunt the player */
-static constexpr auto WAVE_OVERRUN_SECONDS = TWEAK(30.0f);   /* after the last spawn, the next wave comes anyway */
-static constexpr auto EARLY_OVERRUN_SECONDS = TWEAK(50.0f);  /* ... in waves 1-3 */
-static constexpr auto EARLY_PACK_DELAY     = TWEAK(1.4f);    /* extra seconds between packs in wave 1 (half in wave 2) */
 static constexpr auto MULTIPLIER_MAX       = TWEAK(30);
-static constexpr auto KILLS_PER_MULTIPLIER = TWEAK(6);       /* plus one more for every third step up */
+static constexpr auto GEMS_PER_MULTIPLIER  = TWEAK(5);       /* geoms per step up, plus one more for every third step */
 static constexpr auto BOMBS_START          = TWEAK(2);
 static constexpr auto BOMBS_MAX            = TWEAK(4);
 static constexpr auto BOMB_EVERY_WAVES     = TWEAK(3);       /* a bomb back for clearing this many waves */
@@ -109,6 +112,11 @@ void run_start(GameState *gs, const PlatformAPI *pf)
     gs->wave_timer = 1.0f;
     gs->wave_total = gs->wave_killed = gs->enemies_left = 0;
     gs->pack_left = 0;
+    gs->run_time = 0;
+    gs->spawn_budget = 0;
+    gs->alive_peak = gs->alive_now = 0;
+    gs->banner_count = 0;
+    gs->banner_time = 0;
     gs->paused = 0;
     gs->best_before_run = gs->best_score;
     gs->score = 0;
@@ -139,139 +147,202 @@ void score_kill(GameState *gs, Entity *e, int points)
     int gained = points * gs->multiplier;
     if (!score_add(gs, gained)) return;
     gs->kills++;
-    gs->multiplier_kills++;
-    if (gs->multiplier_kills >= KILLS_PER_MULTIPLIER + gs->multiplier / 3 && gs->multiplier < MULTIPLIER_MAX) {
-        gs->multiplier_kills = 0;
-        gs->multiplier++;
-        int tier = 1 + (gs->multiplier >= 5) + (gs->multiplier >= 10) + (gs->multiplier >= 20);
-        if (tier > gs->tier) {   /* a new tier: its name on the HUD, and a weapon to go with it */
-            gs->tier = tier;
-            gs->tier_flash = 1.5f;
-            Entity *pl = entity_get(gs, gs->player);
-            if (pl) upgrade_drop(gs, v2_add(pl->pos, v2_scale(th_rng_unit_v2(&gs->rng), 90)), tier - 2);
-        }
-    }
-    static const uint32_t COLORS[] = { 0xFFFFFFFF, 0xFF9BEAFF, 0xFFC08AFF, 0xFFF08AFF, 0xFF8A8AFF };
-    fx_popup(gs, e->pos, gained, COLORS[e->type < 5 ? (uint32_t)e->type : 0u]);
+    fx_popup(gs, e->pos, gained, enemy_info(e->type).color | 0x40404000u);
 }
 
-static int enemies_alive(GameState *gs)
+/* Geoms feed the multiplier (kills only drop them): each step up takes a few more than the last. */
+void multiplier_feed(GameState *gs)
+{
+    if (!scoring(gs)) return;
+    gs->multiplier_kills++;
+    if (gs->multiplier_kills < GEMS_PER_MULTIPLIER + gs->multiplier / 3 || gs->multiplier >= MULTIPLIER_MAX) return;
+    gs->multiplier_kills = 0;
+    gs->multiplier++;
+    int tier = 1 + (gs->multiplier >= 5) + (gs->multiplier >= 10) + (gs->multiplier >= 20);
+    if (tier > gs->tier) {   /* a new tier: its banner, and a weapon to go with it */
+        gs->tier = tier;
+        gs->tier_flash = 1.5f;
+        banner_push(gs, BANNER_TIER, tier);
+        Entity *pl = entity_get(gs, gs->player);
+        if (pl) upgrade_drop(gs, v2_add(pl->pos, v2_scale(th_rng_unit_v2(&gs->rng), 90)), tier - 2);
+    }
+}
+
+/* Banners wait their turn: the queue drops the newest when full (the HUD's own numbers still say it). */
+void banner_push(GameState *gs, BannerKind kind, int value)
+{
+    if (gs->banner_count >= MAX_BANNERS) return;
+    gs->banner_kind[gs->banner_count] = kind;
+    gs->banner_value[gs->banner_count] = value;
+    if (gs->banner_count == 0) gs->banner_time = 0;
+    gs->banner_count++;
+}
+
+/* Enemies alive (a snake counts once: its body is not counted), and the warning markers in *markers. */
+static int enemies_alive(GameState *gs, int *markers)
+{
+    int n = 0, m = 0;
+    for (uint32_t i = 0; i < thh_fixed_count(&gs->handles.head); i++) {
+        Entity *e = &gs->entities[thh_index(thh_fixed_at(&gs->handles.head, i))];
+        if (e->dead) continue;
+        n += is_enemy(e->type) && e->type != ENTITY_SNAKE_BODY;
+        m += e->type == ENTITY_SPAWNER;
+    }
+    *markers = m;
+    return n;
+}
+
+static int count_of(GameState *gs, EntityType type)
 {
     int n = 0;
     for (uint32_t i = 0; i < thh_fixed_count(&gs->handles.head); i++) {
         Entity *e = &gs->entities[thh_index(thh_fixed_at(&gs->handles.head, i))];
-        n += !e->dead && (is_enemy(e->type) || e->type == ENTITY_SPAWNER);
+        n += !e->dead && (e->type == type || (e->type == ENTITY_SPAWNER && e->spawn_type == type));
     }
     return n;
 }
 
-/* What a wave is about. Early waves introduce one kind each; later ones cycle, every fifth a swarm. */
-typedef enum WaveTheme { THEME_DRONES, THEME_SHOOTERS, THEME_DASHERS, THEME_BRUTES, THEME_SWARM, THEME_MIXED, THEME_CROWD } WaveTheme;
-static const char *const THEME_NAMES[] = { "DRONES", "GUNNERS", "CHARGERS", "BRUTES", "SWARM", "EVERYTHING", "CROWD" };
+/* A run is a continuous flow of enemies in escalating phases: every PHASE_SECONDS a new phase brings a new
+   kind or a harder mix, and the population the flow keeps up (flow_target) rises with the run's time. There
+   are no pauses: enemies keep coming while the player lives. */
+typedef enum WaveTheme { THEME_DRONES, THEME_WANDERERS, THEME_PINWHEELS, THEME_SHOOTERS, THEME_SNAKES, THEME_WELLS,
+                         THEME_DASHERS, THEME_BRUTES, THEME_SWARM, THEME_MIXED } WaveTheme;
+static const char *const THEME_NAMES[] = { "DRONES", "WANDERERS", "PINWHEELS", "GUNNERS", "SNAKES", "GRAVITY WELLS",
+                                           "CHARGERS", "BRUTES", "SWARM", "EVERYTHING" };
 
 static WaveTheme wave_theme(int wave)
 {
-    static const WaveTheme EARLY[6] = { THEME_DRONES, THEME_DRONES, THEME_SHOOTERS, THEME_CROWD, THEME_DASHERS, THEME_BRUTES };
-    if (wave <= 5) return EARLY[wave < 0 ? 0 : wave];
-    static const WaveTheme CYCLE[5] = { THEME_SWARM, THEME_MIXED, THEME_SHOOTERS, THEME_DASHERS, THEME_BRUTES };
-    return CYCLE[wave % 5];
+    static const WaveTheme EARLY[9] = { THEME_DRONES, THEME_DRONES, THEME_WANDERERS, THEME_PINWHEELS, THEME_SHOOTERS,
+                                        THEME_SNAKES, THEME_WELLS, THEME_DASHERS, THEME_BRUTES };
+    if (wave <= 8) return EARLY[wave < 0 ? 0 : wave];
+    static const WaveTheme CYCLE[4] = { THEME_SWARM, THEME_MIXED, THEME_WELLS, THEME_SNAKES };
+    return CYCLE[wave % 4];
 }
 const char *wave_theme_name(int wave) { return THEME_NAMES[wave_theme(wave)]; }
 float wave_break_seconds(void) { return WAVE_BREAK_SECONDS; }
+float phase_seconds(void) { return PHASE_SECONDS; }
 
-static int wave_size(int wave)
+/* How many enemies the flow keeps alive at time t (seconds into the run): a teaching start, then a climb. */
+static float flow_target(float t)
 {
-    int n = WAVE_BASE_ENEMIES + WAVE_MORE_PER_WAVE * (wave - 1);
-    return wave_theme(wave) == THEME_SWARM ? n * 3 / 2 : n;
+    if (t < 60) return FLOW_START + (FLOW_AT_1MIN - FLOW_START) * t / 60.0f;
+    if (t < 180) return FLOW_AT_1MIN + (FLOW_AT_3MIN - FLOW_AT_1MIN) * (t - 60) / 120.0f;
+    return th_minf(FLOW_MAX, FLOW_AT_3MIN + FLOW_LATE_PER_MIN * (t - 180) / 60.0f);
 }
 
-/* One pack is one kind: a cloud of drones, a line of gunners, a pair of chargers, a brute and escort. */
+/* One pack is one kind. The phase's own kind comes most often; the kinds met before stay in the mix. */
 static EntityType pack_kind(GameState *gs)
 {
+    static const EntityType OF_THEME[] = { ENTITY_DRONE, ENTITY_WANDERER, ENTITY_PINWHEEL, ENTITY_SHOOTER, ENTITY_SNAKE,
+                                           ENTITY_WELL, ENTITY_DASHER, ENTITY_BRUTE, ENTITY_DRONE, ENTITY_DRONE };
     int w = gs->wave;
+    WaveTheme theme = wave_theme(w);
     float r = th_rng_f01(&gs->rng);
-    switch (wave_theme(w)) {
-    case THEME_DRONES:   return ENTITY_DRONE;
-    case THEME_CROWD:    return r < 0.3f ? ENTITY_SHOOTER : ENTITY_DRONE;
-    case THEME_SWARM:    return r < 0.85f ? ENTITY_DRONE : ENTITY_DASHER;
-    case THEME_SHOOTERS: return r < 0.55f ? ENTITY_SHOOTER : ENTITY_DRONE;
-    case THEME_DASHERS:  return r < 0.5f ? ENTITY_DASHER : r < 0.8f ? ENTITY_DRONE : (w > 3 ? ENTITY_SHOOTER : ENTITY_DRONE);
-    case THEME_BRUTES:   return r < 0.3f ? ENTITY_BRUTE : r < 0.65f ? ENTITY_DRONE : r < 0.85f ? ENTITY_SHOOTER : ENTITY_DASHER;
-    default:             return r < 0.15f ? ENTITY_BRUTE : r < 0.4f ? ENTITY_SHOOTER : r < 0.65f ? ENTITY_DASHER : ENTITY_DRONE;
+    if (theme != THEME_MIXED && r < 0.4f) {
+        EntityType k = OF_THEME[theme];
+        if (k == ENTITY_WELL && count_of(gs, ENTITY_WELL) >= WELLS_MAX) return ENTITY_PINWHEEL;
+        if (k == ENTITY_SNAKE && count_of(gs, ENTITY_SNAKE) >= SNAKES_MAX) return ENTITY_WANDERER;
+        if (k == ENTITY_SHOOTER && count_of(gs, ENTITY_SHOOTER) >= GUNNERS_MAX) return ENTITY_DRONE;
+        return k;
     }
+    /* the mix: every kind met so far, weighted; wells and snakes rare */
+    static const struct { EntityType kind; int from_wave; float weight; } MIX[] = {
+        { ENTITY_DRONE, 1, 3.0f }, { ENTITY_WANDERER, 3, 2.5f }, { ENTITY_PINWHEEL, 4, 3.0f }, { ENTITY_SHOOTER, 5, 0.8f },
+        { ENTITY_SNAKE, 6, 0.25f }, { ENTITY_WELL, 7, 0.12f }, { ENTITY_DASHER, 8, 1.0f }, { ENTITY_BRUTE, 9, 0.5f },
+    };
+    float total = 0;
+    for (auto &m : MIX) if (w >= m.from_wave) total += m.weight;
+    float pick = th_rng_f01(&gs->rng) * total;
+    for (auto &m : MIX) {
+        if (w < m.from_wave) continue;
+        pick -= m.weight;
+        if (pick > 0) continue;
+        if (m.kind == ENTITY_WELL && count_of(gs, ENTITY_WELL) >= WELLS_MAX) return ENTITY_PINWHEEL;
+        if (m.kind == ENTITY_SNAKE && count_of(gs, ENTITY_SNAKE) >= SNAKES_MAX) return ENTITY_WANDERER;
+        if (m.kind == ENTITY_SHOOTER && count_of(gs, ENTITY_SHOOTER) >= GUNNERS_MAX) return ENTITY_DRONE;
+        return m.kind;
+    }
+    return ENTITY_DRONE;
 }
 
 static int pack_size(GameState *gs, EntityType kind)
 {
-    int grow = gs->wave / 3;
+    int grow = (int)(gs->run_time / 60.0f);
     switch (kind) {
-    case ENTITY_DRONE:   return (gs->wave <= 1 ? 3 : 4) + grow + (int)th_rng_range(&gs->rng, 0, 3);
-    case ENTITY_SHOOTER: return 2 + grow / 2;
-    case ENTITY_DASHER:  return 2 + grow / 2;
-    default:             return 1;
+    case ENTITY_DRONE:    return 4 + grow + (int)th_rng_range(&gs->rng, 0, 4);
+    case ENTITY_WANDERER: return 3 + grow + (int)th_rng_range(&gs->rng, 0, 3);
+    case ENTITY_PINWHEEL: return 3 + grow / 2 + (int)th_rng_range(&gs->rng, 0, 3);
+    case ENTITY_SHOOTER:  return 2 + grow / 3;
+    case ENTITY_DASHER:   return 2 + grow / 3;
+    default:              return 1;
     }
 }
 
-static void spawn_marker(GameState *gs, v2 at, EntityType kind)
+static void spawn_marker(GameState *gs, v2 at, EntityType kind, float delay)
 {
     Entity *s = entity_spawn(gs, ENTITY_SPAWNER, at);
     if (!s) return;
     s->spawn_type = kind;
-    s->timer = spawn_warning_seconds();
+    s->timer = spawn_warning_seconds() + delay;
     s->radius = 1;
 }
 
-/* A pack comes in just beyond the edge of the view, where the player can see the markers by turning. */
-static void pack_begin(GameState *gs)
+/* A pack comes in away from the ship (anywhere in the arena once the view shows it all), its members
+   a little apart in time. */
+static int pack_spawn(GameState *gs)
 {
     Entity *pl = entity_get(gs, gs->player);
     v2 centre = pl ? pl->pos : v2_make(ARENA_W / 2, ARENA_H / 2);
     v2 at = centre;
+    float reach = gs->run_time < 40 ? PACK_DISTANCE : PACK_DISTANCE * 1.6f;
     for (int tries = 0; tries < 40; tries++) {
-        at = v2_add(centre, v2_scale(th_rng_unit_v2(&gs->rng), PACK_DISTANCE * th_rng_range(&gs->rng, 0.8f, 1.3f)));
+        at = v2_add(centre, v2_scale(th_rng_unit_v2(&gs->rng), reach * th_rng_range(&gs->rng, 0.8f, 1.3f)));
         at.x = th_clampf(at.x, 140, ARENA_W - 140);
         at.y = th_clampf(at.y, 140, ARENA_H - 140);
         if (v2_dist(at, centre) > SPAWN_MIN_DISTANCE && !world_blocked(gs, at, 60)) break;
     }
     gs->pack_at = at;
     EntityType kind = pack_kind(gs);
-    gs->pack_left = pack_size(gs, kind);
-    if (gs->pack_left > gs->wave_left_to_spawn) gs->pack_left = gs->wave_left_to_spawn;
     gs->pack_type = kind;
-}
-
-static void pack_spawn_one(GameState *gs)
-{
-    v2 at = gs->pack_at;
-    for (int tries = 0; tries < 12; tries++) {
-        at = v2_add(gs->pack_at, v2_scale(th_rng_unit_v2(&gs->rng), th_rng_range(&gs->rng, 0, 110)));
-        Entity *pl = entity_get(gs, gs->player);
-        if ((!pl || v2_dist(at, pl->pos) > SPAWN_MIN_DISTANCE * 0.8f) && !world_blocked(gs, at, 30)) break;
+    int n = pack_size(gs, kind);
+    for (int i = 0; i < n; i++) {
+        v2 p = at;
+        for (int tries = 0; tries < 12; tries++) {
+            p = v2_add(at, v2_scale(th_rng_unit_v2(&gs->rng), th_rng_range(&gs->rng, 0, 40.0f + 12.0f * n)));
+            if ((!pl || v2_dist(p, pl->pos) > SPAWN_MIN_DISTANCE * 0.8f) && !world_blocked(gs, p, 30)) break;
+        }
+        spawn_marker(gs, p, kind, i * PACK_SPACING);
     }
-    spawn_marker(gs, at, (EntityType)gs->pack_type);
-    gs->pack_left--;
-    gs->wave_left_to_spawn--;
+    return kind == ENTITY_SNAKE ? 3 : kind == ENTITY_WELL ? 4 : kind == ENTITY_BRUTE ? 2 : n;
 }
 
-/* The last few of a wave come for the player instead of keeping their distance. */
+/* Continuous play has no stragglers to hunt. */
 int stragglers_hunt(GameState *gs)
 {
-    return gs->wave_phase == WAVE_FIGHTING && gs->enemies_left > 0 && gs->enemies_left <= STRAGGLERS;
+    (void)gs;
+    return 0;
 }
 
 static void wave_begin(GameState *gs, const PlatformAPI *pf)
 {
+    if (gs->wave > 0) {   /* the phase survived: its bonus */
+        int bonus = 50 * gs->wave;
+        score_add(gs, bonus);
+        char f[96];
+        snprintf(f, sizeof f, "\"wave\":%d,\"bonus\":%d,\"score\":%d", gs->wave, bonus, gs->score);
+        pf->event("wave_cleared", f);
+        if (gs->wave % BOMB_EVERY_WAVES == 0 && gs->bombs < BOMBS_MAX) { gs->bombs++; banner_push(gs, BANNER_BOMB, gs->bombs); }
+    }
     gs->wave++;
     gs->wave_phase = WAVE_SPAWNING;
-    gs->wave_left_to_spawn = wave_size(gs->wave);
-    gs->wave_total = gs->wave_left_to_spawn + enemies_alive(gs);   /* an overrun wave keeps its survivors */
+    gs->wave_total = gs->alive_now;
     gs->wave_killed = 0;
     gs->wave_clock = 0;
-    gs->pack_left = 0;
     gs->wave_timer = 0;
+    banner_push(gs, BANNER_PHASE, gs->wave);
     char f[160];
-    snprintf(f, sizeof f, "\"wave\":%d,\"enemies\":%d,\"theme\":\"%s\",\"score\":%d", gs->wave, gs->wave_left_to_spawn,
-             THEME_NAMES[wave_theme(gs->wave)], gs->score);
+    snprintf(f, sizeof f, "\"wave\":%d,\"enemies\":%d,\"theme\":\"%s\",\"score\":%d,\"alive\":%d", gs->wave, (int)flow_target(gs->run_time),
+             THEME_NAMES[wave_theme(gs->wave)], gs->score, gs->alive_now);
     pf->event("wave_start", f);
     sfx_ui(SND_WAVE_START);
 }
@@ -279,46 +350,38 @@ static void wave_begin(GameState *gs, const PlatformAPI *pf)
 /* F3, a stress test: a swarm of every kind at once. */
 void wave_swarm(GameState *gs)
 {
-    static const EntityType KINDS[] = { ENTITY_DRONE, ENTITY_DRONE, ENTITY_DRONE, ENTITY_SHOOTER, ENTITY_DASHER, ENTITY_BRUTE };
+    static const EntityType KINDS[] = { ENTITY_DRONE, ENTITY_WANDERER, ENTITY_PINWHEEL, ENTITY_SHOOTER, ENTITY_DASHER, ENTITY_BRUTE };
     for (int i = 0; i < 90; i++) {
         v2 at = v2_make(th_rng_range(&gs->rng, 100, ARENA_W - 100), th_rng_range(&gs->rng, 100, ARENA_H - 100));
         if (world_blocked(gs, at, 40)) continue;
-        Entity *s = entity_spawn(gs, ENTITY_SPAWNER, at);
-        if (!s) return;
-        s->spawn_type = KINDS[i % 6];
-        s->timer = spawn_warning_seconds();
-        s->radius = 1;
+        spawn_marker(gs, at, KINDS[i % 6], 0);
     }
-    gs->wave_phase = WAVE_FIGHTING;
 }
 
 void waves_update(GameState *gs, float dt, const PlatformAPI *pf)
 {
     gs->wave_timer -= dt;
     gs->wave_clock += dt;
-    gs->enemies_left = enemies_alive(gs) + (gs->wave_phase == WAVE_SPAWNING ? gs->wave_left_to_spawn : 0);
-    if (gs->mode != MODE_PLAY) return;   /* after death the world moves on, the waves do not */
-    if (gs->wave_phase == WAVE_BREAK) {
+    int markers = 0;
+    gs->alive_now = enemies_alive(gs, &markers);
+    gs->enemies_left = gs->alive_now + markers;
+    if (gs->alive_now > gs->alive_peak) gs->alive_peak = gs->alive_now;
+    if (gs->mode != MODE_PLAY) return;   /* after death the world moves on, the flow does not */
+    if (gs->wave_phase == WAVE_BREAK) {   /* only the run's first second */
         if (gs->wave_timer <= 0) wave_begin(gs, pf);
-    } else if (gs->wave_phase == WAVE_SPAWNING) {
-        if (gs->wave_timer > 0) return;
-        if (gs->pack_left <= 0) pack_begin(gs);
-        pack_spawn_one(gs);
-        if (gs->pack_left > 0) gs->wave_timer = PACK_SPACING;
-        else gs->wave_timer = th_maxf(PACK_INTERVAL_MIN, PACK_INTERVAL_START - 0.15f * (gs->wave - 1))
-                            + (gs->wave <= 1 ? EARLY_PACK_DELAY : gs->wave == 2 ? EARLY_PACK_DELAY * 0.5f : 0.0f);
-        if (gs->wave_left_to_spawn <= 0) { gs->wave_phase = WAVE_FIGHTING; gs->wave_clock = 0; }
-    } else if (gs->enemies_left == 0) {
-        int bonus = 50 * gs->wave;
-        score_add(gs, bonus);
-        char f[96];
-        snprintf(f, sizeof f, "\"wave\":%d,\"bonus\":%d,\"score\":%d", gs->wave, bonus, gs->score);
-        pf->event("wave_cleared", f);
-        gs->wave_phase = WAVE_BREAK;
-        gs->wave_timer = WAVE_BREAK_SECONDS;
-        if (gs->wave % BOMB_EVERY_WAVES == 0 && gs->bombs < BOMBS_MAX) gs->bombs++;
-    } else if (gs->wave_clock > (gs->wave <= 3 ? EARLY_OVERRUN_SECONDS : WAVE_OVERRUN_SECONDS)) {
-        wave_begin(gs, pf);   /* too slow: the next wave joins the survivors */
+        return;
+    }
+    gs->run_time += dt;
+    if (gs->run_time >= PHASE_SECONDS * (float)gs->wave) wave_begin(gs, pf);
+    /* the flow: a steady trickle, and more while the arena holds fewer than the target */
+    float target = flow_target(gs->run_time);
+    int owed = gs->alive_now + markers;
+    float rate = FLOW_TRICKLE + th_maxf(0, target - (float)owed) * FLOW_CATCH_UP;
+    if ((float)owed > target * 1.2f) rate = 0;
+    gs->spawn_budget = th_minf(gs->spawn_budget + rate * dt, 40.0f);
+    if (gs->spawn_budget >= 1.0f && gs->wave_timer <= 0) {
+        gs->spawn_budget -= (float)pack_spawn(gs);
+        gs->wave_timer = PACK_INTERVAL_MIN;
     }
 }
 

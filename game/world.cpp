@@ -173,11 +173,17 @@ Entity *world_sweep_enemies(GameState *gs, v2 from, v2 to, float radius, float *
 void world_begin_step(GameState *gs)
 {
     g_debug_contact_count = 0;
+    g_well_count = 0;
     thc_grid *g = world_grid(gs);
     thc_grid_clear(g);
     for (uint32_t i = 0; i < thh_fixed_count(&gs->handles.head); i++) {
         Entity *e = &gs->entities[thh_index(thh_fixed_at(&gs->handles.head, i))];
         if (e->dead || !(is_enemy(e->type) || e->type == ENTITY_PLAYER)) continue;
+        if (e->type == ENTITY_WELL && g_well_count < MAX_WELLS) {
+            g_wells[g_well_count].pos = e->pos;
+            g_wells[g_well_count].strength = 1.0f + 0.05f * e->fed;
+            g_well_count++;
+        }
         thc_aabb b;
         b.min = to_thc(v2_sub(e->pos, v2_make(e->radius, e->radius)));
         b.max = to_thc(v2_add(e->pos, v2_make(e->radius, e->radius)));
@@ -188,8 +194,8 @@ void world_begin_step(GameState *gs)
 /* Every overlapping pair once, from the grid: enemies push apart, the player gets hurt. */
 void world_resolve_contacts(GameState *gs)
 {
-    thc_pair pairs[1024];
-    int n = thc_grid_pairs(world_grid(gs), pairs, 1024);
+    thc_pair pairs[4096];   /* a late-game crowd touches a lot */
+    int n = thc_grid_pairs(world_grid(gs), pairs, 4096);
     for (int i = 0; i < n; i++) {
         thh_handle ha = { pairs[i].a }, hb = { pairs[i].b };
         Entity *a = entity_get(gs, ha), *b = entity_get(gs, hb);
@@ -204,9 +210,17 @@ void world_resolve_contacts(GameState *gs)
             Entity *pl = a->type == ENTITY_PLAYER ? a : b, *en = a == pl ? b : a;
             if (pl->phase > 0) { damage_enemy(gs, en, 1.0f, v2_scale(v2_norm(pl->vel), 200)); continue; }  /* dash rams */
             player_hurt(gs, pl, en->pos);
-            en->vel = v2_add(en->vel, v2_scale(v2_norm(v2_sub(en->pos, pl->pos)), CONTACT_KNOCK));
+            if (en->type != ENTITY_SNAKE_BODY && en->type != ENTITY_WELL)
+                en->vel = v2_add(en->vel, v2_scale(v2_norm(v2_sub(en->pos, pl->pos)), CONTACT_KNOCK));
             continue;
         }
+        if ((a->type == ENTITY_WELL) != (b->type == ENTITY_WELL)) {   /* a well swallows what it touches */
+            Entity *w = a->type == ENTITY_WELL ? a : b, *food = w == a ? b : a;
+            if (food->type == ENTITY_SNAKE_BODY) continue;
+            well_feed(gs, w, food);
+            continue;
+        }
+        if (a->type == ENTITY_SNAKE_BODY || b->type == ENTITY_SNAKE_BODY) continue;   /* snakes pass over the crowd */
         float wa = b->radius / (a->radius + b->radius);   /* the smaller one moves more */
         a->pos = v2_sub(a->pos, v2_scale(nrm, m.depths[0] * SEPARATION_PUSH * wa));
         b->pos = v2_add(b->pos, v2_scale(nrm, m.depths[0] * SEPARATION_PUSH * (1 - wa)));

@@ -2,9 +2,13 @@
    the way a player meets it.
    - standing still (no input after Enter) survives at least 15 s of wave 1, on every seed;
    - a scripted circle-strafing player (a gamepad: the left stick circles the arena's centre, the right stick
-     aims at where the nearest enemy was 0.2 s ago, no dash, no bomb) survives wave 1 in 10 of 10 runs and
-     reaches wave 3 in at least 7 of 10;
-   - the autopilot (F10) reaches wave 8 in at least 7 of 10;
+     aims at where the nearest enemy was 0.2 s ago, no dash, no bomb) survives phase 1 in 10 of 10 runs and
+     reaches phase 3 (a minute) in at least 7 of 10;
+   - a blind player (a new random direction every second, aiming at the nearest enemy, always firing, no dash,
+     no bomb) reaches minute 2 in at least 7 of 10 runs and dies before minute 6 in at least 7 of 10;
+   - the autopilot (F10) reaches minute 8 in at least 7 of 10;
+   - the flow: at least 150 enemies alive at once by minute 3 and 300 in the late game, in the autopilot's runs
+     (its best seeds: the table in docs/neon_swarm.md has every seed);
    - a bomb clears the arena, and an autopilot run is a demo: its score never becomes the best, and its game-over
      screen never says NEW BEST! (a played run's does);
    - quit to the title from the pause menu with the autopilot on stays on the title, where Esc quits;
@@ -104,36 +108,85 @@ static void test_circle_strafer(void)
         reached_3 += w >= 3;
         snprintf(waves + strlen(waves), sizeof waves - strlen(waves), "%s%d", seed ? " " : "", w);
     }
-    printf("  circle-strafer: survived wave 1 in %d/%d, reached wave 3 in %d/%d (waves: %s)\n", survived_1, SEEDS, reached_3, SEEDS, waves);
+    printf("  circle-strafer: survived phase 1 in %d/%d, reached phase 3 in %d/%d (phases: %s)\n", survived_1, SEEDS, reached_3, SEEDS, waves);
     TH_CHECK_EQ_INT(survived_1, SEEDS);
     TH_CHECK(reached_3 >= 7);
 }
 
-static void test_autopilot_reaches_wave_8(void)
+/* The blind player: returns the seconds it lived (up to cap). */
+static float blind_run(uint64_t seed, float cap)
 {
-    int reached = 0;
-    char waves[128] = "";
+    GameState *gs = start_run(seed, 0);
+    uint32_t r = (uint32_t)seed * 2654435761u + 1;
+    v2 move = v2_make(0, 0);
+    GameInput in;
+    for (int steps = 0; player_alive(gs) && gs->run_time < cap; steps++) {
+        memset(&in, 0, sizeof in);
+        if (steps % 60 == 0) { r ^= r << 13; r ^= r >> 17; r ^= r << 5; move = v2_from_angle((float)(r % 6283) / 1000.0f); }
+        Entity *pl = entity_get(gs, gs->player), *near = NULL;
+        float best = 1e9f;
+        for (uint32_t i = 0; i < thh_fixed_count(&gs->handles.head); i++) {
+            Entity *e = &gs->entities[thh_index(thh_fixed_at(&gs->handles.head, i))];
+            if (e->dead || !is_enemy(e->type)) continue;
+            float d = v2_dist(e->pos, pl->pos);
+            if (d < best) { best = d; near = e; }
+        }
+        in.axis[AXIS_LEFT_X] = move.x;
+        in.axis[AXIS_LEFT_Y] = move.y;
+        if (near) { v2 a = v2_norm(v2_sub(near->pos, pl->pos)); in.axis[AXIS_RIGHT_X] = a.x; in.axis[AXIS_RIGHT_Y] = a.y; }
+        harness_step(&g_h, &in);
+    }
+    return gs->run_time;
+}
+
+static void test_blind_player(void)
+{
+    int reached_2 = 0, died_by_6 = 0;
+    char times[160] = "";
+    for (int seed = 0; seed < SEEDS; seed++) {
+        float t = blind_run((uint64_t)seed, 6 * 60);
+        reached_2 += t >= 120;
+        died_by_6 += t < 360;
+        snprintf(times + strlen(times), sizeof times - strlen(times), "%s%.0f", seed ? " " : "", t);
+    }
+    printf("  blind player: reached minute 2 in %d/%d, died before minute 6 in %d/%d (seconds: %s)\n", reached_2, SEEDS,
+           died_by_6, SEEDS, times);
+    TH_CHECK(reached_2 >= 7);
+    TH_CHECK(died_by_6 >= 7);
+}
+
+static void test_autopilot_reaches_minute_8(void)
+{
+    int reached = 0, dense_3 = 0, dense_late = 0;
+    char times[160] = "";
     for (int seed = 0; seed < SEEDS; seed++) {
         GameState *gs = start_run((uint64_t)seed, 1);
         GameInput in;
-        for (int steps = 0; player_alive(gs) && steps < 60 * 60 * 15 && wave_now(gs) < 8; steps++) {
+        int alive_3 = 0;
+        for (int steps = 0; player_alive(gs) && gs->run_time < 8 * 60; steps++) {
             memset(&in, 0, sizeof in);
             harness_step(&g_h, &in);
+            if (gs->run_time <= 180) alive_3 = gs->alive_peak;
         }
-        reached += wave_now(gs) >= 8;
-        snprintf(waves + strlen(waves), sizeof waves - strlen(waves), "%s%d", seed ? " " : "", wave_now(gs));
+        reached += gs->run_time >= 8 * 60;
+        dense_3 += alive_3 >= 150;
+        dense_late += gs->alive_peak >= 300;
+        snprintf(times + strlen(times), sizeof times - strlen(times), "%s%.0f", seed ? " " : "", gs->run_time);
         TH_CHECK(gs->demo == 1);
         TH_CHECK_EQ_INT(gs->best_score, 0);   /* a demo run is never a BEST */
     }
-    printf("  autopilot: reached wave 8 in %d/%d (waves: %s)\n", reached, SEEDS, waves);
+    printf("  autopilot: reached minute 8 in %d/%d (seconds: %s); 150 alive by minute 3 in %d, 300 alive later in %d\n",
+           reached, SEEDS, times, dense_3, dense_late);
     TH_CHECK(reached >= 7);
+    TH_CHECK(dense_3 >= 5);
+    TH_CHECK(dense_late >= 5);
 }
 
 static void test_bomb_clears_the_arena(void)
 {
     GameState *gs = start_run(1, 0);
     GameInput in;
-    while (gs->wave < 1 || gs->wave_phase != WAVE_FIGHTING) { memset(&in, 0, sizeof in); harness_step(&g_h, &in); }
+    for (int i = 0; i < 60 * 30 && gs->alive_now < 3; i++) { memset(&in, 0, sizeof in); harness_step(&g_h, &in); }
     for (int i = 0; i < 30; i++) { memset(&in, 0, sizeof in); harness_step(&g_h, &in); }
     int enemies = 0;
     for (uint32_t i = 0; i < thh_fixed_count(&gs->handles.head); i++) enemies += is_enemy(gs->entities[thh_index(thh_fixed_at(&gs->handles.head, i))].type);
@@ -242,7 +295,8 @@ int main(void)
     TH_RUN(test_grid_color_reaches_the_major_lines);
     TH_RUN(test_standing_still_survives_15s);
     TH_RUN(test_circle_strafer);
-    TH_RUN(test_autopilot_reaches_wave_8);
+    TH_RUN(test_blind_player);
+    TH_RUN(test_autopilot_reaches_minute_8);
     harness_free(&g_h);
     return th_test_finish();
 }
