@@ -61,7 +61,11 @@ static double percentile(std::vector<double> v, double p)
 
 int main(void)
 {
+#ifdef ENGINE_SOURCE_DIR   /* the project folder, from the build (a compiler cache may make __FILE__ relative) */
+    std::string here = ENGINE_SOURCE_DIR "/tests/bench/";
+#else
     std::string here = __FILE__;
+#endif
     size_t at = here.rfind("tests/bench/");
     g_root = at == std::string::npos ? std::string(".") : here.substr(0, at);
     if (g_root.empty()) g_root = ".";

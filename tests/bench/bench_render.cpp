@@ -67,7 +67,11 @@ static void sync_pixel(SDL_Renderer *ren)
 int main(int argc, char **argv)
 {
     const bool gl = argc > 1 && !strcmp(argv[1], "gl");
+#ifdef ENGINE_SOURCE_DIR   /* the project folder, from the build (a compiler cache may make __FILE__ relative) */
+    std::string here = ENGINE_SOURCE_DIR "/tests/bench/";
+#else
     std::string here = __FILE__;
+#endif
     size_t at = here.rfind("tests/bench/");
     std::string repo = at == std::string::npos ? std::string("./") : here.substr(0, at);
     if (repo.empty()) repo = "./";

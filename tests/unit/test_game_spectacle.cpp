@@ -165,7 +165,11 @@ static void test_snake(void)
 int main(void)
 
 {
+#ifdef ENGINE_SOURCE_DIR   /* the project folder, from the build (a compiler cache may make __FILE__ relative) */
+    std::string here = ENGINE_SOURCE_DIR "/tests/unit/";
+#else
     std::string here = __FILE__;
+#endif
     size_t at = here.rfind("tests/unit/");
     g_root = at == std::string::npos ? std::string(".") : here.substr(0, at);
     if (g_root.empty()) g_root = ".";

@@ -29,6 +29,14 @@ int restart_memory(uint64_t bytes, uint8_t **block, uint8_t **snapshot)
     return *block && *snapshot;
 }
 void restart_note_snapshot(void) {}
+void restart_restoring(int on) { (void)on; }
+static SessionTweak g_no_tweak;   /* no session: no TWEAK rollback copy */
+SessionTweak *restart_tweak(uint8_t **copy, uint64_t *cap)
+{
+    if (copy) *copy = NULL;
+    if (cap) *cap = 0;
+    return &g_no_tweak;
+}
 
 static void put(uint64_t offset, uintptr_t v) { memcpy((uint8_t *)g_memory.game.base + offset, &v, sizeof v); }
 

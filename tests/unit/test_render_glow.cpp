@@ -352,7 +352,11 @@ static void test_opengl_renderer(void)
 
 int main(int argc, char **argv)
 {
+#ifdef ENGINE_SOURCE_DIR   /* the project folder, from the build (a compiler cache may make __FILE__ relative) */
+    std::string here = ENGINE_SOURCE_DIR "/tests/unit/";
+#else
     std::string here = __FILE__;
+#endif
     size_t at = here.rfind("tests/unit/");
     g_repo = at == std::string::npos ? std::string("./") : here.substr(0, at);
     if (g_repo.empty()) g_repo = "./";

@@ -48,7 +48,11 @@ static int draw_two_sprites(void)
 
 static std::string repo_file(const char *rel)
 {
+#ifdef ENGINE_SOURCE_DIR   /* the project folder, from the build (a compiler cache may make __FILE__ relative) */
+    std::string here = ENGINE_SOURCE_DIR "/tests/unit/";
+#else
     std::string here = __FILE__;
+#endif
     size_t at = here.rfind("tests/unit/");
     std::string root = at == std::string::npos ? std::string(".") : here.substr(0, at);
     std::string path = root + rel;
