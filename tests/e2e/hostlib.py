@@ -129,12 +129,16 @@ def check(cond, what):
 
 def project_copy(with_library=True, with_host=False):
     """A temporary copy of the project's sources plus its built tools, assets and game library; with_host: the
-    host's sources and up-to-date objects too, so ./build.sh build|run in the copy compiles no host file."""
+    copy's own host and tools built too (its own CMake tree), so ./build.sh build|run in the copy compiles no host file."""
     tmp = tempfile.mkdtemp(prefix="engine-e2e-")
-    for d in ("game", "platform/include", "tinyheaders", "assets", "tools"):
+    # the sources and the build description (CMakeLists.txt reads platform/, tools/ and the tests' folders): a
+    # command that builds the tools or the host in the copy (dist, run) configures its own tree; its compiles
+    # come from the compiler cache when there is one
+    for d in ("game", "platform", "tinyheaders", "assets", "tools", "tests/unit", "tests/bench", "tests/e2e"):
         if os.path.isdir(os.path.join(ROOT, d)):
             shutil.copytree(os.path.join(ROOT, d), os.path.join(tmp, d), dirs_exist_ok=True)
-    shutil.copy2(os.path.join(ROOT, "build.sh"), tmp)
+    for f in ("build.sh", "CMakeLists.txt", "CMakePresets.json"):
+        shutil.copy2(os.path.join(ROOT, f), tmp)
     os.makedirs(os.path.join(tmp, "build", "game"), exist_ok=True)
     for d in ("tools", "assets"):
         src = os.path.join(ROOT, "build", d)
@@ -156,11 +160,6 @@ def project_copy(with_library=True, with_host=False):
     if with_host:
         # the copy's own build tree (CMake's trees name their folder): its compiles are the checkout's, found in
         # the compiler cache when there is one (build.sh), so this costs the configure and the links
-        shutil.copytree(os.path.join(ROOT, "platform"), os.path.join(tmp, "platform"), dirs_exist_ok=True)   # platform/include: copied
-        for f in ("CMakeLists.txt", "CMakePresets.json"):
-            shutil.copy2(os.path.join(ROOT, f), tmp)
-        for d in ("tests/unit", "tests/bench", "tests/e2e"):   # the globs of CMakeLists.txt
-            shutil.copytree(os.path.join(ROOT, d), os.path.join(tmp, d))
         p = subprocess.run(["bash", os.path.join(tmp, "build.sh"), "host"], cwd=tmp, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                            text=True, timeout=1800)
         check(p.returncode == 0, f"./build.sh host in a copy of the project failed:\n{p.stdout[-3000:]}")
