@@ -58,7 +58,8 @@ def state_too_big_is_refused():
     v = current["version"]
     before = stats(m, version=v)
     define_line = line_of(state_h, "#define MAX_PARTICLES")
-    edit(state_h, "#define MAX_PARTICLES 4096", "#define MAX_PARTICLES 40960000")
+    original = re.search(r"#define MAX_PARTICLES \d+", open(state_h).read()).group(0)   # the game's own count
+    edit(state_h, original, "#define MAX_PARTICLES 40960000")
     try:
         refused = host.wait_for(lambda e: e.get("ev") in ("reload_refused", "reload"), 120, m, what="reload_refused")
         check(refused["ev"] == "reload_refused", f"a state that does not fit the block was swapped in: {refused}")
@@ -72,7 +73,7 @@ def state_too_big_is_refused():
         check(not host.of("crash", m), f"a crash: {host.of('crash', m)}")
     finally:
         m2 = host.mark()
-        edit(state_h, "#define MAX_PARTICLES 40960000", "#define MAX_PARTICLES 4096")
+        edit(state_h, "#define MAX_PARTICLES 40960000", original)
         back = host.next_reload(m2, 120)
         current["version"] = back["version"]
     check(back["state"] == "kept", f"the revert did not load over the kept state: {back}")
