@@ -9,6 +9,7 @@ sfx_reload_ms    the same for a save of a .sfx parameter file: make_sfx renders 
 import json
 import math
 import os
+import re
 import statistics
 import struct
 import sys
@@ -50,10 +51,12 @@ try:
         h.wait_for(lambda e: e.get("ev") == "sound_loaded" and e["name"] == "player/shot", 30, what="first load")
         time.sleep(0.5)
         wav_ms, sfx_ms = [], []
+        # the shot's first layer's pitch, whatever the sound's designer set it to
+        base = int(re.search(r"^freq = (\d+)$", open(sfx).read(), re.M).group(1))
         for i in range(runs(10, 2)):
             wav_ms.append(timed(h, "bench/tone", lambda: write_wav(wav, 440 + 20 * (i + 1))))
             time.sleep(0.15)
-            sfx_ms.append(timed(h, "player/shot", lambda: edit(sfx, f"freq = {1300 + i}", f"freq = {1301 + i}")))
+            sfx_ms.append(timed(h, "player/shot", lambda: edit(sfx, f"freq = {base + i}\n", f"freq = {base + i + 1}\n")))
             time.sleep(0.15)
     finally:
         h.stop()
