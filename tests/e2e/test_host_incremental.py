@@ -8,11 +8,12 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "bench"))
 from bench_host_rebuild import build_host, compiled, project_with_objects, save_edit   # noqa: E402
+from benchlib import cached_env   # noqa: E402
 from hostlib import Checks, check, cleanup   # noqa: E402
 
 checks = Checks()
 tmp = project_with_objects()
-build_host(tmp)
+build_host(tmp, cached_env())
 
 
 def nothing_changed():

@@ -13,6 +13,9 @@
      screen never says NEW BEST! (a played run's does);
    - quit to the title from the pause menu with the autopilot on stays on the title, where Esc quits;
    - GRID_COLOR colours the whole grid: its glowing major lines too. */
+/* ASAN_SKIP: not in the sanitizer pass (./build.sh test): forty seeded runs of up to eight minutes of play cost
+   about ten CPU minutes under ASan + UBSan; the same game code runs sanitized in test_game_screens and
+   test_game_spectacle (the late game's crowd, wells, snakes, a bomb on 300 enemies) and the sanitized scenarios. */
 #define TH_TEST_IMPLEMENTATION
 #include "th_test.h"
 #include "game_harness.h"
