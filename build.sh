@@ -375,13 +375,14 @@ up_to_date() {  # binary key
 # dependency files: nothing changed costs a glance at the dates, a saved .cpp one compile and the link.
 # The compiler launcher of every build (CMAKE_<LANG>_COMPILER_LAUNCHER): ENGINE_COMPILER_LAUNCHER when set (ccache,
 # sccache, distcc, icecc: docs/layout.md, "Builds on more than one machine"), else ccache when it is installed.
-# ccache is told to name the project's files relative to its folder, so a copy of the project elsewhere (the
-# tests make such copies) finds the objects an identical compile made here.
+# ccache hashes the folder a compile runs in (its default with -g): an object's debug info names the folder it was
+# compiled in, and gdb reads the sources from there, so a copy of the project (the tests make such copies) must
+# never be handed an object compiled in another folder: gdb would list the other folder's text.
 compiler_launcher() {   # after cmd_deps, which installs ccache
     if [ -n "${ENGINE_COMPILER_LAUNCHER+x}" ]; then echo "$ENGINE_COMPILER_LAUNCHER"
     elif command -v ccache >/dev/null 2>&1; then echo ccache; fi
 }
-export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$ROOT}" CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-1}"
+unset CCACHE_NOHASHDIR
 cmake_configure() {  # preset: configure its build tree when it has none or the presets changed (CMake itself
     # configures again when CMakeLists.txt or a glob's files change)
     local dir="$BUILD_DIR/cmake/$1" log="$BUILD_DIR/cmake/$1.configure.log" launcher="" want
