@@ -377,12 +377,13 @@ up_to_date() {  # binary key
 # sccache, distcc, icecc: docs/layout.md, "Builds on more than one machine"), else ccache when it is installed.
 # ccache hashes the folder a compile runs in (its default with -g): an object's debug info names the folder it was
 # compiled in, and gdb reads the sources from there, so a copy of the project (the tests make such copies) must
-# never be handed an object compiled in another folder: gdb would list the other folder's text.
+# never be handed a game object compiled in another folder: gdb would list the other folder's text. (The tests
+# build a copy's host and tools with CCACHE_NOHASHDIR=1: identical text, nobody debugs those.)
 compiler_launcher() {   # after cmd_deps, which installs ccache
     if [ -n "${ENGINE_COMPILER_LAUNCHER+x}" ]; then echo "$ENGINE_COMPILER_LAUNCHER"
     elif command -v ccache >/dev/null 2>&1; then echo ccache; fi
 }
-unset CCACHE_NOHASHDIR
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$ROOT}"   # with CCACHE_NOHASHDIR=1 (the tests' copies) folders share
 cmake_configure() {  # preset: configure its build tree when it has none or the presets changed (CMake itself
     # configures again when CMakeLists.txt or a glob's files change)
     local dir="$BUILD_DIR/cmake/$1" log="$BUILD_DIR/cmake/$1.configure.log" launcher="" want

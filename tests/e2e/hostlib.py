@@ -159,12 +159,15 @@ def project_copy(with_library=True, with_host=False):
                         ignore=lambda d, names: [n for n in names if n.count(".") > 1])   # another build's temporary files
     if with_host:
         # the copy's own build tree (CMake's trees name their folder): its compiles are the checkout's, found in
-        # the compiler cache when there is one (build.sh), so this costs the configure and the links
+        # the compiler cache when there is one, so this costs the configure and the links. CCACHE_NOHASHDIR lets
+        # ccache hand the checkout's objects to the copy: their debug info names the checkout's folder, which
+        # holds the same text (never done for a game library: a test debugs the copy's game code in gdb)
+        share = dict(os.environ, CCACHE_NOHASHDIR="1")
         p = subprocess.run(["bash", os.path.join(tmp, "build.sh"), "host"], cwd=tmp, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           text=True, timeout=1800)
+                           text=True, timeout=1800, env=share)
         check(p.returncode == 0, f"./build.sh host in a copy of the project failed:\n{p.stdout[-3000:]}")
         p = subprocess.run(["bash", os.path.join(tmp, "build.sh"), "tools"], cwd=tmp, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           text=True, timeout=1800)
+                           text=True, timeout=1800, env=share)
         check(p.returncode == 0, f"./build.sh tools in a copy of the project failed:\n{p.stdout[-3000:]}")
     # the tinyheader object every game folder links (one for all of them: build/tinyheaders/)
     os.makedirs(os.path.join(tmp, "build", "tinyheaders"), exist_ok=True)
