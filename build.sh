@@ -148,7 +148,7 @@ layout_stamp() {  # compiler: the layout stamp of GAME_DIR/state.h (and GAME_BUI
         "-I$GAME_SRC" -DTH_MATH_NO_MATH_H
 }
 # exit() and its kin in game code go to the host's stand-ins (platform/guard.cpp): a crash, not a quit.
-GAME_LINK_WRAP="-Wl,--wrap=exit,--wrap=_exit,--wrap=_Exit,--wrap=quick_exit,--wrap=close"
+GAME_LINK_WRAP="-Wl,--wrap=exit,--wrap=_exit,--wrap=_Exit,--wrap=quick_exit,--wrap=close,--wrap=close_range,--wrap=dup2,--wrap=dup3,--wrap=syscall"
 
 # ---------------------------------------------------------------- compilers
 # The game library is rebuilt on every save, so its compile time is the edit-to-reload latency.

@@ -50,6 +50,7 @@ FILE *os_fopen(const char *path, const char *mode);   /* fopen, its descriptor k
                                                         (Linux: moved above 1000, close-on-exec) */
 void  os_host_fds_record(void);                         /* the descriptors open now are the host's (at start) */
 int   os_fd_is_host(int fd);                            /* recorded at start and still the same file */
+int   os_fd_host_in(unsigned lo, unsigned hi);          /* the first host descriptor numbered lo..hi, or -1 */
 int   os_fd_close(int fd);                              /* close(); -1 + errno on failure */
 int   os_std_fds_check(void);                           /* 0..2 closed (by game code)? reopened on the null
                                                         device, so no later open takes them; returns how many */

@@ -154,6 +154,14 @@ int os_fd_is_host(int fd)
     return 0;
 }
 
+int os_fd_host_in(unsigned lo, unsigned hi)
+{
+    for (int i = 0; i < g_host_fd_count; i++)
+        if ((unsigned)g_host_fds[i].fd >= lo && (unsigned)g_host_fds[i].fd <= hi && os_fd_is_host(g_host_fds[i].fd))
+            return g_host_fds[i].fd;
+    return -1;
+}
+
 int os_fd_close(int fd) { return close(fd); }
 
 /* A closed socket or pipe of SDL's (udev's monitor, a wake-up pipe) answers every poll at once and its reader

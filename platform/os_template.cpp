@@ -93,6 +93,7 @@ FILE       *os_fopen(const char *path, const char *mode) { return fopen(path, mo
 int         os_std_fds_check(void) { return 0; }
 void        os_host_fds_record(void) {}
 int         os_fd_is_host(int) { return 0; }
+int         os_fd_host_in(unsigned, unsigned) { return -1; }
 int         os_fd_close(int) { return -1; }
 int   os_file_stamp_of(FILE *, OsFileStamp *out) { memset(out, 0, sizeof *out); return 0; }   /* never checked */
 int   os_file_reopen(FILE *, const char *) { return 0; }

@@ -1,8 +1,11 @@
-"""End to end: game code that closes or replaces the host's descriptors past the close() wrapper (issue 40,
-round two): syscall(SYS_close_range, 0, ~0U, 0) closes every descriptor the process holds, the high ones the
-host keeps out of a close() loop's reach included; dup2() puts a file of the game's on a host number.
+"""End to end: game code that closes or replaces the host's descriptors (issue 40, round two).
 
-The sample game plays on autopilot; its update closes everything once, each time the test drops a flag file.
+Through libc - close_range(0, ~0U, 0), dup2() of a file of the game's onto a host number, syscall(SYS_close_range,
+...) - each call is wrapped in the game's link (platform/guard.cpp): a crash of that library, rolled back, the
+message naming the call and the descriptor; nothing of the host's is lost.
+
+Past every wrapper - a raw `syscall` instruction (x86-64) for close_range and dup2 - the descriptors really go.
+The sample game plays on autopilot; its update does one of these once, each time the test drops a flag file.
 Each frame the host checks its own descriptors (the logs, the watcher, the session's memfd, a build's pipes)
 and re-opens or re-creates what was lost, with a message and a descriptors_reopened event naming it:
 
@@ -23,15 +26,30 @@ root = project_copy()
 game_cpp = os.path.join(root, "game", "game.cpp")
 flag = os.path.join(root, "close_now")
 dup_flag = os.path.join(root, "dup_now")
+LIBC_FLAGS = {name: os.path.join(root, name + "_now") for name in ("close_range", "dup2", "syscall")}
 script = input_script(root, "5 tap F10\n")
 host = Host(root, "--watchdog", watchdog(), "--input", script)
 state = {"version": 0}
 
-CLOSER = ("{ if (access(\"%s\", F_OK) == 0) { unlink(\"%s\"); syscall(436 /* close_range */, 0u, ~0u, 0u); } "
-          "if (access(\"%s\", F_OK) == 0) { unlink(\"%s\"); int engine_test_fd = open(\"/dev/null\", O_WRONLY); "
-          "for (int fd = 3; fd < 4096; fd++) { char p[64], l[256]; snprintf(p, sizeof p, \"/proc/self/fd/%%d\", fd); "
-          "long n = readlink(p, l, sizeof l - 1); if (n > 0) { l[n] = 0; if (strstr(l, \"events.jsonl\")) dup2(engine_test_fd, fd); } } "
-          "close(engine_test_fd); } }") % (flag, flag, dup_flag, dup_flag)
+# a raw system call: no libc function in between, so no wrapper sees it
+RAW = ("long engine_r; __asm__ volatile(\"syscall\" : \"=a\"(engine_r) : \"a\"(%s), \"D\"(%s), \"S\"(%s), \"d\"(0L) "
+       ": \"rcx\", \"r11\", \"memory\"); (void)engine_r;")
+# the JSON log's descriptor, found through /proc; then `then` with engine_fd set to it
+LOG_FD = ("int engine_fd = -1; for (int fd = 3; fd < 4096 && engine_fd < 0; fd++) { char p[64], l[256]; "
+          "snprintf(p, sizeof p, \"/proc/self/fd/%d\", fd); long n = readlink(p, l, sizeof l - 1); "
+          "if (n > 0) { l[n] = 0; if (strstr(l, \"events.jsonl\")) engine_fd = fd; } }")
+CLOSER = ("{ if (access(\"%s\", F_OK) == 0) { unlink(\"%s\"); %s } "
+          "if (access(\"%s\", F_OK) == 0) { unlink(\"%s\"); int engine_test_fd = open(\"/dev/null\", O_WRONLY); %s "
+          "if (engine_fd >= 0) { %s } close(engine_test_fd); } "
+          "if (access(\"%s\", F_OK) == 0) { unlink(\"%s\"); close_range(0u, ~0u, 0); } "
+          "if (access(\"%s\", F_OK) == 0) { unlink(\"%s\"); int engine_test_fd = open(\"/dev/null\", O_WRONLY); %s "
+          "if (engine_fd >= 0) dup2(engine_test_fd, engine_fd); close(engine_test_fd); } "
+          "if (access(\"%s\", F_OK) == 0) { unlink(\"%s\"); syscall(SYS_close_range, 0u, ~0u, 0u); } }") % (
+    flag, flag, RAW % ("436L", "0L", "(long)~0u"),
+    dup_flag, dup_flag, LOG_FD, RAW % ("33L", "(long)engine_test_fd", "(long)engine_fd"),
+    LIBC_FLAGS["close_range"], LIBC_FLAGS["close_range"],
+    LIBC_FLAGS["dup2"], LIBC_FLAGS["dup2"], LOG_FD,
+    LIBC_FLAGS["syscall"], LIBC_FLAGS["syscall"])
 
 
 def stats(since, pred=lambda e: True, timeout=30, what="frame_stats"):
@@ -123,8 +141,36 @@ def log_replaced_by_dup2():
     stats(m, lambda e: e["t"] > ev["t"] + 0.5, what="the log goes on")
 
 
+def rolled_back(name, says):
+    """The libc call is a crash of the library that made it: rolled back, named; the host's files untouched."""
+    def case():
+        m = host.mark()
+        before = stats(m)
+        memfd = session_memfd(host.pid)
+        open(LIBC_FLAGS[name], "w").close()
+        crash = host.wait_ev("crash", timeout=30, since=m)
+        check(says in crash["signal"] and "host descriptor" in crash["signal"], f"signal {crash['signal']!r}")
+        check(crash["version"] == state["version"] and crash["rolled_back_to"] > 0 and not crash["halted"], f"crash: {crash}")
+        # the state is the snapshot the rolled-back library ran from (crash["snapshot_step"]); from there it goes on
+        after = stats(m, lambda e: e["t"] > crash["t"], what="stats after the rollback")
+        stats(m, lambda e: e["t"] > after["t"] and e["game"]["steps"] > after["game"]["steps"] + 30, what="steps go on")
+        check(not host.of("descriptors_reopened", m), f"a descriptor was lost: {host.of('descriptors_reopened', m)}")
+        check(session_memfd(host.pid) == memfd, "the session's memfd changed")
+        # the next save builds the code again (the closer with it): the next case's library
+        m2 = host.mark()
+        marker = "    (void)\"%s\"; /*INJECTED*/\n" % name
+        edit(game_cpp, "GAME_UPDATE(game_update)\n{\n", "GAME_UPDATE(game_update)\n{\n" + marker)
+        r = host.next_reload(m2, 120)
+        state["version"] = r["version"]
+        check(r["state"] == "kept", f"after the rollback: {r}")
+    return case
+
+
 checks.case("startup", startup)
 checks.case("closed_while_idle", closed_while_idle)
 checks.case("closed_during_a_build", closed_during_a_build)
 checks.case("log_replaced_by_dup2", log_replaced_by_dup2)
+checks.case("libc_close_range_rolls_back", rolled_back("close_range", "close_range of"))
+checks.case("libc_dup2_rolls_back", rolled_back("dup2", "dup2 onto"))
+checks.case("syscall_close_range_rolls_back", rolled_back("syscall", "syscall(close_range)"))
 end_run(checks, host, root, tail=80)
