@@ -3,6 +3,7 @@
 #include "game.h"
 
 static const float GRID_CELL        = 96.0f;   /* broadphase cell size, about two big enemies */
+static const int   MAX_WALLS        = 64;      /* walls the step's list holds; past it, calls scan the entities */
 static constexpr auto SEPARATION_PUSH  = TWEAK(0.5f);    /* share of an enemy-enemy overlap resolved per step */
 static constexpr auto CONTACT_KNOCK    = TWEAK(180.0f);  /* enemy bounce off the player on contact */
 
@@ -43,39 +44,67 @@ static thc_aabb wall_aabb(const Entity *w)
     return b;
 }
 
+/* A wall's shape, made once: its box when axis aligned, its polygon and transform when rotated. */
+typedef struct WallShape { const Entity *e; thc_aabb box; thc_poly poly; thc_transform xf; } WallShape;
+
+static void wall_shape(const Entity *w, WallShape *s)
+{
+    s->e = w;
+    if (w->rot == 0) s->box = wall_aabb(w);
+    else wall_poly(w, &s->poly, &s->xf);
+}
+
 /* Manifold of a circle against a wall: normal from the circle into the wall. */
-static int circle_wall_manifold(const Entity *w, v2 p, float r, thc_manifold *m)
+static int circle_wall_manifold(const WallShape *w, v2 p, float r, thc_manifold *m)
 {
     thc_circle c = circle_of(p, r);
-    if (w->rot == 0) {
-        thc_aabb b = wall_aabb(w);
-        thc_circle_to_aabb_manifold(&c, &b, m);
-    } else {
-        thc_poly poly;
-        thc_transform xf;
-        wall_poly(w, &poly, &xf);
-        thc_circle_to_poly_manifold(&c, &poly, &xf, m);
-    }
+    if (w->e->rot == 0) thc_circle_to_aabb_manifold(&c, &w->box, m);
+    else thc_circle_to_poly_manifold(&c, &w->poly, &w->xf, m);
     return m->count > 0;
 }
 
-static int circle_wall_toi(const Entity *w, v2 from, v2 to, float r, float *t, v2 *n)
+static int circle_wall_toi(const WallShape *w, v2 from, v2 to, float r, float *t, v2 *n)
 {
     thc_circle c = circle_of(from, r);
     thc_toi_result res;
-    if (w->rot == 0) {
-        thc_aabb b = wall_aabb(w);
-        res = thc_toi_circle_aabb(&c, to_thc(v2_sub(to, from)), &b);
-    } else {
-        thc_poly poly;
-        thc_transform xf;
-        wall_poly(w, &poly, &xf);
-        res = thc_toi_circle_poly(&c, to_thc(v2_sub(to, from)), &poly, &xf);
-    }
+    if (w->e->rot == 0) res = thc_toi_circle_aabb(&c, to_thc(v2_sub(to, from)), &w->box);
+    else res = thc_toi_circle_poly(&c, to_thc(v2_sub(to, from)), &w->poly, &w->xf);
     if (!res.hit) return 0;
     *t = res.t;
     *n = from_thc(res.n);
     return 1;
+}
+
+/* ---------------------------------------------------------------- the step's walls
+   Every mover and shot tests the walls each step. world_begin_step lists them with their shapes, in the order
+   of the live list, which is the order a scan of the entities meets them: a circle is pushed by the same walls
+   in the same order, a sweep's ties go the same way. Walls come with the arena and never move, and nothing
+   is freed before the step's end, so the list holds until world_resolve_contacts drops it. Without a list
+   (outside a step, or more walls than MAX_WALLS) the calls scan every entity for walls. */
+static WallShape g_walls[MAX_WALLS];
+static int g_wall_count = -1;   /* -1: no list */
+
+static int wall_slots(GameState *gs) { return g_wall_count >= 0 ? g_wall_count : (int)thh_fixed_count(&gs->handles.head); }
+
+/* Slot i's wall: the listed one, or entity i of the live list made into *tmp; NULL when that is no wall. */
+static const WallShape *wall_at(GameState *gs, int i, WallShape *tmp)
+{
+    if (g_wall_count >= 0) return &g_walls[i];
+    const Entity *w = &gs->entities[thh_index(thh_fixed_at(&gs->handles.head, (uint32_t)i))];
+    if (w->type != ENTITY_WALL) return NULL;
+    wall_shape(w, tmp);
+    return tmp;
+}
+
+static void walls_list(GameState *gs)
+{
+    g_wall_count = 0;
+    for (uint32_t i = 0; i < thh_fixed_count(&gs->handles.head); i++) {
+        const Entity *w = &gs->entities[thh_index(thh_fixed_at(&gs->handles.head, i))];
+        if (w->type != ENTITY_WALL) continue;
+        if (g_wall_count == MAX_WALLS) { g_wall_count = -1; return; }
+        wall_shape(w, &g_walls[g_wall_count++]);
+    }
 }
 
 /* ---------------------------------------------------------------- the world */
@@ -85,6 +114,7 @@ static thc_grid *world_grid(GameState *gs) { return (thc_grid *)gs->grid_mem; }
    its grid out differently, and its memory is only ever read by the code that filled it. */
 void world_init(GameState *gs)
 {
+    g_wall_count = -1;
     thc_grid_desc d;
     memset(&d, 0, sizeof d);
     d.cell_size = GRID_CELL;
@@ -100,9 +130,10 @@ void world_init(GameState *gs)
 int world_blocked(GameState *gs, v2 at, float radius)
 {
     thc_manifold m;
-    for (uint32_t i = 0; i < thh_fixed_count(&gs->handles.head); i++) {
-        Entity *w = &gs->entities[thh_index(thh_fixed_at(&gs->handles.head, i))];
-        if (w->type == ENTITY_WALL && circle_wall_manifold(w, at, radius, &m)) return 1;
+    WallShape tmp;
+    for (int i = 0; i < wall_slots(gs); i++) {
+        const WallShape *w = wall_at(gs, i, &tmp);
+        if (w && circle_wall_manifold(w, at, radius, &m)) return 1;
     }
     return 0;
 }
@@ -110,11 +141,12 @@ int world_blocked(GameState *gs, v2 at, float radius)
 int world_push_out(GameState *gs, v2 *pos, float radius, v2 *normal)
 {
     int hit = 0;
+    WallShape tmp;
     for (int pass = 0; pass < 2; pass++)   /* a second pass settles corners where two walls meet */
-        for (uint32_t i = 0; i < thh_fixed_count(&gs->handles.head); i++) {
-            Entity *w = &gs->entities[thh_index(thh_fixed_at(&gs->handles.head, i))];
+        for (int i = 0; i < wall_slots(gs); i++) {
+            const WallShape *w = wall_at(gs, i, &tmp);
             thc_manifold m;
-            if (w->type != ENTITY_WALL || !circle_wall_manifold(w, *pos, radius, &m)) continue;
+            if (!w || !circle_wall_manifold(w, *pos, radius, &m)) continue;
             v2 n = from_thc(m.n);
             *pos = v2_sub(*pos, v2_scale(n, m.depths[0]));
             *normal = v2_neg(n);
@@ -127,11 +159,12 @@ int world_push_out(GameState *gs, v2 *pos, float radius, v2 *normal)
 int world_sweep_walls(GameState *gs, v2 from, v2 to, float radius, float *t, v2 *normal)
 {
     int hit = 0;
-    for (uint32_t i = 0; i < thh_fixed_count(&gs->handles.head); i++) {
-        Entity *w = &gs->entities[thh_index(thh_fixed_at(&gs->handles.head, i))];
+    WallShape tmp;
+    for (int i = 0; i < wall_slots(gs); i++) {
+        const WallShape *w = wall_at(gs, i, &tmp);
         float wt;
         v2 wn;
-        if (w->type == ENTITY_WALL && circle_wall_toi(w, from, to, radius, &wt, &wn) && wt <= *t) {
+        if (w && circle_wall_toi(w, from, to, radius, &wt, &wn) && wt <= *t) {
             *t = wt;
             *normal = wn;
             hit = 1;
@@ -174,6 +207,7 @@ void world_begin_step(GameState *gs)
 {
     g_debug_contact_count = 0;
     g_well_count = 0;
+    walls_list(gs);
     thc_grid *g = world_grid(gs);
     thc_grid_clear(g);
     for (uint32_t i = 0; i < thh_fixed_count(&gs->handles.head); i++) {
@@ -194,6 +228,7 @@ void world_begin_step(GameState *gs)
 /* Every overlapping pair once, from the grid: enemies push apart, the player gets hurt. */
 void world_resolve_contacts(GameState *gs)
 {
+    g_wall_count = -1;   /* the movers are done: what follows may free walls or build an arena */
     thc_pair pairs[4096];   /* a late-game crowd touches a lot */
     int n = thc_grid_pairs(world_grid(gs), pairs, 4096);
     for (int i = 0; i < n; i++) {

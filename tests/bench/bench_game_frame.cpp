@@ -11,7 +11,13 @@
      game_heavy_update_ms        median: one fixed step of the game in that state
      game_heavy_enemies, game_heavy_particles   what the frames held (medians)
      game_heavy_frame_noglow_ms  median of the same frames with the glow pass off (set_glow(0)): the glow's share
-   BENCH_QUICK=1: 12 frames instead of 240. */
+   Then the step alone in a crowd made with F3 (wave_swarm: 90 enemies a press, one press every 5 steps from step
+   95 of a run, the ship kept alive and still), no drawing:
+     game_swarm_step_ms          median of one fixed step with about 1,600 enemies alive (F3 x20)
+     game_swarm400_step_ms       the same with about 400 (F3 x5): the baseline of this run
+     game_swarm_scaling_x        their ratio: 4 for a step linear in the crowd, 16 for a quadratic one
+     game_swarm_enemies, game_swarm400_enemies   the crowds (medians)
+   BENCH_QUICK=1: 12 frames instead of 240, 6 swarm steps instead of 120. */
 #define THP_DISABLE   /* no profiler in this program: its zones are no-ops */
 #include "render.cpp"
 #include "assets.cpp"
@@ -57,6 +63,27 @@ static double percentile(std::vector<double> v, double p)
     std::sort(v.begin(), v.end());
     size_t k = (size_t)(p * (double)(v.size() - 1) + 0.5);
     return v[k < v.size() ? k : v.size() - 1];
+}
+
+/* The median of `steps` fixed steps after `presses` F3 presses (see the top); the crowd's median in *enemies. */
+static double swarm_step_ms(int presses, int steps, double *enemies)
+{
+    GameState *gs = scene_start_play(&g_h, 7);
+    scene_steps(&g_h, 65);
+    for (int i = 0; i < presses; i++) { scene_keep_alive(gs); scene_steps(&g_h, 5, KEY_F3); }
+    for (int i = 0; i < 60; i++) { scene_keep_alive(gs); scene_steps(&g_h, 1); }   /* the markers have hatched */
+    std::vector<double> ms, crowd;
+    for (int i = 0; i < steps; i++) {
+        scene_keep_alive(gs);
+        GameInput in;
+        memset(&in, 0, sizeof in);
+        double t0 = bench_now_ms();
+        harness_step(&g_h, &in);
+        ms.push_back(bench_now_ms() - t0);
+        crowd.push_back(gs->alive_now);
+    }
+    *enemies = bench_median(crowd);
+    return bench_median(ms);
 }
 
 int main(void)
@@ -122,11 +149,19 @@ int main(void)
         batch.push_back(t2 - t1);
         present.push_back(t3 - t2);
     }
+    int swarm_steps = bench_runs(120, 6);
+    double crowd400 = 0, crowd = 0;
+    double step400 = swarm_step_ms(5, swarm_steps, &crowd400);
+    double step = swarm_step_ms(20, swarm_steps, &crowd);
+    fprintf(stderr, "bench_game_frame: swarm steps %.3f ms with %.0f enemies, %.3f ms with %.0f\n", step400, crowd400, step, crowd);
     printf("{\"game_heavy_frame_p99_ms\": %.3f, \"game_heavy_frame_ms\": %.3f, \"game_render_submit_ms\": %.3f, "
            "\"render_batch_build_ms\": %.3f, \"render_present_ms\": %.3f, \"game_heavy_update_ms\": %.3f, "
-           "\"game_heavy_enemies\": %.0f, \"game_heavy_particles\": %.0f, \"game_heavy_frame_noglow_ms\": %.3f}\n",
+           "\"game_heavy_enemies\": %.0f, \"game_heavy_particles\": %.0f, \"game_heavy_frame_noglow_ms\": %.3f, "
+           "\"game_swarm_step_ms\": %.3f, \"game_swarm400_step_ms\": %.3f, \"game_swarm_scaling_x\": %.2f, "
+           "\"game_swarm_enemies\": %.0f, \"game_swarm400_enemies\": %.0f}\n",
            percentile(frame, 0.99), bench_median(frame), bench_median(submit), bench_median(batch), bench_median(present),
-           bench_median(update), bench_median(enemies), bench_median(particles), bench_median(noglow));
+           bench_median(update), bench_median(enemies), bench_median(particles), bench_median(noglow),
+           step, step400, step400 > 0 ? step / step400 : 0.0, crowd, crowd400);
     harness_free(&g_h);
     render_shutdown();
     SDL_DestroyRenderer(ren);
