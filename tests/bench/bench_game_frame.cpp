@@ -17,6 +17,9 @@
      game_swarm400_step_ms       the same with about 400 (F3 x5): the baseline of this run
      game_swarm_scaling_x        their ratio: 4 for a step linear in the crowd, 16 for a quadratic one
      game_swarm_enemies, game_swarm400_enemies   the crowds (medians)
+   The same frames once more on SDL's OpenGL renderer (Mesa's software GL, llvmpipe, under xvfb-run: this machine
+   has no GPU), in a child process of this program:
+     game_heavy_frame_gl_p99_ms, game_heavy_frame_gl_ms, render_batch_build_gl_ms, render_present_gl_ms
    BENCH_QUICK=1: 12 frames instead of 240, 6 swarm steps instead of 120. */
 #define THP_DISABLE   /* no profiler in this program: its zones are no-ops */
 #include "render.cpp"
@@ -86,8 +89,9 @@ static double swarm_step_ms(int presses, int steps, double *enemies)
     return bench_median(ms);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    bool gl = argc > 1 && !strcmp(argv[1], "gl");
 #ifdef ENGINE_SOURCE_DIR   /* the project folder, from the build (a compiler cache may make __FILE__ relative) */
     std::string here = ENGINE_SOURCE_DIR "/tests/bench/";
 #else
@@ -97,13 +101,23 @@ int main(void)
     g_root = at == std::string::npos ? std::string(".") : here.substr(0, at);
     if (g_root.empty()) g_root = ".";
     if (g_root.back() == '/') g_root.pop_back();
-    setenv("SDL_VIDEODRIVER", "offscreen", 1);
-    SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0");
+    if (gl) {
+        setenv("SDL_VIDEODRIVER", "x11", 1);
+        SDL_SetHint(SDL_HINT_RENDER_DRIVER, "opengl");
+    } else {
+        setenv("SDL_VIDEODRIVER", "offscreen", 1);
+        SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0");
+    }
     if (SDL_Init(SDL_INIT_VIDEO) != 0) { fprintf(stderr, "SDL_Init: %s\n", SDL_GetError()); return 1; }
     const int W = 1280, H = 720, FRAMES = bench_runs(240, 12);
     SDL_Window *win = SDL_CreateWindow("bench_game_frame", 0, 0, W, H, 0);
-    SDL_Renderer *ren = win ? SDL_CreateRenderer(win, -1, SDL_RENDERER_SOFTWARE) : nullptr;
-    if (!ren) { fprintf(stderr, "no software renderer: %s\n", SDL_GetError()); return 1; }
+    SDL_Renderer *ren = win ? SDL_CreateRenderer(win, -1, gl ? SDL_RENDERER_ACCELERATED : SDL_RENDERER_SOFTWARE) : nullptr;
+    if (!ren) { fprintf(stderr, "no %s renderer: %s\n", gl ? "OpenGL" : "software", SDL_GetError()); return 1; }
+    SDL_RendererInfo info;
+    if (SDL_GetRendererInfo(ren, &info) != 0 || gl != !strcmp(info.name, "opengl")) {
+        fprintf(stderr, "bench_game_frame: wanted the %s renderer, got %s\n", gl ? "opengl" : "software", info.name);
+        return 1;
+    }
     SDL_RenderSetLogicalSize(ren, W, H);
     if (!render_init(ren, W, H, nullptr)) { fprintf(stderr, "render_init failed (./build.sh assets tools)\n"); return 1; }
     double end = log_time() + 20;   /* the font bakes on a worker */
@@ -149,6 +163,27 @@ int main(void)
         batch.push_back(t2 - t1);
         present.push_back(t3 - t2);
     }
+    if (gl) {
+        printf("{\"game_heavy_frame_gl_p99_ms\": %.3f, \"game_heavy_frame_gl_ms\": %.3f, \"render_batch_build_gl_ms\": %.3f, "
+               "\"render_present_gl_ms\": %.3f}\n", percentile(frame, 0.99), bench_median(frame), bench_median(batch),
+               bench_median(present));
+        harness_free(&g_h);
+        render_shutdown();
+        SDL_DestroyRenderer(ren);
+        SDL_DestroyWindow(win);
+        SDL_Quit();
+        return 0;
+    }
+    /* the OpenGL renderer's numbers from a child under a virtual X server, merged into this one line */
+    std::string gl_part;
+    std::string cmd = "xvfb-run -a -s '-screen 0 1280x720x24' env LIBGL_ALWAYS_SOFTWARE=1 '" + std::string(argv[0]) + "' gl";
+    if (FILE *p = popen(cmd.c_str(), "r")) {
+        char line[512];
+        while (fgets(line, sizeof line, p))
+            if (line[0] == '{') { gl_part = line; gl_part = gl_part.substr(1, gl_part.find('}') - 1); }
+        if (pclose(p) != 0) gl_part.clear();
+    }
+    if (gl_part.empty()) { fprintf(stderr, "bench_game_frame: no OpenGL numbers (is xvfb installed?)\n"); return 1; }
     int swarm_steps = bench_runs(120, 6);
     double crowd400 = 0, crowd = 0;
     double step400 = swarm_step_ms(5, swarm_steps, &crowd400);
@@ -158,10 +193,10 @@ int main(void)
            "\"render_batch_build_ms\": %.3f, \"render_present_ms\": %.3f, \"game_heavy_update_ms\": %.3f, "
            "\"game_heavy_enemies\": %.0f, \"game_heavy_particles\": %.0f, \"game_heavy_frame_noglow_ms\": %.3f, "
            "\"game_swarm_step_ms\": %.3f, \"game_swarm400_step_ms\": %.3f, \"game_swarm_scaling_x\": %.2f, "
-           "\"game_swarm_enemies\": %.0f, \"game_swarm400_enemies\": %.0f}\n",
+           "\"game_swarm_enemies\": %.0f, \"game_swarm400_enemies\": %.0f, %s}\n",
            percentile(frame, 0.99), bench_median(frame), bench_median(submit), bench_median(batch), bench_median(present),
            bench_median(update), bench_median(enemies), bench_median(particles), bench_median(noglow),
-           step, step400, step400 > 0 ? step / step400 : 0.0, crowd, crowd400);
+           step, step400, step400 > 0 ? step / step400 : 0.0, crowd, crowd400, gl_part.c_str());
     harness_free(&g_h);
     render_shutdown();
     SDL_DestroyRenderer(ren);
