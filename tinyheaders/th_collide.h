@@ -1644,9 +1644,12 @@ static int thc__poly_poly(const thc_poly *a, const thc_transform *ax, const thc_
 THC__INLINE float thc__clamp01(float x) { return _mm_cvtss_f32(_mm_min_ss(_mm_max_ss(_mm_set_ss(x), _mm_setzero_ps()), _mm_set_ss(1.0f))); }
 /* a radius as the queries read it: a negative one is 0, NaN stays NaN (maxss keeps its second operand on NaN) */
 THC__INLINE float thc__radius(float r) { return _mm_cvtss_f32(_mm_max_ss(_mm_setzero_ps(), _mm_set_ss(r))); }
+/* sqrtf's value without its errno branch (sqrtss rounds exactly as sqrtf does) */
+THC__INLINE float thc__sqrt(float x) { return _mm_cvtss_f32(_mm_sqrt_ss(_mm_set_ss(x))); }
 #else
 THC__INLINE float thc__clamp01(float x) { return x > 0 ? (x < 1 ? x : 1) : 0; }
 THC__INLINE float thc__radius(float r) { return r < 0 ? 0 : r; }
+THC__INLINE float thc__sqrt(float x) { return sqrtf(x); }
 #endif
 
 /* The closest point of the segment at the clamped fraction, without branching on which part is closest
@@ -1796,9 +1799,9 @@ THC__INLINE int thc__capsules_far(thc_v2 a1, thc_v2 b0, thc_v2 b1, float la, flo
 THC__INLINE int thc__capsules(const thc_capsule *ka, const thc_capsule *kb, thc_manifold *m, int contacts)
 {
     thc_v2 o = ka->a, a1 = thc__sub(ka->b, o), b0 = thc__sub(kb->a, o), b1 = thc__sub(kb->b, o), eb = thc__sub(b1, b0);
-    float la = thc__len(a1), lb = thc__len(eb);
+    float la = thc__sqrt(thc__dot(a1, a1)), lb = thc__sqrt(thc__dot(eb, eb));
     if (!(la > 1e-12f) || !(lb > 1e-12f)) return 0;
-    float ra = thc__maxf(0, ka->r), rb = thc__maxf(0, kb->r), r = ra + rb;   /* NaN stays NaN (maxss passes its second operand's) */
+    float ra = thc__radius(ka->r), rb = thc__radius(kb->r), r = ra + rb;   /* NaN stays NaN */
     m->count = 0;
     if (contacts && thc__capsules_far(a1, b0, b1, la, lb, r)) return 1;   /* thc_overlap's axes alone are cheaper */
     thc_v2 na = thc__v(a1.y / la, -a1.x / la), nb = thc__v(eb.y / lb, -eb.x / lb);
@@ -1838,7 +1841,7 @@ THC__INLINE int thc__capsules(const thc_capsule *ka, const thc_capsule *kb, thc_
             pa = inside ? thc__add(zero, thc__scale(thc__sub(a1, zero), bu)) : bu <= 0 ? zero : a1;
         }
         thc_v2 d = thc__sub(pb, pa);
-        dist = sqrtf(thc__dot(d, d));
+        dist = thc__sqrt(thc__dot(d, d));
         if (inside) {   /* the segment's own normal, turned to run from a to b */
             thc_v2 fn = id < 2 ? thc__neg(nb) : na;
             n = thc__dot(fn, d) >= 0 ? fn : thc__neg(fn);
