@@ -1833,12 +1833,17 @@ THC__INLINE int thc__capsules(const thc_capsule *ka, const thc_capsule *kb, thc_
         thc__end_vs_seg(a1, b0, eb, eeb, invb, 1, &best, &id, &bu, &inside);
         thc__end_vs_seg(b0, zero, a1, eea, inva, 2, &best, &id, &bu, &inside);
         thc__end_vs_seg(b1, zero, a1, eea, inva, 3, &best, &id, &bu, &inside);
+        /* branches, not selects: a select of two points packs them into integer registers and back */
         if (id < 2) {   /* an end of A against B's segment */
-            pa = id ? a1 : zero;
-            pb = inside ? thc__add(b0, thc__scale(thc__sub(b1, b0), bu)) : bu <= 0 ? b0 : b1;
+            if (id) pa = a1;
+            if (inside) pb = thc__add(b0, thc__scale(thc__sub(b1, b0), bu));
+            else if (bu <= 0) pb = b0;
+            else pb = b1;
         } else {
-            pb = id == 3 ? b1 : b0;
-            pa = inside ? thc__add(zero, thc__scale(thc__sub(a1, zero), bu)) : bu <= 0 ? zero : a1;
+            pb = b0;
+            if (id == 3) pb = b1;
+            if (inside) pa = thc__add(zero, thc__scale(thc__sub(a1, zero), bu));
+            else if (!(bu <= 0)) pa = a1;
         }
         thc_v2 d = thc__sub(pb, pa);
         dist = thc__sqrt(thc__dot(d, d));
@@ -1863,14 +1868,19 @@ THC__INLINE int thc__capsules(const thc_capsule *ka, const thc_capsule *kb, thc_
     }
     /* the reference face v1-v2 (normal nref) and the incident segment i0-i1 (face normal in0) */
     thc_v2 v1, v2, nref, i0, i1, in0, w[2];
-    if (flip) { v1 = fb ? b1 : b0; v2 = fb ? b0 : b1; nref = fb ? thc__neg(nb) : nb; i0 = zero; i1 = a1; in0 = na; }
-    else { v1 = fa ? a1 : zero; v2 = fa ? zero : a1; nref = fa ? thc__neg(na) : na; i0 = b0; i1 = b1; in0 = nb; }
+    if (flip) {
+        i0 = zero; i1 = a1; in0 = na;
+        if (fb) { v1 = b1; v2 = b0; nref = thc__neg(nb); } else { v1 = b0; v2 = b1; nref = nb; }
+    } else {
+        i0 = b0; i1 = b1; in0 = nb;
+        if (fa) { v1 = a1; v2 = zero; nref = thc__neg(na); } else { v1 = zero; v2 = a1; nref = na; }
+    }
     thc_v2 nd = nref, pd = v1;
     if (apart) { nd = flip ? thc__neg(n) : n; pd = thc__depth_plane(nd, flip ? pb : pa, v1, v2); }
-    thc_v2 deep = thc__dot(nd, i1) < thc__dot(nd, i0) ? i1 : i0;
-    int k = thc__dot(nref, in0) > 0;   /* the incident face: the more anti-parallel of in0 and -in0 */
-    w[0] = k ? i1 : i0;
-    w[1] = k ? i0 : i1;
+    thc_v2 deep = i0;
+    if (thc__dot(nd, i1) < thc__dot(nd, i0)) deep = i1;
+    if (thc__dot(nref, in0) > 0) { w[0] = i1; w[1] = i0; }   /* the incident face: the more anti-parallel of in0 and -in0 */
+    else { w[0] = i0; w[1] = i1; }
     thc__contacts(v1, v2, nd, pd, w, 2, deep, flip ? rb : ra, flip ? ra : rb, flip ? thc__neg(nd) : nd, o, m);
     return 1;
 }
