@@ -1791,8 +1791,8 @@ static inline void thc__end_vs_seg(thc_v2 v, thc_v2 e0, thc_v2 e, float ee, floa
    runs from the origin to a1, B's from b0 to b1. */
 THC__INLINE int thc__capsules_far(thc_v2 a1, thc_v2 b0, thc_v2 b1, float la, float lb, float r)
 {
-    thc_v2 mc = thc__scale(thc__sub(thc__add(b0, b1), a1), 0.5f);
-    float reach = (0.5f * (la + lb) + r) * 1.0001f;
+    thc_v2 mc = thc__sub(thc__add(b0, b1), a1);   /* both sides doubled */
+    float reach = (la + lb + 2 * r) * 1.0001f;
     return thc__dot(mc, mc) > reach * reach;
 }
 
