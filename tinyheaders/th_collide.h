@@ -1820,7 +1820,11 @@ THC__INLINE int thc__capsules(const thc_capsule *ka, const thc_capsule *kb, thc_
     /* the closest features: two segments that cross touch */
     float x = thc__cross(a1, eb), dist = 0;
     int crossed = 0, flip;
-    if (x != 0) {
+    /* One segment clearly on one side of the other's line (a separation above 1e-5 of the lengths and radii,
+       far beyond the rounding of both tests once the far look has bounded the ends) cannot cross it: the
+       crossing test would say no, so it is skipped. */
+    float slack = 1e-5f * (la + lb + r);
+    if (!(contacts && (sa > slack || sb > slack)) && x != 0) {
         float ta = thc__cross(b0, eb) / x, tb = thc__cross(b0, a1) / x;
         crossed = ta >= 0 && ta <= 1 && tb >= 0 && tb <= 1;
     }
