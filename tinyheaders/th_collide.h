@@ -1644,9 +1644,12 @@ static int thc__poly_poly(const thc_poly *a, const thc_transform *ax, const thc_
 THC__INLINE float thc__clamp01(float x) { return _mm_cvtss_f32(_mm_min_ss(_mm_max_ss(_mm_set_ss(x), _mm_setzero_ps()), _mm_set_ss(1.0f))); }
 /* a radius as the queries read it: a negative one is 0, NaN stays NaN (maxss keeps its second operand on NaN) */
 THC__INLINE float thc__radius(float r) { return _mm_cvtss_f32(_mm_max_ss(_mm_setzero_ps(), _mm_set_ss(r))); }
+/* sqrtf's value without its errno branch (sqrtss rounds exactly as sqrtf does) */
+THC__INLINE float thc__sqrt(float x) { return _mm_cvtss_f32(_mm_sqrt_ss(_mm_set_ss(x))); }
 #else
 THC__INLINE float thc__clamp01(float x) { return x > 0 ? (x < 1 ? x : 1) : 0; }
 THC__INLINE float thc__radius(float r) { return r < 0 ? 0 : r; }
+THC__INLINE float thc__sqrt(float x) { return sqrtf(x); }
 #endif
 
 /* The closest point of the segment at the clamped fraction, without branching on which part is closest
@@ -1788,17 +1791,17 @@ static inline void thc__end_vs_seg(thc_v2 v, thc_v2 e0, thc_v2 e, float ee, floa
    runs from the origin to a1, B's from b0 to b1. */
 THC__INLINE int thc__capsules_far(thc_v2 a1, thc_v2 b0, thc_v2 b1, float la, float lb, float r)
 {
-    thc_v2 mc = thc__scale(thc__sub(thc__add(b0, b1), a1), 0.5f);
-    float reach = (0.5f * (la + lb) + r) * 1.0001f;
+    thc_v2 mc = thc__sub(thc__add(b0, b1), a1);   /* both sides doubled */
+    float reach = (la + lb + 2 * r) * 1.0001f;
     return thc__dot(mc, mc) > reach * reach;
 }
 
 THC__INLINE int thc__capsules(const thc_capsule *ka, const thc_capsule *kb, thc_manifold *m, int contacts)
 {
     thc_v2 o = ka->a, a1 = thc__sub(ka->b, o), b0 = thc__sub(kb->a, o), b1 = thc__sub(kb->b, o), eb = thc__sub(b1, b0);
-    float la = thc__len(a1), lb = thc__len(eb);
+    float la = thc__sqrt(thc__dot(a1, a1)), lb = thc__sqrt(thc__dot(eb, eb));
     if (!(la > 1e-12f) || !(lb > 1e-12f)) return 0;
-    float ra = thc__maxf(0, ka->r), rb = thc__maxf(0, kb->r), r = ra + rb;   /* NaN stays NaN (maxss passes its second operand's) */
+    float ra = thc__radius(ka->r), rb = thc__radius(kb->r), r = ra + rb;   /* NaN stays NaN */
     m->count = 0;
     if (contacts && thc__capsules_far(a1, b0, b1, la, lb, r)) return 1;   /* thc_overlap's axes alone are cheaper */
     thc_v2 na = thc__v(a1.y / la, -a1.x / la), nb = thc__v(eb.y / lb, -eb.x / lb);
@@ -1817,7 +1820,11 @@ THC__INLINE int thc__capsules(const thc_capsule *ka, const thc_capsule *kb, thc_
     /* the closest features: two segments that cross touch */
     float x = thc__cross(a1, eb), dist = 0;
     int crossed = 0, flip;
-    if (x != 0) {
+    /* One segment clearly on one side of the other's line (a separation above 1e-5 of the lengths and radii,
+       far beyond the rounding of both tests once the far look has bounded the ends) cannot cross it: the
+       crossing test would say no, so it is skipped. */
+    float slack = 1e-5f * (la + lb + r);
+    if (!(contacts && (sa > slack || sb > slack)) && x != 0) {
         float ta = thc__cross(b0, eb) / x, tb = thc__cross(b0, a1) / x;
         crossed = ta >= 0 && ta <= 1 && tb >= 0 && tb <= 1;
     }
@@ -1830,15 +1837,20 @@ THC__INLINE int thc__capsules(const thc_capsule *ka, const thc_capsule *kb, thc_
         thc__end_vs_seg(a1, b0, eb, eeb, invb, 1, &best, &id, &bu, &inside);
         thc__end_vs_seg(b0, zero, a1, eea, inva, 2, &best, &id, &bu, &inside);
         thc__end_vs_seg(b1, zero, a1, eea, inva, 3, &best, &id, &bu, &inside);
+        /* branches, not selects: a select of two points packs them into integer registers and back */
         if (id < 2) {   /* an end of A against B's segment */
-            pa = id ? a1 : zero;
-            pb = inside ? thc__add(b0, thc__scale(thc__sub(b1, b0), bu)) : bu <= 0 ? b0 : b1;
+            if (id) pa = a1;
+            if (inside) pb = thc__add(b0, thc__scale(thc__sub(b1, b0), bu));
+            else if (bu <= 0) pb = b0;
+            else pb = b1;
         } else {
-            pb = id == 3 ? b1 : b0;
-            pa = inside ? thc__add(zero, thc__scale(thc__sub(a1, zero), bu)) : bu <= 0 ? zero : a1;
+            pb = b0;
+            if (id == 3) pb = b1;
+            if (inside) pa = thc__add(zero, thc__scale(thc__sub(a1, zero), bu));
+            else if (!(bu <= 0)) pa = a1;
         }
         thc_v2 d = thc__sub(pb, pa);
-        dist = sqrtf(thc__dot(d, d));
+        dist = thc__sqrt(thc__dot(d, d));
         if (inside) {   /* the segment's own normal, turned to run from a to b */
             thc_v2 fn = id < 2 ? thc__neg(nb) : na;
             n = thc__dot(fn, d) >= 0 ? fn : thc__neg(fn);
@@ -1860,14 +1872,19 @@ THC__INLINE int thc__capsules(const thc_capsule *ka, const thc_capsule *kb, thc_
     }
     /* the reference face v1-v2 (normal nref) and the incident segment i0-i1 (face normal in0) */
     thc_v2 v1, v2, nref, i0, i1, in0, w[2];
-    if (flip) { v1 = fb ? b1 : b0; v2 = fb ? b0 : b1; nref = fb ? thc__neg(nb) : nb; i0 = zero; i1 = a1; in0 = na; }
-    else { v1 = fa ? a1 : zero; v2 = fa ? zero : a1; nref = fa ? thc__neg(na) : na; i0 = b0; i1 = b1; in0 = nb; }
+    if (flip) {
+        i0 = zero; i1 = a1; in0 = na;
+        if (fb) { v1 = b1; v2 = b0; nref = thc__neg(nb); } else { v1 = b0; v2 = b1; nref = nb; }
+    } else {
+        i0 = b0; i1 = b1; in0 = nb;
+        if (fa) { v1 = a1; v2 = zero; nref = thc__neg(na); } else { v1 = zero; v2 = a1; nref = na; }
+    }
     thc_v2 nd = nref, pd = v1;
     if (apart) { nd = flip ? thc__neg(n) : n; pd = thc__depth_plane(nd, flip ? pb : pa, v1, v2); }
-    thc_v2 deep = thc__dot(nd, i1) < thc__dot(nd, i0) ? i1 : i0;
-    int k = thc__dot(nref, in0) > 0;   /* the incident face: the more anti-parallel of in0 and -in0 */
-    w[0] = k ? i1 : i0;
-    w[1] = k ? i0 : i1;
+    thc_v2 deep = i0;
+    if (thc__dot(nd, i1) < thc__dot(nd, i0)) deep = i1;
+    if (thc__dot(nref, in0) > 0) { w[0] = i1; w[1] = i0; }   /* the incident face: the more anti-parallel of in0 and -in0 */
+    else { w[0] = i0; w[1] = i1; }
     thc__contacts(v1, v2, nd, pd, w, 2, deep, flip ? rb : ra, flip ? ra : rb, flip ? thc__neg(nd) : nd, o, m);
     return 1;
 }
