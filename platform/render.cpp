@@ -484,7 +484,27 @@ static int add_blurred(SDL_Texture *src, int w, int h, Uint8 k)
    two channels at a time in one 32-bit word, so a channel's product stays inside its 16 bits. */
 static void glow_stretch_row(uint32_t *out, int w, const uint32_t *src, const int *col)
 {
-    for (int x = 0; x < w; x++) {
+    int x = 0;
+#if defined(__SSE2__) || defined(_M_X64)
+    /* four columns at a time, a channel to a 16-bit lane: c0 * (256 - fx) + c1 * fx stays below 65,536, so the
+       lanes give what the packed words above give */
+    const __m128i zero = _mm_setzero_si128(), no_alpha = _mm_set1_epi32(0x00FFFFFF), w256 = _mm_set1_epi16(256);
+    for (; x + 4 <= w; x += 4) {
+        const int *cx = col + x;
+        __m128i p0 = _mm_set_epi32((int)src[cx[3] >> 9], (int)src[cx[2] >> 9], (int)src[cx[1] >> 9], (int)src[cx[0] >> 9]);
+        __m128i p1 = _mm_set_epi32((int)src[(cx[3] >> 9) + 1], (int)src[(cx[2] >> 9) + 1], (int)src[(cx[1] >> 9) + 1],
+                                   (int)src[(cx[0] >> 9) + 1]);
+        __m128i f = _mm_and_si128(_mm_loadu_si128((const __m128i *)cx), _mm_set1_epi32(0x1FF));
+        f = _mm_or_si128(f, _mm_slli_epi32(f, 16));                        /* each column's weight in both halves */
+        __m128i flo = _mm_unpacklo_epi32(f, f), fhi = _mm_unpackhi_epi32(f, f);   /* ... in its four channel lanes */
+        __m128i lo = _mm_srli_epi16(_mm_add_epi16(_mm_mullo_epi16(_mm_unpacklo_epi8(p0, zero), _mm_sub_epi16(w256, flo)),
+                                                  _mm_mullo_epi16(_mm_unpacklo_epi8(p1, zero), flo)), 8);
+        __m128i hi = _mm_srli_epi16(_mm_add_epi16(_mm_mullo_epi16(_mm_unpackhi_epi8(p0, zero), _mm_sub_epi16(w256, fhi)),
+                                                  _mm_mullo_epi16(_mm_unpackhi_epi8(p1, zero), fhi)), 8);
+        _mm_storeu_si128((__m128i *)(out + x), _mm_and_si128(_mm_packus_epi16(lo, hi), no_alpha));
+    }
+#endif
+    for (; x < w; x++) {
         const int c = col[x] >> 9;
         const uint32_t fx = (uint32_t)col[x] & 0x1FF, p0 = src[c], p1 = src[c + 1];
         out[x] = (((p0 & 0xFF00FF) * (256 - fx) + (p1 & 0xFF00FF) * fx) >> 8 & 0xFF00FF) |
@@ -569,18 +589,44 @@ static int render_glow_add_cpu(SDL_Texture *glow, int gw, int gh, SDL_Texture *f
         if (gw == 1) for (uint32_t &p : src) p = 0;   /* no second column to blend with: never in practice */
         for (float left = g_render.glow_intensity; left > 0.004f; left -= 1.0f) {   /* above 1: added again, as before */
             const uint32_t k = (uint32_t)lroundf(256 * std::min(left, 1.0f));
-            std::vector<uint32_t> &scaled = g_render.glow_scaled;
-            scaled.resize(src.size());
-            for (size_t i = 0; i < src.size(); i++)
-                scaled[i] = ((src[i] & 0xFF00FF) * k >> 8 & 0xFF00FF) | ((src[i] & 0xFF00) * k >> 8 & 0xFF00);
-            std::vector<uint32_t> &rows = g_render.glow_rows;   /* each source row stretched to the frame's width */
+            const uint32_t *in = src.data();   /* k = 256 scales every channel by one: the glow as read */
+            if (k != 256) {
+                std::vector<uint32_t> &scaled = g_render.glow_scaled;
+                scaled.resize(src.size());
+                for (size_t i = 0; i < src.size(); i++)
+                    scaled[i] = ((src[i] & 0xFF00FF) * k >> 8 & 0xFF00FF) | ((src[i] & 0xFF00) * k >> 8 & 0xFF00);
+                in = scaled.data();
+            }
+            /* each source row stretched to the frame's width, with the span of its lit pixels: adding a black
+               pixel leaves the frame's pixel as it was, so a frame row is added only over its two rows' spans */
+            std::vector<uint32_t> &rows = g_render.glow_rows;
+            std::vector<int> &span = g_render.glow_span;
             rows.resize((size_t)out.w * gh);
-            for (int r = 0; r < gh; r++) glow_stretch_row(&rows[(size_t)r * out.w], out.w, &scaled[(size_t)r * gw], g_render.glow_col.data());
+            span.resize((size_t)gh * 2);
+            for (int r = 0; r < gh; r++) {
+                const uint32_t *s = &in[(size_t)r * gw];
+                int c0 = 0, c1 = gw;   /* lit source columns: [c0, c1) */
+                while (c0 < gw && !(s[c0] & 0xFFFFFF)) c0++;
+                while (c1 > c0 && !(s[c1 - 1] & 0xFFFFFF)) c1--;
+                int *sp = &span[(size_t)r * 2];
+                uint32_t *row = &rows[(size_t)r * out.w];
+                if (c0 == c1) { memset(row, 0, (size_t)out.w * sizeof *row); sp[0] = sp[1] = 0; continue; }
+                glow_stretch_row(row, out.w, s, g_render.glow_col.data());
+                int x0 = 0, x1 = out.w;
+                while (x0 < out.w && !(row[x0] & 0xFFFFFF)) x0++;
+                while (x1 > x0 && !(row[x1 - 1] & 0xFFFFFF)) x1--;
+                sp[0] = x0; sp[1] = x1;
+            }
             for (int y = 0; y < out.h; y++) {
                 float v = std::min(std::max((y + 0.5f) * gh / out.h - 0.5f, 0.0f), (float)(gh - 1));
                 int r0 = (int)v, r1 = std::min(r0 + 1, gh - 1);
-                glow_add_row((uint32_t *)((char *)pixels + (size_t)y * pitch), out.w, &rows[(size_t)r0 * out.w],
-                             &rows[(size_t)r1 * out.w], (uint32_t)lroundf((v - r0) * 256));
+                const int *s0 = &span[(size_t)r0 * 2], *s1 = &span[(size_t)r1 * 2];
+                const bool lit0 = s0[1] > s0[0], lit1 = s1[1] > s1[0];
+                if (!lit0 && !lit1) continue;
+                const int x0 = lit0 && lit1 ? std::min(s0[0], s1[0]) : lit0 ? s0[0] : s1[0];
+                const int x1 = lit0 && lit1 ? std::max(s0[1], s1[1]) : lit0 ? s0[1] : s1[1];
+                glow_add_row((uint32_t *)((char *)pixels + (size_t)y * pitch) + x0, x1 - x0, &rows[(size_t)r0 * out.w] + x0,
+                             &rows[(size_t)r1 * out.w] + x0, (uint32_t)lroundf((v - r0) * 256));
             }
         }
     }

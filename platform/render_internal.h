@@ -146,6 +146,7 @@ struct RenderState {
     int glow_frame_w = 0, glow_frame_h = 0;
     std::vector<uint32_t> glow_px, glow_scaled; /* the 1/4 glow read back; scaled by the intensity */
     std::vector<uint32_t> glow_rows;            /* its rows stretched to the frame's width */
+    std::vector<int> glow_span;                 /* per row: the columns [first, last + 1) not black in it */
     std::vector<int> glow_col;                  /* per frame column: source column << 9 | weight of the next (0..256) */
     /* the software renderer's budget: when its last full pass (flagged sprites drawn at 1/2, scaled, blurred)
        took more than glow_budget_ms, every other frame adds that pass's glow again instead of drawing a new one

@@ -274,6 +274,85 @@ static void test_cpu_add_letterboxed(void)
     TH_CHECK((int)(cpu[(size_t)10 * ow + 200] & 255) == 30);   /* the bar above the view (cleared grey): nothing added */
 }
 
+/* The CPU add, pixel for pixel: a frame of noise and a 1/4 glow of noise, black in places (whole rows, the ends of
+   rows, a band in the middle), added at intensities 1, 1.5 and 0.6; the frame read back is the one the plain sum
+   gives: every source row stretched bilinearly to the frame's width, two rows blended, each channel scaled by the
+   intensity and added saturating, the frame's alpha kept. Any change in what the add draws shows here. */
+static uint32_t ref_scale(uint32_t p, uint32_t k) { return ((p & 0xFF00FF) * k >> 8 & 0xFF00FF) | ((p & 0xFF00) * k >> 8 & 0xFF00); }
+static uint32_t ref_mix(uint32_t p, uint32_t q, uint32_t f)
+{
+    uint32_t out = 0;
+    for (int c = 0; c < 24; c += 8) out |= (((p >> c & 255) * (256 - f) + (q >> c & 255) * f) >> 8) << c;
+    return out;
+}
+static void test_cpu_add_exact(void)
+{
+    if (!g_render.glow_soft) return;
+    const int gw = VIEW_W / 4, gh = VIEW_H / 4;
+    uint32_t seed = 12345;
+    auto rnd = [&]() { seed = seed * 1664525u + 1013904223u; return seed >> 8; };
+    std::vector<uint32_t> glow((size_t)gw * gh), noise((size_t)VIEW_W * VIEW_H);
+    for (int y = 0; y < gh; y++)
+        for (int x = 0; x < gw; x++) {
+            bool black = y < 5 || (y >= 20 && y < 23) || y == gh - 1 || x < 3 + y % 7 || x > gw - 10 + y % 5 || (x >= 30 && x < 36);
+            uint32_t p = rnd();
+            if (y % 4 == 0) p |= 0xF0F0F0;   /* some channels near 255: the add saturates */
+            glow[(size_t)y * gw + x] = black ? (rnd() & 0xFF000000u) : (p & 0xFFFFFF) | (rnd() << 24);
+        }
+    for (uint32_t &p : noise) p = rnd() | 0xFF000000u;
+    SDL_Texture *gt = SDL_CreateTexture(g_ren, SDL_PIXELFORMAT_ARGB8888, SDL_TEXTUREACCESS_TARGET, gw, gh);
+    SDL_Texture *nt = SDL_CreateTexture(g_ren, SDL_PIXELFORMAT_ARGB8888, SDL_TEXTUREACCESS_STATIC, VIEW_W, VIEW_H);
+    TH_CHECK(gt && nt);
+    if (!gt || !nt) return;
+    SDL_UpdateTexture(gt, nullptr, glow.data(), gw * 4);
+    SDL_UpdateTexture(nt, nullptr, noise.data(), VIEW_W * 4);
+    SDL_SetTextureBlendMode(nt, SDL_BLENDMODE_NONE);
+    std::vector<uint32_t> g((size_t)gw * gh);   /* the glow as the add reads it */
+    SDL_SetRenderTarget(g_ren, gt);
+    SDL_RenderReadPixels(g_ren, nullptr, SDL_PIXELFORMAT_ARGB8888, g.data(), gw * 4);
+    SDL_SetRenderTarget(g_ren, nullptr);
+    int mismatched = 0, changed = 0, untouched = 0;
+    for (float intensity : { 1.0f, 1.5f, 0.6f }) {
+        SDL_RenderCopy(g_ren, nt, nullptr, nullptr);
+        std::vector<uint32_t> before((size_t)VIEW_W * VIEW_H), after(before.size());
+        SDL_RenderReadPixels(g_ren, nullptr, SDL_PIXELFORMAT_ARGB8888, before.data(), VIEW_W * 4);
+        g_render.glow_intensity = intensity;
+        TH_CHECK(render_glow_add_cpu(gt, gw, gh, nullptr) == 1);
+        SDL_RenderReadPixels(g_ren, nullptr, SDL_PIXELFORMAT_ARGB8888, after.data(), VIEW_W * 4);
+        std::vector<uint32_t> want = before;
+        for (float left = intensity; left > 0.004f; left -= 1.0f) {
+            const uint32_t k = (uint32_t)lroundf(256 * std::min(left, 1.0f));
+            for (int y = 0; y < VIEW_H; y++) {
+                float v = std::min(std::max((y + 0.5f) * gh / VIEW_H - 0.5f, 0.0f), (float)(gh - 1));
+                int r0 = (int)v, r1 = std::min(r0 + 1, gh - 1);
+                const uint32_t fy = (uint32_t)lroundf((v - r0) * 256);
+                for (int x = 0; x < VIEW_W; x++) {
+                    float u = std::min(std::max((x + 0.5f) * gw / VIEW_W - 0.5f, 0.0f), (float)(gw - 1));
+                    int c = std::min((int)u, std::max(gw - 2, 0));
+                    const uint32_t fx = (uint32_t)lroundf((u - c) * 256);
+                    auto at = [&](int r, int cc) { return ref_scale(g[(size_t)r * gw + cc], k); };
+                    uint32_t top = ref_mix(at(r0, c), at(r0, c + 1), fx), bottom = ref_mix(at(r1, c), at(r1, c + 1), fx);
+                    uint32_t add = ref_mix(top, bottom, fy), &d = want[(size_t)y * VIEW_W + x];
+                    uint32_t sum = d & 0xFF000000u;
+                    for (int ch = 0; ch < 24; ch += 8) sum |= (uint32_t)std::min(255u, (d >> ch & 255) + (add >> ch & 255)) << ch;
+                    d = sum;
+                }
+            }
+        }
+        for (size_t i = 0; i < after.size(); i++) {
+            mismatched += after[i] != want[i];
+            changed += before[i] != want[i];
+            untouched += before[i] == want[i];
+        }
+    }
+    g_render.glow_intensity = 1.0f;
+    SDL_DestroyTexture(gt);
+    SDL_DestroyTexture(nt);
+    printf("  CPU add vs the plain sum: %d pixels differ (%d changed by the glow, %d left as they were)\n", mismatched, changed, untouched);
+    TH_CHECK(mismatched == 0);
+    TH_CHECK(changed > 50000 && untouched > 10000);
+}
+
 /* The same on SDL's OpenGL renderer: this program again, under a virtual X display with Mesa's llvmpipe. */
 static std::string g_self;
 /* On the software renderer a big rectangle of one colour is filled rather than rasterized (draw_quads): the
@@ -399,6 +478,7 @@ int main(int argc, char **argv)
     TH_RUN(test_glow_under_ui_layers);
     TH_RUN(test_cpu_add_matches_sdl_add);
     TH_RUN(test_cpu_add_letterboxed);
+    TH_RUN(test_cpu_add_exact);
     TH_RUN(test_soft_budget_alternates);
     TH_RUN(test_rect_fills_match_geometry);
     if (!gl) { g_self = argv[0]; TH_RUN(test_opengl_renderer); }
