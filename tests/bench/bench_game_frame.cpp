@@ -34,6 +34,7 @@
 #include "../unit/game_scenes.h"
 #include "../unit/render_host_stubs.h"
 #include "bench_time.h"
+#include "../unit/gl_child.h"
 
 void log_message(int level, const char *fmt, ...)
 {
@@ -101,13 +102,7 @@ int main(int argc, char **argv)
     g_root = at == std::string::npos ? std::string(".") : here.substr(0, at);
     if (g_root.empty()) g_root = ".";
     if (g_root.back() == '/') g_root.pop_back();
-    if (gl) {
-        setenv("SDL_VIDEODRIVER", "x11", 1);
-        SDL_SetHint(SDL_HINT_RENDER_DRIVER, "opengl");
-    } else {
-        setenv("SDL_VIDEODRIVER", "offscreen", 1);
-        SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0");
-    }
+    gl_child_video(gl);
     if (SDL_Init(SDL_INIT_VIDEO) != 0) { fprintf(stderr, "SDL_Init: %s\n", SDL_GetError()); return 1; }
     const int W = 1280, H = 720, FRAMES = bench_runs(240, 12);
     SDL_Window *win = SDL_CreateWindow("bench_game_frame", 0, 0, W, H, 0);
@@ -175,14 +170,7 @@ int main(int argc, char **argv)
         return 0;
     }
     /* the OpenGL renderer's numbers from a child under a virtual X server, merged into this one line */
-    std::string gl_part;
-    std::string cmd = "xvfb-run -a -s '-screen 0 1280x720x24' env LIBGL_ALWAYS_SOFTWARE=1 '" + std::string(argv[0]) + "' gl";
-    if (FILE *p = popen(cmd.c_str(), "r")) {
-        char line[512];
-        while (fgets(line, sizeof line, p))
-            if (line[0] == '{') { gl_part = line; gl_part = gl_part.substr(1, gl_part.find('}') - 1); }
-        if (pclose(p) != 0) gl_part.clear();
-    }
+    std::string gl_part = gl_child_fields(argv[0], W, H);
     if (gl_part.empty()) { fprintf(stderr, "bench_game_frame: no OpenGL numbers (is xvfb installed?)\n"); return 1; }
     int swarm_steps = bench_runs(120, 6);
     double crowd400 = 0, crowd = 0;

@@ -23,6 +23,7 @@
 #include "os_linux.cpp"
 #include "os_common.cpp"
 #include "bench_time.h"
+#include "../unit/gl_child.h"
 
 #include <time.h>
 
@@ -102,13 +103,7 @@ int main(int argc, char **argv)
     if (!realpath((repo + "build/tools").c_str(), tools) || symlink(tools, (g_root + "/build/tools").c_str()) != 0)
         fprintf(stderr, "bench_render: no %sbuild/tools to bake the font with (run ./build.sh tools)\n", repo.c_str());
 
-    if (gl) {
-        setenv("SDL_VIDEODRIVER", "x11", 1);
-        SDL_SetHint(SDL_HINT_RENDER_DRIVER, "opengl");
-    } else {
-        setenv("SDL_VIDEODRIVER", "offscreen", 1);
-        SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0");
-    }
+    gl_child_video(gl);
     if (SDL_Init(SDL_INIT_VIDEO) != 0) { fprintf(stderr, "SDL_Init: %s\n", SDL_GetError()); return 1; }
     const int W = 1280, H = 720, N = 10000, REPEATS = bench_runs(21, 3);
     SDL_Window *win = SDL_CreateWindow("bench", 0, 0, W, H, 0);
@@ -248,14 +243,7 @@ int main(int argc, char **argv)
         return 0;
     }
     /* the OpenGL numbers from the child, merged into this one line */
-    std::string gl_part;
-    std::string cmd = "xvfb-run -a -s '-screen 0 1280x720x24' env LIBGL_ALWAYS_SOFTWARE=1 '" + std::string(argv[0]) + "' gl";
-    if (FILE *p = popen(cmd.c_str(), "r")) {
-        char line[512];
-        while (fgets(line, sizeof line, p))
-            if (line[0] == '{') { gl_part = line; gl_part = gl_part.substr(1, gl_part.find('}') - 1); }
-        if (pclose(p) != 0) gl_part.clear();
-    }
+    std::string gl_part = gl_child_fields(argv[0], W, H);
     if (gl_part.empty()) { fprintf(stderr, "bench_render: no OpenGL numbers (is xvfb installed?)\n"); return 1; }
     printf("{\"render_10k_batched_ms\": %.3f, \"render_10k_rendercopy_ms\": %.3f, \"render_batched_vs_copy_x\": %.3f, "
            "\"render_10k_batched_cpu_ms\": %.3f, \"glow_pass_ms\": %.3f, \"glow_pass_sdl_add_ms\": %.3f, \"glow_pass_budgeted_ms\": %.3f, "

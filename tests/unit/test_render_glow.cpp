@@ -17,6 +17,7 @@
 
 /* ---------------------------------------------------------------- host stubs */
 #include "render_host_stubs.h"
+#include "gl_child.h"
 void log_message(int level, const char *fmt, ...)
 {
     char buf[4096];
@@ -420,8 +421,7 @@ static void test_opengl_renderer(void)
     TH_CHECK(access("/usr/bin/xvfb-run", X_OK) == 0);   /* apt-get install xvfb xauth (build.sh's TEST_PACKAGES) */
     /* Under the sanitizers the child runs without LeakSanitizer: Mesa's and D-Bus's own allocations outlive
        the program (the software half above is checked for leaks as usual). */
-    std::string cmd = "xvfb-run -a -s '-screen 0 640x480x24' env LIBGL_ALWAYS_SOFTWARE=1 "
-                      "ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0\" '" + g_self + "' gl 2>&1";
+    std::string cmd = gl_child_command(g_self, 640, 480, "ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0\"") + " 2>&1";
     printf("--- the OpenGL renderer under Xvfb ---\n");
     fflush(stdout);
     int rc = system(cmd.c_str());
@@ -444,13 +444,7 @@ int main(int argc, char **argv)
         if (getcwd(cwd, sizeof cwd)) g_repo = std::string(cwd) + "/" + g_repo;
     }
     const bool gl = argc > 1 && !strcmp(argv[1], "gl");   /* the child, under Xvfb */
-    if (gl) {
-        setenv("SDL_VIDEODRIVER", "x11", 1);
-        SDL_SetHint(SDL_HINT_RENDER_DRIVER, "opengl");
-    } else {
-        setenv("SDL_VIDEODRIVER", "offscreen", 1);
-        SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0");
-    }
+    gl_child_video(gl);
     if (SDL_Init(SDL_INIT_VIDEO) != 0) { printf("SDL_Init: %s\n0 passed, 1 failed\n", SDL_GetError()); return 1; }
     g_win = SDL_CreateWindow("test", 0, 0, VIEW_W, VIEW_H, 0);
     g_ren = g_win ? SDL_CreateRenderer(g_win, -1, gl ? SDL_RENDERER_ACCELERATED : SDL_RENDERER_SOFTWARE) : nullptr;
