@@ -69,6 +69,16 @@ static double percentile(std::vector<double> v, double p)
     return v[k < v.size() ? k : v.size() - 1];
 }
 
+/* One fixed step of the game with no input, in ms. */
+static double timed_step(void)
+{
+    GameInput in;
+    memset(&in, 0, sizeof in);
+    double t0 = bench_now_ms();
+    harness_step(&g_h, &in);
+    return bench_now_ms() - t0;
+}
+
 /* The median of `steps` fixed steps after `presses` F3 presses (see the top); the crowd's median in *enemies. */
 static double swarm_step_ms(int presses, int steps, double *enemies)
 {
@@ -79,11 +89,7 @@ static double swarm_step_ms(int presses, int steps, double *enemies)
     std::vector<double> ms, crowd;
     for (int i = 0; i < steps; i++) {
         scene_keep_alive(gs);
-        GameInput in;
-        memset(&in, 0, sizeof in);
-        double t0 = bench_now_ms();
-        harness_step(&g_h, &in);
-        ms.push_back(bench_now_ms() - t0);
+        ms.push_back(timed_step());
         crowd.push_back(gs->alive_now);
     }
     *enemies = bench_median(crowd);
@@ -130,11 +136,7 @@ int main(int argc, char **argv)
         bool glow = f % 4 != 3;   /* every fourth frame without the glow pass */
         scene_keep_alive(gs);
         top_up_sparks(gs);
-        GameInput in;
-        memset(&in, 0, sizeof in);
-        double u0 = bench_now_ms();
-        harness_step(&g_h, &in);
-        update.push_back(bench_now_ms() - u0);
+        update.push_back(timed_step());
         top_up_sparks(gs);
         enemies.push_back(gs->alive_now);
         particles.push_back(gs->particle_count);
