@@ -96,6 +96,12 @@ static double swarm_step_ms(int presses, int steps, double *enemies)
     return bench_median(ms);
 }
 
+static bool report_with_swarm_and_gl(const char *self, int W, int H, const std::vector<double> &frame,
+                                     const std::vector<double> &submit, const std::vector<double> &batch,
+                                     const std::vector<double> &present, const std::vector<double> &update,
+                                     const std::vector<double> &enemies, const std::vector<double> &particles,
+                                     const std::vector<double> &noglow);
+
 int main(int argc, char **argv)
 {
     bool gl = argc > 1 && !strcmp(argv[1], "gl");
@@ -164,16 +170,27 @@ int main(int argc, char **argv)
         printf("{\"game_heavy_frame_gl_p99_ms\": %.3f, \"game_heavy_frame_gl_ms\": %.3f, \"render_batch_build_gl_ms\": %.3f, "
                "\"render_present_gl_ms\": %.3f}\n", percentile(frame, 0.99), bench_median(frame), bench_median(batch),
                bench_median(present));
-        harness_free(&g_h);
-        render_shutdown();
-        SDL_DestroyRenderer(ren);
-        SDL_DestroyWindow(win);
-        SDL_Quit();
-        return 0;
+    } else if (!report_with_swarm_and_gl(argv[0], W, H, frame, submit, batch, present, update, enemies, particles, noglow)) {
+        return 1;
     }
+    harness_free(&g_h);
+    render_shutdown();
+    SDL_DestroyRenderer(ren);
+    SDL_DestroyWindow(win);
+    SDL_Quit();
+    return 0;
+}
+
+/* The parent's line: the software frames above, the swarm steps, and the OpenGL child's fields. */
+static bool report_with_swarm_and_gl(const char *self, int W, int H, const std::vector<double> &frame,
+                                     const std::vector<double> &submit, const std::vector<double> &batch,
+                                     const std::vector<double> &present, const std::vector<double> &update,
+                                     const std::vector<double> &enemies, const std::vector<double> &particles,
+                                     const std::vector<double> &noglow)
+{
     /* the OpenGL renderer's numbers from a child under a virtual X server, merged into this one line */
-    std::string gl_part = gl_child_fields(argv[0], W, H);
-    if (gl_part.empty()) { fprintf(stderr, "bench_game_frame: no OpenGL numbers (is xvfb installed?)\n"); return 1; }
+    std::string gl_part = gl_child_fields(self, W, H);
+    if (gl_part.empty()) { fprintf(stderr, "bench_game_frame: no OpenGL numbers (is xvfb installed?)\n"); return false; }
     int swarm_steps = bench_runs(120, 6);
     double crowd400 = 0, crowd = 0;
     double step400 = swarm_step_ms(5, swarm_steps, &crowd400);
@@ -187,10 +204,5 @@ int main(int argc, char **argv)
            percentile(frame, 0.99), bench_median(frame), bench_median(submit), bench_median(batch), bench_median(present),
            bench_median(update), bench_median(enemies), bench_median(particles), bench_median(noglow),
            step, step400, step400 > 0 ? step / step400 : 0.0, crowd, crowd400, gl_part.c_str());
-    harness_free(&g_h);
-    render_shutdown();
-    SDL_DestroyRenderer(ren);
-    SDL_DestroyWindow(win);
-    SDL_Quit();
-    return 0;
+    return true;
 }
