@@ -273,7 +273,9 @@ const char *thase_blend_name(int mode);
 #endif
 
 #ifdef THASE_STB_ZLIB
+#ifndef STBI_INCLUDE_STB_IMAGE_H   /* the declarations only, unless the program included them already */
 #include <stb_image.h>
+#endif
 static int thase__stb_inflate(void *user, const uint8_t *src, size_t src_size, uint8_t *dst, size_t dst_size)
 {
     (void)user;

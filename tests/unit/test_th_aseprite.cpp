@@ -146,6 +146,18 @@ static std::vector<uint8_t> fill(int pixels, std::vector<uint8_t> px)
     return out;
 }
 
+// With THASE_SEED_DIR set, the files the tests build are also written there: the fuzz target's seeds
+// (tests/fuzz/seeds/fuzz_th_aseprite) come from this.
+static void seed(const char *name, const std::vector<uint8_t> &file)
+{
+    const char *dir = getenv("THASE_SEED_DIR");
+    if (!dir) return;
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "wb");
+    if (f) { fwrite(file.data(), 1, file.size(), f); fclose(f); }
+}
+
 // ---------------------------------------------------------------- a counting allocator
 
 struct Counts { int allocs, frees; };
@@ -225,6 +237,7 @@ static void test_manual_example(void)
 static void test_rgba_layers_and_blends(void)
 {
     std::vector<uint8_t> file = rgba_file();
+    seed("rgba_layers_tags_slices", file);
     thase_sprite s;
     int e = thase_load(file.data(), file.size(), NULL, &s);
     TH_CHECK_MSG(e == THASE_OK, "load: %s", s.error);
@@ -318,6 +331,7 @@ static void test_group_opacity(void)
     frames[0].duration = 10;
     frames[0].chunks = { layer(1, 1, 0, 0, 128, "g"), layer(1, 0, 1, 0, 255, "child"), cel_raw(1, 0, 0, 255, 1, 1, { 10, 20, 30, 255 }) };
     std::vector<uint8_t> file = ase_file(1, 1, 32, 3, 0, frames);
+    seed("group_opacity", file);
     thase_sprite s;
     TH_CHECK(thase_load(file.data(), file.size(), NULL, &s) == THASE_OK);
     uint8_t px[4];
@@ -381,6 +395,7 @@ static void test_grayscale(void)
     frames[1].duration = 30;
     frames[1].chunks = { cel_zlib(0, -1, -1, 255, 2, 2, g) };
     std::vector<uint8_t> file = ase_file(2, 2, 16, 1, 0, frames);
+    seed("grayscale", file);
     thase_sprite s;
     int e = thase_load(file.data(), file.size(), NULL, &s);
     TH_CHECK_MSG(e == THASE_OK, "%s", s.error);
@@ -408,6 +423,7 @@ static void test_indexed(void)
         frames[0].duration = 10;
         frames[0].chunks = { palette(0, pal, 3), layer(background ? 9 : 1, 0, 0, 0, 255, "px"), cel_zlib(0, 0, 0, 255, 4, 1, { 0, 1, 2, 7 }) };
         std::vector<uint8_t> file = ase_file(4, 1, 8, 1, 0, frames);
+        seed(background ? "indexed_background" : "indexed", file);
         thase_sprite s;
         int e = thase_load(file.data(), file.size(), NULL, &s);
         TH_CHECK_MSG(e == THASE_OK, "%s", s.error);
@@ -432,6 +448,7 @@ static void test_indexed(void)
         frames[0].duration = 10;
         frames[0].chunks = { old, layer(1, 0, 0, 0, 255, "px"), cel_raw(0, 0, 0, 255, 3, 1, { 0, 1, 2 }) };
         std::vector<uint8_t> file = ase_file(3, 1, 8, 1, six ? 5 : 0, frames);
+        seed(six ? "indexed_old_palette_0011" : "indexed_old_palette_0004", file);
         thase_sprite s;
         int e = thase_load(file.data(), file.size(), NULL, &s);
         TH_CHECK_MSG(e == THASE_OK, "%s", s.error);
@@ -457,6 +474,7 @@ static void test_tilemap_cels_are_skipped(void)
     tile.body.u16(1).u16(1).u16(32).u32(0x1fffffff).u32(0).u32(0).u32(0).zeros(10).raw(zlib_stored({ 1, 0, 0, 0 }));
     frames[0].chunks = { layer(1, 0, 0, 0, 255, "t"), tile };
     std::vector<uint8_t> file = ase_file(1, 1, 32, 1, 0, frames);
+    seed("tilemap_cel", file);
     thase_sprite s;
     TH_CHECK(thase_load(file.data(), file.size(), NULL, &s) == THASE_OK);
     TH_CHECK_EQ_INT(s.skipped_tilemap_cels, 1);
