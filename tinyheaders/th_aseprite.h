@@ -166,7 +166,7 @@ enum { THASE_SLICE_NINE_PATCH = 1, THASE_SLICE_PIVOT = 2 };   /* thase_slice.fla
 typedef int (*thase_inflate_fn)(void *user, const uint8_t *src, size_t src_size, uint8_t *dst, size_t dst_size);
 
 typedef struct thase_settings {          /* zero means default, field by field */
-    void *(*alloc)(void *user, size_t size);
+    void *(*alloc)(void *user, size_t size);   /* alloc and free go together: both or neither */
     void  (*free)(void *user, void *ptr);
     void   *alloc_user;
     thase_inflate_fn inflate;            /* see ZLIB above */
@@ -451,9 +451,14 @@ static int thase__cel(thase__reader *r, thase__cur *c)
         if (!thase__need(c, 2)) return thase__fail(r, THASE_ERR_TRUNCATED, "linked cel: frame number past the chunk's end");
         int link = thase__u16(p + 16);
         if (link >= r->frame) return thase__fail(r, THASE_ERR_FORMAT, "linked cel points at this frame or a later one");
-        int src = -1;
-        for (int i = s->cel_count - 1; i >= 0 && s->cels[i].frame >= link; i--)
-            if (s->cels[i].frame == link && s->cels[i].layer == layer) { src = i; break; }
+        /* cels are stored in frame order: the first of frame link by bisection, then that frame's few */
+        int lo = 0, hi = s->cel_count, src = -1;
+        while (lo < hi) {
+            int mid = lo + (hi - lo) / 2;
+            if (s->cels[mid].frame < link) lo = mid + 1; else hi = mid;
+        }
+        for (int i = lo; i < s->cel_count && s->cels[i].frame == link; i++)
+            if (s->cels[i].layer == layer) { src = i; break; }
         if (src < 0) return thase__fail(r, THASE_ERR_FORMAT, "linked cel points at a frame with no cel on its layer");
         /* shares the pixels and size; position and opacity are the linked cel's own */
         cel.width = s->cels[src].width;

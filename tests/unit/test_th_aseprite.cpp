@@ -177,7 +177,7 @@ static bool pixel_is(const uint8_t *rgba, int i, int r, int g, int b, int a)
 // 4 hidden (not visible), 5 group (hidden) holding 6 inner (visible itself). bg's three pixels are opaque
 // (200,100,50), opaque (10,20,30) and half-transparent (0,0,200,128); every upper layer's pixels are
 // (100,150,50,255). Frame 0: bg (compressed), mul (raw), hidden and inner (both must not show).
-// Frame 1: bg linked to frame 0, scr with cel opacity 128 (compressed). Frame 2: bg linked, add.
+// Frame 1: bg linked to frame 0, scr with cel opacity 128 (compressed). Frame 2: bg linked to frame 1, add.
 // Frame 3: no cels at all.
 static std::vector<uint8_t> rgba_file(std::vector<size_t> *chunk_at = nullptr)
 {
@@ -206,7 +206,7 @@ static std::vector<uint8_t> rgba_file(std::vector<size_t> *chunk_at = nullptr)
     frames[1].duration = 150;
     frames[1].chunks = { cel_linked(0, 0, 0, 255, 0), cel_zlib(2, 0, 0, 128, 3, 1, top) };
     frames[2].duration = 200;
-    frames[2].chunks = { cel_linked(0, 0, 0, 255, 0), cel_raw(3, 0, 0, 255, 3, 1, top) };
+    frames[2].chunks = { cel_linked(0, 0, 0, 255, 1), cel_raw(3, 0, 0, 255, 3, 1, top) };   // a link to a link
     frames[3].duration = 50;
     return ase_file(3, 1, 32, 1, 0, frames, chunk_at);
 }
@@ -286,8 +286,9 @@ static void test_rgba_layers_and_blends(void)
     int c0 = thase_find_cel(&s, 0, 0), c1 = thase_find_cel(&s, 0, 1), c2 = thase_find_cel(&s, 0, 2);
     TH_CHECK(c0 >= 0 && c1 >= 0 && c2 >= 0);
     if (c0 >= 0 && c1 >= 0 && c2 >= 0) {
-        TH_CHECK(s.cels[c1].linked_frame == 0 && s.cels[c2].linked_frame == 0 && s.cels[c0].linked_frame == -1);
-        TH_CHECK(s.cels[c1].pixels == s.cels[c0].pixels && !s.cels[c1].owns_pixels && s.cels[c0].owns_pixels);
+        TH_CHECK(s.cels[c1].linked_frame == 0 && s.cels[c2].linked_frame == 1 && s.cels[c0].linked_frame == -1);
+        TH_CHECK(s.cels[c1].pixels == s.cels[c0].pixels && s.cels[c2].pixels == s.cels[c0].pixels);
+        TH_CHECK(!s.cels[c1].owns_pixels && !s.cels[c2].owns_pixels && s.cels[c0].owns_pixels);
     }
     TH_CHECK_EQ_INT(thase_find_cel(&s, 0, 3), -1);
     TH_CHECK_EQ_INT(thase_find_cel(&s, 7, 0), -1);
