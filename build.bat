@@ -29,7 +29,7 @@ set ROOT=%ROOT:~0,-1%
 set BUILD_DIR=%ROOT%\build
 set "CMD=%~1"
 if "%CMD%"=="" set CMD=run
-rem The game folder and its build folder (the host names both when it runs "game"; platform\game_folder.cpp).
+rem The game folder and its build folder (the host names both when it runs "game"; platform\live\game_folder.cpp).
 set "GAME=%ROOT%\game"
 set "GAME_BUILD_DIR=%BUILD_DIR%\game"
 set GAME_GIVEN=

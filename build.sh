@@ -21,7 +21,7 @@ TEST_PACKAGES="clangd gdb g++-mingw-w64-x86-64-win32 emscripten xvfb xauth libgl
 COMMON_FLAGS="-std=c++17 -g -Wall -Wextra -Itinyheaders -Iplatform/include -Iplatform"
 DEV_CHECKS="-DTHC_VALIDATE"   # development builds and tests; ./build.sh dist and the benchmarks leave it out
 HOST_LIBS="-lSDL2 -ldl -lpthread -lm"
-# stb: the headers from the system (libstb-dev); the implementations (platform/stb_impl.c) are compiled by the
+# stb: the headers from the system (libstb-dev); the implementations (platform/core/stb_impl.c) are compiled by the
 # project (CMakeLists.txt) into everything that links them.
 STB_FLAGS="-I/usr/include/stb"
 
@@ -53,9 +53,9 @@ usage: ./build.sh [command] [GAME] [host flags]     GAME: a game folder (default
   clean                remove build/
   help, -h, --help     this list
 EOF
-    # the host's flags, from the text `build/host --help` prints (platform/parse.cpp), so the two never differ
+    # the host's flags, from the text `build/host --help` prints (platform/core/parse.cpp), so the two never differ
     printf '\nhost flags (after run or debug, or given to build/host itself; build/host --help prints them too):\n'
-    sed -n '/^const FlagSet FLAGS_DEVELOPMENT/,/--help\\n"/p' platform/parse.cpp | grep '^ *"  ' \
+    sed -n '/^const FlagSet FLAGS_DEVELOPMENT/,/--help\\n"/p' platform/core/parse.cpp | grep '^ *"  ' \
         | sed -e 's/^ *"/  /' -e 's/\\n",*$//' -e 's/\\"/"/g' -e '/^ *--help$/d'
     printf '\na release takes fewer (docs/shipping.md); its own --help lists them.\n'
 }
@@ -94,11 +94,11 @@ cmd_deps() {  # [package list; default DEBIAN_PACKAGES]
 # or the folder named after run, debug, game, dist and dist-windows (docs/game_api.md, "The game folder").
 # GAME_DIR: its real path. GAME_SRC: how the commands name it (relative to $ROOT when below it).
 # GAME_BUILD: its build outputs - build/game/ for the sample, build/games/<folder>-<hash of the real path>/
-# for any other, so two folders of the same name never share one (the host names it: platform/game_folder.cpp,
+# for any other, so two folders of the same name never share one (the host names it: platform/live/game_folder.cpp,
 # `build/host --print-game-build`). GAME_NAME: the release's name (the sample's is neon-swarm, another's its folder's).
 SAMPLE_NAME="neon-swarm"
-# The host answers where a game folder's build outputs go (platform/game_folder.cpp), and runs the compile and
-# link of a game build (platform/build.cpp): ENGINE_HOST when a running host started this script (a copy of the
+# The host answers where a game folder's build outputs go (platform/live/game_folder.cpp), and runs the compile and
+# link of a game build (platform/live/build.cpp): ENGINE_HOST when a running host started this script (a copy of the
 # project may have no build/host of its own), else build/host, built first when it is missing.
 engine_host() {
     local h="${ENGINE_HOST:-$BUILD_DIR/host}"
@@ -147,7 +147,7 @@ layout_stamp() {  # compiler: the layout stamp of GAME_DIR/state.h (and GAME_BUI
     python3 tools/layout_stamp.py --types="$GAME_BUILD/state_types.inc" "$1" "$GAME_SRC/state.h" -std=c++17 -Itinyheaders -Iplatform/include \
         "-I$GAME_SRC" -DTH_MATH_NO_MATH_H
 }
-# exit() and its kin in game code go to the host's stand-ins (platform/guard.cpp): a crash, not a quit.
+# exit() and its kin in game code go to the host's stand-ins (platform/session/guard.cpp): a crash, not a quit.
 GAME_LINK_WRAP="-Wl,--wrap=exit,--wrap=_exit,--wrap=_Exit,--wrap=quick_exit,--wrap=close,--wrap=close_range,--wrap=dup2,--wrap=dup3,--wrap=syscall"
 
 # ---------------------------------------------------------------- compilers
@@ -224,7 +224,7 @@ release_unity_map() { echo "-ffile-prefix-map=$GAME_BUILD_REL=$GAME_NAME"; }
 #                  + GAME_LAYOUT_HASH, the layout stamp, and <game build>/state_types.inc, the description of the
 #                    state's types (tools/layout_stamp.py, both recomputed when their inputs change).
 # The cached parts above are keyed by the content of their inputs (cksum). The chunks' compiles and the link are
-# the host's (`build/host --build-game`, platform/build.cpp, the same code that builds on a save): a chunk is
+# the host's (`build/host --build-game`, platform/live/build.cpp, the same code that builds on a save): a chunk is
 # compiled when the key of what its last compile read changed, the library linked when a chunk was or the link
 # differs; nothing stale, nothing runs ("game: up to date").
 cmd_game() {
@@ -298,7 +298,7 @@ cmd_game() {
     done
 
     # The commands, one word a line, for the host too: it runs them itself on a save of game code while this
-    # file is newer than every input of the cached parts above (platform/build.cpp). In a chunk's command
+    # file is newer than every input of the cached parts above (platform/live/build.cpp). In a chunk's command
     # @OBJ@ and @DEP@ are temporary names for its object and dependency file; in the link, @OBJS@ is every
     # chunk's object and @LIB@ a temporary name: the library is renamed into place, a reader never sees half of one.
     local ld="" w
@@ -342,16 +342,18 @@ cmd_game() {
     "$host" --root "$ROOT" ${GAME_FLAG[@]+"${GAME_FLAG[@]}"} --build-game
 }
 
-# The host's files for one operating system: every platform/*.cpp but the other backends behind os.h
-# and os_template.cpp (where a new port starts; compiled only by the test below, test_os_template).
+# The host's files for one operating system: every .cpp of platform/ and its module folders but the other
+# backends behind os/os.h and os_template.cpp (where a new port starts; compiled only by the test below,
+# test_os_template). The same list as CMakeLists.txt's ENGINE_PLATFORM_SOURCES.
+PLATFORM_MODULES="os core services session live devtools"
 platform_sources() {  # linux|win32
     local f
-    for f in platform/*.cpp; do
+    for f in platform/*.cpp $(for m in $PLATFORM_MODULES; do echo "platform/$m/"*.cpp; done); do
         case "$f" in
-            platform/os_template.cpp) continue ;;
-            platform/os_linux.cpp) [ "$1" = linux ] || continue ;;
-            platform/os_win32*) [ "$1" = win32 ] || continue ;;
-            platform/os_web.cpp) [ "$1" = web ] || continue ;;
+            platform/os/os_template.cpp) continue ;;
+            platform/os/os_linux.cpp) [ "$1" = linux ] || continue ;;
+            platform/os/os_win32*) [ "$1" = win32 ] || continue ;;
+            platform/os/os_web.cpp) [ "$1" = web ] || continue ;;
         esac
         echo "$f"
     done
@@ -483,7 +485,7 @@ compile_entries() {  # "file<TAB>compiler and flags" lines
     if command -v em++ >/dev/null 2>&1 && web_cflags="$(web_env; em++ --cflags 2>/dev/null)" && [ -n "$web_cflags" ]; then
         web_sdl="$(ls -d "$WEB"/sdl2-*/include/SDL2 2>/dev/null | head -n 1)"
         printf '%s	clang++ %s %s -O2 -DHOST_RELEASE %s %s
-' platform/os_web.cpp "$web_cflags" "$COMMON_FLAGS" "${web_sdl:+-I$web_sdl}" "$STB_FLAGS"
+' platform/os/os_web.cpp "$web_cflags" "$COMMON_FLAGS" "${web_sdl:+-I$web_sdl}" "$STB_FLAGS"
     fi
     for f in $(platform_sources win32 | grep '^platform/os_') tests/windows/*.cpp; do
         printf '%s\t%s %s %s -O2 -Wno-format-truncation %s -DSDL_MAIN_HANDLED %s\n' "$f" "$WIN_CXX" "$win_cxx_inc" "$COMMON_FLAGS" "$STB_FLAGS" "$sdl"
@@ -702,7 +704,7 @@ run_units() {  # variant "source||name suffix"...
     done
 }
 
-# platform/os_template.cpp stays complete: CMakeLists.txt writes a program that takes the address of every
+# platform/os/os_template.cpp stays complete: CMakeLists.txt writes a program that takes the address of every
 # function os.h declares and links it with the template and os_common.cpp alone (a missing stub: a link error).
 test_os_template() {
     local log="$BUILD_DIR/tests/logs/os_template.build.log"
@@ -791,7 +793,7 @@ cmd_test() {
                 "$t.cpp|-DTHC_MAX_POLY_VERTS=12|verts12" "$t.cpp|-DTHC_MAX_POLY_VERTS=6 -DTHC_NO_SIMD|verts6-nosimd")
     fi
     run_units normal "${units[@]}"
-    selected "unit/os_template platform/os_template.cpp" && test_os_template
+    selected "unit/os_template platform/os/os_template.cpp" && test_os_template
     for src in "$ROOT"/tests/e2e/test_*.py; do
         [ -e "$src" ] && selected "$src" || continue
         [ $quick = 1 ] && ! grep -q QUICK_SCENARIO "$src" && continue
@@ -1017,7 +1019,7 @@ win_compile() {  # objdir "flags" sources...
 win_host_flags() { echo "$COMMON_FLAGS -O2 -Wno-format-truncation $STB_FLAGS -DSDL_MAIN_HANDLED -I$1/include/SDL2"; }  # sdl2 dir
 win_stb_impl() {  # out.o
     # shellcheck disable=SC2086
-    x86_64-w64-mingw32-gcc -O2 $STB_FLAGS -c platform/stb_impl.c -o "$1"
+    x86_64-w64-mingw32-gcc -O2 $STB_FLAGS -c platform/core/stb_impl.c -o "$1"
 }
 
 # host.exe: CMakeLists.txt's host for Windows (the mingw preset; every platform file but the Linux backend,
@@ -1074,8 +1076,8 @@ cmd_test_windows_leg() {
     t0="$(win_now)"
     mkdir -p "$WIN/os"
     # shellcheck disable=SC2086
-    if $WIN_CXX $COMMON_FLAGS -O1 -static "$ROOT/tests/windows/test_os_win32.cpp" "$ROOT/platform/os_win32.cpp" \
-            "$ROOT/platform/os_win32_guard.cpp" "$ROOT/platform/os_common.cpp" \
+    if $WIN_CXX $COMMON_FLAGS -O1 -static "$ROOT/tests/windows/test_os_win32.cpp" "$ROOT/platform/os/os_win32.cpp" \
+            "$ROOT/platform/os/os_win32_guard.cpp" "$ROOT/platform/os/os_common.cpp" \
             -o "$WIN/os/test_os_win32.exe" -lpsapi > "$BUILD_DIR/tests/logs/windows-os.build.log" 2>&1 \
         && ( for v in 1 2; do
                clang++ --target=x86_64-w64-mingw32 -fuse-ld=lld -L"$WIN_GCC_LIB" -O0 -shared -DTESTLIB_VALUE=$v \
@@ -1148,7 +1150,9 @@ cmd_test_windows() {
 # development-only files below) at -O2 with TWEAK sites as literals; game.pak holds the atlas, the baked font
 # and the decoded sounds, so the player needs no tools, sources or compiler. GAME_NAME is the game's name (set_game; the
 # sample's is SAMPLE_NAME).
-DEV_ONLY_SOURCES="platform/develop.cpp platform/library.cpp platform/reload.cpp platform/watch.cpp platform/build.cpp platform/tweak.cpp platform/tweak_panel.cpp platform/game_folder.cpp"
+# The development-only files: develop.cpp, the live/ module (watch, build, reload, library, tweak, the game's
+# folder) and the F4 panel.
+DEV_ONLY_SOURCES="platform/develop.cpp $(echo platform/live/*.cpp) platform/devtools/tweak_panel.cpp"
 SYSTEM_FONT="/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"   # the text font when assets/fonts/default.ttf is absent
 
 release_sources() {  # [linux|win32]
@@ -1163,7 +1167,7 @@ dist_executable() {  # out
     local dist_dir="$GAME_DIST_BUILD" flags layout game_flags key
     flags="$COMMON_FLAGS -O2 -g1 -ffunction-sections -fdata-sections"
     # shellcheck disable=SC2046
-    key="$(inputs_key "dist $flags $GAME_SRC" $(release_sources) platform/stb_impl.c platform/*.h "$GAME_SRC"/*.cpp "$GAME_SRC"/*.h \
+    key="$(inputs_key "dist $flags $GAME_SRC" $(release_sources) platform/core/stb_impl.c platform/*.h platform/*/*.h "$GAME_SRC"/*.cpp "$GAME_SRC"/*.h \
         platform/include/* tools/layout_stamp.py)"
     up_to_date "$1" "$key" && { say "dist: the executable is up to date"; return 0; }
     mkdir -p "$dist_dir/obj"
@@ -1179,7 +1183,7 @@ dist_executable() {  # out
         platform/include/tinyheaders.cpp & game_pid=$!
     # shellcheck disable=SC2046
     build_objects "$dist_dir/obj/host" g++ "$host_flags" $(release_sources) || rc=1
-    build_objects "$dist_dir/obj/c" gcc "-O2 -g1 -ffunction-sections -fdata-sections $STB_FLAGS" platform/stb_impl.c || rc=1
+    build_objects "$dist_dir/obj/c" gcc "-O2 -g1 -ffunction-sections -fdata-sections $STB_FLAGS" platform/core/stb_impl.c || rc=1
     wait "$game_pid" || rc=1
     unset OBJ_EXTRA
     [ "$rc" = 0 ] || { say "dist: compile failed"; return 1; }
@@ -1339,7 +1343,7 @@ win_dist_executable() {  # sdl2-dll-dir sdl2-dir out.exe [host.exe's object fold
     # The test leg has just compiled host.exe with the same flags: stb and a file in which HOST_RELEASE appears
     # nowhere (nor as a condition in a header) compile to the same objects, so only the others are compiled.
     # shellcheck disable=SC2086
-    if [ -n "${4:-}" ] && ! grep -q '^#.*HOST_RELEASE' platform/*.h; then compile="$(grep -l HOST_RELEASE $sources)"; fi
+    if [ -n "${4:-}" ] && ! grep -q '^#.*HOST_RELEASE' platform/*.h platform/*/*.h; then compile="$(grep -l HOST_RELEASE $sources)"; fi
     say "dist-windows: compiling the game and the release host (-O2)"
     mkdir -p "$obj_dir"
     # the game beside the host files (both use every core)
@@ -1383,9 +1387,9 @@ cmd_dist_windows() {
 
 # ---------------------------------------------------------------- release for the web
 # ./build.sh dist-web: the same release built for WebAssembly with Emscripten (Debian's package), in
-# dist/<GAME_NAME>-web/: index.html (platform/web/shell.html: the canvas, a loading bar, the report of a
+# dist/<GAME_NAME>-web/: index.html (platform/os/web/shell.html: the canvas, a loading bar, the report of a
 # trap), index.js, index.wasm and index.data (game.pak, preloaded into the page's file system); plus a .zip
-# of the folder. The host is the release's, with platform/os_web.cpp behind os.h; SDL2 is Debian's source
+# of the folder. The host is the release's, with platform/os/os_web.cpp behind os.h; SDL2 is Debian's source
 # built once for Emscripten into build/web/ (Emscripten's own SDL port downloads, which fails offline).
 WEB="$BUILD_DIR/web"
 WEB_PACKAGES="emscripten cmake dpkg-dev"
@@ -1425,8 +1429,8 @@ web_dist_build() {  # sdl2-dir game.pak out-dir
     local obj_dir="$WEB/obj" game_obj="$GAME_DIST_BUILD/web-obj" layout f rc=0 objs=() flags key   # the host's objects serve every game
     flags="$COMMON_FLAGS -O2"
     # shellcheck disable=SC2046
-    key="$(inputs_key "web $flags $SDL2_WEB_OPTIONS $GAME_SRC" $(release_sources web) platform/stb_impl.c platform/*.h \
-        platform/web/shell.html "$GAME_SRC"/*.cpp "$GAME_SRC"/*.h platform/include/* tools/layout_stamp.py "$2")"
+    key="$(inputs_key "web $flags $SDL2_WEB_OPTIONS $GAME_SRC" $(release_sources web) platform/core/stb_impl.c platform/*.h platform/*/*.h \
+        platform/os/web/shell.html "$GAME_SRC"/*.cpp "$GAME_SRC"/*.h platform/include/* tools/layout_stamp.py "$2")"
     if up_to_date "$3/index.wasm" "$key"; then say "dist-web: up to date"; return 0; fi
     layout="$(layout_stamp g++)" || { say "dist-web: no layout stamp (the reason is above)"; return 1; }
     say "dist-web: compiling the game and the release host for WebAssembly (-O2)"
@@ -1435,12 +1439,12 @@ web_dist_build() {  # sdl2-dir game.pak out-dir
         "$(game_unity_file)" platform/include/tinyheaders.cpp || rc=1
     # shellcheck disable=SC2046
     build_objects "$obj_dir/host" em++ "$flags -DHOST_RELEASE -I$1/include/SDL2 -I$1/include $STB_FLAGS" $(release_sources web) || rc=1
-    build_objects "$obj_dir/c" emcc "-O2 $STB_FLAGS" platform/stb_impl.c || rc=1
+    build_objects "$obj_dir/c" emcc "-O2 $STB_FLAGS" platform/core/stb_impl.c || rc=1
     [ "$rc" = 0 ] || { say "dist-web: compile failed"; return 1; }
     for f in $(release_sources web); do f="${f##*/}"; objs+=("$obj_dir/host/${f%.cpp}.o"); done
     rm -f "$3"/index.*
     em++ -O2 "${objs[@]}" "$obj_dir/c/stb_impl.o" "$game_obj/unity.o" "$game_obj/tinyheaders.o" "$1/lib/libSDL2.a" \
-        -o "$3/index.html" --shell-file platform/web/shell.html -sMINIFY_HTML=0 \
+        -o "$3/index.html" --shell-file platform/os/web/shell.html -sMINIFY_HTML=0 \
         --preload-file "$2@/game/game.pak" -lidbfs.js -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=134217728 \
         -sDEFAULT_LIBRARY_FUNCS_TO_INCLUDE="['\$autoResumeAudioContext','\$dynCall']" --profiling-funcs \
         -sEXPORTED_RUNTIME_METHODS="['FS','addRunDependency','removeRunDependency']" \

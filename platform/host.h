@@ -1,46 +1,53 @@
-/* host.h - declarations shared by the host's own files (the .cpp files in platform/). Not seen by the game.
+/* host.h - declarations shared by the host's own files (platform/ and its module folders). Not seen by the game.
 
-   One file per job; each exposes its part here under a banner naming the file:
-     main.cpp     the frame loop: poll input, watch/build/reload, fixed steps, render, present
+   The host in layers, lowest first (docs/design.md, "The host's layers"); a file calls into its own folder and
+   the folders before it, never after:
+   os/        the operating system: os.h, the only seam (os_linux.cpp on Linux; os_win32.cpp and
+              os_win32_guard.cpp on Windows; os_web.cpp in a browser, web/shell.html its page; os_template.cpp
+              where a new port starts); os_common.cpp what they share; os_service_gate.h the watchdog's
+              deferred interrupt both fault backends follow. Nothing else includes system headers.
+   core/      what every module uses:
      log.cpp      log lines, JSON-lines events, the game's log/event/time services
-     memory.cpp   the game's memory block and the snapshot taken before new code runs
-     guard.cpp    running library code guarded: faults and the watchdog (nothing else)
-     reload.cpp   the reload policy: build finished -> copy -> load -> stamp check -> snapshot -> swap ->
-                  verify unload; crash rollback; the calls into the running game
-     migrate.cpp  the state across a layout change: the libraries' descriptions of their state, the rewrite
-                  of the block from one layout to the next (th_reflect.h)
-     restart.cpp  the hot restart: the session (block, snapshot, bookkeeping) in a memfd, the host re-executed
-                  with it when the process cannot go on safely
-     library.cpp  one game library: versioned copy, open, resolve the entry point, close, verify unmapped
-     watch.cpp    debounced batches of changed source/asset files
-     build.cpp    the game build in a child process (build.sh game), its output and errors
-     record.cpp   the F7 input loop and --record/--replay files
-     input.cpp    SDL events and --input scripts -> GameInput; the hot keys
-     overlay.cpp  the F1 overlay, crash and build-error panels
+     parse.cpp    reading outside input: flags, input scripts, recording headers, JSON escaping
+     profile.cpp  the frame profiler: zones (th_profile.h), the game's zone service, --profile and Shift+F4
+                  traces, the flame-chart view
+     stb_impl.c   stb's implementations (images, rectangle packing, TrueType), compiled in every build
+   services/  what the game calls through PlatformAPI:
      render.cpp   drawing services (sprite batch, text, camera, screenshots); render_internal.h holds what it
                   shares with assets.cpp and font.cpp
      assets.cpp   what is loaded from disk for drawing: atlas pages, the packer child
      archive.cpp  where asset bytes come from: the project's files, or (a release) the archive beside the executable
      font.cpp     the text font: checked, baked on a worker, installed
-     tweak.cpp    live TWEAK() literal values from the game sources
-     tweak_panel.cpp  the F4 tweak panel: every TWEAK site read, edited with the mouse, written back into its literal
      audio.cpp    the audio device and the mixer behind the game's sound services
      sound_assets.cpp  sound files (WAV, OGG, .sfx) found, decoded in a child process, reloaded on save
+     input.cpp    SDL events and --input scripts -> GameInput; the hot keys
      savedata.cpp the game's save data: named blobs in the user's data folder (or --save-dir)
      window.cpp   the window: the game's title, fullscreen, Quit, focus
-     game_folder.cpp which game runs (--game DIR): its folder, its build folder, its name
      notice.cpp   short messages along the bottom of the screen (a corrupt save, a failed asset)
-     profile.cpp  the frame profiler: zones (th_profile.h), the game's zone service, --profile and Shift+F4
-                  traces, the flame-chart view
-     parse.cpp    reading outside input: flags, input scripts, recording headers, JSON escaping
+   session/   the running game kept safe (both builds):
+     memory.cpp   the game's memory block and the snapshot taken before new code runs
+     guard.cpp    running library code guarded: faults and the watchdog (nothing else)
+     migrate.cpp  the state across a layout change: the libraries' descriptions of their state, the rewrite
+                  of the block from one layout to the next (th_reflect.h)
+     record.cpp   the F7 input loop and --record/--replay files
+     restart.cpp  the hot restart: the session (block, snapshot, bookkeeping) in a memfd, the host re-executed
+                  with it when the process cannot go on safely
+   live/      save to new code (development only):
+     watch.cpp    debounced batches of changed source/asset files
+     build.cpp    the game build in a child process (build.sh game), its output and errors
+     game_folder.cpp which game runs (--game DIR): its folder, its build folder, its name
+     library.cpp  one game library: versioned copy, open, resolve the entry point, close, verify unmapped
+     reload.cpp   the reload policy: build finished -> copy -> load -> stamp check -> snapshot -> swap ->
+                  verify unload; crash rollback; the calls into the running game
+     tweak.cpp    live TWEAK() literal values from the game sources
+   devtools/  what the developer sees:
+     overlay.cpp  the F1 overlay, crash and build-error panels
+     tweak_panel.cpp  the F4 tweak panel: every TWEAK site read, edited with the mouse, written back into its literal
+   platform/ itself:
+     main.cpp     the frame loop: poll input, watch/build/reload, fixed steps, render, present
      develop.cpp  the development host's side of HostMode: the project folder, the hot restart's session, watch ->
                   build -> reload polling, F5, TWEAK
      release.cpp  a release (-DHOST_RELEASE): the game linked in, assets from the archive, HostMode's stand-ins
-     stb_impl.c   stb's implementations (images, rectangle packing, TrueType), compiled in every build
-     os.h         the operating system (os_linux.cpp on Linux; os_win32.cpp and os_win32_guard.cpp on
-                  Windows; shared parts in os_common.cpp, and os_service_gate.h, the watchdog's deferred
-                  interrupt both fault backends follow; os_web.cpp in a browser (a web release; web/shell.html is
-                  its page); os_template.cpp where a new port starts); nothing else includes system headers
      host.h       this file */
 #ifndef HOST_H
 #define HOST_H
@@ -49,7 +56,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include "game_api.h"
-#include "os.h"
+#include "os/os.h"
 
 struct SDL_Renderer;
 union SDL_Event;

@@ -48,7 +48,7 @@
      When inflate is NULL:
        - with THASE_STB_ZLIB defined before the implementation, stb_image's
          stbi_zlib_decode_buffer is the default (the program links stb_image's implementation;
-         the engine does, in platform/stb_impl.c; include path: Debian's libstb-dev);
+         the engine does, in platform/core/stb_impl.c; include path: Debian's libstb-dev);
        - otherwise a file with a compressed cel fails with THASE_ERR_UNSUPPORTED.
      A stream that decodes to any size other than the cel's width x height x bytes per pixel, or
      whose adler32 (the last 4 bytes of the cel chunk) does not match the pixels, is an error

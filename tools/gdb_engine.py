@@ -4,7 +4,7 @@ Loaded by `./build.sh debug` (gdb -x tools/gdb_engine.py --args build/host ...),
     (gdb) source tools/gdb_engine.py
 
 What it does:
-  - the watchdog's interrupt (SIGUSR2, platform/os_linux.cpp) passes to the host silently; faults (SIGSEGV,
+  - the watchdog's interrupt (SIGUSR2, platform/os/os_linux.cpp) passes to the host silently; faults (SIGSEGV,
     SIGFPE, SIGILL, SIGABRT) still stop in gdb first, and `continue` hands them to the host, which rolls back;
   - no lines for the build child the host starts on every save (vfork + exec), nor for its threads;
   - breakpoints on game functions are kept pending and land in every newly loaded library;

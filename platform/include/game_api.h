@@ -136,9 +136,9 @@ enum { LOG_DEBUG = 0, LOG_INFO, LOG_WARN, LOG_ERROR };
 /* Every service, once, in the order of the struct (the order is the ABI: append only, and bump
    GAME_API_VERSION). X(ret, name, params, args): the member `ret (*name) params`, and `args` forwards
    the parameters (unused by SELF entries). The struct below, the host's guard wrappers and its check
-   that every service is filled (platform/guard.cpp) are generated from this list: a new service is
+   that every service is filled (platform/session/guard.cpp) are generated from this list: a new service is
    one line here plus the host function that implements it. Varargs cannot be forwarded, so log and
-   event are SELF entries: they keep the watchdog out themselves (platform/log.cpp). */
+   event are SELF entries: they keep the watchdog out themselves (platform/core/log.cpp). */
 #define PLATFORM_SERVICES(X, SELF) \
     /* Logging: to the console, the log file and the event log. */ \
     SELF(void,    log,          (int level, const char *fmt, ...), ()) \

@@ -1,6 +1,6 @@
 /* NEON SWARM's heavy late-game frame on the software renderer: the game (tests/unit/game_harness.h) in the late
    game of tests/unit/game_scenes.h (the autopilot at minute 7, at least 300 enemies alive), its sparks kept at
-   4,000 or more, drawn through the host's renderer (platform/render.cpp) with SDL's software renderer under the
+   4,000 or more, drawn through the host's renderer (platform/services/render.cpp) with SDL's software renderer under the
    offscreen driver at 1280x720, grid and glow on. Each frame: one game step, then the frame timed in parts:
      game_heavy_frame_p99_ms     the whole frame (game draw calls, batch build, rasterize and present), 99th
                                  percentile over the frames (the issue's budget: 16.7 ms on a quiet machine)
@@ -22,13 +22,13 @@
      game_heavy_frame_gl_p99_ms, game_heavy_frame_gl_ms, render_batch_build_gl_ms, render_present_gl_ms
    BENCH_QUICK=1: 12 frames instead of 240, 6 swarm steps instead of 120. */
 #define THP_DISABLE   /* no profiler in this program: its zones are no-ops */
-#include "render.cpp"
-#include "assets.cpp"
-#include "font.cpp"
-#include "notice.cpp"
-#include "archive.cpp"
-#include "os_linux.cpp"
-#include "os_common.cpp"
+#include "services/render.cpp"
+#include "services/assets.cpp"
+#include "services/font.cpp"
+#include "services/notice.cpp"
+#include "services/archive.cpp"
+#include "os/os_linux.cpp"
+#include "os/os_common.cpp"
 #undef THP_BEGIN   /* the host's profiler hooks (host.h): the game brings its own */
 #undef THP_END
 #include "../unit/game_scenes.h"

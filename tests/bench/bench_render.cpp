@@ -1,6 +1,6 @@
 /* One frame of 10,000 32x32 sprites (4 atlas sprites, 4 layers, alpha-blended) in a 1280x720 view
    under SDL's offscreen driver and software renderer, two ways in the same run:
-     render_10k_batched_ms     through platform/render.cpp: draw_sprite x 10,000, render_end_frame
+     render_10k_batched_ms     through platform/services/render.cpp: draw_sprite x 10,000, render_end_frame
                                (sort, quads, one SDL_RenderGeometry per (layer, page)), SDL_RenderFlush
      render_10k_rendercopy_ms  the same sprites, one SDL_RenderCopyF each in the same order, SDL_RenderFlush
      render_batched_vs_copy_x  rendercopy_ms / batched_ms (above 1: batching is faster)
@@ -15,13 +15,13 @@
    renderer does it, and menu_dim_triangles_ms, the same rectangles drawn as triangles, in the same run.
    Then all of it again on SDL's OpenGL renderer, in a child of this program under Xvfb with Mesa's llvmpipe:
    glow_pass_gl_ms and render_batched_vs_copy_gl_x (information only: llvmpipe rasterizes on the CPU). */
-#include "render.cpp"
-#include "assets.cpp"
-#include "font.cpp"
-#include "notice.cpp"
-#include "archive.cpp"
-#include "os_linux.cpp"
-#include "os_common.cpp"
+#include "services/render.cpp"
+#include "services/assets.cpp"
+#include "services/font.cpp"
+#include "services/notice.cpp"
+#include "services/archive.cpp"
+#include "os/os_linux.cpp"
+#include "os/os_common.cpp"
 #include "bench_time.h"
 #include "../unit/gl_child.h"
 

@@ -1,6 +1,6 @@
 /* bench_snapshot.cpp - cost of the host's state snapshot (crash rollback, F7 loops): a copy of the
    used part of the memory block into the reserved snapshot area, both in one shared memfd mapping as the
-   host keeps them (platform/restart.cpp: the session outlives the process). snapshot_64mib_ms is the
+   host keeps them (platform/session/restart.cpp: the session outlives the process). snapshot_64mib_ms is the
    steady state (the area has been touched once); the first copy into a never-touched area also pays the
    page faults and is reported beside it. snapshot_64mib_private_ms: the same into private anonymous
    memory (what the host used before the session moved into a memfd), the baseline. */

@@ -1,4 +1,4 @@
-"""Scripted mouse and keys for the F4 tweak panel (platform/tweak_panel.cpp), as --input lines.
+"""Scripted mouse and keys for the F4 tweak panel (platform/devtools/tweak_panel.cpp), as --input lines.
 
 The panel's layout is fixed (docs/tweak_panel.md): with a filter that leaves one site, its file's name is
 the first row and the site the second, so the value box of that site is at a known place."""

@@ -46,7 +46,7 @@ def entries_carry_the_real_flags():
         has(f, f"-DGAME_LAYOUT_HASH={layout}u", "-fno-rtti", "-fvisibility=hidden")
     # SDL2's headers, as CMake's SDL2 package names them (-I or -isystem)
     sdl = [a[2:] for a in subprocess.run(["sdl2-config", "--cflags"], capture_output=True, text=True).stdout.split() if a.startswith("-I")]
-    for f in ("platform/main.cpp", "platform/render.cpp"):
+    for f in ("platform/main.cpp", "platform/services/render.cpp"):
         dirs = [a[2:] for a in entries[f] if a.startswith("-I") and len(a) > 2]
         dirs += [entries[f][i + 1] for i, a in enumerate(entries[f][:-1]) if a in ("-I", "-isystem")]
         check(all(d in dirs for d in sdl), f"{f}: SDL2's headers {sdl} are not among its include folders {dirs}")
@@ -63,12 +63,12 @@ def sample():
     if os.environ.get("CLANGD_CHECK_ALL") == "1":
         return sorted(entries)
     files = sorted(glob.glob("game/*.cpp", root_dir=ROOT) + glob.glob("game/*.h", root_dir=ROOT) + glob.glob("platform/include/*", root_dir=ROOT))
-    files += ["platform/main.cpp", "platform/render.cpp", "platform/release.cpp", "platform/parse.cpp", "platform/guard.cpp"]
+    files += ["platform/main.cpp", "platform/services/render.cpp", "platform/release.cpp", "platform/core/parse.cpp", "platform/session/guard.cpp"]
     files += sorted(f for f in glob.glob("platform/os_*.cpp", root_dir=ROOT))   # every OS backend, Windows' too
     files += sorted(glob.glob("tests/windows/*.cpp", root_dir=ROOT))
     files += ["tools/atlas_pack.cpp", "tests/unit/test_guard.cpp", "tests/unit/test_th_collide.cpp", "tests/unit/test_th_collide_c.c",
               "tests/fuzz/fuzz_host_flags.cpp", "tests/bench/bench_collide.cpp",
-              "platform/host.h", "platform/os.h", "tinyheaders/th_collide.h", "tinyheaders/th_tweak.h"]
+              "platform/host.h", "platform/os/os.h", "tinyheaders/th_collide.h", "tinyheaders/th_tweak.h"]
     return [f for f in files if os.path.exists(os.path.join(ROOT, f))]
 
 

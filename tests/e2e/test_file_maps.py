@@ -19,6 +19,11 @@ def ls(folder):
     return sorted(f for f in os.listdir(path) if not f.startswith(".") and os.path.isfile(os.path.join(path, f)))
 
 
+# the host's folders: platform/ (the frame loop and the two builds' HostMode) and its modules
+PLATFORM = ["platform"] + sorted("platform/" + d for d in os.listdir(os.path.join(ROOT, "platform"))
+                                 if os.path.isdir(os.path.join(ROOT, "platform", d)) and d != "include")
+
+
 def named(text, name):
     return re.search(r"(?<![\w.])" + re.escape(name) + r"(?![\w])", text) is not None
 
@@ -32,8 +37,8 @@ def exists_somewhere(token):
     if os.path.exists(os.path.join(ROOT, token)):
         return True
     base = os.path.basename(token)
-    for folder in ("platform", "platform/include", "game", "tools", "tinyheaders", "docs", "tests/unit", "tests/e2e", "tests/bench",
-                   "tests/fuzz", "tests/windows", "tests/web", "."):
+    for folder in PLATFORM + ["platform/include", "game", "tools", "tinyheaders", "docs", "tests/unit", "tests/e2e", "tests/bench",
+                              "tests/fuzz", "tests/windows", "tests/web", "."]:
         if base in ls(folder):
             return True
     return False
@@ -49,8 +54,11 @@ def readme_layout():
 def readme_names_every_file():
     layout = readme_layout()
     missing = []
-    for folder in ("platform", "platform/include", "game", "tinyheaders", "tools", "docs"):
-        check(named(layout, folder + "/"), f"the Layout section does not name {folder}/")
+    for folder in PLATFORM + ["platform/include", "game", "tinyheaders", "tools", "docs"]:
+        # a module of platform/ is named as a line of its own under platform/ ("  core/ ...")
+        sub = folder.startswith("platform/") and folder != "platform/include"
+        check(named(layout, folder + "/") or (sub and re.search(r"^ +" + re.escape(folder[9:]) + "/ ", layout, re.M)),
+              f"the Layout section does not name {folder}/")
         for f in ls(folder):
             stem = os.path.splitext(f)[0]
             # a tool or a tinyheader may be named without its extension (atlas_pack, th_math)
@@ -77,7 +85,7 @@ def host_h_map():
 
 def host_h_names_every_platform_file():
     text = host_h_map()
-    missing = [f for f in ls("platform") if not named(text, f)]
+    missing = [f for d in PLATFORM for f in ls(d) if not named(text, f)]
     check(not missing, f"host.h's file map does not name: {', '.join(missing)}")
     ghosts = sorted(t for t in file_tokens(text) if not exists_somewhere(t))
     check(not ghosts, f"host.h's file map names files that do not exist: {', '.join(ghosts)}")
@@ -105,10 +113,10 @@ def release_differs_in_one_place():
     or in a release: its stand-ins sit beside it) and host.h (a release's profiler compiles to nothing)."""
     allowed = {"release.cpp", "restart.cpp", "host.h"}
     asking = []
-    for f in ls("platform"):
-        if f in allowed or f.startswith("os_") or not f.endswith((".cpp", ".h")):
+    for f in [os.path.join(d, f) for d in PLATFORM for f in ls(d)]:
+        if os.path.basename(f) in allowed or os.path.basename(f).startswith("os_") or not f.endswith((".cpp", ".h")):
             continue
-        text = open(os.path.join(ROOT, "platform", f), encoding="utf-8").read()
+        text = open(os.path.join(ROOT, f), encoding="utf-8").read()
         if re.search(r"^\s*#\s*(if|ifdef|ifndef|elif)\b.*\bHOST_RELEASE\b", text, re.M):
             asking.append(f)
     check(not asking, f"#if HOST_RELEASE outside release.cpp (call through g_host_mode instead): {', '.join(asking)}")

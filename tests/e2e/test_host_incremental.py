@@ -22,21 +22,22 @@ def nothing_changed():
 
 
 def one_cpp():
-    save_edit(os.path.join(tmp, "platform", "parse.cpp"), 1)
+    save_edit(os.path.join(tmp, "platform", "core", "parse.cpp"), 1)
     ms, err = build_host(tmp)
     check(compiled(err) == 1, f"one saved .cpp: {err}")
 
 
 def one_header():
-    includers = [f for f in os.listdir(os.path.join(tmp, "platform")) if f.endswith(".cpp") and not f.startswith("os_win32")
-                 and '#include "render_internal.h"' in open(os.path.join(tmp, "platform", f)).read()]
-    save_edit(os.path.join(tmp, "platform", "render_internal.h"), 2)
+    services = os.path.join(tmp, "platform", "services")
+    includers = [f for f in os.listdir(services) if f.endswith(".cpp")
+                 and '#include "render_internal.h"' in open(os.path.join(services, f)).read()]
+    save_edit(os.path.join(services, "render_internal.h"), 2)
     ms, err = build_host(tmp)
     check(compiled(err) == len(includers), f"render_internal.h is included by {includers}, yet: {err}")
 
 
 def compile_error_leaves_no_object():
-    path = os.path.join(tmp, "platform", "parse.cpp")
+    path = os.path.join(tmp, "platform", "core", "parse.cpp")
     good = open(path).read()
     with open(path, "a") as f:
         f.write("this is not C++;\n")

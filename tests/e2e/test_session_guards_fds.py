@@ -1,7 +1,7 @@
 """End to end: game code that closes or replaces the host's descriptors (issue 40, round two).
 
 Through libc - close_range(0, ~0U, 0), dup2() of a file of the game's onto a host number, syscall(SYS_close_range,
-...) - each call is wrapped in the game's link (platform/guard.cpp): a crash of that library, rolled back, the
+...) - each call is wrapped in the game's link (platform/session/guard.cpp): a crash of that library, rolled back, the
 message naming the call and the descriptor; nothing of the host's is lost.
 
 Past every wrapper - a raw `syscall` instruction (x86-64) for close_range and dup2 - the descriptors really go.

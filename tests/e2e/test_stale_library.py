@@ -3,7 +3,7 @@
 The case from a live session: ./build.sh builds the game; the host rebuilds the library on a save (which
 replaces libgame.so); the session ends and the edit is undone (`git checkout` of the file). The next
 ./build.sh build must compile again - the library on disk is the edited one - and the game that runs is the
-checked-out code. Both builds are one code (platform/build.cpp): a chunk's key is what its last compile read,
+checked-out code. Both builds are one code (platform/live/build.cpp): a chunk's key is what its last compile read,
 so the checkout makes it stale whoever compiled it last.
 """
 import os

@@ -1,7 +1,7 @@
 /* fuzz_event_json - whatever text reaches the event log (file names, compiler output, game strings)
    must come out as the inside of a valid JSON string, valid UTF-8, within the buffer. */
 #include <ctype.h>
-#include "parse.cpp"
+#include "core/parse.cpp"
 
 static int valid_json_string_body(const char *s)
 {

@@ -1,5 +1,5 @@
 /* fuzz_host_flags - the host's command-line parser on arbitrary argument lists (NUL-separated). */
-#include "parse.cpp"
+#include "core/parse.cpp"
 
 /* The documented ranges' ends are accepted (bounds are inclusive; --watchdog 0 is off). */
 static void bounds_accepted(void)

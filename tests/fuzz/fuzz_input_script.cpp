@@ -1,5 +1,5 @@
 /* fuzz_input_script - the --input script reader on arbitrary text. */
-#include "parse.cpp"
+#include "core/parse.cpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,7 +1,7 @@
 /* fuzz_recording - everything --replay reads from a recording file before the game sees it
    (parse_recording: header, layout, size, every step record), on arbitrary files, and on well-formed
    files whose one step record is the input (so the record checks are reached, not just the header). */
-#include "parse.cpp"
+#include "core/parse.cpp"
 
 #include <math.h>
 

@@ -1,5 +1,5 @@
 /* fuzz_tweak_map - the mapper that turns a saved source file into live TWEAK values (thtw_map, what
-   platform/tweak.cpp runs on every save) on two arbitrary texts: the compiled one and the saved one,
+   platform/live/tweak.cpp runs on every save) on two arbitrary texts: the compiled one and the saved one,
    split at the first 0 byte of the input. */
 #define TH_TWEAK_IMPLEMENTATION
 #include "th_tweak.h"

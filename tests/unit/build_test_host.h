@@ -1,4 +1,4 @@
-/* build_test_host.h - platform/build.cpp compiled into a test program (test_build_errors, test_build_stages)
+/* build_test_host.h - platform/live/build.cpp compiled into a test program (test_build_errors, test_build_stages)
    with what it calls of the host: the OS layer, the log and the parsers, and in place of the rest no hot
    restart, no TWEAK baseline and no watchdog. Each program says where the game's folders and library are
    (library_built_path, game_folder, game_build_folder). Include it first, after th_test.h. */
@@ -6,11 +6,11 @@
 #define BUILD_TEST_HOST_H
 
 #pragma GCC diagnostic ignored "-Wformat-truncation"
-#include "os_linux.cpp"
-#include "os_common.cpp"
-#include "log.cpp"
-#include "parse.cpp"
-#include "build.cpp"
+#include "os/os_linux.cpp"
+#include "os/os_common.cpp"
+#include "core/log.cpp"
+#include "core/parse.cpp"
+#include "live/build.cpp"
 
 #include "host_core_stubs.h"   /* no hot restart, the frame loop's globals */
 void tweak_build_started(void) {}

@@ -1,4 +1,4 @@
-/* Tests for the one reader of compiler errors, build_next_error (platform/build.cpp), and its two users:
+/* Tests for the one reader of compiler errors, build_next_error (platform/live/build.cpp), and its two users:
    the build_end event's located errors and the overlay's summary. gcc/clang, MSVC and linker lines, a
    warning that mentions an error, and the summary's path cut at game/. */
 #define TH_TEST_IMPLEMENTATION

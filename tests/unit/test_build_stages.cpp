@@ -1,4 +1,4 @@
-/* Tests for the stages of the host's own build (platform/build.cpp), run on a project folder made here whose
+/* Tests for the stages of the host's own build (platform/live/build.cpp), run on a project folder made here whose
    compile.cmd runs shell commands in place of a compiler and a linker: build_pump, which the frame loop calls
    within a frame, starts the link as soon as the chunks have compiled and keeps the build's end for build_poll,
    which alone finishes it (the library is loaded between frames); a failed chunk ends the build without a link;

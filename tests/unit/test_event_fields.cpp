@@ -1,8 +1,8 @@
-// Unit tests for parse_event_fields (platform/parse.cpp): what a game's pf->event fields must be before
+// Unit tests for parse_event_fields (platform/core/parse.cpp): what a game's pf->event fields must be before
 // they go into a line of the event log - the inside of a JSON object, on one line, without the line's own keys.
 #define TH_TEST_IMPLEMENTATION
 #include "th_test.h"
-#include "parse.cpp"
+#include "core/parse.cpp"
 
 #include <string>
 

@@ -1,18 +1,18 @@
 /* NEON SWARM's screens, checked by pixels: the game (tests/unit/game_harness.h) drawn through the host's real
-   renderer (platform/render.cpp, the project's atlas and font, SDL's software renderer offscreen at 1280x720),
+   renderer (platform/services/render.cpp, the project's atlas and font, SDL's software renderer offscreen at 1280x720),
    the state played there by the autopilot without drawing. Five moments, each also written to
    build/tests/neon_<name>.png to look at: wave 1; wave 6 with at least 8 enemies on screen; a bomb going off;
    an upgrade taken (its bar under the score); the glow (the same frame with the glow pass and without). */
 #define TH_TEST_IMPLEMENTATION
 #define THP_DISABLE   /* no profiler in this program: its zones are no-ops */
 #include "th_test.h"
-#include "render.cpp"
-#include "assets.cpp"
-#include "font.cpp"
-#include "notice.cpp"
-#include "archive.cpp"
-#include "os_linux.cpp"
-#include "os_common.cpp"
+#include "services/render.cpp"
+#include "services/assets.cpp"
+#include "services/font.cpp"
+#include "services/notice.cpp"
+#include "services/archive.cpp"
+#include "os/os_linux.cpp"
+#include "os/os_common.cpp"
 #undef THP_BEGIN   /* the host's profiler hooks (host.h): the game brings its own */
 #undef THP_END
 #include "game_harness.h"

@@ -1,5 +1,5 @@
 /* NEON SWARM's second round on screen: the late game's crowd, a gravity well bending the grid and the shots, and
-   a snake, drawn through the host's real renderer (platform/render.cpp, SDL's software renderer offscreen at
+   a snake, drawn through the host's real renderer (platform/services/render.cpp, SDL's software renderer offscreen at
    1280x720) from the moments in game_scenes.h, each checked by its numbers and its pixels and written to
    docs/neon_late.png, docs/neon_well.png and docs/neon_snake.png (the pictures docs/neon_swarm.md shows).
    - late game: at least 300 enemies alive, their sparks in their colours, at least 4,000 particles after a bomb;
@@ -8,13 +8,13 @@
 #define TH_TEST_IMPLEMENTATION
 #define THP_DISABLE   /* no profiler in this program: its zones are no-ops */
 #include "th_test.h"
-#include "render.cpp"
-#include "assets.cpp"
-#include "font.cpp"
-#include "notice.cpp"
-#include "archive.cpp"
-#include "os_linux.cpp"
-#include "os_common.cpp"
+#include "services/render.cpp"
+#include "services/assets.cpp"
+#include "services/font.cpp"
+#include "services/notice.cpp"
+#include "services/archive.cpp"
+#include "os/os_linux.cpp"
+#include "os/os_common.cpp"
 #undef THP_BEGIN   /* the host's profiler hooks (host.h): the game brings its own */
 #undef THP_END
 #include "game_scenes.h"

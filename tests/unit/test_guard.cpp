@@ -1,4 +1,4 @@
-/* Tests for platform/guard.cpp and the fault/watchdog part of platform/os_linux.cpp, compiled into this
+/* Tests for platform/session/guard.cpp and the fault/watchdog part of platform/os/os_linux.cpp, compiled into this
    program with the host's real log.cpp: interrupts carry the guarded call's number (a late or stray one
    is ignored), the watchdog never interrupts a call before its limit even under a flood of stale
    interrupts, a thousand interrupts of code that logs through pf->log leave no lock behind, and a fault
@@ -11,13 +11,13 @@
 #endif
 #define TH_TEST_IMPLEMENTATION
 #include "th_test.h"
-#include "os_linux.cpp"
-#include "os_common.cpp"
-#include "guard.cpp"
-#include "log.cpp"
-#include "parse.cpp"
-#include "profile.cpp"
-#include "notice.cpp"
+#include "os/os_linux.cpp"
+#include "os/os_common.cpp"
+#include "session/guard.cpp"
+#include "core/log.cpp"
+#include "core/parse.cpp"
+#include "core/profile.cpp"
+#include "services/notice.cpp"
 void render_safe_area(float *x, float *y, float *w, float *h) { *x = *y = 0; *w = 1280; *h = 720; }   /* render.cpp is not part of this program */
 
 #include <atomic>

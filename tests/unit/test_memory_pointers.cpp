@@ -1,13 +1,13 @@
-/* Tests for memory_find_pointers and the GameMemory copy (platform/memory.cpp): words at any byte offset
+/* Tests for memory_find_pointers and the GameMemory copy (platform/session/memory.cpp): words at any byte offset
    of the used block whose value lies inside a library's ranges are found, in address order, both when the
    ranges share their top bytes (the memchr path) and when they cross a 1 TiB boundary (every offset read);
    a game's rewrite of its GameMemory copy brings back only `used`, clamped to the block. */
 #pragma GCC diagnostic ignored "-Wformat-truncation"
 #define TH_TEST_IMPLEMENTATION
 #include "th_test.h"
-#include "os_linux.cpp"
-#include "os_common.cpp"
-#include "memory.cpp"
+#include "os/os_linux.cpp"
+#include "os/os_common.cpp"
+#include "session/memory.cpp"
 
 #include <stdarg.h>
 

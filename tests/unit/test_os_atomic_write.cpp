@@ -1,4 +1,4 @@
-/* Tests for os_write_file_atomic (platform/os_linux.cpp): a writer killed at any point of its save leaves the
+/* Tests for os_write_file_atomic (platform/os/os_linux.cpp): a writer killed at any point of its save leaves the
    file it was replacing exactly as it was, and a writer that finishes leaves exactly the new bytes. Every save
    the host makes of a player's data, a recording, a tweak written back or a build key goes through it.
 
@@ -9,8 +9,8 @@
    the case names. A save that wrote in place, or renamed before its bytes were all out, fails a case. */
 #define TH_TEST_IMPLEMENTATION
 #include "th_test.h"
-#include "os_linux.cpp"
-#include "os_common.cpp"
+#include "os/os_linux.cpp"
+#include "os/os_common.cpp"
 
 #include <string>
 #include <vector>

@@ -1,11 +1,11 @@
-/* Tests for platform/overlay.cpp, compiled into this program with notice.cpp and stub host services:
+/* Tests for platform/devtools/overlay.cpp, compiled into this program with notice.cpp and stub host services:
    the crash panel names a hang when the crash report says the watchdog stopped the call (g_crash.hung),
    whatever words the report's text holds, and a fault as a crash; the crash panel and the notices stay inside
    the strip the game left free (set_safe_area). */
 #define TH_TEST_IMPLEMENTATION
 #include "th_test.h"
-#include "overlay.cpp"
-#include "notice.cpp"
+#include "devtools/overlay.cpp"
+#include "services/notice.cpp"
 
 #include <string>
 #include <vector>

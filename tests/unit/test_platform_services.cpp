@@ -1,4 +1,4 @@
-/* Tests for the one list of services, PLATFORM_SERVICES (platform/include/game_api.h), and what platform/guard.cpp
+/* Tests for the one list of services, PLATFORM_SERVICES (platform/include/game_api.h), and what platform/session/guard.cpp
    generates from it: the struct keeps the member order and offsets of API version 5, every service but
    the self-guarded log and event gets a wrapper that runs the real one inside a service (the watchdog's
    interrupt waits for it), and a service the host left NULL is named and stays NULL. And the gate that
@@ -8,13 +8,13 @@
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 #define TH_TEST_IMPLEMENTATION
 #include "th_test.h"
-#include "os_linux.cpp"
-#include "os_common.cpp"
-#include "guard.cpp"
-#include "log.cpp"
-#include "parse.cpp"
-#include "profile.cpp"
-#include "notice.cpp"
+#include "os/os_linux.cpp"
+#include "os/os_common.cpp"
+#include "session/guard.cpp"
+#include "core/log.cpp"
+#include "core/parse.cpp"
+#include "core/profile.cpp"
+#include "services/notice.cpp"
 void render_safe_area(float *x, float *y, float *w, float *h) { *x = *y = 0; *w = 1280; *h = 720; }   /* render.cpp is not part of this program */
 
 #include "host_core_stubs.h"   /* no hot restart, the frame loop's globals */

@@ -1,8 +1,8 @@
-// Unit tests for parse_recording (platform/parse.cpp): what --replay checks before the game sees a
+// Unit tests for parse_recording (platform/core/parse.cpp): what --replay checks before the game sees a
 // recording - header, layout, size, and every step record as live input could have made it.
 #define TH_TEST_IMPLEMENTATION
 #include "th_test.h"
-#include "parse.cpp"
+#include "core/parse.cpp"
 
 #include <math.h>
 

@@ -1,16 +1,16 @@
-/* Tests for platform/render.cpp (with assets.cpp, font.cpp and notice.cpp), compiled into this program with stub host services, under SDL's
+/* Tests for platform/services/render.cpp (with assets.cpp, font.cpp and notice.cpp), compiled into this program with stub host services, under SDL's
    offscreen video driver and software renderer: batched drawing equals SDL_RenderCopy drawing pixel
    for pixel, one draw call per (layer, page) run, text boxes match measure_text, placeholders for
    unknown/broken sprites and fonts, the camera, screenshots, and assets reloading while it runs. */
 #define TH_TEST_IMPLEMENTATION
 #include "th_test.h"
-#include "render.cpp"
-#include "assets.cpp"
-#include "font.cpp"
-#include "notice.cpp"
-#include "archive.cpp"
-#include "os_linux.cpp"
-#include "os_common.cpp"
+#include "services/render.cpp"
+#include "services/assets.cpp"
+#include "services/font.cpp"
+#include "services/notice.cpp"
+#include "services/archive.cpp"
+#include "os/os_linux.cpp"
+#include "os/os_common.cpp"
 
 #include <dirent.h>
 #include <map>

@@ -1,17 +1,17 @@
-/* Tests for the per-sprite blend modes and the glow pass of platform/render.cpp, read back as pixels, on SDL's
+/* Tests for the per-sprite blend modes and the glow pass of platform/services/render.cpp, read back as pixels, on SDL's
    software renderer (offscreen video driver) and, in a child of this program under Xvfb, on SDL's OpenGL
    renderer (Mesa's llvmpipe): additive sprites add, GLOW sprites get a halo that reaches past their edge, a
    sprite without the flag or an intensity of 0 has none, and the glow adds over what is under it; on the software
    renderer, the glow added on the CPU matches SDL's additive copy, letterboxed in a resized window too. */
 #define TH_TEST_IMPLEMENTATION
 #include "th_test.h"
-#include "render.cpp"
-#include "assets.cpp"
-#include "font.cpp"
-#include "notice.cpp"
-#include "archive.cpp"
-#include "os_linux.cpp"
-#include "os_common.cpp"
+#include "services/render.cpp"
+#include "services/assets.cpp"
+#include "services/font.cpp"
+#include "services/notice.cpp"
+#include "services/archive.cpp"
+#include "os/os_linux.cpp"
+#include "os/os_common.cpp"
 
 #include <time.h>
 

@@ -1,11 +1,11 @@
-/* test_os_win32.cpp - platform/os_win32.cpp, each part of os.h on the real Win32 API (run under wine
+/* test_os_win32.cpp - platform/os/os_win32.cpp, each part of os.h on the real Win32 API (run under wine
    by ./build.sh test-windows).
 
    usage: test_os_win32.exe <scratch folder> <testlib v1.dll> <testlib v2.dll>
           test_os_win32.exe --child <ms> <exit code>   (a child process for the child tests)
           test_os_win32.exe --fatal                    (a fault outside any guarded call)
    Ends with "N passed, N failed". */
-#include "os.h"
+#include "os/os.h"
 
 #include <windows.h>
 #include <stdio.h>

@@ -6,7 +6,7 @@
    What a browser does not have, this backend says it has not: no child processes, no directory
    watching, no dynamic libraries, no second address space, no signals. WebAssembly has no faults to
    catch either: a null pointer reads memory 0, and a trap (an unreachable, a division by zero, an
-   abort) unwinds to the page, which shows the report (platform/web/shell.html). So a guarded call here
+   abort) unwinds to the page, which shows the report (platform/os/web/shell.html). So a guarded call here
    is a plain call, and the watchdog never starts: a browser stops a page that hangs. */
 #include "os.h"
 
@@ -22,7 +22,7 @@
 
 #include <emscripten.h>
 
-static const char NOT_IN_BROWSER[] = "not available in a web browser (platform/os_web.cpp)";
+static const char NOT_IN_BROWSER[] = "not available in a web browser (platform/os/os_web.cpp)";
 
 static void set_errno_error(const char *what, const char *path)
 {

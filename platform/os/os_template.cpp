@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char NOT_PORTED[] = "not implemented on this platform (platform/os_template.cpp)";
+static const char NOT_PORTED[] = "not implemented on this platform (platform/os/os_template.cpp)";
 
 /* ---------------------------------------------------------------- time and process */
 double os_mono_seconds(void) { return 0; }

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "host.h"
-#include "os.h"
+#include "os/os.h"
 #define TH_WAV_IMPLEMENTATION
 #include "th_wav.h"
 
