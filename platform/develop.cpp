@@ -58,6 +58,7 @@ static int develop_start(int argc, char **argv, char *err, size_t cap)
 static int develop_start_game(int argc, char **argv)
 {
     reload_init();
+    audio_on_bus(restart_note_bus);   /* the hot restart's session keeps the volumes the game sets */
     if (g_options.watch && !watch_init(g_options.root)) log_message(LOG_WARN, "live reload is off: cannot watch %s", g_options.root);
     if (!restart_arm(argc, argv)) return -1;
     if (!restart_pending_mode()) { reload_start(); return 0; }
@@ -65,7 +66,7 @@ static int develop_start_game(int argc, char **argv)
         float v;
         if (restart_bus(bus, &v)) g_pf.sound_bus(bus, v, 0);
     }
-    restart_resume();
+    restart_resume(reload_resume);
     recording_resume();
     /* saves the old process never handled (written while it faulted and exec'd, or a build it had not finished):
        taken as saved now, so the next poll builds or applies them */
@@ -160,11 +161,11 @@ static ReloadPoll develop_poll(void)
     build_poll(&br);
     g_build_status.running = build_running();
     if (br.finished) {
-        int before = g_reload.version_counter;
+        int before = g_run.version_counter;
         reload_handle_build(&br);
         log_drain_game();   /* what the load hook logged, right after the reload event */
         p.build_finished = 1;
-        if (g_reload.version_counter != before && g_reload.loaded && g_reload.fresh) p.step_now = 1;
+        if (g_run.version_counter != before && g_run.loaded && g_run.fresh) p.step_now = 1;
     }
     note_sources_seen(now);
     return p;

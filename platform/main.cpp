@@ -8,20 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-Options     g_options;
-FrameLoop   g_loop;
-PlatformAPI g_pf;
-
-/* The running game, as reload.cpp (development) or release.cpp (a release) keeps it. */
-GameRun     g_reload;
-BuildStatus g_build_status;
-CrashReport g_crash;
-BlockLayout g_block_layout;
-GameLib     g_lib;
-GameAPI     g_api;
-
-const char *host_root(void) { return g_options.root; }
-
 #define VIEW_W 1280               /* the game's view, scaled to the window */
 #define VIEW_H 720
 static const double STEP = 1.0 / 60.0;
@@ -114,7 +100,7 @@ static int start_services(void)
 static int start_recording(int resumed)
 {
     const Options *opt = &g_options;
-    if (opt->replay_path && !resumed && !(g_reload.loaded && recording_file_load(opt->replay_path))) {
+    if (opt->replay_path && !resumed && !(g_run.loaded && recording_file_load(opt->replay_path))) {
         log_message(LOG_ERROR, "--replay %s: nothing to replay", opt->replay_path);
         return 0;
     }
@@ -164,13 +150,13 @@ static void step_game(void)
         PROFILE_ZONE("update");
         GameInput gi = input_step(g_loop.step, (float)STEP);
         recording_step(&gi);
-        if (g_reload.loaded) {
+        if (g_run.loaded) {
             if (reload_call_update(&gi)) break;
-            if (g_reload.fresh) {
-                g_reload.fresh = 0;
+            if (g_run.fresh) {
+                g_run.fresh = 0;
                 /* version: the load; code_of_version: whose code that is (after a rollback, the older one's) */
                 log_event("new_code_running", "\"version\":%d,\"code_of_version\":%d,\"rolled_back\":%s,\"step\":%llu,\"since_change_ms\":%.1f",
-                          g_lib.version, g_reload.code_of_version, g_reload.code_of_version != g_lib.version ? "true" : "false",
+                          g_lib.version, g_run.code_of_version, g_run.code_of_version != g_lib.version ? "true" : "false",
                           (unsigned long long)g_loop.step,
                           g_build_status.change_seen_t > 0 ? (log_time() - g_build_status.change_seen_t) * 1000 : -1.0);
             }
@@ -222,9 +208,9 @@ static void render_frame(void)
     SDL_SetRenderDrawColor(g_video.renderer, 16, 18, 24, 255);
     SDL_RenderClear(g_video.renderer);
     render_begin_frame();
-    if (g_reload.loaded) reload_call_render(g_options.fast || g_loop.paused ? 0.0f : (float)(g_clock.acc / STEP));
-    if (!g_reload.loaded) {
-        const char *msg = g_reload.halted ? "The game crashed and there is no earlier version: fix it and save."
+    if (g_run.loaded) reload_call_render(g_options.fast || g_loop.paused ? 0.0f : (float)(g_clock.acc / STEP));
+    if (!g_run.loaded) {
+        const char *msg = g_run.halted ? "The game crashed and there is no earlier version: fix it and save."
                                           : g_build_status.running ? "Building the game..." : "No game library: see the log.";
         g_pf.draw_text(msg, 40, 300, 28, 0xFFFFFFFFu, 30000);
     }
@@ -373,8 +359,9 @@ int main(int argc, char **argv)
         return 1;
     }
     os_on_terminate(on_terminate);
-    if (!log_open()) return 2;
+    if (!log_open(restart_is_restart(), restart_start_mono())) return 2;
     profile_init();
+    input_set_hooks(devtools_input_hooks());
     if (!input_init()) return 2;
 
     char root_json[HOST_PATH * 2];   /* a project folder's name may hold quotes or backslashes */

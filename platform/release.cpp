@@ -18,6 +18,7 @@
 
 extern "C" GAME_GET_API(game_get_api);   /* the game's entry point, linked in */
 
+BuildStatus g_build_status;              /* live/build.cpp's, never set: a release builds nothing */
 static char g_exe[HOST_PATH];            /* this executable: where the archive is, what the symbolizer reads */
 
 /* The folder of the executable becomes the root and its game.pak is mounted; 0 + why (naming the file). */
@@ -91,12 +92,16 @@ static void run_load_hook(void)
     else memory_take_back(&mem);
 }
 
-void reload_init(void) { memset(&g_api, 0, sizeof g_api); }
+void reload_init(void)
+{
+    memset(&g_api, 0, sizeof g_api);
+    running_set_load_hook(reload_run_load);
+}
 
 void reload_run_load(int migrated)
 {
     g_memory.game.migrated = (uint32_t)migrated;
-    if (g_reload.loaded) run_load_hook();
+    if (g_run.loaded) run_load_hook();
     g_memory.game.migrated = 0;
 }
 
@@ -113,7 +118,7 @@ void reload_start(void)
     g_lib.api = api;
     g_lib.version = 1;
     snprintf(g_lib.path, sizeof g_lib.path, "%s", g_exe);
-    g_reload.loaded = 1;
+    g_run.loaded = 1;
     g_block_layout.known = 1;
     g_block_layout.layout_hash = api.layout_hash;
     g_block_layout.state_size = api.state_size;
@@ -139,7 +144,7 @@ int reload_call_render(float alpha)
 void reload_call_stats(char *buf, int cap)
 {
     buf[0] = 0;
-    if (g_api.stats && g_reload.loaded && guarded(GUARD_STATS, [buf, cap] { GameMemory mem = memory_lend(); g_api.stats(&mem, buf, cap); }))
+    if (g_api.stats && g_run.loaded && guarded(GUARD_STATS, [buf, cap] { GameMemory mem = memory_lend(); g_api.stats(&mem, buf, cap); }))
         release_crash(GUARD_STATS);
 }
 
@@ -148,7 +153,7 @@ void reload_restart_state(void)   /* F6, with --dev-keys */
     memory_reset();
     recording_stop();
     log_event("state_restart", "");
-    if (g_reload.loaded) run_load_hook();
+    if (g_run.loaded) run_load_hook();
 }
 
 /* ---------------------------------------------------------------- HostMode: what a release does not have */

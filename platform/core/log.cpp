@@ -1,6 +1,6 @@
 /* log.cpp - log lines (console, log file, event log) and the JSON-lines event log; the game's log,
    event and clock services. */
-#include "host.h"
+#include "core.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -19,10 +19,10 @@ static const char *LEVEL_NAMES[] = { "debug", "info", "warn", "error" };
 
 double log_time(void) { return os_mono_seconds() - g_log.t0; }
 
-int log_open(void)
+int log_open(int restarted, double session_start)
 {
-    g_log.t0 = restart_start_mono() > 0 ? restart_start_mono() : os_mono_seconds();
-    const char *mode = restart_is_restart() ? "a" : "w";   /* a hot restart goes on writing the same logs */
+    g_log.t0 = session_start > 0 ? session_start : os_mono_seconds();
+    const char *mode = restarted ? "a" : "w";   /* a hot restart goes on writing the same logs */
     if (g_options.log_json) {
         g_log.json = os_fopen(g_options.log_json, mode);
         if (!g_log.json) { fprintf(stderr, "host: --log-json %s: %s\n", g_options.log_json, strerror(errno)); return 0; }
@@ -174,7 +174,7 @@ void log_message(int level, const char *fmt, ...)
 /* ---------------------------------------------------------------- services for the game */
 /* pf->log and pf->event only queue: a line is formatted into a fixed ring slot (no lock, no allocation,
    no clock) and written to the console, files and event log by log_drain_game() from the frame loop,
-   outside game code. A watchdog interrupt cannot land inside them (guard_service_enter). */
+   outside game code. A watchdog interrupt cannot land inside them (os_guard_service_enter). */
 #define GAME_LOG_SLOTS 512
 
 static struct {
@@ -194,7 +194,7 @@ static char *game_log_slot(int level, int is_event)
 
 static void game_log(int level, const char *fmt, ...)
 {
-    guard_service_enter();
+    os_guard_service_enter();
     char *text = game_log_slot(level, 0);
     if (text) {
         va_list ap;
@@ -203,12 +203,12 @@ static void game_log(int level, const char *fmt, ...)
         va_end(ap);
         g_game_log.head++;     /* published only when complete */
     }
-    guard_service_leave();
+    os_guard_service_leave();
 }
 
 static void game_event(const char *name, const char *fields_json)
 {
-    guard_service_enter();
+    os_guard_service_enter();
     char *text = game_log_slot(LOG_INFO, 1);
     if (text) {
         /* the fields go into the line as they are: only the inside of a JSON object that cannot end the
@@ -226,7 +226,7 @@ static void game_event(const char *name, const char *fields_json)
         }
         g_game_log.head++;
     }
-    guard_service_leave();
+    os_guard_service_leave();
 }
 
 void log_drain_game(void)

@@ -1,7 +1,7 @@
 /* parse.cpp - the host's own readers of outside input: command-line flags, scripted input, the
    header of a recording, and the JSON escaping of anything put into the event log. Pure functions
    with no SDL and no globals, so the fuzz targets in tests/fuzz/ can drive them directly. */
-#include "host.h"
+#include "core.h"
 #include "th_math.h"
 
 #include <ctype.h>

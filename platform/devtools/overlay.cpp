@@ -1,6 +1,6 @@
 /* overlay.cpp - the F1 overlay (frame times, library and build status, memory, the game's stats, hot
    keys) and the panels that show without it: a crash and its rollback, build errors. */
-#include "host.h"
+#include "devtools.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -30,7 +30,7 @@ void overlay_draw(RenderStats rs, double fps)
     LoopMode mode = recording_mode();
     const char *loop = mode == LOOP_RECORDING ? "RECORDING (F7 to loop)" : mode == LOOP_PLAYING ? "LOOPING (F7 to stop)" : NULL;
     tweak_panel_draw();   /* F4, beside the overlay */
-    if (!g_overlay.visible && !show_errors && !g_crash.text[0] && !g_reload.halted && !g_reload.pointer_warning[0] && !sound_problem[0] && !loop) return;
+    if (!g_overlay.visible && !show_errors && !g_crash.text[0] && !g_run.halted && !g_run.pointer_warning[0] && !sound_problem[0] && !loop) return;
     char line[1024];
     float sx, sy, sw, sh;   /* the strip the game leaves free (set_safe_area): never over its score, hearts or ship */
     render_safe_area(&sx, &sy, &sw, &sh);
@@ -52,7 +52,7 @@ void overlay_draw(RenderStats rs, double fps)
         g_pf.draw_rect(gx, gy - 20, FRAME_HISTORY * 4, 1, 0xFFFFFF80u, L + 2);
         y += 46;
         snprintf(line, sizeof line, "library v%d  reloaded %.1fs ago   build: %s", g_lib.version,
-                 g_reload.last_reload_t > 0 ? log_time() - g_reload.last_reload_t : 0.0,
+                 g_run.last_reload_t > 0 ? log_time() - g_run.last_reload_t : 0.0,
                  g_build_status.running ? "compiling..." : g_build_status.last_ms <= 0 ? "-" : g_build_status.last_ok ? "ok" : "FAILED");
         g_pf.draw_text(line, x, y, S, g_build_status.running ? grey : g_build_status.last_ok || g_build_status.last_ms <= 0 ? green : red, L + 1); y += S + 4;
         if (g_build_status.last_ms > 0) {
@@ -89,9 +89,9 @@ void overlay_draw(RenderStats rs, double fps)
     static char wrapped[8192];
     if (g_crash.text[0]) {
         int hung = g_crash.hung;   /* the watchdog, not a fault */
-        const char *what = hung ? (g_reload.halted ? "HANG - the game stopped responding; waiting for a fix (save a file)"
+        const char *what = hung ? (g_run.halted ? "HANG - the game stopped responding; waiting for a fix (save a file)"
                                              : "HANG - the game stopped responding; rolled back to the last good code")
-                                : (g_reload.halted ? "CRASHED - waiting for a fix (save a file)" : "CRASHED - rolled back to the last good code");
+                                : (g_run.halted ? "CRASHED - waiting for a fix (save a file)" : "CRASHED - rolled back to the last good code");
         g_pf.draw_text(what, x, y, S, red, L + 1);
         y += S + 4;
         notice_wrap(g_crash.text, 13, max_w, wrapped, sizeof wrapped);
@@ -101,12 +101,12 @@ void overlay_draw(RenderStats rs, double fps)
         y += th + 6;
         if (tw + 12 > w) w = tw + 12;
     }
-    if (g_reload.pointer_warning[0]) {
+    if (g_run.pointer_warning[0]) {
         g_pf.draw_text("WARNING - the state points into code that was unloaded", x, y, S, 0xFFD040FFu, L + 1);
         y += S + 4;
-        g_pf.draw_text(g_reload.pointer_warning, x, y, 13, white, L + 1);
+        g_pf.draw_text(g_run.pointer_warning, x, y, 13, white, L + 1);
         float tw, th;
-        g_pf.measure_text(g_reload.pointer_warning, 13, &tw, &th);
+        g_pf.measure_text(g_run.pointer_warning, 13, &tw, &th);
         y += th + 6;
         if (tw + 12 > w) w = tw + 12;
     }

@@ -12,7 +12,7 @@
 
    What the panel takes (F4, Ctrl+Z/Y, the mouse over the panel or on a handle, typing into a field) never
    reaches the game's input, the F7 loop or a --record file: input.cpp asks here first. */
-#include "host.h"
+#include "devtools.h"
 
 #include <math.h>
 #include <stdio.h>

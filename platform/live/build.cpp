@@ -10,10 +10,12 @@
    script first. So one code decides what is stale (a chunk's key: the content of what its last compile read)
    for every build, and build.sh stays the one place the game's flags are written down: the host never makes
    up a command line. */
-#include "host.h"
+#include "live.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+BuildStatus g_build_status;   /* the game library's builds, as the frame loop and the overlay see them */
 
 #define BUILD_MAX_ARGS   256
 #define BUILD_MAX_CHUNKS 256   /* 180,000 lines at the default GAME_CHUNK_LINES; more: every build runs build.sh */

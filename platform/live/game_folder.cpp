@@ -5,7 +5,7 @@
    folder's real path, 8 hex digits>/ for any other, so two game folders with the same name never share a
    library, a layout stamp or a loaded/ copy; build.sh asks for it (--print-game-build). In a release there
    is no game folder: nothing here is used but the name. */
-#include "host.h"
+#include "live.h"
 
 #include <string.h>
 

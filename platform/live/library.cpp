@@ -1,7 +1,7 @@
 /* library.cpp - one game library: a complete file, copied to a versioned name (a loader hands back the
    old image for a path it has seen), opened, its entry point resolved and checked; closed and checked
    gone from the address space. */
-#include "host.h"
+#include "live.h"
 
 #include <string.h>
 

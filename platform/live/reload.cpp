@@ -2,7 +2,7 @@
    fresh name, its layout stamp compared with the state's, the state snapshotted, the libraries
    swapped and the old one unloaded and checked gone. A crash in new code rolls back to the last good
    library and the snapshot taken before it ran. Every call into the game goes through here, guarded. */
-#include "host.h"
+#include "live.h"
 
 #include <string.h>
 
@@ -18,7 +18,11 @@ static void use_stub(void)
     g_api.render = stub_render;
 }
 
-void reload_init(void) { use_stub(); }
+void reload_init(void)
+{
+    use_stub();
+    running_set_load_hook(reload_run_load);
+}
 
 /* ---------------------------------------------------------------- calls into the game */
 /* The service table the game is handed: a copy of g_pf refreshed before every call, at one address (a game
@@ -63,7 +67,7 @@ void reload_call_stats(char *buf, int cap)
 {
     buf[0] = 0;
     GameMemory mem = memory_lend();   /* stats only reads: nothing comes back */
-    if (g_api.stats && g_reload.loaded && guarded(GUARD_STATS, [buf, cap, &mem] { g_api.stats(&mem, buf, cap); })) buf[0] = 0;
+    if (g_api.stats && g_run.loaded && guarded(GUARD_STATS, [buf, cap, &mem] { g_api.stats(&mem, buf, cap); })) buf[0] = 0;
 }
 
 static int call_migrate(uint32_t old_hash, uint64_t old_ss, int *migrated)
@@ -81,8 +85,8 @@ static int call_migrate(uint32_t old_hash, uint64_t old_ss, int *migrated)
 static void run_load_hook(void)
 {
     GameMemory mem = memory_lend();
-    mem.migrated = (uint32_t)g_reload.load_migrated;
-    g_reload.load_migrated = 0;
+    mem.migrated = (uint32_t)g_run.load_migrated;
+    g_run.load_migrated = 0;
     const PlatformAPI *pf = lend_services();
     if (guarded(GUARD_LOAD, [&mem, pf] { g_api.load(&mem, pf); })) reload_on_crash(GUARD_LOAD);
     else memory_take_back(&mem);
@@ -90,8 +94,8 @@ static void run_load_hook(void)
 
 void reload_run_load(int migrated)
 {
-    if (!g_reload.loaded) return;
-    g_reload.load_migrated = migrated;
+    if (!g_run.loaded) return;
+    g_run.load_migrated = migrated;
     run_load_hook();
 }
 
@@ -138,7 +142,7 @@ static void report_image_pointers(const GameLib *lib)
                 "they dangle from here on (store an index or an id, never a pointer into the library)",
                 count, count == 1 ? "" : "s", lib->version, text, count > shown ? "; ..." : "");
     log_event("image_pointers", "\"version\":%d,\"count\":%d,\"hits\":[%s]", lib->version, count, json);
-    snprintf(g_reload.pointer_warning, sizeof g_reload.pointer_warning, "%d pointer%s into unloaded version %d: %s", count,
+    snprintf(g_run.pointer_warning, sizeof g_run.pointer_warning, "%d pointer%s into unloaded version %d: %s", count,
              count == 1 ? "" : "s", lib->version, text);
 }
 
@@ -165,11 +169,11 @@ static void report_load_crash(int version, const char *where)
     int hang = g_guard_report.fault.kind == OS_FAULT_HANG;
     log_message(LOG_ERROR, "reload: the new build (version %d) %s in %s%s%s; %s", version, hang ? "hung (watchdog)" : kind, in,
                 where[0] ? ": " : "", where,
-                g_reload.loaded ? "still running the last good code" : "nothing loaded: fix it and save");
+                g_run.loaded ? "still running the last good code" : "nothing loaded: fix it and save");
     snprintf(g_crash.text, sizeof g_crash.text, "version %d: %s in %s %s", version, kind, in, where);
     g_crash.hung = hang;
-    if (!g_reload.loaded) g_reload.halted = 1;
-    crash_event(version, kind, in, where, g_reload.loaded ? g_lib.version : 0, !g_reload.loaded);
+    if (!g_run.loaded) g_run.halted = 1;
+    crash_event(version, kind, in, where, g_run.loaded ? g_lib.version : 0, !g_run.loaded);
 }
 
 /* Sizes as a person reads them: 2.13 GB, 40.0 MB, 512 bytes. */
@@ -211,10 +215,10 @@ int reload_from(const char *src, const char *why)
     double t0 = os_mono_seconds();
     GameLib next;
     char err[2048];
-    int version = g_reload.version_counter + 1;
+    int version = g_run.version_counter + 1;
     int opened = library_open(src, version, &next, err, sizeof err);
     if (opened < 0) {
-        g_reload.version_counter = version;
+        g_run.version_counter = version;
         report_load_crash(version, err);
         restart_note_library();
         return 0;
@@ -226,7 +230,7 @@ int reload_from(const char *src, const char *why)
         log_event("reload_failed", "\"version\":%d,\"reason\":\"%s\"", version, esc);
         return 0;
     }
-    g_reload.version_counter = version;
+    g_run.version_counter = version;
     StateTypes next_types;
     memset(&next_types, 0, sizeof next_types);
     types_take(&next.api, &next_types);   /* now: the image this points into unloads with the library */
@@ -248,18 +252,18 @@ int reload_from(const char *src, const char *why)
     g_block_layout.state_size = next.api.state_size;
 
     /* Keep a copy of the running library: it is where a crash in the new one rolls back to. */
-    if (g_reload.loaded && !g_reload.halted) {
+    if (g_run.loaded && !g_run.halted) {
         char keep[HOST_PATH];
         snprintf(keep, sizeof keep, "%s/loaded/rollback.%d.so", game_build_folder(), os_pid());
         if (os_copy_file(g_lib.path, keep)) {
-            snprintf(g_reload.prev_good_path, sizeof g_reload.prev_good_path, "%s", keep);
-            g_reload.prev_good_version = g_lib.version;
+            snprintf(g_run.prev_good_path, sizeof g_run.prev_good_path, "%s", keep);
+            g_run.prev_good_version = g_lib.version;
         }
     }
     double snap_ms = memory_snapshot_take(g_loop.step);
     /* the snapshot has the layout the block had (a first load's empty snapshot fits the new one) */
-    g_reload.snap_layout_hash = had_state ? old_sv : next.api.layout_hash;
-    g_reload.snap_state_size = had_state ? old_ss : next.api.state_size;
+    g_run.snap_layout_hash = had_state ? old_sv : next.api.layout_hash;
+    g_run.snap_state_size = had_state ? old_ss : next.api.state_size;
     types_copy(&g_snap_types, had_state ? &g_mem_types : &next_types);
 
     /* the game's own view of the state on both sides of a layout change, at the same step (the "migrated" event) */
@@ -272,10 +276,10 @@ int reload_from(const char *src, const char *why)
     g_api = next.api;
     restart_tweak(NULL, NULL)->window = 0;   /* new code: a crash from here on is the code's */
     tweak_suspects_clear();
-    g_reload.loaded = 1;
-    g_reload.halted = 0;
-    g_reload.fresh = 1;
-    g_reload.code_of_version = version;
+    g_run.loaded = 1;
+    g_run.halted = 0;
+    g_run.fresh = 1;
+    g_run.code_of_version = version;
     memset(&g_crash, 0, sizeof g_crash);
     restart_note_library();   /* before the old one unloads: a restart from here on goes on with the new code */
 
@@ -299,12 +303,12 @@ int reload_from(const char *src, const char *why)
         char wesc[4096];
         if (migrated) {
             state_action = "migrated";
-            g_reload.load_migrated = 1;
+            g_run.load_migrated = 1;
             log_message(LOG_INFO, "reload: the state's layout changed and the state was migrated: %s", what);
             notice_post(LOG_INFO, "State migrated: %s", what);
-            parse_json_escape(what, g_reload.migrate_what, sizeof g_reload.migrate_what);
-            g_reload.migrate_ms = migrate_ms;
-            snprintf(g_reload.migrate_how, sizeof g_reload.migrate_how, "%s", how);
+            parse_json_escape(what, g_run.migrate_what, sizeof g_run.migrate_what);
+            g_run.migrate_ms = migrate_ms;
+            snprintf(g_run.migrate_how, sizeof g_run.migrate_how, "%s", how);
         } else {
             memory_reset();
             state_action = "restarted";
@@ -314,8 +318,8 @@ int reload_from(const char *src, const char *why)
             parse_json_escape(why, wesc, sizeof wesc);
             log_event("migrate_refused", "\"version\":%d,\"why\":\"%s\"", version, wesc);
             memory_snapshot_take(g_loop.step);
-            g_reload.snap_layout_hash = g_api.layout_hash;
-            g_reload.snap_state_size = g_api.state_size;
+            g_run.snap_layout_hash = g_api.layout_hash;
+            g_run.snap_state_size = g_api.state_size;
             types_copy(&g_snap_types, &next_types);
         }
     }
@@ -324,13 +328,13 @@ int reload_from(const char *src, const char *why)
 
     char uerr[2048] = "";
     int unmapped = 1;
-    g_reload.pointer_warning[0] = 0;
+    g_run.pointer_warning[0] = 0;
     if (old.handle) {
         report_image_pointers(&old);
         unmapped = library_close(&old, uerr, sizeof uerr);
     }
     double swap_ms = (os_mono_seconds() - t0) * 1000.0;
-    g_reload.last_reload_t = log_time();
+    g_run.last_reload_t = log_time();
     char path_json[HOST_PATH * 2];
     parse_json_escape(g_lib.path, path_json, sizeof path_json);
     log_event("reload", "\"version\":%d,\"why\":\"%s\",\"swap_ms\":%.3f,\"snapshot_ms\":%.3f,\"state\":\"%s\","
@@ -346,14 +350,14 @@ int reload_from(const char *src, const char *why)
     }
     log_message(LOG_INFO, "reload: version %d loaded in %.2f ms (%s), state %s", version, swap_ms, why, state_action);
     tweak_library_loaded(version, 0);
-    int migrated_now = g_reload.load_migrated;
+    int migrated_now = g_run.load_migrated;
     run_load_hook();
     if (migrated_now && g_lib.version == version) {   /* (not when its load crashed and rolled back) */
         static char stats_after[2048];
         reload_call_stats(stats_after, sizeof stats_after);
         log_event("migrated", "\"version\":%d,\"by\":\"%s\",\"what\":\"%s\",\"ms\":%.3f,\"from_size\":%llu,\"to_size\":%llu,"
-                  "\"step\":%llu,\"before\":{%s},\"after\":{%s}", version, g_reload.migrate_how, g_reload.migrate_what,
-                  g_reload.migrate_ms, (unsigned long long)old_ss, (unsigned long long)g_api.state_size,
+                  "\"step\":%llu,\"before\":{%s},\"after\":{%s}", version, g_run.migrate_how, g_run.migrate_what,
+                  g_run.migrate_ms, (unsigned long long)old_ss, (unsigned long long)g_api.state_size,
                   (unsigned long long)g_loop.step, stats_before, stats_after);
     }
     return 1;
@@ -421,8 +425,8 @@ void reload_on_crash(GuardWhat what)
     /* Back to the state from just before this code first ran, and to the code that ran before it; after a
        migration that state has the old layout. */
     memory_snapshot_restore();
-    g_block_layout.layout_hash = g_reload.snap_layout_hash;
-    g_block_layout.state_size = g_reload.snap_state_size;
+    g_block_layout.layout_hash = g_run.snap_layout_hash;
+    g_block_layout.state_size = g_run.snap_state_size;
     types_copy(&g_mem_types, &g_snap_types);
     char err[1024];
     GameLib bad = g_lib;
@@ -430,34 +434,34 @@ void reload_on_crash(GuardWhat what)
     report_image_pointers(&bad);
     library_close(&bad, err, sizeof err);
     int rolled_back = 0;
-    if (g_reload.prev_good_path[0]) {
+    if (g_run.prev_good_path[0]) {
         GameLib prev;
-        g_reload.version_counter++;
+        g_run.version_counter++;
         /* The restored memory has the layout of the crashed code; older code may only run on it if it matches. */
-        if (library_open(g_reload.prev_good_path, g_reload.version_counter, &prev, err, sizeof err) > 0 &&
+        if (library_open(g_run.prev_good_path, g_run.version_counter, &prev, err, sizeof err) > 0 &&
             prev.api.layout_hash == g_block_layout.layout_hash && prev.api.state_size == g_block_layout.state_size) {
             g_lib = prev;
             g_api = prev.api;
             rolled_back = 1;
-            g_reload.fresh = 1;   /* its first good step says which code runs (new_code_running, rolled_back) */
-            g_reload.code_of_version = g_reload.prev_good_version;
+            g_run.fresh = 1;   /* its first good step says which code runs (new_code_running, rolled_back) */
+            g_run.code_of_version = g_run.prev_good_version;
         } else if (prev.handle) {
             library_close(&prev, err, sizeof err);
         }
     }
     /* A rolled-back library is not a target to roll back to again. */
-    g_reload.prev_good_path[0] = 0;
+    g_run.prev_good_path[0] = 0;
     if (!rolled_back) {
         use_stub();
-        g_reload.halted = 1;
-        g_reload.loaded = 0;
+        g_run.halted = 1;
+        g_run.loaded = 0;
     }
-    crash_event(crashed_version, kind, GUARD_NAMES[what], where, rolled_back ? g_reload.prev_good_version : 0, g_reload.halted);
+    crash_event(crashed_version, kind, GUARD_NAMES[what], where, rolled_back ? g_run.prev_good_version : 0, g_run.halted);
     restart_note_library();
-    if (rolled_back) tweak_library_loaded(g_lib.version, g_reload.prev_good_version);  /* the old code's sources */
+    if (rolled_back) tweak_library_loaded(g_lib.version, g_run.prev_good_version);  /* the old code's sources */
     if (rolled_back) {
         log_message(LOG_WARN, "rolled back to version %d and the state from step %llu; fix the code and save",
-                    g_reload.prev_good_version, (unsigned long long)g_memory.snapshot_step);
+                    g_run.prev_good_version, (unsigned long long)g_memory.snapshot_step);
         run_load_hook();
     } else {
         log_message(LOG_WARN, "nothing to roll back to: the game is halted until a build loads");
@@ -490,7 +494,7 @@ static void remove_stale_copies(const char *keep)
 
 void reload_resume(const RestartResume *r)
 {
-    g_reload.version_counter = r->version_counter;
+    g_run.version_counter = r->version_counter;
     g_block_layout.known = r->mem_has_layout;
     g_block_layout.layout_hash = r->mem_state_version;
     g_block_layout.state_size = r->mem_state_size;
@@ -509,7 +513,7 @@ void reload_resume(const RestartResume *r)
     char err[2048] = "";
     int ok = 0;
     if (path[0]) {
-        int opened = library_open(path, ++g_reload.version_counter, &next, err, sizeof err);
+        int opened = library_open(path, ++g_run.version_counter, &next, err, sizeof err);
         if (opened > 0 && r->mem_has_layout &&
             (next.api.layout_hash != r->mem_state_version || next.api.state_size != r->mem_state_size)) {
             snprintf(err, sizeof err, "%s has another state layout than the kept state", path);
@@ -522,23 +526,23 @@ void reload_resume(const RestartResume *r)
     remove_stale_copies(ok ? next.path : "");
     if (rollback) {
         if (r->prev_good_path[0]) os_remove_file(r->prev_good_path);
-        g_reload.prev_good_path[0] = 0;   /* a rolled-back library is not a target to roll back to again */
-        g_reload.prev_good_version = r->prev_good_version;
+        g_run.prev_good_path[0] = 0;   /* a rolled-back library is not a target to roll back to again */
+        g_run.prev_good_version = r->prev_good_version;
     } else {
-        snprintf(g_reload.prev_good_path, sizeof g_reload.prev_good_path, "%s", r->prev_good_path);
-        g_reload.prev_good_version = r->prev_good_version;
+        snprintf(g_run.prev_good_path, sizeof g_run.prev_good_path, "%s", r->prev_good_path);
+        g_run.prev_good_version = r->prev_good_version;
     }
     if (ok) {
         g_lib = next;
         g_api = next.api;
-        g_reload.loaded = 1;
-        g_reload.halted = 0;
-        g_reload.fresh = 1;
-        g_reload.code_of_version = rollback ? r->prev_good_version : next.version;
+        g_run.loaded = 1;
+        g_run.halted = 0;
+        g_run.fresh = 1;
+        g_run.code_of_version = rollback ? r->prev_good_version : next.version;
     } else {
         use_stub();
-        g_reload.loaded = 0;
-        g_reload.halted = path[0] != 0 || rollback;
+        g_run.loaded = 0;
+        g_run.halted = path[0] != 0 || rollback;
         if (path[0]) log_message(LOG_ERROR, "hot restart: cannot load %s again: %s", path, err);
     }
     os_file_stamp(library_built_path(g_options.root), &g_build_status.built_stamp);   /* not loaded again as an outside build */
@@ -549,7 +553,7 @@ void reload_resume(const RestartResume *r)
         snprintf(g_crash.text, sizeof g_crash.text, "version %d: %s in %s %s", r->running_version, r->signal, in, r->where);
         g_crash.hung = !strcmp(r->signal, "hang");
         log_message(LOG_ERROR, "game version %d %s in %s%s%s", r->running_version, r->signal, in, r->where[0] ? ": " : "", r->where);
-        crash_event(r->running_version, r->signal, in, r->where, ok ? r->prev_good_version : 0, g_reload.halted, 1);
+        crash_event(r->running_version, r->signal, in, r->where, ok ? r->prev_good_version : 0, g_run.halted, 1);
     }
     log_event("hot_restart", "\"kept\":true,\"reason\":\"%s\",\"mode\":\"%s\",\"version\":%d,\"loaded\":%s,\"restarts\":%d,"
               "\"since_fault_ms\":%.1f,\"step\":%llu", resc, r->rollback ? "rollback" : "keep", g_lib.version,
@@ -559,7 +563,7 @@ void reload_resume(const RestartResume *r)
         char values[1024];
         tweak_suspects_resume();
         tweak_revert_suspects(values, sizeof values);
-        g_reload.code_of_version = r->running_version;
+        g_run.code_of_version = r->running_version;
         log_message(LOG_ERROR, "game version %d %s in %s%s%s, %llu steps after %s went live: the host restarted; back to the "
                     "state from just before it and to the old value; fix the literal and save", r->running_version, r->signal, in,
                     r->where[0] ? ": " : "", r->where, (unsigned long long)(r->step - tw->step), values);
@@ -568,7 +572,7 @@ void reload_resume(const RestartResume *r)
         snprintf(g_crash.text, sizeof g_crash.text, "version %d: %s in %s after %s (old value back) %s", r->running_version,
                  r->signal, in, values, r->where);
         g_crash.hung = !strcmp(r->signal, "hang");
-        crash_event(r->running_version, r->signal, in, r->where, ok ? g_lib.version : 0, g_reload.halted, 1);
+        crash_event(r->running_version, r->signal, in, r->where, ok ? g_lib.version : 0, g_run.halted, 1);
         char vesc[2048];
         parse_json_escape(values, vesc, sizeof vesc);
         log_event("tweak_rollback", "\"version\":%d,\"signal\":\"%s\",\"values\":\"%s\",\"tweak_step\":%llu,\"step\":%llu,"
@@ -583,7 +587,7 @@ void reload_restart_state(void)
     recording_stop();
     log_event("state_restart", "");
     log_message(LOG_INFO, "F6: game state restarted");
-    if (g_reload.loaded) run_load_hook();
+    if (g_run.loaded) run_load_hook();
 }
 
 /* ---------------------------------------------------------------- what starts a reload */
@@ -596,7 +600,7 @@ void reload_start(void)
         g_build_status.built_stamp = st;
         reload_from(lib, "start");
     }
-    if (!g_reload.loaded) {
+    if (!g_run.loaded) {
         log_message(LOG_INFO, "no game library yet: building it");
         build_start(g_options.root);
     }
@@ -624,10 +628,10 @@ int reload_handle_changes(const FileChanges *c)
     if (tweak_batch_end()) tweak_went_live();
     /* After a rollback, a save that brings the sources back to the code that runs (only literals differ, so
        nothing rebuilds) is the fix: the crash banner goes. */
-    if (live && !rebuild && g_crash.text[0] && g_reload.loaded && !g_reload.halted) {
+    if (live && !rebuild && g_crash.text[0] && g_run.loaded && !g_run.halted) {
         memset(&g_crash, 0, sizeof g_crash);
-        log_message(LOG_INFO, "the saved code is the code that runs (version %d): the crash is behind us", g_reload.code_of_version);
-        log_event("crash_cleared", "\"version\":%d,\"code_of_version\":%d", g_lib.version, g_reload.code_of_version);
+        log_message(LOG_INFO, "the saved code is the code that runs (version %d): the crash is behind us", g_run.code_of_version);
+        log_event("crash_cleared", "\"version\":%d,\"code_of_version\":%d", g_lib.version, g_run.code_of_version);
     }
     /* after a failed build, any save rebuilds: the errors on screen must go when the code is fixed */
     if (c->code && (rebuild || (g_build_status.errors[0] && others))) {

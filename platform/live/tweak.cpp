@@ -15,7 +15,7 @@
    mapped, the normal rebuild runs, and the new library brings a new baseline. A compiled site is only
    matched to the line and literal text it was compiled with, so a stale library or an ambiguous line
    (two identical literals) falls back to the compiled value instead of borrowing another's. */
-#include "host.h"
+#include "live.h"
 
 #define TH_TWEAK_IMPLEMENTATION
 #include "th_tweak.h"

@@ -12,7 +12,7 @@
    recreated stays "open" until it is closed, and a file renamed or deleted away stays "gone" until its
    new version arrives (an editor's rename-over save), up to WATCH_OPEN_MAX_S. Without close reports
    (Windows) the quiet time is the whole debounce, as long as a write burst can take. */
-#include "host.h"
+#include "live.h"
 
 #include <string.h>
 

@@ -2,7 +2,7 @@
    mounts the one archive next to its executable (tinyheaders/th_pack.h: every offset, size, name and
    checksum checked when it is mounted) and from then on every asset read - atlas manifest and pages, the baked font, the
    decoded sounds, the game's pf->read_file - is a lookup in it. Nothing else opens an asset. */
-#include "host.h"
+#include "services.h"
 
 #include <stdlib.h>
 #include <string.h>

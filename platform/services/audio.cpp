@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "host.h"
+#include "services.h"
 #define TH_MIXER_IMPLEMENTATION
 #include "th_mixer.h"
 
@@ -152,9 +152,12 @@ static PLATFORM_SOUND_PLAY(api_sound_play)
 static PLATFORM_SOUND_STOP(api_sound_stop) { thm_stop(&g_audio.mixer, handle, fade_s); }
 static PLATFORM_SOUND_SET(api_sound_set) { thm_set(&g_audio.mixer, handle, volume, pan, pitch); }
 static PLATFORM_SOUND_PLAYING(api_sound_playing) { return thm_playing(&g_audio.mixer, handle); }
+static void (*g_bus_listener)(int bus, float volume);
+void audio_on_bus(void (*listener)(int bus, float volume)) { g_bus_listener = listener; }
+
 static PLATFORM_SOUND_BUS(api_sound_bus)
 {
-    restart_note_bus(bus, volume);
+    if (g_bus_listener) g_bus_listener(bus, volume);
     thm_bus(&g_audio.mixer, bus == SOUND_BUS_MUSIC ? THM_BUS_MUSIC : bus == SOUND_BUS_EFFECTS ? THM_BUS_EFFECTS : THM_BUS_MASTER,
             volume, fade_s);
 }

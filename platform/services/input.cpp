@@ -1,6 +1,7 @@
-/* input.cpp - SDL events and --input scripts become the GameInput of each fixed step; F-keys are the
-   host's hot keys. */
-#include "host.h"
+/* input.cpp - SDL events and --input scripts become the GameInput of each fixed step. What the developer's tools
+   take first (the hot keys, the profiler's view, the F4 panel) they take through InputHooks, registered at start
+   (devtools/hotkeys.cpp). */
+#include "services.h"
 
 #include <SDL.h>
 
@@ -40,33 +41,22 @@ static struct {
 /* --input: events by step number */
 static struct { ScriptEvent *ev; int count, next; } g_script;
 
-/* ---------------------------------------------------------------- hot keys */
-static void hotkey(GameKey k)
-{
-    if (!g_options.dev_keys) return;   /* a player's F-keys are the game's; --dev-keys turns the host's on */
-    switch (k) {
-    case KEY_F1: overlay_toggle(); break;
-    case KEY_F2: g_pf.debug_draw = !g_pf.debug_draw; log_event("debug_draw", "\"on\":%s", g_pf.debug_draw ? "true" : "false"); break;
-    case KEY_F5: g_host_mode.rebuild(); break;
-    case KEY_F6: reload_restart_state(); break;
-    case KEY_F7: recording_toggle_loop(); break;
-    case KEY_F8: g_loop.paused = !g_loop.paused; log_event("pause", "\"on\":%s", g_loop.paused ? "true" : "false"); break;
-    case KEY_F9: if (g_loop.paused) g_loop.single_step = 1; break;
-    case KEY_F12: g_loop.want_screenshot = 1; break;
-    default: break;
-    }
-}
+static InputHooks g_hooks;
+void input_set_hooks(const InputHooks *hooks) { g_hooks = *hooks; }
 
 /* ---------------------------------------------------------------- live state */
 static void input_key(GameKey k, int down)
 {
     if (k <= KEY_NONE || k >= KEY_COUNT) return;
-    int dev = g_options.dev_keys;   /* always on in development (develop.cpp) */
-    /* the profiler's view takes its keys; a key the game saw go down still reaches it going up */
-    if (dev && (down || !g_input.down[k]) && profile_key(k, down, g_input.down[KEY_LSHIFT] || g_input.down[KEY_RSHIFT])) return;
-    /* so does the tweak panel (F4): its clicks, drags and typing are not the game's */
-    if (dev && (down || !g_input.down[k]) && tweak_panel_key(k, down, g_input.down[KEY_LCTRL] || g_input.down[KEY_RCTRL])) return;
-    if (down && !g_input.down[k]) { g_input.went_down[k] = 1; if (k >= KEY_F1 && k <= KEY_F12) hotkey(k); }
+    int dev = g_options.dev_keys;   /* always on in development; a player's F-keys are the game's */
+    /* the developer's tools take their keys first; a key the game saw go down still reaches it going up */
+    if (dev && (down || !g_input.down[k]) && g_hooks.key &&
+        g_hooks.key(k, down, g_input.down[KEY_LSHIFT] || g_input.down[KEY_RSHIFT], g_input.down[KEY_LCTRL] || g_input.down[KEY_RCTRL]))
+        return;
+    if (down && !g_input.down[k]) {
+        g_input.went_down[k] = 1;
+        if (dev && k >= KEY_F1 && k <= KEY_F12 && g_hooks.hot_key) g_hooks.hot_key(k);
+    }
     if (!down && g_input.down[k]) g_input.went_up[k] = 1;
     g_input.down[k] = (uint8_t)down;
 }
@@ -74,7 +64,7 @@ static void input_key(GameKey k, int down)
 /* The pointer: the panel sees every move; the game the ones the panel does not take. */
 static void mouse_to(float x, float y)
 {
-    if (tweak_panel_mouse(x, y)) return;
+    if (g_hooks.mouse && g_hooks.mouse(x, y)) return;
     g_input.mouse_x = x;
     g_input.mouse_y = y;
 }
@@ -95,16 +85,19 @@ void input_handle_event(const SDL_Event *e)
     case SDL_KEYDOWN: case SDL_KEYUP:
         if (e->key.repeat) break;
         /* Esc belongs to the game (its pause menu); with no game running it quits */
-        if (e->key.keysym.scancode == SDL_SCANCODE_ESCAPE && e->type == SDL_KEYDOWN && !g_reload.loaded) { g_loop.quit = 1; break; }
+        if (e->key.keysym.scancode == SDL_SCANCODE_ESCAPE && e->type == SDL_KEYDOWN && g_hooks.game_running && !g_hooks.game_running()) {
+            g_loop.quit = 1;
+            break;
+        }
         for (auto &k : KEYMAP) if (k.sc == e->key.keysym.scancode) input_key(k.key, e->type == SDL_KEYDOWN);
         break;
     case SDL_MOUSEMOTION: mouse_to((float)e->motion.x, (float)e->motion.y); break;
-    case SDL_TEXTINPUT: tweak_panel_text(e->text.text); break;
+    case SDL_TEXTINPUT: if (g_hooks.text) g_hooks.text(e->text.text); break;
     case SDL_MOUSEBUTTONDOWN: case SDL_MOUSEBUTTONUP: {
         GameKey k = e->button.button == SDL_BUTTON_LEFT ? KEY_MOUSE_LEFT : e->button.button == SDL_BUTTON_RIGHT ? KEY_MOUSE_RIGHT : KEY_MOUSE_MIDDLE;
         input_key(k, e->type == SDL_MOUSEBUTTONDOWN);
     } break;
-    case SDL_MOUSEWHEEL: if (!tweak_panel_wheel((float)e->wheel.y)) g_input.wheel += (float)e->wheel.y; break;
+    case SDL_MOUSEWHEEL: if (!g_hooks.wheel || !g_hooks.wheel((float)e->wheel.y)) g_input.wheel += (float)e->wheel.y; break;
     case SDL_CONTROLLERDEVICEADDED:
         if (!g_input.pad) {
             g_input.pad = SDL_GameControllerOpen(e->cdevice.which);

@@ -1,7 +1,7 @@
 /* notice.cpp - short messages for the person at the screen, not only the terminal: a save file that
    was corrupt, an asset that failed, a state that restarted and why. Each shows for a few seconds at
    the bottom of the screen on a dark plate, wrapped to the screen's width. */
-#include "host.h"
+#include "services.h"
 
 #include <stdarg.h>
 #include <string.h>

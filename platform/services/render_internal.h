@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "host.h"
+#include "services.h"
 #include "th_spritebatch.h"
 #include "th_atlas.h"
 #include "th_fontbake.h"

@@ -10,7 +10,7 @@
    crash or a full disk leaves the previous save intact. A file that does not check out (wrong magic,
    size or hash) is renamed to NAME.sav.corrupt, named in the log and on screen, and load() reports
    "none": the game starts from its defaults and its next save writes a good file. */
-#include "host.h"
+#include "services.h"
 
 #include <SDL.h>
 

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "host.h"
+#include "services.h"
 #include "os/os.h"
 #define TH_WAV_IMPLEMENTATION
 #include "th_wav.h"

@@ -1,6 +1,6 @@
 /* window.cpp - the window as the player sees it: the title the game gives itself, fullscreen (F11 or
    Alt+Enter), the game's own Quit, and losing the focus (the game pauses). */
-#include "host.h"
+#include "services.h"
 
 #include <SDL.h>
 

@@ -2,7 +2,7 @@
    running longer than --watchdog seconds, returns here (1) instead of ending the host. Nothing else.
    The OS side (handlers, the jump, the interrupt that carries the call's number) is in os_linux.cpp
    (os_win32_guard.cpp on Windows). */
-#include "host.h"
+#include "session.h"
 
 #include <atomic>
 #include <errno.h>
@@ -232,8 +232,6 @@ void guard_describe_backtrace(const char *lib_path, char *out, size_t cap)
    pf->event do the same inside log.cpp (they take varargs). */
 static PlatformAPI g_real_services;
 
-void guard_service_enter(void) { os_guard_service_enter(); }
-void guard_service_leave(void) { os_guard_service_leave(); }
 
 /* enter, the service, leave: a deferred interrupt jumps in leave, once the service has returned */
 template <typename F> static auto service_call(F call) -> decltype(call())

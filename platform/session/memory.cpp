@@ -1,6 +1,6 @@
 /* memory.cpp - the game's memory block and the snapshot of its used part taken before new code runs
    (the state a crash rolls back to). */
-#include "host.h"
+#include "session.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -5,7 +5,7 @@
    scratch area, new fields taking their values from the new library's default-constructed state, and
    copied over the block only if every field had a rule. reload.cpp decides when; record.cpp migrates the
    F7 loop's start the same way. */
-#include "host.h"
+#include "session.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* record.cpp - input recording and looped playback. A recording is a snapshot of the block followed
    by one GameInput per step. In memory (F7) it loops; on disk (--record/--replay) it has a
    RecordingHeader in front (parse.cpp). */
-#include "host.h"
+#include "session.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -102,7 +102,7 @@ static int rec_restore_start(void)
         memset((uint8_t *)g_memory.game.base + g_recording.start_used, 0, now_used - g_recording.start_used);
     g_recording.cursor = 0;
     /* a migrated start holds no caches (they are transient): the game's load rebuilds them */
-    if (g_recording.start_migrated) reload_run_load(1);
+    if (g_recording.start_migrated) running_load(1);
     return 1;
 }
 
@@ -378,7 +378,7 @@ int recording_file_load(const char *path)
     g_memory.game.used = h.snapshot_bytes;
     g_recording.start_layout_hash = g_recording.start_migrated ? g_api.layout_hash : h.layout_hash;
     g_recording.start_size = g_recording.start_migrated ? g_api.state_size : h.state_size;
-    if (g_recording.start_migrated) reload_run_load(1);
+    if (g_recording.start_migrated) running_load(1);
     g_recording.cursor = 0;
     g_recording.mode = LOOP_PLAYING;
     g_recording.replaying_file = 1;

@@ -8,7 +8,7 @@
    (or the running one), restores the snapshot when the code was at fault, and goes on.
    What is kept, when to restart and the limit live here, once; the mechanism is os.h's os_session_*
    (Linux: a memfd and execve; Windows: a paging-file section and CreateProcess, see docs/hot_restart.md). */
-#include "host.h"
+#include "session.h"
 
 #include <atomic>
 #include <string.h>
@@ -268,13 +268,13 @@ void restart_note_library(void)
 {
     SessionHeader *h = g_session.h;
     if (!h) return;
-    h->version_counter = g_reload.version_counter;
-    h->loaded = g_reload.loaded;
-    h->halted = g_reload.halted;
+    h->version_counter = g_run.version_counter;
+    h->loaded = g_run.loaded;
+    h->halted = g_run.halted;
     h->running_version = g_lib.version;
     snprintf(h->running_path, sizeof h->running_path, "%s", g_lib.handle ? g_lib.path : "");
-    h->prev_good_version = g_reload.prev_good_version;
-    snprintf(h->prev_good_path, sizeof h->prev_good_path, "%s", g_reload.prev_good_path);
+    h->prev_good_version = g_run.prev_good_version;
+    snprintf(h->prev_good_path, sizeof h->prev_good_path, "%s", g_run.prev_good_path);
     h->mem_has_layout = g_block_layout.known;
     h->mem_state_version = g_block_layout.layout_hash;
     h->mem_state_size = g_block_layout.state_size;
@@ -461,7 +461,7 @@ void restart_check_stall(int running_guarded)
 
 /* ---------------------------------------------------------------- going on after a restart */
 /* In a restarted process, in place of reload_start: the state, the step and the libraries as they were. */
-void restart_resume(void)
+void restart_resume(void (*resume)(const RestartResume *r))
 {
     SessionHeader *h = g_session.h;
     int mode = h->pending;
@@ -502,7 +502,7 @@ void restart_resume(void)
     r.restarts = (int)h->restarts;
     r.since_fault_ms = (os_mono_seconds() - h->fault.mono) * 1000.0;
     r.step = h->step;
-    reload_resume(&r);
+    resume(&r);
     restart_note_library();
     restart_note_snapshot();
     char note[600];
@@ -525,7 +525,7 @@ int restart_memory(uint64_t bytes, uint8_t **block, uint8_t **snapshot)
 }
 int    restart_arm(int argc, char **argv) { (void)argc; (void)argv; return 1; }
 int    restart_pending_mode(void) { return 0; }
-void   restart_resume(void) {}
+void   restart_resume(void (*resume)(const RestartResume *r)) { (void)resume; }
 void   restart_reason(char *out, size_t cap) { if (cap) out[0] = 0; }
 void   restart_note_library(void) {}
 void   restart_note_snapshot(void) {}

@@ -15,7 +15,5 @@
 #include "host_core_stubs.h"   /* no hot restart, the frame loop's globals */
 void tweak_build_started(void) {}
 void tweak_build_finished(int ok) { (void)ok; }
-void guard_service_enter(void) {}
-void guard_service_leave(void) {}
 
 #endif

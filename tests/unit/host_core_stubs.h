@@ -6,8 +6,6 @@
 #define HOST_CORE_STUBS_H
 
 void   restart_check_stall(int running_guarded) { (void)running_guarded; }
-double restart_start_mono(void) { return 0; }
-int    restart_is_restart(void) { return 0; }
 
 Options     g_options;
 FrameLoop   g_loop;

@@ -16,7 +16,7 @@
 #include "session/guard.cpp"
 #include "core/log.cpp"
 #include "core/parse.cpp"
-#include "core/profile.cpp"
+#include "services/profile.cpp"
 #include "services/notice.cpp"
 void render_safe_area(float *x, float *y, float *w, float *h) { *x = *y = 0; *w = 1280; *h = 720; }   /* render.cpp is not part of this program */
 
@@ -31,8 +31,6 @@ PlatformAPI g_pf;
 
 /* restart.cpp is not part of this program: no session, no hot restart (the old behaviour, exit 70) */
 void   restart_check_stall(int running_guarded) { (void)running_guarded; }
-double restart_start_mono(void) { return 0; }
-int    restart_is_restart(void) { return 0; }
 
 static const double LIMIT_S = 0.005;
 static std::atomic<uint64_t> g_progress;      /* bumped by every guarded call: the deadlock detector reads it */
@@ -284,7 +282,7 @@ int main(int argc, char **argv)
     if (fd >= 0) close(fd);
     g_options.log_file = logfile;
     snprintf(g_options.root, sizeof g_options.root, "/tmp");
-    log_open();
+    log_open(0, 0);
     log_fill_api(&g_pf);
     guard_init(LIMIT_S);
     pthread_t detector;

@@ -15,7 +15,7 @@ PlatformAPI g_pf;                      /* the host globals overlay.cpp and notic
 FrameLoop   g_loop;
 Memory      g_memory;
 GameLib     g_lib;
-GameRun     g_reload;
+GameRun     g_run;
 BuildStatus g_build_status;
 CrashReport g_crash;
 
@@ -66,7 +66,7 @@ static void draw_with(const char *text, int hung, int halted)
     memset(&g_crash, 0, sizeof g_crash);
     snprintf(g_crash.text, sizeof g_crash.text, "%s", text);
     g_crash.hung = hung;
-    g_reload.halted = halted;
+    g_run.halted = halted;
     g_drawn.clear();
     g_box[0] = g_box[1] = 1e9f;
     g_box[2] = g_box[3] = -1e9f;

@@ -13,7 +13,7 @@
 #include "session/guard.cpp"
 #include "core/log.cpp"
 #include "core/parse.cpp"
-#include "core/profile.cpp"
+#include "services/profile.cpp"
 #include "services/notice.cpp"
 void render_safe_area(float *x, float *y, float *w, float *h) { *x = *y = 0; *w = 1280; *h = 720; }   /* render.cpp is not part of this program */
 
@@ -169,7 +169,7 @@ int main(void)
     if (fd >= 0) close(fd);
     g_options.log_file = logfile;
     snprintf(g_options.root, sizeof g_options.root, "/tmp");
-    log_open();
+    log_open(0, 0);
     TH_RUN(test_every_service_is_wrapped);
     TH_RUN(test_a_null_service_is_named);
     TH_RUN(test_interrupt_waits_for_the_outermost_service);

@@ -2,7 +2,7 @@
    PlatformAPI.profile_begin/end with their names copied into the host (a library's string literals go away
    with it), --profile and Shift+F4 captures written as Chrome trace JSON, and the view: a flame chart of one
    frame over bars of the last frames, pausable (P) to look at a spike. See docs/profiling.md. */
-#include "host.h"
+#include "services.h"
 #define TH_PROFILE_IMPLEMENTATION
 #include "th_profile.h"   /* again, for its implementation (host.h included it for the declarations) */
 

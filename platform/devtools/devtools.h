@@ -1,0 +1,21 @@
+/* devtools.h - what the developer sees: the hot keys and what the tools take from the input, the F1 overlay,
+   the F4 tweak panel. */
+#ifndef HOST_DEVTOOLS_H
+#define HOST_DEVTOOLS_H
+
+#include "live/live.h"
+
+/* ---------------------------------------------------------------- overlay (overlay.cpp) */
+void overlay_toggle(void);
+const InputHooks *devtools_input_hooks(void);         /* hotkeys.cpp: the hot keys, the profiler's view, the F4 panel */
+void overlay_note_frame(double work_ms);
+void overlay_draw(RenderStats rs, double fps);
+
+/* ---------------------------------------------------------------- the tweak panel (tweak_panel.cpp, F4) */
+int         tweak_panel_key(GameKey k, int down, int ctrl);  /* F4, Ctrl+Z/Y, the mouse and typing while open: 1 = taken */
+int         tweak_panel_mouse(float x, float y);        /* every pointer move; 1 = the panel has it (not the game) */
+void        tweak_panel_text(const char *utf8);         /* typed characters (SDL_TEXTINPUT) for a focused field */
+int         tweak_panel_wheel(float dy);                /* 1 = it scrolled the panel (not the game's wheel) */
+void        tweak_panel_draw(void);                     /* once per frame: a paused drag written back, the panel */
+
+#endif /* HOST_DEVTOOLS_H */

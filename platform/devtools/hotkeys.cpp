@@ -1,0 +1,30 @@
+/* hotkeys.cpp - what the developer's tools take from the input before the game sees it: the host's hot keys
+   (F1 overlay, F2 debug draw, F5 rebuild, F6 restart the state, F7 loop, F8 pause, F9 step, F12 screenshot), the
+   profiler's view (Shift+F4, its keys) and the F4 tweak panel (its keys, pointer, wheel and typing). input.cpp
+   calls these through the InputHooks main.cpp registers, and only with --dev-keys (always on in development). */
+#include "devtools.h"
+
+static void hot_key(GameKey k)
+{
+    switch (k) {
+    case KEY_F1: overlay_toggle(); break;
+    case KEY_F2: g_pf.debug_draw = !g_pf.debug_draw; log_event("debug_draw", "\"on\":%s", g_pf.debug_draw ? "true" : "false"); break;
+    case KEY_F5: g_host_mode.rebuild(); break;
+    case KEY_F6: reload_restart_state(); break;
+    case KEY_F7: recording_toggle_loop(); break;
+    case KEY_F8: g_loop.paused = !g_loop.paused; log_event("pause", "\"on\":%s", g_loop.paused ? "true" : "false"); break;
+    case KEY_F9: if (g_loop.paused) g_loop.single_step = 1; break;
+    case KEY_F12: g_loop.want_screenshot = 1; break;
+    default: break;
+    }
+}
+
+/* the profiler's view first, then the tweak panel: their clicks, drags and typing are not the game's */
+static int take_key(GameKey k, int down, int shift, int ctrl) { return profile_key(k, down, shift) || tweak_panel_key(k, down, ctrl); }
+static int game_running(void) { return g_run.loaded; }
+
+const InputHooks *devtools_input_hooks(void)
+{
+    static const InputHooks HOOKS = { take_key, hot_key, tweak_panel_mouse, tweak_panel_wheel, tweak_panel_text, game_running };
+    return &HOOKS;
+}

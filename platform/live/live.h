@@ -1,0 +1,138 @@
+/* live.h - save to new code, development only: watching the sources, building the game, opening its library,
+   the reload policy (load, rollback, resume), TWEAK values. A release links release.cpp's stand-ins instead. */
+#ifndef HOST_LIVE_H
+#define HOST_LIVE_H
+
+#include "session/session.h"
+
+/* ---------------------------------------------------------------- the game's folder (game_folder.cpp) */
+const char *game_folder(void);        /* real path of the game's folder (--game; <root>/game by default) */
+const char *game_build_folder(void);  /* its build outputs: <root>/build/game, or build/games/<name>-<hash> */
+const char *game_folder_name(void);   /* the folder's name: the window's title until the game sets one */
+
+/* ---------------------------------------------------------------- watching (watch.cpp) */
+#define HOST_MAX_CHANGES 64
+
+typedef struct FileChanges {            /* one debounced batch of changed files */
+    int  count;
+    int  code;                          /* 1 if a game/ or tinyheaders/ source file is among them */
+    int  assets;                        /* 1 if something under assets/ is among them */
+    int  library;                       /* 1 if the game build folder's libgame.so was replaced by an outside build */
+    double first_seen_t;                /* when the watcher read the batch's first event (os_mono_seconds) */
+    double first_seen_wall;             /* the same on the wall clock (events) */
+    char paths[HOST_MAX_CHANGES][HOST_PATH];
+} FileChanges;
+
+int    watch_init(const char *root);            /* the game folder, platform/include/, tinyheaders/, assets/, its build folder */
+int    watch_poll(FileChanges *out);            /* 1 when a debounced batch is ready */
+int    watch_poll_code(FileChanges *out);       /* the same, for a batch of code alone (no asset, no library) */
+double watch_due_in(void);                      /* seconds until the pending batch is ready (0 now), -1: none */
+int    watch_is_asset(const char *path);        /* 1 if path is under <root>/assets/ */
+void   watch_shutdown(void);
+int    watch_reopen_lost(void);
+int    watch_catch_up(double since_wall, char *first, size_t cap); /* code written after since_wall: pending; count */
+double watch_pending_since(void);               /* the oldest save not handed over yet (wall clock); 0 */                 /* the watcher's descriptor closed by game code: a new watch, 1 */
+
+/* ---------------------------------------------------------------- building (build.cpp) */
+typedef struct BuildResult {
+    int    finished;                    /* 1 on the frame the build child exited */
+    int    ok;
+    double ms;
+    int    error_count;
+    char   output[8192];                /* compiler output (truncated) */
+} BuildResult;
+
+void   build_start(const char *root);           /* runs "build.sh game" in a child; a running build queues one more */
+int    build_running(void);
+int    build_fd(void);                          /* readable when the build child writes or ends; -1 */
+void   build_poll(BuildResult *out);            /* non-blocking */
+int    build_game_now(const char *root);        /* --build-game: the same compile and link, waited for; 1 when done */
+void   build_pump(void);                        /* within a frame: the next stage started, the end kept for build_poll */
+int    build_ended(void);                       /* 1: build_pump saw the build end, build_poll has not finished it */
+void   build_shutdown(void);
+int    build_restart_lost(void);                /* a running build's pipe closed by game code: it starts again, 1 */
+
+/* One error line of a build's output: a line holding ": error" or "fatal error", with its location when
+   it has one, "file:line:col: error: message" (gcc, clang) or "file(line): error C1234: message" (MSVC);
+   a linker's error has none (line 0, message = the whole line). */
+typedef struct BuildError {
+    const char *text;                   /* the line in the output, len bytes, no newline */
+    size_t      len;
+    char        file[512];
+    int         line, col;              /* 0 when not given */
+    char        message[1024];
+} BuildError;
+int    build_next_error(const char **cursor, BuildError *e);  /* the next one from *cursor on; 0 at the end */
+void   build_error_summary(const char *output, char *out, size_t cap);  /* the first 6, for the overlay */
+
+/* ---------------------------------------------------------------- one game library (library.cpp) */
+const char *library_built_path(const char *root);                  /* <game build folder>/libgame.so (root: unused) */
+int    library_open(const char *src, int version, GameLib *out, char *err, size_t errcap); /* copy, open, resolve:
+                                                      1 ok; 0 refused (err says why); -1 its code crashed or hung
+                                                      (g_guard_report says where, err the backtrace) */
+int    library_close(GameLib *lib, char *err, size_t errcap);       /* close + unmapped check; 0 if still mapped */
+int    library_is_mapped(const char *path);
+
+/* ---------------------------------------------------------------- reload policy and the running game (reload.cpp) */
+/* A release's release.cpp has its own reload_init/start/run_load/restart_state/on_crash and reload_call_*: the
+   game linked in, a crash reported and the game ended. */
+typedef struct BuildStatus {     /* the game library's builds, as the frame loop and the overlay see them */
+    int      running;            /* a build is compiling */
+    double   last_ms;
+    int      last_ok;
+    double   frame_max_ms;       /* the longest frame while it compiled */
+    char     errors[4096];       /* first errors of the last failed build, for the overlay */
+    OsFileStamp built_stamp;     /* the libgame.so our own build produced last */
+    double   change_seen_t;      /* when the watcher delivered the save that led to this build */
+} BuildStatus;
+
+extern BuildStatus g_build_status;
+
+void reload_init(void);                          /* the stub game until a library loads */
+int  reload_from(const char *src, const char *why);
+void reload_start(void);                         /* load the game's libgame.so, or build it */
+int  reload_handle_changes(const FileChanges *c);  /* 1 if TWEAK values went live (step them at once) */
+void reload_handle_build(const BuildResult *b);
+void reload_restart_state(void);                 /* F6 */
+void reload_on_crash(GuardWhat what);            /* roll back to the last good code and state */
+int  reload_call_update(const GameInput *gi);    /* 1 if it crashed (already rolled back) */
+int  reload_call_render(float alpha);
+void reload_call_stats(char *buf, int cap);      /* "" when there are none */
+
+/* ---------------------------------------------------------------- tweakables (tweak.cpp) */
+void        tweak_query(const char *file, int line, int counter, int kind, const char *literal, void *value_inout);
+int         tweak_file_changed(const char *path);       /* 1: only TWEAK literals changed and are live; 0: rebuild;
+                                                           2: the host's own write-back (nothing to do) */
+void        tweak_build_started(void);                  /* snapshot the sources the build compiles */
+void        tweak_build_finished(int ok);               /* 0: its snapshot will never be loaded */
+void        tweak_library_loaded(int version, int code_of_version); /* baselines: the sources of the last build
+                                                           (code_of_version 0) or of an earlier version (rollback) */
+void        tweak_library_resumed(int version, int code_of_version); /* after a hot restart: the baseline the
+                                                           previous process kept for its version code_of_version */
+void        tweak_shutdown(void);
+void        tweak_batch_begin(void);                    /* a watcher batch: its live values are the next suspects */
+int         tweak_batch_end(void);                      /* 1: values of this batch went live (the new suspects) */
+void        tweak_suspects_clear(void);
+void        tweak_suspects_resume(void);                /* after a hot restart: the suspects the session kept */
+void        tweak_revert_suspects(char *what, size_t cap); /* serve the old values again; what: "file:line TWEAK(lit)" */
+const char *tweak_status(void);                         /* the last live change, for the overlay ("" if none) */
+/* The F4 panel's side (tweak.cpp): files and sites as the running code compiled them. */
+typedef struct TweakSiteInfo {
+    int     line, kind;                                 /* TWEAK_FLOAT ... TWEAK_SCREEN_POS */
+    int     has_value;                                  /* value holds the literal (0: a macro name, compiled value) */
+    uint8_t value[8];                                   /* float, int32, int32 0/1, uint32 colour, float[2] */
+    char    source[160];                                /* the site's source line, trimmed */
+} TweakSiteInfo;
+int         tweak_file_count(void);
+const char *tweak_file_path(int file);
+int         tweak_site_count(int file);
+int         tweak_site_info(int file, int site, TweakSiteInfo *out); /* 0 if the running code has not read it */
+void        tweak_set_live(int file, int site, const void *value);  /* the next read returns it (in memory only) */
+int         tweak_write(int file, int site, const void *value, int gesture, char *msg, size_t cap); /* live, and the
+                                                           literal rewritten on disk in its style: 1; 0 + why not */
+int         tweak_undo(int redo, char *msg, size_t cap);  /* Ctrl+Z / Ctrl+Y: the last write-back, on disk too */
+
+void   reload_resume(const RestartResume *r);   /* reload.cpp: libraries and state after a restart */
+void     reload_run_load(int migrated);               /* the running library's load hook, guarded */
+
+#endif /* HOST_LIVE_H */

@@ -1,0 +1,215 @@
+/* session.h - the running game kept safe, in development and in a release: which library runs, the memory block
+   and its snapshots, guarded calls, the state across a layout change, the F7 loop and recordings, the hot
+   restart. Calls services/, core/ and os/; what it tells the layers above goes through hooks they register. */
+#ifndef HOST_SESSION_H
+#define HOST_SESSION_H
+
+#include "services/services.h"
+
+/* ---------------------------------------------------------------- memory block and snapshots (memory.cpp) */
+typedef struct Memory {
+    GameMemory game;
+    uint8_t   *snapshot;          /* same size as the block, reserved lazily by the OS */
+    uint64_t   snapshot_used;     /* 0 = no snapshot */
+    uint64_t   snapshot_step;
+    uint64_t   snapshot_faulted;  /* bytes of the snapshot area already touched */
+} Memory;
+
+extern Memory g_memory;
+
+int      memory_init(uint64_t bytes);
+uint64_t memory_used(void);                /* the game's high-water mark, clamped to the block */
+GameMemory memory_lend(void);              /* a copy of the block's description, for one call into the game */
+void     memory_take_back(const GameMemory *lent); /* after the call: only `used` comes back, clamped */
+void     memory_reset(void);               /* zero the used part: a fresh state */
+uint64_t memory_hash(void);                /* of the used part (replay checks) */
+void     memory_snapshot_prefault(void);   /* touch a little more of the snapshot area each frame */
+double   memory_snapshot_take(uint64_t step); /* returns ms */
+void     memory_snapshot_restore(void);
+void     memory_make_writable(void);       /* before the host writes the block: the game may have protected it */
+double   memory_tweak_snapshot_take(void);  /* the state before a TWEAK value goes live (ms; -1: no memory) */
+int      memory_tweak_snapshot_restore(void); /* 0 if none was taken */
+
+typedef struct PointerHit { uint64_t state_offset; uintptr_t value; int range; } PointerHit;
+/* words of the used block, at any byte offset, whose value lies inside one of the ranges; returns how
+   many (the first max are stored, in address order) */
+int      memory_find_pointers(const OsRange *ranges, int range_count, PointerHit *hits, int max);
+
+/* ---------------------------------------------------------------- guarded calls (guard.cpp) */
+typedef enum GuardWhat {
+    GUARD_LOAD, GUARD_UPDATE, GUARD_RENDER, GUARD_MIGRATE, GUARD_STATS,
+    GUARD_OPEN,                  /* dlopen: the library's static initializers */
+    GUARD_GET_API,               /* game_get_api() */
+    GUARD_UNLOAD                 /* dlclose: the library's static destructors */
+} GuardWhat;
+extern const char *const GUARD_NAMES[];
+
+typedef struct GuardReport {     /* the last guarded call that did not return normally */
+    GuardWhat what;
+    OsFault   fault;
+} GuardReport;
+
+extern GuardReport g_guard_report;
+
+void        guard_init(double watchdog_s);
+int         guard_run(GuardWhat what, void (*fn)(void *), void *arg);   /* 0 returned; 1 crashed or hung */
+const char *guard_fault_name(void);                                     /* "SIGSEGV", "hang", ... */
+void        guard_describe_backtrace(const char *lib_path, char *out, size_t cap); /* "fn (file:line) <- ..." */
+void        guard_wrap_services(PlatformAPI *pf);   /* each service finishes before a watchdog interrupt lands; a NULL one is logged */
+int         guard_missing_services(const PlatformAPI *pf, char *out, size_t cap);  /* how many are NULL, their names in out */
+
+/* guarded(GUARD_UPDATE, [&] { ... }): the lambda runs under guard_run. */
+template <class F> static inline int guarded(GuardWhat what, F f)
+{
+    return guard_run(what, [](void *p) { (*(F *)p)(); }, &f);
+}
+
+/* ---------------------------------------------------------------- the state across a layout change (migrate.cpp) */
+typedef struct StateTypes {      /* a library's description of its state, copied out of its image */
+    uint64_t *blob;              /* th_reflect.h's table (malloc'ed), NULL if none */
+    size_t    size;
+    int       valid;             /* checked by thr_read and against state_size */
+    int       has_default;
+    char      error[320];        /* why not valid */
+    uint32_t  layout_hash;
+    uint64_t  state_size;
+} StateTypes;
+
+extern StateTypes g_mem_types;   /* the layout the block holds */
+extern StateTypes g_snap_types;  /* the layout of the crash snapshot */
+
+void types_take(const GameAPI *api, StateTypes *out);   /* copy the table out of a loaded library and check it */
+void types_copy(StateTypes *dst, const StateTypes *src);
+void types_clear(StateTypes *t);
+int  types_save(const StateTypes *t, const char *path);   /* the table alone, beside a --record file; 0 if none */
+int  types_load(const char *path, uint32_t layout_hash, uint64_t state_size, StateTypes *out);  /* read + check */
+void types_blame_size(const StateTypes *t, const char *state_header, char *out, size_t cap); /* "state.h:25": what made it big */
+/* old (old_used bytes, laid out as from) -> out (to's layout, out_cap bytes); 1 + what changed, or 0 + why not */
+int  migrate_bytes(const StateTypes *from, const StateTypes *to, const GameAPI *api, const uint8_t *old, uint64_t old_used,
+                   uint8_t *out, uint64_t out_cap, char *what, size_t cap);
+/* the block itself, through a scratch area: swapped in only when every field had a rule */
+int  migrate_block(const StateTypes *from, const StateTypes *to, const GameAPI *api, char *what, size_t cap, double *ms);
+
+/* ---------------------------------------------------------------- recording (record.cpp) */
+typedef enum LoopMode { LOOP_OFF, LOOP_RECORDING, LOOP_PLAYING } LoopMode;
+
+LoopMode recording_mode(void);
+void     recording_toggle_loop(void);                 /* F7 */
+void     recording_stop(void);                        /* back to live play */
+void     recording_step(GameInput *gi);               /* records or replaces this step's input */
+int      recording_file_open(const char *path);       /* --record */
+int      recording_file_load(const char *path);       /* --replay */
+void     recording_close(void);
+/* new code, new layout: the F7 loop's start is migrated (or the loop ends); a --record file ends */
+void     recording_layout_changed(const StateTypes *from, const StateTypes *to, const GameAPI *api);
+void     recording_resume(void);                      /* after a hot restart: the F7 loop as it was */
+void     running_set_load_hook(void (*hook)(int migrated)); /* running.cpp: reload_init sets reload_run_load */
+void     running_load(int migrated);                  /* the hook, if one is set (record.cpp: a migrated loop start) */
+
+/* ---------------------------------------------------------------- hot restart (restart.cpp) */
+typedef struct RestartResume {          /* what a restarted process goes on from (restart.cpp -> reload.cpp) */
+    int         rollback;               /* the running code was at fault: its snapshot and the code before it */
+    int         what;                   /* GuardWhat at the fault, -1 */
+    const char *signal, *reason, *where;
+    int         version_counter, running_version, prev_good_version;
+    const char *running_path, *prev_good_path;
+    int         mem_has_layout;
+    uint32_t    mem_state_version;
+    uint64_t    mem_state_size;
+    int         restarts;
+    double      since_fault_ms;
+    uint64_t    step;                   /* the step at the fault */
+} RestartResume;
+
+typedef struct TweakKept { char path[HOST_PATH]; int site; uint8_t had_old; uint64_t old_value; } TweakKept;
+typedef struct SessionTweak {           /* the TWEAK window, kept in the session (a hot restart goes back to it) */
+    int      window;                    /* values went live at `step`: a crash soon after is theirs */
+    uint64_t step, used;                /* used: bytes of the state copied just before they went live */
+    double   wall;                      /* when (wall clock) they went live */
+    int      suspect_count;             /* the values that went live: where, and the value before */
+    TweakKept suspects[16];
+} SessionTweak;
+
+typedef struct SessionLoop {            /* the F7 loop as the session keeps it (record.cpp writes it every step) */
+    int      mode;                      /* LoopMode */
+    uint64_t count, cursor, cap;        /* recorded steps (at most cap are kept), the next one to play */
+    uint64_t start_used;                /* the loop's snapshot: bytes, and the layout it has */
+    uint64_t start_hash;                /* th_hash_bytes64 of it: a damaged copy is not looped */
+    uint32_t start_version;
+    uint64_t start_size;
+    int      record_on;                 /* --record: its file is open, and holds record_steps steps (flushed) */
+    uint64_t record_steps;
+} SessionLoop;
+
+int    restart_open(int argc, char **argv);     /* first thing: finds the session a previous process handed over */
+int    restart_is_restart(void);                /* this process is a hot restart (the session kept or not) */
+double restart_start_mono(void);                /* the session's start (event times go on from it); 0 if none */
+int    restart_memory(uint64_t bytes, uint8_t **block, uint8_t **snapshot); /* the block and snapshot, shared */
+int    restart_arm(int argc, char **argv);      /* after the services start; 0: too many restarts, stop */
+int    restart_pending_mode(void);              /* non-zero in a restarted process: call restart_resume */
+void   restart_resume(void (*resume)(const RestartResume *r)); /* instead of reload_start: resume (reload_resume) is
+                                                   handed what the old process ran, the session's state restored */
+void   restart_reason(char *out, size_t cap);
+void   restart_note_library(void);              /* the reload bookkeeping changed */
+void   restart_note_snapshot(void);
+void   restart_restoring(int on);
+int    restart_session_renew(void);
+void   restart_note_sources(double seen_wall);  /* every save written before this (wall clock) was handled */
+double restart_sources_seen(void);              /* in a restarted process: the old one's, 0 if unknown */             /* the session's memfd closed by game code: re-created, 1 */               /* the host writes a snapshot back: a fault now restarts in rollback mode */
+void   restart_note_bus(int bus, float volume);
+int    restart_bus(int bus, float *volume);     /* 1 if the session holds this bus's volume */
+void   restart_note_unload_failed(void);        /* a library stayed mapped; enough of them restart */
+void   restart_note_frame(void);                /* at the end of every frame */
+SessionLoop *restart_loop(GameInput **inputs, uint8_t **start_state); /* the loop's shared part; NULL without a session */
+uint8_t *restart_tweak_area(uint64_t *cap);      /* tweak.cpp's kept sources; NULL without a session */
+SessionTweak *restart_tweak(uint8_t **copy, uint64_t *cap); /* the TWEAK window and the state copy's area (NULL, 0:
+                                                    no session, the copy lives on the heap) */
+void   restart_request(const char *reason);     /* a planned restart at the end of this frame */
+int    restart_requested(void);
+void   restart_now(void);
+void   restart_check_stall(int running_guarded); /* the watchdog's thread, every poll */
+GuardWhat guard_current(void);                  /* guard.cpp: the guarded call running now (any thread may ask) */
+
+typedef struct GameLib {
+    void   *handle;
+    GameAPI api;
+    int     version;                    /* 1, 2, 3... in load order */
+    char    path[HOST_PATH];            /* the versioned copy that was opened */
+} GameLib;
+
+typedef struct GameRun {         /* which library runs, and what a rollback returns to */
+    int      loaded;             /* a library is loaded */
+    int      halted;             /* crashed with nothing to roll back to: wait for a fix */
+    int      fresh;              /* the current library has not run an update yet */
+    int      code_of_version;    /* the version whose code runs: g_lib.version, or after a rollback the one rolled back to */
+    int      version_counter;
+    char     prev_good_path[HOST_PATH];  /* a copy of the library that ran before this one */
+    int      prev_good_version;
+    double   last_reload_t;
+    char     pointer_warning[1024]; /* the state held pointers into an unloaded library (overlay) */
+    uint32_t snap_layout_hash;   /* the layout of the crash snapshot: the old one after a migration */
+    uint64_t snap_state_size;
+    int      load_migrated;      /* the next load is told the state was migrated */
+    char     migrate_what[4096]; /* the last migration: what changed (JSON-escaped), by what, how long */
+    char     migrate_how[16];
+    double   migrate_ms;
+} GameRun;
+
+typedef struct CrashReport {     /* the last crash or hang of game code, for the overlay; cleared by a load */
+    char     text[2048];         /* "" = none */
+    int      hung;               /* the watchdog stopped it (a hang), not a fault */
+} CrashReport;
+
+typedef struct BlockLayout {     /* the layout of the state in the memory block (kept while halted on the stub) */
+    int      known;              /* the block holds state laid out by some library ... */
+    uint32_t layout_hash;        /* ... with this stamp and size */
+    uint64_t state_size;
+} BlockLayout;
+
+extern GameRun     g_run;
+extern CrashReport g_crash;
+extern BlockLayout g_block_layout;
+extern GameLib     g_lib;        /* the running library */
+extern GameAPI     g_api;        /* its entry points (a stub until a library loads) */
+
+#endif /* HOST_SESSION_H */
