@@ -105,6 +105,87 @@ static int parse_int64(const char *s, int64_t *out)
     return 1;
 }
 
+/* A flag that takes no value: 1 if a is one (and o has it now). */
+static int set_switch(const char *a, Options *o)
+{
+    if (!strcmp(a, "--headless")) o->headless = 1;
+    else if (!strcmp(a, "--no-watch")) o->watch = 0;
+    else if (!strcmp(a, "--fast")) o->fast = 1;
+    else if (!strcmp(a, "--build-game")) o->build_game = 1;
+    else if (!strcmp(a, "--print-game-build")) o->print_game_build = 1;
+    else if (!strcmp(a, "--dev-keys")) o->dev_keys = 1;
+    else return 0;
+    return 1;
+}
+
+/* A flag with a text value: 1 if a is one. */
+static int set_text(const char *a, const char *v, Options *o)
+{
+    static const struct { const char *flag; size_t field; } TEXT[] = {
+        { "--game", offsetof(Options, game) },         { "--log-json", offsetof(Options, log_json) },
+        { "--log-file", offsetof(Options, log_file) }, { "--frame-log", offsetof(Options, frame_log) },
+        { "--input", offsetof(Options, input_path) },  { "--record", offsetof(Options, record_path) },
+        { "--replay", offsetof(Options, replay_path) }, { "--font", offsetof(Options, font_path) },
+        { "--save-dir", offsetof(Options, save_dir) }, { "--profile", offsetof(Options, profile_path) },
+    };
+    for (const auto &t : TEXT)
+        if (!strcmp(a, t.flag)) { *(const char **)((char *)o + t.field) = v; return 1; }
+    return 0;
+}
+
+/* A flag whose value is checked: 1 set, 0 a bad value (err says which and why), -1 not one of these. */
+static int set_checked(const char *a, const char *v, Options *o, char *err, size_t cap)
+{
+    int64_t n;
+    if (!strcmp(a, "--root")) snprintf(o->root, sizeof o->root, "%s", v);
+    else if (!strcmp(a, "--build-cmd")) {
+        if (!v[strspn(v, " \t")]) { snprintf(err, cap, "--build-cmd wants a command line, got an empty one"); return 0; }
+        o->build_cmd = v;
+    } else if (!strcmp(a, "--profile-frames")) {
+        if (!parse_int64(v, &n) || n < 1 || n > 100000) { snprintf(err, cap, "--profile-frames wants a count 1..100000, got '%s'", v); return 0; }
+        o->profile_frames = (int)n;
+    } else if (!strcmp(a, "--memory")) {
+        if (!parse_int64(v, &n) || n < 1 || n > 65536) { snprintf(err, cap, "--memory wants megabytes 1..65536, got '%s'", v); return 0; }
+        o->memory_mb = (uint64_t)n;
+    } else if (!strcmp(a, "--frames")) {
+        if (!parse_int64(v, &n) || n < 0) { snprintf(err, cap, "--frames wants a count >= 0, got '%s'", v); return 0; }
+        o->frames = n;
+    } else if (!strcmp(a, "--watchdog")) {
+        char *end;
+        double s = strtod(v, &end);
+        /* the documented range, both ends included; 0 switches the watchdog off */
+        if (end == v || *end || !(s == 0 || (s >= 0.01 && s <= 3600))) {
+            snprintf(err, cap, "--watchdog wants seconds 0.01..3600 (0: off), got '%s'", v);
+            return 0;
+        }
+        o->watchdog_s = s;
+    } else if (!strcmp(a, "--window")) {
+        int w, h;
+        char x, extra;
+        if (sscanf(v, "%d%c%d%c", &w, &x, &h, &extra) != 3 || x != 'x' || w < 64 || h < 64 || w > 16384 || h > 16384) {
+            snprintf(err, cap, "--window wants WxH like 1280x720, got '%s'", v);
+            return 0;
+        }
+        o->window_w = w;
+        o->window_h = h;
+    } else if (!strcmp(a, "--screenshot")) {
+        const char *colon = strchr(v, ':');
+        char num[32];
+        if (!colon || colon == v || (size_t)(colon - v) >= sizeof num || !colon[1]) {
+            snprintf(err, cap, "--screenshot wants FRAME:PATH, got '%s'", v);
+            return 0;
+        }
+        snprintf(num, sizeof num, "%.*s", (int)(colon - v), v);
+        if (!parse_int64(num, &n) || n < 0) { snprintf(err, cap, "--screenshot frame '%s' is not a number", num); return 0; }
+        if (o->shot_count == MAX_SCREENSHOTS) { snprintf(err, cap, "at most %d --screenshot flags", MAX_SCREENSHOTS); return 0; }
+        o->shot_frame[o->shot_count] = n;
+        o->shot_path[o->shot_count++] = colon + 1;
+    } else {
+        return -1;
+    }
+    return 1;
+}
+
 int parse_flags(int argc, char **argv, const FlagSet *set, Options *o, char *err, size_t cap)
 {
     memset(o, 0, sizeof *o);
@@ -117,85 +198,19 @@ int parse_flags(int argc, char **argv, const FlagSet *set, Options *o, char *err
     o->profile_frames = 120;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        int64_t n;
-#define NEED_VALUE() do { if (!v) { snprintf(err, cap, "%s needs a value", a); return 0; } i++; } while (0)
         for (const RefusedFlag *d = set ? set->refused : NULL; d && d->flag; d++)
             if (!strcmp(a, d->flag)) { snprintf(err, cap, "%s is a development flag: %s (see --help)", a, d->why); return 0; }
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) return 2;
-        else if (!strcmp(a, "--headless")) o->headless = 1;
-        else if (!strcmp(a, "--no-watch")) o->watch = 0;
-        else if (!strcmp(a, "--fast")) o->fast = 1;
-        else if (!strcmp(a, "--build-game")) o->build_game = 1;
-        else if (!strcmp(a, "--print-game-build")) o->print_game_build = 1;
-        else if (!strcmp(a, "--dev-keys")) o->dev_keys = 1;
-        else if (!strcmp(a, "--root")) { NEED_VALUE(); snprintf(o->root, sizeof o->root, "%s", v); }
-        else if (!strcmp(a, "--game")) { NEED_VALUE(); o->game = v; }
-        else if (!strcmp(a, "--log-json")) { NEED_VALUE(); o->log_json = v; }
-        else if (!strcmp(a, "--log-file")) { NEED_VALUE(); o->log_file = v; }
-        else if (!strcmp(a, "--frame-log")) { NEED_VALUE(); o->frame_log = v; }
-        else if (!strcmp(a, "--input")) { NEED_VALUE(); o->input_path = v; }
-        else if (!strcmp(a, "--record")) { NEED_VALUE(); o->record_path = v; }
-        else if (!strcmp(a, "--replay")) { NEED_VALUE(); o->replay_path = v; }
-        else if (!strcmp(a, "--font")) { NEED_VALUE(); o->font_path = v; }
-        else if (!strcmp(a, "--build-cmd")) {
-            NEED_VALUE();
-            if (!v[strspn(v, " \t")]) { snprintf(err, cap, "--build-cmd wants a command line, got an empty one"); return 0; }
-            o->build_cmd = v;
-        }
-        else if (!strcmp(a, "--save-dir")) { NEED_VALUE(); o->save_dir = v; }
-        else if (!strcmp(a, "--profile")) { NEED_VALUE(); o->profile_path = v; }
-        else if (!strcmp(a, "--profile-frames")) {
-            NEED_VALUE();
-            if (!parse_int64(v, &n) || n < 1 || n > 100000) { snprintf(err, cap, "--profile-frames wants a count 1..100000, got '%s'", v); return 0; }
-            o->profile_frames = (int)n;
-        }
-        else if (!strcmp(a, "--memory")) {
-            NEED_VALUE();
-            if (!parse_int64(v, &n) || n < 1 || n > 65536) { snprintf(err, cap, "--memory wants megabytes 1..65536, got '%s'", v); return 0; }
-            o->memory_mb = (uint64_t)n;
-        } else if (!strcmp(a, "--frames")) {
-            NEED_VALUE();
-            if (!parse_int64(v, &n) || n < 0) { snprintf(err, cap, "--frames wants a count >= 0, got '%s'", v); return 0; }
-            o->frames = n;
-        } else if (!strcmp(a, "--watchdog")) {
-            NEED_VALUE();
-            char *end;
-            double s = strtod(v, &end);
-            /* the documented range, both ends included; 0 switches the watchdog off */
-            if (end == v || *end || !(s == 0 || (s >= 0.01 && s <= 3600))) {
-                snprintf(err, cap, "--watchdog wants seconds 0.01..3600 (0: off), got '%s'", v);
-                return 0;
-            }
-            o->watchdog_s = s;
-        } else if (!strcmp(a, "--window")) {
-            NEED_VALUE();
-            int w, h;
-            char x, extra;
-            if (sscanf(v, "%d%c%d%c", &w, &x, &h, &extra) != 3 || x != 'x' || w < 64 || h < 64 || w > 16384 || h > 16384) {
-                snprintf(err, cap, "--window wants WxH like 1280x720, got '%s'", v);
-                return 0;
-            }
-            o->window_w = w;
-            o->window_h = h;
-        } else if (!strcmp(a, "--screenshot")) {
-            NEED_VALUE();
-            const char *colon = strchr(v, ':');
-            char num[32];
-            if (!colon || colon == v || (size_t)(colon - v) >= sizeof num || !colon[1]) {
-                snprintf(err, cap, "--screenshot wants FRAME:PATH, got '%s'", v);
-                return 0;
-            }
-            snprintf(num, sizeof num, "%.*s", (int)(colon - v), v);
-            if (!parse_int64(num, &n) || n < 0) { snprintf(err, cap, "--screenshot frame '%s' is not a number", num); return 0; }
-            if (o->shot_count == MAX_SCREENSHOTS) { snprintf(err, cap, "at most %d --screenshot flags", MAX_SCREENSHOTS); return 0; }
-            o->shot_frame[o->shot_count] = n;
-            o->shot_path[o->shot_count++] = colon + 1;
-        } else {
-            snprintf(err, cap, "unknown flag '%s' (see --help)", a);
-            return 0;
-        }
-#undef NEED_VALUE
+        if (set_switch(a, o)) continue;
+        /* the rest take a value: the next argument, whatever it looks like */
+        const char *v = i + 1 < argc ? argv[i + 1] : "";
+        Options probe = *o;
+        int r = set_text(a, v, &probe) ? 1 : set_checked(a, v, &probe, err, cap);
+        if (r < 0) { snprintf(err, cap, "unknown flag '%s' (see --help)", a); return 0; }
+        if (i + 1 >= argc) { snprintf(err, cap, "%s needs a value", a); return 0; }
+        if (!r) return 0;
+        *o = probe;
+        i++;
     }
     if (o->record_path && o->replay_path) { snprintf(err, cap, "--record and --replay cannot be used together"); return 0; }
     return 1;

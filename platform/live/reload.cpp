@@ -208,15 +208,32 @@ static void refuse_too_big(const GameLib *next, const StateTypes *types)
               (unsigned long long)g_memory.game.size, besc, esc, g_lib.version);
 }
 
-/* Open the new build under a fresh name, check its layout stamp, snapshot, swap, unload the old one
-   and check it is gone. */
-int reload_from(const char *src, const char *why)
+/* The one way a library becomes the running game: a load, a rollback and a hot restart's resume all install
+   through here. Its first good step says which code runs (new_code_running, rolled_back). */
+static void install(const GameLib *lib, int code_of_version)
 {
-    double t0 = os_mono_seconds();
-    GameLib next;
+    g_lib = *lib;
+    g_api = lib->api;
+    g_run.loaded = 1;
+    g_run.halted = 0;
+    g_run.fresh = 1;
+    g_run.code_of_version = code_of_version;
+}
+
+/* No library runs: the stub game, halted (waiting for a fix) when something crashed or could not load. */
+static void run_stub(int halted)
+{
+    use_stub();
+    g_run.loaded = 0;
+    g_run.halted = halted;
+}
+
+/* reload_from, phase 1: the new build opened under a fresh name and its description of the state taken; 0 when it
+   crashed while opening, was refused, or its state cannot fit the block (the old code and state run on). */
+static int open_next(const char *src, int version, GameLib *next, StateTypes *types)
+{
     char err[2048];
-    int version = g_run.version_counter + 1;
-    int opened = library_open(src, version, &next, err, sizeof err);
+    int opened = library_open(src, version, next, err, sizeof err);
     if (opened < 0) {
         g_run.version_counter = version;
         report_load_crash(version, err);
@@ -231,27 +248,24 @@ int reload_from(const char *src, const char *why)
         return 0;
     }
     g_run.version_counter = version;
-    StateTypes next_types;
-    memset(&next_types, 0, sizeof next_types);
-    types_take(&next.api, &next_types);   /* now: the image this points into unloads with the library */
-    if (next.api.state_size > g_memory.game.size) {
+    memset(types, 0, sizeof *types);
+    types_take(&next->api, types);   /* now: the image this points into unloads with the library */
+    if (next->api.state_size > g_memory.game.size) {
         /* A state that cannot fit would be swapped in only to crash in load with nothing to go back to:
            refuse it here, while the old code and its state still run. */
-        refuse_too_big(&next, &next_types);
-        types_clear(&next_types);
+        refuse_too_big(next, types);
+        types_clear(types);
         char uerr[1024];
-        library_close(&next, uerr, sizeof uerr);
+        library_close(next, uerr, sizeof uerr);
         return 0;
     }
-    int had_state = g_block_layout.known;
-    uint32_t old_sv = g_block_layout.layout_hash;
-    uint64_t old_ss = g_block_layout.state_size;
-    int layout_changed = had_state && (next.api.layout_hash != old_sv || next.api.state_size != old_ss);
-    g_block_layout.known = 1;
-    g_block_layout.layout_hash = next.api.layout_hash;
-    g_block_layout.state_size = next.api.state_size;
+    return 1;
+}
 
-    /* Keep a copy of the running library: it is where a crash in the new one rolls back to. */
+/* phase 2: what a crash of the new code goes back to: a copy of the running library and a snapshot of the
+   state, with the layout the block had (a first load's empty snapshot fits the new one). Returns its ms. */
+static double keep_rollback_point(const BlockLayout *old, const StateTypes *next_types)
+{
     if (g_run.loaded && !g_run.halted) {
         char keep[HOST_PATH];
         snprintf(keep, sizeof keep, "%s/loaded/rollback.%d.so", game_build_folder(), os_pid());
@@ -260,79 +274,68 @@ int reload_from(const char *src, const char *why)
             g_run.prev_good_version = g_lib.version;
         }
     }
-    double snap_ms = memory_snapshot_take(g_loop.step);
-    /* the snapshot has the layout the block had (a first load's empty snapshot fits the new one) */
-    g_run.snap_layout_hash = had_state ? old_sv : next.api.layout_hash;
-    g_run.snap_state_size = had_state ? old_ss : next.api.state_size;
-    types_copy(&g_snap_types, had_state ? &g_mem_types : &next_types);
+    double ms = memory_snapshot_take(g_loop.step);
+    g_run.snap_layout_hash = old->known ? old->layout_hash : g_block_layout.layout_hash;
+    g_run.snap_state_size = old->known ? old->state_size : g_block_layout.state_size;
+    types_copy(&g_snap_types, old->known ? &g_mem_types : next_types);
+    return ms;
+}
 
-    /* the game's own view of the state on both sides of a layout change, at the same step (the "migrated" event) */
-    static char stats_before[2048];
-    stats_before[0] = 0;
-    if (layout_changed) reload_call_stats(stats_before, sizeof stats_before);
-
-    GameLib old = g_lib;
-    g_lib = next;
-    g_api = next.api;
-    restart_tweak(NULL, NULL)->window = 0;   /* new code: a crash from here on is the code's */
-    tweak_suspects_clear();
-    g_run.loaded = 1;
-    g_run.halted = 0;
-    g_run.fresh = 1;
-    g_run.code_of_version = version;
-    memset(&g_crash, 0, sizeof g_crash);
-    restart_note_library();   /* before the old one unloads: a restart from here on goes on with the new code */
-
-    const char *state_action = had_state ? "kept" : "new";
-    if (layout_changed) {
-        /* Never run new code on memory laid out for the old code: rewrite it with the two descriptions,
-           else the game's migrate hook, else a clean restart. The pre-migration snapshot stays the crash
-           snapshot, with its own layout: a crash in the new code goes back to it under the old library. */
-        char what[2048] = "", why[1024] = "";
-        double migrate_ms = 0;
-        const char *how = "";
-        int migrated = migrate_block(&g_mem_types, &next_types, &g_api, what, sizeof what, &migrate_ms);
-        if (migrated) how = "description";
-        else snprintf(why, sizeof why, "%s", what);
-        if (!migrated && g_api.migrate) {
-            if (call_migrate(old_sv, old_ss, &migrated)) { migrated = 0; memory_snapshot_restore(); }
-            if (migrated) { how = "hook"; snprintf(what, sizeof what, "the game's migrate hook rewrote it"); }
-        }
-        /* the F7 loop's start follows when the descriptions carried the block; a --record file ends */
-        recording_layout_changed(!strcmp(how, "description") ? &g_mem_types : NULL, &next_types, &g_api);
-        char wesc[4096];
-        if (migrated) {
-            state_action = "migrated";
-            g_run.load_migrated = 1;
-            log_message(LOG_INFO, "reload: the state's layout changed and the state was migrated: %s", what);
-            notice_post(LOG_INFO, "State migrated: %s", what);
-            parse_json_escape(what, g_run.migrate_what, sizeof g_run.migrate_what);
-            g_run.migrate_ms = migrate_ms;
-            snprintf(g_run.migrate_how, sizeof g_run.migrate_how, "%s", how);
-        } else {
-            memory_reset();
-            state_action = "restarted";
-            log_message(LOG_WARN, "reload: the state's layout changed and the state could not be carried over (%s): the game state "
-                        "restarted from scratch", why);
-            notice_post(LOG_WARN, "Restarted: %s", why);
-            parse_json_escape(why, wesc, sizeof wesc);
-            log_event("migrate_refused", "\"version\":%d,\"why\":\"%s\"", version, wesc);
-            memory_snapshot_take(g_loop.step);
-            g_run.snap_layout_hash = g_api.layout_hash;
-            g_run.snap_state_size = g_api.state_size;
-            types_copy(&g_snap_types, &next_types);
-        }
+/* phase 4, on a layout change: never run new code on memory laid out for the old code. The block is rewritten
+   with the two descriptions, else by the game's migrate hook, else the state restarts. The pre-migration snapshot
+   stays the crash snapshot, with its own layout: a crash in the new code goes back to it under the old library.
+   Returns the state's fate ("migrated", "restarted"). */
+static const char *carry_state(const BlockLayout *old, const StateTypes *next_types, int version)
+{
+    char what[2048] = "", why[1024] = "";
+    double migrate_ms = 0;
+    const char *how = "";
+    int migrated = migrate_block(&g_mem_types, next_types, &g_api, what, sizeof what, &migrate_ms);
+    if (migrated) how = "description";
+    else snprintf(why, sizeof why, "%s", what);
+    if (!migrated && g_api.migrate) {
+        if (call_migrate(old->layout_hash, old->state_size, &migrated)) { migrated = 0; memory_snapshot_restore(); }
+        if (migrated) { how = "hook"; snprintf(what, sizeof what, "the game's migrate hook rewrote it"); }
     }
-    types_copy(&g_mem_types, &next_types);
-    types_clear(&next_types);
+    /* the F7 loop's start follows when the descriptions carried the block; a --record file ends */
+    recording_layout_changed(!strcmp(how, "description") ? &g_mem_types : NULL, next_types, &g_api);
+    if (migrated) {
+        g_run.load_migrated = 1;
+        log_message(LOG_INFO, "reload: the state's layout changed and the state was migrated: %s", what);
+        notice_post(LOG_INFO, "State migrated: %s", what);
+        parse_json_escape(what, g_run.migrate_what, sizeof g_run.migrate_what);
+        g_run.migrate_ms = migrate_ms;
+        snprintf(g_run.migrate_how, sizeof g_run.migrate_how, "%s", how);
+        return "migrated";
+    }
+    memory_reset();
+    log_message(LOG_WARN, "reload: the state's layout changed and the state could not be carried over (%s): the game state "
+                "restarted from scratch", why);
+    notice_post(LOG_WARN, "Restarted: %s", why);
+    char wesc[4096];
+    parse_json_escape(why, wesc, sizeof wesc);
+    log_event("migrate_refused", "\"version\":%d,\"why\":\"%s\"", version, wesc);
+    memory_snapshot_take(g_loop.step);
+    g_run.snap_layout_hash = g_api.layout_hash;
+    g_run.snap_state_size = g_api.state_size;
+    types_copy(&g_snap_types, next_types);
+    return "restarted";
+}
 
-    char uerr[2048] = "";
-    int unmapped = 1;
+/* phase 5: the old library closed, checked gone, and pointers into it reported; 0 if it stayed mapped. */
+static int unload_old(GameLib *old, char *err, size_t cap)
+{
     g_run.pointer_warning[0] = 0;
-    if (old.handle) {
-        report_image_pointers(&old);
-        unmapped = library_close(&old, uerr, sizeof uerr);
-    }
+    if (!old->handle) return 1;
+    report_image_pointers(old);
+    return library_close(old, err, cap);
+}
+
+/* phase 6: the reload said (log, event), then the new code's load hook, and after a migration the game's own
+   view of the state before and after it (the "migrated" event). */
+static void announce(int version, const char *why, double t0, double snap_ms, const char *state_action, int unmapped,
+                     const char *uerr, const BlockLayout *old, const char *stats_before)
+{
     double swap_ms = (os_mono_seconds() - t0) * 1000.0;
     g_run.last_reload_t = log_time();
     char path_json[HOST_PATH * 2];
@@ -357,9 +360,45 @@ int reload_from(const char *src, const char *why)
         reload_call_stats(stats_after, sizeof stats_after);
         log_event("migrated", "\"version\":%d,\"by\":\"%s\",\"what\":\"%s\",\"ms\":%.3f,\"from_size\":%llu,\"to_size\":%llu,"
                   "\"step\":%llu,\"before\":{%s},\"after\":{%s}", version, g_run.migrate_how, g_run.migrate_what,
-                  g_run.migrate_ms, (unsigned long long)old_ss, (unsigned long long)g_api.state_size,
+                  g_run.migrate_ms, (unsigned long long)old->state_size, (unsigned long long)g_api.state_size,
                   (unsigned long long)g_loop.step, stats_before, stats_after);
     }
+}
+
+/* A new build becomes the running code: open it, keep the rollback point, swap, carry the state across a layout
+   change, unload the old one and check it is gone, run the new load hook. */
+int reload_from(const char *src, const char *why)
+{
+    double t0 = os_mono_seconds();
+    int version = g_run.version_counter + 1;
+    GameLib next;
+    StateTypes next_types;
+    if (!open_next(src, version, &next, &next_types)) return 0;
+    BlockLayout old_layout = g_block_layout;
+    int layout_changed = old_layout.known && (next.api.layout_hash != old_layout.layout_hash ||
+                                              next.api.state_size != old_layout.state_size);
+    g_block_layout.known = 1;
+    g_block_layout.layout_hash = next.api.layout_hash;
+    g_block_layout.state_size = next.api.state_size;
+    double snap_ms = keep_rollback_point(&old_layout, &next_types);
+
+    /* phase 3, the swap; the game's own view of the state on both sides of a layout change, at the same step */
+    static char stats_before[2048];
+    stats_before[0] = 0;
+    if (layout_changed) reload_call_stats(stats_before, sizeof stats_before);
+    GameLib old = g_lib;
+    install(&next, version);
+    restart_tweak(NULL, NULL)->window = 0;   /* new code: a crash from here on is the code's */
+    tweak_suspects_clear();
+    memset(&g_crash, 0, sizeof g_crash);
+    restart_note_library();   /* before the old one unloads: a restart from here on goes on with the new code */
+
+    const char *state_action = !old_layout.known ? "new" : layout_changed ? carry_state(&old_layout, &next_types, version) : "kept";
+    types_copy(&g_mem_types, &next_types);
+    types_clear(&next_types);
+    char uerr[2048] = "";
+    int unmapped = unload_old(&old, uerr, sizeof uerr);
+    announce(version, why, t0, snap_ms, state_action, unmapped, uerr, &old_layout, stats_before);
     return 1;
 }
 
@@ -440,22 +479,15 @@ void reload_on_crash(GuardWhat what)
         /* The restored memory has the layout of the crashed code; older code may only run on it if it matches. */
         if (library_open(g_run.prev_good_path, g_run.version_counter, &prev, err, sizeof err) > 0 &&
             prev.api.layout_hash == g_block_layout.layout_hash && prev.api.state_size == g_block_layout.state_size) {
-            g_lib = prev;
-            g_api = prev.api;
+            install(&prev, g_run.prev_good_version);
             rolled_back = 1;
-            g_run.fresh = 1;   /* its first good step says which code runs (new_code_running, rolled_back) */
-            g_run.code_of_version = g_run.prev_good_version;
         } else if (prev.handle) {
             library_close(&prev, err, sizeof err);
         }
     }
     /* A rolled-back library is not a target to roll back to again. */
     g_run.prev_good_path[0] = 0;
-    if (!rolled_back) {
-        use_stub();
-        g_run.halted = 1;
-        g_run.loaded = 0;
-    }
+    if (!rolled_back) run_stub(1);
     crash_event(crashed_version, kind, GUARD_NAMES[what], where, rolled_back ? g_run.prev_good_version : 0, g_run.halted);
     restart_note_library();
     if (rolled_back) tweak_library_loaded(g_lib.version, g_run.prev_good_version);  /* the old code's sources */
@@ -524,25 +556,14 @@ void reload_resume(const RestartResume *r)
     }
     if (r->running_path[0]) os_remove_file(r->running_path);
     remove_stale_copies(ok ? next.path : "");
-    if (rollback) {
-        if (r->prev_good_path[0]) os_remove_file(r->prev_good_path);
-        g_run.prev_good_path[0] = 0;   /* a rolled-back library is not a target to roll back to again */
-        g_run.prev_good_version = r->prev_good_version;
-    } else {
-        snprintf(g_run.prev_good_path, sizeof g_run.prev_good_path, "%s", r->prev_good_path);
-        g_run.prev_good_version = r->prev_good_version;
-    }
+    if (rollback && r->prev_good_path[0]) os_remove_file(r->prev_good_path);
+    /* a rolled-back library is not a target to roll back to again */
+    snprintf(g_run.prev_good_path, sizeof g_run.prev_good_path, "%s", rollback ? "" : r->prev_good_path);
+    g_run.prev_good_version = r->prev_good_version;
     if (ok) {
-        g_lib = next;
-        g_api = next.api;
-        g_run.loaded = 1;
-        g_run.halted = 0;
-        g_run.fresh = 1;
-        g_run.code_of_version = rollback ? r->prev_good_version : next.version;
+        install(&next, rollback ? r->prev_good_version : next.version);
     } else {
-        use_stub();
-        g_run.loaded = 0;
-        g_run.halted = path[0] != 0 || rollback;
+        run_stub(path[0] != 0 || rollback);
         if (path[0]) log_message(LOG_ERROR, "hot restart: cannot load %s again: %s", path, err);
     }
     os_file_stamp(library_built_path(g_options.root), &g_build_status.built_stamp);   /* not loaded again as an outside build */

@@ -541,6 +541,73 @@ static void glow_add_row(uint32_t *dst, int w, const uint32_t *a, const uint32_t
     }
 }
 
+/* The glow's frame-sized texture and the source column each frame column samples ((x + 0.5) * gw / w - 0.5,
+   between two source columns), made again when the output's size changes. */
+static int glow_frame_texture(int w, int h, int gw)
+{
+    if (!g_render.glow_frame || g_render.glow_frame_w != w || g_render.glow_frame_h != h) {
+        if (g_render.glow_frame) SDL_DestroyTexture(g_render.glow_frame);
+        g_render.glow_frame = SDL_CreateTexture(g_render.ren, SDL_PIXELFORMAT_ARGB8888, SDL_TEXTUREACCESS_STREAMING, w, h);
+        g_render.glow_frame_w = w;
+        g_render.glow_frame_h = h;
+        if (!g_render.glow_frame) return 0;
+        SDL_SetTextureBlendMode(g_render.glow_frame, SDL_BLENDMODE_NONE);
+        g_render.glow_col.resize((size_t)w);
+    }
+    for (int x = 0; x < w; x++) {
+        float u = std::min(std::max((x + 0.5f) * gw / w - 0.5f, 0.0f), (float)(gw - 1));
+        int c = std::min((int)u, std::max(gw - 2, 0));
+        g_render.glow_col[(size_t)x] = c << 9 | (int)lroundf((u - c) * 256);   /* the weight: 0..256, 9 bits */
+    }
+    return 1;
+}
+
+/* One pass of the glow (g_render.glow_px, gw x gh) scaled by k/256 and stretched onto the frame's pixels (w x h). */
+static void glow_add_pass(void *pixels, int pitch, int w, int h, int gw, int gh, uint32_t k)
+{
+    std::vector<uint32_t> &src = g_render.glow_px;
+    const uint32_t *in = src.data();   /* k = 256 scales every channel by one: the glow as read */
+    if (k != 256) {
+        std::vector<uint32_t> &scaled = g_render.glow_scaled;
+        scaled.resize(src.size());
+        for (size_t i = 0; i < src.size(); i++)
+            scaled[i] = ((src[i] & 0xFF00FF) * k >> 8 & 0xFF00FF) | ((src[i] & 0xFF00) * k >> 8 & 0xFF00);
+        in = scaled.data();
+    }
+    /* each source row stretched to the frame's width, with the span of its lit pixels: adding a black
+       pixel leaves the frame's pixel as it was, so a frame row is added only over its two rows' spans */
+    std::vector<uint32_t> &rows = g_render.glow_rows;
+    std::vector<int> &span = g_render.glow_span;
+    rows.resize((size_t)w * gh);
+    span.resize((size_t)gh * 2);
+    for (int r = 0; r < gh; r++) {
+        const uint32_t *s = &in[(size_t)r * gw];
+        int c0 = 0, c1 = gw;   /* lit source columns: [c0, c1) */
+        while (c0 < gw && !(s[c0] & 0xFFFFFF)) c0++;
+        while (c1 > c0 && !(s[c1 - 1] & 0xFFFFFF)) c1--;
+        int *sp = &span[(size_t)r * 2];
+        uint32_t *row = &rows[(size_t)r * w];
+        if (c0 == c1) { memset(row, 0, (size_t)w * sizeof *row); sp[0] = sp[1] = 0; continue; }
+        glow_stretch_row(row, w, s, g_render.glow_col.data());
+        int x0 = 0, x1 = w;
+        while (x0 < w && !(row[x0] & 0xFFFFFF)) x0++;
+        while (x1 > x0 && !(row[x1 - 1] & 0xFFFFFF)) x1--;
+        sp[0] = x0; sp[1] = x1;
+    }
+    for (int y = 0; y < h; y++) {
+        float v = std::min(std::max((y + 0.5f) * gh / h - 0.5f, 0.0f), (float)(gh - 1));
+        int r0 = (int)v, r1 = std::min(r0 + 1, gh - 1);
+        const int *s0 = &span[(size_t)r0 * 2], *s1 = &span[(size_t)r1 * 2];
+        const bool lit0 = s0[1] > s0[0], lit1 = s1[1] > s1[0];
+        if (!lit0 && !lit1) continue;
+        const int x0 = lit0 && lit1 ? std::min(s0[0], s1[0]) : lit0 ? s0[0] : s1[0];
+        const int x1 = lit0 && lit1 ? std::max(s0[1], s1[1]) : lit0 ? s0[1] : s1[1];
+        glow_add_row((uint32_t *)((char *)pixels + (size_t)y * pitch) + x0, x1 - x0, &rows[(size_t)r0 * w] + x0,
+                     &rows[(size_t)r1 * w] + x0, (uint32_t)lroundf((v - r0) * 256));
+    }
+
+}
+
 /* The software renderer's last step: the frame read back into a streaming texture, the 1/4 glow added to it
    here (bilinear, saturating, as the additive copy would), copied back unblended. SDL's own additive copy of a
    full frame costs that renderer ~7 ms at 1280x720 and a scaled one a surface per call; this is ~1-2 ms.
@@ -564,71 +631,16 @@ static int render_glow_add_cpu(SDL_Texture *glow, int gw, int gh, SDL_Texture *f
     SDL_RenderGetLogicalSize(ren, &lw, &lh);
     SDL_Rect out = { (int)lroundf(vp.x * sx), (int)lroundf(vp.y * sy), (int)lroundf(vp.w * sx), (int)lroundf(vp.h * sy) };
     if (out.w <= 0 || out.h <= 0) return 1;
-    if (!g_render.glow_frame || g_render.glow_frame_w != out.w || g_render.glow_frame_h != out.h) {
-        if (g_render.glow_frame) SDL_DestroyTexture(g_render.glow_frame);
-        g_render.glow_frame = SDL_CreateTexture(ren, SDL_PIXELFORMAT_ARGB8888, SDL_TEXTUREACCESS_STREAMING, out.w, out.h);
-        g_render.glow_frame_w = out.w;
-        g_render.glow_frame_h = out.h;
-        if (!g_render.glow_frame) return 0;
-        SDL_SetTextureBlendMode(g_render.glow_frame, SDL_BLENDMODE_NONE);
-        g_render.glow_col.resize((size_t)out.w);
-    }
-    /* frame column x samples the glow at (x + 0.5) * gw / w - 0.5, between two source columns */
-    for (int x = 0; x < out.w; x++) {
-        float u = std::min(std::max((x + 0.5f) * gw / out.w - 0.5f, 0.0f), (float)(gw - 1));
-        int c = std::min((int)u, std::max(gw - 2, 0));
-        g_render.glow_col[(size_t)x] = c << 9 | (int)lroundf((u - c) * 256);   /* the weight: 0..256, 9 bits */
-    }
+    if (!glow_frame_texture(out.w, out.h, gw)) return 0;
     void *pixels = nullptr;
     int pitch = 0;
     if (SDL_LockTexture(g_render.glow_frame, nullptr, &pixels, &pitch) != 0) return 0;
     if (lw && lh) SDL_RenderSetLogicalSize(ren, 0, 0);
     int ok = SDL_RenderReadPixels(ren, &out, SDL_PIXELFORMAT_ARGB8888, pixels, pitch) == 0;
     if (ok) {
-        std::vector<uint32_t> &src = g_render.glow_px;
-        if (gw == 1) for (uint32_t &p : src) p = 0;   /* no second column to blend with: never in practice */
-        for (float left = g_render.glow_intensity; left > 0.004f; left -= 1.0f) {   /* above 1: added again, as before */
-            const uint32_t k = (uint32_t)lroundf(256 * std::min(left, 1.0f));
-            const uint32_t *in = src.data();   /* k = 256 scales every channel by one: the glow as read */
-            if (k != 256) {
-                std::vector<uint32_t> &scaled = g_render.glow_scaled;
-                scaled.resize(src.size());
-                for (size_t i = 0; i < src.size(); i++)
-                    scaled[i] = ((src[i] & 0xFF00FF) * k >> 8 & 0xFF00FF) | ((src[i] & 0xFF00) * k >> 8 & 0xFF00);
-                in = scaled.data();
-            }
-            /* each source row stretched to the frame's width, with the span of its lit pixels: adding a black
-               pixel leaves the frame's pixel as it was, so a frame row is added only over its two rows' spans */
-            std::vector<uint32_t> &rows = g_render.glow_rows;
-            std::vector<int> &span = g_render.glow_span;
-            rows.resize((size_t)out.w * gh);
-            span.resize((size_t)gh * 2);
-            for (int r = 0; r < gh; r++) {
-                const uint32_t *s = &in[(size_t)r * gw];
-                int c0 = 0, c1 = gw;   /* lit source columns: [c0, c1) */
-                while (c0 < gw && !(s[c0] & 0xFFFFFF)) c0++;
-                while (c1 > c0 && !(s[c1 - 1] & 0xFFFFFF)) c1--;
-                int *sp = &span[(size_t)r * 2];
-                uint32_t *row = &rows[(size_t)r * out.w];
-                if (c0 == c1) { memset(row, 0, (size_t)out.w * sizeof *row); sp[0] = sp[1] = 0; continue; }
-                glow_stretch_row(row, out.w, s, g_render.glow_col.data());
-                int x0 = 0, x1 = out.w;
-                while (x0 < out.w && !(row[x0] & 0xFFFFFF)) x0++;
-                while (x1 > x0 && !(row[x1 - 1] & 0xFFFFFF)) x1--;
-                sp[0] = x0; sp[1] = x1;
-            }
-            for (int y = 0; y < out.h; y++) {
-                float v = std::min(std::max((y + 0.5f) * gh / out.h - 0.5f, 0.0f), (float)(gh - 1));
-                int r0 = (int)v, r1 = std::min(r0 + 1, gh - 1);
-                const int *s0 = &span[(size_t)r0 * 2], *s1 = &span[(size_t)r1 * 2];
-                const bool lit0 = s0[1] > s0[0], lit1 = s1[1] > s1[0];
-                if (!lit0 && !lit1) continue;
-                const int x0 = lit0 && lit1 ? std::min(s0[0], s1[0]) : lit0 ? s0[0] : s1[0];
-                const int x1 = lit0 && lit1 ? std::max(s0[1], s1[1]) : lit0 ? s0[1] : s1[1];
-                glow_add_row((uint32_t *)((char *)pixels + (size_t)y * pitch) + x0, x1 - x0, &rows[(size_t)r0 * out.w] + x0,
-                             &rows[(size_t)r1 * out.w] + x0, (uint32_t)lroundf((v - r0) * 256));
-            }
-        }
+        if (gw == 1) for (uint32_t &p : g_render.glow_px) p = 0;   /* no second column to blend with: never in practice */
+        for (float left = g_render.glow_intensity; left > 0.004f; left -= 1.0f)   /* above 1: added again, as before */
+            glow_add_pass(pixels, pitch, out.w, out.h, gw, gh, (uint32_t)lroundf(256 * std::min(left, 1.0f)));
     }
     SDL_UnlockTexture(g_render.glow_frame);
     if (ok) SDL_RenderCopy(ren, g_render.glow_frame, nullptr, &out);

@@ -306,6 +306,26 @@ static void recording_file_continue(const char *path, uint64_t steps)
     log_event("record_continue", "\"path\":\"%s\",\"steps\":%llu", esc, (unsigned long long)steps);
 }
 
+/* A --replay file recorded on another layout: its snapshot migrated to the running one (with the description
+   --record wrote beside it) becomes the loop's start; 0 + the reason logged when it cannot be. */
+static int replay_migrate_start(const char *path, const StateTypes *was, const uint8_t *snap, RecordingHeader *h)
+{
+    char what[2048];
+    uint8_t *out = (uint8_t *)malloc(g_api.state_size ? g_api.state_size : 1);
+    if (!out || !migrate_bytes(was, &g_mem_types, &g_api, snap, h->snapshot_bytes, out, g_api.state_size, what, sizeof what)) {
+        log_message(LOG_ERROR, "--replay %s: recorded on another state layout, and its snapshot cannot be migrated: %s", path,
+                    out ? what : "out of memory");
+        free(out);
+        return 0;
+    }
+    log_message(LOG_INFO, "--replay %s: recorded on another state layout; its snapshot migrated: %s", path, what);
+    free(g_recording.start_state);
+    g_recording.start_state = out;
+    h->snapshot_bytes = g_api.state_size;
+    g_recording.start_migrated = 1;
+    return 1;
+}
+
 int recording_file_load(const char *path)
 {
     size_t got = 0;
@@ -342,24 +362,12 @@ int recording_file_load(const char *path)
     }
     const uint8_t *snap = data + RECORDING_HEADER_BYTES;
     g_recording.start_migrated = 0;
-    if (migrate) {
-        char what[2048];
-        uint8_t *out = (uint8_t *)malloc(g_api.state_size ? g_api.state_size : 1);
-        if (!out || !migrate_bytes(&was, &g_mem_types, &g_api, snap, h.snapshot_bytes, out, g_api.state_size, what, sizeof what)) {
-            log_message(LOG_ERROR, "--replay %s: recorded on another state layout, and its snapshot cannot be migrated: %s", path,
-                        out ? what : "out of memory");
-            free(out);
-            free(data);
-            types_clear(&was);
-            return 0;
-        }
-        log_message(LOG_INFO, "--replay %s: recorded on another state layout; its snapshot migrated: %s", path, what);
-        free(g_recording.start_state);
-        g_recording.start_state = out;
-        h.snapshot_bytes = g_api.state_size;
-        g_recording.start_migrated = 1;
-        snap = NULL;
+    if (migrate && !replay_migrate_start(path, &was, snap, &h)) {
+        free(data);
+        types_clear(&was);
+        return 0;
     }
+    if (migrate) snap = NULL;
     types_clear(&was);
     g_recording.start_used = h.snapshot_bytes;
     if (snap) {
