@@ -2,7 +2,7 @@
 (os < core < services < session < live < devtools < platform/ itself, docs/design.md "The host's layers"), and no
 header of platform/ includes itself back through others (a cycle). A file that needs something of a layer above
 it takes a hook that layer registers at start instead. Reads the sources only; each failure names the file, the
-line and the include.
+line and the include; and no host function is over 80 lines.
 QUICK_SCENARIO: in ./build.sh test --quick too (the edit-test loop's tier).
 """
 import os
@@ -110,8 +110,31 @@ def modules_include_their_header():
     check(not wrong, "host.h included inside a module: " + ", ".join(wrong))
 
 
+def no_long_function():
+    """No host function is longer than 80 lines (its signature to its closing brace): a long one is split into
+    the phases it has. A function's body opens with "{" alone at the start of a line and closes with "}" there."""
+    long = []
+    for f in host_files():
+        if not f.endswith(".cpp"):
+            continue
+        lines = open(f, encoding="utf-8").read().split("\n")
+        start = None
+        for i, line in enumerate(lines):
+            if line == "{" and i > 0:
+                start = i - 1
+                while start > 0 and lines[start - 1].strip() and not lines[start - 1].rstrip().endswith((";", "}", "*/")) \
+                        and lines[start].startswith((" ", "\t")):
+                    start -= 1   # a signature over several lines
+            elif line == "}" and start is not None:
+                if i - start + 1 > 80:
+                    long.append(f"{os.path.relpath(f, ROOT)}:{start + 1} ({i - start + 1} lines: {lines[start].strip()[:60]})")
+                start = None
+    check(not long, "host functions over 80 lines: " + "; ".join(long))
+
+
 checks.case("layers_known", layers_known)
 checks.case("no_upward_include", no_upward_include)
 checks.case("no_include_cycle", no_include_cycle)
 checks.case("modules_include_their_header", modules_include_their_header)
+checks.case("no_long_function", no_long_function)
 checks.finish()
