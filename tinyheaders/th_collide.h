@@ -1767,7 +1767,8 @@ static int thc__circle_poly_manifold(const thc_circle *c, const thc_poly *p, con
    an end lies inside the other segment's span); the reference face and the clip. Nearly parallel
    capsules get two contacts, others one. Returns 0 for what it leaves to the general path: a capsule
    with no length. Without contacts (thc_overlap) it stops at the tests and returns 2 for touching, so
-   that the two answers agree.
+   that the two answers agree. With contacts m->count is 0 on entry (thc_collide's first store) and is
+   written only where contacts are made.
    A face wins a near-tie whichever candidate comes first: a point projecting just inside a segment near its end
    is as far from that end as from the segment, up to rounding, and only the segment's own normal is right (the
    direction to the end is tilted by the gap along the segment over the distance, which a long reference face
@@ -1802,7 +1803,6 @@ THC__INLINE int thc__capsules(const thc_capsule *ka, const thc_capsule *kb, thc_
     float la = thc__sqrt(thc__dot(a1, a1)), lb = thc__sqrt(thc__dot(eb, eb));
     if (!(la > 1e-12f) || !(lb > 1e-12f)) return 0;
     float ra = thc__radius(ka->r), rb = thc__radius(kb->r), r = ra + rb;   /* NaN stays NaN */
-    m->count = 0;
     if (contacts && thc__capsules_far(a1, b0, b1, la, lb, r)) return 1;   /* thc_overlap's axes alone are cheaper */
     thc_v2 na = thc__v(a1.y / la, -a1.x / la), nb = thc__v(eb.y / lb, -eb.x / lb);
     thc_v2 zero = thc__v(0, 0);   /* A's core runs from the origin (its first end) to a1 */
