@@ -42,7 +42,8 @@
                          be NULL. On failure out holds nothing to free (thtl_free on it is harmless).
      int  thtl_load_file(const char *path, const thtl_settings *settings, thtl_map *out);
                          reads path with stdio, then thtl_load; external tilesets are looked for
-                         next to the map unless settings->base_dir says otherwise (not with THTL_NO_STDIO)
+                         next to the map unless settings->base_dir says otherwise; an error message
+                         starts with the path (not with THTL_NO_STDIO)
      void thtl_free(thtl_map *m);
 
      uint32_t thtl_gid_at(const thtl_layer *l, int x, int y);    the raw gid (flip bits kept), 0 outside
@@ -97,7 +98,7 @@
    EXAMPLE (compiled by tests/unit/test_th_tiled.cpp)
 
      thtl_map m;
-     if (thtl_load_file("level1.tmj", NULL, &m) == THTL_OK) {
+     if (thtl_load_file(path, NULL, &m) == THTL_OK) {
          int walls = thtl_find_layer(&m, "walls");
          int n = 0;
          thtl_box *boxes = walls >= 0 ? thtl_solid_boxes(&m, &m.layers[walls], &n) : NULL;
@@ -108,7 +109,7 @@
          const thtl_object *spawn = thtl_find_object(&m, "spawn", NULL);
          if (spawn) place_player(spawn->x, spawn->y);
          thtl_free(&m);
-     } else fprintf(stderr, "level1.tmj: %s\n", m.error);
+     } else fprintf(stderr, "%s\n", m.error);
 */
 #ifndef TH_TILED_H
 #define TH_TILED_H
@@ -1482,7 +1483,7 @@ int thtl_load_file(const char *path, const thtl_settings *settings, thtl_map *ou
     if (got != (size_t)n) { fr(au, buf); snprintf(out->error, sizeof out->error, "%.200s: cannot read", path); return THTL_ERR_FILE; }
     int e = thtl_load(buf, (size_t)n, &set, out);
     fr(au, buf);
-    if (e && strncmp(out->error, "JSON", 4) == 0) {   /* the map's own JSON errors name the map file */
+    if (e) {   /* the message names the map's file first */
         char keep[sizeof out->error];
         memcpy(keep, out->error, sizeof keep);
         snprintf(out->error, sizeof out->error, "%.60s: %.190s", path, keep);
