@@ -549,6 +549,17 @@ static int thtl__parse_json(thtl__reader *r, thtl__json *j, const void *data, si
     j->s = (const char *)data;
     j->n = (uint32_t)size;
     j->max_depth = r->set.max_depth;
+    /* the token array sized once: every value but the first follows a ',', ':', '[' or '{' (strings holding
+       those only make the count high; each token takes at least two bytes of input but the last) */
+    uint64_t guess = 1;
+    for (size_t i = 0; i < size; i++) {
+        char c = j->s[i];
+        guess += c == ',' || c == ':' || c == '[' || c == '{';
+    }
+    if (guess > size / 2 + 2) guess = size / 2 + 2;
+    j->cap = (uint32_t)guess;
+    j->t = (thtl__tok *)thtl__raw_alloc(r, (size_t)guess * sizeof(thtl__tok));
+    if (!j->t) return thtl__fail(r, THTL_ERR_MEMORY, "out of memory (JSON tokens)");
     /* a UTF-8 byte order mark is allowed before the value */
     if (j->n >= 3 && (uint8_t)j->s[0] == 0xEF && (uint8_t)j->s[1] == 0xBB && (uint8_t)j->s[2] == 0xBF) j->pos = 3;
     int e = thtl__value(r, j, 0);
