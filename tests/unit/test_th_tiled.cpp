@@ -631,6 +631,7 @@ static void test_bad_values(void)
         { edit(cave, "2147483649, 1073741826", "99, 1073741826"), THTL_ERR_FORMAT, "layer 'ground': cell (0,1) has gid 99, past every tileset" },
         { edit(cave, "\"gid\":2147483652", "\"gid\":2147483661"), THTL_ERR_FORMAT, "object 7: gid 13 is past every tileset" },
         { edit(cave, "[1, 2, 3, 4, 5, 6, 2147483649", "[1, 2, 3, 4, 5, 2147483649"), THTL_ERR_FORMAT, "\"data\" has 23 entries, width x height is 24" },
+        { edit(cave, "[1, 2, 3, 4, 5, 6, 2147483649", "[1, 2, 3, 4, 5, 6, 7, 2147483649"), THTL_ERR_FORMAT, "\"data\" has 25 entries, width x height is 24" },
         { edit(cave, "[1, 2, 3, 4, 5, 6,", "[1, 2, -3, 4, 5, 6,"), THTL_ERR_FORMAT, "\"data\"[2] is not a gid" },
         { edit(cave, "[1, 2, 3, 4, 5, 6,", "[1, 2, 3.5, 4, 5, 6,"), THTL_ERR_FORMAT, "\"data\"[2] is not a gid" },
         { edit(cave, "[1, 2, 3, 4, 5, 6,", "[1, 2, 4294967296, 4, 5, 6,"), THTL_ERR_FORMAT, "\"data\"[2] is not a gid" },
@@ -685,6 +686,14 @@ static void test_bad_values(void)
     std::string esc = "\xEF\xBB\xBF" + edit(cave, "\"name\":\"ground\"", "\"name\":\"gr\\u00f6und \\ud83d\\ude00 \\\"q\\\"\"");
     TH_CHECK(load_text(esc, &m) == THTL_OK);
     TH_CHECK(m.layer_count > 0 && strcmp(m.layers[0].name, "gr\xC3\xB6und \xF0\x9F\x98\x80 \"q\"") == 0);
+    thtl_free(&m);
+    // a color written #RRGGBB is opaque; an empty one (Tiled's "no color") is 0
+    TH_CHECK(load_text(edit(edit(cave, "\"#ff336699\"", "\"#336699\""), "\"#80ff0000\"", "\"\""), &m) == THTL_OK);
+    const thtl_property *p = thtl_find_property(m.properties, m.property_count, "tint");
+    TH_CHECK(p && p->ival == 0xff336699);
+    const thtl_object *o = thtl_find_object(&m, "spawn", NULL);
+    p = o ? thtl_find_property(o->properties, o->property_count, "glow") : NULL;
+    TH_CHECK(p && p->type == THTL_PROP_COLOR && p->ival == 0 && strcmp(p->str, "") == 0);
     thtl_free(&m);
     // a lower limit refuses what the default takes
     thtl_settings set;
