@@ -9,8 +9,9 @@
      bounded by the buffer, nesting depth capped) and reads what Tiled's JSON map format describes
      (doc.mapeditor.org, "JSON Map Format"):
        - the map: width, height, tilewidth, tileheight, orientation (orthogonal only: others are
-         refused with THTL_ERR_UNSUPPORTED), class (or type), custom properties. Infinite maps
-         (chunked layers) are refused with THTL_ERR_UNSUPPORTED: save them with "Infinite" off.
+         refused with THTL_ERR_UNSUPPORTED), class (or type), custom properties. Infinite maps: each
+         tile layer's chunks are placed into one grid over the layer's bounds (startx, starty,
+         width, height), so gids[0] is map cell (start_x, start_y), which may be negative.
        - tilesets, embedded or external (.tsj through the read_file hook, see FILES): firstgid,
          name, image path and size, tile size, columns, tilecount, margin, spacing, tile offset,
          custom properties, and per-tile type/class and properties.
@@ -46,7 +47,8 @@
                          starts with the path (not with THTL_NO_STDIO)
      void thtl_free(thtl_map *m);
 
-     uint32_t thtl_gid_at(const thtl_layer *l, int x, int y);    the raw gid (flip bits kept), 0 outside
+     uint32_t thtl_gid_at(const thtl_layer *l, int x, int y);    the raw gid (flip bits kept) at map cell
+                                                                   (x, y), 0 outside the layer
      uint32_t thtl_gid_id(uint32_t gid);                           the gid without its flip bits
      int  thtl_tileset_of(const thtl_map *m, uint32_t gid);       index into m->tilesets, -1 for none
      int  thtl_tile_source(const thtl_map *m, uint32_t gid, thtl_tile_src *src);
@@ -75,7 +77,7 @@
      used (the program links stb_image's implementation); otherwise zlib data is THTL_ERR_UNSUPPORTED.
 
    COLLISION
-     thtl_solid_boxes covers the layer's solid (non-zero) cells with axis-aligned boxes, in cells:
+     thtl_solid_boxes covers the layer's solid (non-zero) cells with axis-aligned boxes, in map cells:
      runs of solid cells along each row, each run merged into the box above it when that box has
      exactly the same columns. The boxes cover exactly the solid cells, never overlap, and are never
      more than the row runs. Multiply by the map's tile size for pixels (add the layer's offset).
@@ -145,7 +147,7 @@ typedef enum thtl_result {
     THTL_ERR_LIMIT,          /* over one of the limits (LIMITS above) */
     THTL_ERR_ZLIB,           /* compressed data that does not decode to the layer's size */
     THTL_ERR_MEMORY,         /* the allocator returned NULL */
-    THTL_ERR_UNSUPPORTED,    /* a map feature this reader refuses (orientation, infinite, gzip...) */
+    THTL_ERR_UNSUPPORTED,    /* a map feature this reader refuses (orientation, gzip, zstd...) */
     THTL_ERR_FILE            /* an external tileset that could not be read */
 } thtl_result;
 
@@ -221,6 +223,7 @@ typedef struct thtl_layer {
     float    offset_x, offset_y; /* pixels, groups' added in */
     float    parallax_x, parallax_y;   /* 1 unless set; groups' multiplied in */
     int      width, height;      /* tile layers: cells */
+    int      start_x, start_y;   /* tile layers: the map cell of gids[0] (infinite maps; 0 otherwise) */
     uint32_t *gids;              /* tile layers: width*height, row by row, flip bits kept */
     int      object_count;
     thtl_object *objects;        /* object layers, file order */
@@ -269,6 +272,7 @@ typedef struct thtl_map {
     char    *render_order;       /* "right-down" ... ("" when absent) */
     char    *type_class;         /* the map's class (Tiled 1.9+); "" */
     char    *tiled_version;      /* as written; "" when absent */
+    int      infinite;           /* 1: tile layers hold the chunks' bounds (start_x, start_y, width, height) */
     int      layer_count, tileset_count;
     thtl_layer   *layers;        /* flattened, bottom first */
     thtl_tileset *tilesets;      /* file order (firstgid ascending) */
@@ -1069,17 +1073,10 @@ static int64_t thtl__base64(const char *s, size_t n, uint8_t *out, size_t cap)
     return (int64_t)o;
 }
 
-static int thtl__tile_data(thtl__reader *r, const thtl__json *j, int o, thtl_layer *l)
+/* the cells of one "data" token d (an array, or base64 with the encoding and compression layer o names) into out */
+static int thtl__cells(thtl__reader *r, const thtl__json *j, int o, int d, uint32_t *out, size_t cells)
 {
     char msg[200];
-    int d = thtl__get(j, o, "data");
-    if (d < 0) {
-        if (thtl__get(j, o, "chunks") >= 0) return thtl__fail(r, THTL_ERR_UNSUPPORTED, "chunked data (infinite maps) is not supported");
-        return thtl__missing(r, "data");
-    }
-    size_t cells = (size_t)l->width * (size_t)l->height;
-    l->gids = (uint32_t *)thtl__alloc(r, cells * 4);
-    if (!l->gids) return thtl__fail(r, THTL_ERR_MEMORY, "out of memory");
     if (j->t[d].type == THTL__ARR) {
         if (j->t[d].count != cells) {
             snprintf(msg, sizeof msg, "\"data\" has %lu entries, width x height is %lu", (unsigned long)j->t[d].count, (unsigned long)cells);
@@ -1092,7 +1089,7 @@ static int thtl__tile_data(thtl__reader *r, const thtl__json *j, int o, thtl_lay
                 snprintf(msg, sizeof msg, "\"data\"[%lu] is not a gid (an integer from 0 to 4294967295)", (unsigned long)i);
                 return thtl__fail(r, THTL_ERR_FORMAT, msg);
             }
-            l->gids[i] = (uint32_t)v;
+            out[i] = (uint32_t)v;
         }
         return THTL_OK;
     }
@@ -1110,7 +1107,7 @@ static int thtl__tile_data(thtl__reader *r, const thtl__json *j, int o, thtl_lay
     const char *text = j->s + j->t[d].start;
     size_t tn = j->t[d].end - j->t[d].start;
     if (!zlib) {
-        int64_t got = thtl__base64(text, tn, (uint8_t *)l->gids, cells * 4);
+        int64_t got = thtl__base64(text, tn, (uint8_t *)out, cells * 4);
         if (got < 0) return thtl__fail(r, THTL_ERR_FORMAT, "\"data\" is not base64");
         if ((uint64_t)got != (uint64_t)cells * 4) {
             snprintf(msg, sizeof msg, "\"data\" decodes to %llu bytes, width x height x 4 is %llu", (unsigned long long)got,
@@ -1127,14 +1124,14 @@ static int thtl__tile_data(thtl__reader *r, const thtl__json *j, int o, thtl_lay
         if (zn < 0) e = thtl__fail(r, THTL_ERR_FORMAT, "\"data\" is not base64");
         else if (zn < 6) e = thtl__fail(r, THTL_ERR_ZLIB, "zlib data shorter than its header and adler32");
         else {
-            int got = r->set.inflate(r->set.inflate_user, z, (size_t)zn, (uint8_t *)l->gids, cells * 4);
+            int got = r->set.inflate(r->set.inflate_user, z, (size_t)zn, (uint8_t *)out, cells * 4);
             if (got < 0) e = thtl__fail(r, THTL_ERR_ZLIB, "damaged zlib data");
             else if ((size_t)got != cells * 4) {
                 snprintf(msg, sizeof msg, "zlib data decodes to %d bytes, width x height x 4 is %lu", got, (unsigned long)(cells * 4));
                 e = thtl__fail(r, THTL_ERR_ZLIB, msg);
             } else {
                 uint32_t a = 1, b = 0;
-                const uint8_t *p = (const uint8_t *)l->gids, *t = z + zn - 4;
+                const uint8_t *p = (const uint8_t *)out, *t = z + zn - 4;
                 for (size_t i = 0; i < cells * 4; i++) {
                     a += p[i]; if (a >= 65521) a -= 65521;
                     b += a; if (b >= 65521) b -= 65521;
@@ -1150,9 +1147,54 @@ static int thtl__tile_data(thtl__reader *r, const thtl__json *j, int o, thtl_lay
     const uint16_t one = 1;
     if (*(const uint8_t *)&one == 0)
         for (size_t i = 0; i < cells; i++) {
-            uint32_t v = l->gids[i];
-            l->gids[i] = v >> 24 | (v >> 8 & 0xFF00u) | (v << 8 & 0xFF0000u) | v << 24;
+            uint32_t v = out[i];
+            out[i] = v >> 24 | (v >> 8 & 0xFF00u) | (v << 8 & 0xFF0000u) | v << 24;
         }
+    return THTL_OK;
+}
+
+static int thtl__tile_data(thtl__reader *r, const thtl__json *j, int o, thtl_layer *l)
+{
+    char msg[200];
+    size_t cells = (size_t)l->width * (size_t)l->height;
+    l->gids = (uint32_t *)thtl__alloc(r, cells * 4);
+    if (!l->gids) return thtl__fail(r, THTL_ERR_MEMORY, "out of memory");
+    int d = thtl__get(j, o, "data");
+    if (d >= 0) return thtl__cells(r, j, o, d, l->gids, cells);
+    /* infinite maps: chunks placed in the layer's bounds (startx, starty, width, height) */
+    int a = thtl__get(j, o, "chunks");
+    if (a < 0) return thtl__missing(r, "data");
+    if (j->t[a].type != THTL__ARR) return thtl__wrong(r, j, a, "chunks", "an array");
+    memset(l->gids, 0, cells * 4);
+    char keep[sizeof r->where];
+    memcpy(keep, r->where, sizeof keep);
+    uint32_t k = (uint32_t)a + 1;
+    for (uint32_t i = 0; i < j->t[a].count; i++, k = j->t[k].next) {
+        int c = (int)k, e;
+        snprintf(r->where, sizeof r->where, "%.120s, chunks[%lu]", keep, (unsigned long)i);
+        if (j->t[c].type != THTL__OBJ) return thtl__wrong(r, j, c, "chunks[]", "an object");
+        int64_t cx, cy, cw, ch;
+        if ((e = thtl__int(r, j, c, "x", 1, -(1 << 30), 1 << 30, 0, &cx)) || (e = thtl__int(r, j, c, "y", 1, -(1 << 30), 1 << 30, 0, &cy)) ||
+            (e = thtl__int(r, j, c, "width", 1, 0, l->width, 0, &cw)) || (e = thtl__int(r, j, c, "height", 1, 0, l->height, 0, &ch)))
+            return e;
+        int64_t lx = cx - l->start_x, ly = cy - l->start_y;
+        if (lx < 0 || ly < 0 || lx + cw > l->width || ly + ch > l->height) {
+            snprintf(msg, sizeof msg, "a %lldx%lld chunk at (%lld,%lld) is outside the layer's %dx%d cells from (%d,%d)", (long long)cw,
+                     (long long)ch, (long long)cx, (long long)cy, l->width, l->height, l->start_x, l->start_y);
+            return thtl__fail(r, THTL_ERR_FORMAT, msg);
+        }
+        int cd = thtl__get(j, c, "data");
+        if (cd < 0) return thtl__missing(r, "data");
+        size_t n = (size_t)cw * (size_t)ch;
+        uint32_t *buf = (uint32_t *)thtl__raw_alloc(r, n * 4);
+        if (!buf) return thtl__fail(r, THTL_ERR_MEMORY, "out of memory");
+        e = thtl__cells(r, j, o, cd, buf, n);
+        for (int64_t y = 0; !e && y < ch; y++)
+            memcpy(l->gids + (size_t)(ly + y) * (size_t)l->width + (size_t)lx, buf + (size_t)y * (size_t)cw, (size_t)cw * 4);
+        thtl__raw_free(r, buf);
+        if (e) return e;
+    }
+    memcpy(r->where, keep, sizeof keep);
     return THTL_OK;
 }
 
@@ -1277,6 +1319,9 @@ static int thtl__layer(thtl__reader *r, const thtl__json *j, int o, const thtl__
         if (r->cells > r->set.max_cells) return thtl__fail(r, THTL_ERR_LIMIT, "more tile cells than max_cells");
         l.width = (int)w;
         l.height = (int)h;
+        if ((e = thtl__int32(r, j, o, "startx", 0, -(1 << 30), 1 << 30, 0, &l.start_x)) ||
+            (e = thtl__int32(r, j, o, "starty", 0, -(1 << 30), 1 << 30, 0, &l.start_y)))
+            return e;
         if ((e = thtl__tile_data(r, j, o, &l))) return e;
     } else if (kind == THTL_LAYER_OBJECT) {
         int a = thtl__get(j, o, "objects");
@@ -1329,8 +1374,8 @@ static int thtl__tile_known(const thtl_map *m, uint32_t gid)
     if (t < 0) return 0;
     const thtl_tileset *ts = &m->tilesets[t];
     uint32_t local = (gid & THTL_GID_MASK) - ts->firstgid;
-    if (local < (uint32_t)ts->tile_count) return 1;
-    return ts->columns == 0 && thtl_tile_info(m, gid) != 0;   /* image collections: ids need not be below tilecount */
+    if (ts->columns == 0) return thtl_tile_info(m, gid) != 0;   /* image collections: the tiles listed, whatever their ids */
+    return local < (uint32_t)ts->tile_count;
 }
 
 static int thtl__parse(thtl__reader *r, const void *data, size_t size)
@@ -1351,9 +1396,7 @@ static int thtl__parse(thtl__reader *r, const void *data, size_t size)
             e = thtl__fail(r, THTL_ERR_UNSUPPORTED, msg);
             break;
         }
-        int infinite;
-        if ((e = thtl__bool(r, &j, 0, "infinite", 0, &infinite))) break;
-        if (infinite) { e = thtl__fail(r, THTL_ERR_UNSUPPORTED, "infinite maps are not supported (in Tiled: Map > Map Properties, untick Infinite)"); break; }
+        if ((e = thtl__bool(r, &j, 0, "infinite", 0, &m->infinite))) break;
         int64_t w, h;
         if ((e = thtl__int(r, &j, 0, "width", 1, 0, 0x7FFFFFFF, 0, &w)) || (e = thtl__int(r, &j, 0, "height", 1, 0, 0x7FFFFFFF, 0, &h))) break;
         if ((uint64_t)w > r->set.max_dimension || (uint64_t)h > r->set.max_dimension) {
@@ -1406,8 +1449,8 @@ static int thtl__parse(thtl__reader *r, const void *data, size_t size)
             if (id == 0 || (id >= ok_from && id <= ok_to)) continue;
             if (!thtl__tile_known(m, id)) {
                 snprintf(r->where, sizeof r->where, "layer '%.100s'", l->name);
-                snprintf(msg, sizeof msg, "cell (%lu,%lu) has gid %lu, past every tileset", (unsigned long)(i % (size_t)l->width),
-                         (unsigned long)(i / (size_t)l->width), (unsigned long)id);
+                snprintf(msg, sizeof msg, "cell (%ld,%ld) has gid %lu, past every tileset", (long)(i % (size_t)l->width) + l->start_x,
+                         (long)(i / (size_t)l->width) + l->start_y, (unsigned long)id);
                 return thtl__fail(r, THTL_ERR_FORMAT, msg);
             }
             const thtl_tileset *ts = &m->tilesets[thtl_tileset_of(m, id)];
@@ -1519,8 +1562,10 @@ void thtl_free(thtl_map *m)
 
 uint32_t thtl_gid_at(const thtl_layer *l, int x, int y)
 {
-    if (!l || !l->gids || x < 0 || y < 0 || x >= l->width || y >= l->height) return 0;
-    return l->gids[(size_t)y * (size_t)l->width + (size_t)x];
+    if (!l || !l->gids) return 0;
+    int64_t lx = (int64_t)x - l->start_x, ly = (int64_t)y - l->start_y;
+    if (lx < 0 || ly < 0 || lx >= l->width || ly >= l->height) return 0;
+    return l->gids[(size_t)ly * (size_t)l->width + (size_t)lx];
 }
 
 uint32_t thtl_gid_id(uint32_t gid) { return gid & THTL_GID_MASK; }
@@ -1636,12 +1681,13 @@ thtl_box *thtl_solid_boxes(const thtl_map *m, const thtl_layer *l, int *count)
             if (b >= 0 && boxes[b].w == x - x0) boxes[b].h++;
             else {
                 b = n++;
-                boxes[b].x = x0; boxes[b].y = y; boxes[b].w = x - x0; boxes[b].h = 1;
+                boxes[b].x = x0; boxes[b].y = y; boxes[b].w = x - x0; boxes[b].h = 1;   /* layer cells: moved below */
             }
             here[x0] = b;
         }
         int *t = above; above = here; here = t;
     }
+    for (int i = 0; i < n; i++) { boxes[i].x += l->start_x; boxes[i].y += l->start_y; }
     *count = n;
     return boxes;
 }

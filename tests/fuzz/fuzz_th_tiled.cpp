@@ -67,21 +67,22 @@ static void check(const uint8_t *map, size_t map_size, const uint8_t *tileset, s
             thtl_tile_src src;
             for (int y = 0; y < l->height; y++)
                 for (int x = 0; x < l->width; x++) {
-                    uint32_t g = thtl_gid_at(l, x, y);
+                    uint32_t g = thtl_gid_at(l, x + l->start_x, y + l->start_y);
                     if (thtl_gid_id(g) && !thtl_tile_source(&m, g, &src)) __builtin_trap();
                 }
             int n = 0;
             thtl_box *b = thtl_solid_boxes(&m, l, &n);
             if (n < 0) __builtin_trap();
             unsigned char *cover = (unsigned char *)calloc((size_t)l->width * (size_t)l->height + 1, 1);
-            for (int i = 0; i < n; i++) {
-                if (b[i].w < 1 || b[i].h < 1 || b[i].x < 0 || b[i].y < 0 || b[i].x + b[i].w > l->width || b[i].y + b[i].h > l->height) __builtin_trap();
-                for (int y = b[i].y; y < b[i].y + b[i].h; y++)
-                    for (int x = b[i].x; x < b[i].x + b[i].w; x++) cover[(size_t)y * (size_t)l->width + (size_t)x]++;
+            for (int i = 0; i < n; i++) {   /* boxes are in map cells */
+                int bx = b[i].x - l->start_x, by = b[i].y - l->start_y;
+                if (b[i].w < 1 || b[i].h < 1 || bx < 0 || by < 0 || bx + b[i].w > l->width || by + b[i].h > l->height) __builtin_trap();
+                for (int y = by; y < by + b[i].h; y++)
+                    for (int x = bx; x < bx + b[i].w; x++) cover[(size_t)y * (size_t)l->width + (size_t)x]++;
             }
             for (int y = 0; y < l->height; y++)
                 for (int x = 0; x < l->width; x++)
-                    if (cover[(size_t)y * (size_t)l->width + (size_t)x] != (thtl_gid_at(l, x, y) ? 1 : 0)) __builtin_trap();
+                    if (cover[(size_t)y * (size_t)l->width + (size_t)x] != (thtl_gid_at(l, x + l->start_x, y + l->start_y) ? 1 : 0)) __builtin_trap();
             free(cover);
             thtl_free_boxes(&m, b);
         }

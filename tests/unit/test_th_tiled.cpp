@@ -421,6 +421,72 @@ static void test_read_hook(void)
     TH_CHECK(has(m.error, "/nonexistent/map.tmj"));
 }
 
+// ---------------------------------------------------------------- infinite maps
+
+static int check_boxes(const thtl_layer *l, const thtl_box *boxes, int n);
+
+static void test_infinite_chunks(void)
+{
+    // two 16x16 chunks, at (-16,-16) and (16,0): the layer's bounds are 48x32 cells from (-16,-16)
+    const char *files[] = { "infinite.tmj", "infinite_zlib.tmj" };
+    for (const char *f : files) {
+        std::string text = slurp(g_data + f);
+        seed(f, text);
+        thtl_map m;
+        int e = load_text(text, &m);
+        TH_CHECK_MSG(e == THTL_OK, "%s: %s", f, m.error);
+        if (e) continue;
+        const thtl_layer *l = &m.layers[0];
+        TH_CHECK(m.infinite == 1 && l->start_x == -16 && l->start_y == -16 && l->width == 48 && l->height == 32);
+        TH_CHECK(thtl_gid_at(l, -16, -16) == (2 | THTL_FLIP_H) && thtl_gid_at(l, -15, -16) == 0);
+        int wall = 0, column = 0;
+        for (int x = -16; x < 0; x++) wall += thtl_gid_at(l, x, -1) == 4;
+        for (int y = 0; y < 16; y++) column += thtl_gid_at(l, 19, y) == 5;
+        TH_CHECK(wall == 16 && column == 16);
+        TH_CHECK(thtl_gid_at(l, 0, 0) == 0 && thtl_gid_at(l, -17, -1) == 0 && thtl_gid_at(l, 32, 0) == 0 && thtl_gid_at(l, 19, 16) == 0);
+        int n = 0;
+        thtl_box *b = thtl_solid_boxes(&m, l, &n);
+        TH_CHECK_MSG(n == 3, "%s: %d boxes", f, n);
+        if (n == 3) {   // in map cells
+            TH_CHECK(b[0].x == -16 && b[0].y == -16 && b[0].w == 1 && b[0].h == 1);
+            TH_CHECK(b[1].x == -16 && b[1].y == -1 && b[1].w == 16 && b[1].h == 1);
+            TH_CHECK(b[2].x == 19 && b[2].y == 0 && b[2].w == 1 && b[2].h == 16);
+        }
+        check_boxes(l, b, n);
+        thtl_free_boxes(&m, b);
+        thtl_free(&m);
+    }
+}
+
+// ---------------------------------------------------------------- image collections
+
+static void test_image_collection(void)
+{
+    // a tileset of separate images: no columns, each tile listed with its image; ids need not be contiguous
+    auto map = [](const char *data) {
+        return std::string("{\"orientation\":\"orthogonal\",\"width\":3,\"height\":1,\"tilewidth\":8,\"tileheight\":8,"
+                           "\"tilesets\":[{\"firstgid\":1,\"name\":\"props\",\"columns\":0,\"tilecount\":2,\"tilewidth\":40,\"tileheight\":30,"
+                           "\"tiles\":[{\"id\":7,\"image\":\"tree.png\",\"imagewidth\":40,\"imageheight\":30},"
+                           "{\"id\":0,\"image\":\"rock.png\",\"imagewidth\":12,\"imageheight\":9,\"class\":\"solid\"}]}],"
+                           "\"layers\":[{\"type\":\"tilelayer\",\"name\":\"p\",\"width\":3,\"height\":1,\"data\":") + data + "}]}";
+    };
+    thtl_map m;
+    int e = load_text(map("[1,0,8]"), &m);
+    TH_CHECK_MSG(e == THTL_OK, "%s", m.error);
+    if (!e) {
+        thtl_tile_src src;
+        TH_CHECK(thtl_tile_source(&m, 8, &src) && src.local_id == 7 && src.w == 40 && src.h == 30 && src.x == 0);
+        TH_CHECK(thtl_tile_source(&m, 1, &src) && src.w == 12 && src.h == 9);
+        const thtl_tile *t = thtl_tile_info(&m, 1);
+        TH_CHECK(t && strcmp(t->image, "rock.png") == 0 && strcmp(t->type, "solid") == 0);
+        TH_CHECK(m.tilesets[0].tiles[0].id == 0 && m.tilesets[0].tiles[1].id == 7);   // sorted by id
+        thtl_free(&m);
+    }
+    // gid 2 is below tilecount but no tile has id 1: refused, as no image would draw it
+    TH_CHECK_EQ_INT(load_text(map("[1,2,8]"), &m), THTL_ERR_FORMAT);
+    TH_CHECK(has(m.error, "cell (1,0) has gid 2, past every tileset"));
+}
+
 // ---------------------------------------------------------------- Tiled 1.9's class
 
 static void test_class_field(void)
@@ -463,15 +529,17 @@ static int check_boxes(const thtl_layer *l, const thtl_box *boxes, int n)
     std::vector<int> cover((size_t)l->width * l->height, 0);
     for (int i = 0; i < n; i++) {
         const thtl_box &b = boxes[i];
-        TH_CHECK(b.w > 0 && b.h > 0 && b.x >= 0 && b.y >= 0 && b.x + b.w <= l->width && b.y + b.h <= l->height);
-        for (int y = b.y; y < b.y + b.h; y++)
-            for (int x = b.x; x < b.x + b.w; x++) cover[(size_t)y * l->width + x]++;
+        int bx = b.x - l->start_x, by = b.y - l->start_y;   // boxes are in map cells
+        TH_CHECK(b.w > 0 && b.h > 0 && bx >= 0 && by >= 0 && bx + b.w <= l->width && by + b.h <= l->height);
+        if (!(b.w > 0 && b.h > 0 && bx >= 0 && by >= 0 && bx + b.w <= l->width && by + b.h <= l->height)) continue;
+        for (int y = by; y < by + b.h; y++)
+            for (int x = bx; x < bx + b.w; x++) cover[(size_t)y * l->width + x]++;
     }
     int bad = 0, runs = 0;
     for (int y = 0; y < l->height; y++)
         for (int x = 0; x < l->width; x++) {
-            bool solid = thtl_gid_at(l, x, y) != 0;
-            if (solid && (x == 0 || thtl_gid_at(l, x - 1, y) == 0)) runs++;
+            bool solid = thtl_gid_at(l, x + l->start_x, y + l->start_y) != 0;
+            if (solid && (x == 0 || thtl_gid_at(l, x - 1 + l->start_x, y + l->start_y) == 0)) runs++;
             if (cover[(size_t)y * l->width + x] != (solid ? 1 : 0)) bad++;
         }
     TH_CHECK_EQ_INT(bad, 0);
@@ -552,7 +620,7 @@ static void test_solid_boxes(void)
 
 static void test_truncated_at_every_byte(void)
 {
-    const char *files[] = { "cave.tmj", "zlib.tmj", "external_base64.tmj" };
+    const char *files[] = { "cave.tmj", "zlib.tmj", "external_base64.tmj", "infinite_zlib.tmj" };
     Counts c = { 0, 0, -1 };
     thtl_settings set;
     memset(&set, 0, sizeof set);
@@ -626,7 +694,9 @@ static void test_bad_values(void)
         { edit(cave, "\"width\":6", "\"width\":\"6\""), THTL_ERR_FORMAT, "layer 'ground': \"width\" is a string, not an integer" },
         { edit(cave, "\"tilewidth\":16", "\"tilewidth\":16.5"), THTL_ERR_FORMAT, "\"tilewidth\" is 16.5, not an integer" },
         { edit(cave, "\"orientation\":\"orthogonal\"", "\"orientation\":\"isometric\""), THTL_ERR_UNSUPPORTED, "orientation 'isometric'" },
-        { edit(cave, "\"infinite\":false", "\"infinite\":true"), THTL_ERR_UNSUPPORTED, "infinite maps" },
+        { edit(slurp(g_data + "infinite.tmj"), "\"x\":16,", "\"x\":17,"), THTL_ERR_FORMAT, "layer 'world', chunks[1]: a 16x16 chunk at (17,0) is outside the layer's 48x32 cells from (-16,-16)" },
+        { edit(slurp(g_data + "infinite.tmj"), "\"width\":16,", "\"width\":-16,"), THTL_ERR_FORMAT, "chunks[0]: \"width\" is -16, not an integer from 0 to 48" },
+        { edit(slurp(g_data + "infinite.tmj"), "\"width\":48", "\"width\":47"), THTL_ERR_FORMAT, "outside the layer's 47x32 cells" },
         { edit(cave, "\"infinite\":false", "\"infinite\":1"), THTL_ERR_FORMAT, "\"infinite\" is a number, not a bool" },
         { edit(cave, "2147483649, 1073741826", "99, 1073741826"), THTL_ERR_FORMAT, "layer 'ground': cell (0,1) has gid 99, past every tileset" },
         { edit(cave, "\"gid\":2147483652", "\"gid\":2147483661"), THTL_ERR_FORMAT, "object 7: gid 13 is past every tileset" },
@@ -746,6 +816,8 @@ int main(void)
     TH_RUN(test_array_base64_zlib_external);
     TH_RUN(test_zlib_hook);
     TH_RUN(test_read_hook);
+    TH_RUN(test_infinite_chunks);
+    TH_RUN(test_image_collection);
     TH_RUN(test_class_field);
     TH_RUN(test_solid_boxes);
     TH_RUN(test_truncated_at_every_byte);

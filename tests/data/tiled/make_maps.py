@@ -152,6 +152,34 @@ def small(layer, data_attrs, body, tileset):
 '''
 
 
+# infinite: two 16x16 chunks, one up-left of the origin, one right of it with a gap between (Tiled's default
+# chunk size); the chunk at (-16,-16) has a wall along its bottom row and a flipped tile at its top-left
+def chunk_cells(cx):
+    cells = [0] * 256
+    if cx < 0:
+        cells[0] = 2 | H
+        for x in range(16):
+            cells[15 * 16 + x] = 4
+    else:
+        for y in range(16):
+            cells[y * 16 + 3] = 5
+    return cells
+
+
+def infinite(data_attrs, encode):
+    chunks = "".join(f'<chunk x="{cx}" y="{cy}" width="16" height="16">{encode(chunk_cells(cx))}</chunk>\n'
+                     for cx, cy in ((-16, -16), (16, 0)))
+    return f'''<?xml version="1.0" encoding="UTF-8"?>
+<map version="1.8" tiledversion="1.8.2" orientation="orthogonal" renderorder="right-down" width="30" height="20" tilewidth="8" tileheight="8" infinite="1" nextlayerid="2" nextobjectid="1">
+ {EMBEDDED}
+ <layer id="1" name="world" width="30" height="20">
+  <data {data_attrs}>
+{chunks}  </data>
+ </layer>
+</map>
+'''
+
+
 def main():
     tiled = shutil.which("tiled")
     if not tiled:
@@ -170,6 +198,9 @@ def main():
             "gzip.tmx": small("gz", 'encoding="base64" compression="gzip"',
                               base64.b64encode(gzip.compress(le32(SMALL))).decode(), EMBEDDED),
             "csv.tmx": small("plain", 'encoding="csv"', csv(SMALL, 4), EMBEDDED),
+            "infinite.tmx": infinite('encoding="csv"', lambda v: csv(v, 16)),
+            "infinite_zlib.tmx": infinite('encoding="base64" compression="zlib"',
+                                          lambda v: base64.b64encode(zlib.compress(le32(v))).decode()),
         }
         for name, text in sources.items():
             with open(os.path.join(tmp, name), "w") as f:
