@@ -14,7 +14,7 @@
          width, height), so gids[0] is map cell (start_x, start_y), which may be negative.
        - tilesets, embedded or external (.tsj through the read_file hook, see FILES): firstgid,
          name, image path and size, tile size, columns, tilecount, margin, spacing, tile offset,
-         custom properties, and per-tile type/class and properties.
+         custom properties, and per-tile type/class, image (image collections) and properties.
        - tile layers: data as a JSON array ("csv" in Tiled) or base64, uncompressed or zlib (through
          an inflate hook, see ZLIB); gzip and zstd are refused with a message naming them. Global
          tile ids keep their flip bits (THTL_FLIP_*; thtl_gid_id strips them).
