@@ -278,7 +278,7 @@ typedef struct thtl_map {
     thtl_tileset *tilesets;      /* file order (firstgid ascending) */
     int      property_count;
     thtl_property *properties;
-    char     error[256];         /* why thtl_load failed */
+    char     error[400];         /* why thtl_load failed */
     /* allocator and storage, kept for thtl_free */
     void *(*alloc_fn)(void *user, size_t size);
     void  (*free_fn)(void *user, void *ptr);
@@ -370,10 +370,11 @@ static void thtl__raw_free(thtl__reader *r, void *p) { if (p) r->m->free_fn(r->m
 
 static int thtl__fail(thtl__reader *r, int code, const char *what)
 {
-    if (r->file && r->file[0] && r->where[0]) snprintf(r->m->error, sizeof r->m->error, "%s: %s: %s", r->file, r->where, what);
-    else if (r->file && r->file[0]) snprintf(r->m->error, sizeof r->m->error, "%s: %s", r->file, what);
-    else if (r->where[0]) snprintf(r->m->error, sizeof r->m->error, "%s: %s", r->where, what);
-    else snprintf(r->m->error, sizeof r->m->error, "%s", what);
+    /* each part bounded so the whole always fits (and the compiler can see it does) */
+    if (r->file && r->file[0] && r->where[0]) snprintf(r->m->error, sizeof r->m->error, "%.80s: %.110s: %.200s", r->file, r->where, what);
+    else if (r->file && r->file[0]) snprintf(r->m->error, sizeof r->m->error, "%.80s: %.200s", r->file, what);
+    else if (r->where[0]) snprintf(r->m->error, sizeof r->m->error, "%.110s: %.200s", r->where, what);
+    else snprintf(r->m->error, sizeof r->m->error, "%.200s", what);
     return code;
 }
 
@@ -1540,7 +1541,7 @@ int thtl_load_file(const char *path, const thtl_settings *settings, thtl_map *ou
     if (e) {   /* the message names the map's file first */
         char keep[sizeof out->error];
         memcpy(keep, out->error, sizeof keep);
-        snprintf(out->error, sizeof out->error, "%.60s: %.190s", path, keep);
+        snprintf(out->error, sizeof out->error, "%.60s: %.330s", path, keep);
     }
     return e;
 }
