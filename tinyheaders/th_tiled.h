@@ -14,7 +14,8 @@
          width, height), so gids[0] is map cell (start_x, start_y), which may be negative.
        - tilesets, embedded or external (.tsj through the read_file hook, see FILES): firstgid,
          name, image path and size, tile size, columns, tilecount, margin, spacing, tile offset,
-         custom properties, and per-tile type/class, image (image collections) and properties.
+         custom properties, and per-tile type/class, image (image collections), animation and
+         properties.
        - tile layers: data as a JSON array ("csv" in Tiled) or base64, uncompressed or zlib (through
          an inflate hook, see ZLIB); gzip and zstd are refused with a message naming them. Global
          tile ids keep their flip bits (THTL_FLIP_*; thtl_gid_id strips them).
@@ -60,6 +61,10 @@
      const thtl_tile *thtl_tile_info(const thtl_map *m, uint32_t gid);   per-tile type and properties
      thtl_box *thtl_solid_boxes(const thtl_map *m, const thtl_layer *l, int *count);
                          see COLLISION; free the result with thtl_free_boxes(m, boxes)
+     thtl_box *thtl_solid_boxes_if(const thtl_map *m, const thtl_layer *l,
+                                   int (*solid)(void *user, const thtl_map *m, uint32_t gid), void *user, int *count);
+                         the same, solid where solid(user, m, gid) says so (e.g. a tile's "solid"
+                         property through thtl_tile_info); solid is asked about non-zero gids only
 
    FILES (external tilesets)
      thtl_settings.read_file(user, path, &size) returns the bytes of path, or NULL when it cannot;
@@ -81,6 +86,9 @@
      runs of solid cells along each row, each run merged into the box above it when that box has
      exactly the same columns. The boxes cover exactly the solid cells, never overlap, and are never
      more than the row runs. Multiply by the map's tile size for pixels (add the layer's offset).
+     thtl_solid_boxes_if asks a function which gids are solid; it asks twice per cell (one pass
+     counts, one builds): a function that changes its answer gets wrong boxes, never a write
+     outside them.
      The result (allocated with the map's allocator) is NULL with *count 0 when nothing is solid,
      NULL with *count -1 when the layer is not a tile layer or memory ran out.
 
@@ -232,8 +240,12 @@ typedef struct thtl_layer {
     thtl_property *properties;
 } thtl_layer;
 
+typedef struct thtl_frame { int tile_id, duration_ms; } thtl_frame;   /* tile_id: local, in the same tileset */
+
 typedef struct thtl_tile {       /* a tileset's "tiles" entry: what Tiled stores per tile */
     int      id;                 /* local id */
+    int      frame_count;        /* an animated tile's frames, in order; 0 when not animated */
+    thtl_frame *frames;
     char    *type;               /* "type" or "class"; "" */
     char    *image;              /* image-collection tilesets: this tile's image; else "" */
     int      image_width, image_height;
@@ -298,6 +310,8 @@ const thtl_object *thtl_find_object(const thtl_map *m, const char *name, int *la
 const thtl_property *thtl_find_property(const thtl_property *props, int count, const char *name);
 const thtl_tile *thtl_tile_info(const thtl_map *m, uint32_t gid);
 thtl_box *thtl_solid_boxes(const thtl_map *m, const thtl_layer *l, int *count);
+thtl_box *thtl_solid_boxes_if(const thtl_map *m, const thtl_layer *l, int (*solid)(void *user, const thtl_map *m, uint32_t gid),
+                              void *user, int *count);
 void thtl_free_boxes(const thtl_map *m, thtl_box *boxes);
 
 #ifdef __cplusplus
@@ -942,6 +956,20 @@ static int thtl__tileset_body(thtl__reader *r, const thtl__json *j, int o, thtl_
             if ((e = thtl__int32(r, j, to, "imagewidth", 0, 0, INT_MAX, 0, &t->image_width))) return e;
             if ((e = thtl__int32(r, j, to, "imageheight", 0, 0, INT_MAX, 0, &t->image_height))) return e;
             if ((e = thtl__properties(r, j, to, &t->properties, &t->property_count))) return e;
+            int an = thtl__get(j, to, "animation");
+            if (an >= 0) {
+                if (j->t[an].type != THTL__ARR) return thtl__wrong(r, j, an, "animation", "an array");
+                uint32_t fn = j->t[an].count, fk = (uint32_t)an + 1;
+                if (fn && !(t->frames = (thtl_frame *)thtl__alloc(r, (size_t)fn * sizeof(thtl_frame))))
+                    return thtl__fail(r, THTL_ERR_MEMORY, "out of memory");
+                for (uint32_t f = 0; f < fn; f++, fk = j->t[fk].next) {
+                    if (j->t[fk].type != THTL__OBJ) return thtl__wrong(r, j, (int)fk, "animation[]", "an object");
+                    if ((e = thtl__int32(r, j, (int)fk, "tileid", 1, 0, id_limit < 0 ? 0 : id_limit, 0, &t->frames[f].tile_id)) ||
+                        (e = thtl__int32(r, j, (int)fk, "duration", 1, 0, INT_MAX, 0, &t->frames[f].duration_ms)))
+                        return e;
+                }
+                t->frame_count = (int)fn;
+            }
         }
         ts->tile_info_count = (int)n;
         if (n > 1) qsort(ts->tiles, n, sizeof(thtl_tile), thtl__tile_cmp);
@@ -1650,7 +1678,14 @@ const thtl_property *thtl_find_property(const thtl_property *props, int count, c
 
 /* ---------------------------------------------------------------- collision boxes */
 
-thtl_box *thtl_solid_boxes(const thtl_map *m, const thtl_layer *l, int *count)
+static int thtl__is_solid(const thtl_map *m, const thtl_layer *l, size_t i, int (*solid)(void *, const thtl_map *, uint32_t), void *user)
+{
+    uint32_t g = l->gids[i];
+    return g != 0 && (!solid || solid(user, m, g));
+}
+
+thtl_box *thtl_solid_boxes_if(const thtl_map *m, const thtl_layer *l, int (*solid)(void *user, const thtl_map *m, uint32_t gid),
+                              void *user, int *count)
 {
     int dummy;
     if (!count) count = &dummy;
@@ -1660,26 +1695,34 @@ thtl_box *thtl_solid_boxes(const thtl_map *m, const thtl_layer *l, int *count)
     /* the row runs bound the boxes */
     size_t runs = 0;
     for (int y = 0; y < h; y++) {
-        const uint32_t *row = l->gids + (size_t)y * (size_t)w;
-        for (int x = 0; x < w; x++) if (row[x] && (x == 0 || !row[x - 1])) runs++;
+        int prev = 0;
+        for (int x = 0; x < w; x++) {
+            int now = thtl__is_solid(m, l, (size_t)y * (size_t)w + (size_t)x, solid, user);
+            runs += now && !prev;
+            prev = now;
+        }
     }
     *count = 0;
     if (runs == 0) return 0;
-    /* the boxes, then two rows of "the box whose bottom run starts at column x" (-1 for none) */
-    size_t bytes = runs * sizeof(thtl_box) + 2 * (size_t)w * sizeof(int);
+    /* the boxes, two rows of "the box whose bottom run starts at column x" (-1 for none), one row of solidity */
+    size_t bytes = runs * sizeof(thtl_box) + 2 * (size_t)w * sizeof(int) + (size_t)w;
     thtl_box *boxes = (thtl_box *)m->alloc_fn(m->alloc_user, bytes);
     if (!boxes) { *count = -1; return 0; }
     int *above = (int *)(boxes + runs), *here = above + w, n = 0;
+    uint8_t *row = (uint8_t *)(here + w);
     for (int x = 0; x < w; x++) above[x] = -1;
     for (int y = 0; y < h; y++) {
-        const uint32_t *row = l->gids + (size_t)y * (size_t)w;
-        for (int x = 0; x < w; x++) here[x] = -1;
+        for (int x = 0; x < w; x++) {
+            here[x] = -1;
+            row[x] = (uint8_t)thtl__is_solid(m, l, (size_t)y * (size_t)w + (size_t)x, solid, user);
+        }
         for (int x = 0; x < w;) {
             if (!row[x]) { x++; continue; }
             int x0 = x;
             while (x < w && row[x]) x++;
             int b = above[x0];
             if (b >= 0 && boxes[b].w == x - x0) boxes[b].h++;
+            else if ((size_t)n == runs) continue;   /* only a predicate changing its mind gets here */
             else {
                 b = n++;
                 boxes[b].x = x0; boxes[b].y = y; boxes[b].w = x - x0; boxes[b].h = 1;   /* layer cells: moved below */
@@ -1691,6 +1734,11 @@ thtl_box *thtl_solid_boxes(const thtl_map *m, const thtl_layer *l, int *count)
     for (int i = 0; i < n; i++) { boxes[i].x += l->start_x; boxes[i].y += l->start_y; }
     *count = n;
     return boxes;
+}
+
+thtl_box *thtl_solid_boxes(const thtl_map *m, const thtl_layer *l, int *count)
+{
+    return thtl_solid_boxes_if(m, l, 0, 0, count);
 }
 
 void thtl_free_boxes(const thtl_map *m, thtl_box *boxes)

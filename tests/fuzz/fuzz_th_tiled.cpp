@@ -24,6 +24,8 @@ static const void *read_part(void *user, const char *path, size_t *size)
     return p->data;
 }
 
+static int odd_gid(void *user, const thtl_map *m, uint32_t gid) { (void)user; (void)m; return (int)(gid & 1); }
+
 static void check_props(const thtl_property *p, int n)
 {
     for (int i = 0; i < n; i++)
@@ -55,6 +57,9 @@ static void check(const uint8_t *map, size_t map_size, const uint8_t *tileset, s
         if (t > 0 && ts->firstgid < m.tilesets[t - 1].firstgid) __builtin_trap();
         for (int k = 0; k < ts->tile_info_count; k++) {
             if (!ts->tiles[k].type || (k > 0 && ts->tiles[k].id <= ts->tiles[k - 1].id)) __builtin_trap();
+            if (ts->tiles[k].frame_count < 0 || (ts->tiles[k].frame_count && !ts->tiles[k].frames)) __builtin_trap();
+            for (int f = 0; f < ts->tiles[k].frame_count; f++)
+                if (ts->tiles[k].frames[f].tile_id < 0 || ts->tiles[k].frames[f].duration_ms < 0) __builtin_trap();
             check_props(ts->tiles[k].properties, ts->tiles[k].property_count);
         }
         check_props(ts->properties, ts->property_count);
@@ -84,6 +89,14 @@ static void check(const uint8_t *map, size_t map_size, const uint8_t *tileset, s
                 for (int x = 0; x < l->width; x++)
                     if (cover[(size_t)y * (size_t)l->width + (size_t)x] != (thtl_gid_at(l, x + l->start_x, y + l->start_y) ? 1 : 0)) __builtin_trap();
             free(cover);
+            thtl_free_boxes(&m, b);
+            /* a predicate: odd gids solid; the boxes cover exactly those */
+            b = thtl_solid_boxes_if(&m, l, odd_gid, NULL, &n);
+            int covered = 0, odd = 0;
+            for (int i = 0; i < n; i++) covered += b[i].w * b[i].h;
+            for (int y = 0; y < l->height; y++)
+                for (int x = 0; x < l->width; x++) odd += thtl_gid_at(l, x + l->start_x, y + l->start_y) & 1;
+            if (n < 0 || covered != odd) __builtin_trap();
             thtl_free_boxes(&m, b);
         }
         for (int i = 0; i < l->object_count; i++) {

@@ -154,6 +154,15 @@ static void test_cave_map_and_tileset(void)
     }
     t = thtl_tile_info(&m, 10);
     TH_CHECK(t && strcmp(t->type, "spike") == 0 && t->property_count == 1 && t->properties[0].ival == 5);
+    // its animation: local ids and milliseconds, in order
+    TH_CHECK(t && t->frame_count == 3);
+    if (t && t->frame_count == 3) {
+        TH_CHECK(t->frames[0].tile_id == 9 && t->frames[0].duration_ms == 100);
+        TH_CHECK(t->frames[1].tile_id == 10 && t->frames[1].duration_ms == 150);
+        TH_CHECK(t->frames[2].tile_id == 11 && t->frames[2].duration_ms == 50);
+    }
+    t = thtl_tile_info(&m, 4);
+    TH_CHECK(t && t->frame_count == 0 && t->frames == NULL);
     TH_CHECK(thtl_tile_info(&m, 5) == NULL && thtl_tile_info(&m, 0) == NULL);
 
     // source rectangles: margin 1, spacing 2, four columns
@@ -546,6 +555,14 @@ static int check_boxes(const thtl_layer *l, const thtl_box *boxes, int n)
     return runs;
 }
 
+static int tile_is_solid(void *user, const thtl_map *m, uint32_t gid)
+{
+    (void)user;
+    const thtl_tile *t = thtl_tile_info(m, gid);
+    const thtl_property *p = t ? thtl_find_property(t->properties, t->property_count, "solid") : NULL;
+    return p && p->type == THTL_PROP_BOOL && p->ival;
+}
+
 static void test_solid_boxes(void)
 {
     // cave's walls: two columns of two, a run of two in the middle, the floor
@@ -562,6 +579,15 @@ static void test_solid_boxes(void)
     }
     thtl_free_boxes(&m, b);
     TH_CHECK(thtl_solid_boxes(&m, &m.layers[thtl_find_layer(&m, "things")], &n) == NULL && n == -1);
+    // solid by the tileset's word: ground's tiles whose "solid" property is true (gid 4, flipped or not) -
+    // (3,0) and the flipped one below it, and the bottom row
+    b = thtl_solid_boxes_if(&m, &m.layers[0], tile_is_solid, NULL, &n);
+    TH_CHECK_EQ_INT(n, 2);
+    if (n == 2) {
+        TH_CHECK(b[0].x == 3 && b[0].y == 0 && b[0].w == 1 && b[0].h == 2);
+        TH_CHECK(b[1].x == 0 && b[1].y == 3 && b[1].w == 6 && b[1].h == 1);
+    }
+    thtl_free_boxes(&m, b);
     thtl_free(&m);
 
     // 200x200: a border, rooms, pillars and noise from a fixed LCG (flip bits on some walls: still solid)
@@ -713,6 +739,7 @@ static void test_bad_values(void)
         { edit(cave, "\"value\":3", "\"value\":3.25"), THTL_ERR_FORMAT, "property 'lives' of type int" },
         { edit(cave, "\"opacity\":0.5", "\"opacity\":1.5"), THTL_ERR_FORMAT, "layer 'decor' > layer 'walls': \"opacity\" is outside 0..1" },
         { edit(cave, "\"polygon\":[", "\"polygon\":7, \"x_\":["), THTL_ERR_FORMAT, "objects[3]: \"polygon\" is a number, not an array" },
+        { edit(cave, "\"tileid\":11", "\"tileid\":12"), THTL_ERR_FORMAT, "\"tileid\" is 12, not an integer from 0 to 11" },
         { edit(cave, "\"firstgid\":1", "\"firstgid\":0"), THTL_ERR_FORMAT, "tilesets[0]: \"firstgid\" is 0" },
         { edit(cave, "\"columns\":4", "\"columns\":0"), THTL_ERR_FORMAT, "tileset with an image has 0 columns" },
         { edit(cave, "\"tilecount\":12", "\"tilecount\":268435455"), THTL_ERR_FORMAT, "tilecount" },

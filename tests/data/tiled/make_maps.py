@@ -30,7 +30,7 @@ def le32(v):
     return b"".join(struct.pack("<I", x) for x in v)
 
 
-# cave: 6x4, an embedded tileset (margin 1, spacing 2, per-tile properties), CSV data with flipped tiles, a group
+# cave: 6x4, an embedded tileset (margin 1, spacing 2, per-tile properties, an animated tile), CSV data with flipped tiles, a group
 # (offset, opacity) holding a layer and a hidden group, an object layer with every kind of object and every
 # property type, an image layer, map and layer properties
 GROUND = [1, 2, 3, 4, 5, 6,
@@ -66,6 +66,11 @@ CAVE = f'''<?xml version="1.0" encoding="UTF-8"?>
    <properties>
     <property name="damage" type="int" value="5"/>
    </properties>
+   <animation>
+    <frame tileid="9" duration="100"/>
+    <frame tileid="10" duration="150"/>
+    <frame tileid="11" duration="50"/>
+   </animation>
   </tile>
  </tileset>
  <layer id="1" name="ground" width="6" height="4">
