@@ -7,12 +7,12 @@
               os_win32_guard.cpp on Windows; os_web.cpp in a browser, web/shell.html its page; os_template.cpp
               where a new port starts); os_common.cpp what they share; os_service_gate.h the watchdog's
               deferred interrupt both fault backends follow. Nothing else includes system headers.
-   core/      what every module uses:
+   core/      what every module uses (core.h declares it):
      core.cpp     the command line (g_options), the frame loop's counters (g_loop), the project root
      log.cpp      log lines, JSON-lines events, the game's log/event/time services
      parse.cpp    reading outside input: flags, input scripts, recording headers, JSON escaping
      stb_impl.c   stb's implementations (images, rectangle packing, TrueType), compiled in every build
-   services/  what the game calls through PlatformAPI:
+   services/  what the game calls through PlatformAPI (services.h):
      services.cpp the table itself (g_pf), filled by each service at start
      profile.cpp  the frame profiler: zones (th_profile.h), the game's zone service, --profile and Shift+F4
                   traces, the flame-chart view
@@ -27,7 +27,7 @@
      savedata.cpp the game's save data: named blobs in the user's data folder (or --save-dir)
      window.cpp   the window: the game's title, fullscreen, Quit, focus
      notice.cpp   short messages along the bottom of the screen (a corrupt save, a failed asset)
-   session/   the running game kept safe (both builds):
+   session/   the running game kept safe (both builds; session.h):
      running.cpp  the running game: its library and entry points, the block's layout, the last crash
      memory.cpp   the game's memory block and the snapshot taken before new code runs
      guard.cpp    running library code guarded: faults and the watchdog (nothing else)
@@ -36,7 +36,7 @@
      record.cpp   the F7 input loop and --record/--replay files
      restart.cpp  the hot restart: the session (block, snapshot, bookkeeping) in a memfd, the host re-executed
                   with it when the process cannot go on safely
-   live/      save to new code (development only):
+   live/      save to new code (development only; live.h):
      watch.cpp    debounced batches of changed source/asset files
      build.cpp    the game build in a child process (build.sh game), its output and errors
      game_folder.cpp which game runs (--game DIR): its folder, its build folder, its name
@@ -44,7 +44,7 @@
      reload.cpp   the reload policy: build finished -> copy -> load -> stamp check -> snapshot -> swap ->
                   verify unload; crash rollback; the calls into the running game
      tweak.cpp    live TWEAK() literal values from the game sources
-   devtools/  what the developer sees:
+   devtools/  what the developer sees (devtools.h):
      hotkeys.cpp  what the tools take from the input first: F-keys, the profiler's view, the F4 panel
      overlay.cpp  the F1 overlay, crash and build-error panels
      tweak_panel.cpp  the F4 tweak panel: every TWEAK site read, edited with the mouse, written back into its literal
