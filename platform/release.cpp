@@ -1,12 +1,12 @@
 /* release.cpp - what a release supplies to the frame loop in place of the development host's
-   develop.cpp, library.cpp, reload.cpp, watch.cpp, build.cpp and tweak.cpp: HostMode's stand-ins and the
+   develop.cpp, live/ and devtools/tweak_panel.cpp: HostMode's stand-ins and the
    running game. The game is linked into the executable and its entry point called directly: no library
    to load, no sources to watch or build, no TWEAK service (the game is compiled with THTW_LITERALS). Assets come from game.pak beside the executable,
    wherever the working directory is. A crash or hang is reported as in development (the fault, the
    function and file:line of each game frame, on stderr and in the logs) and ends the game with exit
    code 70: there is no earlier code to roll back to.
 
-   Compiled only with -DHOST_RELEASE (./build.sh dist links it instead of the six files above); in
+   Compiled only with -DHOST_RELEASE (./build.sh dist links it instead of the files above: DEV_ONLY_SOURCES); in
    any other build this file is empty. */
 #if defined(HOST_RELEASE)
 #include "host.h"

@@ -631,7 +631,7 @@ static void link_text(KeyText *k)
 static void link_record(int linked)
 {
     char p[HOST_PATH];
-    snprintf(p, sizeof p, "%s.link", library_built_path(g_build.root));
+    snprintf(p, sizeof p, "%s.link", library_built_path());
     KeyText k = { NULL, 0, 0 };
     if (linked) link_text(&k);
     if (!k.s || !os_write_file_atomic(p, k.s, k.len)) os_remove_file(p);
@@ -641,7 +641,7 @@ static void link_record(int linked)
 /* The library needs no link: it is there, linked by this command, and newer than every object it is made of. */
 static int library_current(void)
 {
-    const char *lib = library_built_path(g_build.root);
+    const char *lib = library_built_path();
     OsFileStamp ls, st;
     if (!os_file_stamp(lib, &ls)) return 0;
     for (int i = 0; i < g_build.chunk_count; i++) {
@@ -878,7 +878,7 @@ static int build_advance(int *ok)
         if (*ok) {
             /* into place in one step: a reader never sees half a library */
             char to[HOST_PATH], key[HOST_PATH];
-            snprintf(to, sizeof to, "%s", library_built_path(g_build.root));
+            snprintf(to, sizeof to, "%s", library_built_path());
             snprintf(key, sizeof key, "%s.key", to);
             os_remove_file(key);   /* an older build's key named the sources of the library this one replaces */
             link_record(0);        /* no moment where the record names a link this library did not come from */

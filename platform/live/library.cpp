@@ -5,9 +5,9 @@
 
 #include <string.h>
 
-const char *library_built_path(const char *root)
+/* the game's build folder decides (game_folder.cpp) */
+const char *library_built_path(void)
 {
-    (void)root;   /* the game's build folder decides (game_folder.cpp) */
     static char p[HOST_PATH];
     snprintf(p, sizeof p, "%s/" OS_LIB_PREFIX "game" OS_LIB_SUFFIX, game_build_folder());
     return p;

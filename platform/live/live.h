@@ -66,7 +66,7 @@ int    build_next_error(const char **cursor, BuildError *e);  /* the next one fr
 void   build_error_summary(const char *output, char *out, size_t cap);  /* the first 6, for the overlay */
 
 /* ---------------------------------------------------------------- one game library (library.cpp) */
-const char *library_built_path(const char *root);                  /* <game build folder>/libgame.so (root: unused) */
+const char *library_built_path(void);                  /* <game build folder>/libgame.so */
 int    library_open(const char *src, int version, GameLib *out, char *err, size_t errcap); /* copy, open, resolve:
                                                       1 ok; 0 refused (err says why); -1 its code crashed or hung
                                                       (g_guard_report says where, err the backtrace) */

@@ -341,7 +341,7 @@ static void announce(int version, const char *why, double t0, double snap_ms, co
     char path_json[HOST_PATH * 2];
     parse_json_escape(g_lib.path, path_json, sizeof path_json);
     log_event("reload", "\"version\":%d,\"why\":\"%s\",\"swap_ms\":%.3f,\"snapshot_ms\":%.3f,\"state\":\"%s\","
-              "\"state_version\":%u,\"state_size\":%llu,\"old_unmapped\":%s,\"step\":%llu,\"path\":\"%s\"",
+              "\"layout_hash\":%u,\"state_size\":%llu,\"old_unmapped\":%s,\"step\":%llu,\"path\":\"%s\"",
               version, why, swap_ms, snap_ms, state_action, g_api.layout_hash,
               (unsigned long long)g_api.state_size, unmapped ? "true" : "false", (unsigned long long)g_loop.step, path_json);
     if (!unmapped) {
@@ -501,7 +501,7 @@ void reload_on_crash(GuardWhat what)
 }
 
 /* ---------------------------------------------------------------- after a hot restart */
-/* A new process, the same session: the block is as it was (restore.cpp mapped it back). When the running
+/* A new process, the same session: the block is as it was (session/restart.cpp mapped it back). When the running
    code was at fault, its snapshot goes back and the code before it loads (as reload_on_crash does);
    otherwise the running library loads again over the state as it is. The old process's copies go. */
 /* The old process's versioned copies (one it was loading when it stopped, say): nothing maps them now. */
@@ -528,7 +528,7 @@ void reload_resume(const RestartResume *r)
 {
     g_run.version_counter = r->version_counter;
     g_block_layout.known = r->mem_has_layout;
-    g_block_layout.layout_hash = r->mem_state_version;
+    g_block_layout.layout_hash = r->mem_layout_hash;
     g_block_layout.state_size = r->mem_state_size;
     /* A fault soon after TWEAK values went live is theirs, as tweak_rollback judges it in one process: the state
        from just before they went live (the session kept it), the same code, the old values. */
@@ -547,7 +547,7 @@ void reload_resume(const RestartResume *r)
     if (path[0]) {
         int opened = library_open(path, ++g_run.version_counter, &next, err, sizeof err);
         if (opened > 0 && r->mem_has_layout &&
-            (next.api.layout_hash != r->mem_state_version || next.api.state_size != r->mem_state_size)) {
+            (next.api.layout_hash != r->mem_layout_hash || next.api.state_size != r->mem_state_size)) {
             snprintf(err, sizeof err, "%s has another state layout than the kept state", path);
             library_close(&next, err + strlen(err), sizeof err - strlen(err));
         } else {
@@ -566,7 +566,7 @@ void reload_resume(const RestartResume *r)
         run_stub(path[0] != 0 || rollback);
         if (path[0]) log_message(LOG_ERROR, "hot restart: cannot load %s again: %s", path, err);
     }
-    os_file_stamp(library_built_path(g_options.root), &g_build_status.built_stamp);   /* not loaded again as an outside build */
+    os_file_stamp(library_built_path(), &g_build_status.built_stamp);   /* not loaded again as an outside build */
     const char *in = r->what >= 0 && r->what <= GUARD_UNLOAD ? GUARD_NAMES[r->what] : "host";
     char resc[1100];
     parse_json_escape(r->reason, resc, sizeof resc);
@@ -615,7 +615,7 @@ void reload_restart_state(void)
 void reload_start(void)
 {
     /* Start from the library on disk if it is there; build it otherwise (the frames don't wait). */
-    const char *lib = library_built_path(g_options.root);
+    const char *lib = library_built_path();
     OsFileStamp st;
     if (os_file_stamp(lib, &st)) {
         g_build_status.built_stamp = st;
@@ -661,7 +661,7 @@ int reload_handle_changes(const FileChanges *c)
     }
     if (c->library && !build_running()) {
         OsFileStamp st;
-        const char *lib = library_built_path(g_options.root);
+        const char *lib = library_built_path();
         if (os_file_stamp(lib, &st) && (st.ino != g_build_status.built_stamp.ino || st.mtime_ns / 1000000000 != g_build_status.built_stamp.mtime_ns / 1000000000)) {
             g_build_status.built_stamp = st;
             reload_from(lib, "outside build");
@@ -682,6 +682,6 @@ void reload_handle_build(const BuildResult *b)
         return;
     }
     g_build_status.errors[0] = 0;
-    os_file_stamp(library_built_path(g_options.root), &g_build_status.built_stamp);
-    reload_from(library_built_path(g_options.root), "build");
+    os_file_stamp(library_built_path(), &g_build_status.built_stamp);
+    reload_from(library_built_path(), "build");
 }

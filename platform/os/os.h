@@ -186,6 +186,9 @@ void        os_guard_service_leave(void);
    function (a restart). Returns only if neither could take it. */
 void        os_guard_game_exit(void *caller);
 int         os_guard_in_call(void);                    /* 1 on the main thread inside a guarded call */
+void        os_guard_name_call(const char *fmt, ...);  /* the call the next OS_FAULT_EXIT names ("exit(0)", "close(3) of
+                                                          a host descriptor"); os_common.cpp */
+const char *os_guard_called(void);                     /* that name, "" before any */
 
 /* A fault or stop that no jump can leave safely: its code was in the C library or the loader (which may
    hold a lock: malloc's arena, stdio, the loader's own), inside a host service, on another thread, or on

@@ -4,6 +4,7 @@
    Includes no system header. */
 #include "os.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -44,3 +45,16 @@ int os_run(const char *const argv[], char *out, size_t cap, double timeout_s)
     os_child_kill(&c);
     return sig ? -1 : code;   /* killed by a signal (POSIX): no exit code */
 }
+
+/* ---------------------------------------------------------------- the call behind an OS_FAULT_EXIT */
+static char g_guard_call[64];
+
+void os_guard_name_call(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(g_guard_call, sizeof g_guard_call, fmt, ap);
+    va_end(ap);
+}
+
+const char *os_guard_called(void) { return g_guard_call; }

@@ -11,10 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <type_traits>
-#if defined(__linux__)
-#include <sys/syscall.h>
-#include <unistd.h>
-#endif
 
 const char *const GUARD_NAMES[] = { "load", "update", "render", "migrate", "stats", "static initializers",
                                      "game_get_api", "static destructors" };
@@ -108,14 +104,12 @@ int guard_run(GuardWhat what, void (*fn)(void *), void *arg)
    the host's exported __wrap_* (the executable exports them), and are a crash of that library like any
    fault: rolled back, the message naming the call ("exit(0)") and the line that made it. A harness would
    otherwise read exit 0 as a normal quit and the session would be gone. */
-static char g_exit_call[48];
-
 static void game_exit_call(const char *name, int code, void *caller)
 {
-    snprintf(g_exit_call, sizeof g_exit_call, "%s(%d)", name, code);
+    os_guard_name_call("%s(%d)", name, code);
     os_guard_game_exit(caller);
     /* nothing could take it (no guard, no restart): end as asked, but say who asked */
-    fprintf(stderr, "host: the game called %s outside any guarded call; the host ends (exit code 70)\n", g_exit_call);
+    fprintf(stderr, "host: the game called %s outside any guarded call; the host ends (exit code 70)\n", os_guard_called());
     _Exit(70);
 }
 
@@ -133,70 +127,14 @@ __attribute__((visibility("default"), noinline)) void __wrap_quick_exit(int code
 extern "C" __attribute__((visibility("default"), noinline)) int __wrap_close(int fd)
 {
     if (!os_fd_is_host(fd)) return os_fd_close(fd);
-    snprintf(g_exit_call, sizeof g_exit_call, "close(%d) of a host descriptor", fd);
+    os_guard_name_call("close(%d) of a host descriptor", fd);
     if (os_guard_in_call()) os_guard_game_exit(__builtin_return_address(0));
     return -1;
 }
 
-#if defined(__linux__)
-/* Linux's other ways to take a descriptor from the host, each wrapped like close() (--wrap=close_range,dup2,
-   dup3,syscall): close_range over a host number, dup2/dup3 onto one (the host's file replaced by the game's),
-   and syscall() with those numbers. Inside a guarded call each is a crash of the library, rolled back, the
-   message naming the call; on a thread of the game's it is refused (-1, EBADF). A raw syscall instruction
-   gets past them: the host's check of its descriptors each frame re-opens what that lost (develop.cpp). */
-static int refuse_host_fd(const char *what, int fd, void *caller)
-{
-    snprintf(g_exit_call, sizeof g_exit_call, "%s of host descriptor %d", what, fd);
-    if (os_guard_in_call()) os_guard_game_exit(caller);
-    errno = EBADF;
-    return -1;
-}
-
-extern "C" {
-__attribute__((visibility("default"), noinline)) int __wrap_close_range(unsigned lo, unsigned hi, int flags)
-{
-    int fd = os_fd_host_in(lo, hi);
-    if (fd >= 0) return refuse_host_fd("close_range", fd, __builtin_return_address(0));
-    return (int)syscall(SYS_close_range, lo, hi, flags);
-}
-
-__attribute__((visibility("default"), noinline)) int __wrap_dup2(int from, int to)
-{
-    if (from != to && os_fd_is_host(to)) return refuse_host_fd("dup2 onto", to, __builtin_return_address(0));
-    return dup2(from, to);
-}
-
-__attribute__((visibility("default"), noinline)) int __wrap_dup3(int from, int to, int flags)
-{
-    if (os_fd_is_host(to)) return refuse_host_fd("dup3 onto", to, __builtin_return_address(0));
-    return dup3(from, to, flags);
-}
-
-/* syscall(n, ...): the six argument registers passed on as they came (what libc's syscall() does too) */
-__attribute__((visibility("default"), noinline)) long __wrap_syscall(long n, ...)
-{
-    va_list ap;
-    va_start(ap, n);
-    long a[6];
-    for (int i = 0; i < 6; i++) a[i] = va_arg(ap, long);
-    va_end(ap);
-    int fd = -1;
-    if (n == SYS_close && os_fd_is_host((int)a[0])) fd = (int)a[0];
-    else if (n == SYS_close_range) fd = os_fd_host_in((unsigned)a[0], (unsigned)a[1]);
-#ifdef SYS_dup2
-    else if (n == SYS_dup2 && a[0] != a[1] && os_fd_is_host((int)a[1])) fd = (int)a[1];
-#endif
-    else if (n == SYS_dup3 && os_fd_is_host((int)a[1])) fd = (int)a[1];
-    if (fd >= 0) return refuse_host_fd(n == SYS_close ? "syscall(close)" : n == SYS_close_range ? "syscall(close_range)" :
-                                       "syscall(dup) onto", fd, __builtin_return_address(0));
-    return syscall(n, a[0], a[1], a[2], a[3], a[4], a[5]);
-}
-}
-#endif
-
 const char *guard_fault_name(void)
 {
-    if (g_guard_report.fault.kind == OS_FAULT_EXIT && g_exit_call[0]) return g_exit_call;
+    if (g_guard_report.fault.kind == OS_FAULT_EXIT && os_guard_called()[0]) return os_guard_called();
     return os_fault_name(g_guard_report.fault.kind);
 }
 

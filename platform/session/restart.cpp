@@ -38,7 +38,7 @@ typedef struct SessionHeader {
     /* the reload bookkeeping */
     int      version_counter, loaded, halted, running_version, prev_good_version;
     int      mem_has_layout;
-    uint32_t mem_state_version;
+    uint32_t mem_layout_hash;
     uint64_t mem_state_size;
     char     running_path[HOST_PATH];
     char     prev_good_path[HOST_PATH];
@@ -276,7 +276,7 @@ void restart_note_library(void)
     h->prev_good_version = g_run.prev_good_version;
     snprintf(h->prev_good_path, sizeof h->prev_good_path, "%s", g_run.prev_good_path);
     h->mem_has_layout = g_block_layout.known;
-    h->mem_state_version = g_block_layout.layout_hash;
+    h->mem_layout_hash = g_block_layout.layout_hash;
     h->mem_state_size = g_block_layout.state_size;
     /* the running image's code: for the handler (game threads, frames) and a later crash report */
     OsRange r[32];
@@ -497,7 +497,7 @@ void restart_resume(void (*resume)(const RestartResume *r))
     r.prev_good_version = h->prev_good_version;
     r.prev_good_path = h->prev_good_path;
     r.mem_has_layout = h->mem_has_layout;
-    r.mem_state_version = h->mem_state_version;
+    r.mem_layout_hash = h->mem_layout_hash;
     r.mem_state_size = h->mem_state_size;
     r.restarts = (int)h->restarts;
     r.since_fault_ms = (os_mono_seconds() - h->fault.mono) * 1000.0;

@@ -114,7 +114,7 @@ typedef struct RestartResume {          /* what a restarted process goes on from
     int         version_counter, running_version, prev_good_version;
     const char *running_path, *prev_good_path;
     int         mem_has_layout;
-    uint32_t    mem_state_version;
+    uint32_t    mem_layout_hash;
     uint64_t    mem_state_size;
     int         restarts;
     double      since_fault_ms;

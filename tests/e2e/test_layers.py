@@ -110,6 +110,23 @@ def modules_include_their_header():
     check(not wrong, "host.h included inside a module: " + ", ".join(wrong))
 
 
+OS_HEADERS = re.compile(r'^\s*#\s*include\s+<(unistd\.h|sys/[^>]+|windows\.h|dlfcn\.h|signal\.h|pthread\.h|execinfo\.h|'
+                        r'fcntl\.h|dirent\.h|poll\.h|spawn\.h|link\.h|ucontext\.h|emscripten[^>]*)>', re.M)
+
+
+def os_headers_only_in_os():
+    """The operating system shows in os/ alone: no other file of the host includes a system header of the OS
+    (unistd.h, sys/..., windows.h, dlfcn.h, signal.h, pthread.h, ...); what it needs, os.h offers."""
+    found = []
+    for f in host_files():
+        if rank(f) == 0:
+            continue
+        text = open(f, encoding="utf-8").read()
+        for m in OS_HEADERS.finditer(text):
+            found.append(f"{os.path.relpath(f, ROOT)}:{text.count(chr(10), 0, m.start()) + 1} <{m.group(1)}>")
+    check(not found, "OS headers outside platform/os/: " + ", ".join(found))
+
+
 def no_long_function():
     """No host function is longer than 80 lines (its signature to its closing brace): a long one is split into
     the phases it has. A function's body opens with "{" alone at the start of a line and closes with "}" there."""
@@ -136,5 +153,6 @@ checks.case("layers_known", layers_known)
 checks.case("no_upward_include", no_upward_include)
 checks.case("no_include_cycle", no_include_cycle)
 checks.case("modules_include_their_header", modules_include_their_header)
+checks.case("os_headers_only_in_os", os_headers_only_in_os)
 checks.case("no_long_function", no_long_function)
 checks.finish()

@@ -4,7 +4,7 @@
 #define TH_TEST_IMPLEMENTATION
 #include "th_test.h"
 #include "build_test_host.h"
-const char *library_built_path(const char *root) { return root; }
+const char *library_built_path(void) { return "libgame.so"; }
 const char *game_folder(void) { return "/src/proj/game"; }          /* game_folder.cpp is not part of this program */
 const char *game_build_folder(void) { return "/src/proj/build/game"; }
 

@@ -12,7 +12,7 @@
 
 static std::string g_root;
 static std::string g_game, g_out, g_libpath;
-const char *library_built_path(const char *root) { (void)root; return g_libpath.c_str(); }
+const char *library_built_path(void) { return g_libpath.c_str(); }
 const char *game_folder(void) { return g_game.c_str(); }
 const char *game_build_folder(void) { return g_out.c_str(); }
 
