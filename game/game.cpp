@@ -4,21 +4,6 @@
    game_api.h and keeps all its state in GameMemory. Start reading at game_update. */
 #include "game.h"
 
-/* The build's description of state.h's types (state_types.inc, from the game's build folder), handed out by
-   game_get_api below: only this file includes it (its many template specializations cost every file that
-   does about 30 ms of compile). */
-#include "th_reflect.h"
-#if defined(__has_include)
-#if __has_include("state_types.inc")
-#include "state_types.inc"
-#define GAME_HAS_STATE_TYPES 1
-#endif
-#endif
-
-#ifndef GAME_LAYOUT_HASH
-#error "GAME_LAYOUT_HASH is the layout stamp of state.h; build the game with ./build.sh game"
-#endif
-
 /* ---------------------------------------------------------------- entry points */
 static GameState *game_state(GameMemory *mem) { return (GameState *)mem->base; }
 
@@ -315,32 +300,13 @@ static GAME_STATS(game_stats)
                     gs->run_time, gs->alive_peak);
 }
 
-/* A default-constructed state: what a migration takes new fields' values from (their default member
-   initializers, zero otherwise). */
-struct GamePlacement {};   /* new (GamePlacement(), p) T(): construction in place without <new> */
-inline void *operator new(size_t, GamePlacement, void *p) { return p; }
-inline void operator delete(void *, GamePlacement, void *) {}
-
-static GAME_STATE_DEFAULT(game_state_default)
-{
-    if (cap >= sizeof(GameState)) new (GamePlacement(), dst) GameState();
-}
-
+/* the contract's version, the layout stamp, the state's size and description (game_engine.h), then the game's own */
 GAME_EXPORT GAME_GET_API(game_get_api)
 {
-    GameAPI api;
-    memset(&api, 0, sizeof api);
-    api.api_version = GAME_API_VERSION;
-    api.layout_hash = GAME_LAYOUT_HASH;
-    api.state_size = sizeof(GameState);
+    GameAPI api = game_api_defaults();
     api.load = game_load;
     api.update = game_update;
     api.render = game_render;
     api.stats = game_stats;
-#ifdef GAME_HAS_STATE_TYPES
-    api.state_types = &GAME_STATE_TYPES;
-    api.state_types_size = sizeof GAME_STATE_TYPES;
-    api.state_default = game_state_default;
-#endif
     return api;
 }

@@ -1,33 +1,14 @@
-/* game.h - what the pieces of the game share: the headers they use, the arena and sprite names, and the
-   functions one piece calls in another. game.cpp includes it, then every piece (one translation unit,
-   docs/design.md, "What a save compiles"); each piece includes it too, so a piece opened on its own in an editor parses
+/* game.h - what the pieces of the game share: the engine's header, the arena and sprite names, and the functions
+   one piece calls in another. Every piece includes it first; the build packs the pieces into a few translation
+   units (chunks, docs/design.md, "What a save compiles"), and a piece opened on its own in an editor parses
    (clangd, compile_commands.json). No SDL and no C++ standard library headers here. */
 #ifndef GAME_H
 #define GAME_H
 
-#include "game_api.h"
-#include <stdio.h>
-#include <string.h>
-
-/* No C++ standard library headers here: this file is compiled on every save (docs/design.md, "What a save compiles"). */
-#define TH_MATH_NO_MATH_H   /* th_math.h declares sqrtf & co. itself instead of pulling in <cmath> */
-#include "th_math.h"
-#include "th_arena.h"
-#include "th_handle.h"
-#include "th_collide.h" /* the implementations of these two: platform/include/tinyheaders.cpp, built once at -O2 */
-#include "th_tweak.h"   /* TWEAK(340.0f): constants that change on save, no rebuild (docs/live_editing.md) */
-
-/* PROFILE_ZONE("name"): a zone in the host's profiler (docs/profiling.md), through pf->profile_begin/end. The
-   pointer is set by every entry point (a reload resets the library's globals); a release has no zones. */
-inline const PlatformAPI *g_zone_pf;
-#if defined(THTW_LITERALS) && !defined(PROFILE_IN_RELEASE)
-#define THP_DISABLE
-#endif
-#define THP_BEGIN(name) g_zone_pf->profile_begin(name)
-#define THP_END() g_zone_pf->profile_end()
-#include "th_profile.h"
-
-#include "state.h"
+/* the engine's part, as every game folder starts (docs/game_api.md): the contract, the tinyheaders a game uses
+   (math without <cmath>, arenas, handles, collision, TWEAK), PROFILE_ZONE, state.h and the build's description of
+   the state's types */
+#include "game_engine.h"
 
 static const float ARENA_W = 2400.0f;
 static const float ARENA_H = 1500.0f;
