@@ -16,7 +16,8 @@ static void find_root(const char *argv0)
 {
     char real[HOST_PATH];
     if (g_options.root[0]) {
-        if (os_real_path(g_options.root, real, sizeof real)) snprintf(g_options.root, sizeof g_options.root, "%s", real);
+        if (os_real_path(g_options.root, real, sizeof real))
+            snprintf(g_options.root, sizeof g_options.root, "%s", real);
         return;
     }
     if (os_real_path(argv0, real, sizeof real)) {
@@ -39,7 +40,8 @@ static int develop_start(int argc, char **argv, char *err, size_t cap)
     if (g_options.print_game_build) { printf("%s\n", game_build_folder()); fflush(stdout); exit(0); }
     if (g_options.build_game) { fflush(stdout); exit(build_game_now(g_options.root) ? 0 : 1); }
 #if !defined(_WIN32)
-    {   /* build.sh, when this host runs it for a game build, asks this executable (a copy of the project may have none) */
+    { /* build.sh, when this host runs it for a game build, asks this executable (a copy of the project may have none)
+       */
         char exe[HOST_PATH];
         if (os_exe_path(exe, sizeof exe)) setenv("ENGINE_HOST", exe, 1);
     }
@@ -59,7 +61,8 @@ static int develop_start_game(int argc, char **argv)
 {
     reload_init();
     audio_on_bus(restart_note_bus);   /* the hot restart's session keeps the volumes the game sets */
-    if (g_options.watch && !watch_init(g_options.root)) log_message(LOG_WARN, "live reload is off: cannot watch %s", g_options.root);
+    if (g_options.watch && !watch_init(g_options.root))
+        log_message(LOG_WARN, "live reload is off: cannot watch %s", g_options.root);
     if (!restart_arm(argc, argv)) return -1;
     if (!restart_pending_mode()) { reload_start(); return 0; }
     for (int bus = 0; bus < 3; bus++) {   /* the volumes the game set before the restart */
@@ -74,8 +77,8 @@ static int develop_start_game(int argc, char **argv)
     char first[HOST_PATH];
     int missed = seen > 0 && g_options.watch ? watch_catch_up(seen - WATCH_CLOCK_SLACK_S, first, sizeof first) : 0;
     if (missed) {
-        log_message(LOG_INFO, "hot restart: %d file(s) saved while the host restarted (%s%s): taken as saved now", missed, first,
-                    missed > 1 ? ", ..." : "");
+        log_message(LOG_INFO, "hot restart: %d file(s) saved while the host restarted (%s%s): taken as saved now",
+                    missed, first, missed > 1 ? ", ..." : "");
         char esc[HOST_PATH * 2];
         parse_json_escape(first, esc, sizeof esc);
         log_event("restart_catch_up", "\"files\":%d,\"first\":\"%s\"", missed, esc);
@@ -98,7 +101,8 @@ static void check_descriptors(void)
     int watcher = g_options.watch && watch_reopen_lost();
     int plugged = os_host_fds_plug();   /* last: SDL's, whose sockets and pipes cannot be opened again */
     char sdl[96];
-    snprintf(sdl, sizeof sdl, "%d of the window system's and input's descriptors (left quiet: no events from them)", plugged);
+    snprintf(sdl, sizeof sdl, "%d of the window system's and input's descriptors (left quiet: no events from them)",
+             plugged);
     const char *more[4] = { session ? "the session's memory (a hot restart's handover)" : NULL,
                             build ? "the running build's pipes (the build starts again)" : NULL,
                             watcher ? "the file watcher (saves made while it was gone are not seen: save again)" : NULL,
@@ -108,8 +112,10 @@ static void check_descriptors(void)
         if (more[i]) snprintf(what + len, sizeof what - len, "%s%s", len ? ", " : "", more[i]);
     }
     if (!what[0]) return;
-    log_message(LOG_WARN, "game version %d closed or replaced the host's descriptors (close_range, syscall or dup2 past "
-                "the close() wrapper); re-opened: %s", g_lib.version, what);
+    log_message(LOG_WARN,
+                "game version %d closed or replaced the host's descriptors (close_range, syscall or dup2 past "
+                "the close() wrapper); re-opened: %s",
+                g_lib.version, what);
     notice_post(LOG_WARN, "The game closed the host's files; re-opened: %s", what);
     char esc[2048], list[2300] = "";
     const char *p = what;

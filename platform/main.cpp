@@ -49,18 +49,24 @@ static int open_window(void)
     }
     /* No display: SDL quietly falls back to its offscreen driver and a window nobody sees would run forever. */
     const char *video = SDL_GetCurrentVideoDriver();
-    if (!opt->headless && video && (!strcmp(video, "offscreen") || !strcmp(video, "dummy")) && !getenv("SDL_VIDEODRIVER")) {
-        log_message(LOG_ERROR, "no display to open a window on (SDL picked its '%s' video driver): run it on a desktop, "
-                    "or with --headless to run without a window", video);
+    if (!opt->headless && video && (!strcmp(video, "offscreen") || !strcmp(video, "dummy")) &&
+        !getenv("SDL_VIDEODRIVER")) {
+        log_message(LOG_ERROR,
+                    "no display to open a window on (SDL picked its '%s' video driver): run it on a desktop, "
+                    "or with --headless to run without a window",
+                    video);
         SDL_Quit();
         return 0;
     }
-    if (SDL_InitSubSystem(SDL_INIT_GAMECONTROLLER) != 0) log_message(LOG_WARN, "no game controller support: %s", SDL_GetError());
-    g_video.window = SDL_CreateWindow("engine", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, opt->window_w, opt->window_h,
-                                      SDL_WINDOW_RESIZABLE);
+    if (SDL_InitSubSystem(SDL_INIT_GAMECONTROLLER) != 0)
+        log_message(LOG_WARN, "no game controller support: %s", SDL_GetError());
+    g_video.window = SDL_CreateWindow("engine", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, opt->window_w,
+                                      opt->window_h, SDL_WINDOW_RESIZABLE);
     if (!g_video.window) { log_message(LOG_ERROR, "SDL_CreateWindow: %s", SDL_GetError()); return 0; }
     window_attach(g_video.window);
-    SDL_Renderer *ren = opt->headless ? NULL : SDL_CreateRenderer(g_video.window, -1, SDL_RENDERER_ACCELERATED | SDL_RENDERER_PRESENTVSYNC);
+    SDL_Renderer *ren =
+        opt->headless ? NULL
+                      : SDL_CreateRenderer(g_video.window, -1, SDL_RENDERER_ACCELERATED | SDL_RENDERER_PRESENTVSYNC);
     if (!ren) ren = SDL_CreateRenderer(g_video.window, -1, SDL_RENDERER_SOFTWARE);
     if (!ren) { log_message(LOG_ERROR, "SDL_CreateRenderer: %s", SDL_GetError()); return 0; }
     SDL_RendererInfo rinfo;
@@ -83,7 +89,8 @@ static int start_services(void)
     g_host_mode.fill_api(&g_pf);
     g_pf.view_width = VIEW_W;
     g_pf.view_height = VIEW_H;
-    if (!render_init(g_video.renderer, VIEW_W, VIEW_H, opt->font_path)) log_message(LOG_WARN, "render: started with missing assets (placeholders shown)");
+    if (!render_init(g_video.renderer, VIEW_W, VIEW_H, opt->font_path))
+        log_message(LOG_WARN, "render: started with missing assets (placeholders shown)");
     render_between_batches(g_host_mode.pump);   /* drawing is most of a frame: a save moves on between its batches */
     render_fill_api(&g_pf);
     audio_init();
@@ -155,10 +162,12 @@ static void step_game(void)
             if (g_run.fresh) {
                 g_run.fresh = 0;
                 /* version: the load; code_of_version: whose code that is (after a rollback, the older one's) */
-                log_event("new_code_running", "\"version\":%d,\"code_of_version\":%d,\"rolled_back\":%s,\"step\":%llu,\"since_change_ms\":%.1f",
-                          g_lib.version, g_run.code_of_version, g_run.code_of_version != g_lib.version ? "true" : "false",
-                          (unsigned long long)g_loop.step,
-                          g_build_status.change_seen_t > 0 ? (log_time() - g_build_status.change_seen_t) * 1000 : -1.0);
+                log_event(
+                    "new_code_running",
+                    "\"version\":%d,\"code_of_version\":%d,\"rolled_back\":%s,\"step\":%llu,\"since_change_ms\":%.1f",
+                    g_lib.version, g_run.code_of_version, g_run.code_of_version != g_lib.version ? "true" : "false",
+                    (unsigned long long)g_loop.step,
+                    g_build_status.change_seen_t > 0 ? (log_time() - g_build_status.change_seen_t) * 1000 : -1.0);
             }
         }
         g_loop.step++;
@@ -211,7 +220,8 @@ static void render_frame(void)
     if (g_run.loaded) reload_call_render(g_options.fast || g_loop.paused ? 0.0f : (float)(g_clock.acc / STEP));
     if (!g_run.loaded) {
         const char *msg = g_run.halted ? "The game crashed and there is no earlier version: fix it and save."
-                                          : g_build_status.running ? "Building the game..." : "No game library: see the log.";
+                          : g_build_status.running ? "Building the game..."
+                                                   : "No game library: see the log.";
         g_pf.draw_text(msg, 40, 300, 28, 0xFFFFFFFFu, 30000);
     }
     overlay_draw(g_stats.rs, g_stats.fps);
@@ -256,11 +266,15 @@ static int wait_for_work(double until)
 static void pace_frame(double frame_start, double work_ms)
 {
     if (g_video.vsync && work_ms < 5.0) {
-        if (++g_video.fast_frames > 30) { g_video.vsync = 0; log_message(LOG_INFO, "vsync does not wait: pacing with the clock"); }
+        if (++g_video.fast_frames > 30) {
+            g_video.vsync = 0;
+            log_message(LOG_INFO, "vsync does not wait: pacing with the clock");
+        }
     } else {
         g_video.fast_frames = 0;
     }
-    if (!g_options.fast && !g_video.vsync && work_ms < STEP * 1000.0 - 1.0) g_clock.run_now = wait_for_work(frame_start + STEP);
+    if (!g_options.fast && !g_video.vsync && work_ms < STEP * 1000.0 - 1.0)
+        g_clock.run_now = wait_for_work(frame_start + STEP);
 }
 
 /* work_ms is the frame's own cost, interval_ms what the player sees; once a second, a frame_stats event. */
@@ -283,12 +297,14 @@ static void note_frame_stats(double frame_start, double work_ms, const ReloadPol
     g_stats.fps = g_stats.frames / (os_mono_seconds() - g_stats.since);
     char gstats[1024];
     reload_call_stats(gstats, sizeof gstats);
-    log_event("frame_stats", "\"fps\":%.1f,\"work_ms_avg\":%.2f,\"work_ms_max\":%.2f,\"interval_ms_max\":%.2f,"
+    log_event("frame_stats",
+              "\"fps\":%.1f,\"work_ms_avg\":%.2f,\"work_ms_max\":%.2f,\"interval_ms_max\":%.2f,"
               "\"step\":%llu,\"version\":%d,\"building\":%s,\"sprites\":%d,\"batches\":%d,\"draw_calls\":%d,"
               "\"mem_used\":%llu,\"guard_jumps\":%llu,\"game\":{%s}",
-              g_stats.fps, g_stats.sum_ms / g_stats.frames, g_stats.max_ms, g_stats.max_interval, (unsigned long long)g_loop.step,
-              g_lib.version, g_build_status.running ? "true" : "false", rs->sprites, rs->batches, rs->draw_calls,
-              (unsigned long long)g_memory.game.used, (unsigned long long)os_guard_jumps(), gstats);
+              g_stats.fps, g_stats.sum_ms / g_stats.frames, g_stats.max_ms, g_stats.max_interval,
+              (unsigned long long)g_loop.step, g_lib.version, g_build_status.running ? "true" : "false", rs->sprites,
+              rs->batches, rs->draw_calls, (unsigned long long)g_memory.game.used, (unsigned long long)os_guard_jumps(),
+              gstats);
     g_stats.since = os_mono_seconds();
     g_stats.frames = 0;
     g_stats.sum_ms = g_stats.max_ms = g_stats.max_interval = 0;
@@ -366,11 +382,12 @@ int main(int argc, char **argv)
 
     char root_json[HOST_PATH * 2];   /* a project folder's name may hold quotes or backslashes */
     parse_json_escape(g_options.root, root_json, sizeof root_json);
-    log_event("start", "\"pid\":%d,\"root\":\"%s\",\"memory_mb\":%llu,\"watchdog_s\":%g,\"headless\":%s,\"hot_restart\":%s",
-              os_pid(), root_json, (unsigned long long)g_options.memory_mb, g_options.watchdog_s, g_options.headless ? "true" : "false",
-              restart_is_restart() ? "true" : "false");
+    log_event("start",
+              "\"pid\":%d,\"root\":\"%s\",\"memory_mb\":%llu,\"watchdog_s\":%g,\"headless\":%s,\"hot_restart\":%s",
+              os_pid(), root_json, (unsigned long long)g_options.memory_mb, g_options.watchdog_s,
+              g_options.headless ? "true" : "false", restart_is_restart() ? "true" : "false");
     if (!open_window() || !start_services()) return 1;
-    os_host_fds_record();   /* the window's, the audio's, the logs', the watcher's: a game's close() of one is a crash */
+    os_host_fds_record(); /* the window's, the audio's, the logs', the watcher's: a game's close() of one is a crash */
     int resumed = g_host_mode.start_game(argc, argv);
     if (resumed < 0) return 70;
     log_drain_game();

@@ -1,10 +1,10 @@
 /* release.cpp - what a release supplies to the frame loop in place of the development host's
    develop.cpp, live/ and devtools/tweak_panel.cpp: HostMode's stand-ins and the
    running game. The game is linked into the executable and its entry point called directly: no library
-   to load, no sources to watch or build, no TWEAK service (the game is compiled with THTW_LITERALS). Assets come from game.pak beside the executable,
-   wherever the working directory is. A crash or hang is reported as in development (the fault, the
-   function and file:line of each game frame, on stderr and in the logs) and ends the game with exit
-   code 70: there is no earlier code to roll back to.
+   to load, no sources to watch or build, no TWEAK service (the game is compiled with THTW_LITERALS). Assets come from
+   game.pak beside the executable, wherever the working directory is. A crash or hang is reported as in development (the
+   fault, the function and file:line of each game frame, on stderr and in the logs) and ends the game with exit code 70:
+   there is no earlier code to roll back to.
 
    Compiled only with -DHOST_RELEASE (./build.sh dist links it instead of the files above: DEV_ONLY_SOURCES); in
    any other build this file is empty. */
@@ -26,7 +26,10 @@ static int release_start(int argc, char **argv, char *err, size_t cap)
 {
     (void)argc; (void)argv;
     g_options.watch = 0;   /* no sources to watch */
-    if (!os_exe_path(g_exe, sizeof g_exe)) { snprintf(err, cap, "cannot find the executable's folder: %s", os_error_text()); return 0; }
+    if (!os_exe_path(g_exe, sizeof g_exe)) {
+        snprintf(err, cap, "cannot find the executable's folder: %s", os_error_text());
+        return 0;
+    }
     snprintf(g_options.root, sizeof g_options.root, "%s", g_exe);
     char *slash = strrchr(g_options.root, '/');
     if (slash) *slash = 0; else snprintf(g_options.root, sizeof g_options.root, ".");
@@ -65,16 +68,21 @@ static void release_crash(GuardWhat what)
     guard_describe_backtrace(g_exe, where, sizeof where);
     keep_game_frames(where, sizeof where);
     parse_json_escape(where, wesc, sizeof wesc);
-    log_event("crash", "\"version\":1,\"signal\":\"%s\",\"in\":\"%s\",\"where\":\"%s\",\"rolled_back_to\":0,\"halted\":true,"
-              "\"step\":%llu", guard_fault_name(), GUARD_NAMES[what], wesc, (unsigned long long)g_loop.step);
+    log_event("crash",
+              "\"version\":1,\"signal\":\"%s\",\"in\":\"%s\",\"where\":\"%s\",\"rolled_back_to\":0,\"halted\":true,"
+              "\"step\":%llu",
+              guard_fault_name(), GUARD_NAMES[what], wesc, (unsigned long long)g_loop.step);
     if (hang) log_message(LOG_ERROR, "the game stopped responding in %s (no step may run longer than %.1f s)%s%s",
                           GUARD_NAMES[what], g_options.watchdog_s, where[0] ? ": " : "", where);
-    else log_message(LOG_ERROR, "the game crashed (%s) in %s%s%s", guard_fault_name(), GUARD_NAMES[what], where[0] ? ": " : "", where);
+    else
+        log_message(LOG_ERROR, "the game crashed (%s) in %s%s%s", guard_fault_name(), GUARD_NAMES[what],
+                    where[0] ? ": " : "", where);
     fprintf(stderr, "The game has ended because of this error. Save data written before it is kept.\n");
     if (!g_options.headless) {
         char text[2000];
         snprintf(text, sizeof text, "The game %s (%s) in %s%s%s\n\nSave data written before it is kept.",
-                 hang ? "stopped responding" : "crashed", guard_fault_name(), GUARD_NAMES[what], where[0] ? ": " : "", where);
+                 hang ? "stopped responding" : "crashed", guard_fault_name(), GUARD_NAMES[what], where[0] ? ": " : "",
+                 where);
         os_alert("The game has ended because of an error", text);
     }
     log_close();
@@ -144,7 +152,10 @@ int reload_call_render(float alpha)
 void reload_call_stats(char *buf, int cap)
 {
     buf[0] = 0;
-    if (g_api.stats && g_run.loaded && guarded(GUARD_STATS, [buf, cap] { GameMemory mem = memory_lend(); g_api.stats(&mem, buf, cap); }))
+    if (g_api.stats && g_run.loaded && guarded(GUARD_STATS, [buf, cap] {
+            GameMemory mem = memory_lend();
+            g_api.stats(&mem, buf, cap);
+        }))
         release_crash(GUARD_STATS);
 }
 
@@ -165,9 +176,15 @@ static int release_start_game(int argc, char **argv)
     return 0;
 }
 
-static void release_tweak_query(const char *file, int line, int counter, int kind, const char *literal, void *value_inout)
+static void release_tweak_query(const char *file, int line, int counter, int kind, const char *literal,
+                                void *value_inout)
 {
-    (void)file; (void)line; (void)counter; (void)kind; (void)literal; (void)value_inout;   /* the compiled value stands */
+    (void)file;
+    (void)line;
+    (void)counter;
+    (void)kind;
+    (void)literal;
+    (void)value_inout; /* the compiled value stands */
 }
 
 static void       release_fill_api(PlatformAPI *pf) { pf->tweak = release_tweak_query; }

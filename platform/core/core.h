@@ -80,8 +80,8 @@ int         parse_recording(const uint8_t *data, size_t len, const RecordingExpe
                             char *err, size_t cap);                              /* header, layout, size, every step */
 int         parse_recording_input(const GameInput *gi, char *err, size_t cap);   /* one step as live input makes it */
 void        parse_json_escape(const char *in, char *out, size_t cap);            /* for strings inside event fields */
-int         parse_event_fields(const char *in, char *out, size_t cap, const char **why); /* a game event's fields:
-                                  the inside of a JSON object, one line, none of the line's own keys; 1 + out, or 0 + why */
+int parse_event_fields(const char *in, char *out, size_t cap, const char **why); /* a game event's fields:
+                          the inside of a JSON object, one line, none of the line's own keys; 1 + out, or 0 + why */
 
 /* ---------------------------------------------------------------- the frame loop (main.cpp) */
 typedef struct FrameLoop {
@@ -137,8 +137,8 @@ typedef struct HostMode {
 extern const HostMode g_host_mode;
 
 /* ---------------------------------------------------------------- log and events (log.cpp) */
-int         log_open(int restarted, double session_start); /* the files named by g_options (a hot restart appends,
-                                                            its event times go on from the session's start); 0 + message */
+int log_open(int restarted, double session_start); /* the files named by g_options (a hot restart appends,
+                                                    its event times go on from the session's start); 0 + message */
 void        log_close(void);
 int         log_reopen_lost(char *what, size_t cap);                  /* logs game code closed: re-opened, named */
 void        log_frame_line(double work_ms, int sprites, int draw_calls);  /* --frame-log */

@@ -25,7 +25,10 @@ int log_open(int restarted, double session_start)
     const char *mode = restarted ? "a" : "w";   /* a hot restart goes on writing the same logs */
     if (g_options.log_json) {
         g_log.json = os_fopen(g_options.log_json, mode);
-        if (!g_log.json) { fprintf(stderr, "host: --log-json %s: %s\n", g_options.log_json, strerror(errno)); return 0; }
+        if (!g_log.json) {
+            fprintf(stderr, "host: --log-json %s: %s\n", g_options.log_json, strerror(errno));
+            return 0;
+        }
     }
     /* no --log-file: the development host writes <root>/build/host.log (develop.cpp names it), a release
        nothing beside itself */
@@ -76,13 +79,17 @@ void log_close(void)
 
 void log_frame_line(double work_ms, int sprites, int draw_calls)
 {
-    if (g_log.frames) fprintf(g_log.frames, "%llu %.3f %d %d\n", (unsigned long long)g_loop.frame, work_ms, sprites, draw_calls);
+    if (g_log.frames)
+        fprintf(g_log.frames, "%llu %.3f %d %d\n", (unsigned long long)g_loop.frame, work_ms, sprites, draw_calls);
 }
 
 /* printf writes inf and nan for non-finite numbers, which are not JSON: a reader of the log fails on the
    line. Outside strings, a bare inf/nan word (any case, with its sign) becomes null. Strings (a game's
    text, a path) are copied as they are. */
-static int is_word_char(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.'; }
+static int is_word_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.';
+}
 
 static int non_finite_word(const char *p, size_t n)
 {
@@ -221,8 +228,8 @@ static void game_event(const char *name, const char *fields_json)
         } else {
             char raw[1024];
             parse_json_escape(fields_json, raw, sizeof raw);
-            snprintf(text, sizeof g_game_log.slot[0].text, "\"name\":\"%s\",\"fields_refused\":\"%s\",\"fields_text\":\"%s\"",
-                     esc, why ? why : "", raw);
+            snprintf(text, sizeof g_game_log.slot[0].text,
+                     "\"name\":\"%s\",\"fields_refused\":\"%s\",\"fields_text\":\"%s\"", esc, why ? why : "", raw);
         }
         g_game_log.head++;
     }
@@ -238,7 +245,8 @@ void log_drain_game(void)
         g_game_log.tail++;
     }
     if (g_game_log.dropped) {
-        log_message(LOG_WARN, "game: %u log lines/events dropped (more than %d between frames)", g_game_log.dropped, GAME_LOG_SLOTS);
+        log_message(LOG_WARN, "game: %u log lines/events dropped (more than %d between frames)", g_game_log.dropped,
+                    GAME_LOG_SLOTS);
         g_game_log.dropped = 0;
     }
 }

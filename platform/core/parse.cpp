@@ -139,13 +139,22 @@ static int set_checked(const char *a, const char *v, Options *o, char *err, size
     int64_t n;
     if (!strcmp(a, "--root")) snprintf(o->root, sizeof o->root, "%s", v);
     else if (!strcmp(a, "--build-cmd")) {
-        if (!v[strspn(v, " \t")]) { snprintf(err, cap, "--build-cmd wants a command line, got an empty one"); return 0; }
+        if (!v[strspn(v, " \t")]) {
+            snprintf(err, cap, "--build-cmd wants a command line, got an empty one");
+            return 0;
+        }
         o->build_cmd = v;
     } else if (!strcmp(a, "--profile-frames")) {
-        if (!parse_int64(v, &n) || n < 1 || n > 100000) { snprintf(err, cap, "--profile-frames wants a count 1..100000, got '%s'", v); return 0; }
+        if (!parse_int64(v, &n) || n < 1 || n > 100000) {
+            snprintf(err, cap, "--profile-frames wants a count 1..100000, got '%s'", v);
+            return 0;
+        }
         o->profile_frames = (int)n;
     } else if (!strcmp(a, "--memory")) {
-        if (!parse_int64(v, &n) || n < 1 || n > 65536) { snprintf(err, cap, "--memory wants megabytes 1..65536, got '%s'", v); return 0; }
+        if (!parse_int64(v, &n) || n < 1 || n > 65536) {
+            snprintf(err, cap, "--memory wants megabytes 1..65536, got '%s'", v);
+            return 0;
+        }
         o->memory_mb = (uint64_t)n;
     } else if (!strcmp(a, "--frames")) {
         if (!parse_int64(v, &n) || n < 0) { snprintf(err, cap, "--frames wants a count >= 0, got '%s'", v); return 0; }
@@ -176,8 +185,14 @@ static int set_checked(const char *a, const char *v, Options *o, char *err, size
             return 0;
         }
         snprintf(num, sizeof num, "%.*s", (int)(colon - v), v);
-        if (!parse_int64(num, &n) || n < 0) { snprintf(err, cap, "--screenshot frame '%s' is not a number", num); return 0; }
-        if (o->shot_count == MAX_SCREENSHOTS) { snprintf(err, cap, "at most %d --screenshot flags", MAX_SCREENSHOTS); return 0; }
+        if (!parse_int64(num, &n) || n < 0) {
+            snprintf(err, cap, "--screenshot frame '%s' is not a number", num);
+            return 0;
+        }
+        if (o->shot_count == MAX_SCREENSHOTS) {
+            snprintf(err, cap, "at most %d --screenshot flags", MAX_SCREENSHOTS);
+            return 0;
+        }
         o->shot_frame[o->shot_count] = n;
         o->shot_path[o->shot_count++] = colon + 1;
     } else {
@@ -199,7 +214,10 @@ int parse_flags(int argc, char **argv, const FlagSet *set, Options *o, char *err
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         for (const RefusedFlag *d = set ? set->refused : NULL; d && d->flag; d++)
-            if (!strcmp(a, d->flag)) { snprintf(err, cap, "%s is a development flag: %s (see --help)", a, d->why); return 0; }
+            if (!strcmp(a, d->flag)) {
+                snprintf(err, cap, "%s is a development flag: %s (see --help)", a, d->why);
+                return 0;
+            }
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) return 2;
         if (set_switch(a, o)) continue;
         /* the rest take a value: the next argument, whatever it looks like */
@@ -212,7 +230,10 @@ int parse_flags(int argc, char **argv, const FlagSet *set, Options *o, char *err
         *o = probe;
         i++;
     }
-    if (o->record_path && o->replay_path) { snprintf(err, cap, "--record and --replay cannot be used together"); return 0; }
+    if (o->record_path && o->replay_path) {
+        snprintf(err, cap, "--record and --replay cannot be used together");
+        return 0;
+    }
     return 1;
 }
 
@@ -272,13 +293,23 @@ int parse_script(const char *text, const char *name, ScriptEvent **out, int *cou
         if (n >= 3 && (!strcmp(verb, "down") || !strcmp(verb, "up") || !strcmp(verb, "tap"))) {
             e.kind = !strcmp(verb, "down") ? SCRIPT_DOWN : !strcmp(verb, "up") ? SCRIPT_UP : SCRIPT_TAP;
             e.key = parse_key_by_name(arg);
-            if (!e.key) { snprintf(err, cap, "%s:%d: unknown key '%s'", name, ln, arg); free(*out); *out = NULL; return 0; }
+            if (!e.key) {
+                snprintf(err, cap, "%s:%d: unknown key '%s'", name, ln, arg);
+                free(*out);
+                *out = NULL;
+                return 0;
+            }
         } else if (n >= 2 && !strcmp(verb, "mouse") && sscanf(line, "%llu %31s %f %f", &step, verb, &a, &b) == 4) {
             e.kind = SCRIPT_MOUSE; e.a = a; e.b = b;
         } else if (n >= 4 && !strcmp(verb, "axis")) {
             e.kind = SCRIPT_AXIS; e.key = -1; e.a = a < -1 ? -1 : a > 1 ? 1 : a;
             for (int i = 0; i < AXIS_COUNT; i++) if (same_nocase(arg, AXIS_NAMES[i])) e.key = i;
-            if (e.key < 0) { snprintf(err, cap, "%s:%d: unknown axis '%s' (LX LY RX RY LT RT)", name, ln, arg); free(*out); *out = NULL; return 0; }
+            if (e.key < 0) {
+                snprintf(err, cap, "%s:%d: unknown axis '%s' (LX LY RX RY LT RT)", name, ln, arg);
+                free(*out);
+                *out = NULL;
+                return 0;
+            }
         } else if (n >= 2 && !strcmp(verb, "quit")) {
             e.kind = SCRIPT_QUIT;
         } else {
@@ -354,13 +385,22 @@ int parse_recording_input(const GameInput *gi, char *err, size_t cap)
 {
     if (!(gi->dt > 0 && gi->dt <= 0.25f)) { snprintf(err, cap, "a step length of %g s", (double)gi->dt); return 0; }
     for (int k = 0; k < KEY_COUNT; k++)
-        if (gi->down[k] > 1 || gi->pressed[k] > 1 || gi->released[k] > 1) { snprintf(err, cap, "key %d is neither up nor down", k); return 0; }
+        if (gi->down[k] > 1 || gi->pressed[k] > 1 || gi->released[k] > 1) {
+            snprintf(err, cap, "key %d is neither up nor down", k);
+            return 0;
+        }
     for (int a = 0; a < AXIS_COUNT; a++)
-        if (!(gi->axis[a] >= -1.0f && gi->axis[a] <= 1.0f)) { snprintf(err, cap, "gamepad axis %d is %g (want -1..1)", a, (double)gi->axis[a]); return 0; }
+        if (!(gi->axis[a] >= -1.0f && gi->axis[a] <= 1.0f)) {
+            snprintf(err, cap, "gamepad axis %d is %g (want -1..1)", a, (double)gi->axis[a]);
+            return 0;
+        }
     const float far = 1e6f;
     if (!(gi->mouse_x >= -far && gi->mouse_x <= far && gi->mouse_y >= -far && gi->mouse_y <= far))
         { snprintf(err, cap, "the mouse is at (%g, %g)", (double)gi->mouse_x, (double)gi->mouse_y); return 0; }
-    if (!(gi->wheel >= -far && gi->wheel <= far)) { snprintf(err, cap, "a wheel turn of %g", (double)gi->wheel); return 0; }
+    if (!(gi->wheel >= -far && gi->wheel <= far)) {
+        snprintf(err, cap, "a wheel turn of %g", (double)gi->wheel);
+        return 0;
+    }
     if (gi->gamepad_connected > 1) { snprintf(err, cap, "gamepad_connected is %u", gi->gamepad_connected); return 0; }
     return 1;
 }
@@ -368,12 +408,13 @@ int parse_recording_input(const GameInput *gi, char *err, size_t cap)
 /* Everything --replay checks before the game sees a byte of a recording: the header, that it was
    recorded with the layout the running game has (new code never sees old-layout bytes), that the
    snapshot fits the block, and every step record. */
-int parse_recording(const uint8_t *data, size_t len, const RecordingExpect *want, RecordingHeader *h, char *err, size_t cap)
+int parse_recording(const uint8_t *data, size_t len, const RecordingExpect *want, RecordingHeader *h, char *err,
+                    size_t cap)
 {
     if (!parse_recording_header(data, len, h, err, cap)) return 0;
     if (h->api != want->api || h->layout_hash != want->layout_hash || h->state_size != want->state_size) {
-        snprintf(err, cap, "recorded with another state layout (api %u version %u size %llu; running %u %u %llu)", h->api,
-                 h->layout_hash, (unsigned long long)h->state_size, want->api, want->layout_hash,
+        snprintf(err, cap, "recorded with another state layout (api %u version %u size %llu; running %u %u %llu)",
+                 h->api, h->layout_hash, (unsigned long long)h->state_size, want->api, want->layout_hash,
                  (unsigned long long)want->state_size);
         return 0;
     }
@@ -382,8 +423,10 @@ int parse_recording(const uint8_t *data, size_t len, const RecordingExpect *want
         return 0;
     }
     if (th_hash_bytes64(data + RECORDING_HEADER_BYTES, (size_t)h->snapshot_bytes) != h->snapshot_hash) {
-        snprintf(err, cap, "its snapshot is damaged (%llu bytes whose hash is not the one recorded): the file changed after "
-                 "it was written; not loaded", (unsigned long long)h->snapshot_bytes);
+        snprintf(err, cap,
+                 "its snapshot is damaged (%llu bytes whose hash is not the one recorded): the file changed after "
+                 "it was written; not loaded",
+                 (unsigned long long)h->snapshot_bytes);
         return 0;
     }
     const uint8_t *steps = data + RECORDING_HEADER_BYTES + h->snapshot_bytes;
@@ -476,7 +519,8 @@ static int fp_string(FieldsParser *f, char *key, size_t keycap)
             char e = f->p[1];
             if (!e || !strchr("\"\\/bfnrtu", e)) return fp_fail(f, "a bad escape inside a string");
             if (e == 'u') {
-                for (int i = 2; i < 6; i++) if (!isxdigit((unsigned char)f->p[i])) return fp_fail(f, "a bad \\u escape");
+                for (int i = 2; i < 6; i++)
+                    if (!isxdigit((unsigned char)f->p[i])) return fp_fail(f, "a bad \\u escape");
             }
             if (!fp_put(f, *f->p++)) return 0;
             c = (unsigned char)*f->p;
@@ -533,9 +577,16 @@ static int fp_value(FieldsParser *f, int depth)
     /* a number: -?digits(.digits)?([eE][+-]?digits)? */
     const char *start = f->p;
     if (*f->p == '-') f->p++;
-    if (!isdigit((unsigned char)*f->p)) { f->p = start; return fp_fail(f, "a value was expected (string, number, true, false, null, object, array)"); }
+    if (!isdigit((unsigned char)*f->p)) {
+        f->p = start;
+        return fp_fail(f, "a value was expected (string, number, true, false, null, object, array)");
+    }
     while (isdigit((unsigned char)*f->p)) f->p++;
-    if (*f->p == '.') { f->p++; if (!isdigit((unsigned char)*f->p)) return fp_fail(f, "a bad number"); while (isdigit((unsigned char)*f->p)) f->p++; }
+    if (*f->p == '.') {
+        f->p++;
+        if (!isdigit((unsigned char)*f->p)) return fp_fail(f, "a bad number");
+        while (isdigit((unsigned char)*f->p)) f->p++;
+    }
     if (*f->p == 'e' || *f->p == 'E') {
         f->p++;
         if (*f->p == '+' || *f->p == '-') f->p++;

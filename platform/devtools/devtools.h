@@ -12,7 +12,7 @@ void overlay_note_frame(double work_ms);
 void overlay_draw(RenderStats rs, double fps);
 
 /* ---------------------------------------------------------------- the tweak panel (tweak_panel.cpp, F4) */
-int         tweak_panel_key(GameKey k, int down, int ctrl);  /* F4, Ctrl+Z/Y, the mouse and typing while open: 1 = taken */
+int tweak_panel_key(GameKey k, int down, int ctrl);     /* F4, Ctrl+Z/Y, the mouse and typing while open: 1 = taken */
 int         tweak_panel_mouse(float x, float y);        /* every pointer move; 1 = the panel has it (not the game) */
 void        tweak_panel_text(const char *utf8);         /* typed characters (SDL_TEXTINPUT) for a focused field */
 int         tweak_panel_wheel(float dy);                /* 1 = it scrolled the panel (not the game's wheel) */

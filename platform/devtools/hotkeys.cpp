@@ -8,11 +8,17 @@ static void hot_key(GameKey k)
 {
     switch (k) {
     case KEY_F1: overlay_toggle(); break;
-    case KEY_F2: g_pf.debug_draw = !g_pf.debug_draw; log_event("debug_draw", "\"on\":%s", g_pf.debug_draw ? "true" : "false"); break;
+    case KEY_F2:
+        g_pf.debug_draw = !g_pf.debug_draw;
+        log_event("debug_draw", "\"on\":%s", g_pf.debug_draw ? "true" : "false");
+        break;
     case KEY_F5: g_host_mode.rebuild(); break;
     case KEY_F6: reload_restart_state(); break;
     case KEY_F7: recording_toggle_loop(); break;
-    case KEY_F8: g_loop.paused = !g_loop.paused; log_event("pause", "\"on\":%s", g_loop.paused ? "true" : "false"); break;
+    case KEY_F8:
+        g_loop.paused = !g_loop.paused;
+        log_event("pause", "\"on\":%s", g_loop.paused ? "true" : "false");
+        break;
     case KEY_F9: if (g_loop.paused) g_loop.single_step = 1; break;
     case KEY_F12: g_loop.want_screenshot = 1; break;
     default: break;
@@ -20,11 +26,15 @@ static void hot_key(GameKey k)
 }
 
 /* the profiler's view first, then the tweak panel: their clicks, drags and typing are not the game's */
-static int take_key(GameKey k, int down, int shift, int ctrl) { return profile_key(k, down, shift) || tweak_panel_key(k, down, ctrl); }
+static int take_key(GameKey k, int down, int shift, int ctrl)
+{
+    return profile_key(k, down, shift) || tweak_panel_key(k, down, ctrl);
+}
 static int game_running(void) { return g_run.loaded; }
 
 const InputHooks *devtools_input_hooks(void)
 {
-    static const InputHooks HOOKS = { take_key, hot_key, tweak_panel_mouse, tweak_panel_wheel, tweak_panel_text, game_running };
+    static const InputHooks HOOKS = { take_key,          hot_key,          tweak_panel_mouse,
+                                      tweak_panel_wheel, tweak_panel_text, game_running };
     return &HOOKS;
 }

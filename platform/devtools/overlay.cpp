@@ -54,7 +54,17 @@ static void pen_stats(Pen *p, const char *stats)
     for (const char *c = stats; *c && o + 2 < sizeof pretty; c++) {
         if (*c == '"' || *c == '{' || *c == '}') continue;
         char ch = *c == ':' ? ' ' : *c;
-        if (ch == ',') { if (col > 60) { pretty[o++] = '\n'; col = 0; } else { pretty[o++] = ' '; pretty[o++] = ' '; col += 2; } continue; }
+        if (ch == ',') {
+            if (col > 60) {
+                pretty[o++] = '\n';
+                col = 0;
+            } else {
+                pretty[o++] = ' ';
+                pretty[o++] = ' ';
+                col += 2;
+            }
+            continue;
+        }
         pretty[o++] = ch;
         col++;
     }
@@ -93,12 +103,14 @@ static void draw_numbers(Pen *p, RenderStats rs, double fps)
     }
     if (tweak_status()[0]) pen_line(p, tweak_status(), 16, GREY);
     snprintf(line, sizeof line, "memory %.2f / %llu MB   sprites %d  batches %d  draws %d",
-             g_memory.game.used / 1048576.0, (unsigned long long)(g_memory.game.size >> 20), rs.sprites, rs.batches, rs.draw_calls);
+             g_memory.game.used / 1048576.0, (unsigned long long)(g_memory.game.size >> 20), rs.sprites, rs.batches,
+             rs.draw_calls);
     pen_line(p, line, 16, WHITE);
     char stats[1024];
     reload_call_stats(stats, sizeof stats);
     pen_stats(p, stats);
-    pen_line(p, "F1 overlay F2 shapes F4 tweaks F5 reload F6 restart F7 loop F8 pause F9 step F11 fullscreen F12 shot", 13, GREY);
+    pen_line(p, "F1 overlay F2 shapes F4 tweaks F5 reload F6 restart F7 loop F8 pause F9 step F11 fullscreen F12 shot",
+             13, GREY);
     p->y += 5;
 }
 
@@ -107,9 +119,13 @@ void overlay_draw(RenderStats rs, double fps)
     int show_errors = g_build_status.errors[0] && !g_build_status.last_ok;
     const char *sound_problem = sound_assets_status();
     LoopMode mode = recording_mode();
-    const char *loop = mode == LOOP_RECORDING ? "RECORDING (F7 to loop)" : mode == LOOP_PLAYING ? "LOOPING (F7 to stop)" : NULL;
+    const char *loop = mode == LOOP_RECORDING ? "RECORDING (F7 to loop)"
+                       : mode == LOOP_PLAYING ? "LOOPING (F7 to stop)"
+                                              : NULL;
     tweak_panel_draw();   /* F4, beside the overlay */
-    if (!g_overlay.visible && !show_errors && !g_crash.text[0] && !g_run.halted && !g_run.pointer_warning[0] && !sound_problem[0] && !loop) return;
+    if (!g_overlay.visible && !show_errors && !g_crash.text[0] && !g_run.halted && !g_run.pointer_warning[0] &&
+        !sound_problem[0] && !loop)
+        return;
     float sx, sy, sw, sh;   /* the strip the game leaves free (set_safe_area): never over its score, hearts or ship */
     render_safe_area(&sx, &sy, &sw, &sh);
     Pen p = { sx + 10, sy + 10, sw - 8 < 600 ? sw - 8 : 600, sw - 32 };   /* long messages wrap inside the strip */
@@ -117,12 +133,15 @@ void overlay_draw(RenderStats rs, double fps)
     else pen_line(&p, "F1 for the overlay", 16, GREY);
     if (loop) pen_line(&p, loop, 16, RED);   /* shown with or without the overlay */
     if (g_crash.text[0]) {
-        const char *what = g_crash.hung ? (g_run.halted ? "HANG - the game stopped responding; waiting for a fix (save a file)"
-                                                      : "HANG - the game stopped responding; rolled back to the last good code")
-                                        : (g_run.halted ? "CRASHED - waiting for a fix (save a file)" : "CRASHED - rolled back to the last good code");
+        const char *what =
+            g_crash.hung ? (g_run.halted ? "HANG - the game stopped responding; waiting for a fix (save a file)"
+                                         : "HANG - the game stopped responding; rolled back to the last good code")
+                         : (g_run.halted ? "CRASHED - waiting for a fix (save a file)"
+                                         : "CRASHED - rolled back to the last good code");
         pen_block(&p, what, RED, g_crash.text, 6);
     }
-    if (g_run.pointer_warning[0]) pen_block(&p, "WARNING - the state points into code that was unloaded", 0xFFD040FFu, g_run.pointer_warning, 6);
+    if (g_run.pointer_warning[0])
+        pen_block(&p, "WARNING - the state points into code that was unloaded", 0xFFD040FFu, g_run.pointer_warning, 6);
     if (sound_problem[0]) pen_block(&p, NULL, RED, sound_problem, 4);
     if (show_errors) pen_block(&p, "BUILD FAILED - still running the last good code", RED, g_build_status.errors, 0);
     /* the panel goes under the text (a lower layer), sized to what was drawn */

@@ -108,16 +108,25 @@ static void layout(void)
             if (!header) { g_rows[g_row_count++] = PanelRow{ f, -1, y, 0 }; y += ROW_H; header = 1; }
             g_rows[g_row_count++] = PanelRow{ f, s, y, 0 };
             y += ROW_H;
-            if (g_panel.picker_open && g_panel.picker_file == f && g_panel.picker_site == s) { g_rows[g_row_count++] = PanelRow{ f, s, y, 1 }; y += PICKER_H; }
+            if (g_panel.picker_open && g_panel.picker_file == f && g_panel.picker_site == s) {
+                g_rows[g_row_count++] = PanelRow{ f, s, y, 1 };
+                y += PICKER_H;
+            }
         }
     }
 }
 
-static int inside(float x, float y, float rx, float ry, float rw, float rh) { return x >= rx && x < rx + rw && y >= ry && y < ry + rh; }
+static int inside(float x, float y, float rx, float ry, float rw, float rh)
+{
+    return x >= rx && x < rx + rw && y >= ry && y < ry + rh;
+}
 
 static float list_bottom(void) { return (float)g_pf.view_height - 10.0f; }
 
-static int over_panel(float x, float y) { return g_panel.open && inside(x, y, PANEL_X, PANEL_Y, PANEL_W, list_bottom() - PANEL_Y); }
+static int over_panel(float x, float y)
+{
+    return g_panel.open && inside(x, y, PANEL_X, PANEL_Y, PANEL_W, list_bottom() - PANEL_Y);
+}
 
 /* ---------------------------------------------------------------- colours */
 static void rgb_to_hsv(uint32_t c, float *h, float *s, float *v)
@@ -144,7 +153,8 @@ static uint32_t hsv_to_rgb(float h, float s, float v, uint32_t alpha)
     case 4: r = t; g = p; b = v; break;
     default: r = v; g = p; b = q; break;
     }
-    return ((uint32_t)lroundf(r * 255) << 24) | ((uint32_t)lroundf(g * 255) << 16) | ((uint32_t)lroundf(b * 255) << 8) | (alpha & 255);
+    return ((uint32_t)lroundf(r * 255) << 24) | ((uint32_t)lroundf(g * 255) << 16) | ((uint32_t)lroundf(b * 255) << 8) |
+           (alpha & 255);
 }
 
 static float clamp01(float x) { return x < 0 ? 0 : x > 1 ? 1 : x; }
@@ -198,7 +208,8 @@ static void change_live(int file, int site, const void *value)
     else if (si.kind == TWEAK_VEC2 || is_pos(si.kind)) snprintf(v, sizeof v, "[%.9g,%.9g]", (double)f[0], (double)f[1]);
     else if (si.kind == TWEAK_COLOR) snprintf(v, sizeof v, "%u", *(const uint32_t *)value);
     else snprintf(v, sizeof v, "%d", *(const int32_t *)value);
-    log_event("tweak_panel_change", "\"file\":\"%s\",\"line\":%d,\"value\":%s", file_short(tweak_file_path(file)), si.line, v);
+    log_event("tweak_panel_change", "\"file\":\"%s\",\"line\":%d,\"value\":%s", file_short(tweak_file_path(file)),
+              si.line, v);
 }
 
 static void write_back(int file, int site)
@@ -271,10 +282,19 @@ static void drag_update(void)
         rgb_to_hsv(c, &h, &s, &val);
         float py = 0;
         for (int r = 0; r < g_row_count; r++)
-            if (g_rows[r].part == 1 && g_rows[r].file == g_panel.drag_file && g_rows[r].site == g_panel.drag_site) py = g_rows[r].y;
+            if (g_rows[r].part == 1 && g_rows[r].file == g_panel.drag_file && g_rows[r].site == g_panel.drag_site)
+                py = g_rows[r].y;
         float px = PANEL_X + 20;
-        if (g_panel.drag == DRAG_SV) { s = clamp01((g_panel.mx - px) / 100); val = 1 - clamp01((g_panel.my - py - 4) / 100); h = g_panel.hue; }
-        if (g_panel.drag == DRAG_HUE) { h = clamp01((g_panel.my - py - 4) / 100); if (h >= 1) h = 0.999f; g_panel.hue = h; }
+        if (g_panel.drag == DRAG_SV) {
+            s = clamp01((g_panel.mx - px) / 100);
+            val = 1 - clamp01((g_panel.my - py - 4) / 100);
+            h = g_panel.hue;
+        }
+        if (g_panel.drag == DRAG_HUE) {
+            h = clamp01((g_panel.my - py - 4) / 100);
+            if (h >= 1) h = 0.999f;
+            g_panel.hue = h;
+        }
         uint32_t a = c & 255;
         if (g_panel.drag == DRAG_ALPHA) a = (uint32_t)lroundf((1 - clamp01((g_panel.my - py - 4) / 100)) * 255);
         c = g_panel.drag == DRAG_ALPHA ? (c & 0xFFFFFF00u) | a : hsv_to_rgb(h, s, val, a);
@@ -340,8 +360,14 @@ static void press(void)
     float x = g_panel.mx, y = g_panel.my;
     int f, s;
     if (g_panel.focus == FOCUS_VALUE) { g_panel.focus = FOCUS_NONE; }
-    if (!inside(x, y, PANEL_X, PANEL_Y, PANEL_W, list_bottom() - PANEL_Y) && handle_at(x, y, &f, &s)) { drag_start(DRAG_HANDLE, f, s, 0); return; }
-    if (inside(x, y, PANEL_X + 6, FILTER_Y, PANEL_W - 12, ROW_H)) { g_panel.focus = g_panel.focus == FOCUS_FILTER ? FOCUS_NONE : FOCUS_FILTER; return; }
+    if (!inside(x, y, PANEL_X, PANEL_Y, PANEL_W, list_bottom() - PANEL_Y) && handle_at(x, y, &f, &s)) {
+        drag_start(DRAG_HANDLE, f, s, 0);
+        return;
+    }
+    if (inside(x, y, PANEL_X + 6, FILTER_Y, PANEL_W - 12, ROW_H)) {
+        g_panel.focus = g_panel.focus == FOCUS_FILTER ? FOCUS_NONE : FOCUS_FILTER;
+        return;
+    }
     if (g_panel.focus == FOCUS_FILTER) g_panel.focus = FOCUS_NONE;
     layout();
     for (int r = 0; r < g_row_count; r++) {
@@ -456,9 +482,14 @@ int tweak_panel_key(GameKey k, int down, int ctrl)
     if (!down) return 1;
     if (k >= KEY_A && k <= KEY_Z) type_char((char)('a' + (k - KEY_A)));
     else if (k >= KEY_0 && k <= KEY_9) type_char((char)('0' + (k - KEY_0)));
-    else if (k == KEY_BACKSPACE) { char *b = g_panel.focus == FOCUS_FILTER ? g_panel.filter : g_panel.edit; size_t n = strlen(b); if (n) b[n - 1] = 0; }
-    else if (k == KEY_ENTER) { if (g_panel.focus == FOCUS_VALUE) edit_commit(); g_panel.focus = FOCUS_NONE; }
-    else if (k == KEY_ESCAPE) g_panel.focus = FOCUS_NONE;
+    else if (k == KEY_BACKSPACE) {
+        char *b = g_panel.focus == FOCUS_FILTER ? g_panel.filter : g_panel.edit;
+        size_t n = strlen(b);
+        if (n) b[n - 1] = 0;
+    } else if (k == KEY_ENTER) {
+        if (g_panel.focus == FOCUS_VALUE) edit_commit();
+        g_panel.focus = FOCUS_NONE;
+    } else if (k == KEY_ESCAPE) g_panel.focus = FOCUS_NONE;
     return 1;
 }
 
@@ -491,16 +522,21 @@ static void draw_picker(const PanelRow *row, uint32_t c)
     const int N = 10;   /* the saturation/value square as 10x10 cells */
     for (int i = 0; i < N; i++)
         for (int j = 0; j < N; j++)
-            g_pf.draw_rect(px + i * 10, py + j * 10, 10, 10, hsv_to_rgb(g_panel.hue, (i + 0.5f) / N, 1 - (j + 0.5f) / N, 255), LAYER + 1);
-    for (int j = 0; j < 20; j++) g_pf.draw_rect(px + 110, py + j * 5, 16, 5, hsv_to_rgb((j + 0.5f) / 20, 1, 1, 255), LAYER + 1);
-    for (int j = 0; j < 10; j++) g_pf.draw_rect(px + 134 + (j & 1) * 8, py + j * 10, 8, 10, 0x909090FFu, LAYER);   /* a checker under the alpha */
-    for (int j = 0; j < 20; j++) g_pf.draw_rect(px + 134, py + j * 5, 16, 5, (c & 0xFFFFFF00u) | (uint32_t)(255 - j * 255 / 19), LAYER + 1);
+            g_pf.draw_rect(px + i * 10, py + j * 10, 10, 10,
+                           hsv_to_rgb(g_panel.hue, (i + 0.5f) / N, 1 - (j + 0.5f) / N, 255), LAYER + 1);
+    for (int j = 0; j < 20; j++)
+        g_pf.draw_rect(px + 110, py + j * 5, 16, 5, hsv_to_rgb((j + 0.5f) / 20, 1, 1, 255), LAYER + 1);
+    for (int j = 0; j < 10; j++)
+        g_pf.draw_rect(px + 134 + (j & 1) * 8, py + j * 10, 8, 10, 0x909090FFu, LAYER); /* a checker under the alpha */
+    for (int j = 0; j < 20; j++)
+        g_pf.draw_rect(px + 134, py + j * 5, 16, 5, (c & 0xFFFFFF00u) | (uint32_t)(255 - j * 255 / 19), LAYER + 1);
     g_pf.draw_rect(px + s * 100 - 2, py + (1 - v) * 100 - 2, 5, 5, 0xFFFFFFFFu, LAYER + 3);
     g_pf.draw_rect(px + 108, py + g_panel.hue * 100 - 1, 20, 3, 0xFFFFFFFFu, LAYER + 3);
     g_pf.draw_rect(px + 132, py + (1 - (c & 255) / 255.0f) * 100 - 1, 20, 3, 0xFFFFFFFFu, LAYER + 3);
     g_pf.draw_rect(px + 160, py, 60, 40, c, LAYER + 1);
     char t[64];
-    snprintf(t, sizeof t, "H %.0f  S %.0f%%  V %.0f%%  A %u", (double)(g_panel.hue * 360), (double)(s * 100), (double)(v * 100), c & 255);
+    snprintf(t, sizeof t, "H %.0f  S %.0f%%  V %.0f%%  A %u", (double)(g_panel.hue * 360), (double)(s * 100),
+             (double)(v * 100), c & 255);
     g_pf.draw_text(t, px + 160, py + 46, 12, 0xD0D0D0FFu, LAYER + 2);
 }
 
@@ -514,8 +550,10 @@ static void draw_handles(void)
             to_screen(si.kind, (const float *)si.value, &sx, &sy);
             int hot = g_panel.drag == DRAG_HANDLE && g_panel.drag_file == f && g_panel.drag_site == s;
             uint32_t col = si.kind == TWEAK_POS ? 0xFFD040FFu : 0x40E0FFFFu;
-            g_pf.draw_rect(sx - HANDLE_R - 1, sy - HANDLE_R - 1, 2 * HANDLE_R + 2, 2 * HANDLE_R + 2, 0x000000FFu, LAYER - 2);
-            g_pf.draw_rect(sx - HANDLE_R, sy - HANDLE_R, 2 * HANDLE_R, 2 * HANDLE_R, hot ? 0xFFFFFFFFu : col, LAYER - 1);
+            g_pf.draw_rect(sx - HANDLE_R - 1, sy - HANDLE_R - 1, 2 * HANDLE_R + 2, 2 * HANDLE_R + 2, 0x000000FFu,
+                           LAYER - 2);
+            g_pf.draw_rect(sx - HANDLE_R, sy - HANDLE_R, 2 * HANDLE_R, 2 * HANDLE_R, hot ? 0xFFFFFFFFu : col,
+                           LAYER - 1);
             g_pf.draw_rect(sx - 1, sy - 1, 2, 2, 0x000000FFu, LAYER);
             char label[64];
             snprintf(label, sizeof label, "%s:%d", file_short(tweak_file_path(f)), si.line);
@@ -535,11 +573,14 @@ void tweak_panel_draw(void)
     draw_handles();
     const float bottom = list_bottom();
     g_pf.draw_rect(PANEL_X, PANEL_Y, PANEL_W, bottom - PANEL_Y, 0x0B0F18E8u, LAYER);
-    g_pf.draw_text("TWEAKS   F4 close   Shift+F4 profiler   Ctrl+Z/Y undo/redo", PANEL_X + 6, PANEL_Y + 2, 13, 0xFFFFFFFFu, LAYER + 2);
+    g_pf.draw_text("TWEAKS   F4 close   Shift+F4 profiler   Ctrl+Z/Y undo/redo", PANEL_X + 6, PANEL_Y + 2, 13,
+                   0xFFFFFFFFu, LAYER + 2);
     char line[256];
     snprintf(line, sizeof line, "filter: %s%s", g_panel.filter, g_panel.focus == FOCUS_FILTER ? "_" : "");
     draw_box(PANEL_X + 6, FILTER_Y, PANEL_W - 12, line, g_panel.focus == FOCUS_FILTER);
-    if (g_panel.message[0]) g_pf.draw_text(g_panel.message, PANEL_X + 6, FILTER_Y + ROW_H + 3, 12, g_panel.message_bad ? 0xFF7070FFu : 0x80FF90FFu, LAYER + 2);
+    if (g_panel.message[0])
+        g_pf.draw_text(g_panel.message, PANEL_X + 6, FILTER_Y + ROW_H + 3, 12,
+                       g_panel.message_bad ? 0xFF7070FFu : 0x80FF90FFu, LAYER + 2);
     layout();
     for (int r = 0; r < g_row_count; r++) {
         const PanelRow *row = &g_rows[r];
@@ -566,7 +607,8 @@ void tweak_panel_draw(void)
             for (int p = 0; p < 2; p++) {
                 if (editing && g_panel.edit_part == p) snprintf(v, sizeof v, "%s_", g_panel.edit);
                 else value_text(si.kind, si.value, p, v, sizeof v);
-                draw_box(VALUE_X + p * (VALUE_W / 2), row->y, VALUE_W / 2 - 4, v, (editing || dragging) && (g_panel.edit_part == p || dragging));
+                draw_box(VALUE_X + p * (VALUE_W / 2), row->y, VALUE_W / 2 - 4, v,
+                         (editing || dragging) && (g_panel.edit_part == p || dragging));
             }
         } else {
             if (editing) snprintf(v, sizeof v, "%s_", g_panel.edit);
@@ -575,5 +617,6 @@ void tweak_panel_draw(void)
         }
     }
     if (g_row_count == 0)
-        g_pf.draw_text(g_panel.filter[0] ? "no TWEAK matches the filter" : "no TWEAK read yet", PANEL_X + 14, LIST_Y + 2, 12, 0xB0B0B0FFu, LAYER + 2);
+        g_pf.draw_text(g_panel.filter[0] ? "no TWEAK matches the filter" : "no TWEAK read yet", PANEL_X + 14,
+                       LIST_Y + 2, 12, 0xB0B0B0FFu, LAYER + 2);
 }

@@ -211,23 +211,27 @@ static int load_direct_commands(void)
             const char *mine = getenv(line + 6);
             if (!strcmp(line + 6, "GAME_CHUNK_LINES") && !mine) mine = eq + 1;   /* build.sh's default */
             if (strcmp(mine ? mine : "", eq + 1) != 0) return 0;
-        }
-        else if (!strncmp(line, "::files ", 8)) { if (!game_sources_match(line + 8)) return 0; files_ok = 1; files = line + 8; }
-        else if (!strncmp(line, "::entry ", 8) || !strcmp(line, "::entry")) { if (!entries_match(files, line[7] ? line + 8 : "")) return 0; }
-        else if (!strncmp(line, "::chunk ", 8)) {
+        } else if (!strncmp(line, "::files ", 8)) {
+            if (!game_sources_match(line + 8)) return 0;
+            files_ok = 1;
+            files = line + 8;
+        } else if (!strncmp(line, "::entry ", 8) || !strcmp(line, "::entry")) {
+            if (!entries_match(files, line[7] ? line + 8 : "")) return 0;
+        } else if (!strncmp(line, "::chunk ", 8)) {
             if (g_build.chunk_count == BUILD_MAX_CHUNKS) return 0;
             BuildChunk *c = &g_build.chunks[g_build.chunk_count++];
             snprintf(c->base, sizeof c->base, "%s", line + 8);
-        }
-        else if (!strcmp(line, "::compile")) cmd = &g_build.compile;
+        } else if (!strcmp(line, "::compile")) cmd = &g_build.compile;
         else if (!strcmp(line, "::link")) cmd = &g_build.link;
         else if (!strcmp(line, "::end")) { ended = 1; break; }
         else if (line[0] == '#' || !cmd) {}
         else if (cmd->argc < BUILD_MAX_ARGS - 1) cmd->argv[cmd->argc++] = line;
         line = nl ? nl + 1 : NULL;
     }
-    if (!ended || !files_ok || g_build.chunk_count == 0 || g_build.compile.argc == 0 || g_build.link.argc == 0) return 0;
-    for (int i = 0; i < g_build.chunk_count; i++) {   /* a chunk file removed (the build folder cleaned): build.sh writes them */
+    if (!ended || !files_ok || g_build.chunk_count == 0 || g_build.compile.argc == 0 || g_build.link.argc == 0)
+        return 0;
+    for (int i = 0; i < g_build.chunk_count;
+         i++) { /* a chunk file removed (the build folder cleaned): build.sh writes them */
         char src[HOST_PATH];
         OsFileStamp st;
         snprintf(src, sizeof src, "%s/%s.cpp", g_build.root, g_build.chunks[i].base);
@@ -373,7 +377,8 @@ static char *read_rel(const char *rel, const char *suffix)
 }
 
 /* The command of chunk c, word by word into out (the key's first line, with "cmd " before it). */
-static const char *chunk_arg(const BuildChunk *c, const char *a, char *buf, size_t cap, const char *obj, const char *dep)
+static const char *chunk_arg(const BuildChunk *c, const char *a, char *buf, size_t cap, const char *obj,
+                             const char *dep)
 {
     if (!strcmp(a, "@SRC@")) { snprintf(buf, cap, "%s.cpp", c->base); return buf; }
     if (obj && !strcmp(a, "@OBJ@")) return obj;
@@ -589,7 +594,8 @@ static int spawn_link(void)
     argv[n] = NULL;
     g_build.stage = 1;
     g_build.stage_t = os_mono_seconds();
-    if (!os_child_start_in(&g_build.child, argv, OS_CHILD_STDOUT | OS_CHILD_STDERR | OS_CHILD_LOW_PRIORITY, g_build.root)) {
+    if (!os_child_start_in(&g_build.child, argv, OS_CHILD_STDOUT | OS_CHILD_STDERR | OS_CHILD_LOW_PRIORITY,
+                           g_build.root)) {
         log_message(LOG_ERROR, "build: cannot start %s: %s", argv[0], os_error_text());
         return 0;
     }
@@ -693,7 +699,8 @@ static void build_spawn(void)
         g_build.start_t = os_mono_seconds();
         if (!direct_start()) { chunks_reset(); tweak_build_finished(0); return; }
         g_build.active = 1;
-        log_event("build_start", "\"direct\":true,\"chunks\":%d,\"stale\":%d", g_build.chunk_count, g_build.stale_count);
+        log_event("build_start", "\"direct\":true,\"chunks\":%d,\"stale\":%d", g_build.chunk_count,
+                  g_build.stale_count);
         return;
     }
 #endif
@@ -781,11 +788,12 @@ int build_next_error(const char **cursor, BuildError *e)
         char l[1024], kind[32];
         snprintf(l, sizeof l, "%.*s", (int)(n < sizeof l - 1 ? n : sizeof l - 1), line);
         int consumed = 0;
-        if (sscanf(l, "%511[^:]:%d:%d: %31[^:]: %n", e->file, &e->line, &e->col, kind, &consumed) == 4 && consumed > 0 &&
-            (!strcmp(kind, "error") || !strcmp(kind, "fatal error"))) {
+        if (sscanf(l, "%511[^:]:%d:%d: %31[^:]: %n", e->file, &e->line, &e->col, kind, &consumed) == 4 &&
+            consumed > 0 && (!strcmp(kind, "error") || !strcmp(kind, "fatal error"))) {
             snprintf(e->message, sizeof e->message, "%s", l + consumed);                  /* gcc, clang */
         } else if (consumed = 0, sscanf(l, "%511[^(](%d): %31[^:]: %n", e->file, &e->line, kind, &consumed) == 3 &&
-                   consumed > 0 && (!strncmp(kind, "error ", 6) || !strncmp(kind, "fatal error ", 12))) {
+                                     consumed > 0 &&
+                                     (!strncmp(kind, "error ", 6) || !strncmp(kind, "fatal error ", 12))) {
             e->col = 0;                                                                   /* MSVC */
             snprintf(e->message, sizeof e->message, "%s", l + consumed);
         } else {
@@ -963,7 +971,8 @@ int build_game_now(const char *root)
 #else
     snprintf(g_build.root, sizeof g_build.root, "%s", root);
     if (!load_direct_commands()) {
-        fprintf(stderr, "game: %s/compile.cmd is missing or older than what it was made from (./build.sh game writes it)\n",
+        fprintf(stderr,
+                "game: %s/compile.cmd is missing or older than what it was made from (./build.sh game writes it)\n",
                 game_build_folder());
         return 0;
     }

@@ -96,7 +96,8 @@ int library_close(GameLib *lib, char *err, size_t errcap)
         log_message(LOG_ERROR, "unload of %s: %s in its static destructors", lib->path, guard_fault_name());
         /* the loader was left half way through dlclose (its lock, its lists): no later dlopen/dlclose may trust it */
         char why[256];
-        snprintf(why, sizeof why, "%s in a static destructor of version %d (a jump out of dlclose leaves the loader inconsistent)",
+        snprintf(why, sizeof why,
+                 "%s in a static destructor of version %d (a jump out of dlclose leaves the loader inconsistent)",
                  g_guard_report.fault.kind == OS_FAULT_HANG ? "a hang" : guard_fault_name(), lib->version);
         restart_request(why);
     }

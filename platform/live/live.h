@@ -23,7 +23,7 @@ typedef struct FileChanges {            /* one debounced batch of changed files 
     char paths[HOST_MAX_CHANGES][HOST_PATH];
 } FileChanges;
 
-int    watch_init(const char *root);            /* the game folder, platform/include/, tinyheaders/, assets/, its build folder */
+int watch_init(const char *root); /* the game folder, platform/include/, tinyheaders/, assets/, its build folder */
 int    watch_poll(FileChanges *out);            /* 1 when a debounced batch is ready */
 int    watch_poll_code(FileChanges *out);       /* the same, for a batch of code alone (no asset, no library) */
 double watch_due_in(void);                      /* seconds until the pending batch is ready (0 now), -1: none */
@@ -31,7 +31,9 @@ int    watch_is_asset(const char *path);        /* 1 if path is under <root>/ass
 void   watch_shutdown(void);
 int    watch_reopen_lost(void);
 int    watch_catch_up(double since_wall, char *first, size_t cap); /* code written after since_wall: pending; count */
-double watch_pending_since(void);               /* the oldest save not handed over yet (wall clock); 0 */                 /* the watcher's descriptor closed by game code: a new watch, 1 */
+double watch_pending_since(void);
+    /* the oldest save not handed over yet (wall clock); 0 */ /* the watcher's descriptor closed by game code: a new
+                                                                 watch, 1 */
 
 /* ---------------------------------------------------------------- building (build.cpp) */
 typedef struct BuildResult {
@@ -47,7 +49,7 @@ int    build_running(void);
 int    build_fd(void);                          /* readable when the build child writes or ends; -1 */
 void   build_poll(BuildResult *out);            /* non-blocking */
 int    build_game_now(const char *root);        /* --build-game: the same compile and link, waited for; 1 when done */
-void   build_pump(void);                        /* within a frame: the next stage started, the end kept for build_poll */
+void build_pump(void); /* within a frame: the next stage started, the end kept for build_poll */
 int    build_ended(void);                       /* 1: build_pump saw the build end, build_poll has not finished it */
 void   build_shutdown(void);
 int    build_restart_lost(void);                /* a running build's pipe closed by game code: it starts again, 1 */
@@ -114,7 +116,7 @@ void        tweak_batch_begin(void);                    /* a watcher batch: its 
 int         tweak_batch_end(void);                      /* 1: values of this batch went live (the new suspects) */
 void        tweak_suspects_clear(void);
 void        tweak_suspects_resume(void);                /* after a hot restart: the suspects the session kept */
-void        tweak_revert_suspects(char *what, size_t cap); /* serve the old values again; what: "file:line TWEAK(lit)" */
+void tweak_revert_suspects(char *what, size_t cap);     /* serve the old values again; what: "file:line TWEAK(lit)" */
 const char *tweak_status(void);                         /* the last live change, for the overlay ("" if none) */
 /* The F4 panel's side (tweak.cpp): files and sites as the running code compiled them. */
 typedef struct TweakSiteInfo {

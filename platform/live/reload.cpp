@@ -39,8 +39,10 @@ static void check_std_fds(void)
 {
     int n = os_std_fds_check();
     if (!n) return;
-    log_message(LOG_WARN, "game version %d closed %d of the host's standard descriptors (stdin, stdout, stderr): reopened on "
-                "the null device; the host's logs and watcher were out of reach", g_lib.version, n);
+    log_message(LOG_WARN,
+                "game version %d closed %d of the host's standard descriptors (stdin, stdout, stderr): reopened on "
+                "the null device; the host's logs and watcher were out of reach",
+                g_lib.version, n);
     notice_post(LOG_WARN, "The game closed the host's stdin/stdout/stderr: reopened (console output is lost)");
     log_event("descriptors_closed", "\"version\":%d,\"count\":%d", g_lib.version, n);
 }
@@ -49,7 +51,11 @@ int reload_call_update(const GameInput *gi)
 {
     GameMemory mem = memory_lend();
     const PlatformAPI *pf = lend_services();
-    if (!guarded(GUARD_UPDATE, [gi, &mem, pf] { g_api.update(&mem, gi, pf); })) { memory_take_back(&mem); check_std_fds(); return 0; }
+    if (!guarded(GUARD_UPDATE, [gi, &mem, pf] { g_api.update(&mem, gi, pf); })) {
+        memory_take_back(&mem);
+        check_std_fds();
+        return 0;
+    }
     reload_on_crash(GUARD_UPDATE);
     return 1;
 }
@@ -58,7 +64,10 @@ int reload_call_render(float alpha)
 {
     GameMemory mem = memory_lend();
     const PlatformAPI *pf = lend_services();
-    if (!guarded(GUARD_RENDER, [alpha, &mem, pf] { g_api.render(&mem, alpha, pf); })) { memory_take_back(&mem); return 0; }
+    if (!guarded(GUARD_RENDER, [alpha, &mem, pf] { g_api.render(&mem, alpha, pf); })) {
+        memory_take_back(&mem);
+        return 0;
+    }
     reload_on_crash(GUARD_RENDER);
     return 1;
 }
@@ -67,7 +76,8 @@ void reload_call_stats(char *buf, int cap)
 {
     buf[0] = 0;
     GameMemory mem = memory_lend();   /* stats only reads: nothing comes back */
-    if (g_api.stats && g_run.loaded && guarded(GUARD_STATS, [buf, cap, &mem] { g_api.stats(&mem, buf, cap); })) buf[0] = 0;
+    if (g_api.stats && g_run.loaded && guarded(GUARD_STATS, [buf, cap, &mem] { g_api.stats(&mem, buf, cap); }))
+        buf[0] = 0;
 }
 
 static int call_migrate(uint32_t old_hash, uint64_t old_ss, int *migrated)
@@ -131,14 +141,17 @@ static void report_image_pointers(const GameLib *lib)
         }
         char sesc[128];
         parse_json_escape(str, sesc, sizeof sesc);
-        int w = snprintf(json + jl, sizeof json - jl, "%s{\"offset\":%llu,\"library_offset\":%llu,\"kind\":\"%s\",\"text\":\"%s\"}",
-                         i ? "," : "", (unsigned long long)hits[i].state_offset, (unsigned long long)(hits[i].value - image), kind, sesc);
+        int w =
+            snprintf(json + jl, sizeof json - jl,
+                     "%s{\"offset\":%llu,\"library_offset\":%llu,\"kind\":\"%s\",\"text\":\"%s\"}", i ? "," : "",
+                     (unsigned long long)hits[i].state_offset, (unsigned long long)(hits[i].value - image), kind, sesc);
         if (w > 0 && (size_t)w < sizeof json - jl) jl += (size_t)w;
         w = snprintf(text + tl, sizeof text - tl, "%sblock+0x%llx -> %s%s%s%s", i ? "; " : "",
                      (unsigned long long)hits[i].state_offset, kind, str[0] ? " \"" : "", str, str[0] ? "\"" : "");
         if (w > 0 && (size_t)w < sizeof text - tl) tl += (size_t)w;
     }
-    log_message(LOG_WARN, "reload: the game state holds %d pointer%s into version %d's image, which unloads now: %s%s - "
+    log_message(LOG_WARN,
+                "reload: the game state holds %d pointer%s into version %d's image, which unloads now: %s%s - "
                 "they dangle from here on (store an index or an id, never a pointer into the library)",
                 count, count == 1 ? "" : "s", lib->version, text, count > shown ? "; ..." : "");
     log_event("image_pointers", "\"version\":%d,\"count\":%d,\"hits\":[%s]", lib->version, count, json);
@@ -149,15 +162,17 @@ static void report_image_pointers(const GameLib *lib)
 /* ---------------------------------------------------------------- the reload sequence */
 /* The crash event, for running code and for a new build's own code alike: what crashed (or hung) where,
    the version it rolled back to (0: none) and whether the game is halted. */
-static void crash_event(int version, const char *kind, const char *in, const char *where, int rolled_back_to, int halted,
-                        int restarted = 0)
+static void crash_event(int version, const char *kind, const char *in, const char *where, int rolled_back_to,
+                        int halted, int restarted = 0)
 {
     char wesc[3000];
     parse_json_escape(where, wesc, sizeof wesc);
-    log_event("crash", "\"version\":%d,\"signal\":\"%s\",\"in\":\"%s\",\"where\":\"%s\",\"rolled_back_to\":%d,"
+    log_event("crash",
+              "\"version\":%d,\"signal\":\"%s\",\"in\":\"%s\",\"where\":\"%s\",\"rolled_back_to\":%d,"
               "\"halted\":%s,\"snapshot_step\":%llu,\"step\":%llu%s",
               version, kind, in, wesc, rolled_back_to, halted ? "true" : "false",
-              (unsigned long long)g_memory.snapshot_step, (unsigned long long)g_loop.step, restarted ? ",\"restarted\":true" : "");
+              (unsigned long long)g_memory.snapshot_step, (unsigned long long)g_loop.step,
+              restarted ? ",\"restarted\":true" : "");
 }
 
 /* The new library's own code (static initializers, game_get_api) crashed or hung while it was being
@@ -167,8 +182,8 @@ static void report_load_crash(int version, const char *where)
     const char *kind = guard_fault_name();
     const char *in = GUARD_NAMES[g_guard_report.what];
     int hang = g_guard_report.fault.kind == OS_FAULT_HANG;
-    log_message(LOG_ERROR, "reload: the new build (version %d) %s in %s%s%s; %s", version, hang ? "hung (watchdog)" : kind, in,
-                where[0] ? ": " : "", where,
+    log_message(LOG_ERROR, "reload: the new build (version %d) %s in %s%s%s; %s", version,
+                hang ? "hung (watchdog)" : kind, in, where[0] ? ": " : "", where,
                 g_run.loaded ? "still running the last good code" : "nothing loaded: fix it and save");
     snprintf(g_crash.text, sizeof g_crash.text, "version %d: %s in %s %s", version, kind, in, where);
     g_crash.hung = hang;
@@ -196,16 +211,19 @@ static void refuse_too_big(const GameLib *next, const StateTypes *types)
     char msg[1024];
     snprintf(msg, sizeof msg, "state %s does not fit the %llu MB block: raise --memory or fix %s", big,
              (unsigned long long)(g_memory.game.size >> 20), blame[0] ? blame : "state.h");
-    log_message(LOG_ERROR, "reload: version %d refused: %s; still running version %d", next->version, msg, g_lib.version);
+    log_message(LOG_ERROR, "reload: version %d refused: %s; still running version %d", next->version, msg,
+                g_lib.version);
     notice_post(LOG_ERROR, "%s", msg);
     snprintf(g_build_status.errors, sizeof g_build_status.errors, "%s", msg);
     g_build_status.last_ok = 0;   /* the overlay shows it until a build loads */
     char esc[2048], besc[HOST_PATH * 2];
     parse_json_escape(msg, esc, sizeof esc);
     parse_json_escape(blame, besc, sizeof besc);
-    log_event("reload_refused", "\"version\":%d,\"state_size\":%llu,\"block_size\":%llu,\"at\":\"%s\",\"reason\":\"%s\","
-              "\"running\":%d", next->version, (unsigned long long)next->api.state_size,
-              (unsigned long long)g_memory.game.size, besc, esc, g_lib.version);
+    log_event("reload_refused",
+              "\"version\":%d,\"state_size\":%llu,\"block_size\":%llu,\"at\":\"%s\",\"reason\":\"%s\","
+              "\"running\":%d",
+              next->version, (unsigned long long)next->api.state_size, (unsigned long long)g_memory.game.size, besc,
+              esc, g_lib.version);
 }
 
 /* The one way a library becomes the running game: a load, a rollback and a hot restart's resume all install
@@ -309,8 +327,10 @@ static const char *carry_state(const BlockLayout *old, const StateTypes *next_ty
         return "migrated";
     }
     memory_reset();
-    log_message(LOG_WARN, "reload: the state's layout changed and the state could not be carried over (%s): the game state "
-                "restarted from scratch", why);
+    log_message(LOG_WARN,
+                "reload: the state's layout changed and the state could not be carried over (%s): the game state "
+                "restarted from scratch",
+                why);
     notice_post(LOG_WARN, "Restarted: %s", why);
     char wesc[4096];
     parse_json_escape(why, wesc, sizeof wesc);
@@ -340,10 +360,11 @@ static void announce(int version, const char *why, double t0, double snap_ms, co
     g_run.last_reload_t = log_time();
     char path_json[HOST_PATH * 2];
     parse_json_escape(g_lib.path, path_json, sizeof path_json);
-    log_event("reload", "\"version\":%d,\"why\":\"%s\",\"swap_ms\":%.3f,\"snapshot_ms\":%.3f,\"state\":\"%s\","
+    log_event("reload",
+              "\"version\":%d,\"why\":\"%s\",\"swap_ms\":%.3f,\"snapshot_ms\":%.3f,\"state\":\"%s\","
               "\"layout_hash\":%u,\"state_size\":%llu,\"old_unmapped\":%s,\"step\":%llu,\"path\":\"%s\"",
-              version, why, swap_ms, snap_ms, state_action, g_api.layout_hash,
-              (unsigned long long)g_api.state_size, unmapped ? "true" : "false", (unsigned long long)g_loop.step, path_json);
+              version, why, swap_ms, snap_ms, state_action, g_api.layout_hash, (unsigned long long)g_api.state_size,
+              unmapped ? "true" : "false", (unsigned long long)g_loop.step, path_json);
     if (!unmapped) {
         log_message(LOG_ERROR, "reload: %s", uerr);
         char esc[4096];
@@ -358,10 +379,11 @@ static void announce(int version, const char *why, double t0, double snap_ms, co
     if (migrated_now && g_lib.version == version) {   /* (not when its load crashed and rolled back) */
         static char stats_after[2048];
         reload_call_stats(stats_after, sizeof stats_after);
-        log_event("migrated", "\"version\":%d,\"by\":\"%s\",\"what\":\"%s\",\"ms\":%.3f,\"from_size\":%llu,\"to_size\":%llu,"
-                  "\"step\":%llu,\"before\":{%s},\"after\":{%s}", version, g_run.migrate_how, g_run.migrate_what,
-                  g_run.migrate_ms, (unsigned long long)old->state_size, (unsigned long long)g_api.state_size,
-                  (unsigned long long)g_loop.step, stats_before, stats_after);
+        log_event("migrated",
+                  "\"version\":%d,\"by\":\"%s\",\"what\":\"%s\",\"ms\":%.3f,\"from_size\":%llu,\"to_size\":%llu,"
+                  "\"step\":%llu,\"before\":{%s},\"after\":{%s}",
+                  version, g_run.migrate_how, g_run.migrate_what, g_run.migrate_ms, (unsigned long long)old->state_size,
+                  (unsigned long long)g_api.state_size, (unsigned long long)g_loop.step, stats_before, stats_after);
     }
 }
 
@@ -393,7 +415,9 @@ int reload_from(const char *src, const char *why)
     memset(&g_crash, 0, sizeof g_crash);
     restart_note_library();   /* before the old one unloads: a restart from here on goes on with the new code */
 
-    const char *state_action = !old_layout.known ? "new" : layout_changed ? carry_state(&old_layout, &next_types, version) : "kept";
+    const char *state_action = !old_layout.known ? "new"
+                               : layout_changed  ? carry_state(&old_layout, &next_types, version)
+                                                 : "kept";
     types_copy(&g_mem_types, &next_types);
     types_clear(&next_types);
     char uerr[2048] = "";
@@ -415,7 +439,8 @@ static void tweak_went_live(void)
     tw->window = ms >= 0;
     tw->step = g_loop.step;
     tw->wall = os_wall_seconds();
-    if (ms < 0) log_message(LOG_WARN, "tweak: no memory for the state before the new values: a crash goes back further");
+    if (ms < 0)
+        log_message(LOG_WARN, "tweak: no memory for the state before the new values: a crash goes back further");
 }
 
 /* A crash or hang in update/render soon after TWEAK values went live: theirs. The state from just before
@@ -431,13 +456,15 @@ static int tweak_rollback(GuardWhat what, const char *kind, int hang, const char
     char values[1024];
     tweak_revert_suspects(values, sizeof values);
     double since_ms = (os_wall_seconds() - tw->wall) * 1000.0;
-    log_message(LOG_ERROR, "game version %d %s in %s%s%s, %llu steps after %s went live: back to the state from just "
-                "before it and to the old value; fix the literal and save", g_lib.version, hang ? "hung (watchdog)" : kind,
-                GUARD_NAMES[what], where[0] ? ": " : "", where, (unsigned long long)(g_loop.step - tw->step), values);
+    log_message(LOG_ERROR,
+                "game version %d %s in %s%s%s, %llu steps after %s went live: back to the state from just "
+                "before it and to the old value; fix the literal and save",
+                g_lib.version, hang ? "hung (watchdog)" : kind, GUARD_NAMES[what], where[0] ? ": " : "", where,
+                (unsigned long long)(g_loop.step - tw->step), values);
     notice_post(LOG_WARN, "%s %s the game: the state from just before it and the old value are back", values,
                 hang ? "hung" : "crashed");
-    snprintf(g_crash.text, sizeof g_crash.text, "version %d: %s in %s after %s (old value back) %s", g_lib.version, kind,
-             GUARD_NAMES[what], values, where);
+    snprintf(g_crash.text, sizeof g_crash.text, "version %d: %s in %s after %s (old value back) %s", g_lib.version,
+             kind, GUARD_NAMES[what], values, where);
     g_crash.hung = hang;
     crash_event(g_lib.version, kind, GUARD_NAMES[what], where, g_lib.version, 0);
     char vesc[2048];
@@ -458,7 +485,8 @@ void reload_on_crash(GuardWhat what)
     int crashed_version = g_lib.version;
     log_message(LOG_ERROR, "game version %d %s in %s%s%s", crashed_version, hang ? "hung (watchdog)" : kind,
                 GUARD_NAMES[what], where[0] ? ": " : "", where);
-    snprintf(g_crash.text, sizeof g_crash.text, "version %d: %s in %s %s", crashed_version, kind, GUARD_NAMES[what], where);
+    snprintf(g_crash.text, sizeof g_crash.text, "version %d: %s in %s %s", crashed_version, kind, GUARD_NAMES[what],
+             where);
     g_crash.hung = hang;
 
     /* Back to the state from just before this code first ran, and to the code that ran before it; after a
@@ -488,7 +516,8 @@ void reload_on_crash(GuardWhat what)
     /* A rolled-back library is not a target to roll back to again. */
     g_run.prev_good_path[0] = 0;
     if (!rolled_back) run_stub(1);
-    crash_event(crashed_version, kind, GUARD_NAMES[what], where, rolled_back ? g_run.prev_good_version : 0, g_run.halted);
+    crash_event(crashed_version, kind, GUARD_NAMES[what], where, rolled_back ? g_run.prev_good_version : 0,
+                g_run.halted);
     restart_note_library();
     if (rolled_back) tweak_library_loaded(g_lib.version, g_run.prev_good_version);  /* the old code's sources */
     if (rolled_back) {
@@ -498,6 +527,33 @@ void reload_on_crash(GuardWhat what)
     } else {
         log_message(LOG_WARN, "nothing to roll back to: the game is halted until a build loads");
     }
+}
+
+/* After a hot restart whose fault was the TWEAK values that had just gone live: the old values again, said as
+   tweak_rollback says it in one process. */
+static void resume_tweak_rollback(const RestartResume *r, const char *in, int ok, const SessionTweak *tw)
+{
+    char values[1024];
+    tweak_suspects_resume();
+    tweak_revert_suspects(values, sizeof values);
+    g_run.code_of_version = r->running_version;
+    log_message(LOG_ERROR,
+                "game version %d %s in %s%s%s, %llu steps after %s went live: the host restarted; back to the "
+                "state from just before it and to the old value; fix the literal and save",
+                r->running_version, r->signal, in, r->where[0] ? ": " : "", r->where,
+                (unsigned long long)(r->step - tw->step), values);
+    notice_post(LOG_WARN, "%s %s the game: the state from just before it and the old value are back", values,
+                !strcmp(r->signal, "hang") ? "hung" : "crashed");
+    snprintf(g_crash.text, sizeof g_crash.text, "version %d: %s in %s after %s (old value back) %s",
+             r->running_version, r->signal, in, values, r->where);
+    g_crash.hung = !strcmp(r->signal, "hang");
+    crash_event(r->running_version, r->signal, in, r->where, ok ? g_lib.version : 0, g_run.halted, 1);
+    char vesc[2048];
+    parse_json_escape(values, vesc, sizeof vesc);
+    log_event("tweak_rollback",
+              "\"version\":%d,\"signal\":\"%s\",\"values\":\"%s\",\"tweak_step\":%llu,\"step\":%llu,"
+              "\"restarted\":true",
+              g_lib.version, r->signal, vesc, (unsigned long long)tw->step, (unsigned long long)r->step);
 }
 
 /* ---------------------------------------------------------------- after a hot restart */
@@ -571,34 +627,20 @@ void reload_resume(const RestartResume *r)
     char resc[1100];
     parse_json_escape(r->reason, resc, sizeof resc);
     if (rollback) {
-        snprintf(g_crash.text, sizeof g_crash.text, "version %d: %s in %s %s", r->running_version, r->signal, in, r->where);
+        snprintf(g_crash.text, sizeof g_crash.text, "version %d: %s in %s %s", r->running_version, r->signal, in,
+                 r->where);
         g_crash.hung = !strcmp(r->signal, "hang");
-        log_message(LOG_ERROR, "game version %d %s in %s%s%s", r->running_version, r->signal, in, r->where[0] ? ": " : "", r->where);
+        log_message(LOG_ERROR, "game version %d %s in %s%s%s", r->running_version, r->signal, in,
+                    r->where[0] ? ": " : "", r->where);
         crash_event(r->running_version, r->signal, in, r->where, ok ? r->prev_good_version : 0, g_run.halted, 1);
     }
-    log_event("hot_restart", "\"kept\":true,\"reason\":\"%s\",\"mode\":\"%s\",\"version\":%d,\"loaded\":%s,\"restarts\":%d,"
-              "\"since_fault_ms\":%.1f,\"step\":%llu", resc, r->rollback ? "rollback" : "keep", g_lib.version,
-              ok ? "true" : "false", r->restarts, r->since_fault_ms, (unsigned long long)g_loop.step);
+    log_event("hot_restart",
+              "\"kept\":true,\"reason\":\"%s\",\"mode\":\"%s\",\"version\":%d,\"loaded\":%s,\"restarts\":%d,"
+              "\"since_fault_ms\":%.1f,\"step\":%llu",
+              resc, r->rollback ? "rollback" : "keep", g_lib.version, ok ? "true" : "false", r->restarts,
+              r->since_fault_ms, (unsigned long long)g_loop.step);
     if (ok) tweak_library_resumed(g_lib.version, rollback ? r->prev_good_version : r->running_version);
-    if (tweak_back) {
-        char values[1024];
-        tweak_suspects_resume();
-        tweak_revert_suspects(values, sizeof values);
-        g_run.code_of_version = r->running_version;
-        log_message(LOG_ERROR, "game version %d %s in %s%s%s, %llu steps after %s went live: the host restarted; back to the "
-                    "state from just before it and to the old value; fix the literal and save", r->running_version, r->signal, in,
-                    r->where[0] ? ": " : "", r->where, (unsigned long long)(r->step - tw->step), values);
-        notice_post(LOG_WARN, "%s %s the game: the state from just before it and the old value are back", values,
-                    !strcmp(r->signal, "hang") ? "hung" : "crashed");
-        snprintf(g_crash.text, sizeof g_crash.text, "version %d: %s in %s after %s (old value back) %s", r->running_version,
-                 r->signal, in, values, r->where);
-        g_crash.hung = !strcmp(r->signal, "hang");
-        crash_event(r->running_version, r->signal, in, r->where, ok ? g_lib.version : 0, g_run.halted, 1);
-        char vesc[2048];
-        parse_json_escape(values, vesc, sizeof vesc);
-        log_event("tweak_rollback", "\"version\":%d,\"signal\":\"%s\",\"values\":\"%s\",\"tweak_step\":%llu,\"step\":%llu,"
-                  "\"restarted\":true", g_lib.version, r->signal, vesc, (unsigned long long)tw->step, (unsigned long long)r->step);
-    }
+    if (tweak_back) resume_tweak_rollback(r, in, ok, tw);
     if (ok) run_load_hook();
 }
 
@@ -651,7 +693,8 @@ int reload_handle_changes(const FileChanges *c)
        nothing rebuilds) is the fix: the crash banner goes. */
     if (live && !rebuild && g_crash.text[0] && g_run.loaded && !g_run.halted) {
         memset(&g_crash, 0, sizeof g_crash);
-        log_message(LOG_INFO, "the saved code is the code that runs (version %d): the crash is behind us", g_run.code_of_version);
+        log_message(LOG_INFO, "the saved code is the code that runs (version %d): the crash is behind us",
+                    g_run.code_of_version);
         log_event("crash_cleared", "\"version\":%d,\"code_of_version\":%d", g_lib.version, g_run.code_of_version);
     }
     /* after a failed build, any save rebuilds: the errors on screen must go when the code is fixed */
@@ -662,7 +705,8 @@ int reload_handle_changes(const FileChanges *c)
     if (c->library && !build_running()) {
         OsFileStamp st;
         const char *lib = library_built_path();
-        if (os_file_stamp(lib, &st) && (st.ino != g_build_status.built_stamp.ino || st.mtime_ns / 1000000000 != g_build_status.built_stamp.mtime_ns / 1000000000)) {
+        if (os_file_stamp(lib, &st) && (st.ino != g_build_status.built_stamp.ino ||
+                                        st.mtime_ns / 1000000000 != g_build_status.built_stamp.mtime_ns / 1000000000)) {
             g_build_status.built_stamp = st;
             reload_from(lib, "outside build");
         }
@@ -672,13 +716,15 @@ int reload_handle_changes(const FileChanges *c)
 
 void reload_handle_build(const BuildResult *b)
 {
-    log_event("build_frames", "\"max_frame_interval_ms\":%.2f,\"ok\":%s", g_build_status.frame_max_ms, b->ok ? "true" : "false");
+    log_event("build_frames", "\"max_frame_interval_ms\":%.2f,\"ok\":%s", g_build_status.frame_max_ms,
+              b->ok ? "true" : "false");
     g_build_status.frame_max_ms = 0;
     g_build_status.last_ms = b->ms;
     g_build_status.last_ok = b->ok;
     if (!b->ok) {
         build_error_summary(b->output, g_build_status.errors, sizeof g_build_status.errors);
-        log_message(LOG_ERROR, "build failed in %.0f ms; still running version %d\n%s", b->ms, g_lib.version, g_build_status.errors);
+        log_message(LOG_ERROR, "build failed in %.0f ms; still running version %d\n%s", b->ms, g_lib.version,
+                    g_build_status.errors);
         return;
     }
     g_build_status.errors[0] = 0;

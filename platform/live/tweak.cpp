@@ -145,7 +145,8 @@ static int number_sane(double v, int has_old, double old, int is_float, char *wh
     double limit = has_old ? fabs(old) * SANE_FACTOR : 0;
     if (limit < SANE_FLOOR) limit = SANE_FLOOR;
     if (fabs(v) > limit) {
-        snprintf(why, cap, "%.9g is out of range (more than %.0f%s)", v, limit, has_old ? ", a thousand times the old value" : "");
+        snprintf(why, cap, "%.9g is out of range (more than %.0f%s)", v, limit,
+                 has_old ? ", a thousand times the old value" : "");
         return 0;
     }
     return 1;
@@ -183,7 +184,8 @@ static void refuse_value(const TweakFile *f, const thtw_site *s, const char *why
     parse_json_escape(lit, lesc, sizeof lesc);
     parse_json_escape(why, wesc, sizeof wesc);
     (void)old;
-    log_event("tweak_refused", "\"file\":\"%s\",\"line\":%d,\"literal\":\"%s\",\"reason\":\"%s\"", fesc, s->line, lesc, wesc);
+    log_event("tweak_refused", "\"file\":\"%s\",\"line\":%d,\"literal\":\"%s\",\"reason\":\"%s\"", fesc, s->line, lesc,
+              wesc);
 }
 
 /* Values for every base site: mapped from `now` when it has the base's shape (NULL: the base's own,
@@ -230,7 +232,8 @@ static int file_values_from(TweakFile *f, const TweakText *now, int report)
             changed++;
             log_message(LOG_INFO, "tweak: %s:%d = %s", f->path, s->line, s->literal);
             const char *slash = strrchr(f->path, '/');
-            snprintf(g_tweak.status, sizeof g_tweak.status, "tweak: %s:%d = %s (live, no rebuild)", slash ? slash + 1 : f->path, s->line, s->literal);
+            snprintf(g_tweak.status, sizeof g_tweak.status, "tweak: %s:%d = %s (live, no rebuild)",
+                     slash ? slash + 1 : f->path, s->line, s->literal);
         }
     }
     free(parsed);
@@ -241,8 +244,20 @@ static int file_values_from(TweakFile *f, const TweakText *now, int report)
 /* Every per-site array of a file, in one place: what file_alloc_sites makes, tweak_shutdown frees. */
 static void file_free_sites(TweakFile *f)
 {
-    free(f->value); free(f->has_value); free(f->gen); free(f->changed_wall); free(f->seen); free(f->bad); free(f->has_bad);
-    f->value = NULL; f->has_value = NULL; f->gen = NULL; f->changed_wall = NULL; f->seen = NULL; f->bad = NULL; f->has_bad = NULL;
+    free(f->value);
+    free(f->has_value);
+    free(f->gen);
+    free(f->changed_wall);
+    free(f->seen);
+    free(f->bad);
+    free(f->has_bad);
+    f->value = NULL;
+    f->has_value = NULL;
+    f->gen = NULL;
+    f->changed_wall = NULL;
+    f->seen = NULL;
+    f->bad = NULL;
+    f->has_bad = NULL;
 }
 
 static void file_alloc_sites(TweakFile *f)
@@ -363,7 +378,8 @@ static SourceCopies sources_copy_now(void)
 
 static SourceCopies *sources_of(int version)
 {
-    for (int i = 0; i < TWEAK_KEPT_SOURCE_COPIES; i++) if (g_tweak.kept[i].files && g_tweak.kept[i].version == version) return &g_tweak.kept[i];
+    for (int i = 0; i < TWEAK_KEPT_SOURCE_COPIES; i++)
+        if (g_tweak.kept[i].files && g_tweak.kept[i].version == version) return &g_tweak.kept[i];
     return NULL;
 }
 
@@ -429,7 +445,8 @@ static TweakEntry *entry_resolve(const char *file, int line, int counter, int ki
     TweakFile *f = &g_tweak.files[e->file];
     int site = thtw_find(f->base.sites, f->base.count, line, literal);
     if (site == -2)
-        log_message(LOG_WARN, "tweak: %s:%d has two TWEAKs with the literal %s: put them on separate lines to tweak them live",
+        log_message(LOG_WARN,
+                    "tweak: %s:%d has two TWEAKs with the literal %s: put them on separate lines to tweak them live",
                     f->path, line, literal);
     if (site >= 0 && f->base.sites[site].kind != kind) site = -1;
     e->site = site;
@@ -463,8 +480,9 @@ void tweak_query(const char *file, int line, int counter, int kind, const char *
         parse_json_escape(f->path, esc, sizeof esc);
         char val[64], a[32], b[32];
         if (kind == TWEAK_FLOAT) snprintf(val, sizeof val, "%s", json_number(*(float *)value_inout, a, sizeof a));
-        else if (THTW_IS_PAIR(kind)) snprintf(val, sizeof val, "[%s,%s]", json_number(((float *)value_inout)[0], a, sizeof a),
-                                              json_number(((float *)value_inout)[1], b, sizeof b));
+        else if (THTW_IS_PAIR(kind))
+            snprintf(val, sizeof val, "[%s,%s]", json_number(((float *)value_inout)[0], a, sizeof a),
+                     json_number(((float *)value_inout)[1], b, sizeof b));
         else if (kind == TWEAK_COLOR) snprintf(val, sizeof val, "%u", *(uint32_t *)value_inout);
         else snprintf(val, sizeof val, "%d", *(int32_t *)value_inout);
         log_event("tweak_applied", "\"file\":\"%s\",\"line\":%d,\"value\":%s,\"since_change_ms\":%.2f",
@@ -685,7 +703,8 @@ void tweak_library_resumed(int version, int code_of_version)
 {
     SourceCopies s = { 0, 0, NULL };
     if (!from_session(code_of_version, &s)) {
-        log_message(LOG_WARN, "tweak: the restarted host has no sources kept for the code it runs; taking the files on disk as its baseline");
+        log_message(LOG_WARN, "tweak: the restarted host has no sources kept for the code it runs; taking the files on "
+                              "disk as its baseline");
         s = sources_copy_now();
     }
     install_baseline(s, version);
@@ -706,7 +725,8 @@ void tweak_library_loaded(int version, int code_of_version)
         memset(&g_tweak.building, 0, sizeof g_tweak.building);
     } else {
         if (code_of_version > 0)
-            log_message(LOG_WARN, "tweak: no sources kept for version %d; taking the files on disk as its baseline", code_of_version);
+            log_message(LOG_WARN, "tweak: no sources kept for version %d; taking the files on disk as its baseline",
+                        code_of_version);
         s = sources_copy_now();          /* at start, or a library built outside the host */
     }
     install_baseline(s, version);
@@ -752,7 +772,8 @@ void tweak_shutdown(void)
 }
 
 
-/* ---------------------------------------------------------------- the F4 panel's side: sites, live values, write-back */
+/* ---------------------------------------------------------------- the F4 panel's side: sites, live values, write-back
+ */
 /* A change from the panel is live at once (the next read returns it) and is written back into the literal at
    its file:line: the file as it is now must still map onto the running code's baseline (thtw_map), and must
    be what the host last read or wrote of it - a save made in between is never overwritten. */
@@ -829,7 +850,10 @@ static const char *short_name(const char *path) { const char *s = strrchr(path, 
 static int disk_mapped(TweakFile *f, char **text, size_t *len, TweakText *cur, char *msg, size_t cap)
 {
     *text = read_text(f->path, len);
-    if (!*text) { snprintf(msg, cap, "%s: cannot read it (%s): live in memory only", short_name(f->path), os_error_text()); return 0; }
+    if (!*text) {
+        snprintf(msg, cap, "%s: cannot read it (%s): live in memory only", short_name(f->path), os_error_text());
+        return 0;
+    }
     if (!disk_is(f, *text, *len)) {
         snprintf(msg, cap, "%s changed on disk: read again, not overwritten", short_name(f->path));
         free(*text);
@@ -838,9 +862,12 @@ static int disk_mapped(TweakFile *f, char **text, size_t *len, TweakText *cur, c
     }
     text_scan(cur, *text, *len);
     *text = NULL;   /* cur owns it */
-    if (f->diverged || !thtw_same_shape(f->base.text, f->base.len, f->base.sites, f->base.count, cur->text, cur->len, cur->sites, cur->count)) {
-        snprintf(msg, cap, "%s differs from the running code beyond its literals (a rebuild or rollback pending): live in memory only",
-                 short_name(f->path));
+    if (f->diverged || !thtw_same_shape(f->base.text, f->base.len, f->base.sites, f->base.count, cur->text, cur->len,
+                                        cur->sites, cur->count)) {
+        snprintf(
+            msg, cap,
+            "%s differs from the running code beyond its literals (a rebuild or rollback pending): live in memory only",
+            short_name(f->path));
         text_free(cur);
         return 0;
     }
@@ -883,7 +910,8 @@ static void refused_event(const TweakFile *f, int site, const char *why)
 {
     char esc[HOST_PATH * 2];
     parse_json_escape(f->path, esc, sizeof esc);
-    log_event("tweak_write_refused", "\"file\":\"%s\",\"line\":%d,\"reason\":\"%s\"", esc, f->base.sites[site].line, why);
+    log_event("tweak_write_refused", "\"file\":\"%s\",\"line\":%d,\"reason\":\"%s\"", esc, f->base.sites[site].line,
+              why);
 }
 
 int tweak_write(int file, int site, const void *value, int gesture, char *msg, size_t cap)
@@ -896,14 +924,18 @@ int tweak_write(int file, int site, const void *value, int gesture, char *msg, s
     char *text;
     size_t len;
     TweakText cur;
-    if (!disk_mapped(f, &text, &len, &cur, msg, cap)) { refused_event(f, site, strstr(msg, "changed on disk") ? "changed on disk" : "not mapped"); return 0; }
+    if (!disk_mapped(f, &text, &len, &cur, msg, cap)) {
+        refused_event(f, site, strstr(msg, "changed on disk") ? "changed on disk" : "not mapped");
+        return 0;
+    }
     const thtw_site *s = &cur.sites[site];
     char before[THTW_MAX_LITERAL * 2], lit[THTW_MAX_LITERAL * 2];
     size_t raw = (size_t)(s->arg_end - s->arg_begin);
     /* The style is the literal's as the gesture found it: a drag writes when it pauses, and a pause at 48.48f
        must not make the end of the drag 67.20f where the literal was 48.0f. */
     const TweakUndo *top = g_undo.applied > 0 ? &g_undo.entries[g_undo.applied - 1] : NULL;
-    int same_gesture = top && gesture && top->gesture == gesture && top->file == file && top->site == site && g_undo.applied == g_undo.count;
+    int same_gesture = top && gesture && top->gesture == gesture && top->file == file && top->site == site &&
+                       g_undo.applied == g_undo.count;
     const char *style = same_gesture ? top->before : cur.text + s->arg_begin;
     size_t style_len = same_gesture ? strlen(top->before) : raw;
     if (raw >= sizeof before || thtw_format(s->kind, style, style_len, value, lit, sizeof lit) < 0) {
@@ -940,11 +972,17 @@ int tweak_write(int file, int site, const void *value, int gesture, char *msg, s
 int tweak_undo(int redo, char *msg, size_t cap)
 {
     msg[0] = 0;
-    if (redo ? g_undo.applied >= g_undo.count : g_undo.applied <= 0) { snprintf(msg, cap, "nothing to %s", redo ? "redo" : "undo"); return 0; }
+    if (redo ? g_undo.applied >= g_undo.count : g_undo.applied <= 0) {
+        snprintf(msg, cap, "nothing to %s", redo ? "redo" : "undo");
+        return 0;
+    }
     TweakUndo *u = &g_undo.entries[redo ? g_undo.applied : g_undo.applied - 1];
     if (u->file >= g_tweak.file_count) return 0;
     TweakFile *f = &g_tweak.files[u->file];
-    if (u->site >= f->base.count || f->base.sites[u->site].line != u->line) { snprintf(msg, cap, "%s was rebuilt since: nothing to %s", short_name(f->path), redo ? "redo" : "undo"); return 0; }
+    if (u->site >= f->base.count || f->base.sites[u->site].line != u->line) {
+        snprintf(msg, cap, "%s was rebuilt since: nothing to %s", short_name(f->path), redo ? "redo" : "undo");
+        return 0;
+    }
     char *text;
     size_t len;
     TweakText cur;

@@ -65,7 +65,7 @@ static void add_subdir(void *ctx, const char *name, int is_dir)
 static void watch_add_tree(const char *dir)
 {
     if (g_watch.dir_count >= WATCH_MAX_DIRS) return;
-    if (is_build_output(dir) && strcmp(dir, game_build_folder()) != 0) return;   /* chunks/, loaded/, ...: not watched */
+    if (is_build_output(dir) && strcmp(dir, game_build_folder()) != 0) return; /* chunks/, loaded/, ...: not watched */
     int id = os_watch_add(dir);
     if (id < 0) return;
     for (int i = 0; i < g_watch.dir_count; i++) if (g_watch.id[i] == id) return;  /* already watched */
@@ -182,8 +182,12 @@ static void watch_note(const char *dir, const char *name, unsigned flags)
     if (flags & OS_WATCH_IS_DIR) return;
     FileChanges *p = &g_watch.pending;
     if (strcmp(dir, game_build_folder()) == 0) {
-        if (strcmp(name, OS_LIB_PREFIX "game" OS_LIB_SUFFIX) == 0 && (flags & OS_WATCH_MOVED_IN) && !library_is_ours()) {
-            if (!p->count && !p->library) { p->first_seen_t = os_mono_seconds(); p->first_seen_wall = os_wall_seconds(); }
+        if (strcmp(name, OS_LIB_PREFIX "game" OS_LIB_SUFFIX) == 0 && (flags & OS_WATCH_MOVED_IN) &&
+            !library_is_ours()) {
+            if (!p->count && !p->library) {
+                p->first_seen_t = os_mono_seconds();
+                p->first_seen_wall = os_wall_seconds();
+            }
             p->library = 1;
         }
         if (p->library) g_watch.last_event_t = os_mono_seconds();   /* an outside build still writing */

@@ -24,7 +24,7 @@
 /* ---------------------------------------------------------------- time and process */
 double      os_mono_seconds(void);                                /* monotonic clock (the one clock for durations) */
 double      os_wall_seconds(void);                                /* seconds since 1970, for event stamps */
-void        os_format_local_time(double wall, char *out, size_t cap); /* "YYYY-MM-DD HH:MM:SS"; call outside game code */
+void os_format_local_time(double wall, char *out, size_t cap);    /* "YYYY-MM-DD HH:MM:SS"; call outside game code */
 void        os_sleep_ms(int ms);
 int         os_pid(void);
 int         os_cpu_count(void);   /* processors this process may run on, at least 1 */
@@ -61,7 +61,8 @@ int   os_file_reopen(FILE *f, const char *path);       /* path opened again (app
 int   os_host_fds_plug(void);                           /* descriptors recorded at start and closed since (SDL's
                                                         sockets, pipes): a never-readable placeholder on each
                                                         number, so no poll loop spins on it; returns how many */
-char *os_read_file(const char *path, size_t *len, size_t max_bytes);  /* malloc'ed + NUL-terminated; NULL on error or too big */
+char *os_read_file(const char *path, size_t *len,
+                   size_t max_bytes); /* malloc'ed + NUL-terminated; NULL on error or too big */
 int   os_copy_file(const char *src, const char *dst);                 /* 1 when every byte was written */
 int   os_make_dir(const char *path);                                  /* 1 if the directory exists afterwards */
 int   os_is_file(const char *path);
@@ -105,7 +106,8 @@ enum { OS_CHILD_STDOUT = 1, OS_CHILD_STDERR = 2,              /* streams sent to
        OS_CHILD_LOW_PRIORITY = 4 };                           /* below the host's priority (nice 10) */
 
 int  os_child_start(OsChild *c, const char *const argv[], unsigned capture);  /* argv[0] looked up in PATH */
-int  os_child_start_in(OsChild *c, const char *const argv[], unsigned capture, const char *cwd); /* cwd NULL: the host's */
+int os_child_start_in(OsChild *c, const char *const argv[], unsigned capture,
+                      const char *cwd);                 /* cwd NULL: the host's */
 int  os_child_fd(const OsChild *c);                     /* readable on output or exit (os_wait_readable); -1 if none */
 int  os_child_read(OsChild *c, char *buf, size_t cap);  /* non-blocking: bytes read now (0 = nothing yet) */
 int  os_child_poll(OsChild *c, int *exit_code, int *signal_no);  /* 0 running; 1 ended (and reaped); -1 lost */
@@ -141,7 +143,7 @@ int   os_lib_image(const char *path, OsRange *out, int max);
    "file:line", each "?" when the symbolizer does not know (Linux: addr2line in a child). On Windows
    (DbgHelp: the build's PDB, else the export table) where is "module!+0xOFFSET" when no line is known,
    and a function known only from the export table is "export+0xDISP". Call outside game code. */
-void  os_describe_code(const char *path, uintptr_t base, uintptr_t pc, char *fn, size_t fncap, char *where, size_t wcap);
+void os_describe_code(const char *path, uintptr_t base, uintptr_t pc, char *fn, size_t fncap, char *where, size_t wcap);
 
 /* ---------------------------------------------------------------- address space */
 void *os_reserve(uint64_t bytes, uintptr_t preferred);   /* zeroed read/write pages, committed on first touch */
@@ -172,7 +174,7 @@ typedef struct OsFault {
 } OsFault;
 
 void        os_fault_init(void);                       /* installs the handlers; the caller is the main thread */
-int         os_guarded_call(void (*fn)(void *), void *arg, uint64_t seq, OsFault *fault); /* 0 returned; 1 faulted/hung */
+int os_guarded_call(void (*fn)(void *), void *arg, uint64_t seq, OsFault *fault); /* 0 returned; 1 faulted/hung */
 int         os_interrupt_guarded_call(uint64_t seq);   /* from another thread; ignored unless call seq still runs */
 const char *os_fault_name(int kind);                   /* "SIGSEGV", ..., "hang" */
 uint64_t    os_guard_jumps(void);                      /* guarded calls that ended by a jump, since start */
@@ -220,7 +222,7 @@ int         os_system_code_ranges(OsRange *out, int max);      /* what os_fault_
    os_session_exec_prepare records everything os_session_exec needs (the executable, argv, the environment
    plus name=<handle>); os_session_exec is async-signal-safe and returns only if the exec failed. */
 void    *os_session_create(uint64_t bytes, uintptr_t preferred, int64_t *handle);
-int64_t  os_session_inherited(const char *env_name);          /* the handle a previous process left, -1; clears the variable */
+int64_t os_session_inherited(const char *env_name); /* the handle a previous process left, -1; clears the variable */
 int      os_session_read(int64_t handle, void *out, size_t n); /* the first n bytes, without mapping */
 void    *os_session_attach(int64_t handle, uint64_t bytes, uintptr_t required);
 void     os_session_close(int64_t handle, void *base, uint64_t bytes);
@@ -228,9 +230,9 @@ int      os_session_exec_prepare(int64_t handle, const char *env_name, int argc,
 void     os_session_exec(void);
 typedef struct OsSpan { uint64_t offset, bytes; } OsSpan;
 int      os_session_renew(int64_t handle, void *base, uint64_t bytes, const OsSpan *keep, int keep_count);
-                                                               /* the handle closed or replaced (by game code)? a new
-                                                                 one on the same number, `keep` copied into it and mapped
-                                                                 in place: 1; still the session: 0; -1 (os_error_text) */
+/* the handle closed or replaced (by game code)? a new
+  one on the same number, `keep` copied into it and mapped
+  in place: 1; still the session: 0; -1 (os_error_text) */
 void     os_close_inherited(int64_t keep);                     /* closes every descriptor above stderr but keep: what
                                                                  the previous image left open (its window's display
                                                                  connection would keep its window alive) */

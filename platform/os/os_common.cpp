@@ -38,7 +38,10 @@ int os_run(const char *const argv[], char *out, size_t cap, double timeout_s)
             continue;
         }
         if (ended) break;
-        if (os_child_poll(&c, &code, &sig) != 0) { ended = 1; continue; }   /* one more read for what is left in the pipe */
+        if (os_child_poll(&c, &code, &sig) != 0) {
+            ended = 1;
+            continue;
+        } /* one more read for what is left in the pipe */
         if (os_mono_seconds() > until) { os_child_kill(&c); os_set_error("timed out"); return -1; }
         os_sleep_ms(1);
     }

@@ -309,7 +309,10 @@ static int write_file_atomic(const char *path, const void *data, size_t len, int
     return ok;
 }
 
-int os_write_file_atomic(const char *path, const void *data, size_t len) { return write_file_atomic(path, data, len, -1); }
+int os_write_file_atomic(const char *path, const void *data, size_t len)
+{
+    return write_file_atomic(path, data, len, -1);
+}
 
 int os_replace_file(const char *path, const void *data, size_t len)
 {
@@ -431,9 +434,10 @@ void os_watch_read(os_watch_fn *fn, void *ctx)
         for (char *q = buf; q < buf + n;) {
             struct inotify_event *e = (struct inotify_event *)q;
             if (e->len) {
-                unsigned flags = ((e->mask & IN_CREATE) ? OS_WATCH_CREATED : 0) | ((e->mask & IN_MOVED_TO) ? OS_WATCH_MOVED_IN : 0) |
-                                 ((e->mask & IN_ISDIR) ? OS_WATCH_IS_DIR : 0) | ((e->mask & IN_CLOSE_WRITE) ? OS_WATCH_CLOSED : 0) |
-                                 ((e->mask & (IN_DELETE | IN_MOVED_FROM)) ? OS_WATCH_GONE : 0);
+                unsigned flags =
+                    ((e->mask & IN_CREATE) ? OS_WATCH_CREATED : 0) | ((e->mask & IN_MOVED_TO) ? OS_WATCH_MOVED_IN : 0) |
+                    ((e->mask & IN_ISDIR) ? OS_WATCH_IS_DIR : 0) | ((e->mask & IN_CLOSE_WRITE) ? OS_WATCH_CLOSED : 0) |
+                    ((e->mask & (IN_DELETE | IN_MOVED_FROM)) ? OS_WATCH_GONE : 0);
                 fn(ctx, e->wd, e->name, flags);
             }
             q += sizeof(struct inotify_event) + e->len;
@@ -447,7 +451,8 @@ int os_watch_lost(void)
 {
     if (g_inotify_fd < 0) return 0;
     char link[64];
-    if (fcntl(g_inotify_fd, F_GETFD) != -1 && (!fd_link(g_inotify_fd, link, sizeof link) || !strcmp(link, "anon_inode:inotify")))
+    if (fcntl(g_inotify_fd, F_GETFD) != -1 &&
+        (!fd_link(g_inotify_fd, link, sizeof link) || !strcmp(link, "anon_inode:inotify")))
         return 0;
     g_inotify_fd = -1;   /* not closed: the number is no longer ours */
     return 1;
@@ -520,7 +525,8 @@ int os_child_poll(OsChild *c, int *exit_code, int *signal_no)
     pid_t r = wait4((pid_t)c->pid, &status, WNOHANG, &ru);
     if (r == 0) return 0;
     c->pid = 0;
-    c->cpu_ms = (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000.0 + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1000.0;
+    c->cpu_ms =
+        (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000.0 + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1000.0;
     if (r < 0) { set_errno_error(); return -1; }  /* reaped elsewhere */
     if (WIFEXITED(status) && exit_code) *exit_code = WEXITSTATUS(status);
     if (WIFSIGNALED(status) && signal_no) *signal_no = WTERMSIG(status);
@@ -539,7 +545,13 @@ int os_wait_readable(const int *fds, int n, double timeout_s)
 {
     struct pollfd p[8];
     int k = 0;
-    for (int i = 0; i < n && k < 8; i++) if (fds[i] >= 0) { p[k].fd = fds[i]; p[k].events = POLLIN; p[k].revents = 0; k++; }
+    for (int i = 0; i < n && k < 8; i++)
+        if (fds[i] >= 0) {
+            p[k].fd = fds[i];
+            p[k].events = POLLIN;
+            p[k].revents = 0;
+            k++;
+        }
     if (timeout_s < 0) timeout_s = 0;
     struct timespec ts = { (time_t)timeout_s, (long)((timeout_s - (double)(time_t)timeout_s) * 1e9) };
     int r = ppoll(p, (nfds_t)k, &ts, NULL);
@@ -580,20 +592,22 @@ int os_lib_complete(const char *path, char *err, size_t errcap)
     uint64_t size = (uint64_t)st.st_size;
     if ((uint64_t)eh.e_shoff + (uint64_t)eh.e_shnum * eh.e_shentsize > size ||
         (uint64_t)eh.e_phoff + (uint64_t)eh.e_phnum * eh.e_phentsize > size) {
-        snprintf(err, errcap, "%s: truncated (%llu bytes; its headers reach past the end)", path, (unsigned long long)size);
+        snprintf(err, errcap, "%s: truncated (%llu bytes; its headers reach past the end)", path,
+                 (unsigned long long)size);
         fclose(f);
         return 0;
     }
     for (int i = 0; i < eh.e_phnum; i++) {
         Elf64_Phdr ph;
-        if (fseek(f, (long)(eh.e_phoff + (uint64_t)i * eh.e_phentsize), SEEK_SET) != 0 || fread(&ph, sizeof ph, 1, f) != 1) {
+        if (fseek(f, (long)(eh.e_phoff + (uint64_t)i * eh.e_phentsize), SEEK_SET) != 0 ||
+            fread(&ph, sizeof ph, 1, f) != 1) {
             snprintf(err, errcap, "%s: unreadable program header %d", path, i);
             fclose(f);
             return 0;
         }
         if (ph.p_type == PT_LOAD && ph.p_offset + ph.p_filesz > size) {
-            snprintf(err, errcap, "%s: truncated (%llu bytes; segment %d needs %llu)", path, (unsigned long long)size, i,
-                     (unsigned long long)(ph.p_offset + ph.p_filesz));
+            snprintf(err, errcap, "%s: truncated (%llu bytes; segment %d needs %llu)", path, (unsigned long long)size,
+                     i, (unsigned long long)(ph.p_offset + ph.p_filesz));
             fclose(f);
             return 0;
         }
@@ -849,7 +863,8 @@ static void fault_fatal(int sig, const siginfo_t *si)
     write_str(os_fault_name(fault_kind(sig)));
     write_str(" on thread ");
     write_num((unsigned long long)gettid());
-    write_str(pthread_equal(pthread_self(), g_faults.main_thread) ? " (main thread, outside game code)" : " (not the main thread)");
+    write_str(pthread_equal(pthread_self(), g_faults.main_thread) ? " (main thread, outside game code)"
+                                                                  : " (not the main thread)");
     write_str(", address 0x");
     char hex[20];
     uintptr_t a = si ? (uintptr_t)si->si_addr : 0;
@@ -1041,7 +1056,10 @@ int os_interrupt_guarded_call(uint64_t seq)
 
 uint64_t os_guard_jumps(void) { return g_faults.jumps.load(); }
 
-int os_guard_in_call(void) { return pthread_equal(pthread_self(), g_faults.main_thread) && g_faults.running_seq.load() != 0; }
+int os_guard_in_call(void)
+{
+    return pthread_equal(pthread_self(), g_faults.main_thread) && g_faults.running_seq.load() != 0;
+}
 
 void os_guard_game_exit(void *caller)
 {
@@ -1060,7 +1078,11 @@ void os_guard_game_exit(void *caller)
         f->addr = NULL;
         f->pc = (void *)at;
         f->bt_count = backtrace(f->bt, OS_MAX_BACKTRACE);
-        for (int i = 0; i < f->bt_count; i++) if ((uintptr_t)f->bt[i] == (uintptr_t)caller) { f->bt[i] = (void *)at; break; }
+        for (int i = 0; i < f->bt_count; i++)
+            if ((uintptr_t)f->bt[i] == (uintptr_t)caller) {
+                f->bt[i] = (void *)at;
+                break;
+            }
     }
     g_faults.gate.depth = 0;
     g_faults.jumps.fetch_add(1);
@@ -1094,7 +1116,10 @@ static struct {
 } g_session_exec = { "", {}, {}, "", -1 };
 static struct stat g_session_id;   /* the memfd's identity: game code may close or replace its number */
 
-static void session_remember(int fd) { if (fstat(fd, &g_session_id) != 0) memset(&g_session_id, 0, sizeof g_session_id); }
+static void session_remember(int fd)
+{
+    if (fstat(fd, &g_session_id) != 0) memset(&g_session_id, 0, sizeof g_session_id);
+}
 
 void *os_session_create(uint64_t bytes, uintptr_t preferred, int64_t *handle)
 {
@@ -1105,7 +1130,9 @@ void *os_session_create(uint64_t bytes, uintptr_t preferred, int64_t *handle)
     if (ftruncate(fd, (off_t)bytes) != 0) { set_errno_error(); close(fd); return NULL; }
     void *p = MAP_FAILED;
 #ifdef MAP_FIXED_NOREPLACE
-    if (preferred) p = mmap((void *)preferred, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE | MAP_FIXED_NOREPLACE, fd, 0);
+    if (preferred)
+        p = mmap((void *)preferred, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE | MAP_FIXED_NOREPLACE, fd,
+                 0);
 #endif
     if (p == MAP_FAILED) p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, fd, 0);
     if (p == MAP_FAILED) { set_errno_error(); close(fd); return NULL; }
@@ -1129,7 +1156,11 @@ int64_t os_session_inherited(const char *env_name)
 int os_session_read(int64_t handle, void *out, size_t n)
 {
     ssize_t r = pread((int)handle, out, n, 0);
-    if (r != (ssize_t)n) { if (r < 0) set_errno_error(); else os_set_error("the session is shorter than its header"); return 0; }
+    if (r != (ssize_t)n) {
+        if (r < 0) set_errno_error();
+        else os_set_error("the session is shorter than its header");
+        return 0;
+    }
     return 1;
 }
 
@@ -1139,7 +1170,8 @@ void *os_session_attach(int64_t handle, uint64_t bytes, uintptr_t required)
     if (fstat((int)handle, &st) != 0) { set_errno_error(); return NULL; }
     if ((uint64_t)st.st_size < bytes) { os_set_error("the session memory is smaller than it says"); return NULL; }
 #ifdef MAP_FIXED_NOREPLACE
-    void *p = mmap((void *)required, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE | MAP_FIXED_NOREPLACE, (int)handle, 0);
+    void *p = mmap((void *)required, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE | MAP_FIXED_NOREPLACE,
+                   (int)handle, 0);
     if (p == MAP_FAILED) {
         char why[160];
         snprintf(why, sizeof why, "address 0x%llx is not free (%s)", (unsigned long long)required, strerror(errno));
@@ -1258,10 +1290,11 @@ void os_signals_reset(void)
 
 /* ---------------------------------------------------------------- descriptors game code must not take */
 /* Linux's other ways to take a descriptor from the host, each wrapped like close() (--wrap=close_range,dup2,
-   dup3,syscall; close() itself and the exit calls are session/guard.cpp's): close_range over a host number, dup2/dup3 onto one (the host's file replaced by the game's),
-   and syscall() with those numbers. Inside a guarded call each is a crash of the library, rolled back, the
-   message naming the call; on a thread of the game's it is refused (-1, EBADF). A raw syscall instruction
-   gets past them: the host's check of its descriptors each frame re-opens what that lost (develop.cpp). */
+   dup3,syscall; close() itself and the exit calls are session/guard.cpp's): close_range over a host number, dup2/dup3
+   onto one (the host's file replaced by the game's), and syscall() with those numbers. Inside a guarded call each is a
+   crash of the library, rolled back, the message naming the call; on a thread of the game's it is refused (-1, EBADF).
+   A raw syscall instruction gets past them: the host's check of its descriptors each frame re-opens what that lost
+   (develop.cpp). */
 static int refuse_host_fd(const char *what, int fd, void *caller)
 {
     os_guard_name_call("%s of host descriptor %d", what, fd);
@@ -1305,8 +1338,11 @@ __attribute__((visibility("default"), noinline)) long __wrap_syscall(long n, ...
     else if (n == SYS_dup2 && a[0] != a[1] && os_fd_is_host((int)a[1])) fd = (int)a[1];
 #endif
     else if (n == SYS_dup3 && os_fd_is_host((int)a[1])) fd = (int)a[1];
-    if (fd >= 0) return refuse_host_fd(n == SYS_close ? "syscall(close)" : n == SYS_close_range ? "syscall(close_range)" :
-                                       "syscall(dup) onto", fd, __builtin_return_address(0));
+    if (fd >= 0)
+        return refuse_host_fd(n == SYS_close         ? "syscall(close)"
+                              : n == SYS_close_range ? "syscall(close_range)"
+                                                     : "syscall(dup) onto",
+                              fd, __builtin_return_address(0));
     return syscall(n, a[0], a[1], a[2], a[3], a[4], a[5]);
 }
 }

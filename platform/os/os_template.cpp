@@ -48,8 +48,18 @@ void os_watch_close(void) {}
 int  os_watch_fd(void) { return -1; }
 
 /* ---------------------------------------------------------------- child processes */
-int  os_child_start(OsChild *c, const char *const[], unsigned) { memset(c, 0, sizeof *c); os_set_error(NOT_PORTED); return 0; }
-int  os_child_start_in(OsChild *c, const char *const[], unsigned, const char *) { memset(c, 0, sizeof *c); os_set_error(NOT_PORTED); return 0; }
+int os_child_start(OsChild *c, const char *const[], unsigned)
+{
+    memset(c, 0, sizeof *c);
+    os_set_error(NOT_PORTED);
+    return 0;
+}
+int os_child_start_in(OsChild *c, const char *const[], unsigned, const char *)
+{
+    memset(c, 0, sizeof *c);
+    os_set_error(NOT_PORTED);
+    return 0;
+}
 int  os_child_fd(const OsChild *) { return -1; }
 int  os_child_read(OsChild *, char *, size_t) { return 0; }
 int  os_child_poll(OsChild *, int *, int *) { return -1; }
@@ -73,7 +83,12 @@ void *os_reserve(uint64_t, uintptr_t) { os_set_error(NOT_PORTED); return NULL; }
 int   os_make_writable(void *, uint64_t) { return 1; }
 
 /* ---------------------------------------------------------------- threads */
-int  os_thread_start(OsThread *t, void *(*)(void *), void *) { memset(t, 0, sizeof *t); os_set_error(NOT_PORTED); return 0; }
+int os_thread_start(OsThread *t, void *(*)(void *), void *)
+{
+    memset(t, 0, sizeof *t);
+    os_set_error(NOT_PORTED);
+    return 0;
+}
 void os_thread_join(OsThread *) {}
 
 /* ---------------------------------------------------------------- faults and the watchdog */
@@ -113,7 +128,12 @@ int  os_system_code_ranges(OsRange *, int) { return 0; }
 
 /* ---------------------------------------------------------------- a session that outlives the process */
 /* Without a port, the host has no hot restart: restart.cpp's other half keeps the block in os_reserve. */
-void    *os_session_create(uint64_t, uintptr_t, int64_t *handle) { *handle = -1; os_set_error(NOT_PORTED); return NULL; }
+void *os_session_create(uint64_t, uintptr_t, int64_t *handle)
+{
+    *handle = -1;
+    os_set_error(NOT_PORTED);
+    return NULL;
+}
 int64_t  os_session_inherited(const char *) { return -1; }
 int      os_session_read(int64_t, void *, size_t) { os_set_error(NOT_PORTED); return 0; }
 void    *os_session_attach(int64_t, uint64_t, uintptr_t) { os_set_error(NOT_PORTED); return NULL; }

@@ -222,16 +222,34 @@ void os_watch_close(void) {}
 int  os_watch_fd(void) { return -1; }
 
 /* ---------------------------------------------------------------- child processes: none */
-int  os_child_start(OsChild *c, const char *const[], unsigned) { memset(c, 0, sizeof *c); os_set_error(NOT_IN_BROWSER); return 0; }
-int  os_child_start_in(OsChild *c, const char *const[], unsigned, const char *) { memset(c, 0, sizeof *c); os_set_error(NOT_IN_BROWSER); return 0; }
+int os_child_start(OsChild *c, const char *const[], unsigned)
+{
+    memset(c, 0, sizeof *c);
+    os_set_error(NOT_IN_BROWSER);
+    return 0;
+}
+int os_child_start_in(OsChild *c, const char *const[], unsigned, const char *)
+{
+    memset(c, 0, sizeof *c);
+    os_set_error(NOT_IN_BROWSER);
+    return 0;
+}
 int  os_child_fd(const OsChild *) { return -1; }
 int  os_child_read(OsChild *, char *, size_t) { return 0; }
 int  os_child_poll(OsChild *, int *, int *) { return -1; }
 void os_child_kill(OsChild *c) { memset(c, 0, sizeof *c); }
 
 /* ---------------------------------------------------------------- dynamic libraries: none (the game is linked in) */
-int   os_lib_complete(const char *, char *err, size_t cap) { if (cap) snprintf(err, cap, "%s", NOT_IN_BROWSER); return 0; }
-void *os_lib_open(const char *, char *err, size_t cap) { if (cap) snprintf(err, cap, "%s", NOT_IN_BROWSER); return NULL; }
+int os_lib_complete(const char *, char *err, size_t cap)
+{
+    if (cap) snprintf(err, cap, "%s", NOT_IN_BROWSER);
+    return 0;
+}
+void *os_lib_open(const char *, char *err, size_t cap)
+{
+    if (cap) snprintf(err, cap, "%s", NOT_IN_BROWSER);
+    return NULL;
+}
 void *os_lib_symbol(void *, const char *) { return NULL; }
 void  os_lib_close(void *) {}
 int   os_lib_image(const char *, OsRange *, int) { return 0; }
@@ -254,7 +272,12 @@ void *os_reserve(uint64_t bytes, uintptr_t)
 }
 
 /* ---------------------------------------------------------------- threads: none (no SharedArrayBuffer needed) */
-int  os_thread_start(OsThread *t, void *(*)(void *), void *) { memset(t, 0, sizeof *t); os_set_error(NOT_IN_BROWSER); return 0; }
+int os_thread_start(OsThread *t, void *(*)(void *), void *)
+{
+    memset(t, 0, sizeof *t);
+    os_set_error(NOT_IN_BROWSER);
+    return 0;
+}
 void os_thread_join(OsThread *) {}
 
 /* ---------------------------------------------------------------- faults: WebAssembly traps go to the page */
@@ -289,7 +312,12 @@ void        os_fault_game_code(uintptr_t, uintptr_t) {}
 int         os_system_code_ranges(OsRange *, int) { return 0; }
 
 /* ---------------------------------------------------------------- no session outlives the page */
-void    *os_session_create(uint64_t, uintptr_t, int64_t *handle) { *handle = -1; os_set_error(NOT_IN_BROWSER); return NULL; }
+void *os_session_create(uint64_t, uintptr_t, int64_t *handle)
+{
+    *handle = -1;
+    os_set_error(NOT_IN_BROWSER);
+    return NULL;
+}
 int64_t  os_session_inherited(const char *) { return -1; }
 int      os_session_read(int64_t, void *, size_t) { os_set_error(NOT_IN_BROWSER); return 0; }
 void    *os_session_attach(int64_t, uint64_t, uintptr_t) { os_set_error(NOT_IN_BROWSER); return NULL; }

@@ -1,7 +1,8 @@
 /* os_win32.cpp - os.h for Windows: QueryPerformanceCounter, ReadDirectoryChangesW, CreateProcess with a
    pipe, LoadLibrary, VirtualAlloc, threads. The fault guard and the watchdog are in os_win32_guard.cpp.
-   With it, the only platform files that include <windows.h>. Crash locations come from DbgHelp. Built with MSVC (build.bat) or mingw-w64
-   (the Windows leg of build.sh, run under wine). Paths cross this file as UTF-8 and are converted here. */
+   With it, the only platform files that include <windows.h>. Crash locations come from DbgHelp. Built with MSVC
+   (build.bat) or mingw-w64 (the Windows leg of build.sh, run under wine). Paths cross this file as UTF-8 and are
+   converted here. */
 #if defined(_WIN32)
 #ifndef WIN32_LEAN_AND_MEAN
 #define WIN32_LEAN_AND_MEAN
@@ -126,7 +127,8 @@ void os_attach_console(void)
 void os_alert(const char *title, const char *text)
 {
     if (stderr_is_read()) return;
-    int tn = MultiByteToWideChar(CP_UTF8, 0, title, -1, NULL, 0), n = MultiByteToWideChar(CP_UTF8, 0, text, -1, NULL, 0);
+    int tn = MultiByteToWideChar(CP_UTF8, 0, title, -1, NULL, 0),
+        n = MultiByteToWideChar(CP_UTF8, 0, text, -1, NULL, 0);
     wchar_t *wt = (wchar_t *)calloc((size_t)(tn > 0 ? tn : 1) + (size_t)(n > 0 ? n : 1), sizeof(wchar_t));
     if (!wt) return;
     wchar_t *w = wt + (tn > 0 ? tn : 1);
@@ -143,8 +145,8 @@ static HANDLE open_for_read(const char *path)
 {
     Wide w;
     if (!to_wide(path, &w)) return INVALID_HANDLE_VALUE;
-    HANDLE h = CreateFileW(w.s, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL, OPEN_EXISTING,
-                           FILE_ATTRIBUTE_NORMAL, NULL);
+    HANDLE h = CreateFileW(w.s, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL,
+                           OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, NULL);
     if (h == INVALID_HANDLE_VALUE) os_win32_set_error(path);
     return h;
 }
@@ -176,7 +178,12 @@ char *os_read_file(const char *path, size_t *len, size_t max_bytes)
     if (!buf) { os_set_error("out of memory"); CloseHandle(h); return NULL; }
     while (n < cap) {
         DWORD got = 0, want = (DWORD)((cap - n) > (1u << 30) ? (1u << 30) : (cap - n));
-        if (!ReadFile(h, buf + n, want, &got, NULL)) { os_win32_set_error(path); free(buf); CloseHandle(h); return NULL; }
+        if (!ReadFile(h, buf + n, want, &got, NULL)) {
+            os_win32_set_error(path);
+            free(buf);
+            CloseHandle(h);
+            return NULL;
+        }
         if (got == 0) break;   /* shrank while reading */
         n += got;
     }
@@ -314,7 +321,8 @@ int os_list_dir(const char *dir, os_dir_entry_fn *fn, void *ctx)
     do {
         if (!wcscmp(fd.cFileName, L".") || !wcscmp(fd.cFileName, L"..")) continue;
         char name[1024];
-        if (from_wide(fd.cFileName, name, sizeof name)) fn(ctx, name, (fd.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) != 0);
+        if (from_wide(fd.cFileName, name, sizeof name))
+            fn(ctx, name, (fd.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) != 0);
     } while (FindNextFileW(h, &fd));
     FindClose(h);
     return 1;
@@ -364,7 +372,12 @@ int os_watch_add(const char *dir)
     if (!watch) { CloseHandle(h); os_set_error("out of memory"); return -1; }
     watch->dir = h;
     snprintf(watch->path, sizeof watch->path, "%s", full);
-    if (!watch_arm(watch)) { CloseHandle(h); if (watch->ov.hEvent) CloseHandle(watch->ov.hEvent); free(watch); return -1; }
+    if (!watch_arm(watch)) {
+        CloseHandle(h);
+        if (watch->ov.hEvent) CloseHandle(watch->ov.hEvent);
+        free(watch);
+        return -1;
+    }
     g_watches[g_watch_count] = watch;
     return g_watch_count++;
 }
@@ -387,7 +400,8 @@ void os_watch_read(os_watch_fn *fn, void *ctx)
             memcpy(wname, e->FileName, wlen * sizeof(wchar_t));
             wname[wlen] = 0;
             char name[1024];
-            if (e->Action != FILE_ACTION_REMOVED && e->Action != FILE_ACTION_RENAMED_OLD_NAME && from_wide(wname, name, sizeof name)) {
+            if (e->Action != FILE_ACTION_REMOVED && e->Action != FILE_ACTION_RENAMED_OLD_NAME &&
+                from_wide(wname, name, sizeof name)) {
                 unsigned flags = e->Action == FILE_ACTION_ADDED ? OS_WATCH_CREATED
                                : e->Action == FILE_ACTION_RENAMED_NEW_NAME ? OS_WATCH_MOVED_IN : 0;
                 char full[2048];
@@ -454,20 +468,27 @@ int os_child_start_in(OsChild *c, const char *const argv[], unsigned capture, co
 {
     memset(c, 0, sizeof *c);
     static wchar_t wcwd[4096];
-    if (cwd && MultiByteToWideChar(CP_UTF8, 0, cwd, -1, wcwd, 4096) <= 0) { os_set_error("working folder name too long"); return 0; }
+    if (cwd && MultiByteToWideChar(CP_UTF8, 0, cwd, -1, wcwd, 4096) <= 0) {
+        os_set_error("working folder name too long");
+        return 0;
+    }
     static char cmdline[32768];
     size_t len = 0;
     cmdline[0] = 0;
     for (int i = 0; argv[i]; i++) append_quoted(cmdline, sizeof cmdline, &len, argv[i]);
     static wchar_t wcmd[32768];
-    if (MultiByteToWideChar(CP_UTF8, 0, cmdline, -1, wcmd, 32768) <= 0) { os_set_error("command line too long"); return 0; }
+    if (MultiByteToWideChar(CP_UTF8, 0, cmdline, -1, wcmd, 32768) <= 0) {
+        os_set_error("command line too long");
+        return 0;
+    }
 
     SECURITY_ATTRIBUTES sa = {sizeof sa, NULL, TRUE};
     HANDLE rd = NULL, wr = NULL;
     if (!CreatePipe(&rd, &wr, &sa, 1 << 16)) { os_win32_set_error("CreatePipe"); return 0; }
     SetHandleInformation(rd, HANDLE_FLAG_INHERIT, 0);
     HANDLE nul_in = CreateFileW(L"NUL", GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE, &sa, OPEN_EXISTING, 0, NULL);
-    HANDLE nul_out = CreateFileW(L"NUL", GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE, &sa, OPEN_EXISTING, 0, NULL);
+    HANDLE nul_out =
+        CreateFileW(L"NUL", GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE, &sa, OPEN_EXISTING, 0, NULL);
     STARTUPINFOW si;
     memset(&si, 0, sizeof si);
     si.cb = sizeof si;
@@ -551,23 +572,27 @@ int os_lib_complete(const char *path, char *err, size_t errcap)
     if (!f) { snprintf(err, errcap, "%s: %s", path, os_error_text()); return 0; }
     int ok = 0;
     const IMAGE_DOS_HEADER *dos = (const IMAGE_DOS_HEADER *)f;
-    if (len < sizeof *dos || dos->e_magic != IMAGE_DOS_SIGNATURE || (size_t)dos->e_lfanew + sizeof(IMAGE_NT_HEADERS64) > len) {
-        snprintf(err, errcap, "%s: not a PE file, or cut short before its headers (%llu bytes)", path, (unsigned long long)len);
+    if (len < sizeof *dos || dos->e_magic != IMAGE_DOS_SIGNATURE ||
+        (size_t)dos->e_lfanew + sizeof(IMAGE_NT_HEADERS64) > len) {
+        snprintf(err, errcap, "%s: not a PE file, or cut short before its headers (%llu bytes)", path,
+                 (unsigned long long)len);
     } else {
         const IMAGE_NT_HEADERS64 *nt = (const IMAGE_NT_HEADERS64 *)(f + dos->e_lfanew);
-        size_t sec_at = (size_t)dos->e_lfanew + offsetof(IMAGE_NT_HEADERS64, OptionalHeader) + nt->FileHeader.SizeOfOptionalHeader;
+        size_t sec_at =
+            (size_t)dos->e_lfanew + offsetof(IMAGE_NT_HEADERS64, OptionalHeader) + nt->FileHeader.SizeOfOptionalHeader;
         if (nt->Signature != IMAGE_NT_SIGNATURE || nt->OptionalHeader.Magic != IMAGE_NT_OPTIONAL_HDR64_MAGIC) {
             snprintf(err, errcap, "%s: not a 64-bit PE image", path);
         } else if (sec_at + (size_t)nt->FileHeader.NumberOfSections * sizeof(IMAGE_SECTION_HEADER) > len) {
-            snprintf(err, errcap, "%s: truncated (%llu bytes; its section table reaches past the end)", path, (unsigned long long)len);
+            snprintf(err, errcap, "%s: truncated (%llu bytes; its section table reaches past the end)", path,
+                     (unsigned long long)len);
         } else {
             ok = 1;
             const IMAGE_SECTION_HEADER *s = (const IMAGE_SECTION_HEADER *)(f + sec_at);
             for (int i = 0; i < nt->FileHeader.NumberOfSections && ok; i++) {
                 uint64_t end = (uint64_t)s[i].PointerToRawData + s[i].SizeOfRawData;
                 if (s[i].SizeOfRawData && end > len) {
-                    snprintf(err, errcap, "%s: truncated (%llu bytes; section %.8s needs %llu)", path, (unsigned long long)len,
-                             (const char *)s[i].Name, (unsigned long long)end);
+                    snprintf(err, errcap, "%s: truncated (%llu bytes; section %.8s needs %llu)", path,
+                             (unsigned long long)len, (const char *)s[i].Name, (unsigned long long)end);
                     ok = 0;
                 }
             }
@@ -600,12 +625,16 @@ int os_mapped_ranges(const char *path, OsRange *out, int max)
     if (!os_real_path(path, want, sizeof want)) snprintf(want, sizeof want, "%s", path);
     HMODULE mods[1024];
     DWORD bytes = 0;
-    if (!K32EnumProcessModules(GetCurrentProcess(), mods, sizeof mods, &bytes)) { os_win32_set_error("EnumProcessModules"); return 0; }
+    if (!K32EnumProcessModules(GetCurrentProcess(), mods, sizeof mods, &bytes)) {
+        os_win32_set_error("EnumProcessModules");
+        return 0;
+    }
     int count = 0;
     for (DWORD i = 0; i < bytes / sizeof(HMODULE) && i < 1024; i++) {
         wchar_t wname[4096];
         char name[1024];
-        if (!GetModuleFileNameW(mods[i], wname, 4096) || !from_wide(wname, name, sizeof name) || _stricmp(name, want)) continue;
+        if (!GetModuleFileNameW(mods[i], wname, 4096) || !from_wide(wname, name, sizeof name) || _stricmp(name, want))
+            continue;
         MODULEINFO mi;
         if (!K32GetModuleInformation(GetCurrentProcess(), mods[i], &mi, sizeof mi)) continue;
         uintptr_t at = (uintptr_t)mi.lpBaseOfDll, end = at + mi.SizeOfImage;
@@ -620,8 +649,14 @@ int os_mapped_ranges(const char *path, OsRange *out, int max)
                     out[count].hi = hi < end ? hi : end;
                     out[count].file_offset = at - (uintptr_t)mi.lpBaseOfDll;
                     out[count].prot = (p == PAGE_NOACCESS ? 0 : OS_PROT_READ) |
-                        (p == PAGE_READWRITE || p == PAGE_WRITECOPY || p == PAGE_EXECUTE_READWRITE || p == PAGE_EXECUTE_WRITECOPY ? OS_PROT_WRITE : 0) |
-                        (p == PAGE_EXECUTE || p == PAGE_EXECUTE_READ || p == PAGE_EXECUTE_READWRITE || p == PAGE_EXECUTE_WRITECOPY ? OS_PROT_EXEC : 0);
+                                      (p == PAGE_READWRITE || p == PAGE_WRITECOPY || p == PAGE_EXECUTE_READWRITE ||
+                                               p == PAGE_EXECUTE_WRITECOPY
+                                           ? OS_PROT_WRITE
+                                           : 0) |
+                                      (p == PAGE_EXECUTE || p == PAGE_EXECUTE_READ || p == PAGE_EXECUTE_READWRITE ||
+                                               p == PAGE_EXECUTE_WRITECOPY
+                                           ? OS_PROT_EXEC
+                                           : 0);
                 }
                 count++;
             }
@@ -699,7 +734,8 @@ void os_describe_code(const char *path, uintptr_t base, uintptr_t pc, char *fn, 
     IMAGEHLP_MODULEW64 mi;
     memset(&mi, 0, sizeof mi);
     mi.SizeOfStruct = sizeof mi;
-    int exports_only = g_dbghelp.module_info(proc, (DWORD64)base, &mi) && (mi.SymType == SymExport || mi.SymType == SymNone);
+    int exports_only =
+        g_dbghelp.module_info(proc, (DWORD64)base, &mi) && (mi.SymType == SymExport || mi.SymType == SymNone);
     union { SYMBOL_INFOW info; char bytes[sizeof(SYMBOL_INFOW) + 256 * sizeof(wchar_t)]; } sym;
     memset(&sym, 0, sizeof sym);
     sym.info.SizeOfStruct = sizeof sym.info;
@@ -715,7 +751,8 @@ void os_describe_code(const char *path, uintptr_t base, uintptr_t pc, char *fn, 
     line.SizeOfStruct = sizeof line;
     DWORD ldisp = 0;
     char file[1024];
-    if (g_dbghelp.line_from_addr(proc, (DWORD64)pc, &ldisp, &line) && line.FileName && from_wide(line.FileName, file, sizeof file)) {
+    if (g_dbghelp.line_from_addr(proc, (DWORD64)pc, &ldisp, &line) && line.FileName &&
+        from_wide(line.FileName, file, sizeof file)) {
         const char *f = file;
         for (const char *p = file; *p; p++) if (*p == '/' || *p == '\\') f = p + 1;
         snprintf(where, wcap, "%s:%lu", f, (unsigned long)line.LineNumber);
@@ -826,7 +863,11 @@ void *os_session_attach(int64_t handle, uint64_t bytes, uintptr_t required)
         os_win32_set_error(what);
         return NULL;
     }
-    if ((uintptr_t)p != required) { UnmapViewOfFile(p); os_set_error("the section was mapped at another address"); return NULL; }
+    if ((uintptr_t)p != required) {
+        UnmapViewOfFile(p);
+        os_set_error("the section was mapped at another address");
+        return NULL;
+    }
     return p;
 }
 
@@ -841,8 +882,8 @@ int os_session_exec_prepare(int64_t handle, const char *env_name, int argc, char
 {
     (void)argc; (void)argv;   /* the command line as this process got it, unparsed */
     if (!GetModuleFileNameW(NULL, g_session_win.exe, MAX_PATH)) { os_win32_set_error("GetModuleFileName"); return 0; }
-    if (!g_session_win.self &&
-        !DuplicateHandle(GetCurrentProcess(), GetCurrentProcess(), GetCurrentProcess(), &g_session_win.self, SYNCHRONIZE, FALSE, 0)) {
+    if (!g_session_win.self && !DuplicateHandle(GetCurrentProcess(), GetCurrentProcess(), GetCurrentProcess(),
+                                                &g_session_win.self, SYNCHRONIZE, FALSE, 0)) {
         os_win32_set_error("DuplicateHandle");
         return 0;
     }
@@ -853,7 +894,8 @@ int os_session_exec_prepare(int64_t handle, const char *env_name, int argc, char
     snprintf(entry8, sizeof entry8, "%s=%llu:%llu", env_name, (unsigned long long)handle,
              (unsigned long long)(uintptr_t)g_session_win.self);
     wchar_t entry[160], name[64];
-    if (!MultiByteToWideChar(CP_UTF8, 0, env_name, -1, name, 64) || !MultiByteToWideChar(CP_UTF8, 0, entry8, -1, entry, 160)) {
+    if (!MultiByteToWideChar(CP_UTF8, 0, env_name, -1, name, 64) ||
+        !MultiByteToWideChar(CP_UTF8, 0, entry8, -1, entry, 160)) {
         os_set_error("the session's variable name is too long");
         return 0;
     }
@@ -862,7 +904,11 @@ int os_session_exec_prepare(int64_t handle, const char *env_name, int argc, char
     for (const wchar_t *e = block; *e; e += wcslen(e) + 1) total += wcslen(e) + 1;
     free(g_session_win.env);
     g_session_win.env = (wchar_t *)malloc((total + wcslen(entry) + 2) * sizeof(wchar_t));
-    if (!g_session_win.cmdline || !g_session_win.env) { FreeEnvironmentStringsW(block); os_set_error("out of memory"); return 0; }
+    if (!g_session_win.cmdline || !g_session_win.env) {
+        FreeEnvironmentStringsW(block);
+        os_set_error("out of memory");
+        return 0;
+    }
     wchar_t *out = g_session_win.env;
     for (const wchar_t *e = block; *e; e += wcslen(e) + 1) {
         if (!_wcsnicmp(e, name, nlen) && e[nlen] == L'=') continue;
@@ -881,7 +927,10 @@ int os_session_exec_prepare(int64_t handle, const char *env_name, int argc, char
 static BOOL CALLBACK hide_own_window(HWND w, LPARAM self)
 {
     DWORD pid = 0, tid = GetWindowThreadProcessId(w, &pid);
-    if (pid == (DWORD)self) { if (tid == GetCurrentThreadId()) ShowWindow(w, SW_HIDE); else ShowWindowAsync(w, SW_HIDE); }
+    if (pid == (DWORD)self) {
+        if (tid == GetCurrentThreadId()) ShowWindow(w, SW_HIDE);
+        else ShowWindowAsync(w, SW_HIDE);
+    }
     return TRUE;
 }
 
@@ -890,7 +939,8 @@ static int stand_in_ctrl(void)
 {
     if (!g_session_win.standing_in.load()) return 0;
     DWORD code = 130;
-    if (WaitForSingleObject(g_session_win.child, 10000) == WAIT_OBJECT_0) GetExitCodeProcess(g_session_win.child, &code);
+    if (WaitForSingleObject(g_session_win.child, 10000) == WAIT_OBJECT_0)
+        GetExitCodeProcess(g_session_win.child, &code);
     TerminateProcess(GetCurrentProcess(), code);
     return 1;
 }
@@ -900,7 +950,8 @@ void os_session_exec(void)
     if (!g_session_win.section || !g_session_win.cmdline) return;
     os_win32_stop_main_thread();   /* from another thread: the frame loop must not write the session any more */
     HANDLE std3[3] = {GetStdHandle(STD_INPUT_HANDLE), GetStdHandle(STD_OUTPUT_HANDLE), GetStdHandle(STD_ERROR_HANDLE)};
-    for (HANDLE h : std3) if (h && h != INVALID_HANDLE_VALUE) SetHandleInformation(h, HANDLE_FLAG_INHERIT, HANDLE_FLAG_INHERIT);
+    for (HANDLE h : std3)
+        if (h && h != INVALID_HANDLE_VALUE) SetHandleInformation(h, HANDLE_FLAG_INHERIT, HANDLE_FLAG_INHERIT);
     SetHandleInformation(g_session_win.section, HANDLE_FLAG_INHERIT, HANDLE_FLAG_INHERIT);
     SetHandleInformation(g_session_win.self, HANDLE_FLAG_INHERIT, HANDLE_FLAG_INHERIT);
     STARTUPINFOW si;

@@ -221,7 +221,8 @@ static void report_fatal(EXCEPTION_POINTERS *ep)
     for (int i = 0; i < n; i++) {
         HMODULE m = NULL;
         char name[MAX_PATH] = "?";
-        if (GetModuleHandleExA(GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS | GET_MODULE_HANDLE_EX_FLAG_UNCHANGED_REFCOUNT, (LPCSTR)bt[i], &m))
+        if (GetModuleHandleExA(GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS | GET_MODULE_HANDLE_EX_FLAG_UNCHANGED_REFCOUNT,
+                               (LPCSTR)bt[i], &m))
             GetModuleFileNameA(m, name, sizeof name);
         fprintf(stderr, "  %p %s+0x%llx\n", bt[i], name, (unsigned long long)((uintptr_t)bt[i] - (uintptr_t)m));
     }
@@ -235,7 +236,8 @@ static LONG CALLBACK guard_vectored_handler(EXCEPTION_POINTERS *ep)
     DWORD code = ep->ExceptionRecord->ExceptionCode;
     int kind = exception_kind(code);
     if (kind == OS_FAULT_NONE) return EXCEPTION_CONTINUE_SEARCH;   /* debug strings, C++ throws, thread names... */
-    if (GetCurrentThreadId() != g_guard.main_tid || !g_guard.running_seq.load()) return EXCEPTION_CONTINUE_SEARCH;  /* -> the unhandled filter */
+    if (GetCurrentThreadId() != g_guard.main_tid || !g_guard.running_seq.load())
+        return EXCEPTION_CONTINUE_SEARCH; /* -> the unhandled filter */
     g_guard.running_seq.store(0);
     /* Inside the C runtime, ntdll (the loader, the heap) or a host service, a jump would strand the
        lock held there: the hot restart takes over (it returns only when it cannot). */
@@ -306,7 +308,8 @@ void os_fault_init(void)
 {
     g_guard.main_tid = GetCurrentThreadId();
     DuplicateHandle(GetCurrentProcess(), GetCurrentThread(), GetCurrentProcess(), &g_guard.main_thread,
-                    THREAD_SUSPEND_RESUME | THREAD_GET_CONTEXT | THREAD_SET_CONTEXT | THREAD_QUERY_INFORMATION, FALSE, 0);
+                    THREAD_SUSPEND_RESUME | THREAD_GET_CONTEXT | THREAD_SET_CONTEXT | THREAD_QUERY_INFORMATION, FALSE,
+                    0);
     ULONG guarantee = 64 * 1024;   /* stack left for the handler when the guard page is hit */
     SetThreadStackGuarantee(&guarantee);
     g_guard.main_stack_hi = own_stack_top();
@@ -347,7 +350,8 @@ GUARD_NOINLINE int os_guarded_call(void (*fn)(void *), void *arg, uint64_t seq, 
 static int in_system_module(DWORD64 rip, char *name, size_t cap)
 {
     HMODULE m = NULL;
-    if (!GetModuleHandleExA(GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS | GET_MODULE_HANDLE_EX_FLAG_UNCHANGED_REFCOUNT, (LPCSTR)(uintptr_t)rip, &m))
+    if (!GetModuleHandleExA(GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS | GET_MODULE_HANDLE_EX_FLAG_UNCHANGED_REFCOUNT,
+                            (LPCSTR)(uintptr_t)rip, &m))
         return 0;
     char path[MAX_PATH];
     if (!GetModuleFileNameA(m, path, sizeof path)) return 0;
@@ -364,11 +368,18 @@ int os_interrupt_guarded_call(uint64_t seq)
     if (!seq || g_guard.running_seq.load() != seq) return 0;
     for (int attempt = 0; attempt < 50; attempt++) {
         if (SuspendThread(g_guard.main_thread) == (DWORD)-1) { os_win32_set_error("SuspendThread"); return 0; }
-        if (g_guard.running_seq.load() != seq) { ResumeThread(g_guard.main_thread); return 0; }   /* returned meanwhile */
+        if (g_guard.running_seq.load() != seq) {
+            ResumeThread(g_guard.main_thread);
+            return 0;
+        } /* returned meanwhile */
         CONTEXT ctx;
         memset(&ctx, 0, sizeof ctx);
         ctx.ContextFlags = CONTEXT_FULL;
-        if (!GetThreadContext(g_guard.main_thread, &ctx)) { os_win32_set_error("GetThreadContext"); ResumeThread(g_guard.main_thread); return 0; }
+        if (!GetThreadContext(g_guard.main_thread, &ctx)) {
+            os_win32_set_error("GetThreadContext");
+            ResumeThread(g_guard.main_thread);
+            return 0;
+        }
         if (os_gate_defer(&g_guard.gate, seq)) {
             /* inside a host service (it may hold a lock): the jump happens when the service returns */
             ResumeThread(g_guard.main_thread);
@@ -378,7 +389,8 @@ int os_interrupt_guarded_call(uint64_t seq)
             /* inside the C runtime (malloc, stdio, the locale): a jump would strand its lock; the main
                thread stays stopped while the hot restart takes over, and goes on only if it cannot */
             g_guard.running_seq.store(0);
-            report_unsafe(OS_FAULT_HANG, OS_UNSAFE_SYSTEM_CODE, (uintptr_t)ctx.Rip, 0, (uintptr_t)ctx.Rsp, g_guard.main_stack_hi);
+            report_unsafe(OS_FAULT_HANG, OS_UNSAFE_SYSTEM_CODE, (uintptr_t)ctx.Rip, 0, (uintptr_t)ctx.Rsp,
+                          g_guard.main_stack_hi);
             g_guard.running_seq.store(seq);
         }
         char sys[64];

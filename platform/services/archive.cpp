@@ -1,7 +1,7 @@
 /* archive.cpp - where asset bytes come from. The development host reads the project's files; a release
    mounts the one archive next to its executable (tinyheaders/th_pack.h: every offset, size, name and
-   checksum checked when it is mounted) and from then on every asset read - atlas manifest and pages, the baked font, the
-   decoded sounds, the game's pf->read_file - is a lookup in it. Nothing else opens an asset. */
+   checksum checked when it is mounted) and from then on every asset read - atlas manifest and pages, the baked font,
+   the decoded sounds, the game's pf->read_file - is a lookup in it. Nothing else opens an asset. */
 #include "services.h"
 
 #include <stdlib.h>
@@ -67,7 +67,10 @@ char *archive_read(const char *path, size_t *len, size_t max_bytes, char *err, s
     char why[256];
     const void *bytes = thpk_get(&g_archive.pack, i, &n, why, sizeof why);
     if (!bytes) { snprintf(err, cap, "damaged in the archive %s: %s", g_archive.path, why); return NULL; }
-    if (n > max_bytes) { snprintf(err, cap, "%zu bytes in the archive, more than the %zu allowed", n, max_bytes); return NULL; }
+    if (n > max_bytes) {
+        snprintf(err, cap, "%zu bytes in the archive, more than the %zu allowed", n, max_bytes);
+        return NULL;
+    }
     char *copy = (char *)malloc(n + 1);
     if (!copy) { snprintf(err, cap, "out of memory for %zu bytes", n); return NULL; }
     memcpy(copy, bytes, n);

@@ -34,9 +34,11 @@ void assets_note_override(const char *kind, const char *name, const char *game_f
     std::string key = std::string(kind) + ":" + name;
     if (std::find(noted.begin(), noted.end(), key) != noted.end()) return;
     noted.push_back(key);
-    log_message(LOG_INFO, "assets: the %s %s is in the game's folder and in the engine's assets/: using %s", kind, name, game_file);
+    log_message(LOG_INFO, "assets: the %s %s is in the game's folder and in the engine's assets/: using %s", kind, name,
+                game_file);
     log_event("asset_override", "\"kind\":\"%s\",\"name\":\"%s\",\"game\":\"%s\",\"engine\":\"%s\"", kind,
-              assets_json_escaped(name).c_str(), assets_json_escaped(game_file).c_str(), assets_json_escaped(engine_file).c_str());
+              assets_json_escaped(name).c_str(), assets_json_escaped(game_file).c_str(),
+              assets_json_escaped(engine_file).c_str());
     notice_post(LOG_INFO, "%s %s: the game's own (%s) is used, not the engine's", kind, name, game_file);
 }
 
@@ -51,7 +53,9 @@ static void note_sprite_overrides(const std::string &dir, const std::string &rel
         if (is_dir) { note_sprite_overrides(w->dir + "/" + name, r); return; }
         if (!ends_with_ci(name, ".png")) return;
         std::string engine = g_render.sprites_dir + "/" + r;
-        if (os_is_file(engine.c_str())) assets_note_override("sprite", r.substr(0, r.size() - 4).c_str(), (w->dir + "/" + name).c_str(), engine.c_str());
+        if (os_is_file(engine.c_str()))
+            assets_note_override("sprite", r.substr(0, r.size() - 4).c_str(), (w->dir + "/" + name).c_str(),
+                                 engine.c_str());
     }, &w);
 }
 
@@ -88,7 +92,8 @@ std::string assets_json_escaped(const std::string &s)
 void assets_error(const std::string &file, const std::string &reason)
 {
     log_message(LOG_ERROR, "asset %s: %s", file.c_str(), reason.c_str());
-    log_event("asset_error", "\"file\":\"%s\",\"reason\":\"%s\"", assets_json_escaped(file).c_str(), assets_json_escaped(reason).c_str());
+    log_event("asset_error", "\"file\":\"%s\",\"reason\":\"%s\"", assets_json_escaped(file).c_str(),
+              assets_json_escaped(reason).c_str());
     notice_post(LOG_ERROR, "asset %s: %s", file.c_str(), reason.c_str());
 }
 
@@ -177,14 +182,18 @@ static void atlas_job_run(AtlasJob *j)
         AtlasJob::Out &o = j->pages[(size_t)i];
         if (i < (int)j->current.size()) {
             const AtlasJob::Snap &c = j->current[(size_t)i];
-            if (c.loaded && c.file == p.file && c.hash == p.hash && c.w == p.w && c.h == p.h) { o.reuse = true; continue; }
+            if (c.loaded && c.file == p.file && c.hash == p.hash && c.w == p.w && c.h == p.h) {
+                o.reuse = true;
+                continue;
+            }
         }
         std::string path = j->dir + "/" + p.file;
         int w = 0, h = 0, comp = 0;
         char err[512];
         size_t n = 0;
         char *png = archive_read(path.c_str(), &n, 256u << 20, err, sizeof err);
-        o.pixels = png && n <= 0x7fffffff ? stbi_load_from_memory((const stbi_uc *)png, (int)n, &w, &h, &comp, 4) : nullptr;
+        o.pixels =
+            png && n <= 0x7fffffff ? stbi_load_from_memory((const stbi_uc *)png, (int)n, &w, &h, &comp, 4) : nullptr;
         free(png);
         if (!png) {
             o.err = err;
@@ -193,7 +202,8 @@ static void atlas_job_run(AtlasJob *j)
             o.err = std::string("cannot decode: ") + (why ? why : "unknown error");
         } else if (w != p.w || h != p.h) {
             char b[160];
-            snprintf(b, sizeof b, "is %dx%d but the manifest says %dx%d (repack with ./build.sh assets)", w, h, p.w, p.h);
+            snprintf(b, sizeof b, "is %dx%d but the manifest says %dx%d (repack with ./build.sh assets)", w, h, p.w,
+                     p.h);
             o.err = b;
             stbi_image_free(o.pixels);
             o.pixels = nullptr;
@@ -214,7 +224,8 @@ static AtlasJob *atlas_job_new(const std::string &trigger, double change_t)
     j->dir = g_render.assets_out;
     j->manifest_path = g_render.manifest_path;
     for (int i = 0; i < g_render.page_count; i++)
-        j->current.push_back({ g_render.pages[i].file, g_render.pages[i].hash, g_render.pages[i].w, g_render.pages[i].h, g_render.pages[i].tex != nullptr });
+        j->current.push_back({ g_render.pages[i].file, g_render.pages[i].hash, g_render.pages[i].w, g_render.pages[i].h,
+                               g_render.pages[i].tex != nullptr });
     j->trigger = trigger;
     j->change_t = change_t;
     return j;
@@ -235,8 +246,10 @@ static int atlas_apply(AtlasJob *j, bool announce)
     if (j->have_st) g_render.manifest_st = j->manifest_st;
     if (!j->manifest_ok) {
         assets_error(j->manifest_path, std::string(j->manifest_err) +
-                    (j->have_st ? "; every sprite draws as a placeholder" : "; run ./build.sh assets (sprites draw as placeholders)"));
-        for (int i = 0; i < g_render.page_count; i++) if (g_render.pages[i].tex) SDL_DestroyTexture(g_render.pages[i].tex);
+                                           (j->have_st ? "; every sprite draws as a placeholder"
+                                                       : "; run ./build.sh assets (sprites draw as placeholders)"));
+        for (int i = 0; i < g_render.page_count; i++)
+            if (g_render.pages[i].tex) SDL_DestroyTexture(g_render.pages[i].tex);
         for (int i = 0; i < g_render.page_count; i++) g_render.pages[i] = Page();
         g_render.page_count = 0;
         thal_manifest empty;
@@ -278,7 +291,8 @@ static int atlas_apply(AtlasJob *j, bool announce)
         }
     }
     if (j->m.page_count > MAX_ATLAS_PAGES) {
-        assets_error(j->manifest_path, "more than " + std::to_string(MAX_ATLAS_PAGES) + " pages; the sprites beyond them draw as placeholders");
+        assets_error(j->manifest_path, "more than " + std::to_string(MAX_ATLAS_PAGES) +
+                                           " pages; the sprites beyond them draw as placeholders");
         errors++;
     }
     for (int i = 0; i < g_render.page_count; i++) if (g_render.pages[i].tex) SDL_DestroyTexture(g_render.pages[i].tex);
@@ -293,7 +307,8 @@ static int atlas_apply(AtlasJob *j, bool announce)
     }
     if (announce) {
         double ms = j->change_t >= 0 ? (log_time() - j->change_t) * 1000.0 : -1.0;
-        log_message(LOG_INFO, "assets: atlas reloaded (%d pages, %d new) %.1f ms after %s", n, reloaded, ms, j->trigger.c_str());
+        log_message(LOG_INFO, "assets: atlas reloaded (%d pages, %d new) %.1f ms after %s", n, reloaded, ms,
+                    j->trigger.c_str());
         log_event("asset_reload", "\"file\":\"%s\",\"ms\":%.1f,\"pages\":%d,\"pages_reloaded\":%d,\"errors\":%d",
                   assets_json_escaped(j->trigger).c_str(), ms, n, reloaded, errors);
     }
@@ -351,7 +366,8 @@ static int pack_poll(int *ok)
         char b[64];
         if (!sig) snprintf(b, sizeof b, "atlas_pack exited with %d", code);
         else snprintf(b, sizeof b, "atlas_pack killed by signal %d", sig);
-        assets_error(g_render.assets_out, std::string(b) + (out.empty() ? "" : ": " + out) + "; keeping the previous atlas");
+        assets_error(g_render.assets_out,
+                     std::string(b) + (out.empty() ? "" : ": " + out) + "; keeping the previous atlas");
     }
     return 1;
 }
@@ -381,7 +397,8 @@ void assets_file_changed(const char *path)
     if (!path || !g_render.ren) return;
     double now = log_time();
     std::string sprites_prefix = g_render.sprites_dir + "/", game_prefix = g_render.game_sprites_dir + "/";
-    bool sprite_dir = starts_with(path, sprites_prefix) || (!g_render.game_sprites_dir.empty() && starts_with(path, game_prefix));
+    bool sprite_dir =
+        starts_with(path, sprites_prefix) || (!g_render.game_sprites_dir.empty() && starts_with(path, game_prefix));
     if (sprite_dir && (ends_with_ci(path, ".png") || ends_with_ci(path, ".pivot"))) {
         assets_note_overrides();   /* a new file of the game's may hide one of the engine's */
         pack_request(path, now);
@@ -520,8 +537,8 @@ int64_t assets_read_file(const char *path, void *dst, int64_t cap)
 {
     if (!path || !path[0]) { log_message(LOG_WARN, "read_file: an empty path"); return -1; }
     if (cap < 0 || cap > READ_FILE_MAX_CAP || (!dst && cap > 0)) {
-        log_message(LOG_WARN, "read_file: %s: refused: buffer size %lld (0..%lld bytes, and a buffer)", path, (long long)cap,
-                    (long long)READ_FILE_MAX_CAP);
+        log_message(LOG_WARN, "read_file: %s: refused: buffer size %lld (0..%lld bytes, and a buffer)", path,
+                    (long long)cap, (long long)READ_FILE_MAX_CAP);
         return -1;
     }
     if (archive_mounted()) {
@@ -553,8 +570,10 @@ int64_t assets_read_file(const char *path, void *dst, int64_t cap)
         return -1;
     }
     if (!below) {
-        log_message(LOG_WARN, "read_file: %s: refused: it resolves to %s, outside the game's folder and the project %s (the game "
-                    "reads only files below them)", path, real, host_root());
+        log_message(LOG_WARN,
+                    "read_file: %s: refused: it resolves to %s, outside the game's folder and the project %s (the game "
+                    "reads only files below them)",
+                    path, real, host_root());
         return -1;
     }
     FILE *f = fopen(real, "rb");

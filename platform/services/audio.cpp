@@ -63,7 +63,8 @@ int audio_init(void)
     thm_init(&g_audio.mixer, (uint32_t)have.freq);
     const char *driver = SDL_GetCurrentAudioDriver();
     log_message(LOG_INFO, "audio: %s, %d Hz, %d frames per callback", driver ? driver : "?", have.freq, have.samples);
-    log_event("audio", "\"device\":true,\"driver\":\"%s\",\"rate\":%d,\"buffer\":%d", driver ? driver : "?", have.freq, have.samples);
+    log_event("audio", "\"device\":true,\"driver\":\"%s\",\"rate\":%d,\"buffer\":%d", driver ? driver : "?", have.freq,
+              have.samples);
     SDL_PauseAudioDevice(g_audio.device, 0);
     return 1;
 }
@@ -127,7 +128,9 @@ static PLATFORM_SOUND_PLAY(api_sound_play)
     if (slot < 0) {
         for (int i = 0; i < g_audio.unknown_count; i++) if (g_audio.unknown_reported[i] == sound_id) return 0;
         if (g_audio.unknown_count < 64) g_audio.unknown_reported[g_audio.unknown_count++] = sound_id;
-        log_message(LOG_WARN, "sound: id %08x is no sound the host knows (name it with sound_name() to get the file reported)", sound_id);
+        log_message(LOG_WARN,
+                    "sound: id %08x is no sound the host knows (name it with sound_name() to get the file reported)",
+                    sound_id);
         return 0;
     }
     thm_play_params p;
@@ -145,8 +148,9 @@ static PLATFORM_SOUND_PLAY(api_sound_play)
         p.unique = (how->flags & SOUND_UNIQUE) != 0;
     }
     uint32_t h = thm_play(&g_audio.mixer, (uint32_t)slot, &p, log_time());
-    if (h && g_audio.mixer.last_play_started) log_event("sound_play", "\"name\":\"%s\",\"handle\":%u,\"audio_frame\":%llu", sound_slot_name(slot), h,
-                      (unsigned long long)audio_frames_done());
+    if (h && g_audio.mixer.last_play_started)
+        log_event("sound_play", "\"name\":\"%s\",\"handle\":%u,\"audio_frame\":%llu", sound_slot_name(slot), h,
+                  (unsigned long long)audio_frames_done());
     return h;
 }
 static PLATFORM_SOUND_STOP(api_sound_stop) { thm_stop(&g_audio.mixer, handle, fade_s); }
@@ -158,7 +162,10 @@ void audio_on_bus(void (*listener)(int bus, float volume)) { g_bus_listener = li
 static PLATFORM_SOUND_BUS(api_sound_bus)
 {
     if (g_bus_listener) g_bus_listener(bus, volume);
-    thm_bus(&g_audio.mixer, bus == SOUND_BUS_MUSIC ? THM_BUS_MUSIC : bus == SOUND_BUS_EFFECTS ? THM_BUS_EFFECTS : THM_BUS_MASTER,
+    thm_bus(&g_audio.mixer,
+            bus == SOUND_BUS_MUSIC     ? THM_BUS_MUSIC
+            : bus == SOUND_BUS_EFFECTS ? THM_BUS_EFFECTS
+                                       : THM_BUS_MASTER,
             volume, fade_s);
 }
 static PLATFORM_SOUND_NAME(api_sound_name) { sound_require(sound_name); }

@@ -35,14 +35,16 @@ static std::string signal_text(int sig)
 /* Runs font_bake on path and waits for it; "" and the baked bytes in *out, or why not. */
 static std::string font_run_baker(const std::string &path, int seq, std::vector<unsigned char> *out)
 {
-    if (!os_is_file(g_render.font_baker.c_str())) return "cannot bake: " + g_render.font_baker + " is missing (run ./build.sh tools)";
+    if (!os_is_file(g_render.font_baker.c_str()))
+        return "cannot bake: " + g_render.font_baker + " is missing (run ./build.sh tools)";
     std::string dir = g_render.root + "/build/fonts";
     os_make_dir((g_render.root + "/build").c_str());
     os_make_dir(dir.c_str());
     std::string result = dir + "/bake-" + std::to_string(os_pid()) + "-" + std::to_string(seq) + ".thfb";
     const char *argv[] = { g_render.font_baker.c_str(), path.c_str(), result.c_str(), nullptr };
     OsChild child;
-    if (!os_child_start(&child, argv, OS_CHILD_STDERR)) return std::string("cannot start font_bake: ") + os_error_text();
+    if (!os_child_start(&child, argv, OS_CHILD_STDERR))
+        return std::string("cannot start font_bake: ") + os_error_text();
     std::string said;
     int code = -1, sig = 0, ended = 0;
     const double until = os_mono_seconds() + FONT_BAKE_TIMEOUT_S;
@@ -66,12 +68,14 @@ static std::string font_run_baker(const std::string &path, int seq, std::vector<
     char b[200];
     std::string why;
     if (ended == 0) {
-        snprintf(b, sizeof b, "font_bake took longer than %.0f s and was stopped (a damaged font?)", FONT_BAKE_TIMEOUT_S);
+        snprintf(b, sizeof b, "font_bake took longer than %.0f s and was stopped (a damaged font?)",
+                 FONT_BAKE_TIMEOUT_S);
         why = b;
     } else if (ended < 0) {
         why = std::string("lost track of font_bake: ") + os_error_text();
     } else if (sig) {
-        snprintf(b, sizeof b, "font_bake crashed reading it (%s): the font is damaged or crafted", signal_text(sig).c_str());
+        snprintf(b, sizeof b, "font_bake crashed reading it (%s): the font is damaged or crafted",
+                 signal_text(sig).c_str());
         why = b;
     } else if (code != 0) {
         why = said.empty() ? "font_bake failed (exit " + std::to_string(code) + ")" : said;
@@ -95,7 +99,8 @@ FontBake *font_bake(const std::string &path, int seq)
     if (archive_mounted()) {   /* a release: baked when it was packed, read from the archive */
         char err[512];
         size_t n = 0;
-        char *data = archive_read(path.c_str(), &n, (size_t)THFB_MAX_SIDE * THFB_MAX_SIDE + (64u << 20), err, sizeof err);
+        char *data =
+            archive_read(path.c_str(), &n, (size_t)THFB_MAX_SIDE * THFB_MAX_SIDE + (64u << 20), err, sizeof err);
         if (data) bytes.assign((unsigned char *)data, (unsigned char *)data + n);
         else why = err;
         free(data);
@@ -155,8 +160,8 @@ void font_install(FontBake *fb, bool announce, const std::string &trigger, doubl
         double ms = change_t >= 0 ? (log_time() - change_t) * 1000.0 : -1.0;
         log_message(fb->ok ? LOG_INFO : LOG_WARN, "assets: font %s %s %.1f ms after the change", fb->path.c_str(),
                     fb->ok ? "re-baked" : "failed to bake", ms);
-        log_event("asset_reload", "\"file\":\"%s\",\"ms\":%.1f,\"font\":true,\"ok\":%s", assets_json_escaped(trigger).c_str(), ms,
-                  fb->ok ? "true" : "false");
+        log_event("asset_reload", "\"file\":\"%s\",\"ms\":%.1f,\"font\":true,\"ok\":%s",
+                  assets_json_escaped(trigger).c_str(), ms, fb->ok ? "true" : "false");
     }
     if (!fb->ok && have_good) { delete fb; return; }
     SDL_Texture *t = render_make_texture(fb->rgba.data(), fb->w, fb->h, SDL_ScaleModeLinear);
@@ -186,11 +191,13 @@ int font_init(const char *configured)
     g_render.font_path = font_resolve(configured);
     FontBake *wanted = font_bake(g_render.font_path, ++g_render.font_seq);
     const int ok = wanted->ok;
-    if (!ok && !archive_mounted() && !assets_same_file(g_render.font_path, DEFAULT_FONT) && assets_file_exists(DEFAULT_FONT)) {
+    if (!ok && !archive_mounted() && !assets_same_file(g_render.font_path, DEFAULT_FONT) &&
+        assets_file_exists(DEFAULT_FONT)) {
         FontBake *fallback = font_bake(DEFAULT_FONT, ++g_render.font_seq);
         if (fallback->ok) font_install(fallback, false, "", -1);
         else {
-            log_message(LOG_WARN, "assets: the fallback font %s does not bake either: %s", DEFAULT_FONT, fallback->error.c_str());
+            log_message(LOG_WARN, "assets: the fallback font %s does not bake either: %s", DEFAULT_FONT,
+                        fallback->error.c_str());
             delete fallback;
         }
     }
@@ -210,7 +217,8 @@ std::string font_resolve(const char *configured)
     std::string own = game ? std::string(game) + "/" + PROJECT_FONT : std::string();   /* the game's font first */
     if (!own.empty() && assets_file_exists(own)) {
         std::string engine = g_render.root + "/" + PROJECT_FONT;
-        if (assets_file_exists(engine) && !assets_same_file(own, engine)) assets_note_override("font", "default", own.c_str(), engine.c_str());
+        if (assets_file_exists(engine) && !assets_same_file(own, engine))
+            assets_note_override("font", "default", own.c_str(), engine.c_str());
         return own;
     }
     std::string project = g_render.root + "/" + PROJECT_FONT;

@@ -51,7 +51,8 @@ static void input_key(GameKey k, int down)
     int dev = g_options.dev_keys;   /* always on in development; a player's F-keys are the game's */
     /* the developer's tools take their keys first; a key the game saw go down still reaches it going up */
     if (dev && (down || !g_input.down[k]) && g_hooks.key &&
-        g_hooks.key(k, down, g_input.down[KEY_LSHIFT] || g_input.down[KEY_RSHIFT], g_input.down[KEY_LCTRL] || g_input.down[KEY_RCTRL]))
+        g_hooks.key(k, down, g_input.down[KEY_LSHIFT] || g_input.down[KEY_RSHIFT],
+                    g_input.down[KEY_LCTRL] || g_input.down[KEY_RCTRL]))
         return;
     if (down && !g_input.down[k]) {
         g_input.went_down[k] = 1;
@@ -85,7 +86,8 @@ void input_handle_event(const SDL_Event *e)
     case SDL_KEYDOWN: case SDL_KEYUP:
         if (e->key.repeat) break;
         /* Esc belongs to the game (its pause menu); with no game running it quits */
-        if (e->key.keysym.scancode == SDL_SCANCODE_ESCAPE && e->type == SDL_KEYDOWN && g_hooks.game_running && !g_hooks.game_running()) {
+        if (e->key.keysym.scancode == SDL_SCANCODE_ESCAPE && e->type == SDL_KEYDOWN && g_hooks.game_running &&
+            !g_hooks.game_running()) {
             g_loop.quit = 1;
             break;
         }
@@ -94,10 +96,14 @@ void input_handle_event(const SDL_Event *e)
     case SDL_MOUSEMOTION: mouse_to((float)e->motion.x, (float)e->motion.y); break;
     case SDL_TEXTINPUT: if (g_hooks.text) g_hooks.text(e->text.text); break;
     case SDL_MOUSEBUTTONDOWN: case SDL_MOUSEBUTTONUP: {
-        GameKey k = e->button.button == SDL_BUTTON_LEFT ? KEY_MOUSE_LEFT : e->button.button == SDL_BUTTON_RIGHT ? KEY_MOUSE_RIGHT : KEY_MOUSE_MIDDLE;
+        GameKey k = e->button.button == SDL_BUTTON_LEFT    ? KEY_MOUSE_LEFT
+                    : e->button.button == SDL_BUTTON_RIGHT ? KEY_MOUSE_RIGHT
+                                                           : KEY_MOUSE_MIDDLE;
         input_key(k, e->type == SDL_MOUSEBUTTONDOWN);
     } break;
-    case SDL_MOUSEWHEEL: if (!g_hooks.wheel || !g_hooks.wheel((float)e->wheel.y)) g_input.wheel += (float)e->wheel.y; break;
+    case SDL_MOUSEWHEEL:
+        if (!g_hooks.wheel || !g_hooks.wheel((float)e->wheel.y)) g_input.wheel += (float)e->wheel.y;
+        break;
     case SDL_CONTROLLERDEVICEADDED:
         if (!g_input.pad) {
             g_input.pad = SDL_GameControllerOpen(e->cdevice.which);
@@ -113,7 +119,8 @@ void input_handle_event(const SDL_Event *e)
         for (auto &p : PADMAP) if (p.b == e->cbutton.button) input_key(p.key, e->type == SDL_CONTROLLERBUTTONDOWN);
         break;
     case SDL_CONTROLLERAXISMOTION:
-        if (e->caxis.axis < AXIS_COUNT) g_input.axis[e->caxis.axis] = axis_value(e->caxis.value, e->caxis.axis >= SDL_CONTROLLER_AXIS_TRIGGERLEFT);
+        if (e->caxis.axis < AXIS_COUNT)
+            g_input.axis[e->caxis.axis] = axis_value(e->caxis.value, e->caxis.axis >= SDL_CONTROLLER_AXIS_TRIGGERLEFT);
         break;
     default: break;
     }
@@ -139,7 +146,10 @@ static void script_apply(uint64_t step)
     static int pending_up[KEY_COUNT];
     static int started;
     /* a hot restart goes on at the step it reached: what the script did before that is done already */
-    if (!started) { started = 1; while (g_script.next < g_script.count && g_script.ev[g_script.next].step < step) g_script.next++; }
+    if (!started) {
+        started = 1;
+        while (g_script.next < g_script.count && g_script.ev[g_script.next].step < step) g_script.next++;
+    }
     for (int k = 0; k < KEY_COUNT; k++) if (pending_up[k]) { pending_up[k] = 0; input_key((GameKey)k, 0); }
     while (g_script.next < g_script.count && g_script.ev[g_script.next].step <= step) {
         ScriptEvent *e = &g_script.ev[g_script.next++];

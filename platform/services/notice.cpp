@@ -70,7 +70,9 @@ void notice_draw(void)
         int lines = notice_wrap(g_notices[i].text, S, sw - 80 - 2 * PAD, wrapped, sizeof wrapped);
         float h = lines * (S + 4) + 2 * PAD;
         y -= h;
-        uint32_t color = g_notices[i].level >= LOG_ERROR ? 0xFF7070FFu : g_notices[i].level == LOG_WARN ? 0xFFD060FFu : 0xE0E8F0FFu;
+        uint32_t color = g_notices[i].level >= LOG_ERROR  ? 0xFF7070FFu
+                         : g_notices[i].level == LOG_WARN ? 0xFFD060FFu
+                                                          : 0xE0E8F0FFu;
         g_pf.draw_rect(sx + 40, y, sw - 80, h, 0x000000D8u, L + 10);
         g_pf.draw_rect(sx + 40, y, 4, h, color, L + 11);
         g_pf.draw_text(wrapped, sx + 40 + PAD + 4, y + PAD, S, color, L + 11);

@@ -122,16 +122,22 @@ static void trace_append_frame(uint32_t frame)
     FENCE_ACQUIRE();
     for (;;) {
         size_t room = g_prof.trace_cap - g_prof.trace_len;
-        size_t n = thp_write_trace(ps, 2, frame, frame + 1, g_prof.trace + g_prof.trace_len, room, g_prof.trace_events == 0);
+        size_t n =
+            thp_write_trace(ps, 2, frame, frame + 1, g_prof.trace + g_prof.trace_len, room, g_prof.trace_events == 0);
         if (n < room) {
-            for (size_t i = 0; i < n; i++) g_prof.trace_events += g_prof.trace[g_prof.trace_len + i] == '{' &&
-                                                                  (i == 0 || g_prof.trace[g_prof.trace_len + i - 1] == '\n');
+            for (size_t i = 0; i < n; i++)
+                g_prof.trace_events += g_prof.trace[g_prof.trace_len + i] == '{' &&
+                                       (i == 0 || g_prof.trace[g_prof.trace_len + i - 1] == '\n');
             g_prof.trace_len += n;
             return;
         }
         size_t cap = (g_prof.trace_cap + n + 1) * 2;
         char *grown = (char *)realloc(g_prof.trace, cap);
-        if (!grown) { log_message(LOG_ERROR, "profile: out of memory for the trace of %s", g_prof.capture_path); g_prof.capturing = 0; return; }
+        if (!grown) {
+            log_message(LOG_ERROR, "profile: out of memory for the trace of %s", g_prof.capture_path);
+            g_prof.capturing = 0;
+            return;
+        }
         g_prof.trace = grown;
         g_prof.trace_cap = cap;
     }
@@ -164,10 +170,11 @@ static void capture_write(void)
     }
     char esc[HOST_PATH * 2];
     parse_json_escape(g_prof.capture_path, esc, sizeof esc);
-    log_event("profile_written", "\"path\":\"%s\",\"ok\":%s,\"frames\":%u,\"zones\":%d", esc, ok ? "true" : "false", frames,
-              g_prof.trace_events);
+    log_event("profile_written", "\"path\":\"%s\",\"ok\":%s,\"frames\":%u,\"zones\":%d", esc, ok ? "true" : "false",
+              frames, g_prof.trace_events);
     if (ok) {
-        log_message(LOG_INFO, "profile: %u frames, %d zones written to %s (open it in ui.perfetto.dev or chrome://tracing)",
+        log_message(LOG_INFO,
+                    "profile: %u frames, %d zones written to %s (open it in ui.perfetto.dev or chrome://tracing)",
                     frames, g_prof.trace_events, g_prof.capture_path);
         notice_post(LOG_INFO, "profile: %u frames written to %s", frames, g_prof.capture_path);
     } else {
@@ -298,7 +305,10 @@ void profile_view_draw(void)
     const float X = 20, W = (float)g_pf.view_width - 40, TOP = 300, ROW = 18;
     char line[256];
     g_pf.draw_rect(X - 10, TOP - 10, W + 20, g_pf.view_height - TOP, 0x101018E8u, L);
-    if (!g_prof.view_count) { g_pf.draw_text("profiler: collecting frames...", X, TOP, 16, 0xFFFFFFFFu, L + 1); return; }
+    if (!g_prof.view_count) {
+        g_pf.draw_text("profiler: collecting frames...", X, TOP, 16, 0xFFFFFFFFu, L + 1);
+        return;
+    }
     /* bars: the last frames, oldest on the left; the selected one outlined */
     const float BAR_H = 60, bar_w = W / VIEW_FRAMES;
     float by = TOP + 24 + BAR_H;

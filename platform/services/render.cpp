@@ -91,7 +91,8 @@ static void push_quad(float x, float y, float w, float h, float sx, float sy, in
 
 /* Lays out utf8 at size px with the text box's top-left at (x, y); pushes the glyphs when draw is
    set. Returns the widest line; *box_h gets the number of lines times the line height. */
-static float text_layout(const char *utf8, float x, float y, float px, uint32_t color, int layer, bool draw, float *box_h)
+static float text_layout(const char *utf8, float x, float y, float px, uint32_t color, int layer, bool draw,
+                         float *box_h)
 {
     if (box_h) *box_h = 0;
     if (!utf8 || !(px > 0) || !g_render.sb.sprites) return 0;
@@ -134,7 +135,8 @@ static float text_layout(const char *utf8, float x, float y, float px, uint32_t 
                 float gx = pen + pc.xoff * scale, gy = baseline + pc.yoff * scale;
                 if (snap) { gx = floorf(gx + 0.5f); gy = floorf(gy + 0.5f); }
                 push_quad(gx, gy, (float)(pc.x1 - pc.x0), (float)(pc.y1 - pc.y0), scale, scale, PAGE_SYSTEM,
-                          (float)pc.x0 / fb->w, (float)pc.y0 / fb->h, (float)pc.x1 / fb->w, (float)pc.y1 / fb->h, color, layer);
+                          (float)pc.x0 / fb->w, (float)pc.y0 / fb->h, (float)pc.x1 / fb->w, (float)pc.y1 / fb->h, color,
+                          layer);
             }
             pen += pc.xadvance * scale;
             prev_slot = slot;
@@ -150,7 +152,8 @@ static void warn_unknown(uint32_t id)
 {
     for (uint32_t w : g_render.warned_ids) if (w == id) return;
     if (g_render.warned_ids.size() < 256) g_render.warned_ids.push_back(id);
-    log_message(LOG_WARN, "draw_sprite: sprite id 0x%08x is not in %s; drawn as a placeholder", id, g_render.manifest_path.c_str());
+    log_message(LOG_WARN, "draw_sprite: sprite id 0x%08x is not in %s; drawn as a placeholder", id,
+                g_render.manifest_path.c_str());
 }
 
 static void api_draw_sprite(const GameSprite *gs)
@@ -184,8 +187,10 @@ static void api_draw_sprite(const GameSprite *gs)
     else { s.origin_x = gs->origin_x; s.origin_y = gs->origin_y; }
     s.color = gs->color;
     s.layer = gs->layer;
-    s.flags = (uint16_t)(((gs->flags & SPRITE_FLIP_X) ? THSB_FLIP_X : 0) | ((gs->flags & SPRITE_FLIP_Y) ? THSB_FLIP_Y : 0));
-    s.page = (uint16_t)(s.page | ((gs->flags & SPRITE_ADDITIVE) ? PAGE_ADDITIVE : 0) | ((gs->flags & SPRITE_GLOW) ? PAGE_GLOW : 0));
+    s.flags =
+        (uint16_t)(((gs->flags & SPRITE_FLIP_X) ? THSB_FLIP_X : 0) | ((gs->flags & SPRITE_FLIP_Y) ? THSB_FLIP_Y : 0));
+    s.page = (uint16_t)(s.page | ((gs->flags & SPRITE_ADDITIVE) ? PAGE_ADDITIVE : 0) |
+                        ((gs->flags & SPRITE_GLOW) ? PAGE_GLOW : 0));
     s.reserved = 0;
     thsb_push(&g_render.sb, &s);
 }
@@ -193,7 +198,8 @@ static void api_draw_sprite(const GameSprite *gs)
 static void api_draw_rect(float x, float y, float w, float h, uint32_t color, int layer)
 {
     if (!g_render.sb.sprites) return;
-    push_quad(x, y, 1, 1, w, h, PAGE_SYSTEM, g_render.white_u0, g_render.white_v0, g_render.white_u1, g_render.white_v1, color, layer);
+    push_quad(x, y, 1, 1, w, h, PAGE_SYSTEM, g_render.white_u0, g_render.white_v0, g_render.white_u1, g_render.white_v1,
+              color, layer);
 }
 
 static float api_draw_text(const char *utf8, float x, float y, float px_size, uint32_t color, int layer)
@@ -227,17 +233,25 @@ static void api_set_camera(float x, float y, float zoom)
     g_render.cam_zoom = zoom > 0 ? zoom : 1;
 }
 
-void render_camera(float *x, float *y, float *zoom) { *x = g_render.cam_x; *y = g_render.cam_y; *zoom = g_render.cam_zoom; }
+void render_camera(float *x, float *y, float *zoom)
+{
+    *x = g_render.cam_x;
+    *y = g_render.cam_y;
+    *zoom = g_render.cam_zoom;
+}
 
 static void api_set_glow(float intensity)
 {
-    g_render.glow_intensity = intensity >= 0 && intensity <= 8 ? intensity : intensity > 8 ? 8.0f : 0.0f;   /* NaN: off */
+    g_render.glow_intensity = intensity >= 0 && intensity <= 8 ? intensity : intensity > 8 ? 8.0f : 0.0f; /* NaN: off */
 }
 
 static void api_set_safe_area(float x, float y, float w, float h)
 {
     const float W = (float)g_render.view_w, H = (float)g_render.view_h;
-    if (!(w > 0 && h > 0 && x == x && y == y && w <= 1e6f && h <= 1e6f)) { g_render.safe_w = g_render.safe_h = 0; return; }
+    if (!(w > 0 && h > 0 && x == x && y == y && w <= 1e6f && h <= 1e6f)) {
+        g_render.safe_w = g_render.safe_h = 0;
+        return;
+    }
     x = std::min(std::max(x, 0.0f), W); y = std::min(std::max(y, 0.0f), H);   /* kept inside the view */
     g_render.safe_x = x; g_render.safe_y = y;
     g_render.safe_w = std::min(w, W - x); g_render.safe_h = std::min(h, H - y);
@@ -245,8 +259,17 @@ static void api_set_safe_area(float x, float y, float w, float h)
 
 void render_safe_area(float *x, float *y, float *w, float *h)
 {
-    if (g_render.safe_w > 0 && g_render.safe_h > 0) { *x = g_render.safe_x; *y = g_render.safe_y; *w = g_render.safe_w; *h = g_render.safe_h; }
-    else { *x = 0; *y = 0; *w = (float)g_render.view_w; *h = (float)g_render.view_h; }
+    if (g_render.safe_w > 0 && g_render.safe_h > 0) {
+        *x = g_render.safe_x;
+        *y = g_render.safe_y;
+        *w = g_render.safe_w;
+        *h = g_render.safe_h;
+    } else {
+        *x = 0;
+        *y = 0;
+        *w = (float)g_render.view_w;
+        *h = (float)g_render.view_h;
+    }
 }
 
 double render_glow_ms(void) { return g_render.glow_ms; }
@@ -295,8 +318,9 @@ int render_init(SDL_Renderer *r, int view_w, int view_h, const char *font_path)
        with its edge pixels). The software renderer samples geometry nearest, so its pages stay
        nearest too and every draw path looks the same. */
     SDL_RendererInfo info;
-    g_render.page_filter = SDL_GetRendererInfo(r, &info) == 0 && strcmp(info.name, "software") != 0 ? SDL_ScaleModeLinear
-                                                                                                : SDL_ScaleModeNearest;
+    g_render.page_filter = SDL_GetRendererInfo(r, &info) == 0 && strcmp(info.name, "software") != 0
+                               ? SDL_ScaleModeLinear
+                               : SDL_ScaleModeNearest;
     g_render.glow_soft = g_render.page_filter == SDL_ScaleModeNearest;
     g_render.fill_rects = g_render.glow_soft;
 
@@ -380,7 +404,8 @@ static bool quad_as_fill(const thsb_vertex *q, SDL_FRect *r)
     for (int k = 0; k < 4; k++) {
         if ((q[k].x != x0 && q[k].x != x1) || (q[k].y != y0 && q[k].y != y1)) return false;   /* turned */
         if (q[k].r != q[0].r || q[k].g != q[0].g || q[k].b != q[0].b || q[k].a != q[0].a) return false;
-        if (q[k].u < g_render.white_u0 || q[k].u > g_render.white_u1 || q[k].v < g_render.white_v0 || q[k].v > g_render.white_v1)
+        if (q[k].u < g_render.white_u0 || q[k].u > g_render.white_u1 || q[k].v < g_render.white_v0 ||
+            q[k].v > g_render.white_v1)
             return false;   /* a glyph, not the white block */
     }
     if ((q[0].x == q[1].x) == (q[0].y == q[1].y)) return false;   /* a corner repeated: not a rectangle */
@@ -402,7 +427,9 @@ static void draw_quads(SDL_Texture *tex, const thsb_vertex *v, int quads)
         SDL_FRect fr;
         bool fill = q < quads && quad_as_fill(v + 4 * q, &fr);
         if (q < quads && !fill) { run++; continue; }
-        if (run) SDL_RenderGeometry(ren, tex, (const SDL_Vertex *)(v + 4 * (q - run)), 4 * run, g_render.sb.indices, 6 * run);
+        if (run)
+            SDL_RenderGeometry(ren, tex, (const SDL_Vertex *)(v + 4 * (q - run)), 4 * run, g_render.sb.indices,
+                               6 * run);
         run = 0;
         if (!fill) continue;
         if (!saved) {
@@ -491,16 +518,21 @@ static void glow_stretch_row(uint32_t *out, int w, const uint32_t *src, const in
     const __m128i zero = _mm_setzero_si128(), no_alpha = _mm_set1_epi32(0x00FFFFFF), w256 = _mm_set1_epi16(256);
     for (; x + 4 <= w; x += 4) {
         const int *cx = col + x;
-        __m128i p0 = _mm_set_epi32((int)src[cx[3] >> 9], (int)src[cx[2] >> 9], (int)src[cx[1] >> 9], (int)src[cx[0] >> 9]);
+        __m128i p0 =
+            _mm_set_epi32((int)src[cx[3] >> 9], (int)src[cx[2] >> 9], (int)src[cx[1] >> 9], (int)src[cx[0] >> 9]);
         __m128i p1 = _mm_set_epi32((int)src[(cx[3] >> 9) + 1], (int)src[(cx[2] >> 9) + 1], (int)src[(cx[1] >> 9) + 1],
                                    (int)src[(cx[0] >> 9) + 1]);
         __m128i f = _mm_and_si128(_mm_loadu_si128((const __m128i *)cx), _mm_set1_epi32(0x1FF));
         f = _mm_or_si128(f, _mm_slli_epi32(f, 16));                        /* each column's weight in both halves */
         __m128i flo = _mm_unpacklo_epi32(f, f), fhi = _mm_unpackhi_epi32(f, f);   /* ... in its four channel lanes */
-        __m128i lo = _mm_srli_epi16(_mm_add_epi16(_mm_mullo_epi16(_mm_unpacklo_epi8(p0, zero), _mm_sub_epi16(w256, flo)),
-                                                  _mm_mullo_epi16(_mm_unpacklo_epi8(p1, zero), flo)), 8);
-        __m128i hi = _mm_srli_epi16(_mm_add_epi16(_mm_mullo_epi16(_mm_unpackhi_epi8(p0, zero), _mm_sub_epi16(w256, fhi)),
-                                                  _mm_mullo_epi16(_mm_unpackhi_epi8(p1, zero), fhi)), 8);
+        __m128i lo =
+            _mm_srli_epi16(_mm_add_epi16(_mm_mullo_epi16(_mm_unpacklo_epi8(p0, zero), _mm_sub_epi16(w256, flo)),
+                                         _mm_mullo_epi16(_mm_unpacklo_epi8(p1, zero), flo)),
+                           8);
+        __m128i hi =
+            _mm_srli_epi16(_mm_add_epi16(_mm_mullo_epi16(_mm_unpackhi_epi8(p0, zero), _mm_sub_epi16(w256, fhi)),
+                                         _mm_mullo_epi16(_mm_unpackhi_epi8(p1, zero), fhi)),
+                           8);
         _mm_storeu_si128((__m128i *)(out + x), _mm_and_si128(_mm_packus_epi16(lo, hi), no_alpha));
     }
 #endif
@@ -547,7 +579,8 @@ static int glow_frame_texture(int w, int h, int gw)
 {
     if (!g_render.glow_frame || g_render.glow_frame_w != w || g_render.glow_frame_h != h) {
         if (g_render.glow_frame) SDL_DestroyTexture(g_render.glow_frame);
-        g_render.glow_frame = SDL_CreateTexture(g_render.ren, SDL_PIXELFORMAT_ARGB8888, SDL_TEXTUREACCESS_STREAMING, w, h);
+        g_render.glow_frame =
+            SDL_CreateTexture(g_render.ren, SDL_PIXELFORMAT_ARGB8888, SDL_TEXTUREACCESS_STREAMING, w, h);
         g_render.glow_frame_w = w;
         g_render.glow_frame_h = h;
         if (!g_render.glow_frame) return 0;
@@ -629,7 +662,8 @@ static int render_glow_add_cpu(SDL_Texture *glow, int gw, int gh, SDL_Texture *f
     SDL_RenderGetViewport(ren, &vp);
     SDL_RenderGetScale(ren, &sx, &sy);
     SDL_RenderGetLogicalSize(ren, &lw, &lh);
-    SDL_Rect out = { (int)lroundf(vp.x * sx), (int)lroundf(vp.y * sy), (int)lroundf(vp.w * sx), (int)lroundf(vp.h * sy) };
+    SDL_Rect out = { (int)lroundf(vp.x * sx), (int)lroundf(vp.y * sy), (int)lroundf(vp.w * sx),
+                     (int)lroundf(vp.h * sy) };
     if (out.w <= 0 || out.h <= 0) return 1;
     if (!glow_frame_texture(out.w, out.h, gw)) return 0;
     void *pixels = nullptr;
@@ -638,7 +672,8 @@ static int render_glow_add_cpu(SDL_Texture *glow, int gw, int gh, SDL_Texture *f
     if (lw && lh) SDL_RenderSetLogicalSize(ren, 0, 0);
     int ok = SDL_RenderReadPixels(ren, &out, SDL_PIXELFORMAT_ARGB8888, pixels, pitch) == 0;
     if (ok) {
-        if (gw == 1) for (uint32_t &p : g_render.glow_px) p = 0;   /* no second column to blend with: never in practice */
+        if (gw == 1)
+            for (uint32_t &p : g_render.glow_px) p = 0; /* no second column to blend with: never in practice */
         for (float left = g_render.glow_intensity; left > 0.004f; left -= 1.0f)   /* above 1: added again, as before */
             glow_add_pass(pixels, pitch, out.w, out.h, gw, gh, (uint32_t)lroundf(256 * std::min(left, 1.0f)));
     }
@@ -667,7 +702,8 @@ static int render_glow(void)
     Uint8 r, gr, b, a;
     SDL_GetRenderDrawColor(ren, &r, &gr, &b, &a);
     const int w4 = std::max(1, g_render.view_w / 4), h4 = std::max(1, g_render.view_h / 4);
-    if (g_render.glow_soft && g_render.glow_have && !g_render.glow_reused && g_render.glow_full_ms > g_render.glow_budget_ms) {
+    if (g_render.glow_soft && g_render.glow_have && !g_render.glow_reused &&
+        g_render.glow_full_ms > g_render.glow_budget_ms) {
         /* over the software renderer's budget: this frame adds the last pass's glow again */
         int ok = render_glow_add_cpu(g[4], w4, h4, frame);
         SDL_SetRenderTarget(ren, frame);
@@ -770,7 +806,8 @@ RenderStats render_end_frame(void)
     st.batches = g_render.sb.batch_count;
     if (g_render.sb.stats.dropped && log_time() - g_render.last_drop_log > 5.0) {
         g_render.last_drop_log = log_time();
-        log_message(LOG_WARN, "render: %d sprites dropped this frame (the batch holds %d)", g_render.sb.stats.dropped, RENDER_MAX_SPRITES);
+        log_message(LOG_WARN, "render: %d sprites dropped this frame (the batch holds %d)", g_render.sb.stats.dropped,
+                    RENDER_MAX_SPRITES);
     }
     return st;
 }

@@ -20,7 +20,7 @@ static const int   MAX_ATLAS_PAGES    = 64;
 static const char *const DEFAULT_FONT       = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
 static const char *const PROJECT_FONT       = "assets/fonts/default.ttf";  /* used instead when it exists */
 static const char *const PACKED_ATLAS       = "atlas";              /* a release's archive: atlas/atlas.txt + pages */
-static const char *const PACKED_FONT        = "fonts/default.thfb"; /* ... the font, baked by font_bake at packing time */
+static const char *const PACKED_FONT = "fonts/default.thfb"; /* ... the font, baked by font_bake at packing time */
 static const float PLACEHOLDER_SIZE   = 32;           /* size of a sprite nobody knows the size of */
 static const double FONT_BAKE_TIMEOUT_S = 30;         /* font_bake also limits its own CPU to 20 s */
 static const unsigned char GLOW_WIDE_WEIGHT  = 56;    /* each of the 9 copies of the 1/8 blur, /255 */
@@ -49,7 +49,7 @@ struct Page {
 struct FontBake {              /* a font baked by the font_bake child: read on a worker, installed on the main thread */
     int         ok = 0;
     std::string path, error;
-    thfb_font   baked = {};         /* checked by thfb_decode: sizes, boxes, kerning, metrics (alpha freed once installed) */
+    thfb_font baked = {}; /* checked by thfb_decode: sizes, boxes, kerning, metrics (alpha freed once installed) */
     std::vector<unsigned char> rgba;    /* the system page */
     int         w = 0, h = 0;
     int         white_x = 0, white_y = 0;
@@ -165,7 +165,7 @@ extern RenderState g_render;
 /* ---------------------------------------------------------------- shared between the three files */
 SDL_Texture      *render_make_texture(const unsigned char *rgba, int w, int h, SDL_ScaleMode mode);  /* render.cpp */
 const SpriteInfo *render_sprite_lookup(uint32_t id);                                 /* render.cpp */
-void              assets_error(const std::string &file, const std::string &reason); /* assets.cpp; log + "asset_error" event */
+void assets_error(const std::string &file, const std::string &reason); /* assets.cpp; log + "asset_error" event */
 void              assets_note_overrides(void);   /* the game's sprites the engine's assets/ has too, said once each */
 std::string       assets_json_escaped(const std::string &s);
 bool              assets_file_exists(const std::string &p);
@@ -174,7 +174,8 @@ void              assets_worker_start(Worker *w, void *(*fn)(void *), void *arg)
 bool              assets_worker_finished(Worker *w);                                /* joins a finished worker */
 void              assets_worker_wait(Worker *w);
 int               font_init(const char *configured);        /* font.cpp; 1 if the font asked for baked */
-FontBake         *font_bake(const std::string &path, int seq);  /* runs font_bake; never NULL; ->ok = 0 and ->error on a bad font */
+FontBake *font_bake(const std::string &path,
+                    int seq); /* runs font_bake; never NULL; ->ok = 0 and ->error on a bad font */
 void              font_install(FontBake *fb, bool announce, const std::string &trigger, double change_t);
 std::string       font_resolve(const char *configured);    /* --font, the project font, or the system default */
 void              font_start_bake(const std::string &path, const std::string &trigger, double change_t);

@@ -40,7 +40,8 @@ static int name_ok(const char *name)
     if (n < 1 || n > 64) return 0;
     for (size_t i = 0; i < n; i++) {
         char c = name[i];
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-')) return 0;
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-'))
+            return 0;
     }
     return 1;
 }
@@ -62,7 +63,9 @@ const char *savedata_dir(void)
     size_t o = 0;
     for (const char *p = title; *p && o + 1 < sizeof app; p++) {
         char c = *p;
-        app[o++] = (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) ? c : '-';
+        app[o++] = (c >= 'A' && c <= 'Z')                               ? (char)(c - 'A' + 'a')
+                   : ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) ? c
+                                                                        : '-';
     }
     app[o] = 0;
     const char *org, *name;
@@ -78,7 +81,8 @@ const char *savedata_dir(void)
 static int save_path(const char *name, char *out, size_t cap)
 {
     if (!name_ok(name)) {
-        log_message(LOG_ERROR, "save data: bad blob name '%.80s' (want 1..64 of A-Z a-z 0-9 _ -)", name ? name : "(null)");
+        log_message(LOG_ERROR, "save data: bad blob name '%.80s' (want 1..64 of A-Z a-z 0-9 _ -)",
+                    name ? name : "(null)");
         return 0;
     }
     const char *dir = savedata_dir();
@@ -92,7 +96,8 @@ static int save_blob(const char *name, const void *data, int64_t size)
     char path[HOST_PATH];
     if (!save_path(name, path, sizeof path)) return 0;
     if (size < 0 || size > SAVE_MAX || (size > 0 && !data)) {
-        log_message(LOG_ERROR, "save data %s: %lld bytes is not a size it keeps (0..%d)", path, (long long)size, SAVE_MAX);
+        log_message(LOG_ERROR, "save data %s: %lld bytes is not a size it keeps (0..%d)", path, (long long)size,
+                    SAVE_MAX);
         return 0;
     }
     uint8_t *buf = (uint8_t *)malloc(SAVE_HEADER + (size_t)size);
@@ -110,7 +115,8 @@ static int save_blob(const char *name, const void *data, int64_t size)
         log_message(LOG_ERROR, "save data %s: not written: %s", path, os_error_text());
         notice_post(LOG_ERROR, "could not write save data %s: %s", path, os_error_text());
     }
-    log_event("save", "\"name\":\"%s\",\"path\":\"%s\",\"bytes\":%lld,\"ok\":%s", name, esc, (long long)size, ok ? "true" : "false");
+    log_event("save", "\"name\":\"%s\",\"path\":\"%s\",\"bytes\":%lld,\"ok\":%s", name, esc, (long long)size,
+              ok ? "true" : "false");
     return ok;
 }
 

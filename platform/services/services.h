@@ -34,16 +34,17 @@ RenderStats render_end_frame(void);                     /* sorts, batches and dr
 void        render_between_batches(void (*fn)(void));   /* called after each batch is drawn (the host's pump) */
 int         render_screenshot(const char *png_path);    /* reads the back buffer; 0 on failure */
 void        render_camera(float *x, float *y, float *zoom); /* the game's camera: screen = (world - xy) * zoom */
-void        render_safe_area(float *x, float *y, float *w, float *h);  /* where host banners go (set_safe_area; else the view) */
+void render_safe_area(float *x, float *y, float *w,
+                      float *h);                        /* where host banners go (set_safe_area; else the view) */
 double      render_glow_ms(void);                       /* the last frame's glow pass (0: none) */
-void        render_glow_seen(int seen);                 /* 0: this frame is never shown (headless, no screenshot): no glow pass */
+void render_glow_seen(int seen); /* 0: this frame is never shown (headless, no screenshot): no glow pass */
 void        assets_file_changed(const char *path);      /* assets.cpp: a file under assets/ changed (absolute path) */
 void        assets_note_override(const char *kind, const char *name, const char *game_file, const char *engine_file);
                                                         /* a name in the game's assets/ and the engine's: said once */
 void        assets_update(void);                        /* once per frame: finish pending asset reloads */
 
 /* ---------------------------------------------------------------- asset bytes (archive.cpp) */
-int         archive_mount(const char *path, char *err, size_t cap);  /* a release: all asset reads come from it; 0 + why */
+int archive_mount(const char *path, char *err, size_t cap); /* a release: all asset reads come from it; 0 + why */
 void        archive_unmount(void);
 int         archive_mounted(void);
 const char *archive_path(void);
@@ -58,12 +59,14 @@ int         audio_init(void);                           /* 0: no device, the gam
 void        audio_fill_api(PlatformAPI *pf);            /* sound_play, sound_stop, ... */
 void        audio_update(void);                         /* once per frame: frees replaced sample buffers */
 void        audio_shutdown(void);
-void        audio_on_bus(void (*listener)(int bus, float volume)); /* told every volume the game sets (the session keeps them) */
-int         audio_set_sound(int slot, float *samples, uint32_t frames, uint32_t channels, uint32_t rate); /* takes samples (malloc'ed) */
+void audio_on_bus(void (*listener)(int bus,
+                                   float volume)); /* told every volume the game sets (the session keeps them) */
+int audio_set_sound(int slot, float *samples, uint32_t frames, uint32_t channels,
+                    uint32_t rate);                     /* takes samples (malloc'ed) */
 uint64_t    audio_frames_done(void);                    /* frames the device has mixed */
 int         audio_voices_busy(void);
 
-void        sound_assets_init(const char *root);        /* finds the files under assets/sounds and assets/sfx, queues their loads */
+void sound_assets_init(const char *root); /* finds the files under assets/sounds and assets/sfx, queues their loads */
 void        sound_asset_changed(const char *path);      /* a file under assets/ changed (absolute path) */
 void        sound_assets_update(void);                  /* once per frame: runs and polls the decoder children */
 int         sound_assets_pending(void);                 /* sounds waiting for or inside a child */
@@ -88,7 +91,8 @@ int         window_take_focus_lost(void);               /* 1 once after the wind
 /* ---------------------------------------------------------------- on-screen notices (notice.cpp) */
 void        notice_post(int level, const char *fmt, ...);  /* a message for the player, shown ~6 s, wrapped */
 void        notice_draw(void);                          /* the current notices, bottom of the screen */
-int         notice_wrap(const char *text, float px, float max_w, char *out, size_t cap); /* '\n' where lines break; line count */
+int notice_wrap(const char *text, float px, float max_w, char *out,
+                size_t cap); /* '\n' where lines break; line count */
 
 /* ---------------------------------------------------------------- the profiler (profile.cpp) */
 /* PROFILE_ZONE("name") in any host file: a zone of the main thread's ring. A release has none unless it is
@@ -100,11 +104,11 @@ extern struct thp_profile g_profile_main;               /* the main thread's zon
 #define THP_PROFILE (&g_profile_main)
 #include "th_profile.h"
 void        profile_init(void);                         /* calibrates the clock; starts --profile's capture */
-void        profile_fill_api(PlatformAPI *pf);          /* profile_begin, profile_end: the game's zones, names interned */
-void        profile_names_forget(void);                 /* before a library is loaded: its literals may reuse old addresses */
+void profile_fill_api(PlatformAPI *pf); /* profile_begin, profile_end: the game's zones, names interned */
+void profile_names_forget(void);        /* before a library is loaded: its literals may reuse old addresses */
 void        profile_audio_begin(void);                  /* the audio thread's zone around a mix */
 void        profile_audio_end(void);
-int         profile_guard_enter(void);                  /* before a guarded call into the game: the depth to return to */
+int profile_guard_enter(void); /* before a guarded call into the game: the depth to return to */
 void        profile_guard_leave(int depth);             /* after it: closes the zones the game left open (a jump) */
 void        profile_frame_end(void);                    /* the frame marker; writes a finished capture */
 void        profile_shutdown(void);                     /* writes a capture still running */

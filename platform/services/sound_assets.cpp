@@ -69,7 +69,10 @@ static int slot_add(const char *name)
 {
     int i = slot_by_name(name);
     if (i >= 0) return i;
-    if (g_snd.count >= SOUND_SLOTS) { log_message(LOG_ERROR, "sound %s: more than %d sounds", name, SOUND_SLOTS); return -1; }
+    if (g_snd.count >= SOUND_SLOTS) {
+        log_message(LOG_ERROR, "sound %s: more than %d sounds", name, SOUND_SLOTS);
+        return -1;
+    }
     i = g_snd.count++;
     SoundSlot *s = &g_snd.slot[i];
     memset(s, 0, sizeof *s);
@@ -142,7 +145,8 @@ static void scan_entry(void *ctx, const char *entry, int is_dir)
         if (s->from_game) return;
     } else {
         if (s->kind && strcmp(s->src, p) != 0)
-            log_message(LOG_WARN, "sound %s: both %s and %s exist; using %s", name, s->src, p, s->kind == SRC_SFX ? s->src : p);
+            log_message(LOG_WARN, "sound %s: both %s and %s exist; using %s", name, s->src, p,
+                        s->kind == SRC_SFX ? s->src : p);
         if (s->kind == SRC_SFX && kind == SRC_FILE) return;   /* a parameter file wins: it is the source */
     }
     snprintf(s->src, sizeof s->src, "%s", p);
@@ -164,7 +168,8 @@ static void mkdirs_for(const char *file)
 static void rendered_path(const SoundSlot *s, char *out, size_t cap)
 {
     const char *game_build = g_host_mode.game_build_folder ? g_host_mode.game_build_folder() : NULL;
-    if (s->from_game && game_build) snprintf(out, cap, "%s/sounds/%s.wav", game_build, s->name);   /* not the engine's render */
+    if (s->from_game && game_build)
+        snprintf(out, cap, "%s/sounds/%s.wav", game_build, s->name); /* not the engine's render */
     else snprintf(out, cap, "%s/build/sounds/%s.wav", g_snd.root, s->name);
 }
 static int rendered_is_current(const SoundSlot *s)
@@ -184,7 +189,8 @@ static int rendered_is_current(const SoundSlot *s);
 static int child_start(SoundSlot *s, int stage)
 {
     char tool[HOST_PATH], in[HOST_PATH], out[HOST_PATH];
-    snprintf(tool, sizeof tool, "%s/build/tools/%s" OS_EXE_SUFFIX, g_snd.root, stage == STAGE_RENDER ? "make_sfx" : "sound_decode");
+    snprintf(tool, sizeof tool, "%s/build/tools/%s" OS_EXE_SUFFIX, g_snd.root,
+             stage == STAGE_RENDER ? "make_sfx" : "sound_decode");
     if (stage == STAGE_RENDER) { snprintf(in, sizeof in, "%s", s->src); rendered_path(s, out, sizeof out); }
     else {
         if (s->kind == SRC_SFX) rendered_path(s, in, sizeof in); else snprintf(in, sizeof in, "%s", s->src);
@@ -216,7 +222,11 @@ static void child_drain(SoundSlot *s)
     int n;
     while ((n = os_child_read(&s->child, buf, sizeof buf)) > 0) {
         int room = (int)sizeof s->err - 1 - s->err_len;
-        if (room > 0) { memcpy(s->err + s->err_len, buf, (size_t)(n < room ? n : room)); s->err_len += n < room ? n : room; s->err[s->err_len] = 0; }
+        if (room > 0) {
+            memcpy(s->err + s->err_len, buf, (size_t)(n < room ? n : room));
+            s->err_len += n < room ? n : room;
+            s->err[s->err_len] = 0;
+        }
     }
 }
 
@@ -244,7 +254,8 @@ static void install_pcm(SoundSlot *s, char *buf, size_t len, const char *why)
     char ef[HOST_PATH * 2];
     parse_json_escape(s->src, ef, sizeof ef);
     if (s->failed) log_message(LOG_INFO, "sound %s: fixed, loaded from %s", s->name, s->src);
-    log_event("sound_loaded", "\"name\":\"%s\",\"file\":\"%s\",\"frames\":%u,\"channels\":%u,\"rate\":%u,\"ms\":%.1f,\"reload\":%s",
+    log_event("sound_loaded",
+              "\"name\":\"%s\",\"file\":\"%s\",\"frames\":%u,\"channels\":%u,\"rate\":%u,\"ms\":%.1f,\"reload\":%s",
               s->name, ef, view.frames, view.channels, view.rate, ms, s->loaded ? "true" : "false");
     s->loaded = 1;
     s->failed = 0;
@@ -298,7 +309,8 @@ static void child_poll(SoundSlot *s)
     int stage = s->stage;
     s->stage = STAGE_IDLE;
     if (s->dirty) return;   /* saved again meanwhile: this result is already old */
-    while (s->err_len > 0 && (s->err[s->err_len - 1] == '\n' || s->err[s->err_len - 1] == '\r')) s->err[--s->err_len] = 0;
+    while (s->err_len > 0 && (s->err[s->err_len - 1] == '\n' || s->err[s->err_len - 1] == '\r'))
+        s->err[--s->err_len] = 0;
     if (r < 0 || sig || code != 0) {
         char why[700];
         const char *tool = stage == STAGE_RENDER ? "make_sfx" : "sound_decode";
@@ -375,7 +387,8 @@ void sound_require(const char *name)
             snprintf(why, sizeof why, "not in the archive %s", archive_path());
         } else {
             snprintf(where, sizeof where, "assets/sounds/%s.wav", name);
-            snprintf(why, sizeof why, "missing (nor .ogg, nor assets/sfx/<name>.sfx, in the game's folder or the engine's)");
+            snprintf(why, sizeof why,
+                     "missing (nor .ogg, nor assets/sfx/<name>.sfx, in the game's folder or the engine's)");
         }
         sound_error(s, where, why);
     }
@@ -388,7 +401,8 @@ void sound_assets_update(void)
         SoundSlot *s = &g_snd.slot[i];
         if (!s->dirty || s->child.pid || s->kind == SRC_NONE || s->kind == SRC_PACKED) continue;
         s->dirty = 0;
-        child_start(s, s->kind == SRC_SFX && !(s->dirty_from_scan && rendered_is_current(s)) ? STAGE_RENDER : STAGE_DECODE);
+        child_start(s, s->kind == SRC_SFX && !(s->dirty_from_scan && rendered_is_current(s)) ? STAGE_RENDER
+                                                                                             : STAGE_DECODE);
         s->dirty_from_scan = 0;
     }
 }

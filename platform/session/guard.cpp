@@ -38,10 +38,10 @@ GuardWhat guard_current(void) { return (GuardWhat)g_watchdog.what.load(); }
    loaded 2-core machine lost half the watchdog's interrupts of a 0.05 s limit to "held" time). */
 static const double HELD_MIN_S = 0.25;
 
-/* Every 20 ms (or a quarter of the limit): a call running past the limit is interrupted by its own number, so an interrupt that
-   arrives after the call returned cannot hit the next one. Time the process was held is nobody's step: it is
-   kept in `held` and left out of a call's running time. A call blocked in a system call is not held (this
-   thread runs on) and counts. */
+/* Every 20 ms (or a quarter of the limit): a call running past the limit is interrupted by its own number, so an
+   interrupt that arrives after the call returned cannot hit the next one. Time the process was held is nobody's step:
+   it is kept in `held` and left out of a call's running time. A call blocked in a system call is not held (this thread
+   runs on) and counts. */
 static void *watchdog_main(void *arg)
 {
     (void)arg;
@@ -109,15 +109,28 @@ static void game_exit_call(const char *name, int code, void *caller)
     os_guard_name_call("%s(%d)", name, code);
     os_guard_game_exit(caller);
     /* nothing could take it (no guard, no restart): end as asked, but say who asked */
-    fprintf(stderr, "host: the game called %s outside any guarded call; the host ends (exit code 70)\n", os_guard_called());
+    fprintf(stderr, "host: the game called %s outside any guarded call; the host ends (exit code 70)\n",
+            os_guard_called());
     _Exit(70);
 }
 
 extern "C" {
-__attribute__((visibility("default"), noinline)) void __wrap_exit(int code) { game_exit_call("exit", code, __builtin_return_address(0)); }
-__attribute__((visibility("default"), noinline)) void __wrap__exit(int code) { game_exit_call("_exit", code, __builtin_return_address(0)); }
-__attribute__((visibility("default"), noinline)) void __wrap__Exit(int code) { game_exit_call("_Exit", code, __builtin_return_address(0)); }
-__attribute__((visibility("default"), noinline)) void __wrap_quick_exit(int code) { game_exit_call("quick_exit", code, __builtin_return_address(0)); }
+__attribute__((visibility("default"), noinline)) void __wrap_exit(int code)
+{
+    game_exit_call("exit", code, __builtin_return_address(0));
+}
+__attribute__((visibility("default"), noinline)) void __wrap__exit(int code)
+{
+    game_exit_call("_exit", code, __builtin_return_address(0));
+}
+__attribute__((visibility("default"), noinline)) void __wrap__Exit(int code)
+{
+    game_exit_call("_Exit", code, __builtin_return_address(0));
+}
+__attribute__((visibility("default"), noinline)) void __wrap_quick_exit(int code)
+{
+    game_exit_call("quick_exit", code, __builtin_return_address(0));
+}
 }
 
 /* close() in game code (also --wrap): a descriptor the host holds (its window's connection, the audio's pipes,
@@ -204,7 +217,8 @@ void guard_wrap_services(PlatformAPI *pf)
 {
     char missing[512];
     if (guard_missing_services(pf, missing, sizeof missing))
-        log_message(LOG_ERROR, "PlatformAPI: the host filled no function for %s (a game that calls one crashes)", missing);
+        log_message(LOG_ERROR, "PlatformAPI: the host filled no function for %s (a game that calls one crashes)",
+                    missing);
     g_real_services = *pf;
 #define SERVICE_WRAP(ret, name, params, args) if (pf->name) pf->name = svc_##name;
     PLATFORM_SERVICES(SERVICE_WRAP, SERVICE_SELF)

@@ -15,7 +15,8 @@ int memory_init(uint64_t bytes)
        inside the block stay valid across a hot restart, recordings and snapshots. */
     uint8_t *p = NULL, *s = NULL;
     if (!restart_memory(bytes, &p, &s)) {
-        log_message(LOG_ERROR, "memory: cannot reserve %llu MB: %s", (unsigned long long)(bytes >> 20), os_error_text());
+        log_message(LOG_ERROR, "memory: cannot reserve %llu MB: %s", (unsigned long long)(bytes >> 20),
+                    os_error_text());
         return 0;
     }
     g_memory.game.base = p;

@@ -45,7 +45,8 @@ void types_take(const GameAPI *api, StateTypes *out)
         return;
     }
     if (api->state_types_size > (64u << 20)) {
-        snprintf(out->error, sizeof out->error, "its state_types claims %llu bytes", (unsigned long long)api->state_types_size);
+        snprintf(out->error, sizeof out->error, "its state_types claims %llu bytes",
+                 (unsigned long long)api->state_types_size);
         return;
     }
     /* copied while the image is mapped, under the guard: a bad pointer costs the description, not the session */
@@ -63,7 +64,8 @@ void types_take(const GameAPI *api, StateTypes *out)
     if (!thr_read(blob, n, &t, out->error, sizeof out->error)) return;
     if (t.types[t.header->root].size != api->state_size) {
         snprintf(out->error, sizeof out->error, "its state_types describes %s as %u bytes, state_size says %llu",
-                 t.names + t.types[t.header->root].name, t.types[t.header->root].size, (unsigned long long)api->state_size);
+                 t.names + t.types[t.header->root].name, t.types[t.header->root].size,
+                 (unsigned long long)api->state_size);
         return;
     }
     out->valid = 1;
@@ -79,7 +81,10 @@ static int line_of(const char *text, const char *at)
     return line;
 }
 
-static int is_ident_char(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; }
+static int is_ident_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
 
 /* the first whole-word `word` in text followed (after spaces) by `next` (0: anything) */
 static const char *find_word(const char *text, const char *word, char next)
@@ -159,7 +164,10 @@ int types_load(const char *path, uint32_t layout_hash, uint64_t state_size, Stat
     out->size = n;
     thr_types t;
     char err[256];
-    if (!thr_read(out->blob, n, &t, err, sizeof err)) { snprintf(out->error, sizeof out->error, "%s: %s", path, err); return 0; }
+    if (!thr_read(out->blob, n, &t, err, sizeof err)) {
+        snprintf(out->error, sizeof out->error, "%s: %s", path, err);
+        return 0;
+    }
     if (t.types[t.header->root].size != state_size) {
         snprintf(out->error, sizeof out->error, "%s describes a %u-byte state, the recording holds %llu", path,
                  t.types[t.header->root].size, (unsigned long long)state_size);
@@ -187,16 +195,22 @@ static uint8_t *default_state(const GameAPI *api, uint64_t size)
     return buf;
 }
 
-int migrate_bytes(const StateTypes *from, const StateTypes *to, const GameAPI *api, const uint8_t *old, uint64_t old_used,
-                  uint8_t *out, uint64_t out_cap, char *what, size_t cap)
+int migrate_bytes(const StateTypes *from, const StateTypes *to, const GameAPI *api, const uint8_t *old,
+                  uint64_t old_used, uint8_t *out, uint64_t out_cap, char *what, size_t cap)
 {
     static thr_migrator m;
     what[0] = 0;
-    if (!from->valid) { snprintf(what, cap, "the running code's state has no usable description: %s", from->error); return 0; }
+    if (!from->valid) {
+        snprintf(what, cap, "the running code's state has no usable description: %s", from->error);
+        return 0;
+    }
     if (!to->valid) { snprintf(what, cap, "the new code's state has no usable description: %s", to->error); return 0; }
     if (!api->state_default) { snprintf(what, cap, "the new code has no state_default"); return 0; }
-    if (old_used < from->state_size) { snprintf(what, cap, "the state holds %llu bytes, its layout needs %llu",
-                                                (unsigned long long)old_used, (unsigned long long)from->state_size); return 0; }
+    if (old_used < from->state_size) {
+        snprintf(what, cap, "the state holds %llu bytes, its layout needs %llu", (unsigned long long)old_used,
+                 (unsigned long long)from->state_size);
+        return 0;
+    }
     thr_types o, n;
     char err[256];
     if (!thr_read(from->blob, from->size, &o, err, sizeof err) || !thr_read(to->blob, to->size, &n, err, sizeof err)) {
@@ -227,7 +241,8 @@ int migrate_block(const StateTypes *from, const StateTypes *to, const GameAPI *a
         scratch_cap = scratch ? to->state_size : 0;
         if (!scratch) { snprintf(what, cap, "out of memory for the scratch area"); return 0; }
     }
-    if (!migrate_bytes(from, to, api, (const uint8_t *)g_memory.game.base, memory_used(), scratch, to->state_size, what, cap))
+    if (!migrate_bytes(from, to, api, (const uint8_t *)g_memory.game.base, memory_used(), scratch, to->state_size, what,
+                       cap))
         return 0;
     /* the swap: the new state over the old, the rest of the used block (caches) cleared for load to rebuild */
     memory_make_writable();

@@ -72,7 +72,8 @@ static void keep_start(void)
 static void rec_capture_start(void)
 {
     g_recording.start_used = memory_used();
-    g_recording.start_state = (uint8_t *)realloc(g_recording.start_state, g_recording.start_used ? g_recording.start_used : 1);
+    g_recording.start_state =
+        (uint8_t *)realloc(g_recording.start_state, g_recording.start_used ? g_recording.start_used : 1);
     memcpy(g_recording.start_state, g_memory.game.base, g_recording.start_used);
     g_recording.start_layout_hash = g_block_layout.layout_hash;
     g_recording.start_size = g_block_layout.state_size;
@@ -87,9 +88,12 @@ static void rec_capture_start(void)
    the loop first; this is the last line). */
 static int rec_restore_start(void)
 {
-    if (g_recording.start_layout_hash != g_block_layout.layout_hash || g_recording.start_size != g_block_layout.state_size) {
-        log_message(LOG_ERROR, "F7 loop: its snapshot has another state layout (version %u, %llu bytes; running %u, %llu): "
-                    "loop ended", g_recording.start_layout_hash, (unsigned long long)g_recording.start_size,
+    if (g_recording.start_layout_hash != g_block_layout.layout_hash ||
+        g_recording.start_size != g_block_layout.state_size) {
+        log_message(LOG_ERROR,
+                    "F7 loop: its snapshot has another state layout (version %u, %llu bytes; running %u, %llu): "
+                    "loop ended",
+                    g_recording.start_layout_hash, (unsigned long long)g_recording.start_size,
                     g_block_layout.layout_hash, (unsigned long long)g_block_layout.state_size);
         log_event("loop", "\"state\":\"off\",\"reason\":\"layout_mismatch\"");
         g_recording.mode = LOOP_OFF;
@@ -116,11 +120,16 @@ void recording_toggle_loop(void)
                   (unsigned long long)g_recording.start_used);
         log_message(LOG_INFO, "F7: recording input (F7 again to loop it)");
     } else if (g_recording.mode == LOOP_RECORDING) {
-        if (g_recording.count == 0) { g_recording.mode = LOOP_OFF; log_message(LOG_INFO, "F7: nothing recorded"); return; }
+        if (g_recording.count == 0) {
+            g_recording.mode = LOOP_OFF;
+            log_message(LOG_INFO, "F7: nothing recorded");
+            return;
+        }
         g_recording.mode = LOOP_PLAYING;
         if (!rec_restore_start()) return;
         log_event("loop", "\"state\":\"playing\",\"steps\":%llu", (unsigned long long)g_recording.count);
-        log_message(LOG_INFO, "F7: looping %llu recorded steps (F7 again to return to live play)", (unsigned long long)g_recording.count);
+        log_message(LOG_INFO, "F7: looping %llu recorded steps (F7 again to return to live play)",
+                    (unsigned long long)g_recording.count);
     } else {
         g_recording.mode = LOOP_OFF;
         log_event("loop", "\"state\":\"off\"");
@@ -140,8 +149,10 @@ void recording_resume(void)
     if (!k || k->mode == LOOP_OFF || k->count == 0 || k->start_used > g_memory.game.size) return;
     /* the session's copy lies beside the block: a wild write in game code can reach it */
     if (th_hash_bytes64(g_kept.start_state, (size_t)k->start_used) != k->start_hash) {
-        log_message(LOG_ERROR, "F7 loop: its snapshot kept over the hot restart is damaged (%llu bytes whose hash is not the "
-                    "one taken): not looped; live play goes on (F7 records a new loop)", (unsigned long long)k->start_used);
+        log_message(LOG_ERROR,
+                    "F7 loop: its snapshot kept over the hot restart is damaged (%llu bytes whose hash is not the "
+                    "one taken): not looped; live play goes on (F7 records a new loop)",
+                    (unsigned long long)k->start_used);
         log_event("loop", "\"state\":\"off\",\"reason\":\"damaged\"");
         k->mode = LOOP_OFF;
         return;
@@ -157,10 +168,10 @@ void recording_resume(void)
     g_recording.start_layout_hash = k->start_version;
     g_recording.start_size = k->start_size;
     g_recording.mode = (LoopMode)k->mode;
-    log_event("loop", "\"state\":\"%s\",\"steps\":%llu,\"resumed\":true", g_recording.mode == LOOP_PLAYING ? "playing" : "recording",
-              (unsigned long long)g_recording.count);
-    log_message(LOG_INFO, "F7 loop kept over the restart: %s %llu steps", g_recording.mode == LOOP_PLAYING ? "looping" : "recording",
-                (unsigned long long)g_recording.count);
+    log_event("loop", "\"state\":\"%s\",\"steps\":%llu,\"resumed\":true",
+              g_recording.mode == LOOP_PLAYING ? "playing" : "recording", (unsigned long long)g_recording.count);
+    log_message(LOG_INFO, "F7 loop kept over the restart: %s %llu steps",
+                g_recording.mode == LOOP_PLAYING ? "looping" : "recording", (unsigned long long)g_recording.count);
 }
 
 /* Once per fixed step, before the game sees gi: record it, or replace it with the recorded one. */
@@ -172,7 +183,8 @@ void recording_step(GameInput *gi)
             if (g_recording.replaying_file) {
                 char hash[32];
                 snprintf(hash, sizeof hash, "%016llx", (unsigned long long)memory_hash());
-                log_event("replay_end", "\"steps\":%llu,\"state_hash\":\"%s\"", (unsigned long long)g_recording.count, hash);
+                log_event("replay_end", "\"steps\":%llu,\"state_hash\":\"%s\"", (unsigned long long)g_recording.count,
+                          hash);
                 g_recording.mode = LOOP_OFF;
                 g_recording.replaying_file = 0;
             } else if (rec_restore_start()) {
@@ -202,7 +214,8 @@ static int rec_migrate_start(const StateTypes *from, const StateTypes *to, const
     uint64_t size = to->state_size;
     uint8_t *out = (uint8_t *)malloc(size ? size : 1);
     char what[2048];
-    if (!out || !migrate_bytes(from, to, api, g_recording.start_state, g_recording.start_used, out, size, what, sizeof what)) {
+    if (!out ||
+        !migrate_bytes(from, to, api, g_recording.start_state, g_recording.start_used, out, size, what, sizeof what)) {
         log_message(LOG_WARN, "F7 loop: its start could not be migrated (%s)", out ? what : "out of memory");
         free(out);
         return 0;
@@ -235,7 +248,8 @@ void recording_layout_changed(const StateTypes *from, const StateTypes *to, cons
     if (g_recording.file) {
         char esc[HOST_PATH * 2];
         parse_json_escape(g_recording.file_path, esc, sizeof esc);
-        log_message(LOG_WARN, "--record %s: ended after %llu steps: the state layout changed (the file holds the old one)",
+        log_message(LOG_WARN,
+                    "--record %s: ended after %llu steps: the state layout changed (the file holds the old one)",
                     g_recording.file_path, (unsigned long long)g_recording.file_steps);
         log_event("record_end", "\"path\":\"%s\",\"steps\":%llu,\"reason\":\"layout_changed\"", esc,
                   (unsigned long long)g_recording.file_steps);
@@ -286,17 +300,25 @@ static void recording_file_continue(const char *path, uint64_t steps)
     if (!data) snprintf(err, sizeof err, "%s", os_error_text());
     else if (parse_recording_header(data, got, &h, err, sizeof err)) {
         keep = RECORDING_HEADER_BYTES + h.snapshot_bytes + steps * sizeof(GameInput);
-        if (keep > got) { snprintf(err, sizeof err, "it holds fewer than the %llu steps recorded", (unsigned long long)steps); keep = 0; }
+        if (keep > got) {
+            snprintf(err, sizeof err, "it holds fewer than the %llu steps recorded", (unsigned long long)steps);
+            keep = 0;
+        }
     }
     if (keep && !os_write_file_atomic(path, data, keep)) { snprintf(err, sizeof err, "%s", os_error_text()); keep = 0; }
     free(data);
-    if (keep && !(g_recording.file = os_fopen(path, "ab"))) { snprintf(err, sizeof err, "%s", strerror(errno)); keep = 0; }
+    if (keep && !(g_recording.file = os_fopen(path, "ab"))) {
+        snprintf(err, sizeof err, "%s", strerror(errno));
+        keep = 0;
+    }
     char esc[HOST_PATH * 2];
     parse_json_escape(path, esc, sizeof esc);
     SessionLoop *k = kept();
     if (!keep) {
-        log_message(LOG_WARN, "--record %s: ended at the hot restart after %llu steps: %s", path, (unsigned long long)steps, err);
-        log_event("record_end", "\"path\":\"%s\",\"steps\":%llu,\"reason\":\"restart\"", esc, (unsigned long long)steps);
+        log_message(LOG_WARN, "--record %s: ended at the hot restart after %llu steps: %s", path,
+                    (unsigned long long)steps, err);
+        log_event("record_end", "\"path\":\"%s\",\"steps\":%llu,\"reason\":\"restart\"", esc,
+                  (unsigned long long)steps);
         if (k) k->record_on = 0;
         return;
     }
@@ -312,9 +334,10 @@ static int replay_migrate_start(const char *path, const StateTypes *was, const u
 {
     char what[2048];
     uint8_t *out = (uint8_t *)malloc(g_api.state_size ? g_api.state_size : 1);
-    if (!out || !migrate_bytes(was, &g_mem_types, &g_api, snap, h->snapshot_bytes, out, g_api.state_size, what, sizeof what)) {
-        log_message(LOG_ERROR, "--replay %s: recorded on another state layout, and its snapshot cannot be migrated: %s", path,
-                    out ? what : "out of memory");
+    if (!out ||
+        !migrate_bytes(was, &g_mem_types, &g_api, snap, h->snapshot_bytes, out, g_api.state_size, what, sizeof what)) {
+        log_message(LOG_ERROR, "--replay %s: recorded on another state layout, and its snapshot cannot be migrated: %s",
+                    path, out ? what : "out of memory");
         free(out);
         return 0;
     }
@@ -343,10 +366,12 @@ int recording_file_load(const char *path)
     int migrate = 0;
     OsFileStamp types_stamp;
     if (parse_recording_header(data, got, &h, err, sizeof err) && h.api == GAME_API_VERSION &&
-        (h.layout_hash != g_api.layout_hash || h.state_size != g_api.state_size) && os_file_stamp(types_path, &types_stamp)) {
+        (h.layout_hash != g_api.layout_hash || h.state_size != g_api.state_size) &&
+        os_file_stamp(types_path, &types_stamp)) {
         if (!types_load(types_path, h.layout_hash, h.state_size, &was)) {
-            log_message(LOG_ERROR, "--replay %s: recorded on another state layout, and its description cannot be used: %s",
-                        path, was.error);
+            log_message(LOG_ERROR,
+                        "--replay %s: recorded on another state layout, and its description cannot be used: %s", path,
+                        was.error);
             free(data);
             return 0;
         }
@@ -374,7 +399,8 @@ int recording_file_load(const char *path)
         g_recording.start_state = (uint8_t *)realloc(g_recording.start_state, h.snapshot_bytes ? h.snapshot_bytes : 1);
         memcpy(g_recording.start_state, snap, h.snapshot_bytes);
     }
-    const uint8_t *inputs = data + RECORDING_HEADER_BYTES + (got - RECORDING_HEADER_BYTES - h.steps * sizeof(GameInput));
+    const uint8_t *inputs =
+        data + RECORDING_HEADER_BYTES + (got - RECORDING_HEADER_BYTES - h.steps * sizeof(GameInput));
     g_recording.count = 0;
     for (uint64_t i = 0; i < h.steps; i++) {
         GameInput gi;

@@ -133,14 +133,16 @@ int restart_open(int argc, char **argv)
     static SessionHeader peek;
     if (!os_session_read(g_session.handle, &peek, sizeof peek) || peek.magic != SESSION_MAGIC ||
         peek.header_bytes != SESSION_HEADER_BYTES || peek.total_bytes != session_bytes(peek.block_bytes)) {
-        snprintf(g_session.fresh_reason, sizeof g_session.fresh_reason, "the previous process's memory is not a session of this host");
+        snprintf(g_session.fresh_reason, sizeof g_session.fresh_reason,
+                 "the previous process's memory is not a session of this host");
     } else {
         /* a fresh state still counts its restarts: a fault that keeps coming back must not loop */
         g_session.prev_restarts = peek.restarts;
         memcpy(g_session.prev_restart_mono, peek.restart_mono, sizeof peek.restart_mono);
         void *p = os_session_attach(g_session.handle, peek.total_bytes, (uintptr_t)peek.base);
-        if (!p) snprintf(g_session.fresh_reason, sizeof g_session.fresh_reason, "its block cannot be mapped at the same address: %s",
-                         os_error_text());
+        if (!p)
+            snprintf(g_session.fresh_reason, sizeof g_session.fresh_reason,
+                     "its block cannot be mapped at the same address: %s", os_error_text());
         else g_session.h = (SessionHeader *)p;
     }
     if (!g_session.h) {
@@ -159,7 +161,8 @@ double restart_start_mono(void) { return g_session.h ? g_session.h->start_mono :
 int restart_memory(uint64_t bytes, uint8_t **block, uint8_t **snapshot)
 {
     if (g_session.h && g_session.h->block_bytes != bytes) {
-        snprintf(g_session.fresh_reason, sizeof g_session.fresh_reason, "its block is %llu MB, this process asks for %llu MB",
+        snprintf(g_session.fresh_reason, sizeof g_session.fresh_reason,
+                 "its block is %llu MB, this process asks for %llu MB",
                  (unsigned long long)(g_session.h->block_bytes >> 20), (unsigned long long)(bytes >> 20));
         g_session.prev_restarts = g_session.h->restarts;
         memcpy(g_session.prev_restart_mono, g_session.h->restart_mono, sizeof g_session.prev_restart_mono);
@@ -198,7 +201,8 @@ int restart_arm(int argc, char **argv)
     SessionHeader *h = g_session.h;
     if (g_session.fresh_reason[0]) {
         log_message(LOG_ERROR, "hot restart: the game state starts fresh: %s", g_session.fresh_reason);
-        notice_post(LOG_ERROR, "The host restarted itself but could not keep your game state: %s", g_session.fresh_reason);
+        notice_post(LOG_ERROR, "The host restarted itself but could not keep your game state: %s",
+                    g_session.fresh_reason);
         char esc[1024];
         parse_json_escape(g_session.fresh_reason, esc, sizeof esc);
         log_event("hot_restart", "\"kept\":false,\"reason\":\"%s\"", esc);
@@ -207,19 +211,22 @@ int restart_arm(int argc, char **argv)
     if (g_session.inherited) {
         double now = os_mono_seconds();
         int recent = 1;
-        for (int i = 0; i < RESTART_LIMIT; i++) if (h->restart_mono[i] > 0 && now - h->restart_mono[i] < RESTART_WINDOW_S) recent++;
+        for (int i = 0; i < RESTART_LIMIT; i++)
+            if (h->restart_mono[i] > 0 && now - h->restart_mono[i] < RESTART_WINDOW_S) recent++;
         memmove(h->restart_mono, h->restart_mono + 1, sizeof(double) * (RESTART_LIMIT - 1));
         h->restart_mono[RESTART_LIMIT - 1] = now;
         h->restarts++;
         if (recent >= RESTART_LIMIT) {
             char why[512];
             restart_reason(why, sizeof why);
-            log_message(LOG_ERROR, "hot restart: %d restarts within %.0f s (the last to recover from %s): stopping instead of "
+            log_message(LOG_ERROR,
+                        "hot restart: %d restarts within %.0f s (the last to recover from %s): stopping instead of "
                         "looping. Fix the cause and start the host again; the game state is in the last save only",
                         recent, RESTART_WINDOW_S, why);
             char esc[1024];
             parse_json_escape(why, esc, sizeof esc);
-            log_event("hot_restart_loop", "\"restarts\":%d,\"window_s\":%.0f,\"reason\":\"%s\"", recent, RESTART_WINDOW_S, esc);
+            log_event("hot_restart_loop", "\"restarts\":%d,\"window_s\":%.0f,\"reason\":\"%s\"", recent,
+                      RESTART_WINDOW_S, esc);
             return 0;
         }
     }
@@ -317,14 +324,16 @@ int restart_session_renew(void)
     uint64_t loop_inputs_at = H + 3 * B;
     OsSpan keep[] = {
         { 0, H + memory_used() },
-        { H + B, g_memory.snapshot_faulted > g_memory.snapshot_used ? g_memory.snapshot_faulted : g_memory.snapshot_used },
+        { H + B,
+          g_memory.snapshot_faulted > g_memory.snapshot_used ? g_memory.snapshot_faulted : g_memory.snapshot_used },
         { H + 2 * B, h->loop.start_used },
         { loop_inputs_at, inputs },
         { loop_inputs_at + SESSION_LOOP_STEPS * sizeof(GameInput), SESSION_TWEAK_BYTES + h->tweak.used },
     };
     int r = os_session_renew(g_session.handle, h, h->total_bytes, keep, (int)(sizeof keep / sizeof keep[0]));
-    if (r < 0) log_message(LOG_ERROR, "hot restart: cannot re-create the session's memory: %s; a restart would start fresh",
-                           os_error_text());
+    if (r < 0)
+        log_message(LOG_ERROR, "hot restart: cannot re-create the session's memory: %s; a restart would start fresh",
+                    os_error_text());
     return r != 0;
 }
 
@@ -350,7 +359,8 @@ void restart_note_unload_failed(void)
     if (!h) return;
     if (++h->unload_failures >= 3) {
         char why[160];
-        snprintf(why, sizeof why, "%d unloaded game libraries still mapped (the loader cannot free them)", h->unload_failures);
+        snprintf(why, sizeof why, "%d unloaded game libraries still mapped (the loader cannot free them)",
+                 h->unload_failures);
         restart_request(why);
     }
 }
@@ -455,8 +465,11 @@ void restart_check_stall(int running_guarded)
     append(h->reason, sizeof h->reason, running_guarded ? " s inside a call into the game that could not be stopped"
                                                         : " s in the host's own code");
     h->restoring = g_session.restoring;
-    restart_exec((running_guarded && what != GUARD_OPEN && what != GUARD_GET_API && what != GUARD_UNLOAD) || g_session.restoring
-                 ? RESTART_ROLLBACK : RESTART_KEEP, now);
+    restart_exec((running_guarded && what != GUARD_OPEN && what != GUARD_GET_API && what != GUARD_UNLOAD) ||
+                         g_session.restoring
+                     ? RESTART_ROLLBACK
+                     : RESTART_KEEP,
+                 now);
 }
 
 /* ---------------------------------------------------------------- going on after a restart */
@@ -478,8 +491,8 @@ void restart_resume(void (*resume)(const RestartResume *r))
     size_t wl = 0;
     for (int i = 0; i < h->fault.frame_count && h->running_path[0] && h->running_base && wl + 200 < sizeof where; i++) {
         char fn[256], loc[300];
-        os_describe_code(h->running_path, (uintptr_t)h->running_base, (uintptr_t)h->fault.frames[i] - (i ? 1 : 0), fn, sizeof fn,
-                         loc, sizeof loc);
+        os_describe_code(h->running_path, (uintptr_t)h->running_base, (uintptr_t)h->fault.frames[i] - (i ? 1 : 0), fn,
+                         sizeof fn, loc, sizeof loc);
         if (!strcmp(fn, "?") && !strcmp(loc, "?")) continue;
         int w = snprintf(where + wl, sizeof where - wl, "%s%s (%s)", wl ? " <- " : "", fn, loc);
         if (w > 0 && (size_t)w < sizeof where - wl) wl += (size_t)w;
@@ -541,7 +554,12 @@ void   restart_request(const char *reason) { (void)reason; }
 int    restart_requested(void) { return 0; }
 void   restart_now(void) {}
 void   restart_check_stall(int running_guarded) { (void)running_guarded; }
-SessionLoop *restart_loop(GameInput **inputs, uint8_t **start_state) { *inputs = NULL; *start_state = NULL; return NULL; }
+SessionLoop *restart_loop(GameInput **inputs, uint8_t **start_state)
+{
+    *inputs = NULL;
+    *start_state = NULL;
+    return NULL;
+}
 uint8_t *restart_tweak_area(uint64_t *cap) { if (cap) *cap = 0; return NULL; }
 SessionTweak *restart_tweak(uint8_t **copy, uint64_t *cap)
 {

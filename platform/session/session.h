@@ -55,8 +55,9 @@ void        guard_init(double watchdog_s);
 int         guard_run(GuardWhat what, void (*fn)(void *), void *arg);   /* 0 returned; 1 crashed or hung */
 const char *guard_fault_name(void);                                     /* "SIGSEGV", "hang", ... */
 void        guard_describe_backtrace(const char *lib_path, char *out, size_t cap); /* "fn (file:line) <- ..." */
-void        guard_wrap_services(PlatformAPI *pf);   /* each service finishes before a watchdog interrupt lands; a NULL one is logged */
-int         guard_missing_services(const PlatformAPI *pf, char *out, size_t cap);  /* how many are NULL, their names in out */
+void guard_wrap_services(
+    PlatformAPI *pf); /* each service finishes before a watchdog interrupt lands; a NULL one is logged */
+int guard_missing_services(const PlatformAPI *pf, char *out, size_t cap); /* how many are NULL, their names in out */
 
 /* guarded(GUARD_UPDATE, [&] { ... }): the lambda runs under guard_run. */
 template <class F> static inline int guarded(GuardWhat what, F f)
@@ -83,12 +84,13 @@ void types_copy(StateTypes *dst, const StateTypes *src);
 void types_clear(StateTypes *t);
 int  types_save(const StateTypes *t, const char *path);   /* the table alone, beside a --record file; 0 if none */
 int  types_load(const char *path, uint32_t layout_hash, uint64_t state_size, StateTypes *out);  /* read + check */
-void types_blame_size(const StateTypes *t, const char *state_header, char *out, size_t cap); /* "state.h:25": what made it big */
+void types_blame_size(const StateTypes *t, const char *state_header, char *out,
+                      size_t cap); /* "state.h:25": what made it big */
 /* old (old_used bytes, laid out as from) -> out (to's layout, out_cap bytes); 1 + what changed, or 0 + why not */
-int  migrate_bytes(const StateTypes *from, const StateTypes *to, const GameAPI *api, const uint8_t *old, uint64_t old_used,
-                   uint8_t *out, uint64_t out_cap, char *what, size_t cap);
+int migrate_bytes(const StateTypes *from, const StateTypes *to, const GameAPI *api, const uint8_t *old,
+                  uint64_t old_used, uint8_t *out, uint64_t out_cap, char *what, size_t cap);
 /* the block itself, through a scratch area: swapped in only when every field had a rule */
-int  migrate_block(const StateTypes *from, const StateTypes *to, const GameAPI *api, char *what, size_t cap, double *ms);
+int migrate_block(const StateTypes *from, const StateTypes *to, const GameAPI *api, char *what, size_t cap, double *ms);
 
 /* ---------------------------------------------------------------- recording (record.cpp) */
 typedef enum LoopMode { LOOP_OFF, LOOP_RECORDING, LOOP_PLAYING } LoopMode;
@@ -155,12 +157,15 @@ void   restart_note_snapshot(void);
 void   restart_restoring(int on);
 int    restart_session_renew(void);
 void   restart_note_sources(double seen_wall);  /* every save written before this (wall clock) was handled */
-double restart_sources_seen(void);              /* in a restarted process: the old one's, 0 if unknown */             /* the session's memfd closed by game code: re-created, 1 */               /* the host writes a snapshot back: a fault now restarts in rollback mode */
+double restart_sources_seen(void);              /* in a restarted process: the old one's, 0 if unknown */
+    /* the session's memfd closed by game code: re-created, 1 */ /* the host writes a snapshot back: a fault now
+                                                                    restarts in rollback mode */
 void   restart_note_bus(int bus, float volume);
 int    restart_bus(int bus, float *volume);     /* 1 if the session holds this bus's volume */
 void   restart_note_unload_failed(void);        /* a library stayed mapped; enough of them restart */
 void   restart_note_frame(void);                /* at the end of every frame */
-SessionLoop *restart_loop(GameInput **inputs, uint8_t **start_state); /* the loop's shared part; NULL without a session */
+SessionLoop *restart_loop(GameInput **inputs,
+                          uint8_t **start_state); /* the loop's shared part; NULL without a session */
 uint8_t *restart_tweak_area(uint64_t *cap);      /* tweak.cpp's kept sources; NULL without a session */
 SessionTweak *restart_tweak(uint8_t **copy, uint64_t *cap); /* the TWEAK window and the state copy's area (NULL, 0:
                                                     no session, the copy lives on the heap) */
@@ -181,7 +186,7 @@ typedef struct GameRun {         /* which library runs, and what a rollback retu
     int      loaded;             /* a library is loaded */
     int      halted;             /* crashed with nothing to roll back to: wait for a fix */
     int      fresh;              /* the current library has not run an update yet */
-    int      code_of_version;    /* the version whose code runs: g_lib.version, or after a rollback the one rolled back to */
+    int code_of_version; /* the version whose code runs: g_lib.version, or after a rollback the one rolled back to */
     int      version_counter;
     char     prev_good_path[HOST_PATH];  /* a copy of the library that ran before this one */
     int      prev_good_version;

@@ -2,7 +2,8 @@
 (os < core < services < session < live < devtools < platform/ itself, docs/design.md "The host's layers"), and no
 header of platform/ includes itself back through others (a cycle). A file that needs something of a layer above
 it takes a hook that layer registers at start instead. Reads the sources only; each failure names the file, the
-line and the include; and no host function is over 80 lines.
+line and the include; no file outside os/ includes an OS header; no host function is over 80 lines and no
+line over 120 columns.
 QUICK_SCENARIO: in ./build.sh test --quick too (the edit-test loop's tier).
 """
 import os
@@ -149,10 +150,21 @@ def no_long_function():
     check(not long, "host functions over 80 lines: " + "; ".join(long))
 
 
+def lines_fit_120():
+    """Every line of the host fits 120 columns (.editorconfig, .clang-format)."""
+    wide = []
+    for f in host_files():
+        for i, line in enumerate(open(f, encoding="utf-8").read().split("\n")):
+            if len(line) > 120:
+                wide.append(f"{os.path.relpath(f, ROOT)}:{i + 1} ({len(line)})")
+    check(not wide, f"{len(wide)} host lines over 120 columns: " + ", ".join(wide[:20]))
+
+
 checks.case("layers_known", layers_known)
 checks.case("no_upward_include", no_upward_include)
 checks.case("no_include_cycle", no_include_cycle)
 checks.case("modules_include_their_header", modules_include_their_header)
 checks.case("os_headers_only_in_os", os_headers_only_in_os)
 checks.case("no_long_function", no_long_function)
+checks.case("lines_fit_120", lines_fit_120)
 checks.finish()
