@@ -57,23 +57,20 @@ static int develop_start(int argc, char **argv, char *err, size_t cap)
     return 1;
 }
 
+#define SOURCES_SEEN "develop.sources_seen"   /* a session slice (core.h): every save written before it was handled */
+
 static int develop_start_game(int argc, char **argv)
 {
     reload_init();
-    audio_on_bus(restart_note_bus);   /* the hot restart's session keeps the volumes the game sets */
     if (g_options.watch && !watch_init(g_options.root))
         log_message(LOG_WARN, "live reload is off: cannot watch %s", g_options.root);
     if (!restart_arm(argc, argv)) return -1;
     if (!restart_pending_mode()) { reload_start(); return 0; }
-    for (int bus = 0; bus < 3; bus++) {   /* the volumes the game set before the restart */
-        float v;
-        if (restart_bus(bus, &v)) g_pf.sound_bus(bus, v, 0);
-    }
     restart_resume(reload_resume);
     recording_resume();
     /* saves the old process never handled (written while it faulted and exec'd, or a build it had not finished):
        taken as saved now, so the next poll builds or applies them */
-    double seen = restart_sources_seen();
+    double seen = session_slice_kept(SOURCES_SEEN) ? *(double *)session_slice(SOURCES_SEEN, sizeof(double)) : 0;
     char first[HOST_PATH];
     int missed = seen > 0 && g_options.watch ? watch_catch_up(seen - WATCH_CLOCK_SLACK_S, first, sizeof first) : 0;
     if (missed) {
@@ -140,8 +137,8 @@ static void develop_frame_begin(void)
 
 static int g_tweak_live;   /* TWEAK values went live within the frame (develop_pump): the next poll says so */
 
-/* What a restarted process must take as unseen saves (restart_note_sources): everything written after the
-   oldest of now, a save pending in the debounce and the saves a running build was started for. */
+/* What a restarted process must take as unseen saves (kept in the session's slice SOURCES_SEEN): everything
+   written after the oldest of now, a save pending in the debounce and the saves a running build was started for. */
 static double g_build_saves_wall;   /* the first save of the batch the running build compiles */
 
 static void note_sources_seen(double now)
@@ -149,7 +146,7 @@ static void note_sources_seen(double now)
     double seen = now, pending = watch_pending_since();
     if (pending > 0 && pending < seen) seen = pending;
     if (build_running() && g_build_saves_wall > 0 && g_build_saves_wall < seen) seen = g_build_saves_wall;
-    restart_note_sources(seen);
+    *(double *)session_slice(SOURCES_SEEN, sizeof(double)) = seen;
 }
 
 static ReloadPoll develop_poll(void)

@@ -136,6 +136,17 @@ typedef struct HostMode {
 
 extern const HostMode g_host_mode;
 
+/* ---------------------------------------------------------------- session slices (core.cpp) */
+/* What a module keeps across a hot restart is its slice: plain data it writes straight into the session's memory,
+   so the slice is current at any moment a restart can happen (nothing is saved at fault time) and a restarted
+   process finds it again by name. session/restart.cpp gives the slices their place when the session starts
+   (session_slices_attach); before that, and with no session (a release, Windows without one), a slice is the
+   module's own zeroed memory. Ask for the slice each time it is read or written: it moves into the session. */
+void *session_slice(const char *name, size_t size);   /* zeroed the first time; never NULL */
+int   session_slice_kept(const char *name);           /* 1: the process before a hot restart handed it over */
+void  session_slices_attach(void *area, size_t cap, int kept); /* restart.cpp: where the slices live; kept: a
+                                                                  restarted process's area, as the old one left it */
+
 /* ---------------------------------------------------------------- log and events (log.cpp) */
 int log_open(int restarted, double session_start); /* the files named by g_options (a hot restart appends,
                                                     its event times go on from the session's start); 0 + message */

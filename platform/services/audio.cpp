@@ -37,9 +37,27 @@ static void audio_callback(void *user, Uint8 *stream, int len)
     profile_audio_end();
 }
 
+/* The volumes the game set, kept across a hot restart (a slice of the session, core.h): a restarted process
+   plays at them from its first frame. */
+typedef struct KeptBuses { float volume[3]; int set[3]; } KeptBuses;
+
+static int mixer_bus(int bus)
+{
+    return bus == SOUND_BUS_MUSIC ? THM_BUS_MUSIC : bus == SOUND_BUS_EFFECTS ? THM_BUS_EFFECTS : THM_BUS_MASTER;
+}
+
+static void resume_buses(void)
+{
+    if (!session_slice_kept("audio.buses")) return;
+    const KeptBuses *kept = (const KeptBuses *)session_slice("audio.buses", sizeof(KeptBuses));
+    for (int bus = 0; bus < 3; bus++)
+        if (kept->set[bus]) thm_bus(&g_audio.mixer, mixer_bus(bus), kept->volume[bus], 0);
+}
+
 int audio_init(void)
 {
     thm_init(&g_audio.mixer, 48000);
+    resume_buses();
     g_audio.started = 1;
     g_audio.silent_clock = log_time();
     if (SDL_InitSubSystem(SDL_INIT_AUDIO) != 0) {
@@ -61,6 +79,7 @@ int audio_init(void)
         return 0;
     }
     thm_init(&g_audio.mixer, (uint32_t)have.freq);
+    resume_buses();
     const char *driver = SDL_GetCurrentAudioDriver();
     log_message(LOG_INFO, "audio: %s, %d Hz, %d frames per callback", driver ? driver : "?", have.freq, have.samples);
     log_event("audio", "\"device\":true,\"driver\":\"%s\",\"rate\":%d,\"buffer\":%d", driver ? driver : "?", have.freq,
@@ -156,19 +175,15 @@ static PLATFORM_SOUND_PLAY(api_sound_play)
 static PLATFORM_SOUND_STOP(api_sound_stop) { thm_stop(&g_audio.mixer, handle, fade_s); }
 static PLATFORM_SOUND_SET(api_sound_set) { thm_set(&g_audio.mixer, handle, volume, pan, pitch); }
 static PLATFORM_SOUND_PLAYING(api_sound_playing) { return thm_playing(&g_audio.mixer, handle); }
-static void (*g_bus_listener)(int bus, float volume);
-void audio_on_bus(void (*listener)(int bus, float volume)) { g_bus_listener = listener; }
-
 static PLATFORM_SOUND_BUS(api_sound_bus)
 {
-    if (g_bus_listener) g_bus_listener(bus, volume);
-    thm_bus(&g_audio.mixer,
-            bus == SOUND_BUS_MUSIC     ? THM_BUS_MUSIC
-            : bus == SOUND_BUS_EFFECTS ? THM_BUS_EFFECTS
-                                       : THM_BUS_MASTER,
-            volume, fade_s);
-}
-static PLATFORM_SOUND_NAME(api_sound_name) { sound_require(sound_name); }
+    if (bus >= 0 && bus < 3) {
+        KeptBuses *kept = (KeptBuses *)session_slice("audio.buses", sizeof(KeptBuses));
+        kept->volume[bus] = volume;
+        kept->set[bus] = 1;
+    }
+    thm_bus(&g_audio.mixer, mixer_bus(bus), volume, fade_s);
+}static PLATFORM_SOUND_NAME(api_sound_name) { sound_require(sound_name); }
 
 void audio_fill_api(PlatformAPI *pf)
 {

@@ -59,8 +59,6 @@ int         audio_init(void);                           /* 0: no device, the gam
 void        audio_fill_api(PlatformAPI *pf);            /* sound_play, sound_stop, ... */
 void        audio_update(void);                         /* once per frame: frees replaced sample buffers */
 void        audio_shutdown(void);
-void audio_on_bus(void (*listener)(int bus,
-                                   float volume)); /* told every volume the game sets (the session keeps them) */
 int audio_set_sound(int slot, float *samples, uint32_t frames, uint32_t channels,
                     uint32_t rate);                     /* takes samples (malloc'ed) */
 uint64_t    audio_frames_done(void);                    /* frames the device has mixed */

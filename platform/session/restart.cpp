@@ -46,14 +46,18 @@ typedef struct SessionHeader {
     int      unload_failures;               /* unloaded libraries still mapped in this process */
     /* memory and the loop */
     uint64_t used, snapshot_used, snapshot_step, step, frame;
-    float    bus_volume[3];
-    int      bus_set[3];
     SessionLoop loop;                       /* its snapshot and inputs follow the rollback snapshot */
     int      restoring;                     /* the fault hit while the host wrote a snapshot back */
     SessionTweak tweak;                     /* its state copy follows the TWEAK baselines */
-    double   sources_seen_wall;             /* saves written before this were handled (develop.cpp) */
 } SessionHeader;
-static_assert(sizeof(SessionHeader) <= SESSION_HEADER_BYTES, "the session header outgrew its space");
+/* the modules' slices (core.h, session_slice) follow the header in its space */
+#define SESSION_SLICES_AT ((sizeof(SessionHeader) + 63) & ~(size_t)63)
+static_assert(SESSION_SLICES_AT + 4096 <= SESSION_HEADER_BYTES, "the session header outgrew its space");
+
+static void attach_slices(SessionHeader *h, int kept)
+{
+    session_slices_attach((uint8_t *)h + SESSION_SLICES_AT, SESSION_HEADER_BYTES - SESSION_SLICES_AT, kept);
+}
 
 /* header | block | rollback snapshot | F7 loop snapshot | F7 loop inputs | TWEAK baselines | TWEAK state copy */
 static uint64_t session_bytes(uint64_t block)
@@ -151,6 +155,7 @@ int restart_open(int argc, char **argv)
         return 1;
     }
     g_session.restarted = 1;
+    attach_slices(g_session.h, 1);
     (void)argc; (void)argv;
     return 1;
 }
@@ -188,6 +193,7 @@ int restart_memory(uint64_t bytes, uint8_t **block, uint8_t **snapshot)
         h->restarts = g_session.prev_restarts;
         memcpy(h->restart_mono, g_session.prev_restart_mono, sizeof h->restart_mono);
         g_session.h = h;
+        attach_slices(h, 0);
     }
     *block = (uint8_t *)g_session.h + SESSION_HEADER_BYTES;
     *snapshot = *block + bytes;
@@ -312,8 +318,6 @@ void restart_restoring(int on) { g_session.restoring = on; }
 /* Once a frame: game code that closed or replaced the session's memfd (close_range, dup2) left a hot restart
    nothing to hand over. A new one gets what is in use: the header, the block's and the snapshots' used parts,
    the loop's inputs and the TWEAK baselines. */
-void restart_note_sources(double seen_wall) { if (g_session.h) g_session.h->sources_seen_wall = seen_wall; }
-double restart_sources_seen(void) { return g_session.restarted && g_session.h ? g_session.h->sources_seen_wall : 0; }
 
 int restart_session_renew(void)
 {
@@ -335,22 +339,6 @@ int restart_session_renew(void)
         log_message(LOG_ERROR, "hot restart: cannot re-create the session's memory: %s; a restart would start fresh",
                     os_error_text());
     return r != 0;
-}
-
-void restart_note_bus(int bus, float volume)
-{
-    SessionHeader *h = g_session.h;
-    if (!h || bus < 0 || bus > 2) return;
-    h->bus_volume[bus] = volume;
-    h->bus_set[bus] = 1;
-}
-
-int restart_bus(int bus, float *volume)
-{
-    SessionHeader *h = g_session.h;
-    if (!h || bus < 0 || bus > 2 || !h->bus_set[bus]) return 0;
-    *volume = h->bus_volume[bus];
-    return 1;
 }
 
 void restart_note_unload_failed(void)
@@ -544,10 +532,6 @@ void   restart_note_library(void) {}
 void   restart_note_snapshot(void) {}
 void   restart_restoring(int on) { (void)on; }
 int    restart_session_renew(void) { return 0; }
-void   restart_note_sources(double seen_wall) { (void)seen_wall; }
-double restart_sources_seen(void) { return 0; }
-void   restart_note_bus(int bus, float volume) { (void)bus; (void)volume; }
-int    restart_bus(int bus, float *volume) { (void)bus; (void)volume; return 0; }
 void   restart_note_unload_failed(void) {}
 void   restart_note_frame(void) {}
 void   restart_request(const char *reason) { (void)reason; }

@@ -156,12 +156,8 @@ void   restart_note_library(void);              /* the reload bookkeeping change
 void   restart_note_snapshot(void);
 void   restart_restoring(int on);
 int    restart_session_renew(void);
-void   restart_note_sources(double seen_wall);  /* every save written before this (wall clock) was handled */
-double restart_sources_seen(void);              /* in a restarted process: the old one's, 0 if unknown */
     /* the session's memfd closed by game code: re-created, 1 */ /* the host writes a snapshot back: a fault now
                                                                     restarts in rollback mode */
-void   restart_note_bus(int bus, float volume);
-int    restart_bus(int bus, float *volume);     /* 1 if the session holds this bus's volume */
 void   restart_note_unload_failed(void);        /* a library stayed mapped; enough of them restart */
 void   restart_note_frame(void);                /* at the end of every frame */
 SessionLoop *restart_loop(GameInput **inputs,
