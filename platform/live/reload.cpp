@@ -536,18 +536,18 @@ static void resume_tweak_rollback(const RestartResume *r, const char *in, int ok
     char values[1024];
     tweak_suspects_resume();
     tweak_revert_suspects(values, sizeof values);
-    g_run.code_of_version = r->running_version;
+    g_run.code_of_version = r->run.running_version;
     log_message(LOG_ERROR,
                 "game version %d %s in %s%s%s, %llu steps after %s went live: the host restarted; back to the "
                 "state from just before it and to the old value; fix the literal and save",
-                r->running_version, r->signal, in, r->where[0] ? ": " : "", r->where,
+                r->run.running_version, r->signal, in, r->where[0] ? ": " : "", r->where,
                 (unsigned long long)(r->step - tw->step), values);
     notice_post(LOG_WARN, "%s %s the game: the state from just before it and the old value are back", values,
                 !strcmp(r->signal, "hang") ? "hung" : "crashed");
     snprintf(g_crash.text, sizeof g_crash.text, "version %d: %s in %s after %s (old value back) %s",
-             r->running_version, r->signal, in, values, r->where);
+             r->run.running_version, r->signal, in, values, r->where);
     g_crash.hung = !strcmp(r->signal, "hang");
-    crash_event(r->running_version, r->signal, in, r->where, ok ? g_lib.version : 0, g_run.halted, 1);
+    crash_event(r->run.running_version, r->signal, in, r->where, ok ? g_lib.version : 0, g_run.halted, 1);
     char vesc[2048];
     parse_json_escape(values, vesc, sizeof vesc);
     log_event("tweak_rollback",
@@ -582,42 +582,42 @@ static void remove_stale_copies(const char *keep)
 
 void reload_resume(const RestartResume *r)
 {
-    g_run.version_counter = r->version_counter;
-    g_block_layout.known = r->mem_has_layout;
-    g_block_layout.layout_hash = r->mem_layout_hash;
-    g_block_layout.state_size = r->mem_state_size;
+    g_run.version_counter = r->run.version_counter;
+    g_block_layout.known = r->run.mem_has_layout;
+    g_block_layout.layout_hash = r->run.mem_layout_hash;
+    g_block_layout.state_size = r->run.mem_state_size;
     /* A fault soon after TWEAK values went live is theirs, as tweak_rollback judges it in one process: the state
        from just before they went live (the session kept it), the same code, the old values. */
     SessionTweak *tw = restart_tweak(NULL, NULL);
     int tweak_back = r->rollback && tw->window && tw->used && (r->what == GUARD_UPDATE || r->what == GUARD_RENDER) &&
-                     r->step - tw->step <= TWEAK_SUSPECT_STEPS && r->running_path[0];
+                     r->step - tw->step <= TWEAK_SUSPECT_STEPS && r->run.running_path[0];
     tw->window = 0;
     int rollback = r->rollback && !tweak_back;
     if (tweak_back) memory_tweak_snapshot_restore();
     else if (rollback) memory_snapshot_restore();
-    const char *path = rollback ? r->prev_good_path : r->running_path;
+    const char *path = rollback ? r->run.prev_good_path : r->run.running_path;
     GameLib next;
     memset(&next, 0, sizeof next);
     char err[2048] = "";
     int ok = 0;
     if (path[0]) {
         int opened = library_open(path, ++g_run.version_counter, &next, err, sizeof err);
-        if (opened > 0 && r->mem_has_layout &&
-            (next.api.layout_hash != r->mem_layout_hash || next.api.state_size != r->mem_state_size)) {
+        if (opened > 0 && r->run.mem_has_layout &&
+            (next.api.layout_hash != r->run.mem_layout_hash || next.api.state_size != r->run.mem_state_size)) {
             snprintf(err, sizeof err, "%s has another state layout than the kept state", path);
             library_close(&next, err + strlen(err), sizeof err - strlen(err));
         } else {
             ok = opened > 0;
         }
     }
-    if (r->running_path[0]) os_remove_file(r->running_path);
+    if (r->run.running_path[0]) os_remove_file(r->run.running_path);
     remove_stale_copies(ok ? next.path : "");
-    if (rollback && r->prev_good_path[0]) os_remove_file(r->prev_good_path);
+    if (rollback && r->run.prev_good_path[0]) os_remove_file(r->run.prev_good_path);
     /* a rolled-back library is not a target to roll back to again */
-    snprintf(g_run.prev_good_path, sizeof g_run.prev_good_path, "%s", rollback ? "" : r->prev_good_path);
-    g_run.prev_good_version = r->prev_good_version;
+    snprintf(g_run.prev_good_path, sizeof g_run.prev_good_path, "%s", rollback ? "" : r->run.prev_good_path);
+    g_run.prev_good_version = r->run.prev_good_version;
     if (ok) {
-        install(&next, rollback ? r->prev_good_version : next.version);
+        install(&next, rollback ? r->run.prev_good_version : next.version);
     } else {
         run_stub(path[0] != 0 || rollback);
         if (path[0]) log_message(LOG_ERROR, "hot restart: cannot load %s again: %s", path, err);
@@ -627,19 +627,20 @@ void reload_resume(const RestartResume *r)
     char resc[1100];
     parse_json_escape(r->reason, resc, sizeof resc);
     if (rollback) {
-        snprintf(g_crash.text, sizeof g_crash.text, "version %d: %s in %s %s", r->running_version, r->signal, in,
+        snprintf(g_crash.text, sizeof g_crash.text, "version %d: %s in %s %s", r->run.running_version, r->signal, in,
                  r->where);
         g_crash.hung = !strcmp(r->signal, "hang");
-        log_message(LOG_ERROR, "game version %d %s in %s%s%s", r->running_version, r->signal, in,
+        log_message(LOG_ERROR, "game version %d %s in %s%s%s", r->run.running_version, r->signal, in,
                     r->where[0] ? ": " : "", r->where);
-        crash_event(r->running_version, r->signal, in, r->where, ok ? r->prev_good_version : 0, g_run.halted, 1);
+        crash_event(r->run.running_version, r->signal, in, r->where, ok ? r->run.prev_good_version : 0, g_run.halted,
+                    1);
     }
     log_event("hot_restart",
               "\"kept\":true,\"reason\":\"%s\",\"mode\":\"%s\",\"version\":%d,\"loaded\":%s,\"restarts\":%d,"
               "\"since_fault_ms\":%.1f,\"step\":%llu",
               resc, r->rollback ? "rollback" : "keep", g_lib.version, ok ? "true" : "false", r->restarts,
               r->since_fault_ms, (unsigned long long)g_loop.step);
-    if (ok) tweak_library_resumed(g_lib.version, rollback ? r->prev_good_version : r->running_version);
+    if (ok) tweak_library_resumed(g_lib.version, rollback ? r->run.prev_good_version : r->run.running_version);
     if (tweak_back) resume_tweak_rollback(r, in, ok, tw);
     if (ok) run_load_hook();
 }

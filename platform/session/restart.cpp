@@ -35,14 +35,6 @@ typedef struct SessionHeader {
     int      what;                          /* the GuardWhat running at the fault (-1: none) */
     char     reason[256];                   /* planned restarts: why */
     OsUnsafeFault fault;                    /* fault restarts: what happened */
-    /* the reload bookkeeping */
-    int      version_counter, loaded, halted, running_version, prev_good_version;
-    int      mem_has_layout;
-    uint32_t mem_layout_hash;
-    uint64_t mem_state_size;
-    char     running_path[HOST_PATH];
-    char     prev_good_path[HOST_PATH];
-    uint64_t running_base;                  /* the running image's base (to name code in a crash report) */
     int      unload_failures;               /* unloaded libraries still mapped in this process */
     /* memory and the loop */
     uint64_t used, snapshot_used, snapshot_step, step, frame;
@@ -279,30 +271,10 @@ void restart_reason(char *out, size_t cap)
 /* ---------------------------------------------------------------- kept current */
 void restart_note_library(void)
 {
-    SessionHeader *h = g_session.h;
-    if (!h) return;
-    h->version_counter = g_run.version_counter;
-    h->loaded = g_run.loaded;
-    h->halted = g_run.halted;
-    h->running_version = g_lib.version;
-    snprintf(h->running_path, sizeof h->running_path, "%s", g_lib.handle ? g_lib.path : "");
-    h->prev_good_version = g_run.prev_good_version;
-    snprintf(h->prev_good_path, sizeof h->prev_good_path, "%s", g_run.prev_good_path);
-    h->mem_has_layout = g_block_layout.known;
-    h->mem_layout_hash = g_block_layout.layout_hash;
-    h->mem_state_size = g_block_layout.state_size;
-    /* the running image's code: for the handler (game threads, frames) and a later crash report */
-    OsRange r[32];
-    int n = g_lib.handle ? os_mapped_ranges(g_lib.path, r, 32) : 0;
-    uintptr_t lo = 0, hi = 0, base = 0;
-    for (int i = 0; i < n; i++) {
-        if (r[i].file_offset == 0 && (!base || r[i].lo < base)) base = r[i].lo;
-        if (!(r[i].prot & OS_PROT_EXEC)) continue;
-        if (!lo || r[i].lo < lo) lo = r[i].lo;
-        if (r[i].hi > hi) hi = r[i].hi;
-    }
-    h->running_base = base;
-    os_fault_game_code(lo, hi);
+    if (!g_session.h) return;
+    uintptr_t lo, hi;
+    running_keep(&lo, &hi);      /* the running game's slice, current */
+    os_fault_game_code(lo, hi);  /* its code: for the handler (game threads, frames) */
 }
 
 void restart_note_snapshot(void)
@@ -474,32 +446,16 @@ void restart_resume(void (*resume)(const RestartResume *r))
     g_memory.snapshot_step = h->snapshot_step;
     char why[512];
     restart_reason(why, sizeof why);
-    /* the crashed code, named while its file is still there */
-    char where[1500] = "";
-    size_t wl = 0;
-    for (int i = 0; i < h->fault.frame_count && h->running_path[0] && h->running_base && wl + 200 < sizeof where; i++) {
-        char fn[256], loc[300];
-        os_describe_code(h->running_path, (uintptr_t)h->running_base, (uintptr_t)h->fault.frames[i] - (i ? 1 : 0), fn,
-                         sizeof fn, loc, sizeof loc);
-        if (!strcmp(fn, "?") && !strcmp(loc, "?")) continue;
-        int w = snprintf(where + wl, sizeof where - wl, "%s%s (%s)", wl ? " <- " : "", fn, loc);
-        if (w > 0 && (size_t)w < sizeof where - wl) wl += (size_t)w;
-    }
     RestartResume r;
     memset(&r, 0, sizeof r);
+    running_kept(&r.run);
+    char where[1500];
+    running_describe_frames(&r.run, h->fault.frames, h->fault.frame_count, where, sizeof where);
     r.rollback = mode == RESTART_ROLLBACK;
     r.what = h->what;
     r.signal = h->fault.kind == OS_FAULT_HANG ? "hang" : os_fault_name(h->fault.kind);
     r.reason = why;
     r.where = where;
-    r.version_counter = h->version_counter;
-    r.running_version = h->running_version;
-    r.running_path = h->running_path;
-    r.prev_good_version = h->prev_good_version;
-    r.prev_good_path = h->prev_good_path;
-    r.mem_has_layout = h->mem_has_layout;
-    r.mem_layout_hash = h->mem_layout_hash;
-    r.mem_state_size = h->mem_state_size;
     r.restarts = (int)h->restarts;
     r.since_fault_ms = (os_mono_seconds() - h->fault.mono) * 1000.0;
     r.step = h->step;

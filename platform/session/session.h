@@ -105,6 +105,21 @@ void     recording_close(void);
 /* new code, new layout: the F7 loop's start is migrated (or the loop ends); a --record file ends */
 void     recording_layout_changed(const StateTypes *from, const StateTypes *to, const GameAPI *api);
 void     recording_resume(void);                      /* after a hot restart: the F7 loop as it was */
+typedef struct KeptRun {                /* the running game as a hot restart finds it again (running.cpp's slice) */
+    int      version_counter, running_version, prev_good_version;
+    int      mem_has_layout;                 /* the block holds state laid out by some library ... */
+    uint32_t mem_layout_hash;                /* ... with this stamp and size */
+    uint64_t mem_state_size;
+    char     running_path[HOST_PATH];        /* the running library's versioned copy ("" when none runs) */
+    char     prev_good_path[HOST_PATH];      /* the copy a rollback goes back to */
+    uint64_t running_base;                   /* the running image's base (to name code in a crash report) */
+} KeptRun;
+
+void     running_keep(uintptr_t *code_lo, uintptr_t *code_hi); /* running.cpp: the running game into its session
+                                                   slice; the running image's code range (for the fault handler) */
+int      running_kept(KeptRun *out);                  /* in a restarted process: what the old one kept; 0: none */
+void     running_describe_frames(const KeptRun *k, const uintptr_t *frames, int count, char *out, size_t cap);
+                                                   /* "fn (file:line) <- ..." of the frames in k's running image */
 void     running_set_load_hook(void (*hook)(int migrated)); /* running.cpp: reload_init sets reload_run_load */
 void     running_load(int migrated);                  /* the hook, if one is set (record.cpp: a migrated loop start) */
 
@@ -113,11 +128,7 @@ typedef struct RestartResume {          /* what a restarted process goes on from
     int         rollback;               /* the running code was at fault: its snapshot and the code before it */
     int         what;                   /* GuardWhat at the fault, -1 */
     const char *signal, *reason, *where;
-    int         version_counter, running_version, prev_good_version;
-    const char *running_path, *prev_good_path;
-    int         mem_has_layout;
-    uint32_t    mem_layout_hash;
-    uint64_t    mem_state_size;
+    KeptRun     run;                    /* the old process's running game */
     int         restarts;
     double      since_fault_ms;
     uint64_t    step;                   /* the step at the fault */
