@@ -9,6 +9,25 @@ FrameLoop g_loop;
 
 const char *host_root(void) { return g_options.root; }
 
+/* the frame loop's counters across a hot restart: a session slice (below) */
+typedef struct KeptFrame { uint64_t step, frame; } KeptFrame;
+
+void frame_keep(void)
+{
+    KeptFrame *k = (KeptFrame *)session_slice("core.frame", sizeof(KeptFrame));
+    k->step = g_loop.step;
+    k->frame = g_loop.frame;
+}
+
+int frame_resume(void)
+{
+    if (!session_slice_kept("core.frame")) return 0;
+    const KeptFrame *k = (const KeptFrame *)session_slice("core.frame", sizeof(KeptFrame));
+    g_loop.step = k->step;
+    g_loop.frame = k->frame;
+    return 1;
+}
+
 /* ---------------------------------------------------------------- session slices */
 /* In the session's area: a table of the slices by name, then their bytes (16-byte aligned). */
 #define SLICE_MAX   32

@@ -146,6 +146,8 @@ void *session_slice(const char *name, size_t size);   /* zeroed the first time; 
 int   session_slice_kept(const char *name);           /* 1: the process before a hot restart handed it over */
 void  session_slices_attach(void *area, size_t cap, int kept); /* restart.cpp: where the slices live; kept: a
                                                                   restarted process's area, as the old one left it */
+void  frame_keep(void);     /* g_loop's step and frame into their slice (the end of every frame) */
+int   frame_resume(void);   /* in a restarted process: g_loop's step and frame as the old one left them; 0: none */
 
 /* ---------------------------------------------------------------- log and events (log.cpp) */
 int log_open(int restarted, double session_start); /* the files named by g_options (a hot restart appends,

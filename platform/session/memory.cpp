@@ -68,7 +68,7 @@ double memory_snapshot_take(uint64_t step)
     memcpy(g_memory.snapshot, g_memory.game.base, g_memory.snapshot_used);
     if (g_memory.snapshot_used > g_memory.snapshot_faulted) g_memory.snapshot_faulted = g_memory.snapshot_used;
     g_memory.snapshot_step = step;
-    restart_note_snapshot();
+    memory_keep();
     return (os_mono_seconds() - t) * 1000.0;
 }
 
@@ -192,4 +192,26 @@ int memory_find_pointers(const OsRange *ranges, int range_count, PointerHit *hit
         i++;
     }
     return count;
+}
+
+/* ---------------------------------------------------------------- kept across a hot restart */
+/* The block and the snapshot themselves are the session's memory (restart_memory); how much of each is in use
+   and the snapshot's step are this slice. */
+typedef struct KeptMemory { uint64_t used, snapshot_used, snapshot_step; } KeptMemory;
+
+void memory_keep(void)
+{
+    KeptMemory *k = (KeptMemory *)session_slice("memory.block", sizeof(KeptMemory));
+    k->used = g_memory.game.used;
+    k->snapshot_used = g_memory.snapshot_used;
+    k->snapshot_step = g_memory.snapshot_step;
+}
+
+void memory_resume(void)
+{
+    if (!session_slice_kept("memory.block")) return;
+    const KeptMemory *k = (const KeptMemory *)session_slice("memory.block", sizeof(KeptMemory));
+    g_memory.game.used = k->used;
+    g_memory.snapshot_used = k->snapshot_used;
+    g_memory.snapshot_step = k->snapshot_step;
 }

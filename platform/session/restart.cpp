@@ -37,7 +37,6 @@ typedef struct SessionHeader {
     OsUnsafeFault fault;                    /* fault restarts: what happened */
     int      unload_failures;               /* unloaded libraries still mapped in this process */
     /* memory and the loop */
-    uint64_t used, snapshot_used, snapshot_step, step, frame;
     SessionLoop loop;                       /* its snapshot and inputs follow the rollback snapshot */
     int      restoring;                     /* the fault hit while the host wrote a snapshot back */
     SessionTweak tweak;                     /* its state copy follows the TWEAK baselines */
@@ -277,14 +276,6 @@ void restart_note_library(void)
     os_fault_game_code(lo, hi);  /* its code: for the handler (game threads, frames) */
 }
 
-void restart_note_snapshot(void)
-{
-    SessionHeader *h = g_session.h;
-    if (!h) return;
-    h->snapshot_used = g_memory.snapshot_used;
-    h->snapshot_step = g_memory.snapshot_step;
-}
-
 void restart_restoring(int on) { g_session.restoring = on; }
 
 /* Once a frame: game code that closed or replaced the session's memfd (close_range, dup2) left a hot restart
@@ -330,9 +321,8 @@ void restart_note_frame(void)
 {
     SessionHeader *h = g_session.h;
     if (!h) return;
-    h->step = g_loop.step;
-    h->frame = g_loop.frame;
-    h->used = g_memory.game.used;
+    frame_keep();    /* the step and frame, and how much of the block is in use: their owners' slices */
+    memory_keep();
     g_session.heartbeat.store(os_mono_seconds());
     if (g_session.restarted && !g_session.first_frame_told) {
         g_session.first_frame_told = 1;
@@ -439,11 +429,8 @@ void restart_resume(void (*resume)(const RestartResume *r))
     SessionHeader *h = g_session.h;
     int mode = h->pending;
     h->pending = RESTART_NONE;
-    g_loop.step = h->step;
-    g_loop.frame = h->frame;
-    g_memory.game.used = h->used;
-    g_memory.snapshot_used = h->snapshot_used;
-    g_memory.snapshot_step = h->snapshot_step;
+    frame_resume();
+    memory_resume();
     char why[512];
     restart_reason(why, sizeof why);
     RestartResume r;
@@ -458,10 +445,10 @@ void restart_resume(void (*resume)(const RestartResume *r))
     r.where = where;
     r.restarts = (int)h->restarts;
     r.since_fault_ms = (os_mono_seconds() - h->fault.mono) * 1000.0;
-    r.step = h->step;
+    r.step = g_loop.step;
     resume(&r);
     restart_note_library();
-    restart_note_snapshot();
+    memory_keep();
     char note[600];
     snprintf(note, sizeof note, "the host restarted itself to recover from %s; your game state was kept", why);
     notice_post(LOG_WARN, "%s", note);
@@ -485,7 +472,6 @@ int    restart_pending_mode(void) { return 0; }
 void   restart_resume(void (*resume)(const RestartResume *r)) { (void)resume; }
 void   restart_reason(char *out, size_t cap) { if (cap) out[0] = 0; }
 void   restart_note_library(void) {}
-void   restart_note_snapshot(void) {}
 void   restart_restoring(int on) { (void)on; }
 int    restart_session_renew(void) { return 0; }
 void   restart_note_unload_failed(void) {}

@@ -34,6 +34,9 @@ typedef struct PointerHit { uint64_t state_offset; uintptr_t value; int range; }
 /* words of the used block, at any byte offset, whose value lies inside one of the ranges; returns how
    many (the first max are stored, in address order) */
 int      memory_find_pointers(const OsRange *ranges, int range_count, PointerHit *hits, int max);
+void     memory_keep(void);    /* used and the snapshot's size and step into their session slice (each frame, each
+                                  snapshot): a hot restart finds the block as it was */
+void     memory_resume(void);  /* in a restarted process: used and the snapshot as the old one left them */
 
 /* ---------------------------------------------------------------- guarded calls (guard.cpp) */
 typedef enum GuardWhat {
@@ -164,7 +167,6 @@ void   restart_resume(void (*resume)(const RestartResume *r)); /* instead of rel
                                                    handed what the old process ran, the session's state restored */
 void   restart_reason(char *out, size_t cap);
 void   restart_note_library(void);              /* the reload bookkeeping changed */
-void   restart_note_snapshot(void);
 void   restart_restoring(int on);
 int    restart_session_renew(void);
     /* the session's memfd closed by game code: re-created, 1 */ /* the host writes a snapshot back: a fault now

@@ -8,6 +8,7 @@
 #include "os/os_linux.cpp"
 #include "os/os_common.cpp"
 #include "session/memory.cpp"
+#include "core/core.cpp"   /* the session slices memory.cpp keeps its sizes in (none attached: its own memory) */
 
 #include <stdarg.h>
 
@@ -28,7 +29,6 @@ int restart_memory(uint64_t bytes, uint8_t **block, uint8_t **snapshot)
     *snapshot = (uint8_t *)calloc(1, bytes);
     return *block && *snapshot;
 }
-void restart_note_snapshot(void) {}
 void restart_restoring(int on) { (void)on; }
 static SessionTweak g_no_tweak;   /* no session: no TWEAK rollback copy */
 SessionTweak *restart_tweak(uint8_t **copy, uint64_t *cap)
