@@ -242,22 +242,16 @@ static int file_values_from(TweakFile *f, const TweakText *now, int report)
 }
 
 /* Every per-site array of a file, in one place: what file_alloc_sites makes, tweak_shutdown frees. */
+template <class T> static void drop(T *&p)
+{
+    free(p);
+    p = nullptr;
+}
+
 static void file_free_sites(TweakFile *f)
 {
-    free(f->value);
-    free(f->has_value);
-    free(f->gen);
-    free(f->changed_wall);
-    free(f->seen);
-    free(f->bad);
-    free(f->has_bad);
-    f->value = NULL;
-    f->has_value = NULL;
-    f->gen = NULL;
-    f->changed_wall = NULL;
-    f->seen = NULL;
-    f->bad = NULL;
-    f->has_bad = NULL;
+    drop(f->value), drop(f->has_value), drop(f->gen), drop(f->changed_wall), drop(f->seen), drop(f->bad);
+    drop(f->has_bad);
 }
 
 static void file_alloc_sites(TweakFile *f)

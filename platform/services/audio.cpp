@@ -183,7 +183,9 @@ static PLATFORM_SOUND_BUS(api_sound_bus)
         kept->set[bus] = 1;
     }
     thm_bus(&g_audio.mixer, mixer_bus(bus), volume, fade_s);
-}static PLATFORM_SOUND_NAME(api_sound_name) { sound_require(sound_name); }
+}
+
+static PLATFORM_SOUND_NAME(api_sound_name) { sound_require(sound_name); }
 
 void audio_fill_api(PlatformAPI *pf)
 {
