@@ -881,6 +881,7 @@ static float thc__core_closest_gjk(const thc__proxy *a, const thc__proxy *b, thc
             }
         }
     }
+    if (best == FLT_MAX) { *pa = a->v[sa[0]]; *pb = b->v[sb[0]]; }   /* no finite pair (overflow): see the body's */
     thc_v2 d = thc__sub(*pb, *pa);
     float dist = sqrtf(thc__dot(d, d));
     *n = thc__v(1, 0);
@@ -958,6 +959,11 @@ THC__INLINE float thc__core_closest_body(const thc__proxy *a, const thc__proxy *
         if (feat) { feat[0] = kind; feat[1] = bj; feat[2] = bi; }
         thc_v2 dq = thc__sub(*pb, *pa);
         best = thc__dot(dq, dq);   /* from the points themselves, as before */
+    } else if (ea || eb) {
+        /* no pair's distance is below FLT_MAX (coordinates so far apart the squares overflow): the first vertices
+           stand for the points, never what the caller's variables held */
+        *pa = a->v[0];
+        *pb = b->v[0];
     }
     float dist = sqrtf(best);
     thc_v2 d = thc__sub(*pb, *pa);

@@ -667,6 +667,30 @@ static void test_negative_and_nan_radii(void)
     TH_CHECK_MSG(nan_hits == 0, "%d sweeps hit with a NaN radius", nan_hits);
 }
 
+/* Shapes so far apart that every squared distance overflows: the closest points come from the shapes, never from
+   what the caller's variables held before the call (the same answer, bit for bit, whatever they held). */
+static void test_distance_past_float_range_reads_only_the_shapes(void)
+{
+    thc_capsule a = { { 3.0e38f, 1.0f }, { 3.1e38f, 2.0f }, 1.0f };
+    thc_capsule b = { { -3.0e38f, -1.0f }, { -3.1e38f, 5.0f }, 2.0f };
+    thc_poly p, q;
+    thc_v2 square[4] = { { -1, -1 }, { 1, -1 }, { 1, 1 }, { -1, 1 } };
+    TH_CHECK(thc_make_poly(&p, square, 4) == 4);
+    q = p;
+    for (int i = 0; i < 4; i++) { p.verts[i].x += 3.0e38f; q.verts[i].x -= 3.0e38f; }
+    for (int pair = 0; pair < 2; pair++) {
+        const void *sa = pair ? (const void *)&p : (const void *)&a, *sb = pair ? (const void *)&q : (const void *)&b;
+        thc_type t = pair ? THC_POLY : THC_CAPSULE;
+        thc_v2 pa1 = { 7, 7 }, pb1 = { -7, 7 }, pa2 = { 1e30f, -3 }, pb2 = { 5, 1e-30f };
+        float d1 = thc_distance(sa, t, NULL, sb, t, NULL, &pa1, &pb1);
+        float d2 = thc_distance(sa, t, NULL, sb, t, NULL, &pa2, &pb2);
+        TH_CHECK(memcmp(&d1, &d2, sizeof d1) == 0);
+        TH_CHECK(memcmp(&pa1, &pa2, sizeof pa1) == 0);
+        TH_CHECK(memcmp(&pb1, &pb2, sizeof pb1) == 0);
+        TH_CHECK(!(d1 < 0));   /* apart (or no answer), never overlapping */
+    }
+}
+
 int main(void)
 {
     TH_RUN(test_repeated_point_is_the_triangle);
@@ -683,5 +707,6 @@ int main(void)
     TH_RUN(test_negative_and_nan_radii);
     TH_RUN(test_ray_against_a_polygon_near_float_max);
     TH_RUN(test_ray_of_negative_length_misses);
+    TH_RUN(test_distance_past_float_range_reads_only_the_shapes);
     return th_test_finish();
 }
