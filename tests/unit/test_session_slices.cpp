@@ -6,15 +6,23 @@
 #include "th_test.h"
 #include "core/core.cpp"
 
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct Buses { float volume[3]; int set[3]; } Buses;
 
 static uint64_t g_area[2048];   /* 16 KiB, as restart.cpp's space after its header */
 
+/* a new process: nothing of its own yet (the old one's memory is freed, as its exit would) */
+static void new_process(void)
+{
+    for (int i = 0; i < g_slices.asked_count; i++) free(g_slices.asked[i].own);
+    memset(&g_slices, 0, sizeof g_slices);
+}
+
 static void reset_all(void)
 {
-    memset(&g_slices, 0, sizeof g_slices);
+    new_process();
     memset(g_area, 0xAB, sizeof g_area);   /* a fresh area is not zeroed by the caller: attach must set it up */
 }
 
@@ -53,7 +61,7 @@ static void test_a_restarted_process_finds_them(void)
     ((Buses *)session_slice("audio.buses", sizeof(Buses)))->volume[2] = 0.5f;
     *(double *)session_slice("develop.sources_seen", sizeof(double)) = 1234.5;
     /* the old process is gone: the new one starts with nothing of its own and the same area */
-    memset(&g_slices, 0, sizeof g_slices);
+    new_process();
     session_slices_attach(g_area, sizeof g_area, 1);
     TH_CHECK(session_slice_kept("audio.buses"));
     TH_CHECK(session_slice_kept("develop.sources_seen"));
@@ -69,7 +77,7 @@ static void test_written_early_in_a_restarted_process(void)
     reset_all();
     session_slices_attach(g_area, sizeof g_area, 0);
     *(double *)session_slice("develop.sources_seen", sizeof(double)) = 7.0;
-    memset(&g_slices, 0, sizeof g_slices);
+    new_process();
     /* asked for before the restarted process attached: the old process's bytes win */
     *(double *)session_slice("develop.sources_seen", sizeof(double)) = 99.0;
     session_slices_attach(g_area, sizeof g_area, 1);
@@ -82,7 +90,7 @@ static void test_another_size_is_not_kept(void)
     reset_all();
     session_slices_attach(g_area, sizeof g_area, 0);
     session_slice("audio.buses", sizeof(Buses));
-    memset(&g_slices, 0, sizeof g_slices);
+    new_process();
     session_slices_attach(g_area, sizeof g_area, 1);
     /* the slice's layout changed between the two hosts: its bytes are not read as the new layout */
     float *other = (float *)session_slice("audio.buses", 64);
