@@ -28,9 +28,16 @@ def load():
 
 
 def every_source_has_an_entry():
-    kinds = ["platform/*.cpp", "game/*.cpp", "platform/include/*.cpp", "tools/*.cpp", "tests/unit/*.cpp", "tests/unit/*.c", "tests/fuzz/*.cpp",
+    kinds = ["platform/**/*.cpp", "game/*.cpp", "tools/*.cpp", "tests/unit/*.cpp", "tests/unit/*.c", "tests/fuzz/*.cpp",
              "tests/bench/*.cpp", "tests/windows/*.cpp"]
-    missing = [f for k in kinds for f in sorted(glob.glob(k, root_dir=ROOT)) if f not in entries]
+    # a pattern that names no file (a folder moved) would check nothing: each must find files, the host's in
+    # every one of its folders
+    empty = [k for k in kinds if not glob.glob(k, root_dir=ROOT, recursive=True)]
+    check(not empty, f"patterns that match no file: {empty}")
+    folders = {os.path.dirname(f) for f in glob.glob("platform/**/*.cpp", root_dir=ROOT, recursive=True)}
+    check({"platform/os", "platform/core", "platform/services", "platform/session", "platform/live"} <= folders,
+          f"the host's folders found: {sorted(folders)}")
+    missing = [f for k in kinds for f in sorted(glob.glob(k, root_dir=ROOT, recursive=True)) if f not in entries]
     check(not missing, f"no compile_commands.json entry for {missing}")
 
 
@@ -55,7 +62,9 @@ def entries_carry_the_real_flags():
     has("tests/fuzz/fuzz_host_flags.cpp", "-fsanitize=fuzzer,address,undefined")
     check(entries["tests/unit/test_th_base_c.c"][0].endswith("gcc") and "-std=c99" in entries["tests/unit/test_th_base_c.c"],
           f"C test entry: {entries['tests/unit/test_th_base_c.c']}")
-    for f in glob.glob("platform/os_win32*.cpp", root_dir=ROOT) + glob.glob("tests/windows/*.cpp", root_dir=ROOT):
+    windows = glob.glob("platform/os/os_win32*.cpp", root_dir=ROOT) + glob.glob("tests/windows/*.cpp", root_dir=ROOT)
+    check(windows, "no Windows backend file found under platform/os/")
+    for f in windows:
         check("mingw32" in entries[f][0], f"{f}: compiled by {entries[f][0]}, not mingw-w64")
 
 
@@ -64,7 +73,7 @@ def sample():
         return sorted(entries)
     files = sorted(glob.glob("game/*.cpp", root_dir=ROOT) + glob.glob("game/*.h", root_dir=ROOT) + glob.glob("platform/include/*", root_dir=ROOT))
     files += ["platform/main.cpp", "platform/services/render.cpp", "platform/release.cpp", "platform/core/parse.cpp", "platform/session/guard.cpp"]
-    files += sorted(f for f in glob.glob("platform/os_*.cpp", root_dir=ROOT))   # every OS backend, Windows' too
+    files += sorted(f for f in glob.glob("platform/os/os_*.cpp", root_dir=ROOT))   # every OS backend, Windows' too
     files += sorted(glob.glob("tests/windows/*.cpp", root_dir=ROOT))
     files += ["tools/atlas_pack.cpp", "tests/unit/test_guard.cpp", "tests/unit/test_th_collide.cpp", "tests/unit/test_th_collide_c.c",
               "tests/fuzz/fuzz_host_flags.cpp", "tests/bench/bench_collide.cpp",
