@@ -487,7 +487,7 @@ compile_entries() {  # "file<TAB>compiler and flags" lines
         printf '%s	clang++ %s %s -O2 -DHOST_RELEASE %s %s
 ' platform/os/os_web.cpp "$web_cflags" "$COMMON_FLAGS" "${web_sdl:+-I$web_sdl}" "$STB_FLAGS"
     fi
-    for f in $(platform_sources win32 | grep '^platform/os_') tests/windows/*.cpp; do
+    for f in $(platform_sources win32 | grep '^platform/os/os_') tests/windows/*.cpp; do
         printf '%s\t%s %s %s -O2 -Wno-format-truncation %s -DSDL_MAIN_HANDLED %s\n' "$f" "$WIN_CXX" "$win_cxx_inc" "$COMMON_FLAGS" "$STB_FLAGS" "$sdl"
     done
 }
@@ -670,6 +670,41 @@ run_test_program() {  # name command...
     record_result "$name" "$log" "$rc" "$(since "$t0")"
 }
 
+# The suite runs independent programs side by side, TEST_JOBS at once (default: the machine's cores, at most 4;
+# TEST_JOBS=1 runs them one after another). Each e2e scenario works in its own copy of the project
+# (hostlib.project_copy) and stretches its bounds with the machine's load (hostlib.load_factor), so a neighbour is
+# load, never interference. A scenario that says SERIAL_SCENARIO runs alone. Each result is recorded as its
+# program ends (its time is its own wall time, neighbours included).
+POOL_PIDS=() POOL_NAMES=() POOL_T0=()
+pool_jobs() {
+    local n="${TEST_JOBS:-}"
+    if [ -z "$n" ]; then n="$(nproc)"; [ "$n" -gt 4 ] && n=4; fi
+    [[ "$n" =~ ^[1-9][0-9]*$ ]] || { say "build.sh: TEST_JOBS is a count of programs (1, 2, ...), got '$n'"; exit 2; }
+    echo "$n"
+}
+pool_run() {  # name command...: runs when a slot is free, output in tests/logs/NAME.log; pool_reap records it
+    local name="$1"; shift
+    while [ "${#POOL_PIDS[@]}" -ge "$(pool_jobs)" ]; do pool_reap; done
+    mkdir -p "$BUILD_DIR/tests/logs"
+    ( "$@" > "$BUILD_DIR/tests/logs/$name.log" 2>&1 ) &
+    POOL_PIDS+=("$!"); POOL_NAMES+=("$name"); POOL_T0+=("$EPOCHREALTIME")
+}
+pool_reap() {  # waits for one running program to end and records its result
+    local ended="" rc i
+    wait -n -p ended "${POOL_PIDS[@]}"; rc=$?
+    for i in "${!POOL_PIDS[@]}"; do
+        [ "${POOL_PIDS[$i]}" = "$ended" ] || continue
+        record_result "${POOL_NAMES[$i]}" "$BUILD_DIR/tests/logs/${POOL_NAMES[$i]}.log" "$rc" "$(since "${POOL_T0[$i]}")"
+        unset 'POOL_PIDS[i]' 'POOL_NAMES[i]' 'POOL_T0[i]'
+    done
+    POOL_PIDS=("${POOL_PIDS[@]}"); POOL_NAMES=("${POOL_NAMES[@]}"); POOL_T0=("${POOL_T0[@]}")
+}
+pool_drain() { while [ "${#POOL_PIDS[@]}" -gt 0 ]; do pool_reap; done; }
+e2e_run() {  # name command...: a scenario file's run, in the pool or alone when the file says SERIAL_SCENARIO
+    local name="$1" src="$2"; shift 2
+    if grep -q SERIAL_SCENARIO "$src"; then pool_drain; run_test_program "$name" "$@"; else pool_run "$name" "$@"; fi
+}
+
 # Unit test programs are CMake targets (CMakeLists.txt, "unit tests"): tests/unit/test_x.cpp is the program
 # <variant>/test_x-cpp (variant: normal, asan), an extra build of it <variant>/test_x-<suffix>-cpp.
 unit_out() {  # variant source [name suffix]: the test program's path
@@ -697,7 +732,7 @@ run_units() {  # variant "source||name suffix"...
         IFS='|' read -r src extra sfx <<< "$job"
         out="$(unit_out "$variant" "$src" "$sfx")"
         if [ -x "$out" ] && ! grep -q "FAILED: .*${out##*/}\b" "$log"; then
-            run_test_program "$variant-${out##*/}${RESULT_SUFFIX:+-$RESULT_SUFFIX}" env ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 "$out"
+            pool_run "$variant-${out##*/}${RESULT_SUFFIX:+-$RESULT_SUFFIX}" env ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 "$out"
         else
             record_result "$variant/${out##*/}" "$log" 1
         fi
@@ -732,8 +767,24 @@ fuzz_toolchain_ok() {
     rm -f "$probe"
 }
 
+fuzz_one() {  # name source seconds: builds the target and runs it; its output ends with "N passed, N failed"
+    local name="$1" src="$2" secs="$3" out="$BUILD_DIR/fuzz/$1" seeds="" log="$BUILD_DIR/tests/logs/$1.log" rc=0
+    # shellcheck disable=SC2086
+    clang++ $FUZZ_FLAGS "$src" -o "$out" || { echo "fuzz: $name does not build"; echo "0 passed, 1 failed"; return 1; }
+    mkdir -p "$BUILD_DIR/fuzz/corpus-$name"
+    [ -d "$ROOT/tests/fuzz/seeds/$name" ] && seeds="$ROOT/tests/fuzz/seeds/$name"
+    UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
+        "$out" -max_total_time="$secs" -print_final_stats=1 -artifact_prefix="$BUILD_DIR/fuzz/$name-" \
+        "$BUILD_DIR/fuzz/corpus-$name" ${seeds:+"$seeds"} 2>&1 || rc=$?
+    if [ $rc = 0 ] && grep -qE 'runtime error:|ERROR: (Address|Leak|UndefinedBehavior)Sanitizer|SUMMARY: .*Sanitizer' "$log"; then
+        echo "fuzz: a sanitizer report in the log"; rc=1
+    fi
+    if [ $rc = 0 ]; then echo "1 passed, 0 failed"; else echo "0 passed, 1 failed"; fi
+    return $rc
+}
+
 cmd_fuzz() {
-    local secs="${FUZZ_SECONDS:-8}" src name out why t0
+    local secs="${FUZZ_SECONDS:-8}" src name why
     mkdir -p "$BUILD_DIR/fuzz" "$BUILD_DIR/tests/logs"
     if ! why="$(fuzz_toolchain_ok)"; then
         { echo "fuzz: no fuzzer toolchain: $why"; echo "fuzz: install it with ./build.sh deps (packages: clang libclang-rt-dev)"; } \
@@ -745,23 +796,9 @@ cmd_fuzz() {
         [ -e "$src" ] || continue
         name="$(basename "$src" .cpp)"
         selected "$name" || continue
-        out="$BUILD_DIR/fuzz/$name"; t0=$EPOCHREALTIME
-        # shellcheck disable=SC2086
-        if ! clang++ $FUZZ_FLAGS "$src" -o "$out" > "$BUILD_DIR/tests/logs/$name.build.log" 2>&1; then
-            record_result "$name" "$BUILD_DIR/tests/logs/$name.build.log" 1 "$(since "$t0")"; continue
-        fi
-        mkdir -p "$BUILD_DIR/fuzz/corpus-$name"
-        local seeds=""; [ -d "$ROOT/tests/fuzz/seeds/$name" ] && seeds="$ROOT/tests/fuzz/seeds/$name"
-        local log="$BUILD_DIR/tests/logs/$name.log" rc
-        # shellcheck disable=SC2086
-        UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
-            "$out" -max_total_time="$secs" -print_final_stats=1 -artifact_prefix="$BUILD_DIR/fuzz/$name-" "$BUILD_DIR/fuzz/corpus-$name" ${seeds:+"$seeds"} > "$log" 2>&1; rc=$?
-        if [ $rc = 0 ] && grep -qE 'runtime error:|ERROR: (Address|Leak|UndefinedBehavior)Sanitizer|SUMMARY: .*Sanitizer' "$log"; then
-            echo "fuzz: a sanitizer report in the log" >> "$log"; rc=1
-        fi
-        if [ $rc = 0 ]; then echo "1 passed, 0 failed" >> "$log"; else echo "0 passed, 1 failed" >> "$log"; fi
-        record_result "$name" "$log" "$rc" "$(since "$t0")"
+        pool_run "$name" fuzz_one "$name" "$src" "$secs"
     done
+    pool_drain
 }
 
 # --quick: the edit-test loop's tier (under 5 minutes on a quiet machine): the unit tests, the fuzz targets for
@@ -798,7 +835,7 @@ cmd_test() {
         [ -e "$src" ] && selected "$src" || continue
         [ $quick = 1 ] && ! grep -q QUICK_SCENARIO "$src" && continue
         # a hung scenario is killed and counted as a failure (hostlib kills the hosts it started)
-        run_test_program "$(basename "$src" .py)" timeout -k 10 "${E2E_TIMEOUT:-900}" \
+        e2e_run "$(basename "$src" .py)" "$src" timeout -k 10 "${E2E_TIMEOUT:-900}" \
             env HOST_BIN="$BUILD_DIR/host" PROJECT_ROOT="$ROOT" python3 "$src"
     done
     # Sanitizer pass: every unit test, and the reload scenarios marked for it, under ASan + UBSan.
@@ -815,7 +852,7 @@ cmd_test() {
                 if grep -q "ASAN_GAME_SCENARIO" "$src"; then
                     game_cxx=g++; game_flags="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
                 fi
-                run_test_program "asan-$(basename "$src" .py)" timeout -k 10 "${E2E_TIMEOUT:-900}" \
+                e2e_run "asan-$(basename "$src" .py)" "$src" timeout -k 10 "${E2E_TIMEOUT:-900}" \
                     env HOST_BIN="$BUILD_DIR/asan/host" PROJECT_ROOT="$ROOT" \
                     ASAN_OPTIONS=detect_leaks=1:handle_segv=0:handle_abort=0:handle_sigfpe=0:handle_sigill=0 \
                     UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
@@ -827,6 +864,7 @@ cmd_test() {
         fi
     fi
     if [ $quick = 1 ]; then FUZZ_SECONDS="${FUZZ_SECONDS:-2}" cmd_fuzz; else cmd_fuzz; fi
+    pool_drain   # the legs below run alone: each builds into the checkout's build/ and serves or drives one window
     if [ $quick = 0 ]; then
         selected "windows" && cmd_test_windows_leg
         selected "web" && cmd_test_web_leg
@@ -849,6 +887,7 @@ LOAD_SENSITIVE="tests/unit/test_guard.cpp tests/e2e/test_host_flags.py tests/e2e
     tests/e2e/test_session_guards.py tests/e2e/test_session_guards_restart.py tests/e2e/test_session_guards_fds.py"
 cmd_test_load() {
     local rounds="${1:-3}" hogs=() r f t0=$EPOCHREALTIME i
+    TEST_JOBS=1   # one test at a time: the hogs are the load
     [[ "$rounds" =~ ^[1-9][0-9]?$ ]] || { say "build.sh test-load: ROUNDS is a count 1..99, got '$rounds'"; exit 2; }
     cmd_deps "$DEBIAN_PACKAGES $TEST_PACKAGES" || exit 1
     cmd_build || { echo "0 passed, 1 failed"; exit 1; }
@@ -863,11 +902,12 @@ cmd_test_load() {
             selected "$ROOT/$f" || continue
             case "$f" in
                 *.cpp) RESULT_SUFFIX="load$r" run_units normal "$ROOT/$f||" ;;
-                *.py)  run_test_program "$(basename "$f" .py)-load$r" timeout -k 10 "${E2E_TIMEOUT:-900}" \
+                *.py)  pool_drain; run_test_program "$(basename "$f" .py)-load$r" timeout -k 10 "${E2E_TIMEOUT:-900}" \
                            env HOST_BIN="$BUILD_DIR/host" PROJECT_ROOT="$ROOT" python3 "$ROOT/$f" ;;
             esac
         done
     done
+    pool_drain
     suite_times "$t0"
     [ -n "$FAILED_NAMES" ] && say "failed:$FAILED_NAMES"
     echo "$TOTAL_PASS passed, $TOTAL_FAIL failed"
