@@ -5,7 +5,7 @@
 // 200x200 map checked cell by cell; then damaged maps: cut at every byte, bytes flipped, wrong types, a gid past
 // every tileset, a data array of the wrong length, huge sizes, a missing tileset file, deep nesting, failing
 // allocations - each refused with a reason naming the problem and nothing leaked.
-#define THTL_STB_ZLIB   // stb_image's implementation is the build's (platform/stb_impl.c)
+#define THTL_STB_ZLIB   // stb_image's implementation is the build's (platform/core/stb_impl.c)
 #define TH_TILED_IMPLEMENTATION
 #include "th_tiled.h"
 #define TH_TEST_IMPLEMENTATION
