@@ -54,6 +54,9 @@ static int develop_start(int argc, char **argv, char *err, size_t cap)
         g_options.log_file = g_default_log;
     }
     restart_open(argc, argv);   /* a hot restart: the session the previous process handed over */
+    /* the session's areas, in their order after the block and its snapshot (memory_init adds TWEAK's state copy) */
+    recording_reserve(g_options.memory_mb << 20);   /* the F7 loop's snapshot and inputs */
+    tweak_reserve();                                /* the sources TWEAK baselines come from */
     return 1;
 }
 

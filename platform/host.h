@@ -34,8 +34,8 @@
      migrate.cpp  the state across a layout change: the libraries' descriptions of their state, the rewrite
                   of the block from one layout to the next (th_reflect.h)
      record.cpp   the F7 input loop and --record/--replay files
-     restart.cpp  the hot restart: the session (block, snapshot, bookkeeping) in a memfd, the host re-executed
-                  with it when the process cannot go on safely
+     restart.cpp  the hot restart: the session (block, snapshot, the modules' slices and reserved areas) in a
+                  memfd, the host re-executed with it when the process cannot go on safely
    live/      save to new code (development only; live.h):
      watch.cpp    debounced batches of changed source/asset files
      build.cpp    the game build in a child process (build.sh game), its output and errors

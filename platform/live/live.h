@@ -112,6 +112,7 @@ void        tweak_library_loaded(int version, int code_of_version); /* baselines
 void        tweak_library_resumed(int version, int code_of_version); /* after a hot restart: the baseline the
                                                            previous process kept for its version code_of_version */
 void        tweak_shutdown(void);
+void        tweak_reserve(void);                        /* before the session starts: its area for the kept sources */
 void        tweak_batch_begin(void);                    /* a watcher batch: its live values are the next suspects */
 int         tweak_batch_end(void);                      /* 1: values of this batch went live (the new suspects) */
 void        tweak_suspects_clear(void);

@@ -410,7 +410,7 @@ int reload_from(const char *src, const char *why)
     if (layout_changed) reload_call_stats(stats_before, sizeof stats_before);
     GameLib old = g_lib;
     install(&next, version);
-    restart_tweak(NULL, NULL)->window = 0;   /* new code: a crash from here on is the code's */
+    memory_tweak_window()->window = 0;   /* new code: a crash from here on is the code's */
     tweak_suspects_clear();
     memset(&g_crash, 0, sizeof g_crash);
     restart_note_library();   /* before the old one unloads: a restart from here on goes on with the new code */
@@ -435,7 +435,7 @@ int reload_from(const char *src, const char *why)
 static void tweak_went_live(void)
 {
     double ms = memory_tweak_snapshot_take();
-    SessionTweak *tw = restart_tweak(NULL, NULL);
+    TweakWindow *tw = memory_tweak_window();
     tw->window = ms >= 0;
     tw->step = g_loop.step;
     tw->wall = os_wall_seconds();
@@ -448,7 +448,7 @@ static void tweak_went_live(void)
    changes), and the code that runs stays: it ran fine before the values changed. 0: not a tweak's. */
 static int tweak_rollback(GuardWhat what, const char *kind, int hang, const char *where)
 {
-    SessionTweak *tw = restart_tweak(NULL, NULL);
+    TweakWindow *tw = memory_tweak_window();
     if (!tw->window) return 0;
     tw->window = 0;
     if ((what != GUARD_UPDATE && what != GUARD_RENDER) || g_loop.step - tw->step > TWEAK_SUSPECT_STEPS) return 0;
@@ -531,7 +531,7 @@ void reload_on_crash(GuardWhat what)
 
 /* After a hot restart whose fault was the TWEAK values that had just gone live: the old values again, said as
    tweak_rollback says it in one process. */
-static void resume_tweak_rollback(const RestartResume *r, const char *in, int ok, const SessionTweak *tw)
+static void resume_tweak_rollback(const RestartResume *r, const char *in, int ok, const TweakWindow *tw)
 {
     char values[1024];
     tweak_suspects_resume();
@@ -588,7 +588,7 @@ void reload_resume(const RestartResume *r)
     g_block_layout.state_size = r->run.mem_state_size;
     /* A fault soon after TWEAK values went live is theirs, as tweak_rollback judges it in one process: the state
        from just before they went live (the session kept it), the same code, the old values. */
-    SessionTweak *tw = restart_tweak(NULL, NULL);
+    TweakWindow *tw = memory_tweak_window();
     int tweak_back = r->rollback && tw->window && tw->used && (r->what == GUARD_UPDATE || r->what == GUARD_RENDER) &&
                      r->step - tw->step <= TWEAK_SUSPECT_STEPS && r->run.running_path[0];
     tw->window = 0;

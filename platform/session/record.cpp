@@ -26,23 +26,53 @@ static struct {
 
 LoopMode recording_mode(void) { return g_recording.mode; }
 
-/* The F7 loop is kept in the session as well (restart.cpp), written as it changes, so a hot restart finds it:
-   its snapshot, its inputs (up to the session's cap), its mode and cursor. A --replay file is not kept. */
-static struct { SessionLoop *loop; GameInput *inputs; uint8_t *start_state; int looked; } g_kept;
+/* The F7 loop is kept in the session as well, written as it changes, so a hot restart finds it: its mode, cursor
+   and count are this module's slice (core.h), its snapshot and its inputs (up to the area's cap) two areas of the
+   session's memory (restart_reserve). A --replay file is not kept. */
+#define LOOP_SLICE      "record.loop"
+#define LOOP_START      "record.loop_start"
+#define LOOP_INPUTS     "record.loop_inputs"
+#define LOOP_KEPT_STEPS (60ull * 60 * 10)   /* up to 10 minutes of input across a restart */
 
-static SessionLoop *kept(void)
+typedef struct KeptLoop {
+    int      mode;                      /* LoopMode */
+    uint64_t count, cursor, cap;        /* recorded steps (at most cap are kept), the next one to play */
+    uint64_t start_used;                /* the loop's snapshot: bytes, and the layout it has */
+    uint64_t start_hash;                /* th_hash_bytes64 of it: a damaged copy is not looped */
+    uint32_t start_version;
+    uint64_t start_size;
+    int      record_on;                 /* --record: its file is open, and holds record_steps steps (flushed) */
+    uint64_t record_steps;
+} KeptLoop;
+
+static struct { GameInput *inputs; uint8_t *start_state; } g_kept;
+
+void recording_reserve(uint64_t block_bytes)
 {
-    if (!g_kept.looked) { g_kept.looked = 1; g_kept.loop = restart_loop(&g_kept.inputs, &g_kept.start_state); }
-    return g_kept.loop;
+    restart_reserve(LOOP_START, block_bytes);
+    restart_reserve(LOOP_INPUTS, LOOP_KEPT_STEPS * sizeof(GameInput));
+}
+
+/* the slice, and the areas into g_kept; NULL without a session (nothing is kept) */
+static KeptLoop *kept(void)
+{
+    uint64_t cap = 0;
+    g_kept.start_state = restart_area(LOOP_START, NULL);
+    g_kept.inputs = (GameInput *)restart_area(LOOP_INPUTS, &cap);
+    if (!g_kept.start_state || !g_kept.inputs) return NULL;
+    KeptLoop *k = (KeptLoop *)session_slice(LOOP_SLICE, sizeof(KeptLoop));
+    k->cap = cap / sizeof(GameInput);
+    return k;
 }
 
 static void keep_position(void)
 {
-    SessionLoop *k = kept();
+    KeptLoop *k = kept();
     if (!k) return;
     k->mode = g_recording.replaying_file ? LOOP_OFF : g_recording.mode;
     k->cursor = g_recording.cursor;
     k->count = g_recording.count < k->cap ? g_recording.count : k->cap;
+    restart_area_used(LOOP_INPUTS, k->count * sizeof(GameInput));
 }
 
 static void rec_push(const GameInput *gi)
@@ -52,18 +82,19 @@ static void rec_push(const GameInput *gi)
         g_recording.inputs = (GameInput *)realloc(g_recording.inputs, sizeof(GameInput) * g_recording.cap);
     }
     g_recording.inputs[g_recording.count++] = *gi;
-    SessionLoop *k = kept();
+    KeptLoop *k = kept();
     if (k && !g_recording.replaying_file && g_recording.count <= k->cap) g_kept.inputs[g_recording.count - 1] = *gi;
 }
 
 /* the loop's start state into the session, as it is now (taken, or migrated to a new layout) */
 static void keep_start(void)
 {
-    SessionLoop *k = kept();
+    KeptLoop *k = kept();
     if (!k) return;
     k->mode = LOOP_OFF;   /* until the copy below is whole; keep_position() sets it again */
     memcpy(g_kept.start_state, g_recording.start_state, g_recording.start_used);
     k->start_used = g_recording.start_used;
+    restart_area_used(LOOP_START, g_recording.start_used);
     k->start_hash = th_hash_bytes64(g_kept.start_state, (size_t)g_recording.start_used);
     k->start_version = g_recording.start_layout_hash;
     k->start_size = g_recording.start_size;
@@ -80,7 +111,7 @@ static void rec_capture_start(void)
     g_recording.start_migrated = 0;
     g_recording.count = 0;
     keep_start();
-    SessionLoop *k = kept();
+    KeptLoop *k = kept();
     if (k) k->count = k->cursor = 0;
 }
 
@@ -144,7 +175,7 @@ static void recording_file_continue(const char *path, uint64_t steps);
 
 void recording_resume(void)
 {
-    SessionLoop *k = kept();
+    KeptLoop *k = kept();
     if (k && k->record_on && g_options.record_path) recording_file_continue(g_options.record_path, k->record_steps);
     if (!k || k->mode == LOOP_OFF || k->count == 0 || k->start_used > g_memory.game.size) return;
     /* the session's copy lies beside the block: a wild write in game code can reach it */
@@ -199,7 +230,7 @@ void recording_step(GameInput *gi)
         g_recording.file_steps++;
         /* in the file at every step: nothing can be flushed at a fault, and a hot restart goes on from here */
         fflush(g_recording.file);
-        SessionLoop *k = kept();
+        KeptLoop *k = kept();
         if (k) k->record_steps = g_recording.file_steps;
     }
 }
@@ -283,7 +314,7 @@ int recording_file_open(const char *path)
     parse_json_escape(path, esc, sizeof esc);
     log_event("record_start", "\"path\":\"%s\",\"bytes\":%llu", esc, (unsigned long long)h.snapshot_bytes);
     fflush(g_recording.file);
-    SessionLoop *k = kept();
+    KeptLoop *k = kept();
     if (k) { k->record_on = 1; k->record_steps = 0; }
     return 1;
 }
@@ -313,7 +344,7 @@ static void recording_file_continue(const char *path, uint64_t steps)
     }
     char esc[HOST_PATH * 2];
     parse_json_escape(path, esc, sizeof esc);
-    SessionLoop *k = kept();
+    KeptLoop *k = kept();
     if (!keep) {
         log_message(LOG_WARN, "--record %s: ended at the hot restart after %llu steps: %s", path,
                     (unsigned long long)steps, err);
@@ -426,6 +457,6 @@ void recording_close(void)
 {
     if (g_recording.file) fclose(g_recording.file);
     g_recording.file = NULL;
-    SessionLoop *k = kept();
+    KeptLoop *k = kept();
     if (k) k->record_on = 0;   /* ended: a restart does not take it up again */
 }
