@@ -443,35 +443,53 @@ static void tweak_went_live(void)
         log_message(LOG_WARN, "tweak: no memory for the state before the new values: a crash goes back further");
 }
 
+/* A TWEAK rollback, said: the old values served again and the crash blamed on the new ones, in one process
+   (tweak_rollback) or after a hot restart (reload_resume). The state from just before they went live is back. */
+typedef struct TweakBlame {
+    int         version;                /* the version that crashed, with the new values */
+    const char *kind, *in, *where;      /* the signal ("hang"), the call, the frames */
+    uint64_t    step;                   /* the step at the fault */
+    int         restarted;              /* after a hot restart */
+    int         rolled_back_to, halted; /* the crash event's */
+} TweakBlame;
+
+static void tweak_rollback_report(const TweakBlame *b, const TweakWindow *tw)
+{
+    char values[1024];
+    tweak_revert_suspects(values, sizeof values);
+    int hang = !strcmp(b->kind, "hang");
+    log_message(LOG_ERROR,
+                "game version %d %s in %s%s%s, %llu steps after %s went live: %sback to the state from just "
+                "before it and to the old value; fix the literal and save",
+                b->version, hang && !b->restarted ? "hung (watchdog)" : b->kind, b->in, b->where[0] ? ": " : "",
+                b->where, (unsigned long long)(b->step - tw->step), values, b->restarted ? "the host restarted; " : "");
+    notice_post(LOG_WARN, "%s %s the game: the state from just before it and the old value are back", values,
+                hang ? "hung" : "crashed");
+    snprintf(g_crash.text, sizeof g_crash.text, "version %d: %s in %s after %s (old value back) %s", b->version,
+             b->kind, b->in, values, b->where);
+    g_crash.hung = hang;
+    crash_event(b->version, b->kind, b->in, b->where, b->rolled_back_to, b->halted, b->restarted);
+    char vesc[2048], more[64];
+    parse_json_escape(values, vesc, sizeof vesc);
+    if (b->restarted) snprintf(more, sizeof more, "\"restarted\":true");
+    else snprintf(more, sizeof more, "\"since_live_ms\":%.1f", (os_wall_seconds() - tw->wall) * 1000.0);
+    log_event("tweak_rollback",
+              "\"version\":%d,\"signal\":\"%s\",\"values\":\"%s\",\"tweak_step\":%llu,\"step\":%llu,%s", g_lib.version,
+              b->kind, vesc, (unsigned long long)tw->step, (unsigned long long)b->step, more);
+}
+
 /* A crash or hang in update/render soon after TWEAK values went live: theirs. The state from just before
    they went live comes back, the old values are served again (the blamed ones not until the literal
    changes), and the code that runs stays: it ran fine before the values changed. 0: not a tweak's. */
-static int tweak_rollback(GuardWhat what, const char *kind, int hang, const char *where)
+static int tweak_rollback(GuardWhat what, const char *kind, const char *where)
 {
     TweakWindow *tw = memory_tweak_window();
     if (!tw->window) return 0;
     tw->window = 0;
     if ((what != GUARD_UPDATE && what != GUARD_RENDER) || g_loop.step - tw->step > TWEAK_SUSPECT_STEPS) return 0;
     if (!memory_tweak_snapshot_restore()) return 0;
-    char values[1024];
-    tweak_revert_suspects(values, sizeof values);
-    double since_ms = (os_wall_seconds() - tw->wall) * 1000.0;
-    log_message(LOG_ERROR,
-                "game version %d %s in %s%s%s, %llu steps after %s went live: back to the state from just "
-                "before it and to the old value; fix the literal and save",
-                g_lib.version, hang ? "hung (watchdog)" : kind, GUARD_NAMES[what], where[0] ? ": " : "", where,
-                (unsigned long long)(g_loop.step - tw->step), values);
-    notice_post(LOG_WARN, "%s %s the game: the state from just before it and the old value are back", values,
-                hang ? "hung" : "crashed");
-    snprintf(g_crash.text, sizeof g_crash.text, "version %d: %s in %s after %s (old value back) %s", g_lib.version,
-             kind, GUARD_NAMES[what], values, where);
-    g_crash.hung = hang;
-    crash_event(g_lib.version, kind, GUARD_NAMES[what], where, g_lib.version, 0);
-    char vesc[2048];
-    parse_json_escape(values, vesc, sizeof vesc);
-    log_event("tweak_rollback", "\"version\":%d,\"signal\":\"%s\",\"values\":\"%s\",\"tweak_step\":%llu,\"step\":%llu,"
-              "\"since_live_ms\":%.1f", g_lib.version, kind, vesc, (unsigned long long)tw->step,
-              (unsigned long long)g_loop.step, since_ms);
+    TweakBlame b = { g_lib.version, kind, GUARD_NAMES[what], where, g_loop.step, 0, g_lib.version, 0 };
+    tweak_rollback_report(&b, tw);
     return 1;
 }
 
@@ -481,7 +499,7 @@ void reload_on_crash(GuardWhat what)
     const char *kind = guard_fault_name();
     char where[1500];
     guard_describe_backtrace(g_lib.path, where, sizeof where);
-    if (tweak_rollback(what, kind, hang, where)) return;
+    if (tweak_rollback(what, kind, where)) return;
     int crashed_version = g_lib.version;
     log_message(LOG_ERROR, "game version %d %s in %s%s%s", crashed_version, hang ? "hung (watchdog)" : kind,
                 GUARD_NAMES[what], where[0] ? ": " : "", where);
@@ -527,33 +545,6 @@ void reload_on_crash(GuardWhat what)
     } else {
         log_message(LOG_WARN, "nothing to roll back to: the game is halted until a build loads");
     }
-}
-
-/* After a hot restart whose fault was the TWEAK values that had just gone live: the old values again, said as
-   tweak_rollback says it in one process. */
-static void resume_tweak_rollback(const RestartResume *r, const char *in, int ok, const TweakWindow *tw)
-{
-    char values[1024];
-    tweak_suspects_resume();
-    tweak_revert_suspects(values, sizeof values);
-    g_run.code_of_version = r->run.running_version;
-    log_message(LOG_ERROR,
-                "game version %d %s in %s%s%s, %llu steps after %s went live: the host restarted; back to the "
-                "state from just before it and to the old value; fix the literal and save",
-                r->run.running_version, r->signal, in, r->where[0] ? ": " : "", r->where,
-                (unsigned long long)(r->step - tw->step), values);
-    notice_post(LOG_WARN, "%s %s the game: the state from just before it and the old value are back", values,
-                !strcmp(r->signal, "hang") ? "hung" : "crashed");
-    snprintf(g_crash.text, sizeof g_crash.text, "version %d: %s in %s after %s (old value back) %s",
-             r->run.running_version, r->signal, in, values, r->where);
-    g_crash.hung = !strcmp(r->signal, "hang");
-    crash_event(r->run.running_version, r->signal, in, r->where, ok ? g_lib.version : 0, g_run.halted, 1);
-    char vesc[2048];
-    parse_json_escape(values, vesc, sizeof vesc);
-    log_event("tweak_rollback",
-              "\"version\":%d,\"signal\":\"%s\",\"values\":\"%s\",\"tweak_step\":%llu,\"step\":%llu,"
-              "\"restarted\":true",
-              g_lib.version, r->signal, vesc, (unsigned long long)tw->step, (unsigned long long)r->step);
 }
 
 /* ---------------------------------------------------------------- after a hot restart */
@@ -641,7 +632,13 @@ void reload_resume(const RestartResume *r)
               resc, r->rollback ? "rollback" : "keep", g_lib.version, ok ? "true" : "false", r->restarts,
               r->since_fault_ms, (unsigned long long)g_loop.step);
     if (ok) tweak_library_resumed(g_lib.version, rollback ? r->run.prev_good_version : r->run.running_version);
-    if (tweak_back) resume_tweak_rollback(r, in, ok, tw);
+    if (tweak_back) {   /* the fault was the TWEAK values that had just gone live: the old values again */
+        tweak_suspects_resume();
+        g_run.code_of_version = r->run.running_version;
+        TweakBlame b = { r->run.running_version, r->signal, in, r->where, r->step, 1, ok ? g_lib.version : 0,
+                         g_run.halted };
+        tweak_rollback_report(&b, tw);
+    }
     if (ok) run_load_hook();
 }
 
