@@ -8,12 +8,12 @@
               where a new port starts); os_common.cpp what they share; os_service_gate.h the watchdog's
               deferred interrupt both fault backends follow. Nothing else includes system headers.
    core/      what every module uses (core.h declares it):
-     core.cpp     the command line (g_options), the frame loop's counters (g_loop), the project root
+     core.cpp     the command line (options()), the frame loop's counters (frame_loop()), the project root
      log.cpp      log lines, JSON-lines events, the game's log/event/time services
      parse.cpp    reading outside input: flags, input scripts, recording headers, JSON escaping
      stb_impl.c   stb's implementations (images, rectangle packing, TrueType), compiled in every build
    services/  what the game calls through PlatformAPI (services.h):
-     services.cpp the table itself (g_pf), filled by each service at start
+     services.cpp the table itself (services_api()), filled by each service at start
      profile.cpp  the frame profiler: zones (th_profile.h), the game's zone service, --profile and Shift+F4
                   traces, the flame-chart view
      render.cpp   drawing services (sprite batch, text, camera, screenshots); render_internal.h holds what it

@@ -7,7 +7,9 @@
 
 #include "th_math.h"
 
-Memory g_memory;
+static Memory g_memory;
+
+Memory *memory_state(void) { return &g_memory; }
 
 #define TWEAK_COPY   "memory.tweak_copy"   /* the session's area for the state before TWEAK values went live */
 #define TWEAK_WINDOW "memory.tweak"        /* the session slice of the TWEAK window (TweakWindow) */

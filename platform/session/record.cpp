@@ -105,9 +105,9 @@ static void rec_capture_start(void)
     g_recording.start_used = memory_used();
     g_recording.start_state =
         (uint8_t *)realloc(g_recording.start_state, g_recording.start_used ? g_recording.start_used : 1);
-    memcpy(g_recording.start_state, g_memory.game.base, g_recording.start_used);
-    g_recording.start_layout_hash = g_block_layout.layout_hash;
-    g_recording.start_size = g_block_layout.state_size;
+    memcpy(g_recording.start_state, memory_state()->game.base, g_recording.start_used);
+    g_recording.start_layout_hash = running_layout()->layout_hash;
+    g_recording.start_size = running_layout()->state_size;
     g_recording.start_migrated = 0;
     g_recording.count = 0;
     keep_start();
@@ -119,22 +119,22 @@ static void rec_capture_start(void)
    the loop first; this is the last line). */
 static int rec_restore_start(void)
 {
-    if (g_recording.start_layout_hash != g_block_layout.layout_hash ||
-        g_recording.start_size != g_block_layout.state_size) {
+    if (g_recording.start_layout_hash != running_layout()->layout_hash ||
+        g_recording.start_size != running_layout()->state_size) {
         log_message(LOG_ERROR,
                     "F7 loop: its snapshot has another state layout (version %u, %llu bytes; running %u, %llu): "
                     "loop ended",
                     g_recording.start_layout_hash, (unsigned long long)g_recording.start_size,
-                    g_block_layout.layout_hash, (unsigned long long)g_block_layout.state_size);
+                    running_layout()->layout_hash, (unsigned long long)running_layout()->state_size);
         log_event("loop", "\"state\":\"off\",\"reason\":\"layout_mismatch\"");
         g_recording.mode = LOOP_OFF;
         g_recording.replaying_file = 0;
         return 0;
     }
     uint64_t now_used = memory_used();
-    memcpy(g_memory.game.base, g_recording.start_state, g_recording.start_used);
+    memcpy(memory_state()->game.base, g_recording.start_state, g_recording.start_used);
     if (now_used > g_recording.start_used)
-        memset((uint8_t *)g_memory.game.base + g_recording.start_used, 0, now_used - g_recording.start_used);
+        memset((uint8_t *)memory_state()->game.base + g_recording.start_used, 0, now_used - g_recording.start_used);
     g_recording.cursor = 0;
     /* a migrated start holds no caches (they are transient): the game's load rebuilds them */
     if (g_recording.start_migrated) running_load(1);
@@ -176,8 +176,8 @@ static void recording_file_continue(const char *path, uint64_t steps);
 void recording_resume(void)
 {
     KeptLoop *k = kept();
-    if (k && k->record_on && g_options.record_path) recording_file_continue(g_options.record_path, k->record_steps);
-    if (!k || k->mode == LOOP_OFF || k->count == 0 || k->start_used > g_memory.game.size) return;
+    if (k && k->record_on && options()->record_path) recording_file_continue(options()->record_path, k->record_steps);
+    if (!k || k->mode == LOOP_OFF || k->count == 0 || k->start_used > memory_state()->game.size) return;
     /* the session's copy lies beside the block: a wild write in game code can reach it */
     if (th_hash_bytes64(g_kept.start_state, (size_t)k->start_used) != k->start_hash) {
         log_message(LOG_ERROR,
@@ -297,19 +297,19 @@ int recording_file_open(const char *path)
     RecordingHeader h;
     memset(&h, 0, sizeof h);
     h.api = GAME_API_VERSION;
-    h.layout_hash = g_api.layout_hash;
-    h.state_size = g_api.state_size;
+    h.layout_hash = running_api()->layout_hash;
+    h.state_size = running_api()->state_size;
     h.snapshot_bytes = memory_used();
-    h.start_step = g_loop.step;
-    h.snapshot_hash = th_hash_bytes64(g_memory.game.base, (size_t)h.snapshot_bytes);
+    h.start_step = frame_loop()->step;
+    h.snapshot_hash = th_hash_bytes64(memory_state()->game.base, (size_t)h.snapshot_bytes);
     uint8_t head[RECORDING_HEADER_BYTES];
     parse_recording_header_write(head, &h);
     fwrite(head, 1, sizeof head, g_recording.file);
-    fwrite(g_memory.game.base, 1, h.snapshot_bytes, g_recording.file);
+    fwrite(memory_state()->game.base, 1, h.snapshot_bytes, g_recording.file);
     /* the description of the snapshot's layout beside it: a replay under a later state.h migrates it */
     char types_path[HOST_PATH + 8];
     snprintf(types_path, sizeof types_path, "%s.types", path);
-    if (!types_save(&g_mem_types, types_path)) os_remove_file(types_path);
+    if (!types_save(types_of_block(), types_path)) os_remove_file(types_path);
     char esc[HOST_PATH * 2];
     parse_json_escape(path, esc, sizeof esc);
     log_event("record_start", "\"path\":\"%s\",\"bytes\":%llu", esc, (unsigned long long)h.snapshot_bytes);
@@ -324,7 +324,7 @@ int recording_file_open(const char *path)
 static void recording_file_continue(const char *path, uint64_t steps)
 {
     size_t got = 0;
-    uint8_t *data = (uint8_t *)os_read_file(path, &got, (size_t)g_memory.game.size + (1ull << 30));
+    uint8_t *data = (uint8_t *)os_read_file(path, &got, (size_t)memory_state()->game.size + (1ull << 30));
     RecordingHeader h;
     char err[512] = "";
     uint64_t keep = 0;
@@ -364,9 +364,9 @@ static void recording_file_continue(const char *path, uint64_t steps)
 static int replay_migrate_start(const char *path, const StateTypes *was, const uint8_t *snap, RecordingHeader *h)
 {
     char what[2048];
-    uint8_t *out = (uint8_t *)malloc(g_api.state_size ? g_api.state_size : 1);
-    if (!out ||
-        !migrate_bytes(was, &g_mem_types, &g_api, snap, h->snapshot_bytes, out, g_api.state_size, what, sizeof what)) {
+    uint8_t *out = (uint8_t *)malloc(running_api()->state_size ? running_api()->state_size : 1);
+    if (!out || !migrate_bytes(was, types_of_block(), running_api(), snap, h->snapshot_bytes, out,
+                               running_api()->state_size, what, sizeof what)) {
         log_message(LOG_ERROR, "--replay %s: recorded on another state layout, and its snapshot cannot be migrated: %s",
                     path, out ? what : "out of memory");
         free(out);
@@ -375,7 +375,7 @@ static int replay_migrate_start(const char *path, const StateTypes *was, const u
     log_message(LOG_INFO, "--replay %s: recorded on another state layout; its snapshot migrated: %s", path, what);
     free(g_recording.start_state);
     g_recording.start_state = out;
-    h->snapshot_bytes = g_api.state_size;
+    h->snapshot_bytes = running_api()->state_size;
     g_recording.start_migrated = 1;
     return 1;
 }
@@ -383,11 +383,12 @@ static int replay_migrate_start(const char *path, const StateTypes *was, const u
 int recording_file_load(const char *path)
 {
     size_t got = 0;
-    uint8_t *data = (uint8_t *)os_read_file(path, &got, (size_t)g_memory.game.size + (1ull << 30));
+    uint8_t *data = (uint8_t *)os_read_file(path, &got, (size_t)memory_state()->game.size + (1ull << 30));
     if (!data) { log_message(LOG_ERROR, "--replay %s: %s", path, os_error_text()); return 0; }
     RecordingHeader h;
     char err[512];
-    RecordingExpect want = { GAME_API_VERSION, g_api.layout_hash, g_api.state_size, g_memory.game.size };
+    RecordingExpect want = { GAME_API_VERSION, running_api()->layout_hash, running_api()->state_size,
+                             memory_state()->game.size };
     /* recorded on another layout: with its description (<file>.types, written by --record) the snapshot is
        migrated to the running one; without it the file is refused below */
     StateTypes was;
@@ -397,7 +398,7 @@ int recording_file_load(const char *path)
     int migrate = 0;
     OsFileStamp types_stamp;
     if (parse_recording_header(data, got, &h, err, sizeof err) && h.api == GAME_API_VERSION &&
-        (h.layout_hash != g_api.layout_hash || h.state_size != g_api.state_size) &&
+        (h.layout_hash != running_api()->layout_hash || h.state_size != running_api()->state_size) &&
         os_file_stamp(types_path, &types_stamp)) {
         if (!types_load(types_path, h.layout_hash, h.state_size, &was)) {
             log_message(LOG_ERROR,
@@ -439,10 +440,10 @@ int recording_file_load(const char *path)
         rec_push(&gi);
     }
     free(data);
-    memcpy(g_memory.game.base, g_recording.start_state, h.snapshot_bytes);
-    g_memory.game.used = h.snapshot_bytes;
-    g_recording.start_layout_hash = g_recording.start_migrated ? g_api.layout_hash : h.layout_hash;
-    g_recording.start_size = g_recording.start_migrated ? g_api.state_size : h.state_size;
+    memcpy(memory_state()->game.base, g_recording.start_state, h.snapshot_bytes);
+    memory_state()->game.used = h.snapshot_bytes;
+    g_recording.start_layout_hash = g_recording.start_migrated ? running_api()->layout_hash : h.layout_hash;
+    g_recording.start_size = g_recording.start_migrated ? running_api()->state_size : h.state_size;
     if (g_recording.start_migrated) running_load(1);
     g_recording.cursor = 0;
     g_recording.mode = LOOP_PLAYING;

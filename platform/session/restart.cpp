@@ -274,7 +274,7 @@ int restart_arm(int argc, char **argv)
         log_message(LOG_WARN, "hot restart is off: %s", os_error_text());
         return 1;
     }
-    g_session.stall_s = 10.0 + 3.0 * g_options.watchdog_s;
+    g_session.stall_s = 10.0 + 3.0 * options()->watchdog_s;
     os_fault_on_unsafe(on_unsafe_fault);
     g_session.enabled = 1;
     return 1;
@@ -328,10 +328,10 @@ int restart_session_renew(void)
     SessionHeader *h = g_session.h;
     if (!h || g_session.handle < 0) return 0;
     uint64_t H = SESSION_HEADER_BYTES, B = h->block_bytes;
+    const Memory *m = memory_state();
     OsSpan keep[2 + SESSION_AREAS] = {
         { 0, H + memory_used() },
-        { H + B,
-          g_memory.snapshot_faulted > g_memory.snapshot_used ? g_memory.snapshot_faulted : g_memory.snapshot_used },
+        { H + B, m->snapshot_faulted > m->snapshot_used ? m->snapshot_faulted : m->snapshot_used },
     };
     int n = 2;
     for (uint32_t i = 0; i < h->area_count && i < SESSION_AREAS; i++)
@@ -475,7 +475,7 @@ void restart_resume(void (*resume)(const RestartResume *r))
     r.where = where;
     r.restarts = (int)h->restarts;
     r.since_fault_ms = (os_mono_seconds() - h->fault.mono) * 1000.0;
-    r.step = g_loop.step;
+    r.step = frame_loop()->step;
     resume(&r);
     restart_note_library();
     memory_keep();

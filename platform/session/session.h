@@ -15,7 +15,7 @@ typedef struct Memory {
     uint64_t   snapshot_faulted;  /* bytes of the snapshot area already touched */
 } Memory;
 
-extern Memory g_memory;
+Memory  *memory_state(void);               /* memory.cpp's: the block's description and the snapshot's */
 
 int      memory_init(uint64_t bytes);
 uint64_t memory_used(void);                /* the game's high-water mark, clamped to the block */
@@ -62,7 +62,7 @@ typedef struct GuardReport {     /* the last guarded call that did not return no
     OsFault   fault;
 } GuardReport;
 
-extern GuardReport g_guard_report;
+const GuardReport *guard_report(void);     /* guard.cpp's */
 
 void        guard_init(double watchdog_s);
 int         guard_run(GuardWhat what, void (*fn)(void *), void *arg);   /* 0 returned; 1 crashed or hung */
@@ -89,8 +89,8 @@ typedef struct StateTypes {      /* a library's description of its state, copied
     uint64_t  state_size;
 } StateTypes;
 
-extern StateTypes g_mem_types;   /* the layout the block holds */
-extern StateTypes g_snap_types;  /* the layout of the crash snapshot */
+StateTypes *types_of_block(void);       /* the layout the block holds (migrate.cpp keeps both) */
+StateTypes *types_of_snapshot(void);    /* the layout of the crash snapshot */
 
 void types_take(const GameAPI *api, StateTypes *out);   /* copy the table out of a loaded library and check it */
 void types_copy(StateTypes *dst, const StateTypes *src);
@@ -187,7 +187,7 @@ typedef struct GameRun {         /* which library runs, and what a rollback retu
     int      loaded;             /* a library is loaded */
     int      halted;             /* crashed with nothing to roll back to: wait for a fix */
     int      fresh;              /* the current library has not run an update yet */
-    int code_of_version; /* the version whose code runs: g_lib.version, or after a rollback the one rolled back to */
+    int code_of_version; /* the version whose code runs: the library's, or after a rollback the one rolled back to */
     int      version_counter;
     char     prev_good_path[HOST_PATH];  /* a copy of the library that ran before this one */
     int      prev_good_version;
@@ -212,10 +212,11 @@ typedef struct BlockLayout {     /* the layout of the state in the memory block 
     uint64_t state_size;
 } BlockLayout;
 
-extern GameRun     g_run;
-extern CrashReport g_crash;
-extern BlockLayout g_block_layout;
-extern GameLib     g_lib;        /* the running library */
-extern GameAPI     g_api;        /* its entry points (a stub until a library loads) */
+/* running.cpp keeps these; the reload policy (live/reload.cpp, release.cpp) changes them, the rest reads them */
+GameRun     *running_run(void);
+CrashReport *running_crash(void);
+BlockLayout *running_layout(void);
+GameLib     *running_lib(void);        /* the running library */
+GameAPI     *running_api(void);        /* its entry points (a stub until a library loads) */
 
 #endif /* HOST_SESSION_H */
