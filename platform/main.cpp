@@ -84,22 +84,23 @@ static int start_services(void)
     const Options *opt = options();
     if (!memory_init(opt->memory_mb << 20)) return 0;
     guard_init(opt->watchdog_s);
-    memset(services_api(), 0, sizeof *services_api());
-    log_fill_api(services_api());
-    g_host_mode.fill_api(services_api());
-    services_api()->view_width = VIEW_W;
-    services_api()->view_height = VIEW_H;
+    PlatformAPI *pf = services_api();
+    memset(pf, 0, sizeof *pf);
+    log_fill_api(pf);
+    g_host_mode.fill_api(pf);
+    pf->view_width = VIEW_W;
+    pf->view_height = VIEW_H;
     if (!render_init(g_video.renderer, VIEW_W, VIEW_H, opt->font_path))
         log_message(LOG_WARN, "render: started with missing assets (placeholders shown)");
     render_between_batches(g_host_mode.pump);   /* drawing is most of a frame: a save moves on between its batches */
-    render_fill_api(services_api());
+    render_fill_api(pf);
     audio_init();
-    audio_fill_api(services_api());
-    savedata_fill_api(services_api());
-    window_fill_api(services_api());
-    profile_fill_api(services_api());
+    audio_fill_api(pf);
+    savedata_fill_api(pf);
+    window_fill_api(pf);
+    profile_fill_api(pf);
     sound_assets_init(opt->root);
-    guard_wrap_services(services_api());
+    guard_wrap_services(pf);
     return 1;
 }
 
@@ -152,30 +153,28 @@ static void step_game(void)
         while (g_clock.acc >= STEP) { g_clock.acc -= STEP; steps++; }
     }
     g_clock.run_now = 0;
-    if (frame_loop()->paused) {
-        steps = frame_loop()->single_step ? 1 : 0;
-        frame_loop()->single_step = 0;
-        g_clock.acc = 0;
-    }
-    for (int s = 0; s < steps && !frame_loop()->quit; s++) {
+    FrameLoop *loop = frame_loop();
+    GameRun *run = running_run();
+    if (loop->paused) { steps = loop->single_step ? 1 : 0; loop->single_step = 0; g_clock.acc = 0; }
+    for (int s = 0; s < steps && !loop->quit; s++) {
         PROFILE_ZONE("update");
-        GameInput gi = input_step(frame_loop()->step, (float)STEP);
+        GameInput gi = input_step(loop->step, (float)STEP);
         recording_step(&gi);
-        if (running_run()->loaded) {
+        if (run->loaded) {
             if (reload_call_update(&gi)) break;
-            if (running_run()->fresh) {
-                running_run()->fresh = 0;
+            if (run->fresh) {
+                run->fresh = 0;
                 /* version: the load; code_of_version: whose code that is (after a rollback, the older one's) */
+                int version = running_lib()->version;
+                double seen = build_status()->change_seen_t;
                 log_event(
                     "new_code_running",
                     "\"version\":%d,\"code_of_version\":%d,\"rolled_back\":%s,\"step\":%llu,\"since_change_ms\":%.1f",
-                    running_lib()->version, running_run()->code_of_version,
-                    running_run()->code_of_version != running_lib()->version ? "true" : "false",
-                    (unsigned long long)frame_loop()->step,
-                    build_status()->change_seen_t > 0 ? (log_time() - build_status()->change_seen_t) * 1000 : -1.0);
+                    version, run->code_of_version, run->code_of_version != version ? "true" : "false",
+                    (unsigned long long)loop->step, seen > 0 ? (log_time() - seen) * 1000 : -1.0);
             }
         }
-        frame_loop()->step++;
+        loop->step++;
     }
     log_drain_game();
 }
