@@ -15,9 +15,9 @@ static char g_default_log[HOST_PATH];    /* <root>/build/host.log, when no --log
 static void find_root(const char *argv0)
 {
     char real[HOST_PATH];
-    if (g_options.root[0]) {
-        if (os_real_path(g_options.root, real, sizeof real))
-            snprintf(g_options.root, sizeof g_options.root, "%s", real);
+    if (options()->root[0]) {
+        if (os_real_path(options()->root, real, sizeof real))
+            snprintf(options_edit()->root, sizeof options()->root, "%s", real);
         return;
     }
     if (os_real_path(argv0, real, sizeof real)) {
@@ -25,9 +25,9 @@ static void find_root(const char *argv0)
         if (slash) *slash = 0;
         slash = strrchr(real, '/');
         if (slash) *slash = 0;
-        snprintf(g_options.root, sizeof g_options.root, "%s", real);
+        snprintf(options_edit()->root, sizeof options()->root, "%s", real);
     } else {
-        snprintf(g_options.root, sizeof g_options.root, ".");
+        snprintf(options_edit()->root, sizeof options()->root, ".");
     }
 }
 
@@ -37,8 +37,8 @@ static int develop_start(int argc, char **argv, char *err, size_t cap)
     find_root(argv[0]);
     /* the two questions build.sh asks the host, so the build folder's name and what a game build compiles are
        decided in one place (game_folder.cpp, build.cpp): answered, then the process ends (no window, no log) */
-    if (g_options.print_game_build) { printf("%s\n", game_build_folder()); fflush(stdout); exit(0); }
-    if (g_options.build_game) { fflush(stdout); exit(build_game_now(g_options.root) ? 0 : 1); }
+    if (options()->print_game_build) { printf("%s\n", game_build_folder()); fflush(stdout); exit(0); }
+    if (options()->build_game) { fflush(stdout); exit(build_game_now(options()->root) ? 0 : 1); }
 #if !defined(_WIN32)
     { /* build.sh, when this host runs it for a game build, asks this executable (a copy of the project may have none)
        */
@@ -46,14 +46,17 @@ static int develop_start(int argc, char **argv, char *err, size_t cap)
         if (os_exe_path(exe, sizeof exe)) setenv("ENGINE_HOST", exe, 1);
     }
 #endif
-    g_options.dev_keys = 1;   /* the hot keys are always on here */
-    if (!g_options.log_file) {
-        snprintf(g_default_log, sizeof g_default_log, "%s/build", g_options.root);
+    options_edit()->dev_keys = 1;   /* the hot keys are always on here */
+    if (!options()->log_file) {
+        snprintf(g_default_log, sizeof g_default_log, "%s/build", options()->root);
         os_make_dir(g_default_log);
-        snprintf(g_default_log, sizeof g_default_log, "%s/build/host.log", g_options.root);
-        g_options.log_file = g_default_log;
+        snprintf(g_default_log, sizeof g_default_log, "%s/build/host.log", options()->root);
+        options_edit()->log_file = g_default_log;
     }
     restart_open(argc, argv);   /* a hot restart: the session the previous process handed over */
+    /* the session's areas, in their order after the block and its snapshot (memory_init adds TWEAK's state copy) */
+    recording_reserve(options()->memory_mb << 20);   /* the F7 loop's snapshot and inputs */
+    tweak_reserve();                                /* the sources TWEAK baselines come from */
     return 1;
 }
 
@@ -62,8 +65,8 @@ static int develop_start(int argc, char **argv, char *err, size_t cap)
 static int develop_start_game(int argc, char **argv)
 {
     reload_init();
-    if (g_options.watch && !watch_init(g_options.root))
-        log_message(LOG_WARN, "live reload is off: cannot watch %s", g_options.root);
+    if (options()->watch && !watch_init(options()->root))
+        log_message(LOG_WARN, "live reload is off: cannot watch %s", options()->root);
     if (!restart_arm(argc, argv)) return -1;
     if (!restart_pending_mode()) { reload_start(); return 0; }
     restart_resume(reload_resume);
@@ -72,7 +75,7 @@ static int develop_start_game(int argc, char **argv)
        taken as saved now, so the next poll builds or applies them */
     double seen = session_slice_kept(SOURCES_SEEN) ? *(double *)session_slice(SOURCES_SEEN, sizeof(double)) : 0;
     char first[HOST_PATH];
-    int missed = seen > 0 && g_options.watch ? watch_catch_up(seen - WATCH_CLOCK_SLACK_S, first, sizeof first) : 0;
+    int missed = seen > 0 && options()->watch ? watch_catch_up(seen - WATCH_CLOCK_SLACK_S, first, sizeof first) : 0;
     if (missed) {
         log_message(LOG_INFO, "hot restart: %d file(s) saved while the host restarted (%s%s): taken as saved now",
                     missed, first, missed > 1 ? ", ..." : "");
@@ -95,7 +98,7 @@ static void check_descriptors(void)
     int session = restart_session_renew();
     log_reopen_lost(what, sizeof what);
     int build = build_restart_lost();
-    int watcher = g_options.watch && watch_reopen_lost();
+    int watcher = options()->watch && watch_reopen_lost();
     int plugged = os_host_fds_plug();   /* last: SDL's, whose sockets and pipes cannot be opened again */
     char sdl[96];
     snprintf(sdl, sizeof sdl, "%d of the window system's and input's descriptors (left quiet: no events from them)",
@@ -112,7 +115,7 @@ static void check_descriptors(void)
     log_message(LOG_WARN,
                 "game version %d closed or replaced the host's descriptors (close_range, syscall or dup2 past "
                 "the close() wrapper); re-opened: %s",
-                g_lib.version, what);
+                running_lib()->version, what);
     notice_post(LOG_WARN, "The game closed the host's files; re-opened: %s", what);
     char esc[2048], list[2300] = "";
     const char *p = what;
@@ -126,7 +129,7 @@ static void check_descriptors(void)
         snprintf(list + len, sizeof list - len, "%s\"%s\"", len ? "," : "", esc);
         p = end ? end + 2 : p + n;
     }
-    log_event("descriptors_reopened", "\"version\":%d,\"what\":[%s]", g_lib.version, list);
+    log_event("descriptors_reopened", "\"version\":%d,\"what\":[%s]", running_lib()->version, list);
 }
 
 static void develop_frame_begin(void)
@@ -156,19 +159,19 @@ static ReloadPoll develop_poll(void)
     double now = os_wall_seconds();   /* before the watcher is read: a save after this is not handled yet */
     FileChanges changes;
     int was_building = build_running();
-    if (g_options.watch && watch_poll(&changes)) {
+    if (options()->watch && watch_poll(&changes)) {
         if (reload_handle_changes(&changes)) p.step_now = 1;
         if (!was_building && build_running()) g_build_saves_wall = changes.first_seen_wall;
     }
     BuildResult br;
     build_poll(&br);
-    g_build_status.running = build_running();
+    build_status()->running = build_running();
     if (br.finished) {
-        int before = g_run.version_counter;
+        int before = running_run()->version_counter;
         reload_handle_build(&br);
         log_drain_game();   /* what the load hook logged, right after the reload event */
         p.build_finished = 1;
-        if (g_run.version_counter != before && g_run.loaded && g_run.fresh) p.step_now = 1;
+        if (running_run()->version_counter != before && running_run()->loaded && running_run()->fresh) p.step_now = 1;
     }
     note_sources_seen(now);
     return p;
@@ -181,26 +184,26 @@ static void develop_pump(void)
 {
     FileChanges changes;
     int was_building = build_running();
-    if (g_options.watch && watch_poll_code(&changes)) {
+    if (options()->watch && watch_poll_code(&changes)) {
         if (reload_handle_changes(&changes)) g_tweak_live = 1;
         if (!was_building && build_running()) g_build_saves_wall = changes.first_seen_wall;
     }
     build_pump();
-    g_build_status.running = build_running();
+    build_status()->running = build_running();
 }
 
 static void develop_wake_on(int fds[2], double *due_in)
 {
-    fds[0] = g_options.watch ? os_watch_fd() : -1;
+    fds[0] = options()->watch ? os_watch_fd() : -1;
     fds[1] = build_fd();
-    *due_in = g_options.watch ? watch_due_in() : -1;
+    *due_in = options()->watch ? watch_due_in() : -1;
     if (build_ended() || g_tweak_live) *due_in = 0;   /* finished within the frame: handled at once */
 }
 
 static void develop_rebuild(void)
 {
     log_message(LOG_INFO, "F5: rebuild and reload");
-    build_start(g_options.root);
+    build_start(options()->root);
 }
 
 static void develop_frame_end(void) { restart_note_frame(); }
@@ -210,7 +213,7 @@ static void develop_shutdown(void)
     build_shutdown();
     watch_shutdown();
     char err[256];
-    library_close(&g_lib, err, sizeof err);
+    library_close(running_lib(), err, sizeof err);
     tweak_shutdown();
 }
 

@@ -8,12 +8,12 @@
               where a new port starts); os_common.cpp what they share; os_service_gate.h the watchdog's
               deferred interrupt both fault backends follow. Nothing else includes system headers.
    core/      what every module uses (core.h declares it):
-     core.cpp     the command line (g_options), the frame loop's counters (g_loop), the project root
+     core.cpp     the command line (options()), the frame loop's counters (frame_loop()), the project root
      log.cpp      log lines, JSON-lines events, the game's log/event/time services
      parse.cpp    reading outside input: flags, input scripts, recording headers, JSON escaping
      stb_impl.c   stb's implementations (images, rectangle packing, TrueType), compiled in every build
    services/  what the game calls through PlatformAPI (services.h):
-     services.cpp the table itself (g_pf), filled by each service at start
+     services.cpp the table itself (services_api()), filled by each service at start
      profile.cpp  the frame profiler: zones (th_profile.h), the game's zone service, --profile and Shift+F4
                   traces, the flame-chart view
      render.cpp   drawing services (sprite batch, text, camera, screenshots); render_internal.h holds what it
@@ -34,8 +34,8 @@
      migrate.cpp  the state across a layout change: the libraries' descriptions of their state, the rewrite
                   of the block from one layout to the next (th_reflect.h)
      record.cpp   the F7 input loop and --record/--replay files
-     restart.cpp  the hot restart: the session (block, snapshot, bookkeeping) in a memfd, the host re-executed
-                  with it when the process cannot go on safely
+     restart.cpp  the hot restart: the session (block, snapshot, the modules' slices and reserved areas) in a
+                  memfd, the host re-executed with it when the process cannot go on safely
    live/      save to new code (development only; live.h):
      watch.cpp    debounced batches of changed source/asset files
      build.cpp    the game build in a child process (build.sh game), its output and errors

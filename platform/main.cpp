@@ -31,12 +31,12 @@ static struct {                   /* the once-a-second frame_stats event */
     RenderStats rs;               /* the last frame's */
 } g_stats;
 
-static void on_terminate(void) { g_loop.quit = 1; }
+static void on_terminate(void) { frame_loop()->quit = 1; }
 
 /* ================================================================ start */
 static int open_window(void)
 {
-    const Options *opt = &g_options;
+    const Options *opt = options();
     if (opt->headless) {
         SDL_SetHint(SDL_HINT_VIDEODRIVER, "offscreen");
         SDL_SetHint(SDL_HINT_RENDER_DRIVER, "software");
@@ -81,33 +81,34 @@ static int open_window(void)
 /* The memory block, the guard and the services handed to the game. */
 static int start_services(void)
 {
-    const Options *opt = &g_options;
+    const Options *opt = options();
     if (!memory_init(opt->memory_mb << 20)) return 0;
     guard_init(opt->watchdog_s);
-    memset(&g_pf, 0, sizeof g_pf);
-    log_fill_api(&g_pf);
-    g_host_mode.fill_api(&g_pf);
-    g_pf.view_width = VIEW_W;
-    g_pf.view_height = VIEW_H;
+    PlatformAPI *pf = services_api();
+    memset(pf, 0, sizeof *pf);
+    log_fill_api(pf);
+    g_host_mode.fill_api(pf);
+    pf->view_width = VIEW_W;
+    pf->view_height = VIEW_H;
     if (!render_init(g_video.renderer, VIEW_W, VIEW_H, opt->font_path))
         log_message(LOG_WARN, "render: started with missing assets (placeholders shown)");
     render_between_batches(g_host_mode.pump);   /* drawing is most of a frame: a save moves on between its batches */
-    render_fill_api(&g_pf);
+    render_fill_api(pf);
     audio_init();
-    audio_fill_api(&g_pf);
-    savedata_fill_api(&g_pf);
-    window_fill_api(&g_pf);
-    profile_fill_api(&g_pf);
+    audio_fill_api(pf);
+    savedata_fill_api(pf);
+    window_fill_api(pf);
+    profile_fill_api(pf);
     sound_assets_init(opt->root);
-    guard_wrap_services(&g_pf);
+    guard_wrap_services(pf);
     return 1;
 }
 
 /* --record and --replay, once the first game runs (a hot restart goes on with the session's). */
 static int start_recording(int resumed)
 {
-    const Options *opt = &g_options;
-    if (opt->replay_path && !resumed && !(g_run.loaded && recording_file_load(opt->replay_path))) {
+    const Options *opt = options();
+    if (opt->replay_path && !resumed && !(running_run()->loaded && recording_file_load(opt->replay_path))) {
         log_message(LOG_ERROR, "--replay %s: nothing to replay", opt->replay_path);
         return 0;
     }
@@ -145,32 +146,35 @@ static void step_game(void)
     g_clock.prev = now;
     if (elapsed > 0.25) elapsed = 0.25;  /* after a stall, don't try to catch up forever */
     int steps = 0;
-    if (g_options.fast) { steps = 1; g_clock.acc = 0; }
+    if (options()->fast) { steps = 1; g_clock.acc = 0; }
     else {
         g_clock.acc += elapsed;
         if (g_clock.run_now && g_clock.acc < STEP) g_clock.acc = STEP;   /* at most one step early, once per reload */
         while (g_clock.acc >= STEP) { g_clock.acc -= STEP; steps++; }
     }
     g_clock.run_now = 0;
-    if (g_loop.paused) { steps = g_loop.single_step ? 1 : 0; g_loop.single_step = 0; g_clock.acc = 0; }
-    for (int s = 0; s < steps && !g_loop.quit; s++) {
+    FrameLoop *loop = frame_loop();
+    GameRun *run = running_run();
+    if (loop->paused) { steps = loop->single_step ? 1 : 0; loop->single_step = 0; g_clock.acc = 0; }
+    for (int s = 0; s < steps && !loop->quit; s++) {
         PROFILE_ZONE("update");
-        GameInput gi = input_step(g_loop.step, (float)STEP);
+        GameInput gi = input_step(loop->step, (float)STEP);
         recording_step(&gi);
-        if (g_run.loaded) {
+        if (run->loaded) {
             if (reload_call_update(&gi)) break;
-            if (g_run.fresh) {
-                g_run.fresh = 0;
+            if (run->fresh) {
+                run->fresh = 0;
                 /* version: the load; code_of_version: whose code that is (after a rollback, the older one's) */
+                int version = running_lib()->version;
+                double seen = build_status()->change_seen_t;
                 log_event(
                     "new_code_running",
                     "\"version\":%d,\"code_of_version\":%d,\"rolled_back\":%s,\"step\":%llu,\"since_change_ms\":%.1f",
-                    g_lib.version, g_run.code_of_version, g_run.code_of_version != g_lib.version ? "true" : "false",
-                    (unsigned long long)g_loop.step,
-                    g_build_status.change_seen_t > 0 ? (log_time() - g_build_status.change_seen_t) * 1000 : -1.0);
+                    version, run->code_of_version, run->code_of_version != version ? "true" : "false",
+                    (unsigned long long)loop->step, seen > 0 ? (log_time() - seen) * 1000 : -1.0);
             }
         }
-        g_loop.step++;
+        loop->step++;
     }
     log_drain_game();
 }
@@ -179,29 +183,29 @@ static void step_game(void)
    expensive part, and the frame loop of a test runs faster. */
 static int frame_is_seen(const Options *o)
 {
-    if (!o->headless || g_loop.want_screenshot) return 1;
+    if (!o->headless || frame_loop()->want_screenshot) return 1;
     for (int i = 0; i < o->shot_count; i++)
-        if ((int64_t)g_loop.frame == o->shot_frame[i]) return 1;
+        if ((int64_t)frame_loop()->frame == o->shot_frame[i]) return 1;
     return 0;
 }
 
 static void take_screenshots(void)
 {
-    for (int i = 0; i < g_options.shot_count; i++) {
-        if ((int64_t)g_loop.frame == g_options.shot_frame[i]) {
-            int ok = render_screenshot(g_options.shot_path[i]);
+    for (int i = 0; i < options()->shot_count; i++) {
+        if ((int64_t)frame_loop()->frame == options()->shot_frame[i]) {
+            int ok = render_screenshot(options()->shot_path[i]);
             char esc[HOST_PATH * 2];
-            parse_json_escape(g_options.shot_path[i], esc, sizeof esc);
+            parse_json_escape(options()->shot_path[i], esc, sizeof esc);
             log_event("screenshot", "\"path\":\"%s\",\"ok\":%s", esc, ok ? "true" : "false");
         }
     }
-    if (g_loop.want_screenshot) {
+    if (frame_loop()->want_screenshot) {
         static int counter;
-        g_loop.want_screenshot = 0;
+        frame_loop()->want_screenshot = 0;
         char p[HOST_PATH];
-        snprintf(p, sizeof p, "%s/build/screenshots", g_options.root);
+        snprintf(p, sizeof p, "%s/build/screenshots", options()->root);
         os_make_dir(p);
-        snprintf(p, sizeof p, "%s/build/screenshots/shot_%d_%04d.png", g_options.root, os_pid(), counter++);
+        snprintf(p, sizeof p, "%s/build/screenshots/shot_%d_%04d.png", options()->root, os_pid(), counter++);
         int ok = render_screenshot(p);
         log_message(ok ? LOG_INFO : LOG_ERROR, "F12: screenshot %s %s", p, ok ? "written" : "failed");
         char esc[HOST_PATH * 2];
@@ -217,19 +221,20 @@ static void render_frame(void)
     SDL_SetRenderDrawColor(g_video.renderer, 16, 18, 24, 255);
     SDL_RenderClear(g_video.renderer);
     render_begin_frame();
-    if (g_run.loaded) reload_call_render(g_options.fast || g_loop.paused ? 0.0f : (float)(g_clock.acc / STEP));
-    if (!g_run.loaded) {
-        const char *msg = g_run.halted ? "The game crashed and there is no earlier version: fix it and save."
-                          : g_build_status.running ? "Building the game..."
+    if (running_run()->loaded)
+        reload_call_render(options()->fast || frame_loop()->paused ? 0.0f : (float)(g_clock.acc / STEP));
+    if (!running_run()->loaded) {
+        const char *msg = running_run()->halted ? "The game crashed and there is no earlier version: fix it and save."
+                          : build_status()->running ? "Building the game..."
                                                    : "No game library: see the log.";
-        g_pf.draw_text(msg, 40, 300, 28, 0xFFFFFFFFu, 30000);
+        services_api()->draw_text(msg, 40, 300, 28, 0xFFFFFFFFu, 30000);
     }
     overlay_draw(g_stats.rs, g_stats.fps);
     profile_view_draw();
     log_drain_game();
     notice_draw();
     PROFILE_BEGIN("batch build");
-    render_glow_seen(frame_is_seen(&g_options));
+    render_glow_seen(frame_is_seen(options()));
     g_stats.rs = render_end_frame();
     PROFILE_END();
     take_screenshots();
@@ -249,7 +254,7 @@ static int wait_for_work(double until)
 {
     for (;;) {
         double now = os_mono_seconds();
-        if (now >= until || g_loop.quit) return 0;
+        if (now >= until || frame_loop()->quit) return 0;
         double timeout = until - now, due;
         int fds[2];
         g_host_mode.wake_on(fds, &due);
@@ -273,20 +278,20 @@ static void pace_frame(double frame_start, double work_ms)
     } else {
         g_video.fast_frames = 0;
     }
-    if (!g_options.fast && !g_video.vsync && work_ms < STEP * 1000.0 - 1.0)
+    if (!options()->fast && !g_video.vsync && work_ms < STEP * 1000.0 - 1.0)
         g_clock.run_now = wait_for_work(frame_start + STEP);
 }
 
 /* work_ms is the frame's own cost, interval_ms what the player sees; once a second, a frame_stats event. */
 static void note_frame_stats(double frame_start, double work_ms, const ReloadPoll *reload)
 {
-    if (g_loop.frame == 0) log_event("first_frame", "\"since_start_ms\":%.1f", log_time() * 1000.0);
-    double interval_ms = g_loop.frame ? (frame_start - g_stats.last_frame_start) * 1000.0 : work_ms;
+    if (frame_loop()->frame == 0) log_event("first_frame", "\"since_start_ms\":%.1f", log_time() * 1000.0);
+    double interval_ms = frame_loop()->frame ? (frame_start - g_stats.last_frame_start) * 1000.0 : work_ms;
     g_stats.last_frame_start = frame_start;
     log_frame_line(work_ms, g_stats.rs.sprites, g_stats.rs.draw_calls);
     overlay_note_frame(work_ms);
-    if (g_build_status.running || reload->build_finished) {
-        if (interval_ms > g_build_status.frame_max_ms) g_build_status.frame_max_ms = interval_ms;
+    if (build_status()->running || reload->build_finished) {
+        if (interval_ms > build_status()->frame_max_ms) build_status()->frame_max_ms = interval_ms;
     }
     g_stats.frames++;
     g_stats.sum_ms += work_ms;
@@ -302,9 +307,9 @@ static void note_frame_stats(double frame_start, double work_ms, const ReloadPol
               "\"step\":%llu,\"version\":%d,\"building\":%s,\"sprites\":%d,\"batches\":%d,\"draw_calls\":%d,"
               "\"mem_used\":%llu,\"guard_jumps\":%llu,\"game\":{%s}",
               g_stats.fps, g_stats.sum_ms / g_stats.frames, g_stats.max_ms, g_stats.max_interval,
-              (unsigned long long)g_loop.step, g_lib.version, g_build_status.running ? "true" : "false", rs->sprites,
-              rs->batches, rs->draw_calls, (unsigned long long)g_memory.game.used, (unsigned long long)os_guard_jumps(),
-              gstats);
+              (unsigned long long)frame_loop()->step, running_lib()->version,
+              build_status()->running ? "true" : "false", rs->sprites, rs->batches, rs->draw_calls,
+              (unsigned long long)memory_state()->game.used, (unsigned long long)os_guard_jumps(), gstats);
     g_stats.since = os_mono_seconds();
     g_stats.frames = 0;
     g_stats.sum_ms = g_stats.max_ms = g_stats.max_interval = 0;
@@ -314,7 +319,7 @@ static void note_frame_stats(double frame_start, double work_ms, const ReloadPol
 static int run_frame(void *unused)
 {
     (void)unused;
-    if (g_loop.quit) return 0;
+    if (frame_loop()->quit) return 0;
     g_host_mode.frame_begin();
     double frame_start = os_mono_seconds();
     PROFILE_BEGIN("frame");
@@ -328,9 +333,9 @@ static int run_frame(void *unused)
     double work_ms = (os_mono_seconds() - frame_start) * 1000.0;
     pace_frame(frame_start, work_ms);
     note_frame_stats(frame_start, work_ms, &reload);
-    g_loop.frame++;
+    frame_loop()->frame++;
     g_host_mode.frame_end();
-    if (g_options.frames >= 0 && (int64_t)g_loop.frame >= g_options.frames) g_loop.quit = 1;
+    if (options()->frames >= 0 && (int64_t)frame_loop()->frame >= options()->frames) frame_loop()->quit = 1;
     PROFILE_END();
     profile_frame_end();
     return 1;
@@ -345,7 +350,8 @@ static void shut_down(void)
     char hash[32];
     snprintf(hash, sizeof hash, "%016llx", (unsigned long long)memory_hash());
     log_event("quit", "\"frames\":%llu,\"step\":%llu,\"state_hash\":\"%s\",\"version\":%d,\"game\":{%s}",
-              (unsigned long long)g_loop.frame, (unsigned long long)g_loop.step, hash, g_lib.version, gstats);
+              (unsigned long long)frame_loop()->frame, (unsigned long long)frame_loop()->step, hash,
+              running_lib()->version, gstats);
     recording_close();
     g_host_mode.shutdown();
     render_shutdown();
@@ -362,7 +368,7 @@ int main(int argc, char **argv)
 {
     os_attach_console();   /* a Windows release is a GUI program: its console is the one it was started from */
     char perr[1024];
-    int parsed = parse_flags(argc, argv, g_host_mode.flags, &g_options, perr, sizeof perr);
+    int parsed = parse_flags(argc, argv, g_host_mode.flags, options_edit(), perr, sizeof perr);
     if (parsed == 2) {
         char exe[HOST_PATH];
         parse_flags_usage(g_host_mode.flags, os_exe_path(exe, sizeof exe) ? exe : NULL, stdout);
@@ -371,7 +377,7 @@ int main(int argc, char **argv)
     if (!parsed) { fprintf(stderr, "host: %s\n", perr); return 2; }
     if (!g_host_mode.start(argc, argv, perr, sizeof perr)) {
         fprintf(stderr, "error: %s\n", perr);
-        if (!g_options.headless) os_alert("The game cannot start", perr);
+        if (!options()->headless) os_alert("The game cannot start", perr);
         return 1;
     }
     os_on_terminate(on_terminate);
@@ -381,11 +387,11 @@ int main(int argc, char **argv)
     if (!input_init()) return 2;
 
     char root_json[HOST_PATH * 2];   /* a project folder's name may hold quotes or backslashes */
-    parse_json_escape(g_options.root, root_json, sizeof root_json);
+    parse_json_escape(options()->root, root_json, sizeof root_json);
     log_event("start",
               "\"pid\":%d,\"root\":\"%s\",\"memory_mb\":%llu,\"watchdog_s\":%g,\"headless\":%s,\"hot_restart\":%s",
-              os_pid(), root_json, (unsigned long long)g_options.memory_mb, g_options.watchdog_s,
-              g_options.headless ? "true" : "false", restart_is_restart() ? "true" : "false");
+              os_pid(), root_json, (unsigned long long)options()->memory_mb, options()->watchdog_s,
+              options()->headless ? "true" : "false", restart_is_restart() ? "true" : "false");
     if (!open_window() || !start_services()) return 1;
     os_host_fds_record(); /* the window's, the audio's, the logs', the watcher's: a game's close() of one is a crash */
     int resumed = g_host_mode.start_game(argc, argv);

@@ -18,23 +18,24 @@
 
 extern "C" GAME_GET_API(game_get_api);   /* the game's entry point, linked in */
 
-BuildStatus g_build_status;              /* live/build.cpp's, never set: a release builds nothing */
+static BuildStatus g_build_status;       /* live/build.cpp's, never set: a release builds nothing */
+BuildStatus *build_status(void) { return &g_build_status; }
 static char g_exe[HOST_PATH];            /* this executable: where the archive is, what the symbolizer reads */
 
 /* The folder of the executable becomes the root and its game.pak is mounted; 0 + why (naming the file). */
 static int release_start(int argc, char **argv, char *err, size_t cap)
 {
     (void)argc; (void)argv;
-    g_options.watch = 0;   /* no sources to watch */
+    options_edit()->watch = 0;   /* no sources to watch */
     if (!os_exe_path(g_exe, sizeof g_exe)) {
         snprintf(err, cap, "cannot find the executable's folder: %s", os_error_text());
         return 0;
     }
-    snprintf(g_options.root, sizeof g_options.root, "%s", g_exe);
-    char *slash = strrchr(g_options.root, '/');
-    if (slash) *slash = 0; else snprintf(g_options.root, sizeof g_options.root, ".");
+    snprintf(options_edit()->root, sizeof options()->root, "%s", g_exe);
+    char *slash = strrchr(options_edit()->root, '/');
+    if (slash) *slash = 0; else snprintf(options_edit()->root, sizeof options()->root, ".");
     char pak[HOST_PATH + 16];
-    snprintf(pak, sizeof pak, "%s/" RELEASE_ARCHIVE, g_options.root);
+    snprintf(pak, sizeof pak, "%s/" RELEASE_ARCHIVE, options()->root);
     return archive_mount(pak, err, cap);
 }
 
@@ -63,7 +64,7 @@ static void keep_game_frames(char *where, size_t cap)
 
 static void release_crash(GuardWhat what)
 {
-    const int hang = g_guard_report.fault.kind == OS_FAULT_HANG;
+    const int hang = guard_report()->fault.kind == OS_FAULT_HANG;
     char where[1500], wesc[3000];
     guard_describe_backtrace(g_exe, where, sizeof where);
     keep_game_frames(where, sizeof where);
@@ -71,14 +72,14 @@ static void release_crash(GuardWhat what)
     log_event("crash",
               "\"version\":1,\"signal\":\"%s\",\"in\":\"%s\",\"where\":\"%s\",\"rolled_back_to\":0,\"halted\":true,"
               "\"step\":%llu",
-              guard_fault_name(), GUARD_NAMES[what], wesc, (unsigned long long)g_loop.step);
+              guard_fault_name(), GUARD_NAMES[what], wesc, (unsigned long long)frame_loop()->step);
     if (hang) log_message(LOG_ERROR, "the game stopped responding in %s (no step may run longer than %.1f s)%s%s",
-                          GUARD_NAMES[what], g_options.watchdog_s, where[0] ? ": " : "", where);
+                          GUARD_NAMES[what], options()->watchdog_s, where[0] ? ": " : "", where);
     else
         log_message(LOG_ERROR, "the game crashed (%s) in %s%s%s", guard_fault_name(), GUARD_NAMES[what],
                     where[0] ? ": " : "", where);
     fprintf(stderr, "The game has ended because of this error. Save data written before it is kept.\n");
-    if (!g_options.headless) {
+    if (!options()->headless) {
         char text[2000];
         snprintf(text, sizeof text, "The game %s (%s) in %s%s%s\n\nSave data written before it is kept.",
                  hang ? "stopped responding" : "crashed", guard_fault_name(), GUARD_NAMES[what], where[0] ? ": " : "",
@@ -96,21 +97,21 @@ void reload_on_crash(GuardWhat what) { release_crash(what); }
 static void run_load_hook(void)
 {
     GameMemory mem = memory_lend();
-    if (guarded(GUARD_LOAD, [&mem] { g_api.load(&mem, &g_pf); })) release_crash(GUARD_LOAD);
+    if (guarded(GUARD_LOAD, [&mem] { running_api()->load(&mem, services_api()); })) release_crash(GUARD_LOAD);
     else memory_take_back(&mem);
 }
 
 void reload_init(void)
 {
-    memset(&g_api, 0, sizeof g_api);
+    memset(running_api(), 0, sizeof *running_api());
     running_set_load_hook(reload_run_load);
 }
 
 void reload_run_load(int migrated)
 {
-    g_memory.game.migrated = (uint32_t)migrated;
-    if (g_run.loaded) run_load_hook();
-    g_memory.game.migrated = 0;
+    memory_state()->game.migrated = (uint32_t)migrated;
+    if (running_run()->loaded) run_load_hook();
+    memory_state()->game.migrated = 0;
 }
 
 void reload_start(void)
@@ -122,21 +123,22 @@ void reload_start(void)
         log_message(LOG_ERROR, "game_get_api() returned a NULL load/update/render: nothing to run");
         return;
     }
-    g_api = api;
-    g_lib.api = api;
-    g_lib.version = 1;
-    snprintf(g_lib.path, sizeof g_lib.path, "%s", g_exe);
-    g_run.loaded = 1;
-    g_block_layout.known = 1;
-    g_block_layout.layout_hash = api.layout_hash;
-    g_block_layout.state_size = api.state_size;
+    *running_api() = api;
+    running_lib()->api = api;
+    running_lib()->version = 1;
+    snprintf(running_lib()->path, sizeof running_lib()->path, "%s", g_exe);
+    running_run()->loaded = 1;
+    running_layout()->known = 1;
+    running_layout()->layout_hash = api.layout_hash;
+    running_layout()->state_size = api.state_size;
     run_load_hook();
 }
 
 int reload_call_update(const GameInput *gi)
 {
     GameMemory mem = memory_lend();
-    if (guarded(GUARD_UPDATE, [gi, &mem] { g_api.update(&mem, gi, &g_pf); })) release_crash(GUARD_UPDATE);
+    if (guarded(GUARD_UPDATE, [gi, &mem] { running_api()->update(&mem, gi, services_api()); }))
+        release_crash(GUARD_UPDATE);
     else memory_take_back(&mem);
     return 0;
 }
@@ -144,7 +146,8 @@ int reload_call_update(const GameInput *gi)
 int reload_call_render(float alpha)
 {
     GameMemory mem = memory_lend();
-    if (guarded(GUARD_RENDER, [alpha, &mem] { g_api.render(&mem, alpha, &g_pf); })) release_crash(GUARD_RENDER);
+    if (guarded(GUARD_RENDER, [alpha, &mem] { running_api()->render(&mem, alpha, services_api()); }))
+        release_crash(GUARD_RENDER);
     else memory_take_back(&mem);
     return 0;
 }
@@ -152,9 +155,9 @@ int reload_call_render(float alpha)
 void reload_call_stats(char *buf, int cap)
 {
     buf[0] = 0;
-    if (g_api.stats && g_run.loaded && guarded(GUARD_STATS, [buf, cap] {
+    if (running_api()->stats && running_run()->loaded && guarded(GUARD_STATS, [buf, cap] {
             GameMemory mem = memory_lend();
-            g_api.stats(&mem, buf, cap);
+            running_api()->stats(&mem, buf, cap);
         }))
         release_crash(GUARD_STATS);
 }
@@ -164,7 +167,7 @@ void reload_restart_state(void)   /* F6, with --dev-keys */
     memory_reset();
     recording_stop();
     log_event("state_restart", "");
-    if (g_run.loaded) run_load_hook();
+    if (running_run()->loaded) run_load_hook();
 }
 
 /* ---------------------------------------------------------------- HostMode: what a release does not have */

@@ -4,8 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-Options   g_options;
-FrameLoop g_loop;
+static Options   g_options;
+static FrameLoop g_loop;
+
+const Options *options(void) { return &g_options; }
+Options   *options_edit(void) { return &g_options; }
+FrameLoop *frame_loop(void) { return &g_loop; }
 
 const char *host_root(void) { return g_options.root; }
 

@@ -92,9 +92,10 @@ typedef struct FrameLoop {
     uint64_t step;                       /* fixed steps run since start */
 } FrameLoop;
 
-extern Options     g_options;            /* the command line */
-extern FrameLoop   g_loop;
-const char *host_root(void);             /* g_options.root: the project root, no trailing slash */
+const Options *options(void);            /* the command line (core.cpp keeps it) */
+Options   *options_edit(void);           /* main's parse and the build's start hook complete it; nothing else writes */
+FrameLoop *frame_loop(void);             /* the frame loop's counters and what is asked of it (quit, pause, shot) */
+const char *host_root(void);             /* options()->root: the project root, no trailing slash */
 
 /* ---------------------------------------------------------------- development or release (develop.cpp, release.cpp) */
 /* What only the development host has - the project folder, the game's folder, the hot restart's session, watching,
@@ -146,11 +147,11 @@ void *session_slice(const char *name, size_t size);   /* zeroed the first time; 
 int   session_slice_kept(const char *name);           /* 1: the process before a hot restart handed it over */
 void  session_slices_attach(void *area, size_t cap, int kept); /* restart.cpp: where the slices live; kept: a
                                                                   restarted process's area, as the old one left it */
-void  frame_keep(void);     /* g_loop's step and frame into their slice (the end of every frame) */
-int   frame_resume(void);   /* in a restarted process: g_loop's step and frame as the old one left them; 0: none */
+void  frame_keep(void);     /* the frame loop's step and frame into their slice (the end of every frame) */
+int   frame_resume(void);   /* in a restarted process: the step and frame as the old one left them; 0: none */
 
 /* ---------------------------------------------------------------- log and events (log.cpp) */
-int log_open(int restarted, double session_start); /* the files named by g_options (a hot restart appends,
+int log_open(int restarted, double session_start); /* the files named by the options (a hot restart appends,
                                                     its event times go on from the session's start); 0 + message */
 void        log_close(void);
 int         log_reopen_lost(char *what, size_t cap);                  /* logs game code closed: re-opened, named */

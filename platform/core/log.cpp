@@ -23,21 +23,21 @@ int log_open(int restarted, double session_start)
 {
     g_log.t0 = session_start > 0 ? session_start : os_mono_seconds();
     const char *mode = restarted ? "a" : "w";   /* a hot restart goes on writing the same logs */
-    if (g_options.log_json) {
-        g_log.json = os_fopen(g_options.log_json, mode);
+    if (options()->log_json) {
+        g_log.json = os_fopen(options()->log_json, mode);
         if (!g_log.json) {
-            fprintf(stderr, "host: --log-json %s: %s\n", g_options.log_json, strerror(errno));
+            fprintf(stderr, "host: --log-json %s: %s\n", options()->log_json, strerror(errno));
             return 0;
         }
     }
     /* no --log-file: the development host writes <root>/build/host.log (develop.cpp names it), a release
        nothing beside itself */
-    if (g_options.log_file) {
-        g_log.file = os_fopen(g_options.log_file, "a");
-        if (!g_log.file) fprintf(stderr, "host: cannot open log file %s: %s\n", g_options.log_file, strerror(errno));
+    if (options()->log_file) {
+        g_log.file = os_fopen(options()->log_file, "a");
+        if (!g_log.file) fprintf(stderr, "host: cannot open log file %s: %s\n", options()->log_file, strerror(errno));
     }
-    if (g_options.frame_log && !(g_log.frames = os_fopen(g_options.frame_log, mode))) {
-        fprintf(stderr, "host: --frame-log %s: %s\n", g_options.frame_log, strerror(errno));
+    if (options()->frame_log && !(g_log.frames = os_fopen(options()->frame_log, mode))) {
+        fprintf(stderr, "host: --frame-log %s: %s\n", options()->frame_log, strerror(errno));
         return 0;
     }
     os_file_stamp_of(g_log.json, &g_log.json_id);
@@ -51,9 +51,9 @@ int log_open(int restarted, double session_start)
 int log_reopen_lost(char *what, size_t cap)
 {
     struct { FILE *f; OsFileStamp *id; const char *path, *name; } logs[3] = {
-        { g_log.json, &g_log.json_id, g_options.log_json, "the JSON log" },
-        { g_log.file, &g_log.file_id, g_options.log_file, "the log file" },
-        { g_log.frames, &g_log.frames_id, g_options.frame_log, "the frame log" },
+        { g_log.json, &g_log.json_id, options()->log_json, "the JSON log" },
+        { g_log.file, &g_log.file_id, options()->log_file, "the log file" },
+        { g_log.frames, &g_log.frames_id, options()->frame_log, "the frame log" },
     };
     int n = 0;
     for (int i = 0; i < 3; i++) {
@@ -80,7 +80,8 @@ void log_close(void)
 void log_frame_line(double work_ms, int sprites, int draw_calls)
 {
     if (g_log.frames)
-        fprintf(g_log.frames, "%llu %.3f %d %d\n", (unsigned long long)g_loop.frame, work_ms, sprites, draw_calls);
+        fprintf(g_log.frames, "%llu %.3f %d %d\n", (unsigned long long)frame_loop()->frame, work_ms, sprites,
+                draw_calls);
 }
 
 /* printf writes inf and nan for non-finite numbers, which are not JSON: a reader of the log fails on the
@@ -146,7 +147,7 @@ void log_event(const char *ev, const char *fields_fmt, ...)
     char clean[sizeof fields + 64];
     json_null_non_finite(fields, clean, sizeof clean);
     fprintf(g_log.json, "{\"t\":%.4f,\"wall\":%.4f,\"frame\":%llu,\"ev\":\"%s\"%s%s}\n", log_time(), os_wall_seconds(),
-            (unsigned long long)g_loop.frame, ev, clean[0] ? "," : "", clean);
+            (unsigned long long)frame_loop()->frame, ev, clean[0] ? "," : "", clean);
     fflush(g_log.json);
 }
 

@@ -9,18 +9,18 @@ static void hot_key(GameKey k)
     switch (k) {
     case KEY_F1: overlay_toggle(); break;
     case KEY_F2:
-        g_pf.debug_draw = !g_pf.debug_draw;
-        log_event("debug_draw", "\"on\":%s", g_pf.debug_draw ? "true" : "false");
+        services_api()->debug_draw = !services_api()->debug_draw;
+        log_event("debug_draw", "\"on\":%s", services_api()->debug_draw ? "true" : "false");
         break;
     case KEY_F5: g_host_mode.rebuild(); break;
     case KEY_F6: reload_restart_state(); break;
     case KEY_F7: recording_toggle_loop(); break;
     case KEY_F8:
-        g_loop.paused = !g_loop.paused;
-        log_event("pause", "\"on\":%s", g_loop.paused ? "true" : "false");
+        frame_loop()->paused = !frame_loop()->paused;
+        log_event("pause", "\"on\":%s", frame_loop()->paused ? "true" : "false");
         break;
-    case KEY_F9: if (g_loop.paused) g_loop.single_step = 1; break;
-    case KEY_F12: g_loop.want_screenshot = 1; break;
+    case KEY_F9: if (frame_loop()->paused) frame_loop()->single_step = 1; break;
+    case KEY_F12: frame_loop()->want_screenshot = 1; break;
     default: break;
     }
 }
@@ -30,7 +30,7 @@ static int take_key(GameKey k, int down, int shift, int ctrl)
 {
     return profile_key(k, down, shift) || tweak_panel_key(k, down, ctrl);
 }
-static int game_running(void) { return g_run.loaded; }
+static int game_running(void) { return running_run()->loaded; }
 
 const InputHooks *devtools_input_hooks(void)
 {

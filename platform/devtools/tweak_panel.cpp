@@ -121,7 +121,7 @@ static int inside(float x, float y, float rx, float ry, float rw, float rh)
     return x >= rx && x < rx + rw && y >= ry && y < ry + rh;
 }
 
-static float list_bottom(void) { return (float)g_pf.view_height - 10.0f; }
+static float list_bottom(void) { return (float)services_api()->view_height - 10.0f; }
 
 static int over_panel(float x, float y)
 {
@@ -509,8 +509,8 @@ static void value_text(int kind, const uint8_t *v, int part, char *out, size_t c
 
 static void draw_box(float x, float y, float w, const char *text, int hot)
 {
-    g_pf.draw_rect(x, y + 1, w, ROW_H - 2, hot ? 0x3A4A66FFu : 0x26303FFFu, LAYER + 1);
-    g_pf.draw_text(text, x + 4, y + 2, 12, 0xFFFFFFFFu, LAYER + 2);
+    services_api()->draw_rect(x, y + 1, w, ROW_H - 2, hot ? 0x3A4A66FFu : 0x26303FFFu, LAYER + 1);
+    services_api()->draw_text(text, x + 4, y + 2, 12, 0xFFFFFFFFu, LAYER + 2);
 }
 
 static void draw_picker(const PanelRow *row, uint32_t c)
@@ -522,22 +522,24 @@ static void draw_picker(const PanelRow *row, uint32_t c)
     const int N = 10;   /* the saturation/value square as 10x10 cells */
     for (int i = 0; i < N; i++)
         for (int j = 0; j < N; j++)
-            g_pf.draw_rect(px + i * 10, py + j * 10, 10, 10,
+            services_api()->draw_rect(px + i * 10, py + j * 10, 10, 10,
                            hsv_to_rgb(g_panel.hue, (i + 0.5f) / N, 1 - (j + 0.5f) / N, 255), LAYER + 1);
     for (int j = 0; j < 20; j++)
-        g_pf.draw_rect(px + 110, py + j * 5, 16, 5, hsv_to_rgb((j + 0.5f) / 20, 1, 1, 255), LAYER + 1);
+        services_api()->draw_rect(px + 110, py + j * 5, 16, 5, hsv_to_rgb((j + 0.5f) / 20, 1, 1, 255), LAYER + 1);
     for (int j = 0; j < 10; j++)
-        g_pf.draw_rect(px + 134 + (j & 1) * 8, py + j * 10, 8, 10, 0x909090FFu, LAYER); /* a checker under the alpha */
+        services_api()->draw_rect(px + 134 + (j & 1) * 8, py + j * 10, 8, 10, 0x909090FFu,
+                                  LAYER); /* a checker under the alpha */
     for (int j = 0; j < 20; j++)
-        g_pf.draw_rect(px + 134, py + j * 5, 16, 5, (c & 0xFFFFFF00u) | (uint32_t)(255 - j * 255 / 19), LAYER + 1);
-    g_pf.draw_rect(px + s * 100 - 2, py + (1 - v) * 100 - 2, 5, 5, 0xFFFFFFFFu, LAYER + 3);
-    g_pf.draw_rect(px + 108, py + g_panel.hue * 100 - 1, 20, 3, 0xFFFFFFFFu, LAYER + 3);
-    g_pf.draw_rect(px + 132, py + (1 - (c & 255) / 255.0f) * 100 - 1, 20, 3, 0xFFFFFFFFu, LAYER + 3);
-    g_pf.draw_rect(px + 160, py, 60, 40, c, LAYER + 1);
+        services_api()->draw_rect(px + 134, py + j * 5, 16, 5, (c & 0xFFFFFF00u) | (uint32_t)(255 - j * 255 / 19),
+                                  LAYER + 1);
+    services_api()->draw_rect(px + s * 100 - 2, py + (1 - v) * 100 - 2, 5, 5, 0xFFFFFFFFu, LAYER + 3);
+    services_api()->draw_rect(px + 108, py + g_panel.hue * 100 - 1, 20, 3, 0xFFFFFFFFu, LAYER + 3);
+    services_api()->draw_rect(px + 132, py + (1 - (c & 255) / 255.0f) * 100 - 1, 20, 3, 0xFFFFFFFFu, LAYER + 3);
+    services_api()->draw_rect(px + 160, py, 60, 40, c, LAYER + 1);
     char t[64];
     snprintf(t, sizeof t, "H %.0f  S %.0f%%  V %.0f%%  A %u", (double)(g_panel.hue * 360), (double)(s * 100),
              (double)(v * 100), c & 255);
-    g_pf.draw_text(t, px + 160, py + 46, 12, 0xD0D0D0FFu, LAYER + 2);
+    services_api()->draw_text(t, px + 160, py + 46, 12, 0xD0D0D0FFu, LAYER + 2);
 }
 
 static void draw_handles(void)
@@ -550,14 +552,14 @@ static void draw_handles(void)
             to_screen(si.kind, (const float *)si.value, &sx, &sy);
             int hot = g_panel.drag == DRAG_HANDLE && g_panel.drag_file == f && g_panel.drag_site == s;
             uint32_t col = si.kind == TWEAK_POS ? 0xFFD040FFu : 0x40E0FFFFu;
-            g_pf.draw_rect(sx - HANDLE_R - 1, sy - HANDLE_R - 1, 2 * HANDLE_R + 2, 2 * HANDLE_R + 2, 0x000000FFu,
-                           LAYER - 2);
-            g_pf.draw_rect(sx - HANDLE_R, sy - HANDLE_R, 2 * HANDLE_R, 2 * HANDLE_R, hot ? 0xFFFFFFFFu : col,
+            services_api()->draw_rect(sx - HANDLE_R - 1, sy - HANDLE_R - 1, 2 * HANDLE_R + 2, 2 * HANDLE_R + 2,
+                                      0x000000FFu, LAYER - 2);
+            services_api()->draw_rect(sx - HANDLE_R, sy - HANDLE_R, 2 * HANDLE_R, 2 * HANDLE_R, hot ? 0xFFFFFFFFu : col,
                            LAYER - 1);
-            g_pf.draw_rect(sx - 1, sy - 1, 2, 2, 0x000000FFu, LAYER);
+            services_api()->draw_rect(sx - 1, sy - 1, 2, 2, 0x000000FFu, LAYER);
             char label[64];
             snprintf(label, sizeof label, "%s:%d", file_short(tweak_file_path(f)), si.line);
-            g_pf.draw_text(label, sx + HANDLE_R + 3, sy - 7, 12, col, LAYER);
+            services_api()->draw_text(label, sx + HANDLE_R + 3, sy - 7, 12, col, LAYER);
         }
 }
 
@@ -572,21 +574,22 @@ void tweak_panel_draw(void)
     if (!g_panel.open) return;
     draw_handles();
     const float bottom = list_bottom();
-    g_pf.draw_rect(PANEL_X, PANEL_Y, PANEL_W, bottom - PANEL_Y, 0x0B0F18E8u, LAYER);
-    g_pf.draw_text("TWEAKS   F4 close   Shift+F4 profiler   Ctrl+Z/Y undo/redo", PANEL_X + 6, PANEL_Y + 2, 13,
-                   0xFFFFFFFFu, LAYER + 2);
+    services_api()->draw_rect(PANEL_X, PANEL_Y, PANEL_W, bottom - PANEL_Y, 0x0B0F18E8u, LAYER);
+    services_api()->draw_text("TWEAKS   F4 close   Shift+F4 profiler   Ctrl+Z/Y undo/redo", PANEL_X + 6, PANEL_Y + 2,
+                              13, 0xFFFFFFFFu, LAYER + 2);
     char line[256];
     snprintf(line, sizeof line, "filter: %s%s", g_panel.filter, g_panel.focus == FOCUS_FILTER ? "_" : "");
     draw_box(PANEL_X + 6, FILTER_Y, PANEL_W - 12, line, g_panel.focus == FOCUS_FILTER);
     if (g_panel.message[0])
-        g_pf.draw_text(g_panel.message, PANEL_X + 6, FILTER_Y + ROW_H + 3, 12,
+        services_api()->draw_text(g_panel.message, PANEL_X + 6, FILTER_Y + ROW_H + 3, 12,
                        g_panel.message_bad ? 0xFF7070FFu : 0x80FF90FFu, LAYER + 2);
     layout();
     for (int r = 0; r < g_row_count; r++) {
         const PanelRow *row = &g_rows[r];
         if (row->y < LIST_Y - 1 || row->y + (row->part ? PICKER_H : ROW_H) > bottom) continue;
         if (row->site < 0) {
-            g_pf.draw_text(file_short(tweak_file_path(row->file)), PANEL_X + 6, row->y + 2, 13, 0x9FB8FFFFu, LAYER + 2);
+            services_api()->draw_text(file_short(tweak_file_path(row->file)), PANEL_X + 6, row->y + 2, 13, 0x9FB8FFFFu,
+                                      LAYER + 2);
             continue;
         }
         TweakSiteInfo si;
@@ -595,14 +598,14 @@ void tweak_panel_draw(void)
         char src[80];
         snprintf(line, sizeof line, "%4d  %s", si.line, si.source);
         snprintf(src, sizeof src, "%.58s", line);
-        g_pf.draw_text(src, PANEL_X + 14, row->y + 3, 11, 0xB8C0CCFFu, LAYER + 2);
+        services_api()->draw_text(src, PANEL_X + 14, row->y + 3, 11, 0xB8C0CCFFu, LAYER + 2);
         int editing = g_panel.focus == FOCUS_VALUE && g_panel.edit_file == row->file && g_panel.edit_site == row->site;
         int dragging = g_panel.drag != DRAG_NONE && g_panel.drag_file == row->file && g_panel.drag_site == row->site;
         char v[64];
         if (si.kind == TWEAK_COLOR) {
-            g_pf.draw_rect(VALUE_X, row->y + 2, 36, ROW_H - 4, *(uint32_t *)si.value, LAYER + 1);
+            services_api()->draw_rect(VALUE_X, row->y + 2, 36, ROW_H - 4, *(uint32_t *)si.value, LAYER + 1);
             value_text(si.kind, si.value, 0, v, sizeof v);
-            g_pf.draw_text(v, VALUE_X + 42, row->y + 2, 12, 0xFFFFFFFFu, LAYER + 2);
+            services_api()->draw_text(v, VALUE_X + 42, row->y + 2, 12, 0xFFFFFFFFu, LAYER + 2);
         } else if (si.kind == TWEAK_VEC2 || is_pos(si.kind)) {
             for (int p = 0; p < 2; p++) {
                 if (editing && g_panel.edit_part == p) snprintf(v, sizeof v, "%s_", g_panel.edit);
@@ -617,6 +620,6 @@ void tweak_panel_draw(void)
         }
     }
     if (g_row_count == 0)
-        g_pf.draw_text(g_panel.filter[0] ? "no TWEAK matches the filter" : "no TWEAK read yet", PANEL_X + 14,
+        services_api()->draw_text(g_panel.filter[0] ? "no TWEAK matches the filter" : "no TWEAK read yet", PANEL_X + 14,
                        LIST_Y + 2, 12, 0xB0B0B0FFu, LAYER + 2);
 }

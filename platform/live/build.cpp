@@ -15,7 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-BuildStatus g_build_status;   /* the game library's builds, as the frame loop and the overlay see them */
+static BuildStatus g_build_status;   /* the game library's builds, as the frame loop and the overlay see them */
+
+BuildStatus *build_status(void) { return &g_build_status; }
 
 #define BUILD_MAX_ARGS   256
 #define BUILD_MAX_CHUNKS 256   /* 180,000 lines at the default GAME_CHUNK_LINES; more: every build runs build.sh */
@@ -693,7 +695,7 @@ static void build_spawn(void)
     g_build.output[0] = 0;
     g_build.stage_ms[0] = g_build.stage_ms[1] = g_build.stage_cpu_ms[0] = g_build.stage_cpu_ms[1] = 0;
 #if !defined(_WIN32)
-    g_build.direct = !g_options.build_cmd && load_direct_commands();
+    g_build.direct = !options()->build_cmd && load_direct_commands();
     if (g_build.direct) {
         tweak_build_started();   /* before the keys: a save after this point makes the next build's keys differ */
         g_build.start_t = os_mono_seconds();
@@ -706,8 +708,8 @@ static void build_spawn(void)
 #endif
     char script[HOST_PATH], words[4096];
     const char *argv[64];
-    if (g_options.build_cmd) {
-        split_command(g_options.build_cmd, words, sizeof words, argv, 64);
+    if (options()->build_cmd) {
+        split_command(options()->build_cmd, words, sizeof words, argv, 64);
         snprintf(script, sizeof script, "%s", argv[0]);
     } else {
 #if defined(_WIN32)

@@ -32,7 +32,7 @@ static void resolve(void)
     snprintf(sample, sizeof sample, "%s/game", root);
     /* compared as the OS spells a real path (on Windows: its own separators and case) */
     if (!os_real_path(sample, sample_real, sizeof sample_real)) snprintf(sample_real, sizeof sample_real, "%s", sample);
-    const char *want = g_options.game && g_options.game[0] ? g_options.game : sample;
+    const char *want = options()->game && options()->game[0] ? options()->game : sample;
     if (!os_real_path(want, g_game.dir, sizeof g_game.dir)) {
         log_message(LOG_ERROR, "game folder %s: %s", want, os_error_text());
         snprintf(g_game.dir, sizeof g_game.dir, "%s", want);

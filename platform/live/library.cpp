@@ -98,7 +98,7 @@ int library_close(GameLib *lib, char *err, size_t errcap)
         char why[256];
         snprintf(why, sizeof why,
                  "%s in a static destructor of version %d (a jump out of dlclose leaves the loader inconsistent)",
-                 g_guard_report.fault.kind == OS_FAULT_HANG ? "a hang" : guard_fault_name(), lib->version);
+                 guard_report()->fault.kind == OS_FAULT_HANG ? "a hang" : guard_fault_name(), lib->version);
         restart_request(why);
     }
     int still = library_is_mapped(lib->path);

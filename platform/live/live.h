@@ -71,7 +71,7 @@ void   build_error_summary(const char *output, char *out, size_t cap);  /* the f
 const char *library_built_path(void);                  /* <game build folder>/libgame.so */
 int    library_open(const char *src, int version, GameLib *out, char *err, size_t errcap); /* copy, open, resolve:
                                                       1 ok; 0 refused (err says why); -1 its code crashed or hung
-                                                      (g_guard_report says where, err the backtrace) */
+                                                      (guard_report() says where, err the backtrace) */
 int    library_close(GameLib *lib, char *err, size_t errcap);       /* close + unmapped check; 0 if still mapped */
 int    library_is_mapped(const char *path);
 
@@ -87,8 +87,8 @@ typedef struct BuildStatus {     /* the game library's builds, as the frame loop
     OsFileStamp built_stamp;     /* the libgame.so our own build produced last */
     double   change_seen_t;      /* when the watcher delivered the save that led to this build */
 } BuildStatus;
+BuildStatus *build_status(void);   /* build.cpp's (a release's stand-in: never set) */
 
-extern BuildStatus g_build_status;
 
 void reload_init(void);                          /* the stub game until a library loads */
 int  reload_from(const char *src, const char *why);
@@ -112,6 +112,7 @@ void        tweak_library_loaded(int version, int code_of_version); /* baselines
 void        tweak_library_resumed(int version, int code_of_version); /* after a hot restart: the baseline the
                                                            previous process kept for its version code_of_version */
 void        tweak_shutdown(void);
+void        tweak_reserve(void);                        /* before the session starts: its area for the kept sources */
 void        tweak_batch_begin(void);                    /* a watcher batch: its live values are the next suspects */
 int         tweak_batch_end(void);                      /* 1: values of this batch went live (the new suspects) */
 void        tweak_suspects_clear(void);

@@ -12,10 +12,10 @@ static GAME_RENDER(stub_render) { (void)mem; (void)alpha; (void)pf; }
 
 static void use_stub(void)
 {
-    memset(&g_api, 0, sizeof g_api);
-    g_api.load = stub_load;
-    g_api.update = stub_update;
-    g_api.render = stub_render;
+    memset(running_api(), 0, sizeof *running_api());
+    running_api()->load = stub_load;
+    running_api()->update = stub_update;
+    running_api()->render = stub_render;
 }
 
 void reload_init(void)
@@ -25,11 +25,11 @@ void reload_init(void)
 }
 
 /* ---------------------------------------------------------------- calls into the game */
-/* The service table the game is handed: a copy of g_pf refreshed before every call, at one address (a game
+/* The service table the game is handed: a copy of services_api() refreshed before every call, at one address (a game
    may keep the pointer for the length of a call, its profile zones do). A game that clears or rewrites it
    (memset(pf, 0, sizeof *pf)) spoils its own copy until the next call, never the host's table. */
 static PlatformAPI g_pf_lent;
-static const PlatformAPI *lend_services(void) { g_pf_lent = g_pf; return &g_pf_lent; }
+static const PlatformAPI *lend_services(void) { g_pf_lent = *services_api(); return &g_pf_lent; }
 
 /* Each call gets its own copy of GameMemory (memory_lend): a game that rewrites base or size changes
    nothing the host relies on; only `used` is read back, clamped to the block. */
@@ -42,16 +42,16 @@ static void check_std_fds(void)
     log_message(LOG_WARN,
                 "game version %d closed %d of the host's standard descriptors (stdin, stdout, stderr): reopened on "
                 "the null device; the host's logs and watcher were out of reach",
-                g_lib.version, n);
+                running_lib()->version, n);
     notice_post(LOG_WARN, "The game closed the host's stdin/stdout/stderr: reopened (console output is lost)");
-    log_event("descriptors_closed", "\"version\":%d,\"count\":%d", g_lib.version, n);
+    log_event("descriptors_closed", "\"version\":%d,\"count\":%d", running_lib()->version, n);
 }
 
 int reload_call_update(const GameInput *gi)
 {
     GameMemory mem = memory_lend();
     const PlatformAPI *pf = lend_services();
-    if (!guarded(GUARD_UPDATE, [gi, &mem, pf] { g_api.update(&mem, gi, pf); })) {
+    if (!guarded(GUARD_UPDATE, [gi, &mem, pf] { running_api()->update(&mem, gi, pf); })) {
         memory_take_back(&mem);
         check_std_fds();
         return 0;
@@ -64,7 +64,7 @@ int reload_call_render(float alpha)
 {
     GameMemory mem = memory_lend();
     const PlatformAPI *pf = lend_services();
-    if (!guarded(GUARD_RENDER, [alpha, &mem, pf] { g_api.render(&mem, alpha, pf); })) {
+    if (!guarded(GUARD_RENDER, [alpha, &mem, pf] { running_api()->render(&mem, alpha, pf); })) {
         memory_take_back(&mem);
         return 0;
     }
@@ -76,7 +76,8 @@ void reload_call_stats(char *buf, int cap)
 {
     buf[0] = 0;
     GameMemory mem = memory_lend();   /* stats only reads: nothing comes back */
-    if (g_api.stats && g_run.loaded && guarded(GUARD_STATS, [buf, cap, &mem] { g_api.stats(&mem, buf, cap); }))
+    if (running_api()->stats && running_run()->loaded &&
+        guarded(GUARD_STATS, [buf, cap, &mem] { running_api()->stats(&mem, buf, cap); }))
         buf[0] = 0;
 }
 
@@ -85,7 +86,7 @@ static int call_migrate(uint32_t old_hash, uint64_t old_ss, int *migrated)
     *migrated = 0;
     GameMemory mem = memory_lend();
     const PlatformAPI *pf = lend_services();
-    int crashed = guarded(GUARD_MIGRATE, [=, &mem] { *migrated = g_api.migrate(&mem, old_hash, old_ss, pf); });
+    int crashed = guarded(GUARD_MIGRATE, [=, &mem] { *migrated = running_api()->migrate(&mem, old_hash, old_ss, pf); });
     if (!crashed) memory_take_back(&mem);
     return crashed;
 }
@@ -95,17 +96,17 @@ static int call_migrate(uint32_t old_hash, uint64_t old_ss, int *migrated)
 static void run_load_hook(void)
 {
     GameMemory mem = memory_lend();
-    mem.migrated = (uint32_t)g_run.load_migrated;
-    g_run.load_migrated = 0;
+    mem.migrated = (uint32_t)running_run()->load_migrated;
+    running_run()->load_migrated = 0;
     const PlatformAPI *pf = lend_services();
-    if (guarded(GUARD_LOAD, [&mem, pf] { g_api.load(&mem, pf); })) reload_on_crash(GUARD_LOAD);
+    if (guarded(GUARD_LOAD, [&mem, pf] { running_api()->load(&mem, pf); })) reload_on_crash(GUARD_LOAD);
     else memory_take_back(&mem);
 }
 
 void reload_run_load(int migrated)
 {
-    if (!g_run.loaded) return;
-    g_run.load_migrated = migrated;
+    if (!running_run()->loaded) return;
+    running_run()->load_migrated = migrated;
     run_load_hook();
 }
 
@@ -155,8 +156,8 @@ static void report_image_pointers(const GameLib *lib)
                 "they dangle from here on (store an index or an id, never a pointer into the library)",
                 count, count == 1 ? "" : "s", lib->version, text, count > shown ? "; ..." : "");
     log_event("image_pointers", "\"version\":%d,\"count\":%d,\"hits\":[%s]", lib->version, count, json);
-    snprintf(g_run.pointer_warning, sizeof g_run.pointer_warning, "%d pointer%s into unloaded version %d: %s", count,
-             count == 1 ? "" : "s", lib->version, text);
+    snprintf(running_run()->pointer_warning, sizeof running_run()->pointer_warning,
+             "%d pointer%s into unloaded version %d: %s", count, count == 1 ? "" : "s", lib->version, text);
 }
 
 /* ---------------------------------------------------------------- the reload sequence */
@@ -171,7 +172,7 @@ static void crash_event(int version, const char *kind, const char *in, const cha
               "\"version\":%d,\"signal\":\"%s\",\"in\":\"%s\",\"where\":\"%s\",\"rolled_back_to\":%d,"
               "\"halted\":%s,\"snapshot_step\":%llu,\"step\":%llu%s",
               version, kind, in, wesc, rolled_back_to, halted ? "true" : "false",
-              (unsigned long long)g_memory.snapshot_step, (unsigned long long)g_loop.step,
+              (unsigned long long)memory_state()->snapshot_step, (unsigned long long)frame_loop()->step,
               restarted ? ",\"restarted\":true" : "");
 }
 
@@ -180,15 +181,15 @@ static void crash_event(int version, const char *kind, const char *in, const cha
 static void report_load_crash(int version, const char *where)
 {
     const char *kind = guard_fault_name();
-    const char *in = GUARD_NAMES[g_guard_report.what];
-    int hang = g_guard_report.fault.kind == OS_FAULT_HANG;
+    const char *in = GUARD_NAMES[guard_report()->what];
+    int hang = guard_report()->fault.kind == OS_FAULT_HANG;
     log_message(LOG_ERROR, "reload: the new build (version %d) %s in %s%s%s; %s", version,
                 hang ? "hung (watchdog)" : kind, in, where[0] ? ": " : "", where,
-                g_run.loaded ? "still running the last good code" : "nothing loaded: fix it and save");
-    snprintf(g_crash.text, sizeof g_crash.text, "version %d: %s in %s %s", version, kind, in, where);
-    g_crash.hung = hang;
-    if (!g_run.loaded) g_run.halted = 1;
-    crash_event(version, kind, in, where, g_run.loaded ? g_lib.version : 0, !g_run.loaded);
+                running_run()->loaded ? "still running the last good code" : "nothing loaded: fix it and save");
+    snprintf(running_crash()->text, sizeof running_crash()->text, "version %d: %s in %s %s", version, kind, in, where);
+    running_crash()->hung = hang;
+    if (!running_run()->loaded) running_run()->halted = 1;
+    crash_event(version, kind, in, where, running_run()->loaded ? running_lib()->version : 0, !running_run()->loaded);
 }
 
 /* Sizes as a person reads them: 2.13 GB, 40.0 MB, 512 bytes. */
@@ -210,40 +211,40 @@ static void refuse_too_big(const GameLib *next, const StateTypes *types)
     size_text(next->api.state_size, big, sizeof big);
     char msg[1024];
     snprintf(msg, sizeof msg, "state %s does not fit the %llu MB block: raise --memory or fix %s", big,
-             (unsigned long long)(g_memory.game.size >> 20), blame[0] ? blame : "state.h");
+             (unsigned long long)(memory_state()->game.size >> 20), blame[0] ? blame : "state.h");
     log_message(LOG_ERROR, "reload: version %d refused: %s; still running version %d", next->version, msg,
-                g_lib.version);
+                running_lib()->version);
     notice_post(LOG_ERROR, "%s", msg);
-    snprintf(g_build_status.errors, sizeof g_build_status.errors, "%s", msg);
-    g_build_status.last_ok = 0;   /* the overlay shows it until a build loads */
+    snprintf(build_status()->errors, sizeof build_status()->errors, "%s", msg);
+    build_status()->last_ok = 0;   /* the overlay shows it until a build loads */
     char esc[2048], besc[HOST_PATH * 2];
     parse_json_escape(msg, esc, sizeof esc);
     parse_json_escape(blame, besc, sizeof besc);
     log_event("reload_refused",
               "\"version\":%d,\"state_size\":%llu,\"block_size\":%llu,\"at\":\"%s\",\"reason\":\"%s\","
               "\"running\":%d",
-              next->version, (unsigned long long)next->api.state_size, (unsigned long long)g_memory.game.size, besc,
-              esc, g_lib.version);
+              next->version, (unsigned long long)next->api.state_size, (unsigned long long)memory_state()->game.size,
+              besc, esc, running_lib()->version);
 }
 
 /* The one way a library becomes the running game: a load, a rollback and a hot restart's resume all install
    through here. Its first good step says which code runs (new_code_running, rolled_back). */
 static void install(const GameLib *lib, int code_of_version)
 {
-    g_lib = *lib;
-    g_api = lib->api;
-    g_run.loaded = 1;
-    g_run.halted = 0;
-    g_run.fresh = 1;
-    g_run.code_of_version = code_of_version;
+    *running_lib() = *lib;
+    *running_api() = lib->api;
+    running_run()->loaded = 1;
+    running_run()->halted = 0;
+    running_run()->fresh = 1;
+    running_run()->code_of_version = code_of_version;
 }
 
 /* No library runs: the stub game, halted (waiting for a fix) when something crashed or could not load. */
 static void run_stub(int halted)
 {
     use_stub();
-    g_run.loaded = 0;
-    g_run.halted = halted;
+    running_run()->loaded = 0;
+    running_run()->halted = halted;
 }
 
 /* reload_from, phase 1: the new build opened under a fresh name and its description of the state taken; 0 when it
@@ -253,7 +254,7 @@ static int open_next(const char *src, int version, GameLib *next, StateTypes *ty
     char err[2048];
     int opened = library_open(src, version, next, err, sizeof err);
     if (opened < 0) {
-        g_run.version_counter = version;
+        running_run()->version_counter = version;
         report_load_crash(version, err);
         restart_note_library();
         return 0;
@@ -265,10 +266,10 @@ static int open_next(const char *src, int version, GameLib *next, StateTypes *ty
         log_event("reload_failed", "\"version\":%d,\"reason\":\"%s\"", version, esc);
         return 0;
     }
-    g_run.version_counter = version;
+    running_run()->version_counter = version;
     memset(types, 0, sizeof *types);
     types_take(&next->api, types);   /* now: the image this points into unloads with the library */
-    if (next->api.state_size > g_memory.game.size) {
+    if (next->api.state_size > memory_state()->game.size) {
         /* A state that cannot fit would be swapped in only to crash in load with nothing to go back to:
            refuse it here, while the old code and its state still run. */
         refuse_too_big(next, types);
@@ -284,18 +285,18 @@ static int open_next(const char *src, int version, GameLib *next, StateTypes *ty
    state, with the layout the block had (a first load's empty snapshot fits the new one). Returns its ms. */
 static double keep_rollback_point(const BlockLayout *old, const StateTypes *next_types)
 {
-    if (g_run.loaded && !g_run.halted) {
+    if (running_run()->loaded && !running_run()->halted) {
         char keep[HOST_PATH];
         snprintf(keep, sizeof keep, "%s/loaded/rollback.%d.so", game_build_folder(), os_pid());
-        if (os_copy_file(g_lib.path, keep)) {
-            snprintf(g_run.prev_good_path, sizeof g_run.prev_good_path, "%s", keep);
-            g_run.prev_good_version = g_lib.version;
+        if (os_copy_file(running_lib()->path, keep)) {
+            snprintf(running_run()->prev_good_path, sizeof running_run()->prev_good_path, "%s", keep);
+            running_run()->prev_good_version = running_lib()->version;
         }
     }
-    double ms = memory_snapshot_take(g_loop.step);
-    g_run.snap_layout_hash = old->known ? old->layout_hash : g_block_layout.layout_hash;
-    g_run.snap_state_size = old->known ? old->state_size : g_block_layout.state_size;
-    types_copy(&g_snap_types, old->known ? &g_mem_types : next_types);
+    double ms = memory_snapshot_take(frame_loop()->step);
+    running_run()->snap_layout_hash = old->known ? old->layout_hash : running_layout()->layout_hash;
+    running_run()->snap_state_size = old->known ? old->state_size : running_layout()->state_size;
+    types_copy(types_of_snapshot(), old->known ? types_of_block() : next_types);
     return ms;
 }
 
@@ -308,22 +309,22 @@ static const char *carry_state(const BlockLayout *old, const StateTypes *next_ty
     char what[2048] = "", why[1024] = "";
     double migrate_ms = 0;
     const char *how = "";
-    int migrated = migrate_block(&g_mem_types, next_types, &g_api, what, sizeof what, &migrate_ms);
+    int migrated = migrate_block(types_of_block(), next_types, running_api(), what, sizeof what, &migrate_ms);
     if (migrated) how = "description";
     else snprintf(why, sizeof why, "%s", what);
-    if (!migrated && g_api.migrate) {
+    if (!migrated && running_api()->migrate) {
         if (call_migrate(old->layout_hash, old->state_size, &migrated)) { migrated = 0; memory_snapshot_restore(); }
         if (migrated) { how = "hook"; snprintf(what, sizeof what, "the game's migrate hook rewrote it"); }
     }
     /* the F7 loop's start follows when the descriptions carried the block; a --record file ends */
-    recording_layout_changed(!strcmp(how, "description") ? &g_mem_types : NULL, next_types, &g_api);
+    recording_layout_changed(!strcmp(how, "description") ? types_of_block() : NULL, next_types, running_api());
     if (migrated) {
-        g_run.load_migrated = 1;
+        running_run()->load_migrated = 1;
         log_message(LOG_INFO, "reload: the state's layout changed and the state was migrated: %s", what);
         notice_post(LOG_INFO, "State migrated: %s", what);
-        parse_json_escape(what, g_run.migrate_what, sizeof g_run.migrate_what);
-        g_run.migrate_ms = migrate_ms;
-        snprintf(g_run.migrate_how, sizeof g_run.migrate_how, "%s", how);
+        parse_json_escape(what, running_run()->migrate_what, sizeof running_run()->migrate_what);
+        running_run()->migrate_ms = migrate_ms;
+        snprintf(running_run()->migrate_how, sizeof running_run()->migrate_how, "%s", how);
         return "migrated";
     }
     memory_reset();
@@ -335,17 +336,17 @@ static const char *carry_state(const BlockLayout *old, const StateTypes *next_ty
     char wesc[4096];
     parse_json_escape(why, wesc, sizeof wesc);
     log_event("migrate_refused", "\"version\":%d,\"why\":\"%s\"", version, wesc);
-    memory_snapshot_take(g_loop.step);
-    g_run.snap_layout_hash = g_api.layout_hash;
-    g_run.snap_state_size = g_api.state_size;
-    types_copy(&g_snap_types, next_types);
+    memory_snapshot_take(frame_loop()->step);
+    running_run()->snap_layout_hash = running_api()->layout_hash;
+    running_run()->snap_state_size = running_api()->state_size;
+    types_copy(types_of_snapshot(), next_types);
     return "restarted";
 }
 
 /* phase 5: the old library closed, checked gone, and pointers into it reported; 0 if it stayed mapped. */
 static int unload_old(GameLib *old, char *err, size_t cap)
 {
-    g_run.pointer_warning[0] = 0;
+    running_run()->pointer_warning[0] = 0;
     if (!old->handle) return 1;
     report_image_pointers(old);
     return library_close(old, err, cap);
@@ -357,14 +358,15 @@ static void announce(int version, const char *why, double t0, double snap_ms, co
                      const char *uerr, const BlockLayout *old, const char *stats_before)
 {
     double swap_ms = (os_mono_seconds() - t0) * 1000.0;
-    g_run.last_reload_t = log_time();
+    running_run()->last_reload_t = log_time();
     char path_json[HOST_PATH * 2];
-    parse_json_escape(g_lib.path, path_json, sizeof path_json);
+    parse_json_escape(running_lib()->path, path_json, sizeof path_json);
     log_event("reload",
               "\"version\":%d,\"why\":\"%s\",\"swap_ms\":%.3f,\"snapshot_ms\":%.3f,\"state\":\"%s\","
               "\"layout_hash\":%u,\"state_size\":%llu,\"old_unmapped\":%s,\"step\":%llu,\"path\":\"%s\"",
-              version, why, swap_ms, snap_ms, state_action, g_api.layout_hash, (unsigned long long)g_api.state_size,
-              unmapped ? "true" : "false", (unsigned long long)g_loop.step, path_json);
+              version, why, swap_ms, snap_ms, state_action, running_api()->layout_hash,
+              (unsigned long long)running_api()->state_size, unmapped ? "true" : "false",
+              (unsigned long long)frame_loop()->step, path_json);
     if (!unmapped) {
         log_message(LOG_ERROR, "reload: %s", uerr);
         char esc[4096];
@@ -374,16 +376,17 @@ static void announce(int version, const char *why, double t0, double snap_ms, co
     }
     log_message(LOG_INFO, "reload: version %d loaded in %.2f ms (%s), state %s", version, swap_ms, why, state_action);
     tweak_library_loaded(version, 0);
-    int migrated_now = g_run.load_migrated;
+    int migrated_now = running_run()->load_migrated;
     run_load_hook();
-    if (migrated_now && g_lib.version == version) {   /* (not when its load crashed and rolled back) */
+    if (migrated_now && running_lib()->version == version) {   /* (not when its load crashed and rolled back) */
         static char stats_after[2048];
         reload_call_stats(stats_after, sizeof stats_after);
         log_event("migrated",
                   "\"version\":%d,\"by\":\"%s\",\"what\":\"%s\",\"ms\":%.3f,\"from_size\":%llu,\"to_size\":%llu,"
                   "\"step\":%llu,\"before\":{%s},\"after\":{%s}",
-                  version, g_run.migrate_how, g_run.migrate_what, g_run.migrate_ms, (unsigned long long)old->state_size,
-                  (unsigned long long)g_api.state_size, (unsigned long long)g_loop.step, stats_before, stats_after);
+                  version, running_run()->migrate_how, running_run()->migrate_what, running_run()->migrate_ms,
+                  (unsigned long long)old->state_size, (unsigned long long)running_api()->state_size,
+                  (unsigned long long)frame_loop()->step, stats_before, stats_after);
     }
 }
 
@@ -392,33 +395,33 @@ static void announce(int version, const char *why, double t0, double snap_ms, co
 int reload_from(const char *src, const char *why)
 {
     double t0 = os_mono_seconds();
-    int version = g_run.version_counter + 1;
+    int version = running_run()->version_counter + 1;
     GameLib next;
     StateTypes next_types;
     if (!open_next(src, version, &next, &next_types)) return 0;
-    BlockLayout old_layout = g_block_layout;
+    BlockLayout old_layout = *running_layout();
     int layout_changed = old_layout.known && (next.api.layout_hash != old_layout.layout_hash ||
                                               next.api.state_size != old_layout.state_size);
-    g_block_layout.known = 1;
-    g_block_layout.layout_hash = next.api.layout_hash;
-    g_block_layout.state_size = next.api.state_size;
+    running_layout()->known = 1;
+    running_layout()->layout_hash = next.api.layout_hash;
+    running_layout()->state_size = next.api.state_size;
     double snap_ms = keep_rollback_point(&old_layout, &next_types);
 
     /* phase 3, the swap; the game's own view of the state on both sides of a layout change, at the same step */
     static char stats_before[2048];
     stats_before[0] = 0;
     if (layout_changed) reload_call_stats(stats_before, sizeof stats_before);
-    GameLib old = g_lib;
+    GameLib old = *running_lib();
     install(&next, version);
-    restart_tweak(NULL, NULL)->window = 0;   /* new code: a crash from here on is the code's */
+    memory_tweak_window()->window = 0;   /* new code: a crash from here on is the code's */
     tweak_suspects_clear();
-    memset(&g_crash, 0, sizeof g_crash);
+    memset(running_crash(), 0, sizeof *running_crash());
     restart_note_library();   /* before the old one unloads: a restart from here on goes on with the new code */
 
     const char *state_action = !old_layout.known ? "new"
                                : layout_changed  ? carry_state(&old_layout, &next_types, version)
                                                  : "kept";
-    types_copy(&g_mem_types, &next_types);
+    types_copy(types_of_block(), &next_types);
     types_clear(&next_types);
     char uerr[2048] = "";
     int unmapped = unload_old(&old, uerr, sizeof uerr);
@@ -435,125 +438,119 @@ int reload_from(const char *src, const char *why)
 static void tweak_went_live(void)
 {
     double ms = memory_tweak_snapshot_take();
-    SessionTweak *tw = restart_tweak(NULL, NULL);
+    TweakWindow *tw = memory_tweak_window();
     tw->window = ms >= 0;
-    tw->step = g_loop.step;
+    tw->step = frame_loop()->step;
     tw->wall = os_wall_seconds();
     if (ms < 0)
         log_message(LOG_WARN, "tweak: no memory for the state before the new values: a crash goes back further");
 }
 
+/* A TWEAK rollback, said: the old values served again and the crash blamed on the new ones, in one process
+   (tweak_rollback) or after a hot restart (reload_resume). The state from just before they went live is back. */
+typedef struct TweakBlame {
+    int         version;                /* the version that crashed, with the new values */
+    const char *kind, *in, *where;      /* the signal ("hang"), the call, the frames */
+    uint64_t    step;                   /* the step at the fault */
+    int         restarted;              /* after a hot restart */
+    int         rolled_back_to, halted; /* the crash event's */
+} TweakBlame;
+
+static void tweak_rollback_report(const TweakBlame *b, const TweakWindow *tw)
+{
+    char values[1024];
+    tweak_revert_suspects(values, sizeof values);
+    int hang = !strcmp(b->kind, "hang");
+    log_message(LOG_ERROR,
+                "game version %d %s in %s%s%s, %llu steps after %s went live: %sback to the state from just "
+                "before it and to the old value; fix the literal and save",
+                b->version, hang && !b->restarted ? "hung (watchdog)" : b->kind, b->in, b->where[0] ? ": " : "",
+                b->where, (unsigned long long)(b->step - tw->step), values, b->restarted ? "the host restarted; " : "");
+    notice_post(LOG_WARN, "%s %s the game: the state from just before it and the old value are back", values,
+                hang ? "hung" : "crashed");
+    snprintf(running_crash()->text, sizeof running_crash()->text, "version %d: %s in %s after %s (old value back) %s",
+             b->version, b->kind, b->in, values, b->where);
+    running_crash()->hung = hang;
+    crash_event(b->version, b->kind, b->in, b->where, b->rolled_back_to, b->halted, b->restarted);
+    char vesc[2048], more[64];
+    parse_json_escape(values, vesc, sizeof vesc);
+    if (b->restarted) snprintf(more, sizeof more, "\"restarted\":true");
+    else snprintf(more, sizeof more, "\"since_live_ms\":%.1f", (os_wall_seconds() - tw->wall) * 1000.0);
+    log_event("tweak_rollback",
+              "\"version\":%d,\"signal\":\"%s\",\"values\":\"%s\",\"tweak_step\":%llu,\"step\":%llu,%s",
+              running_lib()->version, b->kind, vesc, (unsigned long long)tw->step, (unsigned long long)b->step, more);
+}
+
 /* A crash or hang in update/render soon after TWEAK values went live: theirs. The state from just before
    they went live comes back, the old values are served again (the blamed ones not until the literal
    changes), and the code that runs stays: it ran fine before the values changed. 0: not a tweak's. */
-static int tweak_rollback(GuardWhat what, const char *kind, int hang, const char *where)
+static int tweak_rollback(GuardWhat what, const char *kind, const char *where)
 {
-    SessionTweak *tw = restart_tweak(NULL, NULL);
+    TweakWindow *tw = memory_tweak_window();
     if (!tw->window) return 0;
     tw->window = 0;
-    if ((what != GUARD_UPDATE && what != GUARD_RENDER) || g_loop.step - tw->step > TWEAK_SUSPECT_STEPS) return 0;
+    if ((what != GUARD_UPDATE && what != GUARD_RENDER) || frame_loop()->step - tw->step > TWEAK_SUSPECT_STEPS) return 0;
     if (!memory_tweak_snapshot_restore()) return 0;
-    char values[1024];
-    tweak_revert_suspects(values, sizeof values);
-    double since_ms = (os_wall_seconds() - tw->wall) * 1000.0;
-    log_message(LOG_ERROR,
-                "game version %d %s in %s%s%s, %llu steps after %s went live: back to the state from just "
-                "before it and to the old value; fix the literal and save",
-                g_lib.version, hang ? "hung (watchdog)" : kind, GUARD_NAMES[what], where[0] ? ": " : "", where,
-                (unsigned long long)(g_loop.step - tw->step), values);
-    notice_post(LOG_WARN, "%s %s the game: the state from just before it and the old value are back", values,
-                hang ? "hung" : "crashed");
-    snprintf(g_crash.text, sizeof g_crash.text, "version %d: %s in %s after %s (old value back) %s", g_lib.version,
-             kind, GUARD_NAMES[what], values, where);
-    g_crash.hung = hang;
-    crash_event(g_lib.version, kind, GUARD_NAMES[what], where, g_lib.version, 0);
-    char vesc[2048];
-    parse_json_escape(values, vesc, sizeof vesc);
-    log_event("tweak_rollback", "\"version\":%d,\"signal\":\"%s\",\"values\":\"%s\",\"tweak_step\":%llu,\"step\":%llu,"
-              "\"since_live_ms\":%.1f", g_lib.version, kind, vesc, (unsigned long long)tw->step,
-              (unsigned long long)g_loop.step, since_ms);
+    TweakBlame b = { running_lib()->version, kind, GUARD_NAMES[what],      where,
+                     frame_loop()->step,     0,    running_lib()->version, 0 };
+    tweak_rollback_report(&b, tw);
     return 1;
 }
 
 void reload_on_crash(GuardWhat what)
 {
-    int hang = g_guard_report.fault.kind == OS_FAULT_HANG;
+    int hang = guard_report()->fault.kind == OS_FAULT_HANG;
     const char *kind = guard_fault_name();
     char where[1500];
-    guard_describe_backtrace(g_lib.path, where, sizeof where);
-    if (tweak_rollback(what, kind, hang, where)) return;
-    int crashed_version = g_lib.version;
+    guard_describe_backtrace(running_lib()->path, where, sizeof where);
+    if (tweak_rollback(what, kind, where)) return;
+    int crashed_version = running_lib()->version;
     log_message(LOG_ERROR, "game version %d %s in %s%s%s", crashed_version, hang ? "hung (watchdog)" : kind,
                 GUARD_NAMES[what], where[0] ? ": " : "", where);
-    snprintf(g_crash.text, sizeof g_crash.text, "version %d: %s in %s %s", crashed_version, kind, GUARD_NAMES[what],
-             where);
-    g_crash.hung = hang;
+    snprintf(running_crash()->text, sizeof running_crash()->text, "version %d: %s in %s %s", crashed_version, kind,
+             GUARD_NAMES[what], where);
+    running_crash()->hung = hang;
 
     /* Back to the state from just before this code first ran, and to the code that ran before it; after a
        migration that state has the old layout. */
     memory_snapshot_restore();
-    g_block_layout.layout_hash = g_run.snap_layout_hash;
-    g_block_layout.state_size = g_run.snap_state_size;
-    types_copy(&g_mem_types, &g_snap_types);
+    running_layout()->layout_hash = running_run()->snap_layout_hash;
+    running_layout()->state_size = running_run()->snap_state_size;
+    types_copy(types_of_block(), types_of_snapshot());
     char err[1024];
-    GameLib bad = g_lib;
-    memset(&g_lib, 0, sizeof g_lib);
+    GameLib bad = *running_lib();
+    memset(running_lib(), 0, sizeof *running_lib());
     report_image_pointers(&bad);
     library_close(&bad, err, sizeof err);
     int rolled_back = 0;
-    if (g_run.prev_good_path[0]) {
+    if (running_run()->prev_good_path[0]) {
         GameLib prev;
-        g_run.version_counter++;
+        running_run()->version_counter++;
         /* The restored memory has the layout of the crashed code; older code may only run on it if it matches. */
-        if (library_open(g_run.prev_good_path, g_run.version_counter, &prev, err, sizeof err) > 0 &&
-            prev.api.layout_hash == g_block_layout.layout_hash && prev.api.state_size == g_block_layout.state_size) {
-            install(&prev, g_run.prev_good_version);
+        if (library_open(running_run()->prev_good_path, running_run()->version_counter, &prev, err, sizeof err) > 0 &&
+            prev.api.layout_hash == running_layout()->layout_hash &&
+            prev.api.state_size == running_layout()->state_size) {
+            install(&prev, running_run()->prev_good_version);
             rolled_back = 1;
         } else if (prev.handle) {
             library_close(&prev, err, sizeof err);
         }
     }
     /* A rolled-back library is not a target to roll back to again. */
-    g_run.prev_good_path[0] = 0;
+    running_run()->prev_good_path[0] = 0;
     if (!rolled_back) run_stub(1);
-    crash_event(crashed_version, kind, GUARD_NAMES[what], where, rolled_back ? g_run.prev_good_version : 0,
-                g_run.halted);
+    crash_event(crashed_version, kind, GUARD_NAMES[what], where, rolled_back ? running_run()->prev_good_version : 0,
+                running_run()->halted);
     restart_note_library();
-    if (rolled_back) tweak_library_loaded(g_lib.version, g_run.prev_good_version);  /* the old code's sources */
+    if (rolled_back)
+        tweak_library_loaded(running_lib()->version, running_run()->prev_good_version); /* the old code's sources */
     if (rolled_back) {
         log_message(LOG_WARN, "rolled back to version %d and the state from step %llu; fix the code and save",
-                    g_run.prev_good_version, (unsigned long long)g_memory.snapshot_step);
+                    running_run()->prev_good_version, (unsigned long long)memory_state()->snapshot_step);
         run_load_hook();
     } else {
         log_message(LOG_WARN, "nothing to roll back to: the game is halted until a build loads");
     }
-}
-
-/* After a hot restart whose fault was the TWEAK values that had just gone live: the old values again, said as
-   tweak_rollback says it in one process. */
-static void resume_tweak_rollback(const RestartResume *r, const char *in, int ok, const SessionTweak *tw)
-{
-    char values[1024];
-    tweak_suspects_resume();
-    tweak_revert_suspects(values, sizeof values);
-    g_run.code_of_version = r->run.running_version;
-    log_message(LOG_ERROR,
-                "game version %d %s in %s%s%s, %llu steps after %s went live: the host restarted; back to the "
-                "state from just before it and to the old value; fix the literal and save",
-                r->run.running_version, r->signal, in, r->where[0] ? ": " : "", r->where,
-                (unsigned long long)(r->step - tw->step), values);
-    notice_post(LOG_WARN, "%s %s the game: the state from just before it and the old value are back", values,
-                !strcmp(r->signal, "hang") ? "hung" : "crashed");
-    snprintf(g_crash.text, sizeof g_crash.text, "version %d: %s in %s after %s (old value back) %s",
-             r->run.running_version, r->signal, in, values, r->where);
-    g_crash.hung = !strcmp(r->signal, "hang");
-    crash_event(r->run.running_version, r->signal, in, r->where, ok ? g_lib.version : 0, g_run.halted, 1);
-    char vesc[2048];
-    parse_json_escape(values, vesc, sizeof vesc);
-    log_event("tweak_rollback",
-              "\"version\":%d,\"signal\":\"%s\",\"values\":\"%s\",\"tweak_step\":%llu,\"step\":%llu,"
-              "\"restarted\":true",
-              g_lib.version, r->signal, vesc, (unsigned long long)tw->step, (unsigned long long)r->step);
 }
 
 /* ---------------------------------------------------------------- after a hot restart */
@@ -582,13 +579,13 @@ static void remove_stale_copies(const char *keep)
 
 void reload_resume(const RestartResume *r)
 {
-    g_run.version_counter = r->run.version_counter;
-    g_block_layout.known = r->run.mem_has_layout;
-    g_block_layout.layout_hash = r->run.mem_layout_hash;
-    g_block_layout.state_size = r->run.mem_state_size;
+    running_run()->version_counter = r->run.version_counter;
+    running_layout()->known = r->run.mem_has_layout;
+    running_layout()->layout_hash = r->run.mem_layout_hash;
+    running_layout()->state_size = r->run.mem_state_size;
     /* A fault soon after TWEAK values went live is theirs, as tweak_rollback judges it in one process: the state
        from just before they went live (the session kept it), the same code, the old values. */
-    SessionTweak *tw = restart_tweak(NULL, NULL);
+    TweakWindow *tw = memory_tweak_window();
     int tweak_back = r->rollback && tw->window && tw->used && (r->what == GUARD_UPDATE || r->what == GUARD_RENDER) &&
                      r->step - tw->step <= TWEAK_SUSPECT_STEPS && r->run.running_path[0];
     tw->window = 0;
@@ -601,7 +598,7 @@ void reload_resume(const RestartResume *r)
     char err[2048] = "";
     int ok = 0;
     if (path[0]) {
-        int opened = library_open(path, ++g_run.version_counter, &next, err, sizeof err);
+        int opened = library_open(path, ++running_run()->version_counter, &next, err, sizeof err);
         if (opened > 0 && r->run.mem_has_layout &&
             (next.api.layout_hash != r->run.mem_layout_hash || next.api.state_size != r->run.mem_state_size)) {
             snprintf(err, sizeof err, "%s has another state layout than the kept state", path);
@@ -614,34 +611,41 @@ void reload_resume(const RestartResume *r)
     remove_stale_copies(ok ? next.path : "");
     if (rollback && r->run.prev_good_path[0]) os_remove_file(r->run.prev_good_path);
     /* a rolled-back library is not a target to roll back to again */
-    snprintf(g_run.prev_good_path, sizeof g_run.prev_good_path, "%s", rollback ? "" : r->run.prev_good_path);
-    g_run.prev_good_version = r->run.prev_good_version;
+    snprintf(running_run()->prev_good_path, sizeof running_run()->prev_good_path, "%s",
+             rollback ? "" : r->run.prev_good_path);
+    running_run()->prev_good_version = r->run.prev_good_version;
     if (ok) {
         install(&next, rollback ? r->run.prev_good_version : next.version);
     } else {
         run_stub(path[0] != 0 || rollback);
         if (path[0]) log_message(LOG_ERROR, "hot restart: cannot load %s again: %s", path, err);
     }
-    os_file_stamp(library_built_path(), &g_build_status.built_stamp);   /* not loaded again as an outside build */
+    os_file_stamp(library_built_path(), &build_status()->built_stamp);   /* not loaded again as an outside build */
     const char *in = r->what >= 0 && r->what <= GUARD_UNLOAD ? GUARD_NAMES[r->what] : "host";
     char resc[1100];
     parse_json_escape(r->reason, resc, sizeof resc);
     if (rollback) {
-        snprintf(g_crash.text, sizeof g_crash.text, "version %d: %s in %s %s", r->run.running_version, r->signal, in,
-                 r->where);
-        g_crash.hung = !strcmp(r->signal, "hang");
+        snprintf(running_crash()->text, sizeof running_crash()->text, "version %d: %s in %s %s", r->run.running_version,
+                 r->signal, in, r->where);
+        running_crash()->hung = !strcmp(r->signal, "hang");
         log_message(LOG_ERROR, "game version %d %s in %s%s%s", r->run.running_version, r->signal, in,
                     r->where[0] ? ": " : "", r->where);
-        crash_event(r->run.running_version, r->signal, in, r->where, ok ? r->run.prev_good_version : 0, g_run.halted,
-                    1);
+        crash_event(r->run.running_version, r->signal, in, r->where, ok ? r->run.prev_good_version : 0,
+                    running_run()->halted, 1);
     }
     log_event("hot_restart",
               "\"kept\":true,\"reason\":\"%s\",\"mode\":\"%s\",\"version\":%d,\"loaded\":%s,\"restarts\":%d,"
               "\"since_fault_ms\":%.1f,\"step\":%llu",
-              resc, r->rollback ? "rollback" : "keep", g_lib.version, ok ? "true" : "false", r->restarts,
-              r->since_fault_ms, (unsigned long long)g_loop.step);
-    if (ok) tweak_library_resumed(g_lib.version, rollback ? r->run.prev_good_version : r->run.running_version);
-    if (tweak_back) resume_tweak_rollback(r, in, ok, tw);
+              resc, r->rollback ? "rollback" : "keep", running_lib()->version, ok ? "true" : "false", r->restarts,
+              r->since_fault_ms, (unsigned long long)frame_loop()->step);
+    if (ok) tweak_library_resumed(running_lib()->version, rollback ? r->run.prev_good_version : r->run.running_version);
+    if (tweak_back) {   /* the fault was the TWEAK values that had just gone live: the old values again */
+        tweak_suspects_resume();
+        running_run()->code_of_version = r->run.running_version;
+        TweakBlame b = { r->run.running_version, r->signal, in, r->where, r->step, 1, ok ? running_lib()->version : 0,
+                         running_run()->halted };
+        tweak_rollback_report(&b, tw);
+    }
     if (ok) run_load_hook();
 }
 
@@ -651,7 +655,7 @@ void reload_restart_state(void)
     recording_stop();
     log_event("state_restart", "");
     log_message(LOG_INFO, "F6: game state restarted");
-    if (g_run.loaded) run_load_hook();
+    if (running_run()->loaded) run_load_hook();
 }
 
 /* ---------------------------------------------------------------- what starts a reload */
@@ -661,12 +665,12 @@ void reload_start(void)
     const char *lib = library_built_path();
     OsFileStamp st;
     if (os_file_stamp(lib, &st)) {
-        g_build_status.built_stamp = st;
+        build_status()->built_stamp = st;
         reload_from(lib, "start");
     }
-    if (!g_run.loaded) {
+    if (!running_run()->loaded) {
         log_message(LOG_INFO, "no game library yet: building it");
-        build_start(g_options.root);
+        build_start(options()->root);
     }
 }
 
@@ -692,23 +696,25 @@ int reload_handle_changes(const FileChanges *c)
     if (tweak_batch_end()) tweak_went_live();
     /* After a rollback, a save that brings the sources back to the code that runs (only literals differ, so
        nothing rebuilds) is the fix: the crash banner goes. */
-    if (live && !rebuild && g_crash.text[0] && g_run.loaded && !g_run.halted) {
-        memset(&g_crash, 0, sizeof g_crash);
+    if (live && !rebuild && running_crash()->text[0] && running_run()->loaded && !running_run()->halted) {
+        memset(running_crash(), 0, sizeof *running_crash());
         log_message(LOG_INFO, "the saved code is the code that runs (version %d): the crash is behind us",
-                    g_run.code_of_version);
-        log_event("crash_cleared", "\"version\":%d,\"code_of_version\":%d", g_lib.version, g_run.code_of_version);
+                    running_run()->code_of_version);
+        log_event("crash_cleared", "\"version\":%d,\"code_of_version\":%d", running_lib()->version,
+                  running_run()->code_of_version);
     }
     /* after a failed build, any save rebuilds: the errors on screen must go when the code is fixed */
-    if (c->code && (rebuild || (g_build_status.errors[0] && others))) {
-        g_build_status.change_seen_t = log_time();
-        build_start(g_options.root);
+    if (c->code && (rebuild || (build_status()->errors[0] && others))) {
+        build_status()->change_seen_t = log_time();
+        build_start(options()->root);
     }
     if (c->library && !build_running()) {
         OsFileStamp st;
         const char *lib = library_built_path();
-        if (os_file_stamp(lib, &st) && (st.ino != g_build_status.built_stamp.ino ||
-                                        st.mtime_ns / 1000000000 != g_build_status.built_stamp.mtime_ns / 1000000000)) {
-            g_build_status.built_stamp = st;
+        if (os_file_stamp(lib, &st) &&
+            (st.ino != build_status()->built_stamp.ino ||
+             st.mtime_ns / 1000000000 != build_status()->built_stamp.mtime_ns / 1000000000)) {
+            build_status()->built_stamp = st;
             reload_from(lib, "outside build");
         }
     }
@@ -717,18 +723,18 @@ int reload_handle_changes(const FileChanges *c)
 
 void reload_handle_build(const BuildResult *b)
 {
-    log_event("build_frames", "\"max_frame_interval_ms\":%.2f,\"ok\":%s", g_build_status.frame_max_ms,
+    log_event("build_frames", "\"max_frame_interval_ms\":%.2f,\"ok\":%s", build_status()->frame_max_ms,
               b->ok ? "true" : "false");
-    g_build_status.frame_max_ms = 0;
-    g_build_status.last_ms = b->ms;
-    g_build_status.last_ok = b->ok;
+    build_status()->frame_max_ms = 0;
+    build_status()->last_ms = b->ms;
+    build_status()->last_ok = b->ok;
     if (!b->ok) {
-        build_error_summary(b->output, g_build_status.errors, sizeof g_build_status.errors);
-        log_message(LOG_ERROR, "build failed in %.0f ms; still running version %d\n%s", b->ms, g_lib.version,
-                    g_build_status.errors);
+        build_error_summary(b->output, build_status()->errors, sizeof build_status()->errors);
+        log_message(LOG_ERROR, "build failed in %.0f ms; still running version %d\n%s", b->ms, running_lib()->version,
+                    build_status()->errors);
         return;
     }
-    g_build_status.errors[0] = 0;
-    os_file_stamp(library_built_path(), &g_build_status.built_stamp);
+    build_status()->errors[0] = 0;
+    os_file_stamp(library_built_path(), &build_status()->built_stamp);
     reload_from(library_built_path(), "build");
 }

@@ -486,10 +486,11 @@ void tweak_query(const char *file, int line, int counter, int kind, const char *
 
 /* ---------------------------------------------------------------- the values of the last save, as suspects */
 void tweak_batch_begin(void) { g_tweak.batch_fresh = 1; }
-/* The suspects in the session too (restart.cpp): a hot restart soon after they went live blames them there. */
+/* The suspects in the session too (the TWEAK window, memory.cpp's slice): a hot restart soon after they went
+   live blames them there. */
 static void suspects_keep(void)
 {
-    SessionTweak *tw = restart_tweak(NULL, NULL);
+    TweakWindow *tw = memory_tweak_window();
     int n = 0;
     for (int k = 0; k < g_tweak.suspect_count && n < (int)(sizeof tw->suspects / sizeof tw->suspects[0]); k++) {
         const TweakSuspect *sus = &g_tweak.suspects[k];
@@ -505,7 +506,7 @@ static void suspects_keep(void)
 
 void tweak_suspects_resume(void)
 {
-    const SessionTweak *tw = restart_tweak(NULL, NULL);
+    const TweakWindow *tw = memory_tweak_window();
     g_tweak.suspect_count = 0;
     for (int k = 0; k < tw->suspect_count && k < TWEAK_MAX_SUSPECTS; k++) {
         int file = file_find(tw->suspects[k].path);
@@ -616,15 +617,20 @@ void tweak_build_finished(int ok)
 }
 
 /* ---------------------------------------------------------------- kept over a hot restart */
-/* The kept source copies are written into the session as well (restart.cpp), each time they change: a
+/* The kept source copies are written into an area of the session as well (restart_reserve), each time they change: a
    restarted host maps a literal changed live against the text its library was built from, not against
    the file on disk (which holds the changed literal and would make it look compiled in).
    Layout: u32 count (0 while being written), then per copy i32 version, u32 files, and per file u32
    path length, the path, u64 text length, the text. */
+#define TWEAK_SOURCES       "tweak.sources"
+#define TWEAK_SOURCES_BYTES (16ull << 20)
+
+void tweak_reserve(void) { restart_reserve(TWEAK_SOURCES, TWEAK_SOURCES_BYTES); }
+
 static void keep_in_session(void)
 {
     uint64_t cap = 0;
-    uint8_t *area = restart_tweak_area(&cap);
+    uint8_t *area = restart_area(TWEAK_SOURCES, &cap);
     if (!area || cap < 8) return;
     uint32_t count = 0;
     memcpy(area, &count, 4);
@@ -647,6 +653,7 @@ static void keep_in_session(void)
         count++;
     }
     memcpy(area, &count, 4);
+    restart_area_used(TWEAK_SOURCES, at);
 }
 
 /* The source copies the previous process kept for its library `version`; 0 if it has none. Checked like any
@@ -654,7 +661,7 @@ static void keep_in_session(void)
 static int from_session(int version, SourceCopies *out)
 {
     uint64_t cap = 0;
-    const uint8_t *area = restart_tweak_area(&cap);
+    const uint8_t *area = restart_area(TWEAK_SOURCES, &cap);
     if (!area || cap < 8) return 0;
     uint32_t count;
     memcpy(&count, area, 4);

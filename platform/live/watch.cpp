@@ -158,7 +158,7 @@ static int library_is_ours(void)
 {
     if (build_running()) return 1;
     OsFileStamp st;
-    const OsFileStamp *own = &g_build_status.built_stamp;
+    const OsFileStamp *own = &build_status()->built_stamp;
     return os_file_stamp(library_built_path(), &st) && os_same_stamp(&st, own) && st.size == own->size;
 }
 

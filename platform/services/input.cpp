@@ -48,7 +48,7 @@ void input_set_hooks(const InputHooks *hooks) { g_hooks = *hooks; }
 static void input_key(GameKey k, int down)
 {
     if (k <= KEY_NONE || k >= KEY_COUNT) return;
-    int dev = g_options.dev_keys;   /* always on in development; a player's F-keys are the game's */
+    int dev = options()->dev_keys;   /* always on in development; a player's F-keys are the game's */
     /* the developer's tools take their keys first; a key the game saw go down still reaches it going up */
     if (dev && (down || !g_input.down[k]) && g_hooks.key &&
         g_hooks.key(k, down, g_input.down[KEY_LSHIFT] || g_input.down[KEY_RSHIFT],
@@ -82,13 +82,13 @@ static float axis_value(Sint16 raw, int trigger)
 void input_handle_event(const SDL_Event *e)
 {
     switch (e->type) {
-    case SDL_QUIT: g_loop.quit = 1; break;
+    case SDL_QUIT: frame_loop()->quit = 1; break;
     case SDL_KEYDOWN: case SDL_KEYUP:
         if (e->key.repeat) break;
         /* Esc belongs to the game (its pause menu); with no game running it quits */
         if (e->key.keysym.scancode == SDL_SCANCODE_ESCAPE && e->type == SDL_KEYDOWN && g_hooks.game_running &&
             !g_hooks.game_running()) {
-            g_loop.quit = 1;
+            frame_loop()->quit = 1;
             break;
         }
         for (auto &k : KEYMAP) if (k.sc == e->key.keysym.scancode) input_key(k.key, e->type == SDL_KEYDOWN);
@@ -129,7 +129,7 @@ void input_handle_event(const SDL_Event *e)
 /* ---------------------------------------------------------------- scripted input (--input) */
 int input_init(void)
 {
-    const char *path = g_options.input_path;
+    const char *path = options()->input_path;
     if (!path) return 1;
     char *text = os_read_file(path, NULL, 64u << 20);
     if (!text) { fprintf(stderr, "host: --input %s: %s\n", path, os_error_text()); return 0; }
@@ -159,7 +159,7 @@ static void script_apply(uint64_t step)
         case SCRIPT_TAP:  input_key((GameKey)e->key, 1); pending_up[e->key] = 1; break;
         case SCRIPT_MOUSE: mouse_to(e->a, e->b); break;
         case SCRIPT_AXIS: g_input.axis[e->key] = e->a; break;
-        case SCRIPT_QUIT: g_loop.quit = 1; break;
+        case SCRIPT_QUIT: frame_loop()->quit = 1; break;
         }
     }
 }

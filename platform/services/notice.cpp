@@ -37,7 +37,7 @@ int notice_wrap(const char *text, float size, float max_w, char *out, size_t cap
         if (*p == '\n') { line_start = o; last_space = (size_t)-1; lines++; continue; }
         if (*p == ' ') last_space = o - 1;
         float w, h;
-        g_pf.measure_text(out + line_start, size, &w, &h);
+        services_api()->measure_text(out + line_start, size, &w, &h);
         if (w <= max_w) continue;
         if (last_space != (size_t)-1 && last_space > line_start) {
             out[last_space] = '\n';
@@ -73,9 +73,9 @@ void notice_draw(void)
         uint32_t color = g_notices[i].level >= LOG_ERROR  ? 0xFF7070FFu
                          : g_notices[i].level == LOG_WARN ? 0xFFD060FFu
                                                           : 0xE0E8F0FFu;
-        g_pf.draw_rect(sx + 40, y, sw - 80, h, 0x000000D8u, L + 10);
-        g_pf.draw_rect(sx + 40, y, 4, h, color, L + 11);
-        g_pf.draw_text(wrapped, sx + 40 + PAD + 4, y + PAD, S, color, L + 11);
+        services_api()->draw_rect(sx + 40, y, sw - 80, h, 0x000000D8u, L + 10);
+        services_api()->draw_rect(sx + 40, y, 4, h, color, L + 11);
+        services_api()->draw_text(wrapped, sx + 40 + PAD + 4, y + PAD, S, color, L + 11);
         y -= 6;
     }
 }

@@ -14,7 +14,9 @@
 #define VIEW_FRAMES    120          /* frames the view keeps (bars) */
 #define VIEW_ZONES     96           /* zones kept per frame for its flame chart */
 
-thp_profile g_profile_main;
+static thp_profile g_profile_main;
+
+thp_profile *profile_main(void) { return &g_profile_main; }
 
 /* The audio thread reads the main thread's frame number and publishes its zones (x86 and ARM with GCC/clang;
    MSVC's x86 keeps stores in order). */
@@ -193,7 +195,7 @@ void profile_init(void)
     g_prof.audio.tid = 2;
     thp_names_init(&g_prof.names, g_prof.name_buf, sizeof g_prof.name_buf, g_prof.name_slots, 4096);
     log_event("profile_clock", "\"ns_per_tick\":%.6f", g_profile_main.ns_per_tick);
-    if (g_options.profile_path) capture_start(g_options.profile_path, g_options.profile_frames);
+    if (options()->profile_path) capture_start(options()->profile_path, options()->profile_frames);
 }
 
 /* ---------------------------------------------------------------- the view's history */
@@ -239,7 +241,7 @@ void profile_shutdown(void)
 static void capture_to_build_folder(void)
 {
     char dir[HOST_PATH], stamp[64], path[HOST_PATH];
-    snprintf(dir, sizeof dir, "%s/build", g_options.root);
+    snprintf(dir, sizeof dir, "%s/build", options()->root);
     os_make_dir(dir);
     os_format_local_time(os_wall_seconds(), stamp, sizeof stamp);   /* "YYYY-MM-DD HH:MM:SS" -> YYYYMMDD-HHMMSS */
     char compact[32];
@@ -250,9 +252,9 @@ static void capture_to_build_folder(void)
     }
     compact[o] = 0;
     snprintf(path, sizeof path, "%s/profile-%s.json", dir, compact);
-    capture_start(path, g_options.profile_frames);
-    notice_post(LOG_INFO, "profile: capturing %d frames to %s", g_options.profile_frames, path);
-    log_message(LOG_INFO, "Shift+F4: capturing %d frames to %s", g_options.profile_frames, path);
+    capture_start(path, options()->profile_frames);
+    notice_post(LOG_INFO, "profile: capturing %d frames to %s", options()->profile_frames, path);
+    log_message(LOG_INFO, "Shift+F4: capturing %d frames to %s", options()->profile_frames, path);
 }
 
 int profile_key(GameKey k, int down, int shift)
@@ -302,11 +304,11 @@ void profile_view_draw(void)
 {
     if (!g_prof.view_open) return;
     const int L = 30100;   /* above the overlay */
-    const float X = 20, W = (float)g_pf.view_width - 40, TOP = 300, ROW = 18;
+    const float X = 20, W = (float)services_api()->view_width - 40, TOP = 300, ROW = 18;
     char line[256];
-    g_pf.draw_rect(X - 10, TOP - 10, W + 20, g_pf.view_height - TOP, 0x101018E8u, L);
+    services_api()->draw_rect(X - 10, TOP - 10, W + 20, services_api()->view_height - TOP, 0x101018E8u, L);
     if (!g_prof.view_count) {
-        g_pf.draw_text("profiler: collecting frames...", X, TOP, 16, 0xFFFFFFFFu, L + 1);
+        services_api()->draw_text("profiler: collecting frames...", X, TOP, 16, 0xFFFFFFFFu, L + 1);
         return;
     }
     /* bars: the last frames, oldest on the left; the selected one outlined */
@@ -321,32 +323,32 @@ void profile_view_draw(void)
             const ViewZone *v = &f->zones[z];
             if (v->depth != 1) continue;
             float y0 = by - v->end_ms / max_ms * BAR_H, y1 = by - v->start_ms / max_ms * BAR_H;
-            g_pf.draw_rect(x, y0, bar_w - 1, y1 - y0 > 1 ? y1 - y0 : 1, name_color(v->name), L + 1);
+            services_api()->draw_rect(x, y0, bar_w - 1, y1 - y0 > 1 ? y1 - y0 : 1, name_color(v->name), L + 1);
         }
-        g_pf.draw_rect(x, by - f->ms / max_ms * BAR_H, bar_w - 1, 1, 0xFFFFFFFFu, L + 2);
-        if (back == g_prof.view_selected) g_pf.draw_rect(x, by + 2, bar_w - 1, 4, 0xFFFF40FFu, L + 2);
+        services_api()->draw_rect(x, by - f->ms / max_ms * BAR_H, bar_w - 1, 1, 0xFFFFFFFFu, L + 2);
+        if (back == g_prof.view_selected) services_api()->draw_rect(x, by + 2, bar_w - 1, 4, 0xFFFF40FFu, L + 2);
     }
-    g_pf.draw_rect(X, by - 16.7f / max_ms * BAR_H, W, 1, 0xFF404080u, L + 2);
+    services_api()->draw_rect(X, by - 16.7f / max_ms * BAR_H, W, 1, 0xFF404080u, L + 2);
     /* the selected frame's flame chart */
     const ViewFrame *f = &g_prof.frames[(g_prof.view_at - 1 - g_prof.view_selected + 2 * VIEW_FRAMES) % VIEW_FRAMES];
     snprintf(line, sizeof line, "profiler   frame %d back: %.2f ms   %s   Shift+F4 close  C capture %d frames",
              g_prof.view_selected, f->ms, g_prof.view_paused ? "PAUSED (P)  Left/Right: older/newer" : "P pause",
-             g_options.profile_frames);
-    g_pf.draw_text(line, X, TOP, 15, 0xFFFFFFFFu, L + 1);
+             options()->profile_frames);
+    services_api()->draw_text(line, X, TOP, 15, 0xFFFFFFFFu, L + 1);
     float fy = by + 16, span = f->ms > 0 ? f->ms : 1;
     for (int z = 0; z < f->zone_count; z++) {
         const ViewZone *v = &f->zones[z];
         float x0 = X + v->start_ms / span * W, x1 = X + v->end_ms / span * W;
         float y = fy + v->depth * ROW;
-        if (y + ROW > g_pf.view_height) continue;
+        if (y + ROW > services_api()->view_height) continue;
         float w = x1 - x0 > 1 ? x1 - x0 : 1;
-        g_pf.draw_rect(x0, y, w, ROW - 2, name_color(v->name), L + 1);
+        services_api()->draw_rect(x0, y, w, ROW - 2, name_color(v->name), L + 1);
         if (w > 40) {
             snprintf(line, sizeof line, "%s %.2f", v->name, v->end_ms - v->start_ms);
             float tw, th;
-            g_pf.measure_text(line, 12, &tw, &th);
+            services_api()->measure_text(line, 12, &tw, &th);
             if (tw > w - 4) snprintf(line, sizeof line, "%s", v->name);
-            g_pf.draw_text(line, x0 + 2, y + 2, 12, 0x000000FFu, L + 2);
+            services_api()->draw_text(line, x0 + 2, y + 2, 12, 0x000000FFu, L + 2);
         }
     }
 }

@@ -50,10 +50,10 @@ static int name_ok(const char *name)
 const char *savedata_dir(void)
 {
     if (g_save_dir[0]) return g_save_dir;
-    if (g_options.save_dir) {
-        snprintf(g_save_dir, sizeof g_save_dir, "%s/", g_options.save_dir);
-        if (!os_make_dir(g_options.save_dir)) {
-            log_message(LOG_ERROR, "save data: cannot create --save-dir %s: %s", g_options.save_dir, os_error_text());
+    if (options()->save_dir) {
+        snprintf(g_save_dir, sizeof g_save_dir, "%s/", options()->save_dir);
+        if (!os_make_dir(options()->save_dir)) {
+            log_message(LOG_ERROR, "save data: cannot create --save-dir %s: %s", options()->save_dir, os_error_text());
             g_save_dir[0] = 0;
         }
         return g_save_dir;

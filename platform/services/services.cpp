@@ -2,4 +2,6 @@
    start (render_fill_api, audio_fill_api, ...; main.cpp calls them), the session's guard wraps them. */
 #include "services.h"
 
-PlatformAPI g_pf;
+static PlatformAPI g_pf;
+
+PlatformAPI *services_api(void) { return &g_pf; }

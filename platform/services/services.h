@@ -98,8 +98,8 @@ int notice_wrap(const char *text, float px, float max_w, char *out,
 #if defined(HOST_RELEASE) && !defined(PROFILE_IN_RELEASE)
 #define THP_DISABLE
 #endif
-extern struct thp_profile g_profile_main;               /* the main thread's zones */
-#define THP_PROFILE (&g_profile_main)
+struct thp_profile *profile_main(void);                  /* the main thread's zones (profile.cpp) */
+#define THP_PROFILE (profile_main())
 #include "th_profile.h"
 void        profile_init(void);                         /* calibrates the clock; starts --profile's capture */
 void profile_fill_api(PlatformAPI *pf); /* profile_begin, profile_end: the game's zones, names interned */
@@ -113,6 +113,7 @@ void        profile_shutdown(void);                     /* writes a capture stil
 int         profile_key(GameKey k, int down, int shift);/* Shift+F4 and the view's keys; 1 = the game does not see it */
 void        profile_view_draw(void);                    /* the flame chart and the frames' bars, when open */
 
-extern PlatformAPI g_pf;                 /* the services handed to the game on every call */
+PlatformAPI *services_api(void);   /* services.cpp's table: the services handed to the game on every call */
+
 
 #endif /* HOST_SERVICES_H */

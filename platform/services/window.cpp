@@ -30,7 +30,7 @@ static void set_title(const char *utf8)
 static void quit_request(void)
 {
     log_message(LOG_INFO, "the game asked to quit");
-    g_loop.quit = 1;
+    frame_loop()->quit = 1;
 }
 
 void window_fill_api(PlatformAPI *pf)

@@ -15,7 +15,9 @@
 const char *const GUARD_NAMES[] = { "load", "update", "render", "migrate", "stats", "static initializers",
                                      "game_get_api", "static destructors" };
 
-GuardReport g_guard_report;
+static GuardReport g_guard_report;
+
+const GuardReport *guard_report(void) { return &g_guard_report; }
 
 static struct {
     std::atomic<uint64_t> seq;          /* the guarded call running now; 0 = none */

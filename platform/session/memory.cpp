@@ -7,13 +7,19 @@
 
 #include "th_math.h"
 
-Memory g_memory;
+static Memory g_memory;
+
+Memory *memory_state(void) { return &g_memory; }
+
+#define TWEAK_COPY   "memory.tweak_copy"   /* the session's area for the state before TWEAK values went live */
+#define TWEAK_WINDOW "memory.tweak"        /* the session slice of the TWEAK window (TweakWindow) */
 
 int memory_init(uint64_t bytes)
 {
     /* Shared memory that outlives the process (restart.cpp), at a fixed address where the OS allows: pointers
        inside the block stay valid across a hot restart, recordings and snapshots. */
     uint8_t *p = NULL, *s = NULL;
+    restart_reserve(TWEAK_COPY, bytes);
     if (!restart_memory(bytes, &p, &s)) {
         log_message(LOG_ERROR, "memory: cannot reserve %llu MB: %s", (unsigned long long)(bytes >> 20),
                     os_error_text());
@@ -86,15 +92,16 @@ void memory_snapshot_restore(void)
 }
 
 /* The state just before a TWEAK value went live (reload.cpp's tweak window): its own copy, so the crash
-   snapshot of the running code stays what it was. In the session (restart.cpp), so a hot restart soon after
-   the value went live goes back to it; on the heap without one. */
+   snapshot of the running code stays what it was. In an area of the session (restart_reserve), so a hot restart
+   soon after the value went live goes back to it; on the heap without one. The window itself is a slice. */
 static struct { uint8_t *bytes; uint64_t cap; } g_tweak_heap;
+
+TweakWindow *memory_tweak_window(void) { return (TweakWindow *)session_slice(TWEAK_WINDOW, sizeof(TweakWindow)); }
 
 static uint8_t *tweak_copy(uint64_t need)
 {
-    uint8_t *area;
     uint64_t cap;
-    restart_tweak(&area, &cap);
+    uint8_t *area = restart_area(TWEAK_COPY, &cap);
     if (area) return need <= cap ? area : NULL;
     if (need > g_tweak_heap.cap) {
         uint8_t *p = (uint8_t *)realloc(g_tweak_heap.bytes, need);
@@ -109,18 +116,19 @@ double memory_tweak_snapshot_take(void)
 {
     double t = os_mono_seconds();
     uint64_t used = memory_used();
-    SessionTweak *tw = restart_tweak(NULL, NULL);
+    TweakWindow *tw = memory_tweak_window();
     uint8_t *copy = tweak_copy(used);
     tw->used = 0;
     if (!copy) return -1;
     memcpy(copy, g_memory.game.base, used);
     tw->used = used;
+    restart_area_used(TWEAK_COPY, used);
     return (os_mono_seconds() - t) * 1000.0;
 }
 
 int memory_tweak_snapshot_restore(void)
 {
-    SessionTweak *tw = restart_tweak(NULL, NULL);
+    TweakWindow *tw = memory_tweak_window();
     uint8_t *copy = tw->used ? tweak_copy(tw->used) : NULL;
     if (!copy) return 0;
     restart_restoring(1);

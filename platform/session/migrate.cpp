@@ -13,8 +13,11 @@
 #define TH_REFLECT_IMPLEMENTATION
 #include "th_reflect.h"
 
-StateTypes g_mem_types;    /* the layout the block holds */
-StateTypes g_snap_types;   /* the layout of the crash snapshot (the pre-migration state after a migration) */
+static StateTypes g_mem_types;    /* the layout the block holds */
+static StateTypes g_snap_types;   /* the layout of the crash snapshot (the pre-migration state after a migration) */
+
+StateTypes *types_of_block(void) { return &g_mem_types; }
+StateTypes *types_of_snapshot(void) { return &g_snap_types; }
 
 void types_clear(StateTypes *t)
 {
@@ -233,23 +236,25 @@ int migrate_block(const StateTypes *from, const StateTypes *to, const GameAPI *a
     static uint64_t scratch_cap;
     double t0 = os_mono_seconds();
     *ms = 0;
-    if (to->state_size > g_memory.game.size) { snprintf(what, cap, "the new state (%llu bytes) does not fit the block",
-                                                        (unsigned long long)to->state_size); return 0; }
+    if (to->state_size > memory_state()->game.size) {
+        snprintf(what, cap, "the new state (%llu bytes) does not fit the block", (unsigned long long)to->state_size);
+        return 0;
+    }
     if (to->state_size > scratch_cap) {
         free(scratch);
         scratch = (uint8_t *)malloc(to->state_size);
         scratch_cap = scratch ? to->state_size : 0;
         if (!scratch) { snprintf(what, cap, "out of memory for the scratch area"); return 0; }
     }
-    if (!migrate_bytes(from, to, api, (const uint8_t *)g_memory.game.base, memory_used(), scratch, to->state_size, what,
-                       cap))
+    if (!migrate_bytes(from, to, api, (const uint8_t *)memory_state()->game.base, memory_used(), scratch,
+                       to->state_size, what, cap))
         return 0;
     /* the swap: the new state over the old, the rest of the used block (caches) cleared for load to rebuild */
     memory_make_writable();
     uint64_t used = memory_used();
-    memcpy(g_memory.game.base, scratch, to->state_size);
-    if (used > to->state_size) memset((uint8_t *)g_memory.game.base + to->state_size, 0, used - to->state_size);
-    g_memory.game.used = to->state_size > used ? to->state_size : used;
+    memcpy(memory_state()->game.base, scratch, to->state_size);
+    if (used > to->state_size) memset((uint8_t *)memory_state()->game.base + to->state_size, 0, used - to->state_size);
+    memory_state()->game.used = to->state_size > used ? to->state_size : used;
     *ms = (os_mono_seconds() - t0) * 1000.0;
     return 1;
 }

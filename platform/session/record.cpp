@@ -26,23 +26,53 @@ static struct {
 
 LoopMode recording_mode(void) { return g_recording.mode; }
 
-/* The F7 loop is kept in the session as well (restart.cpp), written as it changes, so a hot restart finds it:
-   its snapshot, its inputs (up to the session's cap), its mode and cursor. A --replay file is not kept. */
-static struct { SessionLoop *loop; GameInput *inputs; uint8_t *start_state; int looked; } g_kept;
+/* The F7 loop is kept in the session as well, written as it changes, so a hot restart finds it: its mode, cursor
+   and count are this module's slice (core.h), its snapshot and its inputs (up to the area's cap) two areas of the
+   session's memory (restart_reserve). A --replay file is not kept. */
+#define LOOP_SLICE      "record.loop"
+#define LOOP_START      "record.loop_start"
+#define LOOP_INPUTS     "record.loop_inputs"
+#define LOOP_KEPT_STEPS (60ull * 60 * 10)   /* up to 10 minutes of input across a restart */
 
-static SessionLoop *kept(void)
+typedef struct KeptLoop {
+    int      mode;                      /* LoopMode */
+    uint64_t count, cursor, cap;        /* recorded steps (at most cap are kept), the next one to play */
+    uint64_t start_used;                /* the loop's snapshot: bytes, and the layout it has */
+    uint64_t start_hash;                /* th_hash_bytes64 of it: a damaged copy is not looped */
+    uint32_t start_version;
+    uint64_t start_size;
+    int      record_on;                 /* --record: its file is open, and holds record_steps steps (flushed) */
+    uint64_t record_steps;
+} KeptLoop;
+
+static struct { GameInput *inputs; uint8_t *start_state; } g_kept;
+
+void recording_reserve(uint64_t block_bytes)
 {
-    if (!g_kept.looked) { g_kept.looked = 1; g_kept.loop = restart_loop(&g_kept.inputs, &g_kept.start_state); }
-    return g_kept.loop;
+    restart_reserve(LOOP_START, block_bytes);
+    restart_reserve(LOOP_INPUTS, LOOP_KEPT_STEPS * sizeof(GameInput));
+}
+
+/* the slice, and the areas into g_kept; NULL without a session (nothing is kept) */
+static KeptLoop *kept(void)
+{
+    uint64_t cap = 0;
+    g_kept.start_state = restart_area(LOOP_START, NULL);
+    g_kept.inputs = (GameInput *)restart_area(LOOP_INPUTS, &cap);
+    if (!g_kept.start_state || !g_kept.inputs) return NULL;
+    KeptLoop *k = (KeptLoop *)session_slice(LOOP_SLICE, sizeof(KeptLoop));
+    k->cap = cap / sizeof(GameInput);
+    return k;
 }
 
 static void keep_position(void)
 {
-    SessionLoop *k = kept();
+    KeptLoop *k = kept();
     if (!k) return;
     k->mode = g_recording.replaying_file ? LOOP_OFF : g_recording.mode;
     k->cursor = g_recording.cursor;
     k->count = g_recording.count < k->cap ? g_recording.count : k->cap;
+    restart_area_used(LOOP_INPUTS, k->count * sizeof(GameInput));
 }
 
 static void rec_push(const GameInput *gi)
@@ -52,18 +82,19 @@ static void rec_push(const GameInput *gi)
         g_recording.inputs = (GameInput *)realloc(g_recording.inputs, sizeof(GameInput) * g_recording.cap);
     }
     g_recording.inputs[g_recording.count++] = *gi;
-    SessionLoop *k = kept();
+    KeptLoop *k = kept();
     if (k && !g_recording.replaying_file && g_recording.count <= k->cap) g_kept.inputs[g_recording.count - 1] = *gi;
 }
 
 /* the loop's start state into the session, as it is now (taken, or migrated to a new layout) */
 static void keep_start(void)
 {
-    SessionLoop *k = kept();
+    KeptLoop *k = kept();
     if (!k) return;
     k->mode = LOOP_OFF;   /* until the copy below is whole; keep_position() sets it again */
     memcpy(g_kept.start_state, g_recording.start_state, g_recording.start_used);
     k->start_used = g_recording.start_used;
+    restart_area_used(LOOP_START, g_recording.start_used);
     k->start_hash = th_hash_bytes64(g_kept.start_state, (size_t)g_recording.start_used);
     k->start_version = g_recording.start_layout_hash;
     k->start_size = g_recording.start_size;
@@ -74,13 +105,13 @@ static void rec_capture_start(void)
     g_recording.start_used = memory_used();
     g_recording.start_state =
         (uint8_t *)realloc(g_recording.start_state, g_recording.start_used ? g_recording.start_used : 1);
-    memcpy(g_recording.start_state, g_memory.game.base, g_recording.start_used);
-    g_recording.start_layout_hash = g_block_layout.layout_hash;
-    g_recording.start_size = g_block_layout.state_size;
+    memcpy(g_recording.start_state, memory_state()->game.base, g_recording.start_used);
+    g_recording.start_layout_hash = running_layout()->layout_hash;
+    g_recording.start_size = running_layout()->state_size;
     g_recording.start_migrated = 0;
     g_recording.count = 0;
     keep_start();
-    SessionLoop *k = kept();
+    KeptLoop *k = kept();
     if (k) k->count = k->cursor = 0;
 }
 
@@ -88,22 +119,22 @@ static void rec_capture_start(void)
    the loop first; this is the last line). */
 static int rec_restore_start(void)
 {
-    if (g_recording.start_layout_hash != g_block_layout.layout_hash ||
-        g_recording.start_size != g_block_layout.state_size) {
+    if (g_recording.start_layout_hash != running_layout()->layout_hash ||
+        g_recording.start_size != running_layout()->state_size) {
         log_message(LOG_ERROR,
                     "F7 loop: its snapshot has another state layout (version %u, %llu bytes; running %u, %llu): "
                     "loop ended",
                     g_recording.start_layout_hash, (unsigned long long)g_recording.start_size,
-                    g_block_layout.layout_hash, (unsigned long long)g_block_layout.state_size);
+                    running_layout()->layout_hash, (unsigned long long)running_layout()->state_size);
         log_event("loop", "\"state\":\"off\",\"reason\":\"layout_mismatch\"");
         g_recording.mode = LOOP_OFF;
         g_recording.replaying_file = 0;
         return 0;
     }
     uint64_t now_used = memory_used();
-    memcpy(g_memory.game.base, g_recording.start_state, g_recording.start_used);
+    memcpy(memory_state()->game.base, g_recording.start_state, g_recording.start_used);
     if (now_used > g_recording.start_used)
-        memset((uint8_t *)g_memory.game.base + g_recording.start_used, 0, now_used - g_recording.start_used);
+        memset((uint8_t *)memory_state()->game.base + g_recording.start_used, 0, now_used - g_recording.start_used);
     g_recording.cursor = 0;
     /* a migrated start holds no caches (they are transient): the game's load rebuilds them */
     if (g_recording.start_migrated) running_load(1);
@@ -144,9 +175,9 @@ static void recording_file_continue(const char *path, uint64_t steps);
 
 void recording_resume(void)
 {
-    SessionLoop *k = kept();
-    if (k && k->record_on && g_options.record_path) recording_file_continue(g_options.record_path, k->record_steps);
-    if (!k || k->mode == LOOP_OFF || k->count == 0 || k->start_used > g_memory.game.size) return;
+    KeptLoop *k = kept();
+    if (k && k->record_on && options()->record_path) recording_file_continue(options()->record_path, k->record_steps);
+    if (!k || k->mode == LOOP_OFF || k->count == 0 || k->start_used > memory_state()->game.size) return;
     /* the session's copy lies beside the block: a wild write in game code can reach it */
     if (th_hash_bytes64(g_kept.start_state, (size_t)k->start_used) != k->start_hash) {
         log_message(LOG_ERROR,
@@ -199,7 +230,7 @@ void recording_step(GameInput *gi)
         g_recording.file_steps++;
         /* in the file at every step: nothing can be flushed at a fault, and a hot restart goes on from here */
         fflush(g_recording.file);
-        SessionLoop *k = kept();
+        KeptLoop *k = kept();
         if (k) k->record_steps = g_recording.file_steps;
     }
 }
@@ -266,24 +297,24 @@ int recording_file_open(const char *path)
     RecordingHeader h;
     memset(&h, 0, sizeof h);
     h.api = GAME_API_VERSION;
-    h.layout_hash = g_api.layout_hash;
-    h.state_size = g_api.state_size;
+    h.layout_hash = running_api()->layout_hash;
+    h.state_size = running_api()->state_size;
     h.snapshot_bytes = memory_used();
-    h.start_step = g_loop.step;
-    h.snapshot_hash = th_hash_bytes64(g_memory.game.base, (size_t)h.snapshot_bytes);
+    h.start_step = frame_loop()->step;
+    h.snapshot_hash = th_hash_bytes64(memory_state()->game.base, (size_t)h.snapshot_bytes);
     uint8_t head[RECORDING_HEADER_BYTES];
     parse_recording_header_write(head, &h);
     fwrite(head, 1, sizeof head, g_recording.file);
-    fwrite(g_memory.game.base, 1, h.snapshot_bytes, g_recording.file);
+    fwrite(memory_state()->game.base, 1, h.snapshot_bytes, g_recording.file);
     /* the description of the snapshot's layout beside it: a replay under a later state.h migrates it */
     char types_path[HOST_PATH + 8];
     snprintf(types_path, sizeof types_path, "%s.types", path);
-    if (!types_save(&g_mem_types, types_path)) os_remove_file(types_path);
+    if (!types_save(types_of_block(), types_path)) os_remove_file(types_path);
     char esc[HOST_PATH * 2];
     parse_json_escape(path, esc, sizeof esc);
     log_event("record_start", "\"path\":\"%s\",\"bytes\":%llu", esc, (unsigned long long)h.snapshot_bytes);
     fflush(g_recording.file);
-    SessionLoop *k = kept();
+    KeptLoop *k = kept();
     if (k) { k->record_on = 1; k->record_steps = 0; }
     return 1;
 }
@@ -293,7 +324,7 @@ int recording_file_open(const char *path)
 static void recording_file_continue(const char *path, uint64_t steps)
 {
     size_t got = 0;
-    uint8_t *data = (uint8_t *)os_read_file(path, &got, (size_t)g_memory.game.size + (1ull << 30));
+    uint8_t *data = (uint8_t *)os_read_file(path, &got, (size_t)memory_state()->game.size + (1ull << 30));
     RecordingHeader h;
     char err[512] = "";
     uint64_t keep = 0;
@@ -313,7 +344,7 @@ static void recording_file_continue(const char *path, uint64_t steps)
     }
     char esc[HOST_PATH * 2];
     parse_json_escape(path, esc, sizeof esc);
-    SessionLoop *k = kept();
+    KeptLoop *k = kept();
     if (!keep) {
         log_message(LOG_WARN, "--record %s: ended at the hot restart after %llu steps: %s", path,
                     (unsigned long long)steps, err);
@@ -333,9 +364,9 @@ static void recording_file_continue(const char *path, uint64_t steps)
 static int replay_migrate_start(const char *path, const StateTypes *was, const uint8_t *snap, RecordingHeader *h)
 {
     char what[2048];
-    uint8_t *out = (uint8_t *)malloc(g_api.state_size ? g_api.state_size : 1);
-    if (!out ||
-        !migrate_bytes(was, &g_mem_types, &g_api, snap, h->snapshot_bytes, out, g_api.state_size, what, sizeof what)) {
+    uint8_t *out = (uint8_t *)malloc(running_api()->state_size ? running_api()->state_size : 1);
+    if (!out || !migrate_bytes(was, types_of_block(), running_api(), snap, h->snapshot_bytes, out,
+                               running_api()->state_size, what, sizeof what)) {
         log_message(LOG_ERROR, "--replay %s: recorded on another state layout, and its snapshot cannot be migrated: %s",
                     path, out ? what : "out of memory");
         free(out);
@@ -344,7 +375,7 @@ static int replay_migrate_start(const char *path, const StateTypes *was, const u
     log_message(LOG_INFO, "--replay %s: recorded on another state layout; its snapshot migrated: %s", path, what);
     free(g_recording.start_state);
     g_recording.start_state = out;
-    h->snapshot_bytes = g_api.state_size;
+    h->snapshot_bytes = running_api()->state_size;
     g_recording.start_migrated = 1;
     return 1;
 }
@@ -352,11 +383,12 @@ static int replay_migrate_start(const char *path, const StateTypes *was, const u
 int recording_file_load(const char *path)
 {
     size_t got = 0;
-    uint8_t *data = (uint8_t *)os_read_file(path, &got, (size_t)g_memory.game.size + (1ull << 30));
+    uint8_t *data = (uint8_t *)os_read_file(path, &got, (size_t)memory_state()->game.size + (1ull << 30));
     if (!data) { log_message(LOG_ERROR, "--replay %s: %s", path, os_error_text()); return 0; }
     RecordingHeader h;
     char err[512];
-    RecordingExpect want = { GAME_API_VERSION, g_api.layout_hash, g_api.state_size, g_memory.game.size };
+    RecordingExpect want = { GAME_API_VERSION, running_api()->layout_hash, running_api()->state_size,
+                             memory_state()->game.size };
     /* recorded on another layout: with its description (<file>.types, written by --record) the snapshot is
        migrated to the running one; without it the file is refused below */
     StateTypes was;
@@ -366,7 +398,7 @@ int recording_file_load(const char *path)
     int migrate = 0;
     OsFileStamp types_stamp;
     if (parse_recording_header(data, got, &h, err, sizeof err) && h.api == GAME_API_VERSION &&
-        (h.layout_hash != g_api.layout_hash || h.state_size != g_api.state_size) &&
+        (h.layout_hash != running_api()->layout_hash || h.state_size != running_api()->state_size) &&
         os_file_stamp(types_path, &types_stamp)) {
         if (!types_load(types_path, h.layout_hash, h.state_size, &was)) {
             log_message(LOG_ERROR,
@@ -408,10 +440,10 @@ int recording_file_load(const char *path)
         rec_push(&gi);
     }
     free(data);
-    memcpy(g_memory.game.base, g_recording.start_state, h.snapshot_bytes);
-    g_memory.game.used = h.snapshot_bytes;
-    g_recording.start_layout_hash = g_recording.start_migrated ? g_api.layout_hash : h.layout_hash;
-    g_recording.start_size = g_recording.start_migrated ? g_api.state_size : h.state_size;
+    memcpy(memory_state()->game.base, g_recording.start_state, h.snapshot_bytes);
+    memory_state()->game.used = h.snapshot_bytes;
+    g_recording.start_layout_hash = g_recording.start_migrated ? running_api()->layout_hash : h.layout_hash;
+    g_recording.start_size = g_recording.start_migrated ? running_api()->state_size : h.state_size;
     if (g_recording.start_migrated) running_load(1);
     g_recording.cursor = 0;
     g_recording.mode = LOOP_PLAYING;
@@ -426,6 +458,6 @@ void recording_close(void)
 {
     if (g_recording.file) fclose(g_recording.file);
     g_recording.file = NULL;
-    SessionLoop *k = kept();
+    KeptLoop *k = kept();
     if (k) k->record_on = 0;   /* ended: a restart does not take it up again */
 }

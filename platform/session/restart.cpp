@@ -1,6 +1,7 @@
 /* restart.cpp - the session outlives the process. The game's block, the rollback snapshot and what the
-   host needs to go on (the reload bookkeeping, the step, bus volumes, the restart count) live in one
-   shared memory object (a memfd), kept current as plain data at all times. When continuing is unsafe -
+   host needs to go on (the restart count and the fault here; the modules' slices and the areas they reserved,
+   which it places without knowing what they hold) live in one shared memory object (a memfd), kept current as
+   plain data at all times. When continuing is unsafe -
    a fault or watchdog stop inside the C library or the loader, a fault on another thread or in the host's
    own code, a static destructor that crashed, unloaded libraries piling up, a frame loop that stopped -
    the host re-executes itself with the memfd handed over: nothing is saved at fault time (the heap may be
@@ -21,8 +22,14 @@
 #define SESSION_BLOCK_AT     0x200000000000ull       /* the block's fixed address (the header sits below it) */
 #define RESTART_LIMIT        3                        /* hot restarts within RESTART_WINDOW_S stop the host */
 #define RESTART_WINDOW_S     60.0
-#define SESSION_LOOP_STEPS   (60ull * 60 * 10)        /* the F7 loop keeps up to 10 minutes of input across a restart */
-#define SESSION_TWEAK_BYTES  (16ull << 20)            /* the sources TWEAK baselines come from */
+#define SESSION_AREAS        8                        /* the named areas past the block and its snapshot */
+#define SESSION_AREA_ALIGN   4096ull
+
+typedef struct SessionArea {            /* restart_reserve: bytes of the session a module keeps, found by name */
+    char     name[32];
+    uint64_t offset, bytes;             /* from the header's start */
+    uint64_t used;                      /* how much of it is in use (what a renewed session copies) */
+} SessionArea;
 
 typedef struct SessionHeader {
     uint64_t magic, header_bytes, block_bytes, total_bytes;
@@ -36,10 +43,9 @@ typedef struct SessionHeader {
     char     reason[256];                   /* planned restarts: why */
     OsUnsafeFault fault;                    /* fault restarts: what happened */
     int      unload_failures;               /* unloaded libraries still mapped in this process */
-    /* memory and the loop */
-    SessionLoop loop;                       /* its snapshot and inputs follow the rollback snapshot */
     int      restoring;                     /* the fault hit while the host wrote a snapshot back */
-    SessionTweak tweak;                     /* its state copy follows the TWEAK baselines */
+    uint32_t area_count;                    /* the areas the modules reserved, after the rollback snapshot */
+    SessionArea areas[SESSION_AREAS];
 } SessionHeader;
 /* the modules' slices (core.h, session_slice) follow the header in its space */
 #define SESSION_SLICES_AT ((sizeof(SessionHeader) + 63) & ~(size_t)63)
@@ -50,10 +56,16 @@ static void attach_slices(SessionHeader *h, int kept)
     session_slices_attach((uint8_t *)h + SESSION_SLICES_AT, SESSION_HEADER_BYTES - SESSION_SLICES_AT, kept);
 }
 
-/* header | block | rollback snapshot | F7 loop snapshot | F7 loop inputs | TWEAK baselines | TWEAK state copy */
-static uint64_t session_bytes(uint64_t block)
+/* header | block | rollback snapshot | the reserved areas in the order they were asked for: their places, and the
+   session's size */
+static uint64_t session_lay_out(uint64_t block, SessionArea *areas, uint32_t count)
 {
-    return SESSION_HEADER_BYTES + 4 * block + SESSION_LOOP_STEPS * sizeof(GameInput) + SESSION_TWEAK_BYTES;
+    uint64_t at = SESSION_HEADER_BYTES + 2 * block;
+    for (uint32_t i = 0; i < count; i++) {
+        areas[i].offset = at;
+        at += (areas[i].bytes + SESSION_AREA_ALIGN - 1) & ~(SESSION_AREA_ALIGN - 1);
+    }
+    return at;
 }
 
 enum { RESTART_NONE, RESTART_KEEP, RESTART_ROLLBACK };
@@ -71,6 +83,8 @@ static struct {
     volatile int         restoring;          /* restart_restoring: a snapshot is being written back */
     double               stall_s;
     int                  first_frame_told;
+    SessionArea          asked[SESSION_AREAS];   /* restart_reserve, before the session is created or taken on */
+    uint32_t             asked_count;
     uint32_t             prev_restarts;      /* a session that could not be mapped: its restart history */
     double               prev_restart_mono[RESTART_LIMIT];
 } g_session;
@@ -127,7 +141,8 @@ int restart_open(int argc, char **argv)
     os_close_inherited(g_session.handle);   /* the previous image's files, sockets and display connection */
     static SessionHeader peek;
     if (!os_session_read(g_session.handle, &peek, sizeof peek) || peek.magic != SESSION_MAGIC ||
-        peek.header_bytes != SESSION_HEADER_BYTES || peek.total_bytes != session_bytes(peek.block_bytes)) {
+        peek.header_bytes != SESSION_HEADER_BYTES || peek.area_count > SESSION_AREAS ||
+        peek.total_bytes < SESSION_HEADER_BYTES + 2 * peek.block_bytes) {
         snprintf(g_session.fresh_reason, sizeof g_session.fresh_reason,
                  "the previous process's memory is not a session of this host");
     } else {
@@ -154,12 +169,38 @@ int restart_open(int argc, char **argv)
 int    restart_is_restart(void) { return g_session.inherited; }
 double restart_start_mono(void) { return g_session.h ? g_session.h->start_mono : 0; }
 
+void restart_reserve(const char *name, uint64_t bytes)
+{
+    uint32_t i = 0;
+    while (i < g_session.asked_count && strncmp(g_session.asked[i].name, name, sizeof g_session.asked[i].name)) i++;
+    if (i == SESSION_AREAS) return;   /* more kinds of kept areas than the header has room for: not kept */
+    if (i == g_session.asked_count) g_session.asked_count++;
+    snprintf(g_session.asked[i].name, sizeof g_session.asked[i].name, "%s", name);
+    g_session.asked[i].bytes = bytes;
+}
+
+/* The session handed over holds the block and the areas this process asks for, at the same places; "" if so. */
+static void kept_session_misfits(uint64_t bytes, char *why, size_t cap)
+{
+    const SessionHeader *h = g_session.h;
+    SessionArea want[SESSION_AREAS];
+    memcpy(want, g_session.asked, sizeof want);
+    uint64_t total = session_lay_out(bytes, want, g_session.asked_count);
+    int same = h->area_count == g_session.asked_count && h->total_bytes == total;
+    for (uint32_t i = 0; same && i < g_session.asked_count; i++)
+        same = !strncmp(h->areas[i].name, want[i].name, sizeof want[i].name) && h->areas[i].bytes == want[i].bytes &&
+               h->areas[i].offset == want[i].offset;
+    why[0] = 0;
+    if (h->block_bytes != bytes)
+        snprintf(why, cap, "its block is %llu MB, this process asks for %llu MB",
+                 (unsigned long long)(h->block_bytes >> 20), (unsigned long long)(bytes >> 20));
+    else if (!same) snprintf(why, cap, "the areas it keeps are not the ones this process asks for");
+}
+
 int restart_memory(uint64_t bytes, uint8_t **block, uint8_t **snapshot)
 {
-    if (g_session.h && g_session.h->block_bytes != bytes) {
-        snprintf(g_session.fresh_reason, sizeof g_session.fresh_reason,
-                 "its block is %llu MB, this process asks for %llu MB",
-                 (unsigned long long)(g_session.h->block_bytes >> 20), (unsigned long long)(bytes >> 20));
+    if (g_session.h) kept_session_misfits(bytes, g_session.fresh_reason, sizeof g_session.fresh_reason);
+    if (g_session.h && g_session.fresh_reason[0]) {
         g_session.prev_restarts = g_session.h->restarts;
         memcpy(g_session.prev_restart_mono, g_session.h->restart_mono, sizeof g_session.prev_restart_mono);
         os_session_close(g_session.handle, g_session.h, g_session.h->total_bytes);
@@ -168,7 +209,7 @@ int restart_memory(uint64_t bytes, uint8_t **block, uint8_t **snapshot)
         g_session.restarted = 0;
     }
     if (!g_session.h) {
-        uint64_t total = session_bytes(bytes);
+        uint64_t total = session_lay_out(bytes, g_session.asked, g_session.asked_count);
         void *p = os_session_create(total, (uintptr_t)(SESSION_BLOCK_AT - SESSION_HEADER_BYTES), &g_session.handle);
         if (!p) return 0;
         SessionHeader *h = (SessionHeader *)p;
@@ -180,7 +221,8 @@ int restart_memory(uint64_t bytes, uint8_t **block, uint8_t **snapshot)
         h->base = (uint64_t)(uintptr_t)p;
         h->start_mono = os_mono_seconds();
         h->what = -1;
-        h->loop.cap = SESSION_LOOP_STEPS;
+        h->area_count = g_session.asked_count;
+        memcpy(h->areas, g_session.asked, sizeof h->areas);
         h->restarts = g_session.prev_restarts;
         memcpy(h->restart_mono, g_session.prev_restart_mono, sizeof h->restart_mono);
         g_session.h = h;
@@ -232,7 +274,7 @@ int restart_arm(int argc, char **argv)
         log_message(LOG_WARN, "hot restart is off: %s", os_error_text());
         return 1;
     }
-    g_session.stall_s = 10.0 + 3.0 * g_options.watchdog_s;
+    g_session.stall_s = 10.0 + 3.0 * options()->watchdog_s;
     os_fault_on_unsafe(on_unsafe_fault);
     g_session.enabled = 1;
     return 1;
@@ -279,25 +321,22 @@ void restart_note_library(void)
 void restart_restoring(int on) { g_session.restoring = on; }
 
 /* Once a frame: game code that closed or replaced the session's memfd (close_range, dup2) left a hot restart
-   nothing to hand over. A new one gets what is in use: the header, the block's and the snapshots' used parts,
-   the loop's inputs and the TWEAK baselines. */
-
+   nothing to hand over. A new one gets what is in use: the header, the block's and the snapshot's used parts,
+   the used part of each reserved area. */
 int restart_session_renew(void)
 {
     SessionHeader *h = g_session.h;
     if (!h || g_session.handle < 0) return 0;
     uint64_t H = SESSION_HEADER_BYTES, B = h->block_bytes;
-    uint64_t inputs = (h->loop.count < h->loop.cap ? h->loop.count : h->loop.cap) * sizeof(GameInput);
-    uint64_t loop_inputs_at = H + 3 * B;
-    OsSpan keep[] = {
+    const Memory *m = memory_state();
+    OsSpan keep[2 + SESSION_AREAS] = {
         { 0, H + memory_used() },
-        { H + B,
-          g_memory.snapshot_faulted > g_memory.snapshot_used ? g_memory.snapshot_faulted : g_memory.snapshot_used },
-        { H + 2 * B, h->loop.start_used },
-        { loop_inputs_at, inputs },
-        { loop_inputs_at + SESSION_LOOP_STEPS * sizeof(GameInput), SESSION_TWEAK_BYTES + h->tweak.used },
+        { H + B, m->snapshot_faulted > m->snapshot_used ? m->snapshot_faulted : m->snapshot_used },
     };
-    int r = os_session_renew(g_session.handle, h, h->total_bytes, keep, (int)(sizeof keep / sizeof keep[0]));
+    int n = 2;
+    for (uint32_t i = 0; i < h->area_count && i < SESSION_AREAS; i++)
+        keep[n++] = OsSpan{ h->areas[i].offset, h->areas[i].used };
+    int r = os_session_renew(g_session.handle, h, h->total_bytes, keep, n);
     if (r < 0)
         log_message(LOG_ERROR, "hot restart: cannot re-create the session's memory: %s; a restart would start fresh",
                     os_error_text());
@@ -330,34 +369,25 @@ void restart_note_frame(void)
     }
 }
 
-SessionLoop *restart_loop(GameInput **inputs, uint8_t **start_state)
+static SessionArea *area_named(const char *name)
 {
     SessionHeader *h = g_session.h;
-    if (!h) return NULL;
-    *start_state = (uint8_t *)h + SESSION_HEADER_BYTES + 2 * h->block_bytes;
-    *inputs = (GameInput *)(*start_state + h->block_bytes);
-    return &h->loop;
+    for (uint32_t i = 0; h && i < h->area_count && i < SESSION_AREAS; i++)
+        if (!strncmp(h->areas[i].name, name, sizeof h->areas[i].name)) return &h->areas[i];
+    return NULL;
 }
 
-uint8_t *restart_tweak_area(uint64_t *cap)
+uint8_t *restart_area(const char *name, uint64_t *cap)
 {
-    SessionHeader *h = g_session.h;
-    if (cap) *cap = 0;
-    if (!h) return NULL;
-    if (cap) *cap = SESSION_TWEAK_BYTES;
-    return (uint8_t *)h + SESSION_HEADER_BYTES + 3 * h->block_bytes + SESSION_LOOP_STEPS * sizeof(GameInput);
+    SessionArea *a = area_named(name);
+    if (cap) *cap = a ? a->bytes : 0;
+    return a ? (uint8_t *)g_session.h + a->offset : NULL;
 }
 
-SessionTweak *restart_tweak(uint8_t **copy, uint64_t *cap)
+void restart_area_used(const char *name, uint64_t used)
 {
-    static SessionTweak heap_side;   /* no session: the window only (the copy is memory.cpp's heap) */
-    SessionHeader *h = g_session.h;
-    if (copy) *copy = NULL;
-    if (cap) *cap = 0;
-    if (!h) return &heap_side;
-    if (copy) *copy = restart_tweak_area(NULL) + SESSION_TWEAK_BYTES;
-    if (cap) *cap = h->block_bytes;
-    return &h->tweak;
+    SessionArea *a = area_named(name);
+    if (a) a->used = used < a->bytes ? used : a->bytes;
 }
 
 /* ---------------------------------------------------------------- planned restarts and the stall check */
@@ -445,7 +475,7 @@ void restart_resume(void (*resume)(const RestartResume *r))
     r.where = where;
     r.restarts = (int)h->restarts;
     r.since_fault_ms = (os_mono_seconds() - h->fault.mono) * 1000.0;
-    r.step = g_loop.step;
+    r.step = frame_loop()->step;
     resume(&r);
     restart_note_library();
     memory_keep();
@@ -480,19 +510,8 @@ void   restart_request(const char *reason) { (void)reason; }
 int    restart_requested(void) { return 0; }
 void   restart_now(void) {}
 void   restart_check_stall(int running_guarded) { (void)running_guarded; }
-SessionLoop *restart_loop(GameInput **inputs, uint8_t **start_state)
-{
-    *inputs = NULL;
-    *start_state = NULL;
-    return NULL;
-}
-uint8_t *restart_tweak_area(uint64_t *cap) { if (cap) *cap = 0; return NULL; }
-SessionTweak *restart_tweak(uint8_t **copy, uint64_t *cap)
-{
-    static SessionTweak heap_side;
-    if (copy) *copy = NULL;
-    if (cap) *cap = 0;
-    return &heap_side;
-}
+void     restart_reserve(const char *name, uint64_t bytes) { (void)name; (void)bytes; }
+uint8_t *restart_area(const char *name, uint64_t *cap) { (void)name; if (cap) *cap = 0; return NULL; }
+void     restart_area_used(const char *name, uint64_t used) { (void)name; (void)used; }
 
 #endif

@@ -5,11 +5,17 @@
 
 #include <string.h>
 
-GameRun     g_run;
-CrashReport g_crash;
-BlockLayout g_block_layout;
-GameLib     g_lib;
-GameAPI     g_api;
+static GameRun     g_run;
+static CrashReport g_crash;
+static BlockLayout g_block_layout;
+static GameLib     g_lib;
+static GameAPI     g_api;
+
+GameRun     *running_run(void) { return &g_run; }
+CrashReport *running_crash(void) { return &g_crash; }
+BlockLayout *running_layout(void) { return &g_block_layout; }
+GameLib     *running_lib(void) { return &g_lib; }
+GameAPI     *running_api(void) { return &g_api; }
 
 /* the running library's load hook, guarded: live/reload.cpp's in development, release.cpp's in a release */
 static void (*g_load_hook)(int migrated);

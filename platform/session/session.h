@@ -15,7 +15,7 @@ typedef struct Memory {
     uint64_t   snapshot_faulted;  /* bytes of the snapshot area already touched */
 } Memory;
 
-extern Memory g_memory;
+Memory  *memory_state(void);               /* memory.cpp's: the block's description and the snapshot's */
 
 int      memory_init(uint64_t bytes);
 uint64_t memory_used(void);                /* the game's high-water mark, clamped to the block */
@@ -29,6 +29,16 @@ void     memory_snapshot_restore(void);
 void     memory_make_writable(void);       /* before the host writes the block: the game may have protected it */
 double   memory_tweak_snapshot_take(void);  /* the state before a TWEAK value goes live (ms; -1: no memory) */
 int      memory_tweak_snapshot_restore(void); /* 0 if none was taken */
+
+typedef struct TweakKept { char path[HOST_PATH]; int site; uint8_t had_old; uint64_t old_value; } TweakKept;
+typedef struct TweakWindow {            /* the TWEAK window, a session slice (a hot restart goes back to it) */
+    int      window;                    /* values went live at `step`: a crash soon after is theirs */
+    uint64_t step, used;                /* used: bytes of the state copied just before they went live */
+    double   wall;                      /* when (wall clock) they went live */
+    int      suspect_count;             /* the values that went live: where, and the value before */
+    TweakKept suspects[16];
+} TweakWindow;
+TweakWindow *memory_tweak_window(void);   /* its slice (ask each time: it moves into the session when that starts) */
 
 typedef struct PointerHit { uint64_t state_offset; uintptr_t value; int range; } PointerHit;
 /* words of the used block, at any byte offset, whose value lies inside one of the ranges; returns how
@@ -52,7 +62,7 @@ typedef struct GuardReport {     /* the last guarded call that did not return no
     OsFault   fault;
 } GuardReport;
 
-extern GuardReport g_guard_report;
+const GuardReport *guard_report(void);     /* guard.cpp's */
 
 void        guard_init(double watchdog_s);
 int         guard_run(GuardWhat what, void (*fn)(void *), void *arg);   /* 0 returned; 1 crashed or hung */
@@ -79,8 +89,8 @@ typedef struct StateTypes {      /* a library's description of its state, copied
     uint64_t  state_size;
 } StateTypes;
 
-extern StateTypes g_mem_types;   /* the layout the block holds */
-extern StateTypes g_snap_types;  /* the layout of the crash snapshot */
+StateTypes *types_of_block(void);       /* the layout the block holds (migrate.cpp keeps both) */
+StateTypes *types_of_snapshot(void);    /* the layout of the crash snapshot */
 
 void types_take(const GameAPI *api, StateTypes *out);   /* copy the table out of a loaded library and check it */
 void types_copy(StateTypes *dst, const StateTypes *src);
@@ -108,6 +118,8 @@ void     recording_close(void);
 /* new code, new layout: the F7 loop's start is migrated (or the loop ends); a --record file ends */
 void     recording_layout_changed(const StateTypes *from, const StateTypes *to, const GameAPI *api);
 void     recording_resume(void);                      /* after a hot restart: the F7 loop as it was */
+void     recording_reserve(uint64_t block_bytes);     /* before memory_init: the F7 loop's areas in the session
+                                                         (develop.cpp; a release has no session) */
 typedef struct KeptRun {                /* the running game as a hot restart finds it again (running.cpp's slice) */
     int      version_counter, running_version, prev_good_version;
     int      mem_has_layout;                 /* the block holds state laid out by some library ... */
@@ -137,26 +149,6 @@ typedef struct RestartResume {          /* what a restarted process goes on from
     uint64_t    step;                   /* the step at the fault */
 } RestartResume;
 
-typedef struct TweakKept { char path[HOST_PATH]; int site; uint8_t had_old; uint64_t old_value; } TweakKept;
-typedef struct SessionTweak {           /* the TWEAK window, kept in the session (a hot restart goes back to it) */
-    int      window;                    /* values went live at `step`: a crash soon after is theirs */
-    uint64_t step, used;                /* used: bytes of the state copied just before they went live */
-    double   wall;                      /* when (wall clock) they went live */
-    int      suspect_count;             /* the values that went live: where, and the value before */
-    TweakKept suspects[16];
-} SessionTweak;
-
-typedef struct SessionLoop {            /* the F7 loop as the session keeps it (record.cpp writes it every step) */
-    int      mode;                      /* LoopMode */
-    uint64_t count, cursor, cap;        /* recorded steps (at most cap are kept), the next one to play */
-    uint64_t start_used;                /* the loop's snapshot: bytes, and the layout it has */
-    uint64_t start_hash;                /* th_hash_bytes64 of it: a damaged copy is not looped */
-    uint32_t start_version;
-    uint64_t start_size;
-    int      record_on;                 /* --record: its file is open, and holds record_steps steps (flushed) */
-    uint64_t record_steps;
-} SessionLoop;
-
 int    restart_open(int argc, char **argv);     /* first thing: finds the session a previous process handed over */
 int    restart_is_restart(void);                /* this process is a hot restart (the session kept or not) */
 double restart_start_mono(void);                /* the session's start (event times go on from it); 0 if none */
@@ -173,11 +165,11 @@ int    restart_session_renew(void);
                                                                     restarts in rollback mode */
 void   restart_note_unload_failed(void);        /* a library stayed mapped; enough of them restart */
 void   restart_note_frame(void);                /* at the end of every frame */
-SessionLoop *restart_loop(GameInput **inputs,
-                          uint8_t **start_state); /* the loop's shared part; NULL without a session */
-uint8_t *restart_tweak_area(uint64_t *cap);      /* tweak.cpp's kept sources; NULL without a session */
-SessionTweak *restart_tweak(uint8_t **copy, uint64_t *cap); /* the TWEAK window and the state copy's area (NULL, 0:
-                                                    no session, the copy lives on the heap) */
+/* An area of the session's memory past the block and its snapshot, for what is too big for a slice (core.h): asked
+   for by name before the session starts (memory_init), found by name in it, in a restarted process too. */
+void     restart_reserve(const char *name, uint64_t bytes);
+uint8_t *restart_area(const char *name, uint64_t *cap);      /* its bytes; NULL (cap 0) without a session */
+void     restart_area_used(const char *name, uint64_t used); /* how much is in use: what a renewed session copies */
 void   restart_request(const char *reason);     /* a planned restart at the end of this frame */
 int    restart_requested(void);
 void   restart_now(void);
@@ -195,7 +187,7 @@ typedef struct GameRun {         /* which library runs, and what a rollback retu
     int      loaded;             /* a library is loaded */
     int      halted;             /* crashed with nothing to roll back to: wait for a fix */
     int      fresh;              /* the current library has not run an update yet */
-    int code_of_version; /* the version whose code runs: g_lib.version, or after a rollback the one rolled back to */
+    int code_of_version; /* the version whose code runs: the library's, or after a rollback the one rolled back to */
     int      version_counter;
     char     prev_good_path[HOST_PATH];  /* a copy of the library that ran before this one */
     int      prev_good_version;
@@ -220,10 +212,11 @@ typedef struct BlockLayout {     /* the layout of the state in the memory block 
     uint64_t state_size;
 } BlockLayout;
 
-extern GameRun     g_run;
-extern CrashReport g_crash;
-extern BlockLayout g_block_layout;
-extern GameLib     g_lib;        /* the running library */
-extern GameAPI     g_api;        /* its entry points (a stub until a library loads) */
+/* running.cpp keeps these; the reload policy (live/reload.cpp, release.cpp) changes them, the rest reads them */
+GameRun     *running_run(void);
+CrashReport *running_crash(void);
+BlockLayout *running_layout(void);
+GameLib     *running_lib(void);        /* the running library */
+GameAPI     *running_api(void);        /* its entry points (a stub until a library loads) */
 
 #endif /* HOST_SESSION_H */

@@ -160,11 +160,50 @@ def lines_fit_120():
     check(not wide, f"{len(wide)} host lines over 120 columns: " + ", ".join(wide[:20]))
 
 
+EXTERN = re.compile(r'^\s*extern\s+(?!"C")([^;(]*);', re.M)
+
+
+def code_only(text):
+    """The text with its comments blanked (line numbers kept)."""
+    text = re.sub(r"/\*.*?\*/", lambda m: re.sub(r"[^\n]", " ", m.group(0)), text, flags=re.S)
+    return re.sub(r"//[^\n]*", "", text)
+
+
+def extern_globals(header):
+    """The mutable globals a header declares extern: (name, line). A const table (extern const ...) is not state."""
+    text = code_only(open(header, encoding="utf-8").read())
+    for m in EXTERN.finditer(text):
+        decl = m.group(1)
+        if re.match(r"\s*const\b", decl) or re.search(r"\*\s*const\b", decl):
+            continue
+        for part in decl.split(","):
+            names = re.findall(r"[A-Za-z_]\w*", re.sub(r"\[.*?\]", "", part))
+            if names:
+                yield names[-1], text.count("\n", 0, m.start()) + 1
+
+
+def no_global_outside_its_folder():
+    """A mutable global declared extern in one folder's header is used by no file of another folder: other modules
+    reach a module's state through its functions (core.h's options(), session.h's running_run(), ...)."""
+    sources = {f: code_only(open(f, encoding="utf-8").read()) for f in host_files()}
+    leaks = []
+    for header in (f for f in sources if f.endswith(".h")):
+        for name, line in extern_globals(header):
+            use = re.compile(r"\b%s\b" % re.escape(name))
+            users = [f for f, text in sources.items() if os.path.dirname(f) != os.path.dirname(header)
+                     and f != header and use.search(text)]
+            if users:
+                leaks.append(f"{name} (extern in {os.path.relpath(header, ROOT)}:{line}) used by "
+                             + ", ".join(os.path.relpath(u, ROOT) for u in users))
+    check(not leaks, "module globals used outside their folder: " + "; ".join(leaks))
+
+
 checks.case("layers_known", layers_known)
 checks.case("no_upward_include", no_upward_include)
 checks.case("no_include_cycle", no_include_cycle)
 checks.case("modules_include_their_header", modules_include_their_header)
 checks.case("os_headers_only_in_os", os_headers_only_in_os)
+checks.case("no_global_outside_its_folder", no_global_outside_its_folder)
 checks.case("no_long_function", no_long_function)
 checks.case("lines_fit_120", lines_fit_120)
 checks.finish()

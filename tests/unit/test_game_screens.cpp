@@ -33,6 +33,8 @@ void log_message(int level, const char *fmt, ...)
 void log_event(const char *ev, const char *fields_fmt, ...) { (void)ev; (void)fields_fmt; }
 PlatformAPI g_pf;
 struct thp_profile g_profile_main;   /* profile.cpp is not part of this program */
+PlatformAPI *services_api(void) { return &g_pf; }
+struct thp_profile *profile_main(void) { return &g_profile_main; }
 
 /* ---------------------------------------------------------------- fixture */
 static const int W = 1280, H = 720;

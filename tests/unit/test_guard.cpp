@@ -28,6 +28,10 @@ void render_safe_area(float *x, float *y, float *w, float *h) { *x = *y = 0; *w 
 Options     g_options;
 FrameLoop   g_loop;
 PlatformAPI g_pf;
+const Options *options(void) { return &g_options; }   /* core.cpp's and services.cpp's accessors, over these */
+Options     *options_edit(void) { return &g_options; }
+FrameLoop   *frame_loop(void) { return &g_loop; }
+PlatformAPI *services_api(void) { return &g_pf; }
 
 /* restart.cpp is not part of this program: no session, no hot restart (the old behaviour, exit 70) */
 void   restart_check_stall(int running_guarded) { (void)running_guarded; }

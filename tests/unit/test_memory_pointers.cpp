@@ -30,13 +30,10 @@ int restart_memory(uint64_t bytes, uint8_t **block, uint8_t **snapshot)
     return *block && *snapshot;
 }
 void restart_restoring(int on) { (void)on; }
-static SessionTweak g_no_tweak;   /* no session: no TWEAK rollback copy */
-SessionTweak *restart_tweak(uint8_t **copy, uint64_t *cap)
-{
-    if (copy) *copy = NULL;
-    if (cap) *cap = 0;
-    return &g_no_tweak;
-}
+/* no session: no areas (the TWEAK rollback copy lives on the heap) */
+void     restart_reserve(const char *name, uint64_t bytes) { (void)name; (void)bytes; }
+uint8_t *restart_area(const char *name, uint64_t *cap) { (void)name; if (cap) *cap = 0; return NULL; }
+void     restart_area_used(const char *name, uint64_t used) { (void)name; (void)used; }
 
 static void put(uint64_t offset, uintptr_t v) { memcpy((uint8_t *)g_memory.game.base + offset, &v, sizeof v); }
 

@@ -11,13 +11,20 @@
 #include <vector>
 
 /* ---------------------------------------------------------------- host stubs */
-PlatformAPI g_pf;                      /* the host globals overlay.cpp and notice.cpp read */
+PlatformAPI g_pf;                      /* the host state overlay.cpp and notice.cpp read, through its accessors */
 FrameLoop   g_loop;
 Memory      g_memory;
 GameLib     g_lib;
 GameRun     g_run;
 BuildStatus g_build_status;
 CrashReport g_crash;
+PlatformAPI *services_api(void) { return &g_pf; }
+FrameLoop   *frame_loop(void) { return &g_loop; }
+Memory      *memory_state(void) { return &g_memory; }
+GameLib     *running_lib(void) { return &g_lib; }
+GameRun     *running_run(void) { return &g_run; }
+BuildStatus *build_status(void) { return &g_build_status; }
+CrashReport *running_crash(void) { return &g_crash; }
 
 double      log_time(void) { return 1.0; }
 void        parse_json_escape(const char *in, char *out, size_t cap) { snprintf(out, cap, "%s", in); }

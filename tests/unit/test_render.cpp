@@ -77,6 +77,7 @@ static const int VIEW_W = 320, VIEW_H = 240;
 static SDL_Window *g_win;
 static SDL_Renderer *g_ren;
 PlatformAPI g_pf;
+PlatformAPI *services_api(void) { return &g_pf; }
 static std::string g_repo;
 
 static int count_events(const char *ev, const char *needle = "")

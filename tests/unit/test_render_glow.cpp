@@ -34,6 +34,7 @@ static const int VIEW_W = 320, VIEW_H = 240;
 static SDL_Window *g_win;
 static SDL_Renderer *g_ren;
 PlatformAPI g_pf;
+PlatformAPI *services_api(void) { return &g_pf; }
 static std::string g_repo, g_renderer_name;
 
 static bool run(const std::string &cmd) { return system(cmd.c_str()) == 0; }
