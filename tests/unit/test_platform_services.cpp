@@ -49,12 +49,13 @@ struct PlatformAPIv5 {
     int      view_width, view_height;
     int      debug_draw;
 };
-static_assert(GAME_API_VERSION == 6, "the hand-written copy above is version 5, whose layout version 6 keeps (it added tweak kinds)");
-static_assert(sizeof(PlatformAPI) == sizeof(PlatformAPIv5), "PlatformAPI changed size");
+static_assert(GAME_API_VERSION == 7, "the hand-written copy above is version 5, whose layout versions 6 and 7 keep "
+              "(6 added tweak kinds, 7 appended sprite_anim_info after the view fields)");
+static_assert(offsetof(PlatformAPI, sprite_anim_info) == sizeof(PlatformAPIv5), "services added since 6 come last");
 #define SAME_PLACE(ret, name, params, args) \
     static_assert(offsetof(PlatformAPI, name) == offsetof(PlatformAPIv5, name), "PlatformAPI." #name " moved"); \
     static_assert(std::is_same_v<decltype(PlatformAPI::name), decltype(PlatformAPIv5::name)>, "PlatformAPI." #name " changed type");
-PLATFORM_SERVICES(SAME_PLACE, SAME_PLACE)
+PLATFORM_SERVICES_V6(SAME_PLACE, SAME_PLACE)
 static_assert(offsetof(PlatformAPI, view_width) == offsetof(PlatformAPIv5, view_width), "view_width moved");
 static_assert(offsetof(PlatformAPI, debug_draw) == offsetof(PlatformAPIv5, debug_draw), "debug_draw moved");
 
