@@ -49,7 +49,7 @@ static GAME_UPDATE(game_update)
     if (gs->anim.shown != before) {   /* each new frame, for the tests: which one and when */
         gs->frame_changes++;
         char f[128];
-        snprintf(f, sizeof f, "\"tag\":\"%s\",\"frame\":%d,\"step\":%llu", gs->anim.tag, gs->anim.frame,
+        snprintf(f, sizeof f, "\"tag\":\"%s\",\"index\":%d,\"step\":%llu", gs->anim.tag, gs->anim.frame,
                  (unsigned long long)gs->steps);
         pf->event("anim_frame", f);
     }
