@@ -123,13 +123,14 @@ static bool anims_parse(const char *text, size_t len, AnimTable *t, std::string 
         bool ok = true;
         int count = 0;
         if (line_no == 1) ok = f.size() == 2 && f[0] == "th_anims" && f[1] == "1";
-        else if (f[0] == "anim") ok = parse_anim(f, t, why), records++;
-        else if (f[0] == "tag") ok = parse_tag(f, t, why), records++;
+        else if (f[0] == "anim") ok = parse_anim(f, t, why);
+        else if (f[0] == "tag") ok = parse_tag(f, t, why);
         else if (f[0] == "end") ended = f.size() == 2 && parse_int(f[1], 0, 1 << 30, &count) && count == records;
         else ok = f[0].empty() || f[0][0] == '#';
         if (line_no == 1 && !ok) *why = "not an anims file (th_anims 1)";
         if (f[0] == "end" && !ended) { *why = "the end line's count does not match"; ok = false; }
         if (!ok) { *why = "line " + std::to_string(line_no) + ": " + *why; return false; }
+        records += f[0] == "anim" || f[0] == "tag";
     }
     if (!ended) { *why = "no end line (cut short?)"; return false; }
     return true;
