@@ -27,6 +27,8 @@
    It is written before the manifest, so a reader that sees the new manifest sees its anims.txt. A file that
    does not read is an error record named after the file ("hero.aseprite": the reader's message); its frames
    and its anims.txt lines from the previous run (atlas.cache) are kept, so the game shows its last good art.
+   An Aseprite file whose size and mtime did not change is not read again: its frames come from atlas.cache and
+   its lines from the old anims.txt, like an unchanged PNG's pixels.
 
    Pivot: the sprite's centre, unless a sidecar "<name>.pivot" next to the PNG holds two numbers
    "px py" in 0..1 of the sprite's box (0 0 = top-left, 0.5 1 = bottom centre).
@@ -457,6 +459,30 @@ static std::string ase_read(const Image &file, std::vector<Image> &out, std::str
     return "";
 }
 
+/* An unchanged file (its size and mtime) whose frames and lines the previous run kept: nothing to read again,
+   and its page need not be redrawn. */
+static bool ase_from_cache(const Image &im, const std::map<std::string, Cached> &cache,
+                           std::map<std::string, std::string> &old, std::vector<Image> &out, std::string *lines)
+{
+    if (old[im.name].empty()) return false;
+    std::vector<Image> frames;
+    for (auto it = cache.find(im.rel + "#0"); it != cache.end() && it->second.size == im.size &&
+                                              it->second.mtime_ns == im.mtime_ns;
+         it = cache.find(im.rel + "#" + std::to_string(frames.size()))) {
+        Image fr = ase_frame_image(im, (int)frames.size());
+        fr.pixels = (unsigned char *)it->second.px;
+        fr.cached = true;
+        fr.w = it->second.w;
+        fr.h = it->second.h;
+        frames.push_back(fr);
+    }
+    std::string want = "anim\t" + im.name + "\t" + im.rel + "\t" + std::to_string(frames.size()) + "\t";
+    if (frames.empty() || old[im.name].compare(0, want.size(), want) != 0) return false;
+    out.insert(out.end(), frames.begin(), frames.end());
+    *lines += old[im.name];
+    return true;
+}
+
 /* Replaces each Aseprite file in images by its frames; returns the text of anims.txt. */
 static std::string expand_aseprite(std::vector<Image> &images, const Settings &st, Mapped *cache_map)
 {
@@ -467,12 +493,14 @@ static std::string expand_aseprite(std::vector<Image> &images, const Settings &s
     std::string lines;
     for (Image &im : images) {
         if (!is_aseprite(im.rel) || !im.error.empty()) { out.push_back(im); continue; }
+        if (ase_from_cache(im, cache, old, out, &lines)) continue;
         std::string err = ase_read(im, out, &lines);
         if (err.empty()) continue;
         int kept = 0;   /* the previous run's frames, whatever the file's stamp was */
         for (auto it = cache.find(im.rel + "#0"); it != cache.end();
              it = cache.find(im.rel + "#" + std::to_string(kept))) {
             Image fr = ase_frame_image(im, kept++);
+            fr.size = fr.mtime_ns = -1;   /* kept, never current: the cache never takes them for the file on disk */
             fr.pixels = (unsigned char *)it->second.px;
             fr.cached = true;
             fr.w = it->second.w;
