@@ -488,7 +488,8 @@ static std::string expand_aseprite(std::vector<Image> &images, const Settings &s
 {
     std::map<std::string, std::string> old = anims_read(st.out_dir + "/anims.txt");
     std::map<std::string, Cached> cache;
-    if (!st.no_cache && map_file(st.out_dir + "/atlas.cache", cache_map)) cache = cache_parse(cache_map->p, cache_map->n);
+    if (!st.no_cache && map_file(st.out_dir + "/atlas.cache", cache_map))
+        cache = cache_parse(cache_map->p, cache_map->n);
     std::vector<Image> out;
     std::string lines;
     for (Image &im : images) {
