@@ -1245,6 +1245,7 @@ dist_archive() {  # out
     if [ "$GAME_BUILD" = "$BUILD_DIR/game" ]; then
         [ -f "$BUILD_DIR/assets/atlas.txt" ] || { say "dist: no atlas (build/assets/atlas.txt): run ./build.sh assets"; return 1; }
         cp "$BUILD_DIR/assets/atlas.txt" "$BUILD_DIR"/assets/*.png "$stage/atlas/" || return 1
+        ! grep -q '^anim' "$BUILD_DIR/assets/anims.txt" 2>/dev/null || cp "$BUILD_DIR/assets/anims.txt" "$stage/atlas/" || return 1
         dist_sounds "$stage" assets "" "$BUILD_DIR/sounds" || return 1
     else
         dist_game_assets "$stage" || return 1
@@ -1288,14 +1289,16 @@ print("\n".join(sorted(set(re.findall(r"\"([A-Za-z0-9_./-]+)\"", text)))))' > "$
     mkdir -p "$stage/sprites" "$stage/atlas-out"
     [ -d "$own/sprites" ] && { cp -r "$own/sprites/." "$stage/sprites/" || return 1; }
     while IFS= read -r f; do
-        rel="${f#assets/sprites/}"; name="${rel%.png}"
+        rel="${f#assets/sprites/}"; name="${rel%.*}"
         grep -qxF "$name" "$stage/names" && [ ! -f "$stage/sprites/$rel" ] || continue
         mkdir -p "$(dirname "$stage/sprites/$rel")"
         cp "$f" "$stage/sprites/$rel" || return 1
         [ ! -f "assets/sprites/$name.pivot" ] || cp "assets/sprites/$name.pivot" "$stage/sprites/$name.pivot" || return 1
-    done < <(find assets/sprites -type f -name '*.png' 2>/dev/null | sort)
+    done < <(find assets/sprites -type f \( -name '*.png' -o -name '*.aseprite' -o -name '*.ase' \) 2>/dev/null | sort)
     "$BUILD_DIR/tools/atlas_pack" --no-cache "$stage/sprites" "$stage/atlas-out" > /dev/null || { say "dist: atlas_pack failed"; return 1; }
     cp "$stage/atlas-out/atlas.txt" "$stage/atlas/" && find "$stage/atlas-out" -name 'atlas_*.png' -exec cp {} "$stage/atlas/" \; || return 1
+    # the Aseprite files' frame durations and tags, when there are any
+    ! grep -q '^anim' "$stage/atlas-out/anims.txt" || cp "$stage/atlas-out/anims.txt" "$stage/atlas/" || return 1
     # sounds: the game's own (its .sfx rendered here), then the engine's it names
     if [ -d "$own/sfx" ]; then
         "$BUILD_DIR/tools/make_sfx" --all "$own/sfx" "$stage/rendered" > /dev/null || { say "dist: make_sfx failed on $own/sfx"; return 1; }

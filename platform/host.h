@@ -19,6 +19,7 @@
      render.cpp   drawing services (sprite batch, text, camera, screenshots); render_internal.h holds what it
                   shares with assets.cpp and font.cpp
      assets.cpp   what is loaded from disk for drawing: atlas pages, the packer child
+     sprite_anim.cpp  the Aseprite files' frame durations and tags, from the packer: sprite_anim_info
      archive.cpp  where asset bytes come from: the project's files, or (a release) the archive beside the executable
      font.cpp     the text font: checked, baked on a worker, installed
      audio.cpp    the audio device and the mixer behind the game's sound services

@@ -1,4 +1,4 @@
-/* atlas_pack - packs every PNG under a source directory into atlas pages plus a text manifest.
+/* atlas_pack - packs every PNG and Aseprite file under a source directory into atlas pages plus a text manifest.
 
    usage: atlas_pack [--force] [--no-cache] [--page-size N] [--padding N] <src_dir>... <out_dir>
 
@@ -16,6 +16,19 @@
                      sprite is surrounded by `padding` pixels (default 1) that repeat its edge pixels,
                      so filtering at the sprite's border never samples a neighbour.
      atlas.txt       the manifest (format: tinyheaders/th_atlas.h).
+
+   Aseprite files (.aseprite, .ase; read by tinyheaders/th_aseprite.h): every frame, composited, is a sprite
+   named "<name>#<frame>" ("hero#0", "hero#1"...), and "<name>" is frame 0 again (same place in the page).
+   anims.txt beside the manifest says what the frames are for, one TAB-separated record a line:
+     th_anims  1
+     anim      <name> <file> <frame_count> <duration_ms of each frame, space-separated>
+     tag       <name> <from> <to> <direction 0..3> <repeat> <tag name>
+     end       <records>
+   It is written before the manifest, so a reader that sees the new manifest sees its anims.txt. A file that
+   does not read is an error record named after the file ("hero.aseprite": the reader's message); its frames
+   and its anims.txt lines from the previous run (atlas.cache) are kept, so the game shows its last good art.
+   An Aseprite file whose size and mtime did not change is not read again: its frames come from atlas.cache and
+   its lines from the old anims.txt, like an unchanged PNG's pixels.
 
    Pivot: the sprite's centre, unless a sidecar "<name>.pivot" next to the PNG holds two numbers
    "px py" in 0..1 of the sprite's box (0 0 = top-left, 0.5 1 = bottom centre).
@@ -62,6 +75,9 @@
 
 #define TH_ATLAS_IMPLEMENTATION
 #include "th_atlas.h"
+#define TH_ASEPRITE_IMPLEMENTATION
+#define THASE_STB_ZLIB
+#include "th_aseprite.h"
 
 struct Input {
     std::string rel;       /* path below src_dir */
@@ -71,6 +87,8 @@ struct Input {
 
 struct Image {
     std::string name, rel, abs;
+    std::string key;               /* its entry in atlas.cache: rel, or "rel#frame" for an Aseprite frame */
+    std::string alias;             /* also listed under this name (an Aseprite file's name: its frame 0) */
     uint32_t id = 0;
     int w = 0, h = 0;
     unsigned char *pixels = nullptr;
@@ -100,6 +118,11 @@ static bool ends_with_ci(const std::string &s, const char *suffix)
     return true;
 }
 
+static bool is_aseprite(const std::string &rel)
+{
+    return ends_with_ci(rel, ".aseprite") || ends_with_ci(rel, ".ase");
+}
+
 static bool is_noise(const char *name)
 {
     std::string n = name;
@@ -116,7 +139,7 @@ static void scan(const std::string &dir, const std::string &rel, std::vector<Inp
         struct stat st;
         if (stat(abs.c_str(), &st) != 0) continue;
         if (S_ISDIR(st.st_mode)) { scan(abs, r, out); continue; }
-        if (!S_ISREG(st.st_mode) || !(ends_with_ci(r, ".png") || ends_with_ci(r, ".pivot"))) continue;
+        if (!S_ISREG(st.st_mode) || !(ends_with_ci(r, ".png") || ends_with_ci(r, ".pivot") || is_aseprite(r))) continue;
         Input in;
         in.rel = r;
         in.abs = abs;
@@ -257,8 +280,8 @@ static bool cache_write(const std::string &path, const std::vector<Image> &image
     bool ok = fwrite("THACACHE", 1, 8, f) == 8 && fwrite(&count, 4, 1, f) == 1;
     for (const Image &im : images) {
         if (!ok || !im.pixels) continue;
-        uint32_t len = (uint32_t)im.rel.size();
-        ok = fwrite(&len, 4, 1, f) == 1 && fwrite(im.rel.data(), 1, len, f) == len && fwrite(&im.size, 8, 1, f) == 1 &&
+        uint32_t len = (uint32_t)im.key.size();
+        ok = fwrite(&len, 4, 1, f) == 1 && fwrite(im.key.data(), 1, len, f) == len && fwrite(&im.size, 8, 1, f) == 1 &&
              fwrite(&im.mtime_ns, 8, 1, f) == 1 && fwrite(&im.w, 4, 1, f) == 1 && fwrite(&im.h, 4, 1, f) == 1 &&
              fwrite(im.pixels, 1, (size_t)im.w * im.h * 4, f) == (size_t)im.w * im.h * 4;
     }
@@ -333,13 +356,14 @@ static std::vector<Image> name_images(const std::vector<Input> &inputs)
 {
     std::vector<Image> images;
     for (const Input &in : inputs) {
-        if (!ends_with_ci(in.rel, ".png")) continue;
+        if (!ends_with_ci(in.rel, ".png") && !is_aseprite(in.rel)) continue;
         Image im;
         im.rel = in.rel;
         im.abs = in.abs;
         im.size = in.size;
         im.mtime_ns = in.mtime_ns;
-        im.name = in.rel.substr(0, in.rel.size() - 4);
+        im.name = in.rel.substr(0, in.rel.rfind('.'));
+        im.key = im.rel;
         im.id = thal_id(im.name.c_str());
         if (im.name.size() >= THAL_NAME_MAX || in.rel.size() >= THAL_NAME_MAX) im.error = "path too long for the manifest";
         else if (im.name.find_first_of("\t\r\n") != std::string::npos) im.error = "name contains a tab or line break";
@@ -357,6 +381,157 @@ static std::vector<Image> name_images(const std::vector<Input> &inputs)
     return images;
 }
 
+/* ---- Aseprite files: each frame is a sprite "<name>#<frame>", frame 0 is also "<name>"; the frames' durations
+   and the tags go to anims.txt. A file that does not read keeps the frames and lines of the previous run (from
+   atlas.cache and the old anims.txt) and is listed as an error record named after the file ("hero.aseprite"). */
+static std::map<std::string, std::string> anims_read(const std::string &path)   /* name -> its lines */
+{
+    std::map<std::string, std::string> out;
+    FILE *f = fopen(path.c_str(), "rb");
+    if (!f) return out;
+    char *line = nullptr;
+    size_t cap = 0;
+    while (getline(&line, &cap, f) > 0) {
+        std::string l = line;
+        if (l.compare(0, 5, "anim\t") != 0 && l.compare(0, 4, "tag\t") != 0) continue;
+        size_t a = l.find('\t') + 1, b = l.find('\t', a);
+        if (b != std::string::npos) out[l.substr(a, b - a)] += l;
+    }
+    free(line);
+    fclose(f);
+    return out;
+}
+
+static std::string one_line(const char *s)
+{
+    std::string out = s ? s : "";
+    for (char &c : out) if (c == '\t' || c == '\r' || c == '\n') c = ' ';
+    return out;
+}
+
+static Image ase_frame_image(const Image &file, int f)
+{
+    Image fr;
+    fr.name = file.name + "#" + std::to_string(f);
+    fr.rel = file.rel;
+    fr.abs = file.abs;
+    fr.key = file.rel + "#" + std::to_string(f);
+    fr.id = thal_id(fr.name.c_str());
+    fr.size = file.size;
+    fr.mtime_ns = file.mtime_ns;
+    fr.pivot_x = file.pivot_x;
+    fr.pivot_y = file.pivot_y;
+    if (f == 0) fr.alias = file.name;
+    if (fr.name.size() >= THAL_NAME_MAX) fr.error = "path too long for the manifest";
+    return fr;
+}
+
+/* Reads and composites one file into frames; "" or the reader's message. */
+static std::string ase_read(const Image &file, std::vector<Image> &out, std::string *lines)
+{
+    FILE *fp = fopen(file.abs.c_str(), "rb");
+    if (!fp) return strerror(errno);
+    std::vector<unsigned char> data(file.size > 0 && file.size < (256 << 20) ? (size_t)file.size : 0);
+    size_t got = data.empty() ? 0 : fread(data.data(), 1, data.size(), fp);
+    fclose(fp);
+    if (got != data.size() || data.empty()) return data.empty() ? "empty or larger than 256 MiB" : "short read";
+    thase_sprite spr;
+    if (thase_load(data.data(), data.size(), nullptr, &spr) != THASE_OK) return spr.error;
+    *lines += "anim\t" + file.name + "\t" + file.rel + "\t" + std::to_string(spr.frame_count) + "\t";
+    for (int f = 0; f < spr.frame_count; f++) {
+        Image fr = ase_frame_image(file, f);
+        fr.w = spr.width;
+        fr.h = spr.height;
+        if (fr.error.empty()) fr.pixels = (unsigned char *)malloc((size_t)spr.width * spr.height * 4);
+        if (fr.pixels) thase_composite(&spr, f, fr.pixels);
+        else if (fr.error.empty()) fr.error = "out of memory";
+        out.push_back(fr);
+        *lines += (f ? " " : "") + std::to_string(spr.frames[f].duration_ms);
+    }
+    *lines += "\n";
+    for (int t = 0; t < spr.tag_count; t++) {
+        const thase_tag &tg = spr.tags[t];
+        char b[96];
+        snprintf(b, sizeof b, "\t%d\t%d\t%d\t%d\t", tg.from, tg.to, tg.direction, tg.repeat);
+        *lines += "tag\t" + file.name + b + one_line(tg.name) + "\n";
+    }
+    thase_free(&spr);
+    return "";
+}
+
+/* An unchanged file (its size and mtime) whose frames and lines the previous run kept: nothing to read again,
+   and its page need not be redrawn. */
+static bool ase_from_cache(const Image &im, const std::map<std::string, Cached> &cache,
+                           std::map<std::string, std::string> &old, std::vector<Image> &out, std::string *lines)
+{
+    if (old[im.name].empty()) return false;
+    std::vector<Image> frames;
+    for (auto it = cache.find(im.rel + "#0"); it != cache.end() && it->second.size == im.size &&
+                                              it->second.mtime_ns == im.mtime_ns;
+         it = cache.find(im.rel + "#" + std::to_string(frames.size()))) {
+        Image fr = ase_frame_image(im, (int)frames.size());
+        fr.pixels = (unsigned char *)it->second.px;
+        fr.cached = true;
+        fr.w = it->second.w;
+        fr.h = it->second.h;
+        frames.push_back(fr);
+    }
+    std::string want = "anim\t" + im.name + "\t" + im.rel + "\t" + std::to_string(frames.size()) + "\t";
+    if (frames.empty() || old[im.name].compare(0, want.size(), want) != 0) return false;
+    out.insert(out.end(), frames.begin(), frames.end());
+    *lines += old[im.name];
+    return true;
+}
+
+/* Replaces each Aseprite file in images by its frames; returns the text of anims.txt. */
+static std::string expand_aseprite(std::vector<Image> &images, const Settings &st, Mapped *cache_map)
+{
+    std::map<std::string, std::string> old = anims_read(st.out_dir + "/anims.txt");
+    std::map<std::string, Cached> cache;
+    if (!st.no_cache && map_file(st.out_dir + "/atlas.cache", cache_map))
+        cache = cache_parse(cache_map->p, cache_map->n);
+    std::vector<Image> out;
+    std::string lines;
+    for (Image &im : images) {
+        if (!is_aseprite(im.rel) || !im.error.empty()) { out.push_back(im); continue; }
+        if (ase_from_cache(im, cache, old, out, &lines)) continue;
+        std::string err = ase_read(im, out, &lines);
+        if (err.empty()) continue;
+        int kept = 0;   /* the previous run's frames, whatever the file's stamp was */
+        for (auto it = cache.find(im.rel + "#0"); it != cache.end();
+             it = cache.find(im.rel + "#" + std::to_string(kept))) {
+            Image fr = ase_frame_image(im, kept++);
+            fr.size = fr.mtime_ns = -1;   /* kept, never current: the cache never takes them for the file on disk */
+            fr.pixels = (unsigned char *)it->second.px;
+            fr.cached = true;
+            fr.w = it->second.w;
+            fr.h = it->second.h;
+            out.push_back(fr);
+        }
+        lines += old[im.name];
+        Image bad = im;
+        bad.name = im.rel;   /* its own id: the frames' names stay taken by the kept frames */
+        bad.id = thal_id(bad.name.c_str());
+        bad.error = err + (kept ? "; its last good frames stay" : "");
+        out.push_back(bad);
+    }
+    images.swap(out);
+    return lines;
+}
+
+static bool write_anims(const std::string &path, const std::string &lines)
+{
+    std::string tmp = path + ".tmp";
+    FILE *f = fopen(tmp.c_str(), "wb");
+    if (!f) return false;
+    int records = 0;
+    for (char c : lines) records += c == '\n';
+    bool ok = fprintf(f, "th_anims\t1\n%send\t%d\n", lines.c_str(), records) > 0;
+    ok = fclose(f) == 0 && ok && rename(tmp.c_str(), path.c_str()) == 0;
+    if (!ok) remove(tmp.c_str());
+    return ok;
+}
+
 /* The pixels: unchanged PNGs from the mapped cache, the others decoded on a few threads. An image that
    does not decode or is too large for any page gets its error (printed). Returns how many were decoded. */
 static int decode_images(std::vector<Image> &images, const Settings &st, Mapped *cache_map)
@@ -364,8 +539,9 @@ static int decode_images(std::vector<Image> &images, const Settings &st, Mapped 
     std::map<std::string, Cached> cache;
     if (!st.no_cache && map_file(st.out_dir + "/atlas.cache", cache_map)) cache = cache_parse(cache_map->p, cache_map->n);
     for (Image &im : images) {
-        auto it = cache.find(im.rel);
-        if (!im.error.empty() || it == cache.end() || it->second.size != im.size || it->second.mtime_ns != im.mtime_ns) continue;
+        auto it = cache.find(im.key);
+        if (im.pixels || !im.error.empty() || it == cache.end()) continue;
+        if (it->second.size != im.size || it->second.mtime_ns != im.mtime_ns) continue;
         im.pixels = (unsigned char *)it->second.px;
         im.cached = true;
         im.w = it->second.w;
@@ -378,7 +554,7 @@ static int decode_images(std::vector<Image> &images, const Settings &st, Mapped 
             Image &im = images[i];
             if (!im.error.empty()) continue;
             int comp = 0;
-            if (!im.cached) im.pixels = stbi_load(im.abs.c_str(), &im.w, &im.h, &comp, 4);
+            if (!im.pixels) im.pixels = stbi_load(im.abs.c_str(), &im.w, &im.h, &comp, 4);
             if (!im.pixels) {
                 const char *why = stbi_failure_reason();
                 im.error = std::string("cannot decode: ") + (why ? why : "unknown error");
@@ -492,7 +668,7 @@ static bool write_pages(const std::vector<PageInfo> &pages, const std::vector<Im
         for (const Image &im : images) {
             if (!untouched) break;
             if (!im.pixels || im.page != p) continue;
-            on_page++;
+            on_page += im.alias.empty() ? 1 : 2;
             auto it = old_by_name.find(im.name);
             untouched = im.cached && it != old_by_name.end() && it->second->page == p && it->second->x == im.x &&
                         it->second->y == im.y && it->second->w == im.w && it->second->h == im.h;
@@ -546,6 +722,13 @@ static bool list_sprites(const std::vector<Image> &images, thal_manifest *now)
                 s->page = im.page;
                 s->x = im.x; s->y = im.y; s->w = im.w; s->h = im.h;
                 s->pivot_x = im.pivot_x; s->pivot_y = im.pivot_y;
+                if (!im.alias.empty()) {   /* an Aseprite file's name: its frame 0 */
+                    thal_sprite *a = thal_add_sprite(now);
+                    if (!a) { fprintf(stderr, "atlas_pack: out of memory\n"); return false; }
+                    *a = *s;
+                    a->id = thal_id(im.alias.c_str());
+                    snprintf(a->name, sizeof a->name, "%s", im.alias.c_str());
+                }
             }
         }
     return true;
@@ -609,12 +792,18 @@ int main(int argc, char **argv)
     }
 
     std::vector<Image> images = name_images(inputs);
+    Mapped ase_cache;   /* a file that does not read keeps its frames from here: mapped until the end */
+    std::string anims = expand_aseprite(images, st, &ase_cache);
     Mapped cache_map;
     int decoded = decode_images(images, st, &cache_map);
     std::vector<PageInfo> pages = place_images(images, st);
     int written = 0;
     if (!write_pages(pages, images, old, have_old, st, &now, &written)) return 1;
     if (!list_sprites(images, &now)) return 1;
+    if (!write_anims(st.out_dir + "/anims.txt", anims)) {
+        fprintf(stderr, "atlas_pack: %s/anims.txt: cannot write (%s)\n", st.out_dir.c_str(), strerror(errno));
+        return 1;
+    }
     if (!thal_save(&now, manifest_path.c_str(), err, sizeof err)) {
         fprintf(stderr, "atlas_pack: %s: %s\n", manifest_path.c_str(), err);
         return 1;

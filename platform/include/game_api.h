@@ -19,7 +19,9 @@
 #include <stdint.h>
 #include <stddef.h>
 
-#define GAME_API_VERSION 6   /* bump when anything in this header changes shape (5: TWEAK_POS kinds; 6: glow, blend and safe area) */
+#define GAME_API_VERSION 7   /* bump when anything in this header changes shape (5: TWEAK_POS kinds; 6: glow, blend and
+                                safe area; 7: sprite_anim_info, after the view fields) */
+#define GAME_API_OLDEST  6   /* the oldest version whose libraries the host still loads: each later one only appended */
 
 /* ------------------------------------------------------------------ input */
 typedef enum GameKey {
@@ -95,6 +97,20 @@ static inline uint32_t game_sprite_id(const char *name)
     return h ? h : 1u;
 }
 
+/* ------------------------------------------------------------------ animations (Aseprite files) */
+/* An Aseprite file under assets/sprites ("hero.aseprite") is one sprite per frame: game_sprite_id("hero#0"),
+   "hero#1"..., and "hero" is frame 0. Its tags are animations: sprite_anim_info tells the frames of one. */
+#define GAME_ANIM_MAX_FRAMES 64
+enum { ANIM_FORWARD = 0, ANIM_REVERSE = 1, ANIM_PING_PONG = 2, ANIM_PING_PONG_REVERSE = 3 };
+typedef struct GameAnimInfo {
+    uint32_t frame_count;                       /* 1..GAME_ANIM_MAX_FRAMES (a longer tag is cut) */
+    uint32_t direction;                         /* ANIM_FORWARD ... ANIM_PING_PONG_REVERSE */
+    uint32_t first_frame;                       /* the tag's first frame in the file */
+    uint32_t repeat;                            /* Aseprite's repeat count, 0 = forever (the helpers loop) */
+    uint32_t sprites[GAME_ANIM_MAX_FRAMES];     /* each frame's sprite id, in file order from first_frame */
+    uint16_t duration_ms[GAME_ANIM_MAX_FRAMES]; /* each frame's time on screen */
+} GameAnimInfo;
+
 /* ------------------------------------------------------------------ sound */
 /* FNV-1a of the sound's name: its path under assets/sounds without ".wav"/".ogg", or under
    assets/sfx without ".sfx" (rendered by tools/make_sfx), e.g. "enemy/explode". Same hash as sprites. */
@@ -139,7 +155,8 @@ enum { LOG_DEBUG = 0, LOG_INFO, LOG_WARN, LOG_ERROR };
    that every service is filled (platform/session/guard.cpp) are generated from this list: a new service is
    one line here plus the host function that implements it. Varargs cannot be forwarded, so log and
    event are SELF entries: they keep the watchdog out themselves (platform/core/log.cpp). */
-#define PLATFORM_SERVICES(X, SELF) \
+#define PLATFORM_SERVICES(X, SELF) PLATFORM_SERVICES_V6(X, SELF) PLATFORM_SERVICES_ADDED(X, SELF)
+#define PLATFORM_SERVICES_V6(X, SELF) \
     /* Logging: to the console, the log file and the event log. */ \
     SELF(void,    log,          (int level, const char *fmt, ...), ()) \
     /* A game event in the JSON-lines event log: {"ev":"game","name":name, <fields_json>}. \
@@ -197,14 +214,105 @@ enum { LOG_DEBUG = 0, LOG_INFO, LOG_WARN, LOG_ERROR };
     X(void,       set_glow,      (float intensity), (intensity)) \
     X(void,       set_safe_area, (float x, float y, float w, float h), (x, y, w, h))
 
+/* Services added after version 6 sit after the view fields, so a version-6 library finds everything where it was. */
+#define PLATFORM_SERVICES_ADDED(X, SELF) \
+    /* An animation of an Aseprite file: sprite = game_sprite_id("hero"), tag = a tag's name (NULL or "": every \
+       frame, forward). 1 and *out filled, or 0 (no such file or tag: the host says so once by name, and the \
+       sprite_anim_* helpers below keep showing their last frame). */ \
+    X(int,        sprite_anim_info, (uint32_t sprite, const char *tag, GameAnimInfo *out), (sprite, tag, out))
+
 #define PLATFORM_SERVICE_MEMBER(ret, name, params, args) ret (*name) params;
 
 typedef struct PlatformAPI {
-    PLATFORM_SERVICES(PLATFORM_SERVICE_MEMBER, PLATFORM_SERVICE_MEMBER)
+    PLATFORM_SERVICES_V6(PLATFORM_SERVICE_MEMBER, PLATFORM_SERVICE_MEMBER)
 
     int      view_width, view_height;   /* logical resolution in game pixels */
     int      debug_draw;                /* 1 while the collision debug view (F2) is on */
+
+    PLATFORM_SERVICES_ADDED(PLATFORM_SERVICE_MEMBER, PLATFORM_SERVICE_MEMBER)
 } PlatformAPI;
+
+/* ------------------------------------------------------------------ playing an animation
+   A GameSpriteAnim is plain values: keep it in the game's state, where it survives reloads and migrations.
+     sprite_anim_play(&a, game_sprite_id("hero"), "run");   every step is fine: the same tag does not restart
+     sprite_anim_update(pf, &a, in->dt);                    advances by the tag's per-frame durations
+     s.sprite = sprite_anim_frame(&a);                      the sprite id to draw
+   A tag that goes away (renamed or removed in the file) keeps the last frame shown; the host names it once. */
+#define GAME_ANIM_TAG_MAX 32
+typedef struct GameSpriteAnim {
+    uint32_t sprite;                 /* the file: game_sprite_id("hero") */
+    char     tag[GAME_ANIM_TAG_MAX]; /* the tag playing ("" = every frame) */
+    uint32_t shown;                  /* the sprite id of the frame on screen (0 before the first update) */
+    int32_t  frame;                  /* index in the tag, 0..frame_count-1 */
+    int32_t  step;                   /* +1 or -1 (ping-pong's way); 0 = not started: the first update starts it */
+    float    time_ms;                /* time spent in the current frame */
+    uint32_t loops;                  /* times the tag went round */
+} GameSpriteAnim;
+
+static inline void sprite_anim_play(GameSpriteAnim *a, uint32_t sprite, const char *tag)
+{
+    int same = a->sprite == sprite, i = 0;
+    for (; tag && tag[i] && i < GAME_ANIM_TAG_MAX - 1; i++) same = same && a->tag[i] == tag[i];
+    if (same && a->tag[i] == 0) return;
+    a->sprite = sprite;
+    for (i = 0; tag && tag[i] && i < GAME_ANIM_TAG_MAX - 1; i++) a->tag[i] = tag[i];
+    for (; i < GAME_ANIM_TAG_MAX; i++) a->tag[i] = 0;
+    a->frame = 0;
+    a->step = 0;
+    a->time_ms = 0;
+    a->loops = 0;
+}
+
+static inline int sprite_anim__dur(const GameAnimInfo *info, int32_t f)
+{
+    return info->duration_ms[f] ? info->duration_ms[f] : 1;
+}
+
+/* One frame on in the tag's direction; 1 when that brought it back to its first frame (a round). */
+static inline int sprite_anim__advance(GameSpriteAnim *a, const GameAnimInfo *info)
+{
+    int32_t n = (int32_t)info->frame_count;
+    int32_t start = info->direction == ANIM_REVERSE || info->direction == ANIM_PING_PONG_REVERSE ? n - 1 : 0;
+    a->frame += a->step;
+    if (a->frame < 0 || a->frame >= n) {
+        if (info->direction >= ANIM_PING_PONG && n > 1) { a->step = -a->step; a->frame += 2 * a->step; }
+        else a->frame = start;
+    }
+    return a->frame == start;
+}
+
+/* Advances by dt seconds; 0 when the file or tag is not there (the frame shown stays). */
+static inline int sprite_anim_update(const PlatformAPI *pf, GameSpriteAnim *a, float dt)
+{
+    GameAnimInfo info;
+    if (!pf->sprite_anim_info || !pf->sprite_anim_info(a->sprite, a->tag, &info)) return 0;
+    int32_t n = (int32_t)info.frame_count;
+    if (n < 1 || n > GAME_ANIM_MAX_FRAMES) return 0;
+    int pp = info.direction >= ANIM_PING_PONG, back = info.direction == ANIM_REVERSE ||
+                                                     info.direction == ANIM_PING_PONG_REVERSE;
+    if (a->step == 0) { a->step = back ? -1 : 1; a->frame = back ? n - 1 : 0; a->time_ms = 0; }
+    if (a->frame < 0 || a->frame >= n) a->frame = a->frame < 0 ? 0 : n - 1;   /* the tag got shorter */
+    if (!pp) a->step = back ? -1 : 1;                                          /* ... or changed direction */
+    if (!(a->time_ms >= 0 && a->time_ms < 1e9f)) a->time_ms = 0;
+    if (dt > 0 && dt < 1e6f) a->time_ms += dt * 1000.0f;
+    int32_t cycle = 0;   /* one whole round in ms: skipped at once, whatever dt was */
+    for (int32_t f = 0; f < n; f++) cycle += sprite_anim__dur(&info, f) * (pp && n > 1 ? 2 : 1);
+    if (pp && n > 1) cycle -= sprite_anim__dur(&info, 0) + sprite_anim__dur(&info, n - 1);
+    if (a->time_ms >= (float)cycle) {
+        int32_t rounds = (int32_t)(a->time_ms / (float)cycle);
+        a->time_ms -= (float)rounds * (float)cycle;
+        a->loops += (uint32_t)rounds;
+    }
+    while (a->time_ms >= (float)sprite_anim__dur(&info, a->frame)) {
+        a->time_ms -= (float)sprite_anim__dur(&info, a->frame);
+        a->loops += (uint32_t)sprite_anim__advance(a, &info);
+    }
+    a->shown = info.sprites[a->frame];
+    return 1;
+}
+
+/* The sprite id to draw: the frame on screen, or the file's first frame before any update. */
+static inline uint32_t sprite_anim_frame(const GameSpriteAnim *a) { return a->shown ? a->shown : a->sprite; }
 
 /* ------------------------------------------------------------------ memory */
 /* Each call gets its own copy of this struct: the host reads back only `used` (clamped to `size`). */

@@ -67,7 +67,7 @@ int library_open(const char *src, int version, GameLib *out, char *err, size_t e
     }
     out->api = api;
     out->version = version;
-    if (out->api.api_version != GAME_API_VERSION) {
+    if (out->api.api_version < GAME_API_OLDEST || out->api.api_version > GAME_API_VERSION) {
         snprintf(err, errcap, "%s: built against contract v%u, this host speaks v%u - rebuild the host "
                  "(./build.sh host) and restart it", src, out->api.api_version, GAME_API_VERSION);
         discard(out);

@@ -1,7 +1,8 @@
 /* assets.cpp - what is loaded from disk for drawing: atlas pages, fonts, and the atlas_pack child
    that repacks them while the host runs.
 
-   Reload: assets_file_changed() starts atlas_pack as a child process for a changed PNG or .pivot;
+   Reload: assets_file_changed() starts atlas_pack as a child process for a changed PNG, .pivot or Aseprite
+           file (.aseprite/.ase: a sprite per frame, their tags in anims.txt, see sprite_anim.cpp);
            assets_update() polls it, then decodes the new manifest and only the pages whose hash changed
            on a worker thread, and swaps them in on the frame after. A changed TTF is re-baked on a
            worker thread the same way. The frame never waits for either.
@@ -175,6 +176,12 @@ static void atlas_job_run(AtlasJob *j)
     j->manifest_ok = text && thal_parse(&j->m, text, len, j->manifest_err, sizeof j->manifest_err);
     free(text);
     if (!j->manifest_ok) return;
+    char anims_err[512];
+    size_t anims_len = 0;
+    char *anims = archive_read((j->dir + "/anims.txt").c_str(), &anims_len, 64u << 20, anims_err, sizeof anims_err);
+    j->have_anims = anims != nullptr;
+    if (anims) j->anims_text.assign(anims, anims_len);
+    free(anims);
     int n = j->m.page_count < MAX_ATLAS_PAGES ? j->m.page_count : MAX_ATLAS_PAGES;
     j->pages.resize((size_t)n);
     for (int i = 0; i < n; i++) {
@@ -299,10 +306,13 @@ static int atlas_apply(AtlasJob *j, bool announce)
     for (int i = 0; i < MAX_ATLAS_PAGES; i++) g_render.pages[i] = i < n ? next[i] : Page();
     g_render.page_count = n;
     table_build(&j->m);
+    sprite_anims_install(j->have_anims ? j->anims_text.data() : nullptr, j->anims_text.size(), j->dir + "/anims.txt");
     for (int i = 0; i < j->m.sprite_count; i++) {
         const thal_sprite &s = j->m.sprites[i];
         if (!s.error) continue;
-        assets_error(g_render.sprites_dir + "/" + s.file, s.reason);
+        std::string own = g_render.game_sprites_dir + "/" + s.file;   /* the folder it came from: the game's first */
+        bool game = !g_render.game_sprites_dir.empty() && os_is_file(own.c_str());
+        assets_error(game ? own : g_render.sprites_dir + "/" + s.file, s.reason);
         errors++;
     }
     if (announce) {
@@ -399,7 +409,8 @@ void assets_file_changed(const char *path)
     std::string sprites_prefix = g_render.sprites_dir + "/", game_prefix = g_render.game_sprites_dir + "/";
     bool sprite_dir =
         starts_with(path, sprites_prefix) || (!g_render.game_sprites_dir.empty() && starts_with(path, game_prefix));
-    if (sprite_dir && (ends_with_ci(path, ".png") || ends_with_ci(path, ".pivot"))) {
+    if (sprite_dir && (ends_with_ci(path, ".png") || ends_with_ci(path, ".pivot") || ends_with_ci(path, ".aseprite") ||
+                       ends_with_ci(path, ".ase"))) {
         assets_note_overrides();   /* a new file of the game's may hide one of the engine's */
         pack_request(path, now);
         return;

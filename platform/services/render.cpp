@@ -371,6 +371,7 @@ void render_fill_api(PlatformAPI *pf)
     pf->read_file = assets_read_file;
     pf->set_glow = api_set_glow;
     pf->set_safe_area = api_set_safe_area;
+    pf->sprite_anim_info = sprite_anim_info_api;
 }
 
 void render_begin_frame(void)

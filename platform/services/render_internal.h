@@ -63,6 +63,8 @@ struct AtlasJob {              /* manifest + changed pages, decoded on a worker 
     thal_manifest m;
     int  manifest_ok = 0;
     char manifest_err[512] = "";
+    std::string anims_text;        /* anims.txt beside the manifest (the Aseprite files' frames and tags) */
+    int  have_anims = 0;
     struct Out { unsigned char *pixels = nullptr; bool reuse = false; std::string err; };
     std::vector<Out> pages;
     /* why it ran */
@@ -71,6 +73,10 @@ struct AtlasJob {              /* manifest + changed pages, decoded on a worker 
     OsFileStamp manifest_st;
     int have_st = 0;
 };
+
+/* sprite_anim.cpp: the Aseprite files' animations, installed with the atlas they came with */
+void sprite_anims_install(const char *text, size_t len, const std::string &path);   /* text NULL: none */
+int  sprite_anim_info_api(uint32_t sprite, const char *tag, GameAnimInfo *out);      /* PlatformAPI.sprite_anim_info */
 
 struct Worker {
     OsThread th;

@@ -49,12 +49,16 @@ SCENES = {
     "savedata_highscore": (40, "25 tap SPACE\n"),
     # E held for 30 steps zooms in: the shot is at about 2.4x, and the zoom is eased there (th_damp)
     "camera_zoom": (60, "2 down W\n2 down A\n10 down E\n40 up W\n40 up A\n40 up E\n"),
+    # idle for 40 steps, then RIGHT held: the shot is a run frame, the character moved right
+    "sprites_aseprite": (60, "40 down RIGHT\n"),
 }
 # Per example: what its gallery row promises, read from the game's stats in the host's last event (quit), so a
 # picture that still matches cannot hide a feature that stopped working: (check of the stats, what it means).
 PROMISES = {
     "camera_zoom": (lambda g: g.get("zoom", 0) > 2.0, "E held for half a second zooms in past 2x (START_ZOOM 1.5)"),
     "sprites_batch": (lambda g: g.get("sprites", 0) >= 1000, "thousands of sprites"),
+    "sprites_aseprite": (lambda g: g.get("tag") == "run" and g.get("frame_changes", 0) >= 5,
+                         "the idle tag played, then RIGHT switched to run and its frames advanced"),
     "savedata_highscore": (lambda g: g.get("loaded") == 1 and g.get("entries", 0) >= 3,
                            "the second run reads back the table the first run's three rounds saved"),
 }

@@ -49,12 +49,13 @@ struct PlatformAPIv5 {
     int      view_width, view_height;
     int      debug_draw;
 };
-static_assert(GAME_API_VERSION == 6, "the hand-written copy above is version 5, whose layout version 6 keeps (it added tweak kinds)");
-static_assert(sizeof(PlatformAPI) == sizeof(PlatformAPIv5), "PlatformAPI changed size");
+static_assert(GAME_API_VERSION == 7, "the hand-written copy above is version 5, whose layout versions 6 and 7 keep "
+              "(6 added tweak kinds, 7 appended sprite_anim_info after the view fields)");
+static_assert(offsetof(PlatformAPI, sprite_anim_info) == sizeof(PlatformAPIv5), "services added since 6 come last");
 #define SAME_PLACE(ret, name, params, args) \
     static_assert(offsetof(PlatformAPI, name) == offsetof(PlatformAPIv5, name), "PlatformAPI." #name " moved"); \
     static_assert(std::is_same_v<decltype(PlatformAPI::name), decltype(PlatformAPIv5::name)>, "PlatformAPI." #name " changed type");
-PLATFORM_SERVICES(SAME_PLACE, SAME_PLACE)
+PLATFORM_SERVICES_V6(SAME_PLACE, SAME_PLACE)
 static_assert(offsetof(PlatformAPI, view_width) == offsetof(PlatformAPIv5, view_width), "view_width moved");
 static_assert(offsetof(PlatformAPI, debug_draw) == offsetof(PlatformAPIv5, debug_draw), "debug_draw moved");
 
@@ -84,7 +85,7 @@ static void test_every_service_is_wrapped(void)
 #define WRAPPED(ret, name, params, args) wrapped += (void *)pf.name != (void *)fake_##name;
 #define SELF(ret, name, params, args) self += (void *)pf.name == (void *)fake_##name;
     PLATFORM_SERVICES(WRAPPED, SELF)
-    TH_CHECK_EQ_INT(wrapped, 23);
+    TH_CHECK_EQ_INT(wrapped, 24);
     TH_CHECK_EQ_INT(self, 2);   /* log and event keep the watchdog out themselves */
 
     /* each wrapper calls its service once, inside a service */
@@ -116,8 +117,10 @@ static void test_every_service_is_wrapped(void)
     pf.profile_end();
     pf.set_glow(1);
     pf.set_safe_area(0, 0, 1, 1);
-    TH_CHECK_EQ_INT(g_calls, 23);
-    TH_CHECK_EQ_INT(g_calls_in_service, 23);
+    GameAnimInfo info;
+    pf.sprite_anim_info(1, "x", &info);
+    TH_CHECK_EQ_INT(g_calls, 24);
+    TH_CHECK_EQ_INT(g_calls_in_service, 24);
     TH_CHECK_EQ_INT(g_faults.gate.depth, 0);
 }
 
@@ -134,7 +137,7 @@ static void test_a_null_service_is_named(void)
 
     PlatformAPI none;
     memset(&none, 0, sizeof none);
-    TH_CHECK_EQ_INT(guard_missing_services(&none, missing, 8), 25);   /* a short buffer is cut, not overrun */
+    TH_CHECK_EQ_INT(guard_missing_services(&none, missing, 8), 26);   /* a short buffer is cut, not overrun */
     TH_CHECK_MSG(strlen(missing) == 7 && !strncmp(missing, "log, ev", 7), "missing: %s", missing);
 }
 

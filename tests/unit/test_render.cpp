@@ -6,6 +6,7 @@
 #include "th_test.h"
 #include "services/render.cpp"
 #include "services/assets.cpp"
+#include "services/sprite_anim.cpp"
 #include "services/font.cpp"
 #include "services/notice.cpp"
 #include "services/archive.cpp"
