@@ -686,15 +686,21 @@ pool_run() {  # name command...: runs when a slot is free, output in tests/logs/
     local name="$1"; shift
     while [ "${#POOL_PIDS[@]}" -ge "$(pool_jobs)" ]; do pool_reap; done
     mkdir -p "$BUILD_DIR/tests/logs"
-    ( "$@" > "$BUILD_DIR/tests/logs/$name.log" 2>&1 ) &
+    # the end time is the program's own (the runner may reap it later, busy starting others)
+    ( "$@" > "$BUILD_DIR/tests/logs/$name.log" 2>&1; rc=$?; echo "$EPOCHREALTIME" > "$BUILD_DIR/tests/logs/$name.end"
+      exit $rc ) &
     POOL_PIDS+=("$!"); POOL_NAMES+=("$name"); POOL_T0+=("$EPOCHREALTIME")
 }
 pool_reap() {  # waits for one running program to end and records its result
-    local ended="" rc i
+    local ended="" rc i log end
     wait -n -p ended "${POOL_PIDS[@]}"; rc=$?
     for i in "${!POOL_PIDS[@]}"; do
         [ "${POOL_PIDS[$i]}" = "$ended" ] || continue
-        record_result "${POOL_NAMES[$i]}" "$BUILD_DIR/tests/logs/${POOL_NAMES[$i]}.log" "$rc" "$(since "${POOL_T0[$i]}")"
+        log="$BUILD_DIR/tests/logs/${POOL_NAMES[$i]}"; end=""
+        [ -s "$log.end" ] && read -r end < "$log.end"
+        record_result "${POOL_NAMES[$i]}" "$log.log" "$rc" \
+            "$(awk -v a="${POOL_T0[$i]}" -v b="${end:-$EPOCHREALTIME}" 'BEGIN { printf "%.1f", b - a }')"
+        rm -f "$log.end"
         unset 'POOL_PIDS[i]' 'POOL_NAMES[i]' 'POOL_T0[i]'
     done
     POOL_PIDS=("${POOL_PIDS[@]}"); POOL_NAMES=("${POOL_NAMES[@]}"); POOL_T0=("${POOL_T0[@]}")
