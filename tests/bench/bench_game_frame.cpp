@@ -24,6 +24,7 @@
 #define THP_DISABLE   /* no profiler in this program: its zones are no-ops */
 #include "services/render.cpp"
 #include "services/assets.cpp"
+#include "services/sprite_anim.cpp"
 #include "services/font.cpp"
 #include "services/notice.cpp"
 #include "services/archive.cpp"
@@ -47,6 +48,7 @@ void log_message(int level, const char *fmt, ...)
 }
 void log_event(const char *ev, const char *fields_fmt, ...) { (void)ev; (void)fields_fmt; }
 PlatformAPI g_pf;
+PlatformAPI *services_api(void) { return &g_pf; }
 struct thp_profile g_profile_main;
 
 static Harness g_h;

@@ -17,6 +17,7 @@
    glow_pass_gl_ms and render_batched_vs_copy_gl_x (information only: llvmpipe rasterizes on the CPU). */
 #include "services/render.cpp"
 #include "services/assets.cpp"
+#include "services/sprite_anim.cpp"
 #include "services/font.cpp"
 #include "services/notice.cpp"
 #include "services/archive.cpp"
@@ -29,6 +30,7 @@
 
 static std::string g_root;
 PlatformAPI g_pf;   /* the host's service table, which notice.cpp draws through */
+PlatformAPI *services_api(void) { return &g_pf; }
 
 void log_message(int level, const char *fmt, ...)
 {
