@@ -142,10 +142,20 @@ game_arg() {
 }
 # The game's include folders: its own (state.h, game.h), then its build folder (state_types.inc).
 game_includes() { echo "-I$GAME_SRC -I$GAME_BUILD_REL -iquote $GAME_SRC"; }
+# The layout stamp's command, one word a line: build.sh runs it, and compile.cmd hands it to the host, which runs it
+# itself when state.h alone changed (platform/live/build.cpp). The distro's python3 when there is one: a version
+# manager's shim in front of it costs a few hundred ms a run, on the path of every state.h save.
+layout_stamp_cmd() {  # compiler [types file, relative to the project]
+    local py=python3
+    [ -x /usr/bin/python3 ] && py=/usr/bin/python3
+    printf '%s\n' "$py" tools/layout_stamp.py "--types=${2:-$GAME_BUILD/state_types.inc}" "$1" "$GAME_SRC/state.h" \
+        -std=c++17 -Itinyheaders -Iplatform/include "-I$GAME_SRC" -DTH_MATH_NO_MATH_H
+}
 layout_stamp() {  # compiler: the layout stamp of GAME_DIR/state.h (and GAME_BUILD/state_types.inc)
     mkdir -p "$GAME_BUILD"
-    python3 tools/layout_stamp.py --types="$GAME_BUILD/state_types.inc" "$1" "$GAME_SRC/state.h" -std=c++17 -Itinyheaders -Iplatform/include \
-        "-I$GAME_SRC" -DTH_MATH_NO_MATH_H
+    local cmd
+    mapfile -t cmd < <(layout_stamp_cmd "$1")
+    "${cmd[@]}"
 }
 # exit() and its kin in game code go to the host's stand-ins (platform/session/guard.cpp): a crash, not a quit.
 GAME_LINK_WRAP="-Wl,--wrap=exit,--wrap=_exit,--wrap=_Exit,--wrap=quick_exit,--wrap=close,--wrap=close_range,--wrap=dup2,--wrap=dup3,--wrap=syscall"
@@ -329,6 +339,8 @@ cmd_game() {
       echo "::files $(cd "$GAME_SRC" && LC_ALL=C; for w in *.cpp; do [ -f "$w" ] && printf '%s/' "$w"; done)"
       echo "::entry $entries"   # the roots that said GAME_GET_API: the host goes back to build.sh when that changes
       for (( k = 0; k < ${#chunks[@]}; k++ )); do echo "::chunk $BR/chunks/chunk-$k"; done
+      # a save of state.h alone: the host runs this, and puts the number it prints in GAME_LAYOUT_HASH below
+      echo "::stamp"; layout_stamp_cmd "$cxx" "$BR/state_types.inc"
       echo "::compile"; for w in "${compile[@]}"; do echo "$w"; done
       echo "::link"; for w in "${link[@]}"; do echo "$w"; done
       echo "::end"; } > "$tmp" || return 1

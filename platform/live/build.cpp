@@ -6,10 +6,18 @@
    and to link the library to compile.cmd in the game's build folder (game_folder.cpp); then it runs
    `host --build-game`: this file's compile and link, waited for (build_game_now). A save runs the same
    compile and link here without the script while compile.cmd is newer than everything the cached parts
-   depend on (build.sh, <game>/state.h, platform/include/, tools/layout_stamp.py, the tinyheaders); else the
-   script first. So one code decides what is stale (a chunk's key: the content of what its last compile read)
-   for every build, and build.sh stays the one place the game's flags are written down: the host never makes
-   up a command line. */
+   depend on (build.sh, platform/include/, tools/layout_stamp.py, the tinyheaders); else the script first.
+   A save of <game>/state.h alone stays here too: the host runs the layout stamp's command that compile.cmd
+   names (::stamp), puts the number it prints in the compile's GAME_LAYOUT_HASH, and compiles the chunks that
+   include state.h (all of them, side by side); <game build>/layout.host keeps that number with the CRC of the
+   state.h it came from, so the next save of a .cpp file does not stamp again.
+   When every chunk is stale (a save of state.h, or of a header all of them read) and there are more chunks than
+   cores, the chunks are compiled in groups, one per core (<chunks>/group-<n>.cpp includes its chunks' files, the
+   entry chunk first): each compiler started costs a fixed time, so fewer of them reach the new code sooner.
+   The library is linked from the groups' objects; the chunks' own objects follow in the background (no link, no
+   reload: build_resplit), so the next save of one file compiles one chunk again. So one code decides what is stale
+   (a chunk's key: the content of what its last compile read) for every build, and build.sh stays the one place
+   the game's flags are written down: the host never makes up a command line. */
 #include "live.h"
 
 #include <stdlib.h>
@@ -27,12 +35,15 @@ typedef struct BuildCmd {          /* one command of compile.cmd, argv ready to 
     int         argc;
 } BuildCmd;
 
+#define LAYOUT_ARG "-DGAME_LAYOUT_HASH=" /* the compile's argument that carries the layout stamp */
+
 /* One chunk of the game: a translation unit of a few of its files (build.sh, "the game's translation units"),
    with its object, dependency file and key beside it: <base>.cpp, .o, .d, .key. */
 typedef struct BuildChunk {
     char     base[HOST_PATH];      /* relative to the project, as compile.cmd names it */
     char    *key;                  /* this build's key of it (malloc'ed): what the compiler reads */
     int      stale, started, ended, ok;
+    int      group;                /* a group of chunks (its key is not kept: the chunks' own objects are) */
     OsChild  child;
     char     output[8192];
     size_t   output_len;
@@ -50,12 +61,22 @@ static struct {
     char    output[65536];
     size_t  output_len;
     char   *cmd_text;              /* compile.cmd's text, split in place into the commands */
+    BuildCmd stamp;                /* the layout stamp's command (prints the number) */
     BuildCmd compile;              /* a chunk's: @SRC@, @OBJ@ and @DEP@ stand for its files */
+    int      layout_at;            /* the compile's LAYOUT_ARG argument, -1 if none */
+    char     layout_arg[48];       /* its value for this build, when state.h changed since compile.cmd */
+    int      restamp;              /* state.h changed and no stamp of it is known: stamp first (stage -1) */
+    uint32_t state_crc;            /* the CRC and size of the state.h this build stamps (layout.host) */
+    unsigned long long state_size;
     BuildCmd link;                 /* @OBJS@ stands for every chunk's object, @LIB@ for the temporary library */
     BuildChunk chunks[BUILD_MAX_CHUNKS];
     int     chunk_count, stale_count, jobs;
+    int     plan_chunks, plan_stale;   /* the plan's counts, before grouping */
     char    lib_tmp[HOST_PATH];
     int     active;                /* a build runs (build.sh, a chunk's compiler or the link) */
+    int     grouped;               /* this build compiles groups of chunks (chunks[] holds the groups) */
+    int     objects_only;          /* this build compiles the chunks' own objects after a grouped one: no link */
+    int     resplit;               /* a grouped build ended well: the chunks' objects are to be compiled */
     int     ended, ended_ok;       /* it ended within a frame (build_pump): build_poll finishes it */
 } g_build;
 
@@ -163,6 +184,33 @@ static int entries_match(const char *files, const char *entries)
     return 1;
 }
 
+/* state.h changed since compile.cmd: the stamp of it this host made before for this compile.cmd (layout.host:
+   "<crc> <size> <stamp> <compile.cmd's mtime>"), or a stamp to make first (restamp). 0 when compile.cmd cannot
+   take one (no ::stamp, no GAME_LAYOUT_HASH). */
+static int layout_for_state(void)
+{
+    if (g_build.stamp.argc == 0 || g_build.layout_at < 0) return 0;
+    char p[HOST_PATH];
+    snprintf(p, sizeof p, "%s/state.h", game_folder());
+    int entry = 0;
+    if (!file_crc(p, &g_build.state_crc, &g_build.state_size, &entry)) return 0;
+    snprintf(p, sizeof p, "%s/layout.host", game_build_folder());
+    size_t len = 0;
+    char *kept = os_read_file(p, &len, 256);
+    unsigned long crc = 0, stamp = 0;
+    unsigned long long size = 0;
+    long long cmd_t = -1;
+    int known = kept && sscanf(kept, "%lu %llu %lu %lld", &crc, &size, &stamp, &cmd_t) == 4 &&
+                crc == g_build.state_crc && size == g_build.state_size && stamp <= 0xFFFFFFFFul &&
+                cmd_t == (long long)mtime_of(game_build_folder(), "compile.cmd");
+    free(kept);
+    if (known) {
+        snprintf(g_build.layout_arg, sizeof g_build.layout_arg, LAYOUT_ARG "%luu", stamp);
+        g_build.compile.argv[g_build.layout_at] = g_build.layout_arg;
+    } else g_build.restamp = 1;
+    return 1;
+}
+
 /* compile.cmd, if it is still what build.sh would run: written after the last change of anything that
    feeds the tinyheader object or the layout stamp, that object is there, and the game has the same .cpp
    files (a file added or removed changes the chunks). 0: use build.sh. */
@@ -173,7 +221,7 @@ static int load_direct_commands(void)
     if (cmd_t < 0 || mtime_of(root, "build/tinyheaders/tinyheaders.o") < 0) return 0;
     const char *inputs[] = { "build.sh", "platform/include/tinyheaders.cpp", "tools/layout_stamp.py" };
     for (const char *in : inputs) if (mtime_of(root, in) > cmd_t) return 0;
-    if (mtime_of(game_folder(), "state.h") > cmd_t) return 0;
+    int state_changed = mtime_of(game_folder(), "state.h") > cmd_t;
     const char *header_dirs[] = { "tinyheaders", "platform/include" };
     for (const char *d : header_dirs) {
         char dir[HOST_PATH];
@@ -190,6 +238,7 @@ static int load_direct_commands(void)
     if (!text) return 0;
     free(g_build.cmd_text);
     g_build.cmd_text = text;
+    memset(&g_build.stamp, 0, sizeof g_build.stamp);
     memset(&g_build.compile, 0, sizeof g_build.compile);
     memset(&g_build.link, 0, sizeof g_build.link);
     g_build.chunk_count = 0;
@@ -223,7 +272,8 @@ static int load_direct_commands(void)
             if (g_build.chunk_count == BUILD_MAX_CHUNKS) return 0;
             BuildChunk *c = &g_build.chunks[g_build.chunk_count++];
             snprintf(c->base, sizeof c->base, "%s", line + 8);
-        } else if (!strcmp(line, "::compile")) cmd = &g_build.compile;
+        } else if (!strcmp(line, "::stamp")) cmd = &g_build.stamp;
+        else if (!strcmp(line, "::compile")) cmd = &g_build.compile;
         else if (!strcmp(line, "::link")) cmd = &g_build.link;
         else if (!strcmp(line, "::end")) { ended = 1; break; }
         else if (line[0] == '#' || !cmd) {}
@@ -239,7 +289,11 @@ static int load_direct_commands(void)
         snprintf(src, sizeof src, "%s/%s.cpp", g_build.root, g_build.chunks[i].base);
         if (!os_file_stamp(src, &st)) return 0;
     }
-    return 1;
+    g_build.layout_at = -1;
+    for (int i = 0; i < g_build.compile.argc; i++)
+        if (!strncmp(g_build.compile.argv[i], LAYOUT_ARG, strlen(LAYOUT_ARG))) g_build.layout_at = i;
+    g_build.restamp = 0;
+    return !state_changed || layout_for_state();   /* may set restamp */
 }
 
 /* ---------------------------------------------------------------- a chunk's key */
@@ -555,9 +609,10 @@ static int chunks_poll(int *ok)
                 if (c->ok && !os_rename_file(from, to)) c->ok = 0;
                 os_remove_file(from);
             }
-            if (c->ok) chunk_store_key(c);
+            if (c->ok && !c->group) chunk_store_key(c);
             output_add(c->output, c->output_len);
-            log_event("build_chunk", "\"chunk\":%d,\"ok\":%s,\"cpu_ms\":%.1f", i, c->ok ? "true" : "false", c->cpu_ms);
+            log_event("build_chunk", "\"chunk\":%d,\"ok\":%s,\"cpu_ms\":%.1f,\"group\":%s%s", i, c->ok ? "true" : "false",
+                      c->cpu_ms, c->group ? "true" : "false", g_build.objects_only ? ",\"resplit\":true" : "");
         }
         if (!c->started) pending = 1;
         if (c->ended && !c->ok) *ok = 0;
@@ -573,7 +628,7 @@ static void chunks_reset(void)
         if (c->started && !c->ended) os_child_kill(&c->child);
         free(c->key);
         c->key = NULL;
-        c->stale = c->started = c->ended = c->ok = 0;
+        c->stale = c->started = c->ended = c->ok = c->group = 0;
         c->cpu_ms = 0;
     }
 }
@@ -677,13 +732,108 @@ static int library_current(void)
     return same;
 }
 
+/* Stage -1 of a direct build after a save of state.h: the layout stamp's command (compile.cmd's ::stamp). */
+static int stamp_start(void)
+{
+    const char *argv[BUILD_MAX_ARGS];
+    for (int i = 0; i < g_build.stamp.argc; i++) argv[i] = g_build.stamp.argv[i];
+    argv[g_build.stamp.argc] = NULL;
+    g_build.stage = -1;
+    g_build.stage_t = os_mono_seconds();
+    if (!os_child_start_in(&g_build.child, argv, OS_CHILD_STDOUT | OS_CHILD_STDERR | OS_CHILD_LOW_PRIORITY,
+                           g_build.root)) {
+        log_message(LOG_ERROR, "build: cannot start %s: %s", argv[0], os_error_text());
+        return 0;
+    }
+    return 1;
+}
+
+/* The stamp the command printed: its last line of digits alone (its messages go to the same pipe). */
+static int stamp_parsed(unsigned long *out)
+{
+    int found = 0;
+    for (const char *line = g_build.output; *line;) {
+        const char *end = line;
+        while (*end && *end != '\n') end++;
+        size_t n = (size_t)(end - line);
+        while (n && line[n - 1] == '\r') n--;
+        size_t digits = 0;
+        while (digits < n && line[digits] >= '0' && line[digits] <= '9') digits++;
+        if (n && digits == n && n <= 10) {
+            unsigned long v = strtoul(line, NULL, 10);
+            if (v <= 0xFFFFFFFFul) { *out = v; found = 1; }
+        }
+        line = *end ? end + 1 : end;
+    }
+    return found;
+}
+
+/* The stamp in this build's compile, and kept for the next builds (layout.host) */
+static void stamp_use(unsigned long stamp)
+{
+    snprintf(g_build.layout_arg, sizeof g_build.layout_arg, LAYOUT_ARG "%luu", stamp);
+    g_build.compile.argv[g_build.layout_at] = g_build.layout_arg;
+    char p[HOST_PATH], line[128];
+    snprintf(p, sizeof p, "%s/layout.host", game_build_folder());
+    int n = snprintf(line, sizeof line, "%lu %llu %lu %lld\n", (unsigned long)g_build.state_crc, g_build.state_size,
+                     stamp, (long long)mtime_of(game_build_folder(), "compile.cmd"));
+    if (!os_write_file_atomic(p, line, (size_t)n)) os_remove_file(p);
+}
+
+/* Every chunk stale and more chunks than compilers: chunks[] becomes one group per compiler, each a file that
+   includes its chunks' files in plan order, the chunks that read the state's description (no GAME_NO_STATE_TYPES:
+   the entry) first, so game_engine.h is read with it. 1 when grouped. */
+static int chunks_group(void)
+{
+    int n = g_build.chunk_count, groups = g_build.jobs;
+    if (g_build.objects_only || g_build.stale_count != n || groups < 1 || n <= groups || groups > 16) return 0;
+    int order[BUILD_MAX_CHUNKS], k = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < n; i++) {
+            char *text = read_rel(g_build.chunks[i].base, ".cpp");
+            int entry = text && !strstr(text, "#define GAME_NO_STATE_TYPES");
+            free(text);
+            if (entry == (pass == 0)) order[k++] = i;
+        }
+    char bases[16][HOST_PATH];
+    for (int g = 0; g < groups; g++) {
+        int from = g * n / groups, to = (g + 1) * n / groups;
+        char text[8192];
+        size_t len = (size_t)snprintf(text, sizeof text, "/* group %d of the game's chunks, compiled as one when every "
+                                      "chunk is stale (written by the host) */\n", g);
+        const char *dir_end = strrchr(g_build.chunks[0].base, '/');
+        size_t dir_len = dir_end ? (size_t)(dir_end - g_build.chunks[0].base) : 0;
+        for (int j = from; j < to && len < sizeof text; j++) {
+            const char *base = g_build.chunks[order[j]].base, *name = strrchr(base, '/');
+            len += (size_t)snprintf(text + len, sizeof text - len, "#include \"%s.cpp\"\n", name ? name + 1 : base);
+        }
+        snprintf(bases[g], sizeof bases[g], "%.*s%sgroup-%d", (int)dir_len, g_build.chunks[0].base, dir_len ? "/" : "", g);
+        char p[HOST_PATH];
+        snprintf(p, sizeof p, "%s/%s.cpp", g_build.root, bases[g]);
+        if (len >= sizeof text || !os_write_file_atomic(p, text, len)) return 0;
+    }
+    chunks_reset();
+    for (int g = 0; g < groups; g++) {
+        BuildChunk *c = &g_build.chunks[g];
+        snprintf(c->base, sizeof c->base, "%s", bases[g]);
+        c->stale = c->group = 1;
+    }
+    g_build.chunk_count = g_build.stale_count = groups;
+    g_build.grouped = 1;
+    return 1;
+}
+
 /* A direct build: the key of every chunk; compilers for the stale ones (one per core), then the link. */
 static int direct_start(void)
 {
     chunks_mark_stale();
     g_build.stage = 0;
     g_build.stage_t = os_mono_seconds();
-    if (!g_build.stale_count) return spawn_link();
+    g_build.grouped = 0;
+    g_build.plan_chunks = g_build.chunk_count;
+    g_build.plan_stale = g_build.stale_count;
+    if (!g_build.stale_count) return g_build.objects_only ? 0 : spawn_link();
+    chunks_group();
     chunks_fill();
     for (int i = 0; i < g_build.chunk_count; i++) if (g_build.chunks[i].started) return 1;
     return 0;
@@ -699,10 +849,16 @@ static void build_spawn(void)
     if (g_build.direct) {
         tweak_build_started();   /* before the keys: a save after this point makes the next build's keys differ */
         g_build.start_t = os_mono_seconds();
+        if (g_build.restamp) {   /* state.h alone changed: its stamp first, then every chunk that includes it */
+            if (!stamp_start()) { tweak_build_finished(0); return; }
+            g_build.active = 1;
+            log_event("build_start", "\"direct\":true,\"stamp\":true,\"chunks\":%d", g_build.chunk_count);
+            return;
+        }
         if (!direct_start()) { chunks_reset(); tweak_build_finished(0); return; }
         g_build.active = 1;
-        log_event("build_start", "\"direct\":true,\"chunks\":%d,\"stale\":%d", g_build.chunk_count,
-                  g_build.stale_count);
+        log_event("build_start", "\"direct\":true,\"chunks\":%d,\"stale\":%d,\"groups\":%d", g_build.plan_chunks,
+                  g_build.plan_stale, g_build.grouped ? g_build.chunk_count : 0);
         return;
     }
 #endif
@@ -733,14 +889,33 @@ static void build_spawn(void)
     log_event("build_start", "\"pid\":%d,\"direct\":false", (int)g_build.child.pid);
 }
 
+/* The chunks' own objects after a grouped build, in the background: no link, no reload, not shown as a build. */
+static void resplit_start(void)
+{
+    g_build.resplit = 0;
+#if !defined(_WIN32)
+    if (options()->build_cmd || !load_direct_commands() || g_build.restamp) return;
+    g_build.direct = g_build.objects_only = 1;
+    g_build.output_len = 0;
+    g_build.output[0] = 0;
+    g_build.start_t = os_mono_seconds();
+    if (!direct_start()) { chunks_reset(); g_build.objects_only = 0; return; }
+    g_build.active = 1;
+    log_event("build_resplit", "\"chunks\":%d", g_build.stale_count);
+#endif
+}
+
+/* A save during the background compiles waits for them (they are the objects its build links), then compiles what
+   it changed: stopping them would leave every chunk stale, and the next build grouped again. */
 void build_start(const char *root)
 {
     snprintf(g_build.root, sizeof g_build.root, "%s", root);
+    g_build.resplit = 0;
     if (g_build.active) { g_build.queued = 1; return; }  /* the save that arrives mid-build wins: one more build */
     build_spawn();
 }
 
-int build_running(void) { return g_build.active; }
+int build_running(void) { return g_build.active && !g_build.objects_only; }
 
 int build_fd(void)
 {
@@ -860,14 +1035,34 @@ static int build_report_errors(char *json, size_t cap)
    compiled. 1 when the whole build has ended (*ok: it succeeded, the library is in place), 0 while it runs. */
 static int build_advance(int *ok)
 {
+    if (g_build.direct && g_build.stage == -1) {   /* the layout stamp */
+        build_drain();
+        int code = -1, sig = 0;
+        int r = os_child_poll(&g_build.child, &code, &sig);
+        if (r == 0) return 0;
+        build_drain();
+        os_child_kill(&g_build.child);
+        unsigned long stamp = 0;
+        *ok = r > 0 && !sig && code == 0 && stamp_parsed(&stamp);
+        log_event("build_stage", "\"stage\":\"stamp\",\"ok\":%s,\"ms\":%.1f,\"cpu_ms\":%.1f",
+                  *ok ? "true" : "false", (os_mono_seconds() - g_build.stage_t) * 1000.0, g_build.child.cpu_ms);
+        if (!*ok) return 1;   /* its message is the build's output */
+        stamp_use(stamp);
+        g_build.output_len = 0;
+        g_build.output[0] = 0;
+        if (direct_start()) return 0;
+        *ok = 0;
+        return 1;
+    }
     if (g_build.direct && g_build.stage == 0) {
         if (!chunks_poll(ok)) return 0;
         g_build.stage_ms[0] = (os_mono_seconds() - g_build.stage_t) * 1000.0;
         for (int i = 0; i < g_build.chunk_count; i++)
             if (g_build.chunks[i].stale) g_build.stage_cpu_ms[0] += g_build.chunks[i].cpu_ms;
-        log_event("build_stage", "\"stage\":\"compile\",\"ok\":%s,\"ms\":%.1f,\"cpu_ms\":%.1f,\"chunks\":%d",
-                  *ok ? "true" : "false", g_build.stage_ms[0], g_build.stage_cpu_ms[0], g_build.stale_count);
-        if (*ok && !g_build.queued) {
+        log_event("build_stage", "\"stage\":\"compile\",\"ok\":%s,\"ms\":%.1f,\"cpu_ms\":%.1f,\"chunks\":%d,"
+                  "\"grouped\":%s%s", *ok ? "true" : "false", g_build.stage_ms[0], g_build.stage_cpu_ms[0],
+                  g_build.stale_count, g_build.grouped ? "true" : "false", g_build.objects_only ? ",\"resplit\":true" : "");
+        if (*ok && !g_build.queued && !g_build.objects_only) {
             if (spawn_link()) return 0;   /* the link; the build ends when it does */
             *ok = 0;
         }
@@ -905,6 +1100,7 @@ static int build_advance(int *ok)
    now rather than at the frame's end. A build that ended is kept for build_poll, which loads it between frames. */
 void build_pump(void)
 {
+    if (!g_build.active && g_build.resplit) resplit_start();
     if (!g_build.active || g_build.ended) return;
     int ok;
     if (build_advance(&ok)) { g_build.ended = 1; g_build.ended_ok = ok; }
@@ -920,6 +1116,15 @@ void build_poll(BuildResult *out)
     if (g_build.ended) ok = g_build.ended_ok;
     else if (!build_advance(&ok)) return;
     g_build.ended = 0;
+    if (g_build.objects_only) {   /* the background compiles ended: nothing to load */
+        chunks_reset();
+        g_build.active = g_build.objects_only = 0;
+        log_event("build_resplit_end", "\"ok\":%s,\"ms\":%.1f", ok ? "true" : "false",
+                  (os_mono_seconds() - g_build.start_t) * 1000.0);
+        if (g_build.queued) { g_build.queued = 0; build_spawn(); }
+        return;
+    }
+    g_build.resplit = ok && g_build.grouped;
     double cpu_ms = g_build.direct ? g_build.stage_cpu_ms[0] + g_build.stage_cpu_ms[1] : g_build.child.cpu_ms;
     if (g_build.direct) {
         os_remove_file(g_build.lib_tmp);

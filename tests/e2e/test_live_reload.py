@@ -4,8 +4,9 @@ The autopilot plays NEON SWARM; editing the line of code that launches a bullet 
 of the bullets it fires (reported in the game's stats) without restarting anything. (BULLET_SPEED
 itself is a TWEAK() constant that changes without a rebuild: test_tweak.py covers that path.)
 The first build of the copy runs build.sh, which writes build/game/compile.cmd; the next code save runs
-that compile and link directly, each a stage event in order; a save of game/state.h goes back to
-build.sh. An editor's save that renames the old file away and writes the new one in two bursts is one
+that compile and link directly, each a stage event in order; a save of game/state.h stays in the host: it
+runs the layout stamp's command from compile.cmd first (a stage of its own), and the next code save does not
+stamp again. An editor's save that renames the old file away and writes the new one in two bursts is one
 build of the complete file; two files saved together are one batch and one build.
 ASAN_SCENARIO: build.sh also runs this file against the sanitizer build of the host; ASAN_GAME_SCENARIO: with
 the game library it rebuilds sanitized too (ASan + UBSan), so a report from either fails the test.
@@ -101,15 +102,39 @@ def frames_keep_flowing():
     check(host.of("crash") == [], f"unexpected crash events: {host.of('crash')}")
 
 
-def state_h_save_runs_build_sh():
-    # a comment in state.h: the layout stamp's input changed, so compile.cmd (with the old stamp) is stale
+def state_h_save_stamps_in_the_host():
+    # a comment in state.h: the layout stamp's input changed; the host stamps it again itself, then compiles
     m = host.mark()
     with open(os.path.join(root, "game", "state.h"), "a") as f:
         f.write("\n/* a comment */\n")
     r = host.next_reload(m)
     start = host.wait_ev("build_start", timeout=5, since=m)
-    check(start["direct"] is False, f"a state.h save should rebuild through build.sh: {start}")
+    check(start["direct"] is True and start.get("stamp") is True, f"a state.h save should stamp in the host: {start}")
+    stages = [(e["stage"], e["ok"]) for e in host.of("build_stage", m) if not e.get("resplit")]
+    check(stages == [("stamp", True), ("compile", True), ("link", True)], f"the stages: {stages}")
     check(r["state"] == "kept", f"a comment changed the layout stamp: {r}")
+
+
+def broken_state_h_keeps_the_game():
+    # the stamp's own failure (the preprocessor cannot find an include): the build fails naming state.h and the
+    # line, the game runs on; the fix builds and the state is kept
+    state_h = os.path.join(root, "game", "state.h")
+    m = host.mark()
+    with open(state_h, "a") as f:
+        f.write('#include "no_such_header.h"\n')
+    end = host.wait_for(lambda e: e.get("ev") == "build_end", 120, m, what="the failed build")
+    check(end["ok"] is False and end["error_count"] >= 1, f"{end}")
+    err = end["errors"][0]
+    check(err["file"].endswith("state.h") and err["line"] > 0 and "no_such_header.h" in err["message"], f"{err}")
+    try:
+        stages = [e["stage"] for e in host.of("build_stage", m) if not e.get("resplit")]
+        check(stages == ["stamp"], f"only the stamp ran: {host.of('build_stage', m)}")
+        frames_keep_flowing()
+    finally:
+        m = host.mark()
+        edit(state_h, '#include "no_such_header.h"\n', "")
+    r = host.next_reload(m)
+    check(r["state"] == "kept", f"{r}")
 
 
 def split_save_is_one_build():
@@ -128,6 +153,7 @@ def split_save_is_one_build():
     r = host.next_reload(m)
     firing_stats(m, 825, version=r["version"])
     check(len(host.of("build_start", m)) == 1, f"{len(host.of('build_start', m))} builds for one save")
+    check(not [s for s in host.of("build_start", m) if s.get("stamp")], "a code save after state.h's stamped again")
     failed = [e for e in host.of("build_end", m) if not e["ok"]]
     check(not failed, f"a build of the half-written file: {failed[:1]}")
     check(r["state"] == "kept", f"{r}")
@@ -183,7 +209,8 @@ def debounce_is_short():
 checks.case("starts_and_plays", starts_and_plays)
 checks.case("edit_reloads_in_place", edit_reloads_in_place)
 checks.case("second_edit_reloads_too", second_edit_reloads_too)
-checks.case("state_h_save_runs_build_sh", state_h_save_runs_build_sh)
+checks.case("state_h_save_stamps_in_the_host", state_h_save_stamps_in_the_host)
+checks.case("broken_state_h_keeps_the_game", broken_state_h_keeps_the_game)
 checks.case("split_save_is_one_build", split_save_is_one_build)
 checks.case("two_files_one_batch", two_files_one_batch)
 checks.case("frames_keep_flowing", frames_keep_flowing)
