@@ -633,6 +633,19 @@ static void chunks_reset(void)
     }
 }
 
+/* A stage's one child (the stamp, the link) at a low priority, in the project's folder. */
+static int stage_start(int stage, const char *const *argv)
+{
+    g_build.stage = stage;
+    g_build.stage_t = os_mono_seconds();
+    if (!os_child_start_in(&g_build.child, argv, OS_CHILD_STDOUT | OS_CHILD_STDERR | OS_CHILD_LOW_PRIORITY,
+                           g_build.root)) {
+        log_message(LOG_ERROR, "build: cannot start %s: %s", argv[0], os_error_text());
+        return 0;
+    }
+    return 1;
+}
+
 /* The link: every chunk's object in place of @OBJS@. */
 static int spawn_link(void)
 {
@@ -649,14 +662,7 @@ static int spawn_link(void)
         } else argv[n++] = !strcmp(a, "@LIB@") ? g_build.lib_tmp : a;
     }
     argv[n] = NULL;
-    g_build.stage = 1;
-    g_build.stage_t = os_mono_seconds();
-    if (!os_child_start_in(&g_build.child, argv, OS_CHILD_STDOUT | OS_CHILD_STDERR | OS_CHILD_LOW_PRIORITY,
-                           g_build.root)) {
-        log_message(LOG_ERROR, "build: cannot start %s: %s", argv[0], os_error_text());
-        return 0;
-    }
-    return 1;
+    return stage_start(1, argv);
 }
 
 /* The key of every chunk, and which are stale: no object, no stored key, or a key that differs. */
@@ -738,14 +744,7 @@ static int stamp_start(void)
     const char *argv[BUILD_MAX_ARGS];
     for (int i = 0; i < g_build.stamp.argc; i++) argv[i] = g_build.stamp.argv[i];
     argv[g_build.stamp.argc] = NULL;
-    g_build.stage = -1;
-    g_build.stage_t = os_mono_seconds();
-    if (!os_child_start_in(&g_build.child, argv, OS_CHILD_STDOUT | OS_CHILD_STDERR | OS_CHILD_LOW_PRIORITY,
-                           g_build.root)) {
-        log_message(LOG_ERROR, "build: cannot start %s: %s", argv[0], os_error_text());
-        return 0;
-    }
-    return 1;
+    return stage_start(-1, argv);
 }
 
 /* The stamp the command printed: its last line of digits alone (its messages go to the same pipe). */
