@@ -667,7 +667,7 @@ since() { awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }'; 
 suite_times() {  # start
     local t="$BUILD_DIR/tests/times.txt"
     [ -s "$t" ] && { say "slowest:"; sort -rn "$t" | head -n 10 | awk '{ printf "  %7.1f s  %s\n", $1, $2 }' >&2; }
-    say "suite: $(since "$1") s in all ($(wc -l < "$t" 2>/dev/null || echo 0) timed results)"
+    say "suite: $(since "$1") s in all ($({ wc -l < "$t"; } 2>/dev/null || echo 0) timed results)"
 }
 
 # TEST_FILTER is matched against the path below the project folder, so the folder's own name (a checkout
