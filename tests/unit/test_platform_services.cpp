@@ -49,8 +49,8 @@ struct PlatformAPIv5 {
     int      view_width, view_height;
     int      debug_draw;
 };
-static_assert(GAME_API_VERSION == 7, "the hand-written copy above is version 5, whose layout versions 6 and 7 keep "
-              "(6 added tweak kinds, 7 appended sprite_anim_info after the view fields)");
+static_assert(GAME_API_VERSION == 8, "the hand-written copy above is version 5, whose layout versions 6 to 8 keep "
+              "(6 added tweak kinds, 7 appended sprite_anim_info after the view fields, 8 the map_* services after it)");
 static_assert(offsetof(PlatformAPI, sprite_anim_info) == sizeof(PlatformAPIv5), "services added since 6 come last");
 #define SAME_PLACE(ret, name, params, args) \
     static_assert(offsetof(PlatformAPI, name) == offsetof(PlatformAPIv5, name), "PlatformAPI." #name " moved"); \
