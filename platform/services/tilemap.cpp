@@ -378,8 +378,11 @@ static int draw_layer_cells(const MapLevel *lv, const thtl_layer *l, float cam_x
     if (!(fx0 <= (float)lx1 + lv->margin && fx1 >= (float)lx0 - lv->margin && fy0 <= (float)ly1 + lv->margin &&
           fy1 >= (float)ly0 - lv->margin))
         return 0;   /* out of view, or the numbers are not finite */
-    int x0 = std::max(lx0, (int)fx0 - lv->margin), x1 = std::min(lx1, (int)fx1 + lv->margin);
-    int y0 = std::max(ly0, (int)fy0 - lv->margin), y1 = std::min(ly1, (int)fy1 + 1);
+    /* clamped as floats first: a far camera or a tiny zoom gives numbers no int holds */
+    int x0 = std::max(lx0, (int)std::max(fx0, (float)lx0) - lv->margin);
+    int x1 = std::min(lx1, (int)std::min(fx1, (float)lx1) + lv->margin);
+    int y0 = std::max(ly0, (int)std::max(fy0, (float)ly0) - lv->margin);
+    int y1 = std::min(ly1, (int)std::min(fy1, (float)ly1) + 1);
     float a = l->opacity < 0 ? 0 : l->opacity > 1 ? 1 : l->opacity;
     uint32_t color = 0xFFFFFF00u | (uint32_t)(a * 255.0f + 0.5f);
     int drawn = 0;
