@@ -18,22 +18,20 @@ tilemap_frame_ms        the host's whole frame (work_ms_avg of frame_stats) whil
 import json
 import os
 import random
-import shutil
 import statistics
 import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "e2e"))
-from hostlib import ROOT, Host, cleanup, project_copy  # noqa: E402
+from hostlib import Host, cleanup, example_copy, project_copy  # noqa: E402
 from benchlib import cached_env, report, runs  # noqa: E402
 
 N = 200
 WALL, FLOOR = 3, 1
 
 root = project_copy()
-shutil.copytree(os.path.join(ROOT, "examples", "level_tiled"), os.path.join(root, "examples", "level_tiled"))
-game = os.path.join(root, "examples", "level_tiled")
+game = example_copy(root, "level_tiled")
 tmj = os.path.join(game, "assets", "maps", "level1.tmj")
 with open(tmj) as f:
     template = json.load(f)

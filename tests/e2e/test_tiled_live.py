@@ -12,15 +12,13 @@
 """
 import json
 import os
-import shutil
 import subprocess
 
-from hostlib import ROOT, Checks, Host, check, end_run, input_script, project_copy, read_png
+from hostlib import Checks, Host, check, end_run, example_copy, input_script, project_copy, read_png
 
 checks = Checks()
 root = project_copy()
-shutil.copytree(os.path.join(ROOT, "examples", "level_tiled"), os.path.join(root, "examples", "level_tiled"))
-game = os.path.join(root, "examples", "level_tiled")
+game = example_copy(root, "level_tiled")
 tmj = os.path.join(game, "assets", "maps", "level1.tmj")
 with open(tmj) as f:
     GOOD = json.load(f)
