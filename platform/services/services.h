@@ -75,9 +75,9 @@ int         sound_slot_of(uint32_t id);                 /* -1 if unknown */
 const char *sound_slot_name(int slot);
 
 /* ---------------------------------------------------------------- maps (tilemap.cpp) */
-void        tilemap_init(const char *root);             /* reads every .tmj under assets/maps/ (the game's, then the engine's) */
+void        tilemap_init(const char *root);             /* every assets/maps .tmj: the game's, the engine's */
 void        tilemap_fill_api(PlatformAPI *pf);          /* map_info, map_draw, map_objects, map_property, map_solids */
-void        tilemap_file_changed(const char *path);     /* a file under assets/ changed: a map or a tileset read again */
+void        tilemap_file_changed(const char *path);     /* a file under assets/ changed: a map or tileset read again */
 void        tilemap_shutdown(void);
 
 /* ---------------------------------------------------------------- save data (savedata.cpp) */

@@ -32,33 +32,33 @@
 #define THTL_STB_ZLIB
 #include "th_tiled.h"
 
-static const size_t MAP_MAX_BYTES = 256u << 20;   /* a map or tileset file bigger than this is refused */
+static const size_t MAP_MAX_BYTES = 256u << 20; /* a map or tileset file bigger than this is refused */
 static const char *const MAPS_DIR = "assets/maps";
-static const char *const PACKED_MAPS = "maps";   /* a release's archive: maps/<name>.tmj, tilesets beside */
+static const char *const PACKED_MAPS = "maps"; /* a release's archive: maps/<name>.tmj, tilesets beside */
 
-struct MapLevel {                       /* one read of a map: what the services answer */
+struct MapLevel { /* one read of a map: what the services answer */
     thtl_map map = {};
-    std::vector<std::vector<uint32_t>> tile_sprites;   /* per tileset: the sprite per tiles entry (image collections) */
-    std::vector<uint32_t> tileset_sprite;              /* per tileset: its image's sprite id (0: none) */
-    std::vector<const thtl_object *> objects;          /* every object layer's, in layer order */
+    std::vector<std::vector<uint32_t>> tile_sprites; /* per tileset: the sprite per tiles entry (image collections) */
+    std::vector<uint32_t> tileset_sprite;            /* per tileset: its image's sprite id (0: none) */
+    std::vector<const thtl_object *> objects;        /* every object layer's, in layer order */
     std::vector<int> object_layer;
     std::vector<GameMapBox> solids;
-    std::vector<std::string> files;                    /* the external tilesets it read (paths) */
-    int margin = 1;                                    /* cells around the view drawn too (tiles bigger than a cell) */
+    std::vector<std::string> files; /* the external tilesets it read (paths) */
+    int margin = 1;                 /* cells around the view drawn too (tiles bigger than a cell) */
     ~MapLevel() { thtl_free(&map); }
 };
 
 struct MapSlot {
     uint32_t id = 0;
-    std::string name, path;             /* "level1"; the file (a release: the archive entry) */
+    std::string name, path; /* "level1"; the file (a release: the archive entry) */
     int from_game = 0;
-    MapLevel *level = nullptr;          /* the last good read, NULL until one read */
+    MapLevel *level = nullptr; /* the last good read, NULL until one read */
     uint32_t generation = 0;
-    int said_missing = 0;               /* map_info on a map with no level: said once */
+    int said_missing = 0; /* map_info on a map with no level: said once */
 };
 
 static struct TilemapState {
-    std::string root, game;             /* the engine's folder and the game's ("" when the same) */
+    std::string root, game; /* the engine's folder and the game's ("" when the same) */
     std::vector<MapSlot *> maps;
     std::vector<uint32_t> unknown_said; /* ids no map has, said once each */
 } g_tilemap;
@@ -75,8 +75,10 @@ static std::string path_join(const std::string &dir, const std::string &rel)
         size_t e = all.find_first_of("/\\", at);
         if (e == std::string::npos) e = all.size();
         std::string p = all.substr(at, e - at);
-        if (p == "..") { if (!parts.empty() && parts.back() != "..") parts.pop_back(); else if (!absolute) parts.push_back(p); }
-        else if (!p.empty() && p != ".") parts.push_back(p);
+        if (p == "..") {
+            if (!parts.empty() && parts.back() != "..") parts.pop_back();
+            else if (!absolute) parts.push_back(p);
+        } else if (!p.empty() && p != ".") parts.push_back(p);
         at = e + 1;
     }
     std::string out = absolute ? "/" : "";
@@ -110,7 +112,8 @@ static bool map_name_of(const char *path, std::string *name, int *from_game)
     size_t n = p.size();
     if (n < 5 || p.compare(n - 4, 4, ".tmj") != 0) return false;
     std::string dirs[2] = { g_tilemap.game.empty() ? std::string() : g_tilemap.game + "/" + MAPS_DIR + "/",
-                            archive_mounted() ? std::string(PACKED_MAPS) + "/" : g_tilemap.root + "/" + MAPS_DIR + "/" };
+                            archive_mounted() ? std::string(PACKED_MAPS) + "/"
+                                              : g_tilemap.root + "/" + MAPS_DIR + "/" };
     for (int k = 0; k < 2; k++) {
         const std::string &d = dirs[k];
         if (d.empty() || p.compare(0, d.size(), d) != 0 || n - 4 <= d.size()) continue;
@@ -144,8 +147,9 @@ static void add_boxes(MapLevel *lv, const thtl_layer *l, thtl_box *boxes, int co
 {
     const thtl_map *m = &lv->map;
     for (int i = 0; i < count; i++) {
-        GameMapBox b = { boxes[i].x * (float)m->tile_width + l->offset_x, boxes[i].y * (float)m->tile_height + l->offset_y,
-                         boxes[i].w * (float)m->tile_width, boxes[i].h * (float)m->tile_height };
+        GameMapBox b = { boxes[i].x * (float)m->tile_width + l->offset_x,
+                         boxes[i].y * (float)m->tile_height + l->offset_y, boxes[i].w * (float)m->tile_width,
+                         boxes[i].h * (float)m->tile_height };
         lv->solids.push_back(b);
     }
     thtl_free_boxes(m, boxes);
@@ -156,14 +160,16 @@ static uint32_t image_sprite(const std::string &tileset_file, const char *image,
 {
     std::string resolved = path_join(dir_of(tileset_file), image), name;
     if (!sprite_name_of(resolved, &name)) {
-        if (why->empty()) *why = std::string("tileset '") + tileset + "': image '" + image +
-                                 "' is not in a sprites folder (assets/sprites/); its tiles draw as a checker";
+        if (why->empty())
+            *why = std::string("tileset '") + tileset + "': image '" + image +
+                   "' is not in a sprites folder (assets/sprites/); its tiles draw as a checker";
         return 0;
     }
     uint32_t id = game_sprite_id(name.c_str());
     bool there = archive_mounted() ? render_sprite_lookup(id) != nullptr : os_is_file(resolved.c_str());
     if (!there && why->empty())
-        *why = std::string("tileset '") + tileset + "': image '" + resolved + "' is missing; its tiles draw as a checker";
+        *why =
+            std::string("tileset '") + tileset + "': image '" + resolved + "' is missing; its tiles draw as a checker";
     return id;
 }
 
@@ -173,7 +179,10 @@ static MapLevel *level_read(const MapSlot *s, std::string *why, std::string *ima
     char err[320];
     size_t len = 0;
     char *json = archive_read(s->path.c_str(), &len, MAP_MAX_BYTES, err, sizeof err);
-    if (!json) { *why = err; return nullptr; }
+    if (!json) {
+        *why = err;
+        return nullptr;
+    }
     MapLevel *lv = new MapLevel;
     thtl_settings set;
     memset(&set, 0, sizeof set);
@@ -184,9 +193,17 @@ static MapLevel *level_read(const MapSlot *s, std::string *why, std::string *ima
     set.file_user = &lv->files;
     int r = thtl_load(json, len, &set, &lv->map);
     free(json);
-    if (r != THTL_OK) { *why = lv->map.error; delete lv; return nullptr; }
+    if (r != THTL_OK) {
+        *why = lv->map.error;
+        delete lv;
+        return nullptr;
+    }
     thtl_map *m = &lv->map;
-    if (m->tile_width <= 0 || m->tile_height <= 0) { *why = "tile size is 0"; delete lv; return nullptr; }
+    if (m->tile_width <= 0 || m->tile_height <= 0) {
+        *why = "tile size is 0";
+        delete lv;
+        return nullptr;
+    }
     int max_w = m->tile_width, max_h = m->tile_height;
     for (int t = 0; t < m->tileset_count; t++) {
         const thtl_tileset *ts = &m->tilesets[t];
@@ -203,14 +220,19 @@ static MapLevel *level_read(const MapSlot *s, std::string *why, std::string *ima
         max_w = std::max(max_w, ts->tile_width + abs(ts->tile_offset_x));
         max_h = std::max(max_h, ts->tile_height + abs(ts->tile_offset_y));
     }
-    lv->margin = 1 + std::max((max_w + m->tile_width - 1) / m->tile_width, (max_h + m->tile_height - 1) / m->tile_height);
+    lv->margin =
+        1 + std::max((max_w + m->tile_width - 1) / m->tile_width, (max_h + m->tile_height - 1) / m->tile_height);
     int collision = thtl_find_layer(m, "collision");
     for (int i = 0; i < m->layer_count; i++) {
         const thtl_layer *l = &m->layers[i];
-        for (int k = 0; k < l->object_count; k++) { lv->objects.push_back(&l->objects[k]); lv->object_layer.push_back(i); }
+        for (int k = 0; k < l->object_count; k++) {
+            lv->objects.push_back(&l->objects[k]);
+            lv->object_layer.push_back(i);
+        }
         if (l->type != THTL_LAYER_TILE || (collision >= 0 && i != collision)) continue;
         int n = 0;
-        thtl_box *boxes = collision >= 0 ? thtl_solid_boxes(m, l, &n) : thtl_solid_boxes_if(m, l, solid_tile, nullptr, &n);
+        thtl_box *boxes =
+            collision >= 0 ? thtl_solid_boxes(m, l, &n) : thtl_solid_boxes_if(m, l, solid_tile, nullptr, &n);
         if (boxes) add_boxes(lv, l, boxes, n);
     }
     return lv;
@@ -225,7 +247,8 @@ static void slot_load(MapSlot *s, const char *why_now)
     MapLevel *lv = level_read(s, &why, &image_problem);
     double ms = (os_mono_seconds() - t0) * 1000.0;
     if (!lv) {
-        assets_error(s->path, why + (s->level ? "; keeping the last good level" : "; the map has no level until it reads"));
+        assets_error(s->path,
+                     why + (s->level ? "; keeping the last good level" : "; the map has no level until it reads"));
         return;
     }
     if (!image_problem.empty()) assets_error(s->path, image_problem);
@@ -236,14 +259,16 @@ static void slot_load(MapSlot *s, const char *why_now)
     const thtl_map *m = &lv->map;
     log_message(LOG_INFO, "map %s: %dx%d cells, %d layers, %zu objects, %zu solid boxes (%s, %.1f ms)", s->name.c_str(),
                 m->width, m->height, m->layer_count, lv->objects.size(), lv->solids.size(), why_now, ms);
-    log_event("map_loaded", "\"name\":\"%s\",\"file\":\"%s\",\"generation\":%u,\"ms\":%.3f,\"objects\":%zu,\"solids\":%zu",
+    log_event("map_loaded",
+              "\"name\":\"%s\",\"file\":\"%s\",\"generation\":%u,\"ms\":%.3f,\"objects\":%zu,\"solids\":%zu",
               assets_json_escaped(s->name).c_str(), assets_json_escaped(s->path).c_str(), s->generation, ms,
               lv->objects.size(), lv->solids.size());
 }
 
 static MapSlot *slot_find(uint32_t id)
 {
-    for (MapSlot *s : g_tilemap.maps) if (s->id == id) return s;
+    for (MapSlot *s : g_tilemap.maps)
+        if (s->id == id) return s;
     return nullptr;
 }
 
@@ -251,13 +276,18 @@ static MapSlot *slot_add(const std::string &name, const std::string &path, int f
 {
     uint32_t id = game_sprite_id(name.c_str());
     MapSlot *s = slot_find(id);
-    if (s && s->from_game && !from_game) return nullptr;   /* the game's own hides the engine's */
+    if (s && s->from_game && !from_game) return nullptr; /* the game's own hides the engine's */
     if (s && !s->from_game && from_game) assets_note_override("map", name.c_str(), path.c_str(), s->path.c_str());
     if (s && s->name != name) {
         assets_error(path, "its name's id collides with map '" + s->name + "'; left out");
         return nullptr;
     }
-    if (!s) { s = new MapSlot; s->id = id; s->name = name; g_tilemap.maps.push_back(s); }
+    if (!s) {
+        s = new MapSlot;
+        s->id = id;
+        s->name = name;
+        g_tilemap.maps.push_back(s);
+    }
     s->path = path;
     s->from_game = from_game;
     return s;
@@ -267,7 +297,10 @@ static void scan_entry(void *ctx, const char *entry, int is_dir)
 {
     if (entry[0] == '.') return;
     std::string p = std::string((const char *)ctx) + "/" + entry, name;
-    if (is_dir) { os_list_dir(p.c_str(), scan_entry, (void *)p.c_str()); return; }
+    if (is_dir) {
+        os_list_dir(p.c_str(), scan_entry, (void *)p.c_str());
+        return;
+    }
     int from_game = 0;
     if (map_name_of(p.c_str(), &name, &from_game)) slot_add(name, p, from_game);
 }
@@ -290,7 +323,8 @@ void tilemap_init(const char *root)
     } else {
         std::string dirs[2] = { g_tilemap.game.empty() ? std::string() : g_tilemap.game + "/" + MAPS_DIR,
                                 g_tilemap.root + "/" + MAPS_DIR };
-        for (const std::string &d : dirs) if (!d.empty()) os_list_dir(d.c_str(), scan_entry, (void *)d.c_str());
+        for (const std::string &d : dirs)
+            if (!d.empty()) os_list_dir(d.c_str(), scan_entry, (void *)d.c_str());
     }
     for (MapSlot *s : g_tilemap.maps) slot_load(s, "start");
 }
@@ -310,17 +344,21 @@ void tilemap_file_changed(const char *path)
         if (MapSlot *s = slot_add(name, path, from_game)) slot_load(s, "saved");
         return;
     }
-    std::string p = path_join("", path);   /* an external tileset: every map that read it */
+    std::string p = path_join("", path); /* an external tileset: every map that read it */
     for (MapSlot *s : g_tilemap.maps) {
         bool uses = false;
-        if (s->level) for (const std::string &f : s->level->files) uses = uses || f == p;
+        if (s->level)
+            for (const std::string &f : s->level->files) uses = uses || f == p;
         if (uses) slot_load(s, "tileset saved");
     }
 }
 
 void tilemap_shutdown(void)
 {
-    for (MapSlot *s : g_tilemap.maps) { delete s->level; delete s; }
+    for (MapSlot *s : g_tilemap.maps) {
+        delete s->level;
+        delete s;
+    }
     g_tilemap.maps.clear();
     g_tilemap.unknown_said.clear();
 }
@@ -336,7 +374,8 @@ static const MapLevel *level_of(uint32_t id, const char *service)
         log_message(LOG_WARN, "%s: map '%s' has no level (%s did not read)", service, s->name.c_str(), s->path.c_str());
         notice_post(LOG_WARN, "map '%s' has no level (%s did not read)", s->name.c_str(), s->path.c_str());
     } else if (!s) {
-        for (uint32_t u : g_tilemap.unknown_said) if (u == id) return nullptr;
+        for (uint32_t u : g_tilemap.unknown_said)
+            if (u == id) return nullptr;
         if (g_tilemap.unknown_said.size() < 256) g_tilemap.unknown_said.push_back(id);
         log_message(LOG_WARN, "%s: no map has id 0x%08x (a file assets/maps/<name>.tmj, id game_map_id(\"<name>\"))",
                     service, id);
@@ -377,7 +416,7 @@ static int draw_layer_cells(const MapLevel *lv, const thtl_layer *l, float cam_x
     int lx0 = l->start_x, ly0 = l->start_y, lx1 = l->start_x + l->width - 1, ly1 = l->start_y + l->height - 1;
     if (!(fx0 <= (float)lx1 + lv->margin && fx1 >= (float)lx0 - lv->margin && fy0 <= (float)ly1 + lv->margin &&
           fy1 >= (float)ly0 - lv->margin))
-        return 0;   /* out of view, or the numbers are not finite */
+        return 0; /* out of view, or the numbers are not finite */
     /* clamped as floats first: a far camera or a tiny zoom gives numbers no int holds */
     int x0 = std::max(lx0, (int)std::max(fx0, (float)lx0) - lv->margin);
     int x1 = std::min(lx1, (int)std::min(fx1, (float)lx1) + lv->margin);
@@ -395,7 +434,7 @@ static int draw_layer_cells(const MapLevel *lv, const thtl_layer *l, float cam_x
             const thtl_tileset *ts = &m->tilesets[src.tileset];
             uint32_t sprite = lv->tileset_sprite[(size_t)src.tileset];
             float sw = (float)src.w, sh = (float)src.h;
-            if (!ts->image[0]) {   /* an image collection: the tile's own image, whole */
+            if (!ts->image[0]) { /* an image collection: the tile's own image, whole */
                 const thtl_tile *info = thtl_tile_info(m, gid);
                 if (!info) continue;
                 sprite = lv->tile_sprites[(size_t)src.tileset][(size_t)(info - ts->tiles)];
@@ -406,7 +445,7 @@ static int draw_layer_cells(const MapLevel *lv, const thtl_layer *l, float cam_x
             float y = (float)(cy + 1) * th - sh + oy + (float)ts->tile_offset_y;
             int flips = ((src.flips & THTL_FLIP_H) ? THSB_FLIP_X : 0) | ((src.flips & THTL_FLIP_V) ? THSB_FLIP_Y : 0);
             float rot = 0;
-            if (src.flips & THTL_FLIP_D) {   /* the diagonal first (a quarter turn of the V-flipped image), then H, V */
+            if (src.flips & THTL_FLIP_D) { /* the diagonal first (a quarter turn of the V-flipped image), then H, V */
                 rot = 1.5707963f;
                 flips = ((src.flips & THTL_FLIP_V) ? THSB_FLIP_X : 0) | ((src.flips & THTL_FLIP_H) ? 0 : THSB_FLIP_Y);
             }
@@ -481,15 +520,18 @@ static int api_map_property(uint32_t map, uint32_t object_id, const char *name, 
     const thtl_property *p = nullptr;
     if (object_id == 0) p = thtl_find_property(lv->map.properties, lv->map.property_count, key);
     for (const thtl_object *o : lv->objects)
-        if (object_id && (uint32_t)o->id == object_id) { p = thtl_find_property(o->properties, o->property_count, key); break; }
+        if (object_id && (uint32_t)o->id == object_id) {
+            p = thtl_find_property(o->properties, o->property_count, key);
+            break;
+        }
     if (!p) return 0;
-    static const uint32_t TYPES[] = { MAP_VALUE_STRING, MAP_VALUE_INT, MAP_VALUE_FLOAT, MAP_VALUE_BOOL, MAP_VALUE_COLOR,
-                                      MAP_VALUE_FILE, MAP_VALUE_OBJECT, MAP_VALUE_STRING };
+    static const uint32_t TYPES[] = { MAP_VALUE_STRING, MAP_VALUE_INT,  MAP_VALUE_FLOAT,  MAP_VALUE_BOOL,
+                                      MAP_VALUE_COLOR,  MAP_VALUE_FILE, MAP_VALUE_OBJECT, MAP_VALUE_STRING };
     memset(out, 0, sizeof *out);
     out->type = p->type >= 0 && p->type <= THTL_PROP_CLASS ? TYPES[p->type] : (uint32_t)MAP_VALUE_NONE;
     out->i = p->ival;
     out->f = p->fval;
-    if (p->type == THTL_PROP_COLOR)   /* Tiled's 0xAARRGGBB as the engine's 0xRRGGBBAA */
+    if (p->type == THTL_PROP_COLOR) /* Tiled's 0xAARRGGBB as the engine's 0xRRGGBBAA */
         out->i = (int64_t)((((uint32_t)p->ival << 8) | ((uint32_t)p->ival >> 24)) & 0xFFFFFFFFu);
     copy_text(out->s, sizeof out->s, p->str);
     return 1;
