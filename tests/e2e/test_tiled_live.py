@@ -9,6 +9,7 @@
   call, the player still stopped at the same wall): the JSON cut short, a tile id past the tileset, base64+gzip
   data. A tileset image that is missing: the level reads, the message names the image, its tiles draw as the
   checker. A second map that never read (broken.tmj, cut short at start): said at start, the host runs on.
+ASAN_SCENARIO: also run against the sanitizer build of the host (the maps are read in the host's process).
 """
 import json
 import os
