@@ -8,7 +8,8 @@
 - Bad saves, each one asset_error naming level1.tmj and the problem, the last good level kept (no level-changed
   call, the player still stopped at the same wall): the JSON cut short, a tile id past the tileset, base64+gzip
   data. A tileset image that is missing: the level reads, the message names the image, its tiles draw as the
-  checker. A second map that never read (broken.tmj, cut short at start): said at start, the host runs on.
+  checker. The tileset moved out into a .tsj: a save of the .tsj alone (the wall tile no longer "solid") reloads
+  the map that uses it, and the player walks through the wall. A second map that never read (broken.tmj, cut short at start): said at start, the host runs on.
 ASAN_SCENARIO: also run against the sanitizer build of the host (the maps are read in the host's process).
 """
 import json
@@ -156,6 +157,34 @@ def missing_image_checker():
     host.wait_ev("map_loaded", timeout=15, since=m, generation=4)
 
 
+def external_tileset_save_reloads():
+    tsj = os.path.join(game, "assets", "maps", "tiles.tsj")
+    m = moved_gate(28)
+    tileset = dict(m["tilesets"][0])
+    tileset.pop("firstgid")
+    tileset["type"] = "tileset"
+
+    def write_tileset(ts):
+        with open(tsj, "w") as f:
+            json.dump(ts, f)
+    write_tileset(tileset)
+    m["tilesets"] = [{"firstgid": 1, "source": "tiles.tsj"}]
+    mark = host.mark()
+    write_map(m)
+    loaded = host.wait_ev("map_loaded", timeout=15, since=mark)
+    check(not host.of("asset_error", mark), f"the map with an external tileset: {host.of('asset_error', mark)}")
+    g = stats(lambda g: g["generation"] == loaded["generation"] and g["blocked_x"] == 1, "the wall still solid", mark)
+    check(abs(g["x"] - (28 * T - HALF)) < 0.5, f"the player should still stop at the wall: {g}")
+    tileset["tiles"] = [t for t in tileset["tiles"] if t["id"] != WALL_GID - 1]   # bricks no longer solid
+    mark = host.mark()
+    write_tileset(tileset)
+    again = host.wait_ev("map_loaded", timeout=15, since=mark)
+    check(again["generation"] == loaded["generation"] + 1 and again["solids"] < loaded["solids"],
+          f"the .tsj's save: {again} (before: {loaded})")
+    g = stats(lambda g: g["x"] > 28 * T + 40, "the player walking through the wall that is no longer solid", mark)
+    check(g["generation"] == again["generation"], f"stats: {g}")
+
+
 checks.case("first_level_and_gate", first_level_and_gate)
 checks.case("never_read_map_said_at_start", never_read_map_said_at_start)
 checks.case("moved_wall_collides_and_draws", moved_wall_collides_and_draws)
@@ -163,4 +192,5 @@ checks.case("truncated_json_keeps_level", bad_save("truncated JSON", truncated, 
 checks.case("tile_past_tileset_keeps_level", bad_save("a tile past its tileset", tile_past_tileset, ["99", "tileset"]))
 checks.case("gzip_keeps_level", bad_save("gzip data", gzip_data, ["gzip"]))
 checks.case("missing_image_checker", missing_image_checker)
+checks.case("external_tileset_save_reloads", external_tileset_save_reloads)
 end_run(checks, host, root)
