@@ -44,7 +44,6 @@ struct MapLevel { /* one read of a map: what the services answer */
     std::vector<const thtl_object *> objects;        /* every object layer's, in layer order */
     std::vector<int> object_layer;
     std::vector<GameMapBox> solids;
-    std::vector<std::string> files; /* the external tilesets it read (paths) */
     int margin = 1;                 /* cells around the view drawn too (tiles bigger than a cell) */
     ~MapLevel() { thtl_free(&map); }
 };
@@ -56,6 +55,7 @@ struct MapSlot {
     MapLevel *level = nullptr; /* the last good read, NULL until one read */
     uint32_t generation = 0;
     int said_missing = 0; /* map_info on a map with no level: said once */
+    std::vector<std::string> files; /* the external tilesets its last read asked for (a save of one reads it again) */
 };
 
 static struct TilemapState {
@@ -175,7 +175,8 @@ static uint32_t image_sprite(const std::string &tileset_file, const char *image,
 }
 
 /* Reads the slot's file into a new level; NULL and why on failure. */
-static MapLevel *level_read(const MapSlot *s, std::string *why, std::string *image_problem)
+static MapLevel *level_read(const MapSlot *s, std::vector<std::string> *files, std::string *why,
+                            std::string *image_problem)
 {
     char err[320];
     size_t len = 0;
@@ -191,7 +192,7 @@ static MapLevel *level_read(const MapSlot *s, std::string *why, std::string *ima
     set.base_dir = base.c_str();
     set.read_file = read_tileset;
     set.release_file = release_tileset;
-    set.file_user = &lv->files;
+    set.file_user = files;
     int r = thtl_load(json, len, &set, &lv->map);
     free(json);
     if (r != THTL_OK) {
@@ -245,7 +246,9 @@ static void slot_load(MapSlot *s, const char *why_now)
 {
     double t0 = os_mono_seconds();
     std::string why, image_problem;
-    MapLevel *lv = level_read(s, &why, &image_problem);
+    std::vector<std::string> files;
+    MapLevel *lv = level_read(s, &files, &why, &image_problem);
+    s->files.swap(files);
     double ms = (os_mono_seconds() - t0) * 1000.0;
     if (!lv) {
         assets_error(s->path,
@@ -345,11 +348,10 @@ void tilemap_file_changed(const char *path)
         if (MapSlot *s = slot_add(name, path, from_game)) slot_load(s, "saved");
         return;
     }
-    std::string p = path_join("", path); /* an external tileset: every map that read it */
+    std::string p = path_join("", path); /* an external tileset: every map whose last read asked for it */
     for (MapSlot *s : g_tilemap.maps) {
         bool uses = false;
-        if (s->level)
-            for (const std::string &f : s->level->files) uses = uses || f == p;
+        for (const std::string &f : s->files) uses = uses || f == p;
         if (uses) slot_load(s, "tileset saved");
     }
 }

@@ -9,7 +9,8 @@
   call, the player still stopped at the same wall): the JSON cut short, a tile id past the tileset, base64+gzip
   data. A tileset image that is missing: the level reads, the message names the image, its tiles draw as the
   checker. The tileset moved out into a .tsj: a save of the .tsj alone (the wall tile no longer "solid") reloads
-  the map that uses it, and the player walks through the wall. A second map that never read (broken.tmj, cut short at start): said at start, the host runs on.
+  the map that uses it, and the player walks through the wall. A new map saved while the game runs whose
+  tileset file is missing: said, then read when the tileset is saved. A second map that never read (broken.tmj, cut short at start): said at start, the host runs on.
 ASAN_SCENARIO: also run against the sanitizer build of the host (the maps are read in the host's process).
 """
 import json
@@ -185,6 +186,25 @@ def external_tileset_save_reloads():
     check(g["generation"] == again["generation"], f"stats: {g}")
 
 
+def new_map_waits_for_its_tileset():
+    maps = os.path.join(game, "assets", "maps")
+    m = moved_gate(28)
+    m["tilesets"] = [{"firstgid": 1, "source": "later.tsj"}]
+    mark = host.mark()
+    with open(os.path.join(maps, "late.tmj"), "w") as f:
+        json.dump(m, f)
+    err = host.wait_ev("asset_error", timeout=15, since=mark)
+    check(err["file"].endswith("late.tmj") and "later.tsj" in err["reason"], f"the missing tileset: {err}")
+    with open(os.path.join(maps, "tiles.tsj")) as f:
+        tileset = f.read()
+    mark = host.mark()
+    with open(os.path.join(maps, "later.tsj"), "w") as f:
+        f.write(tileset)
+    loaded = host.wait_for(lambda e: e.get("ev") == "map_loaded" and e.get("name") == "late", 15, mark,
+                           what="late.tmj read")
+    check(loaded["generation"] == 1, f"late.tmj once its tileset is there: {loaded}")
+
+
 checks.case("first_level_and_gate", first_level_and_gate)
 checks.case("never_read_map_said_at_start", never_read_map_said_at_start)
 checks.case("moved_wall_collides_and_draws", moved_wall_collides_and_draws)
@@ -193,4 +213,5 @@ checks.case("tile_past_tileset_keeps_level", bad_save("a tile past its tileset",
 checks.case("gzip_keeps_level", bad_save("gzip data", gzip_data, ["gzip"]))
 checks.case("missing_image_checker", missing_image_checker)
 checks.case("external_tileset_save_reloads", external_tileset_save_reloads)
+checks.case("new_map_waits_for_its_tileset", new_map_waits_for_its_tileset)
 end_run(checks, host, root)
