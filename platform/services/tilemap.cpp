@@ -222,8 +222,9 @@ static MapLevel *level_read(const MapSlot *s, std::vector<std::string> *files, s
         max_w = std::max(max_w, ts->tile_width + abs(ts->tile_offset_x));
         max_h = std::max(max_h, ts->tile_height + abs(ts->tile_offset_y));
     }
-    lv->margin =
-        1 + std::max((max_w + m->tile_width - 1) / m->tile_width, (max_h + m->tile_height - 1) / m->tile_height);
+    /* cells past the view's edge whose tile can still reach into it: a tile bigger than a cell (drawn up and right
+       from its cell's bottom-left), and one more for the tile offset */
+    lv->margin = 1 + std::max((max_w - 1) / m->tile_width, (max_h - 1) / m->tile_height);
     int collision = thtl_find_layer(m, "collision");
     for (int i = 0; i < m->layer_count; i++) {
         const thtl_layer *l = &m->layers[i];
@@ -424,7 +425,7 @@ static int draw_layer_cells(const MapLevel *lv, const thtl_layer *l, float cam_x
     int x0 = std::max(lx0, (int)std::max(fx0, (float)lx0) - lv->margin);
     int x1 = std::min(lx1, (int)std::min(fx1, (float)lx1) + lv->margin);
     int y0 = std::max(ly0, (int)std::max(fy0, (float)ly0) - lv->margin);
-    int y1 = std::min(ly1, (int)std::min(fy1, (float)ly1) + 1);
+    int y1 = std::min(ly1, (int)std::min(fy1, (float)ly1) + lv->margin);
     float a = l->opacity < 0 ? 0 : l->opacity > 1 ? 1 : l->opacity;
     uint32_t color = 0xFFFFFF00u | (uint32_t)(a * 255.0f + 0.5f);
     int drawn = 0;
