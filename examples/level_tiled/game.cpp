@@ -3,7 +3,8 @@
    assets/maps/level1.tmj (exported from level1.tmx by Tiled; make_level.py writes both) is a 60x36 map of 32-pixel
    tiles, bigger than the screen. The host draws its tile layers (map_draw, culled to the camera), merges the
    tiles marked "solid" in the tileset into few boxes (map_solids), and hands over its objects (map_objects): a
-   "spawn" point and "pickup" coins with a "value" property. Arrow keys or WASD move the player; the camera
+   "spawn" point and "pickup" coins with a "value" property. The boxes go into th_collide's broadphase grid, which
+   the player's moves ask for the walls near them. Arrow keys or WASD move the player; the camera
    follows. Save the map (in Tiled, or the .tmj by hand) while it runs: map_changed() says so on the next step,
    the walls and pickups are read again, and the player stays where it is with its score. */
 #include "game_engine.h"
@@ -15,6 +16,23 @@ static constexpr auto COIN_COLOR = TWEAK_COLOR(0xFFD040);
 
 static const char *const LEVEL = "level1";
 static int g_tiles_drawn;   /* the last frame's, for the stats (a library global: a reload resets it) */
+
+/* The walls in th_collide's broadphase grid: a cache built from gs->solids, in library globals (a reload or a level
+   change builds it again), never in the state (the grid holds pointers into its buffer). */
+static uint8_t g_grid_mem[384 * 1024];   /* thc_grid_bytes: 312 KB for 1024 bodies */
+static thc_grid *g_grid;
+static uint32_t g_grid_generation;
+
+static void grid_build(const GameState *gs)
+{
+    thc_grid_desc d = { 128.0f, LEVEL_MAX_SOLIDS };
+    g_grid = thc_grid_bytes(&d) <= sizeof g_grid_mem ? thc_grid_init(g_grid_mem, sizeof g_grid_mem, &d) : NULL;
+    for (int32_t i = 0; g_grid && i < gs->solid_count; i++) {
+        const GameMapBox *b = &gs->solids[i];
+        thc_grid_insert(g_grid, (uint32_t)i, thc_aabb{ { b->x, b->y }, { b->x + b->w, b->y + b->h } });
+    }
+    g_grid_generation = gs->level_generation;
+}
 
 /* The level changed (or loaded): the walls and the pickups again from the map. The player keeps its place and
    score; a pickup already taken (same object id) stays taken. */
@@ -51,19 +69,23 @@ static void level_read(GameState *gs, const PlatformAPI *pf, uint32_t map)
     pf->event("level_changed", f);
 }
 
-/* Moves the player along one axis and stops it at the first box it would overlap; 1 if one stopped it. */
+/* Moves the player along one axis and stops it at the first wall it would overlap (the walls near it come from
+   the grid); 1 if one stopped it. */
 static int move_axis(GameState *gs, int axis, float d)
 {
     float half = PLAYER_SIZE * 0.5f;
     v2 p = gs->player;
     if (axis == 0) p.x += d; else p.y += d;
-    int hit = 0;
-    for (int32_t i = 0; i < gs->solid_count; i++) {
-        const GameMapBox *b = &gs->solids[i];
+    thc_aabb reach = { { th_minf(p.x, gs->player.x) - half, th_minf(p.y, gs->player.y) - half },
+                       { th_maxf(p.x, gs->player.x) + half, th_maxf(p.y, gs->player.y) + half } };
+    uint32_t near[64];
+    int n = g_grid ? thc_grid_query_aabb(g_grid, reach, near, 64) : 0, hit = 0;
+    for (int k = 0; k < n; k++) {
+        const GameMapBox *b = &gs->solids[near[k]];
         if (p.x + half <= b->x || p.x - half >= b->x + b->w || p.y + half <= b->y || p.y - half >= b->y + b->h) continue;
         hit = 1;
-        if (axis == 0) p.x = d > 0 ? b->x - half : b->x + b->w + half;
-        else p.y = d > 0 ? b->y - half : b->y + b->h + half;
+        if (axis == 0) p.x = d > 0 ? th_minf(p.x, b->x - half) : th_maxf(p.x, b->x + b->w + half);
+        else p.y = d > 0 ? th_minf(p.y, b->y - half) : th_maxf(p.y, b->y + b->h + half);
     }
     gs->player = p;
     return hit;
@@ -85,6 +107,7 @@ static GAME_UPDATE(game_update)
     gs->steps++;
     uint32_t map = game_map_id(LEVEL);
     if (map_changed(pf, map, &gs->level_generation)) level_read(gs, pf, map);
+    if (!g_grid || g_grid_generation != gs->level_generation) grid_build(gs);
     v2 move = v2_make(0, 0);
     if (in->down[KEY_LEFT] || in->down[KEY_A]) move.x -= 1;
     if (in->down[KEY_RIGHT] || in->down[KEY_D]) move.x += 1;
