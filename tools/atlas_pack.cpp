@@ -23,6 +23,8 @@
      th_anims  1
      anim      <name> <file> <frame_count> <duration_ms of each frame, space-separated>
      tag       <name> <from> <to> <direction 0..3> <repeat> <tag name>
+     slice     <name> <frame> <x y w h> <centre x y w h> <pivot x y> <flags: 1 9-patch, 2 pivot> <slice name>
+                 (one per key: in force from <frame> until the slice's next key; w or h 0: hidden from there)
      end       <records>
    It is written before the manifest, so a reader that sees the new manifest sees its anims.txt. A file that
    does not read is an error record named after the file ("hero.aseprite": the reader's message); its frames
@@ -393,7 +395,7 @@ static std::map<std::string, std::string> anims_read(const std::string &path)   
     size_t cap = 0;
     while (getline(&line, &cap, f) > 0) {
         std::string l = line;
-        if (l.compare(0, 5, "anim\t") != 0 && l.compare(0, 4, "tag\t") != 0) continue;
+        if (l.compare(0, 5, "anim\t") != 0 && l.compare(0, 4, "tag\t") != 0 && l.compare(0, 6, "slice\t") != 0) continue;
         size_t a = l.find('\t') + 1, b = l.find('\t', a);
         if (b != std::string::npos) out[l.substr(a, b - a)] += l;
     }
@@ -454,6 +456,17 @@ static std::string ase_read(const Image &file, std::vector<Image> &out, std::str
         char b[96];
         snprintf(b, sizeof b, "\t%d\t%d\t%d\t%d\t", tg.from, tg.to, tg.direction, tg.repeat);
         *lines += "tag\t" + file.name + b + one_line(tg.name) + "\n";
+    }
+    for (int i = 0; i < spr.slice_count; i++) {
+        const thase_slice &sl = spr.slices[i];
+        for (int k = 0; k < sl.key_count; k++) {
+            const thase_slice_key &key = sl.keys[k];
+            char b[256];
+            snprintf(b, sizeof b, "\t%d\t%d %d %u %u\t%d %d %u %u\t%d %d\t%u\t", key.frame, key.x, key.y, key.width,
+                     key.height, key.center_x, key.center_y, key.center_width, key.center_height, key.pivot_x,
+                     key.pivot_y, sl.flags & 3u);
+            *lines += "slice\t" + file.name + b + one_line(sl.name) + "\n";
+        }
     }
     thase_free(&spr);
     return "";

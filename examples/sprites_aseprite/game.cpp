@@ -1,10 +1,13 @@
 /* sprites_aseprite - an animated character from an Aseprite file, its tag chosen by the input.
 
-   assets/sprites/hero.aseprite has two tags: "idle" (ping-pong, slow breathing frames and a blink) and "run"
-   (forward, quick frames). Arrow keys or WASD move the character and play "run"; standing still plays "idle".
-   The animation is a GameSpriteAnim in the state: sprite_anim_play picks the tag, sprite_anim_update advances
-   it by each frame's duration from the file, sprite_anim_frame is the sprite to draw. Save the .aseprite file
-   (new pixels, new durations, a renamed tag) while it runs and the next frames follow. */
+   assets/sprites/hero.aseprite has three tags: "idle" (ping-pong, slow breathing frames and a blink), "run"
+   (forward, quick frames) and "wave" (forward, repeat 2: it plays twice and is over). Arrow keys or WASD move the
+   character and play "run"; Space waves; standing still plays "idle". The animation is a GameSpriteAnim in the
+   state: sprite_anim_play picks the tag, sprite_anim_update advances it by each frame's duration from the file
+   (and says when a tag with a repeat count is over), sprite_anim_frame is the sprite to draw. The file's
+   "hitbox" slice (a rectangle with a pivot, one key per tag) is read for the frame on screen: its pivot is where
+   the feet stand, and F2 draws its bounds. Save the .aseprite file (new pixels, new durations, a renamed tag, a
+   moved slice) while it runs and the next frames follow. */
 #include "game_engine.h"
 
 static constexpr auto SPEED = TWEAK(220.0f);     /* pixels per second */
@@ -43,9 +46,17 @@ static GAME_UPDATE(game_update)
         gs->pos.x = th_clampf(gs->pos.x, 60.0f, pf->view_width - 60.0f);
         gs->pos.y = th_clampf(gs->pos.y, pf->view_height * 0.45f, pf->view_height - 20.0f);
     }
-    sprite_anim_play(&gs->anim, game_sprite_id(HERO), move.x != 0 || move.y != 0 ? "run" : "idle");
+    bool moving = move.x != 0 || move.y != 0;
+    if (in->pressed[KEY_SPACE]) gs->waving = 1;
+    if (moving) gs->waving = 0;
+    sprite_anim_play(&gs->anim, game_sprite_id(HERO), moving ? "run" : gs->waving ? "wave" : "idle");
     uint32_t before = gs->anim.shown;
-    sprite_anim_update(pf, &gs->anim, in->dt);
+    if (sprite_anim_update(pf, &gs->anim, in->dt) == 2 && gs->waving) {   /* the wave played out */
+        gs->waving = 0;
+        gs->waves++;
+        pf->event("wave_over", "");
+    }
+    gs->has_hit = pf->sprite_slice && pf->sprite_slice(sprite_anim_frame(&gs->anim), "hitbox", &gs->hit);
     if (gs->anim.shown != before) {   /* each new frame, for the tests: which one and when */
         gs->frame_changes++;
         char f[128];
@@ -96,21 +107,42 @@ static GAME_RENDER(game_render)
     s.y = gs->pos.y;
     s.scale_x = s.scale_y = SCALE;
     s.origin_x = 0.5f;
-    s.origin_y = 30.0f / 32.0f;   /* the feet */
+    s.origin_y = 30.0f / 32.0f;   /* the feet, unless the hitbox slice's pivot says where they are */
+    float sw = 32, sh = 32;
+    pf->sprite_size(s.sprite, &sw, &sh);
+    const GameSlice &hit = gs->hit;
+    bool has_hit = gs->has_hit;
+    if (has_hit && (hit.flags & SLICE_PIVOT) && sw > 0 && sh > 0) {
+        s.origin_x = (hit.x + hit.pivot_x) / sw;
+        s.origin_y = (hit.y + hit.pivot_y) / sh;
+    }
+    if (gs->facing_left) s.origin_x = 1.0f - s.origin_x;   /* the art is mirrored about its centre */
     s.flags = gs->facing_left ? SPRITE_FLIP_X : 0;
     pf->draw_sprite(&s);
+    if (has_hit && pf->debug_draw) {   /* F2: the hitbox, where the sprite puts it on screen */
+        float left = s.x - s.origin_x * sw * SCALE, top = s.y - s.origin_y * sh * SCALE;
+        float hx = gs->facing_left ? sw - hit.x - hit.w : hit.x;
+        float x = left + hx * SCALE, y = top + hit.y * SCALE, w = hit.w * SCALE, h = hit.h * SCALE;
+        const uint32_t LINE = 0x50FF70FF;
+        pf->draw_rect(x, y, w, 2, LINE, 5);
+        pf->draw_rect(x, y + h - 2, w, 2, LINE, 5);
+        pf->draw_rect(x, y, 2, h, LINE, 5);
+        pf->draw_rect(x + w - 2, y, 2, h, LINE, 5);
+    }
     pf->draw_rect(16, 16, 540, 176, 0x05060CE8, GAME_LAYER_UI);
     pf->draw_text("sprites_aseprite", 28, 24, 28, 0xFFFFFFFF, GAME_LAYER_UI + 1);
     draw_strip(pf, &gs->anim, 28, 60);
-    pf->draw_text("arrows / WASD run  -  save assets/sprites/hero.aseprite to see it change", 28, h - 34, 16,
+    pf->draw_text("arrows / WASD run  -  Space waves  -  F2 hitbox  -  save assets/sprites/hero.aseprite", 28, h - 34, 16,
                   0x8890B0FF, GAME_LAYER_UI + 1);
 }
 
 static GAME_STATS(game_stats)
 {
     GameState *gs = (GameState *)mem->base;
-    return snprintf(buf, (size_t)cap, "\"steps\":%llu,\"tag\":\"%s\",\"frame\":%d,\"shown\":%u,\"frame_changes\":%u",
-                    (unsigned long long)gs->steps, gs->anim.tag, gs->anim.frame, gs->anim.shown, gs->frame_changes);
+    const GameSlice &hit = gs->hit;
+    return snprintf(buf, (size_t)cap, "\"steps\":%llu,\"tag\":\"%s\",\"frame\":%d,\"shown\":%u,\"frame_changes\":%u,"
+                    "\"waves\":%u,\"hitbox\":[%d,%g,%g,%g,%g]", (unsigned long long)gs->steps, gs->anim.tag,
+                    gs->anim.frame, gs->anim.shown, gs->frame_changes, gs->waves, gs->has_hit, hit.x, hit.y, hit.w, hit.h);
 }
 
 GAME_EXPORT GAME_GET_API(game_get_api)

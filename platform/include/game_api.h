@@ -19,8 +19,8 @@
 #include <stdint.h>
 #include <stddef.h>
 
-#define GAME_API_VERSION 8   /* bump when anything in this header changes shape (5: TWEAK_POS kinds; 6: glow, blend and
-                                safe area; 7: sprite_anim_info, after the view fields; 8: the map_* services) */
+#define GAME_API_VERSION 9   /* bump when anything in this header changes shape (5: TWEAK_POS kinds; 6: glow, blend and
+                                safe area; 7: sprite_anim_info, after the view fields; 8: sprite_slice; 9: the map_* services) */
 #define GAME_API_OLDEST  6   /* the oldest version whose libraries the host still loads: each later one only appended */
 
 /* ------------------------------------------------------------------ input */
@@ -106,10 +106,24 @@ typedef struct GameAnimInfo {
     uint32_t frame_count;                       /* 1..GAME_ANIM_MAX_FRAMES (a longer tag is cut) */
     uint32_t direction;                         /* ANIM_FORWARD ... ANIM_PING_PONG_REVERSE */
     uint32_t first_frame;                       /* the tag's first frame in the file */
-    uint32_t repeat;                            /* Aseprite's repeat count, 0 = forever (the helpers loop) */
+    uint32_t repeat;                            /* Aseprite's repeat count, 0 = forever (the helpers play it out) */
     uint32_t sprites[GAME_ANIM_MAX_FRAMES];     /* each frame's sprite id, in file order from first_frame */
     uint16_t duration_ms[GAME_ANIM_MAX_FRAMES]; /* each frame's time on screen */
 } GameAnimInfo;
+
+/* A slice of an Aseprite file (a named rectangle drawn in Aseprite: a hitbox, a hand, a pivot), as it is at one
+   frame: sprite_slice answers it. In the frame's pixels, (0, 0) its top-left, as the sprite is drawn at scale 1
+   (frames are not trimmed). A slice that changes over the animation has a key per change: the key in force at a
+   frame is the last one at or before it. */
+enum { SLICE_NINE_PATCH = 1, SLICE_PIVOT = 2 };
+typedef struct GameSlice {
+    float    x, y, w, h;                 /* the bounds */
+    float    center_x, center_y;         /* SLICE_NINE_PATCH: the stretchable centre, relative to the bounds */
+    float    center_w, center_h;
+    float    pivot_x, pivot_y;           /* SLICE_PIVOT: relative to the bounds' top-left */
+    uint32_t flags;                      /* SLICE_NINE_PATCH | SLICE_PIVOT */
+    uint32_t frame;                      /* the frame asked about, in the file */
+} GameSlice;
 
 /* ------------------------------------------------------------------ maps (Tiled) */
 /* A Tiled map saved as JSON under assets/maps ("level1.tmj") is game_map_id("level1"): its path there without
@@ -260,8 +274,12 @@ enum { LOG_DEBUG = 0, LOG_INFO, LOG_WARN, LOG_ERROR };
        frame, forward). 1 and *out filled, or 0 (no such file or tag: the host says so once by name, and the \
        sprite_anim_* helpers below keep showing their last frame). */ \
     X(int,        sprite_anim_info, (uint32_t sprite, const char *tag, GameAnimInfo *out), (sprite, tag, out)) \
+    /* A slice of an Aseprite file at one frame: sprite = any frame's id ("hero#3", or sprite_anim_frame(&anim)) or \
+       the file's ("hero", frame 0). 1 and *out filled, or 0 (no such file or slice at that frame: said once by \
+       name). Version 8. */ \
+    X(int,        sprite_slice,     (uint32_t sprite, const char *name, GameSlice *out), (sprite, name, out)) \
     \
-    /* Maps (version 8): map = game_map_id("level1"). A map that is not there or never read answers 0 (said once \
+    /* Maps (version 9): map = game_map_id("level1"). A map that is not there or never read answers 0 (said once \
        by name); a save that does not read keeps the last good one. map_changed() below is the level-changed call. */ \
     X(int,        map_info,     (uint32_t map, GameMapInfo *out), (map, out))   /* 1 and *out filled, or 0 */ \
     /* Draws a tile layer by name (NULL: every visible tile layer, bottom first) at draw_layer, culled to the view \
@@ -291,6 +309,9 @@ typedef struct PlatformAPI {
      sprite_anim_play(&a, game_sprite_id("hero"), "run");   every step is fine: the same tag does not restart
      sprite_anim_update(pf, &a, in->dt);                    advances by the tag's per-frame durations
      s.sprite = sprite_anim_frame(&a);                      the sprite id to draw
+   A tag with a repeat count (Aseprite's "Repeat" field) plays that many times and holds its final frame; a
+   ping-pong tag counts each way as one (repeat 1: there, 2: there and back). sprite_anim_update returns 2 once the
+   final frame's time is up, and from then on, so the game knows an "attack" is over. Repeat 0 (Aseprite's infinity) loops for ever.
    A tag that goes away (renamed or removed in the file) keeps the last frame shown; the host names it once. */
 #define GAME_ANIM_TAG_MAX 32
 typedef struct GameSpriteAnim {
@@ -335,7 +356,30 @@ static inline int sprite_anim__advance(GameSpriteAnim *a, const GameAnimInfo *in
     return a->frame == start;
 }
 
-/* Advances by dt seconds; 0 when the file or tag is not there (the frame shown stays). */
+/* How far a play has gone, in frames shown since it started (a round of n frames is n, a ping-pong round 2(n-1)),
+   and the position of the final frame of a tag with a repeat count. */
+static inline uint32_t sprite_anim__round(const GameAnimInfo *info)
+{
+    int32_t n = (int32_t)info->frame_count;
+    return info->direction >= ANIM_PING_PONG && n > 1 ? (uint32_t)(2 * (n - 1)) : (uint32_t)n;
+}
+static inline uint32_t sprite_anim__position(const GameSpriteAnim *a, const GameAnimInfo *info)
+{
+    int32_t n = (int32_t)info->frame_count;
+    int back = info->direction == ANIM_REVERSE || info->direction == ANIM_PING_PONG_REVERSE;
+    int32_t start = back ? n - 1 : 0, gone = a->frame > start ? a->frame - start : start - a->frame;
+    uint32_t at = a->loops * sprite_anim__round(info);
+    if (info->direction < ANIM_PING_PONG || n < 2 || gone == 0 || a->step == (back ? -1 : 1)) return at + (uint32_t)gone;
+    return at + sprite_anim__round(info) - (uint32_t)gone;   /* on the way back */
+}
+static inline uint32_t sprite_anim__last(const GameAnimInfo *info)
+{
+    int32_t n = (int32_t)info->frame_count;
+    return info->direction >= ANIM_PING_PONG && n > 1 ? info->repeat * (uint32_t)(n - 1) : info->repeat * (uint32_t)n - 1;
+}
+
+/* Advances by dt seconds; 0 when the file or tag is not there (the frame shown stays), 2 when a tag with a repeat
+   count has played out (its final frame stays), else 1. */
 static inline int sprite_anim_update(const PlatformAPI *pf, GameSpriteAnim *a, float dt)
 {
     GameAnimInfo info;
@@ -349,20 +393,31 @@ static inline int sprite_anim_update(const PlatformAPI *pf, GameSpriteAnim *a, f
     if (!pp) a->step = back ? -1 : 1;                                          /* ... or changed direction */
     if (!(a->time_ms >= 0 && a->time_ms < 1e9f)) a->time_ms = 0;
     if (dt > 0 && dt < 1e6f) a->time_ms += dt * 1000.0f;
-    int32_t cycle = 0;   /* one whole round in ms: skipped at once, whatever dt was */
+    int finite = info.repeat > 0 && info.repeat < 65536;
+    int32_t cycle = 0;   /* one whole round in ms: skipped at once, whatever dt was (a finite play: short of its end) */
     for (int32_t f = 0; f < n; f++) cycle += sprite_anim__dur(&info, f) * (pp && n > 1 ? 2 : 1);
     if (pp && n > 1) cycle -= sprite_anim__dur(&info, 0) + sprite_anim__dur(&info, n - 1);
     if (a->time_ms >= (float)cycle) {
-        int32_t rounds = (int32_t)(a->time_ms / (float)cycle);
+        uint32_t rounds = (uint32_t)(a->time_ms / (float)cycle), at = sprite_anim__position(a, &info);
+        if (finite) {
+            uint32_t left = at < sprite_anim__last(&info) ? (sprite_anim__last(&info) - at) / sprite_anim__round(&info) : 0;
+            rounds = rounds < left ? rounds : left;
+        }
         a->time_ms -= (float)rounds * (float)cycle;
-        a->loops += (uint32_t)rounds;
+        a->loops += rounds;
     }
+    int over = 0;
     while (a->time_ms >= (float)sprite_anim__dur(&info, a->frame)) {
+        if (finite && sprite_anim__position(a, &info) >= sprite_anim__last(&info)) {   /* the final frame's time is up */
+            a->time_ms = (float)sprite_anim__dur(&info, a->frame);
+            over = 1;
+            break;
+        }
         a->time_ms -= (float)sprite_anim__dur(&info, a->frame);
         a->loops += (uint32_t)sprite_anim__advance(a, &info);
     }
     a->shown = info.sprites[a->frame];
-    return 1;
+    return over ? 2 : 1;
 }
 
 /* The sprite id to draw: the frame on screen, or the file's first frame before any update. */

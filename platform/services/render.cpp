@@ -403,6 +403,7 @@ void render_fill_api(PlatformAPI *pf)
     pf->set_glow = api_set_glow;
     pf->set_safe_area = api_set_safe_area;
     pf->sprite_anim_info = sprite_anim_info_api;
+    pf->sprite_slice = sprite_slice_api;
 }
 
 void render_begin_frame(void)

@@ -83,6 +83,7 @@ int  render_view_size(int *w, int *h);   /* render.cpp: the logical resolution; 
 /* sprite_anim.cpp: the Aseprite files' animations, installed with the atlas they came with */
 void sprite_anims_install(const char *text, size_t len, const std::string &path);   /* text NULL: none */
 int  sprite_anim_info_api(uint32_t sprite, const char *tag, GameAnimInfo *out);      /* PlatformAPI.sprite_anim_info */
+int  sprite_slice_api(uint32_t sprite, const char *name, GameSlice *out);          /* PlatformAPI.sprite_slice */
 
 struct Worker {
     OsThread th;

@@ -3,7 +3,7 @@
 Aseprite is not needed to make one: this follows its published file format (docs/ase-file-specs.md in Aseprite's
 repository), the same one tinyheaders/th_aseprite.h reads. RGBA (32-bit) sprites only: a header, per frame its
 duration and one cel per layer (the top layer zlib-compressed when `compress`, the others raw), the layers (name, opacity, blend mode)
-in frame 0, and the tags (name, first and last frame, direction) in frame 0.
+in frame 0, the tags (name, first and last frame, direction, repeat count) and the slices (name, flags, keys) in frame 0.
 
     python3 tests/e2e/aseprite_write.py hero OUT.aseprite        the example's character (examples/sprites_aseprite)
     python3 tests/e2e/aseprite_write.py strip OUT.aseprite W H N  N frames of W x H, one colour each (the bench)
@@ -36,15 +36,32 @@ def _cel_chunk(layer, w, h, rgba, compress):
 
 
 def _tags_chunk(tags):
+    """tags: (name, first, last, direction[, repeat])"""
     body = struct.pack("<H8x", len(tags))
-    for name, first, last, direction in tags:
-        body += struct.pack("<HHBH6x3Bx", first, last, direction, 0, 255, 200, 0) + _string(name)
+    for name, first, last, direction, *repeat in tags:
+        body += struct.pack("<HHBH6x3Bx", first, last, direction, repeat[0] if repeat else 0, 255, 200, 0) + _string(name)
     return _chunk(0x2018, body)
 
 
-def aseprite_bytes(w, h, frames, layers, tags=(), compress=True):
+SLICE_NINE_PATCH, SLICE_PIVOT = 1, 2
+
+
+def _slice_chunk(name, flags, keys):
+    """keys: (frame, x, y, w, h[, (cx, cy, cw, ch) with SLICE_NINE_PATCH][, (px, py) with SLICE_PIVOT])"""
+    body = struct.pack("<III", len(keys), flags, 0) + _string(name)
+    for frame, x, y, w, h, *more in keys:
+        body += struct.pack("<IiiII", frame, x, y, w, h)
+        if flags & SLICE_NINE_PATCH:
+            body += struct.pack("<iiII", *more.pop(0))
+        if flags & SLICE_PIVOT:
+            body += struct.pack("<ii", *more.pop(0))
+    return _chunk(0x2022, body)
+
+
+def aseprite_bytes(w, h, frames, layers, tags=(), compress=True, slices=()):
     """frames: [(duration_ms, [rgba bytes (w*h*4) or None for each layer])]; layers: [(name, opacity, blend)];
-    tags: [(name, first, last, direction)]. Returns the file's bytes."""
+    tags: [(name, first, last, direction[, repeat])]; slices: [(name, flags, keys)] (see _slice_chunk).
+    Returns the file's bytes."""
     body = b""
     for i, (duration, cels) in enumerate(frames):
         chunks = []
@@ -52,6 +69,7 @@ def aseprite_bytes(w, h, frames, layers, tags=(), compress=True):
             chunks += [_layer_chunk(name, opacity, blend) for name, opacity, blend in layers]
             if tags:
                 chunks.append(_tags_chunk(list(tags)))
+            chunks += [_slice_chunk(name, flags, list(keys)) for name, flags, keys in slices]
         for layer, rgba in enumerate(cels):
             if rgba is not None:
                 assert len(rgba) == w * h * 4, "a cel is the sprite's size"
@@ -81,6 +99,11 @@ HERO_COLORS = {
 }
 IDLE = [(0, 220), (1, 160), (2, 160), (3, 300)]            # (breath, ms): ping-pong
 RUN = [(i, 90 if i % 3 else 70) for i in range(6)]          # (phase, ms): forward
+WAVE = [(0, 110), (1, 110), (2, 140)]                       # (arm, ms): forward, played twice (repeat 2)
+WAVE_REPEAT = 2
+# "hitbox": the body's bounds with its pivot at the feet (16, 30), one key per tag (idle, run, wave)
+HITBOX = [(0, 10, 4, 12, 26, (6, 26)), (len(IDLE), 9, 4, 14, 26, (7, 26)),
+          (len(IDLE) + len(RUN), 9, 0, 16, 30, (7, 30))]
 
 
 class Canvas:
@@ -107,8 +130,9 @@ class Canvas:
                     self.px[(y * n + x) * 4:(y * n + x) * 4 + 4] = bytes((*rgb, 255))
 
 
-def hero_body(breath=0, phase=None, colors=HERO_COLORS):
-    """One pose: breath 0..3 lifts the chest on idle; phase 0..5 swings legs and arms on run."""
+def hero_body(breath=0, phase=None, colors=HERO_COLORS, wave=None):
+    """One pose: breath 0..3 lifts the chest on idle; phase 0..5 swings legs and arms on run; wave 0..2 raises
+    the right arm and waves its hand."""
     c = Canvas(HERO_SIZE)
     bob = (1 if breath in (1, 2) else 0) + (2 if breath == 3 else 0) // 2
     swing = 0 if phase is None else round(3 * math.sin(phase * math.pi / 3))
@@ -125,9 +149,14 @@ def hero_body(breath=0, phase=None, colors=HERO_COLORS):
     # body and arms
     c.rect(11, top + 8 - bob, 20, 21 - lift, colors["shirt"])
     c.rect(9, top + 9 - bob, 10, top + 15 - bob - swing, colors["shirt"])
-    c.rect(21, top + 9 - bob, 22, top + 15 - bob + swing, colors["shirt"])
     c.rect(9, top + 16 - bob - swing, 10, top + 17 - bob - swing, colors["skin"])
-    c.rect(21, top + 16 - bob + swing, 22, top + 17 - bob + swing, colors["skin"])
+    if wave is None:
+        c.rect(21, top + 9 - bob, 22, top + 15 - bob + swing, colors["shirt"])
+        c.rect(21, top + 16 - bob + swing, 22, top + 17 - bob + swing, colors["skin"])
+    else:   # the arm up beside the head, the hand to the side and back
+        lean = 1 if wave == 1 else 0
+        c.rect(21, top + 1, 22, top + 9, colors["shirt"])
+        c.rect(21 + lean, top - 2, 22 + lean, top, colors["skin"])
     # head
     c.rect(11, top - bob, 20, top + 7 - bob, colors["skin"])
     c.rect(11, top - 1 - bob, 20, top + 1 - bob, colors["hair"])
@@ -145,14 +174,19 @@ def hero_shadow(width=7):
     return bytes(c.px)
 
 
-def hero_bytes(colors=HERO_COLORS, tags=None, compress=True):
-    """The character: frames 0-3 idle (ping-pong, breathing and a blink), 4-9 run (forward, faster frames).
-    Two layers: a shadow at half opacity under the body."""
+def hero_bytes(colors=HERO_COLORS, tags=None, compress=True, hitbox=HITBOX):
+    """The character: frames 0-3 idle (ping-pong, breathing and a blink), 4-9 run (forward, faster frames), 10-12
+    wave (forward, repeat 2). Two layers: a shadow at half opacity under the body. A "hitbox" slice with a pivot,
+    one key per tag (hitbox: [(frame, x, y, w, h, (pivot x, y))])."""
     frames = [(ms, [hero_shadow(7), hero_body(breath=b, colors=colors)]) for b, ms in IDLE]
     frames += [(ms, [hero_shadow(6 + (p % 2)), hero_body(phase=p, colors=colors)]) for p, ms in RUN]
+    frames += [(ms, [hero_shadow(7), hero_body(wave=a, colors=colors)]) for a, ms in WAVE]
     if tags is None:
-        tags = [("idle", 0, len(IDLE) - 1, PING_PONG), ("run", len(IDLE), len(IDLE) + len(RUN) - 1, FORWARD)]
-    return aseprite_bytes(HERO_SIZE, HERO_SIZE, frames, [("shadow", 128, 0), ("body", 255, 0)], tags, compress)
+        run_end = len(IDLE) + len(RUN) - 1
+        tags = [("idle", 0, len(IDLE) - 1, PING_PONG), ("run", len(IDLE), run_end, FORWARD),
+                ("wave", run_end + 1, run_end + len(WAVE), FORWARD, WAVE_REPEAT)]
+    slices = [("hitbox", SLICE_PIVOT, [k[:5] + (k[5],) for k in hitbox])] if hitbox else []
+    return aseprite_bytes(HERO_SIZE, HERO_SIZE, frames, [("shadow", 128, 0), ("body", 255, 0)], tags, compress, slices)
 
 
 def strip_bytes(w, h, n, base=0, duration=100):

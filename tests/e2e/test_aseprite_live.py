@@ -7,6 +7,11 @@
   the game runs on and keeps drawing the last good (red) frames.
 - The idle tag renamed in the file while it plays: an anim_missing event naming the file and the tag, once; the
   game runs on showing its last frame. Putting the tag back brings the animation back.
+Then a second host on the same copy, Space pressed at step 20:
+- The "wave" tag (repeat 2) plays its three frames twice and is over: the game's wave_over event, then idle again.
+- The "hitbox" slice follows the frame on screen (the wave key, then the idle key), read by pf->sprite_slice.
+- The slice moved in the file while it runs: the next stats show the new bounds. The slice removed: one
+  slice_missing event naming the file and the slice; the game runs on.
 """
 import os
 import shutil
@@ -111,4 +116,55 @@ checks.case("idle_follows_durations", idle_follows_durations)
 checks.case("rewrite_shows_new_pixels", rewrite_shows_new_pixels)
 checks.case("corrupt_keeps_last_frames", corrupt_keeps_last_frames)
 checks.case("renamed_tag_reported", renamed_tag_reported)
+checks.case("first_host_alive_to_the_end", lambda: check(host.stop() == 0, "the first host's exit code"))
+host = Host(root, "--game", game, "--input", input_script(root, "20 tap SPACE\n", "wave.txt"))
+
+
+def hitbox_at(since, want, what):
+    return host.wait_for(lambda e: e.get("ev") == "frame_stats" and e["game"].get("hitbox") == want, 15, since,
+                         what=what)["game"]
+
+
+def wave_plays_twice_then_idle():
+    host.wait_ev("new_code_running", version=1, timeout=30)
+    host.wait_for(lambda e: e.get("ev") == "game" and e.get("name") == "wave_over", 30, what="the wave played out")
+
+    def idle_after_wave():
+        waves = [f for f in frames() if f["tag"] == "wave"]
+        return waves and [f for f in frames() if f["tag"] == "idle" and f["step"] > waves[-1]["step"]]
+    host.wait_for(lambda e: idle_after_wave(), 10, what="idle after the wave")
+    waves = [f for f in frames() if f["tag"] == "wave"]
+    check([f["index"] for f in waves] == [0, 1, 2, 0, 1, 2], f"wave (forward, repeat 2) showed {waves}")
+    held = (idle_after_wave()[0]["step"] - waves[-1]["step"]) * STEP_MS
+    check(held >= aw.WAVE[-1][1] - STEP_MS - 1, f"the wave's final frame held {held:.0f} ms, the file says "
+          f"{aw.WAVE[-1][1]}")
+    g = hitbox_at(0, [1, 10, 4, 12, 26], "the idle key of the hitbox slice")
+    check(g["waves"] == 1 and g["tag"] == "idle", f"{g}")
+
+
+def slice_moved_live():
+    m = host.mark()
+    moved = [(0, 11, 6, 10, 24, (5, 24))] + aw.HITBOX[1:]
+    aw.write(hero, aw.hero_bytes(hitbox=moved))
+    r = host.wait_ev("asset_reload", timeout=15, since=m)
+    check(r["errors"] == 0, f"reload: {r}")
+    hitbox_at(m, [1, 11, 6, 10, 24], "the moved hitbox")
+
+
+def slice_removed_reported():
+    m = host.mark()
+    aw.write(hero, aw.hero_bytes(hitbox=None))
+    host.wait_ev("asset_reload", timeout=15, since=m)
+    miss = host.wait_ev("slice_missing", timeout=10, since=m)
+    check(miss["file"].endswith("hero.aseprite") and miss["slice"] == "hitbox", f"slice_missing: {miss}")
+    hitbox_at(m, [0, 11, 6, 10, 24], "no hitbox (the last one kept in the state, has_hit 0)")
+    steps = host.wait_for(lambda e: e.get("ev") == "frame_stats", 10, host.mark(), what="stats")["game"]["steps"]
+    host.wait_for(lambda e: e.get("ev") == "frame_stats" and e["game"]["steps"] > steps + 30, 10, what="steps")
+    check(len(host.of("slice_missing", m)) == 1, f"said more than once: {host.of('slice_missing', m)}")
+    aw.write(hero, aw.hero_bytes())
+
+
+checks.case("wave_plays_twice_then_idle", wave_plays_twice_then_idle)
+checks.case("slice_moved_live", slice_moved_live)
+checks.case("slice_removed_reported", slice_removed_reported)
 end_run(checks, host, root)

@@ -15,6 +15,9 @@ host did with it, and removes it again (also when the case fails, so the next ca
 - NaN and infinities into every sound service (sound_bus volume and fade, sound_play's volume, pan,
   pitch, fade and cooldown, sound_set, sound_stop), then sound_bus(..., 1, 0) every step: no NaN
   ever reaches the output (SDL's disk audio driver writes it to a file) and the music is heard again.
+- The Aseprite queries (sprite_anim_info, sprite_slice) with NULL out and name pointers, names with no NUL in
+  their first hundred bytes, ids no file has, every step: each answers 0, reads no byte past its name limit,
+  and says each missing name once, not every step.
 ASAN_SCENARIO: also run against the sanitizer build of the host.
 """
 import array
@@ -225,5 +228,33 @@ checks.case("game_memory_rewritten", game_memory_rewritten)
 checks.case("event_fields_forged", event_fields_forged)
 checks.case("read_file_stays_inside", read_file_stays_inside)
 checks.case("nan_into_every_sound_service", nan_into_every_sound_service)
+
+
+def sprite_queries_refuse_bad_pointers():
+    def body(r):
+        m = host.mark()
+        host.wait_for(lambda e: e.get("ev") == "game" and e.get("name") == "sprite_probe", 20, m, what="probe events")
+        first = stats(host.mark(), version=r["version"])
+        later = host.wait_for(lambda e: e.get("ev") == "frame_stats" and e.get("version") == r["version"]
+                              and e["game"]["steps"] > first["game"]["steps"] + 120, 30, m, what="120 more steps")
+        probes = [e for e in host.of("game", m) if e.get("name") == "sprite_probe"]
+        check(probes and all(e.get("answers") == 0 for e in probes), f"a query with a bad argument answered: {probes[:3]}")
+        check(not host.of("crash", m), f"a crash: {host.of('crash', m)}")
+        missing = host.of("anim_missing", m) + host.of("slice_missing", m)
+        check(0 < len(missing) <= 8, f"missing names said once each, not every step: {len(missing)} events")
+        check(later["game"]["steps"] > first["game"]["steps"], "the game stopped stepping")
+    injected([("GAME_UPDATE(game_update)",
+               "{ char raw[100]; for (int i = 0; i < 100; i++) raw[i] = 'x'; GameAnimInfo info; GameSlice sl; "
+               "int n = pf->sprite_anim_info(game_sprite_id(\"nope\"), \"idle\", 0) "
+               "+ pf->sprite_anim_info(game_sprite_id(\"nope\"), raw, &info) "
+               "+ pf->sprite_anim_info(0, 0, &info) + pf->sprite_anim_info(0xFFFFFFFFu, \"\", &info) "
+               "+ pf->sprite_slice(game_sprite_id(\"nope\"), \"hitbox\", 0) "
+               "+ pf->sprite_slice(game_sprite_id(\"nope\"), raw, &sl) + pf->sprite_slice(0, 0, &sl) "
+               "+ pf->sprite_slice(1, \"\", &sl); "
+               "if (in->step % 10 == 0) { char f[32]; snprintf(f, sizeof f, \"\\\"answers\\\":%d\", n); "
+               "pf->event(\"sprite_probe\", f); } }")], body)
+
+
+checks.case("sprite_queries_refuse_bad_pointers", sprite_queries_refuse_bad_pointers)
 checks.case("map_services_checked", map_services_checked)
 end_run(checks, host, root, tail=60)
