@@ -8,8 +8,7 @@
 #include "th_test.h"
 #define THP_DISABLE
 #include "services/tilemap.cpp"
-
-#include <stdarg.h>
+#include "asset_report_stubs.h"   /* assets_error, log_message, log_event: kept in g_errors, g_warnings, g_events */
 
 #include <map>
 #include <string>
@@ -17,7 +16,6 @@
 
 /* ---------------------------------------------------------------- what tilemap.cpp calls */
 static std::map<std::string, std::string> g_files;   /* the archive */
-static std::vector<std::string> g_errors, g_warnings, g_events;
 struct Push { uint32_t sprite; float sx, sy, sw, sh, x, y, w, h, rot; int flips; uint32_t color; int layer; };
 static std::vector<Push> g_pushes;
 static float g_cam_x, g_cam_y, g_zoom = 1;
@@ -53,28 +51,7 @@ void render_push_region(uint32_t sprite, float sx, float sy, float sw, float sh,
 }
 void render_camera(float *x, float *y, float *zoom) { *x = g_cam_x, *y = g_cam_y, *zoom = g_zoom; }
 int render_view_size(int *w, int *h) { *w = g_view_w, *h = g_view_h; return 1; }
-void assets_error(const std::string &file, const std::string &reason) { g_errors.push_back(file + ": " + reason); }
 void assets_note_override(const char *, const char *, const char *, const char *) {}
-std::string assets_json_escaped(const std::string &s) { return s; }
-void log_message(int level, const char *fmt, ...)
-{
-    char b[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(b, sizeof b, fmt, ap);
-    va_end(ap);
-    if (level >= LOG_WARN) g_warnings.push_back(b);
-}
-void log_event(const char *ev, const char *fmt, ...)
-{
-    char b[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(b, sizeof b, fmt, ap);
-    va_end(ap);
-    g_events.push_back(std::string(ev) + " " + b);
-}
-void notice_post(int, const char *, ...) {}
 int os_is_file(const char *path) { return g_files.count(path) != 0; }
 int os_list_dir(const char *, os_dir_entry_fn *, void *) { return 0; }
 int os_real_path(const char *, char *, size_t) { return 0; }
