@@ -19,13 +19,12 @@ import json
 import os
 import random
 import statistics
-import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "e2e"))
 from hostlib import Host, cleanup, example_copy, project_copy  # noqa: E402
-from benchlib import cached_env, report, runs  # noqa: E402
+from benchlib import build_game, report, runs  # noqa: E402
 
 N = 200
 WALL, FLOOR = 3, 1
@@ -74,10 +73,7 @@ if "g_tiles_drawn = pf->map_draw(map, NULL, 0);" not in src:
     sys.exit("bench_tiled: level_tiled's game.cpp no longer has the map_draw line to time")
 with open(game_cpp, "w") as f:
     f.write(src.replace("g_tiles_drawn = pf->map_draw(map, NULL, 0);", timed))
-b = subprocess.run(["./build.sh", "game", game], cwd=root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                   timeout=600, env=cached_env())
-if b.returncode != 0:
-    sys.exit(f"bench_tiled: ./build.sh game failed:\n{b.stdout[-3000:]}")
+build_game(root, game)
 
 host = Host(root, "--game", game)
 host.wait_ev("new_code_running", version=1, timeout=60)

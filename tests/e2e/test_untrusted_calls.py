@@ -232,7 +232,7 @@ checks.case("nan_into_every_sound_service", nan_into_every_sound_service)
 
 def sprite_queries_refuse_bad_pointers():
     def body(r):
-        m = host.mark()
+        m = host.events.index(r)   # from the reload on: the first step's reports may come in with the reload event
         host.wait_for(lambda e: e.get("ev") == "game" and e.get("name") == "sprite_probe", 20, m, what="probe events")
         first = stats(host.mark(), version=r["version"])
         later = host.wait_for(lambda e: e.get("ev") == "frame_stats" and e.get("version") == r["version"]
