@@ -34,6 +34,7 @@
 #include "th_tiled.h"
 
 static const size_t MAP_MAX_BYTES = 256u << 20; /* a map or tileset file bigger than this is refused */
+static const int64_t MAP_DRAW_MAX_CELLS = 1 << 20; /* cells one layer's draw visits at most */
 static const char *const MAPS_DIR = "assets/maps";
 static const char *const PACKED_MAPS = "maps"; /* a release's archive: maps/<name>.tmj, tilesets beside */
 
@@ -426,6 +427,10 @@ static int draw_layer_cells(const MapLevel *lv, const thtl_layer *l, float cam_x
     int x1 = std::min(lx1, (int)std::min(fx1, (float)lx1) + lv->margin);
     int y0 = std::max(ly0, (int)std::max(fy0, (float)ly0) - lv->margin);
     int y1 = std::min(ly1, (int)std::min(fy1, (float)ly1) + lv->margin);
+    /* a view over more cells than the sprite batch could ever take (a tiny zoom on a huge map) is cut to its top
+       rows: the call stays a few milliseconds, never a stall inside a service the watchdog waits for */
+    if ((int64_t)(x1 - x0 + 1) * (y1 - y0 + 1) > MAP_DRAW_MAX_CELLS)
+        y1 = y0 + (int)(MAP_DRAW_MAX_CELLS / (x1 - x0 + 1));
     float a = l->opacity < 0 ? 0 : l->opacity > 1 ? 1 : l->opacity;
     uint32_t color = 0xFFFFFF00u | (uint32_t)(a * 255.0f + 0.5f);
     int drawn = 0;
