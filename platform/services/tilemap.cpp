@@ -13,7 +13,8 @@
    must lie in a sprites folder (assets/sprites/ of the game or the engine), and the part below that folder
    without the extension is the sprite's name ("../sprites/tiles.png" from assets/maps/ is "tiles"). Tiles are
    rectangles of that atlas sprite, so a tileset PNG packs, reloads and ships like any sprite. An image that is
-   missing or outside a sprites folder is said once when the map loads; its tiles draw as the checker.
+   missing or outside a sprites folder is said once when the map loads; its tiles draw as the checker. An animated
+   tile draws the frame the host's clock (os_mono_seconds) is in.
 
    Collision: the tile layer named "collision" (visible or not), every non-zero cell solid; a map without one
    takes the tiles whose tileset entry has a bool property "solid" set, in every tile layer. thtl_solid_boxes
@@ -42,6 +43,7 @@ struct MapLevel { /* one read of a map: what the services answer */
     thtl_map map = {};
     std::vector<std::vector<uint32_t>> tile_sprites; /* per tileset: the sprite per tiles entry (image collections) */
     std::vector<uint32_t> tileset_sprite;            /* per tileset: its image's sprite id (0: none) */
+    std::vector<uint8_t> tileset_animated;           /* per tileset: 1 if a tile of it has animation frames */
     std::vector<const thtl_object *> objects;        /* every object layer's, in layer order */
     std::vector<int> object_layer;
     std::vector<GameMapBox> solids;
@@ -220,6 +222,9 @@ static MapLevel *level_read(const MapSlot *s, std::vector<std::string> *files, s
             if (tile->image_height > max_h) max_h = tile->image_height;
         }
         lv->tile_sprites.push_back(per_tile);
+        uint8_t animated = 0;
+        for (int k = 0; k < ts->tile_info_count; k++) animated |= ts->tiles[k].frame_count > 0;
+        lv->tileset_animated.push_back(animated);
         max_w = std::max(max_w, ts->tile_width + abs(ts->tile_offset_x));
         max_h = std::max(max_h, ts->tile_height + abs(ts->tile_offset_y));
     }
@@ -408,9 +413,28 @@ static int api_map_info(uint32_t map, GameMapInfo *out)
     return 1;
 }
 
+/* An animated tile's frame at now_ms (Tiled's frames: a local tile id and a duration each, looping), the gid's
+   flips kept; the gid itself when the tile is not animated. */
+static uint32_t animated_gid(const thtl_map *m, uint32_t gid, double now_ms)
+{
+    const thtl_tile *info = thtl_tile_info(m, gid);
+    if (!info || info->frame_count <= 0) return gid;
+    int64_t total = 0;
+    for (int f = 0; f < info->frame_count; f++) total += std::max(0, info->frames[f].duration_ms);
+    if (total <= 0 || !(now_ms >= 0)) return gid;
+    int64_t t = (int64_t)fmod(now_ms, (double)total);
+    const thtl_tileset *ts = &m->tilesets[thtl_tileset_of(m, gid)];
+    for (int f = 0; f < info->frame_count; f++) {
+        int d = std::max(0, info->frames[f].duration_ms);
+        if (t < d) return (gid & ~THTL_GID_MASK) | ((ts->firstgid + (uint32_t)info->frames[f].tile_id) & THTL_GID_MASK);
+        t -= d;
+    }
+    return gid;
+}
+
 /* One tile layer's cells in view (cam_* in world pixels, view_* its size): returns the tiles submitted. */
 static int draw_layer_cells(const MapLevel *lv, const thtl_layer *l, float cam_x, float cam_y, float view_w,
-                            float view_h, int draw_layer)
+                            float view_h, int draw_layer, double now_ms)
 {
     const thtl_map *m = &lv->map;
     const float tw = (float)m->tile_width, th = (float)m->tile_height;
@@ -439,7 +463,13 @@ static int draw_layer_cells(const MapLevel *lv, const thtl_layer *l, float cam_x
         for (int cx = x0; cx <= x1; cx++) {
             uint32_t gid = row[cx - l->start_x];
             thtl_tile_src src;
-            if (!gid || !thtl_tile_source(m, gid, &src)) continue;
+            if (!gid) continue;
+            int t = thtl_tileset_of(m, gid);
+            if (t >= 0 && lv->tileset_animated[(size_t)t]) {   /* a frame that names no tile keeps the tile itself */
+                uint32_t frame = animated_gid(m, gid, now_ms);
+                if (frame != gid && thtl_tile_source(m, frame, &src)) gid = frame;
+            }
+            if (!thtl_tile_source(m, gid, &src)) continue;
             const thtl_tileset *ts = &m->tilesets[src.tileset];
             uint32_t sprite = lv->tileset_sprite[(size_t)src.tileset];
             float sw = (float)src.w, sh = (float)src.h;
@@ -480,10 +510,11 @@ static int api_map_draw(uint32_t map, const char *layer, int draw_layer)
     for (; layer && n < sizeof want - 1 && layer[n]; n++) want[n] = layer[n];
     want[n] = 0;
     int drawn = 0;
+    double now_ms = os_mono_seconds() * 1000.0;   /* animated tiles: the host's clock, the same for every layer */
     for (int i = 0; i < lv->map.layer_count; i++) {
         const thtl_layer *l = &lv->map.layers[i];
         if (l->type != THTL_LAYER_TILE || (layer ? strcmp(l->name, want) != 0 : !l->visible)) continue;
-        drawn += draw_layer_cells(lv, l, cam_x, cam_y, view_w, view_h, draw_layer);
+        drawn += draw_layer_cells(lv, l, cam_x, cam_y, view_w, view_h, draw_layer, now_ms);
     }
     return drawn;
 }

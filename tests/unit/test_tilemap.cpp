@@ -1,9 +1,10 @@
 /* Tests for the host's Tiled maps (platform/services/tilemap.cpp), as a release reads them (maps from an archive,
    here files held in memory): a map's info, its solid boxes from the "collision" layer and from tiles marked
    "solid", its objects and properties (a colour turned into 0xRRGGBBAA), map_draw's culling to the view (every
-   cell in view drawn, none far outside it), parallax and offsets, Tiled's eight flip combinations against where
-   the sprite batch puts each corner of the image, the tileset image rule, and reloads: a good save raises the
-   generation, a bad one (cut short, gzip, a tile past the tileset) keeps the last good level with one message. */
+   cell in view drawn, none far outside it), parallax and offsets, an animated tile's frames, Tiled's eight flip
+   combinations against where the sprite batch puts each corner of the image, the tileset image rule, and reloads:
+   a good save raises the generation, a bad one (cut short, gzip, a tile past the tileset) keeps the last good
+   level with one message. */
 #define TH_TEST_IMPLEMENTATION
 #include "th_test.h"
 #define THP_DISABLE
@@ -55,7 +56,8 @@ void assets_note_override(const char *, const char *, const char *, const char *
 int os_is_file(const char *path) { return g_files.count(path) != 0; }
 int os_list_dir(const char *, os_dir_entry_fn *, void *) { return 0; }
 int os_real_path(const char *, char *, size_t) { return 0; }
-double os_mono_seconds(void) { return 0; }
+static double g_now;
+double os_mono_seconds(void) { return g_now; }
 const HostMode g_host_mode = HostMode();
 
 /* ---------------------------------------------------------------- the map */
@@ -249,6 +251,29 @@ static void test_flips_as_tiled_draws_them(void)
     }
 }
 
+/* A tile with Tiled's animation frames draws the frame the host's clock is in, looping. */
+static void test_animated_tile(void)
+{
+    std::string text = level();
+    std::string was = std::to_string(0xA0000002u);
+    text.replace(text.find(was), was.size(), std::to_string(3u | THTL_FLIP_H));   /* local tile 2, flipped */
+    const char *solid = "\"tiles\":[{\"id\":1,";
+    text.replace(text.find(solid), strlen(solid), "\"tiles\":[{\"id\":2,\"animation\":[{\"tileid\":1,\"duration\":100},"
+                                                  "{\"tileid\":3,\"duration\":50}]},{\"id\":1,");
+    start(text);
+    TH_CHECK_MSG(g_errors.empty(), "%s", g_errors.empty() ? "" : g_errors[0].c_str());
+    g_cam_x = g_cam_y = 0, g_view_w = 320, g_view_h = 160, g_zoom = 1;
+    struct { double now; float sx, sy; } want[] = { { 0.05, 16, 0 }, { 0.12, 16, 16 }, { 0.16, 16, 0 }, { 10.16, 16, 16 } };
+    for (auto &w : want) {
+        g_now = w.now;
+        g_pushes.clear();
+        TH_CHECK_EQ_INT(api_map_draw(LEVEL, "deco", 0), 1);
+        TH_CHECK_MSG(g_pushes[0].sx == w.sx && g_pushes[0].sy == w.sy && g_pushes[0].flips == THSB_FLIP_X,
+                     "at %.2f s: (%g, %g) flips %d", w.now, g_pushes[0].sx, g_pushes[0].sy, g_pushes[0].flips);
+    }
+    g_now = 0;
+}
+
 static void test_tileset_image_rule(void)
 {
     start(level("", "../art/tiles.png"));
@@ -311,6 +336,7 @@ int main(void)
     TH_RUN(test_draw_culls_to_the_view);
     TH_RUN(test_offset_parallax_opacity);
     TH_RUN(test_flips_as_tiled_draws_them);
+    TH_RUN(test_animated_tile);
     TH_RUN(test_tileset_image_rule);
     TH_RUN(test_reloads);
     return th_test_finish();
