@@ -1267,18 +1267,20 @@ dist_executable() {  # out
 # "ui/start": how game_sprite_id and game_sound_id are called), unless it has its own of that name.
 dist_archive() {  # out
     local stage="$BUILD_DIR/dist/stage" font f rel name
-    rm -rf "$stage"; mkdir -p "$stage/atlas" "$stage/fonts" "$stage/sounds"
+    rm -rf "$stage"; mkdir -p "$stage/atlas" "$stage/fonts" "$stage/sounds" "$stage/maps"
     if [ "$GAME_BUILD" = "$BUILD_DIR/game" ]; then
         [ -f "$BUILD_DIR/assets/atlas.txt" ] || { say "dist: no atlas (build/assets/atlas.txt): run ./build.sh assets"; return 1; }
         cp "$BUILD_DIR/assets/atlas.txt" "$BUILD_DIR"/assets/*.png "$stage/atlas/" || return 1
         ! grep -q '^anim' "$BUILD_DIR/assets/anims.txt" 2>/dev/null || cp "$BUILD_DIR/assets/anims.txt" "$stage/atlas/" || return 1
         dist_sounds "$stage" assets "" "$BUILD_DIR/sounds" || return 1
+        dist_maps "$stage" assets "" || return 1
     else
         dist_game_assets "$stage" || return 1
     fi
     font="$GAME_DIR/assets/fonts/default.ttf"; [ -f "$font" ] || font="assets/fonts/default.ttf"; [ -f "$font" ] || font="$SYSTEM_FONT"
     "$BUILD_DIR/tools/font_bake" "$font" "$stage/fonts/default.thfb" || { say "dist: $font does not bake"; return 1; }
-    "$BUILD_DIR/tools/pack_assets" "$1" atlas/="$stage/atlas" fonts/="$stage/fonts" sounds/="$stage/sounds" > /dev/null
+    "$BUILD_DIR/tools/pack_assets" "$1" atlas/="$stage/atlas" fonts/="$stage/fonts" sounds/="$stage/sounds" \
+        maps/="$stage/maps" > /dev/null
 }
 
 # The sounds of one assets/ folder into stage/sounds/<name>.pcm: a sound is <dir>/sfx/<name>.sfx (rendered
@@ -1303,6 +1305,20 @@ dist_sounds() {  # stage assets-dir only-file rendered-dir
         [ -f "$4/$name.wav" ] || { say "dist: $f was not rendered ($4/$name.wav)"; return 1; }
         "$BUILD_DIR/tools/sound_decode" "$4/$name.wav" "$1/sounds/$name.pcm" || { say "dist: $4/$name.wav does not decode"; return 1; }
     done < <(find "$2/sfx" -type f -name '*.sfx' 2>/dev/null | sort)
+}
+
+# The Tiled maps of one assets/ folder into stage/maps/: every .tmj (with `only`, a file of names, those it lists:
+# the engine's maps a game spells out) and the external tilesets (.tsj) beside them, not the .tmx sources; a name
+# already staged (the game's own) is left as it is. Their tileset images are sprites, packed with the atlas.
+dist_maps() {  # stage assets-dir only-file
+    local f rel
+    while IFS= read -r f; do
+        [ -n "$f" ] || continue
+        rel="${f#"$2"/maps/}"
+        [ -f "$1/maps/$rel" ] && continue
+        [ -z "$3" ] || [ "${rel%.tsj}" != "$rel" ] || grep -qxF "${rel%.tmj}" "$3" || continue
+        mkdir -p "$(dirname "$1/maps/$rel")" && cp "$f" "$1/maps/$rel" || return 1
+    done < <(find "$2/maps" -type f \( -name '*.tmj' -o -name '*.tsj' \) 2>/dev/null | sort)
 }
 
 dist_game_assets() {  # stage
@@ -1330,7 +1346,9 @@ print("\n".join(sorted(set(re.findall(r"\"([A-Za-z0-9_./-]+)\"", text)))))' > "$
         "$BUILD_DIR/tools/make_sfx" --all "$own/sfx" "$stage/rendered" > /dev/null || { say "dist: make_sfx failed on $own/sfx"; return 1; }
     fi
     dist_sounds "$stage" "$own" "" "$stage/rendered" || return 1
-    dist_sounds "$stage" assets "$stage/names" "$BUILD_DIR/sounds"
+    dist_sounds "$stage" assets "$stage/names" "$BUILD_DIR/sounds" || return 1
+    # maps: the game's own, then the engine's it names
+    dist_maps "$stage" "$own" "" && dist_maps "$stage" assets "$stage/names"
 }
 
 # README.txt for players: the game folder's README.txt, the sample's docs/player_readme.txt, or else

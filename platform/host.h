@@ -20,6 +20,7 @@
                   shares with assets.cpp and font.cpp
      assets.cpp   what is loaded from disk for drawing: atlas pages, the packer child
      sprite_anim.cpp  the Aseprite files' frame durations and tags, from the packer: sprite_anim_info
+     tilemap.cpp  Tiled maps (.tmj under assets/maps) read with th_tiled.h, reloaded on save: map_info, map_draw...
      archive.cpp  where asset bytes come from: the project's files, or (a release) the archive beside the executable
      font.cpp     the text font: checked, baked on a worker, installed
      audio.cpp    the audio device and the mixer behind the game's sound services

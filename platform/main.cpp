@@ -100,6 +100,8 @@ static int start_services(void)
     window_fill_api(pf);
     profile_fill_api(pf);
     sound_assets_init(opt->root);
+    tilemap_init(opt->root);
+    tilemap_fill_api(pf);
     guard_wrap_services(pf);
     return 1;
 }
@@ -356,6 +358,7 @@ static void shut_down(void)
     g_host_mode.shutdown();
     render_shutdown();
     sound_assets_shutdown();
+    tilemap_shutdown();
     audio_shutdown();
     SDL_DestroyRenderer(g_video.renderer);
     SDL_DestroyWindow(g_video.window);

@@ -19,8 +19,8 @@
 #include <stdint.h>
 #include <stddef.h>
 
-#define GAME_API_VERSION 8   /* bump when anything in this header changes shape (5: TWEAK_POS kinds; 6: glow, blend and
-                                safe area; 7: sprite_anim_info, after the view fields; 8: sprite_slice) */
+#define GAME_API_VERSION 9   /* bump when anything in this header changes shape (5: TWEAK_POS kinds; 6: glow, blend and
+                                safe area; 7: sprite_anim_info, after the view fields; 8: sprite_slice; 9: the map_* services) */
 #define GAME_API_OLDEST  6   /* the oldest version whose libraries the host still loads: each later one only appended */
 
 /* ------------------------------------------------------------------ input */
@@ -124,6 +124,46 @@ typedef struct GameSlice {
     uint32_t flags;                      /* SLICE_NINE_PATCH | SLICE_PIVOT */
     uint32_t frame;                      /* the frame asked about, in the file */
 } GameSlice;
+
+/* ------------------------------------------------------------------ maps (Tiled) */
+/* A Tiled map saved as JSON under assets/maps ("level1.tmj") is game_map_id("level1"): its path there without
+   ".tmj". Positions and sizes are in map pixels; docs/assets.md says what is read. */
+static inline uint32_t game_map_id(const char *name) { return game_sprite_id(name); }
+
+typedef struct GameMapInfo {
+    int32_t  width, height;              /* cells */
+    int32_t  tile_width, tile_height;    /* pixels */
+    float    pixel_width, pixel_height;  /* width * tile_width, height * tile_height */
+    int32_t  layer_count;                /* after Tiled's groups are flattened */
+    int32_t  object_count;               /* every object layer's, in layer order */
+    int32_t  solid_count;                /* boxes map_solids gives */
+    uint32_t generation;                 /* 1 after the first load, +1 on every reload that read */
+} GameMapInfo;
+
+enum { MAP_SHAPE_RECT, MAP_SHAPE_POINT, MAP_SHAPE_ELLIPSE, MAP_SHAPE_POLYGON, MAP_SHAPE_POLYLINE, MAP_SHAPE_TEXT,
+       MAP_SHAPE_TILE };
+typedef struct GameMapObject {
+    uint32_t id;                         /* Tiled's object id, unique in the map (map_property takes it) */
+    uint32_t gid;                        /* tile objects: the tile, flip bits kept; else 0 */
+    float    x, y, w, h;                 /* pixels, the layer's offset added (a tile object's y is its bottom) */
+    float    rotation;                   /* degrees, clockwise */
+    uint32_t shape;                      /* MAP_SHAPE_* */
+    int32_t  layer;                      /* its layer's index */
+    char     name[32];                   /* cut to 31 bytes */
+    char     type[32];                   /* Tiled's type (1.9+: class) */
+} GameMapObject;
+
+typedef struct GameMapBox { float x, y, w, h; } GameMapBox;   /* pixels */
+
+enum { MAP_VALUE_NONE, MAP_VALUE_STRING, MAP_VALUE_INT, MAP_VALUE_FLOAT, MAP_VALUE_BOOL, MAP_VALUE_COLOR,
+       MAP_VALUE_FILE, MAP_VALUE_OBJECT };
+typedef struct GameMapValue {            /* one custom property */
+    uint32_t type;                       /* MAP_VALUE_* */
+    uint32_t reserved_;
+    int64_t  i;                          /* int, bool (0/1), object (its id), color (0xRRGGBBAA, as GAME_RGBA) */
+    double   f;                          /* float (int too) */
+    char     s[96];                      /* string, file: the text (cut to 95 bytes); else "" */
+} GameMapValue;
 
 /* ------------------------------------------------------------------ sound */
 /* FNV-1a of the sound's name: its path under assets/sounds without ".wav"/".ogg", or under
@@ -237,7 +277,21 @@ enum { LOG_DEBUG = 0, LOG_INFO, LOG_WARN, LOG_ERROR };
     /* A slice of an Aseprite file at one frame: sprite = any frame's id ("hero#3", or sprite_anim_frame(&anim)) or \
        the file's ("hero", frame 0). 1 and *out filled, or 0 (no such file or slice at that frame: said once by \
        name). Version 8. */ \
-    X(int,        sprite_slice,     (uint32_t sprite, const char *name, GameSlice *out), (sprite, name, out))
+    X(int,        sprite_slice,     (uint32_t sprite, const char *name, GameSlice *out), (sprite, name, out)) \
+    \
+    /* Maps (version 9): map = game_map_id("level1"). A map that is not there or never read answers 0 (said once \
+       by name); a save that does not read keeps the last good one. map_changed() below is the level-changed call. */ \
+    X(int,        map_info,     (uint32_t map, GameMapInfo *out), (map, out))   /* 1 and *out filled, or 0 */ \
+    /* Draws a tile layer by name (NULL: every visible tile layer, bottom first) at draw_layer, culled to the view \
+       (set_camera first), with the layers' offset, opacity and parallax; returns the tiles submitted. */ \
+    X(int,        map_draw,     (uint32_t map, const char *layer, int draw_layer), (map, layer, draw_layer)) \
+    /* Objects first.. into out (at most cap); returns how many were written. */ \
+    X(int,        map_objects,  (uint32_t map, int32_t first, GameMapObject *out, int32_t cap), (map, first, out, cap)) \
+    /* A custom property of an object (its id), or of the map itself (object_id 0): 1 and *out, or 0. */ \
+    X(int,        map_property, (uint32_t map, uint32_t object_id, const char *name, GameMapValue *out), \
+                                (map, object_id, name, out)) \
+    /* The solid cells merged into few boxes (the "collision" layer; docs/assets.md), first.. into out. */ \
+    X(int,        map_solids,   (uint32_t map, int32_t first, GameMapBox *out, int32_t cap), (map, first, out, cap))
 
 #define PLATFORM_SERVICE_MEMBER(ret, name, params, args) ret (*name) params;
 
@@ -368,6 +422,21 @@ static inline int sprite_anim_update(const PlatformAPI *pf, GameSpriteAnim *a, f
 
 /* The sprite id to draw: the frame on screen, or the file's first frame before any update. */
 static inline uint32_t sprite_anim_frame(const GameSpriteAnim *a) { return a->shown ? a->shown : a->sprite; }
+
+/* ------------------------------------------------------------------ the level-changed call
+   The host reads a map again when its file is saved; each reload that reads raises the map's generation. Keep
+   the generation the game built its level from in GameState and ask once a step, in update:
+     if (map_changed(pf, game_map_id("level1"), &gs->level_generation)) respawn_from_map(gs, pf);
+   It is 1 on the first step (the first load) and once after every reload; the game decides what to keep (the
+   player keeps its state, what the map placed respawns). A call from update, not a new entry point: a release
+   links the game in, and GameAPI keeps its size for older libraries. */
+static inline int map_changed(const PlatformAPI *pf, uint32_t map, uint32_t *seen_generation)
+{
+    GameMapInfo info;
+    if (!pf->map_info || !pf->map_info(map, &info) || info.generation == *seen_generation) return 0;
+    *seen_generation = info.generation;
+    return 1;
+}
 
 /* ------------------------------------------------------------------ memory */
 /* Each call gets its own copy of this struct: the host reads back only `used` (clamped to `size`). */

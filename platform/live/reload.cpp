@@ -685,7 +685,11 @@ int reload_handle_changes(const FileChanges *c)
         char esc[HOST_PATH * 2];
         parse_json_escape(c->paths[i], esc, sizeof esc);
         log_event("file_changed", "\"path\":\"%s\"", esc);
-        if (watch_is_asset(c->paths[i])) { assets_file_changed(c->paths[i]); sound_asset_changed(c->paths[i]); }
+        if (watch_is_asset(c->paths[i])) {
+            assets_file_changed(c->paths[i]);
+            sound_asset_changed(c->paths[i]);
+            tilemap_file_changed(c->paths[i]);
+        }
         else {
             int r = tweak_file_changed(c->paths[i]);   /* 2: the host's own write-back, live already */
             if (r == 0) rebuild = 1;                   /* more than TWEAK literals changed */

@@ -195,6 +195,36 @@ static void api_draw_sprite(const GameSprite *gs)
     thsb_push(&g_render.sb, &s);
 }
 
+/* A rectangle of an atlas sprite (pixels of its image) drawn at x, y (top-left) with size w, h: a map's tile.
+   An unknown or broken sprite draws the placeholder's checker. */
+void render_push_region(uint32_t sprite, float src_x, float src_y, float src_w, float src_h, float x, float y, float w,
+                        float h, float rotation, int flips, uint32_t color, int layer)
+{
+    if (!g_render.sb.sprites) return;
+    thsb_sprite s;
+    const SpriteInfo *si = render_sprite_lookup(sprite);
+    if (si && si->page >= 0 && si->w > 0 && si->h > 0) {
+        float du = (si->u1 - si->u0) / si->w, dv = (si->v1 - si->v0) / si->h;
+        s.page = (uint16_t)si->page;
+        s.u0 = si->u0 + src_x * du; s.u1 = si->u0 + (src_x + src_w) * du;
+        s.v0 = si->v0 + src_y * dv; s.v1 = si->v0 + (src_y + src_h) * dv;
+    } else {
+        s.page = PAGE_PLACEHOLDER;
+        s.u0 = s.v0 = 0;
+        s.u1 = s.v1 = 1;
+    }
+    s.w = w; s.h = h;
+    s.scale_x = s.scale_y = 1;
+    s.x = x + w * 0.5f; s.y = y + h * 0.5f;
+    s.origin_x = s.origin_y = 0.5f;
+    s.rotation = rotation;
+    s.color = color;
+    s.layer = (int16_t)(layer < -32768 ? -32768 : layer > 32767 ? 32767 : layer);
+    s.flags = (uint16_t)flips;
+    s.reserved = 0;
+    thsb_push(&g_render.sb, &s);
+}
+
 static void api_draw_rect(float x, float y, float w, float h, uint32_t color, int layer)
 {
     if (!g_render.sb.sprites) return;
@@ -272,6 +302,7 @@ void render_safe_area(float *x, float *y, float *w, float *h)
     }
 }
 
+int render_view_size(int *w, int *h) { *w = g_render.view_w; *h = g_render.view_h; return g_render.view_w > 0; }
 double render_glow_ms(void) { return g_render.glow_ms; }
 void render_glow_seen(int seen) { g_render.glow_unseen = !seen; }
 

@@ -74,6 +74,12 @@ struct AtlasJob {              /* manifest + changed pages, decoded on a worker 
     int have_st = 0;
 };
 
+/* render.cpp: a rectangle of an atlas sprite at (x, y, w, h), rotated about its centre (THSB_FLIP_* flips);
+   tilemap.cpp's tiles. An unknown sprite draws the placeholder's checker. */
+void render_push_region(uint32_t sprite, float src_x, float src_y, float src_w, float src_h, float x, float y, float w,
+                        float h, float rotation, int flips, uint32_t color, int layer);
+int  render_view_size(int *w, int *h);   /* render.cpp: the logical resolution; 0 before render_init */
+
 /* sprite_anim.cpp: the Aseprite files' animations, installed with the atlas they came with */
 void sprite_anims_install(const char *text, size_t len, const std::string &path);   /* text NULL: none */
 int  sprite_anim_info_api(uint32_t sprite, const char *tag, GameAnimInfo *out);      /* PlatformAPI.sprite_anim_info */

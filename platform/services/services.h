@@ -74,6 +74,12 @@ void        sound_require(const char *name);            /* the game uses this so
 int         sound_slot_of(uint32_t id);                 /* -1 if unknown */
 const char *sound_slot_name(int slot);
 
+/* ---------------------------------------------------------------- maps (tilemap.cpp) */
+void        tilemap_init(const char *root);             /* every assets/maps .tmj: the game's, the engine's */
+void        tilemap_fill_api(PlatformAPI *pf);          /* map_info, map_draw, map_objects, map_property, map_solids */
+void        tilemap_file_changed(const char *path);     /* a file under assets/ changed: a map or tileset read again */
+void        tilemap_shutdown(void);
+
 /* ---------------------------------------------------------------- save data (savedata.cpp) */
 void        savedata_fill_api(PlatformAPI *pf);         /* save, load */
 const char *savedata_dir(void);                         /* the folder, once known ("" before the first use) */

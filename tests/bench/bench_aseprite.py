@@ -15,7 +15,6 @@ The game is examples/sprites_aseprite in a copy of the project; the file sits in
 import os
 import shutil
 import statistics
-import subprocess
 import sys
 import struct
 import time
@@ -23,7 +22,7 @@ import zlib
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "e2e"))
 from hostlib import ROOT, Host, cleanup, project_copy  # noqa: E402
-from benchlib import cached_env, report, runs  # noqa: E402
+from benchlib import build_game, report, runs  # noqa: E402
 import aseprite_write as aw  # noqa: E402
 
 SIZE, FRAMES = 64, 32
@@ -46,10 +45,7 @@ target = os.path.join(game, "assets", "sprites", "bench.aseprite")
 aw.write(target, aw.strip_bytes(SIZE, SIZE, FRAMES, base=0))
 baseline = os.path.join(game, "assets", "sprites", "baseline.png")
 aw.write(baseline, png(SIZE, SIZE, (0, 0, 0, 255)))
-b = subprocess.run(["./build.sh", "game", game], cwd=root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                   timeout=600, env=cached_env())
-if b.returncode != 0:
-    sys.exit(f"bench_aseprite: ./build.sh game failed:\n{b.stdout[-3000:]}")
+build_game(root, game)
 
 host = Host(root, "--game", game)
 host.wait_ev("new_code_running", version=1, timeout=60)

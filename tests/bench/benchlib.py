@@ -24,6 +24,16 @@ def cached_env():
     return env
 
 
+def build_game(root, game):
+    """./build.sh game for a game folder in a project copy (the compiler cache on: setup, not a measurement); the
+    part ends with the build's output when it fails."""
+    import subprocess
+    b = subprocess.run(["./build.sh", "game", game], cwd=root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       text=True, timeout=600, env=cached_env())
+    if b.returncode != 0:
+        sys.exit(f"{os.path.basename(sys.argv[0])}: ./build.sh game failed:\n{b.stdout[-3000:]}")
+
+
 def runs(full, quick=1):
     """How many times to repeat a measurement: `full` for ./build.sh bench, `quick` in the smoke leg."""
     return quick if QUICK else full

@@ -127,6 +127,13 @@ def check(cond, what):
         raise AssertionError(what)
 
 
+def example_copy(root, name):
+    """examples/<name> (its sources and assets) copied into the project copy at root; returns its folder there."""
+    dst = os.path.join(root, "examples", name)
+    shutil.copytree(os.path.join(ROOT, "examples", name), dst)
+    return dst
+
+
 def project_copy(with_library=True, with_host=False):
     """A temporary copy of the project's sources plus its built tools, assets and game library; with_host: the
     copy's own host and tools built too (its own CMake tree), so ./build.sh build|run in the copy compiles no host file."""

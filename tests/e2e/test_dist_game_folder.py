@@ -4,7 +4,9 @@ dist/<its name>-linux-x86_64/ (the executable named after the folder, game.pak, 
 its README is a player's README naming the game (none of NEON SWARM's text), and its game.pak holds that game's
 own sprite and sound and nothing of NEON SWARM's (no engine sprite or sound the game never names); a README.txt
 in the game's folder ships in its place; unpacked elsewhere, with the project moved away, it runs headless and
-draws its sprite and text."""
+draws its sprite and text. examples/level_tiled ships its Tiled map (the .tmj, not the .tmx source) and its tileset
+PNG in the atlas, and its release reads the level from the archive and draws its bricks (no checker)."""
+import json
 import os
 import re
 import shutil
@@ -95,10 +97,42 @@ def runs_unpacked_elsewhere():
         os.rename(os.path.dirname(game) + "-moved", os.path.dirname(game))
 
 
+def tiled_level_ships():
+    src = os.path.join(work, "mine", "level_tiled")
+    shutil.copytree(os.path.join(ROOT, "examples", "level_tiled"), src)
+    r = subprocess.run([os.path.join(root, "build.sh"), "dist", src], cwd=work, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, text=True, timeout=1500)
+    check(r.returncode == 0, f"./build.sh dist {src} failed ({r.returncode}):\n{r.stdout[-3000:]}")
+    folder = os.path.join(root, "dist", "level_tiled-linux-x86_64")
+    pak = os.path.join(folder, "game.pak")
+    r = subprocess.run([os.path.join(root, "build", "tools", "pack_assets"), "--list", pak], stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, text=True)
+    check(r.returncode == 0, f"pack_assets --list: {r.stdout}")
+    maps = sorted(set(re.findall(r"maps/\S+", r.stdout)))
+    check(maps == ["maps/level1.tmj"], f"game.pak's maps: {maps}")
+    check(b"tiles.png" in open(pak, "rb").read(), "game.pak's atlas has no tiles.png (the tileset)")
+    shot, log = os.path.join(work, "level.png"), os.path.join(work, "level.jsonl")
+    r = subprocess.run([os.path.join(folder, "level_tiled"), "--headless", "--frames", "40", "--screenshot", f"30:{shot}",
+                        "--log-json", log, "--save-dir", os.path.join(work, "save-level")], cwd=work,
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=300)
+    check(r.returncode == 0, f"the release exited {r.returncode}:\n{r.stdout[-2000:]}")
+    events = [json.loads(l) for l in open(log) if l.strip()]
+    loaded = [e for e in events if e.get("ev") == "map_loaded"]
+    errors = [e for e in events if e.get("ev") == "asset_error"]
+    check(len(loaded) == 1 and loaded[0]["file"] == "maps/level1.tmj" and not errors, f"map_loaded {loaded}, errors {errors}")
+    quit_ev = [e for e in events if e.get("ev") == "quit"]
+    check(quit_ev and quit_ev[-1]["game"]["solids"] > 0 and quit_ev[-1]["game"]["pickups"] >= 10, f"stats: {quit_ev}")
+    w, h, rows = read_png(shot)
+    brick = sum(1 for y in range(0, h, 4) for x in range(0, w, 4) if rows[y][x][0] > rows[y][x][2] + 80)
+    magenta = sum(1 for y in range(0, h, 4) for x in range(0, w, 4) if rows[y][x][:3] == (255, 0, 255))
+    check(brick > 500 and magenta < 5, f"the walls' bricks ({brick}), the checker ({magenta})")
+
+
 checks.case("ships", ships)
 if "tgz" in state:
     checks.case("runs_unpacked_elsewhere", runs_unpacked_elsewhere)
     checks.case("own_readme_ships", own_readme_ships)
+checks.case("tiled_level_ships", tiled_level_ships)
 if not checks.failed:
     cleanup(root)
     cleanup(work)

@@ -51,6 +51,7 @@ SCENES = {
     "camera_zoom": (60, "2 down W\n2 down A\n10 down E\n40 up W\n40 up A\n40 up E\n"),
     # idle for 40 steps, then RIGHT held: the shot is a run frame, the character moved right
     "sprites_aseprite": (60, "40 down RIGHT\n"),
+    "level_tiled": (260, "5 down DOWN\n85 up DOWN\n85 down RIGHT\n"),
 }
 # Per example: what its gallery row promises, read from the game's stats in the host's last event (quit), so a
 # picture that still matches cannot hide a feature that stopped working: (check of the stats, what it means).
@@ -59,6 +60,9 @@ PROMISES = {
     "sprites_batch": (lambda g: g.get("sprites", 0) >= 1000, "thousands of sprites"),
     "sprites_aseprite": (lambda g: g.get("tag") == "run" and g.get("frame_changes", 0) >= 5,
                          "the idle tag played, then RIGHT switched to run and its frames advanced"),
+    "level_tiled": (lambda g: g.get("solids", 0) > 0 and g.get("pickups", 0) >= 10 and g.get("cam_x", 0) > 100
+                    and 0 < g.get("tiles_drawn", 0) < 3000,
+                    "the map's walls and pickups read, the camera scrolled with the player, the tiles culled to the view"),
     "savedata_highscore": (lambda g: g.get("loaded") == 1 and g.get("entries", 0) >= 3,
                            "the second run reads back the table the first run's three rounds saved"),
 }

@@ -62,7 +62,8 @@ def service_examples_compile():
     check(len(examples) >= 7, f"{len(examples)} service examples")
     with open(os.path.join(game, "state.h")) as f:
         st = f.read()
-    st = st.replace("    int32_t  best = 0;", "    int32_t  best = 0;\n    int32_t  wave = 0;")   # the examples' fields
+    st = st.replace("    int32_t  best = 0;", "    int32_t  best = 0;\n    int32_t  wave = 0;\n"
+                    "    uint32_t level_generation = 0;")   # the examples' fields
     with open(os.path.join(game, "state.h"), "w") as f:
         f.write(st)
     fns = []

@@ -9,6 +9,9 @@ host did with it, and removes it again (also when the case fails, so the next ca
 - pf->read_file outside the project (a "..", an absolute path, a symlink out of the project, a sibling folder
   whose name starts with the project's: <root>2/, by absolute and by relative path), a negative and a huge cap:
   each refused with -1; a file of the project still reads.
+- the map services (a map copied into the engine's assets/maps): NULL outputs, negative and huge first/cap, NULL
+  and overlong names, unknown ids and object ids, a NaN, infinite or tiny-zoom camera before map_draw: each
+  answers 0 (the valid calls beside them still answer), the host runs on.
 - NaN and infinities into every sound service (sound_bus volume and fade, sound_play's volume, pan,
   pitch, fade and cooldown, sound_set, sound_stop), then sound_bus(..., 1, 0) every step: no NaN
   ever reaches the output (SDL's disk audio driver writes it to a file) and the music is heard again.
@@ -20,12 +23,15 @@ ASAN_SCENARIO: also run against the sanitizer build of the host.
 import array
 import math
 import os
+import shutil
 import tempfile
 
-from hostlib import Checks, Host, check, end_run, inject, input_script, project_copy, uninject
+from hostlib import ROOT, Checks, Host, check, end_run, inject, input_script, project_copy, uninject
 
 checks = Checks()
 root = project_copy()
+os.makedirs(os.path.join(root, "assets", "maps"), exist_ok=True)
+shutil.copy(os.path.join(ROOT, "tests", "data", "tiled", "cave.tmj"), os.path.join(root, "assets", "maps", "probe.tmj"))
 game_cpp = os.path.join(root, "game", "game.cpp")
 audio_out = os.path.join(root, "audio.raw")
 script = input_script(root, "5 tap F10\n")   # the bot plays: shots, music
@@ -177,6 +183,46 @@ def nan_into_every_sound_service():
     injected([("GAME_UPDATE(game_update)", code)], body)
 
 
+def map_services_checked():
+    calls = [
+        ("info_null", "pf->map_info(id, NULL)", 0),
+        ("info_unknown", "pf->map_info(0xDEADBEEFu, &mi)", 0),
+        ("objects_negative", "pf->map_objects(id, -5, mo, 2)", 0),
+        ("objects_past_end", "pf->map_objects(id, 1 << 30, mo, 2)", 0),
+        ("objects_cap_negative", "pf->map_objects(id, 0, mo, -1)", 0),
+        ("objects_null", "pf->map_objects(id, 0, NULL, 2)", 0),
+        ("solids_negative", "pf->map_solids(id, -1, mb, 2)", 0),
+        ("solids_null", "pf->map_solids(id, 0, NULL, 5)", 0),
+        ("solids_past_end", "pf->map_solids(id, 0x7fffffff, mb, 2)", 0),
+        ("property_null_name", "pf->map_property(id, 0, NULL, &mv)", 0),
+        ("property_null_out", "pf->map_property(id, 0, \"title\", NULL)", 0),
+        ("property_unknown_object", "pf->map_property(id, 0xFFFFFFFFu, \"value\", &mv)", 0),
+        ("property_long_name", "pf->map_property(id, 0, big, &mv)", 0),
+        ("draw_long_layer", "pf->map_draw(id, big, 0)", 0),
+        ("draw_nan_camera", "(pf->set_camera(__builtin_nanf(\"\"), __builtin_inff(), 1), pf->map_draw(id, NULL, 0))", 0),
+        ("draw_inf_camera", "(pf->set_camera(-__builtin_inff(), 1e30f, 1), pf->map_draw(id, NULL, 0))", 0),
+        ("draw_tiny_zoom", "(pf->set_camera(0, 0, 1e-30f), pf->map_draw(id, NULL, 0))", 1),
+        ("objects_ok", "pf->map_objects(id, 0, mo, 2)", 2),
+        ("info_ok", "pf->map_info(id, &mi)", 1),
+    ]
+    body_calls = " ".join(f"r[{i}] = {c};" for i, (_, c, _) in enumerate(calls))
+    fields = ",".join(f'\\"{name}\\":%d' for name, _, _ in calls)
+    args = ", ".join(f"r[{i}]" for i in range(len(calls)))
+    code = (f"if (in->step % 30 == 0) {{ uint32_t id = game_map_id(\"probe\"); GameMapInfo mi; GameMapObject mo[2]; "
+            f"GameMapBox mb[2]; GameMapValue mv; char big[300]; memset(big, 'a', sizeof big - 1); big[299] = 0; "
+            f"int r[{len(calls)}]; {body_calls} "
+            f'char f[1024]; snprintf(f, sizeof f, "{fields}", {args}); pf->event("map_probe", f); }}')
+
+    def body(r):
+        e = host.wait_for(lambda e: e.get("ev") == "game" and e.get("name") == "map_probe", 20, host.mark(),
+                          what="map_probe")
+        for name, _, want in calls:
+            got = e[name]
+            check(got == want if name != "draw_tiny_zoom" else got > 0, f"map service {name}: {got}, want {want}: {e}")
+        check(host.alive(), "the host died in a map service")
+    injected([("GAME_UPDATE(game_update)", code)], body)
+
+
 checks.case("startup", startup)
 checks.case("game_memory_rewritten", game_memory_rewritten)
 checks.case("event_fields_forged", event_fields_forged)
@@ -186,7 +232,7 @@ checks.case("nan_into_every_sound_service", nan_into_every_sound_service)
 
 def sprite_queries_refuse_bad_pointers():
     def body(r):
-        m = host.mark()
+        m = host.events.index(r)   # from the reload on: the first step's reports may come in with the reload event
         host.wait_for(lambda e: e.get("ev") == "game" and e.get("name") == "sprite_probe", 20, m, what="probe events")
         first = stats(host.mark(), version=r["version"])
         later = host.wait_for(lambda e: e.get("ev") == "frame_stats" and e.get("version") == r["version"]
@@ -210,4 +256,5 @@ def sprite_queries_refuse_bad_pointers():
 
 
 checks.case("sprite_queries_refuse_bad_pointers", sprite_queries_refuse_bad_pointers)
+checks.case("map_services_checked", map_services_checked)
 end_run(checks, host, root, tail=60)

@@ -8,35 +8,7 @@
 #include "th_test.h"
 #include "services/sprite_anim.cpp"
 
-#include <stdarg.h>
-
-#include <string>
-#include <vector>
-
-/* ---------------------------------------------------------------- what sprite_anim.cpp calls */
-static std::vector<std::string> g_errors, g_warnings, g_events;
-
-void assets_error(const std::string &file, const std::string &reason) { g_errors.push_back(file + ": " + reason); }
-std::string assets_json_escaped(const std::string &s) { return s; }
-void log_message(int level, const char *fmt, ...)
-{
-    char b[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(b, sizeof b, fmt, ap);
-    va_end(ap);
-    if (level >= LOG_WARN) g_warnings.push_back(b);
-}
-void log_event(const char *ev, const char *fmt, ...)
-{
-    char b[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(b, sizeof b, fmt, ap);
-    va_end(ap);
-    g_events.push_back(std::string(ev) + " " + b);
-}
-void notice_post(int, const char *, ...) {}
+#include "asset_report_stubs.h"   /* what sprite_anim.cpp calls to report: kept in g_errors, g_warnings, g_events */
 
 /* ---------------------------------------------------------------- helpers */
 /* hero: 8 frames. walk 0-2 forward (100, 50, 200 ms), back 0-2 reverse, bob 3-5 ping-pong (10, 20, 30),
