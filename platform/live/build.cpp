@@ -189,6 +189,9 @@ static int entries_match(const char *files, const char *entries)
    take one (no ::stamp, no GAME_LAYOUT_HASH). */
 static int layout_for_state(void)
 {
+    g_build.layout_at = -1;
+    for (int i = 0; i < g_build.compile.argc; i++)
+        if (!strncmp(g_build.compile.argv[i], LAYOUT_ARG, strlen(LAYOUT_ARG))) g_build.layout_at = i;
     if (g_build.stamp.argc == 0 || g_build.layout_at < 0) return 0;
     char p[HOST_PATH];
     snprintf(p, sizeof p, "%s/state.h", game_folder());
@@ -282,16 +285,12 @@ static int load_direct_commands(void)
     }
     if (!ended || !files_ok || g_build.chunk_count == 0 || g_build.compile.argc == 0 || g_build.link.argc == 0)
         return 0;
-    for (int i = 0; i < g_build.chunk_count;
-         i++) { /* a chunk file removed (the build folder cleaned): build.sh writes them */
+    for (int i = 0; i < g_build.chunk_count; i++) {   /* a chunk file removed (the build folder cleaned) */
         char src[HOST_PATH];
         OsFileStamp st;
         snprintf(src, sizeof src, "%s/%s.cpp", g_build.root, g_build.chunks[i].base);
         if (!os_file_stamp(src, &st)) return 0;
     }
-    g_build.layout_at = -1;
-    for (int i = 0; i < g_build.compile.argc; i++)
-        if (!strncmp(g_build.compile.argv[i], LAYOUT_ARG, strlen(LAYOUT_ARG))) g_build.layout_at = i;
     g_build.restamp = 0;
     return !state_changed || layout_for_state();   /* may set restamp */
 }
@@ -611,8 +610,8 @@ static int chunks_poll(int *ok)
             }
             if (c->ok && !c->group) chunk_store_key(c);
             output_add(c->output, c->output_len);
-            log_event("build_chunk", "\"chunk\":%d,\"ok\":%s,\"cpu_ms\":%.1f,\"group\":%s%s", i, c->ok ? "true" : "false",
-                      c->cpu_ms, c->group ? "true" : "false", g_build.objects_only ? ",\"resplit\":true" : "");
+            log_event("build_chunk", "\"chunk\":%d,\"ok\":%s,\"cpu_ms\":%.1f,\"group\":%s%s", i,
+                      c->ok ? "true" : "false", c->cpu_ms, c->group ? "true" : "false", g_build.objects_only ? ",\"resplit\":true" : "");
         }
         if (!c->started) pending = 1;
         if (c->ended && !c->ok) *ok = 0;
@@ -806,7 +805,8 @@ static int chunks_group(void)
             const char *base = g_build.chunks[order[j]].base, *name = strrchr(base, '/');
             len += (size_t)snprintf(text + len, sizeof text - len, "#include \"%s.cpp\"\n", name ? name + 1 : base);
         }
-        snprintf(bases[g], sizeof bases[g], "%.*s%sgroup-%d", (int)dir_len, g_build.chunks[0].base, dir_len ? "/" : "", g);
+        snprintf(bases[g], sizeof bases[g], "%.*s%sgroup-%d", (int)dir_len, g_build.chunks[0].base,
+                 dir_len ? "/" : "", g);
         char p[HOST_PATH];
         snprintf(p, sizeof p, "%s/%s.cpp", g_build.root, bases[g]);
         if (len >= sizeof text || !os_write_file_atomic(p, text, len)) return 0;
@@ -1060,7 +1060,8 @@ static int build_advance(int *ok)
             if (g_build.chunks[i].stale) g_build.stage_cpu_ms[0] += g_build.chunks[i].cpu_ms;
         log_event("build_stage", "\"stage\":\"compile\",\"ok\":%s,\"ms\":%.1f,\"cpu_ms\":%.1f,\"chunks\":%d,"
                   "\"grouped\":%s%s", *ok ? "true" : "false", g_build.stage_ms[0], g_build.stage_cpu_ms[0],
-                  g_build.stale_count, g_build.grouped ? "true" : "false", g_build.objects_only ? ",\"resplit\":true" : "");
+                  g_build.stale_count, g_build.grouped ? "true" : "false",
+                  g_build.objects_only ? ",\"resplit\":true" : "");
         if (*ok && !g_build.queued && !g_build.objects_only) {
             if (spawn_link()) return 0;   /* the link; the build ends when it does */
             *ok = 0;
