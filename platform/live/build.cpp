@@ -611,7 +611,8 @@ static int chunks_poll(int *ok)
             if (c->ok && !c->group) chunk_store_key(c);
             output_add(c->output, c->output_len);
             log_event("build_chunk", "\"chunk\":%d,\"ok\":%s,\"cpu_ms\":%.1f,\"group\":%s%s", i,
-                      c->ok ? "true" : "false", c->cpu_ms, c->group ? "true" : "false", g_build.objects_only ? ",\"resplit\":true" : "");
+                      c->ok ? "true" : "false", c->cpu_ms, c->group ? "true" : "false",
+                      g_build.objects_only ? ",\"resplit\":true" : "");
         }
         if (!c->started) pending = 1;
         if (c->ended && !c->ok) *ok = 0;
