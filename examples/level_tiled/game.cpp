@@ -164,7 +164,7 @@ static GAME_RENDER(game_render)
     snprintf(line, sizeof line, "score %d   coins left %d   walls: %d boxes   level generation %u", gs->score, left,
              gs->solid_count, gs->level_generation);
     pf->draw_text(line, 24, 54, 15, 0xC8D0F0FF, GAME_LAYER_UI + 1);
-    pf->draw_text("arrows / WASD move  -  save assets/maps/level1.tmj (or the .tmx in Tiled) to change the level",
+    pf->draw_text("arrows / WASD move  -  open assets/maps/level1.tmj in Tiled, move a wall, save: the level changes",
                   24, (float)pf->view_height - 30, 15, 0xC8D0F0FF, GAME_LAYER_UI + 1);
 }
 
