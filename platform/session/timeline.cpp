@@ -510,8 +510,14 @@ int timeline_open(void)
     if (k < 0 || snap_at(k)->step != head) take_snapshot(head);
     g_timeline.open = 1;
     g_timeline.cursor = head;
-    log_event("timeline_open", "\"step\":%llu,\"oldest\":%llu", (unsigned long long)head,
-              (unsigned long long)timeline_oldest());
+    TimelineInfo ti;
+    timeline_info(&ti);
+    log_event("timeline_open",
+              "\"step\":%llu,\"oldest\":%llu,\"every\":%llu,\"snapshots\":%llu,\"snapshot_bytes\":%llu,"
+              "\"used_mb\":%.2f,\"memory_mb\":%.2f,\"state_bytes\":%llu,\"cost_ms_per_step\":%.4f",
+              (unsigned long long)head, (unsigned long long)ti.oldest, (unsigned long long)ti.every,
+              (unsigned long long)ti.snapshots, (unsigned long long)ti.snapshot_bytes, ti.used_bytes / 1048576.0,
+              ti.memory_bytes / 1048576.0, (unsigned long long)memory_used(), ti.cost_ms_per_step);
     return 1;
 }
 
