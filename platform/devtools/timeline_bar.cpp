@@ -1,6 +1,6 @@
 /* timeline_bar.cpp - the timeline's scrub bar (docs/timeline.md): F8 pauses on the timeline and shows it along the
    bottom of the screen; Left/Right go one step, Shift+Left/Right one second, a drag on the bar goes anywhere in it,
-   P plays the recorded steps forward, V replays all of them and checks each, F9 is one step on, and F8 again goes
+   P plays the recorded steps forward (as a save of new code does, from the step shown), V replays all of them and checks each, F9 is one step on, and F8 again goes
    live from the step shown (a branch when it is in the past). The timeline itself is session/timeline.cpp. */
 #include "devtools.h"
 
@@ -13,7 +13,6 @@
 #define BAR_PAD   34.0f            /* from the bottom of the view to the bar */
 
 static struct {
-    int   playing;                 /* P: one recorded step a frame */
     int   dragging;                /* the left button went down on the bar */
     float mouse_x, mouse_y;
 } g_bar;
@@ -53,7 +52,7 @@ void timeline_bar_toggle(void)
 {
     FrameLoop *loop = frame_loop();
     loop->paused = !loop->paused;
-    g_bar.playing = g_bar.dragging = 0;
+    g_bar.dragging = 0;
     if (loop->paused) timeline_open();
     else timeline_close();
     log_event("pause", "\"on\":%s", loop->paused ? "true" : "false");
@@ -67,7 +66,7 @@ int timeline_bar_key(GameKey k, int down, int shift)
         if (down && g_bar.mouse_y >= y - 14 && g_bar.mouse_y <= y + BAR_H + 14 && g_bar.mouse_x >= BAR_X - 10 &&
             g_bar.mouse_x <= BAR_X + bar_w() + 10) {
             g_bar.dragging = 1;
-            g_bar.playing = 0;
+            timeline_play(0);
             seek_to(step_at_x(g_bar.mouse_x));
             return 1;
         }
@@ -76,7 +75,9 @@ int timeline_bar_key(GameKey k, int down, int shift)
     }
     if (k != KEY_LEFT && k != KEY_RIGHT && k != KEY_P && k != KEY_V) return 0;
     if (!down) return 1;
-    g_bar.playing = k == KEY_P ? !g_bar.playing : 0;
+    TimelineInfo ti;
+    timeline_info(&ti);
+    timeline_play(k == KEY_P && !ti.playing);
     if (k == KEY_LEFT) seek_by(shift ? -60 : -1);
     if (k == KEY_RIGHT) seek_by(shift ? 60 : 1);
     if (k == KEY_V) timeline_verify();
@@ -98,8 +99,8 @@ int timeline_bar_frame(int single_step)
     if (!bar_open()) return 0;
     TimelineInfo ti;
     timeline_info(&ti);
-    if (g_bar.playing && ti.cursor >= ti.head) g_bar.playing = 0;
-    if (g_bar.playing || single_step) seek_to(ti.cursor + 1);
+    if (ti.playing && ti.cursor >= ti.head) timeline_play(0);
+    else if (ti.playing || single_step) seek_to(ti.cursor + 1);
     return 1;
 }
 

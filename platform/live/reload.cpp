@@ -423,10 +423,10 @@ int reload_from(const char *src, const char *why)
                                                  : "kept";
     types_copy(types_of_block(), &next_types);
     types_clear(&next_types);
-    timeline_reloaded(layout_changed);   /* new code: a new epoch; a new layout clears it */
     char uerr[2048] = "";
     int unmapped = unload_old(&old, uerr, sizeof uerr);
     announce(version, why, t0, snap_ms, state_action, unmapped, uerr, &old_layout, stats_before);
+    if (running_lib()->version == version) timeline_reloaded(layout_changed);   /* a new epoch; a new layout clears it */
     return 1;
 }
 

@@ -134,7 +134,7 @@ typedef struct TimelineDivergence {     /* the last replay that differed from it
 } TimelineDivergence;
 
 typedef struct TimelineInfo {           /* what the scrub bar shows */
-    int      on, open;
+    int      on, open, playing;          /* playing: P, or new code loaded while paused in the past */
     uint64_t oldest, head, cursor;      /* the steps a seek reaches, the live one, the block's */
     uint64_t every, snapshots, snapshot_bytes;   /* K, kept states, a kept state's average size */
     uint64_t memory_bytes, used_bytes;  /* allocated, in use */
@@ -154,6 +154,7 @@ int      timeline_open(void);                         /* paused on it, at the li
 double   timeline_seek(uint64_t step);                /* restore + replay to step, checked; ms, -1 */
 int64_t  timeline_verify(void);                       /* replay all of it, checked: the mismatches; -1 */
 void     timeline_close(void);                        /* live again; at a past step the newer steps go (a branch) */
+void     timeline_play(int on);                       /* the recorded steps forward, one a frame (timeline_bar.cpp) */
 uint64_t timeline_oldest(void);
 void     timeline_info(TimelineInfo *out);
 uint64_t timeline_hash(const void *data, size_t n);   /* the per-step hash (fast, 64-bit) */

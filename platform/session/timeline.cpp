@@ -33,7 +33,7 @@ static struct {
     TimelineStep *steps;         /* a ring of `window` entries */
     uint64_t      first, count;  /* the oldest step kept, how many */
     uint8_t      *ring;          /* compressed snapshots */
-    uint64_t      ring_cap, head;
+    uint64_t      ring_cap, head;   /* ring_cap: the budget less the steps and the scratch (which it gives up) */
     TimelineSnap  snaps[TL_MAX_SNAPS];
     int           snap_first, snap_count;
     uint8_t      *scratch;       /* one compressed snapshot before it goes into the ring */
@@ -43,6 +43,7 @@ static struct {
     uint32_t      epoch;
     int           armed;         /* timeline_before_step kept what it needed: the step may be recorded */
     int           open;          /* paused on the timeline: the block is at `cursor` */
+    int           playing;       /* the recorded steps play forward, one a frame (P; after new code loads) */
     uint64_t      cursor;
     int (*update)(const GameInput *gi);   /* the frame loop's guarded update (a hook from above) */
     double        cost_ms;       /* time spent keeping the timeline since the last report */
@@ -167,11 +168,15 @@ static void choose_every(void)
 static void take_snapshot(uint64_t step)
 {
     uint64_t used = memory_used();
-    if (used + 64 > g_timeline.scratch_cap) {
+    if (used + 64 > g_timeline.scratch_cap) {   /* the scratch comes out of the ring: the budget holds all of it */
+        uint64_t grow = used + 64 - g_timeline.scratch_cap;
+        if (grow * 4 > g_timeline.ring_cap) return;
         uint8_t *p = (uint8_t *)realloc(g_timeline.scratch, used + 64);
         if (!p) return;
         g_timeline.scratch = p;
         g_timeline.scratch_cap = used + 64;
+        g_timeline.ring_cap -= grow;
+        if (g_timeline.head > g_timeline.ring_cap) g_timeline.head = g_timeline.ring_cap;
     }
     size_t bytes = timeline_pack((const uint8_t *)memory_state()->game.base, (size_t)used, g_timeline.scratch);
     if (bytes > g_timeline.ring_cap) return;
@@ -267,7 +272,7 @@ void timeline_clear(const char *why)
     g_timeline.count = 0;
     g_timeline.snap_count = 0;
     g_timeline.head = 0;
-    g_timeline.open = 0;
+    g_timeline.open = g_timeline.playing = 0;
 }
 
 void timeline_code_changed(void) { g_timeline.epoch++; }
@@ -314,6 +319,7 @@ void timeline_info(TimelineInfo *out)
     memset(out, 0, sizeof *out);
     out->on = g_timeline.on;
     out->open = g_timeline.open;
+    out->playing = g_timeline.playing;
     out->oldest = timeline_oldest();
     out->head = head_step();
     out->cursor = g_timeline.open ? g_timeline.cursor : out->head;
@@ -575,7 +581,7 @@ int64_t timeline_verify(void)
 void timeline_close(void)
 {
     if (!g_timeline.open) return;
-    g_timeline.open = 0;
+    g_timeline.open = g_timeline.playing = 0;
     uint64_t head = head_step(), at = g_timeline.cursor;
     if (at < head) {
         g_timeline.count = at - g_timeline.first;
@@ -592,10 +598,15 @@ void timeline_reloaded(int layout_changed)
 {
     timeline_code_changed();
     if (!g_timeline.on) return;
+    if (layout_changed && g_timeline.open) notice_post(LOG_WARN, "Timeline cleared: the state's layout changed");
     if (layout_changed) { timeline_clear("layout_changed"); return; }
     if (!g_timeline.open) return;
     uint64_t at = g_timeline.cursor;
     drop_snaps_after(at);
     int k = g_timeline.snap_count - 1;
     if (k < 0 || snap_at(k)->step != at) take_snapshot(at);
+    g_timeline.playing = at < head_step();   /* the same seconds again, with the new code */
+    log_event("timeline_new_code", "\"step\":%llu,\"version\":%d", (unsigned long long)at, running_lib()->version);
 }
+
+void timeline_play(int on) { g_timeline.playing = on && g_timeline.open; }

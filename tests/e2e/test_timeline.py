@@ -8,7 +8,7 @@ import os
 import shutil
 import subprocess
 
-from hostlib import ROOT, Checks, Host, check, cleanup, end_run, input_script, project_copy, watchdog
+from hostlib import ROOT, Checks, Host, check, cleanup, edit, input_script, project_copy, watchdog
 
 checks = Checks()
 root = project_copy()
@@ -75,6 +75,33 @@ def branch_goes_on_exactly():
         h.stop()
 
 
+def new_code_replays_the_same_seconds():
+    """Four seconds back, then a save of new code: the host reloads while paused there and plays the same recorded
+    inputs forward with the new code (its bullets are a quarter faster), to the step where F8 was pressed."""
+    script = input_script(root, "5 tap F10\n200 tap F3\n@500 tap F8\n@502 down LSHIFT\n@503 tap LEFT\n@505 tap LEFT\n"
+                          "@507 tap LEFT\n@509 tap LEFT\n@510 up LSHIFT\n", "edit.txt")
+    h = Host(root, "--input", script, "--watchdog", watchdog())
+    src = os.path.join(root, "game", "entities.cpp")
+    try:
+        head = h.wait_ev("timeline_open", timeout=120)["step"]   # real time: frames are not steps
+        h.wait_ev("timeline_seek", to=head - 240, timeout=60)
+        m = h.mark()
+        edit(src, "b->vel = v2_scale(d, BULLET_SPEED);", "b->vel = v2_scale(d, BULLET_SPEED * 1.25f);")
+        h.next_reload(m, timeout=120)
+        nc = h.wait_ev("timeline_new_code", timeout=30, since=m)
+        check(nc["step"] == head - 240 and nc["version"] == 2, f"new code while paused: {nc}")
+        last = h.wait_for(lambda e: e.get("ev") == "timeline_seek" and e.get("at") == head, 60, m, "the playback")
+        played = h.of("timeline_seek", m)
+        check(len(played) >= 230 and all(s["replayed"] <= 1 for s in played), f"the playback: {len(played)} seeks")
+        fast = [e for e in h.of("frame_stats", m) if e["version"] == 2 and e["game"].get("bullet_speed", 0) > 0
+                and e["t"] <= last["t"] + 0.5]
+        check(fast and all(abs(e["game"]["bullet_speed"] - 1375) < 1 for e in fast),
+              f"the same seconds did not run the new code: {[e['game'].get('bullet_speed') for e in fast]}")
+        check(not h.of("timeline_divergence", m), "a replay under new code was compared with the old code's")
+    finally:
+        h.stop()
+
+
 NONDET_STATE = "    float    clock = 0.0f;              /* the wall clock, read into the state: not deterministic */\n"
 
 
@@ -116,6 +143,7 @@ def clock_in_state_is_caught():
 
 checks.case("seek_back_is_exact", seek_back_is_exact)
 checks.case("branch_goes_on_exactly", branch_goes_on_exactly)
+checks.case("new_code_replays_the_same_seconds", new_code_replays_the_same_seconds)
 checks.case("clock_in_state_is_caught", clock_in_state_is_caught)
 if not checks.failed:
     cleanup(root)
