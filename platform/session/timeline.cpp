@@ -40,6 +40,7 @@ static struct {
     uint64_t      scratch_cap;
     uint64_t      every;         /* K */
     uint64_t      snap_bytes_sum, snaps_taken;
+    double        snap_bytes_recent;   /* a moving average of the last states' packed size */
     uint32_t      epoch;
     int           armed;         /* timeline_before_step kept what it needed: the step may be recorded */
     int           open;          /* paused on the timeline: the block is at `cursor` */
@@ -159,8 +160,8 @@ static uint64_t ring_room(uint64_t n)
 /* K from the budget: as many steps between snapshots as make the window's snapshots fit the ring */
 static void choose_every(void)
 {
-    double avg = (double)g_timeline.snap_bytes_sum / (double)g_timeline.snaps_taken;
-    double fit = (double)g_timeline.ring_cap / (avg * 1.25);   /* room for a quarter more than the average */
+    /* the recent states' size (a fight grows them), and room for a half more */
+    double fit = (double)g_timeline.ring_cap / (g_timeline.snap_bytes_recent * 1.5);
     uint64_t k = fit >= 1 ? (uint64_t)((double)g_timeline.window / fit) + 1 : TL_MAX_EVERY;
     g_timeline.every = k < TL_MIN_EVERY ? TL_MIN_EVERY : k > TL_MAX_EVERY ? TL_MAX_EVERY : k;
 }
@@ -189,6 +190,7 @@ static void take_snapshot(uint64_t step)
     s->bytes = bytes;
     s->used = used;
     g_timeline.snap_bytes_sum += bytes;
+    g_timeline.snap_bytes_recent = g_timeline.snaps_taken ? g_timeline.snap_bytes_recent * 0.9 + bytes * 0.1 : bytes;
     g_timeline.snaps_taken++;
     choose_every();
 }

@@ -63,10 +63,9 @@ def mean_frame_ms(path, lo, hi):
     return sum(ms) / len(ms)
 
 
-# the minute of fight, with the default timeline (60 s, 64 MB; the quick mode keeps 13 s of its 15). The game's first
-# steps are outside the window: until its music has loaded, its voice handle in the state is 0 (docs/timeline.md).
+# the minute of fight, with the default timeline (60 s, 64 MB)
 frames_on = os.path.join(root, "frames_on.txt")
-a = run("timeline", ["--timeline", "13"] if QUICK else [], fight(PLAY) + seeks_script(PLAY, 0.9), frames_on)
+a = run("timeline", [], fight(PLAY) + seeks_script(PLAY, 0.9), frames_on)
 opened = a.of("timeline_open")[0]
 seeks = sorted(s["ms"] for s in a.of("timeline_seek"))
 verify = a.of("timeline_verify")
@@ -78,9 +77,9 @@ frames_off = os.path.join(root, "frames_off.txt")
 run("no_timeline", ["--timeline", "0"], fight(PLAY) + [f"@{PLAY} quit"], frames_off)
 ab = mean_frame_ms(frames_on, 260, PLAY) - mean_frame_ms(frames_off, 260, PLAY)
 
-if not QUICK:   # ten minutes of bot play, every step of it kept and replayed (the first 2 s left out)
-    LONG = 36000 + 180
-    c = run("long", ["--timeline", "600", "--timeline-mb", "512"],
+if not QUICK:   # ten minutes of bot play, every step of it kept and replayed
+    LONG = 36000
+    c = run("long", ["--timeline", "600", "--timeline-mb", "1024"],
             fight(LONG) + [f"@{LONG} tap F8", f"@{LONG + 2} tap V", f"@{LONG + 4} quit"])
     for v in c.of("timeline_verify"):
         divergences += v["mismatches"]
