@@ -1,7 +1,8 @@
 /* timeline_bar.cpp - the timeline's scrub bar (docs/timeline.md): F8 pauses on the timeline and shows it along the
    bottom of the screen; Left/Right go one step, Shift+Left/Right one second, a drag on the bar goes anywhere in it,
-   P plays the recorded steps forward (as a save of new code does, from the step shown), V replays all of them and checks each, F9 is one step on, and F8 again goes
-   live from the step shown (a branch when it is in the past). The timeline itself is session/timeline.cpp. */
+   P plays the recorded steps forward (as a save of new code does, from the step shown), V replays all of them and
+   checks each, F9 is one step on, and F8 again goes live from the step shown (a branch when it is in the past). The
+   timeline itself is session/timeline.cpp. */
 #include "devtools.h"
 
 #include <stdio.h>

@@ -426,7 +426,7 @@ int reload_from(const char *src, const char *why)
     char uerr[2048] = "";
     int unmapped = unload_old(&old, uerr, sizeof uerr);
     announce(version, why, t0, snap_ms, state_action, unmapped, uerr, &old_layout, stats_before);
-    if (running_lib()->version == version) timeline_reloaded(layout_changed);   /* a new epoch; a new layout clears it */
+    if (running_lib()->version == version) timeline_reloaded(layout_changed);   /* new epoch; new layout: cleared */
     return 1;
 }
 
