@@ -33,16 +33,7 @@ static GameLib g_lib;
 GameLib *running_lib(void) { return &g_lib; }
 static StateTypes g_types;   /* not valid: the differing byte is named by its offset */
 StateTypes *types_of_block(void) { return &g_types; }
-int restart_memory(uint64_t bytes, uint8_t **block, uint8_t **snapshot)
-{
-    *block = (uint8_t *)calloc(1, bytes);
-    *snapshot = (uint8_t *)calloc(1, bytes);
-    return *block && *snapshot;
-}
-void restart_restoring(int on) { (void)on; }
-void     restart_reserve(const char *name, uint64_t bytes) { (void)name; (void)bytes; }
-uint8_t *restart_area(const char *name, uint64_t *cap) { (void)name; if (cap) *cap = 0; return NULL; }
-void     restart_area_used(const char *name, uint64_t used) { (void)name; (void)used; }
+#include "memory_no_session.h"
 
 /* ---------------------------------------------------------------- a small game on the block */
 #define WORDS 40000     /* 320 KB of state, mostly zeros, as a game's fixed arrays are */
