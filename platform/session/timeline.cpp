@@ -171,7 +171,13 @@ static void take_snapshot(uint64_t step)
     uint64_t used = memory_used();
     if (used + 64 > g_timeline.scratch_cap) {   /* the scratch comes out of the ring: the budget holds all of it */
         uint64_t grow = used + 64 - g_timeline.scratch_cap;
-        if (grow * 4 > g_timeline.ring_cap) return;
+        if (grow * 4 > g_timeline.ring_cap) {
+            static int said;
+            if (!said++) log_message(LOG_WARN, "timeline: the state (%.1f MB) is too big for --timeline-mb %.0f: no "
+                                     "states kept, nothing to go back to", used / 1048576.0,
+                                     (g_timeline.ring_cap + g_timeline.window * sizeof(TimelineStep)) / 1048576.0);
+            return;
+        }
         uint8_t *p = (uint8_t *)realloc(g_timeline.scratch, used + 64);
         if (!p) return;
         g_timeline.scratch = p;
