@@ -48,6 +48,8 @@ static int toy_update(const GameInput *gi)
     w[1 + x % 64] += gi->down[KEY_SPACE] + 1;   /* a few live slots, the rest stays zero */
     w[100 + (x >> 8) % 2000] = x;
     if (g_use_static) w[5000] = ++hidden;
+    uint32_t n = (uint32_t)(gi->step % 240) * 25;   /* a part that fills and empties: packed states of every size */
+    for (uint32_t i = 0; i < 6000; i++) w[10000 + i] = i < n ? x | 1 : 0;
     memory_state()->game.used = WORDS * 4;
     return 0;
 }
@@ -65,6 +67,17 @@ static GameInput input_of(uint64_t step, int variant)
 
 static uint64_t block_hash(void) { return timeline_hash(memory_state()->game.base, (size_t)memory_used()); }
 
+/* the kept states never share a byte of the ring */
+static int g_overlaps;
+static void check_ring(void)
+{
+    for (int i = 0; i < g_timeline.snap_count; i++)
+        for (int j = i + 1; j < g_timeline.snap_count; j++) {
+            const TimelineSnap *a = snap_at(i), *b = snap_at(j);
+            g_overlaps += a->at < b->at + b->bytes && b->at < a->at + a->bytes;
+        }
+}
+
 /* live steps from frame_loop()->step, as main.cpp runs them; hashes[s] = the state's hash before step s */
 static void play(uint64_t steps, int variant, std::vector<uint64_t> *hashes)
 {
@@ -76,6 +89,7 @@ static void play(uint64_t steps, int variant, std::vector<uint64_t> *hashes)
         timeline_before_step(s);
         toy_update(&gi);
         timeline_after_step(&gi);
+        check_ring();
         frame_loop()->step = s + 1;
     }
     if (hashes->size() <= frame_loop()->step) hashes->resize(frame_loop()->step + 1);
@@ -103,7 +117,9 @@ static void test_seeks_land_on_recorded_states(void)
     start();
     TH_CHECK(timeline_on());
     std::vector<uint64_t> hashes;
+    g_overlaps = 0;
     play(2000, 0, &hashes);
+    TH_CHECK_EQ_INT(g_overlaps, 0);
     TH_CHECK(timeline_open());
     TimelineInfo ti;
     timeline_info(&ti);
@@ -116,6 +132,12 @@ static void test_seeks_land_on_recorded_states(void)
         TH_CHECK(frame_loop()->step == t);
         TH_CHECK(block_hash() == hashes[t]);
     }
+    int wrong = 0;   /* every kept state in turn (a seek back to each restores it) */
+    for (uint64_t t = 2000; t > ti.oldest; t -= 3) {
+        timeline_seek(t);
+        wrong += block_hash() != hashes[t];
+    }
+    TH_CHECK_EQ_INT(wrong, 0);
     TH_CHECK(timeline_verify() == 0);
     TH_CHECK(block_hash() == hashes[2000]);
     TH_CHECK(g_timeline.divergence.count == 0);
