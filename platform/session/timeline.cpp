@@ -160,8 +160,8 @@ static uint64_t ring_room(uint64_t n)
 /* K from the budget: as many steps between snapshots as make the window's snapshots fit the ring */
 static void choose_every(void)
 {
-    /* the recent states' size (a fight grows them), and room for a half more */
-    double fit = (double)g_timeline.ring_cap / (g_timeline.snap_bytes_recent * 1.5);
+    /* the recent states' size (a fight grows them), and room for a quarter more */
+    double fit = (double)g_timeline.ring_cap / (g_timeline.snap_bytes_recent * 1.25);
     uint64_t k = fit >= 1 ? (uint64_t)((double)g_timeline.window / fit) + 1 : TL_MAX_EVERY;
     g_timeline.every = k < TL_MIN_EVERY ? TL_MIN_EVERY : k > TL_MAX_EVERY ? TL_MAX_EVERY : k;
 }
