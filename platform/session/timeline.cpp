@@ -25,7 +25,7 @@ typedef struct TimelineSnap {   /* a kept state: the block before step `step` ra
 
 #define TL_MAX_SNAPS 8192
 #define TL_MIN_EVERY 4          /* a snapshot every K steps: K is chosen from the budget, within these bounds */
-#define TL_MAX_EVERY 600
+#define TL_MAX_EVERY 30         /* a seek replays at most half a second; past the budget the window shrinks */
 
 static struct {
     int           on;
