@@ -1,13 +1,14 @@
 """The timeline (docs/timeline.md) in the sample's F3 stress fight, through the host.
 
-The autopilot plays while F3 drops swarms into the arena for a minute (the quick mode: ten seconds); then F8 opens
-the timeline and a drag on its bar seeks to random steps of the last 60 s, each a restore of the nearest kept state
-and a replay of the recorded inputs to that step (timeline_seek_p95_ms: the host's own time for each seek). V then
-replays every kept step and checks each state's hash against the recorded one (replay_divergence: the mismatches;
-the full bench adds a 10-minute bot play with a 10-minute timeline). timeline_memory_mb is what the timeline holds
-at the default 60 s (its states, inputs and hashes); timeline_overhead_frame_ms the host's measured cost of keeping
-it, per frame (one step a frame with --fast); timeline_overhead_ab_ms the same fight's mean frame time with the
-timeline minus without (--timeline 0) in the same run: noisier, since the frames around it cost 5-20 ms.
+The autopilot plays while F3 drops swarms into the arena for a minute (the quick mode: fifteen seconds); then F8
+opens the timeline and a drag on its bar seeks to random steps of the last 60 s, each a restore of the nearest kept
+state and a replay of the recorded inputs to that step (timeline_seek_p95_ms: the host's own time for each seek). V
+then replays every kept step and checks each state's hash against the recorded one (replay_divergence: the
+mismatches; the full bench adds a 10-minute bot play with a 10-minute timeline). timeline_memory_mb is what the
+timeline holds at the default 60 s (its states, inputs and hashes), timeline_kept_s how far back it reaches;
+timeline_overhead_frame_ms the host's measured cost of keeping it, per frame (one step a frame with --fast);
+timeline_overhead_ab_ms the same fight's mean frame time with the timeline minus without (--timeline 0) in the same
+run: noisier, since the frames around it cost 5-20 ms.
 """
 import os
 import random
@@ -90,6 +91,7 @@ report({
     "timeline_seek_p95_ms": round(seeks[min(len(seeks) - 1, int(0.95 * len(seeks)))], 2),
     "timeline_seek_p50_ms": round(seeks[len(seeks) // 2], 2),
     "timeline_memory_mb": round(opened["used_mb"], 2),
+    "timeline_kept_s": round((opened["step"] - opened["oldest"]) / 60.0, 1),
     "timeline_snapshot_every_steps": opened["every"],
     "timeline_snapshot_kb": round(opened["snapshot_bytes"] / 1024.0, 1),
     "timeline_state_kb": round(opened["state_bytes"] / 1024.0, 1),
