@@ -4,8 +4,10 @@
    through the host's mixer, panned and attenuated by where they happen relative to the camera. A
    swarm stays pleasant because every sound has a cooldown (the same sound again sooner is dropped),
    a cap on how many copies ring at once (the oldest copy gives way) and a priority (when all the
-   host's voices are busy, the player's own sounds win over the swarm's). The music loop's handle is
-   kept in the state; the host keeps it playing across reloads and rollbacks.
+   host's voices are busy, the player's own sounds win over the swarm's). The music loop's handle is a
+   library global, not state: it is the mixer's answer, and a replay of recorded steps (the F8 timeline) must give
+   the same state whatever the mixer plays now. After a reload it is 0, and the unique loop's play hands back the
+   voice still playing.
    The sounds themselves are assets/sfx/<name>.sfx parameter files: edit one and save to hear it. */
 #include "game.h"
 
@@ -45,6 +47,7 @@ static constexpr struct { int id; const char *name; float volume; uint8_t priori
 static constexpr bool sounds_in_order(int i) { return i == SND_COUNT || (SOUNDS[i].id == i && sounds_in_order(i + 1)); }
 static_assert(sounds_in_order(0), "SOUND_LIST has a row for every SoundName in game.h, in the same order");
 static uint32_t g_sound_ids[SND_COUNT];   /* library globals: refilled by every load */
+static uint32_t g_music;                  /* the music loop's voice (0: none); asked for again after a load */
 
 /* This step's sound events: library globals, emptied by sound_flush at the end of every update. */
 static struct { uint32_t sound; v2 pos; int positional; } g_sound_events[64];
@@ -95,7 +98,7 @@ void sound_flush(GameState *gs, const PlatformAPI *pf)
 
     /* the music plays on the title and during a run, and fades out when a run ends */
     if (gs->mode == MODE_PLAY || gs->mode == MODE_TITLE) {
-        if (!pf->sound_playing(gs->music)) {
+        if (!pf->sound_playing(g_music)) {
             GameSoundPlay p;
             memset(&p, 0, sizeof p);
             p.volume = SOUNDS[SND_MUSIC].volume;
@@ -103,10 +106,10 @@ void sound_flush(GameState *gs, const PlatformAPI *pf)
             p.bus = SOUND_BUS_MUSIC;
             p.fade_in = MUSIC_FADE_IN;
             p.flags = SOUND_LOOP | SOUND_UNIQUE;   /* a restarted state finds the loop still playing */
-            gs->music = pf->sound_play(g_sound_ids[SND_MUSIC], &p);
+            g_music = pf->sound_play(g_sound_ids[SND_MUSIC], &p);
         }
-    } else if (gs->music) {
-        pf->sound_stop(gs->music, MUSIC_FADE_OUT);
-        gs->music = 0;
+    } else if (g_music) {
+        pf->sound_stop(g_music, MUSIC_FADE_OUT);
+        g_music = 0;
     }
 }

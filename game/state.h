@@ -153,7 +153,6 @@ typedef struct GameState {
     float      mouse_idle;    /* seconds since the mouse last moved or clicked */
     float      bot_dodge_timer;
     v2         bot_dodge;
-    uint32_t   music;         /* sound handle of the music loop (sound.cpp), 0 = none */
 
     /* a best you earned */
     uint32_t   demo;          /* the autopilot (F10) or F3 played in this run: its score is never a BEST */

@@ -126,6 +126,7 @@ static void poll_events(void)
     PROFILE_ZONE("input");
     SDL_Event e;
     while (SDL_PollEvent(&e)) if (!window_handle_event(&e)) input_handle_event(&e);
+    input_frame(frame_loop()->frame);   /* the script's "@F" events: the timeline's keys while paused */
 }
 
 /* Saved files, a finished build, reloaded assets. */
@@ -157,13 +158,19 @@ static void step_game(void)
     g_clock.run_now = 0;
     FrameLoop *loop = frame_loop();
     GameRun *run = running_run();
-    if (loop->paused) { steps = loop->single_step ? 1 : 0; loop->single_step = 0; g_clock.acc = 0; }
+    if (loop->paused) {   /* on the timeline, P and F9 move along the recorded steps; else F9 runs one live step */
+        steps = !timeline_bar_frame(loop->single_step) && loop->single_step ? 1 : 0;
+        loop->single_step = 0;
+        g_clock.acc = 0;
+    }
     for (int s = 0; s < steps && !loop->quit; s++) {
         PROFILE_ZONE("update");
         GameInput gi = input_step(loop->step, (float)STEP);
         recording_step(&gi);
         if (run->loaded) {
+            timeline_before_step(loop->step);
             if (reload_call_update(&gi)) break;
+            timeline_after_step(&gi);
             if (run->fresh) {
                 run->fresh = 0;
                 /* version: the load; code_of_version: whose code that is (after a rollback, the older one's) */
@@ -401,6 +408,7 @@ int main(int argc, char **argv)
     if (resumed < 0) return 70;
     log_drain_game();
     if (!start_recording(resumed)) return 1;
+    timeline_init(options()->timeline_s, options()->timeline_mb, reload_call_update);
 
     g_clock.prev = g_stats.since = g_stats.last_frame_start = os_mono_seconds();
     os_run_frames(run_frame, NULL);   /* in a browser it never returns: what follows runs on a desktop */

@@ -27,6 +27,7 @@ static int release_start(int argc, char **argv, char *err, size_t cap)
 {
     (void)argc; (void)argv;
     options_edit()->watch = 0;   /* no sources to watch */
+    options_edit()->timeline_s = 0;   /* the timeline is a development tool */
     if (!os_exe_path(g_exe, sizeof g_exe)) {
         snprintf(err, cap, "cannot find the executable's folder: %s", os_error_text());
         return 0;

@@ -45,9 +45,16 @@ typedef struct Options {
     int         dev_keys;        /* --dev-keys: F1-F9 and F12 in a release (always on in development) */
     const char *profile_path;    /* --profile PATH: the first profile_frames frames as a Chrome trace */
     int         profile_frames;  /* --profile-frames N (default 120); also what Shift+F4 captures */
+    double      timeline_s;      /* --timeline SECONDS of play kept (default 60; 0: off; a release: off) */
+    uint64_t    timeline_mb;     /* --timeline-mb: its memory (default 64) */
 } Options;
 
-typedef struct ScriptEvent { uint64_t step; int kind; int key; float a, b; } ScriptEvent;
+typedef struct ScriptEvent {
+    uint64_t step;               /* the step it applies at; with by_frame, the frame */
+    int      kind, key;
+    float    a, b;
+    int      by_frame;           /* "@F ..." in the script: applied at frame F even while paused */
+} ScriptEvent;
 enum { SCRIPT_DOWN, SCRIPT_UP, SCRIPT_TAP, SCRIPT_MOUSE, SCRIPT_AXIS, SCRIPT_QUIT };
 
 /* A recording file: this header, the snapshot, then one GameInput per step to the end. */
@@ -161,5 +168,6 @@ void        log_drain_game(void);   /* the game's log lines and events, queued d
 void        log_message(int level, const char *fmt, ...);             /* console + log file + event log */
 void        log_event(const char *ev, const char *fields_fmt, ...);   /* one JSON line: {"t":..,"ev":ev,<fields>} */
 double      log_time(void);                                           /* seconds since start */
+uint64_t    log_game_time_reads(void);   /* how many times the game called pf->time_seconds */
 
 #endif /* HOST_CORE_H */

@@ -23,6 +23,8 @@ static const RefusedFlag RELEASE_REFUSED[] = {
     { "--font", "the release's font is baked into game.pak" },
     { "--record", "recordings belong to the development host" },
     { "--replay", "recordings belong to the development host" },
+    { "--timeline", "the timeline belongs to the development host" },
+    { "--timeline-mb", "the timeline belongs to the development host" },
 #if !defined(PROFILE_IN_RELEASE)
     { "--profile", "a release has no profiler zones (build it with -DPROFILE_IN_RELEASE to have them)" },
     { "--profile-frames", "a release has no profiler zones (build it with -DPROFILE_IN_RELEASE to have them)" },
@@ -68,6 +70,8 @@ const FlagSet FLAGS_DEVELOPMENT = {
         "  --record PATH         record a snapshot + every step's input to PATH\n"
         "  --profile PATH        the first --profile-frames N frames' zones (default 120) as a Chrome trace\n"
         "  --replay PATH         restore a recording's snapshot and replay its input\n"
+        "  --timeline SEC        seconds of play kept for F8's timeline (0..3600, default 60; 0: off)\n"
+        "  --timeline-mb MB      the timeline's memory (1..65536, default 64)\n"
         "  --no-watch            do not watch the sources (no live reload)\n"
         "  --watchdog SEC        a step running longer than this is interrupted (0.01..3600,\n"
         "                        0: off; default 2; time held by a debugger does not count)\n"
@@ -134,9 +138,34 @@ static int set_text(const char *a, const char *v, Options *o)
 }
 
 /* A flag whose value is checked: 1 set, 0 a bad value (err says which and why), -1 not one of these. */
+/* --timeline and --timeline-mb: 1 set, 0 refused (err), -1 another flag */
+static int set_timeline(const char *a, const char *v, Options *o, char *err, size_t cap)
+{
+    int64_t n;
+    if (!strcmp(a, "--timeline-mb")) {
+        if (!parse_int64(v, &n) || n < 1 || n > 65536) {
+            snprintf(err, cap, "--timeline-mb wants megabytes 1..65536, got '%s'", v);
+            return 0;
+        }
+        o->timeline_mb = (uint64_t)n;
+        return 1;
+    }
+    if (strcmp(a, "--timeline")) return -1;
+    char *end;
+    double s = strtod(v, &end);
+    if (end == v || *end || !(s >= 0 && s <= 3600)) {
+        snprintf(err, cap, "--timeline wants seconds 0..3600 (0: off), got '%s'", v);
+        return 0;
+    }
+    o->timeline_s = s;
+    return 1;
+}
+
 static int set_checked(const char *a, const char *v, Options *o, char *err, size_t cap)
 {
     int64_t n;
+    int timeline = set_timeline(a, v, o, err, cap);
+    if (timeline >= 0) return timeline;
     if (!strcmp(a, "--root")) snprintf(o->root, sizeof o->root, "%s", v);
     else if (!strcmp(a, "--build-cmd")) {
         if (!v[strspn(v, " \t")]) {
@@ -211,6 +240,8 @@ int parse_flags(int argc, char **argv, const FlagSet *set, Options *o, char *err
     o->window_w = 1280;
     o->window_h = 720;
     o->profile_frames = 120;
+    o->timeline_s = 60;
+    o->timeline_mb = 64;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         for (const RefusedFlag *d = set ? set->refused : NULL; d && d->flag; d++)
@@ -284,12 +315,15 @@ int parse_script(const char *text, const char *name, ScriptEvent **out, int *cou
         ln++;
         char *hash = strchr(line, '#');
         if (hash) *hash = 0;
+        char *at = line + strspn(line, " \t");
+        int by_frame = *at == '@';   /* "@F ...": at frame F, paused or not (the timeline's keys) */
+        if (by_frame) *at = ' ';
         unsigned long long step;
         char verb[32] = "", arg[64] = "";
         float a = 0, b = 0;
         int n = sscanf(line, "%llu %31s %63s %f %f", &step, verb, arg, &a, &b);
         if (n <= 0) continue;
-        ScriptEvent e = { step, 0, 0, 0, 0 };
+        ScriptEvent e = { step, 0, 0, 0, 0, by_frame };
         if (n >= 3 && (!strcmp(verb, "down") || !strcmp(verb, "up") || !strcmp(verb, "tap"))) {
             e.kind = !strcmp(verb, "down") ? SCRIPT_DOWN : !strcmp(verb, "up") ? SCRIPT_UP : SCRIPT_TAP;
             e.key = parse_key_by_name(arg);

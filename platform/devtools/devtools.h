@@ -1,5 +1,5 @@
 /* devtools.h - what the developer sees: the hot keys and what the tools take from the input, the F1 overlay,
-   the F4 tweak panel. */
+   the F4 tweak panel, the F8 timeline's bar. */
 #ifndef HOST_DEVTOOLS_H
 #define HOST_DEVTOOLS_H
 
@@ -10,6 +10,13 @@ void overlay_toggle(void);
 const InputHooks *devtools_input_hooks(void);         /* hotkeys.cpp: the hot keys, the profiler's view, the F4 panel */
 void overlay_note_frame(double work_ms);
 void overlay_draw(RenderStats rs, double fps);
+
+/* ---------------------------------------------------------------- the timeline's bar (timeline_bar.cpp, F8) */
+void timeline_bar_toggle(void);                  /* F8: pause on the timeline / live again (a branch from the past) */
+int  timeline_bar_key(GameKey k, int down, int shift); /* Left/Right, P, V, the bar's drag, paused on it: 1 = taken */
+int  timeline_bar_mouse(float x, float y);       /* every pointer move; 1 = dragging the bar */
+int  timeline_bar_frame(int single_step);        /* once a frame while paused: P and F9 on the timeline; 0: not on it */
+void timeline_bar_draw(void);
 
 /* ---------------------------------------------------------------- the tweak panel (tweak_panel.cpp, F4) */
 int tweak_panel_key(GameKey k, int down, int ctrl);     /* F4, Ctrl+Z/Y, the mouse and typing while open: 1 = taken */

@@ -426,6 +426,7 @@ int reload_from(const char *src, const char *why)
     char uerr[2048] = "";
     int unmapped = unload_old(&old, uerr, sizeof uerr);
     announce(version, why, t0, snap_ms, state_action, unmapped, uerr, &old_layout, stats_before);
+    if (running_lib()->version == version) timeline_reloaded(layout_changed);   /* new epoch; new layout: cleared */
     return 1;
 }
 
@@ -438,6 +439,7 @@ int reload_from(const char *src, const char *why)
 static void tweak_went_live(void)
 {
     double ms = memory_tweak_snapshot_take();
+    timeline_code_changed();   /* steps before the new values are not compared with replays under them */
     TweakWindow *tw = memory_tweak_window();
     tw->window = ms >= 0;
     tw->step = frame_loop()->step;
@@ -503,6 +505,7 @@ void reload_on_crash(GuardWhat what)
     const char *kind = guard_fault_name();
     char where[1500];
     guard_describe_backtrace(running_lib()->path, where, sizeof where);
+    timeline_clear("crash_rollback");   /* the state goes back to a snapshot the timeline does not hold */
     if (tweak_rollback(what, kind, where)) return;
     int crashed_version = running_lib()->version;
     log_message(LOG_ERROR, "game version %d %s in %s%s%s", crashed_version, hang ? "hung (watchdog)" : kind,
@@ -653,6 +656,7 @@ void reload_restart_state(void)
 {
     memory_reset();
     recording_stop();
+    timeline_clear("state_restart");
     log_event("state_restart", "");
     log_message(LOG_INFO, "F6: game state restarted");
     if (running_run()->loaded) run_load_hook();

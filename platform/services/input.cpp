@@ -38,8 +38,9 @@ static struct {
     SDL_GameController *pad;
 } g_input;
 
-/* --input: events by step number */
+/* --input: events by step number, and those by frame number ("@F ...") */
 static struct { ScriptEvent *ev; int count, next; } g_script;
+static struct { ScriptEvent *ev; int count, next; int pending_up[KEY_COUNT]; } g_frame_script;
 
 static InputHooks g_hooks;
 void input_set_hooks(const InputHooks *hooks) { g_hooks = *hooks; }
@@ -136,8 +137,38 @@ int input_init(void)
     char err[512];
     int ok = parse_script(text, path, &g_script.ev, &g_script.count, err, sizeof err);
     free(text);
-    if (!ok) fprintf(stderr, "host: %s\n", err);
-    return ok;
+    if (!ok) { fprintf(stderr, "host: %s\n", err); return 0; }
+    /* the frame events apart (in their order): they apply whether steps run or not */
+    int steps = 0;
+    g_frame_script.ev = (ScriptEvent *)malloc(sizeof(ScriptEvent) * (size_t)(g_script.count + 1));
+    if (!g_frame_script.ev) return 0;
+    for (int i = 0; i < g_script.count; i++) {
+        if (g_script.ev[i].by_frame) g_frame_script.ev[g_frame_script.count++] = g_script.ev[i];
+        else g_script.ev[steps++] = g_script.ev[i];
+    }
+    g_script.count = steps;
+    return 1;
+}
+
+static void script_event(const ScriptEvent *e, int *pending_up)
+{
+    switch (e->kind) {
+    case SCRIPT_DOWN: input_key((GameKey)e->key, 1); break;
+    case SCRIPT_UP:   input_key((GameKey)e->key, 0); break;
+    case SCRIPT_TAP:  input_key((GameKey)e->key, 1); pending_up[e->key] = 1; break;
+    case SCRIPT_MOUSE: mouse_to(e->a, e->b); break;
+    case SCRIPT_AXIS: g_input.axis[e->key] = e->a; break;
+    case SCRIPT_QUIT: frame_loop()->quit = 1; break;
+    }
+}
+
+/* Once a frame, before the steps: the script's "@F" events of this frame (a tap is up again the next frame). */
+void input_frame(uint64_t frame)
+{
+    for (int k = 0; k < KEY_COUNT; k++)
+        if (g_frame_script.pending_up[k]) { g_frame_script.pending_up[k] = 0; input_key((GameKey)k, 0); }
+    while (g_frame_script.next < g_frame_script.count && g_frame_script.ev[g_frame_script.next].step <= frame)
+        script_event(&g_frame_script.ev[g_frame_script.next++], g_frame_script.pending_up);
 }
 
 /* Applies the script's events for this step. A tap is down now and up on the next step. */
@@ -152,15 +183,7 @@ static void script_apply(uint64_t step)
     }
     for (int k = 0; k < KEY_COUNT; k++) if (pending_up[k]) { pending_up[k] = 0; input_key((GameKey)k, 0); }
     while (g_script.next < g_script.count && g_script.ev[g_script.next].step <= step) {
-        ScriptEvent *e = &g_script.ev[g_script.next++];
-        switch (e->kind) {
-        case SCRIPT_DOWN: input_key((GameKey)e->key, 1); break;
-        case SCRIPT_UP:   input_key((GameKey)e->key, 0); break;
-        case SCRIPT_TAP:  input_key((GameKey)e->key, 1); pending_up[e->key] = 1; break;
-        case SCRIPT_MOUSE: mouse_to(e->a, e->b); break;
-        case SCRIPT_AXIS: g_input.axis[e->key] = e->a; break;
-        case SCRIPT_QUIT: frame_loop()->quit = 1; break;
-        }
+        script_event(&g_script.ev[g_script.next++], pending_up);
     }
 }
 

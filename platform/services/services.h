@@ -24,6 +24,7 @@ void      input_set_hooks(const InputHooks *hooks);   /* at start: devtools_inpu
 int       input_init(void);                           /* --input script; 0 + message on a bad script */
 void      input_handle_event(const union SDL_Event *e);
 GameInput input_step(uint64_t step, float dt);        /* the input of one fixed step (scripts applied) */
+void      input_frame(uint64_t frame);                /* the script's "@F" events: every frame, paused or not */
 
 /* ---------------------------------------------------------------- rendering (render.cpp, assets.cpp, font.cpp) */
 int         render_init(SDL_Renderer *r, int view_w, int view_h, const char *font_path); /* 0 on failure */

@@ -454,6 +454,8 @@ int recording_file_load(const char *path)
     return 1;
 }
 
+int recording_writes_file(void) { return g_recording.file != NULL; }
+
 void recording_close(void)
 {
     if (g_recording.file) fclose(g_recording.file);

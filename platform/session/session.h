@@ -115,11 +115,52 @@ void     recording_step(GameInput *gi);               /* records or replaces thi
 int      recording_file_open(const char *path);       /* --record */
 int      recording_file_load(const char *path);       /* --replay */
 void     recording_close(void);
+int      recording_writes_file(void);                 /* a --record file is open */
 /* new code, new layout: the F7 loop's start is migrated (or the loop ends); a --record file ends */
 void     recording_layout_changed(const StateTypes *from, const StateTypes *to, const GameAPI *api);
 void     recording_resume(void);                      /* after a hot restart: the F7 loop as it was */
 void     recording_reserve(uint64_t block_bytes);     /* before memory_init: the F7 loop's areas in the session
                                                          (develop.cpp; a release has no session) */
+/* ---------------------------------------------------------------- the timeline (timeline.cpp; docs/timeline.md) */
+typedef struct TimelineDivergence {     /* the last replay that differed from its recording */
+    uint64_t count;                     /* 0: none yet */
+    uint64_t step;                      /* the first step whose state differed */
+    uint64_t compared_at;               /* the kept state the fields were compared at (0: none) */
+    uint64_t offset;                    /* the first differing byte of the block there */
+    int      transient;                 /* it lies in a cache (the arena, a STATE_TRANSIENT field) */
+    char     field[256];                /* "entities[12].pos.x" */
+    char     values[160];               /* "301.25 -> 301.5" (recorded -> replayed) */
+    char     hint[256];                 /* the likely cause */
+} TimelineDivergence;
+
+typedef struct TimelineInfo {           /* what the scrub bar shows */
+    int      on, open, playing;          /* playing: P, or new code loaded while paused in the past */
+    uint64_t oldest, head, cursor;      /* the steps a seek reaches, the live one, the block's */
+    uint64_t every, snapshots, snapshot_bytes;   /* K, kept states, a kept state's average size */
+    uint64_t memory_bytes, used_bytes;  /* allocated, in use */
+    double   cost_ms_per_step;          /* hash + snapshots, per live step */
+    TimelineDivergence divergence;
+} TimelineInfo;
+
+void     timeline_init(double seconds, uint64_t budget_mb, int (*update)(const GameInput *gi)); /* update: the frame
+                                                   loop's guarded call; seconds or budget 0: off */
+int      timeline_on(void);
+void     timeline_before_step(uint64_t step);         /* a live step: its state kept every K steps */
+void     timeline_after_step(const GameInput *gi);    /* its input, code and the state's hash after it */
+void     timeline_clear(const char *why);             /* the state jumped (F6, a crash rollback, the F7 loop) */
+void     timeline_code_changed(void);                 /* new code or live TWEAK values: a new epoch (not compared) */
+void     timeline_reloaded(int layout_changed);       /* a reload: the states after the cursor go, or all of it */
+int      timeline_open(void);                         /* paused on it, at the live step; 0: nothing to show */
+double   timeline_seek(uint64_t step);                /* restore + replay to step, checked; ms, -1 */
+int64_t  timeline_verify(void);                       /* replay all of it, checked: the mismatches; -1 */
+void     timeline_close(void);                        /* live again; at a past step the newer steps go (a branch) */
+void     timeline_play(int on);                       /* the recorded steps forward, one a frame (timeline_bar.cpp) */
+uint64_t timeline_oldest(void);
+void     timeline_info(TimelineInfo *out);
+uint64_t timeline_hash(const void *data, size_t n);   /* the per-step hash (fast, 64-bit) */
+size_t   timeline_pack(const uint8_t *src, size_t n, uint8_t *dst); /* zero runs packed; dst holds n + 16 */
+int      timeline_unpack(const uint8_t *packed, size_t bytes, uint8_t *out, size_t n); /* 1: exactly n bytes */
+
 typedef struct KeptRun {                /* the running game as a hot restart finds it again (running.cpp's slice) */
     int      version_counter, running_version, prev_good_version;
     int      mem_has_layout;                 /* the block holds state laid out by some library ... */

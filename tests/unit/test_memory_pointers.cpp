@@ -22,18 +22,7 @@ void log_message(int level, const char *fmt, ...)
     printf("\n");
 }
 
-/* the block as restart.cpp would hand it out, without the session around it */
-int restart_memory(uint64_t bytes, uint8_t **block, uint8_t **snapshot)
-{
-    *block = (uint8_t *)calloc(1, bytes);
-    *snapshot = (uint8_t *)calloc(1, bytes);
-    return *block && *snapshot;
-}
-void restart_restoring(int on) { (void)on; }
-/* no session: no areas (the TWEAK rollback copy lives on the heap) */
-void     restart_reserve(const char *name, uint64_t bytes) { (void)name; (void)bytes; }
-uint8_t *restart_area(const char *name, uint64_t *cap) { (void)name; if (cap) *cap = 0; return NULL; }
-void     restart_area_used(const char *name, uint64_t used) { (void)name; (void)used; }
+#include "memory_no_session.h"
 
 static void put(uint64_t offset, uintptr_t v) { memcpy((uint8_t *)g_memory.game.base + offset, &v, sizeof v); }
 
