@@ -108,6 +108,7 @@ static void start(void)
     g_timeline.on = 0;
     free(g_timeline.steps);
     free(g_timeline.ring);
+    free(g_timeline.scratch);
     memset(&g_timeline, 0, sizeof g_timeline);
     timeline_init(10, 1, toy_update);   /* 600 steps, 1 MB: the ring wraps */
 }
