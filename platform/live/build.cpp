@@ -77,6 +77,7 @@ static struct {
     int     grouped;               /* this build compiles groups of chunks (chunks[] holds the groups) */
     int     objects_only;          /* this build compiles the chunks' own objects after a grouped one: no link */
     int     resplit;               /* a grouped build ended well: the chunks' objects are to be compiled */
+    uint32_t resplit_state_crc;    /* state.h when those compiles started: a save that changes it stops them */
     int     ended, ended_ok;       /* it ended within a frame (build_pump): build_poll finishes it */
 } g_build;
 
@@ -889,6 +890,16 @@ static void build_spawn(void)
     log_event("build_start", "\"pid\":%d,\"direct\":false", (int)g_build.child.pid);
 }
 
+static uint32_t state_crc_now(void)
+{
+    char p[HOST_PATH];
+    snprintf(p, sizeof p, "%s/state.h", game_folder());
+    uint32_t crc = 0;
+    unsigned long long size = 0;
+    int entry = 0;
+    return file_crc(p, &crc, &size, &entry) ? crc : 0;
+}
+
 /* The chunks' own objects after a grouped build, in the background: no link, no reload, not shown as a build. */
 static void resplit_start(void)
 {
@@ -901,16 +912,23 @@ static void resplit_start(void)
     g_build.start_t = os_mono_seconds();
     if (!direct_start()) { chunks_reset(); g_build.objects_only = 0; return; }
     g_build.active = 1;
+    g_build.resplit_state_crc = state_crc_now();
     log_event("build_resplit", "\"chunks\":%d", g_build.stale_count);
 #endif
 }
 
 /* A save during the background compiles waits for them (they are the objects its build links), then compiles what
-   it changed: stopping them would leave every chunk stale, and the next build grouped again. */
+   it changed: stopping them would leave every chunk stale, and the next build grouped again. But a save that
+   changed state.h makes every chunk stale anyway: the background compiles stop, and its build starts at once. */
 void build_start(const char *root)
 {
     snprintf(g_build.root, sizeof g_build.root, "%s", root);
     g_build.resplit = 0;
+    if (g_build.active && g_build.objects_only && state_crc_now() != g_build.resplit_state_crc) {
+        chunks_reset();
+        g_build.active = g_build.objects_only = g_build.ended = 0;
+        log_event("build_resplit_end", "\"ok\":false,\"stopped\":true");
+    }
     if (g_build.active) { g_build.queued = 1; return; }  /* the save that arrives mid-build wins: one more build */
     build_spawn();
 }
