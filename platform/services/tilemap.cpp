@@ -586,11 +586,8 @@ static int api_map_solids(uint32_t map, int32_t first, GameMapBox *out, int32_t 
     return written;
 }
 
-void tilemap_fill_api(PlatformAPI *pf)
+void tilemap_fill_api(PlatformAPI *pf)   /* the map services, in the contract's order */
 {
-    pf->map_info = api_map_info;
-    pf->map_draw = api_map_draw;
-    pf->map_objects = api_map_objects;
-    pf->map_property = api_map_property;
-    pf->map_solids = api_map_solids;
+    pf->map_info = api_map_info, pf->map_draw = api_map_draw, pf->map_objects = api_map_objects;
+    pf->map_property = api_map_property, pf->map_solids = api_map_solids;
 }
