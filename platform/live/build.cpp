@@ -185,6 +185,15 @@ static int entries_match(const char *files, const char *entries)
     return 1;
 }
 
+/* The CRC and size of the game's state.h (through file_crc's cache: a file read again only when it changed). */
+static int state_crc(uint32_t *crc, unsigned long long *size)
+{
+    char p[HOST_PATH];
+    snprintf(p, sizeof p, "%s/state.h", game_folder());
+    int entry = 0;
+    return file_crc(p, crc, size, &entry);
+}
+
 /* state.h changed since compile.cmd: the stamp of it this host made before for this compile.cmd (layout.host:
    "<crc> <size> <stamp> <compile.cmd's mtime>"), or a stamp to make first (restamp). 0 when compile.cmd cannot
    take one (no ::stamp, no GAME_LAYOUT_HASH). */
@@ -194,10 +203,8 @@ static int layout_for_state(void)
     for (int i = 0; i < g_build.compile.argc; i++)
         if (!strncmp(g_build.compile.argv[i], LAYOUT_ARG, strlen(LAYOUT_ARG))) g_build.layout_at = i;
     if (g_build.stamp.argc == 0 || g_build.layout_at < 0) return 0;
+    if (!state_crc(&g_build.state_crc, &g_build.state_size)) return 0;
     char p[HOST_PATH];
-    snprintf(p, sizeof p, "%s/state.h", game_folder());
-    int entry = 0;
-    if (!file_crc(p, &g_build.state_crc, &g_build.state_size, &entry)) return 0;
     snprintf(p, sizeof p, "%s/layout.host", game_build_folder());
     size_t len = 0;
     char *kept = os_read_file(p, &len, 256);
@@ -892,12 +899,9 @@ static void build_spawn(void)
 
 static uint32_t state_crc_now(void)
 {
-    char p[HOST_PATH];
-    snprintf(p, sizeof p, "%s/state.h", game_folder());
     uint32_t crc = 0;
     unsigned long long size = 0;
-    int entry = 0;
-    return file_crc(p, &crc, &size, &entry) ? crc : 0;
+    return state_crc(&crc, &size) ? crc : 0;
 }
 
 /* The chunks' own objects after a grouped build, in the background: no link, no reload, not shown as a build. */
