@@ -36,12 +36,25 @@
    USE
      #define TH_REFLECT_IMPLEMENTATION in one C or C++ file before including it (the reader and the
      migrator). The table format and, in C++, the kind traits below need no implementation.
-     Dependencies: <stdint.h>, <stddef.h>, <string.h>, <stdio.h> (snprintf for the report).
+     Dependencies: <stdint.h>, <stddef.h>, <string.h>, <stdio.h> (snprintf for the report), <stdlib.h>
+     and <errno.h> (text to numbers).
 
      thr_read(blob, size, &types, err, cap)          1: types points into blob; 0: err says why
      thr_migrate(&m, &old_types, old, old_size, &new_types, defaults, out, out_size)
                                                      1 migrated (m.report); 0 refused (m.error)
      thr_type_name / thr_field_name / thr_kind_name  names for messages
+
+   PATHS: ONE VALUE OF THE BYTES, BY NAME (inspectors, debuggers, scripts)
+     thr_find_path(&types, "entities[12].pos.x", &place, err, cap)   1: place says where; 0: err says why
+         ("GameState has no field 'enemis'", "entities[4096]: the array has 2048"); "" is the root
+     thr_path_at(&types, byte_offset, &place, path, cap)  the scalar holding that byte and its path; 0: none
+         (padding, or past the root)
+     thr_format(&types, &place, bytes, out, cap)           a scalar's value as text: numbers, true/false, an
+                                                           enum's value name (its number when it has none)
+     thr_store_text(&types, &place, bytes, "301.5", err, cap)  writes a scalar from text, converted and clamped
+         as a migration converts (300 into an int8 is 127; an enum takes a value name or a number; a bool
+         true/false/1/0; a field that counts an array is clamped to the array's length); 0: nothing written,
+         err says why ("not a number: 'abc'", "a struct holds no single value")
 
    THE TABLE, MADE BY A COMPILER (C++)
      A generator lists struct and field names; the compiler fills in everything else, so the table
@@ -164,6 +177,22 @@ int         thr_migrate(thr_migrator *m, const thr_types *old_types, const void 
                         const thr_types *new_types, const void *defaults, void *out, size_t out_size);
 const char *thr_kind_name(uint32_t kind, uint32_t elem_size);
 int         thr_find_type(const thr_types *t, const char *name);           /* index or -1 */
+
+/* A place in bytes laid out by a table: what a path like "entities[12].pos.x" names. */
+typedef struct thr_place {
+    const thr_field *field;   /* the field the path ends in; NULL: the root struct itself */
+    uint32_t parent;          /* the struct the field belongs to (the root when field is NULL) */
+    uint32_t index;           /* the element of an array field the path chose (0 for a single value) */
+    int      whole;           /* 1: the path named an array field without an index (offset: its element 0) */
+    uint64_t offset;          /* of the place (the element) from the start of the root's bytes */
+} thr_place;
+
+int         thr_find_path(const thr_types *t, const char *path, thr_place *out, char *err, size_t errcap);
+int         thr_path_at(const thr_types *t, uint64_t offset, thr_place *out, char *path, size_t cap);
+int         thr_format(const thr_types *t, const thr_place *at, const void *root, char *out, size_t cap);
+int         thr_store_text(const thr_types *t, const thr_place *at, void *root, const char *text, char *err,
+                           size_t errcap);
+const char *thr_enum_name(const thr_types *t, uint32_t enum_index, int64_t value);   /* NULL: no name */
 #ifdef __cplusplus
 }
 #endif
@@ -223,10 +252,18 @@ template <class T> struct thr__kind<T *> { enum { value = THR_PTR, is_signed = 0
 
 #include <string.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <errno.h>
 
 static int thr__fail(char *err, size_t cap, const char *fmt, const char *a, uint32_t x, uint32_t y)
 {
     if (err && cap) snprintf(err, cap, fmt, a, x, y);
+    return 0;
+}
+
+static int thr__fail2(char *err, size_t cap, const char *fmt, const char *a, const char *b)
+{
+    if (err && cap) snprintf(err, cap, fmt, a, b);
     return 0;
 }
 
@@ -731,6 +768,200 @@ int thr_migrate(thr_migrator *m, const thr_types *o, const void *old_bytes, size
     }
     memcpy(out, defaults, n->types[nt].size);
     thr__copy_struct(&c, ot, (const uint8_t *)old_bytes, nt, (uint8_t *)out, 0);
+    return 1;
+}
+
+/* ---------------------------------------------------------------- paths */
+static const thr_field *thr__field_named(const thr_types *t, uint32_t type, const char *name, size_t len)
+{
+    const thr_type *ty = &t->types[type];
+    for (uint32_t i = 0; i < ty->field_count; i++) {
+        const thr_field *f = &t->fields[ty->first_field + i];
+        const char *fn = t->names + f->name;
+        if (strlen(fn) == len && !memcmp(fn, name, len)) return f;
+    }
+    return NULL;
+}
+
+/* "[N]" at *s: 1 and the number, s moved past it */
+static int thr__index(const char **s, uint64_t *n)
+{
+    const char *p = *s + 1;
+    *n = 0;
+    if (*p < '0' || *p > '9') return 0;
+    while (*p >= '0' && *p <= '9') { if (*n > 100000000000ull) return 0; *n = *n * 10 + (uint64_t)(*p++ - '0'); }
+    if (*p != ']') return 0;
+    *s = p + 1;
+    return 1;
+}
+
+int thr_find_path(const thr_types *t, const char *path, thr_place *out, char *err, size_t errcap)
+{
+    memset(out, 0, sizeof *out);
+    out->parent = t->header->root;
+    uint32_t type = t->header->root;
+    const char *s = path;
+    for (int depth = 0; *s; depth++) {
+        if (type == THR_NONE || depth > THR_MAX_DEPTH)
+            return thr__fail2(err, errcap, "%s: %s holds no fields", path, out->field ? t->names + out->field->name : "it");
+        size_t len = strcspn(s, ".[");
+        const thr_field *f = len ? thr__field_named(t, type, s, len) : NULL;
+        if (!f) {
+            char name[64];
+            snprintf(name, sizeof name, "%.*s", (int)(len < 60 ? len : 60), s);
+            if (err && errcap) snprintf(err, errcap, "%s has no field '%s'", t->names + t->types[type].name, name);
+            return 0;
+        }
+        out->field = f; out->parent = type; out->index = 0; out->whole = f->count > 1;
+        out->offset += f->offset;
+        s += len;
+        if (*s == '[') {
+            uint64_t n;
+            if (!thr__index(&s, &n)) return thr__fail2(err, errcap, "%s: a bad index after '%s'", path, t->names + f->name);
+            if (n >= f->count) {
+                if (err && errcap) snprintf(err, errcap, "%s[%llu]: the array has %u", t->names + f->name, (unsigned long long)n, f->count);
+                return 0;
+            }
+            out->index = (uint32_t)n; out->whole = 0;
+            out->offset += n * f->elem_size;
+        }
+        type = f->kind == THR_STRUCT && !out->whole ? f->type : THR_NONE;
+        if (*s == '.') s++;
+        else if (*s) return thr__fail2(err, errcap, "%s: '%s' cannot follow", path, s);
+    }
+    return 1;
+}
+
+int thr_path_at(const thr_types *t, uint64_t offset, thr_place *out, char *path, size_t cap)
+{
+    uint32_t type = t->header->root;
+    uint64_t base = 0;
+    memset(out, 0, sizeof *out);
+    if (cap) path[0] = 0;
+    for (int depth = 0; depth < THR_MAX_DEPTH; depth++) {
+        const thr_type *ty = &t->types[type];
+        const thr_field *hit = NULL;
+        for (uint32_t i = 0; i < ty->field_count && !hit; i++) {
+            const thr_field *f = &t->fields[ty->first_field + i];
+            if (offset >= base + f->offset && offset < base + f->offset + f->size) hit = f;
+        }
+        if (!hit || !hit->elem_size) return 0;
+        uint64_t index = (offset - base - hit->offset) / hit->elem_size;
+        size_t len = cap ? strlen(path) : 0;
+        if (cap && hit->count > 1)
+            snprintf(path + len, cap - len, "%s%s[%llu]", len ? "." : "", t->names + hit->name, (unsigned long long)index);
+        else if (cap)
+            snprintf(path + len, cap - len, "%s%s", len ? "." : "", t->names + hit->name);
+        base += hit->offset + index * hit->elem_size;
+        out->field = hit; out->parent = type; out->index = (uint32_t)index; out->whole = 0; out->offset = base;
+        if (hit->kind == THR_STRUCT && hit->type != THR_NONE) { type = hit->type; continue; }
+        return 1;
+    }
+    return 0;
+}
+
+const char *thr_enum_name(const thr_types *t, uint32_t enum_index, int64_t value)
+{
+    if (enum_index >= t->header->enum_count) return NULL;
+    const thr_enum *e = &t->enums[enum_index];
+    for (uint32_t i = 0; i < e->value_count; i++)
+        if (t->values[e->first_value + i].value == value) return t->names + t->values[e->first_value + i].name;
+    return NULL;
+}
+
+static int thr__scalar_place(const thr_place *at)
+{
+    const thr_field *f = at->field;
+    return f && !at->whole && f->kind != THR_STRUCT && f->kind != THR_PTR && f->kind != THR_OPAQUE;
+}
+
+int thr_format(const thr_types *t, const thr_place *at, const void *root, char *out, size_t cap)
+{
+    if (!cap) return 0;
+    out[0] = 0;
+    if (!thr__scalar_place(at)) return 0;
+    const thr_field *f = at->field;
+    const uint8_t *p = (const uint8_t *)root + at->offset;
+    if (f->kind == THR_ENUM) {
+        int64_t v = thr__enum_load(f, p);
+        const char *name = thr_enum_name(t, f->type, v);
+        if (name) snprintf(out, cap, "%s", name);
+        else snprintf(out, cap, "%lld", (long long)v);
+        return 1;
+    }
+    thr__num v = thr__load(f->kind, p);
+    if (f->kind == THR_BOOL) snprintf(out, cap, "%s", v.u ? "true" : "false");
+    else if (f->kind == THR_F32) snprintf(out, cap, "%.9g", v.f);
+    else if (v.is_float) snprintf(out, cap, "%.17g", v.f);
+    else if (v.is_unsigned) snprintf(out, cap, "%llu", (unsigned long long)v.u);
+    else snprintf(out, cap, "%lld", (long long)v.i);
+    return 1;
+}
+
+/* text to a number: an integer (decimal, or 0x hex) when it is one, else a float; 0 when it is neither */
+static int thr__parse_num(const char *text, thr__num *v)
+{
+    char *end = NULL;
+    memset(v, 0, sizeof *v);
+    errno = 0;
+    while (*text == ' ') text++;
+    if (!*text) return 0;
+    int hex = (text[0] == '0' && (text[1] == 'x' || text[1] == 'X'));
+    if (text[0] == '-') { v->i = strtoll(text, &end, hex ? 16 : 10); }
+    else { v->u = strtoull(text, &end, hex ? 16 : 10); v->is_unsigned = 1; }
+    if (end && end != text && *end == 0 && errno != ERANGE) return 1;
+    errno = 0;
+    memset(v, 0, sizeof *v);
+    v->f = strtod(text, &end);
+    v->is_float = 1;
+    return end && end != text && *end == 0;
+}
+
+static int thr__enum_value(const thr_types *t, const thr_field *f, const char *text, thr__num *v)
+{
+    if (f->type < t->header->enum_count) {
+        const thr_enum *e = &t->enums[f->type];
+        for (uint32_t i = 0; i < e->value_count; i++)
+            if (!strcmp(t->names + t->values[e->first_value + i].name, text)) {
+                memset(v, 0, sizeof *v);
+                v->i = t->values[e->first_value + i].value;
+                return 1;
+            }
+    }
+    return thr__parse_num(text, v) && !v->is_float;
+}
+
+/* a field that counts an array of its struct: the array's length, else the value's own limit */
+static void thr__count_clamp(const thr_types *t, const thr_place *at, thr__num *v)
+{
+    const thr_field *f = at->field;
+    if (!f->count_of) return;
+    const thr_field *arr = &t->fields[t->types[at->parent].first_field + f->count_of - 1];
+    double d = v->is_float ? v->f : v->is_unsigned ? (double)v->u : (double)v->i;
+    if (d < 0 || d != d) { memset(v, 0, sizeof *v); v->is_unsigned = 1; }
+    else if (d > (double)arr->count) { memset(v, 0, sizeof *v); v->is_unsigned = 1; v->u = arr->count; }
+}
+
+int thr_store_text(const thr_types *t, const thr_place *at, void *root, const char *text, char *err, size_t errcap)
+{
+    if (!thr__scalar_place(at))
+        return thr__fail2(err, errcap, "%s holds no single value%s", at->field ? t->names + at->field->name
+                          : t->names + t->types[at->parent].name, " (a struct, an array or a pointer)");
+    const thr_field *f = at->field;
+    uint8_t *p = (uint8_t *)root + at->offset;
+    thr__num v;
+    if (f->kind == THR_BOOL && (!strcmp(text, "true") || !strcmp(text, "false"))) {
+        memset(&v, 0, sizeof v); v.is_unsigned = 1; v.u = text[0] == 't';
+    } else if (f->kind == THR_ENUM) {
+        if (!thr__enum_value(t, f, text, &v))
+            return thr__fail2(err, errcap, "not a value of %s: '%s'", thr__type_word(t, f), text);
+        thr__store(thr__width_kind(f->elem_size, (f->flags & THR_SIGNED) != 0), p, v);
+        return 1;
+    } else if (!thr__parse_num(text, &v)) {
+        return thr__fail2(err, errcap, "not a number%s: '%s'", "", text);
+    }
+    thr__count_clamp(t, at, &v);
+    thr__store(f->kind, p, v);
     return 1;
 }
 

@@ -343,51 +343,20 @@ void timeline_info(TimelineInfo *out)
 }
 
 /* ---------------------------------------------------------------- the first differing field */
-static void format_value(const thr_field *f, const uint8_t *p, char *out, size_t cap)
-{
-    uint64_t u = 0;
-    memcpy(&u, p, f->elem_size < 8 ? f->elem_size : 8);
-    switch (f->kind) {
-    case THR_F32: { float v; memcpy(&v, p, 4); snprintf(out, cap, "%.9g", (double)v); } break;
-    case THR_F64: { double v; memcpy(&v, p, 8); snprintf(out, cap, "%.17g", v); } break;
-    case THR_I8: snprintf(out, cap, "%d", (int)(int8_t)u); break;
-    case THR_I16: snprintf(out, cap, "%d", (int)(int16_t)u); break;
-    case THR_I32: snprintf(out, cap, "%d", (int)(int32_t)u); break;
-    case THR_I64: snprintf(out, cap, "%lld", (long long)(int64_t)u); break;
-    default: snprintf(out, cap, "%llu", (unsigned long long)u); break;
-    }
-}
-
 /* The path of the field at byte `off` of the state ("entities[12].pos.x"), with its two values; 0 when the byte lies
-   in no described field (padding, or the arena past the state's struct). */
+   in no described field (padding, or the arena past the state's struct), 2 when the field is transient. */
 static int field_at(const thr_types *t, uint64_t off, const uint8_t *was, const uint8_t *now, char *path, size_t pcap,
                     char *values, size_t vcap)
 {
-    uint32_t type = t->header->root;
-    uint64_t base = 0;
-    path[0] = 0;
-    for (int depth = 0; depth < THR_MAX_DEPTH; depth++) {
-        const thr_type *ty = &t->types[type];
-        const thr_field *hit = NULL;
-        for (uint32_t i = 0; i < ty->field_count && !hit; i++) {
-            const thr_field *f = &t->fields[ty->first_field + i];
-            if (off >= base + f->offset && off < base + f->offset + f->size) hit = f;
-        }
-        if (!hit || !hit->elem_size) return 0;
-        uint64_t index = (off - base - hit->offset) / hit->elem_size;
-        size_t len = strlen(path);
-        if (hit->count > 1) snprintf(path + len, pcap - len, "%s%s[%llu]", len ? "." : "", thr_name(t, hit->name),
-                                     (unsigned long long)index);
-        else snprintf(path + len, pcap - len, "%s%s", len ? "." : "", thr_name(t, hit->name));
-        base += hit->offset + index * hit->elem_size;
-        if (hit->kind == THR_STRUCT && hit->type != THR_NONE) { type = hit->type; continue; }
-        char a[64], b[64];
-        format_value(hit, was + base, a, sizeof a);
-        format_value(hit, now + base, b, sizeof b);
-        snprintf(values, vcap, "%s -> %s", a, b);
-        return hit->flags & THR_TRANSIENT ? 2 : 1;
+    thr_place at;
+    char a[64], b[64];
+    if (!thr_path_at(t, off, &at, path, pcap)) return 0;
+    if (!thr_format(t, &at, was, a, sizeof a) || !thr_format(t, &at, now, b, sizeof b)) {
+        snprintf(a, sizeof a, "%u", (unsigned)was[off]);   /* a pointer or an opaque field: its byte */
+        snprintf(b, sizeof b, "%u", (unsigned)now[off]);
     }
-    return 0;
+    snprintf(values, vcap, "%s -> %s", a, b);
+    return at.field->flags & THR_TRANSIENT ? 2 : 1;
 }
 
 /* The replayed block against the recorded state `was` (used bytes): the first differing field, named. */

@@ -383,6 +383,94 @@ static void test_manual_example(void)
     check_manual_example("th_reflect.h", example_reflect_src);
 }
 
+// ---------------------------------------------------------------- paths: one value by name
+static void test_paths(void)
+{
+    describe_v2(&g_b);
+    size_t bn = rb_finish(&g_b);
+    thr_types t;
+    char err[256], text[64], path[128];
+    TH_CHECK_MSG(thr_read(g_b.blob, bn, &t, err, sizeof err), "%s", err);
+    v2::State s = v2::State();
+    s.ents[1].pos.y = 301.25f;
+    s.ents[1].type = v2::T_DRONE;
+    s.kills = -5;
+
+    thr_place at;
+    TH_CHECK_MSG(thr_find_path(&t, "ents[1].pos.y", &at, err, sizeof err), "%s", err);
+    TH_CHECK_EQ_INT((int)at.offset, (int)offsetof(v2::State, ents[1].pos.y));
+    TH_CHECK(thr_format(&t, &at, &s, text, sizeof text));
+    TH_CHECK_MSG(!strcmp(text, "301.25"), "%s", text);
+    TH_CHECK(thr_store_text(&t, &at, &s, "-2.5", err, sizeof err));
+    TH_CHECK(s.ents[1].pos.y == -2.5f);
+
+    // enums by name, both ways; a number that has no name is shown as the number
+    TH_CHECK(thr_find_path(&t, "ents[1].type", &at, err, sizeof err));
+    TH_CHECK(thr_format(&t, &at, &s, text, sizeof text));
+    TH_CHECK_MSG(!strcmp(text, "T_DRONE"), "%s", text);
+    TH_CHECK(thr_store_text(&t, &at, &s, "T_BOSS", err, sizeof err));
+    TH_CHECK_EQ_INT((int)s.ents[1].type, (int)v2::T_BOSS);
+    TH_CHECK(thr_store_text(&t, &at, &s, "9", err, sizeof err));
+    TH_CHECK(thr_format(&t, &at, &s, text, sizeof text));
+    TH_CHECK_MSG(!strcmp(text, "9"), "%s", text);
+    TH_CHECK(!thr_store_text(&t, &at, &s, "T_NOPE", err, sizeof err));
+    TH_CHECK(strstr(err, "T_NOPE") != NULL);
+
+    // numbers clamped as a migration clamps; a count clamped to its array; a bool from words
+    TH_CHECK(thr_find_path(&t, "big", &at, err, sizeof err));
+    TH_CHECK(thr_store_text(&t, &at, &s, "99999999999", err, sizeof err));
+    TH_CHECK_EQ_INT(s.big, 2147483647);
+    TH_CHECK(thr_store_text(&t, &at, &s, "-7.9", err, sizeof err));
+    TH_CHECK_EQ_INT(s.big, -7);
+    TH_CHECK(thr_find_path(&t, "mode", &at, err, sizeof err));
+    TH_CHECK(thr_store_text(&t, &at, &s, "-3", err, sizeof err));
+    TH_CHECK_EQ_INT((int)s.mode, 0);
+    TH_CHECK(thr_find_path(&t, "ent_count", &at, err, sizeof err));
+    TH_CHECK(thr_store_text(&t, &at, &s, "40", err, sizeof err));
+    TH_CHECK_EQ_INT((int)s.ent_count, 2);
+    TH_CHECK(thr_find_path(&t, "flag", &at, err, sizeof err));
+    TH_CHECK(thr_store_text(&t, &at, &s, "true", err, sizeof err));
+    TH_CHECK(s.flag == true);
+    TH_CHECK(thr_format(&t, &at, &s, text, sizeof text));
+    TH_CHECK_MSG(!strcmp(text, "true"), "%s", text);
+    TH_CHECK(thr_find_path(&t, "kills", &at, err, sizeof err));
+    TH_CHECK(thr_format(&t, &at, &s, text, sizeof text));
+    TH_CHECK_MSG(!strcmp(text, "-5"), "%s", text);
+
+    // refused, with nothing written
+    v2::State before = s;
+    TH_CHECK(!thr_store_text(&t, &at, &s, "12abc", err, sizeof err));
+    TH_CHECK(strstr(err, "12abc") != NULL);
+    TH_CHECK(!thr_store_text(&t, &at, &s, "", err, sizeof err));
+    TH_CHECK(thr_find_path(&t, "ents[0]", &at, err, sizeof err));
+    TH_CHECK(!thr_store_text(&t, &at, &s, "1", err, sizeof err));
+    TH_CHECK(thr_find_path(&t, "ents", &at, err, sizeof err) && at.whole);
+    TH_CHECK(!thr_format(&t, &at, &s, text, sizeof text));
+    TH_CHECK(!memcmp(&before, &s, sizeof s));
+
+    // bad paths say why
+    TH_CHECK(!thr_find_path(&t, "ents[2].hp", &at, err, sizeof err));
+    TH_CHECK_MSG(!strcmp(err, "ents[2]: the array has 2"), "%s", err);
+    TH_CHECK(!thr_find_path(&t, "enst[0]", &at, err, sizeof err));
+    TH_CHECK_MSG(!strcmp(err, "State has no field 'enst'"), "%s", err);
+    TH_CHECK(!thr_find_path(&t, "kills.x", &at, err, sizeof err));
+    TH_CHECK(!thr_find_path(&t, "ents[1x]", &at, err, sizeof err));
+    TH_CHECK(!thr_find_path(&t, "ents[1].pos.y.z", &at, err, sizeof err));
+    TH_CHECK(thr_find_path(&t, "", &at, err, sizeof err) && at.field == NULL);
+
+    // a byte's path, the inverse: every scalar byte of the state goes back to a path that finds it again
+    TH_CHECK(thr_path_at(&t, offsetof(v2::State, ents[1].pos.y) + 2, &at, path, sizeof path));
+    TH_CHECK_MSG(!strcmp(path, "ents[1].pos.y"), "%s", path);
+    int round_trips = 0;
+    for (size_t off = 0; off < sizeof(v2::State); off++) {
+        if (!thr_path_at(&t, off, &at, path, sizeof path)) continue;
+        thr_place again;
+        TH_CHECK_MSG(thr_find_path(&t, path, &again, err, sizeof err) && again.offset == at.offset, "%s", path);
+        round_trips++;
+    }
+    TH_CHECK(round_trips > 40);
+}
+
 int main(void)
 {
     TH_RUN(test_kinds_from_the_compiler);
@@ -391,5 +479,6 @@ int main(void)
     TH_RUN(test_refuses_with_a_reason);
     TH_RUN(test_reader_rejects);
     TH_RUN(test_manual_example);
+    TH_RUN(test_paths);
     return th_test_finish();
 }
