@@ -610,6 +610,7 @@ static int migrate_snaps(const StateTypes *from)
 {
     const StateTypes *to = types_of_block();
     double t0 = os_mono_seconds();
+    timeline_oldest();   /* states older than the oldest input are not worth the work */
     int n = g_timeline.snap_count, kept = 0;
     uint64_t was_oldest = n ? snap_at(0)->step : 0, max_used = 1, size = to->state_size, cap = 0, end = 0;
     for (int k = 0; k < n; k++) max_used = snap_at(k)->used > max_used ? snap_at(k)->used : max_used;
