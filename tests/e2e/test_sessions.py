@@ -8,7 +8,7 @@ while playing migrates the kept states and the steps before it stay seekable.
 import os
 import subprocess
 
-from hostlib import Checks, Host, check, cleanup, edit, input_script, project_copy, watchdog
+from hostlib import Checks, Host, check, cleanup, edit, example_copy, input_script, project_copy, watchdog
 
 checks = Checks()
 root = project_copy()
@@ -17,9 +17,9 @@ EXTRA_FIELD = ("    int32_t    bombs;", "    int32_t    bombs;\n    int32_t    s
 saved = {}
 
 
-def build_game():
+def build_game(*folder):
     """the game library rebuilt from the copy's sources, as a developer's build after an edit"""
-    r = subprocess.run(["bash", os.path.join(root, "build.sh"), "game"], cwd=root, stdout=subprocess.PIPE,
+    r = subprocess.run(["bash", os.path.join(root, "build.sh"), "game", *folder], cwd=root, stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT, text=True, timeout=900)
     check(r.returncode == 0, f"./build.sh game failed:\n{r.stdout[-3000:]}")
 
@@ -154,11 +154,42 @@ def ring_migrates_on_a_live_layout_change():
         edit(os.path.join(root, "game", "state.h"), EXTRA_FIELD[1], EXTRA_FIELD[0])
 
 
+def example_debug_timeline():
+    """examples/debug_timeline: ten seconds of firing and moving replay with no mismatch (V), and its session opens in
+    another process on the same frame and checks as exactly."""
+    game = example_copy(root, "debug_timeline")
+    build_game(game)
+    script = input_script(root, "1 down SPACE\n2 down RIGHT\n100 up RIGHT\n120 down LEFT\n400 up LEFT\n450 down D\n"
+                          "@600 tap F8\n@602 tap V\n@604 tap E\n@606 quit\n", "ex.txt")
+    h = Host(root, "--game", game, "--fast", "--no-watch", "--input", script, "--watchdog", watchdog())
+    try:
+        h.wait_ev("quit", timeout=120)
+        ver = h.of("timeline_verify")
+        check(ver and ver[0]["mismatches"] == 0 and ver[0]["from"] == 0 and ver[0]["to"] == 600, f"V: {ver}")
+        check(h.of("quit")[0]["game"].get("hits", 0) >= 3, f"the example's play: {h.of('quit')}")
+        path = h.wait_ev("session_saved")["path"]
+        check("debug_timeline" in os.path.basename(path), f"the file's name: {path}")
+    finally:
+        h.stop()
+    script = input_script(root, "@3 tap V\n@5 quit\n", "ex2.txt")
+    h = Host(root, "--game", game, "--fast", "--no-watch", "--open-session", path, "--input", script,
+             "--watchdog", watchdog())
+    try:
+        h.wait_ev("quit", timeout=120)
+        o = h.of("session_open")
+        check(o and o[0]["compared"] and o[0]["hash"] == o[0]["recorded"] and o[0]["to"] == 600, f"open: {o}")
+        ver = h.of("timeline_verify")
+        check(ver and ver[0]["mismatches"] == 0 and ver[0]["to"] - ver[0]["from"] == 600, f"V after open: {ver}")
+    finally:
+        h.stop()
+
+
 checks.case("export_session", export_session)
 checks.case("open_session_in_another_host", open_session_in_another_host)
 checks.case("bad_files_are_refused", bad_files_are_refused)
 checks.case("state_change_between_export_and_open", state_change_between_export_and_open)
 checks.case("ring_migrates_on_a_live_layout_change", ring_migrates_on_a_live_layout_change)
+checks.case("example_debug_timeline", example_debug_timeline)
 if not checks.failed:
     cleanup(root)
 checks.finish()
