@@ -25,8 +25,8 @@ static void     put64(uint8_t *p, uint64_t v) { memcpy(p, &v, 8); }
 /* the header and every part but the checksum's own 8 bytes */
 static uint64_t checksum_of(const uint8_t *data, size_t n)
 {
-    return th_hash_bytes64(data, SH_CHECKSUM) ^ th_hash_bytes64(data + SESSION_FILE_HEADER_BYTES, n - SESSION_FILE_HEADER_BYTES) *
-                                                    0x9E3779B97F4A7C15ull;
+    uint64_t body = th_hash_bytes64(data + SESSION_FILE_HEADER_BYTES, n - SESSION_FILE_HEADER_BYTES);
+    return th_hash_bytes64(data, SH_CHECKSUM) ^ body * 0x9E3779B97F4A7C15ull;
 }
 
 /* where each part starts; 0 when the counts cannot describe a file (checked before: no overflow) */
@@ -64,7 +64,8 @@ static int check_header(const uint8_t *data, size_t n, SessionFile *out, uint64_
     out->cursor = get64(data + SH_CURSOR);
     uint64_t name_bytes = get64(data + SH_NAME);
     *packed_bytes = get64(data + SH_PACKED);
-    if (out->count < 1 || out->count > SESSION_FILE_MAX_STEPS) BAD("it claims %llu steps", (unsigned long long)out->count);
+    if (out->count < 1 || out->count > SESSION_FILE_MAX_STEPS)
+        BAD("it claims %llu steps", (unsigned long long)out->count);
     if (out->first > UINT64_MAX / 2) BAD("its first step (%llu) is out of range", (unsigned long long)out->first);
     if (out->snap_count < 1 || out->snap_count > SESSION_FILE_MAX_SNAPS)
         BAD("it claims %llu kept states (1..%d)", (unsigned long long)out->snap_count, SESSION_FILE_MAX_SNAPS);

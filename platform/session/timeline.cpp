@@ -696,7 +696,10 @@ int timeline_save_session(const char *path, const char *game, uint64_t *bytes, c
     int k = g_timeline.snap_count - 1;   /* paused, the state at the live step was kept when F8 opened the bar */
     if (!g_timeline.open && (k < 0 || snap_at(k)->step != head)) take_snapshot(head);
     oldest = timeline_oldest();
-    if (!g_timeline.types.valid) { snprintf(err, cap, "the state has no description (%s)", g_timeline.types.error); return 0; }
+    if (!g_timeline.types.valid) {
+        snprintf(err, cap, "the state has no description (%s)", g_timeline.types.error);
+        return 0;
+    }
     if (head <= oldest) { snprintf(err, cap, "no step is kept after the oldest state yet"); return 0; }
     SessionFile f;
     memset(&f, 0, sizeof f);
@@ -793,7 +796,11 @@ int timeline_open_session(const char *path, const char *game, char *err, size_t 
     g_timeline.open = 1;
     g_timeline.cursor = UINT64_MAX;   /* nothing to go on from: the seek restores a kept state */
     uint64_t head = head_step();
-    if (timeline_seek(head) < 0) { timeline_clear("session_refused"); snprintf(err, cap, "its states do not unpack"); return 0; }
+    if (timeline_seek(head) < 0) {
+        timeline_clear("session_refused");
+        snprintf(err, cap, "its states do not unpack");
+        return 0;
+    }
     log_event("session_open", "\"steps\":%llu,\"from\":%llu,\"to\":%llu,\"states\":%d,\"migrated\":%s,\"compared\":%s,"
               "\"hash\":\"%016llx\",\"recorded\":\"%016llx\"",
               (unsigned long long)g_timeline.count, (unsigned long long)timeline_oldest(), (unsigned long long)head,
