@@ -273,7 +273,7 @@ static std::vector<uint8_t> read_all(const char *path)
 static int check_bytes(const std::vector<uint8_t> &v, char *err, size_t cap)
 {
     std::vector<uint64_t> aligned(v.size() / 8 + 1);   /* the reader wants its copy 8-aligned, as malloc's is */
-    memcpy(aligned.data(), v.data(), v.size());
+    if (!v.empty()) memcpy(aligned.data(), v.data(), v.size());
     SessionFile f;
     err[0] = 0;
     return session_file_check((const uint8_t *)aligned.data(), v.size(), &f, err, cap);
