@@ -606,7 +606,7 @@ static void say_migrated(int n, int kept, uint64_t was_oldest, double ms, const 
 
 /* Every kept state rewritten from `from`'s layout to the block's (migrate_bytes, the rules the block's migration
    follows), newest first: the first one that cannot be goes, with every older one. Returns how many are left. */
-static int migrate_snaps(const StateTypes *from)
+static int migrate_snaps(const StateTypes *from, char *why_out, size_t why_cap)
 {
     const StateTypes *to = types_of_block();
     double t0 = os_mono_seconds();
@@ -646,6 +646,7 @@ static int migrate_snaps(const StateTypes *from)
     free(list);
     types_copy(&g_timeline.types, to);
     say_migrated(n, g_timeline.snap_count, was_oldest, (os_mono_seconds() - t0) * 1000.0, why);
+    snprintf(why_out, why_cap, "%s", why);
     return g_timeline.snap_count;
 }
 
@@ -655,7 +656,8 @@ void timeline_reloaded(int layout_changed)
 {
     timeline_code_changed();
     if (!g_timeline.on) return;
-    if (layout_changed && g_timeline.snap_count && !migrate_snaps(&g_timeline.types)) {
+    char why[512];
+    if (layout_changed && g_timeline.snap_count && !migrate_snaps(&g_timeline.types, why, sizeof why)) {
         if (g_timeline.open) notice_post(LOG_WARN, "Timeline cleared: its states cannot take the new layout");
         timeline_clear("layout_changed");
         return;
@@ -785,8 +787,9 @@ int timeline_open_session(const char *path, const char *game, char *err, size_t 
         from.layout_hash = f.layout_hash;
         from.state_size = f.state_size;
         types_copy(&g_timeline.types, &from);
-        if (!same_layout && !migrate_snaps(&from)) {
-            snprintf(err, cap, "none of its states can take this state.h's layout");
+        char why[512];
+        if (!same_layout && !migrate_snaps(&from, why, sizeof why)) {
+            snprintf(err, cap, "none of its states can take this state.h's layout (%s)", why);
             timeline_clear("session_refused");
             ok = 0;
         }
