@@ -60,7 +60,7 @@ int timeline_files_save(const char *path)
 void timeline_files_start(void)
 {
     const char *path = options()->open_session;
-    if (!path) return;
+    if (!path || restart_is_restart()) return;   /* a hot restart goes on with the session's own block */
     char err[512], esc[HOST_PATH * 2], eesc[1024];
     if (!timeline_open_session(path, game_name(), err, sizeof err)) {
         log_message(LOG_ERROR, "--open-session %s: %s; the game starts as usual", path, err);
