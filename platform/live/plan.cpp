@@ -562,6 +562,20 @@ static void link_command(const PlanEnv *e, Words *w)
     for (int i = 0; i < linker.n; i++) words_add(w, i == at ? "@OBJS@" : word(&linker, i));
 }
 
+typedef struct OldChunks { const char *dir; int count; } OldChunks;
+
+static void remove_old_chunk(void *ctx, const char *name, int is_dir)   /* chunk-N.* with N past the plan's */
+{
+    const OldChunks *o = (const OldChunks *)ctx;
+    char *end = NULL;
+    if (is_dir || strncmp(name, "chunk-", 6) != 0 || name[6] < '0' || name[6] > '9') return;
+    long k = strtol(name + 6, &end, 10);
+    if (*end != '.' || k < o->count) return;
+    char p[HOST_PATH];
+    snprintf(p, sizeof p, "%s/%s", o->dir, name);
+    os_remove_file(p);
+}
+
 /* Chunk files of this plan written (when their text changed: an unchanged file keeps its date), those of a
    longer plan before it removed. */
 static int write_chunks(const GameSources *s, const GameChunks *c, char *msg, size_t cap)
@@ -577,15 +591,8 @@ static int write_chunks(const GameSources *s, const GameChunks *c, char *msg, si
             return 0;
         }
     }
-    for (int k = c->count; k < PLAN_MAX_CHUNKS; k++) {
-        const char *ext[] = { ".cpp", ".o", ".d", ".key" };
-        int any = 0;
-        for (const char *x : ext) {
-            snprintf(p, sizeof p, "%s/chunk-%d%s", dir, k, x);
-            any |= os_remove_file(p);
-        }
-        if (!any) break;
-    }
+    OldChunks old = { dir, c->count };
+    os_list_dir(dir, remove_old_chunk, &old);
     return 1;
 }
 
