@@ -272,9 +272,7 @@ static void plan_keys(const PlanEnv *e, KeyText *th, KeyText *stamp, KeyText *st
     key_add(stamp, e->cxx, strlen(e->cxx));
     key_file(stamp, e->root, "tools/layout_stamp.py");
     key_headers(stamp, e->root);
-    char p[HOST_PATH];
-    snprintf(p, sizeof p, "%s/state.h", game_folder());
-    key_file(state, "", p);
+    key_file(state, game_folder(), "state.h");   /* by its name alone: the key holds in a copy of the project */
     key_add(th, "\n", 1);
     key_add(stamp, "\n", 1);
     key_add(state, "\n", 1);
@@ -338,11 +336,8 @@ void plan_keep_stamp(const char *root, unsigned long stamp, uint32_t state_crc, 
     KeyText th = { NULL, 0, 0 }, rest = { NULL, 0, 0 }, state = { NULL, 0, 0 };
     plan_keys(&e, &th, &rest, &state);
     char line[96], p[HOST_PATH];
-    snprintf(p, sizeof p, "%s/state.h", game_folder());
-    int n = snprintf(line, sizeof line, "|%u %llu ", state_crc, state_size);
+    int n = snprintf(line, sizeof line, "|%u %llu state.h\n", state_crc, state_size);   /* as plan_keys has it */
     key_add(&rest, line, (size_t)n);
-    key_add(&rest, p, strlen(p));
-    key_add(&rest, "\n", 1);
     n = snprintf(line, sizeof line, "%lu\n", stamp);
     layout_path(".stamp", p, sizeof p);
     int ok = rest.s && os_write_file_atomic(p, line, (size_t)n);
@@ -431,6 +426,9 @@ static int compile_tinyheaders(const PlanEnv *e, char *out, size_t cap)
     words_add(&w, tmp);
     const char *argv[PLAN_MAX_WORDS + 1];
     words_argv(&w, argv);
+    /* the key of the files as they are before the compile: one saved during it makes the next plan compile again */
+    KeyText th = { NULL, 0, 0 }, rest = { NULL, 0, 0 }, state = { NULL, 0, 0 };
+    plan_keys(e, &th, &rest, &state);
     fprintf(stderr, "game: compiling the tinyheader implementations at -O2 (only when a tinyheader changed)\n");
     int ok = run_in(e->root, argv, out, cap) == 0;
     fputs(out, stderr);
@@ -438,7 +436,9 @@ static int compile_tinyheaders(const PlanEnv *e, char *out, size_t cap)
     tiny_path(e->root, ".o", obj, sizeof obj);
     if (ok && !os_rename_file(dir, obj)) ok = 0;
     os_remove_file(dir);
-    if (ok) plan_keep_tinyheaders(e->root);
+    tiny_path(e->root, ".key", obj, sizeof obj);
+    if (!ok || !th.s || !os_write_file_atomic(obj, th.s, th.len)) os_remove_file(obj);
+    free(th.s); free(rest.s); free(state.s);
     return ok;
 }
 
