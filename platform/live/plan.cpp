@@ -88,9 +88,9 @@ static void mark_included(GameSources *s, const char *text)
                 if (end && (!nl || end < nl) && end - q > 4 && !strncmp(end - 4, ".cpp", 4)) {
                     const char *base = end;
                     while (base > q + 1 && base[-1] != '/') base--;
+                    size_t n = (size_t)(end - base);
                     for (int i = 0; i < s->count; i++)
-                        if (strlen(s->name[i]) == (size_t)(end - base) && !strncmp(s->name[i], base, (size_t)(end - base)))
-                            s->root[i] = 0;
+                        if (strlen(s->name[i]) == n && !strncmp(s->name[i], base, n)) s->root[i] = 0;
                 }
             }
         }
@@ -99,16 +99,22 @@ static void mark_included(GameSources *s, const char *text)
     }
 }
 
+static void sort_names(GameSources *s)   /* insertion sort, byte order (as the shell's LC_ALL=C glob) */
+{
+    for (int i = 1; i < s->count; i++)
+        for (int j = i; j > 0 && strcmp(s->name[j - 1], s->name[j]) > 0; j--) {
+            char t[sizeof s->name[0]];
+            memcpy(t, s->name[j], sizeof t);
+            memcpy(s->name[j], s->name[j - 1], sizeof t);
+            memcpy(s->name[j - 1], t, sizeof t);
+        }
+}
+
 int plan_sources(const char *folder, GameSources *s)
 {
     memset(s, 0, sizeof *s);
     if (!os_list_dir(folder, note_cpp, s) || s->overflow) return 0;
-    for (int i = 1; i < s->count; i++)   /* insertion sort, byte order (as the shell's LC_ALL=C glob) */
-        for (int j = i; j > 0 && strcmp(s->name[j - 1], s->name[j]) > 0; j--) {
-            char t[sizeof s->name[0]];
-            memcpy(t, s->name[j], sizeof t); memcpy(s->name[j], s->name[j - 1], sizeof t);
-            memcpy(s->name[j - 1], t, sizeof t);
-        }
+    sort_names(s);
     for (int i = 0; i < s->count; i++) s->root[i] = 1;
     for (int i = 0; i < s->count; i++) {
         char p[HOST_PATH];
@@ -249,11 +255,7 @@ static void key_headers(KeyText *k, const char *root)   /* game_api.h and every 
     char dir[HOST_PATH];
     snprintf(dir, sizeof dir, "%s/tinyheaders", root);
     os_list_dir(dir, note_h, &h);
-    for (int i = 1; i < h.count; i++)
-        for (int j = i; j > 0 && strcmp(h.name[j - 1], h.name[j]) > 0; j--) {
-            char t[sizeof h.name[0]];
-            memcpy(t, h.name[j], sizeof t); memcpy(h.name[j], h.name[j - 1], sizeof t); memcpy(h.name[j - 1], t, sizeof t);
-        }
+    sort_names(&h);
     for (int i = 0; i < h.count; i++) {
         char rel[HOST_PATH];
         snprintf(rel, sizeof rel, "tinyheaders/%s", h.name[i]);
@@ -266,7 +268,10 @@ static void key_headers(KeyText *k, const char *root)   /* game_api.h and every 
 static void plan_keys(const PlanEnv *e, KeyText *th, KeyText *stamp, KeyText *state)
 {
     key_add(th, e->cxx, strlen(e->cxx));
-    for (int i = 0; i < e->flags.n; i++) { key_add(th, " ", 1); key_add(th, word(&e->flags, i), strlen(word(&e->flags, i))); }
+    for (int i = 0; i < e->flags.n; i++) {
+        key_add(th, " ", 1);
+        key_add(th, word(&e->flags, i), strlen(word(&e->flags, i)));
+    }
     key_file(th, e->root, "platform/include/tinyheaders.cpp");
     key_headers(th, e->root);
     key_add(stamp, e->cxx, strlen(e->cxx));
@@ -585,7 +590,10 @@ static int write_chunks(const GameSources *s, const GameChunks *c, char *msg, si
     os_make_dir(dir);
     for (int k = 0; k < c->count; k++) {
         snprintf(p, sizeof p, "%s/chunk-%d.cpp", dir, k);
-        if (!plan_chunk_text(s, c, k, text, sizeof text)) { snprintf(msg, cap, "game: chunk %d is too long\n", k); return 0; }
+        if (!plan_chunk_text(s, c, k, text, sizeof text)) {
+            snprintf(msg, cap, "game: chunk %d is too long\n", k);
+            return 0;
+        }
         if (!file_is(p, text) && !os_write_file_atomic(p, text, strlen(text))) {
             snprintf(msg, cap, "game: cannot write %s: %s\n", p, os_error_text());
             return 0;
