@@ -173,8 +173,9 @@ host_game() {  # host flags...: the host asked about GAME_DIR
 # plan has them: the editor database (compile_entries) gives every game file these.
 game_cxx() { host_game --print-game-compile | sed -n 1p; }
 game_flags() { host_game --print-game-compile | sed -n 2p; }   # (the plan's compiler's: the one game_cxx names)
-# The whole game as one translation unit, for a release: prints the file's path (<game build>/unity.cpp)
-game_unity_file() { host_game --write-unity; }
+# The whole game as one translation unit, for a release: prints the file's path (<game build>/unity.cpp). The
+# checkout's host: the Windows leg builds its game with BUILD_DIR pointing elsewhere.
+game_unity_file() { ENGINE_HOST="${ENGINE_HOST:-$ROOT/build/host}" host_game --write-unity; }
 # A release's debug lines name the game's build folder (where its unity file is) by the game's name: a player's
 # copy names no folder of the project (both are one word: build.sh makes them of [a-z0-9_-])
 release_unity_map() { echo "-ffile-prefix-map=$GAME_BUILD_REL=$GAME_NAME"; }
