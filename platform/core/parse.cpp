@@ -78,7 +78,7 @@ const FlagSet FLAGS_DEVELOPMENT = {
         "  --watchdog SEC        a step running longer than this is interrupted (0.01..3600,\n"
         "                        0: off; default 2; time held by a debugger does not count)\n"
         "  --font PATH           TTF for text (default DejaVu Sans)\n"
-        "  --build-cmd CMD       command line that builds the game library (default: build.sh game,\n"
+        "  --build-cmd CMD       command line that builds the game library (default: the host's own,\n"
         "                        on Windows build.bat game); \"double quotes\" group words\n"
         "  --build-game          plan, compile and link the game library (./build.sh game), then exit\n"
         "  --print-game-build    print the game's build folder, then exit\n"

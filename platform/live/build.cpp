@@ -1,23 +1,23 @@
 /* build.cpp - the game build in a child process at a lower priority. The frame loop never waits for
    it; its output is collected as it comes; a save during a build queues one more.
 
-   "build.sh game <folder>" makes what is cached by content (the -O2 tinyheader object and the layout stamp,
-   when their inputs changed), packs the game's files into chunks and writes the commands to compile a chunk
-   and to link the library to compile.cmd in the game's build folder (game_folder.cpp); then it runs
-   `host --build-game`: this file's compile and link, waited for (build_game_now). A save runs the same
-   compile and link here without the script while compile.cmd is newer than everything the cached parts
-   depend on (build.sh, platform/include/, tools/layout_stamp.py, the tinyheaders); else the script first.
+   The plan (plan.cpp) makes what is cached by content (the -O2 tinyheader object and the layout stamp, when
+   their inputs changed), packs the game's files into chunks and writes the commands to compile a chunk and to
+   link the library to compile.cmd in the game's build folder (game_folder.cpp); `host --build-game`
+   (./build.sh game) plans, then runs this file's compile and link, waited for (build_game_now). A save runs
+   the same compile and link while compile.cmd is still the plan (the cached parts' keys hold, the same .cpp
+   files, entries and environment); else it plans again here first (build_replan), or, when a cached part
+   must be made again, runs `host --build-game` in a child.
    A save of <game>/state.h alone stays here too: the host runs the layout stamp's command that compile.cmd
    names (::stamp), puts the number it prints in the compile's GAME_LAYOUT_HASH, and compiles the chunks that
-   include state.h (all of them, side by side); <game build>/layout.host keeps that number with the CRC of the
-   state.h it came from, so the next save of a .cpp file does not stamp again.
+   include state.h (all of them, side by side); layout.stamp and layout.key keep that number with the CRC of
+   the state.h it came from, so the next save of a .cpp file does not stamp again.
    When every chunk is stale (a save of state.h, or of a header all of them read) and there are more chunks than
    cores, the chunks are compiled in groups, one per core (<chunks>/group-<n>.cpp includes its chunks' files, the
    entry chunk first): each compiler started costs a fixed time, so fewer of them reach the new code sooner.
    The library is linked from the groups' objects; the chunks' own objects follow in the background (no link, no
    reload: build_resplit), so the next save of one file compiles one chunk again. So one code decides what is stale
-   (a chunk's key: the content of what its last compile read) for every build, and build.sh stays the one place
-   the game's flags are written down: the host never makes up a command line. */
+   (a chunk's key: the content of what its last compile read) for every build, from one plan. */
 #include "live.h"
 
 #include <stdlib.h>
@@ -37,7 +37,7 @@ typedef struct BuildCmd {          /* one command of compile.cmd, argv ready to 
 
 #define LAYOUT_ARG "-DGAME_LAYOUT_HASH=" /* the compile's argument that carries the layout stamp */
 
-/* One chunk of the game: a translation unit of a few of its files (build.sh, "the game's translation units"),
+/* One chunk of the game: a translation unit of a few of its files (plan.cpp),
    with its object, dependency file and key beside it: <base>.cpp, .o, .d, .key. */
 typedef struct BuildChunk {
     char     base[HOST_PATH];      /* relative to the project, as compile.cmd names it */
@@ -51,9 +51,9 @@ typedef struct BuildChunk {
 } BuildChunk;
 
 static struct {
-    OsChild child;                 /* build.sh, or the link of a direct build */
+    OsChild child;                 /* `host --build-game` (or --build-cmd's), or the stamp or link of a direct build */
     int     queued;
-    int     direct;                /* this build runs compile.cmd's commands, not build.sh */
+    int     direct;                /* this build runs compile.cmd's commands, not a child's whole build */
     int     stage;                 /* direct: 0 compiling, 1 linking */
     double  start_t, stage_t;
     double  stage_ms[2], stage_cpu_ms[2];
@@ -66,14 +66,14 @@ static struct {
     int      layout_at;            /* the compile's LAYOUT_ARG argument, -1 if none */
     char     layout_arg[48];       /* its value for this build, when state.h changed since compile.cmd */
     int      restamp;              /* state.h changed and no stamp of it is known: stamp first (stage -1) */
-    uint32_t state_crc;            /* the CRC and size of the state.h this build stamps (layout.host) */
+    uint32_t state_crc;            /* the CRC and size of the state.h this build stamps (layout.key) */
     unsigned long long state_size;
     BuildCmd link;                 /* @OBJS@ stands for every chunk's object, @LIB@ for the temporary library */
     BuildChunk chunks[BUILD_MAX_CHUNKS];
     int     chunk_count, stale_count, jobs;
     int     plan_chunks, plan_stale;   /* the plan's counts, before grouping */
     char    lib_tmp[HOST_PATH];
-    int     active;                /* a build runs (build.sh, a chunk's compiler or the link) */
+    int     active;                /* a build runs (a whole build's child, a chunk's compiler or the link) */
     int     grouped;               /* this build compiles groups of chunks (chunks[] holds the groups) */
     int     objects_only;          /* this build compiles the chunks' own objects after a grouped one: no link */
     int     resplit;               /* a grouped build ended well: the chunks' objects are to be compiled */
@@ -226,7 +226,7 @@ static int load_direct_commands(void)
 }
 
 /* ---------------------------------------------------------------- a chunk's key */
-/* POSIX cksum's CRC of a file's bytes and length: build.sh keys a chunk with cksum, and so does the host. */
+/* POSIX cksum's CRC of a file's bytes and length (a key's lines read as `cksum` prints them). */
 static uint32_t cksum_of(const unsigned char *p, size_t n)
 {
     static uint32_t table[256];
@@ -327,7 +327,7 @@ static void key_add_file(KeyText *k, const char *rel)
     if (n > 0 && (size_t)n < sizeof line) key_add(k, line, (size_t)n);
 }
 
-/* The files a dependency file names, as build.sh's chunk_deps reads them: after the target's colon, words
+/* The files a dependency file names: after the target's colon, words
    split at blanks and backslash line ends, "\ " a space within a name. fn(ctx, name) for each. */
 static void for_each_dep(const char *text, void (*fn)(void *, const char *), void *ctx)
 {

@@ -44,7 +44,7 @@ typedef struct BuildResult {
     char   output[8192];                /* compiler output (truncated) */
 } BuildResult;
 
-void   build_start(const char *root);           /* runs "build.sh game" in a child; a running build queues one more */
+void   build_start(const char *root);           /* the game build's children started; a running build queues one more */
 int    build_running(void);
 int    build_fd(void);                          /* readable when the build child writes or ends; -1 */
 void   build_poll(BuildResult *out);            /* non-blocking */
