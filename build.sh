@@ -18,8 +18,9 @@ DEBIAN_PACKAGES="g++ clang libclang-rt-dev libsdl2-dev libstb-dev fonts-dejavu-c
 # mingw-w64's headers, the web backend's with emscripten's; gdb across reloads; Xvfb and Mesa for the OpenGL
 # renderer's glow test; Box2D 2.4.1, the peer tests/bench/bench_collide_box2d24.cpp links: test runs every bench part)
 TEST_PACKAGES="clangd gdb g++-mingw-w64-x86-64-win32 emscripten xvfb xauth libgl1-mesa-dri libbox2d-dev"
-COMMON_FLAGS="-std=c++17 -g -Wall -Wextra -Itinyheaders -Iplatform/include -Iplatform"
-DEV_CHECKS="-DTHC_VALIDATE"   # development builds and tests; ./build.sh dist and the benchmarks leave it out
+# The flags every compile outside CMake starts with: their one home is platform/live/game_flags.h, which the
+# host's game build reads too (the development checks, ENGINE_DEV_CHECKS, are the host's game build's alone).
+COMMON_FLAGS="$(sed -n 's/^#define ENGINE_COMMON_FLAGS "\(.*\)"$/\1/p' platform/live/game_flags.h)"
 HOST_LIBS="-lSDL2 -ldl -lpthread -lm"
 # stb: the headers from the system (libstb-dev); the implementations (platform/core/stb_impl.c) are compiled by the
 # project (CMakeLists.txt) into everything that links them.
@@ -142,9 +143,8 @@ game_arg() {
 }
 # The game's include folders: its own (state.h, game.h), then its build folder (state_types.inc).
 game_includes() { echo "-I$GAME_SRC -I$GAME_BUILD_REL -iquote $GAME_SRC"; }
-# The layout stamp's command, one word a line: build.sh runs it, and compile.cmd hands it to the host, which runs it
-# itself when state.h alone changed (platform/live/build.cpp). The distro's python3 when there is one: a version
-# manager's shim in front of it costs a few hundred ms a run, on the path of every state.h save.
+# The layout stamp of a release build (the development build's is the host's: platform/live/plan.cpp), one word a
+# line. The distro's python3 when there is one: a version manager's shim in front of it costs a few hundred ms.
 layout_stamp_cmd() {  # compiler [types file, relative to the project]
     local py=python3
     [ -x /usr/bin/python3 ] && py=/usr/bin/python3
@@ -157,201 +157,36 @@ layout_stamp() {  # compiler: the layout stamp of GAME_DIR/state.h (and GAME_BUI
     mapfile -t cmd < <(layout_stamp_cmd "$1")
     "${cmd[@]}"
 }
-# exit() and its kin in game code go to the host's stand-ins (platform/session/guard.cpp): a crash, not a quit.
-GAME_LINK_WRAP="-Wl,--wrap=exit,--wrap=_exit,--wrap=_Exit,--wrap=quick_exit,--wrap=close,--wrap=close_range,--wrap=dup2,--wrap=dup3,--wrap=syscall"
-
-# ---------------------------------------------------------------- compilers
-# The game library is rebuilt on every save, so its compile time is the edit-to-reload latency.
-# clang++ -O0 builds the unity game faster than g++ -O0 here (numbers in README.md); g++ is the fallback.
-game_cxx() {
-    if [ -n "${GAME_CXX:-}" ]; then echo "$GAME_CXX"; elif command -v clang++ >/dev/null 2>&1; then echo clang++; else echo g++; fi
+# ---------------------------------------------------------------- the game library
+# The game library's build is the host's (`build/host --build-game`: platform/live/plan.cpp plans it, build.cpp
+# compiles and links it - the same code a save runs in the host): its roots (the .cpp files no other .cpp of the
+# folder includes) packed in byte order into chunks of at most GAME_CHUNK_LINES lines, each a translation unit of
+# its own with its own object (<game build>/chunks/); build/tinyheaders/tinyheaders.o at -O2 and the layout stamp,
+# cached by the content of their inputs; a chunk compiled when what its last compile read changed, the library
+# linked when a chunk was or the link differs; nothing stale, nothing runs ("game: up to date"). docs/design.md,
+# "What a save compiles". A release compiles all the roots as one translation unit (game_unity_file).
+host_game() {  # host flags...: the host asked about GAME_DIR
+    local host; host="$(engine_host)" || return 1
+    "$host" --root "$ROOT" ${GAME_FLAG[@]+"${GAME_FLAG[@]}"} "$@"
 }
-game_flags() {
-    # -gno-column-info: line tables without columns, 5 % fewer compiler instructions; crash reports need lines only
-    # -gdwarf-4: addr2line (binutils 2.40) names a DWARF 5 line table's file 1 as file 0, the chunk: a crash in
-    # the file a chunk's debug lines list first was reported in chunk-N.cpp (llvm-symbolizer reads it right)
-    # $DEV_CHECKS: the development build's validation (th_collide names a bad hand-built polygon); not in a release
-    local cxx="$1" f="$COMMON_FLAGS $DEV_CHECKS -gno-column-info -gdwarf-4 -fPIC -fno-exceptions -fno-rtti -fvisibility=hidden -fdiagnostics-color=never"
-    # g++ marks some symbols STB_GNU_UNIQUE, which makes dlclose a no-op; clang never emits them.
-    case "$cxx" in *clang*) ;; *) f="$f -fno-gnu-unique";; esac
-    echo "$f ${GAME_EXTRA_FLAGS:-}"
+# The game's compiler (GAME_CXX, else clang++, else g++) and the flags of its development build, as the host's
+# plan has them: the editor database (compile_entries) gives every game file these.
+game_cxx() { host_game --print-game-compile | sed -n 1p; }
+game_flags() { host_game --print-game-compile | sed -n 2p; }   # (the plan's compiler's: the one game_cxx names)
+# The whole game as one translation unit, for a release: prints the file's path (<game build>/unity.cpp). The
+# checkout's host: the Windows leg builds its game with BUILD_DIR pointing elsewhere.
+game_unity_file() { ENGINE_HOST="${ENGINE_HOST:-$ROOT/build/host}" host_game --write-unity; }
+# A release's debug lines name the game's build folder (where its unity file is) by the game's name: a player's
+# copy names no folder of the project (both are one word: build.sh makes them of [a-z0-9_-])
+release_unity_map() { echo "-ffile-prefix-map=$GAME_BUILD_REL=$GAME_NAME"; }
+cmd_game() {
+    [ -n "${GAME_DIR:-}" ] || set_game || return 1
+    host_game --build-game
 }
-
-# ---------------------------------------------------------------- builds
 same_key() {  # file key: was this part last built from exactly these inputs?
     local old=""
     [ -f "$1" ] && read -r old < "$1"
     [ "$old" = "$2" ]
-}
-
-# ---------------------------------------------------------------- the game's translation units
-# A game's roots are the .cpp files at the top of its folder that no other .cpp there #includes (a game whose
-# game.cpp #includes all the others has one root). A development build packs the roots, in byte order, into
-# chunks of at most GAME_CHUNK_LINES lines (a bigger file is a chunk of its own); each chunk is one unity
-# translation unit (<game build>/chunks/chunk-N.cpp, a list of #includes) with its own object, so a save
-# recompiles the chunks whose inputs changed and links them with the others' cached objects (docs/design.md,
-# "What a save compiles"). A release compiles all the roots as one translation unit (game_unity_file).
-GAME_CHUNK_LINES="${GAME_CHUNK_LINES:-400}"
-game_roots() {  # one file name a line
-    local LC_ALL=C f included
-    included=" $(grep -ho '^[[:space:]]*#[[:space:]]*include[[:space:]]*"[^"]*\.cpp"' "$GAME_SRC"/*.cpp 2>/dev/null \
-        | sed 's/.*"\(.*\)"/\1/; s|.*/||' | tr '\n' ' ') "
-    for f in "$GAME_SRC"/*.cpp; do
-        [ -f "$f" ] || continue
-        f="${f##*/}"
-        [[ "$included" == *" $f "* ]] || echo "$f"
-    done
-}
-unity_text() {  # title roots...: a translation unit made of #includes (found through -iquote <game>)
-    local f
-    echo "/* $1 (written by ./build.sh game; the game's files are included through -iquote <game folder>) */"
-    for f in "${@:2}"; do echo "#include \"$f\""; done
-}
-chunk_has_entry() {  # "a.cpp/b.cpp/" roots...: 0 when one of the roots is in the list
-    local f
-    for f in "${@:2}"; do [[ "/$1" == *"/$f/"* ]] && return 0; done
-    return 1
-}
-write_if_changed() {  # file text: a file whose text is unchanged keeps its date
-    local old=""
-    [ -f "$1" ] && old="$(cat "$1")"
-    [ "$old" = "$2" ] || printf '%s\n' "$2" > "$1"
-}
-# The whole game as one translation unit, for a release: prints the file's path
-game_unity_file() {
-    local roots=() u="$GAME_BUILD/unity.cpp"
-    mapfile -t roots < <(game_roots)
-    mkdir -p "$GAME_BUILD"
-    write_if_changed "$u" "$(unity_text "every file of the game, one translation unit" "${roots[@]}")"
-    echo "${u#"$ROOT"/}"
-}
-# A release's debug lines name the game's build folder (where its unity file is) by the game's name: a player's
-# copy names no folder of the project (both are one word: build.sh makes them of [a-z0-9_-])
-release_unity_map() { echo "-ffile-prefix-map=$GAME_BUILD_REL=$GAME_NAME"; }
-# The game library = its chunks' objects (each -O0, compiled when its key changed)
-#                  + build/tinyheaders/tinyheaders.o (platform/include/tinyheaders.cpp at -O2, rebuilt when a tinyheader
-#                    changes; one for every game folder, so a new game's first build is one quick compile)
-#                  + GAME_LAYOUT_HASH, the layout stamp, and <game build>/state_types.inc, the description of the
-#                    state's types (tools/layout_stamp.py, both recomputed when their inputs change).
-# The cached parts above are keyed by the content of their inputs (cksum). The chunks' compiles and the link are
-# the host's (`build/host --build-game`, platform/live/build.cpp, the same code that builds on a save): a chunk is
-# compiled when the key of what its last compile read changed, the library linked when a chunk was or the link
-# differs; nothing stale, nothing runs ("game: up to date").
-cmd_game() {
-    [ -n "${GAME_DIR:-}" ] || set_game || return 1
-    local B="$GAME_BUILD" BR="$GAME_BUILD_REL" T="$BUILD_DIR/tinyheaders"
-    mkdir -p "$B/chunks" "$T"
-    local cxx flags sums line th_key stamp_key layout="" tmp
-    cxx="$(game_cxx)"; flags="$(game_flags "$cxx")"
-    th_key="$cxx $flags"; stamp_key="$cxx"
-    local inputs_t=$EPOCHREALTIME   # compile.cmd is dated to this moment (below)
-    sums="$(cksum "$GAME_SRC/state.h" platform/include/tinyheaders.cpp platform/include/game_api.h tools/layout_stamp.py tinyheaders/*.h)" || return 1
-    while read -r line; do
-        case "$line" in
-            *" platform/include/tinyheaders.cpp") th_key="$th_key|$line" ;;
-            *" $GAME_SRC/state.h"|*" tools/layout_stamp.py") stamp_key="$stamp_key|$line" ;;
-            *) th_key="$th_key|$line"; stamp_key="$stamp_key|$line" ;;
-        esac
-    done <<< "$sums"
-
-    if [ ! -f "$T/tinyheaders.o" ] || ! same_key "$T/tinyheaders.key" "$th_key"; then
-        say "game: compiling the tinyheader implementations at -O2 (only when a tinyheader changed)"
-        tmp="$T/.tinyheaders.$$.o"
-        # shellcheck disable=SC2086
-        $cxx $flags -O2 -c platform/include/tinyheaders.cpp -o "$tmp" && mv -f "$tmp" "$T/tinyheaders.o" \
-            || { rm -f "$tmp"; return 1; }
-        echo "$th_key" > "$T/tinyheaders.key"
-    fi
-
-    # the stamp and the description of the state's types (<game build>/state_types.inc, which game_engine.h includes)
-    if [ -f "$B/layout.stamp" ] && [ -f "$B/state_types.inc" ] && same_key "$B/layout.key" "$stamp_key"; then
-        read -r layout < "$B/layout.stamp"
-    fi
-    if [ -z "$layout" ]; then
-        layout="$(layout_stamp "$cxx")" || { say "game: no layout stamp, so no library (the reason is above)"; return 1; }
-        echo "$layout" > "$B/layout.stamp"
-        echo "$stamp_key" > "$B/layout.key"
-    fi
-
-    # the chunks: the roots in byte order, packed up to GAME_CHUNK_LINES lines each
-    local roots=() chunks=() cur="" n=0 lines name k
-    mapfile -t roots < <(game_roots)
-    [ "${#roots[@]}" -gt 0 ] || { say "game: $GAME_SRC has no .cpp file to compile"; return 1; }
-    while read -r lines name; do
-        if [ -n "$cur" ] && (( n + lines > GAME_CHUNK_LINES )); then chunks+=("$cur"); cur=""; n=0; fi
-        cur="${cur:+$cur }$name"; n=$(( n + lines ))
-    # sed, not head: wc writes a line at a time, and once head had its lines and left, wc's "total" line met a
-    # closed pipe ("wc: write error" in the build output, where the host ignores SIGPIPE)
-    done <<< "$(cd "$GAME_SRC" && wc -l -- "${roots[@]}" | sed -n "1,${#roots[@]}p")"
-    chunks+=("$cur")
-    # The files that hand out game_get_api (GAME_GET_API): only their chunks read the description of the state's
-    # types, whose templates cost every chunk that includes it (game_engine.h) about 20 ms at NEON SWARM's
-    # 111 fields; the other chunks define GAME_NO_STATE_TYPES. When none is found, or one is a .cpp another
-    # includes, every chunk reads it. The host goes back to build.sh when another file says GAME_GET_API.
-    local entries="" text
-    for name in $(cd "$GAME_SRC" && LC_ALL=C; for w in *.cpp; do [ -f "$w" ] && echo "$w"; done); do
-        grep -q 'GAME_GET_API[[:space:]]*(' "$GAME_SRC/$name" || continue
-        if [[ " ${roots[*]} " == *" $name "* ]]; then entries+="$name/"; else entries=""; break; fi
-    done
-    for (( k = 0; k < ${#chunks[@]}; k++ )); do
-        # shellcheck disable=SC2086
-        text="$(unity_text "chunk $k of the game" ${chunks[$k]})"
-        # shellcheck disable=SC2086
-        if [ -n "$entries" ] && ! chunk_has_entry "$entries" ${chunks[$k]}; then
-            text="$(printf '%s\n%s\n%s' "${text%%$'\n'*}" "#define GAME_NO_STATE_TYPES   /* game_get_api is in another chunk: game_engine.h skips state_types.inc */" "${text#*$'\n'}")"
-        fi
-        write_if_changed "$B/chunks/chunk-$k.cpp" "$text"
-    done
-    for tmp in "$B"/chunks/chunk-*; do   # the files of chunks a longer plan had
-        k="${tmp##*/chunk-}"; k="${k%%.*}"
-        [[ "$k" =~ ^[0-9]+$ ]] && (( k >= ${#chunks[@]} )) && rm -f "$tmp"
-    done
-
-    # The commands, one word a line, for the host too: it runs them itself on a save of game code while this
-    # file is newer than every input of the cached parts above (platform/live/build.cpp). In a chunk's command
-    # @OBJ@ and @DEP@ are temporary names for its object and dependency file; in the link, @OBJS@ is every
-    # chunk's object and @LIB@ a temporary name: the library is renamed into place, a reader never sees half of one.
-    local ld="" w
-    command -v ld.lld >/dev/null 2>&1 && ld="-fuse-ld=lld"
-    # shellcheck disable=SC2206
-    local compile=($(compiler_launcher) $cxx $flags -O0 -DGAME_LAYOUT_HASH="${layout}u" -iquote "$GAME_SRC" "-I$GAME_SRC" "-I$BR" -MMD -MF @DEP@ -c @SRC@ -o @OBJ@)
-    # shellcheck disable=SC2206
-    local link=($cxx -shared $ld $GAME_LINK_WRAP @OBJS@ build/tinyheaders/tinyheaders.o -o @LIB@)   # relative: the host runs it from $ROOT
-    # With clang, the linker itself, as the driver would run it (`-###` prints that command): the driver's
-    # own start is a third of the link's instructions (callgrind: 100 -> 66 M). And without libstdc++: reading
-    # its symbols is a fifth of the link, and the host loads it anyway, so a game that calls into it (operator
-    # new, std::string) finds it there when the library is loaded.
-    case "$cxx" in *clang*)
-        link=("${link[0]}" -nostdlib++ "${link[@]:1}")
-        local words probe="$BR/.probe.$$.o"   # -### leaves out an input that does not exist
-        : > "$probe"
-        words="$("${link[@]/#@OBJS@/$probe}" -### 2>&1 | tail -n 1)"; rm -f "$probe"
-        if [[ "$words" == *"\"$probe\""* ]] && eval "words=($words)" 2>/dev/null && [ "${#words[@]}" -gt 4 ]; then
-            link=("${words[@]/#$probe/@OBJS@}")
-        fi ;;
-    esac
-    tmp="$B/.compile.cmd.$$"
-    { echo "# the game library's compile and link, written by ./build.sh game; one argument a line"
-      # the environment that chose the compiler and flags: the host goes back to build.sh when it differs
-      echo "::env GAME_CXX=${GAME_CXX:-}"; echo "::env GAME_EXTRA_FLAGS=${GAME_EXTRA_FLAGS:-}"
-      echo "::env GAME_CHUNK_LINES=$GAME_CHUNK_LINES"
-      # the game's .cpp files when this plan was made: the host goes back to build.sh when they differ
-      echo "::files $(cd "$GAME_SRC" && LC_ALL=C; for w in *.cpp; do [ -f "$w" ] && printf '%s/' "$w"; done)"
-      echo "::entry $entries"   # the roots that said GAME_GET_API: the host goes back to build.sh when that changes
-      for (( k = 0; k < ${#chunks[@]}; k++ )); do echo "::chunk $BR/chunks/chunk-$k"; done
-      # a save of state.h alone: the host runs this, and puts the number it prints in GAME_LAYOUT_HASH below
-      echo "::stamp"; layout_stamp_cmd "$cxx" "$BR/state_types.inc"
-      echo "::compile"; for w in "${compile[@]}"; do echo "$w"; done
-      echo "::link"; for w in "${link[@]}"; do echo "$w"; done
-      echo "::end"; } > "$tmp" || return 1
-    # Dated to when the inputs were read, less 20 ms for the file system's coarser clock: a state.h or
-    # tinyheader saved while this build ran is newer than compile.cmd, so the host's next build runs
-    # build.sh again instead of these commands with a stale layout stamp.
-    local us=$(( ${inputs_t//[.,]/} - 20000 ))
-    touch -d "@$(( us / 1000000 )).$(printf '%06d' $(( us % 1000000 )))" "$tmp" && mv -f "$tmp" "$B/compile.cmd" || return 1
-
-    local host; host="$(engine_host)" || return 1
-    "$host" --root "$ROOT" ${GAME_FLAG[@]+"${GAME_FLAG[@]}"} --build-game
 }
 
 # The host's files for one operating system: every .cpp of platform/ and its module folders but the other

@@ -35,10 +35,19 @@ static int develop_start(int argc, char **argv, char *err, size_t cap)
 {
     (void)err; (void)cap;
     find_root(argv[0]);
-    /* the two questions build.sh asks the host, so the build folder's name and what a game build compiles are
-       decided in one place (game_folder.cpp, build.cpp): answered, then the process ends (no window, no log) */
+    /* the questions build.sh asks the host, so the build folder's name and what a game build compiles are
+       decided in one place (game_folder.cpp, plan.cpp, build.cpp): answered, then the process ends (no window,
+       no log) */
     if (options()->print_game_build) { printf("%s\n", game_build_folder()); fflush(stdout); exit(0); }
     if (options()->build_game) { fflush(stdout); exit(build_game_now(options()->root) ? 0 : 1); }
+    if (options()->print_game_compile) { plan_print_compile(options()->root); fflush(stdout); exit(0); }
+    if (options()->write_unity) {
+        char unity[HOST_PATH];
+        int ok = plan_write_unity(options()->root, unity, sizeof unity);
+        if (ok) printf("%s\n", unity);
+        fflush(stdout);
+        exit(ok ? 0 : 1);
+    }
 #if !defined(_WIN32)
     { /* build.sh, when this host runs it for a game build, asks this executable (a copy of the project may have none)
        */

@@ -44,7 +44,10 @@
                   memfd, the host re-executed with it when the process cannot go on safely
    live/      save to new code (development only; live.h):
      watch.cpp    debounced batches of changed source/asset files
-     build.cpp    the game build in a child process (build.sh game), its output and errors
+     build.cpp    the game build: the chunks' compiles and the link in child processes, its output and errors
+     plan.cpp     the game build's plan: roots, chunks, entries, the cached parts (-O2 tinyheaders, layout
+                  stamp) and the commands (compile.cmd); --build-game, --write-unity
+     game_flags.h the flags every compile outside CMake starts with (build.sh reads them too)
      game_folder.cpp which game runs (--game DIR): its folder, its build folder, its name
      library.cpp  one game library: versioned copy, open, resolve the entry point, close, verify unmapped
      reload.cpp   the reload policy: build finished -> copy -> load -> stamp check -> snapshot -> swap ->

@@ -34,9 +34,11 @@ typedef struct Options {
     const char *record_path;
     const char *replay_path;
     const char *font_path;
-    const char *build_cmd;       /* the game build's command line; NULL = build.sh game (build.bat game on Windows) */
+    const char *build_cmd;       /* the game build's command line; NULL = the host's own (build.bat game on Windows) */
     int         build_game;      /* --build-game: compile and link the game library by compile.cmd, then exit */
     int         print_game_build;/* --print-game-build: print the game's build folder, then exit */
+    int         print_game_compile; /* --print-game-compile: the game's compiler and flags (plan.cpp), then exit */
+    int         write_unity;     /* --write-unity: a release's one translation unit of the game, its path, then exit */
     int         watch;
     int         fast;            /* one fixed step per frame, no waiting for the clock */
     double      watchdog_s;

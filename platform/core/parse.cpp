@@ -20,6 +20,8 @@ static const RefusedFlag RELEASE_REFUSED[] = {
     { "--build-cmd", "the release builds nothing" },
     { "--build-game", "the release builds nothing" },
     { "--print-game-build", "the release has no game folder" },
+    { "--print-game-compile", "the release builds nothing" },
+    { "--write-unity", "the release has no game folder" },
     { "--font", "the release's font is baked into game.pak" },
     { "--record", "recordings belong to the development host" },
     { "--replay", "recordings belong to the development host" },
@@ -80,11 +82,12 @@ const FlagSet FLAGS_DEVELOPMENT = {
         "  --watchdog SEC        a step running longer than this is interrupted (0.01..3600,\n"
         "                        0: off; default 2; time held by a debugger does not count)\n"
         "  --font PATH           TTF for text (default DejaVu Sans)\n"
-        "  --build-cmd CMD       command line that builds the game library (default: build.sh game,\n"
+        "  --build-cmd CMD       command line that builds the game library (default: the host's own,\n"
         "                        on Windows build.bat game); \"double quotes\" group words\n"
-        "  --build-game          compile and link the game library by its compile.cmd (what\n"
-        "                        ./build.sh game runs after writing it), then exit\n"
+        "  --build-game          plan, compile and link the game library (./build.sh game), then exit\n"
         "  --print-game-build    print the game's build folder, then exit\n"
+        "  --print-game-compile  print the game's compiler and flags (a line each), then exit\n"
+        "  --write-unity         write the game as one translation unit, print its path, then exit\n"
         "  --window WxH          window size (64..16384 each way, default 1280x720)\n"
         "  --save-dir DIR        where the game's save data lives (default: the user's data folder)\n"
         "  --dev-keys            accepted for the release's sake (the hot keys are always on here)\n"
@@ -121,6 +124,8 @@ static int set_switch(const char *a, Options *o)
     else if (!strcmp(a, "--fast")) o->fast = 1;
     else if (!strcmp(a, "--build-game")) o->build_game = 1;
     else if (!strcmp(a, "--print-game-build")) o->print_game_build = 1;
+    else if (!strcmp(a, "--print-game-compile")) o->print_game_compile = 1;
+    else if (!strcmp(a, "--write-unity")) o->write_unity = 1;
     else if (!strcmp(a, "--dev-keys")) o->dev_keys = 1;
     else return 0;
     return 1;

@@ -1,23 +1,23 @@
 /* build.cpp - the game build in a child process at a lower priority. The frame loop never waits for
    it; its output is collected as it comes; a save during a build queues one more.
 
-   "build.sh game <folder>" makes what is cached by content (the -O2 tinyheader object and the layout stamp,
-   when their inputs changed), packs the game's files into chunks and writes the commands to compile a chunk
-   and to link the library to compile.cmd in the game's build folder (game_folder.cpp); then it runs
-   `host --build-game`: this file's compile and link, waited for (build_game_now). A save runs the same
-   compile and link here without the script while compile.cmd is newer than everything the cached parts
-   depend on (build.sh, platform/include/, tools/layout_stamp.py, the tinyheaders); else the script first.
+   The plan (plan.cpp) makes what is cached by content (the -O2 tinyheader object and the layout stamp, when
+   their inputs changed), packs the game's files into chunks and writes the commands to compile a chunk and to
+   link the library to compile.cmd in the game's build folder (game_folder.cpp); `host --build-game`
+   (./build.sh game) plans, then runs this file's compile and link, waited for (build_game_now). A save runs
+   the same compile and link while compile.cmd is still the plan (the cached parts' keys hold, the same .cpp
+   files, entries and environment); else it plans again here first (build_replan), or, when a cached part
+   must be made again, runs `host --build-game` in a child.
    A save of <game>/state.h alone stays here too: the host runs the layout stamp's command that compile.cmd
    names (::stamp), puts the number it prints in the compile's GAME_LAYOUT_HASH, and compiles the chunks that
-   include state.h (all of them, side by side); <game build>/layout.host keeps that number with the CRC of the
-   state.h it came from, so the next save of a .cpp file does not stamp again.
+   include state.h (all of them, side by side); layout.stamp and layout.key keep that number with the CRC of
+   the state.h it came from, so the next save of a .cpp file does not stamp again.
    When every chunk is stale (a save of state.h, or of a header all of them read) and there are more chunks than
    cores, the chunks are compiled in groups, one per core (<chunks>/group-<n>.cpp includes its chunks' files, the
    entry chunk first): each compiler started costs a fixed time, so fewer of them reach the new code sooner.
    The library is linked from the groups' objects; the chunks' own objects follow in the background (no link, no
    reload: build_resplit), so the next save of one file compiles one chunk again. So one code decides what is stale
-   (a chunk's key: the content of what its last compile read) for every build, and build.sh stays the one place
-   the game's flags are written down: the host never makes up a command line. */
+   (a chunk's key: the content of what its last compile read) for every build, from one plan. */
 #include "live.h"
 
 #include <stdlib.h>
@@ -28,7 +28,7 @@ static BuildStatus g_build_status;   /* the game library's builds, as the frame 
 BuildStatus *build_status(void) { return &g_build_status; }
 
 #define BUILD_MAX_ARGS   256
-#define BUILD_MAX_CHUNKS 256   /* 180,000 lines at the default GAME_CHUNK_LINES; more: every build runs build.sh */
+#define BUILD_MAX_CHUNKS PLAN_MAX_CHUNKS
 
 typedef struct BuildCmd {          /* one command of compile.cmd, argv ready to run */
     const char *argv[BUILD_MAX_ARGS];
@@ -37,7 +37,7 @@ typedef struct BuildCmd {          /* one command of compile.cmd, argv ready to 
 
 #define LAYOUT_ARG "-DGAME_LAYOUT_HASH=" /* the compile's argument that carries the layout stamp */
 
-/* One chunk of the game: a translation unit of a few of its files (build.sh, "the game's translation units"),
+/* One chunk of the game: a translation unit of a few of its files (plan.cpp),
    with its object, dependency file and key beside it: <base>.cpp, .o, .d, .key. */
 typedef struct BuildChunk {
     char     base[HOST_PATH];      /* relative to the project, as compile.cmd names it */
@@ -51,9 +51,9 @@ typedef struct BuildChunk {
 } BuildChunk;
 
 static struct {
-    OsChild child;                 /* build.sh, or the link of a direct build */
+    OsChild child;                 /* `host --build-game` (or --build-cmd's), or the stamp or link of a direct build */
     int     queued;
-    int     direct;                /* this build runs compile.cmd's commands, not build.sh */
+    int     direct;                /* this build runs compile.cmd's commands, not a child's whole build */
     int     stage;                 /* direct: 0 compiling, 1 linking */
     double  start_t, stage_t;
     double  stage_ms[2], stage_cpu_ms[2];
@@ -66,14 +66,14 @@ static struct {
     int      layout_at;            /* the compile's LAYOUT_ARG argument, -1 if none */
     char     layout_arg[48];       /* its value for this build, when state.h changed since compile.cmd */
     int      restamp;              /* state.h changed and no stamp of it is known: stamp first (stage -1) */
-    uint32_t state_crc;            /* the CRC and size of the state.h this build stamps (layout.host) */
+    uint32_t state_crc;            /* the CRC and size of the state.h this build stamps (layout.key) */
     unsigned long long state_size;
     BuildCmd link;                 /* @OBJS@ stands for every chunk's object, @LIB@ for the temporary library */
     BuildChunk chunks[BUILD_MAX_CHUNKS];
     int     chunk_count, stale_count, jobs;
     int     plan_chunks, plan_stale;   /* the plan's counts, before grouping */
     char    lib_tmp[HOST_PATH];
-    int     active;                /* a build runs (build.sh, a chunk's compiler or the link) */
+    int     active;                /* a build runs (a whole build's child, a chunk's compiler or the link) */
     int     grouped;               /* this build compiles groups of chunks (chunks[] holds the groups) */
     int     objects_only;          /* this build compiles the chunks' own objects after a grouped one: no link */
     int     resplit;               /* a grouped build ended well: the chunks' objects are to be compiled */
@@ -103,86 +103,21 @@ static int split_command(const char *cmd, char *buf, size_t cap, const char **ar
 }
 
 /* ---------------------------------------------------------------- the cached command lines */
-static int64_t mtime_of(const char *dir, const char *rel)
+/* The plan's ::files ("a.cpp/b.cpp/") and ::entry lines still name the game folder's .cpp files and the roots
+   that say GAME_GET_API (a file added or removed, or game_get_api moved, changes the chunks). */
+static int plan_matches(const char *files, const char *entries)
 {
-    char p[HOST_PATH];
-    OsFileStamp st;
-    snprintf(p, sizeof p, "%s/%s", dir, rel);
-    return os_file_stamp(p, &st) ? st.mtime_ns : -1;
-}
-
-typedef struct NewestCtx { const char *dir; int64_t newest; } NewestCtx;
-
-static void note_header(void *ctx, const char *name, int is_dir)
-{
-    NewestCtx *n = (NewestCtx *)ctx;
-    size_t len = strlen(name);
-    if (is_dir || len < 2 || strcmp(name + len - 2, ".h") != 0) return;
-    char p[HOST_PATH];
-    OsFileStamp st;
-    snprintf(p, sizeof p, "%s/%s", n->dir, name);
-    if (os_file_stamp(p, &st) && st.mtime_ns > n->newest) n->newest = st.mtime_ns;
-}
-
-/* The game folder's .cpp files as compile.cmd's "::files" line names them: in byte order, each followed by '/'. */
-typedef struct SourceList { char names[64][256]; int count, overflow; } SourceList;
-
-static void note_source(void *ctx, const char *name, int is_dir)
-{
-    SourceList *l = (SourceList *)ctx;
-    size_t len = strlen(name);
-    if (is_dir || name[0] == '.' || len < 5 || strcmp(name + len - 4, ".cpp") != 0) return;
-    if (l->count == 64 || len >= 256) { l->overflow = 1; return; }
-    memcpy(l->names[l->count++], name, len + 1);
-}
-
-static int game_sources_match(const char *files)
-{
-    static SourceList l;
-    l.count = l.overflow = 0;
-    if (!os_list_dir(game_folder(), note_source, &l) || l.overflow) return 0;
-    for (int i = 1; i < l.count; i++)   /* insertion sort, byte order (as the shell's LC_ALL=C glob) */
-        for (int j = i; j > 0 && strcmp(l.names[j - 1], l.names[j]) > 0; j--) {
-            char t[256];
-            memcpy(t, l.names[j], 256); memcpy(l.names[j], l.names[j - 1], 256); memcpy(l.names[j - 1], t, 256);
-        }
+    static GameSources s;
+    static GameChunks c;
+    if (!plan_sources(game_folder(), &s)) return 0;
+    plan_chunks(&s, 1 << 30, &c);
     size_t at = 0;
-    for (int i = 0; i < l.count; i++) {
-        size_t n = strlen(l.names[i]);
-        if (strncmp(files + at, l.names[i], n) != 0 || files[at + n] != '/') return 0;
+    for (int i = 0; i < s.count; i++) {
+        size_t n = strlen(s.name[i]);
+        if (strncmp(files + at, s.name[i], n) != 0 || files[at + n] != '/') return 0;
         at += n + 1;
     }
-    return files[at] == 0;
-}
-
-static int file_crc(const char *p, uint32_t *crc, unsigned long long *size, int *entry);
-
-/* build.sh compiled the state's description only in the chunks of the files in `entries` ("a.cpp/b.cpp/",
-   from compile.cmd's ::entry): still right while no other .cpp of the game says GAME_GET_API (one that does
-   would call game_api_defaults in a chunk without it). `files` is ::files' list. 0: use build.sh. */
-static int entries_match(const char *files, const char *entries)
-{
-    if (!entries[0]) return 1;   /* every chunk reads the description */
-    char listed[HOST_PATH + 2];   /* "/a.cpp/b.cpp/": a name is listed when "/name/" is in it */
-    snprintf(listed, sizeof listed, "/%s", entries);
-    for (const char *f = files; *f;) {
-        const char *end = strchr(f, '/');
-        if (!end) break;
-        char name[256], p[HOST_PATH], mark[260];
-        size_t n = (size_t)(end - f);
-        if (n >= sizeof name) return 0;
-        memcpy(name, f, n);
-        name[n] = 0;
-        f = end + 1;
-        snprintf(p, sizeof p, "%s/%s", game_folder(), name);
-        uint32_t crc;
-        unsigned long long size;
-        int says = 0;
-        if (!file_crc(p, &crc, &size, &says)) return 0;
-        snprintf(mark, sizeof mark, "/%s/", name);
-        if (says && !strstr(listed, mark)) return 0;
-    }
-    return 1;
+    return files[at] == 0 && !strcmp(entries, c.entries);
 }
 
 /* The CRC and size of the game's state.h (through file_crc's cache: a file read again only when it changed). */
@@ -191,56 +126,44 @@ static int state_crc(uint32_t *crc, unsigned long long *size)
     char p[HOST_PATH];
     snprintf(p, sizeof p, "%s/state.h", game_folder());
     int entry = 0;
-    return file_crc(p, crc, size, &entry);
+    return build_file_crc(p, crc, size, &entry);
 }
 
-/* state.h changed since compile.cmd: the stamp of it this host made before for this compile.cmd (layout.host:
-   "<crc> <size> <stamp> <compile.cmd's mtime>"), or a stamp to make first (restamp). 0 when compile.cmd cannot
-   take one (no ::stamp, no GAME_LAYOUT_HASH). */
-static int layout_for_state(void)
+/* The layout stamp in the compile: layout.stamp's (the planner's, or the host's own after a save of state.h alone,
+   which came after compile.cmd), or, when state.h changed since that stamp, one to make first (restamp). 0 when
+   compile.cmd cannot take one (no ::stamp, no GAME_LAYOUT_HASH). */
+static int layout_for_state(int state_current)
 {
     g_build.layout_at = -1;
     for (int i = 0; i < g_build.compile.argc; i++)
         if (!strncmp(g_build.compile.argv[i], LAYOUT_ARG, strlen(LAYOUT_ARG))) g_build.layout_at = i;
-    if (g_build.stamp.argc == 0 || g_build.layout_at < 0) return 0;
-    if (!state_crc(&g_build.state_crc, &g_build.state_size)) return 0;
+    if (g_build.layout_at < 0) return state_current;
+    if (!state_current) {
+        if (g_build.stamp.argc == 0 || !state_crc(&g_build.state_crc, &g_build.state_size)) return 0;
+        g_build.restamp = 1;
+        return 1;
+    }
     char p[HOST_PATH];
-    snprintf(p, sizeof p, "%s/layout.host", game_build_folder());
+    snprintf(p, sizeof p, "%s/layout.stamp", game_build_folder());
     size_t len = 0;
-    char *kept = os_read_file(p, &len, 256);
-    unsigned long crc = 0, stamp = 0;
-    unsigned long long size = 0;
-    long long cmd_t = -1;
-    int known = kept && sscanf(kept, "%lu %llu %lu %lld", &crc, &size, &stamp, &cmd_t) == 4 &&
-                crc == g_build.state_crc && size == g_build.state_size && stamp <= 0xFFFFFFFFul &&
-                cmd_t == (long long)mtime_of(game_build_folder(), "compile.cmd");
+    char *kept = os_read_file(p, &len, 64);
+    unsigned long stamp = 0;
+    int known = kept && sscanf(kept, "%lu", &stamp) == 1 && stamp <= 0xFFFFFFFFul;
     free(kept);
-    if (known) {
-        snprintf(g_build.layout_arg, sizeof g_build.layout_arg, LAYOUT_ARG "%luu", stamp);
-        g_build.compile.argv[g_build.layout_at] = g_build.layout_arg;
-    } else g_build.restamp = 1;
+    if (!known) return 0;
+    snprintf(g_build.layout_arg, sizeof g_build.layout_arg, LAYOUT_ARG "%luu", stamp);
+    g_build.compile.argv[g_build.layout_at] = g_build.layout_arg;
     return 1;
 }
 
-/* compile.cmd, if it is still what build.sh would run: written after the last change of anything that
-   feeds the tinyheader object or the layout stamp, that object is there, and the game has the same .cpp
-   files (a file added or removed changes the chunks). 0: use build.sh. */
+/* compile.cmd, if it is still the plan (plan.cpp): the tinyheader object and the layout stamp are of the files
+   there now (their keys; state.h alone may differ: the build stamps it first), and the game has the same .cpp
+   files (a file added or removed changes the chunks), environment and entries. 0: plan again. */
 static int load_direct_commands(void)
 {
-    const char *root = g_build.root, *out = game_build_folder();
-    int64_t cmd_t = mtime_of(out, "compile.cmd");
-    if (cmd_t < 0 || mtime_of(root, "build/tinyheaders/tinyheaders.o") < 0) return 0;
-    const char *inputs[] = { "build.sh", "platform/include/tinyheaders.cpp", "tools/layout_stamp.py" };
-    for (const char *in : inputs) if (mtime_of(root, in) > cmd_t) return 0;
-    int state_changed = mtime_of(game_folder(), "state.h") > cmd_t;
-    const char *header_dirs[] = { "tinyheaders", "platform/include" };
-    for (const char *d : header_dirs) {
-        char dir[HOST_PATH];
-        snprintf(dir, sizeof dir, "%s/%s", root, d);
-        NewestCtx n = { dir, -1 };
-        os_list_dir(dir, note_header, &n);
-        if (n.newest > cmd_t) return 0;
-    }
+    const char *out = game_build_folder();
+    int have = plan_cached(g_build.root);
+    if ((have & (PLAN_TINYHEADERS | PLAN_LAYOUT)) != (PLAN_TINYHEADERS | PLAN_LAYOUT)) return 0;
 
     char p[HOST_PATH];
     snprintf(p, sizeof p, "%s/compile.cmd", out);
@@ -274,11 +197,10 @@ static int load_direct_commands(void)
             if (!strcmp(line + 6, "GAME_CHUNK_LINES") && !mine) mine = eq + 1;   /* build.sh's default */
             if (strcmp(mine ? mine : "", eq + 1) != 0) return 0;
         } else if (!strncmp(line, "::files ", 8)) {
-            if (!game_sources_match(line + 8)) return 0;
-            files_ok = 1;
             files = line + 8;
         } else if (!strncmp(line, "::entry ", 8) || !strcmp(line, "::entry")) {
-            if (!entries_match(files, line[7] ? line + 8 : "")) return 0;
+            if (!plan_matches(files, line[7] ? line + 8 : "")) return 0;
+            files_ok = 1;
         } else if (!strncmp(line, "::chunk ", 8)) {
             if (g_build.chunk_count == BUILD_MAX_CHUNKS) return 0;
             BuildChunk *c = &g_build.chunks[g_build.chunk_count++];
@@ -300,11 +222,11 @@ static int load_direct_commands(void)
         if (!os_file_stamp(src, &st)) return 0;
     }
     g_build.restamp = 0;
-    return !state_changed || layout_for_state();   /* may set restamp */
+    return layout_for_state((have & PLAN_STATE) != 0);   /* may set restamp */
 }
 
 /* ---------------------------------------------------------------- a chunk's key */
-/* POSIX cksum's CRC of a file's bytes and length: build.sh keys a chunk with cksum, and so does the host. */
+/* POSIX cksum's CRC of a file's bytes and length (a key's lines read as `cksum` prints them). */
 static uint32_t cksum_of(const unsigned char *p, size_t n)
 {
     static uint32_t table[256];
@@ -320,9 +242,7 @@ static uint32_t cksum_of(const unsigned char *p, size_t n)
     return ~crc;
 }
 
-typedef struct KeyText { char *s; size_t len, cap; } KeyText;
-
-static void key_add(KeyText *k, const char *text, size_t n)
+void key_add(KeyText *k, const char *text, size_t n)
 {
     if (k->len + n + 1 > k->cap) {
         size_t cap = k->cap ? k->cap * 2 : 4096;
@@ -344,7 +264,7 @@ static int g_crc_cached;
 
 /* 1 when the text says GAME_GET_API( (blanks between allowed), as build.sh's grep for the files that hand out
    game_get_api finds them */
-static int says_entry(const char *p, size_t n)
+int build_says_entry(const char *p, size_t n)
 {
     static const char word[] = "GAME_GET_API";
     const size_t w = sizeof word - 1;
@@ -357,7 +277,7 @@ static int says_entry(const char *p, size_t n)
     return 0;
 }
 
-static int file_crc(const char *p, uint32_t *crc, unsigned long long *size, int *entry)
+int build_file_crc(const char *p, uint32_t *crc, unsigned long long *size, int *entry)
 {
     OsFileStamp st;
     if (!os_file_stamp(p, &st)) return 0;
@@ -382,7 +302,7 @@ static int file_crc(const char *p, uint32_t *crc, unsigned long long *size, int 
     if (!data) return 0;
     *crc = cksum_of((const unsigned char *)data, len);
     *size = len;
-    int says = says_entry(data, len);
+    int says = build_says_entry(data, len);
     if (entry) *entry = says;
     free(data);
     OsFileStamp after;   /* changed while being read: not cached, the next build reads it again */
@@ -402,12 +322,12 @@ static void key_add_file(KeyText *k, const char *rel)
     if (rel[0] == '/') snprintf(p, sizeof p, "%s", rel); else snprintf(p, sizeof p, "%s/%s", g_build.root, rel);
     uint32_t crc;
     unsigned long long size;
-    if (!file_crc(p, &crc, &size, NULL)) return;
+    if (!build_file_crc(p, &crc, &size, NULL)) return;
     int n = snprintf(line, sizeof line, "%u %llu %s\n", crc, size, rel);
     if (n > 0 && (size_t)n < sizeof line) key_add(k, line, (size_t)n);
 }
 
-/* The files a dependency file names, as build.sh's chunk_deps reads them: after the target's colon, words
+/* The files a dependency file names: after the target's colon, words
    split at blanks and backslash line ends, "\ " a space within a name. fn(ctx, name) for each. */
 static void for_each_dep(const char *text, void (*fn)(void *, const char *), void *ctx)
 {
@@ -756,10 +676,10 @@ static int stamp_start(void)
 }
 
 /* The stamp the command printed: its last line of digits alone (its messages go to the same pipe). */
-static int stamp_parsed(unsigned long *out)
+int build_stamp_parsed(const char *output, unsigned long *out)
 {
     int found = 0;
-    for (const char *line = g_build.output; *line;) {
+    for (const char *line = output; *line;) {
         const char *end = line;
         while (*end && *end != '\n') end++;
         size_t n = (size_t)(end - line);
@@ -775,16 +695,12 @@ static int stamp_parsed(unsigned long *out)
     return found;
 }
 
-/* The stamp in this build's compile, and kept for the next builds (layout.host) */
+/* The stamp in this build's compile, and kept for the next builds and plans (layout.stamp, layout.key) */
 static void stamp_use(unsigned long stamp)
 {
     snprintf(g_build.layout_arg, sizeof g_build.layout_arg, LAYOUT_ARG "%luu", stamp);
     g_build.compile.argv[g_build.layout_at] = g_build.layout_arg;
-    char p[HOST_PATH], line[128];
-    snprintf(p, sizeof p, "%s/layout.host", game_build_folder());
-    int n = snprintf(line, sizeof line, "%lu %llu %lu %lld\n", (unsigned long)g_build.state_crc, g_build.state_size,
-                     stamp, (long long)mtime_of(game_build_folder(), "compile.cmd"));
-    if (!os_write_file_atomic(p, line, (size_t)n)) os_remove_file(p);
+    plan_keep_stamp(g_build.root, stamp, g_build.state_crc, g_build.state_size);
 }
 
 /* Every chunk stale and more chunks than compilers: chunks[] becomes one group per compiler, each a file that
@@ -847,48 +763,73 @@ static int direct_start(void)
     return 0;
 }
 
+/* The plan may have changed (a .cpp added or removed, game_get_api moved, the environment, a chunk file gone):
+   planned again here, while the cached parts are current (plan.cpp's quick plan: no compile of its own). 1 when
+   compile.cmd is the plan now. */
+static int build_replan(void)
+{
+    char msg[1024];
+    double t = os_mono_seconds();
+    int r = plan_game(g_build.root, 1, msg, sizeof msg);
+    log_event("build_plan", "\"ok\":%s,\"slow\":%s,\"ms\":%.1f", r == PLAN_READY ? "true" : "false",
+              r == PLAN_SLOW ? "true" : "false", (os_mono_seconds() - t) * 1000.0);
+    return r == PLAN_READY && load_direct_commands();
+}
+
+/* Linux: the whole build in a child, `host --build-game` (its plan's -O2 compile and layout stamp, then the
+   compile and link), when the cached parts are stale; or --build-cmd's command. Windows: build.bat. */
+static int build_child(const char **argv, char *words, size_t cap)
+{
+    static char exe[HOST_PATH];
+    if (options()->build_cmd) { split_command(options()->build_cmd, words, cap, argv, 64); return 1; }
+#if defined(_WIN32)
+    snprintf(exe, sizeof exe, "%s/build.bat", g_build.root);
+    const char *def[] = { "cmd", "/c", exe, "game", game_folder(), game_build_folder(), NULL };
+#else
+    if (!os_exe_path(exe, sizeof exe)) return 0;
+    const char *def[] = { exe, "--root", g_build.root, "--game", game_folder(), "--build-game", NULL };
+#endif
+    memcpy(argv, def, sizeof def);
+    return 1;
+}
+
+/* A direct build: the layout stamp first when state.h alone changed, else the chunks' compiles. */
+static void build_spawn_direct(int planned)
+{
+    tweak_build_started();   /* before the keys: a save after this point makes the next build's keys differ */
+    g_build.start_t = os_mono_seconds();
+    if (g_build.restamp) {   /* state.h alone changed: its stamp first, then every chunk that includes it */
+        if (!stamp_start()) { tweak_build_finished(0); return; }
+        g_build.active = 1;
+        log_event("build_start", "\"direct\":true,\"planned\":%s,\"stamp\":true,\"chunks\":%d",
+                  planned ? "true" : "false", g_build.chunk_count);
+        return;
+    }
+    if (!direct_start()) { chunks_reset(); tweak_build_finished(0); return; }
+    g_build.active = 1;
+    log_event("build_start", "\"direct\":true,\"planned\":%s,\"chunks\":%d,\"stale\":%d,\"groups\":%d",
+              planned ? "true" : "false", g_build.plan_chunks, g_build.plan_stale,
+              g_build.grouped ? g_build.chunk_count : 0);
+}
+
 static void build_spawn(void)
 {
     g_build.output_len = 0;
     g_build.output[0] = 0;
     g_build.stage_ms[0] = g_build.stage_ms[1] = g_build.stage_cpu_ms[0] = g_build.stage_cpu_ms[1] = 0;
 #if !defined(_WIN32)
+    int planned = 0;
     g_build.direct = !options()->build_cmd && load_direct_commands();
-    if (g_build.direct) {
-        tweak_build_started();   /* before the keys: a save after this point makes the next build's keys differ */
-        g_build.start_t = os_mono_seconds();
-        if (g_build.restamp) {   /* state.h alone changed: its stamp first, then every chunk that includes it */
-            if (!stamp_start()) { tweak_build_finished(0); return; }
-            g_build.active = 1;
-            log_event("build_start", "\"direct\":true,\"stamp\":true,\"chunks\":%d", g_build.chunk_count);
-            return;
-        }
-        if (!direct_start()) { chunks_reset(); tweak_build_finished(0); return; }
-        g_build.active = 1;
-        log_event("build_start", "\"direct\":true,\"chunks\":%d,\"stale\":%d,\"groups\":%d", g_build.plan_chunks,
-                  g_build.plan_stale, g_build.grouped ? g_build.chunk_count : 0);
-        return;
-    }
+    if (!g_build.direct && !options()->build_cmd) g_build.direct = planned = build_replan();
+    if (g_build.direct) { build_spawn_direct(planned); return; }
 #endif
-    char script[HOST_PATH], words[4096];
-    const char *argv[64];
-    if (options()->build_cmd) {
-        split_command(options()->build_cmd, words, sizeof words, argv, 64);
-        snprintf(script, sizeof script, "%s", argv[0]);
-    } else {
-#if defined(_WIN32)
-        snprintf(script, sizeof script, "%s/build.bat", g_build.root);
-        const char *def[] = { "cmd", "/c", script, "game", game_folder(), game_build_folder(), NULL };
-#else
-        snprintf(script, sizeof script, "%s/build.sh", g_build.root);
-        const char *def[] = { "bash", script, "game", game_folder(), NULL };
-#endif
-        memcpy(argv, def, sizeof def);
-    }
+    char words[4096];
+    const char *argv[64] = { NULL };
     tweak_build_started();
     /* at a lower priority: on a machine with few cores the compiler must not take the frame loop's time */
-    if (!os_child_start(&g_build.child, argv, OS_CHILD_STDOUT | OS_CHILD_STDERR | OS_CHILD_LOW_PRIORITY)) {
-        log_message(LOG_ERROR, "build: cannot start %s: %s", script, os_error_text());
+    if (!build_child(argv, words, sizeof words) ||
+        !os_child_start(&g_build.child, argv, OS_CHILD_STDOUT | OS_CHILD_STDERR | OS_CHILD_LOW_PRIORITY)) {
+        log_message(LOG_ERROR, "build: cannot start the game build (%s): %s", argv[0] ? argv[0] : "", os_error_text());
         tweak_build_finished(0);
         return;
     }
@@ -1065,7 +1006,7 @@ static int build_advance(int *ok)
         build_drain();
         os_child_kill(&g_build.child);
         unsigned long stamp = 0;
-        *ok = r > 0 && !sig && code == 0 && stamp_parsed(&stamp);
+        *ok = r > 0 && !sig && code == 0 && build_stamp_parsed(g_build.output, &stamp);
         log_event("build_stage", "\"stage\":\"stamp\",\"ok\":%s,\"ms\":%.1f,\"cpu_ms\":%.1f",
                   *ok ? "true" : "false", (os_mono_seconds() - g_build.stage_t) * 1000.0, g_build.child.cpu_ms);
         if (!*ok) return 1;   /* its message is the build's output */
@@ -1200,9 +1141,10 @@ int build_game_now(const char *root)
     return 0;
 #else
     snprintf(g_build.root, sizeof g_build.root, "%s", root);
+    char msg[1024];
+    if (plan_game(root, 0, msg, sizeof msg) != PLAN_READY) { fputs(msg, stderr); return 0; }
     if (!load_direct_commands()) {
-        fprintf(stderr,
-                "game: %s/compile.cmd is missing or older than what it was made from (./build.sh game writes it)\n",
+        fprintf(stderr, "game: %s/compile.cmd does not match the game folder it was planned from\n",
                 game_build_folder());
         return 0;
     }

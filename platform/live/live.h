@@ -44,7 +44,7 @@ typedef struct BuildResult {
     char   output[8192];                /* compiler output (truncated) */
 } BuildResult;
 
-void   build_start(const char *root);           /* runs "build.sh game" in a child; a running build queues one more */
+void   build_start(const char *root);           /* the game build's children started; a running build queues one more */
 int    build_running(void);
 int    build_fd(void);                          /* readable when the build child writes or ends; -1 */
 void   build_poll(BuildResult *out);            /* non-blocking */
@@ -53,6 +53,42 @@ void build_pump(void); /* within a frame: the next stage started, the end kept f
 int    build_ended(void);                       /* 1: build_pump saw the build end, build_poll has not finished it */
 void   build_shutdown(void);
 int    build_restart_lost(void);                /* a running build's pipe closed by game code: it starts again, 1 */
+
+/* Shared by build.cpp and plan.cpp: a growing text (a key, a command file), a file's CRC (POSIX cksum's, cached by
+   the file's stamp; *entry: it says GAME_GET_API), and the stamp a layout stamp's output ends with. */
+typedef struct KeyText { char *s; size_t len, cap; } KeyText;
+void key_add(KeyText *k, const char *text, size_t n);
+int  build_file_crc(const char *path, uint32_t *crc, unsigned long long *size, int *entry);
+int  build_says_entry(const char *text, size_t n);
+int  build_stamp_parsed(const char *output, unsigned long *stamp);
+
+/* ---------------------------------------------------------------- the game build's plan (plan.cpp) */
+#define PLAN_MAX_FILES  64    /* .cpp files in a game folder */
+#define PLAN_MAX_CHUNKS 256   /* a chunk holds one file or more: more than enough */
+typedef struct GameSources {     /* a game folder's .cpp files, in byte order */
+    int  count, overflow;
+    char name[PLAN_MAX_FILES][128];
+    int  lines[PLAN_MAX_FILES];
+    int  root[PLAN_MAX_FILES];   /* no other .cpp of the folder #includes it */
+    int  entry[PLAN_MAX_FILES];  /* it says GAME_GET_API( */
+} GameSources;
+typedef struct GameChunks {      /* the roots packed into translation units */
+    int  count, root_count;
+    int  roots[PLAN_MAX_FILES];          /* indexes into GameSources, in byte order */
+    int  first[PLAN_MAX_CHUNKS + 1];     /* chunk k holds roots[first[k]] .. roots[first[k + 1] - 1] */
+    char entries[PLAN_MAX_FILES * 130];  /* "a.cpp/b.cpp/": the roots that say GAME_GET_API; "": every chunk */
+} GameChunks;
+enum { PLAN_READY, PLAN_SLOW, PLAN_FAILED };
+enum { PLAN_TINYHEADERS = 1, PLAN_LAYOUT = 2, PLAN_STATE = 4 };
+int  plan_sources(const char *folder, GameSources *s);                 /* 0: unreadable, or too many files */
+void plan_chunks(const GameSources *s, int max_lines, GameChunks *c);
+int  plan_chunk_text(const GameSources *s, const GameChunks *c, int k, char *out, size_t cap);
+int  plan_game(const char *root, int quick, char *msg, size_t cap);    /* PLAN_*; the chunk files and compile.cmd */
+int  plan_cached(const char *root);                                    /* PLAN_TINYHEADERS | ... of what is current */
+void plan_keep_stamp(const char *root, unsigned long stamp, uint32_t state_crc, unsigned long long state_size);
+void plan_keep_tinyheaders(const char *root);
+int  plan_write_unity(const char *root, char *out, size_t cap);        /* --write-unity: a release's one unit */
+void plan_print_compile(const char *root);   /* --print-game-compile: the compiler, then the flags (stdout) */
 
 /* One error line of a build's output: a line holding ": error" or "fatal error", with its location when
    it has one, "file:line:col: error: message" (gcc, clang) or "file(line): error C1234: message" (MSVC);

@@ -1,8 +1,8 @@
 """End to end: a save recompiles only the chunks it touched, and the running game stays right.
 
-The build packs the game's files into chunks (build.sh, "the game's translation units"), each one translation
-unit with a cached object keyed by the content of every file its compile read. build.sh and the host compute
-the same keys, so the first save after a build.sh run compiles one chunk. The sample's chunks (at the default
+The host's plan packs the game's files into chunks (platform/live/plan.cpp), each one translation unit with a
+cached object keyed by the content of every file its compile read, so the first save in a copy of the project
+compiles one chunk. The sample's chunks (at the default
 GAME_CHUNK_LINES): bot+enemies, entities, fx, game, sound, ui, waves, world.
 
 The cases, one host: a code save compiles one chunk and the new code runs; a header save compiles every chunk
@@ -10,7 +10,7 @@ that includes it (all of them here: on a machine with fewer cores than chunks, a
 and then the chunks' own objects in the background, with no second reload); a literal saved without a build (TWEAK) and then a code save elsewhere rebuilds the literal's
 chunk too, so its tweak is not reverted by an object compiled from the old literal; an error in one chunk names
 its file and line while the game keeps running, and the fix compiles only that chunk; a new .cpp file changes
-the plan, so the build goes back to build.sh; a header only the new file includes compiles its chunk alone; the
+the plan, so the host plans again (in process); a header only the new file includes compiles its chunk alone; the
 library exports only its entry point (-fvisibility=hidden); a game made by ./build.sh new and split into two files
 as docs/game_api.md says runs when each file is its own chunk.
 """
@@ -46,11 +46,13 @@ def first_build():
     r = host.wait_ev("reload", timeout=20)
     host.wait_ev("new_code_running", version=r["version"], timeout=20)
     bullets_at(0, 1100)
-    # a code save before any direct build: build.sh writes compile.cmd (and its keys, cached chunks)
+    # a code save before any build of the copy's: the host plans it (compile.cmd; the cached parts and chunks are
+    # keyed by content, so the checkout's hold), in the host, and builds it
     m = host.mark()
     edit(os.path.join(game, "waves.cpp"), "arena_build(gs);", "arena_build(gs);   /* v2 */")
     start, end, r = build_of(m)
-    check(start["direct"] is False, f"the copy's first build should run build.sh: {start}")
+    check(start["direct"] is True and start["planned"] is True, f"the copy's first build should plan in the host: {start}")
+    check(start["stale"] == 1, f"the checkout's chunk objects should hold in the copy: {start}")
     check(end["ok"] and r["state"] == "kept", f"{end} {r}")
 
 
@@ -60,7 +62,7 @@ def code_save_compiles_one_chunk():
     start, end, r = build_of(m)
     check(start["direct"] is True, f"a code save should run the cached commands: {start}")
     check(start["chunks"] == 8 and start["stale"] == 1,
-          f"one chunk of 8 should compile (the host's keys agree with build.sh's): {start}")
+          f"one chunk of 8 should compile: {start}")
     compiled = host.of("build_chunk", m)
     check([c["chunk"] for c in compiled] == [1], f"chunk 1 (entities) should be the one compiled: {compiled}")
     bullets_at(m, 1650, version=r["version"])
@@ -123,13 +125,13 @@ def error_in_one_chunk():
 
 
 def chunks_removed():
-    # the chunk files gone (a cleaned build folder) while compile.cmd stays: the next save goes through build.sh
+    # the chunk files gone (a cleaned build folder) while compile.cmd stays: the next save plans them again
     import shutil
     shutil.rmtree(os.path.join(root, "build", "game", "chunks"))
     m = host.mark()
     edit(os.path.join(game, "world.cpp"), "    (void)0;", "    (void)1;")
     start, end, r = build_of(m)
-    check(start["direct"] is False and end["ok"], f"with its chunks gone the build should run build.sh: {start} {end}")
+    check(start["planned"] is True and end["ok"], f"with its chunks gone the build should plan again: {start} {end}")
 
 
 def new_file_replans():
@@ -139,12 +141,14 @@ def new_file_replans():
     with open(os.path.join(game, "extra.cpp"), "w") as f:
         f.write('#include "game.h"\n#include "extra.h"\n\nint extra_answer(void) { return EXTRA_ANSWER; }\n')
     start, end, r = build_of(m)
-    check(start["direct"] is False, f"a new file changes the chunks: build.sh plans them again: {start}")
+    check(start["direct"] is True and start["planned"] is True,
+          f"a new file changes the chunks: the host plans them again, in process: {start}")
     check(end["ok"], f"{end}")
     m = host.mark()
     edit(os.path.join(game, "extra.cpp"), "return EXTRA_ANSWER;", "return EXTRA_ANSWER + 1;")
     start, end, r = build_of(m)
-    check(start["direct"] is True and start["stale"] == 1, f"after the new plan, a save of the new file: {start}")
+    check(start["direct"] is True and start["planned"] is False and start["stale"] == 1,
+          f"after the new plan, a save of the new file: {start}")
 
 
 def header_of_one_chunk():
@@ -212,7 +216,7 @@ def template_game_split_in_two():
 def entry_point_moves():
     """The split game run by a host of its own: a field added to state.h migrates (the library still describes its
     state), then game_get_api moves from game.cpp to enemies.cpp. The chunk that now holds it was planned without
-    the state's description, so the host goes back to build.sh, which plans the chunks again."""
+    the state's description, so the host plans the chunks again."""
     folder = os.path.join(root, "split")
     env = dict(os.environ, GAME_CHUNK_LINES="1")
     h = Host(root, "--game", folder, env=env)
@@ -245,8 +249,8 @@ def entry_point_moves():
         starts = h.of("build_start", m)
         ends = h.of("build_end", m)
         check(ends and ends[-1]["ok"], f"the last build should succeed: {ends}")
-        check(starts and starts[-1]["direct"] is False,
-              f"with game_get_api in another file the build should go back to build.sh: {starts}")
+        check(any(s.get("planned") for s in starts),
+              f"with game_get_api in another file the host should plan the chunks again: {starts}")
         check(r["state"] == "kept", f"{r}")
         build = glob.glob(os.path.join(root, "build", "games", "split-*"))[0]
         texts = []
@@ -266,7 +270,7 @@ def exports_only_the_entry_point():
     check(names == ["game_get_api"], f"the library should export game_get_api alone: {names}")
 
 
-checks.case("first build runs build.sh", first_build)
+checks.case("the first build plans in the host", first_build)
 checks.case("a code save compiles one chunk", code_save_compiles_one_chunk)
 checks.case("a header save compiles its dependents", header_save_compiles_its_dependents)
 checks.case("a literal then a code save elsewhere keeps the tweak", literal_then_code_elsewhere_keeps_the_tweak)

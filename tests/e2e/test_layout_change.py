@@ -53,10 +53,12 @@ def tinyheader_function_body_edit_keeps_state():
     r = host.next_reload(m, 240)  # a tinyheader edit rebuilds the -O2 object too
     check(r["state"] == "kept", f"a helper's body is not a layout change: {r}")
     check(len(inits()) == n0, "editing a tinyheader function body re-initialised the state")
-    # build.sh dates compile.cmd to when it read the inputs, before the -O2 object it then compiled: a
-    # tinyheader saved during that compile is newer, and the host's next build goes through build.sh
-    cmd, obj = (os.stat(os.path.join(root, "build", *n)).st_mtime for n in (("game", "compile.cmd"), ("tinyheaders", "tinyheaders.o")))
-    check(cmd < obj, f"compile.cmd ({cmd:.3f}) is not dated before the tinyheader object it waited for ({obj:.3f})")
+    # the -O2 object's key is of the files as they were read before its compile (a tinyheader saved during that
+    # compile differs from it, and the next build compiles again): the edited th_math.h's content is in it
+    line = subprocess.run(["cksum", "tinyheaders/th_math.h"], cwd=root, capture_output=True, text=True).stdout.split()
+    with open(os.path.join(root, "build", "tinyheaders", "tinyheaders.key")) as f:
+        key = f.read()
+    check(f"|{line[0]} {line[1]} tinyheaders/th_math.h" in key, f"the tinyheader object's key lacks th_math.h {line}: {key}")
 
 
 def embedded_tinyheader_struct_migrates_state():

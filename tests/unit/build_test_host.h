@@ -11,6 +11,7 @@
 #include "core/log.cpp"
 #include "core/parse.cpp"
 #include "live/build.cpp"
+#include "live/plan.cpp"
 
 #include "host_core_stubs.h"   /* no hot restart, the frame loop's globals */
 void tweak_build_started(void) {}

@@ -26,7 +26,20 @@ static void write(const std::string &path, const std::string &text)
 
 static bool exists(const std::string &path) { OsFileStamp st; return os_file_stamp(path.c_str(), &st) != 0; }
 
-/* A project folder in a fresh temporary folder: every input build.sh reads (empty), the game and chunk folders. */
+/* The cached parts (the tinyheader object, the layout stamp) current: their keys kept for the files there now. */
+static void keep_cached_keys(void)
+{
+    uint32_t crc = 0;
+    unsigned long long size = 0;
+    TH_CHECK(build_file_crc((g_game + "/state.h").c_str(), &crc, &size, NULL));
+    plan_keep_tinyheaders(g_root.c_str());
+    plan_keep_stamp(g_root.c_str(), 1, crc, size);
+    TH_CHECK((plan_cached(g_root.c_str()) & (PLAN_TINYHEADERS | PLAN_LAYOUT | PLAN_STATE)) ==
+             (PLAN_TINYHEADERS | PLAN_LAYOUT | PLAN_STATE));
+}
+
+/* A project folder in a fresh temporary folder: every input the plan's cached parts read (empty, their keys kept),
+   the game and chunk folders. */
 static void make_folders(char *tmpl)
 {
     g_root = mkdtemp(tmpl);
@@ -37,11 +50,12 @@ static void make_folders(char *tmpl)
                      "/tinyheaders' '" + g_root + "/platform/include' '" + g_root + "/tools'";
     TH_CHECK(system(mk.c_str()) == 0);
     for (const char *f : { "/build.sh", "/platform/include/tinyheaders.cpp", "/tools/layout_stamp.py",
-                           "/build/tinyheaders/tinyheaders.o", "/game/state.h" })
+                           "/build/tinyheaders/tinyheaders.o", "/game/state.h", "/build/game/state_types.inc" })
         write(g_root + f, "\n");
+    keep_cached_keys();
 }
 
-/* The project: every input build.sh reads, older than compile.cmd; one chunk whose "compile" waits `compile_s`
+/* The project: the plan's cached parts current; one chunk whose "compile" waits `compile_s`
    and writes its object (or fails), a "link" that waits 0.2 s and writes the library. */
 static void make_project(const char *compile_s, bool compile_fails)
 {
@@ -192,8 +206,88 @@ static void test_only_the_saved_chunks_are_stale(void)
     remove_project();
 }
 
+/* ---------------------------------------------------------------- the plan (plan.cpp) */
+static std::string chunk_names(const GameSources &s, const GameChunks &c, int k)
+{
+    std::string names;
+    for (int r = c.first[k]; r < c.first[k + 1]; r++) names += std::string(s.name[c.roots[r]]) + " ";
+    return names;
+}
+
+/* The roots are the .cpp files no other includes, packed in byte order up to the line bound (a bigger file a chunk
+   of its own); the entries are the roots that say GAME_GET_API, and only their chunks read the state's types. */
+static void test_plan_roots_chunks_entries(void)
+{
+    char tmpl[] = "/tmp/build_plan_XXXXXX";
+    make_folders(tmpl);
+    write_game_file("game.cpp", "#include \"game.h\"\n  # include \"parts/bits.cpp\"\nGAME_GET_API (x)\n");
+    write_game_file("bits.cpp", "int bits;\n");                        /* included: not a root */
+    write_game_file("a.cpp", "int a;\nint a2;\n");
+    write_game_file("big.cpp", "1\n2\n3\n4\n5\n6\n7\n");              /* more than the bound: a chunk of its own */
+    write_game_file("z.cpp", "int z;\n");
+    static GameSources s;
+    static GameChunks c;
+    TH_CHECK(plan_sources(g_game.c_str(), &s));
+    TH_CHECK(s.count == 5 && !strcmp(s.name[0], "a.cpp") && !strcmp(s.name[4], "z.cpp"));
+    TH_CHECK(s.root[0] && s.root[1] && !s.root[2] && s.root[3] && s.root[4]);   /* bits.cpp is included */
+    plan_chunks(&s, 4, &c);
+    TH_CHECK_MSG(c.count == 3, "chunks %d", c.count);
+    TH_CHECK(chunk_names(s, c, 0) == "a.cpp ");
+    TH_CHECK(chunk_names(s, c, 1) == "big.cpp ");
+    TH_CHECK_MSG(chunk_names(s, c, 2) == "game.cpp z.cpp ", "%s", chunk_names(s, c, 2).c_str());
+    TH_CHECK(!strcmp(c.entries, "game.cpp/"));
+    char text[4096];
+    TH_CHECK(plan_chunk_text(&s, &c, 0, text, sizeof text) && strstr(text, "#define GAME_NO_STATE_TYPES") &&
+             strstr(text, "#include \"a.cpp\"\n"));
+    TH_CHECK(plan_chunk_text(&s, &c, 2, text, sizeof text) && !strstr(text, "GAME_NO_STATE_TYPES") &&
+             strstr(text, "#include \"game.cpp\"\n#include \"z.cpp\"\n"));
+    plan_chunks(&s, 400, &c);
+    TH_CHECK(c.count == 1 && chunk_names(s, c, 0) == "a.cpp big.cpp game.cpp z.cpp ");
+    /* game_get_api in a file another includes: every chunk reads the state's types */
+    write_game_file("bits.cpp", "GAME_GET_API(y)\n");
+    TH_CHECK(plan_sources(g_game.c_str(), &s));
+    plan_chunks(&s, 4, &c);
+    TH_CHECK(c.entries[0] == 0);
+    TH_CHECK(plan_chunk_text(&s, &c, 0, text, sizeof text) && !strstr(text, "GAME_NO_STATE_TYPES"));
+    remove_project();
+}
+
+/* A quick plan writes the chunk files (an unchanged one keeps its date), removes those of a longer plan, and
+   writes compile.cmd, which the build then runs; the plan's cached parts stale: PLAN_SLOW, nothing written. */
+static void test_plan_writes_chunks_and_commands(void)
+{
+    char tmpl[] = "/tmp/build_plan_XXXXXX";
+    make_folders(tmpl);
+    setenv("GAME_CHUNK_LINES", "1", 1);
+    write_game_file("a.cpp", "int a;\n");
+    write_game_file("b.cpp", "int b;\n");
+    write(g_out + "/chunks/chunk-0.cpp", "old\n");
+    write(g_out + "/chunks/chunk-7.cpp", "a longer plan's\n");
+    write(g_out + "/chunks/chunk-7.o", "");
+    char msg[512];
+    TH_CHECK_MSG(plan_game(g_root.c_str(), 1, msg, sizeof msg) == PLAN_READY, "%s", msg);
+    TH_CHECK(exists(g_out + "/chunks/chunk-1.cpp") && !exists(g_out + "/chunks/chunk-2.cpp"));
+    TH_CHECK(!exists(g_out + "/chunks/chunk-7.cpp") && !exists(g_out + "/chunks/chunk-7.o"));
+    size_t len = 0;
+    char *cmd = os_read_file((g_out + "/compile.cmd").c_str(), &len, 1 << 20);
+    TH_CHECK(cmd && strstr(cmd, "::files a.cpp/b.cpp/\n") && strstr(cmd, "::chunk build/game/chunks/chunk-1\n") &&
+             strstr(cmd, "::env GAME_CHUNK_LINES=1\n") && strstr(cmd, "-DGAME_LAYOUT_HASH=1u\n"));
+    free(cmd);
+    OsFileStamp before, after;
+    TH_CHECK(os_file_stamp((g_out + "/chunks/chunk-0.cpp").c_str(), &before));
+    os_sleep_ms(20);
+    TH_CHECK(plan_game(g_root.c_str(), 1, msg, sizeof msg) == PLAN_READY);
+    TH_CHECK(os_file_stamp((g_out + "/chunks/chunk-0.cpp").c_str(), &after) && os_same_stamp(&before, &after));
+    write(g_root + "/tinyheaders/th_new.h", "\n");   /* a tinyheader changed: the -O2 object is stale */
+    TH_CHECK(plan_game(g_root.c_str(), 1, msg, sizeof msg) == PLAN_SLOW);
+    unsetenv("GAME_CHUNK_LINES");
+    remove_project();
+}
+
 int main(void)
 {
+    TH_RUN(test_plan_roots_chunks_entries);
+    TH_RUN(test_plan_writes_chunks_and_commands);
     TH_RUN(test_only_the_saved_chunks_are_stale);
     TH_RUN(test_pump_links_and_keeps_the_end);
     TH_RUN(test_failed_chunk_ends_without_a_link);
