@@ -204,7 +204,7 @@ static void tree_elements(const thr_field *f, uint32_t parent, uint64_t at, cons
 {
     for (uint32_t i = 0; i < f->count && i < 256 && g_tree_count < MAX_TREE; i++) {
         char p[128];
-        snprintf(p, sizeof p, "%s[%u]", path, i);
+        snprintf(p, sizeof p, "%.100s[%u]", path, i);
         thr_place e = { f, parent, i, 0, at + (uint64_t)i * f->elem_size };
         int sub = f->kind == THR_STRUCT;
         tree_add(&e, depth, sub ? ROW_STRUCT : ROW_VALUE, p);
@@ -409,7 +409,7 @@ static void edit_commit(void)
     parse_json_escape(g_insp.edit_path, p, sizeof p);
     parse_json_escape(g_insp.edit, t, sizeof t);
     if (!ok) {
-        char e[400], msg[300];
+        char e[400], msg[440];
         parse_json_escape(err, e, sizeof e);
         log_event("inspector_edit_refused", "\"path\":\"%s\",\"text\":\"%s\",\"error\":\"%s\"", p, t, e);
         snprintf(msg, sizeof msg, "%s: %s", g_insp.edit_path, err);
@@ -458,6 +458,7 @@ static void open_table(const char *path)
     snprintf(g_insp.table, sizeof g_insp.table, "%s", path);
     g_insp.sel = g_insp.first = g_insp.col = g_insp.col_first = 0;
     g_insp.filter[0] = 0;
+    g_insp.logged_first = -1;
     g_insp.match_age = -1;
     log_event("inspector_table", "\"path\":\"%s\"", path);
 }
