@@ -776,8 +776,9 @@ static void note_time(double ms)
         double d = *(const double *)a - *(const double *)b;
         return d < 0 ? -1 : d > 0 ? 1 : 0;
     });
-    log_event("inspector_frame", "\"median_ms\":%.4f,\"max_ms\":%.4f,\"table\":\"%s\",\"rows\":%u", s[60], s[119],
-              g_insp.table, g_insp.table[0] ? g_insp.match_count : (uint32_t)g_tree_count);
+    log_event("inspector_frame", "\"median_ms\":%.4f,\"max_ms\":%.4f,\"table\":\"%s\",\"rows\":%u,\"filtered\":%s",
+              s[60], s[119], g_insp.table, g_insp.table[0] ? g_insp.match_count : (uint32_t)g_tree_count,
+              g_insp.table[0] && g_insp.filter[0] ? "true" : "false");
 }
 
 void inspector_draw(void)
