@@ -6,10 +6,10 @@
    pinned paths show with their live values in the view's corner, open or not, found again by name after a reload.
 
    What the inspector takes (Shift+F1, its keys while open, the mouse over it, typing into a field) never reaches the
-   game's input: hotkeys.cpp asks here first. A release has none of it (HOST_RELEASE: the stand-ins at the end). */
+   game's input: hotkeys.cpp asks here first. A release has none of it (build.sh's DEV_ONLY_SOURCES leave this file
+   out; release.cpp has the stand-ins). */
 #include "devtools.h"
 
-#if !defined(HOST_RELEASE)
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -791,11 +791,3 @@ void inspector_draw(void)
     draw_panel();
     note_time((os_mono_seconds() - t0) * 1000.0);
 }
-
-#else /* HOST_RELEASE: a release has no inspector */
-int  inspector_key(GameKey, int, int, int) { return 0; }
-int  inspector_mouse(float, float) { return 0; }
-int  inspector_wheel(float) { return 0; }
-void inspector_text(const char *) {}
-void inspector_draw(void) {}
-#endif
