@@ -72,8 +72,6 @@ static struct {
     char  edit[96], edit_path[160];
     char  message[256];
     int   message_bad;
-    char  watch[MAX_WATCH][160];
-    int   watch_count;
     double frame_ms[120];             /* the inspector's own time, for inspector_frame events */
     int    frame_n;
 } g_insp;
@@ -136,10 +134,24 @@ static uint8_t *block(void) { return (uint8_t *)memory_state()->game.base; }
 
 static void log_watches(void);
 
+/* The running library's own description, when the block's is missing though a library runs (a hot restart's
+   resume loads the library without taking it): the library was checked to have the kept state's layout. */
+static const StateTypes *types_of_running(void)
+{
+    static StateTypes own;
+    static int version;
+    if (running_lib()->version != version) {
+        version = running_lib()->version;
+        types_take(running_api(), &own);
+    }
+    return &own;
+}
+
 /* The block's description, checked once per table (a reload with a new layout hands a new one). */
 static int types_ready(void)
 {
     const StateTypes *st = types_of_block();
+    if (!st->valid && running_run()->loaded) st = types_of_running();
     if (!st->valid || !st->blob) { g_insp.types_ok = 0; g_insp.types_blob = NULL; return 0; }
     if (st->blob == g_insp.types_blob && st->layout_hash == g_insp.types_hash) return g_insp.types_ok;
     char err[256];
@@ -424,32 +436,43 @@ static void edit_commit(void)
     say(0, msg);
 }
 
-/* Pinned paths, as text: found again by name in whatever layout the block has now. */
+/* Pinned paths, as text: found again by name in whatever layout the block has now. A session slice, so a hot
+   restart (a new process) keeps them too. */
+typedef struct WatchList { int count; char path[MAX_WATCH][160]; } WatchList;
+static WatchList *watches(void)
+{
+    WatchList *w = (WatchList *)session_slice("inspector.watches", sizeof(WatchList));
+    if (w->count < 0 || w->count > MAX_WATCH) w->count = 0;   /* a kept slice is checked like any input */
+    for (int i = 0; i < w->count; i++) w->path[i][sizeof w->path[i] - 1] = 0;
+    return w;
+}
+
 static void log_watch(int i)
 {
     char v[96], p[320], e[200];
-    if (g_insp.types_ok) value_text(g_insp.watch[i], v, sizeof v);
+    if (g_insp.types_ok) value_text(watches()->path[i], v, sizeof v);
     else snprintf(v, sizeof v, "(gone)");
-    parse_json_escape(g_insp.watch[i], p, sizeof p);
+    parse_json_escape(watches()->path[i], p, sizeof p);
     parse_json_escape(v, e, sizeof e);
     log_event("inspector_watch", "\"path\":\"%s\",\"value\":\"%s\"", p, e);
 }
 
-static void log_watches(void) { for (int i = 0; i < g_insp.watch_count; i++) log_watch(i); }
+static void log_watches(void) { for (int i = 0; i < watches()->count; i++) log_watch(i); }
 
 static void watch_toggle(void)
 {
     char path[160];
     if (!selected_path(path, sizeof path)) return;
-    for (int i = 0; i < g_insp.watch_count; i++) {
-        if (strcmp(g_insp.watch[i], path)) continue;
-        memmove(g_insp.watch[i], g_insp.watch[i + 1], sizeof g_insp.watch[0] * (size_t)(--g_insp.watch_count - i));
+    WatchList *w = watches();
+    for (int i = 0; i < w->count; i++) {
+        if (strcmp(w->path[i], path)) continue;
+        memmove(w->path[i], w->path[i + 1], sizeof w->path[0] * (size_t)(--w->count - i));
         log_event("inspector_unwatch", "\"path\":\"%s\"", path);
         return;
     }
-    if (g_insp.watch_count == MAX_WATCH) { say(1, "the watch list is full"); return; }
-    snprintf(g_insp.watch[g_insp.watch_count++], sizeof g_insp.watch[0], "%s", path);
-    log_watch(g_insp.watch_count - 1);
+    if (w->count == MAX_WATCH) { say(1, "the watch list is full"); return; }
+    snprintf(w->path[w->count++], sizeof w->path[0], "%s", path);
+    log_watch(w->count - 1);
 }
 
 /* ---------------------------------------------------------------- moving around */
@@ -729,17 +752,18 @@ static void draw_table(void)
 /* the pinned paths with their live values, in the view's bottom right corner, open or not */
 static void draw_watches(void)
 {
-    if (!g_insp.watch_count) return;
+    WatchList *wl = watches();
+    if (!wl->count) return;
     const PlatformAPI *pf = services_api();
     float w = 360, x = (float)pf->view_width - w - 10;
-    float y = (float)pf->view_height - 60 - ROW_H * (float)g_insp.watch_count;
-    pf->draw_rect(x - 4, y - 4, w + 8, ROW_H * (float)(g_insp.watch_count + 1) + 8, 0x000000C0u, LAYER);
+    float y = (float)pf->view_height - 60 - ROW_H * (float)wl->count;
+    pf->draw_rect(x - 4, y - 4, w + 8, ROW_H * (float)(wl->count + 1) + 8, 0x000000C0u, LAYER);
     text("WATCH (Shift+F1: Ctrl+W pins, unpins)", x, y, 0xFFD040FFu);
-    for (int i = 0; i < g_insp.watch_count; i++) {
+    for (int i = 0; i < wl->count; i++) {
         char v[96], line[300];
         if (!types_ready()) snprintf(v, sizeof v, "(gone)");
-        else value_text(g_insp.watch[i], v, sizeof v);
-        snprintf(line, sizeof line, "%s = %s", g_insp.watch[i], v);
+        else value_text(wl->path[i], v, sizeof v);
+        snprintf(line, sizeof line, "%s = %s", wl->path[i], v);
         text(line, x, y + ROW_H * (float)(i + 1), 0xFFFFFFFFu);
     }
 }
@@ -783,7 +807,7 @@ static void note_time(double ms)
 
 void inspector_draw(void)
 {
-    if (!g_insp.open && !g_insp.watch_count) return;
+    if (!g_insp.open && !watches()->count) return;
     PROFILE_ZONE("inspector");
     double t0 = os_mono_seconds();
     draw_watches();

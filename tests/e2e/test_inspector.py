@@ -8,12 +8,14 @@ example folder that has no code for it.
   the reason and nothing written; the screenshot shows the table;
 - the table goes to its end and back up to row 2000; pinned paths are found again after a reload that changes the
   layout (MAX_ENTITIES halved): entities[0].hp still has a value, entities[2047].hp is "(gone)";
+- a hot restart (a double free in the game's update: a fault inside the C library) keeps the watch list: the new
+  process shows the pinned path again;
 - an example's 20,000-row table (sprites_batch) opens, goes to its last row and takes an edit.
 """
 import os
 import subprocess
 
-from hostlib import (ROOT, Checks, Host, check, cleanup, edit, example_copy, input_script, project_copy, read_png,
+from hostlib import (Checks, Host, check, cleanup, edit, example_copy, inject, input_script, project_copy, read_png,
                      watchdog)
 
 checks = Checks()
@@ -126,6 +128,25 @@ def scrolls_and_watches_survive_a_layout_change():
         h.stop()
 
 
+def watches_survive_a_hot_restart():
+    own = project_copy()   # its library built and current: the scripted keys land on a running game
+    k = Keys(60).open().filter("score").chord("LCTRL", "W")
+    h = Host(own, "--input", input_script(own, k.text(), "r.txt"), "--watchdog", watchdog())
+    game_cpp = os.path.join(own, "game", "game.cpp")
+    try:
+        h.wait_ev("inspector_watch", path="score", timeout=60)
+        m = h.mark()
+        inject(game_cpp, "GAME_UPDATE(game_update)",
+               "{ void *volatile p = __builtin_malloc(5000); __builtin_free(p); __builtin_free(p); }")
+        hr = h.wait_ev("hot_restart", timeout=120, since=m)
+        check(hr["kept"] is True, f"the hot restart: {hr}")
+        again = h.wait_ev("inspector_watch", path="score", timeout=60, since=m)
+        check(again["value"] != "(gone)", f"the pinned path in the restarted process: {again}")
+    finally:
+        h.stop()
+    cleanup(own)
+
+
 def example_folder_table():
     game = example_copy(root, "sprites_batch")
     r = subprocess.run(["bash", os.path.join(root, "build.sh"), "game", game], cwd=root, stdout=subprocess.PIPE,
@@ -146,6 +167,7 @@ def example_folder_table():
 
 checks.case("edits_filter_and_table", edits_filter_and_table)
 checks.case("scrolls_and_watches_survive_a_layout_change", scrolls_and_watches_survive_a_layout_change)
+checks.case("watches_survive_a_hot_restart", watches_survive_a_hot_restart)
 checks.case("example_folder_table", example_folder_table)
 if not checks.failed:
     cleanup(root)

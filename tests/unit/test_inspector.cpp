@@ -16,11 +16,24 @@ FrameLoop   *frame_loop(void) { return &g_loop; }
 Memory      *memory_state(void) { return &g_memory; }
 StateTypes  *types_of_block(void) { return &g_types; }
 void        memory_make_writable(void) {}
+GameRun     g_run;
+GameLib     g_lib;
+GameAPI     g_api;
+GameRun     *running_run(void) { return &g_run; }
+GameLib     *running_lib(void) { return &g_lib; }
+GameAPI     *running_api(void) { return &g_api; }
+void        types_take(const GameAPI *api, StateTypes *out) { (void)api; memset(out, 0, sizeof *out); }
 void        timeline_info(TimelineInfo *ti) { memset(ti, 0, sizeof *ti); }
 void        timeline_clear(const char *why) { (void)why; }
 double      os_mono_seconds(void) { return 0; }
 void        parse_json_escape(const char *in, char *out, size_t cap) { snprintf(out, cap, "%s", in); }
 void        log_event(const char *ev, const char *fields_fmt, ...) { (void)ev; (void)fields_fmt; }
+void *session_slice(const char *name, size_t size)
+{
+    static uint64_t slice[1024];
+    (void)name;
+    return size <= sizeof slice ? slice : NULL;
+}
 struct thp_profile g_profile_main;   /* profile.cpp is not part of this program */
 struct thp_profile *profile_main(void) { return &g_profile_main; }
 
