@@ -68,7 +68,7 @@ static struct {
     char  filter[64];                 /* the table's filter */
     uint32_t *match, *next;           /* element indices the filter keeps; the refresh's pass under way */
     uint32_t match_cap, match_count, next_count, scan_at, total;
-    int   match_age;                  /* -1: the filter or the table changed, match every row now */
+    int   rematch;                    /* 1: the filter or the table changed, match every row now */
     char  edit[96], edit_path[160];
     char  message[256];
     int   message_bad;
@@ -160,7 +160,7 @@ static int types_ready(void)
     g_insp.types_ok = thr_read(st->blob, st->size, &g_insp.types, err, sizeof err) &&
                       g_insp.types.types[g_insp.types.header->root].size <= memory_state()->game.size;
     if (!g_insp.types_ok) say(1, "the state's description does not fit the block");
-    g_insp.match_age = -1;
+    g_insp.rematch = 1;
     log_watches();
     return g_insp.types_ok;
 }
@@ -336,7 +336,7 @@ static int grow_matches(uint32_t rows)
 static void table_rows(const thr_place *arr, uint32_t rows)
 {
     if (!g_insp.filter[0]) { g_insp.match_count = g_insp.total = rows; g_insp.scan_at = 0; return; }
-    int fresh = g_insp.match_age < 0 || rows != g_insp.total;
+    int fresh = g_insp.rematch || rows != g_insp.total;
     if (!grow_matches(rows)) return;
     if (fresh) g_insp.scan_at = g_insp.next_count = 0;
     uint32_t budget = fresh ? rows : SCAN_CELLS / (uint32_t)(g_col_count ? g_col_count : 1) + 1;
@@ -349,7 +349,7 @@ static void table_rows(const thr_place *arr, uint32_t rows)
     g_insp.match_count = g_insp.next_count;
     g_insp.scan_at = g_insp.next_count = 0;
     g_insp.total = rows;
-    g_insp.match_age = 0;
+    g_insp.rematch = 0;
     if (!fresh && was == g_insp.match_count) return;
     char f[160];
     parse_json_escape(g_insp.filter, f, sizeof f);
@@ -482,7 +482,7 @@ static void open_table(const char *path)
     g_insp.sel = g_insp.first = g_insp.col = g_insp.col_first = 0;
     g_insp.filter[0] = 0;
     g_insp.logged_first = -1;
-    g_insp.match_age = -1;
+    g_insp.rematch = 1;
     log_event("inspector_table", "\"path\":\"%s\"", path);
 }
 
@@ -521,23 +521,34 @@ static void move_col(int by)
     while (g_insp.col >= g_insp.col_first + visible_cols()) g_insp.col_first++;
 }
 
+/* the focused field's text: a value being typed, the table's filter or the tree's */
+static char *focused_text(void)
+{
+    return g_insp.focus == FOCUS_EDIT ? g_insp.edit : g_insp.table[0] ? g_insp.filter : g_insp.tree_filter;
+}
+
+static void text_changed(void)
+{
+    if (g_insp.focus == FOCUS_FILTER) { g_insp.rematch = 1; g_insp.sel = g_insp.first = 0; }
+}
+
 static void type_char(char c)
 {
-    char *buf = g_insp.focus == FOCUS_EDIT ? g_insp.edit : g_insp.table[0] ? g_insp.filter : g_insp.tree_filter;
+    char *buf = focused_text();
     size_t cap = g_insp.focus == FOCUS_EDIT ? sizeof g_insp.edit : sizeof g_insp.filter;
     size_t n = strlen(buf);
     if (n + 1 < cap) { buf[n] = c; buf[n + 1] = 0; }
-    if (g_insp.focus == FOCUS_FILTER) { g_insp.match_age = -1; g_insp.sel = g_insp.first = 0; }
+    text_changed();
 }
 
 static void focused_key(GameKey k, int shift)
 {
-    char *buf = g_insp.focus == FOCUS_EDIT ? g_insp.edit : g_insp.table[0] ? g_insp.filter : g_insp.tree_filter;
+    char *buf = focused_text();
     if (k >= KEY_A && k <= KEY_Z) type_char((char)((shift ? 'A' : 'a') + (k - KEY_A)));
     else if (k >= KEY_0 && k <= KEY_9) type_char((char)('0' + (k - KEY_0)));
     else if (k == KEY_BACKSPACE && buf[0]) {
         buf[strlen(buf) - 1] = 0;
-        if (g_insp.focus == FOCUS_FILTER) { g_insp.match_age = -1; g_insp.sel = g_insp.first = 0; }
+        text_changed();
     } else if (k == KEY_ENTER) {
         if (g_insp.focus == FOCUS_EDIT) edit_commit();
         g_insp.focus = FOCUS_NONE;
