@@ -1053,7 +1053,7 @@ cmd_test_windows() {
 # sample's is SAMPLE_NAME).
 # The development-only files: develop.cpp, the live/ module (watch, build, reload, library, tweak, the game's
 # folder) and the F4 panel.
-DEV_ONLY_SOURCES="platform/develop.cpp $(echo platform/live/*.cpp) platform/devtools/tweak_panel.cpp"
+DEV_ONLY_SOURCES="platform/develop.cpp $(echo platform/live/*.cpp) platform/devtools/tweak_panel.cpp platform/devtools/inspector.cpp"
 SYSTEM_FONT="/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"   # the text font when assets/fonts/default.ttf is absent
 
 release_sources() {  # [linux|win32]

@@ -54,7 +54,8 @@
                   verify unload; crash rollback; the calls into the running game
      tweak.cpp    live TWEAK() literal values from the game sources
    devtools/  what the developer sees (devtools.h):
-     hotkeys.cpp  what the tools take from the input first: F-keys, the profiler's view, the F4 panel
+     hotkeys.cpp  what the tools take from the input first: F-keys, the profiler's view, the F4 panel, the inspector
+     inspector.cpp  the Shift+F1 state inspector: GameState live from its description, tables, edits, watches
      overlay.cpp  the F1 overlay, crash and build-error panels
      timeline_bar.cpp  the F8 timeline's scrub bar: its keys, the drag, P's playback
      timeline_files.cpp  session files: E on the bar and --save-session write one, --open-session starts on one

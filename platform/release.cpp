@@ -1,5 +1,5 @@
 /* release.cpp - what a release supplies to the frame loop in place of the development host's
-   develop.cpp, live/ and devtools/tweak_panel.cpp: HostMode's stand-ins and the
+   develop.cpp, live/, devtools/tweak_panel.cpp and devtools/inspector.cpp: HostMode's stand-ins and the
    running game. The game is linked into the executable and its entry point called directly: no library
    to load, no sources to watch or build, no TWEAK service (the game is compiled with THTW_LITERALS). Assets come from
    game.pak beside the executable, wherever the working directory is. A crash or hang is reported as in development (the
@@ -218,5 +218,11 @@ int tweak_panel_mouse(float, float) { return 0; }
 void tweak_panel_text(const char *) {}
 int tweak_panel_wheel(float) { return 0; }
 void tweak_panel_draw(void) {}
+/* the Shift+F1 inspector: the same; a player's game shows no state */
+int inspector_key(GameKey, int, int, int) { return 0; }
+int inspector_mouse(float, float) { return 0; }
+int inspector_wheel(float) { return 0; }
+void inspector_text(const char *) {}
+void inspector_draw(void) {}
 
 #endif /* HOST_RELEASE */

@@ -1,5 +1,5 @@
 /* devtools.h - what the developer sees: the hot keys and what the tools take from the input, the F1 overlay,
-   the F4 tweak panel, the F8 timeline's bar. */
+   the F4 tweak panel, the F8 timeline's bar, the Shift+F1 state inspector. */
 #ifndef HOST_DEVTOOLS_H
 #define HOST_DEVTOOLS_H
 
@@ -29,5 +29,14 @@ int         tweak_panel_mouse(float x, float y);        /* every pointer move; 1
 void        tweak_panel_text(const char *utf8);         /* typed characters (SDL_TEXTINPUT) for a focused field */
 int         tweak_panel_wheel(float dy);                /* 1 = it scrolled the panel (not the game's wheel) */
 void        tweak_panel_draw(void);                     /* once per frame: a paused drag written back, the panel */
+
+/* ---------------------------------------------------------------- the state inspector (inspector.cpp, Shift+F1) */
+int  inspector_key(GameKey k, int down, int shift, int ctrl); /* Shift+F1, its keys and clicks while open: 1 = taken */
+int  inspector_mouse(float x, float y);                 /* every pointer move; 1 = over the inspector */
+int  inspector_wheel(float dy);                         /* 1 = it scrolled the inspector */
+void inspector_text(const char *utf8);                  /* typed characters for its filter or a value */
+void inspector_draw(void);                              /* once per frame: the inspector, the pinned watches */
+int  inspector_filter_match(const char *filter, const char *const *names, const char *const *values, int n);
+int  inspector_window(int sel, int first, int visible, int total);   /* the first row that keeps sel on screen */
 
 #endif /* HOST_DEVTOOLS_H */

@@ -111,7 +111,8 @@ static void draw_numbers(Pen *p, RenderStats rs, double fps)
     reload_call_stats(stats, sizeof stats);
     pen_stats(p, stats);
     pen_line(p,
-             "F1 overlay F2 shapes F4 tweaks F5 reload F6 restart F7 loop F8 timeline F9 step F11 fullscreen F12 shot",
+             "F1 overlay F2 shapes F4 tweaks F5 reload F6 restart F7 loop F8 timeline F9 step F11 fullscreen F12 shot "
+             "Shift+F1 state",
              13, GREY);
     p->y += 5;
 }
@@ -126,6 +127,7 @@ void overlay_draw(RenderStats rs, double fps)
                                               : NULL;
     tweak_panel_draw();   /* F4, beside the overlay */
     timeline_bar_draw();  /* F8, along the bottom */
+    inspector_draw();     /* Shift+F1, and the pinned watches in the corner */
     if (!g_overlay.visible && !show_errors && !running_crash()->text[0] && !running_run()->halted &&
         !running_run()->pointer_warning[0] && !sound_problem[0] && !loop)
         return;

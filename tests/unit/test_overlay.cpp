@@ -34,6 +34,7 @@ LoopMode    recording_mode(void) { return LOOP_OFF; }
 const char *tweak_status(void) { return ""; }
 void tweak_panel_draw(void) {}   /* tweak_panel.cpp is not part of this program */
 void timeline_bar_draw(void) {}  /* nor timeline_bar.cpp */
+void inspector_draw(void) {}     /* nor inspector.cpp */
 const char *sound_assets_status(void) { return ""; }
 
 static float g_safe[4] = { 0, 0, 1280, 720 };
