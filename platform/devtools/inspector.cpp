@@ -134,24 +134,10 @@ static uint8_t *block(void) { return (uint8_t *)memory_state()->game.base; }
 
 static void log_watches(void);
 
-/* The running library's own description, when the block's is missing though a library runs (a hot restart's
-   resume loads the library without taking it): the library was checked to have the kept state's layout. */
-static const StateTypes *types_of_running(void)
-{
-    static StateTypes own;
-    static int version;
-    if (running_lib()->version != version) {
-        version = running_lib()->version;
-        types_take(running_api(), &own);
-    }
-    return &own;
-}
-
 /* The block's description, checked once per table (a reload with a new layout hands a new one). */
 static int types_ready(void)
 {
     const StateTypes *st = types_of_block();
-    if (!st->valid && running_run()->loaded) st = types_of_running();
     if (!st->valid || !st->blob) { g_insp.types_ok = 0; g_insp.types_blob = NULL; return 0; }
     if (st->blob == g_insp.types_blob && st->layout_hash == g_insp.types_hash) return g_insp.types_ok;
     char err[256];

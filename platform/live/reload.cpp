@@ -620,6 +620,8 @@ void reload_resume(const RestartResume *r)
     running_run()->prev_good_version = r->run.prev_good_version;
     if (ok) {
         install(&next, rollback ? r->run.prev_good_version : next.version);
+        types_clear(types_of_block());   /* the block's layout is this library's: its description, for a later */
+        types_take(&next.api, types_of_block());   /* migration, the timeline's names and the inspector */
     } else {
         run_stub(path[0] != 0 || rollback);
         if (path[0]) log_message(LOG_ERROR, "hot restart: cannot load %s again: %s", path, err);
