@@ -1,5 +1,5 @@
 /* devtools.h - what the developer sees: the hot keys and what the tools take from the input, the F1 overlay,
-   the F4 tweak panel, the F8 timeline's bar. */
+   the F4 tweak panel, the F8 timeline's bar, the control socket. */
 #ifndef HOST_DEVTOOLS_H
 #define HOST_DEVTOOLS_H
 
@@ -24,5 +24,11 @@ int         tweak_panel_mouse(float x, float y);        /* every pointer move; 1
 void        tweak_panel_text(const char *utf8);         /* typed characters (SDL_TEXTINPUT) for a focused field */
 int         tweak_panel_wheel(float dy);                /* 1 = it scrolled the panel (not the game's wheel) */
 void        tweak_panel_draw(void);                     /* once per frame: a paused drag written back, the panel */
+
+/* ---------------------------------------------------------------- the control socket (control.cpp; development) */
+void   control_start(void);            /* <game build folder>/control.sock listening (unless --no-control) */
+void   control_poll(void);             /* between frames: clients, their requests, the steps they wait for */
+void   control_stop(void);             /* the clients closed, the socket file removed */
+double control_poll_us(void);          /* a poll's average cost, microseconds */
 
 #endif /* HOST_DEVTOOLS_H */
