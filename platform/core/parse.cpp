@@ -679,7 +679,8 @@ static void jf_put_utf8(unsigned cp, char *out, size_t *o)
 static unsigned jf_hex4(const char *s)   /* four checked hex digits */
 {
     unsigned v = 0;
-    for (int i = 0; i < 4; i++) v = v * 16 + (unsigned)(isdigit((unsigned char)s[i]) ? s[i] - '0' : (s[i] | 0x20) - 'a' + 10);
+    for (int i = 0; i < 4; i++)
+        v = v * 16 + (unsigned)(isdigit((unsigned char)s[i]) ? s[i] - '0' : (s[i] | 0x20) - 'a' + 10);
     return v;
 }
 

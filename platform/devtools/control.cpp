@@ -247,25 +247,31 @@ static int cmd_list(Request *r)
 /* ================================================================ input, pause, step, seek */
 /* What an --input script says, for the next step: "down"/"up"/"tap" (key names), "mouse" [x, y], "axis" [name,
    value], "script" (lines of a script without their step number). All of it is read before any is applied. */
+static void script_add(char *script, size_t cap, size_t *n, const char *line_fmt, const char *a, const char *b)
+{
+    if (*n < cap) *n += (size_t)snprintf(script + *n, cap - *n, line_fmt, a, b ? b : "?");
+}
+
 static int cmd_input(Request *r)
 {
-    static const char *const VERBS[] = { "down", "up", "tap" };
+    static const char *const VERBS[] = { "down", "up", "tap", "script" };
     char script[4096] = "";
     size_t n = 0;
-    for (int v = 0; v < 3; v++)
+    for (int m = 0; m < r->j->count; m++) {   /* one script line each: text that would start another is refused */
+        const char *p = r->j->text + r->j->m[m].at;
+        for (int i = 0; i < r->j->m[m].items; i++, p += strlen(p) + 1)
+            if (strpbrk(p, "\n\r#")) return fail(r, "'%s' holds a line break or a '#'", r->j->m[m].key);
+    }
+    for (int v = 0; v < 4; v++)
         for (int i = 0; json_flat_item(r->j, VERBS[v], i); i++)
-            n += snprintf(script + n, n < sizeof script ? sizeof script - n : 0, "0 %s %s\n", VERBS[v],
-                          json_flat_item(r->j, VERBS[v], i));
-    if (json_flat_get(r->j, "mouse", 'a'))
-        n += snprintf(script + n, n < sizeof script ? sizeof script - n : 0, "0 mouse %s %s\n",
-                      json_flat_item(r->j, "mouse", 0) ? json_flat_item(r->j, "mouse", 0) : "?",
-                      json_flat_item(r->j, "mouse", 1) ? json_flat_item(r->j, "mouse", 1) : "?");
-    if (json_flat_get(r->j, "axis", 'a'))
-        n += snprintf(script + n, n < sizeof script ? sizeof script - n : 0, "0 axis %s %s\n",
-                      json_flat_item(r->j, "axis", 0) ? json_flat_item(r->j, "axis", 0) : "?",
-                      json_flat_item(r->j, "axis", 1) ? json_flat_item(r->j, "axis", 1) : "?");
-    for (int i = 0; json_flat_item(r->j, "script", i); i++)
-        n += snprintf(script + n, n < sizeof script ? sizeof script - n : 0, "0 %s\n", json_flat_item(r->j, "script", i));
+            script_add(script, sizeof script, &n, v < 3 ? "0 %s %s\n" : "0 %.0s%s\n", VERBS[v],
+                       json_flat_item(r->j, VERBS[v], i));
+    static const char *const PAIRS[] = { "mouse", "axis" };
+    for (int v = 0; v < 2; v++) {
+        if (!json_flat_get(r->j, PAIRS[v], 'a')) continue;
+        script_add(script, sizeof script, &n, "0 %s %s", PAIRS[v], json_flat_item(r->j, PAIRS[v], 0));
+        script_add(script, sizeof script, &n, " %.0s%s\n", "", json_flat_item(r->j, PAIRS[v], 1));
+    }
     if (n >= sizeof script) return fail(r, "the input is longer than %zu bytes of script", sizeof script);
     if (!n) return fail(r, "no input: give \"down\", \"up\", \"tap\" (key names), \"mouse\" [x, y], \"axis\" "
                            "[\"LX\", 0.5] or \"script\" [lines of an --input script without the step]");

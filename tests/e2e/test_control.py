@@ -78,6 +78,7 @@ def main():
                    ("get", {}), ("set", {"path": "score", "value": "abc"}), ("set", {"path": "score"}),
                    ("set", {"path": "entities", "value": 1}), ("get", {"path": "entities[0]"}),
                    ("step", {"n": 0}), ("step", {"n": "x"}), ("input", {"tap": ["NOKEY"]}), ("input", {}),
+                   ("input", {"tap": ["ENTER\n0 quit"]}), ("input", {"mouse": [1]}), ("input", {"script": ["9 bogus"]}),
                    ("subscribe", {}), ("seek", {})]
             for cmd, fields in bad:
                 r = c.request(cmd, **fields)
