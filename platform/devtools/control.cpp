@@ -50,7 +50,8 @@ static struct {
     ControlLater  step, shot;
     double        poll_us_sum, poll_us_max;
     uint64_t      polls;
-} g_control = { -1, "", "", 0, {}, {}, {}, 0, 0, 0 };
+    float         poll_us[1024];        /* the last polls' times, for a median that one descheduled poll does not move */
+} g_control = { -1, "", "", 0, {}, {}, {}, 0, 0, 0, {} };
 
 /* ================================================================ the clients' bytes */
 static void client_drop(int i)
@@ -150,6 +151,22 @@ static void add_string(Request *r, const char *key, const char *text)
 }
 
 double control_poll_us(void) { return g_control.polls ? g_control.poll_us_sum / g_control.polls : 0; }
+
+static int float_order(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double poll_us_median(void)
+{
+    static float sorted[sizeof g_control.poll_us / sizeof g_control.poll_us[0]];
+    size_t cap = sizeof sorted / sizeof sorted[0], n = g_control.polls < cap ? (size_t)g_control.polls : cap;
+    if (!n) return 0;
+    memcpy(sorted, g_control.poll_us, n * sizeof sorted[0]);
+    qsort(sorted, n, sizeof sorted[0], float_order);
+    return sorted[n / 2];
+}
 
 /* ================================================================ the state by path */
 static uint8_t *state_bytes(void) { return (uint8_t *)memory_state()->game.base; }
@@ -430,7 +447,8 @@ static int cmd_status(Request *r)
     add_string(r, "game_folder", game_folder());
     add_string(r, "game_build_folder", game_build_folder());
     add_string(r, "address", g_control.address);
-    add(r, ",\"poll_us_avg\":%.3f,\"poll_us_max\":%.3f", control_poll_us(), g_control.poll_us_max);
+    add(r, ",\"poll_us_avg\":%.3f,\"poll_us_median\":%.3f,\"poll_us_max\":%.3f", control_poll_us(),
+        poll_us_median(), g_control.poll_us_max);
     return 1;
 }
 
@@ -572,14 +590,15 @@ void control_poll(void)
     double us = (os_mono_seconds() - t0) * 1e6;
     g_control.poll_us_sum += us;
     if (us > g_control.poll_us_max) g_control.poll_us_max = us;
+    g_control.poll_us[g_control.polls % (sizeof g_control.poll_us / sizeof g_control.poll_us[0])] = (float)us;
     g_control.polls++;
 }
 
 void control_stop(void)
 {
     if (g_control.listener < 0) return;
-    log_event("control_end", "\"polls\":%llu,\"poll_us_avg\":%.3f,\"poll_us_max\":%.3f",
-              (unsigned long long)g_control.polls, control_poll_us(), g_control.poll_us_max);
+    log_event("control_end", "\"polls\":%llu,\"poll_us_avg\":%.3f,\"poll_us_median\":%.3f,\"poll_us_max\":%.3f",
+              (unsigned long long)g_control.polls, control_poll_us(), poll_us_median(), g_control.poll_us_max);
     log_set_listener(NULL);
     for (int i = 0; i < CONTROL_CLIENTS; i++) client_drop(i);
     os_control_unlisten(g_control.listener, g_control.path);
