@@ -51,6 +51,8 @@
      hotkeys.cpp  what the tools take from the input first: F-keys, the profiler's view, the F4 panel
      overlay.cpp  the F1 overlay, crash and build-error panels
      timeline_bar.cpp  the F8 timeline's scrub bar: its keys, the drag, P's playback
+     control.cpp  the control socket (development): JSON lines to read and write state fields by path, inject
+                  input, pause, step, seek, take screenshots, follow events (docs/control.md)
      tweak_panel.cpp  the F4 tweak panel: every TWEAK site read, edited with the mouse, written back into its literal
    platform/ itself:
      main.cpp     the frame loop: poll input, watch/build/reload, fixed steps, render, present
