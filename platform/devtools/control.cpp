@@ -50,7 +50,7 @@ static struct {
     ControlLater  step, shot;
     double        poll_us_sum, poll_us_max;
     uint64_t      polls;
-    float         poll_us[1024];        /* the last polls' times, for a median that one descheduled poll does not move */
+    float         poll_us[1024];        /* the last polls' times: a median that a descheduled poll does not move */
 } g_control = { -1, "", "", 0, {}, {}, {}, 0, 0, 0, {} };
 
 /* ================================================================ the clients' bytes */
