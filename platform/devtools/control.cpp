@@ -302,6 +302,17 @@ static int cmd_input(Request *r)
     return 1;
 }
 
+/* The request is answered when the frame loop has done it (its command returns -1); one of a kind at a time. */
+static int answer_later(Request *r, ControlLater *l, const char *what)
+{
+    if (l->active) return fail(r, "a %s request is still running", what);
+    l->active = 1;
+    l->client = r->client;
+    l->serial = r->serial;
+    snprintf(l->id, sizeof l->id, "%s", r->id);
+    return 1;
+}
+
 static void add_status(Request *r)
 {
     TimelineInfo ti;
@@ -346,14 +357,9 @@ static int cmd_step(Request *r)
         add_status(r);
         return 1;
     }
-    if (g_control.step.active) return fail(r, "a step request is still running");
-    ControlLater *l = &g_control.step;
-    l->active = 1;
-    l->client = r->client;
-    l->serial = r->serial;
-    snprintf(l->id, sizeof l->id, "%s", r->id);
-    l->until = frame_loop()->step + (uint64_t)n;
-    return -1;   /* answered later */
+    if (!answer_later(r, &g_control.step, "step")) return 0;
+    g_control.step.until = frame_loop()->step + (uint64_t)n;
+    return -1;
 }
 
 static void step_progress(void)
@@ -397,13 +403,8 @@ static int cmd_screenshot(Request *r)
     const char *to = json_flat_get(r->j, "path", 's');
     if (json_flat_get(r->j, "path", 0) && !to) return fail(r, "'path' is not a string");
     if (to && !to[0]) return fail(r, "'path' is empty");
-    if (g_control.shot.active) return fail(r, "a screenshot request is still running");
-    ControlLater *l = &g_control.shot;
-    l->active = 1;
-    l->client = r->client;
-    l->serial = r->serial;
-    snprintf(l->id, sizeof l->id, "%s", r->id);
-    snprintf(l->to, sizeof l->to, "%s", to ? to : "");
+    if (!answer_later(r, &g_control.shot, "screenshot")) return 0;
+    snprintf(g_control.shot.to, sizeof g_control.shot.to, "%s", to ? to : "");
     frame_loop()->want_screenshot = 1;   /* written after the next frame is drawn: its "screenshot" event answers */
     return -1;
 }
