@@ -529,10 +529,18 @@ static int client_read(int i)
     }
 }
 
+static void control_listen(void);
+
 static void accept_clients(void)
 {
     for (;;) {
         int64_t h = os_control_accept(g_control.listener);
+        if (h == -2) {   /* game code closed it (close_range, dup2): its number is not ours any more */
+            log_message(LOG_WARN, "control socket: its descriptor was closed or replaced (by game code?): listening "
+                        "again");
+            g_control.listener = -1;
+            control_listen();
+        }
         if (h < 0) return;
         int slot = -1;
         for (int i = 0; i < CONTROL_CLIENTS && slot < 0; i++) if (g_control.client[i].handle < 0) slot = i;
@@ -559,11 +567,8 @@ static void on_event_line(const char *line)
     if (g_control.shot.active && strstr(line, "\"ev\":\"screenshot\"")) shot_written(line);
 }
 
-void control_start(void)
+static void control_listen(void)
 {
-    for (int i = 0; i < CONTROL_CLIENTS; i++) g_control.client[i].handle = -1;
-    if (!options()->control) return;
-    snprintf(g_control.path, sizeof g_control.path, "%s/control.sock", game_build_folder());
     g_control.listener = os_control_listen(g_control.path, g_control.address, sizeof g_control.address);
     char esc[HOST_PATH * 2];
     if (g_control.listener < 0) {
@@ -574,6 +579,14 @@ void control_start(void)
     log_message(LOG_INFO, "control socket: %s (docs/control.md; --no-control turns it off)", g_control.address);
     parse_json_escape(g_control.address, esc, sizeof esc);
     log_event("control", "\"path\":\"%s\"", esc);
+}
+
+void control_start(void)
+{
+    for (int i = 0; i < CONTROL_CLIENTS; i++) g_control.client[i].handle = -1;
+    if (!options()->control) return;
+    snprintf(g_control.path, sizeof g_control.path, "%s/control.sock", game_build_folder());
+    control_listen();
 }
 
 /* Between frames: new clients, their requests, the steps a request waits for. Its cost is kept (status). */

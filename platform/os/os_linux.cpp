@@ -595,7 +595,8 @@ int64_t os_control_accept(int64_t listener)
 {
     if (listener < 0) return -1;
     int fd = accept4((int)listener, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-    return fd < 0 ? -1 : fd_high(fd);
+    if (fd < 0) return errno == EBADF || errno == ENOTSOCK || errno == EINVAL ? -2 : -1;
+    return fd_high(fd);
 }
 
 int os_control_read(int64_t client, char *buf, size_t cap)
@@ -613,12 +614,16 @@ int os_control_write(int64_t client, const char *buf, size_t n)
     return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? 0 : -1;
 }
 
-void os_control_close(int64_t client) { if (client >= 0) close((int)client); }
+void os_control_close(int64_t client)
+{
+    struct stat st;
+    if (client >= 0 && fstat((int)client, &st) == 0 && S_ISSOCK(st.st_mode)) close((int)client);
+}
 
 void os_control_unlisten(int64_t listener, const char *path)
 {
     if (listener < 0) return;
-    close((int)listener);
+    os_control_close(listener);
     if (path && path[0]) unlink(path);
 }
 
