@@ -7,6 +7,7 @@ import os
 import socket
 import stat
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(__file__))
 from hostlib import Checks, ControlClient, Host, check, cleanup, project_copy, stretch  # noqa: E402
@@ -20,9 +21,8 @@ def value(c, path):
     return r["value"]
 
 
-def wait_until(c, path, pred, what, steps=600):
+def wait_until(c, path, pred, what):
     """Polls a field until pred holds for its value (bounded by the machine's load), returns the value."""
-    import time
     deadline = time.time() + stretch(30.0)
     while time.time() < deadline:
         v = value(c, path)
@@ -122,6 +122,10 @@ def main():
         checks.case("subscribe: the game's event lines arrive", subscribe_sees_game_event)
 
         def seek_on_timeline():
+            deadline = time.time() + stretch(30.0)   # the set above started the timeline again: 60 steps on it
+            while (lambda st: st["head"] - st["oldest"])(c.request("status")) < 60:
+                check(time.time() < deadline, "the timeline never held 60 steps")
+                time.sleep(0.05)
             head = c.request("status")["head"]
             r = c.request("seek", step=head - 30)
             check(r["ok"] and r["paused"] and r["timeline"] and r["cursor"] == head - 30, f"seek to {head - 30}: {r}")
