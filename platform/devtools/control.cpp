@@ -243,7 +243,8 @@ static int cmd_list(Request *r)
     uint32_t type = at.field ? at.field->type : t.header->root;
     add_string(r, "type", thr_name(&t, t.types[type].name));
     add(r, ",\"fields\":[");
-    for (uint32_t i = 0; i < t.types[type].field_count; i++) {
+    uint32_t i = 0, count = t.types[type].field_count;
+    for (; i < count && strlen(r->out) + 1024 < CONTROL_REPLY; i++) {   /* room for one more, and the end */
         const thr_field *f = &t.fields[t.types[type].first_field + i];
         add(r, "%s{\"name\":\"%s\",\"kind\":\"%s\",\"count\":%u", i ? "," : "", thr_name(&t, f->name),
             f->kind == THR_STRUCT ? thr_name(&t, t.types[f->type].name) : thr_kind_name(f->kind, f->elem_size),
@@ -257,7 +258,7 @@ static int cmd_list(Request *r)
         }
         add(r, "}");
     }
-    add(r, "]");
+    add(r, "],\"more\":%u", count - i);   /* fields left out of a reply that would pass 64 KB */
     return 1;
 }
 

@@ -62,7 +62,8 @@ def main():
             check(r["ok"] and r["kind"] == "enum" and not r["value"].isdigit(), f"an enum set: {r}")
             r = c.request("list", path="")
             names = [f["name"] for f in r.get("fields", [])]
-            check(r["ok"] and r["type"] == "GameState" and "entities" in names and "score" in names, f"list: {r}")
+            check(r["ok"] and r["type"] == "GameState" and "entities" in names and "score" in names and r["more"] == 0,
+                  f"list: {r}")
         checks.case("get and set a field; the game goes on from it; clamped; list", get_and_set)
 
         def bad_requests():
