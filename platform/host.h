@@ -36,7 +36,10 @@
      migrate.cpp  the state across a layout change: the libraries' descriptions of their state, the rewrite
                   of the block from one layout to the next (th_reflect.h)
      record.cpp   the F7 input loop and --record/--replay files
-     timeline.cpp the F8 timeline: the last seconds of play (inputs, hashes, packed states), seeks, the check
+     timeline.cpp the F8 timeline: the last seconds of play (inputs, hashes, packed states), seeks, the check;
+                  its kept states migrated across a layout change; a session file written and opened
+     session_file.cpp, session_file.h  the session file's format: its checked reader (every size, offset and count, a
+                  checksum) and its writer
      restart.cpp  the hot restart: the session (block, snapshot, the modules' slices and reserved areas) in a
                   memfd, the host re-executed with it when the process cannot go on safely
    live/      save to new code (development only; live.h):
@@ -53,6 +56,7 @@
      timeline_bar.cpp  the F8 timeline's scrub bar: its keys, the drag, P's playback
      control.cpp  the control socket (development): JSON lines to read and write state fields by path, inject
                   input, pause, step, seek, take screenshots, follow events (docs/control.md)
+     timeline_files.cpp  session files: E on the bar and --save-session write one, --open-session starts on one
      tweak_panel.cpp  the F4 tweak panel: every TWEAK site read, edited with the mouse, written back into its literal
    platform/ itself:
      main.cpp     the frame loop: poll input, watch/build/reload, fixed steps, render, present

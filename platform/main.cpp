@@ -353,6 +353,7 @@ static int run_frame(void *unused)
 /* ================================================================ the end */
 static void shut_down(void)
 {
+    timeline_files_exit();   /* --save-session */
     char gstats[1024];
     reload_call_stats(gstats, sizeof gstats);
     log_drain_game();
@@ -409,6 +410,7 @@ int main(int argc, char **argv)
     log_drain_game();
     if (!start_recording(resumed)) return 1;
     timeline_init(options()->timeline_s, options()->timeline_mb, reload_call_update);
+    timeline_files_start();   /* --open-session: paused on the file's timeline */
 
     g_clock.prev = g_stats.since = g_stats.last_frame_start = os_mono_seconds();
     os_run_frames(run_frame, NULL);   /* in a browser it never returns: what follows runs on a desktop */

@@ -47,6 +47,8 @@ typedef struct Options {
     int         profile_frames;  /* --profile-frames N (default 120); also what Shift+F4 captures */
     double      timeline_s;      /* --timeline SECONDS of play kept (default 60; 0: off; a release: off) */
     uint64_t    timeline_mb;     /* --timeline-mb: its memory (default 64) */
+    const char *save_session;    /* --save-session FILE: the timeline written at exit */
+    const char *open_session;    /* --open-session FILE: start paused on the timeline it holds */
     int         control;         /* the control socket (default on; --no-control: off; a release: none) */
 } Options;
 

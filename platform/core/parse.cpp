@@ -25,6 +25,8 @@ static const RefusedFlag RELEASE_REFUSED[] = {
     { "--replay", "recordings belong to the development host" },
     { "--timeline", "the timeline belongs to the development host" },
     { "--timeline-mb", "the timeline belongs to the development host" },
+    { "--save-session", "the timeline belongs to the development host" },
+    { "--open-session", "the timeline belongs to the development host" },
     { "--control", "the control socket belongs to the development host" },
     { "--no-control", "the control socket belongs to the development host" },
 #if !defined(PROFILE_IN_RELEASE)
@@ -74,6 +76,8 @@ const FlagSet FLAGS_DEVELOPMENT = {
         "  --replay PATH         restore a recording's snapshot and replay its input\n"
         "  --timeline SEC        seconds of play kept for F8's timeline (0..3600, default 60; 0: off)\n"
         "  --timeline-mb MB      the timeline's memory (1..65536, default 64)\n"
+        "  --save-session FILE   write the timeline to FILE at exit (E on the F8 bar: the build folder's sessions/)\n"
+        "  --open-session FILE   start paused on the timeline FILE holds (docs/timeline.md)\n"
         "  --no-watch            do not watch the sources (no live reload)\n"
         "  --no-control          no control socket (default: <game build folder>/control.sock, docs/control.md)\n"
         "  --control             the control socket on (the default)\n"
@@ -137,6 +141,7 @@ static int set_text(const char *a, const char *v, Options *o)
         { "--input", offsetof(Options, input_path) },  { "--record", offsetof(Options, record_path) },
         { "--replay", offsetof(Options, replay_path) }, { "--font", offsetof(Options, font_path) },
         { "--save-dir", offsetof(Options, save_dir) }, { "--profile", offsetof(Options, profile_path) },
+        { "--save-session", offsetof(Options, save_session) }, { "--open-session", offsetof(Options, open_session) },
     };
     for (const auto &t : TEXT)
         if (!strcmp(a, t.flag)) { *(const char **)((char *)o + t.field) = v; return 1; }

@@ -18,6 +18,11 @@ int  timeline_bar_mouse(float x, float y);       /* every pointer move; 1 = drag
 int  timeline_bar_frame(int single_step);        /* once a frame while paused: P and F9 on the timeline; 0: not on it */
 void timeline_bar_draw(void);
 
+/* ---------------------------------------------------------------- session files (timeline_files.cpp) */
+int  timeline_files_save(const char *path);      /* E on the bar, --save-session: path NULL = the build folder's */
+void timeline_files_start(void);                 /* --open-session FILE, after the first library loaded */
+void timeline_files_exit(void);                  /* --save-session FILE */
+
 /* ---------------------------------------------------------------- the tweak panel (tweak_panel.cpp, F4) */
 int tweak_panel_key(GameKey k, int down, int ctrl);     /* F4, Ctrl+Z/Y, the mouse and typing while open: 1 = taken */
 int         tweak_panel_mouse(float x, float y);        /* every pointer move; 1 = the panel has it (not the game) */

@@ -1,8 +1,8 @@
 /* timeline_bar.cpp - the timeline's scrub bar (docs/timeline.md): F8 pauses on the timeline and shows it along the
    bottom of the screen; Left/Right go one step, Shift+Left/Right one second, a drag on the bar goes anywhere in it,
    P plays the recorded steps forward (as a save of new code does, from the step shown), V replays all of them and
-   checks each, F9 is one step on, and F8 again goes live from the step shown (a branch when it is in the past). The
-   timeline itself is session/timeline.cpp. */
+   checks each, E writes them to a session file (timeline_files.cpp), F9 is one step on, and F8 again goes live from
+   the step shown (a branch when it is in the past). The timeline itself is session/timeline.cpp. */
 #include "devtools.h"
 
 #include <stdio.h>
@@ -74,8 +74,9 @@ int timeline_bar_key(GameKey k, int down, int shift)
         if (!down && g_bar.dragging) { g_bar.dragging = 0; return 1; }
         return 0;
     }
-    if (k != KEY_LEFT && k != KEY_RIGHT && k != KEY_P && k != KEY_V) return 0;
+    if (k != KEY_LEFT && k != KEY_RIGHT && k != KEY_P && k != KEY_V && k != KEY_E) return 0;
     if (!down) return 1;
+    if (k == KEY_E) { timeline_files_save(NULL); return 1; }
     TimelineInfo ti;
     timeline_info(&ti);
     timeline_play(k == KEY_P && !ti.playing);
@@ -121,7 +122,7 @@ void timeline_bar_draw(void)
     char line[512];
     snprintf(line, sizeof line,
              "TIMELINE  step %llu  (%+.2f s)   kept %.1f s, a state every %llu steps, %.1f of %.0f MB   "
-             "Left/Right step  Shift 1 s  drag  P play  V verify  F8 live%s",
+             "Left/Right step  Shift 1 s  drag  P play  V verify  E save  F8 live%s",
              (unsigned long long)ti.cursor, ((double)ti.cursor - (double)ti.head) / 60.0, span / 60.0,
              (unsigned long long)ti.every, ti.used_bytes / 1048576.0, ti.memory_bytes / 1048576.0,
              ti.cursor < ti.head ? " (branches here)" : "");

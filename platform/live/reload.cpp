@@ -328,6 +328,7 @@ static const char *carry_state(const BlockLayout *old, const StateTypes *next_ty
         return "migrated";
     }
     memory_reset();
+    timeline_clear("state_restart");   /* the state jumped: the kept states are not its past */
     log_message(LOG_WARN,
                 "reload: the state's layout changed and the state could not be carried over (%s): the game state "
                 "restarted from scratch",

@@ -5,6 +5,7 @@
 #define HOST_SESSION_H
 
 #include "services/services.h"
+#include "session/session_file.h"
 
 /* ---------------------------------------------------------------- memory block and snapshots (memory.cpp) */
 typedef struct Memory {
@@ -149,7 +150,8 @@ void     timeline_before_step(uint64_t step);         /* a live step: its state 
 void     timeline_after_step(const GameInput *gi);    /* its input, code and the state's hash after it */
 void     timeline_clear(const char *why);             /* the state jumped (F6, a crash rollback, the F7 loop) */
 void     timeline_code_changed(void);                 /* new code or live TWEAK values: a new epoch (not compared) */
-void     timeline_reloaded(int layout_changed);       /* a reload: the states after the cursor go, or all of it */
+void     timeline_reloaded(int layout_changed);       /* a reload: the states after the cursor go; a new layout
+                                                         migrates the kept states (the older ones that cannot: go) */
 int      timeline_open(void);                         /* paused on it, at the live step; 0: nothing to show */
 double   timeline_seek(uint64_t step);                /* restore + replay to step, checked; ms, -1 */
 int64_t  timeline_verify(void);                       /* replay all of it, checked: the mismatches; -1 */
@@ -158,6 +160,10 @@ void     timeline_play(int on);                       /* the recorded steps forw
 uint64_t timeline_oldest(void);
 void     timeline_info(TimelineInfo *out);
 uint64_t timeline_hash(const void *data, size_t n);   /* the per-step hash (fast, 64-bit) */
+/* sessions as files (session_file.h): the kept steps and states written to path; 1 + its size, or 0 + why */
+int      timeline_save_session(const char *path, const char *game, uint64_t *bytes, char *err, size_t cap);
+/* a session file loaded, paused at its newest step (states migrated to this layout); 0 + why, the game as it was */
+int      timeline_open_session(const char *path, const char *game, char *err, size_t cap);
 size_t   timeline_pack(const uint8_t *src, size_t n, uint8_t *dst); /* zero runs packed; dst holds n + 16 */
 int      timeline_unpack(const uint8_t *packed, size_t bytes, uint8_t *out, size_t n); /* 1: exactly n bytes */
 

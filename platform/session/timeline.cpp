@@ -9,18 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "th_math.h"
 #include "th_reflect.h"
-
-typedef struct TimelineStep {   /* one step as it ran live */
-    GameInput input;
-    uint64_t  hash;             /* of the state after the step */
-    uint32_t  epoch;            /* the code it ran under: a reload or a live TWEAK value starts a new one */
-    int32_t   version;          /* the library version */
-} TimelineStep;
 
 typedef struct TimelineSnap {   /* a kept state: the block before step `step` ran */
     uint64_t step, at, bytes;   /* where in the ring, compressed size */
     uint64_t used;              /* the block's used bytes then */
+    int      migrated;          /* rewritten for a new layout: no caches (the game's load rebuilds them) */
 } TimelineSnap;
 
 #define TL_MAX_SNAPS 8192
@@ -50,6 +45,9 @@ static struct {
     double        cost_ms;       /* time spent keeping the timeline since the last report */
     uint64_t      cost_steps;
     TimelineDivergence divergence;
+    StateTypes    types;         /* the layout the kept states hold (the block's at the last snapshot) */
+    int           tainted;       /* the block went through a replayed step of older code since the last restore:
+                                    what it holds is comparable with no recorded hash of the current code */
 } g_timeline;
 
 /* ---------------------------------------------------------------- a hash fast enough for every step */
@@ -166,6 +164,15 @@ static void choose_every(void)
     g_timeline.every = k < TL_MIN_EVERY ? TL_MIN_EVERY : k > TL_MAX_EVERY ? TL_MAX_EVERY : k;
 }
 
+/* the kept states' layout follows the block's: a layout change migrates them first (timeline_reloaded) */
+static void keep_types(void)
+{
+    const StateTypes *now = types_of_block();
+    if (g_timeline.types.layout_hash != now->layout_hash || g_timeline.types.state_size != now->state_size ||
+        g_timeline.types.valid != now->valid)
+        types_copy(&g_timeline.types, now);
+}
+
 static void take_snapshot(uint64_t step)
 {
     uint64_t used = memory_used();
@@ -185,6 +192,7 @@ static void take_snapshot(uint64_t step)
         g_timeline.ring_cap -= grow;
         if (g_timeline.head > g_timeline.ring_cap) g_timeline.head = g_timeline.ring_cap;
     }
+    keep_types();
     size_t bytes = timeline_pack((const uint8_t *)memory_state()->game.base, (size_t)used, g_timeline.scratch);
     if (bytes > g_timeline.ring_cap) return;
     if (g_timeline.snap_count == TL_MAX_SNAPS) drop_oldest_snap();
@@ -195,6 +203,7 @@ static void take_snapshot(uint64_t step)
     s->at = at;
     s->bytes = bytes;
     s->used = used;
+    s->migrated = 0;
     g_timeline.snap_bytes_sum += bytes;
     g_timeline.snap_bytes_recent = g_timeline.snaps_taken ? g_timeline.snap_bytes_recent * 0.9 + bytes * 0.1 : bytes;
     g_timeline.snaps_taken++;
@@ -236,6 +245,8 @@ static int restore_snap(int k)
     if (!timeline_unpack(g_timeline.ring + s->at, (size_t)s->bytes, base, (size_t)s->used)) return 0;
     if (now_used > s->used) memset(base + s->used, 0, now_used - s->used);
     memory_state()->game.used = s->used;
+    g_timeline.tainted = 0;
+    if (s->migrated) running_load(1);   /* a migrated state holds no caches: the game's load rebuilds them */
     return 1;
 }
 
@@ -403,13 +414,17 @@ static void divergence_hint(TimelineDivergence *d, uint64_t time_reads)
 static int replay_one(uint64_t step, uint64_t *time_reads)
 {
     TimelineStep *s = step_of(step);
+    if (g_timeline.tainted && s->epoch == g_timeline.epoch) {   /* back on the current code's steps: from its state */
+        int k = newest_snap_at_or_before(step);
+        if (k >= 0 && snap_at(k)->step == step && !restore_snap(k)) return -1;
+    }
     frame_loop()->step = step;
     uint64_t reads = log_game_time_reads();
     if (g_timeline.update(&s->input)) return -1;   /* crashed: the rollback cleared the timeline */
     *time_reads += log_game_time_reads() - reads;
     frame_loop()->step = step + 1;
     uint64_t hash = timeline_hash(memory_state()->game.base, (size_t)memory_used());
-    if (s->epoch == g_timeline.epoch) return hash == s->hash ? 0 : 1;
+    if (s->epoch == g_timeline.epoch && !g_timeline.tainted) return hash == s->hash ? 0 : 1;
     /* recorded under other code: nothing to compare. Past the newest kept state, this replay is the new code's
        future of the same inputs: it is recorded as that (hash, code, states every K steps) */
     int k = g_timeline.snap_count - 1;
@@ -418,6 +433,8 @@ static int replay_one(uint64_t step, uint64_t *time_reads)
         s->epoch = g_timeline.epoch;
         s->version = running_lib()->version;
         if (step + 1 >= snap_at(k)->step + g_timeline.every) take_snapshot(step + 1);
+    } else if (s->epoch != g_timeline.epoch) {
+        g_timeline.tainted = 1;
     }
     return 0;
 }
@@ -569,15 +586,87 @@ void timeline_close(void)
               at < head ? "true" : "false", (unsigned long long)(head - at));
 }
 
+void timeline_play(int on) { g_timeline.playing = on && g_timeline.open; }
+
+/* ---------------------------------------------------------------- the kept states across a layout change */
+typedef struct MigratedSnap { uint64_t step, off, bytes; } MigratedSnap;
+
+static void say_migrated(int n, int kept, uint64_t was_oldest, double ms, const char *why)
+{
+    double dropped_s = kept ? (double)(snap_at(0)->step - was_oldest) / 60.0 : (double)g_timeline.count / 60.0;
+    char esc[1024];
+    parse_json_escape(why, esc, sizeof esc);
+    log_event("timeline_migrated", "\"states\":%d,\"dropped\":%d,\"dropped_s\":%.2f,\"ms\":%.2f,\"why\":\"%s\"", kept,
+              n - kept, dropped_s, ms, esc);
+    log_message(kept < n ? LOG_WARN : LOG_INFO, "timeline: %d kept states migrated to the new layout in %.1f ms%s%s",
+                kept, ms, kept < n ? "; the older ones could not be: " : "", kept < n ? why : "");
+    if (kept < n)
+        notice_post(LOG_WARN, "Timeline: %.1f s dropped, its states cannot take the new layout (%s)", dropped_s, why);
+}
+
+/* Every kept state rewritten from `from`'s layout to the block's (migrate_bytes, the rules the block's migration
+   follows), newest first: the first one that cannot be goes, with every older one. Returns how many are left. */
+static int migrate_snaps(const StateTypes *from, char *why_out, size_t why_cap)
+{
+    const StateTypes *to = types_of_block();
+    double t0 = os_mono_seconds();
+    timeline_oldest();   /* states older than the oldest input are not worth the work */
+    int n = g_timeline.snap_count, kept = 0;
+    uint64_t was_oldest = n ? snap_at(0)->step : 0, max_used = 1, size = to->state_size, cap = 0, end = 0;
+    for (int k = 0; k < n; k++) max_used = snap_at(k)->used > max_used ? snap_at(k)->used : max_used;
+    uint8_t *old = (uint8_t *)malloc(max_used), *mig = (uint8_t *)malloc(size + 16), *tmp = NULL;
+    MigratedSnap *list = (MigratedSnap *)malloc(sizeof(MigratedSnap) * (size_t)(n > 0 ? n : 1));
+    char why[2048] = "out of memory";
+    for (int k = n - 1; k >= 0 && old && mig && list; k--, kept++) {
+        TimelineSnap *s = snap_at(k);
+        if (!timeline_unpack(g_timeline.ring + s->at, (size_t)s->bytes, old, (size_t)s->used)) {
+            snprintf(why, sizeof why, "the kept state at step %llu is damaged", (unsigned long long)s->step);
+            break;
+        }
+        if (!migrate_bytes(from, to, running_api(), old, s->used, mig, size, why, sizeof why)) break;
+        if (end + size + 16 > cap) {
+            uint8_t *p = (uint8_t *)realloc(tmp, cap = (end + size + 16) * 2);
+            if (!p) { snprintf(why, sizeof why, "out of memory"); break; }
+            tmp = p;
+        }
+        list[kept] = MigratedSnap{ s->step, end, timeline_pack(mig, (size_t)size, tmp + end) };
+        end += list[kept].bytes;
+    }
+    g_timeline.snap_first = g_timeline.snap_count = 0;   /* written back oldest first, from the ring's start */
+    g_timeline.head = 0;
+    for (int i = kept - 1; i >= 0; i--) {
+        if (list[i].bytes > g_timeline.ring_cap) continue;
+        uint64_t at = ring_room(list[i].bytes);
+        memcpy(g_timeline.ring + at, tmp + list[i].off, list[i].bytes);
+        *snap_at(g_timeline.snap_count++) = TimelineSnap{ list[i].step, at, list[i].bytes, size, 1 };
+    }
+    free(old);
+    free(mig);
+    free(tmp);
+    free(list);
+    types_copy(&g_timeline.types, to);
+    say_migrated(n, g_timeline.snap_count, was_oldest, (os_mono_seconds() - t0) * 1000.0, why);
+    snprintf(why_out, why_cap, "%s", why);
+    return g_timeline.snap_count;
+}
+
 /* New code while paused in the past: the recorded steps after the cursor ran under the old code, and their kept states
-   with them: the states go (the inputs stay, replayed under the new code). */
+   with them: the states go (the inputs stay, replayed under the new code). A new layout migrates the kept states. */
 void timeline_reloaded(int layout_changed)
 {
     timeline_code_changed();
     if (!g_timeline.on) return;
-    if (layout_changed && g_timeline.open) notice_post(LOG_WARN, "Timeline cleared: the state's layout changed");
-    if (layout_changed) { timeline_clear("layout_changed"); return; }
-    if (!g_timeline.open) return;
+    char why[512];
+    if (layout_changed && g_timeline.snap_count && !migrate_snaps(&g_timeline.types, why, sizeof why)) {
+        if (g_timeline.open) notice_post(LOG_WARN, "Timeline cleared: its states cannot take the new layout");
+        timeline_clear("layout_changed");
+        return;
+    }
+    if (!g_timeline.open) {   /* the new code's first state: its steps are checked from there */
+        int k = g_timeline.snap_count - 1;
+        if (g_timeline.count && (k < 0 || snap_at(k)->step != head_step())) take_snapshot(head_step());
+        return;
+    }
     uint64_t at = g_timeline.cursor;
     drop_snaps_after(at);
     int k = g_timeline.snap_count - 1;
@@ -586,4 +675,141 @@ void timeline_reloaded(int layout_changed)
     log_event("timeline_new_code", "\"step\":%llu,\"version\":%d", (unsigned long long)at, running_lib()->version);
 }
 
-void timeline_play(int on) { g_timeline.playing = on && g_timeline.open; }
+/* ---------------------------------------------------------------- sessions as files (session_file.h) */
+static const TimelineStep *file_step(uint64_t step) { return step_of(step); }
+static const uint8_t      *file_snap(uint64_t k) { return g_timeline.ring + snap_at((int)k)->at; }
+
+/* the running library's file, hashed: a session opened with the same code compares its recorded hashes */
+static uint64_t library_code_id(void)
+{
+    size_t n = 0;
+    char *bytes = running_lib()->path[0] ? os_read_file(running_lib()->path, &n, (size_t)1 << 30) : NULL;
+    uint64_t id = bytes ? th_hash_bytes64(bytes, n) : 0;
+    free(bytes);
+    return id;
+}
+
+/* The kept states from the oldest one, every step after it, the types table: one file at path (written whole, then
+   renamed into place). 1 and its size in *bytes, or 0 and err says why. */
+int timeline_save_session(const char *path, const char *game, uint64_t *bytes, char *err, size_t cap)
+{
+    uint64_t oldest = timeline_oldest(), head = head_step();
+    if (!g_timeline.on || !g_timeline.count) { snprintf(err, cap, "the timeline holds no step"); return 0; }
+    int k = g_timeline.snap_count - 1;   /* paused, the state at the live step was kept when F8 opened the bar */
+    if (!g_timeline.open && (k < 0 || snap_at(k)->step != head)) take_snapshot(head);
+    oldest = timeline_oldest();
+    if (!g_timeline.types.valid) {
+        snprintf(err, cap, "the state has no description (%s)", g_timeline.types.error);
+        return 0;
+    }
+    if (head <= oldest) { snprintf(err, cap, "no step is kept after the oldest state yet"); return 0; }
+    SessionFile f;
+    memset(&f, 0, sizeof f);
+    snprintf(f.game, sizeof f.game, "%s", game);
+    f.layout_hash = g_timeline.types.layout_hash;
+    f.state_size = g_timeline.types.state_size;
+    f.first = oldest;
+    f.count = head - oldest;
+    f.cursor = g_timeline.open ? g_timeline.cursor : head;
+    f.code_id = library_code_id();
+    f.epoch = g_timeline.epoch;
+    f.types = g_timeline.types.blob;
+    f.types_bytes = g_timeline.types.size;
+    f.snap_count = (uint64_t)g_timeline.snap_count;
+    SessionSnap *snaps = (SessionSnap *)malloc(sizeof(SessionSnap) * f.snap_count);
+    for (uint64_t i = 0; snaps && i < f.snap_count; i++) {
+        const TimelineSnap *s = snap_at((int)i);
+        snaps[i] = SessionSnap{ s->step, s->bytes, s->used };
+    }
+    f.snaps = snaps;
+    *bytes = snaps ? session_file_size(&f) : 0;
+    uint8_t *out = snaps ? (uint8_t *)malloc((size_t)*bytes) : NULL;
+    if (out) session_file_write(&f, file_step, file_snap, out);
+    int ok = out && os_write_file_atomic(path, out, (size_t)*bytes);
+    if (!ok) snprintf(err, cap, "%s", out ? os_error_text() : "out of memory");
+    free(out);
+    free(snaps);
+    return ok;
+}
+
+/* the file's steps and states into the timeline, as the file's layout (the newest `window` steps, what the ring
+   holds); the steps of the same code as this one (its newest epoch, the same library and layout) are compared */
+static void load_session(const SessionFile *f, int same_code)
+{
+    timeline_clear("session_open");
+    uint64_t skip = f->count > g_timeline.window ? f->count - g_timeline.window : 0;
+    g_timeline.first = f->first + skip;
+    g_timeline.epoch++;
+    for (uint64_t i = skip; i < f->count; i++) {
+        TimelineStep *s = step_of(f->first + i);
+        *s = f->steps[i];
+        s->epoch = same_code && f->steps[i].epoch == f->epoch ? g_timeline.epoch : g_timeline.epoch - 1;
+    }
+    g_timeline.count = f->count - skip;
+    const uint8_t *p = f->packed;
+    for (uint64_t k = 0; k < f->snap_count; p += f->snaps[k].bytes, k++) {
+        const SessionSnap *s = &f->snaps[k];
+        if (s->bytes > g_timeline.ring_cap) continue;
+        if (g_timeline.snap_count == TL_MAX_SNAPS) drop_oldest_snap();
+        uint64_t at = ring_room(s->bytes);
+        memcpy(g_timeline.ring + at, p, (size_t)s->bytes);
+        *snap_at(g_timeline.snap_count++) = TimelineSnap{ s->step, at, s->bytes, s->used, 0 };
+    }
+}
+
+/* A session file opened: its steps on the timeline, paused at the newest one with the block restored to it, its
+   states migrated when state.h has changed since. 0 and err says why (the game goes on as it was). */
+int timeline_open_session(const char *path, const char *game, char *err, size_t cap)
+{
+    if (!g_timeline.on) { snprintf(err, cap, "the timeline is off (--timeline 0)"); return 0; }
+    size_t n = 0;
+    uint8_t *data = (uint8_t *)os_read_file(path, &n, (size_t)1 << 31);
+    if (!data) { snprintf(err, cap, "cannot be read (%s)", os_error_text()); return 0; }
+    SessionFile f;
+    int ok = session_file_check(data, n, &f, err, cap);
+    for (uint64_t k = 0; ok && k < f.snap_count; k++)
+        if (f.snaps[k].used > memory_state()->game.size) {
+            snprintf(err, cap, "its states need %llu bytes, the block has %llu (raise --memory)",
+                     (unsigned long long)f.snaps[k].used, (unsigned long long)memory_state()->game.size);
+            ok = 0;
+        }
+    if (ok && strcmp(f.game, game)) snprintf(err, cap, "it was written by the game '%s', this is '%s'", f.game, game);
+    ok = ok && !strcmp(f.game, game);
+    const StateTypes *now = types_of_block();
+    int same_layout = ok && now->layout_hash == f.layout_hash && now->state_size == f.state_size;
+    if (ok) {
+        load_session(&f, same_layout && f.code_id && f.code_id == library_code_id());
+        StateTypes from;
+        memset(&from, 0, sizeof from);
+        from.blob = (uint64_t *)f.types;
+        from.size = (size_t)f.types_bytes;
+        from.valid = 1;
+        from.layout_hash = f.layout_hash;
+        from.state_size = f.state_size;
+        types_copy(&g_timeline.types, &from);
+        char why[512];
+        if (!same_layout && !migrate_snaps(&from, why, sizeof why)) {
+            snprintf(err, cap, "none of its states can take this state.h's layout (%s)", why);
+            timeline_clear("session_refused");
+            ok = 0;
+        }
+    }
+    free(data);
+    if (!ok) return 0;
+    g_timeline.open = 1;
+    g_timeline.cursor = UINT64_MAX;   /* nothing to go on from: the seek restores a kept state */
+    uint64_t head = head_step();
+    if (timeline_seek(head) < 0) {
+        timeline_clear("session_refused");
+        snprintf(err, cap, "its states do not unpack");
+        return 0;
+    }
+    log_event("session_open", "\"steps\":%llu,\"from\":%llu,\"to\":%llu,\"states\":%d,\"migrated\":%s,\"compared\":%s,"
+              "\"hash\":\"%016llx\",\"recorded\":\"%016llx\"",
+              (unsigned long long)g_timeline.count, (unsigned long long)timeline_oldest(), (unsigned long long)head,
+              g_timeline.snap_count, same_layout ? "false" : "true",
+              step_of(head - 1)->epoch == g_timeline.epoch ? "true" : "false",
+              (unsigned long long)timeline_hash(memory_state()->game.base, (size_t)memory_used()),
+              (unsigned long long)step_of(head - 1)->hash);
+    return 1;
+}

@@ -8,14 +8,15 @@ mismatches; the full bench adds a 10-minute bot play with a 10-minute timeline).
 timeline holds at the default 60 s (its states, inputs and hashes), timeline_kept_s how far back it reaches;
 timeline_overhead_frame_ms the host's measured cost of keeping it, per frame (one step a frame with --fast);
 timeline_overhead_ab_ms the same fight's mean frame time with the timeline minus without (--timeline 0) in the same
-run: noisier, since the frames around it cost 5-20 ms.
+run: noisier, since the frames around it cost 5-20 ms. timeline_migrate_ms: a state.h save (a field added) while F8
+shows the end of the minute: the host's time to migrate every kept state of the ring to the new layout.
 """
 import os
 import random
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "e2e"))
-from hostlib import Host, cleanup, project_copy, watchdog  # noqa: E402
+from hostlib import Host, cleanup, edit, project_copy, watchdog  # noqa: E402
 from benchlib import QUICK, report, runs  # noqa: E402
 
 root = project_copy()
@@ -78,6 +79,19 @@ frames_off = os.path.join(root, "frames_off.txt")
 run("no_timeline", ["--timeline", "0"], fight(PLAY) + [f"@{PLAY} quit"], frames_off)
 ab = mean_frame_ms(frames_on, 260, PLAY) - mean_frame_ms(frames_off, 260, PLAY)
 
+# the same minute, paused on the bar at its end; state.h gains a field: every kept state is migrated
+with open(os.path.join(root, "migrate.txt"), "w") as f:
+    f.write("\n".join(fight(PLAY) + [f"@{PLAY} tap F8"]) + "\n")
+h = Host(root, "--fast", "--input", os.path.join(root, "migrate.txt"), "--watchdog", watchdog(5))
+try:
+    h.wait_ev("timeline_open", timeout=3000)
+    m = h.mark()
+    edit(os.path.join(root, "game", "state.h"), "    int32_t    bombs;", "    int32_t    bombs;\n    int32_t    bench_probe;")
+    migrated = h.wait_ev("timeline_migrated", timeout=600, since=m)
+finally:
+    h.stop()
+    edit(os.path.join(root, "game", "state.h"), "\n    int32_t    bench_probe;", "")
+
 if not QUICK:   # ten minutes of bot play, every step of it kept and replayed
     LONG = 36000
     c = run("long", ["--timeline", "600", "--timeline-mb", "1024"],
@@ -97,6 +111,8 @@ report({
     "timeline_state_kb": round(opened["state_bytes"] / 1024.0, 1),
     "timeline_overhead_frame_ms": round(opened["cost_ms_per_step"], 4),
     "timeline_overhead_ab_ms": round(ab, 3),
+    "timeline_migrate_ms": round(migrated["ms"], 1),
+    "timeline_migrate_states": migrated["states"],
     "replay_divergence": divergences,
     "replay_checked_steps": checked,
 })

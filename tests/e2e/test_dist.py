@@ -164,7 +164,8 @@ def archive_missing_or_damaged():
 
 
 def dev_flags_refused_dev_keys_off():
-    for flag in (["--root", elsewhere], ["--font", "x.ttf"], ["--build-cmd", "make"], ["--no-watch"], ["--record", "r.rec"]):
+    for flag in (["--root", elsewhere], ["--font", "x.ttf"], ["--build-cmd", "make"], ["--no-watch"], ["--record", "r.rec"],
+                 ["--open-session", "s.session"], ["--save-session", "s.session"]):
         rc, out = run(*flag, "--headless", "--frames", "1")
         check(rc == 2 and flag[0] in out and "development flag" in out, f"{flag[0]}: exit {rc}: {out}")
     rc, out = run("--help")

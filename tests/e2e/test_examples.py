@@ -34,6 +34,8 @@ OUT = os.path.join(ROOT, "build", "tests", "examples")
 # Per example: the frame shot, and the scripted input that brings it to a telling picture ("<step> verb ...").
 SCENES = {
     "sprites_batch": (30, ""),
+    # fire while moving right then left; F8 at frame 140 pauses on the timeline, V replays every kept step: the bar
+    "debug_timeline": (150, "1 down SPACE\n2 down RIGHT\n50 up RIGHT\n60 down LEFT\n130 up LEFT\n@140 tap F8\n@142 tap V\n"),
     "text_fonts": (90, "1 tap TAB\n"),
     "collision_shapes": (40, "1 mouse 560 300\n2 down MOUSE_LEFT\n4 mouse 570 360\n6 mouse 585 400\n8 up MOUSE_LEFT\n"
                              "9 mouse 1060 250\n10 down MOUSE_LEFT\n12 mouse 1000 330\n14 mouse 990 365\n16 up MOUSE_LEFT\n"
@@ -58,6 +60,8 @@ SCENES = {
 PROMISES = {
     "camera_zoom": (lambda g: g.get("zoom", 0) > 2.0, "E held for half a second zooms in past 2x (START_ZOOM 1.5)"),
     "sprites_batch": (lambda g: g.get("sprites", 0) >= 1000, "thousands of sprites"),
+    "debug_timeline": (lambda g: g.get("shots", 0) >= 10 and g.get("hits", 0) >= 1 and g.get("score", 0) > 0,
+                       "Space fired, a shot hit a ball and scored"),
     "sprites_aseprite": (lambda g: g.get("tag") == "run" and g.get("frame_changes", 0) >= 5,
                          "the idle tag played, then RIGHT switched to run and its frames advanced"),
     "level_tiled": (lambda g: g.get("solids", 0) > 0 and g.get("pickups", 0) >= 10 and g.get("cam_x", 0) > 100

@@ -12,6 +12,8 @@
 #include "core/core.cpp"
 #define TH_REFLECT_IMPLEMENTATION
 #include "session/timeline.cpp"
+#include "session/session_file.cpp"
+#include "reflect_build.h"
 
 #include <stdarg.h>
 
@@ -31,8 +33,33 @@ LoopMode recording_mode(void) { return LOOP_OFF; }
 int recording_writes_file(void) { return 0; }
 static GameLib g_lib;
 GameLib *running_lib(void) { return &g_lib; }
-static StateTypes g_types;   /* not valid: the differing byte is named by its offset */
+static StateTypes g_types;   /* not valid: the differing byte is named by its offset (the session tests describe it) */
 StateTypes *types_of_block(void) { return &g_types; }
+static int g_loads;
+void running_load(int migrated) { g_loads += migrated; }
+static GameAPI g_api;
+GameAPI *running_api(void) { return &g_api; }
+void types_copy(StateTypes *dst, const StateTypes *src)
+{
+    if (dst == src) return;
+    free(dst->blob);
+    *dst = *src;
+    dst->blob = NULL;
+    if (src->blob) {
+        dst->blob = (uint64_t *)malloc(src->size + 8);
+        memcpy(dst->blob, src->blob, src->size);
+    }
+}
+/* the layout change's migration: the same bytes (the toy's layout is one array), refused from the n-th call on */
+static int g_migrations, g_migrate_fails_at = -1;
+int migrate_bytes(const StateTypes *from, const StateTypes *to, const GameAPI *api, const uint8_t *old,
+                  uint64_t old_used, uint8_t *out, uint64_t out_cap, char *what, size_t cap)
+{
+    (void)from; (void)api; (void)old_used; (void)out_cap;
+    if (g_migrations++ == g_migrate_fails_at) { snprintf(what, cap, "a field has no rule"); return 0; }
+    memcpy(out, old, (size_t)to->state_size);
+    return 1;
+}
 #include "memory_no_session.h"
 
 /* ---------------------------------------------------------------- a small game on the block */
@@ -109,6 +136,7 @@ static void start(void)
     free(g_timeline.steps);
     free(g_timeline.ring);
     free(g_timeline.scratch);
+    free(g_timeline.types.blob);
     memset(&g_timeline, 0, sizeof g_timeline);
     timeline_init(10, 1, toy_update);   /* 600 steps, 1 MB: the ring wraps */
 }
@@ -214,6 +242,186 @@ static void test_hash_sees_every_word(void)
     TH_CHECK(timeline_hash(b.data(), 999) != h0);
 }
 
+/* ---------------------------------------------------------------- sessions as files */
+static rb_table g_table;
+
+static void describe_toy(uint32_t layout_hash)
+{
+    rb_init(&g_table);
+    g_table.root = rb_struct(&g_table, "Toy", WORDS * 4, 4);
+    rb_field(&g_table, "w", 0, 4, WORDS, THR_U32, THR_NONE);
+    size_t n = rb_finish(&g_table);
+    free(g_types.blob);
+    memset(&g_types, 0, sizeof g_types);
+    g_types.blob = (uint64_t *)malloc(n);
+    memcpy(g_types.blob, g_table.blob, n);
+    g_types.size = n;
+    g_types.valid = 1;
+    g_types.layout_hash = layout_hash;
+    g_types.state_size = WORDS * 4;
+}
+
+static std::vector<uint8_t> read_all(const char *path)
+{
+    size_t n = 0;
+    char *p = os_read_file(path, &n, 1u << 30);
+    std::vector<uint8_t> v(p ? (uint8_t *)p : NULL, p ? (uint8_t *)p + n : NULL);
+    free(p);
+    return v;
+}
+
+static int check_bytes(const std::vector<uint8_t> &v, char *err, size_t cap)
+{
+    std::vector<uint64_t> aligned(v.size() / 8 + 1);   /* the reader wants its copy 8-aligned, as malloc's is */
+    if (!v.empty()) memcpy(aligned.data(), v.data(), v.size());
+    SessionFile f;
+    err[0] = 0;
+    return session_file_check((const uint8_t *)aligned.data(), v.size(), &f, err, cap);
+}
+
+static const char *SESSION_PATH = "/tmp/test_timeline.session";
+
+/* played, saved, opened again in a fresh timeline: the newest step's state, every seek and V as recorded */
+static void test_session_round_trip(void)
+{
+    start();
+    describe_toy(7);
+    snprintf(g_lib.path, sizeof g_lib.path, "%s/platform/session/timeline.cpp", ENGINE_SOURCE_DIR);  /* "the library" */
+    std::vector<uint64_t> hashes;
+    play(900, 0, &hashes);
+    uint64_t bytes = 0;
+    char err[512];
+    TH_CHECK(timeline_save_session(SESSION_PATH, "toy", &bytes, err, sizeof err));
+    std::vector<uint8_t> file = read_all(SESSION_PATH);
+    TH_CHECK(file.size() == bytes && check_bytes(file, err, sizeof err));
+    start();
+    memset(memory_state()->game.base, 0x55, 64);
+    TH_CHECK(!timeline_open_session(SESSION_PATH, "other", err, sizeof err));   /* another game's */
+    TH_CHECK(strstr(err, "'toy'") != NULL);
+    TH_CHECK(timeline_open_session(SESSION_PATH, "toy", err, sizeof err));
+    TimelineInfo ti;
+    timeline_info(&ti);
+    TH_CHECK(ti.open && ti.head == 900 && ti.cursor == 900 && frame_loop()->step == 900);
+    TH_CHECK(block_hash() == hashes[900]);
+    TH_CHECK(step_of(899)->epoch == g_timeline.epoch);   /* the same code: compared */
+    for (uint64_t t : { (uint64_t)899, ti.oldest, ti.oldest + 5, (uint64_t)700, (uint64_t)900 }) {
+        TH_CHECK(timeline_seek(t) >= 0);
+        TH_CHECK(block_hash() == hashes[t]);
+    }
+    TH_CHECK(timeline_verify() == 0);
+    timeline_close();
+    start();   /* state.h changed since: its states migrated on the way in, its hashes no longer compared */
+    describe_toy(12);
+    g_migrations = 0;
+    TH_CHECK(timeline_open_session(SESSION_PATH, "toy", err, sizeof err));
+    TH_CHECK(g_migrations > 0 && g_timeline.types.layout_hash == 12 && step_of(899)->epoch != g_timeline.epoch);
+    TH_CHECK(block_hash() == hashes[900]);   /* the toy's migration is a copy */
+    timeline_close();
+    start();   /* none can be migrated: refused, with the reason, and nothing kept */
+    describe_toy(13);
+    g_migrate_fails_at = 0;
+    g_migrations = 0;
+    TH_CHECK(!timeline_open_session(SESSION_PATH, "toy", err, sizeof err));
+    g_migrate_fails_at = -1;
+    TH_CHECK(strstr(err, "none of its states") && strstr(err, "no rule"));
+    TH_CHECK(g_timeline.count == 0 && !g_timeline.open);
+    g_lib.path[0] = 0;
+}
+
+/* cut short, a flipped byte, a foreign file, and header fields out of range under a good checksum: each refused,
+   with its reason */
+static void test_session_reader_refuses_damage(void)
+{
+    std::vector<uint8_t> good = read_all(SESSION_PATH);
+    char err[512];
+    TH_CHECK(good.size() > 4096 && check_bytes(good, err, sizeof err));
+    for (size_t cut : { (size_t)0, (size_t)7, (size_t)127, (size_t)128, (size_t)1000, good.size() / 2, good.size() - 1 }) {
+        std::vector<uint8_t> v(good.begin(), good.begin() + (long)cut);
+        TH_CHECK(!check_bytes(v, err, sizeof err) && err[0]);
+    }
+    std::vector<uint8_t> v = good;
+    v.resize(good.size() - 100);
+    TH_CHECK(!check_bytes(v, err, sizeof err) && strstr(err, "cut short"));
+    th_rng rng = th_rng_seed(5);
+    int accepted = 0;
+    for (int i = 0; i < 300; i++) {
+        v = good;
+        v[(size_t)th_rng_int(&rng, 0, (int)good.size() - 1)] ^= (uint8_t)th_rng_int(&rng, 1, 255);
+        accepted += check_bytes(v, err, sizeof err);
+    }
+    TH_CHECK_EQ_INT(accepted, 0);
+    v = good;
+    v[good.size() / 2] ^= 1;
+    TH_CHECK(!check_bytes(v, err, sizeof err) && strstr(err, "checksum"));
+    std::vector<uint8_t> foreign(4096, 'x');
+    TH_CHECK(!check_bytes(foreign, err, sizeof err) && strstr(err, "not a session file"));
+    struct { size_t at; uint64_t value; const char *why; } fields[] = {
+        { SH_COUNT, 0, "steps" }, { SH_COUNT, SESSION_FILE_MAX_STEPS + 1, "steps" }, { SH_SNAPS, 1u << 20, "kept states" },
+        { SH_TYPES, 1ull << 40, "types table" }, { SH_NAME, 4000, "game name" }, { SH_STATE, 0, "state" },
+        { SH_CURSOR, 1ull << 40, "outside its steps" }, { SH_PACKED, 1ull << 50, "claim" }, { SH_FIRST, ~0ull, "first" },
+    };
+    for (const auto &f : fields) {   /* the checksum made right again: the range checks must stand on their own */
+        v = good;
+        memcpy(v.data() + f.at, &f.value, 8);
+        put64(v.data() + SH_CHECKSUM, checksum_of(v.data(), v.size()));
+        TH_CHECK(!check_bytes(v, err, sizeof err) && strstr(err, f.why));
+    }
+    v = good;   /* the first kept state moved past the steps, checksum fixed */
+    uint64_t name = get64(v.data() + SH_NAME), types = get64(v.data() + SH_TYPES), count = get64(v.data() + SH_COUNT);
+    size_t snaps_at = SESSION_FILE_HEADER_BYTES + align8(name) + align8(types) + align8(count * sizeof(TimelineStep));
+    put64(v.data() + snaps_at, 1ull << 40);
+    put64(v.data() + SH_CHECKSUM, checksum_of(v.data(), v.size()));
+    TH_CHECK(!check_bytes(v, err, sizeof err) && strstr(err, "kept state 0"));
+    v = good;   /* a kept state claiming more packed bytes than its neighbours leave */
+    put64(v.data() + snaps_at + 8, get64(v.data() + snaps_at + 8) + 8);
+    put64(v.data() + SH_CHECKSUM, checksum_of(v.data(), v.size()));
+    TH_CHECK(!check_bytes(v, err, sizeof err));
+    remove(SESSION_PATH);
+}
+
+/* a layout change migrates the kept states (the steps stay seekable); one that cannot goes with the older ones */
+static void test_ring_migrates_on_layout_change(void)
+{
+    start();
+    describe_toy(7);
+    std::vector<uint64_t> hashes;
+    play(900, 0, &hashes);
+    uint64_t oldest = timeline_oldest();
+    int before = g_timeline.snap_count;
+    describe_toy(8);   /* the new library's layout */
+    g_migrations = g_loads = 0;
+    timeline_reloaded(1);
+    TH_CHECK_EQ_INT(g_migrations, before);
+    TH_CHECK(g_timeline.snap_count >= before);   /* all migrated (and one more: the new code's first state) */
+    TH_CHECK(timeline_oldest() == oldest && g_timeline.types.layout_hash == 8);
+    TH_CHECK(timeline_open());
+    TH_CHECK(timeline_seek(oldest + 3) >= 0 && block_hash() == hashes[oldest + 3]);   /* the toy's migration: a copy */
+    TH_CHECK(g_loads > 0);   /* a migrated state holds no caches: the game's load ran */
+    TH_CHECK(timeline_verify() == 0);
+    timeline_close();
+    start();
+    describe_toy(7);
+    play(900, 0, &hashes);
+    describe_toy(9);
+    g_migrations = 0;
+    g_migrate_fails_at = 5;   /* the 6th newest cannot be migrated: it and the older ones go */
+    timeline_reloaded(1);
+    g_migrate_fails_at = -1;
+    TH_CHECK_EQ_INT(g_migrations, 6);
+    TH_CHECK(g_timeline.snap_count == 5 + 1 && timeline_oldest() > oldest);
+    TH_CHECK(timeline_open());
+    TH_CHECK(timeline_seek(timeline_oldest()) >= 0 && block_hash() == hashes[timeline_oldest()]);
+    timeline_close();
+    describe_toy(10);
+    g_migrate_fails_at = 0;   /* none can: the timeline is cleared */
+    g_migrations = 0;
+    timeline_reloaded(1);
+    g_migrate_fails_at = -1;
+    TH_CHECK(g_timeline.count == 0 && g_timeline.snap_count == 0);
+    free(g_types.blob);
+    memset(&g_types, 0, sizeof g_types);
+}
+
 int main(void)
 {
     TH_RUN(test_pack_round_trip);
@@ -221,5 +429,8 @@ int main(void)
     TH_RUN(test_seeks_land_on_recorded_states);
     TH_RUN(test_branch_replays_exactly);
     TH_RUN(test_a_static_is_caught);
+    TH_RUN(test_session_round_trip);
+    TH_RUN(test_session_reader_refuses_damage);
+    TH_RUN(test_ring_migrates_on_layout_change);
     return th_test_finish();
 }
