@@ -1052,8 +1052,8 @@ cmd_test_windows() {
 # and the decoded sounds, so the player needs no tools, sources or compiler. GAME_NAME is the game's name (set_game; the
 # sample's is SAMPLE_NAME).
 # The development-only files: develop.cpp, the live/ module (watch, build, reload, library, tweak, the game's
-# folder) and the F4 panel.
-DEV_ONLY_SOURCES="platform/develop.cpp $(echo platform/live/*.cpp) platform/devtools/tweak_panel.cpp platform/devtools/inspector.cpp"
+# folder), the F4 panel, the state inspector and the control socket.
+DEV_ONLY_SOURCES="platform/develop.cpp $(echo platform/live/*.cpp) platform/devtools/tweak_panel.cpp platform/devtools/inspector.cpp platform/devtools/control.cpp"
 SYSTEM_FONT="/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"   # the text font when assets/fonts/default.ttf is absent
 
 release_sources() {  # [linux|win32]

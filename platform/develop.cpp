@@ -74,6 +74,7 @@ static int develop_start(int argc, char **argv, char *err, size_t cap)
 static int develop_start_game(int argc, char **argv)
 {
     reload_init();
+    control_start();   /* tests, bots and editors drive the game through it (docs/control.md) */
     if (options()->watch && !watch_init(options()->root))
         log_message(LOG_WARN, "live reload is off: cannot watch %s", options()->root);
     if (!restart_arm(argc, argv)) return -1;
@@ -165,6 +166,7 @@ static ReloadPoll develop_poll(void)
 {
     ReloadPoll p = { 0, g_tweak_live };
     g_tweak_live = 0;
+    control_poll();   /* between frames: a request never runs inside a step */
     double now = os_wall_seconds();   /* before the watcher is read: a save after this is not handled yet */
     FileChanges changes;
     int was_building = build_running();
@@ -219,6 +221,7 @@ static void develop_frame_end(void) { restart_note_frame(); }
 
 static void develop_shutdown(void)
 {
+    control_stop();
     build_shutdown();
     watch_shutdown();
     char err[256];

@@ -58,6 +58,8 @@
      inspector.cpp  the Shift+F1 state inspector: GameState live from its description, tables, edits, watches
      overlay.cpp  the F1 overlay, crash and build-error panels
      timeline_bar.cpp  the F8 timeline's scrub bar: its keys, the drag, P's playback
+     control.cpp  the control socket (development): JSON lines to read and write state fields by path, inject
+                  input, pause, step, seek, take screenshots, follow events (docs/control.md)
      timeline_files.cpp  session files: E on the bar and --save-session write one, --open-session starts on one
      tweak_panel.cpp  the F4 tweak panel: every TWEAK site read, edited with the mouse, written back into its literal
    platform/ itself:

@@ -51,6 +51,7 @@ typedef struct Options {
     uint64_t    timeline_mb;     /* --timeline-mb: its memory (default 64) */
     const char *save_session;    /* --save-session FILE: the timeline written at exit */
     const char *open_session;    /* --open-session FILE: start paused on the timeline it holds */
+    int         control;         /* the control socket (default on; --no-control: off; a release: none) */
 } Options;
 
 typedef struct ScriptEvent {
@@ -93,6 +94,20 @@ int         parse_recording_input(const GameInput *gi, char *err, size_t cap);  
 void        parse_json_escape(const char *in, char *out, size_t cap);            /* for strings inside event fields */
 int parse_event_fields(const char *in, char *out, size_t cap, const char **why); /* a game event's fields:
                           the inside of a JSON object, one line, none of the line's own keys; 1 + out, or 0 + why */
+#define JSON_FLAT_MAX 16
+typedef struct JsonFlatMember {
+    char     key[32];
+    char     kind;               /* 's' string, 'n' number, 'b' true/false, 'z' null, 'a' array (of those) */
+    int      items;              /* an array's length (1 for the rest) */
+    uint32_t at;                 /* its text in JsonFlat.text: a string decoded, a number as written; an array's items
+                                    one after another, each NUL-terminated */
+} JsonFlatMember;
+typedef struct JsonFlat { int count; JsonFlatMember m[JSON_FLAT_MAX]; uint32_t used; char text[8192]; } JsonFlat;
+int parse_json_flat(const char *line, JsonFlat *out, char *err, size_t cap);  /* one flat object (a control request):
+                                                                                 1, or 0 + why (and where) */
+const char *json_flat_get(const JsonFlat *j, const char *key, char kind); /* the value's text; NULL: absent or not of
+                                                                            that kind (0: any kind) */
+const char *json_flat_item(const JsonFlat *j, const char *key, int index); /* an array's item; NULL past its end */
 
 /* ---------------------------------------------------------------- the frame loop (main.cpp) */
 typedef struct FrameLoop {
@@ -172,6 +187,8 @@ void        log_drain_game(void);   /* the game's log lines and events, queued d
 void        log_message(int level, const char *fmt, ...);             /* console + log file + event log */
 void        log_event(const char *ev, const char *fields_fmt, ...);   /* one JSON line: {"t":..,"ev":ev,<fields>} */
 double      log_time(void);                                           /* seconds since start */
+void        log_set_listener(void (*fn)(const char *line));  /* every event line as written (with or without
+                                                                --log-json): the control socket's subscribers */
 uint64_t    log_game_time_reads(void);   /* how many times the game called pf->time_seconds */
 
 #endif /* HOST_CORE_H */

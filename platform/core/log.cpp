@@ -136,9 +136,12 @@ static void json_null_non_finite(const char *in, char *out, size_t cap)
     out[o] = 0;
 }
 
+static void (*g_listener)(const char *line);
+void log_set_listener(void (*fn)(const char *line)) { g_listener = fn; }
+
 void log_event(const char *ev, const char *fields_fmt, ...)
 {
-    if (!g_log.json) return;
+    if (!g_log.json && !g_listener) return;
     char fields[16384];
     va_list ap;
     va_start(ap, fields_fmt);
@@ -146,9 +149,16 @@ void log_event(const char *ev, const char *fields_fmt, ...)
     va_end(ap);
     char clean[sizeof fields + 64];
     json_null_non_finite(fields, clean, sizeof clean);
-    fprintf(g_log.json, "{\"t\":%.4f,\"wall\":%.4f,\"frame\":%llu,\"ev\":\"%s\"%s%s}\n", log_time(), os_wall_seconds(),
-            (unsigned long long)frame_loop()->frame, ev, clean[0] ? "," : "", clean);
-    fflush(g_log.json);
+    char line[sizeof clean + 256];
+    snprintf(line, sizeof line, "{\"t\":%.4f,\"wall\":%.4f,\"frame\":%llu,\"ev\":\"%s\"%s%s}\n", log_time(),
+             os_wall_seconds(), (unsigned long long)frame_loop()->frame, ev, clean[0] ? "," : "", clean);
+    if (g_log.json) { fputs(line, g_log.json); fflush(g_log.json); }
+    if (g_listener) {
+        void (*fn)(const char *) = g_listener;
+        g_listener = NULL;   /* a listener that logs does not hear itself */
+        fn(line);
+        g_listener = fn;
+    }
 }
 
 static void write_log_line(int level, const char *fmt, va_list ap)

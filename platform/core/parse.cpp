@@ -29,6 +29,8 @@ static const RefusedFlag RELEASE_REFUSED[] = {
     { "--timeline-mb", "the timeline belongs to the development host" },
     { "--save-session", "the timeline belongs to the development host" },
     { "--open-session", "the timeline belongs to the development host" },
+    { "--control", "the control socket belongs to the development host" },
+    { "--no-control", "the control socket belongs to the development host" },
 #if !defined(PROFILE_IN_RELEASE)
     { "--profile", "a release has no profiler zones (build it with -DPROFILE_IN_RELEASE to have them)" },
     { "--profile-frames", "a release has no profiler zones (build it with -DPROFILE_IN_RELEASE to have them)" },
@@ -79,6 +81,8 @@ const FlagSet FLAGS_DEVELOPMENT = {
         "  --save-session FILE   write the timeline to FILE at exit (E on the F8 bar: the build folder's sessions/)\n"
         "  --open-session FILE   start paused on the timeline FILE holds (docs/timeline.md)\n"
         "  --no-watch            do not watch the sources (no live reload)\n"
+        "  --no-control          no control socket (default: <game build folder>/control.sock, docs/control.md)\n"
+        "  --control             the control socket on (the default)\n"
         "  --watchdog SEC        a step running longer than this is interrupted (0.01..3600,\n"
         "                        0: off; default 2; time held by a debugger does not count)\n"
         "  --font PATH           TTF for text (default DejaVu Sans)\n"
@@ -127,6 +131,8 @@ static int set_switch(const char *a, Options *o)
     else if (!strcmp(a, "--print-game-compile")) o->print_game_compile = 1;
     else if (!strcmp(a, "--write-unity")) o->write_unity = 1;
     else if (!strcmp(a, "--dev-keys")) o->dev_keys = 1;
+    else if (!strcmp(a, "--control")) o->control = 1;
+    else if (!strcmp(a, "--no-control")) o->control = 0;
     else return 0;
     return 1;
 }
@@ -252,6 +258,7 @@ int parse_flags(int argc, char **argv, const FlagSet *set, Options *o, char *err
     o->profile_frames = 120;
     o->timeline_s = 60;
     o->timeline_mb = 64;
+    o->control = 1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         for (const RefusedFlag *d = set ? set->refused : NULL; d && d->flag; d++)
@@ -651,4 +658,166 @@ int parse_event_fields(const char *in, char *out, size_t cap, const char **why)
     out[ok ? f.o : 0] = 0;
     *why = f.why;
     return ok;
+}
+
+/* ---------------------------------------------------------------- a control request */
+/* One flat JSON object (devtools/control.cpp's requests): its values are strings, numbers, true, false, null, or
+   arrays of those; a nested object is refused. Tokens are checked by the event fields' reader above (fp_string,
+   fp_value), then strings are decoded. Nothing is allocated; out is filled only as far as it got. */
+static int jf_fail(char *err, size_t cap, const char *why, const char *at, const char *line)
+{
+    snprintf(err, cap, "%s (at byte %d)", why, (int)(at - line));
+    return 0;
+}
+
+static void jf_put_utf8(unsigned cp, char *out, size_t *o)
+{
+    if (cp < 0x80) out[(*o)++] = (char)cp;
+    else if (cp < 0x800) { out[(*o)++] = (char)(0xC0 | (cp >> 6)); out[(*o)++] = (char)(0x80 | (cp & 0x3F)); }
+    else if (cp < 0x10000) {
+        out[(*o)++] = (char)(0xE0 | (cp >> 12));
+        out[(*o)++] = (char)(0x80 | ((cp >> 6) & 0x3F));
+        out[(*o)++] = (char)(0x80 | (cp & 0x3F));
+    } else {
+        out[(*o)++] = (char)(0xF0 | (cp >> 18));
+        out[(*o)++] = (char)(0x80 | ((cp >> 12) & 0x3F));
+        out[(*o)++] = (char)(0x80 | ((cp >> 6) & 0x3F));
+        out[(*o)++] = (char)(0x80 | (cp & 0x3F));
+    }
+}
+
+static unsigned jf_hex4(const char *s)   /* four checked hex digits */
+{
+    unsigned v = 0;
+    for (int i = 0; i < 4; i++)
+        v = v * 16 + (unsigned)(isdigit((unsigned char)s[i]) ? s[i] - '0' : (s[i] | 0x20) - 'a' + 10);
+    return v;
+}
+
+/* A checked string's inside (escapes valid, no control characters) decoded into out (room for n + 1 bytes:
+   no escape decodes longer than it is written). 0: a \u0000, which would end the text early. */
+static int jf_decode(const char *raw, size_t n, char *out)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (raw[i] != '\\') { out[o++] = raw[i]; continue; }
+        char e = raw[++i];
+        if (e != 'u') {
+            static const char FROM[] = "\"\\/bfnrt", TO[] = "\"\\/\b\f\n\r\t";
+            out[o++] = TO[strchr(FROM, e) - FROM];
+            continue;
+        }
+        unsigned cp = jf_hex4(raw + i + 1);
+        i += 4;
+        if (cp == 0) return 0;
+        if (cp >= 0xD800 && cp < 0xDC00 && i + 6 < n && raw[i + 1] == '\\' && raw[i + 2] == 'u') {
+            unsigned lo = jf_hex4(raw + i + 3);
+            if (lo >= 0xDC00 && lo < 0xE000) { cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00); i += 6; }
+        }
+        if (cp >= 0xD800 && cp < 0xE000) cp = 0xFFFD;   /* a lone surrogate */
+        jf_put_utf8(cp, out, &o);
+    }
+    out[o] = 0;
+    return 1;
+}
+
+/* One value at f->p (not an object): its text appended to j's text; kind 's', 'n', 'b' or 'z'. */
+static int jf_scalar(FieldsParser *f, JsonFlat *j, char *kind, const char *line, char *err, size_t cap)
+{
+    char raw[sizeof j->text];
+    FieldsParser v = { f->p, raw, 0, sizeof raw, NULL };
+    char c = *f->p;
+    if (c == '{' || c == '[') return jf_fail(err, cap, "a nested object or array (values are strings, numbers, "
+                                             "true, false, null or arrays of those)", f->p, line);
+    if (!(c == '"' ? fp_string(&v, NULL, 0) : fp_value(&v, 0))) return jf_fail(err, cap, v.why, v.p, line);
+    f->p = v.p;
+    *kind = c == '"' ? 's' : c == 't' || c == 'f' ? 'b' : c == 'n' ? 'z' : 'n';
+    size_t n = c == '"' ? v.o - 2 : v.o;
+    if (j->used + n + 1 > sizeof j->text) return jf_fail(err, cap, "the request is too long", f->p, line);
+    char *dst = j->text + j->used;
+    if (c == '"' && !jf_decode(raw + 1, n, dst)) return jf_fail(err, cap, "a \\u0000 inside a string", f->p, line);
+    if (c != '"') { memcpy(dst, raw, n); dst[n] = 0; }
+    j->used += (uint32_t)strlen(dst) + 1;
+    return 1;
+}
+
+static int jf_member(FieldsParser *f, JsonFlat *j, const char *line, char *err, size_t cap)
+{
+    char raw[64];
+    FieldsParser k = { f->p, raw, 0, sizeof raw, NULL };
+    if (!fp_string(&k, NULL, 0)) return jf_fail(err, cap, k.why ? k.why : "a key was expected", k.p, line);
+    if (k.o - 2 >= sizeof j->m[0].key || memchr(raw, '\\', k.o))
+        return jf_fail(err, cap, "a key longer than 31 bytes or with escapes", f->p, line);
+    if (j->count == JSON_FLAT_MAX) return jf_fail(err, cap, "more than 16 members", f->p, line);
+    char key[sizeof j->m[0].key];
+    snprintf(key, sizeof key, "%.*s", (int)(k.o - 2), raw + 1);
+    for (int i = 0; i < j->count; i++)
+        if (!strcmp(j->m[i].key, key)) return jf_fail(err, cap, "a key given twice", f->p, line);
+    f->p = k.p;
+    fp_space(f);
+    if (*f->p != ':') return jf_fail(err, cap, "':' was expected after a key", f->p, line);
+    f->p++;
+    fp_space(f);
+    JsonFlatMember *m = &j->m[j->count];
+    snprintf(m->key, sizeof m->key, "%s", key);
+    m->at = j->used;
+    m->items = 1;
+    if (*f->p != '[') {
+        if (!jf_scalar(f, j, &m->kind, line, err, cap)) return 0;
+    } else {
+        m->kind = 'a';
+        m->items = 0;
+        f->p++;
+        fp_space(f);
+        while (*f->p != ']') {
+            char kind;
+            if (m->items && *f->p++ != ',') return jf_fail(err, cap, "',' or ']' was expected", f->p - 1, line);
+            fp_space(f);
+            if (!jf_scalar(f, j, &kind, line, err, cap)) return 0;
+            m->items++;
+            fp_space(f);
+        }
+        f->p++;
+    }
+    j->count++;
+    return 1;
+}
+
+int parse_json_flat(const char *line, JsonFlat *out, char *err, size_t cap)
+{
+    memset(out, 0, sizeof *out);
+    FieldsParser f = { line, NULL, 0, 0, NULL };
+    fp_space(&f);
+    if (*f.p != '{') return jf_fail(err, cap, "not a JSON object (one per line: {\"cmd\":...})", f.p, line);
+    f.p++;
+    fp_space(&f);
+    while (*f.p != '}') {
+        if (out->count && *f.p++ != ',') return jf_fail(err, cap, "',' or '}' was expected", f.p - 1, line);
+        fp_space(&f);
+        if (!jf_member(&f, out, line, err, cap)) return 0;
+        fp_space(&f);
+        if (!*f.p) return jf_fail(err, cap, "the object is not closed", f.p, line);
+    }
+    f.p++;
+    fp_space(&f);
+    if (*f.p) return jf_fail(err, cap, "more after the object", f.p, line);
+    return 1;
+}
+
+const char *json_flat_get(const JsonFlat *j, const char *key, char kind)
+{
+    for (int i = 0; i < j->count; i++)
+        if (!strcmp(j->m[i].key, key)) return !kind || j->m[i].kind == kind ? j->text + j->m[i].at : NULL;
+    return NULL;
+}
+
+const char *json_flat_item(const JsonFlat *j, const char *key, int index)
+{
+    for (int i = 0; i < j->count; i++) {
+        if (strcmp(j->m[i].key, key) || j->m[i].kind != 'a' || index < 0 || index >= j->m[i].items) continue;
+        const char *s = j->text + j->m[i].at;
+        while (index--) s += strlen(s) + 1;
+        return s;
+    }
+    return NULL;
 }

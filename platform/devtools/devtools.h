@@ -1,5 +1,5 @@
 /* devtools.h - what the developer sees: the hot keys and what the tools take from the input, the F1 overlay,
-   the F4 tweak panel, the F8 timeline's bar, the Shift+F1 state inspector. */
+   the F4 tweak panel, the F8 timeline's bar, the Shift+F1 state inspector, the control socket. */
 #ifndef HOST_DEVTOOLS_H
 #define HOST_DEVTOOLS_H
 
@@ -38,5 +38,11 @@ void inspector_text(const char *utf8);                  /* typed characters for 
 void inspector_draw(void);                              /* once per frame: the inspector, the pinned watches */
 int  inspector_filter_match(const char *filter, const char *const *names, const char *const *values, int n);
 int  inspector_window(int sel, int first, int visible, int total);   /* the first row that keeps sel on screen */
+
+/* ---------------------------------------------------------------- the control socket (control.cpp; development) */
+void   control_start(void);            /* <game build folder>/control.sock listening (unless --no-control) */
+void   control_poll(void);             /* between frames: clients, their requests, the steps they wait for */
+void   control_stop(void);             /* the clients closed, the socket file removed */
+double control_poll_us(void);          /* a poll's average cost, microseconds */
 
 #endif /* HOST_DEVTOOLS_H */

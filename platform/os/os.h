@@ -95,6 +95,21 @@ int  os_watch_fd(void);                              /* readable when events wai
 int  os_watch_lost(void);                            /* 1: its descriptor was closed or replaced; the watch is then
                                                         closed (os_watch_open starts a new one) */
 
+/* ---------------------------------------------------------------- a local control channel (development) */
+/* A listening endpoint only this user reaches, and the clients connected to it, all non-blocking (polled once a
+   frame: no threads). Linux: a Unix domain socket at `path`, mode 0600; a stale socket file that no process
+   listens on any more is replaced; os_control_unlisten removes it. Windows: a named pipe whose name is made from
+   `path` (\\.\pipe\engine-<hash>), local clients only. Elsewhere: -1, "not available". */
+int64_t os_control_listen(const char *path, char *address, size_t cap); /* a listener, -1; address: what clients
+                                                                          open (the path, or the pipe's name) */
+int64_t os_control_accept(int64_t listener);  /* a client waiting to be taken; -1 none now; -2 the listener is gone
+                                                 (its descriptor closed or replaced by game code): listen again */
+int     os_control_read(int64_t client, char *buf, size_t cap); /* bytes read now; 0 none yet; -1 it is gone */
+int     os_control_write(int64_t client, const char *buf, size_t n); /* bytes taken now (maybe fewer); -1 gone */
+void    os_control_close(int64_t client);                      /* only while it is still a socket (not a number
+                                                                  game code closed and something else took) */
+void    os_control_unlisten(int64_t listener, const char *path); /* closed, its socket file removed */
+
 /* ---------------------------------------------------------------- child processes */
 typedef struct OsChild {
     int64_t pid;

@@ -28,7 +28,9 @@
 #include <sys/resource.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -539,6 +541,90 @@ int os_child_lost(const OsChild *c)
 {
     struct stat st;
     return c->out_fd > 0 && c->out_id && (fstat(c->out_fd, &st) != 0 || (uint64_t)st.st_ino != c->out_id);
+}
+
+/* ================================================================ the control channel: a Unix domain socket */
+static int control_address(const char *path, struct sockaddr_un *a)
+{
+    memset(a, 0, sizeof *a);
+    a->sun_family = AF_UNIX;
+    if (strlen(path) >= sizeof a->sun_path) {
+        os_set_error("the socket's path is longer than a Unix socket's 107 bytes");
+        return 0;
+    }
+    memcpy(a->sun_path, path, strlen(path) + 1);
+    return 1;
+}
+
+/* A socket file left by a host that died: nobody accepts on it, so it is removed. One a live host listens on,
+   or a file that is not a socket, is left alone and refused. */
+static int control_clear_stale(const char *path, const struct sockaddr_un *a)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0) return 1;
+    if (!S_ISSOCK(st.st_mode)) { os_set_error("a file that is not a socket is in the way"); return 0; }
+    int probe = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (probe < 0) { set_errno_error(); return 0; }
+    int live = connect(probe, (const struct sockaddr *)a, sizeof *a) == 0;
+    close(probe);
+    if (live) { os_set_error("another process is listening on it"); return 0; }
+    if (unlink(path) != 0 && errno != ENOENT) { set_errno_error(); return 0; }
+    return 1;
+}
+
+int64_t os_control_listen(const char *path, char *address, size_t cap)
+{
+    if (cap) snprintf(address, cap, "%s", path);
+    struct sockaddr_un a;
+    if (!control_address(path, &a) || !control_clear_stale(path, &a)) return -1;
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0) { set_errno_error(); return -1; }
+    mode_t was = umask(0177);   /* born 0600: no moment where another user could connect */
+    int bound = bind(fd, (const struct sockaddr *)&a, sizeof a) == 0;
+    umask(was);
+    if (!bound || chmod(path, 0600) != 0 || listen(fd, 8) != 0) {
+        set_errno_error();
+        close(fd);
+        if (bound) unlink(path);
+        return -1;
+    }
+    return fd_high(fd);
+}
+
+int64_t os_control_accept(int64_t listener)
+{
+    if (listener < 0) return -1;
+    int fd = accept4((int)listener, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+    if (fd < 0) return errno == EBADF || errno == ENOTSOCK || errno == EINVAL ? -2 : -1;
+    return fd_high(fd);
+}
+
+int os_control_read(int64_t client, char *buf, size_t cap)
+{
+    ssize_t n = recv((int)client, buf, cap, MSG_DONTWAIT);
+    if (n > 0) return (int)n;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) return 0;
+    return -1;   /* 0: the client closed its end */
+}
+
+int os_control_write(int64_t client, const char *buf, size_t n)
+{
+    ssize_t w = send((int)client, buf, n, MSG_DONTWAIT | MSG_NOSIGNAL);   /* a gone client is -1, not SIGPIPE */
+    if (w >= 0) return (int)w;
+    return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? 0 : -1;
+}
+
+void os_control_close(int64_t client)
+{
+    struct stat st;
+    if (client >= 0 && fstat((int)client, &st) == 0 && S_ISSOCK(st.st_mode)) close((int)client);
+}
+
+void os_control_unlisten(int64_t listener, const char *path)
+{
+    if (listener < 0) return;
+    os_control_close(listener);
+    if (path && path[0]) unlink(path);
 }
 
 int os_wait_readable(const int *fds, int n, double timeout_s)

@@ -221,6 +221,19 @@ void os_watch_read(os_watch_fn *, void *) {}
 void os_watch_close(void) {}
 int  os_watch_fd(void) { return -1; }
 
+/* ---------------------------------------------------------------- the control channel: not available */
+int64_t os_control_listen(const char *, char *address, size_t cap)
+{
+    if (cap) address[0] = 0;
+    os_set_error(NOT_IN_BROWSER);
+    return -1;
+}
+int64_t os_control_accept(int64_t) { return -1; }
+int     os_control_read(int64_t, char *, size_t) { return -1; }
+int     os_control_write(int64_t, const char *, size_t) { return -1; }
+void    os_control_close(int64_t) {}
+void    os_control_unlisten(int64_t, const char *) {}
+
 /* ---------------------------------------------------------------- child processes: none */
 int os_child_start(OsChild *c, const char *const[], unsigned)
 {

@@ -77,6 +77,79 @@ void os_format_local_time(double wall, char *out, size_t cap)
 }
 
 void os_sleep_ms(int ms) { Sleep(ms > 0 ? (DWORD)ms : 0); }
+/* ================================================================ the control channel: a named pipe */
+/* One pipe instance waits for the next client; a connected instance becomes that client and a new one waits.
+   PIPE_NOWAIT keeps every call from blocking, so the frame loop polls it as Linux polls its socket. */
+static struct {
+    HANDLE waiting;
+    char   name[256];
+} g_control_pipe = { INVALID_HANDLE_VALUE, "" };
+
+static HANDLE control_pipe_instance(int first)
+{
+    DWORD open = PIPE_ACCESS_DUPLEX | (first ? FILE_FLAG_FIRST_PIPE_INSTANCE : 0);
+    HANDLE h = CreateNamedPipeA(g_control_pipe.name, open, PIPE_TYPE_BYTE | PIPE_READMODE_BYTE | PIPE_NOWAIT |
+                                PIPE_REJECT_REMOTE_CLIENTS, PIPE_UNLIMITED_INSTANCES, 65536, 65536, 0, NULL);
+    return h;
+}
+
+int64_t os_control_listen(const char *path, char *address, size_t cap)
+{
+    uint32_t h = 2166136261u;   /* the pipe's name from the socket path: one per game build folder */
+    for (const char *p = path; *p; p++) { h ^= (uint8_t)*p; h *= 16777619u; }
+    snprintf(g_control_pipe.name, sizeof g_control_pipe.name, "\\\\.\\pipe\\engine-control-%08x", h);
+    if (cap) snprintf(address, cap, "%s", g_control_pipe.name);
+    g_control_pipe.waiting = control_pipe_instance(1);
+    if (g_control_pipe.waiting == INVALID_HANDLE_VALUE) {
+        os_win32_set_error("CreateNamedPipe");
+        return -1;
+    }
+    return 0;
+}
+
+int64_t os_control_accept(int64_t listener)
+{
+    if (listener < 0 || g_control_pipe.waiting == INVALID_HANDLE_VALUE) return -1;
+    if (ConnectNamedPipe(g_control_pipe.waiting, NULL)) return -1;   /* nowait: ready for a client, none yet */
+    DWORD e = GetLastError();
+    if (e == ERROR_NO_DATA) { DisconnectNamedPipe(g_control_pipe.waiting); return -1; }   /* came and went */
+    if (e != ERROR_PIPE_CONNECTED) return -1;
+    HANDLE client = g_control_pipe.waiting;
+    g_control_pipe.waiting = control_pipe_instance(0);
+    return (int64_t)(intptr_t)client;
+}
+
+int os_control_read(int64_t client, char *buf, size_t cap)
+{
+    HANDLE h = (HANDLE)(intptr_t)client;
+    DWORD avail = 0, got = 0;
+    if (!PeekNamedPipe(h, NULL, 0, NULL, &avail, NULL)) return -1;   /* broken: the client is gone */
+    if (!avail) return 0;
+    if (!ReadFile(h, buf, (DWORD)(cap < avail ? cap : avail), &got, NULL)) return -1;
+    return (int)got;
+}
+
+int os_control_write(int64_t client, const char *buf, size_t n)
+{
+    DWORD put = 0;
+    if (!WriteFile((HANDLE)(intptr_t)client, buf, (DWORD)n, &put, NULL)) return -1;
+    return (int)put;
+}
+
+void os_control_close(int64_t client)
+{
+    HANDLE h = (HANDLE)(intptr_t)client;
+    DisconnectNamedPipe(h);
+    CloseHandle(h);
+}
+
+void os_control_unlisten(int64_t listener, const char *)
+{
+    if (listener < 0 || g_control_pipe.waiting == INVALID_HANDLE_VALUE) return;
+    CloseHandle(g_control_pipe.waiting);
+    g_control_pipe.waiting = INVALID_HANDLE_VALUE;
+}
+
 int os_wait_readable(const int *fds, int n, double timeout_s)
 {
     (void)fds; (void)n;   /* nothing to wait on here (os_watch_fd, os_child_fd are -1): a plain sleep */

@@ -187,9 +187,22 @@ static void script_apply(uint64_t step)
     }
 }
 
+/* The control socket's events (devtools/control.cpp), as a script's: a tap goes up after the next step. */
+static struct { int tapped[KEY_COUNT], up_now[KEY_COUNT]; } g_injected;
+
+void input_inject(const ScriptEvent *ev, int count)
+{
+    for (int i = 0; i < count; i++) script_event(&ev[i], g_injected.tapped);
+}
+
 /* ---------------------------------------------------------------- one step */
 GameInput input_step(uint64_t step, float dt)
 {
+    for (int k = 0; k < KEY_COUNT; k++) {   /* taps injected before the previous step: up now */
+        if (g_injected.up_now[k]) input_key((GameKey)k, 0);
+        g_injected.up_now[k] = g_injected.tapped[k];
+        g_injected.tapped[k] = 0;
+    }
     if (g_script.count) script_apply(step);
     GameInput gi;
     memset(&gi, 0, sizeof gi);

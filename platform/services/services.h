@@ -25,6 +25,8 @@ int       input_init(void);                           /* --input script; 0 + mes
 void      input_handle_event(const union SDL_Event *e);
 GameInput input_step(uint64_t step, float dt);        /* the input of one fixed step (scripts applied) */
 void      input_frame(uint64_t frame);                /* the script's "@F" events: every frame, paused or not */
+void      input_inject(const ScriptEvent *ev, int count); /* the control socket's input: applied now, seen by the
+                                                          next step (a tap is down for that step, up after it) */
 
 /* ---------------------------------------------------------------- rendering (render.cpp, assets.cpp, font.cpp) */
 int         render_init(SDL_Renderer *r, int view_w, int view_h, const char *font_path); /* 0 on failure */

@@ -18,6 +18,9 @@ import tempfile
 import time
 import zlib
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+from control import ControlClient  # noqa: E402  (tools/control.py: the control socket's client, docs/control.md)
+
 HOST = os.environ.get("HOST_BIN") or os.path.join(os.path.dirname(__file__), "..", "..", "build", "host")
 ROOT = os.environ.get("PROJECT_ROOT") or os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 # build.sh asks a host where a game folder's build goes and runs the game build's compile and link through it:
@@ -276,6 +279,12 @@ class Host:
     def mark(self):
         self.poll()
         return len(self.events)
+
+    def control(self, timeout=30.0):
+        """A client of this host's control socket (docs/control.md), once the host says it listens: request("get",
+        path="score"), request("step", n=5)... wait on the game itself instead of on events and frame counts."""
+        ev = self.wait_ev("control", timeout)
+        return ControlClient(ev["path"], timeout=stretch(20.0))
 
     def of(self, name, since=0):
         self.poll()
