@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """control.py - talks to a running development host through its control socket (docs/control.md). stdlib only.
 
-  tools/control.py [--sock PATH] status                 frame, step, paused, the game's folders
+  tools/control.py [--sock PATH | --game DIR] status   frame, step, paused, the game's folders
   tools/control.py get score                            a field's value (and kind)
   tools/control.py set score 500                        write it (converted and clamped as a migration does)
   tools/control.py list entities[0]                     the fields of a struct ("" or nothing: the whole state)
@@ -11,7 +11,8 @@
   tools/control.py raw '{"cmd":"status"}'               any request as it is
 
 --sock defaults to <project>/build/game/control.sock (the sample game's build folder; another game folder's is
-build/games/<name>-<hash>/control.sock, printed in the host's log at start). Exit status 1 when the host said no.
+build/games/<name>-<hash>/control.sock, printed in the host's log at start). --game DIR: that folder's socket, as
+the host names its build folder (build/host --print-game-build). Exit status 1 when the host said no.
 The ControlClient class is what tests/e2e/hostlib.py uses too.
 """
 import json
@@ -124,10 +125,28 @@ def _request_of(words):
     return {"cmd": cmd}
 
 
+def game_socket(folder):
+    """The control socket of the host running the game in `folder`: its build folder, as the host names it."""
+    import subprocess
+    root = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    host = os.path.join(root, "build", "host")
+    out = subprocess.run([host, "--root", root, "--game", os.path.abspath(folder), "--print-game-build"],
+                         capture_output=True, text=True)
+    if out.returncode != 0 or not out.stdout.strip():
+        raise OSError(f"{host} could not name the build folder of {folder}: {out.stderr.strip()}")
+    return os.path.join(out.stdout.strip(), "control.sock")
+
+
 def main(argv):
     sock = DEFAULT_SOCK
     if len(argv) >= 2 and argv[0] == "--sock":
         sock, argv = argv[1], argv[2:]
+    elif len(argv) >= 2 and argv[0] == "--game":
+        try:
+            sock, argv = game_socket(argv[1]), argv[2:]
+        except OSError as e:
+            print(f"control.py: {e}", file=sys.stderr)
+            return 2
     if not argv or argv[0] in ("-h", "--help"):
         print(__doc__)
         return 0 if argv else 2
