@@ -316,6 +316,23 @@ static int grow_matches(uint32_t rows)
     return 1;
 }
 
+/* the element a shown row holds in the filter's current list (UINT32_MAX past it) */
+static uint32_t shown_element(int shown)
+{
+    return shown >= 0 && (uint32_t)shown < g_insp.match_count ? g_insp.match[shown] : UINT32_MAX;
+}
+
+/* where element e is in the (ascending) list of matches; `otherwise` when the filter no longer keeps it */
+static int shown_index_of(uint32_t e, int otherwise)
+{
+    uint32_t lo = 0, hi = g_insp.match_count;
+    while (lo < hi) {
+        uint32_t mid = (lo + hi) / 2;
+        if (g_insp.match[mid] < e) lo = mid + 1; else hi = mid;
+    }
+    return lo < g_insp.match_count && g_insp.match[lo] == e ? (int)lo : otherwise;
+}
+
 /* The rows the filter keeps: all of them with no filter. A new filter (or table, or row count) is matched against
    every row at once; after that the matches are refreshed in the background, SCAN_CELLS cells a frame, and swapped
    in when a pass ends (the values on screen are read every frame). */
@@ -330,9 +347,14 @@ static void table_rows(const thr_place *arr, uint32_t rows)
         if (row_matches(arr, g_insp.scan_at)) g_insp.next[g_insp.next_count++] = g_insp.scan_at;
     if (g_insp.scan_at < rows) return;
     uint32_t *done = g_insp.next, was = g_insp.match_count;
+    uint32_t sel_elem = shown_element(g_insp.sel), first_elem = shown_element(g_insp.first);
     g_insp.next = g_insp.match;
     g_insp.match = done;
     g_insp.match_count = g_insp.next_count;
+    if (!fresh) {   /* the selected row and the top row stay on their elements, wherever the new list has them */
+        g_insp.sel = shown_index_of(sel_elem, g_insp.sel);
+        g_insp.first = shown_index_of(first_elem, g_insp.first);
+    }
     g_insp.scan_at = g_insp.next_count = 0;
     g_insp.total = rows;
     g_insp.rematch = 0;
@@ -700,16 +722,19 @@ static void draw_table_row(const thr_place *arr, int shown, float y)
     uint32_t e = element_of(shown);
     char v[64];
     int selected = shown == g_insp.sel;
+    /* a row the filter kept that changed since (the background refresh has not come by yet): greyed, not hidden,
+       so the rows on screen do not jump while the game runs */
+    uint32_t ink = g_insp.filter[0] && !row_matches(arr, e) ? 0x707070FFu : 0xFFFFFFFFu;
     if (selected) services_api()->draw_rect(INSP_X + 2, y, INSP_W - 4, ROW_H, 0x26303FFFu, LAYER + 1);
     snprintf(v, sizeof v, "%u", e);
-    text(v, INSP_X + 6, y + 1, 0x9FB8FFFFu);
+    text(v, INSP_X + 6, y + 1, ink == 0xFFFFFFFFu ? 0x9FB8FFFFu : ink);
     for (int c = g_insp.col_first; c < g_col_count && c < g_insp.col_first + visible_cols(); c++) {
         float x = col_x(c), w = g_cols[c].w;
         if (selected && c == g_insp.col && g_insp.focus == FOCUS_EDIT) { draw_edit_box(x, y, w - 2); continue; }
         if (selected && c == g_insp.col) services_api()->draw_rect(x, y, w - 2, ROW_H, 0x3A4A66FFu, LAYER + 1);
         cell_text(arr, e, &g_cols[c], v, sizeof v);
         v[(int)(w / 6.5f)] = 0;   /* what fits the column */
-        text(v, x + 2, y + 1, 0xFFFFFFFFu);
+        text(v, x + 2, y + 1, ink);
     }
 }
 

@@ -440,7 +440,9 @@ int reload_from(const char *src, const char *why)
 static void tweak_went_live(void)
 {
     double ms = memory_tweak_snapshot_take();
-    timeline_code_changed();   /* steps before the new values are not compared with replays under them */
+    /* as new code: steps before the new values are not compared with replays under them, and while paused in the
+       past the same seconds play again with them */
+    timeline_reloaded(0);
     TweakWindow *tw = memory_tweak_window();
     tw->window = ms >= 0;
     tw->step = frame_loop()->step;

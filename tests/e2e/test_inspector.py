@@ -6,6 +6,7 @@ example folder that has no code for it.
 - the entities table opens from the tree, its filter finds the drones (their kind's name), the first one's hp is
   edited (the event, then a pinned watch read from the block on a later frame, say 50), a bad value is refused with
   the reason and nothing written; the screenshot shows the table;
+- the selection in a filtered table stays on its element while the fight changes which rows match;
 - the table goes to its end and back up to row 2000; pinned paths are found again after a reload that changes the
   layout (MAX_ENTITIES halved): entities[0].hp still has a value, entities[2047].hp is "(gone)";
 - a hot restart (a double free in the game's update: a fault inside the C library) keeps the watch list: the new
@@ -13,10 +14,11 @@ example folder that has no code for it.
 - an example's 20,000-row table (sprites_batch) opens, goes to its last row and takes an edit.
 """
 import os
+import shutil
 import subprocess
 
-from hostlib import (Checks, Host, check, cleanup, edit, example_copy, inject, input_script, project_copy, read_png,
-                     watchdog)
+from hostlib import (ROOT, Checks, Host, check, cleanup, edit, example_copy, inject, input_script, project_copy,
+                     read_png, watchdog)
 
 checks = Checks()
 root = project_copy()
@@ -101,6 +103,45 @@ def edits_filter_and_table():
         h.stop()
 
 
+ITEMS_STATE = "struct Item {\n    int32_t on = 0;\n};\n\nstruct GameState {\n    Item     items[64];\n"
+ITEMS_UPDATE = ("    gs->time += dt;\n    for (int i = 0; i < 64; i++)   /* item 40 always; the first 20 from five seconds on */\n"
+                "        gs->items[i].on = i == 40 || (i < 20 && gs->time > 5.0f) ? 7 : 0;\n")
+
+
+def selection_stays_on_its_row():
+    """A filtered table whose matches change while a row is selected: a game's items[40] is the only row the filter
+    "7" keeps until, five seconds in, twenty rows before it start to match. The row selected before (items[40], the
+    table's last) is still the one a pin takes after: the selection follows its element, not its place in the list."""
+    game = os.path.join(root, "itemsgame")
+    shutil.copytree(os.path.join(ROOT, "tools", "template"), game)
+    for name, old, new in (("game.cpp", "    gs->time += dt;\n", ITEMS_UPDATE),
+                           ("state.h", "struct GameState {\n", ITEMS_STATE)):
+        p = os.path.join(game, name)
+        with open(p) as f:
+            text = f.read().replace("@NAME@", "itemsgame").replace("@FOLDER@", "itemsgame")
+        check(old in text, f"the template's {name} changed: no place for the items")
+        with open(p, "w") as f:
+            f.write(text.replace(old, new, 1))
+    r = subprocess.run(["bash", os.path.join(root, "build.sh"), "game", game], cwd=root, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, text=True, timeout=900)
+    check(r.returncode == 0, f"./build.sh game itemsgame failed:\n{r.stdout[-3000:]}")
+    k = Keys(30).open().filter("items").at("tap ENTER")
+    k.filter("7").chord("LCTRL", "DOWN")                         # the last row kept: items[40], alone so far
+    check(k.step < 250, f"the selection is made after the rows before it start to match (step {k.step})")
+    k.step = 420                                                 # seven seconds: items[0..19] match too
+    k.chord("LCTRL", "W")
+    h = Host(root, "--game", game, "--fast", "--no-watch", "--watchdog", watchdog(),
+             "--input", input_script(root, k.text() + f"{k.step + 20} quit\n", "s.txt"))
+    try:
+        h.wait_ev("quit", timeout=240)
+        counts = [e["shown"] for e in h.of("inspector_filter") if e["filter"] == "7"]
+        check(counts[:1] == [1] and counts[-1] == 21, f"the rows the filter kept: {counts}")
+        watch = h.of("inspector_watch")
+        check(watch and watch[0]["path"] == "items[40].on", f"the pin should be the selected items[40]: {watch[:1]}")
+    finally:
+        h.stop()
+
+
 def scrolls_and_watches_survive_a_layout_change():
     k = Keys().at("tap F10").open().filter("entities").at("tap ENTER")
     k.chord("LCTRL", "DOWN").tabs(HP_COLUMN).chord("LCTRL", "W")     # the last row's hp
@@ -166,6 +207,7 @@ def example_folder_table():
 
 
 checks.case("edits_filter_and_table", edits_filter_and_table)
+checks.case("selection_stays_on_its_row", selection_stays_on_its_row)
 checks.case("scrolls_and_watches_survive_a_layout_change", scrolls_and_watches_survive_a_layout_change)
 checks.case("watches_survive_a_hot_restart", watches_survive_a_hot_restart)
 checks.case("example_folder_table", example_folder_table)
