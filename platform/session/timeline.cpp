@@ -871,8 +871,9 @@ int timeline_save_session(const char *path, const char *game, uint64_t *bytes, c
     return ok;
 }
 
-/* the file's steps and states into the timeline, as the file's layout (a generation of their own: the newest
-   `window` steps, what the ring holds); the steps of the same code as this one (its newest epoch, the same library and layout) are compared */
+/* the file's steps and states into the timeline, as the file's layout (a generation of its own; the newest `window`
+   steps, what the ring holds); the steps of the same code as this one (its newest epoch, the same library and
+   layout) are compared */
 static void load_session(const SessionFile *f, int same_code)
 {
     timeline_clear("session_open");
