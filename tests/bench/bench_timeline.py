@@ -93,7 +93,8 @@ for i in range(10):   # 12 px (0.6 s) apart: another kept state each
 lines += [f"@{f + 12} up MOUSE_LEFT", f"@{f + 14} quit"]
 with open(os.path.join(root, "migrate.txt"), "w") as fh:
     fh.write("\n".join(lines) + "\n")
-h = Host(root, "--fast", "--input", os.path.join(root, "migrate.txt"), "--watchdog", watchdog(5))
+# on the clock, not --fast: the 50 s between the save and F8 are real ones, time for the rebuild
+h = Host(root, "--input", os.path.join(root, "migrate.txt"), "--watchdog", watchdog(5))
 try:
     h.wait_for(lambda e: e.get("ev") == "frame_stats" and e.get("step", 0) >= EDIT, 3000, 0, f"{EDIT} steps")
     m = h.mark()
