@@ -303,12 +303,17 @@ static uint8_t *migrated_snap(int k, uint64_t *used)
     return mig;
 }
 
+/* a kept state packed under the block's layout (a library with a new one may have loaded since the last snapshot) */
+static int in_block_layout(const TimelineSnap *s)
+{
+    return s->gen == g_timeline.gen && types_now()->layout_hash == types_of_block()->layout_hash;
+}
+
 /* the state kept at k in the block's layout, in a buffer of *used bytes (the caller frees it); NULL if it cannot be */
 static uint8_t *snap_state(int k, uint64_t *used)
 {
     TimelineSnap *s = snap_at(k);
-    if (s->gen != g_timeline.gen || types_now()->layout_hash != types_of_block()->layout_hash)
-        return migrated_snap(k, used);
+    if (!in_block_layout(s)) return migrated_snap(k, used);
     uint8_t *out = (uint8_t *)malloc(s->used ? s->used : 1);
     if (out && !timeline_unpack(g_timeline.ring + s->at, (size_t)s->bytes, out, (size_t)s->used)) {
         free(out);
@@ -324,7 +329,7 @@ static int restore_snap(int k)
     memory_make_writable();
     uint64_t now_used = memory_used(), used = s->used;
     uint8_t *base = (uint8_t *)memory_state()->game.base;
-    if (s->gen != g_timeline.gen || types_now()->layout_hash != types_of_block()->layout_hash) {
+    if (!in_block_layout(s)) {
         uint8_t *mig = migrated_snap(k, &used);   /* the block is left as it was when this fails */
         if (!mig) return 0;
         memcpy(base, mig, (size_t)used);
