@@ -81,11 +81,11 @@ frames_off = os.path.join(root, "frames_off.txt")
 run("no_timeline", ["--timeline", "0"], fight(PLAY) + [f"@{PLAY} quit"], frames_off)
 ab = mean_frame_ms(frames_on, 260, PLAY) - mean_frame_ms(frames_off, 260, PLAY)
 
-# the fight again; state.h gains a field at the minute (the quick mode: 15 s), F8 50 s later (time for the rebuild):
-# no kept state is migrated then; seeks to the bar's oldest tenth (states kept under the old layout, from before the
-# save), each one's state migrated as it is restored
+# the fight again; state.h gains a field at the minute (the quick mode: 15 s), F8 25 s later (time for the rebuild,
+# while the ring still reaches back before the save): no kept state is migrated then; seeks to the bar's oldest tenth
+# (states kept under the old layout), each one's state migrated as it is restored
 EDIT = PLAY - 300
-F8 = EDIT + 3000
+F8 = EDIT + 1500
 f = F8 + 4
 lines = fight(F8) + [f"@{F8} tap F8", f"@{F8 + 2} mouse {BAR_X0 + 2} {BAR_Y}", f"@{F8 + 3} down MOUSE_LEFT"]
 for i in range(10):   # 12 px (0.6 s) apart: another kept state each
@@ -93,7 +93,7 @@ for i in range(10):   # 12 px (0.6 s) apart: another kept state each
 lines += [f"@{f + 12} up MOUSE_LEFT", f"@{f + 14} quit"]
 with open(os.path.join(root, "migrate.txt"), "w") as fh:
     fh.write("\n".join(lines) + "\n")
-# on the clock, not --fast: the 50 s between the save and F8 are real ones, time for the rebuild
+# on the clock, not --fast: the 25 s between the save and F8 are real ones, time for the rebuild
 h = Host(root, "--input", os.path.join(root, "migrate.txt"), "--watchdog", watchdog(5))
 try:
     h.wait_for(lambda e: e.get("ev") == "frame_stats" and e.get("step", 0) >= EDIT, 3000, 0, f"{EDIT} steps")
