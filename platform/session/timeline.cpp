@@ -16,11 +16,13 @@ typedef struct TimelineSnap {   /* a kept state: the block before step `step` ra
     uint64_t step, at, bytes;   /* where in the ring, compressed size */
     uint64_t used;              /* the block's used bytes then */
     int      migrated;          /* rewritten for a new layout: no caches (the game's load rebuilds them) */
+    uint32_t gen;               /* the layout it was packed under (g_timeline.gens) */
 } TimelineSnap;
 
 #define TL_MAX_SNAPS 8192
 #define TL_MIN_EVERY 4          /* a snapshot every K steps: K is chosen from the budget, within these bounds */
 #define TL_MAX_EVERY 30         /* a seek replays at most half a second; past the budget the window shrinks */
+#define TL_GENS      8          /* layouts the kept states may hold: a state 8 layout changes old goes */
 
 static struct {
     int           on;
@@ -45,7 +47,9 @@ static struct {
     double        cost_ms;       /* time spent keeping the timeline since the last report */
     uint64_t      cost_steps;
     TimelineDivergence divergence;
-    StateTypes    types;         /* the layout the kept states hold (the block's at the last snapshot) */
+    StateTypes    gens[TL_GENS]; /* the layouts the kept states hold: generation g's types at gens[g % TL_GENS] */
+    uint32_t      gen;           /* the newest generation (the block's layout at the last snapshot or change) */
+    char          dropped_why[512];   /* why the last state that could not take the layout could not */
     int           tainted;       /* the block went through a replayed step of older code since the last restore:
                                     what it holds is comparable with no recorded hash of the current code */
 } g_timeline;
@@ -164,13 +168,30 @@ static void choose_every(void)
     g_timeline.every = k < TL_MIN_EVERY ? TL_MIN_EVERY : k > TL_MAX_EVERY ? TL_MAX_EVERY : k;
 }
 
-/* the kept states' layout follows the block's: a layout change migrates them first (timeline_reloaded) */
+/* ---------------------------------------------------------------- layouts: generations of the kept states */
+/* A layout change costs the frame nothing but a copy of the new types table: each kept state stays packed under the
+   layout it was taken in (its generation) and is migrated from that table when something restores it. */
+static StateTypes *types_now(void) { return &g_timeline.gens[g_timeline.gen % TL_GENS]; }
+
+static void say_dropped(int n, uint64_t was_oldest, const char *why);
+
+/* the types table a new generation starts from; states TL_GENS generations old lose theirs and go (the oldest) */
+static void new_generation(const StateTypes *t)
+{
+    g_timeline.gen++;
+    int n = g_timeline.snap_count;
+    uint64_t was_oldest = n ? snap_at(0)->step : 0;
+    while (g_timeline.snap_count && snap_at(0)->gen + TL_GENS <= g_timeline.gen) drop_oldest_snap();
+    if (g_timeline.snap_count < n) say_dropped(n, was_oldest, "too many layout changes since");
+    types_copy(types_now(), t);
+}
+
+/* the kept states' layout follows the block's: a new layout starts a generation (timeline_reloaded does it first) */
 static void keep_types(void)
 {
-    const StateTypes *now = types_of_block();
-    if (g_timeline.types.layout_hash != now->layout_hash || g_timeline.types.state_size != now->state_size ||
-        g_timeline.types.valid != now->valid)
-        types_copy(&g_timeline.types, now);
+    const StateTypes *now = types_of_block(), *was = types_now();
+    if (was->layout_hash != now->layout_hash || was->state_size != now->state_size || was->valid != now->valid)
+        new_generation(now);
 }
 
 static void take_snapshot(uint64_t step)
@@ -204,6 +225,7 @@ static void take_snapshot(uint64_t step)
     s->bytes = bytes;
     s->used = used;
     s->migrated = 0;
+    s->gen = g_timeline.gen;
     g_timeline.snap_bytes_sum += bytes;
     g_timeline.snap_bytes_recent = g_timeline.snaps_taken ? g_timeline.snap_bytes_recent * 0.9 + bytes * 0.1 : bytes;
     g_timeline.snaps_taken++;
@@ -236,18 +258,106 @@ uint64_t timeline_oldest(void)
     return g_timeline.snap_count ? snap_at(0)->step : head_step();
 }
 
+/* The state kept at k, packed under an older layout, in the block's (a buffer of *used bytes, the caller frees it):
+   migrated from its generation's table (migrate_bytes: the block's own rules), and packed again in its place when
+   it fits there, so the next restore is a plain one. NULL when it cannot be: damaged, or it cannot take the layout;
+   then it goes with every older state, said as at the change. */
+static uint8_t *migrated_snap(int k, uint64_t *used)
+{
+    keep_types();
+    TimelineSnap *s = snap_at(k);
+    const StateTypes *from = &g_timeline.gens[s->gen % TL_GENS], *to = types_now();
+    double t0 = os_mono_seconds();
+    uint64_t size = to->state_size;
+    uint32_t was_gen = s->gen;
+    uint8_t *old = (uint8_t *)malloc(s->used ? s->used : 1), *mig = (uint8_t *)malloc(size + 16);
+    char why[512] = "out of memory";
+    int ok = old && mig;
+    if (ok && !timeline_unpack(g_timeline.ring + s->at, (size_t)s->bytes, old, (size_t)s->used)) {
+        snprintf(why, sizeof why, "the kept state at step %llu is damaged", (unsigned long long)s->step);
+        ok = 0;
+    }
+    ok = ok && migrate_bytes(from, to, running_api(), old, s->used, mig, size, why, sizeof why);
+    free(old);
+    if (!ok) {
+        free(mig);
+        int n = g_timeline.snap_count;
+        uint64_t was_oldest = snap_at(0)->step;
+        for (int i = 0; i <= k; i++) drop_oldest_snap();
+        say_dropped(n, was_oldest, why);
+        if (!g_timeline.snap_count) timeline_clear("layout_changed");   /* no state left to start a step from */
+        return NULL;
+    }
+    int cached = 0;
+    if (g_timeline.scratch_cap >= size + 16) {
+        size_t bytes = timeline_pack(mig, (size_t)size, g_timeline.scratch);
+        if ((cached = bytes <= s->bytes)) {
+            memcpy(g_timeline.ring + s->at, g_timeline.scratch, bytes);
+            *s = TimelineSnap{ s->step, s->at, bytes, size, 1, g_timeline.gen };
+        }
+    }
+    log_event("timeline_state_migrated", "\"step\":%llu,\"generation\":%u,\"kept\":%s,\"ms\":%.2f",
+              (unsigned long long)s->step, was_gen, cached ? "true" : "false",
+              (os_mono_seconds() - t0) * 1000.0);
+    *used = size;
+    return mig;
+}
+
+/* a kept state packed under the block's layout (a library with a new one may have loaded since the last snapshot) */
+static int in_block_layout(const TimelineSnap *s)
+{
+    return s->gen == g_timeline.gen && types_now()->layout_hash == types_of_block()->layout_hash;
+}
+
+/* the state kept at k in the block's layout, in a buffer of *used bytes (the caller frees it); NULL if it cannot be */
+static uint8_t *snap_state(int k, uint64_t *used)
+{
+    TimelineSnap *s = snap_at(k);
+    if (!in_block_layout(s)) return migrated_snap(k, used);
+    uint8_t *out = (uint8_t *)malloc(s->used ? s->used : 1);
+    if (out && !timeline_unpack(g_timeline.ring + s->at, (size_t)s->bytes, out, (size_t)s->used)) {
+        free(out);
+        return NULL;
+    }
+    *used = s->used;
+    return out;
+}
+
 static int restore_snap(int k)
 {
     TimelineSnap *s = snap_at(k);
     memory_make_writable();
-    uint64_t now_used = memory_used();
+    uint64_t now_used = memory_used(), used = s->used;
     uint8_t *base = (uint8_t *)memory_state()->game.base;
-    if (!timeline_unpack(g_timeline.ring + s->at, (size_t)s->bytes, base, (size_t)s->used)) return 0;
-    if (now_used > s->used) memset(base + s->used, 0, now_used - s->used);
-    memory_state()->game.used = s->used;
+    if (!in_block_layout(s)) {
+        uint8_t *mig = migrated_snap(k, &used);   /* the block is left as it was when this fails */
+        if (!mig) return 0;
+        memcpy(base, mig, (size_t)used);
+        free(mig);
+        running_load(1);
+    } else if (!timeline_unpack(g_timeline.ring + s->at, (size_t)s->bytes, base, (size_t)s->used)) {
+        return 0;
+    } else if (s->migrated) {
+        running_load(1);   /* a migrated state holds no caches: the game's load rebuilds them */
+    }
+    if (now_used > used) memset(base + used, 0, now_used - used);
+    memory_state()->game.used = used;
     g_timeline.tainted = 0;
-    if (s->migrated) running_load(1);   /* a migrated state holds no caches: the game's load rebuilds them */
     return 1;
+}
+
+/* the newest kept state at or before *target restored; one that cannot take the layout goes with the older ones and
+   the next newer is tried (*target moves up to it). Its index, or -1 */
+static int restore_newest(uint64_t *target)
+{
+    for (;;) {
+        uint64_t oldest = timeline_oldest();
+        if (*target < oldest) *target = oldest;
+        int k = newest_snap_at_or_before(*target), n = g_timeline.snap_count;
+        if (k < 0) return -1;
+        if (restore_snap(k)) return k;
+        if (g_timeline.snap_count == n) return -1;   /* damaged, not dropped */
+    }
 }
 
 /* ---------------------------------------------------------------- keeping it */
@@ -453,10 +563,11 @@ static void diverged(uint64_t bad, uint64_t time_reads, uint64_t *at)
     uint64_t ignored = 0;
     for (uint64_t i = bad + 1; s && i < s->step; i++)
         if (replay_one(i, &ignored) < 0) return;
-    uint8_t *was = s ? (uint8_t *)malloc(s->used ? s->used : 1) : NULL;
-    if (was && timeline_unpack(g_timeline.ring + s->at, (size_t)s->bytes, was, (size_t)s->used)) {
+    uint64_t used = 0;
+    uint8_t *was = s ? snap_state(k, &used) : NULL;
+    if (was) {
         d->compared_at = s->step;
-        name_difference(was, s->used, d);
+        name_difference(was, used, d);
         restore_snap(k);
         frame_loop()->step = *at = s->step;
     } else {
@@ -532,7 +643,7 @@ double timeline_seek(uint64_t target)
     uint64_t from = g_timeline.cursor;
     /* forward within reach of the current state: no restore */
     if (!(from <= target && (k < 0 || snap_at(k)->step <= from))) {
-        if (k < 0 || !restore_snap(k)) return -1;
+        if ((k = restore_newest(&target)) < 0) return -1;
         from = snap_at(k)->step;
     }
     frame_loop()->step = from;
@@ -559,8 +670,7 @@ int64_t timeline_verify(void)
     if (!g_timeline.open) return -1;
     double t0 = os_mono_seconds();
     uint64_t oldest = timeline_oldest(), head = head_step(), at = head, mismatches = 0;
-    int k = newest_snap_at_or_before(oldest);
-    if (k < 0 || !restore_snap(k)) return -1;
+    if (restore_newest(&oldest) < 0) return -1;
     if (replay_range(oldest, head, &at, 1, &mismatches) < 0) return -1;
     g_timeline.cursor = at;
     frame_loop()->step = at;
@@ -589,11 +699,16 @@ void timeline_close(void)
 void timeline_play(int on) { g_timeline.playing = on && g_timeline.open; }
 
 /* ---------------------------------------------------------------- the kept states across a layout change */
-typedef struct MigratedSnap { uint64_t step, off, bytes; } MigratedSnap;
+typedef struct MigratedSnap { uint64_t step, off, bytes, used; int migrated; } MigratedSnap;
+
+static double dropped_seconds(uint64_t was_oldest)
+{
+    return g_timeline.snap_count ? (double)(snap_at(0)->step - was_oldest) / 60.0 : (double)g_timeline.count / 60.0;
+}
 
 static void say_migrated(int n, int kept, uint64_t was_oldest, double ms, const char *why)
 {
-    double dropped_s = kept ? (double)(snap_at(0)->step - was_oldest) / 60.0 : (double)g_timeline.count / 60.0;
+    double dropped_s = dropped_seconds(was_oldest);
     char esc[1024];
     parse_json_escape(why, esc, sizeof esc);
     log_event("timeline_migrated", "\"states\":%d,\"dropped\":%d,\"dropped_s\":%.2f,\"ms\":%.2f,\"why\":\"%s\"", kept,
@@ -604,10 +719,26 @@ static void say_migrated(int n, int kept, uint64_t was_oldest, double ms, const 
         notice_post(LOG_WARN, "Timeline: %.1f s dropped, its states cannot take the new layout (%s)", dropped_s, why);
 }
 
-/* Every kept state rewritten from `from`'s layout to the block's (migrate_bytes, the rules the block's migration
-   follows), newest first: the first one that cannot be goes, with every older one. Returns how many are left. */
-static int migrate_snaps(const StateTypes *from, char *why_out, size_t why_cap)
+/* states found unable to take the layout (n kept before): gone with the older ones, said when found */
+static void say_dropped(int n, uint64_t was_oldest, const char *why)
 {
+    double dropped_s = dropped_seconds(was_oldest);
+    char esc[1024];
+    snprintf(g_timeline.dropped_why, sizeof g_timeline.dropped_why, "%s", why);
+    parse_json_escape(why, esc, sizeof esc);
+    log_event("timeline_dropped", "\"states\":%d,\"dropped\":%d,\"dropped_s\":%.2f,\"why\":\"%s\"",
+              g_timeline.snap_count, n - g_timeline.snap_count, dropped_s, esc);
+    log_message(LOG_WARN, "timeline: %d kept states dropped, they cannot take the new layout: %s",
+                n - g_timeline.snap_count, why);
+    notice_post(LOG_WARN, "Timeline: %.1f s dropped, its states cannot take the new layout (%s)", dropped_s, why);
+}
+
+/* Every kept state of an older layout rewritten to the block's from its generation's table (migrate_bytes, the rules
+   the block's migration follows), newest first: the first one that cannot be goes, with every older one. What a
+   session file needs (one layout); a layout change itself leaves them to restore_snap. Returns how many are left. */
+static int migrate_snaps(char *why_out, size_t why_cap)
+{
+    keep_types();
     const StateTypes *to = types_of_block();
     double t0 = os_mono_seconds();
     timeline_oldest();   /* states older than the oldest input are not worth the work */
@@ -619,17 +750,21 @@ static int migrate_snaps(const StateTypes *from, char *why_out, size_t why_cap)
     char why[2048] = "out of memory";
     for (int k = n - 1; k >= 0 && old && mig && list; k--, kept++) {
         TimelineSnap *s = snap_at(k);
-        if (!timeline_unpack(g_timeline.ring + s->at, (size_t)s->bytes, old, (size_t)s->used)) {
+        int same = s->gen == g_timeline.gen;   /* already the block's layout: its packed bytes as they are */
+        if (!same && !timeline_unpack(g_timeline.ring + s->at, (size_t)s->bytes, old, (size_t)s->used)) {
             snprintf(why, sizeof why, "the kept state at step %llu is damaged", (unsigned long long)s->step);
             break;
         }
-        if (!migrate_bytes(from, to, running_api(), old, s->used, mig, size, why, sizeof why)) break;
-        if (end + size + 16 > cap) {
-            uint8_t *p = (uint8_t *)realloc(tmp, cap = (end + size + 16) * 2);
+        const StateTypes *from = &g_timeline.gens[s->gen % TL_GENS];
+        if (!same && !migrate_bytes(from, to, running_api(), old, s->used, mig, size, why, sizeof why)) break;
+        if (end + size + s->bytes + 16 > cap) {
+            uint8_t *p = (uint8_t *)realloc(tmp, cap = (end + size + s->bytes + 16) * 2);
             if (!p) { snprintf(why, sizeof why, "out of memory"); break; }
             tmp = p;
         }
-        list[kept] = MigratedSnap{ s->step, end, timeline_pack(mig, (size_t)size, tmp + end) };
+        if (same) memcpy(tmp + end, g_timeline.ring + s->at, (size_t)s->bytes);
+        list[kept] = MigratedSnap{ s->step, end, same ? s->bytes : timeline_pack(mig, (size_t)size, tmp + end),
+                                   same ? s->used : size, same ? s->migrated : 1 };
         end += list[kept].bytes;
     }
     g_timeline.snap_first = g_timeline.snap_count = 0;   /* written back oldest first, from the ring's start */
@@ -638,29 +773,31 @@ static int migrate_snaps(const StateTypes *from, char *why_out, size_t why_cap)
         if (list[i].bytes > g_timeline.ring_cap) continue;
         uint64_t at = ring_room(list[i].bytes);
         memcpy(g_timeline.ring + at, tmp + list[i].off, list[i].bytes);
-        *snap_at(g_timeline.snap_count++) = TimelineSnap{ list[i].step, at, list[i].bytes, size, 1 };
+        *snap_at(g_timeline.snap_count++) =
+            TimelineSnap{ list[i].step, at, list[i].bytes, list[i].used, list[i].migrated, g_timeline.gen };
     }
     free(old);
     free(mig);
     free(tmp);
     free(list);
-    types_copy(&g_timeline.types, to);
     say_migrated(n, g_timeline.snap_count, was_oldest, (os_mono_seconds() - t0) * 1000.0, why);
     snprintf(why_out, why_cap, "%s", why);
     return g_timeline.snap_count;
 }
 
 /* New code while paused in the past: the recorded steps after the cursor ran under the old code, and their kept states
-   with them: the states go (the inputs stay, replayed under the new code). A new layout migrates the kept states. */
+   with them: the states go (the inputs stay, replayed under the new code). A new layout starts a generation: the
+   kept states stay as they are, each migrated when a seek restores it (restore_snap), so the frame the new library
+   loads in pays for the types table, not for the ring. */
 void timeline_reloaded(int layout_changed)
 {
     timeline_code_changed();
     if (!g_timeline.on) return;
-    char why[512];
-    if (layout_changed && g_timeline.snap_count && !migrate_snaps(&g_timeline.types, why, sizeof why)) {
-        if (g_timeline.open) notice_post(LOG_WARN, "Timeline cleared: its states cannot take the new layout");
-        timeline_clear("layout_changed");
-        return;
+    if (layout_changed) {
+        double t0 = os_mono_seconds();
+        keep_types();
+        log_event("timeline_layout", "\"generation\":%u,\"states\":%d,\"migrated\":0,\"ms\":%.3f", g_timeline.gen,
+                  g_timeline.snap_count, (os_mono_seconds() - t0) * 1000.0);
     }
     if (!g_timeline.open) {   /* the new code's first state: its steps are checked from there */
         int k = g_timeline.snap_count - 1;
@@ -697,24 +834,31 @@ int timeline_save_session(const char *path, const char *game, uint64_t *bytes, c
     if (!g_timeline.on || !g_timeline.count) { snprintf(err, cap, "the timeline holds no step"); return 0; }
     int k = g_timeline.snap_count - 1;   /* paused, the state at the live step was kept when F8 opened the bar */
     if (!g_timeline.open && (k < 0 || snap_at(k)->step != head)) take_snapshot(head);
+    char why[512];
+    for (int i = 0; i < g_timeline.snap_count; i++)   /* the file holds one layout: older states migrated first */
+        if (snap_at(i)->gen != g_timeline.gen && !migrate_snaps(why, sizeof why)) {
+            snprintf(err, cap, "none of its states can take the layout (%s)", why);
+            return 0;
+        }
     oldest = timeline_oldest();
-    if (!g_timeline.types.valid) {
-        snprintf(err, cap, "the state has no description (%s)", g_timeline.types.error);
+    const StateTypes *types = types_now();
+    if (!types->valid) {
+        snprintf(err, cap, "the state has no description (%s)", types->error);
         return 0;
     }
     if (head <= oldest) { snprintf(err, cap, "no step is kept after the oldest state yet"); return 0; }
     SessionFile f;
     memset(&f, 0, sizeof f);
     snprintf(f.game, sizeof f.game, "%s", game);
-    f.layout_hash = g_timeline.types.layout_hash;
-    f.state_size = g_timeline.types.state_size;
+    f.layout_hash = types->layout_hash;
+    f.state_size = types->state_size;
     f.first = oldest;
     f.count = head - oldest;
     f.cursor = g_timeline.open ? g_timeline.cursor : head;
     f.code_id = library_code_id();
     f.epoch = g_timeline.epoch;
-    f.types = g_timeline.types.blob;
-    f.types_bytes = g_timeline.types.size;
+    f.types = types->blob;
+    f.types_bytes = types->size;
     f.snap_count = (uint64_t)g_timeline.snap_count;
     SessionSnap *snaps = (SessionSnap *)malloc(sizeof(SessionSnap) * f.snap_count);
     for (uint64_t i = 0; snaps && i < f.snap_count; i++) {
@@ -732,8 +876,9 @@ int timeline_save_session(const char *path, const char *game, uint64_t *bytes, c
     return ok;
 }
 
-/* the file's steps and states into the timeline, as the file's layout (the newest `window` steps, what the ring
-   holds); the steps of the same code as this one (its newest epoch, the same library and layout) are compared */
+/* the file's steps and states into the timeline, as the file's layout (a generation of its own; the newest `window`
+   steps, what the ring holds); the steps of the same code as this one (its newest epoch, the same library and
+   layout) are compared */
 static void load_session(const SessionFile *f, int same_code)
 {
     timeline_clear("session_open");
@@ -753,7 +898,7 @@ static void load_session(const SessionFile *f, int same_code)
         if (g_timeline.snap_count == TL_MAX_SNAPS) drop_oldest_snap();
         uint64_t at = ring_room(s->bytes);
         memcpy(g_timeline.ring + at, p, (size_t)s->bytes);
-        *snap_at(g_timeline.snap_count++) = TimelineSnap{ s->step, at, s->bytes, s->used, 0 };
+        *snap_at(g_timeline.snap_count++) = TimelineSnap{ s->step, at, s->bytes, s->used, 0, g_timeline.gen };
     }
 }
 
@@ -777,8 +922,7 @@ int timeline_open_session(const char *path, const char *game, char *err, size_t 
     ok = ok && !strcmp(f.game, game);
     const StateTypes *now = types_of_block();
     int same_layout = ok && now->layout_hash == f.layout_hash && now->state_size == f.state_size;
-    if (ok) {
-        load_session(&f, same_layout && f.code_id && f.code_id == library_code_id());
+    if (ok) {   /* the file's layout a generation of its own: its states migrated as seeks restore them */
         StateTypes from;
         memset(&from, 0, sizeof from);
         from.blob = (uint64_t *)f.types;
@@ -786,22 +930,24 @@ int timeline_open_session(const char *path, const char *game, char *err, size_t 
         from.valid = 1;
         from.layout_hash = f.layout_hash;
         from.state_size = f.state_size;
-        types_copy(&g_timeline.types, &from);
-        char why[512];
-        if (!same_layout && !migrate_snaps(&from, why, sizeof why)) {
-            snprintf(err, cap, "none of its states can take this state.h's layout (%s)", why);
-            timeline_clear("session_refused");
-            ok = 0;
-        }
+        timeline_clear("session_open");
+        new_generation(&from);
+        load_session(&f, same_layout && f.code_id && f.code_id == library_code_id());
+        keep_types();
     }
     free(data);
     if (!ok) return 0;
     g_timeline.open = 1;
     g_timeline.cursor = UINT64_MAX;   /* nothing to go on from: the seek restores a kept state */
+    g_timeline.dropped_why[0] = 0;
     uint64_t head = head_step();
     if (timeline_seek(head) < 0) {
+        if (g_timeline.dropped_why[0])
+            snprintf(err, cap, "none of its states can take this state.h's layout (%s)", g_timeline.dropped_why);
+        else
+            snprintf(err, cap, "its states do not unpack");
         timeline_clear("session_refused");
-        snprintf(err, cap, "its states do not unpack");
+        g_timeline.open = 0;
         return 0;
     }
     log_event("session_open", "\"steps\":%llu,\"from\":%llu,\"to\":%llu,\"states\":%d,\"migrated\":%s,\"compared\":%s,"

@@ -136,7 +136,7 @@ static void start(void)
     free(g_timeline.steps);
     free(g_timeline.ring);
     free(g_timeline.scratch);
-    free(g_timeline.types.blob);
+    for (StateTypes &t : g_timeline.gens) free(t.blob);
     memset(&g_timeline, 0, sizeof g_timeline);
     timeline_init(10, 1, toy_update);   /* 600 steps, 1 MB: the ring wraps */
 }
@@ -314,7 +314,7 @@ static void test_session_round_trip(void)
     describe_toy(12);
     g_migrations = 0;
     TH_CHECK(timeline_open_session(SESSION_PATH, "toy", err, sizeof err));
-    TH_CHECK(g_migrations > 0 && g_timeline.types.layout_hash == 12 && step_of(899)->epoch != g_timeline.epoch);
+    TH_CHECK(g_migrations > 0 && types_now()->layout_hash == 12 && step_of(899)->epoch != g_timeline.epoch);
     TH_CHECK(block_hash() == hashes[900]);   /* the toy's migration is a copy */
     timeline_close();
     start();   /* none can be migrated: refused, with the reason, and nothing kept */
@@ -379,7 +379,9 @@ static void test_session_reader_refuses_damage(void)
     remove(SESSION_PATH);
 }
 
-/* a layout change migrates the kept states (the steps stay seekable); one that cannot goes with the older ones */
+/* a layout change migrates nothing at the change, however full the ring (the frame the new library loads in does not
+   pay for it): a seek across it migrates the state it restores from the layout that state was kept in, and keeps it
+   migrated; one that cannot be goes with the older ones when it is found, and the seek lands on the next one */
 static void test_ring_migrates_on_layout_change(void)
 {
     start();
@@ -391,33 +393,49 @@ static void test_ring_migrates_on_layout_change(void)
     describe_toy(8);   /* the new library's layout */
     g_migrations = g_loads = 0;
     timeline_reloaded(1);
-    TH_CHECK_EQ_INT(g_migrations, before);
-    TH_CHECK(g_timeline.snap_count >= before);   /* all migrated (and one more: the new code's first state) */
-    TH_CHECK(timeline_oldest() == oldest && g_timeline.types.layout_hash == 8);
+    TH_CHECK_EQ_INT(g_migrations, 0);   /* none at the change */
+    TH_CHECK_EQ_INT(g_timeline.snap_count, before + 1);   /* all kept (and the new code's first state) */
+    TH_CHECK(timeline_oldest() == oldest && types_now()->layout_hash == 8 && snap_at(0)->gen != g_timeline.gen);
     TH_CHECK(timeline_open());
     TH_CHECK(timeline_seek(oldest + 3) >= 0 && block_hash() == hashes[oldest + 3]);   /* the toy's migration: a copy */
+    TH_CHECK_EQ_INT(g_migrations, 1);   /* the one state restored */
     TH_CHECK(g_loads > 0);   /* a migrated state holds no caches: the game's load ran */
+    TH_CHECK(snap_at(0)->gen == g_timeline.gen && snap_at(0)->migrated);   /* packed again in its place */
+    TH_CHECK(timeline_seek(oldest + 400) >= 0 && block_hash() == hashes[oldest + 400]);
+    g_migrations = 0;
+    TH_CHECK(timeline_seek(oldest + 3) >= 0 && block_hash() == hashes[oldest + 3] && g_migrations == 0);
     TH_CHECK(timeline_verify() == 0);
     timeline_close();
+    uint64_t bytes = 0;   /* a file holds one layout: the rest are migrated on the way out */
+    char err[512];
+    TH_CHECK(timeline_save_session(SESSION_PATH, "toy", &bytes, err, sizeof err));
+    for (int k = 0; k < g_timeline.snap_count; k++) TH_CHECK(snap_at(k)->gen == g_timeline.gen);
+    remove(SESSION_PATH);
+
     start();
     describe_toy(7);
     play(900, 0, &hashes);
     describe_toy(9);
-    g_migrations = 0;
-    g_migrate_fails_at = 5;   /* the 6th newest cannot be migrated: it and the older ones go */
     timeline_reloaded(1);
-    g_migrate_fails_at = -1;
-    TH_CHECK_EQ_INT(g_migrations, 6);
-    TH_CHECK(g_timeline.snap_count == 5 + 1 && timeline_oldest() > oldest);
     TH_CHECK(timeline_open());
-    TH_CHECK(timeline_seek(timeline_oldest()) >= 0 && block_hash() == hashes[timeline_oldest()]);
-    timeline_close();
-    describe_toy(10);
-    g_migrate_fails_at = 0;   /* none can: the timeline is cleared */
     g_migrations = 0;
-    timeline_reloaded(1);
+    g_migrate_fails_at = 0;   /* the first state restored cannot take the layout: it and the older ones go */
+    timeline_oldest();   /* (the states older than the oldest input go first) */
+    before = g_timeline.snap_count - 1;   /* the old layout's */
+    uint64_t mid = snap_at(before / 2)->step, next = snap_at(before / 2 + 1)->step;
+    TH_CHECK(timeline_seek(mid + 2) >= 0);
     g_migrate_fails_at = -1;
-    TH_CHECK(g_timeline.count == 0 && g_timeline.snap_count == 0);
+    TH_CHECK_EQ_INT(g_migrations, 2);   /* the one that failed, then the next newer one */
+    TH_CHECK(g_timeline.snap_count == before + 1 - (before / 2 + 1) && timeline_oldest() == next);
+    TH_CHECK(g_timeline.cursor == next && block_hash() == hashes[next]);
+    g_migrations = 0;
+    TH_CHECK(timeline_seek(head_step()) >= 0 && block_hash() == hashes[head_step()] && g_migrations == 0);
+    timeline_close();
+    for (int i = 0; i < TL_GENS; i++) {   /* a state TL_GENS layouts old has lost its table: it goes */
+        describe_toy((uint32_t)(20 + i));
+        timeline_reloaded(1);
+    }
+    TH_CHECK(g_timeline.snap_count >= 1 && snap_at(0)->gen + TL_GENS > g_timeline.gen);
     free(g_types.blob);
     memset(&g_types, 0, sizeof g_types);
 }
