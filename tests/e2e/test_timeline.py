@@ -75,9 +75,9 @@ def branch_goes_on_exactly():
         h.stop()
 
 
-def new_code_replays_the_same_seconds():
-    """Four seconds back, then a save of new code: the host reloads while paused there and plays the same recorded
-    inputs forward with the new code (its bullets are a quarter faster), to the step where F8 was pressed."""
+def replays_the_same_seconds(old, new, version):
+    """Four seconds back, then a save: the host takes the change while paused there and plays the same recorded inputs
+    forward with it (bullets a quarter faster), to the step where F8 was pressed."""
     script = input_script(root, "5 tap F10\n200 tap F3\n@500 tap F8\n@502 down LSHIFT\n@503 tap LEFT\n@505 tap LEFT\n"
                           "@507 tap LEFT\n@509 tap LEFT\n@510 up LSHIFT\n", "edit.txt")
     h = Host(root, "--input", script, "--watchdog", watchdog())
@@ -86,23 +86,38 @@ def new_code_replays_the_same_seconds():
         head = h.wait_ev("timeline_open", timeout=120)["step"]   # real time: frames are not steps
         h.wait_ev("timeline_seek", to=head - 240, timeout=60)
         m = h.mark()
-        edit(src, "b->vel = v2_scale(d, BULLET_SPEED);", "b->vel = v2_scale(d, BULLET_SPEED * 1.25f);")
-        h.next_reload(m, timeout=120)
-        nc = h.wait_ev("timeline_new_code", timeout=30, since=m)
-        check(nc["step"] == head - 240 and nc["version"] == 2, f"new code while paused: {nc}")
+        edit(src, old, new)
+        if version > 1:
+            h.next_reload(m, timeout=120)
+        nc = h.wait_ev("timeline_new_code", timeout=60, since=m)   # a TWEAK: the values in force at once
+        check(nc["step"] == head - 240 and nc["version"] == version, f"the change while paused: {nc}")
         last = h.wait_for(lambda e: e.get("ev") == "timeline_seek" and e.get("at") == head, 60, m, "the playback")
         played = h.of("timeline_seek", m)
         check(len(played) >= 230 and all(s["replayed"] <= 1 for s in played), f"the playback: {len(played)} seeks")
-        v2 = [e for e in h.of("frame_stats", m) if e["version"] == 2 and e["t"] <= last["t"] + 0.5]
-        # bullets the old code fired before the restored step still fly for their lifetime (under two seconds):
-        # from two seconds of game steps after the restored one, every live bullet is the new code's
-        first = v2[0]["game"]["steps"] if v2 else 0
-        fast = [e for e in v2 if e["game"].get("bullet_speed", 0) > 0 and e["game"]["steps"] >= first + 120]
-        check(fast and all(abs(e["game"]["bullet_speed"] - 1375) < 1 for e in fast),
-              f"the same seconds did not run the new code: {[e['game'].get('bullet_speed') for e in fast]}")
-        check(not h.of("timeline_divergence", m), "a replay under new code was compared with the old code's")
+        runs = [e for e in h.of("frame_stats", m) if e["version"] == version and e["t"] <= last["t"] + 0.5]
+        # bullets fired before the restored step still fly for their lifetime (under two seconds): from two
+        # seconds of game steps after the restored one, every live bullet is the changed code's
+        first = runs[0]["game"]["steps"] if runs else 0
+        seen = [(e["game"]["steps"] - first, e["game"]["bullet_speed"]) for e in runs if e["game"].get("bullet_speed")]
+        late = [v for at, v in seen if at >= 120]
+        check(any(abs(v - 1375) < 1 for _, v in seen) and all(abs(v - 1375) < 1 for v in late),
+              f"the same seconds did not run the change (steps after the restored one, bullet speed): {seen}")
+        check(not h.of("timeline_divergence", m), "a replay under the change was compared with the old code's")
     finally:
         h.stop()
+        with open(src) as f:
+            text = f.read()
+        with open(src, "w") as f:   # the next case starts from the sample's code
+            f.write(text.replace(new, old, 1))
+
+
+def new_code_replays_the_same_seconds():
+    replays_the_same_seconds("b->vel = v2_scale(d, BULLET_SPEED);", "b->vel = v2_scale(d, BULLET_SPEED * 1.25f);", 2)
+
+
+def tweak_replays_the_same_seconds():
+    """A literal saved while paused in the past goes live with no build (TWEAK) and replays those seconds too."""
+    replays_the_same_seconds("BULLET_SPEED        = TWEAK(1100.0f)", "BULLET_SPEED        = TWEAK(1375.0f)", 1)
 
 
 NONDET_STATE = "    float    clock = 0.0f;              /* the wall clock, read into the state: not deterministic */\n"
@@ -146,7 +161,8 @@ def clock_in_state_is_caught():
 
 checks.case("seek_back_is_exact", seek_back_is_exact)
 checks.case("branch_goes_on_exactly", branch_goes_on_exactly)
-checks.case("new_code_replays_the_same_seconds", new_code_replays_the_same_seconds)
+checks.case("tweak_replays_the_same_seconds", tweak_replays_the_same_seconds)   # before the code change: its host
+checks.case("new_code_replays_the_same_seconds", new_code_replays_the_same_seconds)   # leaves the library it built
 checks.case("clock_in_state_is_caught", clock_in_state_is_caught)
 if not checks.failed:
     cleanup(root)
