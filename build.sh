@@ -13,7 +13,7 @@ BUILD_DIR="$ROOT/build"
 # Every command runs from $ROOT and names project files relative to it: the project folder may be
 # anywhere, with spaces in its name, and a flag string like COMMON_FLAGS is split on spaces.
 
-DEBIAN_PACKAGES="g++ clang libclang-rt-dev libsdl2-dev libstb-dev fonts-dejavu-core python3 pkg-config sox libsox-fmt-base cmake ninja-build ccache"
+DEBIAN_PACKAGES="g++ clang libclang-rt-dev libsdl2-dev libstb-dev fonts-dejavu-core python3 pkg-config sox libsox-fmt-base cmake ninja-build ccache mold"
 # and for ./build.sh test: the editor and debugger checks (clangd on every kind of file, Windows' with
 # mingw-w64's headers, the web backend's with emscripten's; gdb across reloads; Xvfb and Mesa for the OpenGL
 # renderer's glow test; Box2D 2.4.1, the peer tests/bench/bench_collide_box2d24.cpp links: test runs every bench part)
