@@ -144,6 +144,13 @@ def new_file_replans():
     check(start["direct"] is True and start["planned"] is True,
           f"a new file changes the chunks: the host plans them again, in process: {start}")
     check(end["ok"], f"{end}")
+    # the two new files can reach the watcher in two batches: a second build of them may follow the first; the
+    # save below must not land while that one is about to read extra.cpp (it would compile the saved text, and the
+    # save's own build would then rightly find nothing stale)
+    time.sleep(1.0)
+    if host.of("build_start", m)[1:]:
+        host.wait_for(lambda e: e.get("ev") == "build_end" and e["t"] > host.of("build_start", m)[-1]["t"], 240, m,
+                      what="the second build of the new files")
     m = host.mark()
     edit(os.path.join(game, "extra.cpp"), "return EXTRA_ANSWER;", "return EXTRA_ANSWER + 1;")
     start, end, r = build_of(m)
