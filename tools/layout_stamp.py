@@ -4,7 +4,8 @@
     layout_stamp.py CXX STATE_HEADER [compiler flags...]    prints the stamp (a decimal u32)
 
 and writes the description of the state's types beside the build's other outputs
-(<project>/build/game/state_types.inc, or --types=PATH given before CXX): see write_types below.
+(<project>/build/game/state_types.inc, or --types=PATH given before CXX): see write_types below; with
+--header=PATH also a header defining GAME_LAYOUT_HASH (a release's build includes it in the game's compile).
 
 It preprocesses the state header (which includes what it needs), splits the result into top-level
 declarations, and starts from every type, enum and constant the state header itself declares. From
@@ -421,33 +422,40 @@ def write_types(decls, header, root, path):
     w("    \"\\0\" " + " ".join([f'"{s}\\0"' for s in pool[1:-1]] + [f'"{pool[-1]}"']) if len(pool) > 1 else '    ""')
     w("};")
     lines.extend(asserts)
-    text = "\n".join(lines) + "\n"
+    write_if_changed(path, "\n".join(lines) + "\n")
+
+
+def write_if_changed(path, text):
+    """path holds text after this; its date changes only with its text (a build compares dates)."""
     try:
-        old_text = open(path).read()
+        with open(path) as f:
+            if f.read() == text:
+                return
     except OSError:
-        old_text = None
-    if old_text != text:
-        tmp = f"{path}.{os.getpid()}.tmp"
-        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-        with open(tmp, "w") as f:
-            f.write(text)
-        os.replace(tmp, path)
+        pass
+    tmp = f"{path}.{os.getpid()}.tmp"
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)
 
 
 def main():
     args = sys.argv[1:]
-    types_path = None
+    types_path = header_path = None
     root = "GameState"
     while args and args[0].startswith("--"):
         opt = args.pop(0)
         if opt.startswith("--types="):
             types_path = opt[len("--types="):]
+        elif opt.startswith("--header="):
+            header_path = opt[len("--header="):]
         elif opt.startswith("--root="):
             root = opt[len("--root="):]
         else:
             fail(f"unknown option {opt}")
     if len(args) < 2:
-        fail("usage: layout_stamp.py [--types=PATH] [--root=NAME] CXX STATE_HEADER [flags...]")
+        fail("usage: layout_stamp.py [--types=PATH] [--header=PATH] [--root=NAME] CXX STATE_HEADER [flags...]")
     cxx, header, flags = args[0], args[1], args[2:]
     if types_path is None:
         project = os.path.dirname(os.path.dirname(os.path.abspath(header)))
@@ -486,7 +494,11 @@ def main():
         h.update(" ".join(decls[i][0]).encode())
         h.update(b"\n")
     write_types([decls[i] for i in sorted(reached)], header, root, types_path)
-    print(int.from_bytes(h.digest()[:4], "little"))
+    stamp = int.from_bytes(h.digest()[:4], "little")
+    if header_path:
+        write_if_changed(header_path, f"/* written by tools/layout_stamp.py: the layout stamp of {os.path.basename(header)} */\n"
+                                      f"#define GAME_LAYOUT_HASH {stamp}u\n")
+    print(stamp)
 
 
 if __name__ == "__main__":
