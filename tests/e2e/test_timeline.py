@@ -94,6 +94,8 @@ def replays_the_same_seconds(old, new, version):
         last = h.wait_for(lambda e: e.get("ev") == "timeline_seek" and e.get("at") == head, 60, m, "the playback")
         played = h.of("timeline_seek", m)
         check(len(played) >= 230 and all(s["replayed"] <= 1 for s in played), f"the playback: {len(played)} seeks")
+        # at the game's own rate whatever the frame rate: 240 steps are four seconds (not fewer when frames are fast)
+        check(last["t"] - nc["t"] >= 3.5, f"the playback took {last['t'] - nc['t']:.2f} s for 240 steps")
         runs = [e for e in h.of("frame_stats", m) if e["version"] == version and e["t"] <= last["t"] + 0.5]
         # bullets fired before the restored step still fly for their lifetime (under two seconds): from two
         # seconds of game steps after the restored one, every live bullet is the changed code's
