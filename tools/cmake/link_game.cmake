@@ -18,6 +18,7 @@ if(old_pdbs)
 endif()
 
 set(cmd "")
+set(prev "")
 set(in_cmd 0)
 set(msvc 0)
 math(EXPR last "${CMAKE_ARGC} - 1")
@@ -34,7 +35,7 @@ foreach(i RANGE 1 ${last})
         set(msvc 1)
     elseif(arg MATCHES "^[-/][Pp][Dd][Bb]:")     # link.exe /pdb:
         set(arg "/pdb:${pdb}")
-    elseif(arg STREQUAL "${GAME_DLL}" AND prev STREQUAL "-o")
+    elseif(prev STREQUAL "-o")                   # clang/gcc: -o <the library>
         set(arg "${tmp}")
     endif()
     list(APPEND cmd "${arg}")
