@@ -882,7 +882,7 @@ win_path() { local p="$1"; echo "Z:${p//\//\\}"; }   # wine maps / to drive Z:
 cmd_game_win() {
     local B="$BUILD_DIR/${GAME_BUILD_REL#build/}"   # BUILD_DIR may be another folder here (the test leg's)
     local tree="$B/cmake-win" lock="$B/build.lock" host out rc=1
-    host="$(engine_host)" || return 1
+    host="$(ENGINE_HOST="${ENGINE_HOST:-$ROOT/build/host}" engine_host)" || return 1   # the checkout's, not BUILD_DIR's
     mkdir -p "$B"
     echo building > "$lock"
     if [ -f "$tree/build.ninja" ] || out="$(cmake --preset mingw-game -B "$tree" -DENGINE_GAME_DIR="$GAME_DIR" \
