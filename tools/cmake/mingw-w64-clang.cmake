@@ -1,7 +1,8 @@
 # The Windows game library cross-built from Linux (./build.sh game-win, the mingw-game preset): Debian's clang
 # for the x86_64-w64-mingw32 target with lld, against mingw-w64's headers and libraries. clang and lld rather than
-# mingw g++ and GNU ld: only they write CodeView debug info and a PDB (-gcodeview, -Wl,--pdb=), which a Windows
-# debugger reads; host.exe keeps mingw-w64.cmake (g++).
+# mingw g++ and GNU ld: clang writes CodeView debug info (-gcodeview) and lld a PDB from it (-Wl,--pdb=), which a
+# Windows debugger reads (GNU ld 2.40 has --pdb too, but g++ emits no CodeView: its PDB would hold no lines or
+# types). host.exe keeps mingw-w64.cmake (g++).
 set(CMAKE_SYSTEM_NAME Windows)
 set(CMAKE_SYSTEM_PROCESSOR x86_64)
 set(ENGINE_MINGW_TARGET x86_64-w64-mingw32)
