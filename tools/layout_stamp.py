@@ -5,6 +5,8 @@
 
 and writes the description of the state's types beside the build's other outputs
 (<project>/build/game/state_types.inc, or --types=PATH given before CXX): see write_types below.
+--header=PATH also writes the stamp as a header, `#define GAME_LAYOUT_HASH <stamp>u` (the Windows game
+library's CMake build force-includes it), rewritten only when the stamp changes.
 
 It preprocesses the state header (which includes what it needs), splits the result into top-level
 declarations, and starts from every type, enum and constant the state header itself declares. From
@@ -422,6 +424,11 @@ def write_types(decls, header, root, path):
     w("};")
     lines.extend(asserts)
     text = "\n".join(lines) + "\n"
+    write_if_changed(path, text)
+
+
+def write_if_changed(path, text):
+    """path holds text afterwards; an unchanged file keeps its time (a build that watches it compiles nothing)."""
     try:
         old_text = open(path).read()
     except OSError:
@@ -437,17 +444,20 @@ def write_types(decls, header, root, path):
 def main():
     args = sys.argv[1:]
     types_path = None
+    header_path = None
     root = "GameState"
     while args and args[0].startswith("--"):
         opt = args.pop(0)
         if opt.startswith("--types="):
             types_path = opt[len("--types="):]
+        elif opt.startswith("--header="):
+            header_path = opt[len("--header="):]
         elif opt.startswith("--root="):
             root = opt[len("--root="):]
         else:
             fail(f"unknown option {opt}")
     if len(args) < 2:
-        fail("usage: layout_stamp.py [--types=PATH] [--root=NAME] CXX STATE_HEADER [flags...]")
+        fail("usage: layout_stamp.py [--types=PATH] [--header=PATH] [--root=NAME] CXX STATE_HEADER [flags...]")
     cxx, header, flags = args[0], args[1], args[2:]
     if types_path is None:
         project = os.path.dirname(os.path.dirname(os.path.abspath(header)))
@@ -486,7 +496,11 @@ def main():
         h.update(" ".join(decls[i][0]).encode())
         h.update(b"\n")
     write_types([decls[i] for i in sorted(reached)], header, root, types_path)
-    print(int.from_bytes(h.digest()[:4], "little"))
+    stamp = int.from_bytes(h.digest()[:4], "little")
+    if header_path:
+        write_if_changed(header_path, f"/* the layout stamp of {os.path.basename(header)} (tools/layout_stamp.py) */\n"
+                         f"#define GAME_LAYOUT_HASH {stamp}u\n")
+    print(stamp)
 
 
 if __name__ == "__main__":
