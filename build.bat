@@ -15,11 +15,13 @@ rem The host is built from CMakeLists.txt with the msvc preset (CMakePresets.jso
 rem the dev preset on Linux: one description of the host's sources and flags for every platform. The offline
 rem tools are POSIX programs: build them on Linux (./build.sh tools).
 rem
-rem The game DLL is rebuilt while the host runs it, so:
+rem The game DLL is CMakeLists.txt's game_dll target too, built with the msvc preset in a tree of its own under
+rem the game's build folder (OUT\cmake-msvc), as ./build.sh game-win builds it with clang for mingw-w64. It is
+rem rebuilt while the host runs it, so:
 rem  - every build writes a PDB with a unique name (the debugger keeps the loaded one open),
-rem  - a lock file exists while the compiler/linker runs; the host waits for it to vanish
-rem    before copying the DLL, so it never loads a half-written file,
-rem  - the DLL is linked to a temporary name and moved into place at the end.
+rem  - a lock file exists while CMake builds it (here); the host waits for it to vanish before copying
+rem    the DLL, so it never loads a half-written file,
+rem  - the DLL is linked to a temporary name and moved into place at the end (tools\cmake\link_game.cmake).
 rem
 rem Not run on a real Windows yet: the project is tested on Linux, where build.sh test-windows
 rem cross-builds the same sources with mingw-w64 and runs them under wine (see README "Windows").
@@ -53,9 +55,6 @@ if /i "%CMD%"=="clean" (
 )
 
 where cl >nul 2>nul || (echo build.bat: cl.exe not found - open a "x64 Native Tools Command Prompt for VS" & exit /b 1)
-
-rem /MD: host.exe and game.dll share one C runtime (memory or FILE* may cross the boundary).
-set COMMON=/nologo /std:c++17 /W4 /wd4100 /wd4201 /Zi /MD /EHsc- /GR- /I"%ROOT%\tinyheaders" /I"%ROOT%\platform\include" /I"%ROOT%\platform"
 
 if /i "%CMD%"=="game" (
     call :game
@@ -95,28 +94,19 @@ copy /y "%SDL2_DIR%\lib\x64\SDL2.dll" "%BUILD_DIR%\" >nul
 exit /b 0
 
 :game
-if not exist "%BUILD_DIR%" mkdir "%BUILD_DIR%"
+rem The game folder's library: the unity file of its roots (host.exe --write-unity, the planner's rule), the
+rem layout stamp and state_types.inc (tools\layout_stamp.py with cl's preprocessor; without Python only
+rem state_size guards the layout), the tinyheaders at /O2, game.dll with /MD (host.exe's C runtime: memory
+rem or a FILE* may cross the boundary). The tree is configured once per build folder; Ninja decides what is stale.
+where cmake >nul 2>nul || (echo build.bat: cmake not found - install Visual Studio's "C++ CMake tools for Windows" & exit /b 1)
+if not exist "%BUILD_DIR%\host.exe" ( echo build.bat: %BUILD_DIR%\host.exe not found - run build.bat host & exit /b 1 )
 if not exist "%GAME_BUILD_DIR%" mkdir "%GAME_BUILD_DIR%"
-rem A unique PDB name per build: the running host may hold the previous one open in a debugger.
-for /f "tokens=1-4 delims=:.," %%a in ("%time: =0%") do set STAMP=%%a%%b%%c%%d
-set STAMP=%RANDOM%%STAMP%
 echo building > "%GAME_BUILD_DIR%\build.lock"
-del /q "%GAME_BUILD_DIR%\game_*.pdb" 2>nul
-rem The layout stamp and the description of the state's types (state_types.inc in the game's build folder,
-rem which game_engine.h includes), made by the same script as build.sh's with cl's preprocessor. Without
-rem Python the library has no description and only state_size guards the layout: a layout change then
-rem restarts the state.
-set LAYOUT=0
-for /f %%s in ('python "%ROOT%\tools\layout_stamp.py" --types^="%GAME_BUILD_DIR%\state_types.inc" cl "%GAME%\state.h" /std:c++17 /I"%ROOT%\tinyheaders" /I"%ROOT%\platform\include" /I"%GAME%" /DTH_MATH_NO_MATH_H') do set LAYOUT=%%s
-rem The game's own translation units: every .cpp of its folder that no other .cpp there #includes (a game
-rem whose game.cpp #includes the others has one), as build.sh's game_roots finds them.
-set SOURCES=
-for %%f in ("%GAME%\*.cpp") do (
-    findstr /l /m /c:"#include \"%%~nxf\"" "%GAME%\*.cpp" >nul 2>&1 || set SOURCES=!SOURCES! "%%f"
+set RC=0
+if not exist "%GAME_BUILD_DIR%\cmake-msvc\build.ninja" (
+    cmake --preset msvc -S "%ROOT%" -B "%GAME_BUILD_DIR%\cmake-msvc" -DENGINE_GAME_DIR="%GAME%" ^
+        -DENGINE_GAME_BUILD_DIR="%GAME_BUILD_DIR%" -DENGINE_GAME_HOST="%BUILD_DIR%\host.exe" >nul || set RC=1
 )
-cl %COMMON% /Od /LD /DTHC_VALIDATE /DGAME_LAYOUT_HASH=%LAYOUT%u /I"%GAME%" /I"%GAME_BUILD_DIR%" !SOURCES! "%ROOT%\platform\include\tinyheaders.cpp" /Fo"%GAME_BUILD_DIR%\\" /Fd"%GAME_BUILD_DIR%\game_vc.pdb" ^
-   /link /DLL /PDB:"%GAME_BUILD_DIR%\game_%STAMP%.pdb" /OUT:"%GAME_BUILD_DIR%\game.tmp.dll" /INCREMENTAL:NO
-set RC=%errorlevel%
-if %RC%==0 move /y "%GAME_BUILD_DIR%\game.tmp.dll" "%GAME_BUILD_DIR%\game.dll" >nul
+if %RC%==0 cmake --build "%GAME_BUILD_DIR%\cmake-msvc" --target game_dll || set RC=1
 del /q "%GAME_BUILD_DIR%\build.lock" 2>nul
 exit /b %RC%

@@ -829,35 +829,22 @@ win_wine_start() {
 }
 win_wine_stop() { wineserver -k > /dev/null 2>&1; wineserver -w > /dev/null 2>&1; return 0; }
 
-win_build_game() {  # out.dll pdb layout tinyheaders.o: the game as a Windows DLL, linked to a temporary name and moved into place
-    local out="$1" pdb="$2" tmp="${1%.dll}.tmp.dll"
-    # shellcheck disable=SC2086
-    clang++ --target=x86_64-w64-mingw32 -fuse-ld=lld -L"$WIN_GCC_LIB" $COMMON_FLAGS -O0 -shared -fno-exceptions -fno-rtti \
-        -fdiagnostics-color=never -fmacro-prefix-map="$ROOT/=" -DGAME_LAYOUT_HASH="${3:-0}u" \
-        -gcodeview -gdwarf-4 -Wl,--pdb="$pdb" -static-libgcc -static-libstdc++ "-I$GAME_SRC" "-I$GAME_BUILD_REL" -iquote "$GAME_SRC" "$(game_unity_file)" \
-        "${4:-platform/include/tinyheaders.cpp}" -o "$tmp" \
-        && mv -f "$tmp" "$out"
-}
-
 win_path() { local p="$1"; echo "Z:${p//\//\\}"; }   # wine maps / to drive Z:
 
-# The game DLL as the host on Windows rebuilds it: build/game/game.dll, a PDB with its own name per build
-# (a debugger may hold the last one open), a lock file while compiling and linking.
+# The game DLL as the host on Windows rebuilds it: CMakeLists.txt's game_dll target (the mingw-game preset:
+# clang for mingw-w64 with lld, a PDB named anew each build, the tinyheaders and the layout stamp only when they
+# change) in a tree of its own, <out>/cmake-win/, and <out>/game.dll. The lock file exists while it builds: the
+# host waits for it to vanish before copying the library.
 cmd_game_win() {
     local B="$BUILD_DIR/${GAME_BUILD_REL#build/}"   # BUILD_DIR may be another folder here (the test leg's)
+    local tree="$B/cmake-win" lock="$B/build.lock" host out rc=1
+    host="$(ENGINE_HOST="${ENGINE_HOST:-$ROOT/build/host}" engine_host)" || return 1   # the checkout's, not BUILD_DIR's
     mkdir -p "$B"
-    local lock="$B/build.lock" rc=1 th="$B/tinyheaders.win.o" th_key layout
     echo building > "$lock"
-    rm -f "$B"/game_*.pdb
-    # the tinyheader implementations at -O2 once per change of their inputs, as on Linux
-    th_key="win $(cksum platform/include/tinyheaders.cpp tinyheaders/*.h | tr '\n' '|')"
-    if [ ! -f "$th" ] || ! same_key "$B/tinyheaders.win.key" "$th_key"; then
-        # shellcheck disable=SC2086
-        clang++ --target=x86_64-w64-mingw32 $COMMON_FLAGS -O2 -fno-exceptions -fno-rtti -c platform/include/tinyheaders.cpp -o "$th.tmp" \
-            && mv -f "$th.tmp" "$th" && echo "$th_key" > "$B/tinyheaders.win.key"
-    fi
-    if [ -f "$th" ] && layout="$(layout_stamp clang++)"; then
-        win_build_game "$B/game.dll" "$B/game_$(date +%s%N).pdb" "$layout" "$th"; rc=$?
+    if [ -f "$tree/build.ninja" ] || out="$(cmake --preset mingw-game -B "$tree" -DENGINE_GAME_DIR="$GAME_DIR" \
+            -DENGINE_GAME_BUILD_DIR="$GAME_BUILD" -DENGINE_GAME_OUT_DIR="$B" -DENGINE_GAME_HOST="$host" 2>&1)" \
+            || { echo "$out"; false; }; then
+        cmake --build "$tree" --target game_dll; rc=$?
     fi
     rm -f "$lock"
     return $rc
@@ -901,7 +888,8 @@ cmd_test_windows_leg() {
     # shellcheck disable=SC2086
     if $WIN_CXX $COMMON_FLAGS -O1 -static "$ROOT/tests/windows/test_win_smoke.cpp" -o "$WIN/smoke/test_win_smoke.exe" $flags \
             > "$BUILD_DIR/tests/logs/windows-smoke.build.log" 2>&1 \
-        && win_build_game "$WIN/smoke/game.dll" "$WIN/smoke/game_smoke.pdb" >> "$BUILD_DIR/tests/logs/windows-smoke.build.log" 2>&1; then
+        && { ( BUILD_DIR="$WIN/e2e-lib"; cmd_game_win ) && cp -f "$WIN/e2e-lib/game/game.dll" "$WIN/smoke/game.dll"; } \
+            >> "$BUILD_DIR/tests/logs/windows-smoke.build.log" 2>&1; then
         win_time "smoke_build" "$t0"; t0="$(win_now)"
         win_run "$BUILD_DIR/tests/logs/windows-smoke.log" "$WIN/smoke/test_win_smoke.exe" \
             "$(win_path "$WIN/smoke/game.dll")" "$(win_path "$WIN/smoke")"

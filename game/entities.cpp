@@ -336,6 +336,7 @@ static void player_update(GameState *gs, Entity *e, float dt)
             b->angle = b->prev_angle = a;
             b->timer = 1.2f;
             b->phase = gs->upgrade_time[UPGRADE_PIERCE] > 0 ? PIERCE_HITS - 1 : 0;   /* enemies it goes on through */
+            gs->shot_speed = v2_len(b->vel);
         }
         v2 d = v2_from_angle(base);
         fx_trail(gs, v2_add(e->pos, v2_scale(d, 22)), v2_scale(d, 120), 0xCFFFFFFF, 12);

@@ -291,11 +291,11 @@ static GAME_STATS(game_stats)
     return snprintf(buf, (size_t)cap,
                     "\"consistent\":%s,\"mode\":%u,\"steps\":%llu,\"entities\":%u,\"enemies\":%d,\"walls\":%d,\"particles\":%u,\"score\":%d,\"best\":%d,"
                     "\"wave\":%d,\"wave_shown\":%d,\"enemies_left\":%d,\"paused\":%u,\"runs\":%d,\"deaths\":%d,\"player_handle\":%u,\"player_x\":%.2f,\"player_y\":%.2f,"
-                    "\"player_hp\":%.0f,\"autopilot\":%u,\"bullet_speed\":%.1f,\"demo\":%u,\"multiplier\":%d,\"tier\":%d,\"bombs\":%d,"
+                    "\"player_hp\":%.0f,\"autopilot\":%u,\"bullet_speed\":%.1f,\"shot_speed\":%.1f,\"demo\":%u,\"multiplier\":%d,\"tier\":%d,\"bombs\":%d,"
                     "\"zoom\":%.3f,\"on_screen\":%d,\"upgrades\":[%.1f,%.1f,%.1f],\"run_time\":%.1f,\"alive_peak\":%d",
                     consistent ? "true" : "false", (uint32_t)gs->mode, (unsigned long long)gs->steps, thh_fixed_count(&gs->handles.head), enemies, walls, gs->particle_count,
                     gs->score, gs->best_score, gs->wave, wave_shown(gs), gs->enemies_left, gs->paused, gs->runs, gs->deaths, gs->player.value,
-                    pl ? pl->pos.x : 0.0f, pl ? pl->pos.y : 0.0f, pl ? pl->hp : 0.0f, gs->autopilot, bullet_speed, gs->demo, gs->multiplier,
+                    pl ? pl->pos.x : 0.0f, pl ? pl->pos.y : 0.0f, pl ? pl->hp : 0.0f, gs->autopilot, bullet_speed, gs->shot_speed, gs->demo, gs->multiplier,
                     gs->tier, gs->bombs, z, on_screen, gs->upgrade_time[0], gs->upgrade_time[1], gs->upgrade_time[2],
                     gs->run_time, gs->alive_peak);
 }

@@ -145,6 +145,7 @@ typedef struct GameState {
     float      hitstop;       /* seconds the world stays frozen after a big hit */
     v2         cam, prev_cam; /* camera centre in world units */
     v2         aim;           /* last aim direction */
+    float      shot_speed;    /* the speed the last player shot left at (game_stats: a BULLET_SPEED edit) */
     uint32_t   autopilot;     /* F10: the demo bot plays */
     uint32_t   paused;        /* the pause menu is open (Esc, or the window lost focus) */
     int32_t    pause_item;    /* PauseItem under the cursor */

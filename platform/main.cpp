@@ -159,9 +159,10 @@ static void step_game(void)
     FrameLoop *loop = frame_loop();
     GameRun *run = running_run();
     if (loop->paused) {   /* on the timeline, P and F9 move along the recorded steps; else F9 runs one live step */
-        steps = !timeline_bar_frame(loop->single_step) && loop->single_step ? 1 : 0;
+        int bar = timeline_bar_frame(loop->single_step, steps);   /* P's playback: the steps the clock owes */
+        steps = !bar && loop->single_step ? 1 : 0;
         loop->single_step = 0;
-        g_clock.acc = 0;
+        if (bar != 2) g_clock.acc = 0;
     }
     for (int s = 0; s < steps && !loop->quit; s++) {
         PROFILE_ZONE("update");

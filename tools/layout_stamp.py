@@ -4,8 +4,9 @@
     layout_stamp.py CXX STATE_HEADER [compiler flags...]    prints the stamp (a decimal u32)
 
 and writes the description of the state's types beside the build's other outputs
-(<project>/build/game/state_types.inc, or --types=PATH given before CXX): see write_types below; with
---header=PATH also a header defining GAME_LAYOUT_HASH (a release's build includes it in the game's compile).
+(<project>/build/game/state_types.inc, or --types=PATH given before CXX): see write_types below.
+--header=PATH also writes the stamp as a header, `#define GAME_LAYOUT_HASH <stamp>u` (the Windows game
+library's CMake build force-includes it), rewritten only when the stamp changes.
 
 It preprocesses the state header (which includes what it needs), splits the result into top-level
 declarations, and starts from every type, enum and constant the state header itself declares. From
@@ -422,27 +423,28 @@ def write_types(decls, header, root, path):
     w("    \"\\0\" " + " ".join([f'"{s}\\0"' for s in pool[1:-1]] + [f'"{pool[-1]}"']) if len(pool) > 1 else '    ""')
     w("};")
     lines.extend(asserts)
-    write_if_changed(path, "\n".join(lines) + "\n")
+    text = "\n".join(lines) + "\n"
+    write_if_changed(path, text)
 
 
 def write_if_changed(path, text):
-    """path holds text after this; its date changes only with its text (a build compares dates)."""
+    """path holds text afterwards; an unchanged file keeps its time (a build that watches it compiles nothing)."""
     try:
-        with open(path) as f:
-            if f.read() == text:
-                return
+        old_text = open(path).read()
     except OSError:
-        pass
-    tmp = f"{path}.{os.getpid()}.tmp"
-    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-    with open(tmp, "w") as f:
-        f.write(text)
-    os.replace(tmp, path)
+        old_text = None
+    if old_text != text:
+        tmp = f"{path}.{os.getpid()}.tmp"
+        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+        with open(tmp, "w") as f:
+            f.write(text)
+        os.replace(tmp, path)
 
 
 def main():
     args = sys.argv[1:]
-    types_path = header_path = None
+    types_path = None
+    header_path = None
     root = "GameState"
     while args and args[0].startswith("--"):
         opt = args.pop(0)
@@ -496,8 +498,8 @@ def main():
     write_types([decls[i] for i in sorted(reached)], header, root, types_path)
     stamp = int.from_bytes(h.digest()[:4], "little")
     if header_path:
-        write_if_changed(header_path, f"/* written by tools/layout_stamp.py: the layout stamp of {os.path.basename(header)} */\n"
-                                      f"#define GAME_LAYOUT_HASH {stamp}u\n")
+        write_if_changed(header_path, f"/* the layout stamp of {os.path.basename(header)} (tools/layout_stamp.py) */\n"
+                         f"#define GAME_LAYOUT_HASH {stamp}u\n")
     print(stamp)
 
 

@@ -15,7 +15,8 @@ void overlay_draw(RenderStats rs, double fps);
 void timeline_bar_toggle(void);                  /* F8: pause on the timeline / live again (a branch from the past) */
 int  timeline_bar_key(GameKey k, int down, int shift); /* Left/Right, P, V, the bar's drag, paused on it: 1 = taken */
 int  timeline_bar_mouse(float x, float y);       /* every pointer move; 1 = dragging the bar */
-int  timeline_bar_frame(int single_step);        /* once a frame while paused: P and F9 on the timeline; 0: not on it */
+int  timeline_bar_frame(int single_step, int owed);   /* once a frame while paused: P and F9 on the timeline;
+                                                         owed: the clock's steps; 0: not on it, 2: playing */
 void timeline_bar_draw(void);
 
 /* ---------------------------------------------------------------- session files (timeline_files.cpp) */

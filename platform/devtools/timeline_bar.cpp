@@ -95,15 +95,27 @@ int timeline_bar_mouse(float x, float y)
     return 1;
 }
 
-/* Once a frame while paused: P's playback and F9's step move along the recorded steps. 0: not on the timeline. */
-int timeline_bar_frame(int single_step)
+/* Once a frame while paused: P's playback and F9's step move along the recorded steps. P's playback takes the steps
+   the clock owes (`owed`: the game's own rate, whatever the frame rate; one a frame with --fast), each its own seek.
+   0: not on the timeline; 2: playing (the clock keeps its remainder); 1: on it, still. */
+int timeline_bar_frame(int single_step, int owed)
 {
     if (!bar_open()) return 0;
     TimelineInfo ti;
     timeline_info(&ti);
-    if (ti.playing && ti.cursor >= ti.head) timeline_play(0);
-    else if (ti.playing || single_step) seek_to(ti.cursor + 1);
-    return 1;
+    if (ti.playing && ti.cursor >= ti.head) {
+        timeline_play(0);
+        return 1;
+    }
+    if (!ti.playing) {
+        if (single_step) seek_to(ti.cursor + 1);
+        return 1;
+    }
+    for (int i = 0; i < owed && ti.cursor < ti.head; i++) {
+        seek_to(ti.cursor + 1);
+        timeline_info(&ti);
+    }
+    return 2;
 }
 
 void timeline_bar_draw(void)

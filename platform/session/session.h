@@ -156,7 +156,7 @@ int      timeline_open(void);                         /* paused on it, at the li
 double   timeline_seek(uint64_t step);                /* restore + replay to step, checked; ms, -1 */
 int64_t  timeline_verify(void);                       /* replay all of it, checked: the mismatches; -1 */
 void     timeline_close(void);                        /* live again; at a past step the newer steps go (a branch) */
-void     timeline_play(int on);                       /* the recorded steps forward, one a frame (timeline_bar.cpp) */
+void     timeline_play(int on);                       /* recorded steps forward at the game's rate (timeline_bar.cpp) */
 uint64_t timeline_oldest(void);
 void     timeline_info(TimelineInfo *out);
 uint64_t timeline_hash(const void *data, size_t n);   /* the per-step hash (fast, 64-bit) */

@@ -1,7 +1,8 @@
 """End to end on Windows: the real host.exe (mingw-w64) under wine, on a temporary copy of the project.
 
 The host rebuilds its game DLL through --build-cmd: win_launch.exe (a Windows process it can wait on)
-runs `build.sh game-win` on the Linux side, which cross-compiles game.dll with clang++ and a unique PDB.
+runs `build.sh game-win` on the Linux side, which cross-compiles game.dll with clang++ and a unique PDB
+(CMakeLists.txt's game_dll target, the mingw-game preset).
 Everything else is the host's own Windows code: ReadDirectoryChangesW, CreateProcess + pipe,
 LoadLibrary on a versioned copy, FreeLibrary verified, the vectored-handler fault guard, the
 SuspendThread watchdog. Run by ./build.sh test-windows with the wine environment set.
