@@ -389,8 +389,10 @@ static int cmd_seek(Request *r)
     if (!s || s[0] == '-') return fail(r, "'step' is missing (a step number on the timeline)");
     if (!timeline_on()) return fail(r, "the timeline is off (--timeline 0)");
     if (!running_run()->loaded) return fail(r, "no game is running");
+    TimelineInfo ti;
+    timeline_info(&ti);
     if (!frame_loop()->paused) timeline_bar_toggle();   /* paused on the timeline, as F8 */
-    else if (!timeline_open()) return fail(r, "nothing on the timeline yet");
+    else if (!ti.open && !timeline_open()) return fail(r, "nothing on the timeline yet");
     double ms = timeline_seek(strtoull(s, NULL, 10));
     if (ms < 0) return fail(r, "the timeline could not replay to step %s", s);
     add_status(r);

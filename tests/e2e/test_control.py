@@ -131,6 +131,9 @@ def main():
             r = c.request("seek", step=head - 30)
             check(r["ok"] and r["paused"] and r["timeline"] and r["cursor"] == head - 30, f"seek to {head - 30}: {r}")
             check(c.request("status")["step"] == head - 30, "the step is the seek's")
+            for to in (head - 50, head - 10):   # again, already on the timeline: back, then forward
+                r = c.request("seek", step=to)
+                check(r["ok"] and r["timeline"] and r["cursor"] == to, f"a second seek, to {to}: {r}")
             r = c.request("resume")
             check(r["ok"] and not r["paused"] and not r["timeline"], f"resume from the timeline: {r}")
         checks.case("seek on the timeline", seek_on_timeline)
