@@ -10,8 +10,8 @@ timeline_overhead_frame_ms the host's measured cost of keeping it, per frame (on
 timeline_overhead_ab_ms the same fight's mean frame time with the timeline minus without (--timeline 0) in the same
 run: noisier, since the frames around it cost 5-20 ms. timeline_migrate_ms: a state.h save (a field added) while the
 fight plays with a full ring: what the timeline costs the frame the new library loads in (no kept state is migrated
-then; timeline_migrate_states: how many it keeps in the old layout). timeline_seek_across_layout_ms: F8 after it and
-seeks to states kept under the old layout, each migrated as it is restored (the slowest of them; p95 target 50 ms).
+then; timeline_migrate_states: how many it keeps in the old layout). timeline_seek_across_layout_ms: right after it,
+the control socket's seeks to states kept under the old layout, each migrated as it is restored (the slowest of them; p95 target 50 ms).
 """
 import os
 import random
@@ -81,26 +81,25 @@ frames_off = os.path.join(root, "frames_off.txt")
 run("no_timeline", ["--timeline", "0"], fight(PLAY) + [f"@{PLAY} quit"], frames_off)
 ab = mean_frame_ms(frames_on, 260, PLAY) - mean_frame_ms(frames_off, 260, PLAY)
 
-# the fight again; state.h gains a field at the minute (the quick mode: 15 s), F8 25 s later (time for the rebuild,
-# while the ring still reaches back before the save): no kept state is migrated then; seeks to the bar's oldest tenth
-# (states kept under the old layout), each one's state migrated as it is restored
+# the fight again; state.h gains a field at the minute (the quick mode: 15 s): no kept state is migrated in the frame
+# the new library loads in. As soon as it has, the control socket seeks to states kept under the old layout (the
+# oldest tenth of the ring), each one's state migrated as it is restored. On the clock, not --fast; the seeks wait
+# for the new layout's event, not for a frame count, so a slow rebuild on a loaded machine cannot leave the ring
+# holding only the new layout's states (it keeps 60 s).
 EDIT = PLAY - 300
-F8 = EDIT + 1500
-f = F8 + 4
-lines = fight(F8) + [f"@{F8} tap F8", f"@{F8 + 2} mouse {BAR_X0 + 2} {BAR_Y}", f"@{F8 + 3} down MOUSE_LEFT"]
-for i in range(10):   # 12 px (0.6 s) apart: another kept state each
-    lines.append(f"@{f + i} mouse {BAR_X0 + 2 + 12 * i} {BAR_Y}")
-lines += [f"@{f + 12} up MOUSE_LEFT", f"@{f + 14} quit"]
 with open(os.path.join(root, "migrate.txt"), "w") as fh:
-    fh.write("\n".join(lines) + "\n")
-# on the clock, not --fast: the 25 s between the save and F8 are real ones, time for the rebuild
+    fh.write("\n".join(fight(EDIT + 7200)) + "\n")
 h = Host(root, "--input", os.path.join(root, "migrate.txt"), "--watchdog", watchdog(5))
 try:
     h.wait_for(lambda e: e.get("ev") == "frame_stats" and e.get("step", 0) >= EDIT, 3000, 0, f"{EDIT} steps")
+    c = h.control()
     m = h.mark()
     edit(os.path.join(root, "game", "state.h"), "    int32_t    bombs;", "    int32_t    bombs;\n    int32_t    bench_probe;")
     layout = h.wait_ev("timeline_layout", timeout=600, since=m)
-    h.wait_ev("quit", timeout=3000, since=m)
+    st = c.request("status")
+    for i in range(10):   # 0.6 s apart from the oldest step: another kept state each, all kept before the save
+        c.request("seek", step=st["oldest"] + 2 + 36 * i)
+    h.poll()
     across, since_seek = [], False   # the seeks that migrated the state they restored
     for e in h.events[m:]:
         if e.get("ev") == "timeline_state_migrated":
@@ -110,7 +109,8 @@ try:
                 across.append(e["ms"])
             since_seek = False
     if not across:
-        raise AssertionError("no seek reached a state kept under the old layout (the rebuild took too long?)")
+        raise AssertionError(f"no seek reached a state kept under the old layout: {st}, "
+                             f"{[e for e in h.events[m:] if e.get('ev') in ('timeline_seek', 'timeline_layout')][:12]}")
 finally:
     h.stop()
     edit(os.path.join(root, "game", "state.h"), "\n    int32_t    bench_probe;", "")
