@@ -701,7 +701,8 @@ cmd_test() {
 LOAD_SENSITIVE="tests/unit/test_guard.cpp tests/e2e/test_host_flags.py tests/e2e/test_live_reload.py
     tests/e2e/test_watchdog_held.py tests/e2e/test_watchdog_stress.py tests/e2e/test_sound.py tests/e2e/test_gdb_reload.py
     tests/e2e/test_survive_faults.py tests/e2e/test_rollback_fix.py tests/e2e/test_load_faults.py tests/e2e/test_hot_restart.py
-    tests/e2e/test_session_guards.py tests/e2e/test_session_guards_restart.py tests/e2e/test_session_guards_fds.py"
+    tests/e2e/test_session_guards.py tests/e2e/test_session_guards_restart.py tests/e2e/test_session_guards_fds.py
+    tests/e2e/test_timeline.py tests/e2e/test_control.py tests/e2e/test_chunked_build.py"
 cmd_test_load() {
     local rounds="${1:-3}" hogs=() r f t0=$EPOCHREALTIME i
     TEST_JOBS=1   # one test at a time: the hogs are the load
