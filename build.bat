@@ -54,7 +54,7 @@ goto next_arg
 :args_done
 
 if /i "%CMD%"=="clean" (
-    if defined ARGS ( echo build.bat: clean takes no argument ^(!ARGS!^) 1>&2 & exit /b 2 )
+    if defined ARGS ( echo build.bat: clean takes no argument:!ARGS! 1>&2 & exit /b 2 )
     if exist "%BUILD_DIR%" rmdir /s /q "%BUILD_DIR%"
     exit /b 0
 )
@@ -69,7 +69,7 @@ if not defined KNOWN (
     call :usage 1>&2
     exit /b 2
 )
-if /i "%CMD%"=="host" if defined ARGS ( echo build.bat: host takes no argument ^(!ARGS!^) 1>&2 & exit /b 2 )
+if /i "%CMD%"=="host" if defined ARGS ( echo build.bat: host takes no argument:!ARGS! 1>&2 & exit /b 2 )
 set ONE_ARG=
 if /i "%CMD%"=="build" set ONE_ARG=1
 if /i "%CMD%"=="dist" set ONE_ARG=1

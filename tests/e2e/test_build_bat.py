@@ -1,0 +1,146 @@
+"""build.bat's commands are build.sh's that make sense on Windows: its help (parsed from the file) lists the same
+names build.sh's help does, and its dispatch knows each. Under wine (the Windows leg installs it; without it that
+part is skipped, saying so), in a copy of the few files those commands read: help, -h and --help print that list;
+an unknown command, a bad argument and a folder that is no game are named with exit code 2; `new` makes a game
+folder as ./build.sh new does (the text files only where wine's findstr numbers lines: wine 8's prints none, and
+then `new` must fail saying so and leave nothing behind); `dist` without a game.pak names the files it looked for.
+What needs cl.exe (configuring the msvc-release preset: its condition is a Windows host) is not run here."""
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+
+from hostlib import ROOT, Checks, check, cleanup
+
+checks = Checks()
+WINDOWS_COMMANDS = {"run", "new", "game", "host", "build", "dist", "clean", "help"}
+tmp = tempfile.mkdtemp(prefix="engine-bat-")
+
+
+def bat_text():
+    with open(os.path.join(ROOT, "build.bat"), newline="") as f:
+        return f.read()
+
+
+def bat_usage_commands():
+    """The commands build.bat's :usage lists: its `echo   name ...` lines."""
+    text = bat_text().replace("\r\n", "\n")
+    usage = text[text.index("\n:usage\n"):]
+    usage = usage[:usage.index("exit /b 0")]
+    return set(re.findall(r"^echo   ([a-z-]+)", usage, re.M))
+
+
+def sh_help_commands():
+    r = subprocess.run(["./build.sh", "help"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                       timeout=60)
+    check(r.returncode == 0, f"./build.sh help exited {r.returncode}")
+    return set(re.findall(r"^  ([a-z-]+)", r.stdout, re.M))
+
+
+def help_matches_build_sh():
+    check("\r\n" in bat_text() and "\n" not in bat_text().replace("\r\n", ""), "build.bat has lines not ending CRLF")
+    listed = bat_usage_commands()
+    check(listed == WINDOWS_COMMANDS, f"build.bat's help lists {sorted(listed)}, not {sorted(WINDOWS_COMMANDS)}")
+    missing = WINDOWS_COMMANDS - sh_help_commands()
+    check(not missing, f"build.sh's help does not list {sorted(missing)}")
+    text = bat_text()
+    for c in WINDOWS_COMMANDS - {"help"}:
+        check(f'"%CMD%"=="{c}"' in text, f"build.bat's dispatch does not know '{c}'")
+
+
+# ---------------------------------------------------------------- under wine
+def wine_env():
+    prefix = os.path.join(ROOT, "build", "e2e-wine")   # its own prefix: the Windows leg stops the server of its own
+    return dict(os.environ, WINEPREFIX=prefix, WINEARCH="win64", WINEDEBUG="-all", WINEDLLOVERRIDES="mscoree,mshtml=")
+
+
+def have_wine():
+    return shutil.which("wine") is not None and shutil.which("wineserver") is not None
+
+
+def project():
+    """The files build.bat's compiler-free commands read: itself, tools/template/ and the sample's sources."""
+    root = os.path.join(tmp, "project")
+    shutil.copytree(os.path.join(ROOT, "tools", "template"), os.path.join(root, "tools", "template"))
+    os.makedirs(os.path.join(root, "game"))
+    for f in ("state.h", "game.cpp"):
+        shutil.copy2(os.path.join(ROOT, "game", f), os.path.join(root, "game", f))
+    shutil.copy2(os.path.join(ROOT, "build.bat"), root)
+    return root
+
+
+def run_driver(root, lines):
+    """One cmd.exe under wine runs every case (a wine start is seconds): each prints ==name, its output, ==rc N."""
+    body = ["@echo off", "set GAME_PAK=", "set SDL2_DIR=", "set STB_DIR="]
+    for name, cmd in lines:
+        body += [f"echo =={name}", f"{cmd} 2>&1", f"echo ==rc %errorlevel%"]
+    with open(os.path.join(tmp, "driver.bat"), "w", newline="") as f:
+        f.write("\r\n".join(body) + "\r\n")
+    env = wine_env()
+    if not os.path.exists(os.path.join(env["WINEPREFIX"], "system.reg")):
+        os.makedirs(env["WINEPREFIX"], exist_ok=True)
+        subprocess.run(["wineboot", "-i"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=180)
+        subprocess.run(["wineserver", "-w"], env=env, timeout=180)
+    r = subprocess.run(["wine", "cmd", "/c", "driver.bat"], cwd=tmp, env=env, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, timeout=120)
+    out = r.stdout.decode("utf-8", "replace").replace("\r\n", "\n")
+    results = {}
+    for m in re.finditer(r"^==(\S+)\n(.*?)^==rc (\d+)", out, re.M | re.S):
+        results[m.group(1)] = (int(m.group(3)), m.group(2))
+    check(len(results) == len(lines), f"the driver ran {sorted(results)} of {[n for n, _ in lines]}: {out[-2000:]}")
+    return results
+
+
+def wine_cases():
+    root = project()
+    bat = "cmd /c Z:" + os.path.join(root, "build.bat").replace("/", "\\")   # `call` loses the exit code in wine
+    with open(os.path.join(tmp, "probe.txt"), "w") as f:
+        f.write("one\n\ntwo\n")
+    full = os.path.join(tmp, "mygame")
+    os.makedirs(os.path.join(tmp, "full", "x"))
+    res = run_driver(root, [
+        ("help", f"{bat} help"), ("h", f"{bat} -h"), ("dashhelp", f"{bat} --help"),
+        ("unknown", f"{bat} frobnicate"), ("hostarg", f"{bat} host extra"), ("buildargs", f"{bat} build game extra"),
+        ("distnogame", f"{bat} dist nosuch"), ("distnopak", f"{bat} dist"),
+        ("newnone", f"{bat} new"), ("newbad", f'{bat} new "bad name"'), ("newfull", f"{bat} new full"),
+        ("findstr", 'findstr /n "^" probe.txt'), ("new", f"{bat} new mygame")])
+    usage = res["help"][1]
+    check(res["help"][0] == 0 and set(re.findall(r"^  ([a-z-]+)", usage, re.M)) == WINDOWS_COMMANDS,
+          f"build.bat help under wine: {res['help']}")
+    check(res["h"] == res["help"] == res["dashhelp"], "help, -h and --help differ")
+    for name, rc, words in (("unknown", 2, "unknown command 'frobnicate'"), ("hostarg", 2, "extra"),
+                            ("buildargs", 2, "extra"), ("distnogame", 2, "no game folder"),
+                            ("distnopak", 1, "build\\dist\\game.pak"), ("newnone", 2, "usage: build.bat new"),
+                            ("newbad", 2, "'bad name' is not a name"), ("newfull", 1, "not empty")):
+        check(res[name][0] == rc and words in res[name][1], f"build.bat {name}: exit {res[name][0]}, {res[name][1]!r}")
+    check(usage.strip() in res["unknown"][1], "an unknown command does not print the command list")
+    check("./build.sh dist" in res["distnopak"][1], "dist without game.pak does not say where one is made")
+    # new: the folders and its own sprite and sound; the text files as build.sh's sed makes them
+    template = os.path.join(root, "tools", "template")
+    if "1:one" in res["findstr"][1]:
+        check(res["new"][0] == 0, f"build.bat new mygame: {res['new']}")
+        for d in ("sprites", "sfx", "sounds", "fonts"):
+            check(os.path.isdir(os.path.join(full, "assets", d)), f"new made no assets/{d}")
+        for f in ("state.h", "game.cpp"):
+            want = open(os.path.join(template, f)).read().replace("@NAME@", "mygame").replace("@FOLDER@", "mygame")
+            got = open(os.path.join(full, f), newline="").read().replace("\r\n", "\n")
+            check(got == want, f"new's {f} differs from the template's with the name")
+        for f in ("sprites/ship.png", "sfx/bounce.sfx"):
+            same = open(os.path.join(full, "assets", f), "rb").read() == open(os.path.join(template, "assets", f),
+                                                                                 "rb").read()
+            check(same, f"new's assets/{f} is not the template's")
+    else:
+        print("note: wine's findstr prints no numbered lines (a stub): new's text files are not checked here")
+        check(res["new"][0] == 1 and "findstr /n" in res["new"][1], f"new without findstr: {res['new']}")
+        check(not os.path.exists(full), "a failed new left its folder behind")
+
+
+checks.case("help_matches_build_sh", help_matches_build_sh)
+if have_wine():
+    checks.case("commands_under_wine", wine_cases)
+else:
+    print("skipped: no wine (the Windows leg installs it: ./build.sh test-windows): build.bat was not run")
+if not checks.failed:
+    cleanup(tmp)
+checks.finish()
