@@ -4,7 +4,10 @@ part is skipped, saying so), in a copy of the few files those commands read: hel
 an unknown command, a bad argument and a folder that is no game are named with exit code 2; `new` makes a game
 folder as ./build.sh new does (the text files only where wine's findstr numbers lines: wine 8's prints none, and
 then `new` must fail saying so and leave nothing behind); `dist` without a game.pak names the files it looked for.
-What needs cl.exe (configuring the msvc-release preset: its condition is a Windows host) is not run here."""
+cl.exe cannot run here (the msvc presets' condition is a Windows host): where clang-cl and lld-link are, the
+msvc-release preset's cache variables configure tools/cmake/release.cmake with clang-cl (MSVC's command line) for a
+Windows target, and the build's commands must carry the MSVC branch's flags (nothing is compiled)."""
+import json
 import os
 import re
 import shutil
@@ -136,7 +139,63 @@ def wine_cases():
         check(not os.path.exists(full), "a failed new left its folder behind")
 
 
+# ---------------------------------------------------------------- the msvc-release preset's CMake, with clang-cl
+def llvm_tool(name):
+    found = shutil.which(name)
+    if not found:
+        for d in sorted(os.listdir("/usr/lib"), reverse=True):
+            if d.startswith("llvm-") and os.path.exists(os.path.join("/usr/lib", d, "bin", name)):
+                return os.path.join("/usr/lib", d, "bin", name)
+    return found
+
+
+def preset_cache(name):
+    """A configure preset's cache variables with those of the presets it inherits (theirs first)."""
+    presets = {p["name"]: p for p in json.load(open(os.path.join(ROOT, "CMakePresets.json")))["configurePresets"]}
+    p = presets[name]
+    out = {}
+    for parent in reversed(p.get("inherits", [])):
+        out.update(preset_cache(parent))
+    out.update(p.get("cacheVariables", {}))
+    return {k: v.replace("${sourceDir}", ROOT) for k, v in out.items()}
+
+
+def msvc_release_configures():
+    tools = {t: llvm_tool(t) for t in ("clang-cl", "lld-link", "llvm-lib", "llvm-rc", "llvm-mt")}
+    sdl, tree, gb = (os.path.join(tmp, d) for d in ("sdl", "msvc-release", "gb"))
+    for d in ("include", "lib/x64"):
+        os.makedirs(os.path.join(sdl, d))
+    for f in ("include/SDL.h", "lib/x64/SDL2.lib", "lib/x64/SDL2.dll"):
+        open(os.path.join(sdl, f), "w").close()
+    os.makedirs(gb)
+    open(os.path.join(gb, "unity.cpp"), "w").close()
+    cache = preset_cache("msvc-release")
+    cache.update(CMAKE_C_COMPILER=tools["clang-cl"], CMAKE_CXX_COMPILER=tools["clang-cl"], CMAKE_SYSTEM_NAME="Windows",
+                 CMAKE_LINKER=tools["lld-link"], CMAKE_AR=tools["llvm-lib"], CMAKE_RC_COMPILER=tools["llvm-rc"],
+                 CMAKE_MT=tools["llvm-mt"], CMAKE_TRY_COMPILE_TARGET_TYPE="STATIC_LIBRARY",
+                 ENGINE_RELEASE_GAME_BUILD=gb, ENGINE_RELEASE_SDL2=sdl)
+    r = subprocess.run(["cmake", "-G", "Ninja", "-S", ROOT, "-B", tree] + [f"-D{k}={v}" for k, v in cache.items()],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=120)
+    check(r.returncode == 0, f"configuring msvc-release with clang-cl failed: {r.stdout[-2000:]}")
+    cmds = subprocess.run(["ninja", "-C", tree, "-t", "commands"], stdout=subprocess.PIPE, text=True, timeout=60).stdout
+    game = next((l for l in cmds.splitlines() if "unity.cpp" in l and " -c " in l), "")
+    for flag in ("/O2", "/EHs-c-", "/GR-", f"/FI{tree}/layout_stamp.h", "-MT", "-DTHTW_LITERALS"):
+        check(f" {flag} " in game, f"the game's compile has no {flag}: {game}")
+    for flag in ("/RTC1", "-MD", "/DNDEBUG"):   # CMake's Debug or Release flags: the preset empties the latter
+        check(f" {flag} " not in cmds, f"a compile of the release with {flag}")
+    link = next((l for l in cmds.splitlines() if "lld-link" in l), "")
+    for part in ("/out:neon-swarm.exe", "/subsystem:windows", "/ENTRY:mainCRTStartup", "/OPT:REF",
+                 f"{sdl}/lib/x64/SDL2.lib", "psapi.lib", f"copy_if_different {sdl}/lib/x64/SDL2.dll"):
+        check(part in link, f"the link has no {part}: {link[-1500:]}")
+    stamp = next((l for l in cmds.splitlines() if "layout_stamp.py" in l), "")
+    check("/std:c++17" in stamp and "/DTH_MATH_NO_MATH_H" in stamp, f"the layout stamp's flags: {stamp}")
+
+
 checks.case("help_matches_build_sh", help_matches_build_sh)
+if all(llvm_tool(t) for t in ("clang-cl", "lld-link", "llvm-lib", "llvm-rc", "llvm-mt")) and shutil.which("ninja"):
+    checks.case("msvc_release_configures", msvc_release_configures)
+else:
+    print("skipped: no clang-cl and lld-link (Debian's clang): the msvc-release preset's CMake was not configured")
 if have_wine():
     checks.case("commands_under_wine", wine_cases)
 else:
