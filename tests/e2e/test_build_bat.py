@@ -160,8 +160,41 @@ def preset_cache(name):
     return {k: v.replace("${sourceDir}", ROOT) for k, v in out.items()}
 
 
-def msvc_release_configures():
+def clang_cl_cache(preset):
+    """The preset's cache variables with clang-cl and LLVM's tools for cl.exe and link.exe, for a Windows target."""
     tools = {t: llvm_tool(t) for t in ("clang-cl", "lld-link", "llvm-lib", "llvm-rc", "llvm-mt")}
+    cache = preset_cache(preset)
+    cache.update(CMAKE_C_COMPILER=tools["clang-cl"], CMAKE_CXX_COMPILER=tools["clang-cl"], CMAKE_SYSTEM_NAME="Windows",
+                 CMAKE_LINKER=tools["lld-link"], CMAKE_AR=tools["llvm-lib"], CMAKE_RC_COMPILER=tools["llvm-rc"],
+                 CMAKE_MT=tools["llvm-mt"], CMAKE_TRY_COMPILE_TARGET_TYPE="STATIC_LIBRARY")
+    return cache
+
+
+def configure(tree, cache):
+    r = subprocess.run(["cmake", "-G", "Ninja", "-S", ROOT, "-B", tree] + [f"-D{k}={v}" for k, v in cache.items()],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=120)
+    check(r.returncode == 0, f"configuring {tree} with clang-cl failed: {r.stdout[-2000:]}")
+    return subprocess.run(["ninja", "-C", tree, "-t", "commands"], stdout=subprocess.PIPE, text=True, timeout=60).stdout
+
+
+def msvc_host_configures():
+    """The msvc preset's host.exe: CMake's Release with its flags emptied: /O2 and /MD (game.dll's C runtime)."""
+    cmake_dir = os.path.join(tmp, "sdl-cmake")
+    os.makedirs(cmake_dir)
+    with open(os.path.join(cmake_dir, "SDL2Config.cmake"), "w") as f:
+        f.write("add_library(SDL2::SDL2 SHARED IMPORTED)\nset_target_properties(SDL2::SDL2 PROPERTIES "
+                "IMPORTED_IMPLIB SDL2.lib IMPORTED_LOCATION SDL2.dll)\n")
+    cache = clang_cl_cache("msvc")
+    cache.update(SDL2_DIR=cmake_dir, ENGINE_OUT_DIR=os.path.join(tmp, "msvc-out"))
+    cmds = configure(os.path.join(tmp, "msvc"), cache)
+    main = next((l for l in cmds.splitlines() if "platform/main.cpp" in l and " -c " in l), "")
+    for flag in ("/O2", "-MD"):
+        check(f" {flag} " in main, f"host.exe's compile has no {flag}: {main}")
+    for flag in ("/RTC1", "-MDd", "/DNDEBUG"):
+        check(f" {flag} " not in cmds, f"a compile of host.exe with {flag}")
+
+
+def msvc_release_configures():
     sdl, tree, gb = (os.path.join(tmp, d) for d in ("sdl", "msvc-release", "gb"))
     for d in ("include", "lib/x64"):
         os.makedirs(os.path.join(sdl, d))
@@ -169,15 +202,9 @@ def msvc_release_configures():
         open(os.path.join(sdl, f), "w").close()
     os.makedirs(gb)
     open(os.path.join(gb, "unity.cpp"), "w").close()
-    cache = preset_cache("msvc-release")
-    cache.update(CMAKE_C_COMPILER=tools["clang-cl"], CMAKE_CXX_COMPILER=tools["clang-cl"], CMAKE_SYSTEM_NAME="Windows",
-                 CMAKE_LINKER=tools["lld-link"], CMAKE_AR=tools["llvm-lib"], CMAKE_RC_COMPILER=tools["llvm-rc"],
-                 CMAKE_MT=tools["llvm-mt"], CMAKE_TRY_COMPILE_TARGET_TYPE="STATIC_LIBRARY",
-                 ENGINE_RELEASE_GAME_BUILD=gb, ENGINE_RELEASE_SDL2=sdl)
-    r = subprocess.run(["cmake", "-G", "Ninja", "-S", ROOT, "-B", tree] + [f"-D{k}={v}" for k, v in cache.items()],
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=120)
-    check(r.returncode == 0, f"configuring msvc-release with clang-cl failed: {r.stdout[-2000:]}")
-    cmds = subprocess.run(["ninja", "-C", tree, "-t", "commands"], stdout=subprocess.PIPE, text=True, timeout=60).stdout
+    cache = clang_cl_cache("msvc-release")
+    cache.update(ENGINE_RELEASE_GAME_BUILD=gb, ENGINE_RELEASE_SDL2=sdl)
+    cmds = configure(tree, cache)
     game = next((l for l in cmds.splitlines() if "unity.cpp" in l and " -c " in l), "")
     for flag in ("/O2", "/EHs-c-", "/GR-", f"/FI{tree}/layout_stamp.h", "-MT", "-DTHTW_LITERALS"):
         check(f" {flag} " in game, f"the game's compile has no {flag}: {game}")
@@ -193,6 +220,7 @@ def msvc_release_configures():
 
 checks.case("help_matches_build_sh", help_matches_build_sh)
 if all(llvm_tool(t) for t in ("clang-cl", "lld-link", "llvm-lib", "llvm-rc", "llvm-mt")) and shutil.which("ninja"):
+    checks.case("msvc_host_configures", msvc_host_configures)
     checks.case("msvc_release_configures", msvc_release_configures)
 else:
     print("skipped: no clang-cl and lld-link (Debian's clang): the msvc-release preset's CMake was not configured")
