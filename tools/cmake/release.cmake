@@ -5,14 +5,21 @@
 #
 #   cmake --preset release -B <dist build>/cmake/release -DENGINE_RELEASE_GAME=<folder> ...   (Linux)
 #   cmake --preset mingw-release ... -DENGINE_RELEASE_SDL2=<SDL2 for mingw-w64>                 (Windows)
+#   cmake --preset msvc-release ... -DENGINE_RELEASE_SDL2=<SDL2's VC development package>        (Windows, cl.exe)
 #   cmake --preset web ... -DENGINE_RELEASE_SDL2=<SDL2 for Emscripten> -DENGINE_RELEASE_PAK=<game.pak>
 #
-# ./build.sh dist, dist-windows and dist-web pass these (docs/shipping.md); the presets' defaults are the sample's.
+# ./build.sh dist, dist-windows and dist-web pass these (docs/shipping.md), build.bat dist the msvc-release
+# preset's; the presets' defaults are the sample's.
 set(ENGINE_RELEASE_NAME "" CACHE STRING "the game's name, the executable's ([a-z0-9_-])")
 set(ENGINE_RELEASE_GAME_BUILD "" CACHE PATH "the game's build folder (where build/host --write-unity writes)")
 set(ENGINE_RELEASE_UNITY "" CACHE FILEPATH "the game as one translation unit (default: <game build>/unity.cpp)")
 set(ENGINE_RELEASE_SDL2 "" CACHE PATH "Windows and the web: the SDL2 built for the target (its install folder)")
 set(ENGINE_RELEASE_PAK "" CACHE FILEPATH "the web: game.pak, preloaded into the page's file system")
+if(CMAKE_HOST_WIN32)   # build.bat's C:\... paths
+    foreach(v ENGINE_RELEASE_GAME ENGINE_RELEASE_GAME_BUILD ENGINE_RELEASE_UNITY ENGINE_RELEASE_SDL2)
+        file(TO_CMAKE_PATH "${${v}}" ${v})
+    endforeach()
+endif()
 if(NOT ENGINE_RELEASE_UNITY)
     set(ENGINE_RELEASE_UNITY "${ENGINE_RELEASE_GAME_BUILD}/unity.cpp")
 endif()
@@ -24,7 +31,12 @@ endforeach()
 if(NOT EXISTS "${ENGINE_RELEASE_UNITY}")
     message(FATAL_ERROR "release: no ${ENGINE_RELEASE_UNITY} (build/host --game <folder> --write-unity writes it)")
 endif()
-if((WIN32 OR EMSCRIPTEN) AND NOT EXISTS "${ENGINE_RELEASE_SDL2}/include/SDL2/SDL.h")
+if(MSVC)   # SDL2's VC development package: include\SDL.h, lib\x64\SDL2.lib and SDL2.dll
+    if(NOT EXISTS "${ENGINE_RELEASE_SDL2}/include/SDL.h" OR NOT EXISTS "${ENGINE_RELEASE_SDL2}/lib/x64/SDL2.lib")
+        message(FATAL_ERROR "release: ENGINE_RELEASE_SDL2 (${ENGINE_RELEASE_SDL2}) holds no include/SDL.h"
+            " and lib/x64/SDL2.lib (SDL2's VC development package)")
+    endif()
+elseif((WIN32 OR EMSCRIPTEN) AND NOT EXISTS "${ENGINE_RELEASE_SDL2}/include/SDL2/SDL.h")
     message(FATAL_ERROR "release: ENGINE_RELEASE_SDL2 (${ENGINE_RELEASE_SDL2}) holds no include/SDL2/SDL.h")
 endif()
 set(game "${ENGINE_RELEASE_GAME}")
@@ -43,27 +55,56 @@ list(REMOVE_ITEM ENGINE_RELEASE_SOURCES ${ENGINE_DEV_ONLY_SOURCES})
 # Paths in the debug lines (-g1: the crash report's function and file:line) and in __FILE__: the project's files
 # relative to it, the game's folder and its build folder (the unity file) by the game's name. The last map that
 # matches wins: a player's copy names no folder of the project.
+# cl.exe has none: its debug information is the PDB left in the tree (not shipped); a player's crash report names
+# <exe>!+0xOFFSET, which that PDB resolves.
 set(prefix_maps "-ffile-prefix-map=${ENGINE_DIR}=." "-ffile-prefix-map=${ENGINE_DIR}/=")
 set(game_maps "-ffile-prefix-map=${game}=${name}" "-ffile-prefix-map=${ENGINE_RELEASE_GAME_BUILD}=${name}")
+if(MSVC)
+    set(prefix_maps "")
+    set(game_maps "")
+endif()
 # A function or object a section, for --gc-sections at the link: not the web's, nor Windows' host (mingw-w64 then
-# stores its large zeroed arrays in .data, which makes the executable megabytes bigger).
+# stores its large zeroed arrays in .data, which makes the executable megabytes bigger). cl.exe's are /Gy /Gw,
+# for link.exe's /OPT:REF.
 if(EMSCRIPTEN)
     set(sections "")
+elseif(MSVC)
+    set(sections /Gy /Gw)
 else()
     set(sections -ffunction-sections -fdata-sections)
 endif()
 set(host_sections ${sections})
-if(WIN32)
+if(WIN32 AND NOT MSVC)
     set(host_sections "")
+endif()
+# The optimization, and the game's code generation (no exceptions, no RTTI, the layout stamp included first).
+if(MSVC)
+    set(release_opt /O2)
+    set(game_codegen /EHs-c- /GR- "/FI${tree}/layout_stamp.h")
+else()
+    set(release_opt -O2)
+    set(game_codegen -fno-exceptions -fno-rtti "-iquote${game}" "-include${tree}/layout_stamp.h")
 endif()
 
 # The layout stamp of state.h (tools/layout_stamp.py, which also writes the description of the state's types,
 # state_types.inc) as a header the game's compile includes first: made again when state.h or a header it
-# includes changes (the preprocessor's dependency file). The web's stamp is g++'s, as the development build's.
+# includes changes (the preprocessor's dependency file; cl.exe writes none: the game folder's headers and the
+# tinyheaders, as the development build's). The web's stamp is g++'s, as the development build's.
 if(EMSCRIPTEN)
     set(stamp_cxx g++)
 else()
     set(stamp_cxx "${CMAKE_CXX_COMPILER}")
+endif()
+if(MSVC)
+    set(stamp_flags /std:c++17 "/I${ENGINE_DIR}/tinyheaders" "/I${ENGINE_DIR}/platform/include" "/I${game}"
+        /DTH_MATH_NO_MATH_H)
+    file(GLOB stamp_depends CONFIGURE_DEPENDS "${ENGINE_DIR}/tinyheaders/*.h" "${game}/*.h")
+    set(stamp_depfile "")
+else()
+    set(stamp_flags -std=c++17 "-I${ENGINE_DIR}/tinyheaders" "-I${ENGINE_DIR}/platform/include" "-I${game}"
+        -DTH_MATH_NO_MATH_H -MD -MF "${tree}/layout_stamp.d" -MT "${tree}/layout_stamp.h")
+    set(stamp_depends "")
+    set(stamp_depfile DEPFILE "${tree}/layout_stamp.d")
 endif()
 # the distro's python3 when there is one: a version manager's shim in front of it costs a few hundred ms
 if(EXISTS /usr/bin/python3)
@@ -72,11 +113,9 @@ endif()
 find_package(Python3 REQUIRED COMPONENTS Interpreter)
 add_custom_command(OUTPUT "${tree}/layout_stamp.h" "${tree}/state_types.inc"
     COMMAND "${Python3_EXECUTABLE}" "${ENGINE_DIR}/tools/layout_stamp.py" "--types=${tree}/state_types.inc"
-        "--header=${tree}/layout_stamp.h" "${stamp_cxx}" "${game}/state.h" -std=c++17 "-I${ENGINE_DIR}/tinyheaders"
-        "-I${ENGINE_DIR}/platform/include" "-I${game}" -DTH_MATH_NO_MATH_H
-        -MD -MF "${tree}/layout_stamp.d" -MT "${tree}/layout_stamp.h"
-    DEPENDS "${game}/state.h" "${ENGINE_DIR}/tools/layout_stamp.py"
-    DEPFILE "${tree}/layout_stamp.d"
+        "--header=${tree}/layout_stamp.h" "${stamp_cxx}" "${game}/state.h" ${stamp_flags}
+    DEPENDS "${game}/state.h" "${ENGINE_DIR}/tools/layout_stamp.py" ${stamp_depends}
+    ${stamp_depfile}
     COMMENT "release: the layout stamp of ${game}/state.h" VERBATIM)
 
 # The game: its roots in one translation unit and the tinyheader implementations, as the development build
@@ -85,8 +124,7 @@ add_library(release_game OBJECT "${ENGINE_RELEASE_UNITY}" "${ENGINE_DIR}/platfor
 target_link_libraries(release_game PRIVATE engine_flags)
 target_include_directories(release_game PRIVATE "${game}" "${tree}" "${ENGINE_RELEASE_GAME_BUILD}")
 target_compile_definitions(release_game PRIVATE THTW_LITERALS)
-target_compile_options(release_game PRIVATE -O2 ${sections} -fno-exceptions -fno-rtti "-iquote${game}"
-    "-include${tree}/layout_stamp.h" ${prefix_maps} ${game_maps})
+target_compile_options(release_game PRIVATE ${release_opt} ${sections} ${game_codegen} ${prefix_maps} ${game_maps})
 if(NOT WIN32 AND NOT EMSCRIPTEN)
     target_compile_options(release_game PRIVATE -fvisibility=hidden)   # ld -r and objcopy below
 endif()
@@ -96,13 +134,14 @@ set_source_files_properties("${ENGINE_RELEASE_UNITY}" "${ENGINE_DIR}/platform/in
 # stb's implementations, as the host's
 add_library(release_stb OBJECT "${ENGINE_DIR}/platform/core/stb_impl.c")
 target_include_directories(release_stb SYSTEM PRIVATE "${STB_INCLUDE_DIR}")
-target_compile_options(release_stb PRIVATE -O2 $<$<NOT:$<BOOL:${EMSCRIPTEN}>>:-g1> ${sections} ${prefix_maps})
+target_compile_options(release_stb PRIVATE ${release_opt} $<$<NOT:$<OR:$<BOOL:${EMSCRIPTEN}>,${ENGINE_MSVC}>>:-g1>
+    ${sections} ${prefix_maps})
 
 # The release host and its link: the game's objects with it, SDL2, libstdc++ and libgcc static.
 add_executable(release_exe ${ENGINE_RELEASE_SOURCES} $<TARGET_OBJECTS:release_stb>)
 target_link_libraries(release_exe PRIVATE engine_flags)
 target_compile_definitions(release_exe PRIVATE HOST_RELEASE)
-target_compile_options(release_exe PRIVATE -O2 ${host_sections} ${prefix_maps}
+target_compile_options(release_exe PRIVATE ${release_opt} ${host_sections} ${prefix_maps}
     $<$<CXX_COMPILER_ID:GNU>:-Wno-format-truncation>)
 set_target_properties(release_exe PROPERTIES OUTPUT_NAME "${name}" RUNTIME_OUTPUT_DIRECTORY "${tree}")
 if(EMSCRIPTEN)
@@ -127,6 +166,21 @@ if(EMSCRIPTEN)
         --preload-file "${ENGINE_RELEASE_PAK}@/game/game.pak" -lidbfs.js -sALLOW_MEMORY_GROWTH=1
         -sINITIAL_MEMORY=134217728 "-sDEFAULT_LIBRARY_FUNCS_TO_INCLUDE=@${tree}/library_funcs.txt"
         --profiling-funcs "-sEXPORTED_RUNTIME_METHODS=['FS','addRunDependency','removeRunDependency']")
+elseif(MSVC)
+    # cl.exe and link.exe, SDL2's VC development package: the game's objects linked as they are (COFF, as below),
+    # SDL2.lib (SDL2.dll's import library; the DLL is copied beside the executable), the C runtime static (/MT: no
+    # Visual C++ redistributable to install). A GUI program whose entry is the C runtime's mainCRTStartup, which
+    # calls platform/main.cpp's main() (SDL_MAIN_HANDLED: no SDL2main, no WinMain).
+    target_include_directories(release_exe SYSTEM PRIVATE "${ENGINE_RELEASE_SDL2}/include")
+    target_compile_definitions(release_exe PRIVATE SDL_MAIN_HANDLED)
+    target_sources(release_exe PRIVATE $<TARGET_OBJECTS:release_game>)
+    target_link_libraries(release_exe PRIVATE "${ENGINE_RELEASE_SDL2}/lib/x64/SDL2.lib" psapi user32)
+    target_link_options(release_exe PRIVATE /ENTRY:mainCRTStartup /OPT:REF /OPT:ICF)
+    set_target_properties(release_exe PROPERTIES WIN32_EXECUTABLE ON)   # /SUBSYSTEM:WINDOWS
+    set_target_properties(release_exe release_game release_stb PROPERTIES MSVC_RUNTIME_LIBRARY MultiThreaded)
+    add_custom_command(TARGET release_exe POST_BUILD
+        COMMAND "${CMAKE_COMMAND}" -E copy_if_different "${ENGINE_RELEASE_SDL2}/lib/x64/SDL2.dll" "${tree}/"
+        VERBATIM)
 elseif(WIN32)
     # COFF has no hidden visibility, and localizing the game's symbols as on Linux breaks the COMDAT copies of
     # inline functions the host and the game share (the executable then jumps into discarded code): the objects
