@@ -16,8 +16,9 @@ BUILD_DIR="$ROOT/build"
 DEBIAN_PACKAGES="g++ clang libclang-rt-dev libsdl2-dev libstb-dev fonts-dejavu-core python3 pkg-config sox libsox-fmt-base cmake ninja-build ccache mold"
 # and for ./build.sh test: the editor and debugger checks (clangd on every kind of file, Windows' with
 # mingw-w64's headers, the web backend's with emscripten's; gdb across reloads; Xvfb and Mesa for the OpenGL
-# renderer's glow test; Box2D 2.4.1, the peer tests/bench/bench_collide_box2d24.cpp links: test runs every bench part)
-TEST_PACKAGES="clangd gdb g++-mingw-w64-x86-64-win32 emscripten xvfb xauth libgl1-mesa-dri libbox2d-dev"
+# renderer's glow test; Box2D 2.4.1, the peer tests/bench/bench_collide_box2d24.cpp links: test runs every bench part;
+# clang-cl for test_build_bat, which configures the msvc presets with it where cl.exe cannot run)
+TEST_PACKAGES="clangd clang-tools gdb g++-mingw-w64-x86-64-win32 emscripten xvfb xauth libgl1-mesa-dri libbox2d-dev"
 # The flags every compile outside CMake starts with: their one home is platform/live/game_flags.h, which the
 # host's game build reads too (the development checks, ENGINE_DEV_CHECKS, are the host's game build's alone).
 COMMON_FLAGS="$(sed -n 's/^#define ENGINE_COMMON_FLAGS "\(.*\)"$/\1/p' platform/live/game_flags.h)"
