@@ -294,10 +294,12 @@ cmd_assets() {
 # compile_commands.json: how every source file is compiled, for clangd and other editors' tools. The build systems
 # write the databases (CMake's trees: CMAKE_EXPORT_COMPILE_COMMANDS; a game's build: the host's plan writes
 # <game build>/compile_commands.json, platform/live/plan.cpp); tools/compile_db.py merges every one below build/ into
-# the project's. Two trees are configured for their entries when they have none (quick: nothing is built): the fuzz
-# targets' and, once the Windows leg has built SDL2 for mingw-w64, the Windows one (the Windows backend and
-# tests/windows/). The web backend's entry comes from the web release's tree, once configured.
-compile_db() {
+# the project's (compile_db). Two trees are configured by ./build.sh build and host for their entries when they have
+# none (compile_db_trees; quick: nothing is built): the fuzz targets' and, once the Windows leg has built SDL2 for
+# mingw-w64, the Windows one (the Windows backend and tests/windows/). The web backend's entry comes from the web
+# release's tree, once configured.
+compile_db() { python3 tools/compile_db.py "$ROOT"; }
+compile_db_trees() {
     local sdl
     ! command -v clang++ >/dev/null 2>&1 || cmake_configure fuzz || say "build.sh: no fuzz targets' entries (above)"
     sdl="$(ls -d "$WIN"/sdl2-*/.complete 2>/dev/null | head -n 1)"
@@ -305,12 +307,12 @@ compile_db() {
         win_configure "${sdl%/.complete}" > "$BUILD_DIR/cmake/mingw.configure.log" 2>&1 \
             || say "build.sh: no Windows entries (build/cmake/mingw.configure.log)"
     fi
-    python3 tools/compile_db.py "$ROOT"
 }
 
 cmd_build() {
     cmake_build dev host tools || { say "build: the host or the tools failed (above)"; return 1; }   # one Ninja run
     cmd_assets || { say "build: assets failed"; return 1; }
+    compile_db_trees
     # The game library (nothing is compiled when nothing changed: "game: up to date").
     [ -n "${GAME_DIR:-}" ] || set_game || return 1
     cmd_game || { say "build: game failed"; return 1; }   # (and the editor database: compile_db)
@@ -1387,7 +1389,7 @@ case "$cmd" in
     run)    cmd_run "$@" ;;
     debug)  cmd_debug "$@" ;;
     new)    cmd_new "$@" ;;
-    host)   cmd_host && compile_db ;;
+    host)   cmd_host && compile_db_trees && compile_db ;;
     game)   game_arg "$@" || exit 2; cmd_game ;;
     tools)  cmd_tools ;;
     assets) cmd_assets ;;
