@@ -1,9 +1,10 @@
 """Every source file parses in an editor: compile_commands.json (./build.sh build merges the build systems'
-databases into it: tools/compile_db.py) has an entry for each file with the flags its build really uses, and Debian's clangd, run as `clangd --check=FILE`, finds no
-error in files of every kind: each piece of the game (they stand alone through game/game.h), the game's
-entry file with its layout stamp, platform files with SDL's flags, release.cpp with HOST_RELEASE, tools, C and
-C++ unit tests, fuzz targets, benchmarks, the Windows sources with mingw-w64's headers, and headers (whose
-commands clangd infers from a neighbour). CLANGD_CHECK_ALL=1 checks every entry instead of a sample.
+databases into it: tools/compile_db.py) has an entry for each file with the flags its build really uses, and
+Debian's clangd, run as `clangd --check=FILE`, finds no error in files of every kind: each piece of the game (they
+stand alone through game/game.h), the game's entry file with its layout stamp, platform files with SDL's flags,
+release.cpp with HOST_RELEASE, tools, C and C++ unit tests, fuzz targets, benchmarks, the Windows sources with
+mingw-w64's headers, the web backend with emscripten's (asked of em++), and headers (whose commands clangd infers
+from a neighbour). CLANGD_CHECK_ALL=1 checks every entry instead of a sample.
 """
 import fnmatch
 import glob
@@ -98,7 +99,9 @@ def sample():
 
 def clangd_check(f):
     # --check-lines=1: the diagnostics cover the whole file; the editor features are tried on one line only
-    p = subprocess.run(["clangd", f"--compile-commands-dir={ROOT}", f"--check={os.path.join(ROOT, f)}", "--check-lines=1"],
+    # --query-driver: em++'s entries (the web backend's) name no target or headers clang knows; clangd asks em++
+    p = subprocess.run(["clangd", f"--compile-commands-dir={ROOT}", "--query-driver=**/em++",
+                        f"--check={os.path.join(ROOT, f)}", "--check-lines=1"],
                        capture_output=True, text=True, timeout=600, cwd=ROOT)
     m = re.search(r"All checks completed, (\d+) errors", p.stderr)
     errors = [l for l in p.stderr.splitlines() if re.match(r"E\[[\d:.]+\] \[", l)]
