@@ -172,9 +172,6 @@ host_game() {  # host flags...: the host asked about GAME_DIR
 # The whole game as one translation unit, for a release: prints the file's path (<game build>/unity.cpp). The
 # checkout's host: the Windows leg builds its game with BUILD_DIR pointing elsewhere.
 game_unity_file() { ENGINE_HOST="${ENGINE_HOST:-$ROOT/build/host}" host_game --write-unity; }
-# A release's debug lines name the game's build folder (where its unity file is) by the game's name: a player's
-# copy names no folder of the project (both are one word: build.sh makes them of [a-z0-9_-])
-release_unity_map() { echo "-ffile-prefix-map=$GAME_BUILD_REL=$GAME_NAME"; }
 cmd_game() {
     [ -n "${GAME_DIR:-}" ] || set_game || return 1
     host_game --build-game && compile_db   # the game's entries carry its current layout stamp
@@ -202,16 +199,6 @@ platform_sources() {  # linux|win32
     done
 }
 host_sources() { platform_sources linux; }
-
-# Host and tools are rebuilt only when their inputs' content or flags changed (a key beside the binary):
-# a second `./build.sh run` with nothing changed starts the game at once. BUILD_FORCE=1 rebuilds anyway.
-inputs_key() {  # flags files...: one line naming the flags and every input's checksum
-    local flags="$1"; shift
-    printf '%s|' "$flags"; cksum "$@" platform/include/game_api.h tinyheaders/*.h 2>/dev/null | tr '\n' '|'
-}
-up_to_date() {  # binary key
-    [ -z "${BUILD_FORCE:-}" ] && [ -x "$1" ] && same_key "$1.key" "$2"
-}
 
 # ---------------------------------------------------------------- the CMake build
 # The host, stb's implementations, the tools, the unit tests and the C++ benchmarks are described once, in
@@ -252,37 +239,6 @@ cmake_build() {  # preset targets...  (KEEP_GOING=1: build every target that can
 cmd_host() { cmake_build dev host || { say "host: the build failed (above)"; return 1; }; }
 cmd_tools() { cmake_build dev tools || { say "tools: the build failed (above)"; return 1; }; }
 
-# One object per source, one compiler per core: <objdir>/<source's name>.o. A source is recompiled when its
-# object is missing, older than the source or than a header it included last time (gcc -MMD's .d file), or
-# was built with other flags (<objdir>/flags); objects are written to a temporary name and renamed, so a
-# build stopped half-way leaves no object that looks newer than its sources. OBJECTS_BUILT: how many were.
-obj_stale() {  # target [its .d; default: the target's name with .d for .o]
-    local d="${2:-${1%.o}.d}" f deps
-    [ -f "$1" ] && [ -f "$d" ] || return 0
-    # the .d: "target: source header header \", paths relative to $ROOT (system headers are left out);
-    # read by bash itself: a check of every file with nothing to do stays quick
-    deps="$(< "$d")"; deps="${deps#*: }"; deps="${deps//\\$'\n'/ }"
-    for f in $deps; do
-        [ -e "$f" ] && [ ! "$f" -nt "$1" ] || return 0
-    done
-    return 1
-}
-build_objects() {  # objdir compiler "flags" sources...
-    local obj="$1" cc="$2" flags="$3" f n stale=() old=""
-    shift 3
-    mkdir -p "$obj"
-    [ -f "$obj/flags" ] && read -r old < "$obj/flags"
-    if [ "$old" != "$cc $flags" ] || [ -n "${BUILD_FORCE:-}" ]; then rm -f "$obj"/*.o "$obj"/*.d; echo "$cc $flags" > "$obj/flags"; fi
-    for f in "$@"; do n="${f##*/}"; obj_stale "$obj/${n%.*}.o" && stale+=("$f"); done
-    OBJECTS_BUILT=${#stale[@]}
-    [ ${#stale[@]} = 0 ] && return 0
-    export OBJ_DIR="$obj" OBJ_CC="$cc" OBJ_FLAGS="$flags"
-    # shellcheck disable=SC2016
-    printf '%s\n' "${stale[@]}" | xargs -P "$(nproc)" -I{} sh -c '
-        o="$OBJ_DIR/$(basename "${1%.*}")"; t="$(date +%s.%N)"   # dated to when the inputs were read
-        $OBJ_CC $OBJ_FLAGS ${OBJ_EXTRA:+"$OBJ_EXTRA"} ${OBJ_EXTRA2:+"$OBJ_EXTRA2"} -MMD -MF "$o.d.tmp" -MT "$o.o" -c "$1" -o "$o.o.tmp" && touch -d "@$t" "$o.o.tmp" \
-            && mv -f "$o.d.tmp" "$o.d" && mv -f "$o.o.tmp" "$o.o" || { rm -f "$o.o.tmp" "$o.d.tmp"; exit 1; }' _ {}
-}
 
 cmd_assets() {
     [ -x "$BUILD_DIR/tools/atlas_pack" ] || return 0
@@ -795,22 +751,6 @@ cmd_game_win() {
     return $rc
 }
 
-# One compiler per core: <objdir>/<name>.o for each source (a fresh objdir each time).
-win_compile() {  # objdir "flags" sources...
-    local obj="$1" flags="$2"; shift 2
-    rm -rf "$obj"; mkdir -p "$obj"
-    export WIN_CXX WIN_OBJ="$obj" WIN_FLAGS="$flags"
-    # shellcheck disable=SC2016
-    printf '%s\n' "$@" | xargs -P "$(nproc)" -I{} sh -c '$WIN_CXX $WIN_FLAGS -c "$1" -o "$WIN_OBJ/$(basename "$1" .cpp).o"' _ {}
-}
-
-# How every host file is compiled for Windows (the release adds -DHOST_RELEASE), and stb's implementations.
-win_host_flags() { echo "$COMMON_FLAGS -O2 -Wno-format-truncation $STB_FLAGS -DSDL_MAIN_HANDLED -I$1/include/SDL2"; }  # sdl2 dir
-win_stb_impl() {  # out.o
-    # shellcheck disable=SC2086
-    x86_64-w64-mingw32-gcc -O2 $STB_FLAGS -c platform/core/stb_impl.c -o "$1"
-}
-
 # host.exe: CMakeLists.txt's host for Windows (the mingw preset; every platform file but the Linux backend,
 # stb's implementations, SDL2 linked statically), into build/win/. The SDL2 built above is the preset's SDL2_DIR.
 win_configure() {  # sdl2 dir: the mingw preset's tree, configured again when SDL2 or the presets changed
@@ -940,51 +880,28 @@ cmd_test_windows() {
 # ---------------------------------------------------------------- release
 # ./build.sh dist: the game for players in dist/<GAME_NAME>-linux-x86_64/ (the executable, game.pak, README.txt)
 # and a .tar.gz of that folder. The game is linked into a release host (platform/release.cpp stands in for the
-# development-only files below) at -O2 with TWEAK sites as literals; game.pak holds the atlas, the baked font
+# development-only files) at -O2 with TWEAK sites as literals; game.pak holds the atlas, the baked font
 # and the decoded sounds, so the player needs no tools, sources or compiler. GAME_NAME is the game's name (set_game; the
 # sample's is SAMPLE_NAME).
-# The development-only files: develop.cpp, the live/ module (watch, build, reload, library, tweak, the game's
-# folder), the F4 panel, the state inspector and the control socket.
-DEV_ONLY_SOURCES="platform/develop.cpp $(echo platform/live/*.cpp) platform/devtools/tweak_panel.cpp platform/devtools/inspector.cpp platform/devtools/control.cpp"
 SYSTEM_FONT="/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"   # the text font when assets/fonts/default.ttf is absent
 
-release_sources() {  # [linux|win32]
-    local f
-    for f in $(platform_sources "${1:-linux}"); do case " $DEV_ONLY_SOURCES " in *" $f "*) ;; *) echo "$f" ;; esac; done
-}
-
-# The release executable: the game (one relocatable object whose hidden symbols are made local, so only
-# game_get_api meets the host) linked with the release host, libstdc++ and libgcc static, stb compiled in.
-# Paths in the debug lines (kept at -g1 for the crash report's function and file:line) are relative.
-dist_executable() {  # out
-    local dist_dir="$GAME_DIST_BUILD" flags layout game_flags key
-    flags="$COMMON_FLAGS -O2 -g1 -ffunction-sections -fdata-sections"
-    # shellcheck disable=SC2046
-    key="$(inputs_key "dist $flags $GAME_SRC" $(release_sources) platform/core/stb_impl.c platform/*.h platform/*/*.h "$GAME_SRC"/*.cpp "$GAME_SRC"/*.h \
-        platform/include/* tools/layout_stamp.py)"
-    up_to_date "$1" "$key" && { say "dist: the executable is up to date"; return 0; }
-    mkdir -p "$dist_dir/obj"
-    layout="$(layout_stamp g++)" || { say "dist: no layout stamp (the reason is above)"; return 1; }
-    game_flags="$flags $(game_includes) $(release_unity_map) -fno-exceptions -fno-rtti -fvisibility=hidden -DTHTW_LITERALS -DGAME_LAYOUT_HASH=${layout}u"
-    say "dist: compiling the game and the release host (-O2)"
-    local host_flags="$flags -Wno-format-truncation -DHOST_RELEASE $(sdl2-config --cflags) $STB_FLAGS" game_pid rc=0 objs=() f
-    # objects as for the development host (build_objects: incremental by -MMD, one compiler per core); the
-    # game's two files beside the release host's; paths in the debug lines relative to the project
-    # (a game folder outside the project: its own paths as its name; each map one word, for paths with spaces)
-    export OBJ_EXTRA="-ffile-prefix-map=$ROOT=."
-    OBJ_EXTRA2="-ffile-prefix-map=$GAME_DIR=$GAME_NAME" build_objects "$dist_dir/obj/game" g++ "$game_flags" "$(game_unity_file)" \
-        platform/include/tinyheaders.cpp & game_pid=$!
-    # shellcheck disable=SC2046
-    build_objects "$dist_dir/obj/host" g++ "$host_flags" $(release_sources) || rc=1
-    build_objects "$dist_dir/obj/c" gcc "-O2 -g1 -ffunction-sections -fdata-sections $STB_FLAGS" platform/core/stb_impl.c || rc=1
-    wait "$game_pid" || rc=1
-    unset OBJ_EXTRA
-    [ "$rc" = 0 ] || { say "dist: compile failed"; return 1; }
-    ld -r "$dist_dir/obj/game/unity.o" "$dist_dir/obj/game/tinyheaders.o" -o "$dist_dir/obj/game.o" && objcopy --localize-hidden "$dist_dir/obj/game.o" \
-        || { say "dist: cannot make the game object"; return 1; }
-    for f in $(release_sources); do f="${f##*/}"; objs+=("$dist_dir/obj/host/${f%.cpp}.o"); done
-    g++ -O2 "${objs[@]}" "$dist_dir/obj/c/stb_impl.o" "$dist_dir/obj/game.o" -o "$1.tmp" -static-libstdc++ -static-libgcc -Wl,--gc-sections \
-        -lSDL2 -lpthread -lm && mv -f "$1.tmp" "$1" && echo "$key" > "$1.key"
+# A release executable is CMake's (tools/cmake/release.cmake: the development-only files left out, the flags, the
+# game's one object, the link): a build tree per game and preset, <dist build>/cmake/<preset>/, configured with
+# the game's folder, name, build folder and unity file; Ninja decides what is stale.
+release_build() {  # label preset executable [-D...]: the executable's path in the tree, built
+    local label="$1" preset="$2" dir="$GAME_DIST_BUILD/cmake/$2" exe unity before=""
+    exe="$dir/$3"; shift 3
+    unity="$(game_unity_file)" || { say "$label: the game's unity file was not written (above)"; return 1; }
+    case "$unity" in /*) ;; *) unity="$ROOT/$unity" ;; esac
+    mkdir -p "$dir"
+    ENGINE_COMPILER_LAUNCHER="$(compiler_launcher)" cmake --preset "$preset" -B "$dir" -DENGINE_RELEASE_GAME="$GAME_DIR" \
+        -DENGINE_RELEASE_NAME="$GAME_NAME" -DENGINE_RELEASE_GAME_BUILD="$GAME_BUILD" -DENGINE_RELEASE_UNITY="$unity" "$@" \
+        > "$dir.configure.log" 2>&1 || { cat "$dir.configure.log" >&2; say "$label: configuring $dir failed (above)"; return 1; }
+    [ -f "$exe" ] && before="$(stat -c %y "$exe")"
+    say "$label: building the game and the release host (-O2) in ${dir#"$ROOT"/}"
+    cmake --build "$dir" >&2 || { say "$label: the build failed (above)"; return 1; }
+    [ "$before" = "$(stat -c %y "$exe")" ] && say "$label: the executable is up to date"
+    echo "$exe"
 }
 
 # game.pak: what the release reads - the atlas manifest and pages (not the packer's cache), the text font
@@ -1095,11 +1012,11 @@ cmd_dist() {
     cmd_tools || { say "dist: tools failed"; return 1; }
     cmd_assets || { say "dist: assets failed"; return 1; }
     local name="$GAME_NAME-linux-x86_64" out="$ROOT/dist/$GAME_NAME-linux-x86_64"
-    mkdir -p "$GAME_DIST_BUILD"
-    dist_executable "$GAME_DIST_BUILD/$GAME_NAME" || return 1
+    local exe
+    exe="$(release_build dist release "$GAME_NAME")" || return 1
     dist_archive "$GAME_DIST_BUILD/game.pak" || return 1
     rm -rf "$out" "$ROOT/dist/$name.tar.gz"; mkdir -p "$out"
-    cp "$GAME_DIST_BUILD/$GAME_NAME" "$GAME_DIST_BUILD/game.pak" "$out/" || return 1
+    cp "$exe" "$GAME_DIST_BUILD/game.pak" "$out/" || return 1
     player_readme linux "$out/README.txt" || return 1
     tar -C "$ROOT/dist" -czf "$ROOT/dist/$name.tar.gz.tmp" "$name" && mv -f "$ROOT/dist/$name.tar.gz.tmp" "$ROOT/dist/$name.tar.gz" || return 1
     say "dist: $out/ ($(du -sk "$out" | cut -f1) KB) and dist/$name.tar.gz ($(($(stat -c %s "$ROOT/dist/$name.tar.gz") / 1024)) KB)"
@@ -1145,46 +1062,16 @@ win_sdl2_dll() {  # sdl2 dir
     echo "$d"
 }
 
-# <GAME_NAME>.exe: the release host (release_sources, with the Win32 backend) and the game, linked with
-# SDL2's import library. COFF has no hidden visibility, and localizing the game's symbols as on Linux
-# (objcopy) breaks the COMDAT copies of inline functions the host and the game share (the executable
-# then jumps into discarded code): the objects are linked as they are, a name defined twice is a link error.
-win_dist_executable() {  # sdl2-dll-dir sdl2-dir out.exe [host.exe's object folder to reuse]
-    local obj_dir="$WIN/dist-obj" layout sources compile f game_pid rc=0
-    layout="$(layout_stamp "$WIN_CXX")" || { say "dist-windows: no layout stamp (the reason is above)"; return 1; }
-    sources="$(release_sources win32)"
-    compile="$sources"
-    # The test leg has just compiled host.exe with the same flags: stb and a file in which HOST_RELEASE appears
-    # nowhere (nor as a condition in a header) compile to the same objects, so only the others are compiled.
-    # shellcheck disable=SC2086
-    if [ -n "${4:-}" ] && ! grep -q '^#.*HOST_RELEASE' platform/*.h platform/*/*.h; then compile="$(grep -l HOST_RELEASE $sources)"; fi
-    say "dist-windows: compiling the game and the release host (-O2)"
-    mkdir -p "$obj_dir"
-    # the game beside the host files (both use every core)
-    win_compile "$obj_dir/game" "$COMMON_FLAGS $(game_includes) $(release_unity_map) -O2 -ffunction-sections -fdata-sections -fno-exceptions -fno-rtti -DTHTW_LITERALS \
-        -DGAME_LAYOUT_HASH=${layout}u" "$(game_unity_file)" platform/include/tinyheaders.cpp & game_pid=$!
-    # shellcheck disable=SC2086
-    win_compile "$obj_dir/host" "$(win_host_flags "$2") -DHOST_RELEASE" $compile || rc=1
-    wait "$game_pid" || { say "dist-windows: the game does not compile"; return 1; }
-    [ "$rc" = 0 ] || { say "dist-windows: the host does not compile"; return 1; }
-    for f in $sources; do
-        f="$(basename "$f" .cpp).o"
-        [ -f "$obj_dir/host/$f" ] || cp "$4/host/$f" "$obj_dir/host/$f" || return 1
-    done
-    if [ "$compile" != "$sources" ]; then cp "$4/stb_impl.o" "$obj_dir/stb_impl.o"; else win_stb_impl "$obj_dir/stb_impl.o"; fi || return 1
-    $WIN_CXX -O2 -s -mwindows -static "$obj_dir"/host/*.o "$obj_dir/stb_impl.o" "$obj_dir"/game/*.o "$1/libSDL2.dll.a" -o "$3.tmp" -Wl,--gc-sections,--no-insert-timestamp \
-        -lpsapi -luser32 && mv -f "$3.tmp" "$3"
-}
-
 # <out-folder>/<GAME_NAME>-windows-x86_64/ and its .zip (python's zipfile: no zip program needed).
-win_dist() {  # sdl2-dir out-folder [host.exe's object folder to reuse]
-    local name="$GAME_NAME-windows-x86_64" out="$2/$GAME_NAME-windows-x86_64" dll
+# <GAME_NAME>.exe is the mingw-release preset's (tools/cmake/release.cmake), linked with SDL2.dll's import library.
+win_dist() {  # sdl2-dir out-folder
+    local name="$GAME_NAME-windows-x86_64" out="$2/$GAME_NAME-windows-x86_64" dll exe
     dll="$(win_sdl2_dll "$1")" || return 1
     mkdir -p "$WIN"
-    win_dist_executable "$dll" "$1" "$WIN/$GAME_NAME.exe" "${3:-}" || return 1
+    exe="$(release_build dist-windows mingw-release "$GAME_NAME.exe" -DENGINE_RELEASE_SDL2="$1")" || return 1
     dist_archive "$WIN/game.pak" || return 1
     rm -rf "$out" "$2/$name.zip"; mkdir -p "$out"
-    cp "$WIN/$GAME_NAME.exe" "$dll/SDL2.dll" "$WIN/game.pak" "$out/" || return 1
+    cp "$exe" "$dll/SDL2.dll" "$WIN/game.pak" "$out/" || return 1
     player_readme windows "$out/README.txt" || return 1
     dist_zip "$2" "$name" || { say "dist-windows: cannot write $2/$name.zip"; return 1; }
     say "dist-windows: $out/ ($(du -sk "$out" | cut -f1) KB) and $name.zip ($(($(stat -c %s "$2/$name.zip") / 1024)) KB)"
@@ -1236,48 +1123,23 @@ web_sdl2() {
     echo "$dir"
 }
 
-# index.html + .js + .wasm + .data: the release host (release_sources web) and the game, -O2, linked with
-# SDL2; game.pak preloaded at /game/game.pak, where os_exe_path says the executable is. Function names stay
-# in the module (--profiling-funcs) so a trap's report names them.
-web_dist_build() {  # sdl2-dir game.pak out-dir
-    local obj_dir="$WEB/obj" game_obj="$GAME_DIST_BUILD/web-obj" layout f rc=0 objs=() flags key   # the host's objects serve every game
-    flags="$COMMON_FLAGS -O2"
-    # shellcheck disable=SC2046
-    key="$(inputs_key "web $flags $SDL2_WEB_OPTIONS $GAME_SRC" $(release_sources web) platform/core/stb_impl.c platform/*.h platform/*/*.h \
-        platform/os/web/shell.html "$GAME_SRC"/*.cpp "$GAME_SRC"/*.h platform/include/* tools/layout_stamp.py "$2")"
-    if up_to_date "$3/index.wasm" "$key"; then say "dist-web: up to date"; return 0; fi
-    layout="$(layout_stamp g++)" || { say "dist-web: no layout stamp (the reason is above)"; return 1; }
-    say "dist-web: compiling the game and the release host for WebAssembly (-O2)"
-    # objects as for the other builds (build_objects: incremental by -MMD, one compiler per core)
-    build_objects "$game_obj" em++ "$flags $(game_includes) $(release_unity_map) -fno-exceptions -fno-rtti -DTHTW_LITERALS -DGAME_LAYOUT_HASH=${layout}u" \
-        "$(game_unity_file)" platform/include/tinyheaders.cpp || rc=1
-    # shellcheck disable=SC2046
-    build_objects "$obj_dir/host" em++ "$flags -DHOST_RELEASE -I$1/include/SDL2 -I$1/include $STB_FLAGS" $(release_sources web) || rc=1
-    build_objects "$obj_dir/c" emcc "-O2 $STB_FLAGS" platform/core/stb_impl.c || rc=1
-    [ "$rc" = 0 ] || { say "dist-web: compile failed"; return 1; }
-    for f in $(release_sources web); do f="${f##*/}"; objs+=("$obj_dir/host/${f%.cpp}.o"); done
-    rm -f "$3"/index.*
-    em++ -O2 "${objs[@]}" "$obj_dir/c/stb_impl.o" "$game_obj/unity.o" "$game_obj/tinyheaders.o" "$1/lib/libSDL2.a" \
-        -o "$3/index.html" --shell-file platform/os/web/shell.html -sMINIFY_HTML=0 \
-        --preload-file "$2@/game/game.pak" -lidbfs.js -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=134217728 \
-        -sDEFAULT_LIBRARY_FUNCS_TO_INCLUDE="['\$autoResumeAudioContext','\$dynCall']" --profiling-funcs \
-        -sEXPORTED_RUNTIME_METHODS="['FS','addRunDependency','removeRunDependency']" \
-        || { say "dist-web: link failed"; return 1; }
-    sed -i "s/@TITLE@/$GAME_NAME/" "$3/index.html"
-    echo "$key" > "$3/index.wasm.key"
-}
-
+# index.html + .js + .wasm + .data: the web preset's (tools/cmake/release.cmake: Debian's Emscripten, its CMake
+# toolchain file), linked with the SDL2 above; game.pak is preloaded into the page's file system.
+WEB_TOOLCHAIN="/usr/share/emscripten/cmake/Modules/Platform/Emscripten.cmake"
 cmd_dist_web() {
     cmd_deps || return 1
     cmd_deps "$WEB_PACKAGES" || return 1
     web_env
     cmd_tools || { say "dist-web: tools failed"; return 1; }
     cmd_assets || { say "dist-web: assets failed"; return 1; }
-    local sdl name="$GAME_NAME-web" out="$ROOT/dist/$GAME_NAME-web" web_out="$GAME_DIST_BUILD/web"
+    local sdl name="$GAME_NAME-web" out="$ROOT/dist/$GAME_NAME-web" page web_out
+    [ -f "$WEB_TOOLCHAIN" ] || { say "dist-web: no $WEB_TOOLCHAIN (Debian's emscripten package)"; return 1; }
     sdl="$(web_sdl2)" || return 1
-    mkdir -p "$web_out"
+    mkdir -p "$GAME_DIST_BUILD"
     dist_archive "$GAME_DIST_BUILD/game.pak" || return 1
-    web_dist_build "$sdl" "$GAME_DIST_BUILD/game.pak" "$web_out" || return 1
+    page="$(release_build dist-web web index.html -DENGINE_RELEASE_SDL2="$sdl" -DENGINE_RELEASE_PAK="$GAME_DIST_BUILD/game.pak")" \
+        || return 1
+    web_out="$(dirname "$page")"
     rm -rf "$out" "$ROOT/dist/$name.zip"; mkdir -p "$out"
     cp "$web_out"/index.html "$web_out"/index.js "$web_out"/index.wasm "$web_out"/index.data "$out/" || return 1
     dist_zip "$ROOT/dist" "$name" || return 1

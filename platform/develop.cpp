@@ -1,6 +1,7 @@
 /* develop.cpp - the development host's side of HostMode (host.h): the project folder, the session a hot
    restart hands over, the first library, watch -> build -> reload polling, F5 and TWEAK. A release links
-   release.cpp's table instead (./build.sh dist leaves this file out, with the others in DEV_ONLY_SOURCES). */
+   release.cpp's table instead (a release leaves this file out, with the others in tools/cmake/release.cmake's
+   ENGINE_DEV_ONLY_SOURCES). */
 #include "host.h"
 
 #include <stdio.h>

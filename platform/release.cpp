@@ -6,7 +6,7 @@
    fault, the function and file:line of each game frame, on stderr and in the logs) and ends the game with exit code 70:
    there is no earlier code to roll back to.
 
-   Compiled only with -DHOST_RELEASE (./build.sh dist links it instead of the files above: DEV_ONLY_SOURCES); in
+   Compiled only with -DHOST_RELEASE (a release links it instead of the files above: ENGINE_DEV_ONLY_SOURCES); in
    any other build this file is empty. */
 #if defined(HOST_RELEASE)
 #include "host.h"

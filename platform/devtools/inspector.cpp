@@ -6,8 +6,8 @@
    pinned paths show with their live values in the view's corner, open or not, found again by name after a reload.
 
    What the inspector takes (Shift+F1, its keys while open, the mouse over it, typing into a field) never reaches the
-   game's input: hotkeys.cpp asks here first. A release has none of it (build.sh's DEV_ONLY_SOURCES leave this file
-   out; release.cpp has the stand-ins). */
+   game's input: hotkeys.cpp asks here first. A release has none of it (tools/cmake/release.cmake's
+   ENGINE_DEV_ONLY_SOURCES leave this file out; release.cpp has the stand-ins). */
 #include "devtools.h"
 
 #include <stdio.h>

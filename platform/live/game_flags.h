@@ -1,6 +1,7 @@
 /* game_flags.h - the flags every compile of the engine's C++ outside CMake starts with, written down once: the
-   host's game build (plan.cpp) and build.sh (its release, Windows and fuzz builds read the two lines below with
-   sed) both take them from here. Each a string on one line of its own. */
+   host's game build (plan.cpp) and build.sh (its Windows and fuzz builds read the two lines below with sed) both
+   take them from here; CMake's engine_flags (CMakeLists.txt) are the same flags. Each a string on one line of its
+   own. */
 #ifndef HOST_GAME_FLAGS_H
 #define HOST_GAME_FLAGS_H
 
