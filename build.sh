@@ -170,16 +170,12 @@ host_game() {  # host flags...: the host asked about GAME_DIR
     local host; host="$(engine_host)" || return 1
     "$host" --root "$ROOT" ${GAME_FLAG[@]+"${GAME_FLAG[@]}"} "$@"
 }
-# The game's compiler (GAME_CXX, else clang++, else g++) and the flags of its development build, as the host's
-# plan has them: the editor database (compile_entries) gives every game file these.
-game_cxx() { host_game --print-game-compile | sed -n 1p; }
-game_flags() { host_game --print-game-compile | sed -n 2p; }   # (the plan's compiler's: the one game_cxx names)
 # The whole game as one translation unit, for a release: prints the file's path (<game build>/unity.cpp). The
 # checkout's host: the Windows leg builds its game with BUILD_DIR pointing elsewhere.
 game_unity_file() { ENGINE_HOST="${ENGINE_HOST:-$ROOT/build/host}" host_game --write-unity; }
 cmd_game() {
     [ -n "${GAME_DIR:-}" ] || set_game || return 1
-    host_game --build-game
+    host_game --build-game && compile_db   # the game's entries carry its current layout stamp
 }
 same_key() {  # file key: was this part last built from exactly these inputs?
     local old=""
@@ -244,12 +240,6 @@ cmake_build() {  # preset targets...  (KEEP_GOING=1: build every target that can
 cmd_host() { cmake_build dev host || { say "host: the build failed (above)"; return 1; }; }
 cmd_tools() { cmake_build dev tools || { say "tools: the build failed (above)"; return 1; }; }
 
-newer_than() {  # file others...: is any of the others newer than file (or file missing)?
-    local f="$1" o; shift
-    [ -e "$f" ] || return 0
-    for o in "$@"; do [ "$o" -nt "$f" ] && return 0; done
-    return 1
-}
 
 cmd_assets() {
     [ -x "$BUILD_DIR/tools/atlas_pack" ] || return 0
@@ -258,124 +248,31 @@ cmd_assets() {
     [ ! -x "$BUILD_DIR/tools/make_sfx" ] || "$BUILD_DIR/tools/make_sfx" --all "$ROOT/assets/sfx" "$BUILD_DIR/sounds"
 }
 
-# compile_commands.json: how every source file is compiled, for clangd and other editors' tools; each entry
-# takes its flags from the function that builds that kind of file. The game's pieces (game/*.cpp but game.cpp
-# and tinyheaders.cpp) are not translation units of their own: they get the game's flags and stand alone by
-# including game/game.h, with the warnings about cross-file statics left out. release.cpp is compiled only
-# with -DHOST_RELEASE; the other files built both ways get the development flags. Windows sources get the
-# mingw-w64 compiler, its C++ headers named (clang does not find Debian's) and the cross-built SDL2 when
-# build/win has one (else the Linux SDL2 headers, whose config is found with the multiarch folder).
-compile_entries() {  # "file<TAB>compiler and flags" lines
-    local f cxx sdl win_cxx_inc="" win_sdl sample
-    cxx="$(game_cxx)"
-    # (with the sample's include folders and a layout stamp, which it does not need: clangd opens
-    # platform/include/game_engine.h with the flags of its neighbour, and that header includes the game's state.h)
-    printf '%s\t%s %s -O2 -Igame -Ibuild/game -DGAME_LAYOUT_HASH=0u\n' platform/include/tinyheaders.cpp "$cxx" "$(game_flags "$cxx")"
-    # the sample's files, and the game being built when it is another
-    sample="$( (set_game && echo "$GAME_DIR") 2>/dev/null )"
-    ( set_game 2>/dev/null && game_entries "$cxx" )
-    [ -n "${GAME_DIR:-}" ] && [ "$GAME_DIR" != "$sample" ] && game_entries "$cxx"
-    example_entries "$cxx" "$sample"
-    for f in tests/fuzz/*.cpp; do printf '%s\tclang++ %s\n' "$f" "$FUZZ_FLAGS"; done
-    # Windows
-    if command -v "$WIN_CXX" >/dev/null 2>&1; then
-        win_cxx_inc="$(echo | "$WIN_CXX" -x c++ -E -v - 2>&1 | sed -n '/^#include <...>/,/^End of search/p' | grep '^ ' | grep 'c++' | sed 's/^ */-isystem /' | tr '\n' ' ')"
+# compile_commands.json: how every source file is compiled, for clangd and other editors' tools. The build systems
+# write the databases (CMake's trees: CMAKE_EXPORT_COMPILE_COMMANDS; a game's build: the host's plan writes
+# <game build>/compile_commands.json, platform/live/plan.cpp); tools/compile_db.py merges every one below build/ into
+# the project's (compile_db). Two trees are configured by ./build.sh build and host for their entries when they have
+# none (compile_db_trees; quick: nothing is built): the fuzz targets' and, once the Windows leg has built SDL2 for
+# mingw-w64, the Windows one (the Windows backend and tests/windows/). The web backend's entry comes from the web
+# release's tree, once configured.
+compile_db() { python3 tools/compile_db.py "$ROOT"; }
+compile_db_trees() {
+    local sdl
+    ! command -v clang++ >/dev/null 2>&1 || cmake_configure fuzz || say "build.sh: no fuzz targets' entries (above)"
+    sdl="$(ls -d "$WIN"/sdl2-*/.complete 2>/dev/null | head -n 1)"
+    if [ -n "$sdl" ] && [ ! -f "$BUILD_DIR/cmake/mingw/build.ninja" ] && command -v "$WIN_CXX" >/dev/null 2>&1; then
+        win_configure "${sdl%/.complete}" > "$BUILD_DIR/cmake/mingw.configure.log" 2>&1 \
+            || say "build.sh: no Windows entries (build/cmake/mingw.configure.log)"
     fi
-    win_sdl="$(ls -d "$WIN"/sdl2-*/include/SDL2 2>/dev/null | head -n 1)"
-    if [ -n "$win_sdl" ]; then sdl="-I$win_sdl"; else sdl="-I/usr/include/SDL2 -idirafter /usr/include/$(gcc -dumpmachine 2>/dev/null || echo x86_64-linux-gnu)"; fi
-    # the web backend, with the flags em++ gives clang (a sysroot of its own; clangd needs no emscripten
-    # wrapper), and the SDL2 headers of the web build when it exists
-    local web_cflags web_sdl
-    if command -v em++ >/dev/null 2>&1 && web_cflags="$(web_env; em++ --cflags 2>/dev/null)" && [ -n "$web_cflags" ]; then
-        web_sdl="$(ls -d "$WEB"/sdl2-*/include/SDL2 2>/dev/null | head -n 1)"
-        printf '%s	clang++ %s %s -O2 -DHOST_RELEASE %s %s
-' platform/os/os_web.cpp "$web_cflags" "$COMMON_FLAGS" "${web_sdl:+-I$web_sdl}" "$STB_FLAGS"
-    fi
-    for f in $(platform_sources win32 | grep '^platform/os/os_') tests/windows/*.cpp; do
-        printf '%s\t%s %s %s -O2 -Wno-format-truncation %s -DSDL_MAIN_HANDLED %s\n' "$f" "$WIN_CXX" "$win_cxx_inc" "$COMMON_FLAGS" "$STB_FLAGS" "$sdl"
-    done
-}
-# Every example (examples/*/) but the game just built, which has its entries already: without its own entry an
-# editor infers a neighbour example's flags, and game_engine.h's #include "state.h" finds that example's state.h.
-# An example not built yet has no layout stamp: its entry says 0 (computing one here would cost every build).
-example_entries() {  # compiler, the sample's folder
-    local ex cur="${GAME_DIR:-}"
-    for ex in "$ROOT"/examples/*/; do
-        [ -f "$ex/game.cpp" ] || continue
-        ( set_game "$ex" 2>/dev/null || exit 0
-          [ "$GAME_DIR" = "$cur" ] || [ "$GAME_DIR" = "$2" ] && exit 0
-          if [ -f "$GAME_BUILD/layout.stamp" ]; then game_entries "$1"
-          else printf '%s\t%s %s -O0 -DGAME_LAYOUT_HASH=0u %s\n' "$GAME_SRC/game.cpp" "$1" "$(game_flags "$1")" "$(game_includes)"; fi )
-    done
-}
-game_entries() {  # compiler: the entries of GAME_DIR's files (its game.cpp, and the pieces it includes)
-    local f layout="" inc
-    [ -f "$GAME_BUILD/layout.stamp" ] && read -r layout < "$GAME_BUILD/layout.stamp"
-    [ -n "$layout" ] || layout="$(layout_stamp "$1" 2>/dev/null)" || layout=0
-    inc="$(game_includes)"
-    for f in "$GAME_SRC"/*.cpp; do
-        [ -f "$f" ] || continue
-        case "$f" in
-            */game.cpp) printf '%s\t%s %s -O0 -DGAME_LAYOUT_HASH=%su %s\n' "$f" "$1" "$(game_flags "$1")" "$layout" "$inc" ;;
-            *) printf '%s\t%s %s -O0 -DGAME_LAYOUT_HASH=%su %s -Wno-unused-function -Wno-undefined-internal -Wno-unused-const-variable\n' \
-                   "$f" "$1" "$(game_flags "$1")" "$layout" "$inc" ;;
-        esac
-    done
-}
-# Two flags are left out of the file: -fno-gnu-unique (g++ only; clang refuses it and it changes nothing a
-# parser sees), and -Werror: clangd parses a file's #include block apart (its preamble), where the static
-# functions of a header-only implementation look unused, and -Werror would turn that into errors.
-# The host's, tools', tests' and benchmarks' entries are CMake's (build/cmake/dev/compile_commands.json, one
-# entry a file: the first, for a file built more than one way); the game's, Windows' and the web's are added here.
-write_compile_commands() {
-    compile_entries | python3 -c '
-import json, os, shlex, sys
-root = sys.argv[1]
-left_out = {"-fno-gnu-unique", "-Werror"}
-entries, seen = [], set()
-launchers = {"ccache", "sccache", "distcc", "icecc", os.path.basename(os.environ.get("ENGINE_COMPILER_LAUNCHER", "") or "ccache")}
-try:
-    with open(os.path.join(root, "build", "cmake", "dev", "compile_commands.json")) as f:
-        cmake_entries = json.load(f)
-except (OSError, ValueError):
-    cmake_entries = []
-for e in cmake_entries:
-    if e["file"] in seen:
-        continue
-    args = e["arguments"] if "arguments" in e else shlex.split(e["command"])
-    while args and os.path.basename(args[0]) in launchers:   # the compiler, not the cache in front of it
-        args = args[1:]
-    if e["file"].endswith("/platform/release.cpp"):
-        args = args + ["-DHOST_RELEASE"]   # built with it only into a release (./build.sh dist), so its entry has it
-    seen.add(e["file"])
-    entries.append({"directory": e["directory"], "file": e["file"], "arguments": [a for a in args if a not in left_out]})
-for line in sys.stdin.read().splitlines():
-    f, cmd = line.split("\t", 1)
-    path = os.path.join(root, f)
-    if path in seen:
-        continue
-    entries.append({"directory": root, "file": path, "arguments": [a for a in cmd.split() if a not in left_out] + ["-c", path]})
-tmp = os.path.join(root, "compile_commands.json.tmp")
-with open(tmp, "w") as out:
-    json.dump(entries, out, indent=1)
-os.replace(tmp, os.path.join(root, "compile_commands.json"))' "$ROOT"
 }
 
 cmd_build() {
     cmake_build dev host tools || { say "build: the host or the tools failed (above)"; return 1; }   # one Ninja run
     cmd_assets || { say "build: assets failed"; return 1; }
+    compile_db_trees
     # The game library (nothing is compiled when nothing changed: "game: up to date").
     [ -n "${GAME_DIR:-}" ] || set_game || return 1
-    cmd_game || { say "build: game failed"; return 1; }
-    # after the game: its entries carry the current layout stamp; written again only when something it is made of
-    # changed (the commands' own text, CMake's entries, the game's layout stamp) or this game has no entries yet
-    refresh_compile_commands
-}
-refresh_compile_commands() { compile_commands_current || write_compile_commands; }
-compile_commands_current() {
-    local out="$ROOT/compile_commands.json"
-    [ -f "$out" ] && ! newer_than "$out" build.sh "$BUILD_DIR/cmake/dev/compile_commands.json" "$GAME_BUILD/layout.stamp" \
-        && grep -qF "$GAME_SRC/game.cpp\"" "$out"
+    cmd_game || { say "build: game failed"; return 1; }   # (and the editor database: compile_db)
 }
 
 cmd_run() {  # [game folder] [host flags]
@@ -574,9 +471,8 @@ cmd_asan_build() { cmake_build asan host; }
 
 # Each fuzz target runs FUZZ_SECONDS under ASan + UBSan with every sanitizer report fatal
 # (-fno-sanitize-recover=all), so a report is a crash and a crash fails the target; the log is also
-# searched for a report in case a sanitizer printed one and carried on. No fuzzer toolchain (clang++
-# with libclang-rt-dev) is a failure, never a silent pass.
-FUZZ_FLAGS="$COMMON_FLAGS -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer $STB_FLAGS"
+# searched for a report in case a sanitizer printed one and carried on. The targets are CMakeLists.txt's (the fuzz
+# preset, with clang). No fuzzer toolchain (clang++ with libclang-rt-dev) is a failure, never a silent pass.
 fuzz_toolchain_ok() {
     command -v clang++ >/dev/null 2>&1 || { echo "clang++ is missing"; return 1; }
     local probe="$BUILD_DIR/fuzz/.probe"
@@ -585,14 +481,16 @@ fuzz_toolchain_ok() {
     rm -f "$probe"
 }
 
-fuzz_one() {  # name source seconds: builds the target and runs it; its output ends with "N passed, N failed"
-    local name="$1" src="$2" secs="$3" out="$BUILD_DIR/fuzz/$1" seeds="" log="$BUILD_DIR/tests/logs/$1.log" rc=0
-    # shellcheck disable=SC2086
-    clang++ $FUZZ_FLAGS "$src" -o "$out" || { echo "fuzz: $name does not build"; echo "0 passed, 1 failed"; return 1; }
+fuzz_one() {  # name seconds: builds the target (up to date after cmd_fuzz's build) and runs it; its output ends
+              # with "N passed, N failed"
+    local name="$1" secs="$2" tree="$BUILD_DIR/cmake/fuzz" seeds="" log="$BUILD_DIR/tests/logs/$1.log" rc=0
+    # one build in the tree at a time (Ninja's own files are not shared safely)
+    flock "$tree/.fuzz-build.lock" cmake --build "$tree" --target "$name" \
+        || { echo "fuzz: $name does not build"; echo "0 passed, 1 failed"; return 1; }
     mkdir -p "$BUILD_DIR/fuzz/corpus-$name"
     [ -d "$ROOT/tests/fuzz/seeds/$name" ] && seeds="$ROOT/tests/fuzz/seeds/$name"
     UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
-        "$out" -max_total_time="$secs" -print_final_stats=1 -artifact_prefix="$BUILD_DIR/fuzz/$name-" \
+        "$tree/$name" -max_total_time="$secs" -print_final_stats=1 -artifact_prefix="$BUILD_DIR/fuzz/$name-" \
         "$BUILD_DIR/fuzz/corpus-$name" ${seeds:+"$seeds"} 2>&1 || rc=$?
     if [ $rc = 0 ] && grep -qE 'runtime error:|ERROR: (Address|Leak|UndefinedBehavior)Sanitizer|SUMMARY: .*Sanitizer' "$log"; then
         echo "fuzz: a sanitizer report in the log"; rc=1
@@ -602,7 +500,7 @@ fuzz_one() {  # name source seconds: builds the target and runs it; its output e
 }
 
 cmd_fuzz() {
-    local secs="${FUZZ_SECONDS:-8}" src name why
+    local secs="${FUZZ_SECONDS:-8}" src name why names=()
     mkdir -p "$BUILD_DIR/fuzz" "$BUILD_DIR/tests/logs"
     if ! why="$(fuzz_toolchain_ok)"; then
         { echo "fuzz: no fuzzer toolchain: $why"; echo "fuzz: install it with ./build.sh deps (packages: clang libclang-rt-dev)"; } \
@@ -613,9 +511,12 @@ cmd_fuzz() {
     for src in "$ROOT"/tests/fuzz/fuzz_*.cpp; do
         [ -e "$src" ] || continue
         name="$(basename "$src" .cpp)"
-        selected "$name" || continue
-        pool_run "$name" fuzz_one "$name" "$src" "$secs"
+        selected "$name" && names+=("$name")
     done
+    [ ${#names[@]} -gt 0 ] || return 0
+    # every target in one Ninja run, past a failing one (its own log says why: fuzz_one builds it again)
+    KEEP_GOING=1 cmake_build fuzz "${names[@]}" > "$BUILD_DIR/tests/logs/fuzz-build.log" 2>&1
+    for name in "${names[@]}"; do pool_run "$name" fuzz_one "$name" "$secs"; done
     pool_drain
 }
 
@@ -854,13 +755,16 @@ cmd_game_win() {
 
 # host.exe: CMakeLists.txt's host for Windows (the mingw preset; every platform file but the Linux backend,
 # stb's implementations, SDL2 linked statically), into build/win/. The SDL2 built above is the preset's SDL2_DIR.
-win_build_host() {  # sdl2 dir
+win_configure() {  # sdl2 dir: the mingw preset's tree, configured again when SDL2 or the presets changed
     local dir="$BUILD_DIR/cmake/mingw"
     if [ ! -f "$dir/build.ninja" ] || ! grep -qxF "SDL2_DIR:PATH=$1/lib/cmake/SDL2" "$dir/CMakeCache.txt" \
             || [ CMakePresets.json -nt "$dir/CMakeCache.txt" ]; then
         cmake --preset mingw -DSDL2_DIR:PATH="$1/lib/cmake/SDL2" || return 1
     fi
-    cmake --build "$dir" --target host || return 1
+}
+win_build_host() {  # sdl2 dir
+    win_configure "$1" || return 1
+    cmake --build "$BUILD_DIR/cmake/mingw" --target host || return 1
     $WIN_CXX -O1 -Wall -static "$ROOT/tests/windows/win_launch.cpp" -o "$WIN/win_launch.exe"
 }
 
@@ -1349,7 +1253,7 @@ case "$cmd" in
     run)    cmd_run "$@" ;;
     debug)  cmd_debug "$@" ;;
     new)    cmd_new "$@" ;;
-    host)   cmd_host && refresh_compile_commands ;;
+    host)   cmd_host && compile_db_trees && compile_db ;;
     game)   game_arg "$@" || exit 2; cmd_game ;;
     tools)  cmd_tools ;;
     assets) cmd_assets ;;

@@ -12,7 +12,8 @@
    Two parts are cached by the content of their inputs (a key beside each): build/tinyheaders/tinyheaders.o,
    platform/include/tinyheaders.cpp at -O2 (one for every game folder), and the layout stamp with
    <game build>/state_types.inc (tools/layout_stamp.py). The commands are written to <game build>/compile.cmd,
-   one argument a line, which build.cpp runs; a save plans again in the host when the plan may have changed (a .cpp
+   one argument a line, which build.cpp runs (and, for editors' tools, <game build>/compile_commands.json: each .cpp
+   of the folder with the chunks' flags); a save plans again in the host when the plan may have changed (a .cpp
    added or removed, GAME_GET_API moved, the environment changed). The slow parts (the -O2 compile) are never
    run inside a frame: plan_game's quick form answers PLAN_SLOW, and the save runs `host --build-game` instead. */
 #include "live.h"
@@ -477,11 +478,10 @@ static void launcher(Words *w)
     else if (on_path("ccache")) words_add(w, "ccache");
 }
 
-/* A chunk's compile: @SRC@, @OBJ@ and @DEP@ stand for its files; the layout stamp is layout.stamp's. */
-static void compile_command(const PlanEnv *e, Words *w)
+/* A chunk's compiler and flags, without the launcher and the files; the layout stamp is layout.stamp's. */
+static void compile_flags(const PlanEnv *e, Words *w)
 {
     char a[HOST_PATH], p[HOST_PATH];
-    launcher(w);
     for (int i = 0; i < e->cxx_words.n; i++) words_add(w, word(&e->cxx_words, i));
     for (int i = 0; i < e->flags.n; i++) words_add(w, word(&e->flags, i));
     words_add(w, "-O0");
@@ -497,6 +497,13 @@ static void compile_command(const PlanEnv *e, Words *w)
     words_add(w, a);
     snprintf(a, sizeof a, "-I%s", e->build_rel);
     words_add(w, a);
+}
+
+/* A chunk's compile: @SRC@, @OBJ@ and @DEP@ stand for its files. */
+static void compile_command(const PlanEnv *e, Words *w)
+{
+    launcher(w);
+    compile_flags(e, w);
     words_split(w, "-MMD -MF @DEP@ -c @SRC@ -o @OBJ@");
 }
 
@@ -674,6 +681,69 @@ static int write_commands(const PlanEnv *e, const GameSources *s, const GameChun
     return ok;
 }
 
+/* ---------------------------------------------------------------- the editor database */
+static void json_text(KeyText *k, const char *s)   /* s as a JSON string */
+{
+    key_add(k, "\"", 1);
+    for (; *s; s++) {
+        char esc[8];
+        if (*s == '"' || *s == '\\') { esc[0] = '\\'; esc[1] = *s; key_add(k, esc, 2); }
+        else if ((unsigned char)*s < 0x20) key_add(k, esc, (size_t)snprintf(esc, sizeof esc, "\\u%04x", *s));
+        else key_add(k, s, 1);
+    }
+    key_add(k, "\"", 1);
+}
+
+/* One entry: the chunks' compiler and flags on `file` (a path), run in `dir`. A piece (a .cpp a chunk includes
+   but game.cpp) is no translation unit of its own: it stands alone through game.h, and the warnings about the
+   statics other files use are left out. */
+static void json_entry(KeyText *k, const char *dir, const Words *flags, const char *file, int piece)
+{
+    key_add(k, k->len ? ",\n" : "[\n", 2);
+    key_add(k, " {\"directory\": ", 15);
+    json_text(k, dir);
+    key_add(k, ", \"file\": ", 10);
+    json_text(k, file);
+    key_add(k, ", \"arguments\": [", 16);
+    for (int i = 0; i < flags->n; i++) {
+        json_text(k, word(flags, i));
+        key_add(k, ", ", 2);
+    }
+    if (piece) {
+        static const char extra[] = "\"-Wno-unused-function\", \"-Wno-undefined-internal\", "
+                                    "\"-Wno-unused-const-variable\", ";
+        key_add(k, extra, sizeof extra - 1);
+    }
+    key_add(k, "\"-c\", ", 6);
+    json_text(k, file);
+    key_add(k, "]}", 2);
+}
+
+/* <game build>/compile_commands.json: how an editor's tools (clangd) compile each .cpp of the game folder and
+   platform/include/tinyheaders.cpp (whose neighbour game_engine.h includes the game's state.h): the chunks' compiler
+   and flags, run in the project's folder. Written when its text changed; build.sh merges it into the project's. */
+static int write_database(const PlanEnv *e, const GameSources *s, char *msg, size_t cap)
+{
+    static Words flags;
+    memset(&flags, 0, sizeof flags);
+    compile_flags(e, &flags);
+    char root[HOST_PATH], p[HOST_PATH];
+    if (!os_real_path(e->root, root, sizeof root)) snprintf(root, sizeof root, "%s", e->root);
+    KeyText k = { NULL, 0, 0 };
+    for (int i = 0; i < s->count; i++) {
+        snprintf(p, sizeof p, "%s/%s", game_folder(), s->name[i]);
+        json_entry(&k, root, &flags, p, strcmp(s->name[i], "game.cpp") != 0);
+    }
+    snprintf(p, sizeof p, "%s/platform/include/tinyheaders.cpp", root);
+    json_entry(&k, root, &flags, p, 0);
+    key_add(&k, "\n]\n", 3);
+    snprintf(p, sizeof p, "%s/compile_commands.json", game_build_folder());
+    int ok = k.s && (file_is(p, k.s) || os_write_file_atomic(p, k.s, k.len));
+    if (!ok) snprintf(msg, cap, "game: cannot write %s: %s\n", p, os_error_text());
+    free(k.s);
+    return ok;
+}
+
 /* The game's sources and their chunks; 0 with a message when there is nothing to compile. */
 static int plan_read(GameSources *s, GameChunks *c, int chunk_lines, char *msg, size_t cap)
 {
@@ -708,7 +778,7 @@ int plan_game(const char *root, int quick, char *msg, size_t cap)
         return PLAN_FAILED;
     }
     if (!plan_read(&s, &c, e.chunk_lines, msg, cap) || !write_chunks(&s, &c, msg, cap) ||
-        !write_commands(&e, &s, &c, msg, cap))
+        !write_commands(&e, &s, &c, msg, cap) || !write_database(&e, &s, msg, cap))
         return PLAN_FAILED;
     return PLAN_READY;
 }
@@ -737,7 +807,7 @@ int plan_write_unity(const char *root, char *out, size_t cap)
     return 1;
 }
 
-/* The game's compiler and its flags, a line each (build.sh's editor database gives every game file these). */
+/* The game's compiler and its flags, a line each (those of <game build>/compile_commands.json's entries). */
 void plan_print_compile(const char *root)
 {
     static PlanEnv e;

@@ -1,10 +1,12 @@
-"""Every source file parses in an editor: compile_commands.json (written by ./build.sh build) has an entry
-for each file with the flags its build really uses, and Debian's clangd, run as `clangd --check=FILE`, finds no
-error in files of every kind: each piece of the game (they stand alone through game/game.h), the game's
-entry file with its layout stamp, platform files with SDL's flags, release.cpp with HOST_RELEASE, tools, C and
-C++ unit tests, fuzz targets, benchmarks, the Windows sources with mingw-w64's headers, and headers (whose
-commands clangd infers from a neighbour). CLANGD_CHECK_ALL=1 checks every entry instead of a sample.
+"""Every source file parses in an editor: compile_commands.json (./build.sh build merges the build systems'
+databases into it: tools/compile_db.py) has an entry for each file with the flags its build really uses, and
+Debian's clangd, run as `clangd --check=FILE`, finds no error in files of every kind: each piece of the game (they
+stand alone through game/game.h), the game's entry file with its layout stamp, platform files with SDL's flags,
+release.cpp with HOST_RELEASE, tools, C and C++ unit tests, fuzz targets, benchmarks, the Windows sources with
+mingw-w64's headers, the web backend with emscripten's (asked of em++), and headers (whose commands clangd infers
+from a neighbour). CLANGD_CHECK_ALL=1 checks every entry instead of a sample.
 """
+import fnmatch
 import glob
 import json
 import os
@@ -18,6 +20,16 @@ from hostlib import ROOT, Checks, check
 checks = Checks()
 db_path = os.path.join(ROOT, "compile_commands.json")
 entries = {}
+# The Windows files' entries are the mingw tree's, configured once SDL2 for mingw-w64 is built (the Windows leg; then
+# ./build.sh build configures it too); the web backend's are the web release's tree's: before, they have none.
+WINDOWS = ["platform/os/os_win32*.cpp", "tests/windows/*.cpp"]
+windows_tree = os.path.exists(os.path.join(ROOT, "build", "cmake", "mingw", "compile_commands.json"))
+
+
+def waits_for_its_tree(f):
+    if any(fnmatch.fnmatch(f, w) for w in WINDOWS):
+        return not windows_tree
+    return f == "platform/os/os_web.cpp" and f not in entries
 
 
 def load():
@@ -37,7 +49,11 @@ def every_source_has_an_entry():
     folders = {os.path.dirname(f) for f in glob.glob("platform/**/*.cpp", root_dir=ROOT, recursive=True)}
     check({"platform/os", "platform/core", "platform/services", "platform/session", "platform/live"} <= folders,
           f"the host's folders found: {sorted(folders)}")
-    missing = [f for k in kinds for f in sorted(glob.glob(k, root_dir=ROOT, recursive=True)) if f not in entries]
+    files = [f for k in kinds for f in sorted(glob.glob(k, root_dir=ROOT, recursive=True))]
+    later = [f for f in files if waits_for_its_tree(f)]
+    if later:
+        print(f"no tree configured yet for {later}: not checked")
+    missing = [f for f in files if f not in entries and f not in later]
     check(not missing, f"no compile_commands.json entry for {missing}")
 
 
@@ -64,7 +80,7 @@ def entries_carry_the_real_flags():
           f"C test entry: {entries['tests/unit/test_th_base_c.c']}")
     windows = glob.glob("platform/os/os_win32*.cpp", root_dir=ROOT) + glob.glob("tests/windows/*.cpp", root_dir=ROOT)
     check(windows, "no Windows backend file found under platform/os/")
-    for f in windows:
+    for f in [f for f in windows if not waits_for_its_tree(f)]:
         check("mingw32" in entries[f][0], f"{f}: compiled by {entries[f][0]}, not mingw-w64")
 
 
@@ -78,12 +94,14 @@ def sample():
     files += ["tools/atlas_pack.cpp", "tests/unit/test_guard.cpp", "tests/unit/test_th_collide.cpp", "tests/unit/test_th_collide_c.c",
               "tests/fuzz/fuzz_host_flags.cpp", "tests/bench/bench_collide.cpp",
               "platform/host.h", "platform/os/os.h", "tinyheaders/th_collide.h", "tinyheaders/th_tweak.h"]
-    return [f for f in files if os.path.exists(os.path.join(ROOT, f))]
+    return [f for f in files if os.path.exists(os.path.join(ROOT, f)) and not waits_for_its_tree(f)]
 
 
 def clangd_check(f):
     # --check-lines=1: the diagnostics cover the whole file; the editor features are tried on one line only
-    p = subprocess.run(["clangd", f"--compile-commands-dir={ROOT}", f"--check={os.path.join(ROOT, f)}", "--check-lines=1"],
+    # --query-driver: em++'s entries (the web backend's) name no target or headers clang knows; clangd asks em++
+    p = subprocess.run(["clangd", f"--compile-commands-dir={ROOT}", "--query-driver=**/em++",
+                        f"--check={os.path.join(ROOT, f)}", "--check-lines=1"],
                        capture_output=True, text=True, timeout=600, cwd=ROOT)
     m = re.search(r"All checks completed, (\d+) errors", p.stderr)
     errors = [l for l in p.stderr.splitlines() if re.match(r"E\[[\d:.]+\] \[", l)]

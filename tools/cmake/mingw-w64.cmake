@@ -10,3 +10,9 @@ set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
 set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE BOTH)
+# mingw-w64's C++ headers named on every compile: g++ finds them by itself, an editor's clang (clangd, which takes
+# its flags from compile_commands.json) does not find Debian's.
+execute_process(COMMAND x86_64-w64-mingw32-g++ -print-file-name=include OUTPUT_VARIABLE mingw_gcc_include
+    OUTPUT_STRIP_TRAILING_WHITESPACE)
+set(CMAKE_CXX_STANDARD_INCLUDE_DIRECTORIES "${mingw_gcc_include}/c++" "${mingw_gcc_include}/c++/x86_64-w64-mingw32"
+    "${mingw_gcc_include}/c++/backward")
