@@ -1137,37 +1137,15 @@ EOF
 # program: no console window opens beside the game), SDL2.dll, the same game.pak as on Linux and
 # README.txt; plus a .zip of the folder. The executable imports SDL2.dll and Windows' own DLLs only.
 
-# SDL2.dll from the cached static SDL2 (win_sdl2), made once: every object of libSDL2.a in one DLL that
-# exports SDL's public functions (the names whose implementation is <name>_REAL: SDL's dynamic API) and
-# SDL_DYNAPI_entry, so a player may swap in another SDL2.dll. Prints the folder holding SDL2.dll and
-# its import library.
-win_sdl2_dll() {  # sdl2 dir
-    local d="$1/dll" libs
-    if [ ! -f "$d/.complete" ]; then
-        rm -rf "$d"; mkdir -p "$d"
-        { echo "EXPORTS"
-          x86_64-w64-mingw32-nm -g "$1/lib/libSDL2.a" | awk '$2 == "T" && $3 ~ /_REAL$/ { sub(/_REAL$/, "", $3); print "    " $3 }' | sort -u
-          echo "    SDL_DYNAPI_entry"; } > "$d/SDL2.def"
-        # the system libraries SDL2 links (its pkg-config's, without SDL2 and SDL2main)
-        libs="$(win_sdl2_flags "$1" | tr ' ' '\n' | grep -E '^-l' | grep -v -E '^-lSDL2' | tr '\n' ' ')"
-        # shellcheck disable=SC2086
-        x86_64-w64-mingw32-gcc -shared -s -o "$d/SDL2.dll" "$d/SDL2.def" -Wl,--whole-archive "$1/lib/libSDL2.a" -Wl,--no-whole-archive \
-            -static-libgcc -Wl,--out-implib,"$d/libSDL2.dll.a" $libs >&2 || { say "windows: SDL2.dll does not link"; return 1; }
-        touch "$d/.complete"
-    fi
-    echo "$d"
-}
-
 # <out-folder>/<GAME_NAME>-windows-x86_64/ and its .zip (python's zipfile: no zip program needed).
-# <GAME_NAME>.exe is the mingw-release preset's (tools/cmake/release.cmake), linked with SDL2.dll's import library.
+# <GAME_NAME>.exe and SDL2.dll are the mingw-release preset's (tools/cmake/release.cmake), from the SDL2 built above.
 win_dist() {  # sdl2-dir out-folder
-    local name="$GAME_NAME-windows-x86_64" out="$2/$GAME_NAME-windows-x86_64" dll exe
-    dll="$(win_sdl2_dll "$1")" || return 1
+    local name="$GAME_NAME-windows-x86_64" out="$2/$GAME_NAME-windows-x86_64" exe
     mkdir -p "$WIN"
     exe="$(release_build dist-windows mingw-release "$GAME_NAME.exe" -DENGINE_RELEASE_SDL2="$1")" || return 1
     dist_archive "$WIN/game.pak" || return 1
     rm -rf "$out" "$2/$name.zip"; mkdir -p "$out"
-    cp "$exe" "$dll/SDL2.dll" "$WIN/game.pak" "$out/" || return 1
+    cp "$exe" "$(dirname "$exe")/SDL2.dll" "$WIN/game.pak" "$out/" || return 1
     player_readme windows "$out/README.txt" || return 1
     dist_zip "$2" "$name" || { say "dist-windows: cannot write $2/$name.zip"; return 1; }
     say "dist-windows: $out/ ($(du -sk "$out" | cut -f1) KB) and $name.zip ($(($(stat -c %s "$2/$name.zip") / 1024)) KB)"
