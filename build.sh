@@ -21,7 +21,6 @@ TEST_PACKAGES="clangd gdb g++-mingw-w64-x86-64-win32 emscripten xvfb xauth libgl
 # The flags every compile outside CMake starts with: their one home is platform/live/game_flags.h, which the
 # host's game build reads too (the development checks, ENGINE_DEV_CHECKS, are the host's game build's alone).
 COMMON_FLAGS="$(sed -n 's/^#define ENGINE_COMMON_FLAGS "\(.*\)"$/\1/p' platform/live/game_flags.h)"
-HOST_LIBS="-lSDL2 -ldl -lpthread -lm"
 # stb: the headers from the system (libstb-dev); the implementations (platform/core/stb_impl.c) are compiled by the
 # project (CMakeLists.txt) into everything that links them.
 STB_FLAGS="-I/usr/include/stb"
@@ -180,11 +179,6 @@ cmd_game() {
     [ -n "${GAME_DIR:-}" ] || set_game || return 1
     host_game --build-game
 }
-same_key() {  # file key: was this part last built from exactly these inputs?
-    local old=""
-    [ -f "$1" ] && read -r old < "$1"
-    [ "$old" = "$2" ]
-}
 
 # The host's files for one operating system: every .cpp of platform/ and its module folders but the other
 # backends behind os/os.h and os_template.cpp (where a new port starts; compiled only by the test below,
@@ -202,7 +196,6 @@ platform_sources() {  # linux|win32
         echo "$f"
     done
 }
-host_sources() { platform_sources linux; }
 
 # ---------------------------------------------------------------- the CMake build
 # The host, stb's implementations, the tools, the unit tests and the C++ benchmarks are described once, in
@@ -738,7 +731,6 @@ cmd_test_load() {
 WINDOWS_PACKAGES="g++-mingw-w64-x86-64-win32 wine wine64 dpkg-dev"
 WIN="$BUILD_DIR/win"
 WIN_CXX="x86_64-w64-mingw32-g++"
-WIN_GCC_LIB="/usr/lib/gcc/x86_64-w64-mingw32/12-win32"   # Debian's clang finds mingw's libstdc++ here
 # SDL2 for the host: video (offscreen + windows), render (software), events, gamecontroller, audio,
 # threads, timers; no GL/GLES/Vulkan/Direct3D/HIDAPI. Static, so host.exe is one file.
 SDL2_WIN_OPTIONS="--disable-shared --enable-static --disable-video-opengl --disable-video-opengles --disable-video-vulkan --disable-render-d3d --disable-hidapi --disable-haptic --disable-sensor --disable-power"
@@ -805,11 +797,6 @@ win_sdl2() {
     echo "$dir"
 }
 
-win_sdl2_flags() {  # sdl2 dir: compile + static link flags, keeping our own main() (SDL_MAIN_HANDLED)
-    echo "-DSDL_MAIN_HANDLED -I$1/include/SDL2 $(PKG_CONFIG_LIBDIR="$1/lib/pkgconfig" pkg-config --static --libs sdl2 \
-        | sed -e 's/-lmingw32 //' -e 's/-lSDL2main //' -e 's/-mwindows//')"
-}
-
 # wine: a prefix of our own under build/win (made once), one wineserver for the whole leg,
 # errors about missing DLLs kept visible, no Mono/Gecko prompts, SDL headless.
 win_wine_env() {
@@ -850,16 +837,18 @@ cmd_game_win() {
     return $rc
 }
 
-# host.exe: CMakeLists.txt's host for Windows (the mingw preset; every platform file but the Linux backend,
-# stb's implementations, SDL2 linked statically), into build/win/. The SDL2 built above is the preset's SDL2_DIR.
-win_build_host() {  # sdl2 dir
-    local dir="$BUILD_DIR/cmake/mingw"
-    if [ ! -f "$dir/build.ninja" ] || ! grep -qxF "SDL2_DIR:PATH=$1/lib/cmake/SDL2" "$dir/CMakeCache.txt" \
+# Targets of a Windows tree of CMakeLists.txt, configured first when it is new, names another SDL2 or the presets
+# changed. The mingw preset's (g++): host.exe (every platform file but the Linux backend, stb's implementations,
+# SDL2 linked statically; the SDL2 built above is its SDL2_DIR) and the leg's test programs, test_win_smoke,
+# test_os_win32 and win_launch; the mingw-tests preset's (clang, lld): testlib1 and testlib2 with their PDBs. All
+# into build/win/.
+win_cmake() {  # preset sdl2-dir target...
+    local preset="$1" sdl="$2" dir="$BUILD_DIR/cmake/$1"; shift 2
+    if [ ! -f "$dir/build.ninja" ] || ! grep -qxF "SDL2_DIR:PATH=$sdl/lib/cmake/SDL2" "$dir/CMakeCache.txt" \
             || [ CMakePresets.json -nt "$dir/CMakeCache.txt" ]; then
-        cmake --preset mingw -DSDL2_DIR:PATH="$1/lib/cmake/SDL2" || return 1
+        cmake --preset "$preset" --no-warn-unused-cli -DSDL2_DIR:PATH="$sdl/lib/cmake/SDL2" || return 1
     fi
-    cmake --build "$dir" --target host || return 1
-    $WIN_CXX -O1 -Wall -static "$ROOT/tests/windows/win_launch.cpp" -o "$WIN/win_launch.exe"
+    cmake --build "$dir" --target "$@"
 }
 
 win_run() {  # log exe args...: runs under wine, output to the log file (never a pipe), bounded in time
@@ -870,14 +859,13 @@ win_run() {  # log exe args...: runs under wine, output to the log file (never a
 cmd_test_windows_leg() {
     mkdir -p "$WIN" "$BUILD_DIR/tests/logs"
     : > "$WIN/timings.txt"
-    local t_leg t0 sdl flags log="$BUILD_DIR/tests/logs/windows-setup.log"
+    local t_leg t0 sdl log="$BUILD_DIR/tests/logs/windows-setup.log"
     t_leg="$(win_now)"
     { t0="$(win_now)"; win_deps && win_time "packages" "$t0"; } > "$log" 2>&1 \
         || { record_result "windows-setup" "$log" 1; return; }
     t0="$(win_now)"
     sdl="$(win_sdl2 2>> "$log")" || { record_result "windows-sdl2" "$log" 1; return; }
     win_time "sdl2_ready" "$t0"
-    flags="$(win_sdl2_flags "$sdl")"
     win_wine_start >> "$log" 2>&1 || { record_result "windows-wine" "$log" 1; return; }
 
     # Smoke: SDL2 offscreen under wine, the game DLL loaded, run and unloaded.
@@ -885,9 +873,7 @@ cmd_test_windows_leg() {
     if selected "$ROOT/tests/windows/test_win_smoke.cpp"; then
     mkdir -p "$WIN/smoke"
     t0="$(win_now)"
-    # shellcheck disable=SC2086
-    if $WIN_CXX $COMMON_FLAGS -O1 -static "$ROOT/tests/windows/test_win_smoke.cpp" -o "$WIN/smoke/test_win_smoke.exe" $flags \
-            > "$BUILD_DIR/tests/logs/windows-smoke.build.log" 2>&1 \
+    if win_cmake mingw "$sdl" test_win_smoke > "$BUILD_DIR/tests/logs/windows-smoke.build.log" 2>&1 \
         && { ( BUILD_DIR="$WIN/e2e-lib"; cmd_game_win ) && cp -f "$WIN/e2e-lib/game/game.dll" "$WIN/smoke/game.dll"; } \
             >> "$BUILD_DIR/tests/logs/windows-smoke.build.log" 2>&1; then
         win_time "smoke_build" "$t0"; t0="$(win_now)"
@@ -904,15 +890,8 @@ cmd_test_windows_leg() {
     if selected "$ROOT/tests/windows/test_os_win32.cpp"; then
     t0="$(win_now)"
     mkdir -p "$WIN/os"
-    # shellcheck disable=SC2086
-    if $WIN_CXX $COMMON_FLAGS -O1 -static "$ROOT/tests/windows/test_os_win32.cpp" "$ROOT/platform/os/os_win32.cpp" \
-            "$ROOT/platform/os/os_win32_guard.cpp" "$ROOT/platform/os/os_common.cpp" \
-            -o "$WIN/os/test_os_win32.exe" -lpsapi > "$BUILD_DIR/tests/logs/windows-os.build.log" 2>&1 \
-        && ( for v in 1 2; do
-               clang++ --target=x86_64-w64-mingw32 -fuse-ld=lld -L"$WIN_GCC_LIB" -O0 -shared -DTESTLIB_VALUE=$v \
-                   -gcodeview -gdwarf-4 -Wl,--pdb="$WIN/os/testlib$v.pdb" \
-                   "$ROOT/tests/windows/win_testlib.cpp" -o "$WIN/os/testlib$v.dll" || exit 1
-           done ) >> "$BUILD_DIR/tests/logs/windows-os.build.log" 2>&1; then
+    if { win_cmake mingw "$sdl" test_os_win32 && win_cmake mingw-tests "$sdl" testlib1 testlib2; } \
+            > "$BUILD_DIR/tests/logs/windows-os.build.log" 2>&1; then
         rm -rf "$WIN/os/scratch"
         win_run "$BUILD_DIR/tests/logs/windows-os.log" "$WIN/os/test_os_win32.exe" "$(win_path "$WIN/os/scratch")" \
             "$(win_path "$WIN/os/testlib1.dll")" "$(win_path "$WIN/os/testlib2.dll")"
@@ -926,7 +905,7 @@ cmd_test_windows_leg() {
     # The real host.exe under wine on a copy of the project: reload, faults, watchdog, TWEAK; the hot restart.
     if selected "$ROOT/tests/windows/test_win_e2e.py" || selected "$ROOT/tests/windows/test_win_restart.py"; then
     t0="$(win_now)"
-    if win_build_host "$sdl" > "$BUILD_DIR/tests/logs/windows-host.build.log" 2>&1 \
+    if win_cmake mingw "$sdl" host win_launch > "$BUILD_DIR/tests/logs/windows-host.build.log" 2>&1 \
         && ( BUILD_DIR="$WIN/e2e-lib"; cmd_game_win ) >> "$BUILD_DIR/tests/logs/windows-host.build.log" 2>&1; then
         win_time "host_build" "$t0"
         if selected "$ROOT/tests/windows/test_win_e2e.py"; then
