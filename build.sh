@@ -22,7 +22,6 @@ TEST_PACKAGES="clangd clang-tools gdb g++-mingw-w64-x86-64-win32 emscripten xvfb
 # The flags every compile outside CMake starts with: their one home is platform/live/game_flags.h, which the
 # host's game build reads too (the development checks, ENGINE_DEV_CHECKS, are the host's game build's alone).
 COMMON_FLAGS="$(sed -n 's/^#define ENGINE_COMMON_FLAGS "\(.*\)"$/\1/p' platform/live/game_flags.h)"
-HOST_LIBS="-lSDL2 -ldl -lpthread -lm"
 # stb: the headers from the system (libstb-dev); the implementations (platform/core/stb_impl.c) are compiled by the
 # project (CMakeLists.txt) into everything that links them.
 STB_FLAGS="-I/usr/include/stb"
@@ -177,11 +176,6 @@ cmd_game() {
     [ -n "${GAME_DIR:-}" ] || set_game || return 1
     host_game --build-game && compile_db   # the game's entries carry its current layout stamp
 }
-same_key() {  # file key: was this part last built from exactly these inputs?
-    local old=""
-    [ -f "$1" ] && read -r old < "$1"
-    [ "$old" = "$2" ]
-}
 
 # The host's files for one operating system: every .cpp of platform/ and its module folders but the other
 # backends behind os/os.h and os_template.cpp (where a new port starts; compiled only by the test below,
@@ -199,7 +193,6 @@ platform_sources() {  # linux|win32
         echo "$f"
     done
 }
-host_sources() { platform_sources linux; }
 
 # ---------------------------------------------------------------- the CMake build
 # The host, stb's implementations, the tools, the unit tests and the C++ benchmarks are described once, in
@@ -641,7 +634,6 @@ cmd_test_load() {
 WINDOWS_PACKAGES="g++-mingw-w64-x86-64-win32 wine wine64 dpkg-dev"
 WIN="$BUILD_DIR/win"
 WIN_CXX="x86_64-w64-mingw32-g++"
-WIN_GCC_LIB="/usr/lib/gcc/x86_64-w64-mingw32/12-win32"   # Debian's clang finds mingw's libstdc++ here
 # SDL2 for the host: video (offscreen + windows), render (software), events, gamecontroller, audio,
 # threads, timers; no GL/GLES/Vulkan/Direct3D/HIDAPI. Static, so host.exe is one file.
 SDL2_WIN_OPTIONS="--disable-shared --enable-static --disable-video-opengl --disable-video-opengles --disable-video-vulkan --disable-render-d3d --disable-hidapi --disable-haptic --disable-sensor --disable-power"
@@ -708,11 +700,6 @@ win_sdl2() {
     echo "$dir"
 }
 
-win_sdl2_flags() {  # sdl2 dir: compile + static link flags, keeping our own main() (SDL_MAIN_HANDLED)
-    echo "-DSDL_MAIN_HANDLED -I$1/include/SDL2 $(PKG_CONFIG_LIBDIR="$1/lib/pkgconfig" pkg-config --static --libs sdl2 \
-        | sed -e 's/-lmingw32 //' -e 's/-lSDL2main //' -e 's/-mwindows//')"
-}
-
 # wine: a prefix of our own under build/win (made once), one wineserver for the whole leg,
 # errors about missing DLLs kept visible, no Mono/Gecko prompts, SDL headless.
 win_wine_env() {
@@ -753,19 +740,21 @@ cmd_game_win() {
     return $rc
 }
 
-# host.exe: CMakeLists.txt's host for Windows (the mingw preset; every platform file but the Linux backend,
-# stb's implementations, SDL2 linked statically), into build/win/. The SDL2 built above is the preset's SDL2_DIR.
-win_configure() {  # sdl2 dir: the mingw preset's tree, configured again when SDL2 or the presets changed
-    local dir="$BUILD_DIR/cmake/mingw"
-    if [ ! -f "$dir/build.ninja" ] || ! grep -qxF "SDL2_DIR:PATH=$1/lib/cmake/SDL2" "$dir/CMakeCache.txt" \
+# Targets of a Windows tree of CMakeLists.txt, configured first when it is new, names another SDL2 or the presets
+# changed. The mingw preset's (g++): host.exe (every platform file but the Linux backend, stb's implementations,
+# SDL2 linked statically; the SDL2 built above is its SDL2_DIR) and the leg's test programs, test_win_smoke,
+# test_os_win32 and win_launch; the mingw-tests preset's (clang, lld): testlib1 and testlib2 with their PDBs. All
+# into build/win/. (win_configure alone: the editor database's mingw tree.)
+win_configure() {  # sdl2-dir [preset; default mingw]
+    local sdl="$1" preset="${2:-mingw}" dir="$BUILD_DIR/cmake/${2:-mingw}"
+    if [ ! -f "$dir/build.ninja" ] || ! grep -qxF "SDL2_DIR:PATH=$sdl/lib/cmake/SDL2" "$dir/CMakeCache.txt" \
             || [ CMakePresets.json -nt "$dir/CMakeCache.txt" ]; then
-        cmake --preset mingw -DSDL2_DIR:PATH="$1/lib/cmake/SDL2" || return 1
+        cmake --preset "$preset" --no-warn-unused-cli -DSDL2_DIR:PATH="$sdl/lib/cmake/SDL2" || return 1
     fi
 }
-win_build_host() {  # sdl2 dir
-    win_configure "$1" || return 1
-    cmake --build "$BUILD_DIR/cmake/mingw" --target host || return 1
-    $WIN_CXX -O1 -Wall -static "$ROOT/tests/windows/win_launch.cpp" -o "$WIN/win_launch.exe"
+win_cmake() {  # preset sdl2-dir target...
+    local preset="$1" sdl="$2"; shift 2
+    win_configure "$sdl" "$preset" && cmake --build "$BUILD_DIR/cmake/$preset" --target "$@"
 }
 
 win_run() {  # log exe args...: runs under wine, output to the log file (never a pipe), bounded in time
@@ -776,14 +765,13 @@ win_run() {  # log exe args...: runs under wine, output to the log file (never a
 cmd_test_windows_leg() {
     mkdir -p "$WIN" "$BUILD_DIR/tests/logs"
     : > "$WIN/timings.txt"
-    local t_leg t0 sdl flags log="$BUILD_DIR/tests/logs/windows-setup.log"
+    local t_leg t0 sdl log="$BUILD_DIR/tests/logs/windows-setup.log"
     t_leg="$(win_now)"
     { t0="$(win_now)"; win_deps && win_time "packages" "$t0"; } > "$log" 2>&1 \
         || { record_result "windows-setup" "$log" 1; return; }
     t0="$(win_now)"
     sdl="$(win_sdl2 2>> "$log")" || { record_result "windows-sdl2" "$log" 1; return; }
     win_time "sdl2_ready" "$t0"
-    flags="$(win_sdl2_flags "$sdl")"
     win_wine_start >> "$log" 2>&1 || { record_result "windows-wine" "$log" 1; return; }
 
     # Smoke: SDL2 offscreen under wine, the game DLL loaded, run and unloaded.
@@ -791,9 +779,7 @@ cmd_test_windows_leg() {
     if selected "$ROOT/tests/windows/test_win_smoke.cpp"; then
     mkdir -p "$WIN/smoke"
     t0="$(win_now)"
-    # shellcheck disable=SC2086
-    if $WIN_CXX $COMMON_FLAGS -O1 -static "$ROOT/tests/windows/test_win_smoke.cpp" -o "$WIN/smoke/test_win_smoke.exe" $flags \
-            > "$BUILD_DIR/tests/logs/windows-smoke.build.log" 2>&1 \
+    if win_cmake mingw "$sdl" test_win_smoke > "$BUILD_DIR/tests/logs/windows-smoke.build.log" 2>&1 \
         && { ( BUILD_DIR="$WIN/e2e-lib"; cmd_game_win ) && cp -f "$WIN/e2e-lib/game/game.dll" "$WIN/smoke/game.dll"; } \
             >> "$BUILD_DIR/tests/logs/windows-smoke.build.log" 2>&1; then
         win_time "smoke_build" "$t0"; t0="$(win_now)"
@@ -810,15 +796,8 @@ cmd_test_windows_leg() {
     if selected "$ROOT/tests/windows/test_os_win32.cpp"; then
     t0="$(win_now)"
     mkdir -p "$WIN/os"
-    # shellcheck disable=SC2086
-    if $WIN_CXX $COMMON_FLAGS -O1 -static "$ROOT/tests/windows/test_os_win32.cpp" "$ROOT/platform/os/os_win32.cpp" \
-            "$ROOT/platform/os/os_win32_guard.cpp" "$ROOT/platform/os/os_common.cpp" \
-            -o "$WIN/os/test_os_win32.exe" -lpsapi > "$BUILD_DIR/tests/logs/windows-os.build.log" 2>&1 \
-        && ( for v in 1 2; do
-               clang++ --target=x86_64-w64-mingw32 -fuse-ld=lld -L"$WIN_GCC_LIB" -O0 -shared -DTESTLIB_VALUE=$v \
-                   -gcodeview -gdwarf-4 -Wl,--pdb="$WIN/os/testlib$v.pdb" \
-                   "$ROOT/tests/windows/win_testlib.cpp" -o "$WIN/os/testlib$v.dll" || exit 1
-           done ) >> "$BUILD_DIR/tests/logs/windows-os.build.log" 2>&1; then
+    if { win_cmake mingw "$sdl" test_os_win32 && win_cmake mingw-tests "$sdl" testlib1 testlib2; } \
+            > "$BUILD_DIR/tests/logs/windows-os.build.log" 2>&1; then
         rm -rf "$WIN/os/scratch"
         win_run "$BUILD_DIR/tests/logs/windows-os.log" "$WIN/os/test_os_win32.exe" "$(win_path "$WIN/os/scratch")" \
             "$(win_path "$WIN/os/testlib1.dll")" "$(win_path "$WIN/os/testlib2.dll")"
@@ -832,7 +811,7 @@ cmd_test_windows_leg() {
     # The real host.exe under wine on a copy of the project: reload, faults, watchdog, TWEAK; the hot restart.
     if selected "$ROOT/tests/windows/test_win_e2e.py" || selected "$ROOT/tests/windows/test_win_restart.py"; then
     t0="$(win_now)"
-    if win_build_host "$sdl" > "$BUILD_DIR/tests/logs/windows-host.build.log" 2>&1 \
+    if win_cmake mingw "$sdl" host win_launch > "$BUILD_DIR/tests/logs/windows-host.build.log" 2>&1 \
         && ( BUILD_DIR="$WIN/e2e-lib"; cmd_game_win ) >> "$BUILD_DIR/tests/logs/windows-host.build.log" 2>&1; then
         win_time "host_build" "$t0"
         if selected "$ROOT/tests/windows/test_win_e2e.py"; then
@@ -1043,37 +1022,15 @@ EOF
 # program: no console window opens beside the game), SDL2.dll, the same game.pak as on Linux and
 # README.txt; plus a .zip of the folder. The executable imports SDL2.dll and Windows' own DLLs only.
 
-# SDL2.dll from the cached static SDL2 (win_sdl2), made once: every object of libSDL2.a in one DLL that
-# exports SDL's public functions (the names whose implementation is <name>_REAL: SDL's dynamic API) and
-# SDL_DYNAPI_entry, so a player may swap in another SDL2.dll. Prints the folder holding SDL2.dll and
-# its import library.
-win_sdl2_dll() {  # sdl2 dir
-    local d="$1/dll" libs
-    if [ ! -f "$d/.complete" ]; then
-        rm -rf "$d"; mkdir -p "$d"
-        { echo "EXPORTS"
-          x86_64-w64-mingw32-nm -g "$1/lib/libSDL2.a" | awk '$2 == "T" && $3 ~ /_REAL$/ { sub(/_REAL$/, "", $3); print "    " $3 }' | sort -u
-          echo "    SDL_DYNAPI_entry"; } > "$d/SDL2.def"
-        # the system libraries SDL2 links (its pkg-config's, without SDL2 and SDL2main)
-        libs="$(win_sdl2_flags "$1" | tr ' ' '\n' | grep -E '^-l' | grep -v -E '^-lSDL2' | tr '\n' ' ')"
-        # shellcheck disable=SC2086
-        x86_64-w64-mingw32-gcc -shared -s -o "$d/SDL2.dll" "$d/SDL2.def" -Wl,--whole-archive "$1/lib/libSDL2.a" -Wl,--no-whole-archive \
-            -static-libgcc -Wl,--out-implib,"$d/libSDL2.dll.a" $libs >&2 || { say "windows: SDL2.dll does not link"; return 1; }
-        touch "$d/.complete"
-    fi
-    echo "$d"
-}
-
 # <out-folder>/<GAME_NAME>-windows-x86_64/ and its .zip (python's zipfile: no zip program needed).
-# <GAME_NAME>.exe is the mingw-release preset's (tools/cmake/release.cmake), linked with SDL2.dll's import library.
+# <GAME_NAME>.exe and SDL2.dll are the mingw-release preset's (tools/cmake/release.cmake), from the SDL2 built above.
 win_dist() {  # sdl2-dir out-folder
-    local name="$GAME_NAME-windows-x86_64" out="$2/$GAME_NAME-windows-x86_64" dll exe
-    dll="$(win_sdl2_dll "$1")" || return 1
+    local name="$GAME_NAME-windows-x86_64" out="$2/$GAME_NAME-windows-x86_64" exe
     mkdir -p "$WIN"
     exe="$(release_build dist-windows mingw-release "$GAME_NAME.exe" -DENGINE_RELEASE_SDL2="$1")" || return 1
     dist_archive "$WIN/game.pak" || return 1
     rm -rf "$out" "$2/$name.zip"; mkdir -p "$out"
-    cp "$exe" "$dll/SDL2.dll" "$WIN/game.pak" "$out/" || return 1
+    cp "$exe" "$(dirname "$exe")/SDL2.dll" "$WIN/game.pak" "$out/" || return 1
     player_readme windows "$out/README.txt" || return 1
     dist_zip "$2" "$name" || { say "dist-windows: cannot write $2/$name.zip"; return 1; }
     say "dist-windows: $out/ ($(du -sk "$out" | cut -f1) KB) and $name.zip ($(($(stat -c %s "$2/$name.zip") / 1024)) KB)"

@@ -184,13 +184,25 @@ elseif(MSVC)
 elseif(WIN32)
     # COFF has no hidden visibility, and localizing the game's symbols as on Linux breaks the COMDAT copies of
     # inline functions the host and the game share (the executable then jumps into discarded code): the objects
-    # are linked as they are, a name defined twice is a link error. SDL2.dll's import library (build.sh's
-    # win_sdl2_dll makes it beside SDL2's install, in dll/): a player may swap in another SDL2.dll. A GUI
-    # program: no console window opens beside the game.
+    # are linked as they are, a name defined twice is a link error. A GUI program: no console window opens beside
+    # the game.
     target_include_directories(release_exe SYSTEM PRIVATE "${ENGINE_RELEASE_SDL2}/include/SDL2")
     target_compile_definitions(release_exe PRIVATE SDL_MAIN_HANDLED)
     target_sources(release_exe PRIVATE $<TARGET_OBJECTS:release_game>)
-    target_link_libraries(release_exe PRIVATE "${ENGINE_RELEASE_SDL2}/dll/libSDL2.dll.a" psapi user32)
+    # SDL2.dll (and its import library) in the tree: every object of the static libSDL2.a in one DLL exporting
+    # SDL's public functions (SDL2.def, tools/cmake/sdl2_def.cmake), so a player may swap in another SDL2.dll.
+    find_package(SDL2 REQUIRED CONFIG PATHS "${ENGINE_RELEASE_SDL2}/lib/cmake/SDL2" NO_DEFAULT_PATH)
+    add_custom_command(OUTPUT "${tree}/SDL2.def"
+        COMMAND "${CMAKE_COMMAND}" "-DNM=${CMAKE_NM}" "-DLIB=${ENGINE_RELEASE_SDL2}/lib/libSDL2.a"
+            "-DDEF=${tree}/SDL2.def" -P "${ENGINE_DIR}/tools/cmake/sdl2_def.cmake"
+        DEPENDS "${ENGINE_RELEASE_SDL2}/lib/libSDL2.a" "${ENGINE_DIR}/tools/cmake/sdl2_def.cmake"
+        COMMENT "release: SDL2.def from libSDL2.a" VERBATIM)
+    add_library(release_sdl2 SHARED "${tree}/SDL2.def")
+    target_link_libraries(release_sdl2 PRIVATE "$<LINK_LIBRARY:WHOLE_ARCHIVE,SDL2::SDL2-static>")
+    target_link_options(release_sdl2 PRIVATE -s -static-libgcc)
+    set_target_properties(release_sdl2 PROPERTIES LINKER_LANGUAGE C OUTPUT_NAME SDL2 PREFIX ""
+        IMPORT_PREFIX lib RUNTIME_OUTPUT_DIRECTORY "${tree}" ARCHIVE_OUTPUT_DIRECTORY "${tree}")
+    target_link_libraries(release_exe PRIVATE release_sdl2 psapi user32)
     target_link_options(release_exe PRIVATE -O2 -s -mwindows -static -Wl,--gc-sections,--no-insert-timestamp)
 else()
     # One relocatable object of the game whose hidden symbols are made local: only game_get_api meets the host.
