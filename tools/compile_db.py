@@ -10,7 +10,6 @@ are -fno-gnu-unique (g++ only: clang refuses it, and it changes nothing a parser
 file's #include block apart, its preamble, where a header-only implementation's static functions look unused);
 platform/release.cpp, built only into a release, gets -DHOST_RELEASE when its entry lacks it.
 """
-import glob
 import json
 import os
 import shlex
@@ -20,10 +19,18 @@ LEFT_OUT = {"-fno-gnu-unique", "-Werror"}
 LAUNCHERS = {"ccache", "sccache", "distcc", "icecc"}
 
 
+# folders below build/ that hold no database and many files: wine's prefix (its drive Z: is a link to /), SDL2's
+# builds, npm's modules
+SKIPPED = ("wineprefix", "node_modules", "node", "sdl2-")
+
+
 def databases(root):
     build = os.path.join(root, "build")
-    found = glob.glob(os.path.join(glob.escape(build), "**", "compile_commands.json"), recursive=True)
-    rel = [os.path.relpath(f, build) for f in found]
+    rel = []
+    for d, dirs, files in os.walk(build):   # links are not followed
+        dirs[:] = [x for x in dirs if not x.startswith(SKIPPED)]
+        if "compile_commands.json" in files:
+            rel.append(os.path.relpath(os.path.join(d, "compile_commands.json"), build))
     first = os.path.join("cmake", "dev", "compile_commands.json")
     rel.sort(key=lambda f: (f != first, f.count(os.sep), f))
     return [os.path.join(build, f) for f in rel]
