@@ -1,4 +1,4 @@
-"""results.py - the bench runner's checks on its parts' output (build.sh, cmd_bench and the smoke leg).
+"""results.py - the bench runner's checks on its parts' output (tests/run.sh: cmd_bench and the smoke leg).
 
   results.py check OUT              OUT's last line is one flat JSON object of finite numbers (exit 1 if not)
   results.py merge DEST FAILED OUT...  every part's metrics into DEST, with "failed": the names in FAILED
