@@ -364,14 +364,20 @@ sdl2_source() {  # work version label
     echo "$work/src"
 }
 
+# Where SDL2 built for another target is cached: <base>/sdl2-<upstream version>-<a checksum of Debian's version of
+# libsdl2-dev, the build's options and its compiler's version> (SDL2_CACHE_DIR; SDL2_DEB_VERSION: Debian's version).
+sdl2_cache_dir() {  # label base "options and compiler version"
+    SDL2_DEB_VERSION="$(dpkg-query -W -f='${Version}' libsdl2-dev 2>/dev/null)"
+    [ -n "$SDL2_DEB_VERSION" ] || { say "$1: libsdl2-dev is not installed (its version picks the SDL2 source)"; return 1; }
+    local upstream="${SDL2_DEB_VERSION%%+*}"; upstream="${upstream%%-*}"
+    SDL2_CACHE_DIR="$2/sdl2-$upstream-$(echo "$SDL2_DEB_VERSION $3" | cksum | cut -d' ' -f1)"
+}
+
 # Prints the install folder of SDL2 for mingw, building it first if this version+options is not cached.
 win_sdl2() {
-    local ver upstream hash dir src work
-    ver="$(dpkg-query -W -f='${Version}' libsdl2-dev 2>/dev/null)"
-    [ -n "$ver" ] || { say "windows: libsdl2-dev is not installed (its version picks the SDL2 source)"; return 1; }
-    upstream="${ver%%+*}"; upstream="${upstream%%-*}"
-    hash="$(echo "$ver $SDL2_WIN_OPTIONS $($WIN_CXX -dumpversion)" | cksum | cut -d' ' -f1)"
-    dir="$WIN/sdl2-$upstream-$hash"
+    local ver dir src work
+    sdl2_cache_dir windows "$WIN" "$SDL2_WIN_OPTIONS $($WIN_CXX -dumpversion)" || return 1
+    ver="$SDL2_DEB_VERSION" dir="$SDL2_CACHE_DIR"
     if [ -f "$dir/.complete" ]; then echo "$dir"; return 0; fi
     local t0; t0="$(win_now)"
     work="$WIN/sdl2-work"; rm -rf "$dir"
@@ -624,12 +630,10 @@ web_env() { export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"; }
 
 # Prints the install folder of SDL2 for Emscripten, building it first if this version+options is not cached.
 web_sdl2() {
-    local ver upstream hash dir src work t0
-    ver="$(dpkg-query -W -f='${Version}' libsdl2-dev 2>/dev/null)"
-    [ -n "$ver" ] || { say "web: libsdl2-dev is not installed (its version picks the SDL2 source)"; return 1; }
+    local ver dir src work t0 upstream
+    sdl2_cache_dir web "$WEB" "$SDL2_WEB_OPTIONS $(emcc -dumpversion 2>/dev/null)" || return 1
+    ver="$SDL2_DEB_VERSION" dir="$SDL2_CACHE_DIR"
     upstream="${ver%%+*}"; upstream="${upstream%%-*}"
-    hash="$(echo "$ver $SDL2_WEB_OPTIONS $(emcc -dumpversion 2>/dev/null)" | cksum | cut -d' ' -f1)"
-    dir="$WEB/sdl2-$upstream-$hash"
     if [ -f "$dir/.complete" ]; then echo "$dir"; return 0; fi
     t0=$EPOCHREALTIME
     work="$WEB/sdl2-work"; rm -rf "$dir"
