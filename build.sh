@@ -246,17 +246,21 @@ cmd_assets() {
 # <game build>/compile_commands.json, platform/live/plan.cpp); tools/compile_db.py merges every one below build/ into
 # the project's (compile_db). Two trees are configured by ./build.sh build and host for their entries when they have
 # none (compile_db_trees; quick: nothing is built): the fuzz targets' and, once the Windows leg has built SDL2 for
-# mingw-w64, the Windows one (the Windows backend and tests/windows/). The web backend's entry comes from the web
+# mingw-w64, the Windows ones (the Windows backend and tests/windows/). The web backend's entry comes from the web
 # release's tree, once configured.
 compile_db() { python3 tools/compile_db.py "$ROOT"; }
 compile_db_trees() {
     local sdl
     ! command -v clang++ >/dev/null 2>&1 || cmake_configure fuzz || say "build.sh: no fuzz targets' entries (above)"
     sdl="$(ls -d "$WIN"/sdl2-*/.complete 2>/dev/null | head -n 1)"
-    if [ -n "$sdl" ] && [ ! -f "$BUILD_DIR/cmake/mingw/build.ninja" ] && command -v "$WIN_CXX" >/dev/null 2>&1; then
-        win_configure "${sdl%/.complete}" > "$BUILD_DIR/cmake/mingw.configure.log" 2>&1 \
-            || say "build.sh: no Windows entries (build/cmake/mingw.configure.log)"
-    fi
+    [ -n "$sdl" ] && command -v "$WIN_CXX" >/dev/null 2>&1 || return 0
+    local preset   # mingw: host.exe's files and the leg's programs; mingw-tests: the leg's test DLLs (clang)
+    for preset in mingw mingw-tests; do
+        [ ! -f "$BUILD_DIR/cmake/$preset/build.ninja" ] || continue
+        [ "$preset" = mingw ] || command -v clang++ >/dev/null 2>&1 || continue
+        win_configure "${sdl%/.complete}" "$preset" > "$BUILD_DIR/cmake/$preset.configure.log" 2>&1 \
+            || say "build.sh: no Windows entries of $preset (build/cmake/$preset.configure.log)"
+    done
 }
 
 cmd_build() {
@@ -675,11 +679,16 @@ cmd_dist_web() {
 }
 
 # ---------------------------------------------------------------- the test and bench runners
-# test, test-windows, test-web, test-load, fuzz and bench run tests/run.sh's functions.
-. "$ROOT/tests/run.sh"
+# test, test-windows, test-web, test-load, fuzz and bench run tests/run.sh's functions (a copy of the project
+# without its tests/ has none of these commands).
+if [ -f "$ROOT/tests/run.sh" ]; then . "$ROOT/tests/run.sh"; fi
 
 # ---------------------------------------------------------------- main
 cmd="${1:-run}"; [ $# -gt 0 ] && shift
+case "$cmd" in
+    test|test-windows|test-load|test-web|web-driver|fuzz|bench)
+        declare -F cmd_test > /dev/null || { say "build.sh: $cmd: tests/run.sh is missing (the test and bench runners)"; exit 2; } ;;
+esac
 case "$cmd" in
     run|debug|game|game-win|dist|dist-windows) ;;
     *) set_game 2>/dev/null ;;   # the sample, for the commands that take no game folder (if it is there)

@@ -149,6 +149,7 @@ def project_copy(with_library=True, with_host=False):
             shutil.copytree(os.path.join(ROOT, d), os.path.join(tmp, d), dirs_exist_ok=True)
     for f in ("build.sh", "CMakeLists.txt", "CMakePresets.json"):
         shutil.copy2(os.path.join(ROOT, f), tmp)
+    shutil.copy2(os.path.join(ROOT, "tests", "run.sh"), os.path.join(tmp, "tests", "run.sh"))   # build.sh sources it
     os.makedirs(os.path.join(tmp, "build", "game"), exist_ok=True)
     for d in ("tools", "assets"):
         src = os.path.join(ROOT, "build", d)

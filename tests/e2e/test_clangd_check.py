@@ -81,7 +81,8 @@ def entries_carry_the_real_flags():
     windows = glob.glob("platform/os/os_win32*.cpp", root_dir=ROOT) + glob.glob("tests/windows/*.cpp", root_dir=ROOT)
     check(windows, "no Windows backend file found under platform/os/")
     for f in [f for f in windows if not waits_for_its_tree(f)]:
-        check("mingw32" in entries[f][0], f"{f}: compiled by {entries[f][0]}, not mingw-w64")
+        mingw = "mingw32" in entries[f][0] or any(a.startswith("--target=x86_64-w64-mingw32") for a in entries[f])
+        check(mingw, f"{f}: compiled by {entries[f][0]} {entries[f][1:3]}, not for mingw-w64")   # (g++, or clang)
 
 
 def sample():
