@@ -397,20 +397,15 @@ cmd_test_windows_leg() {
     if win_cmake mingw "$sdl" host win_launch > "$BUILD_DIR/tests/logs/windows-host.build.log" 2>&1 \
         && ( BUILD_DIR="$WIN/e2e-lib"; cmd_game_win ) >> "$BUILD_DIR/tests/logs/windows-host.build.log" 2>&1; then
         win_time "host_build" "$t0"
-        if selected "$ROOT/tests/windows/test_win_e2e.py"; then
+        local part
+        for part in e2e restart; do
+            selected "$ROOT/tests/windows/test_win_$part.py" || continue
             t0="$(win_now)"
             WIN_DIR="$WIN" WIN_GAME_DLL="$WIN/e2e-lib/game/game.dll" PROJECT_ROOT="$ROOT" \
-                timeout -k 5 600 python3 "$ROOT/tests/windows/test_win_e2e.py" > "$BUILD_DIR/tests/logs/windows-e2e.log" 2>&1
-            record_result "windows-e2e" "$BUILD_DIR/tests/logs/windows-e2e.log" $?
-            win_time "e2e_run" "$t0"
-        fi
-        if selected "$ROOT/tests/windows/test_win_restart.py"; then
-            t0="$(win_now)"
-            WIN_DIR="$WIN" WIN_GAME_DLL="$WIN/e2e-lib/game/game.dll" PROJECT_ROOT="$ROOT" \
-                timeout -k 5 600 python3 "$ROOT/tests/windows/test_win_restart.py" > "$BUILD_DIR/tests/logs/windows-restart.log" 2>&1
-            record_result "windows-restart" "$BUILD_DIR/tests/logs/windows-restart.log" $?
-            win_time "restart_run" "$t0"
-        fi
+                timeout -k 5 600 python3 "$ROOT/tests/windows/test_win_$part.py" > "$BUILD_DIR/tests/logs/windows-$part.log" 2>&1
+            record_result "windows-$part" "$BUILD_DIR/tests/logs/windows-$part.log" $?
+            win_time "${part}_run" "$t0"
+        done
     else
         record_result "windows-e2e" "$BUILD_DIR/tests/logs/windows-host.build.log" 1
     fi
