@@ -16,7 +16,9 @@
    cores, the chunks are compiled in groups, one per core (<chunks>/group-<n>.cpp includes its chunks' files, the
    entry chunk first): each compiler started costs a fixed time, so fewer of them reach the new code sooner.
    The library is linked from the groups' objects; the chunks' own objects follow in the background (no link, no
-   reload: build_resplit), so the next save of one file compiles one chunk again. So one code decides what is stale
+   reload: build_resplit), so the next save of one file compiles one chunk again.
+   The precompiled game_engine.h (compile.cmd's ::pch) is one more chunk, made before the chunks that read it when
+   one of them is to compile and its key changed; those chunks' keys hold a line of its key. So one code decides what is stale
    (a chunk's key: the content of what its last compile read) for every build, from one plan. */
 #include "live.h"
 
@@ -44,6 +46,8 @@ typedef struct BuildChunk {
     char    *key;                  /* this build's key of it (malloc'ed): what the compiler reads */
     int      stale, started, ended, ok;
     int      group;                /* a group of chunks (its key is not kept: the chunks' own objects are) */
+    int      pch;                  /* it reads the precompiled header (@PCH@): it starts once that is made */
+    const BuildCmd *cmd;           /* its command: compile.cmd's ::compile, or ::pch for the precompiled header */
     OsChild  child;
     char     output[8192];
     size_t   output_len;
@@ -69,6 +73,9 @@ static struct {
     uint32_t state_crc;            /* the CRC and size of the state.h this build stamps (layout.key) */
     unsigned long long state_size;
     BuildCmd link;                 /* @OBJS@ stands for every chunk's object, @LIB@ for the temporary library */
+    BuildCmd pch;                  /* the precompiled game_engine.h's compile (::pch), argc 0 when there is none */
+    int      pch_layout_at;        /* its LAYOUT_ARG argument, -1 if none */
+    BuildChunk pchc;               /* the precompiled header as a chunk: <base>.h compiled to <base>.pch */
     BuildChunk chunks[BUILD_MAX_CHUNKS];
     int     chunk_count, stale_count, jobs;
     int     plan_chunks, plan_stale;   /* the plan's counts, before grouping */
@@ -137,6 +144,9 @@ static int layout_for_state(int state_current)
     g_build.layout_at = -1;
     for (int i = 0; i < g_build.compile.argc; i++)
         if (!strncmp(g_build.compile.argv[i], LAYOUT_ARG, strlen(LAYOUT_ARG))) g_build.layout_at = i;
+    g_build.pch_layout_at = -1;
+    for (int i = 0; i < g_build.pch.argc; i++)
+        if (!strncmp(g_build.pch.argv[i], LAYOUT_ARG, strlen(LAYOUT_ARG))) g_build.pch_layout_at = i;
     if (g_build.layout_at < 0) return state_current;
     if (!state_current) {
         if (g_build.stamp.argc == 0 || !state_crc(&g_build.state_crc, &g_build.state_size)) return 0;
@@ -153,7 +163,24 @@ static int layout_for_state(int state_current)
     if (!known) return 0;
     snprintf(g_build.layout_arg, sizeof g_build.layout_arg, LAYOUT_ARG "%luu", stamp);
     g_build.compile.argv[g_build.layout_at] = g_build.layout_arg;
+    if (g_build.pch_layout_at >= 0) g_build.pch.argv[g_build.pch_layout_at] = g_build.layout_arg;
     return 1;
+}
+
+/* Compiles through ccache: its depend mode, which hashes a compile by the dependency file the compiler writes (-MMD)
+   instead of running the preprocessor first (that run was a third of a save's compile), and a cache of compiles
+   that read the precompiled header (which sloppiness pch_defines,time_macros allows). Not where the user set them. */
+static void ccache_env(const BuildCmd *cmd)
+{
+#if !defined(_WIN32)
+    if (cmd->argc == 0) return;
+    const char *first = cmd->argv[0], *slash = strrchr(first, '/');
+    if (strcmp(slash ? slash + 1 : first, "ccache") != 0) return;
+    if (!getenv("CCACHE_NODEPEND")) setenv("CCACHE_DEPEND", "1", 0);
+    setenv("CCACHE_SLOPPINESS", "pch_defines,time_macros", 0);
+#else
+    (void)cmd;
+#endif
 }
 
 /* compile.cmd, if it is still the plan (plan.cpp): the tinyheader object and the layout stamp are of the files
@@ -175,6 +202,8 @@ static int load_direct_commands(void)
     memset(&g_build.stamp, 0, sizeof g_build.stamp);
     memset(&g_build.compile, 0, sizeof g_build.compile);
     memset(&g_build.link, 0, sizeof g_build.link);
+    memset(&g_build.pch, 0, sizeof g_build.pch);
+    g_build.pchc.base[0] = 0;
     g_build.chunk_count = 0;
     /* one argument per line: "::env" lines, "::files", a "::chunk <base>" line per chunk, "::compile" and a
        chunk's command, "::link" and the link's, "::end"; the temporary library is named for this host so a
@@ -205,6 +234,9 @@ static int load_direct_commands(void)
             if (g_build.chunk_count == BUILD_MAX_CHUNKS) return 0;
             BuildChunk *c = &g_build.chunks[g_build.chunk_count++];
             snprintf(c->base, sizeof c->base, "%s", line + 8);
+        } else if (!strncmp(line, "::pch ", 6)) {
+            snprintf(g_build.pchc.base, sizeof g_build.pchc.base, "%s", line + 6);
+            cmd = &g_build.pch;
         } else if (!strcmp(line, "::stamp")) cmd = &g_build.stamp;
         else if (!strcmp(line, "::compile")) cmd = &g_build.compile;
         else if (!strcmp(line, "::link")) cmd = &g_build.link;
@@ -222,6 +254,7 @@ static int load_direct_commands(void)
         if (!os_file_stamp(src, &st)) return 0;
     }
     g_build.restamp = 0;
+    ccache_env(&g_build.compile);
     return layout_for_state((have & PLAN_STATE) != 0);   /* may set restamp */
 }
 
@@ -363,10 +396,44 @@ static char *read_rel(const char *rel, const char *suffix)
 static const char *chunk_arg(const BuildChunk *c, const char *a, char *buf, size_t cap, const char *obj,
                              const char *dep)
 {
-    if (!strcmp(a, "@SRC@")) { snprintf(buf, cap, "%s.cpp", c->base); return buf; }
+    if (!strcmp(a, "@SRC@")) { snprintf(buf, cap, "%s%s", c->base, c == &g_build.pchc ? ".h" : ".cpp"); return buf; }
     if (obj && !strcmp(a, "@OBJ@")) return obj;
     if (dep && !strcmp(a, "@DEP@")) return dep;
     return a;
+}
+
+/* Chunk c's whole command into argv (NULL after it; bufs hold the words made for it): @PCH@ becomes
+   -include-pch <the precompiled header> in a chunk that reads it, nothing in the others. Its count. */
+static int chunk_argv(const BuildChunk *c, const char **argv, char (*bufs)[HOST_PATH], const char *obj,
+                      const char *dep)
+{
+    int n = 0;
+    static char pch[HOST_PATH];
+    for (int i = 0; i < c->cmd->argc; i++) {
+        const char *a = c->cmd->argv[i];
+        if (!strcmp(a, "@PCH@")) {
+            if (!c->pch) continue;
+            snprintf(pch, sizeof pch, "%s.pch", g_build.pchc.base);
+            argv[n++] = "-include-pch";
+            argv[n++] = pch;
+            continue;
+        }
+        argv[n] = chunk_arg(c, a, bufs[i], sizeof bufs[i], obj, dep);
+        n++;
+    }
+    argv[n] = NULL;
+    return n;
+}
+
+/* A chunk's line for the precompiled header it reads: the CRC of the header's key now, so of what it is made from (a
+   chunk's dependency file names those files by absolute paths, which in a copy of the project are another's). */
+static void pch_key_line(KeyText *k)
+{
+    const char *pk = g_build.pchc.key;
+    if (!pk) return;
+    char line[64];
+    int n = snprintf(line, sizeof line, "pch %u %zu\n", cksum_of((const unsigned char *)pk, strlen(pk)), strlen(pk));
+    key_add(k, line, (size_t)n);
 }
 
 /* This build's key of a chunk: its command, then the line of every file its last compile read (of its
@@ -375,18 +442,25 @@ static char *chunk_key(const BuildChunk *c)
 {
     KeyText k = { NULL, 0, 0 };
     key_add(&k, "cmd", 3);
-    for (int i = 0; i < g_build.compile.argc; i++) {
-        char buf[HOST_PATH];
-        const char *a = chunk_arg(c, g_build.compile.argv[i], buf, sizeof buf, NULL, NULL);
+    const char *argv[BUILD_MAX_ARGS + 2];
+    static char bufs[BUILD_MAX_ARGS][HOST_PATH];
+    int argc = chunk_argv(c, argv, bufs, NULL, NULL);
+    for (int i = 0; i < argc; i++) {
         key_add(&k, " ", 1);
-        key_add(&k, a, strlen(a));
+        key_add(&k, argv[i], strlen(argv[i]));
     }
     key_add(&k, "\n", 1);
+    if (c == &g_build.pchc) {   /* a precompiled header is the compiler's own format: made again by another one */
+        const char *first = c->cmd->argv[0], *slash = strrchr(first, '/');
+        const char *cxx = c->cmd->argc > 1 && !strcmp(slash ? slash + 1 : first, "ccache") ? c->cmd->argv[1] : first;
+        char exe[HOST_PATH], real[HOST_PATH];
+        if (plan_which(cxx, exe, sizeof exe) && os_real_path(exe, real, sizeof real)) key_add_file(&k, real);
+    } else if (c->pch) pch_key_line(&k);
     char *deps = read_rel(c->base, ".d");
     if (deps) for_each_dep(deps, dep_into_key, &k);
     else {
         char src[HOST_PATH];
-        snprintf(src, sizeof src, "%s.cpp", c->base);
+        chunk_arg(c, "@SRC@", src, sizeof src, NULL, NULL);
         key_add_file(&k, src);
     }
     free(deps);
@@ -424,7 +498,10 @@ static void dep_after(void *ctx, const char *name)
     key_add_file(a->k, name);
 }
 
-static void chunk_store_key(const BuildChunk *c)
+/* A key kept after the compile: its command's line (and the precompiled header's compiler line), the line of the
+   header a chunk read (of that header's key after it was made, as the next build's key of it will be), and a line
+   for each file the compiler says it read. The precompiled header's kept key becomes its key in this build. */
+static void chunk_store_key(BuildChunk *c)
 {
     char *deps = read_rel(c->base, ".d");
     char p[HOST_PATH];
@@ -432,12 +509,15 @@ static void chunk_store_key(const BuildChunk *c)
     if (!deps || !c->key) { os_remove_file(p); free(deps); return; }
     KeyText k = { NULL, 0, 0 };
     const char *nl = strchr(c->key, '\n');
+    if (nl && c == &g_build.pchc) nl = strchr(nl + 1, '\n');   /* and the compiler's line */
     key_add(&k, c->key, nl ? (size_t)(nl + 1 - c->key) : strlen(c->key));
+    if (c->pch) pch_key_line(&k);
     AfterCtx a = { c->key, &k };
     for_each_dep(deps, dep_after, &a);
     free(deps);
     if (!k.s || !os_write_file_atomic(p, k.s, k.len)) os_remove_file(p);
-    free(k.s);
+    if (c == &g_build.pchc && k.s) { free(c->key); c->key = k.s; }
+    else free(k.s);
 }
 
 /* ---------------------------------------------------------------- the direct build's children */
@@ -446,16 +526,16 @@ static void chunk_tmp(const BuildChunk *c, const char *ext, char *out, size_t ca
     snprintf(out, cap, "%s.host%d%s", c->base, os_pid(), ext);
 }
 
+static const char *chunk_out_ext(const BuildChunk *c) { return c == &g_build.pchc ? ".pch" : ".o"; }
+
 static int chunk_start(BuildChunk *c)
 {
-    const char *argv[BUILD_MAX_ARGS];
+    const char *argv[BUILD_MAX_ARGS + 2];
     static char bufs[BUILD_MAX_ARGS][HOST_PATH];
     char obj[HOST_PATH], dep[HOST_PATH];
-    chunk_tmp(c, ".o", obj, sizeof obj);
+    chunk_tmp(c, chunk_out_ext(c), obj, sizeof obj);
     chunk_tmp(c, ".d", dep, sizeof dep);
-    for (int i = 0; i < g_build.compile.argc; i++)
-        argv[i] = chunk_arg(c, g_build.compile.argv[i], bufs[i], sizeof bufs[i], obj, dep);
-    argv[g_build.compile.argc] = NULL;
+    chunk_argv(c, argv, bufs, obj, dep);
     c->started = 1;
     c->output_len = 0;
     char key[HOST_PATH];
@@ -493,18 +573,48 @@ static void output_add(const char *text, size_t n)
     g_build.output[g_build.output_len] = 0;
 }
 
-/* Start compilers for stale chunks while fewer than one per core run. */
+/* Start compilers for stale chunks while fewer than one per core run: the precompiled header first when it is
+   stale, the chunks that read it once it is made (the others beside it). */
 static void chunks_fill(void)
 {
-    int running = 0;
+    BuildChunk *h = &g_build.pchc;
+    int running = h->started && !h->ended;
     for (int i = 0; i < g_build.chunk_count; i++) {
         BuildChunk *c = &g_build.chunks[i];
         if (c->started && !c->ended) running++;
     }
+    if (h->stale && !h->started && running < g_build.jobs) {
+        if (chunk_start(h)) running++;
+        else h->ended = 1;
+    }
+    int pch_ready = !h->stale || (h->ended && h->ok);
     for (int i = 0; i < g_build.chunk_count && running < g_build.jobs; i++) {
         BuildChunk *c = &g_build.chunks[i];
-        if (c->stale && !c->started && chunk_start(c)) running++;
+        if (c->stale && !c->started && (!c->pch || pch_ready) && chunk_start(c)) running++;
     }
+}
+
+/* A compiler of chunk c (or of the precompiled header) that ended: its files into place, its key kept. */
+static void chunk_finish(BuildChunk *c, int r, int code, int sig)
+{
+    chunk_drain(c);
+    os_child_kill(&c->child);
+    c->ended = 1;
+    c->ok = r > 0 && !sig && code == 0;
+    c->cpu_ms = c->child.cpu_ms;
+    char obj[HOST_PATH], dep[HOST_PATH], to[HOST_PATH], from[HOST_PATH];
+    chunk_tmp(c, chunk_out_ext(c), obj, sizeof obj);
+    chunk_tmp(c, ".d", dep, sizeof dep);
+    const char *ext[2] = { chunk_out_ext(c), ".d" };
+    const char *tmp[2] = { obj, dep };
+    for (int e = 0; e < 2; e++) {
+        snprintf(from, sizeof from, "%s/%s", g_build.root, tmp[e]);
+        snprintf(to, sizeof to, "%s/%s%s", g_build.root, c->base, ext[e]);
+        if (c->ok && !os_rename_file(from, to)) c->ok = 0;
+        os_remove_file(from);
+    }
+    if (c->ok && !c->group) chunk_store_key(c);
+    output_add(c->output, c->output_len);
 }
 
 /* Poll the compilers: 1 when every stale chunk's has ended (ok says whether all succeeded). */
@@ -512,6 +622,23 @@ static int chunks_poll(int *ok)
 {
     int pending = 0;
     *ok = 1;
+    BuildChunk *h = &g_build.pchc;
+    if (h->stale && h->started && !h->ended) {
+        chunk_drain(h);
+        int code = -1, sig = 0;
+        int r = os_child_poll(&h->child, &code, &sig);
+        if (r != 0) {
+            chunk_finish(h, r, code, sig);
+            log_event("build_pch", "\"ok\":%s,\"ms\":%.1f,\"cpu_ms\":%.1f", h->ok ? "true" : "false",
+                      (os_mono_seconds() - g_build.stage_t) * 1000.0, h->cpu_ms);
+        }
+    }
+    if (h->stale && h->ended && !h->ok)   /* the header did not compile: its message is the build's output */
+        for (int i = 0; i < g_build.chunk_count; i++) {
+            BuildChunk *c = &g_build.chunks[i];
+            if (c->stale && c->pch && !c->started) c->started = c->ended = 1;
+        }
+    if (h->stale && !h->ended) pending = 1;
     for (int i = 0; i < g_build.chunk_count; i++) {
         BuildChunk *c = &g_build.chunks[i];
         if (!c->stale) continue;
@@ -520,24 +647,7 @@ static int chunks_poll(int *ok)
             int code = -1, sig = 0;
             int r = os_child_poll(&c->child, &code, &sig);
             if (r == 0) { pending = 1; continue; }
-            chunk_drain(c);
-            os_child_kill(&c->child);
-            c->ended = 1;
-            c->ok = r > 0 && !sig && code == 0;
-            c->cpu_ms = c->child.cpu_ms;
-            char obj[HOST_PATH], dep[HOST_PATH], to[HOST_PATH], from[HOST_PATH];
-            chunk_tmp(c, ".o", obj, sizeof obj);
-            chunk_tmp(c, ".d", dep, sizeof dep);
-            const char *ext[2] = { ".o", ".d" };
-            const char *tmp[2] = { obj, dep };
-            for (int e = 0; e < 2; e++) {
-                snprintf(from, sizeof from, "%s/%s", g_build.root, tmp[e]);
-                snprintf(to, sizeof to, "%s/%s%s", g_build.root, c->base, ext[e]);
-                if (c->ok && !os_rename_file(from, to)) c->ok = 0;
-                os_remove_file(from);
-            }
-            if (c->ok && !c->group) chunk_store_key(c);
-            output_add(c->output, c->output_len);
+            chunk_finish(c, r, code, sig);
             log_event("build_chunk", "\"chunk\":%d,\"ok\":%s,\"cpu_ms\":%.1f,\"group\":%s%s", i,
                       c->ok ? "true" : "false", c->cpu_ms, c->group ? "true" : "false",
                       g_build.objects_only ? ",\"resplit\":true" : "");
@@ -549,16 +659,19 @@ static int chunks_poll(int *ok)
     return !pending;
 }
 
+static void chunk_clear(BuildChunk *c)
+{
+    if (c->started && !c->ended) os_child_kill(&c->child);
+    free(c->key);
+    c->key = NULL;
+    c->stale = c->started = c->ended = c->ok = c->group = c->pch = 0;
+    c->cpu_ms = 0;
+}
+
 static void chunks_reset(void)
 {
-    for (int i = 0; i < g_build.chunk_count; i++) {
-        BuildChunk *c = &g_build.chunks[i];
-        if (c->started && !c->ended) os_child_kill(&c->child);
-        free(c->key);
-        c->key = NULL;
-        c->stale = c->started = c->ended = c->ok = c->group = 0;
-        c->cpu_ms = 0;
-    }
+    for (int i = 0; i < g_build.chunk_count; i++) chunk_clear(&g_build.chunks[i]);
+    chunk_clear(&g_build.pchc);
 }
 
 /* A stage's one child (the stamp, the link) at a low priority, in the project's folder. */
@@ -593,24 +706,50 @@ static int spawn_link(void)
     return stage_start(1, argv);
 }
 
-/* The key of every chunk, and which are stale: no object, no stored key, or a key that differs. */
+/* Chunk c's key, and whether it is stale: no object, no stored key, or a key that differs. */
+static void chunk_mark(BuildChunk *c)
+{
+    if (!c->key) c->key = chunk_key(c);
+    char *stored = read_rel(c->base, ".key");
+    char obj[HOST_PATH];
+    snprintf(obj, sizeof obj, "%s/%s%s", g_build.root, c->base, chunk_out_ext(c));
+    OsFileStamp st;
+    c->stale = !c->key || !stored || !same_text(stored, c->key) || !os_file_stamp(obj, &st);
+    free(stored);
+}
+
+/* The key of every chunk, and which are stale. */
 static void chunks_mark_stale(void)
 {
     chunks_reset();
     int cores = os_cpu_count();
     g_build.jobs = cores > 16 ? 16 : cores;
     g_build.stale_count = 0;
+    if (g_build.pch.argc) {   /* the precompiled header's key first: the chunks that read it name it in theirs */
+        g_build.pchc.cmd = &g_build.pch;
+        g_build.pchc.key = chunk_key(&g_build.pchc);
+    }
     for (int i = 0; i < g_build.chunk_count; i++) {
         BuildChunk *c = &g_build.chunks[i];
-        c->key = chunk_key(c);
-        char *stored = read_rel(c->base, ".key");
-        char obj[HOST_PATH];
-        snprintf(obj, sizeof obj, "%s/%s.o", g_build.root, c->base);
-        OsFileStamp st;
-        c->stale = !c->key || !stored || !same_text(stored, c->key) || !os_file_stamp(obj, &st);
-        free(stored);
+        c->cmd = &g_build.compile;
+        if (g_build.pch.argc) {
+            char *text = read_rel(c->base, ".cpp");
+            c->pch = text && strstr(text, "#define GAME_NO_STATE_TYPES") != NULL;
+            free(text);
+        }
+        chunk_mark(c);
         g_build.stale_count += c->stale;
     }
+}
+
+/* The precompiled header is made in this build when a chunk to compile reads it and it is stale. */
+static void pch_mark_stale(void)
+{
+    BuildChunk *h = &g_build.pchc;
+    int wanted = 0;
+    for (int i = 0; i < g_build.chunk_count; i++) wanted |= g_build.chunks[i].stale && g_build.chunks[i].pch;
+    h->stale = 0;
+    if (wanted) chunk_mark(h);
 }
 
 /* The link's command as one line of text, its record beside the library (<lib>.link): a library linked by
@@ -700,6 +839,7 @@ static void stamp_use(unsigned long stamp)
 {
     snprintf(g_build.layout_arg, sizeof g_build.layout_arg, LAYOUT_ARG "%luu", stamp);
     g_build.compile.argv[g_build.layout_at] = g_build.layout_arg;
+    if (g_build.pch_layout_at >= 0) g_build.pch.argv[g_build.pch_layout_at] = g_build.layout_arg;
     plan_keep_stamp(g_build.root, stamp, g_build.state_crc, g_build.state_size);
 }
 
@@ -741,6 +881,7 @@ static int chunks_group(void)
         BuildChunk *c = &g_build.chunks[g];
         snprintf(c->base, sizeof c->base, "%s", bases[g]);
         c->stale = c->group = 1;
+        c->cmd = &g_build.compile;
     }
     g_build.chunk_count = g_build.stale_count = groups;
     g_build.grouped = 1;
@@ -758,9 +899,10 @@ static int direct_start(void)
     g_build.plan_stale = g_build.stale_count;
     if (!g_build.stale_count) return g_build.objects_only ? 0 : spawn_link();
     chunks_group();
+    pch_mark_stale();
     chunks_fill();
     for (int i = 0; i < g_build.chunk_count; i++) if (g_build.chunks[i].started) return 1;
-    return 0;
+    return g_build.pchc.started && !g_build.pchc.ended;
 }
 
 /* The plan may have changed (a .cpp added or removed, game_get_api moved, the environment, a chunk file gone):
@@ -883,6 +1025,7 @@ int build_running(void) { return g_build.active && !g_build.objects_only; }
 int build_fd(void)
 {
     if (g_build.child.pid) return os_child_fd(&g_build.child);
+    if (g_build.pchc.started && !g_build.pchc.ended) return os_child_fd(&g_build.pchc.child);
     for (int i = 0; i < g_build.chunk_count; i++) {
         const BuildChunk *c = &g_build.chunks[i];
         if (c->started && !c->ended) return os_child_fd(&c->child);
@@ -1022,6 +1165,7 @@ static int build_advance(int *ok)
         g_build.stage_ms[0] = (os_mono_seconds() - g_build.stage_t) * 1000.0;
         for (int i = 0; i < g_build.chunk_count; i++)
             if (g_build.chunks[i].stale) g_build.stage_cpu_ms[0] += g_build.chunks[i].cpu_ms;
+        g_build.stage_cpu_ms[0] += g_build.pchc.cpu_ms;
         log_event("build_stage", "\"stage\":\"compile\",\"ok\":%s,\"ms\":%.1f,\"cpu_ms\":%.1f,\"chunks\":%d,"
                   "\"grouped\":%s%s", *ok ? "true" : "false", g_build.stage_ms[0], g_build.stage_cpu_ms[0],
                   g_build.stale_count, g_build.grouped ? "true" : "false",
@@ -1161,7 +1305,7 @@ int build_game_now(const char *root)
     g_build.stage_t = g_build.start_t = os_mono_seconds();
     int ok = 0;
     if (!g_build.stale_count) { if (!spawn_link()) return 0; }
-    else chunks_fill();
+    else { pch_mark_stale(); chunks_fill(); }
     while (!build_advance(&ok)) {
         int fd = build_fd();
         os_wait_readable(&fd, 1, 0.05);

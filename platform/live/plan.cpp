@@ -8,6 +8,8 @@
    The files that hand out game_get_api (GAME_GET_API) are the entries: only their chunks read the description of
    the state's types (its templates cost every chunk that includes it about 20 ms at NEON SWARM's 111 fields); the
    others define GAME_NO_STATE_TYPES. When none is found, or one is a .cpp another includes, every chunk reads it.
+   With clang, those others read game_engine.h precompiled (::pch in compile.cmd, <game build>/chunks/engine.h made
+   into engine.pch by build.cpp before them; GAME_PCH=0 turns it off).
 
    Two parts are cached by the content of their inputs (a key beside each): build/tinyheaders/tinyheaders.o,
    platform/include/tinyheaders.cpp at -O2 (one for every game folder), and the layout stamp with
@@ -179,22 +181,52 @@ typedef struct PlanEnv {
     char  cxx[256];               /* GAME_CXX, else clang++ when installed, else g++ */
     Words cxx_words, flags;       /* the compiler (split as the shell would), the flags every game compile has */
     int   chunk_lines, clang;
+    int   pch;                    /* the chunks without game_get_api read game_engine.h precompiled (plan_pch) */
 } PlanEnv;
 
-/* 1 when `name` is a file in one of PATH's folders (or a path to a file) */
-static int on_path(const char *name)
+/* The file `name` names: itself when it holds a '/', else the first of PATH's folders that has it. 0 if none. */
+int plan_which(const char *name, char *out, size_t cap)
 {
-    if (strchr(name, '/')) return os_is_file(name);
+    if (strchr(name, '/')) { snprintf(out, cap, "%s", name); return os_is_file(name); }
     const char *path = getenv("PATH");
     for (const char *p = path ? path : ""; *p;) {
         const char *end = strchr(p, ':');
         size_t n = end ? (size_t)(end - p) : strlen(p);
-        char f[HOST_PATH];
-        snprintf(f, sizeof f, "%.*s/%s", (int)n, p, name);
-        if (n && os_is_file(f)) return 1;
+        snprintf(out, cap, "%.*s/%s", (int)n, p, name);
+        if (n && os_is_file(out)) return 1;
         p += n + (end ? 1 : 0);
     }
     return 0;
+}
+
+static int on_path(const char *name)
+{
+    char f[HOST_PATH];
+    return plan_which(name, f, sizeof f);
+}
+
+/* The launcher of the game's compiles: ENGINE_COMPILER_LAUNCHER when set (even empty), else ccache when installed */
+static void launcher(Words *w)
+{
+    const char *l = getenv("ENGINE_COMPILER_LAUNCHER");
+    if (l) words_split(w, l);
+    else if (on_path("ccache")) words_add(w, "ccache");
+}
+
+/* A precompiled game_engine.h (<game build>/chunks/engine.pch) for the chunks without game_get_api: a save's compile
+   reads the engine's headers and the game's state.h from it instead of parsing them (about a fifth of a chunk's
+   compile). With clang, run directly or through ccache (a compiler that runs elsewhere, distcc or icecream, would
+   not have the file); GAME_PCH=0 turns it off. */
+static int plan_pch(int clang)
+{
+    const char *want = getenv("GAME_PCH");
+    if (!clang || (want && !strcmp(want, "0"))) return 0;
+    static Words l;
+    memset(&l, 0, sizeof l);
+    launcher(&l);
+    if (l.n == 0) return 1;
+    const char *first = word(&l, 0), *slash = strrchr(first, '/');
+    return l.n == 1 && !strcmp(slash ? slash + 1 : first, "ccache");
 }
 
 static void relative_to(const char *root, const char *path, char *out, size_t cap)
@@ -226,6 +258,7 @@ static void plan_env(const char *root, PlanEnv *e)
     if (extra) words_split(&e->flags, extra);
     const char *lines = getenv("GAME_CHUNK_LINES");
     e->chunk_lines = lines && atoi(lines) > 0 ? atoi(lines) : 400;
+    e->pch = plan_pch(e->clang);
 }
 
 /* ---------------------------------------------------------------- the cached parts' keys */
@@ -470,14 +503,6 @@ static int make_stamp(const PlanEnv *e, char *out, size_t cap)
     return 1;
 }
 
-/* The launcher of the game's compiles: ENGINE_COMPILER_LAUNCHER when set (even empty), else ccache when installed */
-static void launcher(Words *w)
-{
-    const char *l = getenv("ENGINE_COMPILER_LAUNCHER");
-    if (l) words_split(w, l);
-    else if (on_path("ccache")) words_add(w, "ccache");
-}
-
 /* A chunk's compiler and flags, without the launcher and the files; the layout stamp is layout.stamp's. */
 static void compile_flags(const PlanEnv *e, Words *w)
 {
@@ -499,12 +524,23 @@ static void compile_flags(const PlanEnv *e, Words *w)
     words_add(w, a);
 }
 
-/* A chunk's compile: @SRC@, @OBJ@ and @DEP@ stand for its files. */
+/* A chunk's compile: @SRC@, @OBJ@ and @DEP@ stand for its files, @PCH@ for the precompiled header's use (build.cpp:
+   in the chunks without game_get_api). */
 static void compile_command(const PlanEnv *e, Words *w)
 {
     launcher(w);
     compile_flags(e, w);
+    if (e->pch) words_add(w, "@PCH@");
     words_split(w, "-MMD -MF @DEP@ -c @SRC@ -o @OBJ@");
+}
+
+/* The precompiled header's compile: the chunks' compiler and flags (a mismatch would make clang refuse it), without
+   its files' dates in it (-fno-pch-timestamp: the build's keys say when it is stale, by content). */
+static void pch_command(const PlanEnv *e, Words *w)
+{
+    launcher(w);
+    compile_flags(e, w);
+    words_split(w, "-Xclang -fno-pch-timestamp -x c++-header -MMD -MF @DEP@ -c @SRC@ -o @OBJ@");
 }
 
 /* The words of the last line `clang -###` printed ("word" "word" ...); 0 when it is not such a line. */
@@ -609,7 +645,7 @@ static void remove_old_chunk(void *ctx, const char *name, int is_dir)   /* chunk
 
 /* Chunk files of this plan written (when their text changed: an unchanged file keeps its date), those of a
    longer plan before it removed. */
-static int write_chunks(const GameSources *s, const GameChunks *c, char *msg, size_t cap)
+static int write_chunks(const GameSources *s, const GameChunks *c, int pch, char *msg, size_t cap)
 {
     char dir[HOST_PATH], p[HOST_PATH], text[16384];
     snprintf(dir, sizeof dir, "%s/chunks", game_build_folder());
@@ -627,6 +663,15 @@ static int write_chunks(const GameSources *s, const GameChunks *c, char *msg, si
     }
     OldChunks old = { dir, c->count };
     os_list_dir(dir, remove_old_chunk, &old);
+    if (!pch) return 1;
+    static const char engine[] =
+        "/* game_engine.h as the chunks without game_get_api read it, precompiled (written by the host's game build,\n"
+        "   platform/live/plan.cpp) */\n#define GAME_NO_STATE_TYPES\n#include \"game_engine.h\"\n";
+    snprintf(p, sizeof p, "%s/engine.h", dir);
+    if (!file_is(p, engine) && !os_write_file_atomic(p, engine, sizeof engine - 1)) {
+        snprintf(msg, cap, "game: cannot write %s: %s\n", p, os_error_text());
+        return 0;
+    }
     return 1;
 }
 
@@ -644,7 +689,7 @@ static int write_commands(const PlanEnv *e, const GameSources *s, const GameChun
     KeyText k = { NULL, 0, 0 };
     cmd_line(&k, "# the game library's compile and link, planned by the host (platform/live/plan.cpp); ",
              "one argument a line");
-    const char *env[] = { "GAME_CXX", "GAME_EXTRA_FLAGS", "GAME_CHUNK_LINES", "GAME_LINKER" };
+    const char *env[] = { "GAME_CXX", "GAME_EXTRA_FLAGS", "GAME_CHUNK_LINES", "GAME_LINKER", "GAME_PCH" };
     for (const char *name : env) {
         char line[HOST_PATH];
         const char *v = getenv(name);
@@ -661,8 +706,9 @@ static int write_commands(const PlanEnv *e, const GameSources *s, const GameChun
         snprintf(line, sizeof line, "%s/chunks/chunk-%d", e->build_rel, i);
         cmd_line(&k, "::chunk ", line);
     }
-    static Words stamp, compile, link;
+    static Words stamp, compile, pch, link;
     memset(&stamp, 0, sizeof stamp); memset(&compile, 0, sizeof compile); memset(&link, 0, sizeof link);
+    memset(&pch, 0, sizeof pch);
     stamp_command(e, &stamp);
     compile_command(e, &compile);
     link_command(e, &link);
@@ -670,6 +716,13 @@ static int write_commands(const PlanEnv *e, const GameSources *s, const GameChun
     words_lines(&stamp, &k);
     cmd_line(&k, "::compile", "");
     words_lines(&compile, &k);
+    if (e->pch) {
+        char line[HOST_PATH];
+        snprintf(line, sizeof line, "%s/chunks/engine", e->build_rel);
+        cmd_line(&k, "::pch ", line);
+        pch_command(e, &pch);
+        words_lines(&pch, &k);
+    }
     cmd_line(&k, "::link", "");
     words_lines(&link, &k);
     cmd_line(&k, "::end", "");
@@ -777,7 +830,7 @@ int plan_game(const char *root, int quick, char *msg, size_t cap)
         snprintf(msg, cap, "game: no layout stamp of %s/state.h\n", game_folder());
         return PLAN_FAILED;
     }
-    if (!plan_read(&s, &c, e.chunk_lines, msg, cap) || !write_chunks(&s, &c, msg, cap) ||
+    if (!plan_read(&s, &c, e.chunk_lines, msg, cap) || !write_chunks(&s, &c, e.pch, msg, cap) ||
         !write_commands(&e, &s, &c, msg, cap) || !write_database(&e, &s, msg, cap))
         return PLAN_FAILED;
     return PLAN_READY;

@@ -7,7 +7,8 @@ GAME_CHUNK_LINES): bot+enemies, entities, fx, game, sound, ui, waves, world.
 
 The cases, one host: a code save compiles one chunk and the new code runs; a header save compiles every chunk
 that includes it (all of them here: on a machine with fewer cores than chunks, as groups of chunks, one per core,
-and then the chunks' own objects in the background, with no second reload); a literal saved without a build (TWEAK) and then a code save elsewhere rebuilds the literal's
+and then the chunks' own objects in the background, with no second reload); the chunks without game_get_api read
+game_engine.h precompiled, which a .cpp save leaves alone and a state.h save makes again, once; a literal saved without a build (TWEAK) and then a code save elsewhere rebuilds the literal's
 chunk too, so its tweak is not reverted by an object compiled from the old literal; an error in one chunk names
 its file and line while the game keeps running, and the fix compiles only that chunk; a new .cpp file changes
 the plan, so the host plans again (in process); a header only the new file includes compiles its chunk alone; the
@@ -66,6 +67,10 @@ def code_save_compiles_one_chunk():
     compiled = host.of("build_chunk", m)
     check([c["chunk"] for c in compiled] == [1], f"chunk 1 (entities) should be the one compiled: {compiled}")
     bullets_at(m, 1650, version=r["version"])
+    # the chunk read game_engine.h precompiled, and a .cpp save does not make that header again
+    with open(os.path.join(root, "build", "game", "chunks", "chunk-1.d")) as f:
+        check("chunks/engine.h" in f.read(), "entities' chunk should read the precompiled engine header")
+    check(not host.of("build_pch", m), f"a .cpp save made the precompiled header again: {host.of('build_pch', m)}")
     # the library the host's build moved into place is not a change for the watcher: no batch of it, which would
     # hold up the next save's (a batch with a library waits for the frame's end)
     time.sleep(0.3)
@@ -89,6 +94,24 @@ def header_save_compiles_its_dependents():
         resplit = [e["chunk"] for e in host.of("build_chunk", m) if e.get("resplit")]
         check(sorted(resplit) == list(range(8)), f"every chunk's own object, in the background: {resplit}")
         check(len([e for e in host.of("reload", m)]) == 1, "the background compiles reloaded the game")
+
+
+def state_save_makes_the_precompiled_header_once():
+    m = host.mark()
+    with open(os.path.join(game, "state.h"), "a") as f:
+        f.write("\n/* a comment */\n")
+    start, end, r = build_of(m)
+    check(end["ok"] and r["state"] == "kept", f"{end} {r}")
+    # made again, once: in the save's build, or with the chunks' own objects behind a grouped one
+    try:
+        made = host.wait_ev("build_pch", timeout=60, since=m)
+    except AssertionError:
+        print([e for e in host.events[m:] if e["ev"].startswith("build") or e["ev"] in ("reload", "watch_batch")])
+        raise
+    check(made["ok"], f"{made}")
+    if host.of("build_resplit", m):
+        host.wait_ev("build_resplit_end", timeout=120, since=m)
+    check(len(host.of("build_pch", m)) == 1, f"the header should be made once: {host.of('build_pch', m)}")
 
 
 def literal_then_code_elsewhere_keeps_the_tweak():
@@ -284,6 +307,7 @@ def exports_only_the_entry_point():
 checks.case("the first build plans in the host", first_build)
 checks.case("a code save compiles one chunk", code_save_compiles_one_chunk)
 checks.case("a header save compiles its dependents", header_save_compiles_its_dependents)
+checks.case("a state.h save makes the precompiled header once", state_save_makes_the_precompiled_header_once)
 checks.case("a literal then a code save elsewhere keeps the tweak", literal_then_code_elsewhere_keeps_the_tweak)
 checks.case("an error in one chunk", error_in_one_chunk)
 checks.case("the chunks removed", chunks_removed)

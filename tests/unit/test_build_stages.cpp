@@ -206,6 +206,105 @@ static void test_only_the_saved_chunks_are_stale(void)
     remove_project();
 }
 
+/* The precompiled header (compile.cmd's ::pch, clang): made before the chunks that read it (those that define
+   GAME_NO_STATE_TYPES; the entry chunk compiles beside it), again only when what it read changed, and its
+   failure is the build's message. Real clang compiles, so a chunk given a stale header would fail: clang checks
+   the size of each file the header was made from. */
+static void test_precompiled_header(void)
+{
+    char tmpl[] = "/tmp/build_pch_XXXXXX";
+    make_folders(tmpl);
+    /* top.h as game.h is, a guarded header that includes the one the precompiled header holds (as game_engine.h) */
+    write_game_file("top.h", "#ifndef TOP_H\n#define TOP_H\n#include \"eng.h\"\n#endif\n");
+    write_game_file("eng.h", "#pragma once\nstatic const int ENG = 1;\n");
+    write_game_file("a.cpp", "#include \"top.h\"\nint a = ENG;\n");
+    write_game_file("game.cpp", "#include \"top.h\"\nint g = ENG + 1;   /* GAME_GET_API(x) */\n");
+    write(g_out + "/chunks/chunk-0.cpp", "#define GAME_NO_STATE_TYPES\n#include \"a.cpp\"\n");
+    write(g_out + "/chunks/chunk-1.cpp", "#include \"game.cpp\"\n");
+    write(g_out + "/chunks/engine.h", "#define GAME_NO_STATE_TYPES\n#include \"top.h\"\n");
+    os_sleep_ms(30);
+    write(g_out + "/compile.cmd",
+          "::env GAME_CXX=\n::env GAME_EXTRA_FLAGS=\n::env GAME_CHUNK_LINES=400\n::files a.cpp/game.cpp/\n"
+          "::entry game.cpp/\n::chunk build/game/chunks/chunk-0\n::chunk build/game/chunks/chunk-1\n"
+          "::compile\nclang++\n-iquote\ngame\n@PCH@\n-MMD\n-MF\n@DEP@\n-c\n@SRC@\n-o\n@OBJ@\n"
+          "::pch build/game/chunks/engine\nclang++\n-iquote\ngame\n-Xclang\n-fno-pch-timestamp\n-x\nc++-header\n-MMD\n"
+          "-MF\n@DEP@\n-c\n@SRC@\n-o\n@OBJ@\n"
+          "::link\n/bin/sh\n-c\n: > \"$0\"\n@LIB@\n::end\n");
+    unsetenv("GAME_CXX");
+    unsetenv("GAME_EXTRA_FLAGS");
+    unsetenv("GAME_CHUNK_LINES");
+    std::string pch = g_out + "/chunks/engine.pch";
+
+    build_start(g_root.c_str());
+    TH_CHECK_MSG(g_build.pchc.stale && g_build.pchc.started && !g_build.chunks[0].started &&
+                 (g_build.jobs < 2 || g_build.chunks[1].started),
+                 "the first build: the header first, the entry chunk beside it");
+    TH_CHECK(g_build.chunks[0].pch && !g_build.chunks[1].pch);   /* the entry chunk does not read it */
+    BuildResult r;
+    r.finished = 0;
+    TH_CHECK(within(30, [&r] { return r.finished != 0; }, [&r] { build_poll(&r); }));
+    TH_CHECK_MSG(r.ok && exists(pch), "then the chunk that reads it: %s", r.output);
+    TH_CHECK_MSG(build_and_see_stale() == "00", "nothing saved: nothing stale");
+    write_game_file("a.cpp", "#include \"top.h\"\nint a = ENG * 2;\n");
+    build_start(g_root.c_str());
+    TH_CHECK_MSG(g_build.chunks[0].stale && !g_build.chunks[1].stale && !g_build.pchc.stale,
+                 "a .cpp save: its chunk, and the header is not made again");
+    r.finished = 0;
+    TH_CHECK(within(30, [&r] { return r.finished != 0; }, [&r] { build_poll(&r); }));
+    TH_CHECK_MSG(r.ok, "%s", r.output);
+    write_game_file("eng.h", "#pragma once\nstatic const int ENG = 22;\n");   /* a size clang would refuse */
+    build_start(g_root.c_str());
+    TH_CHECK_MSG(g_build.chunks[0].stale && g_build.chunks[1].stale && g_build.pchc.stale,
+                 "a header it was made from: made again, and both chunks compiled");
+    r.finished = 0;
+    TH_CHECK(within(30, [&r] { return r.finished != 0; }, [&r] { build_poll(&r); }));
+    TH_CHECK_MSG(r.ok, "the chunk reads the header made again: %s", r.output);
+    os_sleep_ms(20);
+    write_game_file("eng.h", "#pragma once\nstatic const int ENG = 22;\n");   /* the same bytes, a newer date */
+    TH_CHECK_MSG(build_and_see_stale() == "00", "a header saved with the same bytes: nothing stale");
+    write_game_file("a.cpp", "#include \"top.h\"\nint a = ENG * 3;\n");
+    TH_CHECK_MSG(build_and_see_stale() == "10", "and the header made before that save still serves");
+    TH_CHECK(os_remove_file(pch.c_str()));
+    TH_CHECK_MSG(build_and_see_stale() == "00", "the header removed: nothing to compile, nothing made");
+    write_game_file("a.cpp", "#include \"top.h\"\nint a = ENG * 4;\n");
+    build_start(g_root.c_str());
+    TH_CHECK_MSG(g_build.pchc.stale, "the header removed, a chunk to compile: made first");
+    r.finished = 0;
+    TH_CHECK(within(30, [&r] { return r.finished != 0; }, [&r] { build_poll(&r); }));
+    TH_CHECK(r.ok && exists(pch));
+    OsFileStamp before, after;
+    TH_CHECK(os_file_stamp((g_out + "/chunks/chunk-0.o").c_str(), &before));
+    os_sleep_ms(20);
+    write_game_file("eng.h", "#pragma once\nstatic const int ENG = ;\n");
+    build_start(g_root.c_str());
+    TH_CHECK(g_build.pchc.stale && g_build.chunks[0].stale && !g_build.chunks[0].started);   /* waits for the header */
+    r.finished = 0;
+    TH_CHECK(within(30, [&r] { return r.finished != 0; }, [&r] { build_poll(&r); }));
+    TH_CHECK_MSG(!r.ok && strstr(r.output, "engine.h:2:") && strstr(r.output, "eng.h:2:"),
+                 "the header does not compile: its error is the build's: %s", r.output);
+    TH_CHECK_MSG(os_file_stamp((g_out + "/chunks/chunk-0.o").c_str(), &after) && os_same_stamp(&before, &after),
+                 "and the chunk that reads it never compiled");
+    /* a copy of the project, built objects and all: the chunk's dependency file names the header's inputs by their
+       absolute paths, the original's; a save of one of them in the copy still makes its chunk stale */
+    write_game_file("eng.h", "#pragma once\nstatic const int ENG = 5;\n");
+    TH_CHECK(build_and_see_stale() == "11");
+    std::string original = g_root;
+    TH_CHECK(system(("cp -a '" + original + "' '" + original + "-copy'").c_str()) == 0);
+    g_root = original + "-copy";
+    g_game = g_root + "/game";
+    g_out = g_root + "/build/game";
+    g_libpath = g_out + "/libgame.so";
+    TH_CHECK_MSG(build_and_see_stale() == "00", "the copy's objects hold");
+    write_game_file("eng.h", "#pragma once\nstatic const int ENG = 66;\n");
+    build_start(g_root.c_str());
+    TH_CHECK_MSG(g_build.chunks[0].stale && g_build.pchc.stale, "a header save in the copy: the chunk that reads it");
+    r.finished = 0;
+    TH_CHECK(within(30, [&r] { return r.finished != 0; }, [&r] { build_poll(&r); }));
+    TH_CHECK_MSG(r.ok, "%s", r.output);
+    remove_project();
+    TH_CHECK(system(("rm -rf '" + original + "'").c_str()) == 0);
+}
+
 /* ---------------------------------------------------------------- the plan (plan.cpp) */
 static std::string chunk_names(const GameSources &s, const GameChunks &c, int k)
 {
@@ -289,6 +388,7 @@ int main(void)
     TH_RUN(test_plan_roots_chunks_entries);
     TH_RUN(test_plan_writes_chunks_and_commands);
     TH_RUN(test_only_the_saved_chunks_are_stale);
+    TH_RUN(test_precompiled_header);
     TH_RUN(test_pump_links_and_keeps_the_end);
     TH_RUN(test_failed_chunk_ends_without_a_link);
     TH_RUN(test_poll_alone);
