@@ -86,37 +86,20 @@ else()
     set(game_codegen -fno-exceptions -fno-rtti "-iquote${game}" "-include${tree}/layout_stamp.h")
 endif()
 
-# The layout stamp of state.h (tools/layout_stamp.py, which also writes the description of the state's types,
-# state_types.inc) as a header the game's compile includes first: made again when state.h or a header it
-# includes changes (the preprocessor's dependency file; cl.exe writes none: the game folder's headers and the
-# tinyheaders, as the development build's). The web's stamp is g++'s, as the development build's.
+# The layout stamp of state.h (tools/cmake/layout_stamp.cmake), from the preprocessor's dependency file where there
+# is one. The web's stamp is g++'s, as the development build's.
 if(EMSCRIPTEN)
     set(stamp_cxx g++)
 else()
     set(stamp_cxx "${CMAKE_CXX_COMPILER}")
-endif()
-if(MSVC)
-    set(stamp_flags /std:c++17 "/I${ENGINE_DIR}/tinyheaders" "/I${ENGINE_DIR}/platform/include" "/I${game}"
-        /DTH_MATH_NO_MATH_H)
-    file(GLOB stamp_depends CONFIGURE_DEPENDS "${ENGINE_DIR}/tinyheaders/*.h" "${game}/*.h")
-    set(stamp_depfile "")
-else()
-    set(stamp_flags -std=c++17 "-I${ENGINE_DIR}/tinyheaders" "-I${ENGINE_DIR}/platform/include" "-I${game}"
-        -DTH_MATH_NO_MATH_H -MD -MF "${tree}/layout_stamp.d" -MT "${tree}/layout_stamp.h")
-    set(stamp_depends "")
-    set(stamp_depfile DEPFILE "${tree}/layout_stamp.d")
 endif()
 # the distro's python3 when there is one: a version manager's shim in front of it costs a few hundred ms
 if(EXISTS /usr/bin/python3)
     set(Python3_EXECUTABLE /usr/bin/python3)
 endif()
 find_package(Python3 REQUIRED COMPONENTS Interpreter)
-add_custom_command(OUTPUT "${tree}/layout_stamp.h" "${tree}/state_types.inc"
-    COMMAND "${Python3_EXECUTABLE}" "${ENGINE_DIR}/tools/layout_stamp.py" "--types=${tree}/state_types.inc"
-        "--header=${tree}/layout_stamp.h" "${stamp_cxx}" "${game}/state.h" ${stamp_flags}
-    DEPENDS "${game}/state.h" "${ENGINE_DIR}/tools/layout_stamp.py" ${stamp_depends}
-    ${stamp_depfile}
-    COMMENT "release: the layout stamp of ${game}/state.h" VERBATIM)
+include("${ENGINE_DIR}/tools/cmake/layout_stamp.cmake")
+engine_layout_stamp("${tree}" "${game}" "${stamp_cxx}" DEPFILE)
 
 # The game: its roots in one translation unit and the tinyheader implementations, as the development build
 # compiles them but -O2, TWEAK sites as literals (THTW_LITERALS), hidden symbols but game_get_api.
