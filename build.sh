@@ -247,7 +247,7 @@ cmd_assets() {
 # the project's (compile_db). Two trees are configured by ./build.sh build and host for their entries when they have
 # none (compile_db_trees; quick: nothing is built): the fuzz targets' and, once the Windows leg has built SDL2 for
 # mingw-w64, the Windows ones (the Windows backend and tests/windows/). The web backend's entry comes from the web
-# release's tree, once configured.
+# release's tree, once configured. The Windows leg and dist-web merge again when they end.
 compile_db() { python3 tools/compile_db.py "$ROOT"; }
 compile_db_trees() {
     local sdl
@@ -675,6 +675,7 @@ cmd_dist_web() {
     rm -rf "$out" "$ROOT/dist/$name.zip"; mkdir -p "$out"
     cp "$web_out"/index.html "$web_out"/index.js "$web_out"/index.wasm "$web_out"/index.data "$out/" || return 1
     dist_zip "$ROOT/dist" "$name" || return 1
+    compile_db || true   # the editor database gains the web backend's entries (the web tree's)
     say "dist-web: $out/ ($(du -sk "$out" | cut -f1) KB) and dist/$name.zip ($(($(stat -c %s "$ROOT/dist/$name.zip") / 1024)) KB)"
 }
 
