@@ -604,8 +604,11 @@ static void link_command(const PlanEnv *e, Words *w)
             if (i == 0 && e->clang) words_add(to, "-nostdlib++");
         }
         words_add(to, "-shared");
-        char ld[HOST_PATH];
+        char ld[HOST_PATH] = "";
         if (choose_linker(ld, sizeof ld)) words_add(to, ld);
+        /* mold links in a forked child by default and the command ends when that child says it is done: on a busy
+           machine, one more process to be scheduled at the build's low priority before the library is there */
+        if (!strcmp(ld, "-fuse-ld=mold")) words_add(to, "-Wl,--no-fork");
         words_add(to, wrap);
         words_add(to, pass ? probe : "@OBJS@");
         words_split(to, "build/tinyheaders/tinyheaders.o -o @LIB@");
