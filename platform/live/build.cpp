@@ -18,8 +18,8 @@
    The library is linked from the groups' objects; the chunks' own objects follow in the background (no link, no
    reload: build_resplit), so the next save of one file compiles one chunk again.
    The precompiled game_engine.h (compile.cmd's ::pch) is one more chunk, made before the chunks that read it when
-   one of them is to compile and its key changed; those chunks' keys hold a line of its key. So one code decides what is stale
-   (a chunk's key: the content of what its last compile read) for every build, from one plan. */
+   one of them is to compile and its key changed; those chunks' keys hold a line of its key. So one code decides
+   what is stale (a chunk's key: the content of what its last compile read) for every build, from one plan. */
 #include "live.h"
 
 #include <stdlib.h>
