@@ -15,7 +15,9 @@ translation unit (GAME_CHUNK_LINES beyond the game's size: the whole game compil
 in the same run. In each, EDITS saves change drone_update's body in game/enemies.cpp. Keys, for each scale S in x1, x4,
 x10: edit_to_reload_p50_ms_S / _p95_ms_S, stage_compile_p50_ms_S, stage_link_p50_ms_S, the same with _unity after S
 for the baseline, edit_to_reload_S_vs_unity (chunked p50 over the baseline's), game_lines_S (the game's lines of
-code), and edit_to_reload_growth_x10 (the 10x p50 over the 1x p50).
+code), and edit_to_reload_growth_x10 (the 10x p50 over the 1x p50). At 1x the same saves are measured a third
+time compiled as before the precompiled engine header and ccache's depend mode (GAME_PCH=0, CCACHE_NODEPEND=1):
+edit_to_reload_p50_ms_x1_plain, stage_compile_p50_ms_x1_plain and edit_to_reload_x1_vs_plain.
 Every wait has a timeout, and the whole benchmark stops after BENCH_TIMEOUT seconds (default 900).
 """
 import json
@@ -211,10 +213,16 @@ void gen_kinds_step(GameState *gs, const PlatformAPI *pf, float dt)
     return game_lines(root)
 
 
-def measure(scale, unity=False):
+# The compile as it was before the precompiled engine header and ccache's depend mode (docs/design.md), in the same
+# run: each chunk parses game_engine.h, and ccache runs the preprocessor before the compiler.
+PLAIN = {"GAME_PCH": "0", "CCACHE_NODEPEND": "1"}
+
+
+def measure(scale, unity=False, extra_env=None):
     """The edits at one scale; unity: the whole game as one translation unit (one chunk), the baseline."""
     root = project_copy()
     env = dict(os.environ)
+    env.update(extra_env or {})
     if unity:
         env["GAME_CHUNK_LINES"] = "100000000"
     try:
@@ -264,6 +272,12 @@ def main():
             result[f"stage_compile_p50_ms_{tag}"] = round(statistics.median(r["compile"] for r in rows), 1)
             result[f"stage_link_p50_ms_{tag}"] = round(statistics.median(r["link"] for r in rows), 1)
         result[f"edit_to_reload_x{s}_vs_unity"] = round(result[f"edit_to_reload_p50_ms_x{s}"] / result[f"edit_to_reload_p50_ms_x{s}_unity"], 2)
+    if 1 in SCALES:   # the same saves compiled without the precompiled header and ccache's depend mode
+        lines, rows = measure(1, extra_env=PLAIN)
+        result["edit_to_reload_p50_ms_x1_plain"] = round(statistics.median(r["total"] for r in rows), 1)
+        result["stage_compile_p50_ms_x1_plain"] = round(statistics.median(r["compile"] for r in rows), 1)
+        result["edit_to_reload_x1_vs_plain"] = round(result["edit_to_reload_p50_ms_x1"] /
+                                                     result["edit_to_reload_p50_ms_x1_plain"], 2)
     if "edit_to_reload_p50_ms_x10" in result and "edit_to_reload_p50_ms_x1" in result:
         result["edit_to_reload_growth_x10"] = round(result["edit_to_reload_p50_ms_x10"] / result["edit_to_reload_p50_ms_x1"], 2)
     signal.alarm(0)
