@@ -55,6 +55,17 @@ static void make_folders(char *tmpl)
     keep_cached_keys();
 }
 
+/* compile.cmd (written after the inputs, by more than the file system's clock step: newer than every one), with the
+   environment it names as the host's */
+static void write_commands(const std::string &text)
+{
+    os_sleep_ms(30);
+    write(g_out + "/compile.cmd", "::env GAME_CXX=\n::env GAME_EXTRA_FLAGS=\n::env GAME_CHUNK_LINES=400\n" + text);
+    unsetenv("GAME_CXX");
+    unsetenv("GAME_EXTRA_FLAGS");
+    unsetenv("GAME_CHUNK_LINES");
+}
+
 /* The project: the plan's cached parts current; one chunk whose "compile" waits `compile_s`
    and writes its object (or fails), a "link" that waits 0.2 s and writes the library. */
 static void make_project(const char *compile_s, bool compile_fails)
@@ -63,17 +74,11 @@ static void make_project(const char *compile_s, bool compile_fails)
     make_folders(tmpl);
     write(g_game + "/a.cpp", "int a;\n");
     write(g_out + "/chunks/chunk-0.cpp", "#include \"a.cpp\"\n");
-    os_sleep_ms(30);   /* compile.cmd newer than every input, by more than the file system's clock step */
     std::string compile = std::string("sleep ") + compile_s + (compile_fails ? "; echo 'a.cpp:1:1: error: no' >&2; exit 1"
                                                                              : "; : > \"$0\"; : > \"$1\"");
-    write(g_out + "/compile.cmd",
-          "::env GAME_CXX=\n::env GAME_EXTRA_FLAGS=\n::env GAME_CHUNK_LINES=400\n::files a.cpp/\n::entry \n"
-          "::chunk build/game/chunks/chunk-0\n"
-          "::compile\n/bin/sh\n-c\n" + compile + "\n@OBJ@\n@DEP@\n"
-          "::link\n/bin/sh\n-c\nsleep 0.2; : > \"$0\"\n@LIB@\n::end\n");
-    unsetenv("GAME_CXX");
-    unsetenv("GAME_EXTRA_FLAGS");
-    unsetenv("GAME_CHUNK_LINES");
+    write_commands("::files a.cpp/\n::entry \n::chunk build/game/chunks/chunk-0\n"
+                   "::compile\n/bin/sh\n-c\n" + compile + "\n@OBJ@\n@DEP@\n"
+                   "::link\n/bin/sh\n-c\nsleep 0.2; : > \"$0\"\n@LIB@\n::end\n");
 }
 
 static void remove_project(void)
@@ -175,16 +180,10 @@ static void test_only_the_saved_chunks_are_stale(void)
     write_game_file("b.cpp", "#include \"common.h\"\nfloat b = 1.5f * COMMON;   /* a TWEAK-style literal */\n");
     write(g_out + "/chunks/chunk-0.cpp", "#include \"a.cpp\"\n");
     write(g_out + "/chunks/chunk-1.cpp", "#include \"b.cpp\"\n");
-    os_sleep_ms(30);
     /* the "compiler": the real preprocessor's dependency list of the chunk, then an empty object */
-    write(g_out + "/compile.cmd",
-          "::env GAME_CXX=\n::env GAME_EXTRA_FLAGS=\n::env GAME_CHUNK_LINES=400\n::files a.cpp/b.cpp/\n::entry \n"
-          "::chunk build/game/chunks/chunk-0\n::chunk build/game/chunks/chunk-1\n"
-          "::compile\n/bin/sh\n-c\ng++ -MM -iquote game -MT \"$0\" -MF \"$1\" \"$2\" && : > \"$0\"\n@OBJ@\n@DEP@\n@SRC@\n"
-          "::link\n/bin/sh\n-c\n: > \"$0\"\n@LIB@\n::end\n");
-    unsetenv("GAME_CXX");
-    unsetenv("GAME_EXTRA_FLAGS");
-    unsetenv("GAME_CHUNK_LINES");
+    write_commands("::files a.cpp/b.cpp/\n::entry \n::chunk build/game/chunks/chunk-0\n::chunk build/game/chunks/chunk-1\n"
+                   "::compile\n/bin/sh\n-c\ng++ -MM -iquote game -MT \"$0\" -MF \"$1\" \"$2\" && : > \"$0\"\n@OBJ@\n@DEP@\n"
+                   "@SRC@\n::link\n/bin/sh\n-c\n: > \"$0\"\n@LIB@\n::end\n");
 
     TH_CHECK_MSG(build_and_see_stale() == "11", "the first build compiles every chunk");
     TH_CHECK_MSG(build_and_see_stale() == "00", "nothing saved: nothing stale");
@@ -222,17 +221,12 @@ static void test_precompiled_header(void)
     write(g_out + "/chunks/chunk-0.cpp", "#define GAME_NO_STATE_TYPES\n#include \"a.cpp\"\n");
     write(g_out + "/chunks/chunk-1.cpp", "#include \"game.cpp\"\n");
     write(g_out + "/chunks/engine.h", "#define GAME_NO_STATE_TYPES\n#include \"top.h\"\n");
-    os_sleep_ms(30);
-    write(g_out + "/compile.cmd",
-          "::env GAME_CXX=\n::env GAME_EXTRA_FLAGS=\n::env GAME_CHUNK_LINES=400\n::files a.cpp/game.cpp/\n"
-          "::entry game.cpp/\n::chunk build/game/chunks/chunk-0\n::chunk build/game/chunks/chunk-1\n"
-          "::compile\nclang++\n-iquote\ngame\n@PCH@\n-MMD\n-MF\n@DEP@\n-c\n@SRC@\n-o\n@OBJ@\n"
-          "::pch build/game/chunks/engine\nclang++\n-iquote\ngame\n-Xclang\n-fno-pch-timestamp\n-x\nc++-header\n-MMD\n"
-          "-MF\n@DEP@\n-c\n@SRC@\n-o\n@OBJ@\n"
-          "::link\n/bin/sh\n-c\n: > \"$0\"\n@LIB@\n::end\n");
-    unsetenv("GAME_CXX");
-    unsetenv("GAME_EXTRA_FLAGS");
-    unsetenv("GAME_CHUNK_LINES");
+    write_commands("::files a.cpp/game.cpp/\n::entry game.cpp/\n"
+                   "::chunk build/game/chunks/chunk-0\n::chunk build/game/chunks/chunk-1\n"
+                   "::compile\nclang++\n-iquote\ngame\n@PCH@\n-MMD\n-MF\n@DEP@\n-c\n@SRC@\n-o\n@OBJ@\n"
+                   "::pch build/game/chunks/engine\nclang++\n-iquote\ngame\n-Xclang\n-fno-pch-timestamp\n-x\n"
+                   "c++-header\n-MMD\n-MF\n@DEP@\n-c\n@SRC@\n-o\n@OBJ@\n"
+                   "::link\n/bin/sh\n-c\n: > \"$0\"\n@LIB@\n::end\n");
     std::string pch = g_out + "/chunks/engine.pch";
 
     build_start(g_root.c_str());
