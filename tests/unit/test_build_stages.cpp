@@ -371,6 +371,26 @@ static void test_plan_writes_chunks_and_commands(void)
     os_sleep_ms(20);
     TH_CHECK(plan_game(g_root.c_str(), 1, msg, sizeof msg) == PLAN_READY);
     TH_CHECK(os_file_stamp((g_out + "/chunks/chunk-0.cpp").c_str(), &after) && os_same_stamp(&before, &after));
+    /* the precompiled engine header: planned for clang run directly or through ccache, not through a launcher that
+       compiles on other machines, nor with GAME_PCH=0 (g++ here would be GAME_CXX's) */
+    struct { const char *launcher, *pch; bool planned; } cases[] = {
+        { "", NULL, true }, { "ccache", NULL, true }, { "/usr/bin/ccache", NULL, true },
+        { "distcc", NULL, false }, { "ccache distcc", NULL, false }, { "", "0", false } };
+    for (const auto &k : cases) {
+        setenv("ENGINE_COMPILER_LAUNCHER", k.launcher, 1);
+        if (k.pch) setenv("GAME_PCH", k.pch, 1); else unsetenv("GAME_PCH");
+        setenv("GAME_CXX", "clang++", 1);
+        TH_CHECK(plan_game(g_root.c_str(), 1, msg, sizeof msg) == PLAN_READY);
+        char *text = os_read_file((g_out + "/compile.cmd").c_str(), &len, 1 << 20);
+        bool planned = text && strstr(text, "::pch build/game/chunks/engine\n") && strstr(text, "\n@PCH@\n") &&
+                       exists(g_out + "/chunks/engine.h");
+        TH_CHECK_MSG(planned == k.planned, "launcher '%s', GAME_PCH %s: planned %d", k.launcher, k.pch ? k.pch : "unset",
+                     (int)planned);
+        free(text);
+    }
+    unsetenv("ENGINE_COMPILER_LAUNCHER");
+    unsetenv("GAME_PCH");
+    unsetenv("GAME_CXX");
     write(g_root + "/tinyheaders/th_new.h", "\n");   /* a tinyheader changed: the -O2 object is stale */
     TH_CHECK(plan_game(g_root.c_str(), 1, msg, sizeof msg) == PLAN_SLOW);
     unsetenv("GAME_CHUNK_LINES");
