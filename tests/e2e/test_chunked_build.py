@@ -155,10 +155,20 @@ def chunks_removed():
     edit(os.path.join(game, "world.cpp"), "    (void)0;", "    (void)1;")
     start, end, r = build_of(m)
     check(start["planned"] is True and end["ok"], f"with its chunks gone the build should plan again: {start} {end}")
+    idle_after(m)
+
+
+def idle_after(m):
+    """Waits out what a build since m left running in the background: the chunks' own objects after a grouped build
+    (with the precompiled header first). A save that lands meanwhile waits for them, and a chunk of them compiled
+    after it already holds the saved text: its build then rightly finds nothing stale."""
+    time.sleep(1.0)   # the background compiles start on the frame after the build's end
+    if host.of("build_resplit", m):
+        host.wait_ev("build_resplit_end", timeout=240, since=m)
 
 
 def new_file_replans():
-    m = host.mark()
+    m = m0 = host.mark()
     with open(os.path.join(game, "extra.h"), "w") as f:
         f.write("static const int EXTRA_ANSWER = 42;\n")
     with open(os.path.join(game, "extra.cpp"), "w") as f:
@@ -169,16 +179,19 @@ def new_file_replans():
     check(end["ok"], f"{end}")
     # the two new files can reach the watcher in two batches: a second build of them may follow the first; the
     # save below must not land while that one is about to read extra.cpp (it would compile the saved text, and the
-    # save's own build would then rightly find nothing stale)
-    time.sleep(1.0)
+    # save's own build would then rightly find nothing stale); nor while the chunks' own objects compile behind a
+    # grouped build
+    idle_after(m)
     if host.of("build_start", m)[1:]:
         host.wait_for(lambda e: e.get("ev") == "build_end" and e["t"] > host.of("build_start", m)[-1]["t"], 240, m,
                       what="the second build of the new files")
+        idle_after(m)
     m = host.mark()
     edit(os.path.join(game, "extra.cpp"), "return EXTRA_ANSWER;", "return EXTRA_ANSWER + 1;")
     start, end, r = build_of(m)
+    builds = [e for e in host.events[m0:] if e.get("ev", "").startswith(("build_", "watch_batch", "reload"))]
     check(start["direct"] is True and start["planned"] is False and start["stale"] == 1,
-          f"after the new plan, a save of the new file: {start}")
+          f"after the new plan, a save of the new file: {start}; since the new files: {builds}")
 
 
 def header_of_one_chunk():
