@@ -174,8 +174,7 @@ static void ccache_env(const BuildCmd *cmd)
 {
 #if !defined(_WIN32)
     if (cmd->argc == 0) return;
-    const char *first = cmd->argv[0], *slash = strrchr(first, '/');
-    if (strcmp(slash ? slash + 1 : first, "ccache") != 0) return;
+    if (!plan_is_ccache(cmd->argv[0])) return;
     if (!getenv("CCACHE_NODEPEND")) setenv("CCACHE_DEPEND", "1", 0);
     setenv("CCACHE_SLOPPINESS", "pch_defines,time_macros", 0);
 #else
@@ -451,8 +450,7 @@ static char *chunk_key(const BuildChunk *c)
     }
     key_add(&k, "\n", 1);
     if (c == &g_build.pchc) {   /* a precompiled header is the compiler's own format: made again by another one */
-        const char *first = c->cmd->argv[0], *slash = strrchr(first, '/');
-        const char *cxx = c->cmd->argc > 1 && !strcmp(slash ? slash + 1 : first, "ccache") ? c->cmd->argv[1] : first;
+        const char *cxx = c->cmd->argc > 1 && plan_is_ccache(c->cmd->argv[0]) ? c->cmd->argv[1] : c->cmd->argv[0];
         char exe[HOST_PATH], real[HOST_PATH];
         if (plan_which(cxx, exe, sizeof exe) && os_real_path(exe, real, sizeof real)) key_add_file(&k, real);
     } else if (c->pch) pch_key_line(&k);

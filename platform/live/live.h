@@ -85,6 +85,7 @@ void plan_chunks(const GameSources *s, int max_lines, GameChunks *c);
 int  plan_chunk_text(const GameSources *s, const GameChunks *c, int k, char *out, size_t cap);
 int  plan_game(const char *root, int quick, char *msg, size_t cap);    /* PLAN_*; the chunk files and compile.cmd */
 int  plan_cached(const char *root);                                    /* PLAN_TINYHEADERS | ... of what is current */
+int  plan_is_ccache(const char *word);   /* the word names ccache (by name or by path) */
 int  plan_which(const char *name, char *out, size_t cap);   /* a command's file: as named with a '/', else on PATH */
 void plan_keep_stamp(const char *root, unsigned long stamp, uint32_t state_crc, unsigned long long state_size);
 void plan_keep_tinyheaders(const char *root);

@@ -199,6 +199,13 @@ int plan_which(const char *name, char *out, size_t cap)
     return 0;
 }
 
+/* 1 when a command's word is ccache (by name or by path) */
+int plan_is_ccache(const char *word)
+{
+    const char *slash = strrchr(word, '/');
+    return !strcmp(slash ? slash + 1 : word, "ccache");
+}
+
 static int on_path(const char *name)
 {
     char f[HOST_PATH];
@@ -225,8 +232,7 @@ static int plan_pch(int clang)
     memset(&l, 0, sizeof l);
     launcher(&l);
     if (l.n == 0) return 1;
-    const char *first = word(&l, 0), *slash = strrchr(first, '/');
-    return l.n == 1 && !strcmp(slash ? slash + 1 : first, "ccache");
+    return l.n == 1 && plan_is_ccache(word(&l, 0));
 }
 
 static void relative_to(const char *root, const char *path, char *out, size_t cap)
