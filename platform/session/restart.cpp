@@ -12,6 +12,7 @@
 #include "session.h"
 
 #include <atomic>
+#include <stdlib.h>
 #include <string.h>
 
 #if !defined(HOST_RELEASE)
@@ -96,6 +97,13 @@ static void restart_exec(int mode, double at)
 {
     SessionHeader *h = g_session.h;
     if (!h || !g_session.enabled) return;
+    /* The host was asked to quit (a signal, the window closed, --frames ran out): a new process would undo that.
+       What stopped it now - the game's static destructors slow inside the loader on a busy machine, a shutdown
+       that stalled - ends the process, as the quit would have. */
+    if (frame_loop()->quit) {
+        say("host: quitting: a hang or a fault while the host quit; it ends here instead of restarting\n");
+        _Exit(0);
+    }
     if (g_session.in_restart.exchange(1)) { for (;;) os_sleep_ms(1000); }   /* another thread is restarting */
     h->pending = mode;
     h->fault.mono = at;

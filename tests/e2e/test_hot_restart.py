@@ -11,10 +11,11 @@ and goes on; then the fix loads over the kept state.
 import json
 import os
 import shutil
+import signal
 import subprocess
 import time
 
-from hostlib import Checks, Host, check, cleanup, inject, project_copy, uninject, watchdog, ROOT
+from hostlib import Checks, Host, check, cleanup, inject, project_copy, stretch, uninject, watchdog, ROOT
 
 checks = Checks()
 UPDATE = "GAME_UPDATE(game_update)"
@@ -189,6 +190,31 @@ def game_thread_stack_overflow():
         check(hr["mode"] == "rollback", f"the game thread's code was not rolled back: {hr}")
         check("thread the game started" in hr["reason"], f"reason: {hr['reason']!r}")
         sc.fix_loads()
+        sc.end()
+
+
+def quit_while_a_destructor_hangs():
+    """Asked to quit, the host unloads the game: a static destructor that never returns, inside the C library, is
+    a hang the watchdog cannot jump out of. A restart would bring the game back and the quit would be lost (a
+    slow dlclose on a busy machine did this once); the host ends instead, as asked."""
+    with Scenario() as sc:
+        h = sc.host
+        m = h.mark()
+        with open(sc.game_cpp, "a") as f:
+            f.write("\n#include <unistd.h>\nstruct DtorHang { ~DtorHang() { for (;;) usleep(1000); } }; "
+                    "static DtorHang g_dtor_hang; /*INJECTED*/\n")
+        with_dtor = h.wait_ev("reload", timeout=90, since=m)
+        stats(h, m, lambda e: e.get("version") == with_dtor["version"], what="the build with the destructor")
+        m = h.mark()
+        h.proc.send_signal(signal.SIGTERM)
+        try:
+            rc = h.proc.wait(stretch(30))
+        except subprocess.TimeoutExpired:
+            rc = None
+        h.poll()
+        check(rc == 0, f"the host did not end on SIGTERM (exit code {rc}): {h.of('hot_restart', m)}")
+        check(not h.of("hot_restart", m), f"the host restarted while it quit: {h.of('hot_restart', m)}")
+        check("quitting: a hang or a fault while the host quit" in h.tail(20), f"not told why: {h.tail(20)}")
         sc.end()
 
 
@@ -474,6 +500,7 @@ case("allocating_endless_loop_under_the_watchdog", allocating_hang)
 case("stalled_frame_loop_signals_blocked", stop_that_cannot_land)
 case("game_thread_stack_overflow", game_thread_stack_overflow)
 case("crashing_static_destructor_then_20_clean_reloads", crashing_static_destructor)
+case("quit_while_a_destructor_hangs", quit_while_a_destructor_hangs)
 case("failed_unloads_pile_up", failed_unloads_pile_up)
 case("storm_of_200_static_initializer_crashes", static_initializer_storm)
 case("three_restarts_within_a_minute_stop", three_restarts_in_a_minute_stop)
