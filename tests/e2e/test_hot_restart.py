@@ -98,6 +98,15 @@ class Scenario:
         check(not h.of("crash", m), f"the fixed code crashed: {h.of('crash', m)}")
         return fixed
 
+    def add_destructor(self, code):
+        """Appends code (a static object with a destructor) to game.cpp; returns once that build is running."""
+        h = self.host
+        m = h.mark()
+        with open(self.game_cpp, "a") as f:
+            f.write(f"\n{code} /*INJECTED*/\n")
+        with_dtor = h.wait_ev("reload", timeout=90, since=m)
+        stats(h, m, lambda e: e.get("version") == with_dtor["version"], what="the build with the destructor running")
+
     def end(self):
         rc = self.host.stop()
         check(rc == 0, f"host exit code {rc}")
@@ -199,12 +208,8 @@ def quit_while_a_destructor_hangs():
     slow dlclose on a busy machine did this once); the host ends instead, as asked."""
     with Scenario() as sc:
         h = sc.host
-        m = h.mark()
-        with open(sc.game_cpp, "a") as f:
-            f.write("\n#include <unistd.h>\nstruct DtorHang { ~DtorHang() { for (;;) usleep(1000); } }; "
-                    "static DtorHang g_dtor_hang; /*INJECTED*/\n")
-        with_dtor = h.wait_ev("reload", timeout=90, since=m)
-        stats(h, m, lambda e: e.get("version") == with_dtor["version"], what="the build with the destructor")
+        sc.add_destructor("#include <unistd.h>\nstruct DtorHang { ~DtorHang() { for (;;) usleep(1000); } }; "
+                          "static DtorHang g_dtor_hang;")
         m = h.mark()
         h.proc.send_signal(signal.SIGTERM)
         try:
@@ -229,12 +234,8 @@ def swap_library(root, src):
 def crashing_static_destructor():
     with Scenario() as sc:
         h = sc.host
-        m = h.mark()
-        with open(sc.game_cpp, "a") as f:
-            f.write("\nstatic int *volatile g_dtor_null; struct DtorCrash { ~DtorCrash() { *g_dtor_null = 1; } }; "
-                    "static DtorCrash g_dtor_crash; /*INJECTED*/\n")
-        with_dtor = h.wait_ev("reload", timeout=90, since=m)
-        stats(h, m, lambda e: e.get("version") == with_dtor["version"], what="the build with the destructor running")
+        sc.add_destructor("static int *volatile g_dtor_null; struct DtorCrash { ~DtorCrash() { *g_dtor_null = 1; } }; "
+                          "static DtorCrash g_dtor_crash;")
         m = h.mark()
         with open(sc.game_cpp) as f:   # the destructor goes; the marker stays: this reload unloads the crashing one
             lines = [l for l in f.read().split("\n") if "DtorCrash" not in l]
