@@ -19,6 +19,10 @@ DEBIAN_PACKAGES="g++ clang libclang-rt-dev libsdl2-dev libstb-dev fonts-dejavu-c
 # renderer's glow test; Box2D 2.4.1, the peer tests/bench/bench_collide_box2d24.cpp links: test runs every bench part;
 # clang-cl for test_build_bat, which configures the msvc presets with it where cl.exe cannot run)
 TEST_PACKAGES="clangd clang-tools gdb g++-mingw-w64-x86-64-win32 emscripten xvfb xauth libgl1-mesa-dri libbox2d-dev"
+# Tried after DEBIAN_PACKAGES on a machine that lacked some, the first that installs: a newer clang for the game's
+# compiles (the host takes the newest clang++-N on PATH, platform/live/plan.cpp's default_cxx: a save's compile is
+# a seventh shorter with clang 22 than with Debian 12's clang 14). Not every mirror has them; none is no error.
+NEWER_CLANG_PACKAGES="clang-22 clang-19"
 # The flags every compile outside CMake starts with: their one home is platform/live/game_flags.h, which the
 # host's game build reads too (the development checks, ENGINE_DEV_CHECKS, are the host's game build's alone).
 COMMON_FLAGS="$(sed -n 's/^#define ENGINE_COMMON_FLAGS "\(.*\)"$/\1/p' platform/live/game_flags.h)"
@@ -82,6 +86,12 @@ cmd_deps() {  # [package list; default DEBIAN_PACKAGES]
         say "deps: installing$missing"
         export DEBIAN_FRONTEND=noninteractive
         apt-get update -qq >&2 && apt-get install -y -qq $missing >&2 || { say "deps: apt-get failed"; return 1; }
+        if [ -z "${1:-}" ]; then
+            local p
+            for p in $NEWER_CLANG_PACKAGES; do
+                apt-get install -y -qq "$p" >/dev/null 2>&1 && { say "deps: installed $p for the game's compiles"; break; }
+            done
+        fi
     else
         say "deps: missing packages:$missing"
         say "deps: as root, run:  su -c 'apt-get update && apt-get install -y$missing'"

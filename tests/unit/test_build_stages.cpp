@@ -9,6 +9,8 @@
 #include "build_test_host.h"
 
 #include <string>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static std::string g_root;
 static std::string g_game, g_out, g_libpath;
@@ -350,6 +352,7 @@ static void test_plan_roots_chunks_entries(void)
 static void test_plan_writes_chunks_and_commands(void)
 {
     char tmpl[] = "/tmp/build_plan_XXXXXX";
+    setenv("GAME_CXX", "clang++", 1);   /* one compiler throughout: the cached parts' keys name it */
     make_folders(tmpl);
     setenv("GAME_CHUNK_LINES", "1", 1);
     write_game_file("a.cpp", "int a;\n");
@@ -379,7 +382,6 @@ static void test_plan_writes_chunks_and_commands(void)
     for (const auto &k : cases) {
         setenv("ENGINE_COMPILER_LAUNCHER", k.launcher, 1);
         if (k.pch) setenv("GAME_PCH", k.pch, 1); else unsetenv("GAME_PCH");
-        setenv("GAME_CXX", "clang++", 1);
         TH_CHECK(plan_game(g_root.c_str(), 1, msg, sizeof msg) == PLAN_READY);
         char *text = os_read_file((g_out + "/compile.cmd").c_str(), &len, 1 << 20);
         bool planned = text && strstr(text, "::pch build/game/chunks/engine\n") && strstr(text, "\n@PCH@\n") &&
@@ -397,6 +399,59 @@ static void test_plan_writes_chunks_and_commands(void)
     remove_project();
 }
 
+/* The compiler a plan names with GAME_CXX unset (plan.cpp, default_cxx), for a PATH of folders of stand-ins (each
+   time a new PATH: the choice is looked up again when PATH changes) */
+static std::string default_compiler(const std::string &path)
+{
+    static int calls;
+    setenv("PATH", (path + ":/nonexistent-" + std::to_string(++calls)).c_str(), 1);
+    keep_cached_keys();
+    char msg[512];
+    TH_CHECK_MSG(plan_game(g_root.c_str(), 1, msg, sizeof msg) == PLAN_READY, "%s", msg);
+    size_t len = 0;
+    char *cmd = os_read_file((g_out + "/compile.cmd").c_str(), &len, 1 << 20);
+    const char *at = cmd ? strstr(cmd, "::compile\n") : NULL;
+    std::string word = at ? std::string(at + 10, strcspn(at + 10, "\n")) : "";
+    free(cmd);
+    return word;
+}
+
+/* With GAME_CXX unset: the newest clang++-N on PATH, unless it is the clang++ there; else clang++; else g++ */
+static void test_default_compiler(void)
+{
+    char tmpl[] = "/tmp/build_cxx_XXXXXX";
+    unsetenv("GAME_CXX");
+    setenv("ENGINE_COMPILER_LAUNCHER", "", 1);
+    make_folders(tmpl);
+    write_game_file("a.cpp", "int a;\n");
+    std::string was = getenv("PATH") ? getenv("PATH") : "", one = g_root + "/bin1", two = g_root + "/bin2";
+    TH_CHECK(system(("mkdir -p '" + one + "' '" + two + "'").c_str()) == 0);
+    auto stand_in = [](const std::string &f) {
+        write(f, "#!/bin/sh\nexit 1\n");
+        TH_CHECK(chmod(f.c_str(), 0755) == 0);
+    };
+    TH_CHECK_MSG(default_compiler(one) == "g++", "no clang: %s", default_compiler(one).c_str());
+    stand_in(one + "/clang++");
+    TH_CHECK_MSG(default_compiler(one) == "clang++", "clang++ alone: %s", default_compiler(one).c_str());
+    for (const char *n : { "/clang++-7", "/clang++-", "/clang++-12x", "/clang++-3.9" }) stand_in(one + n);
+    stand_in(two + "/clang++-12");
+    TH_CHECK_MSG(default_compiler(one + ":" + two) == "clang++-12", "the newest, in either folder: %s",
+                 default_compiler(one + ":" + two).c_str());
+    TH_CHECK(unlink((one + "/clang++").c_str()) == 0);
+    TH_CHECK(symlink((two + "/clang++-12").c_str(), (one + "/clang++").c_str()) == 0);
+    TH_CHECK_MSG(default_compiler(one + ":" + two) == "clang++", "the newest is clang++ itself: %s",
+                 default_compiler(one + ":" + two).c_str());
+    TH_CHECK(unlink((one + "/clang++").c_str()) == 0);
+    TH_CHECK_MSG(default_compiler(one + ":" + two) == "clang++-12", "no clang++, a clang++-N: %s",
+                 default_compiler(one + ":" + two).c_str());
+    setenv("GAME_CXX", "my-cxx", 1);
+    TH_CHECK_MSG(default_compiler(one) == "my-cxx", "GAME_CXX: %s", default_compiler(one).c_str());
+    unsetenv("GAME_CXX");
+    unsetenv("ENGINE_COMPILER_LAUNCHER");
+    setenv("PATH", was.c_str(), 1);
+    remove_project();
+}
+
 int main(void)
 {
     TH_RUN(test_plan_roots_chunks_entries);
@@ -406,5 +461,6 @@ int main(void)
     TH_RUN(test_pump_links_and_keeps_the_end);
     TH_RUN(test_failed_chunk_ends_without_a_link);
     TH_RUN(test_poll_alone);
+    TH_RUN(test_default_compiler);
     return th_test_finish();
 }
