@@ -254,36 +254,46 @@ static void note_clang_version(void *ctx, const char *name, int is_dir)
     if (n > *newest) *newest = n;
 }
 
-/* The game's compiler when GAME_CXX names none: the newest clang++-N on PATH unless it is the clang++ there (a
-   distro installs a newer clang beside its default under that name, and a newer one compiles a save's chunk
-   faster at -O0: Debian 12's clang 14, 19 and 22 took 86.7, 74.3 and 69.1 ms of CPU for the sample's
-   drone_update chunk, docs/design.md), else clang++, else g++. Looked up again only when PATH changes: its
-   folders are long lists (a compiler installed while the host runs is taken after a restart). */
+/* The game's compiler when GAME_CXX names none: where PATH finds a clang++, the newest clang++-N in its folder
+   unless that is the clang++ itself (a distro installs its clangs side by side there, the default one also as
+   clang++; a newer one compiles a save's chunk faster at -O0: Debian 12's clang 14, 19 and 22 took 86.7, 74.3 and
+   69.1 ms of CPU for the sample's drone_update chunk, docs/design.md), else that clang++ (a wrapper of the user's
+   own, earlier on PATH, stays theirs); with no clang++, the newest clang++-N on PATH; else g++. Looked up again
+   only when PATH changes: its folders are long lists (a compiler installed while the host runs is taken after a
+   restart). */
 static const char *default_cxx(void)
 {
-    static char chosen[64], for_path[4096];
+    static char chosen[HOST_PATH], for_path[4096];
     const char *path = getenv("PATH");
     if (!path) path = "";
     if (chosen[0] && !strcmp(for_path, path)) return chosen;
     snprintf(for_path, sizeof for_path, "%s", path);
+    char plain[HOST_PATH], dirs[HOST_PATH], plain_real[HOST_PATH] = "";
+    int have_plain = plan_which("clang++", plain, sizeof plain);
+    if (have_plain) {
+        os_real_path(plain, plain_real, sizeof plain_real);
+        snprintf(dirs, sizeof dirs, "%.*s", (int)(strrchr(plain, '/') - plain), plain);   /* plan_which: dir/name */
+    }
     int newest = 0;
-    for (const char *p = path; *p;) {
-        const char *end = strchr(p, ':');
+    for (const char *p = have_plain ? dirs : path; *p;) {
+        const char *end = have_plain ? NULL : strchr(p, ':');
         size_t n = end ? (size_t)(end - p) : strlen(p);
         char dir[HOST_PATH];
         snprintf(dir, sizeof dir, "%.*s", (int)n, p);
         if (n) os_list_dir(dir, note_clang_version, &newest);
         p += n + (end ? 1 : 0);
     }
-    char name[32], found[HOST_PATH], plain[HOST_PATH], found_real[HOST_PATH] = "", plain_real[HOST_PATH] = "";
-    snprintf(name, sizeof name, "clang++-%d", newest);
-    int have_newest = newest && plan_which(name, found, sizeof found) &&
+    char name[HOST_PATH + 32], found[HOST_PATH], found_real[HOST_PATH] = "", by_name[HOST_PATH], by_real[HOST_PATH];
+    snprintf(name, sizeof name, "%s/clang++-%d", have_plain ? dirs : "", newest);
+    const char *bare = strrchr(name, '/') + 1;
+    int have_newest = newest && plan_which(have_plain ? name : bare, found, sizeof found) &&
                       os_real_path(found, found_real, sizeof found_real);
-    int have_plain = plan_which("clang++", plain, sizeof plain);
-    if (have_plain) os_real_path(plain, plain_real, sizeof plain_real);
-    if (have_newest && (!have_plain || strcmp(found_real, plain_real) != 0))
-        snprintf(chosen, sizeof chosen, "%s", name);
-    else snprintf(chosen, sizeof chosen, "%s", have_plain ? "clang++" : "g++");
+    if (have_newest && (!have_plain || strcmp(found_real, plain_real) != 0)) {
+        /* by name when PATH finds that one by it, else by its path */
+        int same = plan_which(bare, by_name, sizeof by_name) && os_real_path(by_name, by_real, sizeof by_real) &&
+                   !strcmp(by_real, found_real);
+        snprintf(chosen, sizeof chosen, "%s", same ? bare : found);
+    } else snprintf(chosen, sizeof chosen, "%s", have_plain ? "clang++" : "g++");
     return chosen;
 }
 

@@ -416,7 +416,8 @@ static std::string default_compiler(const std::string &path)
     return word;
 }
 
-/* With GAME_CXX unset: the newest clang++-N on PATH, unless it is the clang++ there; else clang++; else g++ */
+/* With GAME_CXX unset: the newest clang++-N beside the clang++ PATH finds, unless it is that clang++; a clang++ with
+   none beside it (a wrapper earlier on PATH) as it is; with no clang++, the newest clang++-N on PATH; else g++ */
 static void test_default_compiler(void)
 {
     char tmpl[] = "/tmp/build_cxx_XXXXXX";
@@ -425,7 +426,8 @@ static void test_default_compiler(void)
     make_folders(tmpl);
     write_game_file("a.cpp", "int a;\n");
     std::string was = getenv("PATH") ? getenv("PATH") : "", one = g_root + "/bin1", two = g_root + "/bin2";
-    TH_CHECK(system(("mkdir -p '" + one + "' '" + two + "'").c_str()) == 0);
+    std::string both = one + ":" + two, wrap = g_root + "/wrap";
+    TH_CHECK(system(("mkdir -p '" + one + "' '" + two + "' '" + wrap + "'").c_str()) == 0);
     auto stand_in = [](const std::string &f) {
         write(f, "#!/bin/sh\nexit 1\n");
         TH_CHECK(chmod(f.c_str(), 0755) == 0);
@@ -433,17 +435,24 @@ static void test_default_compiler(void)
     TH_CHECK_MSG(default_compiler(one) == "g++", "no clang: %s", default_compiler(one).c_str());
     stand_in(one + "/clang++");
     TH_CHECK_MSG(default_compiler(one) == "clang++", "clang++ alone: %s", default_compiler(one).c_str());
-    for (const char *n : { "/clang++-7", "/clang++-", "/clang++-12x", "/clang++-3.9" }) stand_in(one + n);
+    for (const char *n : { "/clang++-7", "/clang++-9", "/clang++-", "/clang++-12x", "/clang++-3.9" }) stand_in(one + n);
     stand_in(two + "/clang++-12");
-    TH_CHECK_MSG(default_compiler(one + ":" + two) == "clang++-12", "the newest, in either folder: %s",
-                 default_compiler(one + ":" + two).c_str());
+    TH_CHECK_MSG(default_compiler(both) == "clang++-9", "the newest beside clang++ (not another folder's): %s",
+                 default_compiler(both).c_str());
+    stand_in(wrap + "/clang++");
+    TH_CHECK_MSG(default_compiler(wrap + ":" + both) == "clang++", "a clang++ wrapper first on PATH: %s",
+                 default_compiler(wrap + ":" + both).c_str());
     TH_CHECK(unlink((one + "/clang++").c_str()) == 0);
-    TH_CHECK(symlink((two + "/clang++-12").c_str(), (one + "/clang++").c_str()) == 0);
-    TH_CHECK_MSG(default_compiler(one + ":" + two) == "clang++", "the newest is clang++ itself: %s",
-                 default_compiler(one + ":" + two).c_str());
+    TH_CHECK(symlink((one + "/clang++-9").c_str(), (one + "/clang++").c_str()) == 0);
+    TH_CHECK_MSG(default_compiler(both) == "clang++", "the newest is clang++ itself: %s", default_compiler(both).c_str());
+    stand_in(two + "/clang++-9");   /* PATH finds this clang++-9 by name after one's: named by its path */
     TH_CHECK(unlink((one + "/clang++").c_str()) == 0);
-    TH_CHECK_MSG(default_compiler(one + ":" + two) == "clang++-12", "no clang++, a clang++-N: %s",
-                 default_compiler(one + ":" + two).c_str());
+    TH_CHECK(symlink((one + "/clang++-7").c_str(), (one + "/clang++").c_str()) == 0);
+    TH_CHECK_MSG(default_compiler(two + ":" + one) == one + "/clang++-9", "shadowed by name: %s",
+                 default_compiler(two + ":" + one).c_str());
+    TH_CHECK(unlink((one + "/clang++").c_str()) == 0);
+    TH_CHECK_MSG(default_compiler(both) == "clang++-12", "no clang++: the newest clang++-N on PATH: %s",
+                 default_compiler(both).c_str());
     setenv("GAME_CXX", "my-cxx", 1);
     TH_CHECK_MSG(default_compiler(one) == "my-cxx", "GAME_CXX: %s", default_compiler(one).c_str());
     unsetenv("GAME_CXX");
