@@ -20,8 +20,9 @@ DEBIAN_PACKAGES="g++ clang libclang-rt-dev libsdl2-dev libstb-dev fonts-dejavu-c
 # clang-cl for test_build_bat, which configures the msvc presets with it where cl.exe cannot run)
 TEST_PACKAGES="clangd clang-tools gdb g++-mingw-w64-x86-64-win32 emscripten xvfb xauth libgl1-mesa-dri libbox2d-dev"
 # Tried after DEBIAN_PACKAGES on a machine that lacked some, the first that installs: a newer clang for the game's
-# compiles (the host takes the newest clang++-N beside clang++, platform/live/plan.cpp's default_cxx: a save's compile is
-# a seventh shorter with clang 22 than with Debian 12's clang 14). Not every mirror has them; none is no error.
+# compiles (the host takes the newest clang++-N beside clang++, platform/live/plan.cpp's default_cxx: a save's
+# compile is a seventh shorter with clang 22 than with Debian 12's clang 14). Not every mirror has them; none is
+# no error.
 NEWER_CLANG_PACKAGES="clang-22 clang-19"
 # The flags every compile outside CMake starts with: their one home is platform/live/game_flags.h, which the
 # host's game build reads too (the development checks, ENGINE_DEV_CHECKS, are the host's game build's alone).
