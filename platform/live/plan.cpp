@@ -184,17 +184,26 @@ typedef struct PlanEnv {
     int   pch;                    /* the chunks without game_get_api read game_engine.h precompiled (plan_pch) */
 } PlanEnv;
 
+/* The next folder of PATH's list at *p into dir (empty for an empty entry), and *p past it; 0 at the list's end */
+static int next_path_dir(const char **p, char *dir, size_t cap)
+{
+    if (!**p) return 0;
+    const char *end = strchr(*p, ':');
+    size_t n = end ? (size_t)(end - *p) : strlen(*p);
+    snprintf(dir, cap, "%.*s", (int)n, *p);
+    *p += n + (end ? 1 : 0);
+    return 1;
+}
+
 /* The file `name` names: itself when it holds a '/', else the first of PATH's folders that has it. 0 if none. */
 int plan_which(const char *name, char *out, size_t cap)
 {
     if (strchr(name, '/')) { snprintf(out, cap, "%s", name); return os_is_file(name); }
     const char *path = getenv("PATH");
-    for (const char *p = path ? path : ""; *p;) {
-        const char *end = strchr(p, ':');
-        size_t n = end ? (size_t)(end - p) : strlen(p);
-        snprintf(out, cap, "%.*s/%s", (int)n, p, name);
-        if (n && os_is_file(out)) return 1;
-        p += n + (end ? 1 : 0);
+    char dir[HOST_PATH];
+    for (const char *p = path ? path : ""; next_path_dir(&p, dir, sizeof dir);) {
+        snprintf(out, cap, "%s/%s", dir, name);
+        if (dir[0] && os_is_file(out)) return 1;
     }
     return 0;
 }
@@ -275,14 +284,10 @@ static const char *default_cxx(void)
         snprintf(dirs, sizeof dirs, "%.*s", (int)(strrchr(plain, '/') - plain), plain);   /* plan_which: dir/name */
     }
     int newest = 0;
-    for (const char *p = have_plain ? dirs : path; *p;) {
-        const char *end = have_plain ? NULL : strchr(p, ':');
-        size_t n = end ? (size_t)(end - p) : strlen(p);
-        char dir[HOST_PATH];
-        snprintf(dir, sizeof dir, "%.*s", (int)n, p);
-        if (n) os_list_dir(dir, note_clang_version, &newest);
-        p += n + (end ? 1 : 0);
-    }
+    char dir[HOST_PATH];
+    if (have_plain) os_list_dir(dirs, note_clang_version, &newest);
+    else for (const char *p = path; next_path_dir(&p, dir, sizeof dir);)
+        if (dir[0]) os_list_dir(dir, note_clang_version, &newest);
     char name[HOST_PATH + 32], found[HOST_PATH], found_real[HOST_PATH] = "", by_name[HOST_PATH], by_real[HOST_PATH];
     snprintf(name, sizeof name, "%s/clang++-%d", have_plain ? dirs : "", newest);
     const char *bare = strrchr(name, '/') + 1;
